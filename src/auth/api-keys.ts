@@ -1,0 +1,63 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Sql } from '../db/sql.js';
+
+// Keys are random 256-bit secrets; only their SHA-256 is stored. A fast hash is right here (unlike
+// passwords) because the secret has full entropy: there is nothing to brute-force.
+
+const KEY_PREFIX = 'ntk_';
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  partnerId: string | null;
+  rateLimitExempt: boolean;
+}
+
+export function hashApiKey(plain: string): string {
+  return createHash('sha256').update(plain, 'utf8').digest('hex');
+}
+
+export async function createApiKey(
+  sql: Sql,
+  opts: { name: string; partnerId?: string | null; rateLimitExempt?: boolean },
+): Promise<{ key: string; apiKey: ApiKey }> {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const id = randomUUID();
+  await sql`
+    insert into api_keys (id, name, key_prefix, key_hash, partner_id, rate_limit_exempt)
+    values (${id}, ${opts.name}, ${key.slice(0, 10)}, ${hashApiKey(key)}, ${opts.partnerId ?? null},
+            ${opts.rateLimitExempt ?? false})`;
+  return { key, apiKey: { id, name: opts.name, partnerId: opts.partnerId ?? null, rateLimitExempt: !!opts.rateLimitExempt } };
+}
+
+/**
+ * Looks a presented key up by its hash. Results are cached briefly per process so the hot quote
+ * path does not pay a query per request; a revoked key stops working within CACHE_MS.
+ */
+export class ApiKeyStore {
+  private static readonly CACHE_MS = 30_000;
+  private static readonly CACHE_MAX = 10_000;
+  private readonly cache = new Map<string, { key: ApiKey | null; until: number }>();
+
+  constructor(private readonly sql: Sql) {}
+
+  async verify(plain: string): Promise<ApiKey | null> {
+    if (plain.length < 8 || plain.length > 200) return null;
+    const hash = hashApiKey(plain);
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > Date.now()) return cached.key;
+    const rows = await this.sql<{ id: string; name: string; partner_id: string | null; rate_limit_exempt: boolean; key_hash: string }[]>`
+      select id, name, partner_id, rate_limit_exempt, key_hash from api_keys
+       where key_hash = ${hash} and revoked_at is null`;
+    const row = rows[0];
+    // The index lookup already matched; the constant-time compare keeps the decision itself
+    // independent of where two hashes first differ.
+    const key =
+      row && timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))
+        ? { id: row.id, name: row.name, partnerId: row.partner_id, rateLimitExempt: row.rate_limit_exempt }
+        : null;
+    if (this.cache.size >= ApiKeyStore.CACHE_MAX) this.cache.clear();
+    this.cache.set(hash, { key, until: Date.now() + ApiKeyStore.CACHE_MS });
+    return key;
+  }
+}

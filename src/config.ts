@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+// Every setting comes from the environment and is validated once at start, so a typo stops the
+// process with the variable's name instead of failing on the first request.
+
+const port = z.coerce.number().int().min(1).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: port.default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z
+    .string({ error: 'is required (npm start provides an embedded Postgres when it is unset)' })
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_POOL_MAX: positiveInt.default(10),
+  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').default('localhost:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('taxi'),
+  /** Public address of this service, used in booking URLs and as the first OpenAPI server. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Further connected domains (comma-separated URLs) listed as OpenAPI servers. */
+  PUBLIC_DOMAINS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((d) => d.trim()).filter(Boolean))
+    .pipe(z.array(z.url())),
+  QUOTE_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
+  QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
+  BODY_LIMIT_BYTES: positiveInt.default(32 * 1024),
+  GEOCODER: z.enum(['embedded']).default('embedded'),
+  ROUTER: z.enum(['estimate']).default('estimate'),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string };
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return { ...c, PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '') };
+}

@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ProblemError, type FieldError } from '../http/problem.js';
+
+/** Maps Fastify's own error codes to our problem codes, so malformed input never becomes a 500. */
+const FASTIFY_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', detail: 'The request body is empty.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', detail: 'The request body is too large.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    detail: 'Send the request body as application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', detail: 'Content-Length is wrong.' },
+};
+
+function toProblemError(err: FastifyError): ProblemError {
+  if (err instanceof ProblemError) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const errors: FieldError[] = err.validation.map((v) => ({
+      field: [err.validationContext ?? 'body', ...v.instancePath.split('/').filter(Boolean)].join('.'),
+      message: v.message ?? 'is invalid',
+    }));
+    return new ProblemError(400, 'validation_failed', 'The request has invalid fields.', { errors });
+  }
+  const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
+  if (known) return new ProblemError(known.status, known.code, known.detail);
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ProblemError(err.statusCode, 'invalid_request', err.message);
+  }
+  return new ProblemError(500, 'internal_error', 'Something went wrong on our side. Quote the request_id when reporting it.');
+}
+
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      const problem = toProblemError(err);
+      if (problem.status >= 500) request.log.error({ err }, 'request failed');
+      else request.log.info({ code: problem.code, status: problem.status }, 'request rejected');
+      for (const [k, v] of Object.entries(problem.extra.headers ?? {})) void reply.header(k, v);
+      return reply
+        .code(problem.status)
+        .type('application/problem+json')
+        .send(problem.toProblem(request.id, request.url.split('?')[0] ?? request.url));
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const problem = new ProblemError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+      return reply.code(404).type('application/problem+json').send(problem.toProblem(request.id, request.url));
+    });
+  },
+  { name: 'error-handler' },
+);

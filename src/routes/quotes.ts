@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { problemResponses } from '../http/problem.js';
+import { createQuote } from '../quotes/create-quote.js';
+import { presentSimpleQuote, presentV1Quote } from '../quotes/present-quote.js';
+import { SimpleQuoteRequest, SimpleQuoteResponse, V1QuoteRequest, V1QuoteResponse } from '../schemas/quote.js';
+import type { AppDeps } from '../app.js';
+
+export async function quoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const quoteDeps = {
+    sql: deps.sql,
+    temporal: deps.temporal,
+    geocoder: deps.geo.geocoder,
+    router: deps.geo.router,
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    quoteTtlSeconds: deps.config.QUOTE_TTL_SECONDS,
+    now: deps.now,
+  };
+  // Both quote paths share one hourly allowance per caller: they are one pricing path.
+  const rateLimit = deps.quoteRateLimit;
+
+  r.post('/api/public/v1/quote', {
+    schema: {
+      operationId: 'estimateFare',
+      tags: ['quotes'],
+      summary: 'Live fare quote in GBP with a prefilled booking link',
+      description:
+        'Prices the journey on the published hackney carriage tariff of the pickup\'s licensing area (or an approved partner rate), itemising every rule applied. Limited to 30 requests per hour per caller (API key, else IP).',
+      body: V1QuoteRequest,
+      response: { 200: V1QuoteResponse, ...problemResponses(400, 401, 413, 415, 422, 429) },
+    },
+    config: { rateLimit },
+    handler: async (request) => {
+      const b = request.body;
+      const quote = await createQuote(quoteDeps, {
+        contract: 'v1',
+        pickup: b.pickup,
+        dropoff: b.dropoff,
+        departAt: b.departAt,
+        vehicleType: b.vehicleType ?? b.vehicle_type ?? 'saloon',
+        passengers: b.passengers ?? 1,
+        meetAndGreet: b.meetAndGreet ?? false,
+        worldwide: b.worldwide ?? false,
+        apiKey: request.caller.kind === 'key' ? request.caller.key : null,
+      });
+      return presentV1Quote(quote, deps.config.PUBLIC_BASE_URL);
+    },
+  });
+
+  r.post('/api/public/quotes/estimate', {
+    schema: {
+      operationId: 'getTaxiQuote',
+      tags: ['quotes'],
+      summary: 'Upfront fare quote (simple agent contract; alias of estimateFare)',
+      body: SimpleQuoteRequest,
+      response: { 200: SimpleQuoteResponse, ...problemResponses(400, 401, 413, 415, 422, 429) },
+    },
+    config: { rateLimit },
+    handler: async (request) => {
+      const b = request.body;
+      const quote = await createQuote(quoteDeps, {
+        contract: 'simple',
+        pickup: b.pickup_address,
+        dropoff: b.dropoff_address,
+        departAt: b.depart_at,
+        vehicleType: b.vehicle_type ?? 'saloon',
+        passengers: b.passenger_count,
+        meetAndGreet: false,
+        worldwide: false,
+        apiKey: request.caller.kind === 'key' ? request.caller.key : null,
+      });
+      return presentSimpleQuote(quote);
+    },
+  });
+}

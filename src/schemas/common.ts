@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+// Building blocks shared by request schemas. Every string has a length cap: input size limits are
+// part of the contract, not an afterthought.
+
+export const placeText = z
+  .string()
+  .trim()
+  .min(2, 'must be at least 2 characters')
+  .max(200, 'must be at most 200 characters');
+
+export const isoDateTime = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T23:30:00Z' })
+  .describe('ISO 8601 date-time; UTC (Z) or with an offset');
+
+export const passengerCount = z.number().int('must be a whole number').min(1, 'must be 1 to 8').max(8, 'must be 1 to 8');
+
+export const uuid = z.uuid('must be a uuid');
+
+/** GBP amount from integer pence, rounded to two decimals for the wire. */
+export function gbp(pence: number): number {
+  return Math.round(pence) / 100;
+}

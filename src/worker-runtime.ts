@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import type { Sql } from './db/sql.js';
+
+export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
+
+/** Builds a worker for the service's task queue; entry points and tests share this. */
+export async function createWorker(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  sql: Sql;
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  identity?: string;
+}): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    activities: createActivities({ sql: opts.sql }),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    identity: opts.identity,
+    // Workers drain in-flight activities on shutdown instead of abandoning them.
+    shutdownGraceTime: '10s',
+  });
+  return { worker, connection };
+}

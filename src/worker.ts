@@ -1,0 +1,28 @@
+// Temporal worker entry point: runs every workflow and activity of the service. Can be scaled
+// independently of the API (start more of these against the same TEMPORAL_ADDRESS).
+import { loadConfig } from './config.js';
+import { migrate } from './db/migrate.js';
+import { createSql } from './db/sql.js';
+import { createWorker } from './worker-runtime.js';
+import { connectTemporal } from './temporal/connection.js';
+import { runMain } from './run-main.js';
+
+runMain('worker', async () => {
+  const config = loadConfig();
+  const sql = createSql(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+  await migrate(sql, (m) => console.log(`[worker] ${m}`));
+  // Fail fast with a clear message if the server is not there (NativeConnection does not wait).
+  const probe = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  await probe.connection.close();
+  const { worker, connection } = await createWorker({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    sql,
+  });
+  console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
+  // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.
+  await worker.run();
+  await connection.close();
+  await sql.end({ timeout: 5 });
+});

@@ -1,0 +1,68 @@
+// Starts (or reuses) the real Postgres and the real Temporal dev server every integration test
+// runs against, applies migrations, and bundles the workflow code once for all test files.
+// Reuse: set TEST_DATABASE_URL and/or TEST_TEMPORAL_ADDRESS to point at running servers.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import type { TestProject } from 'vitest/node';
+import { migrate } from '../../src/db/migrate.js';
+import { createSql } from '../../src/db/sql.js';
+import { startEmbeddedPostgres } from '../../src/dev/embedded-postgres.js';
+import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
+import { WORKFLOWS_PATH } from '../../src/worker-runtime.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    temporalAddress: string;
+    workflowBundlePath: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const teardown: Array<() => Promise<void>> = [];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-test-'));
+
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres({
+      dataDir: path.join(tmp, 'pg'),
+      port: Number(process.env.TEST_PG_PORT ?? 54339),
+      persistent: false,
+    });
+    teardown.push(pg.stop);
+    databaseUrl = pg.url;
+  }
+  const sql = createSql(databaseUrl, 2);
+  await migrate(sql);
+  await sql.end();
+
+  let temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
+  if (!temporalAddress) {
+    // A generous readiness wait: a cold CI machine can take well over the SDK's default 5 s.
+    const temporal = await startTemporalDevServer({
+      port: Number(process.env.TEST_TEMPORAL_PORT ?? 7243),
+      logFile: path.join(tmp, 'temporal.log'),
+      readyTimeoutMs: 120_000,
+    });
+    teardown.push(temporal.stop);
+    temporalAddress = temporal.address;
+  }
+
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  const workflowBundlePath = path.join(tmp, 'workflow-bundle.js');
+  fs.writeFileSync(workflowBundlePath, bundle.code);
+
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('temporalAddress', temporalAddress);
+  project.provide('workflowBundlePath', workflowBundlePath);
+
+  return async () => {
+    for (const stop of teardown.reverse()) await stop().catch(() => {});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+}
+
+const noop = () => {};
+const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };

@@ -1,0 +1,76 @@
+// Per-test-file access to the shared real stack: a Postgres handle, a Temporal client, a worker on a
+// task queue of the file's own, and the HTTP app built exactly as production builds it.
+import { randomUUID } from 'node:crypto';
+import type { Client, Connection } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createSql, type Sql } from '../../src/db/sql.js';
+import { createGeoProviders } from '../../src/geo/index.js';
+import { connectTemporal } from '../../src/temporal/connection.js';
+import { createWorker } from '../../src/worker-runtime.js';
+
+export interface TestStack {
+  sql: Sql;
+  client: Client;
+  connection: Connection;
+  taskQueue: string;
+  config: Config;
+  app: FastifyInstance;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const taskQueue = `test-${randomUUID()}`;
+  const config = loadConfig({
+    DATABASE_URL: inject('databaseUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    ...env,
+  });
+  const sql = createSql(config.DATABASE_URL, 5);
+  const { connection, client } = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const { worker, connection: workerConnection } = await createWorker({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue,
+    sql,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+  });
+  const running = worker.run();
+  const app = await buildApp({ config, sql, temporal: client, geo: createGeoProviders({ geocoder: 'embedded', router: 'estimate' }) }, { logger: false });
+  await app.ready();
+  return {
+    sql,
+    client,
+    connection,
+    taskQueue,
+    config,
+    app,
+    worker,
+    async close() {
+      await app.close();
+      worker.shutdown();
+      await running;
+      await workerConnection.close();
+      await connection.close();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

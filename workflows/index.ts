@@ -1,0 +1,3 @@
+// The worker's workflow bundle entry point: every workflow type the worker runs is exported here.
+export { quoteWorkflow } from './quote.js';
+export { noopWorkflow } from './noop.js';
