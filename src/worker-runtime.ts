@@ -22,7 +22,7 @@ export async function createWorker(opts: {
     taskQueue: opts.taskQueue,
     activities: createActivities({ sql: opts.sql }),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    identity: opts.identity,
+    ...(opts.identity ? { identity: opts.identity } : {}),
     // Workers drain in-flight activities on shutdown instead of abandoning them.
     shutdownGraceTime: '10s',
   });

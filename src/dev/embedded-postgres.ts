@@ -23,13 +23,17 @@ export async function startEmbeddedPostgres(opts: {
   const password = 'postgres';
   const fresh = !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'));
   fs.mkdirSync(path.dirname(opts.dataDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root, initdb runs as the separate "postgres" user, which must be able to enter the parent
+  // (mkdtemp makes it 0700).
+  if (asRoot) fs.chmodSync(path.dirname(opts.dataDir), 0o755);
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dataDir,
     user,
     password,
     port: opts.port,
     persistent: opts.persistent ?? true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => {},
     onError: (e: unknown) => {
       if (e) process.stderr.write(`[postgres] ${String(e)}\n`);

@@ -15,6 +15,8 @@ import { createWorker } from '../../src/worker-runtime.js';
 export interface TestStack {
   sql: Sql;
   client: Client;
+  /** Same as client; named as the services name their dependency. */
+  temporal: Client;
   connection: Connection;
   taskQueue: string;
   config: Config;
@@ -48,6 +50,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   return {
     sql,
     client,
+    temporal: client,
     connection,
     taskQueue,
     config,

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProblemError } from '../../src/http/problem.js';
+import { redeemQuote } from '../../src/quotes/redeem-quote.js';
+import { quoteStateQuery, quoteWorkflowId } from '../../workflows/quote-definitions.js';
+import { eventually, startStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let shortLived: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+  // Same code, validity shortened to seconds so expiry is observed for real.
+  shortLived = await startStack({ QUOTE_TTL_SECONDS: '2' });
+});
+afterAll(async () => {
+  await stack?.close();
+  await shortLived?.close();
+});
+
+async function newQuote(s: TestStack): Promise<string> {
+  const res = await s.app.inject({
+    method: 'POST',
+    url: '/api/public/v1/quote',
+    remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    payload: { pickup: 'Edinburgh Waverley', dropoff: 'Edinburgh Airport' },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().quote_id as string;
+}
+
+async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ProblemError) return err;
+    throw err;
+  }
+  throw new Error('expected a problem');
+}
+
+describe('quote redemption', () => {
+  it('lets exactly one of 20 concurrent booking requests redeem a quote; the others get 409 naming its booking', async () => {
+    const quoteId = await newQuote(stack);
+    const attempts = Array.from({ length: 20 }, (_, i) => ({ requestId: `req-${i}-${randomUUID()}`, bookingRef: `BK${i}` }));
+    const results = await Promise.allSettled(attempts.map((a) => redeemQuote(stack, quoteId, a)));
+
+    const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(19);
+    for (const err of lost) {
+      expect(err).toBeInstanceOf(ProblemError);
+      expect((err as ProblemError).status).toBe(409);
+      expect((err as ProblemError).extra.booking_reference).toBe(won[0]!.bookingRef);
+    }
+    const [row] = await stack.sql`select status, booking_ref, redemption_request_id from quotes where id = ${quoteId}`;
+    expect(row).toEqual({ status: 'redeemed', booking_ref: won[0]!.bookingRef, redemption_request_id: won[0]!.requestId });
+  });
+
+  it('gives a retried booking request the same redemption instead of an error, before and after the workflow closes', async () => {
+    const quoteId = await newQuote(stack);
+    const request = { requestId: randomUUID(), bookingRef: 'BKRETRY' };
+    const first = await redeemQuote(stack, quoteId, request);
+    const again = await redeemQuote(stack, quoteId, request);
+    expect(again).toEqual(first);
+    const handle = stack.client.workflow.getHandle(quoteWorkflowId(quoteId));
+    await handle.result();
+    expect(await redeemQuote(stack, quoteId, request)).toEqual(first);
+    const other = await problemOf(redeemQuote(stack, quoteId, { requestId: randomUUID(), bookingRef: 'BKOTHER' }));
+    expect(other.status).toBe(409);
+    expect(other.extra.booking_reference).toBe('BKRETRY');
+  });
+
+  it('answers 404 for a quote that never existed', async () => {
+    const err = await problemOf(redeemQuote(stack, randomUUID(), { requestId: 'r', bookingRef: 'B' }));
+    expect(err.status).toBe(404);
+    expect(err.code).toBe('quote_not_found');
+  });
+
+  it('expires an unredeemed quote when its validity runs out: record, workflow and redemption all say so', async () => {
+    const quoteId = await newQuote(shortLived);
+    const handle = shortLived.client.workflow.getHandle(quoteWorkflowId(quoteId));
+    expect((await handle.query(quoteStateQuery)).status).toBe('open');
+    await eventually(async () => {
+      const [row] = await shortLived.sql`select status from quotes where id = ${quoteId}`;
+      return row?.status === 'expired' ? true : undefined;
+    }, 20_000, 'quote to expire');
+    expect((await handle.result()).status).toBe('expired');
+    const err = await problemOf(redeemQuote(shortLived, quoteId, { requestId: 'late', bookingRef: 'BKLATE' }));
+    expect(err.status).toBe(410);
+    expect(err.code).toBe('quote_expired');
+  });
+});

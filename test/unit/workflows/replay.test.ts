@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { describe, expect, it } from 'vitest';
+import { WORKFLOWS_PATH } from '../../../src/worker-runtime.js';
+
+// Histories recorded from real runs (test/support/record-histories.ts). A workflow change that
+// would break workflows already running in production fails here, before it ships.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const historiesDir = path.join(here, '../../histories');
+const files = fs.readdirSync(historiesDir).filter((f) => f.endsWith('.json'));
+const load = (f: string): unknown => JSON.parse(fs.readFileSync(path.join(historiesDir, f), 'utf8'));
+const quiet = { logger: undefined };
+
+describe('workflow replay', () => {
+  it('has recorded histories to replay', () => {
+    expect(files.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(files)('replays %s against the current workflow code without a determinism error', async (file) => {
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH, ...quiet }, load(file), file);
+  }, 60_000);
+
+  it('fails to replay against an incompatible change of the workflow', async () => {
+    const incompatible = path.join(here, '../../support/incompatible-workflows/index.ts');
+    await expect(
+      Worker.runReplayHistory({ workflowsPath: incompatible, ...quiet }, load('quote-redeemed.json'), 'incompatible'),
+    ).rejects.toBeInstanceOf(DeterminismViolationError);
+  }, 60_000);
+});
