@@ -1,0 +1,99 @@
+// Quote throughput and latency, beside two baselines measured in the same run on the same servers:
+//   1. raw client.workflow.start of an empty workflow at the same concurrency, and
+//   2. a bare Fastify hello-world.
+// Target: quote rate >= 0.8 x raw start rate, quote p99 <= 2 x raw start p99.
+//   npm run bench:quote            (BENCH_CONNECTIONS=16 BENCH_SECONDS=15 by default)
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import { createApiKey } from '../src/auth/api-keys.js';
+import { migrate } from '../src/db/migrate.js';
+import { createSql } from '../src/db/sql.js';
+import { connectTemporal } from '../src/temporal/connection.js';
+import { closedLoop, printTable, startBenchStack, startProcess, waitForHttp, type LoadResult } from './support.js';
+
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const apiPort = 3191;
+const helloPort = 3192;
+const taskQueue = 'bench-taxi';
+
+const journeys = [
+  ['Manchester Piccadilly', 'Manchester Airport'],
+  ['SW1A 1AA', 'Heathrow Airport'],
+  ['Glasgow Central', 'Glasgow Airport'],
+  ['Bracknell', 'RG12 1AA'],
+  ['Filton', 'Bristol Temple Meads'],
+  ['Edinburgh Waverley', 'Edinburgh Airport'],
+  ['Birmingham New Street', 'Birmingham Airport'],
+  ['Brighton', 'Gatwick Airport'],
+] as const;
+
+async function http(name: string, url: string, requests: autocannon.Request[], headers: Record<string, string>): Promise<LoadResult> {
+  const r = await autocannon({ url, connections, duration: seconds, method: 'POST', headers, requests });
+  const ok = r['2xx'];
+  return {
+    name,
+    requests: ok,
+    errors: r.non2xx + r.errors + r.timeouts,
+    seconds,
+    perSecond: ok / seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+  };
+}
+
+const stack = await startBenchStack();
+const sql = createSql(stack.databaseUrl, 2);
+await migrate(sql);
+const { key } = await createApiKey(sql, { name: `bench-${randomUUID()}`, rateLimitExempt: true });
+const env = {
+  DATABASE_URL: stack.databaseUrl,
+  TEMPORAL_ADDRESS: stack.temporalAddress,
+  TEMPORAL_TASK_QUEUE: taskQueue,
+  LOG_LEVEL: 'warn',
+};
+const worker = startProcess('src/worker.ts', env);
+const api = startProcess('src/server.ts', { ...env, PORT: String(apiPort) });
+const hello = startProcess('bench/hello-server.ts', { PORT: String(helloPort) });
+const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
+
+try {
+  await waitForHttp(`http://127.0.0.1:${apiPort}/readyz`);
+  await waitForHttp(`http://127.0.0.1:${helloPort}/healthz`);
+  console.log(`bench: ${connections} concurrent, ${seconds} s each, Temporal ${stack.temporalAddress}`);
+
+  const quoteBody = journeys.map(([pickup, dropoff]) => ({
+    method: 'POST' as const,
+    path: '/api/public/v1/quote',
+    body: JSON.stringify({ pickup, dropoff, departAt: new Date(Date.now() + 3600_000).toISOString() }),
+  }));
+  const headers = { 'content-type': 'application/json', 'x-api-key': key };
+
+  // Warm up every path once (JIT, gazetteer, pools) before measuring.
+  await http('warm-up', `http://127.0.0.1:${apiPort}`, quoteBody, headers).catch(() => undefined);
+  await closedLoop('warm-up', connections, 2, async () => {
+    await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue });
+  });
+
+  const raw = await closedLoop('raw workflow.start (empty workflow)', connections, seconds, async () => {
+    await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue });
+  });
+  const quote = await http('POST /api/public/v1/quote', `http://127.0.0.1:${apiPort}`, quoteBody, headers);
+  const helloResult = await http('bare Fastify hello-world', `http://127.0.0.1:${helloPort}`, [{ method: 'POST', path: '/hello', body: '{}' }], {
+    'content-type': 'application/json',
+  });
+
+  printTable([quote, raw, helloResult]);
+  const throughputRatio = quote.perSecond / raw.perSecond;
+  const p99Ratio = quote.p99 / raw.p99;
+  console.log(`\nquote / raw start throughput: ${throughputRatio.toFixed(2)} (target >= 0.80) ${throughputRatio >= 0.8 ? 'MET' : 'MISSED'}`);
+  console.log(`quote / raw start p99:        ${p99Ratio.toFixed(2)} (target <= 2.00) ${p99Ratio <= 2 ? 'MET' : 'MISSED'}`);
+  console.log(`quote / hello-world throughput: ${(quote.perSecond / helloResult.perSecond).toFixed(3)}`);
+  const [{ count }] = (await sql`select count(*)::int as count from quotes`) as unknown as [{ count: number }];
+  console.log(`quotes recorded in Postgres: ${count}`);
+} finally {
+  await connection.close();
+  await Promise.all([api.stop(), worker.stop(), hello.stop()]);
+  await sql.end();
+  await stack.stop();
+}

@@ -1,0 +1,121 @@
+// Shared plumbing for the benchmarks: one real Postgres and one Temporal dev server (started here
+// unless DATABASE_URL / TEMPORAL_ADDRESS point at running ones), service processes started the way
+// `npm start` starts them, and a closed-loop load generator for non-HTTP calls.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
+import { startTemporalDevServer, stopChild } from '../src/dev/temporal-dev-server.js';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Stack {
+  databaseUrl: string;
+  temporalAddress: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(): Promise<Stack> {
+  const stops: Array<() => Promise<void>> = [];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-bench-'));
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), port: 54361, persistent: false });
+    stops.push(pg.stop);
+    databaseUrl = pg.url;
+  }
+  let temporalAddress = process.env.TEMPORAL_ADDRESS;
+  if (!temporalAddress) {
+    // Same persistence as `npm start` (SQLite file), so the figures match what a newcomer runs.
+    const t = await startTemporalDevServer({ port: 7261, dbFile: path.join(tmp, 'temporal.sqlite'), readyTimeoutMs: 120_000 });
+    stops.push(t.stop);
+    temporalAddress = t.address;
+  }
+  return {
+    databaseUrl,
+    temporalAddress,
+    async stop() {
+      for (const s of stops.reverse()) await s().catch(() => {});
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export function startProcess(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop: () => Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return { child, stop: () => stopChild(child) };
+}
+
+export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not ready`);
+}
+
+export interface LoadResult {
+  name: string;
+  requests: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, i)]!;
+}
+
+/** Runs `call` from `concurrency` loops for `seconds`, recording each call's latency. */
+export async function closedLoop(name: string, concurrency: number, seconds: number, call: () => Promise<void>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        try {
+          await call();
+          latencies.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    name,
+    requests: latencies.length,
+    errors,
+    seconds: elapsed,
+    perSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
+
+export function printTable(rows: LoadResult[]): void {
+  console.log('\n| measurement | requests | errors | per second | p50 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+  }
+}

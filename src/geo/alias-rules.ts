@@ -1,0 +1,168 @@
+// Which names point at which entry, and how strongly. Scores only matter relative to each other:
+// an exact name that several entries share is resolved by these numbers (plus bonuses for
+// 'airport'/'station' words and ", Town" qualifiers added by the search).
+
+import type { PlaceType } from './gazetteer-file.js';
+import { containsWords, normaliseText } from './normalise-text.js';
+
+// OS Open Names types, biggest first. "Other Settlement" mixes Highland crofts with Brighton,
+// Paddington and Camden Town, so it starts low and relies on the prominence and council bonuses.
+const PLACE_TYPE_SCORE: Record<PlaceType, number> = {
+  City: 85,
+  Town: 70,
+  'Suburban Area': 45,
+  Village: 35,
+  Hamlet: 20,
+  'Other Settlement': 20,
+};
+
+/** 0..15 from the live postcodes within 2 km: 100 → 0, 1,000 → 5, 10,000 → 10, 100,000 → 15. */
+export function prominenceScore(postcodesNearby: number): number {
+  return Math.max(0, Math.min(15, 5 * (Math.log10(1 + postcodesNearby) - 2)));
+}
+
+// A place that gives its council its name ("Brighton" in "The City of Brighton and Hove",
+// "Bracknell" in "Bracknell Forest") is that council's main settlement, whatever its OS type.
+const COUNCIL_NAME_BONUS = 30;
+
+export function placeScore(name: string, type: PlaceType, postcodesNearby: number, council: string | null): number {
+  const councilWords = normaliseText(council ?? '');
+  const bonus = containsWords(councilWords, normaliseText(name)) ? COUNCIL_NAME_BONUS : 0;
+  return PLACE_TYPE_SCORE[type] + prominenceScore(postcodesNearby) + bonus;
+}
+
+// "Newcastle upon Tyne" is "Newcastle" to most people, "Stoke-on-Trent" is "Stoke". Only for
+// cities and towns: villages such as "Stoke-on-Tern" would otherwise claim a bare "Stoke".
+const RIVER_SUFFIX = /^(.+?) (?:upon|on|under) [a-z]+$/;
+const DERIVED_NAME_PENALTY = 15;
+// "Kingston" on its own usually means Kingston upon Thames, not Hull; "Hull" is what people say.
+const EXTRA_PLACE_ALIASES: Record<string, string[]> = { 'kingston upon hull': ['hull'] };
+const SKIPPED_PLACE_ALIASES = new Set(['kingston']);
+
+export function placeAliases(names: string[], type: PlaceType, score: number): Array<{ key: string; score: number; derived: boolean }> {
+  const out: Array<{ key: string; score: number; derived: boolean }> = [];
+  for (const name of names) {
+    const key = normaliseText(name);
+    if (key === '') continue;
+    out.push({ key, score, derived: false });
+    for (const extra of EXTRA_PLACE_ALIASES[key] ?? []) out.push({ key: extra, score: score - DERIVED_NAME_PENALTY, derived: true });
+    const river = RIVER_SUFFIX.exec(key);
+    if (river?.[1] && (type === 'City' || type === 'Town') && !SKIPPED_PLACE_ALIASES.has(river[1])) {
+      out.push({ key: river[1], score: score - DERIVED_NAME_PENALTY, derived: true });
+    }
+  }
+  return out;
+}
+
+// Below a town, so "Brighton" is the town and "Adlington" the Lancashire town, but above
+// villages and hamlets (a station usually sits in the village it is named after anyway).
+const STATION_SCORE = 50;
+// London termini are what most people mean by "Euston", "Paddington" or "Victoria".
+const LONDON_TERMINUS_SCORE = 65;
+const NOT_LONDON_TERMINI = /^(bridge|fields|road\b)/;
+const EXTRA_STATION_ALIASES: Record<string, string[]> = {
+  STP: ['st pancras', 'kings cross st pancras'],
+  EDB: ['waverley', 'edinburgh waverley'],
+};
+
+export function stationAliases(stationName: string, crs: string): Array<{ key: string; score: number; derived: boolean }> {
+  const key = normaliseText(stationName);
+  const out = [{ key, score: STATION_SCORE, derived: false }];
+  // "Adlington (Cheshire)": the bracket is a qualifier, not part of what people type.
+  const bare = normaliseText(stationName.replace(/\(.*?\)/g, ' '));
+  if (bare !== key) out.push({ key: bare, score: STATION_SCORE - 5, derived: true });
+  // "Heathrow Terminal 5 Rail" is the upstream way of naming Heathrow's stations.
+  if (key.endsWith(' rail')) out.push({ key: key.slice(0, -5), score: STATION_SCORE, derived: true });
+  if (key.startsWith('london ') && !NOT_LONDON_TERMINI.test(key.slice(7))) {
+    out.push({ key: key.slice(7), score: LONDON_TERMINUS_SCORE, derived: true });
+  }
+  for (const extra of EXTRA_STATION_ALIASES[crs] ?? []) out.push({ key: extra, score: LONDON_TERMINUS_SCORE, derived: true });
+  return out;
+}
+
+// Approximate order by annual terminal passengers (CAA airport statistics, pre-2020). Used only
+// to break ties such as "London airport" or "Glasgow airport", and to let a live airport's IATA
+// code beat a same-letter rail station code.
+export const MAJOR_AIRPORTS = [
+  'LHR', 'LGW', 'MAN', 'STN', 'LTN', 'EDI', 'BHX', 'BRS', 'GLA', 'BFS', 'NCL', 'LCY', 'LPL', 'EMA', 'LBA', 'ABZ',
+  'BHD', 'SEN', 'JER', 'CWL', 'SOU', 'EXT', 'INV', 'GCI', 'BOH', 'IOM', 'PIK', 'NWI', 'NQY', 'LSI', 'KOI', 'LDY',
+  'HUY', 'SYY', 'MME', 'DND',
+] as const;
+
+// Still listed by OpenFlights (last updated 2019) but closed to passengers, or military fields a
+// taxi cannot drive onto. They stay findable by exact name or code, just never ahead of a live one.
+const CLOSED_AIRPORTS = new Set(['FZO', 'PLH', 'DSA', 'MSE', 'LYE', 'SQZ']);
+const MILITARY_NAME = /^(raf|rnas|mod|dcae|royal marines)\b/;
+
+const AIRPORT_WORDS = /\b(international|airport|aerodrome|airfield|airstrip|air park)\b/g;
+const BARE_ALIAS_PENALTY = 10;
+const CITY_ALIAS_PENALTY = 5;
+
+export function isMajorAirport(iata: string): boolean {
+  return (MAJOR_AIRPORTS as readonly string[]).includes(iata);
+}
+
+export function airportScore(iata: string, name: string): number {
+  const normalised = normaliseText(name);
+  if (CLOSED_AIRPORTS.has(iata) || MILITARY_NAME.test(normalised)) return 25;
+  const rank = (MAJOR_AIRPORTS as readonly string[]).indexOf(iata);
+  if (rank >= 0) return 70 + Math.max(0, 15 - rank / 2);
+  return iata ? 50 : 35;
+}
+
+/**
+ * Aliases for an airport. `isTownName` guards the bare forms: "Exeter" or "Luton" must stay the
+ * town even though stripping "International Airport" from the airport name leaves the same word.
+ */
+export function airportAliases(
+  name: string,
+  city: string,
+  score: number,
+  isTownName: (key: string) => boolean,
+): Array<{ key: string; score: number; derived: boolean }> {
+  const full = normaliseText(name);
+  const out = [{ key: full, score, derived: false }];
+  const stripped = normaliseText(full.replace(AIRPORT_WORDS, ' '));
+  const cores = new Set([stripped]);
+  if (stripped.startsWith('london ')) cores.add(stripped.slice(7));
+  const cityKey = normaliseText(city);
+  for (const core of cores) {
+    if (core === '') continue;
+    out.push({ key: `${core} airport`, score, derived: true });
+    if (core !== cityKey && !isTownName(core)) out.push({ key: core, score: score - BARE_ALIAS_PENALTY, derived: true });
+  }
+  if (cityKey !== '') out.push({ key: `${cityKey} airport`, score: score - CITY_ALIAS_PENALTY, derived: true });
+  return out;
+}
+
+/** Heathrow's rail stations sit at its terminals, so "Heathrow Terminal 5" can be placed exactly. */
+export function terminalAliases(airportShort: string, iata: string, terminals: string[]): string[] {
+  const keys: string[] = [];
+  const prefixes = [airportShort, `${airportShort} airport`, `london ${airportShort}`, `london ${airportShort} airport`, iata.toLowerCase()];
+  for (const t of terminals) {
+    for (const prefix of prefixes) {
+      keys.push(`${prefix} terminal ${t}`, `${prefix} t${t}`);
+    }
+    keys.push(`terminal ${t} ${airportShort}`);
+  }
+  if (terminals.length > 1) keys.push(`${airportShort} terminals ${terminals.join(' and ')}`);
+  return keys;
+}
+
+// Street-type abbreviations people type for station names ("Birmingham New St", "Oxford Rd").
+const ABBREVIATIONS: Array<[RegExp, string]> = [
+  [/\bstreet\b/g, 'st'],
+  [/\broad\b/g, 'rd'],
+];
+
+export function withAbbreviations(key: string): string[] {
+  const out = [key];
+  for (const [pattern, short] of ABBREVIATIONS) {
+    const current = out.slice();
+    for (const k of current) {
+      const replaced = k.replace(pattern, short);
+      if (replaced !== k) out.push(replaced);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+import type { Country } from './types.js';
+import type { PlaceType } from './gazetteer-file.js';
+
+export type EntryKind = 'place' | 'station' | 'airport';
+
+/** One thing a passenger can name: a populated place, a rail station or an airport (terminal). */
+export interface GazetteerEntry {
+  kind: EntryKind;
+  label: string;
+  lat: number;
+  lon: number;
+  postcodeDistrict: string | null;
+  council: string | null;
+  region: string | null;
+  country: Country | null;
+  inUk: boolean;
+  iata?: string;
+  icao?: string;
+  crs?: string;
+  placeType?: PlaceType;
+  /** Normalised admin and qualifier words (council, county, region, country, city) that a
+   *  trailing ", Bristol" or ", Wales" in a query is checked against. */
+  context: string;
+}
+
+/** How strongly one normalised name points at an entry; higher wins. */
+export interface AliasRef {
+  entry: GazetteerEntry;
+  score: number;
+  /** Produced by a rule (dropped "London ", "Airport", "upon Tyne") rather than the source name. */
+  derived: boolean;
+}
