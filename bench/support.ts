@@ -14,7 +14,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface Stack {
   databaseUrl: string;
   temporalAddress: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function startBenchStack(): Promise<Stack> {
@@ -36,7 +36,7 @@ export async function startBenchStack(): Promise<Stack> {
   return {
     databaseUrl,
     temporalAddress,
-    async stop() {
+    stop: async () => {
       for (const s of stops.reverse()) await s().catch(() => {});
       fs.rmSync(tmp, { recursive: true, force: true });
     },

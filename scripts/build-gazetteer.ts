@@ -19,16 +19,19 @@ import { SpatialGrid } from '../src/geo/spatial-grid.js';
 const DATA_DIR = fileURLToPath(new URL('../data/gazetteer/', import.meta.url));
 const OUTPUT = `${DATA_DIR}gazetteer.json`;
 
-// Points inside a large site (an airport) can be nearer a village across the boundary than any
-// place in the right council. These were checked by hand against the councils' own boundaries;
-// each must name a council that exists in gb_places.csv (checked below).
-const AIRPORT_COUNCIL_OVERRIDES: Record<string, string> = {
-  LHR: 'Hillingdon',
-  MAN: 'Manchester',
-  LTN: 'Luton',
-};
+// A point inside a large site (an airport) can be nearer a village across the boundary than any
+// place in the right council: the nearest-place rule put Heathrow in Spelthorne and Manchester
+// Airport in Cheshire East. These name the council each airport is in (its planning authority);
+// each must be spelt as in gb_places.csv, which the build checks.
+const AIRPORT_COUNCIL_OVERRIDES = new Map([
+  ['LHR', 'Hillingdon'],
+  ['LGW', 'Crawley'],
+  ['MAN', 'Manchester'],
+  ['LTN', 'Luton'],
+]);
 
 const CROWN_DEPENDENCIES = new Set(['Jersey', 'Guernsey', 'Isle of Man']);
+const NO_PLACE_NEARBY_RADIUS_M = 200_000;
 const NORTHERN_IRELAND = 'Northern Ireland';
 const SAME_DISTRICT_RADIUS_M = 8_000;
 const ANY_PLACE_RADIUS_M = 30_000;
@@ -134,8 +137,11 @@ function main(): void {
     }
     let place = district >= 0 ? placeGrid.nearest(lat, lon, (i) => placeDistrict[i] === district, SAME_DISTRICT_RADIUS_M) : -1;
     if (place < 0) place = placeGrid.nearest(lat, lon, () => true, ANY_PLACE_RADIUS_M);
-    if (place < 0) return { district, council: -1, region: -1, country: -1 };
-    return placeAdmin(place, district);
+    if (place >= 0) return placeAdmin(place, district);
+    // Remote islands (Fair Isle): too far from any place to name a council, not a country.
+    const far = placeGrid.nearest(lat, lon, () => true, NO_PLACE_NEARBY_RADIUS_M);
+    const admin = far >= 0 ? placeAdmin(far, district) : { district, council: -1, region: -1, country: -1 };
+    return { ...admin, council: -1 };
   };
 
   const adminAtPoint = (lat: number, lon: number): Admin => {
@@ -221,7 +227,7 @@ function main(): void {
     const crown = CROWN_DEPENDENCIES.has(country);
     const admin = crown
       ? { district: -1, council: -1, region: -1, country: strings.id(country) }
-      : withCouncilOverride(adminAtPoint(lat, lon), AIRPORT_COUNCIL_OVERRIDES[row.iata ?? '']);
+      : withCouncilOverride(adminAtPoint(lat, lon), AIRPORT_COUNCIL_OVERRIDES.get(row.iata ?? ''));
     if (row.iata) airportAdmin.set(row.iata, admin);
     pushAdmin(file.airports, admin);
     file.airports.iata.push(row.iata ?? '');
@@ -238,7 +244,7 @@ function main(): void {
     const lon = num(row, 'long');
     const iata = row.iataAirportCode ?? '';
     // Stations inside an overridden airport (Heathrow's terminals) share the airport's council.
-    const admin = iata in AIRPORT_COUNCIL_OVERRIDES ? airportAdmin.get(iata) : undefined;
+    const admin = AIRPORT_COUNCIL_OVERRIDES.has(iata) ? airportAdmin.get(iata) : undefined;
     pushAdmin(file.stations, admin ?? adminAtPoint(lat, lon));
     file.stations.name.push(row.stationName ?? '');
     file.stations.crs.push(row.crsCode ?? '');

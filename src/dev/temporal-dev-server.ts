@@ -10,7 +10,7 @@ export interface TemporalDevServerHandle {
   address: string;
   uiUrl: string | null;
   process: ChildProcess;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** Path of the pinned Temporal CLI, installing it on first use (scripts/install-temporal.sh). */

@@ -25,9 +25,9 @@ export function prominenceScore(postcodesNearby: number): number {
 // "Bracknell" in "Bracknell Forest") is that council's main settlement, whatever its OS type.
 const COUNCIL_NAME_BONUS = 30;
 
-export function placeScore(name: string, type: PlaceType, postcodesNearby: number, council: string | null): number {
-  const councilWords = normaliseText(council ?? '');
-  const bonus = containsWords(councilWords, normaliseText(name)) ? COUNCIL_NAME_BONUS : 0;
+/** `nameKey` and `councilKey` are normalised (normaliseText). */
+export function placeScore(nameKey: string, type: PlaceType, postcodesNearby: number, councilKey: string): number {
+  const bonus = containsWords(councilKey, nameKey) ? COUNCIL_NAME_BONUS : 0;
   return PLACE_TYPE_SCORE[type] + prominenceScore(postcodesNearby) + bonus;
 }
 
@@ -36,22 +36,21 @@ export function placeScore(name: string, type: PlaceType, postcodesNearby: numbe
 const RIVER_SUFFIX = /^(.+?) (?:upon|on|under) [a-z]+$/;
 const DERIVED_NAME_PENALTY = 15;
 // "Kingston" on its own usually means Kingston upon Thames, not Hull; "Hull" is what people say.
-const EXTRA_PLACE_ALIASES: Record<string, string[]> = { 'kingston upon hull': ['hull'] };
+const EXTRA_PLACE_ALIASES = new Map([['kingston upon hull', ['hull']]]);
 const SKIPPED_PLACE_ALIASES = new Set(['kingston']);
 
-export function placeAliases(names: string[], type: PlaceType, score: number): Array<{ key: string; score: number; derived: boolean }> {
-  const out: Array<{ key: string; score: number; derived: boolean }> = [];
-  for (const name of names) {
-    const key = normaliseText(name);
+export type AddAlias = (key: string, score: number, derived: boolean) => void;
+
+/** `keys` are the place's normalised names (English and Welsh/Gaelic). */
+export function placeAliases(keys: string[], type: PlaceType, score: number, add: AddAlias): void {
+  for (const key of keys) {
     if (key === '') continue;
-    out.push({ key, score, derived: false });
-    for (const extra of EXTRA_PLACE_ALIASES[key] ?? []) out.push({ key: extra, score: score - DERIVED_NAME_PENALTY, derived: true });
+    add(key, score, false);
+    for (const extra of EXTRA_PLACE_ALIASES.get(key) ?? []) add(extra, score - DERIVED_NAME_PENALTY, true);
+    if (type !== 'City' && type !== 'Town') continue;
     const river = RIVER_SUFFIX.exec(key);
-    if (river?.[1] && (type === 'City' || type === 'Town') && !SKIPPED_PLACE_ALIASES.has(river[1])) {
-      out.push({ key: river[1], score: score - DERIVED_NAME_PENALTY, derived: true });
-    }
+    if (river?.[1] && !SKIPPED_PLACE_ALIASES.has(river[1])) add(river[1], score - DERIVED_NAME_PENALTY, true);
   }
-  return out;
 }
 
 // Below a town, so "Brighton" is the town and "Adlington" the Lancashire town, but above
@@ -60,10 +59,10 @@ const STATION_SCORE = 50;
 // London termini are what most people mean by "Euston", "Paddington" or "Victoria".
 const LONDON_TERMINUS_SCORE = 65;
 const NOT_LONDON_TERMINI = /^(bridge|fields|road\b)/;
-const EXTRA_STATION_ALIASES: Record<string, string[]> = {
-  STP: ['st pancras', 'kings cross st pancras'],
-  EDB: ['waverley', 'edinburgh waverley'],
-};
+const EXTRA_STATION_ALIASES = new Map([
+  ['STP', ['st pancras', 'kings cross st pancras']],
+  ['EDB', ['waverley', 'edinburgh waverley']],
+]);
 
 export function stationAliases(stationName: string, crs: string): Array<{ key: string; score: number; derived: boolean }> {
   const key = normaliseText(stationName);
@@ -76,7 +75,7 @@ export function stationAliases(stationName: string, crs: string): Array<{ key: s
   if (key.startsWith('london ') && !NOT_LONDON_TERMINI.test(key.slice(7))) {
     out.push({ key: key.slice(7), score: LONDON_TERMINUS_SCORE, derived: true });
   }
-  for (const extra of EXTRA_STATION_ALIASES[crs] ?? []) out.push({ key: extra, score: LONDON_TERMINUS_SCORE, derived: true });
+  for (const extra of EXTRA_STATION_ALIASES.get(crs) ?? []) out.push({ key: extra, score: LONDON_TERMINUS_SCORE, derived: true });
   return out;
 }
 
@@ -95,6 +94,8 @@ const CLOSED_AIRPORTS = new Set(['FZO', 'PLH', 'DSA', 'MSE', 'LYE', 'SQZ']);
 const MILITARY_NAME = /^(raf|rnas|mod|dcae|royal marines)\b/;
 
 const AIRPORT_WORDS = /\b(international|airport|aerodrome|airfield|airstrip|air park)\b/g;
+// A bare alias this short is a generic word ("city" from "London City Airport").
+const MIN_BARE_ALIAS_LENGTH = 5;
 const BARE_ALIAS_PENALTY = 10;
 const CITY_ALIAS_PENALTY = 5;
 
@@ -123,13 +124,21 @@ export function airportAliases(
   const full = normaliseText(name);
   const out = [{ key: full, score, derived: false }];
   const stripped = normaliseText(full.replace(AIRPORT_WORDS, ' '));
+  const cityKey = normaliseText(city);
   const cores = new Set([stripped]);
   if (stripped.startsWith('london ')) cores.add(stripped.slice(7));
-  const cityKey = normaliseText(city);
+  // "Liverpool John Lennon" → "John Lennon"; "George Best Belfast City" → "Belfast City";
+  // "Glasgow Prestwick" → "Prestwick": the name with or without its city.
+  const words = stripped.split(' ');
+  const cityAt = cityKey === '' ? -1 : words.indexOf(cityKey.split(' ')[0] ?? '');
+  if (cityAt === 0 && words.length > 1) cores.add(words.slice(1).join(' '));
+  if (cityAt > 0) cores.add(words.slice(cityAt).join(' '));
   for (const core of cores) {
     if (core === '') continue;
     out.push({ key: `${core} airport`, score, derived: true });
-    if (core !== cityKey && !isTownName(core)) out.push({ key: core, score: score - BARE_ALIAS_PENALTY, derived: true });
+    if (core !== cityKey && core.length >= MIN_BARE_ALIAS_LENGTH && !isTownName(core)) {
+      out.push({ key: core, score: score - BARE_ALIAS_PENALTY, derived: true });
+    }
   }
   if (cityKey !== '') out.push({ key: `${cityKey} airport`, score: score - CITY_ALIAS_PENALTY, derived: true });
   return out;
@@ -165,4 +174,21 @@ export function withAbbreviations(key: string): string[] {
     }
   }
   return out;
+}
+
+// Council names people also type as places ("Westminster", "Wirral", "Bracknell Forest"); they
+// point at the council's most prominent place, below any real place of that name.
+export const COUNCIL_ALIAS_SCORE = 40;
+const COUNCIL_NOISE = /^(the )?(city and county of the city of |city of |county of )?/;
+
+/** Normalised names a council goes by: "Caerdydd - Cardiff" → caerdydd, cardiff; "Glasgow City" → glasgow city, glasgow. */
+export function councilAliasKeys(council: string): string[] {
+  const keys = new Set<string>();
+  for (const piece of council.split(' - ')) {
+    const key = normaliseText(piece).replace(COUNCIL_NOISE, '');
+    if (key === '') continue;
+    keys.add(key);
+    if (key.endsWith(' city')) keys.add(key.slice(0, -5));
+  }
+  return [...keys];
 }

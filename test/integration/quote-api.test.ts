@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { validate } from '@seriousme/openapi-schema-validator';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { approveRateOverride } from '../../src/quotes/rate-overrides.js';
@@ -160,7 +160,7 @@ describe('API keys and rate limits', () => {
   it('accepts a key in each of the three headers and rejects an unknown key with 401', async () => {
     const { key } = await createApiKey(stack.sql, { name: `headers-${randomUUID()}` });
     const body = { pickup: 'Leeds', dropoff: 'York', departAt: inAnHour() };
-    for (const headers of [{ 'x-network-taxi-ai-key': key }, { authorization: `Bearer ${key}` }, { 'x-api-key': key }]) {
+    for (const headers of [{ 'x-network-taxi-ai-key': key }, { authorization: `Bearer ${key}` }, { 'x-api-key': key }] as Record<string, string>[]) {
       expect((await quote(body, { headers })).statusCode).toBe(200);
     }
     const bad = await quote(body, { headers: { 'x-api-key': `${key}x` } });
@@ -245,7 +245,7 @@ describe('OpenAPI document and health', () => {
     ]);
     expect(doc.paths['/api/public/v1/quote'].post.operationId).toBe('estimateFare');
     expect(doc.paths['/api/public/quotes/estimate'].post.operationId).toBe('getTaxiQuote');
-    const result = await validate(doc);
+    const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });

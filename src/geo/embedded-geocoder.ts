@@ -1,0 +1,164 @@
+// Offline geocoder over the bundled gazetteer: postcodes, airport and station codes, then names.
+import { isMajorAirport } from './alias-rules.js';
+import { CROWN_DEPENDENCIES } from './crown-dependencies.js';
+import { getGazetteer, type Gazetteer, type PostcodeArea } from './gazetteer.js';
+import type { GazetteerEntry } from './gazetteer-entry.js';
+import { haversineMeters } from './haversine.js';
+import { NameSearch } from './name-search.js';
+import { tokens } from './normalise-text.js';
+import { isIntentWord, parseQueryText, type FoundPostcode, type QueryText } from './query-text.js';
+import type { GeoLocation, Geocoder } from './types.js';
+
+const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
+const SECTOR = /^([A-Z]{1,2}\d[A-Z\d]?) (\d)$/;
+const MAX_QUERY_LENGTH = 300;
+// A trailing outward code is trusted over the town named before it unless they are this far apart.
+const OUTCODE_TOWN_AGREEMENT_M = 40_000;
+
+function fromEntry(entry: GazetteerEntry, confidence: number): GeoLocation {
+  return {
+    label: entry.label,
+    kind: entry.kind,
+    lat: entry.lat,
+    lon: entry.lon,
+    postcodeDistrict: entry.postcodeDistrict,
+    council: entry.council,
+    region: entry.region,
+    country: entry.country,
+    inUk: entry.inUk,
+    ...(entry.iata ? { iata: entry.iata } : {}),
+    ...(entry.crs ? { crs: entry.crs } : {}),
+    confidence,
+  };
+}
+
+function fromPostcodeArea(area: PostcodeArea, label: string, kind: GeoLocation['kind'], confidence: number): GeoLocation {
+  const where = area.council ?? area.region ?? area.country;
+  return {
+    label: where ? `${label}, ${where}` : label,
+    kind,
+    lat: area.lat,
+    lon: area.lon,
+    postcodeDistrict: area.district,
+    council: area.council,
+    region: area.region,
+    country: area.country,
+    inUk: true,
+    // A withdrawn outcode still locates old addresses, but it is not a live district.
+    confidence: area.retired ? round2(confidence * 0.9) : confidence,
+  };
+}
+
+export class EmbeddedGeocoder implements Geocoder {
+  /** Uses the shared gazetteer (loaded on first use or by preloadGazetteer) unless one is given. */
+  constructor(private readonly gazetteer?: Gazetteer | Promise<Gazetteer>) {}
+
+  async geocode(query: string): Promise<GeoLocation | null> {
+    const gazetteer = await (this.gazetteer ?? getGazetteer());
+    return geocodeWith(gazetteer, query);
+  }
+}
+
+/** Synchronous core, exported for the benchmark. */
+export function geocodeWith(gazetteer: Gazetteer, query: string): GeoLocation | null {
+  const raw = query.slice(0, MAX_QUERY_LENGTH).trim();
+  if (raw === '') return null;
+  const text = parseQueryText(raw);
+
+  if (text.postcode) {
+    const located = locatePostcode(gazetteer, text.postcode);
+    if (located) return located;
+  }
+  const names = new NameSearch(gazetteer);
+  const whole = text.parts.join(' ');
+  const compact = whole.toUpperCase();
+
+  // "M1", "SW1A", "RG12 1": a bare outward code or sector.
+  if (OUTCODE.test(compact)) {
+    const district = gazetteer.district(compact);
+    if (district) return fromPostcodeArea(district, district.code, 'postcode_district', 1);
+  }
+  const sectorMatch = SECTOR.exec(compact);
+  if (sectorMatch) {
+    const sector = gazetteer.sector(compact) ?? gazetteer.district(sectorMatch[1] ?? '');
+    if (sector) return fromPostcodeArea(sector, sector.code, sector.code.includes(' ') ? 'postcode_sector' : 'postcode_district', 1);
+  }
+
+  const code = lookupCode(gazetteer, names, text);
+  if (code) return code;
+
+  // "High Street, Bracknell RG12": a trailing outward code places it better than the town does.
+  const lastWords = tokens(text.parts.at(-1) ?? '');
+  const last = lastWords.at(-1)?.toUpperCase() ?? '';
+  if (tokens(whole).length > 1 && OUTCODE.test(last)) {
+    const district = gazetteer.district(last);
+    if (district) {
+      const rest = [...text.parts.slice(0, -1), lastWords.slice(0, -1).join(' ')].filter((part) => part !== '');
+      const town = names.search({ ...text, parts: rest });
+      const agrees = !town || haversineMeters(town.entry.lat, town.entry.lon, district.lat, district.lon) <= OUTCODE_TOWN_AGREEMENT_M;
+      return fromPostcodeArea(district, district.code, 'postcode_district', agrees ? 0.9 : 0.6);
+    }
+  }
+
+  const match = names.search(text);
+  if (!match) return null;
+  // A postcode we could not place (a typo'd district) lowers trust in the rest of the address.
+  return fromEntry(match.entry, text.postcode ? round2(match.confidence * 0.8) : match.confidence);
+}
+
+function locatePostcode(gazetteer: Gazetteer, postcode: FoundPostcode): GeoLocation | null {
+  const sector = gazetteer.sector(postcode.sector);
+  if (sector) return fromPostcodeArea(sector, postcode.postcode, 'postcode_sector', 1);
+  const district = gazetteer.district(postcode.outcode);
+  if (district) return fromPostcodeArea(district, postcode.postcode, 'postcode_district', 0.9);
+  // Crown dependency postcodes have no coordinates in the source; use the island's main town.
+  const island = CROWN_DEPENDENCIES.find((c) => c.postcodeArea === postcode.area);
+  if (island) {
+    return {
+      label: `${postcode.postcode}, ${island.town}, ${island.country}`,
+      kind: 'postcode_district',
+      lat: island.lat,
+      lon: island.lon,
+      postcodeDistrict: postcode.outcode,
+      council: null,
+      region: null,
+      country: island.country,
+      inUk: false,
+      confidence: 0.5,
+    };
+  }
+  return null;
+}
+
+/**
+ * Three letters are an IATA airport code or a CRS station code, four starting "EG" a UK ICAO
+ * code. When both kinds exist (MAN is Manchester Airport and Manchester Piccadilly), words such
+ * as "airport"/"station" decide; otherwise a major passenger airport wins, because travellers
+ * know airport codes better than station codes, and any other collision goes to the station.
+ * A lower-case word that is also a town ("ely", "ayr", "rye") is read as the town.
+ */
+function lookupCode(gazetteer: Gazetteer, names: NameSearch, text: QueryText): GeoLocation | null {
+  if (text.parts.length !== 1) return null;
+  const words = text.rawWords.filter((w) => !isIntentWord(w));
+  const word = words[0];
+  if (words.length !== 1 || word === undefined || !/^[a-z]{3,4}$/.test(word)) return null;
+  if (word.length === 4) {
+    const airport = word.startsWith('eg') ? gazetteer.airportByCode(word) : undefined;
+    return airport ? fromEntry(airport, 1) : null;
+  }
+  const airport = gazetteer.airportByCode(word);
+  const station = gazetteer.stationByCrs(word);
+  if (!airport && !station) return null;
+  if (!text.allCaps && gazetteer.hasName(word) && names.search(text)) return null;
+  // Intent from the words as typed: "stn" is Stansted's code, not an abbreviation of "station".
+  const intent = text.rawWords.length > 1 ? text.intent : null;
+  let chosen: GazetteerEntry | undefined;
+  if (intent === 'airport') chosen = airport ?? station;
+  else if (intent === 'station') chosen = station ?? airport;
+  else chosen = airport && isMajorAirport(word.toUpperCase()) ? airport : (station ?? airport);
+  return chosen ? fromEntry(chosen, 1) : null;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}

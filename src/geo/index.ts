@@ -1,0 +1,33 @@
+// Provider factory: the HTTP layer and pricing only ever see the Geocoder and Router interfaces,
+// so a networked provider can later be added here behind a new option value.
+import { EmbeddedGeocoder } from './embedded-geocoder.js';
+import { EstimateRouter } from './estimate-router.js';
+import { getGazetteer } from './gazetteer.js';
+import type { Geocoder, Router } from './types.js';
+
+export type { GeoLocation, Geocoder, RouteEstimate, Router } from './types.js';
+export { EmbeddedGeocoder } from './embedded-geocoder.js';
+export { EstimateRouter } from './estimate-router.js';
+
+export interface GeoProviderOptions {
+  geocoder: 'embedded';
+  router: 'estimate';
+}
+
+export function createGeoProviders(opts: GeoProviderOptions): { geocoder: Geocoder; router: Router } {
+  const geocoder = opts.geocoder === 'embedded' ? new EmbeddedGeocoder() : unreachable(opts.geocoder);
+  const router = opts.router === 'estimate' ? new EstimateRouter() : unreachable(opts.router);
+  return { geocoder, router };
+}
+
+/**
+ * Loads the gazetteer (~3 MB, a few hundred ms of CPU split into chunks) so the first quote does
+ * not pay for it. Safe to call more than once and concurrently with geocode requests.
+ */
+export async function preloadGazetteer(): Promise<void> {
+  await getGazetteer();
+}
+
+function unreachable(value: never): never {
+  throw new Error(`unknown geo provider ${String(value)}`);
+}

@@ -1,0 +1,109 @@
+import type { GeoLocation } from '../geo/types.js';
+import { formatBasisPoints, formatPence, shareOf } from './money.js';
+import type { PricedRule } from './priced-rule.js';
+import { PricingError, type PriceRequest, type RateOverride, type VehicleType } from './types.js';
+import { vehicleClassOf, type VehicleClassTable } from './vehicle-classes.js';
+
+// The service's own charges, on top of whatever the council's table allows.
+
+export const MEET_AND_GREET_PENCE = 2500;
+
+/**
+ * Jersey, Guernsey and the Isle of Man are not in the UK: no UK council licenses those hires and
+ * the service only goes there when the caller opts in, so a mistyped postcode cannot silently
+ * produce an off-island quote.
+ */
+export function isWorldwideJourney(req: Pick<PriceRequest, 'pickup' | 'dropoff'>): boolean {
+  return !req.pickup.inUk || !req.dropoff.inUk;
+}
+
+export function assertWithinServiceArea(req: PriceRequest): void {
+  if (!isWorldwideJourney(req) || req.worldwide) return;
+  const outside = [req.pickup, req.dropoff].filter((l) => !l.inUk).map((l) => l.label);
+  throw new PricingError(
+    'outside_service_area',
+    `${outside.join(' and ')} ${outside.length > 1 ? 'are' : 'is'} outside the UK. Set worldwide: true on the request to quote journeys that start or end outside the UK.`,
+  );
+}
+
+/**
+ * Informational only: outside the UK there is no council table, so the national default prices
+ * the journey, and no extra is added (ferries, flights or tolls are not part of a taxi fare and
+ * are left to the passenger, as Mersey tunnel tolls are).
+ */
+export function worldwideRule(pickup: GeoLocation, dropoff: GeoLocation): PricedRule {
+  const outside = [pickup, dropoff].filter((l) => !l.inUk).map((l) => l.country ?? l.label);
+  return {
+    code: 'worldwide',
+    description: `Worldwide journey (${[...new Set(outside)].join(', ')} is outside the UK): priced on the service's national default tariff because no UK council tariff applies; no worldwide surcharge; ferry, toll and crossing costs are not included`,
+    amountPence: 0,
+    provisional: false,
+  };
+}
+
+export function meetAndGreetRule(): PricedRule {
+  return {
+    code: 'meet_and_greet',
+    description: `Meet and greet: the driver meets the passenger inside with a name board (${formatPence(MEET_AND_GREET_PENCE)})`,
+    amountPence: MEET_AND_GREET_PENCE,
+    provisional: false,
+  };
+}
+
+/**
+ * Null for a standard car. A wheelchair-accessible vehicle is itemised at zero so the passenger
+ * sees why; a large vehicle is itemised at zero when the council's large-group charge already
+ * paid for the extra seats.
+ */
+export function vehicleClassRule(
+  table: VehicleClassTable,
+  vehicleType: VehicleType,
+  meteredPence: number,
+  councilLargeGroupApplied: boolean,
+): PricedRule | null {
+  const vehicle = vehicleClassOf(table, vehicleType);
+  const rule = (description: string, amountPence: number): PricedRule => ({
+    code: 'vehicle_class',
+    description,
+    amountPence,
+    provisional: false,
+  });
+  switch (vehicle.kind) {
+    case 'none':
+      return vehicleType === 'wav' ? rule(vehicle.description, 0) : null;
+    case 'flat':
+      return rule(`${vehicle.description}: ${formatPence(vehicle.amountPence)}`, vehicle.amountPence);
+    case 'percent_of_meter':
+      if (vehicle.largeVehicle && councilLargeGroupApplied) {
+        return rule(`${vehicle.description}: no vehicle surcharge, the council's large-group charge already covers it`, 0);
+      }
+      return rule(
+        `${vehicle.description}: ${formatBasisPoints(vehicle.basisPoints)} of the ${formatPence(meteredPence)} meter`,
+        shareOf(meteredPence, vehicle.basisPoints),
+      );
+  }
+}
+
+/**
+ * An approved driver or partner rate replaces the tariff's meter: the adjustment applies to the
+ * raw meter reading and the override's own minimum (when it has one) replaces the tariff's. The
+ * rule carries the difference from the tariff's metered fare, so the total still adds up.
+ */
+export function rateOverrideRule(
+  override: RateOverride,
+  rawMeterPence: number,
+  meteredPence: number,
+  tariffMinimumPence: number | null,
+): PricedRule {
+  const floor = override.minimumFarePence ?? tariffMinimumPence ?? 0;
+  const adjusted = Math.max(rawMeterPence + shareOf(rawMeterPence, override.adjustmentBasisPoints), floor);
+  const minimumNote = override.minimumFarePence === null ? '' : `, minimum fare ${formatPence(override.minimumFarePence)}`;
+  return {
+    code: 'rate_override',
+    description:
+      `Approved ${override.scope} rate ${override.id} (${formatBasisPoints(override.adjustmentBasisPoints)} on the meter${minimumNote}), ` +
+      `approved by ${override.approvedBy} on ${override.approvedAt}: metered fare ${formatPence(meteredPence)} becomes ${formatPence(adjusted)}`,
+    amountPence: adjusted - meteredPence,
+    provisional: false,
+  };
+}

@@ -1,0 +1,71 @@
+import type { Country, GeoLocation, RouteEstimate } from '../../../src/geo/types.js';
+import type { AppliedRule, PriceRequest, PriceResult } from '../../../src/pricing/types.js';
+
+// Hand-built locations so these tests never depend on the geocoder's data or matching.
+
+export function place(label: string, council: string | null, region: string | null, country: Country | null, extra: Partial<GeoLocation> = {}): GeoLocation {
+  return {
+    label,
+    kind: 'postcode',
+    lat: 0,
+    lon: 0,
+    postcodeDistrict: null,
+    council,
+    region,
+    country,
+    inUk: country !== 'Jersey' && country !== 'Guernsey' && country !== 'Isle of Man',
+    confidence: 1,
+    ...extra,
+  };
+}
+
+export const MANCHESTER_CENTRE = place('M1 1AE', 'Manchester', 'North West', 'England', { postcodeDistrict: 'M1' });
+export const DIDSBURY = place('M20 2RN', 'Manchester', 'North West', 'England', { postcodeDistrict: 'M20' });
+export const MANCHESTER_AIRPORT = place('Manchester Airport (MAN)', 'Manchester', 'North West', 'England', { kind: 'airport', iata: 'MAN' });
+export const WESTMINSTER = place('SW1A 1AA', 'Westminster', 'London', 'England', { postcodeDistrict: 'SW1A' });
+export const CAMDEN = place('NW1 2DB', 'Camden', 'London', 'England', { postcodeDistrict: 'NW1' });
+export const HEATHROW = place('London Heathrow (LHR)', 'Hillingdon', 'London', 'England', { kind: 'airport', iata: 'LHR' });
+export const LONDON_CITY_AIRPORT = place('London City (LCY)', 'Newham', 'London', 'England', { kind: 'airport', iata: 'LCY' });
+export const GLASGOW_CENTRE = place('G1 1XQ', 'Glasgow City', 'Scotland', 'Scotland', { postcodeDistrict: 'G1' });
+export const GLASGOW_WEST_END = place('G12 8QQ', 'Glasgow City', 'Scotland', 'Scotland', { postcodeDistrict: 'G12' });
+export const EDINBURGH_CENTRE = place('EH1 1YZ', 'City of Edinburgh', 'Scotland', 'Scotland', { postcodeDistrict: 'EH1' });
+export const EDINBURGH_AIRPORT = place('Edinburgh Airport (EDI)', 'City of Edinburgh', 'Scotland', 'Scotland', { kind: 'airport', iata: 'EDI' });
+export const ABERDEEN = place('AB10 1XG', 'Aberdeen City', 'Scotland', 'Scotland', { postcodeDistrict: 'AB10' });
+export const LEEDS = place('LS1 4DY', 'Leeds', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'LS1' });
+export const BRADFORD = place('BD1 1HY', 'Bradford', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'BD1' });
+export const FILTON = place('BS34 7QS', 'South Gloucestershire', 'South West', 'England', { postcodeDistrict: 'BS34' });
+export const BRISTOL_PARKWAY = place('Bristol Parkway (BPW)', 'South Gloucestershire', 'South West', 'England', { kind: 'station', crs: 'BPW' });
+export const BRACKNELL = place('RG12 1AQ', 'Bracknell Forest', 'South East', 'England', { postcodeDistrict: 'RG12' });
+export const BRIGHTON = place('BN1 1AA', 'The City of Brighton and Hove', 'South East', 'England', { postcodeDistrict: 'BN1' });
+export const HOVE = place('BN3 3BQ', 'The City of Brighton and Hove', 'South East', 'England', { postcodeDistrict: 'BN3' });
+export const BIRKENHEAD = place('CH41 5DR', 'Wirral', 'North West', 'England', { postcodeDistrict: 'CH41' });
+export const BIRMINGHAM_CENTRE = place('B1 1BB', 'Birmingham', 'West Midlands', 'England', { postcodeDistrict: 'B1' });
+export const ST_HELIER = place('JE2 3QA', null, null, 'Jersey', { postcodeDistrict: 'JE2' });
+export const JERSEY_AIRPORT = place('Jersey Airport (JER)', null, null, 'Jersey', { kind: 'airport', iata: 'JER' });
+
+export const MILE = 1609.344;
+
+/** A fixed estimate: the tests choose distance and time so they know which clock governs. */
+export function route(distanceMeters: number, durationSeconds: number): RouteEstimate {
+  return { distanceMeters, durationSeconds, straightLineMeters: distanceMeters / 1.4, circuityFactor: 1.4, model: 'test:fixed' };
+}
+
+export function request(overrides: Partial<PriceRequest> & Pick<PriceRequest, 'pickup' | 'route' | 'departAt'>): PriceRequest {
+  return {
+    dropoff: overrides.pickup,
+    vehicleType: 'saloon',
+    passengers: 1,
+    meetAndGreet: false,
+    worldwide: false,
+    override: null,
+    ...overrides,
+  };
+}
+
+export function rule(result: PriceResult, code: string): AppliedRule | undefined {
+  return result.rules.find((r) => r.code === code);
+}
+
+export function codes(result: PriceResult): string[] {
+  return result.rules.map((r) => r.code);
+}

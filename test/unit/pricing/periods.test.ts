@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { loadBankHolidays } from '../../../src/pricing/index.js';
+import { conditionMatches, describeLocal, localInstant } from '../../../src/pricing/periods.js';
+import type { Condition } from '../../../src/pricing/tariff-schema.js';
+
+const holidays = loadBankHolidays();
+const at = (iso: string) => localInstant(new Date(iso), holidays, 'england-and-wales');
+
+describe('local time', () => {
+  it('reads Europe/London wall-clock time across both 2026 clock changes', () => {
+    expect(describeLocal(at('2026-03-29T00:59:00Z').dateTime)).toBe('Sun 00:59 GMT');
+    expect(describeLocal(at('2026-03-29T01:00:00Z').dateTime)).toBe('Sun 02:00 BST');
+    // 01:30 happens twice on 25 October; both readings are the same wall time
+    expect(describeLocal(at('2026-10-25T00:30:00Z').dateTime)).toBe('Sun 01:30 BST');
+    expect(describeLocal(at('2026-10-25T01:30:00Z').dateTime)).toBe('Sun 01:30 GMT');
+    expect(at('2026-10-25T00:30:00Z').minuteOfDay).toBe(at('2026-10-25T01:30:00Z').minuteOfDay);
+  });
+
+  it('uses the LOCAL date for bank holidays: 23:30 UTC on 24 May 2026 is 00:30 BST on the Spring bank holiday', () => {
+    expect(at('2026-05-24T23:30:00Z').bankHoliday).toBe('Spring bank holiday');
+    expect(at('2026-05-24T22:30:00Z').bankHoliday).toBeNull();
+  });
+});
+
+describe('conditions', () => {
+  const night: Condition = { type: 'weekly', days: ['fri'], from: '22:00', to: '06:00' };
+  it('a window past midnight belongs to the day it starts', () => {
+    expect(conditionMatches(night, at('2026-06-19T21:30:00Z'))).toBe(true); // Fri 22:30 BST
+    expect(conditionMatches(night, at('2026-06-20T04:59:00Z'))).toBe(true); // Sat 05:59 BST
+    expect(conditionMatches(night, at('2026-06-20T05:00:00Z'))).toBe(false); // Sat 06:00 BST
+    expect(conditionMatches(night, at('2026-06-18T22:00:00Z'))).toBe(false); // Thu 23:00 BST
+  });
+
+  it('annual windows wrap past New Year', () => {
+    const newYear: Condition = { type: 'annual', from: '12-31T20:00', to: '01-02T06:00' };
+    expect(conditionMatches(newYear, at('2026-12-31T20:00:00Z'))).toBe(true);
+    expect(conditionMatches(newYear, at('2027-01-02T05:59:00Z'))).toBe(true);
+    expect(conditionMatches(newYear, at('2027-01-02T06:00:00Z'))).toBe(false);
+    expect(conditionMatches(newYear, at('2026-12-31T19:59:00Z'))).toBe(false);
+  });
+});

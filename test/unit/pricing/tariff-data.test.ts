@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  TariffAreaSchema,
+  TariffBook,
+  defaultPricingData,
+  licensingAreaFor,
+  loadTariffBook,
+  priceJourneyWith,
+  type TariffArea,
+} from '../../../src/pricing/index.js';
+import { VehicleClassTableSchema } from '../../../src/pricing/vehicle-classes.js';
+import { BRADFORD, GLASGOW_CENTRE, LEEDS, MANCHESTER_CENTRE, WESTMINSTER, place, request, route } from './fixtures.js';
+
+const TARIFF_DIR = join(import.meta.dirname, '../../../data/tariffs');
+const readJson = (file: string): unknown => JSON.parse(readFileSync(join(TARIFF_DIR, file), 'utf8'));
+
+describe('tariff files', () => {
+  const book = loadTariffBook(TARIFF_DIR);
+
+  it('all validate and cover every area', () => {
+    expect(book.areaIds()).toEqual([
+      'birmingham',
+      'bracknell-forest',
+      'brighton-and-hove',
+      'edinburgh',
+      'glasgow',
+      'london-tfl',
+      'manchester',
+      'national-default',
+      'south-gloucestershire',
+      'wirral',
+    ]);
+  });
+
+  it('mark derived tables provisional and the national default as a service default', () => {
+    for (const v of book.area('london-tfl')!.versions) expect(v.provisional).toBe(true);
+    for (const id of ['wirral', 'birmingham', 'edinburgh', 'national-default']) {
+      for (const v of book.area(id)!.versions) expect(v.provisional, id).toBe(true);
+    }
+    expect(book.area('national-default')).toMatchObject({ kind: 'service_default' });
+    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest']) {
+      expect(book.area(id)!.kind).toBe('council');
+      expect(book.area(id)!.versions.at(-1)!.provisional, id).toBe(false);
+    }
+  });
+
+  it('picks the version in force on the local date, from the start of its effective day', () => {
+    expect(book.versionFor('london-tfl', '2026-04-24')?.effectiveFrom).toBe('2025-04-01');
+    expect(book.versionFor('london-tfl', '2026-04-25')?.effectiveFrom).toBe('2026-04-25');
+    expect(book.versionFor('glasgow', '2025-09-30')?.effectiveFrom).toBe('2024-09-01');
+    expect(book.versionFor('glasgow', '2025-10-01')?.effectiveFrom).toBe('2025-10-01');
+    expect(book.versionFor('london-tfl', '2024-04-19')).toBeNull();
+    expect(book.versionFor('nowhere', '2026-01-01')).toBeNull();
+  });
+
+  it('rejects a tariff whose period names a missing rate, or that leaves some instant without a period', () => {
+    const manchester = readJson('manchester.json') as TariffArea;
+    const version = manchester.versions[0]!;
+    const badRate = { ...manchester, versions: [{ ...version, periods: [{ ...version.periods[3]!, rate: 'nope' }] }] };
+    expect(TariffAreaSchema.safeParse(badRate).success).toBe(false);
+    const noAlways = { ...manchester, versions: [{ ...version, periods: version.periods.slice(0, 3) }] };
+    expect(TariffAreaSchema.safeParse(noAlways).success).toBe(false);
+    const unsorted = { ...manchester, versions: [version, { ...version, effectiveFrom: '2020-01-01' }] };
+    expect(TariffAreaSchema.safeParse(unsorted).success).toBe(false);
+  });
+
+  it('refuses vehicle data that would surcharge a wheelchair-accessible vehicle', () => {
+    const table = readJson('vehicle-classes.json') as { classes: Record<string, unknown> };
+    expect(VehicleClassTableSchema.safeParse(table).success).toBe(true);
+    const bad = { ...table, classes: { ...table.classes, wav: { kind: 'flat', amountPence: 100, description: 'no' } } };
+    expect(VehicleClassTableSchema.safeParse(bad).success).toBe(false);
+  });
+
+  it('prices against an explicit book (tests can pin their own tariffs)', () => {
+    const data = defaultPricingData();
+    const onlyDefault = new TariffBook([readJson('national-default.json') as TariffArea]);
+    // Manchester pickup, but the book has no Manchester: no_tariff rather than a silent fallback
+    expect(() =>
+      priceJourneyWith({ ...data, tariffs: onlyDefault }, request({ pickup: MANCHESTER_CENTRE, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') })),
+    ).toThrow(/no manchester tariff/);
+    // national default day, 5 km / 600 s = £10.80
+    expect(
+      priceJourneyWith({ ...data, tariffs: onlyDefault }, request({ pickup: LEEDS, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') })).totalPence,
+    ).toBe(1080);
+  });
+});
+
+describe('licensing area', () => {
+  const { areaMap } = defaultPricingData();
+  const area = (council: string | null, region: string | null) => licensingAreaFor(place('x', council, region, 'England'), areaMap);
+
+  it('maps councils and London, with OS and everyday spellings', () => {
+    expect(area('Westminster', 'London')).toBe('london-tfl');
+    expect(area('Hillingdon', 'London')).toBe('london-tfl');
+    expect(area('Manchester', 'North West')).toBe('manchester');
+    expect(area('Glasgow City', 'Scotland')).toBe('glasgow');
+    expect(area('South Gloucestershire', 'South West')).toBe('south-gloucestershire');
+    expect(area('Bracknell Forest', 'South East')).toBe('bracknell-forest');
+    expect(area('The City of Brighton and Hove', 'South East')).toBe('brighton-and-hove');
+    expect(area('Brighton & Hove', 'South East')).toBe('brighton-and-hove');
+    expect(area('Wirral', 'North West')).toBe('wirral');
+    expect(area('Birmingham', 'West Midlands')).toBe('birmingham');
+    expect(area('City of Edinburgh', 'Scotland')).toBe('edinburgh');
+    expect(area('Trafford', 'North West')).toBe('national-default');
+    expect(area(null, null)).toBe('national-default');
+  });
+
+  it('the pickup decides, not the destination', () => {
+    const data = defaultPricingData();
+    const departAt = new Date('2026-06-17T09:00:00Z');
+    expect(priceJourneyWith(data, request({ pickup: MANCHESTER_CENTRE, dropoff: WESTMINSTER, route: route(300000, 16000), departAt })).tariff.areaId).toBe('manchester');
+    expect(priceJourneyWith(data, request({ pickup: WESTMINSTER, dropoff: GLASGOW_CENTRE, route: route(600000, 30000), departAt })).tariff.areaId).toBe('london-tfl');
+    expect(priceJourneyWith(data, request({ pickup: BRADFORD, dropoff: MANCHESTER_CENTRE, route: route(60000, 3600), departAt })).tariff.areaId).toBe('national-default');
+  });
+});
