@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
 import { startTemporalDevServer, stopChild } from '../src/dev/temporal-dev-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,25 +32,26 @@ const settings = env.data;
 const stops: Array<{ name: string; stop: () => Promise<void> }> = [];
 let stopping = false;
 
-async function shutdown(code: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
-    console.log('\n[start] stopping...');
-    for (const { name, stop } of stops.reverse()) {
-      await stop().catch((err: unknown) => console.error(`[start] stopping ${name}: ${String(err)}`));
-      console.log(`[start] stopped ${name}`);
-    }
+async function shutdown(code: number): Promise<void> {
+  // npm, sh and tsx each pass the same Ctrl-C on, so signals arrive more than once: only the first
+  // one starts the ordered stop, and nothing exits before it is done.
+  if (stopping) return;
+  stopping = true;
+  console.log('\n[start] stopping...');
+  for (const { name, stop } of stops.reverse()) {
+    await stop().catch((err: unknown) => console.error(`[start] stopping ${name}: ${String(err)}`));
+    console.log(`[start] stopped ${name}`);
   }
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
-function runService(name: string, entry: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
+function runService(name: string, entry: string, childEnv: NodeJS.ProcessEnv, stdout: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
   // Own process group: Ctrl-C reaches only this script, which then stops children in order.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
     env: childEnv,
-    stdio: 'inherit',
+    stdio: ['ignore', stdout, 'inherit'],
     detached: true,
   });
   child.once('exit', (code, signal) => {
@@ -70,9 +70,7 @@ async function main(): Promise<void> {
   let databaseUrl = settings.DATABASE_URL;
   if (!databaseUrl) {
     console.log('[start] starting embedded Postgres...');
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(settings.DATA_DIR, 'postgres'), port: settings.EMBEDDED_PG_PORT });
-    stops.push({ name: 'postgres', stop: pg.stop });
-    databaseUrl = pg.url;
+    databaseUrl = await startPostgresRunner(path.join(settings.DATA_DIR, 'postgres'), settings.EMBEDDED_PG_PORT);
   }
 
   let temporalAddress = settings.TEMPORAL_ADDRESS;
@@ -85,6 +83,7 @@ async function main(): Promise<void> {
       dbFile: path.join(settings.DATA_DIR, 'temporal.sqlite'),
       logFile: path.join(settings.DATA_DIR, 'temporal.log'),
       readyTimeoutMs: 120_000,
+      detached: true,
     });
     stops.push({ name: 'temporal', stop: temporal.stop });
     temporalAddress = temporal.address;
@@ -114,6 +113,19 @@ async function main(): Promise<void> {
       'Ctrl-C stops everything.',
     ].join('\n'),
   );
+}
+
+function startPostgresRunner(dataDir: string, port: number): Promise<string> {
+  const child = runService('postgres', 'src/dev/postgres-runner.ts', { ...process.env, EMBEDDED_PG_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) }, 'pipe');
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const m = /READY (\S+)/.exec(buffered);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`embedded Postgres exited with code ${code}`)));
+  });
 }
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<void> {

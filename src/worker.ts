@@ -6,9 +6,11 @@ import { createSql } from './db/sql.js';
 import { createWorker } from './worker-runtime.js';
 import { connectTemporal } from './temporal/connection.js';
 import { runMain } from './run-main.js';
+import { installWorkerLogging } from './temporal/runtime-logging.js';
 
 runMain('worker', async () => {
   const config = loadConfig();
+  installWorkerLogging(config.LOG_LEVEL);
   const sql = createSql(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   await migrate(sql, (m) => console.log(`[worker] ${m}`));
   // Fail fast with a clear message if the server is not there (NativeConnection does not wait).

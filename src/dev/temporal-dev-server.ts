@@ -53,6 +53,7 @@ export async function startTemporalDevServer(opts: {
   dbFile?: string;
   logFile?: string;
   readyTimeoutMs?: number;
+  detached?: boolean;
 }): Promise<TemporalDevServerHandle> {
   const cli = temporalCliPath();
   const args = [
@@ -79,7 +80,9 @@ export async function startTemporalDevServer(opts: {
     args.push('--db-filename', opts.dbFile);
   }
   const out = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(cli, args, { stdio: ['ignore', out, out] });
+  // detached: own process group, so a Ctrl-C meant for `npm start` does not stop the server before
+  // the worker has drained; the starter stops it last.
+  const child = spawn(cli, args, { stdio: ['ignore', out, out], detached: opts.detached ?? false });
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`temporal dev server exited early with code ${code}`))),
   );

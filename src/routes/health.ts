@@ -7,10 +7,10 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
 export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // Liveness: the process answers. Never touches dependencies, so a database blip does not get
   // the process restarted.
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
 
   // Readiness: only when both Postgres and Temporal answer, so a load balancer holds traffic back.
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { hide: true }, logLevel: 'warn' }, async (_request, reply) => {
     const checks = await Promise.allSettled([
       withTimeout(deps.sql`select 1`, 2000),
       withTimeout(deps.temporal.workflowService.getSystemInfo({}), 2000),

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
 import { createGeoProviders } from '../../src/geo/index.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
+import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
 import { createWorker } from '../../src/worker-runtime.js';
 
 export interface TestStack {
@@ -25,7 +26,13 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
+let loggingInstalled = false;
+
 export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
+  if (!loggingInstalled) {
+    installWorkerLogging('warn');
+    loggingInstalled = true;
+  }
   const taskQueue = `test-${randomUUID()}`;
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'),
