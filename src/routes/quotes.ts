@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { problemResponses } from '../http/problem.js';
 import { createQuote } from '../quotes/create-quote.js';
 import { presentSimpleQuote, presentV1Quote } from '../quotes/present-quote.js';
+import { chooseVehicle } from '../quotes/vehicle-choice.js';
 import { SimpleQuoteRequest, SimpleQuoteResponse, V1QuoteRequest, V1QuoteResponse } from '../schemas/quote.js';
 import type { AppDeps } from '../app.js';
 
@@ -38,7 +39,7 @@ export async function quoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         pickup: b.pickup,
         dropoff: b.dropoff,
         departAt: b.departAt,
-        vehicleType: b.vehicleType ?? b.vehicle_type ?? 'saloon',
+        vehicleType: chooseVehicle(b.vehicleType ?? b.vehicle_type, b.passengers ?? 1, b.vehicle_type ? 'vehicle_type' : 'vehicleType'),
         passengers: b.passengers ?? 1,
         meetAndGreet: b.meetAndGreet ?? false,
         worldwide: b.worldwide ?? false,
@@ -64,7 +65,7 @@ export async function quoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         pickup: b.pickup_address,
         dropoff: b.dropoff_address,
         departAt: b.depart_at,
-        vehicleType: b.vehicle_type ?? 'saloon',
+        vehicleType: chooseVehicle(b.vehicle_type, b.passenger_count, 'vehicle_type'),
         passengers: b.passenger_count,
         meetAndGreet: false,
         worldwide: false,

@@ -79,6 +79,20 @@ describe('POST /api/public/v1/quote', () => {
     expect(mismatch.statusCode).toBe(400);
   });
 
+  it('fits the group: a car too small is a 400 naming the classes that fit, no class picks the smallest that seats everyone', async () => {
+    const base = { pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport', departAt: inAnHour() };
+    const tooSmall = await quote({ ...base, passengers: 6, vehicleType: 'saloon' });
+    expect(tooSmall.statusCode).toBe(400);
+    expect(tooSmall.json()).toMatchObject({ code: 'vehicle_too_small', errors: [{ field: 'body.vehicleType' }] });
+    expect(tooSmall.json().detail).toMatch(/6seater, 7seater, mpv/);
+    const group = await quote({ ...base, passengers: 6 });
+    expect(group.statusCode).toBe(200);
+    expect(group.json().vehicle_type).toBe('6seater');
+    const single = (await quote(base)).json();
+    expect(single.vehicle_type).toBe('saloon');
+    expect(group.json().fare_pence).toBeGreaterThan(single.fare_pence);
+  });
+
   it('adds 25 GBP for meet and greet', async () => {
     const base = { pickup: 'Glasgow Airport', dropoff: 'Glasgow Central', departAt: inAnHour() };
     const plain = (await quote(base)).json();
