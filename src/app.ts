@@ -17,8 +17,11 @@ import { ProblemError } from './http/problem.js';
 import { createPgRateLimitStore } from './http/pg-rate-limit-store.js';
 import { callerPlugin } from './plugins/caller.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { bookingRoutes } from './routes/bookings.js';
 import { docsRoutes } from './routes/docs.js';
+import { driverRoutes } from './routes/driver.js';
 import { healthRoutes } from './routes/health.js';
+import { pageRoutes } from './routes/pages.js';
 import { quoteRoutes } from './routes/quotes.js';
 
 export interface AppDeps {
@@ -29,6 +32,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Filled in by buildApp: the shared hourly quote allowance, applied by both quote routes. */
   quoteRateLimit?: RateLimitOptions;
+  /** Filled in by buildApp: the hourly allowance of routes that price and book in one call. */
+  bookingRateLimit?: RateLimitOptions;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -73,6 +78,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     allowList: (req) => req.caller.kind === 'key' && req.caller.key.rateLimitExempt,
   };
 
+  const bookingRateLimit: RateLimitOptions = {
+    ...quoteRateLimit,
+    max: config.BOOKING_RATE_LIMIT_PER_HOUR,
+    keyGenerator: (req) => `booking:${req.caller.rateKey}`,
+  };
+
   const servers = [config.PUBLIC_BASE_URL, ...config.PUBLIC_DOMAINS.filter((d) => d !== config.PUBLIC_BASE_URL)];
   await app.register(fastifySwagger, {
     openapi: {
@@ -99,9 +110,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/public/docs' });
 
-  const routeDeps: AppDeps = { ...deps, quoteRateLimit };
+  const routeDeps: AppDeps = { ...deps, quoteRateLimit, bookingRateLimit };
   await app.register(async (scope) => healthRoutes(scope, routeDeps));
   await app.register(async (scope) => docsRoutes(scope));
   await app.register(async (scope) => quoteRoutes(scope, routeDeps));
+  await app.register(async (scope) => bookingRoutes(scope, routeDeps));
+  await app.register(async (scope) => driverRoutes(scope, routeDeps));
+  await app.register(async (scope) => pageRoutes(scope, routeDeps));
   return app;
 }

@@ -29,13 +29,37 @@ const ConfigSchema = z.object({
     .pipe(z.array(z.url())),
   QUOTE_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
   QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
+  BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
   BODY_LIMIT_BYTES: positiveInt.default(32 * 1024),
   GEOCODER: z.enum(['embedded']).default('embedded'),
   ROUTER: z.enum(['estimate']).default('estimate'),
   TRUST_PROXY: bool.default(false),
+  /** Signs job-card links; must stay the same across restarts or links already sent stop working. */
+  JOB_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  DISPATCH_LEAD_SECONDS: positiveInt.default(15 * 60),
+  OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
+  DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),
+  DISPATCH_RETRY_MAX_SECONDS: positiveInt.default(15 * 60),
+  /** Identical bookings (same phone, pickup, drop-off and time) within this window are one booking. */
+  BOOKING_DEDUPE_WINDOW_SECONDS: positiveInt.default(120),
+  OPS_ALERT_EMAIL: z.email().default('ops@localhost'),
+  NOTIFIER: z.enum(['outbox', 'live']).default('outbox'),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_SMS_FROM: z.string().optional(),
+  TWILIO_WHATSAPP_FROM: z.string().optional(),
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: port.default(587),
+  SMTP_SECURE: bool.default(false),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASS: z.string().optional(),
+  SMTP_FROM: z.string().optional(),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string };
+// Only for local runs and tests: production must set its own (checked in loadConfig).
+const DEV_JOB_LINK_SECRET = 'development-only-job-link-secret-not-for-production';
+
+export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -48,5 +72,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  return { ...c, PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '') };
+  if (c.NODE_ENV === 'production' && !c.JOB_LINK_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  JOB_LINK_SECRET: is required in production');
+  }
+  return {
+    ...c,
+    PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    JOB_LINK_SECRET: c.JOB_LINK_SECRET ?? DEV_JOB_LINK_SECRET,
+  };
 }

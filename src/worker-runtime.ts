@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities } from '../activities/index.js';
-import type { Sql } from './db/sql.js';
+import { createActivities, type ActivityDeps } from '../activities/index.js';
 
 export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
 
@@ -11,7 +10,7 @@ export async function createWorker(opts: {
   address: string;
   namespace: string;
   taskQueue: string;
-  sql: Sql;
+  deps: ActivityDeps;
   workflowBundle?: WorkerOptions['workflowBundle'];
   identity?: string;
 }): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -20,7 +19,7 @@ export async function createWorker(opts: {
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities: createActivities({ sql: opts.sql }),
+    activities: createActivities(opts.deps),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...(opts.identity ? { identity: opts.identity } : {}),
     // Workers drain in-flight activities on shutdown instead of abandoning them.

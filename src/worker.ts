@@ -3,6 +3,7 @@
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { createSql } from './db/sql.js';
+import { activityDeps } from './activity-deps.js';
 import { createWorker } from './worker-runtime.js';
 import { connectTemporal } from './temporal/connection.js';
 import { runMain } from './run-main.js';
@@ -20,7 +21,7 @@ runMain('worker', async () => {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    sql,
+    deps: activityDeps(config, sql),
   });
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.

@@ -25,8 +25,12 @@ export async function startEmbeddedPostgres(opts: {
   fs.mkdirSync(path.dirname(opts.dataDir), { recursive: true });
   const asRoot = process.getuid?.() === 0;
   // As root, initdb runs as the separate "postgres" user, which must be able to enter the parent
-  // (mkdtemp makes it 0700).
-  if (asRoot) fs.chmodSync(path.dirname(opts.dataDir), 0o755);
+  // (mkdtemp makes it 0700). Only ever add the search bit: never narrow a directory such as /tmp.
+  if (asRoot) {
+    const parent = path.dirname(opts.dataDir);
+    const mode = fs.statSync(parent).mode & 0o7777;
+    if ((mode & 0o001) === 0) fs.chmodSync(parent, mode | 0o011);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dataDir,
     user,

@@ -74,28 +74,46 @@ function departureTime(raw: string | undefined, now: Date, field: string): Date 
   return at;
 }
 
+export interface TripInput {
+  /** Names the request's fields in error messages: the simple and v1 contracts spell them differently. */
+  fields: { pickup: string; dropoff: string; departAt: string };
+  pickup: string;
+  dropoff: string;
+  departAt?: string | undefined;
+  vehicleType: VehicleType;
+  passengers: number;
+  meetAndGreet: boolean;
+  worldwide: boolean;
+  apiKey: ApiKey | null;
+}
+
+export interface PricedTrip {
+  pickup: GeoLocation;
+  dropoff: GeoLocation;
+  departAt: Date;
+  distanceMeters: number;
+  durationSeconds: number;
+  price: PriceResult;
+  override: RateOverride | null;
+}
+
 /**
- * The one pricing path behind both quote endpoints: locate, route, price, then record the quote and
- * start its workflow (quote:<id>), which owns redemption and expiry from here on.
+ * Locate, route and price a journey: the one pricing path behind both quote endpoints and every
+ * booking route that prices on the tariff.
  */
-export async function createQuote(deps: QuoteDeps, input: QuoteInput): Promise<CreatedQuote> {
+export async function priceTrip(deps: Pick<QuoteDeps, 'sql' | 'geocoder' | 'router' | 'now'>, input: TripInput): Promise<PricedTrip> {
   const now = deps.now?.() ?? new Date();
-  const departField = input.contract === 'simple' ? 'depart_at' : 'departAt';
-  const departAt = departureTime(input.departAt, now, departField);
-  const pickupField = input.contract === 'simple' ? 'pickup_address' : 'pickup';
-  const dropoffField = input.contract === 'simple' ? 'dropoff_address' : 'dropoff';
+  const departAt = departureTime(input.departAt, now, input.fields.departAt);
   const [pickup, dropoff] = await Promise.all([
-    locate(deps.geocoder, input.pickup, pickupField),
-    locate(deps.geocoder, input.dropoff, dropoffField),
+    locate(deps.geocoder, input.pickup, input.fields.pickup),
+    locate(deps.geocoder, input.dropoff, input.fields.dropoff),
   ]);
   const route = await deps.router.route(pickup, dropoff);
   const override: RateOverride | null = input.apiKey?.partnerId
     ? await findPartnerRateOverride(deps.sql, input.apiKey.partnerId, departAt)
     : null;
-
-  let price: PriceResult;
   try {
-    price = priceJourney({
+    const price = priceJourney({
       pickup,
       dropoff,
       route,
@@ -106,10 +124,28 @@ export async function createQuote(deps: QuoteDeps, input: QuoteInput): Promise<C
       worldwide: input.worldwide,
       override,
     });
+    return { pickup, dropoff, departAt, distanceMeters: route.distanceMeters, durationSeconds: route.durationSeconds, price, override };
   } catch (err) {
     if (err instanceof PricingError) throw new ProblemError(422, err.code, err.message);
     throw err;
   }
+}
+
+/**
+ * A quote: a priced trip recorded in Postgres with its workflow (quote:<id>), which owns redemption
+ * and expiry from here on.
+ */
+export async function createQuote(deps: QuoteDeps, input: QuoteInput): Promise<CreatedQuote> {
+  const now = deps.now?.() ?? new Date();
+  const simple = input.contract === 'simple';
+  const trip = await priceTrip(deps, {
+    ...input,
+    fields: simple
+      ? { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at' }
+      : { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt' },
+  });
+  const { pickup, dropoff, departAt, price, override } = trip;
+  const route = { distanceMeters: trip.distanceMeters, durationSeconds: trip.durationSeconds };
 
   const quoteId = randomUUID();
   const expiresAt = new Date(now.getTime() + deps.quoteTtlSeconds * 1000);

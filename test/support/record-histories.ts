@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { activityDeps } from '../../src/activity-deps.js';
+import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql } from '../../src/db/sql.js';
 import { startEmbeddedPostgres } from '../../src/dev/embedded-postgres.js';
@@ -23,7 +25,13 @@ const sql = createSql(pg.url, 2);
 await migrate(sql);
 const { client, connection } = await connectTemporal({ address: temporal.address, namespace: 'default' });
 const taskQueue = 'record-histories';
-const { worker, connection: workerConnection } = await createWorker({ address: temporal.address, namespace: 'default', taskQueue, sql });
+const config = loadConfig({ DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue });
+const { worker, connection: workerConnection } = await createWorker({
+  address: temporal.address,
+  namespace: 'default',
+  taskQueue,
+  deps: activityDeps(config, sql),
+});
 
 async function insertQuote(id: string, expiresAt: Date) {
   await sql`

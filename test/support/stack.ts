@@ -12,6 +12,7 @@ import { createGeoProviders } from '../../src/geo/index.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
 import { createWorker } from '../../src/worker-runtime.js';
+import { activityDeps } from '../../src/activity-deps.js';
 
 export interface TestStack {
   sql: Sql;
@@ -48,7 +49,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue,
-    sql,
+    deps: activityDeps(config, sql),
     workflowBundle: { codePath: inject('workflowBundlePath') },
   });
   const running = worker.run();

@@ -1,0 +1,255 @@
+import type { Sql } from '../src/db/sql.js';
+import { rankTier, vehicleCanServe, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
+import { jobCardUrl } from '../src/dispatch/job-link.js';
+import { renderJobCardText, renderPassengerAssignedText, renderOpsUnassignedEmail } from '../src/dispatch/messages.js';
+import type { Notifier } from '../src/notify/notifier.js';
+import type { VehicleType } from '../src/pricing/types.js';
+import type { BookingStatus, JobSpec, NewBooking, Tier } from '../workflows/booking-definitions.js';
+
+export interface BookingActivitySettings {
+  publicBaseUrl: string;
+  jobLinkSecret: string;
+  opsAlertEmail: string;
+}
+
+/** Minutes either side of a job during which the same driver cannot take another one. */
+const JOB_BUFFER_MINUTES = 20;
+const ACTIVE = ['assigned', 'en_route', 'arrived', 'on_board'];
+
+/**
+ * The booking workflow's hands: each writes one transition to Postgres or sends one message. All
+ * are idempotent (conditional updates, insert-or-ignore, outbox keys), so Temporal's retries and a
+ * worker crash mid-activity never duplicate a booking, an offer or a job card.
+ */
+export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; settings: BookingActivitySettings }) {
+  const { sql, notifier, settings } = deps;
+
+  async function loadBooking(ref: string) {
+    const [b] = await sql<BookingRow[]>`select * from bookings where ref = ${ref}`;
+    if (!b) throw new Error(`booking ${ref} not found`);
+    return b;
+  }
+  async function loadDriver(id: string) {
+    const [d] = await sql<DriverRow[]>`select * from drivers where id = ${id}`;
+    if (!d) throw new Error(`driver ${id} not found`);
+    return d;
+  }
+
+  return {
+    async persistBooking({ booking: b, job, status }: { booking: NewBooking; job: JobSpec; status: BookingStatus }): Promise<void> {
+      await sql`
+        insert into bookings (ref, status, source, quote_id, passenger_name, passenger_phone, passenger_email, email_verified,
+                              payment_method, flight_number, notes, agent, pickup_query, dropoff_query, pickup, dropoff,
+                              pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
+                              distance_m, duration_s, request_fingerprint)
+        values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
+                ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${job.notes}, ${b.agent}, ${b.pickupQuery},
+                ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
+                ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
+                ${b.distanceM}, ${b.durationS}, ${b.requestFingerprint})
+        on conflict (ref) do nothing`;
+    },
+
+    async setBookingStatus({ ref, status }: { ref: string; status: BookingStatus }): Promise<void> {
+      await sql`update bookings set status = ${status}, updated_at = now()
+                 where ref = ${ref} and status not in ('cancelled', 'completed')`;
+    },
+
+    async findCandidates({ ref, tier, job, exclude }: { ref: string; tier: Tier; job: JobSpec; exclude: string[] }): Promise<CandidateDecision[]> {
+      const b = await loadBooking(ref);
+      const start = new Date(job.pickupAt);
+      const end = new Date(start.getTime() + b.duration_s * 1000);
+      // A driver is busy if an active job of theirs overlaps this one (with a buffer either side),
+      // or if they are holding an open job card for another booking right now.
+      const rows = await sql<(DriverRow & { fleet_approved: boolean | null; overlapping: number })[]>`
+        select d.*, f.approved as fleet_approved,
+          (select count(*)::int from bookings o
+            where o.driver_id = d.id and o.ref <> ${ref} and o.status in ${sql(ACTIVE)}
+              and o.pickup_at - ${`${JOB_BUFFER_MINUTES} minutes`}::interval < ${end}
+              and o.pickup_at + make_interval(secs => o.duration_s) + ${`${JOB_BUFFER_MINUTES} minutes`}::interval > ${start})
+          + (select count(*)::int from offers x
+              where x.driver_id = d.id and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now())
+          as overlapping
+          from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
+         where d.tier = ${tier}`;
+      const drivers: DriverSnapshot[] = rows.map((d) => ({
+        id: d.id,
+        name: d.name,
+        tier: d.tier,
+        homeArea: d.home_area,
+        partnerFleetId: d.partner_fleet_id,
+        partnerFleetApproved: d.fleet_approved,
+        approved: d.approved,
+        online: d.online,
+        vehicleType: d.vehicle_type,
+        seats: d.seats,
+        wheelchairAccessible: d.wheelchair_accessible,
+        lat: d.lat,
+        lon: d.lon,
+        locationAt: d.location_at,
+        overlappingJobs: d.overlapping,
+      }));
+      return rankTier(
+        tier,
+        drivers,
+        {
+          pickup: { lat: b.pickup.lat, lon: b.pickup.lon },
+          pickupArea: b.pickup_area,
+          passengers: job.passengers,
+          vehicleType: job.vehicleType,
+          wheelchair: job.wheelchair || job.vehicleType === 'wav',
+          now: new Date(),
+        },
+        new Set(exclude),
+      );
+    },
+
+    async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<void> {
+      await sql.begin(async (tx) => {
+        await tx`insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
+                 values (${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt})
+                 on conflict (id) do nothing`;
+        await tx`update bookings set status = 'offered', updated_at = now()
+                  where ref = ${o.ref} and status not in ('cancelled', 'completed')`;
+      });
+    },
+
+    async sendJobCard({ offerId, ref, driverId }: { offerId: string; ref: string; driverId: string }): Promise<void> {
+      const [b, d] = await Promise.all([loadBooking(ref), loadDriver(driverId)]);
+      const body = renderJobCardText(b, jobCardUrl(settings.publicBaseUrl, settings.jobLinkSecret, offerId));
+      // One key per offer and channel: a retry after a crash finds the key and sends nothing.
+      await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref });
+      await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref });
+    },
+
+    async closeOffer({ offerId, status }: { offerId: string; status: 'declined' | 'timed_out' | 'withdrawn' }): Promise<void> {
+      await sql`update offers set status = ${status}, responded_at = now() where id = ${offerId} and status = 'offered'`;
+    },
+
+    async assignDriver({ ref, driverId, offerId }: { ref: string; driverId: string; offerId: string }): Promise<void> {
+      await sql.begin(async (tx) => {
+        await tx`update offers set status = 'accepted', responded_at = coalesce(responded_at, now())
+                  where id = ${offerId} and status in ('offered', 'accepted')`;
+        await tx`update bookings set driver_id = ${driverId}, status = 'assigned', assigned_at = coalesce(assigned_at, now()),
+                        updated_at = now()
+                  where ref = ${ref} and status not in ('cancelled', 'completed')`;
+      });
+      const [b, d] = await Promise.all([loadBooking(ref), loadDriver(driverId)]);
+      await notifier.send({
+        channel: 'sms',
+        to: b.passenger_phone,
+        body: renderPassengerAssignedText(b, d, `${settings.publicBaseUrl}/track/${ref}`),
+        idempotencyKey: `assigned:${offerId}`,
+        bookingRef: ref,
+      });
+    },
+
+    async applyAmendment({ ref, job, driverId }: { ref: string; job: JobSpec; driverId: string | null }): Promise<{ driverStillFits: boolean }> {
+      await sql`update bookings set pickup_at = ${job.pickupAt}, passengers = ${job.passengers}, vehicle_type = ${job.vehicleType},
+                       wheelchair = ${job.wheelchair}, notes = ${job.notes}, updated_at = now()
+                 where ref = ${ref}`;
+      if (!driverId) return { driverStillFits: true };
+      const d = await loadDriver(driverId);
+      const needsWheelchair = job.wheelchair || job.vehicleType === 'wav';
+      const fits =
+        d.seats >= job.passengers &&
+        vehicleCanServe(d.vehicle_type, job.vehicleType) &&
+        (!needsWheelchair || d.wheelchair_accessible);
+      return { driverStillFits: fits };
+    },
+
+    async releaseDriver({ ref, driverId, reason }: { ref: string; driverId: string; reason: string }): Promise<void> {
+      await sql`update bookings set driver_id = null, assigned_at = null, status = 'dispatching', updated_at = now()
+                 where ref = ${ref} and driver_id = ${driverId} and status not in ('cancelled', 'completed')`;
+      const d = await loadDriver(driverId);
+      await notifier.send({
+        channel: 'sms',
+        to: d.phone,
+        body: `Job ${ref} is no longer yours (${reason}). No action needed.`,
+        idempotencyKey: `released:${ref}:${driverId}:${reason}`,
+        bookingRef: ref,
+      });
+    },
+
+    async cancelBooking({ ref, reason, offerId, driverId }: { ref: string; reason: string | null; offerId: string | null; driverId: string | null }): Promise<void> {
+      await sql.begin(async (tx) => {
+        await tx`update bookings set status = 'cancelled', cancelled_at = coalesce(cancelled_at, now()),
+                        cancel_reason = coalesce(cancel_reason, ${reason}), updated_at = now()
+                  where ref = ${ref} and status <> 'completed'`;
+        await tx`update offers set status = 'withdrawn', responded_at = now() where booking_ref = ${ref} and status = 'offered'`;
+      });
+      const notifyId = driverId ?? (offerId ? offerId.split(':').slice(2).join(':') : null);
+      if (notifyId) {
+        const d = await loadDriver(notifyId);
+        await notifier.send({
+          channel: 'sms',
+          to: d.phone,
+          body: `Job ${ref} has been cancelled by the passenger. No action needed.`,
+          idempotencyKey: `cancelled:${ref}:${notifyId}`,
+          bookingRef: ref,
+        });
+      }
+    },
+
+    async alertOps({ ref, round }: { ref: string; round: number }): Promise<void> {
+      const b = await loadBooking(ref);
+      const { subject, body } = renderOpsUnassignedEmail(b, round, `${settings.publicBaseUrl}`);
+      await notifier.send({ channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:unassigned:${ref}:${round}`, bookingRef: ref });
+    },
+  };
+}
+
+export interface BookingRow {
+  ref: string;
+  status: BookingStatus;
+  source: string;
+  quote_id: string | null;
+  passenger_name: string;
+  passenger_phone: string;
+  passenger_email: string | null;
+  email_verified: boolean;
+  payment_method: string;
+  flight_number: string | null;
+  notes: string | null;
+  agent: string | null;
+  pickup_query: string;
+  dropoff_query: string;
+  pickup: { label: string; lat: number; lon: number };
+  dropoff: { label: string; lat: number; lon: number };
+  pickup_area: string;
+  pickup_at: Date;
+  passengers: number;
+  vehicle_type: VehicleType;
+  wheelchair: boolean;
+  fare_pence: number;
+  fare_source: string;
+  distance_m: number;
+  duration_s: number;
+  driver_id: string | null;
+  assigned_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
+  payment_state: string;
+  created_at: Date;
+}
+
+export interface DriverRow {
+  id: string;
+  name: string;
+  phone: string;
+  whatsapp: string | null;
+  tier: Tier;
+  home_area: string | null;
+  partner_fleet_id: string | null;
+  approved: boolean;
+  vehicle_type: string;
+  vehicle_description: string;
+  plate: string;
+  seats: number;
+  wheelchair_accessible: boolean;
+  online: boolean;
+  lat: number | null;
+  lon: number | null;
+  location_at: Date | null;
+}
+

@@ -1,0 +1,41 @@
+import { DateTime } from 'luxon';
+import type { BookingRow, DriverRow } from '../../activities/bookings.js';
+
+// The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
+
+export function londonTime(at: Date): string {
+  return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat("ccc d LLL HH:mm");
+}
+
+const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+
+export function renderJobCardText(b: BookingRow, link: string): string {
+  const lines = [
+    `New job ${b.ref}: ${londonTime(b.pickup_at)}`,
+    `From: ${b.pickup.label}`,
+    `To: ${b.dropoff.label}`,
+    `${b.passengers} passenger${b.passengers > 1 ? 's' : ''}, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}`,
+    `Fare ${pounds(b.fare_pence)} paid to you (${b.payment_method.replace(/_/g, ' ')})`,
+  ];
+  if (b.flight_number) lines.push(`Flight ${b.flight_number}`);
+  if (b.notes) lines.push(`Notes: ${b.notes}`);
+  lines.push(`Accept or decline: ${link}`);
+  return lines.join('\n');
+}
+
+export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUrl: string): string {
+  const vehicle = [d.vehicle_description, d.plate].filter(Boolean).join(', ');
+  return `Booking ${b.ref}: ${d.name} will pick you up at ${londonTime(b.pickup_at)}${vehicle ? ` (${vehicle})` : ''}. Track: ${trackUrl}`;
+}
+
+export function renderOpsUnassignedEmail(b: BookingRow, round: number, baseUrl: string): { subject: string; body: string } {
+  return {
+    subject: `Unassigned booking ${b.ref} (round ${round})`,
+    body: [
+      `No driver accepted booking ${b.ref} in round ${round}; the cascade will retry on a backoff until pickup.`,
+      `Pickup ${londonTime(b.pickup_at)} at ${b.pickup.label}, to ${b.dropoff.label}.`,
+      `${b.passengers} passengers, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}.`,
+      `Workflow: booking:${b.ref} (Temporal Web UI). Tracking: ${baseUrl}/track/${b.ref}`,
+    ].join('\n'),
+  };
+}

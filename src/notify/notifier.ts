@@ -1,0 +1,23 @@
+// The one interface every outbound message goes through, so workflows and routes never know which
+// provider (or none, in the embedded default) actually carries a message.
+
+export type Channel = 'sms' | 'whatsapp' | 'email';
+
+export interface OutboundMessage {
+  channel: Channel;
+  to: string;            // E.164 phone for sms/whatsapp, address for email
+  subject?: string;      // email only
+  body: string;
+  /** Unique per logical message (e.g. `jobcard:<offerId>:sms`). Sending the same key again must not deliver twice. */
+  idempotencyKey: string;
+  bookingRef?: string;
+}
+
+/**
+ * `duplicate` is true when the key had already been sent; `provider` and `providerMessageId` then
+ * describe that earlier send.
+ */
+export interface SendResult { provider: string; providerMessageId: string | null; duplicate: boolean; }
+
+/** Rejects only when the message may be retried or is known to be undeliverable (see `DeliveryError`). */
+export interface Notifier { send(msg: OutboundMessage): Promise<SendResult>; }

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { loadBookingRow } from '../bookings/view-booking.js';
+import type { BookingStatus } from '../../workflows/booking-definitions.js';
+import { html } from './escape-html.js';
+import { londonDateTime, vehicleLabel } from './format.js';
+import { inlineAsset, layout, messagePage, type Page } from './layout.js';
+
+// The passenger's tracking page (the booking's status_url). It is reachable by anyone holding the
+// reference, so it shows the journey and who is coming, never the passenger's own contact details.
+
+type BookingWithDriver = NonNullable<Awaited<ReturnType<typeof loadBookingRow>>>;
+
+const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
+  awaiting_confirmation: {
+    headline: 'Confirm your email',
+    detail: 'We have emailed you a link. Open it to confirm this booking; we look for a driver once it is confirmed.',
+  },
+  scheduled: { headline: 'Booked', detail: 'We will find your driver shortly before pickup and text you their details.' },
+  dispatching: { headline: 'Finding your driver', detail: 'We are contacting licensed drivers near your pickup.' },
+  offered: { headline: 'Finding your driver', detail: 'A driver near your pickup is looking at your job now.' },
+  assigned: { headline: 'Driver confirmed', detail: 'Your driver has accepted and will pick you up at the time below.' },
+  en_route: { headline: 'Your driver is on the way', detail: 'Your driver is heading to the pickup.' },
+  arrived: { headline: 'Your driver is here', detail: 'Your driver is waiting at the pickup.' },
+  on_board: { headline: 'On your way', detail: 'Enjoy your journey.' },
+  completed: { headline: 'Journey complete', detail: 'Thank you for travelling with Direct Taxi.' },
+  cancelled: { headline: 'Cancelled', detail: 'This booking has been cancelled.' },
+  unassigned: {
+    headline: 'Still looking for a driver',
+    detail: 'No driver has accepted yet. We keep trying until your pickup time and will text you when one does.',
+  },
+};
+
+const SHOWS_DRIVER: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route', 'arrived', 'on_board', 'completed']);
+const FINAL: ReadonlySet<BookingStatus> = new Set(['completed', 'cancelled']);
+
+/** The polled JSON: exactly what the page shows, so the endpoint can never leak more than the page. */
+export const TrackStatus = z.object({
+  booking_reference: z.string(),
+  status: z.string(),
+  headline: z.string(),
+  detail: z.string(),
+  /** No further changes to poll for. */
+  final: z.boolean(),
+  pickup_time: z.string().describe('Europe/London, for display'),
+  pickup: z.string(),
+  dropoff: z.string(),
+  driver: z.object({ name: z.string(), vehicle: z.string(), plate: z.string() }).nullable(),
+});
+export type TrackStatus = z.infer<typeof TrackStatus>;
+
+export function trackStatus(row: BookingWithDriver): TrackStatus {
+  const words = WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
+  const driver =
+    SHOWS_DRIVER.has(row.status) && row.driver_id && row.d_name
+      ? { name: row.d_name, vehicle: row.d_vehicle || vehicleLabel(row.vehicle_type), plate: row.d_plate ?? '' }
+      : null;
+  return {
+    booking_reference: row.ref,
+    status: row.status,
+    headline: words.headline,
+    detail: words.detail,
+    final: FINAL.has(row.status),
+    pickup_time: londonDateTime(row.pickup_at),
+    pickup: row.pickup.label,
+    dropoff: row.dropoff.label,
+    driver,
+  };
+}
+
+const TRACK_SCRIPT = inlineAsset(`(() => {
+  const root = document.getElementById('track');
+  const live = document.getElementById('live');
+  const driverCard = document.getElementById('driver');
+  const url = '/track/' + encodeURIComponent(root.dataset.ref) + '/status.json';
+  const set = (name, value) => {
+    for (const el of document.querySelectorAll('[data-field="' + name + '"]')) {
+      if (el.textContent !== value) el.textContent = value;
+    }
+  };
+  const apply = (s) => {
+    set('headline', s.headline);
+    set('detail', s.detail);
+    set('pickup_time', s.pickup_time);
+    set('pickup', s.pickup);
+    set('dropoff', s.dropoff);
+    if (s.driver) {
+      set('driver_name', s.driver.name);
+      set('driver_vehicle', s.driver.vehicle);
+      set('driver_plate', s.driver.plate);
+    }
+    driverCard.hidden = !s.driver;
+    root.dataset.status = s.status;
+  };
+  let failures = 0;
+  const poll = async () => {
+    try {
+      const res = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
+      if (!res.ok) throw new Error(String(res.status));
+      const s = await res.json();
+      apply(s);
+      failures = 0;
+      if (s.final) {
+        live.hidden = true;
+        return;
+      }
+    } catch {
+      failures += 1;
+    }
+    // Backs off while the service cannot be reached, so a lost connection does not hammer it.
+    setTimeout(poll, Math.min(2500 * 2 ** Math.min(failures, 4), 30000));
+  };
+  if (root.dataset.final !== 'true') setTimeout(poll, 2500);
+})();
+`);
+
+export function renderTrackPage(s: TrackStatus): Page {
+  const d = s.driver;
+  const body = html`<div class="card" id="track" data-ref="${s.booking_reference}" data-status="${s.status}" data-final="${String(s.final)}">
+<p class="muted">Booking <strong>${s.booking_reference}</strong></p>
+<p class="status" data-field="headline" role="status" aria-live="polite">${s.headline}</p>
+<p class="muted" data-field="detail">${s.detail}</p>
+</div>
+<div class="card" id="driver"${!d && html` hidden`}>
+<h2>Your driver</h2>
+<dl class="facts">
+  <dt>Name</dt><dd data-field="driver_name">${d?.name}</dd>
+  <dt>Vehicle</dt><dd data-field="driver_vehicle">${d?.vehicle}</dd>
+  <dt>Plate</dt><dd><span class="plate" data-field="driver_plate">${d?.plate}</span></dd>
+</dl>
+</div>
+<div class="card">
+<h2>Journey</h2>
+<dl class="facts">
+  <dt>Pickup</dt><dd data-field="pickup_time">${s.pickup_time}</dd>
+  <dt>From</dt><dd data-field="pickup">${s.pickup}</dd>
+  <dt>To</dt><dd data-field="dropoff">${s.dropoff}</dd>
+</dl>
+</div>
+<p class="hint" id="live"${s.final && html` hidden`}>This page updates by itself.</p>`;
+  return layout({ title: `Booking ${s.booking_reference}`, body, script: TRACK_SCRIPT });
+}
+
+export function bookingNotFoundPage(): Page {
+  return messagePage(404, 'Booking not found', html`<p>There is no booking with this reference. Check the link you were sent.</p>`);
+}

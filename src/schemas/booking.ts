@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { SIMPLE_VEHICLE_TYPES } from '../pricing/types.js';
+import { BOOKING_STATUSES } from '../../workflows/booking-definitions.js';
+import { isoDateTime, passengerCount, placeText, uuid } from './common.js';
+
+// Request and response schemas of the booking routes (spec 4.2, 4.3, 4.5-4.7). Free-text limits
+// here are the outer bound; src/screening checks content before anything reaches a driver.
+
+const name = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
+const phone = z.string().trim().min(5).max(32).describe('International format, e.g. +447700900123');
+const email = z.string().trim().max(254).pipe(z.email('must be an email address'));
+const notes = z.string().max(500, 'must be at most 500 characters');
+const flight = z.string().max(12, 'must be at most 12 characters');
+export const SIMPLE_PAYMENT_METHODS = ['cash_to_driver', 'card_to_driver', 'account'] as const;
+export const V1_PAYMENT_METHODS = ['cash', 'card', 'pay_driver', 'bank_transfer', 'direct_to_driver'] as const;
+
+export const BookingStatusSchema = z.enum(BOOKING_STATUSES).meta({ id: 'BookingStatus' });
+
+export const AgentCreateBookingRequest = z
+  .object({
+    quote_id: uuid,
+    passenger_name: name,
+    passenger_phone_whatsapp: phone,
+    payment_method: z.enum(SIMPLE_PAYMENT_METHODS),
+    passenger_email: email.optional(),
+    flight_number: flight.optional(),
+    notes: notes.optional(),
+  })
+  .meta({ id: 'AgentCreateBookingRequest' });
+
+export const AgentInstantBookingRequest = z
+  .object({
+    pickup_address: placeText,
+    dropoff_address: placeText,
+    passenger_name: name,
+    passenger_phone_whatsapp: phone,
+    passenger_count: passengerCount.optional(),
+    passenger_email: email.optional(),
+    depart_at: isoDateTime.optional(),
+    vehicle_type: z.enum(SIMPLE_VEHICLE_TYPES).optional(),
+    payment_method: z.enum(SIMPLE_PAYMENT_METHODS).optional(),
+    flight_number: flight.optional(),
+    notes: notes.optional(),
+    agent: z.string().max(100).optional().describe('Name of the assistant making the booking'),
+  })
+  .meta({ id: 'AgentInstantBookingRequest' });
+
+export const AgentBookingResponse = z
+  .object({
+    booking_reference: z.string(),
+    status: BookingStatusSchema,
+    status_url: z.url(),
+    fare: z.number().describe('GBP, paid to the driver'),
+    currency: z.literal('GBP'),
+  })
+  .meta({ id: 'AgentBookingResponse' });
+
+export const BookingRefParams = z.object({ ref: z.string().regex(/^TX[0-9A-Z]{8}$/, 'is not a booking reference') });
+
+export const BookingLookupQuery = z.object({ email });
+
+export const BookingCancelRequest = z
+  .object({
+    action: z.literal('cancel'),
+    email,
+    reason: z.string().max(300).optional(),
+  })
+  .meta({ id: 'BookingCancelRequest' });
+
+export const BookingView = z
+  .object({
+    booking_reference: z.string(),
+    status: BookingStatusSchema,
+    pickup_time: z.string().describe('UTC'),
+    pickup_time_local: z.string().describe('Europe/London'),
+    pickup: z.string(),
+    dropoff: z.string(),
+    passengers: z.number().int(),
+    vehicle_type: z.string(),
+    driver: z
+      .object({ name: z.string(), vehicle: z.string(), plate: z.string() })
+      .nullable()
+      .describe('Set once a driver has accepted'),
+    payment: z.object({
+      method: z.string(),
+      state: z.string(),
+      fare: z.number(),
+      currency: z.literal('GBP'),
+    }),
+    cancelled_at: z.string().nullable(),
+    cancel_reason: z.string().nullable(),
+    status_url: z.url(),
+  })
+  .meta({ id: 'BookingView' });
+
+export const OfferResponseRequest = z.object({
+  decision: z.enum(['accept', 'decline']),
+  token: z.string().min(10).max(100),
+});
+
+export const OfferResponseReply = z.object({
+  result: z.enum(['accepted', 'declined']),
+  booking_reference: z.string(),
+});

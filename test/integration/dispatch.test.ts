@@ -1,0 +1,170 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { amendBooking } from '../../src/bookings/amend-booking.js';
+import { bookingStateQuery, bookingWorkflowId } from '../../workflows/booking-definitions.js';
+import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import { eventually, startStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+const created: TestDriver[] = [];
+beforeAll(async () => {
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '3' });
+});
+afterEach(async () => {
+  // Drivers stay in the shared database; offline, they can never be offered another test's job.
+  await takeDriversOffline(stack.sql, created.splice(0));
+});
+afterAll(async () => stack?.close());
+
+async function driverNear(lat: number, lon: number, opts: Parameters<typeof createDriver>[1] extends infer O ? Partial<O> : never = {}) {
+  const d = await createDriver(stack.sql, { lat, lon, homeArea: 'national-default', ...opts });
+  created.push(d);
+  return d;
+}
+
+let ipCounter = 1;
+async function quoteAndBook(pickup: string, dropoff: string, extra: Record<string, unknown> = {}) {
+  const ip = `10.77.${ipCounter >> 8}.${ipCounter++ & 255}`;
+  const q = await stack.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: ip, payload: { pickup, dropoff, ...extra } });
+  expect(q.statusCode).toBe(200);
+  const res = await stack.app.inject({
+    method: 'POST',
+    url: '/api/public/bookings/create',
+    remoteAddress: ip,
+    payload: {
+      quote_id: q.json().quote_id,
+      passenger_name: 'Ada Lovelace',
+      passenger_phone_whatsapp: '+44 7400 123456',
+      passenger_email: 'ada.lovelace@example.com',
+      payment_method: 'cash_to_driver',
+      notes: 'Please ring when outside',
+    },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ booking_reference: string; status: string }>();
+}
+
+const state = (ref: string) => stack.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+
+describe('dispatch cascade', () => {
+  it('offers local drivers nearest first: the first declines, the second times out, the third accepts; a late accept is told the job is taken', async () => {
+    // Norwich: a national-default area far from the demo fleet.
+    const first = await driverNear(52.6275, 1.3070);
+    const second = await driverNear(52.6330, 1.3070);
+    const third = await driverNear(52.6420, 1.3070);
+    const { booking_reference: ref } = await quoteAndBook('Norwich station', 'Norwich Airport');
+
+    const card1 = await waitForJobCard(stack.sql, first, ref);
+    expect(card1.body).toContain('Norwich');
+    expect((await respond(stack.app, card1, 'decline')).json()).toMatchObject({ result: 'declined' });
+
+    const card2 = await waitForJobCard(stack.sql, second, ref);
+    const card3 = await waitForJobCard(stack.sql, third, ref); // arrives after the 3 s timeout
+    const accepted = await respond(stack.app, card3, 'accept');
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
+
+    const row = await waitForStatus(stack.sql, ref, 'assigned');
+    expect(row.driver_id).toBe(third.id);
+    const late = await respond(stack.app, card2, 'accept');
+    expect(late.statusCode).toBe(409);
+    expect(late.json().code).toBe('job_taken');
+
+    const s = await state(ref);
+    const outcome = (d: TestDriver) => s.candidates.filter((c) => c.driverId === d.id).map((c) => c.outcome);
+    expect(outcome(first)).toEqual(['offered', 'declined']);
+    expect(outcome(second)).toEqual(['offered', 'timed_out']);
+    expect(outcome(third)).toEqual(['offered', 'accepted']);
+    expect(s.candidates.find((c) => c.driverId === first.id)?.tier).toBe('local');
+
+    // Exactly one job card per offer and channel, and the passenger told who is coming.
+    const cards = await stack.sql<{ recipient: string; channel: string }[]>`
+      select recipient, channel from outbox where booking_ref = ${ref} and body like 'New job%'`;
+    expect(cards).toHaveLength(6);
+    const lookup = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=ada.lovelace@example.com` });
+    expect(lookup.json()).toMatchObject({ status: 'assigned', driver: { plate: expect.any(String) } });
+    const [told] = await stack.sql`select body from outbox where booking_ref = ${ref} and recipient = '+447400123456'`;
+    expect(told?.body).toContain(ref);
+  });
+
+  it('stops offering when the passenger cancels mid-cascade, and cancelling again answers the same', async () => {
+    const first = await driverNear(50.3790, -4.1430); // Plymouth
+    const second = await driverNear(50.3850, -4.1430);
+    const { booking_reference: ref } = await quoteAndBook('Plymouth station', 'Plymouth Hoe');
+    await waitForJobCard(stack.sql, first, ref);
+    const cancel = () =>
+      stack.app.inject({
+        method: 'POST',
+        url: `/api/public/v1/booking/${ref}`,
+        payload: { action: 'cancel', email: 'ADA.LOVELACE@example.com', reason: 'plans changed' },
+      });
+    const res = await cancel();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'cancelled', cancel_reason: 'plans changed' });
+    expect((await cancel()).json()).toEqual(res.json());
+
+    // Longer than an offer timeout: the second driver never hears of it.
+    await new Promise((r) => setTimeout(r, 4000));
+    const [{ n }] = (await stack.sql`select count(*)::int as n from outbox where recipient = ${second.phone} and booking_ref = ${ref}`) as unknown as [{ n: number }];
+    expect(n).toBe(0);
+    const [offer] = await stack.sql`select status from offers where booking_ref = ${ref} and driver_id = ${first.id}`;
+    expect(offer?.status).toBe('withdrawn');
+    const wrongEmail = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=someone@example.com` });
+    expect(wrongEmail.statusCode).toBe(403);
+  });
+
+  it('re-dispatches when an amendment no longer fits the assigned driver', async () => {
+    const saloon = await driverNear(50.7290, -3.5400); // Exeter
+    const sixSeater = await driverNear(50.7350, -3.5400, { vehicleType: '6seater', seats: 6 });
+    const { booking_reference: ref } = await quoteAndBook('Exeter St Davids', 'Exeter Airport');
+    const card = await waitForJobCard(stack.sql, saloon, ref);
+    await respond(stack.app, card, 'accept');
+    await waitForStatus(stack.sql, ref, 'assigned');
+
+    await amendBooking(stack.client, ref, { passengers: 6, vehicleType: '6seater' });
+    const card6 = await waitForJobCard(stack.sql, sixSeater, ref);
+    await respond(stack.app, card6, 'accept');
+    const row = await waitForStatus(stack.sql, ref, 'assigned');
+    expect(row.driver_id).toBe(sixSeater.id);
+    const released = await stack.sql`select body from outbox where recipient = ${saloon.phone} and body like ${`Job ${ref} is no longer yours%`}`;
+    expect(released).toHaveLength(1);
+  });
+
+  it('goes to the national network when nobody local is available, recording why locals were skipped', async () => {
+    const busyLocal = await driverNear(54.8920, -2.9330, { seats: 2 }); // Carlisle, too small
+    const national = await driverNear(54.9100, -2.9500, { tier: 'national', homeArea: null });
+    const { booking_reference: ref } = await quoteAndBook('Carlisle station', 'Penrith', { passengers: 3 });
+    const card = await waitForJobCard(stack.sql, national, ref);
+    await respond(stack.app, card, 'accept');
+    await waitForStatus(stack.sql, ref, 'assigned');
+    const s = await state(ref);
+    expect(s.candidates.find((c) => c.driverId === busyLocal.id)).toMatchObject({ tier: 'local', outcome: 'skipped', reason: 'too_few_seats' });
+    expect(s.candidates.filter((c) => c.driverId === national.id).map((c) => [c.tier, c.outcome])).toEqual([
+      ['national', 'offered'],
+      ['national', 'accepted'],
+    ]);
+  });
+
+  it('makes one booking and one dispatch from 20 identical instant requests sent at once', async () => {
+    const d = await driverNear(57.1440, -2.0990); // Aberdeen
+    const body = {
+      pickup_address: 'Aberdeen station',
+      dropoff_address: 'Aberdeen Airport',
+      passenger_name: 'Grace Hopper',
+      passenger_phone_whatsapp: '+447400123457',
+      passenger_count: 2,
+    };
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: '10.78.0.1', payload: body })),
+    );
+    expect(replies.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const refs = new Set(replies.map((r) => r.json().booking_reference));
+    expect(refs.size).toBe(1);
+    const [ref] = [...refs] as [string];
+    await waitForJobCard(stack.sql, d, ref);
+    const rows = await stack.sql`select ref from bookings where passenger_phone = '+447400123457'`;
+    expect(rows).toHaveLength(1);
+    await eventually(async () => ((await state(ref)).candidates.some((c) => c.outcome === 'offered') ? true : undefined));
+    const cards = await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${d.phone} and channel = 'sms'`;
+    expect(cards).toHaveLength(1);
+  });
+});

@@ -1,0 +1,89 @@
+// Test drivers and a driver's side of a job card: read the card from the outbox (where the embedded
+// notifier records every message) and answer it through the real HTTP endpoint, as the app would.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Sql } from '../../src/db/sql.js';
+import { eventually } from './stack.js';
+
+export interface TestDriver {
+  id: string;
+  phone: string;
+}
+
+let phoneCounter = Math.floor(Math.random() * 900);
+
+export async function createDriver(
+  sql: Sql,
+  opts: {
+    lat: number;
+    lon: number;
+    tier?: 'local' | 'national' | 'partner';
+    homeArea?: string | null;
+    vehicleType?: string;
+    seats?: number;
+    wheelchair?: boolean;
+    name?: string;
+  },
+): Promise<TestDriver> {
+  const id = `test-${randomUUID().slice(0, 8)}`;
+  // Ofcom drama range: never a real phone.
+  const phone = `+4477009${String(10000 + (phoneCounter++ % 89999)).padStart(5, '0')}`;
+  await sql`
+    insert into drivers (id, name, phone, tier, home_area, approved, vehicle_type, vehicle_description, plate, seats,
+                         wheelchair_accessible, online, lat, lon, location_at)
+    values (${id}, ${opts.name ?? `Driver ${id}`}, ${phone}, ${opts.tier ?? 'local'}, ${opts.homeArea ?? null}, true,
+            ${opts.vehicleType ?? 'saloon'}, 'Skoda Octavia', ${`TS${id.slice(5, 10).toUpperCase()}`}, ${opts.seats ?? 4},
+            ${opts.wheelchair ?? false}, true, ${opts.lat}, ${opts.lon}, now())`;
+  return { id, phone };
+}
+
+export async function takeDriversOffline(sql: Sql, drivers: TestDriver[]): Promise<void> {
+  if (drivers.length === 0) return;
+  await sql`update drivers set online = false where id in ${sql(drivers.map((d) => d.id))}`;
+}
+
+export interface JobCard {
+  offerId: string;
+  token: string;
+  body: string;
+}
+
+/** Waits for a job card (SMS) to this driver, optionally for one booking. */
+export async function waitForJobCard(sql: Sql, driver: TestDriver, ref?: string, timeoutMs = 20_000): Promise<JobCard> {
+  return eventually(
+    async () => {
+      const rows = await sql<{ body: string }[]>`
+        select body from outbox where recipient = ${driver.phone} and channel = 'sms' and body like 'New job%'
+           and (${ref ?? null}::text is null or booking_ref = ${ref ?? null}) order by id desc limit 1`;
+      const body = rows[0]?.body;
+      const m = body ? /\/driver\/jobs\/([^?\s]+)\?t=([A-Za-z0-9_-]+)/.exec(body) : null;
+      return m ? { offerId: decodeURIComponent(m[1]!), token: m[2]!, body: body! } : undefined;
+    },
+    timeoutMs,
+    `a job card for ${driver.id}`,
+  );
+}
+
+export function respond(app: FastifyInstance, card: JobCard, decision: 'accept' | 'decline') {
+  return app.inject({
+    method: 'POST',
+    url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/respond`,
+    payload: { decision, token: card.token },
+  });
+}
+
+export async function bookingRow(sql: Sql, ref: string) {
+  const [row] = await sql<{ status: string; driver_id: string | null }[]>`select status, driver_id from bookings where ref = ${ref}`;
+  return row;
+}
+
+export async function waitForStatus(sql: Sql, ref: string, status: string, timeoutMs = 30_000) {
+  return eventually(
+    async () => {
+      const row = await bookingRow(sql, ref);
+      return row?.status === status ? row : undefined;
+    },
+    timeoutMs,
+    `booking ${ref} to be ${status}`,
+  );
+}

@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_CASCADE_POLICY,
+  rankTier,
+  TIERS,
+  vehicleCanServe,
+  VEHICLE_SERVED_BY,
+  type DriverSnapshot,
+  type JobNeeds,
+  type SkipReason,
+} from '../../../src/dispatch/candidates.js';
+import { haversineMeters } from '../../../src/geo/haversine.js';
+import { VEHICLE_TYPES } from '../../../src/pricing/types.js';
+import { SEATS } from '../../../src/quotes/vehicle-choice.js';
+
+// Manchester Piccadilly Gardens. One degree of latitude is ~111.2 km, so 0.01° north ~ 1.11 km.
+const PICKUP = { lat: 53.4808, lon: -2.2426 };
+const NOW = new Date('2026-06-01T12:00:00Z');
+const KM_LAT = 1 / 111.195;
+
+function needs(over: Partial<JobNeeds> = {}): JobNeeds {
+  return { pickup: PICKUP, pickupArea: 'manchester', passengers: 1, vehicleType: 'saloon', wheelchair: false, now: NOW, ...over };
+}
+
+/** A driver who passes every check for needs(): local, approved, online, fresh, 1 km north of the pickup. */
+function driver(over: Partial<DriverSnapshot> = {}): DriverSnapshot {
+  return {
+    id: 'drv-1',
+    name: 'Driver One',
+    tier: 'local',
+    homeArea: 'manchester',
+    partnerFleetId: null,
+    partnerFleetApproved: null,
+    approved: true,
+    online: true,
+    vehicleType: 'saloon',
+    seats: 4,
+    wheelchairAccessible: false,
+    lat: PICKUP.lat + KM_LAT,
+    lon: PICKUP.lon,
+    locationAt: new Date(NOW.getTime() - 60_000),
+    overlappingJobs: 0,
+    ...over,
+  };
+}
+
+const partner = (over: Partial<DriverSnapshot> = {}) =>
+  driver({ tier: 'partner', homeArea: null, partnerFleetId: 'fleet-a', partnerFleetApproved: true, ...over });
+
+function only(tier: DriverSnapshot['tier'], d: DriverSnapshot, n: JobNeeds = needs(), offered: ReadonlySet<string> = new Set()) {
+  const decisions = rankTier(tier, [d], n, offered);
+  expect(decisions).toHaveLength(1);
+  return decisions[0]!;
+}
+
+describe('rankTier skip reasons', () => {
+  it('accepts a driver who passes every check', () => {
+    const d = only('local', driver());
+    expect(d).toEqual({ driverId: 'drv-1', driverName: 'Driver One', tier: 'local', distanceMeters: 1000, eligible: true, skipReason: null });
+  });
+
+  const cases: Array<[SkipReason, DriverSnapshot['tier'], DriverSnapshot, JobNeeds?, string[]?]> = [
+    ['not_approved', 'local', driver({ approved: false })],
+    ['fleet_not_approved', 'partner', partner({ partnerFleetApproved: false })],
+    ['fleet_not_approved', 'partner', partner({ partnerFleetId: null, partnerFleetApproved: null })],
+    ['offline', 'local', driver({ online: false })],
+    ['no_location', 'local', driver({ lat: null, lon: null })],
+    ['no_location', 'local', driver({ locationAt: null })],
+    ['stale_location', 'local', driver({ locationAt: new Date(NOW.getTime() - DEFAULT_CASCADE_POLICY.freshLocationMs - 1) })],
+    ['out_of_area', 'local', driver({ homeArea: 'glasgow' })],
+    ['out_of_area', 'local', driver({ homeArea: null })],
+    ['too_far', 'local', driver({ lat: PICKUP.lat + 16 * KM_LAT })],
+    ['busy', 'local', driver({ overlappingJobs: 1 })],
+    ['too_few_seats', 'local', driver(), needs({ passengers: 5 })],
+    ['vehicle_class', 'local', driver(), needs({ vehicleType: 'executive' })],
+    ['not_wheelchair_accessible', 'local', driver({ vehicleType: 'mpv', seats: 8 }), needs({ wheelchair: true })],
+    ['already_offered', 'local', driver(), needs(), ['drv-1']],
+  ];
+  it.each(cases)('reports %s', (reason, tier, d, n = needs(), offered = []) => {
+    const decision = only(tier, d, n, new Set(offered));
+    expect(decision.eligible).toBe(false);
+    expect(decision.skipReason).toBe(reason);
+  });
+
+  it('reports the first failing reason in the documented order', () => {
+    const everythingWrong = driver({
+      approved: false,
+      online: false,
+      homeArea: 'glasgow',
+      overlappingJobs: 3,
+      seats: 1,
+      vehicleType: 'saloon',
+    });
+    const n = needs({ passengers: 6, vehicleType: 'wav', wheelchair: true });
+    const offered = new Set(['drv-1']);
+    const peel = (over: Partial<DriverSnapshot>) => only('local', { ...everythingWrong, ...over }, n, offered).skipReason;
+
+    expect(peel({})).toBe('not_approved');
+    expect(peel({ approved: true })).toBe('offline');
+    expect(peel({ approved: true, online: true, lat: null })).toBe('no_location');
+    expect(peel({ approved: true, online: true, locationAt: new Date(0) })).toBe('stale_location');
+    expect(peel({ approved: true, online: true })).toBe('out_of_area');
+    expect(peel({ approved: true, online: true, homeArea: 'manchester', lat: PICKUP.lat + 0.5 })).toBe('too_far');
+    expect(peel({ approved: true, online: true, homeArea: 'manchester' })).toBe('busy');
+    const free = { approved: true, online: true, homeArea: 'manchester', overlappingJobs: 0 };
+    expect(peel(free)).toBe('too_few_seats');
+    expect(peel({ ...free, seats: 6 })).toBe('vehicle_class');
+    expect(peel({ ...free, seats: 6, vehicleType: 'wav' })).toBe('not_wheelchair_accessible');
+    expect(peel({ ...free, seats: 6, vehicleType: 'wav', wheelchairAccessible: true })).toBe('already_offered');
+    expect(only('local', { ...everythingWrong, ...free, seats: 6, vehicleType: 'wav', wheelchairAccessible: true }, n).eligible).toBe(true);
+  });
+
+  it('checks the fleet before availability for partner drivers', () => {
+    expect(only('partner', partner({ partnerFleetApproved: false, online: false })).skipReason).toBe('fleet_not_approved');
+    expect(only('partner', partner({ approved: false, partnerFleetApproved: false })).skipReason).toBe('not_approved');
+  });
+
+  it('treats a location exactly at the freshness limit, or slightly in the future, as fresh', () => {
+    expect(only('local', driver({ locationAt: new Date(NOW.getTime() - DEFAULT_CASCADE_POLICY.freshLocationMs) })).eligible).toBe(true);
+    expect(only('local', driver({ locationAt: new Date(NOW.getTime() + 30_000) })).eligible).toBe(true);
+  });
+
+  it('still reports the distance of a skipped driver who has a position', () => {
+    const d = only('local', driver({ overlappingJobs: 2 }));
+    expect(d.skipReason).toBe('busy');
+    expect(d.distanceMeters).toBe(1000);
+    expect(only('local', driver({ lat: null, lon: null })).distanceMeters).toBeNull();
+  });
+});
+
+describe('rankTier tiers and distances', () => {
+  it('uses each tier its own distance limit', () => {
+    const at = (km: number) => ({ lat: PICKUP.lat + km * KM_LAT });
+    expect(only('local', driver(at(14.9))).eligible).toBe(true);
+    expect(only('local', driver(at(15.1))).skipReason).toBe('too_far');
+    expect(only('national', driver({ tier: 'national', homeArea: null, ...at(49.9) })).eligible).toBe(true);
+    expect(only('national', driver({ tier: 'national', homeArea: null, ...at(50.1) })).skipReason).toBe('too_far');
+    expect(only('partner', partner(at(79.9))).eligible).toBe(true);
+    expect(only('partner', partner(at(80.1))).skipReason).toBe('too_far');
+  });
+
+  it('honours a custom policy', () => {
+    const policy = { freshLocationMs: 120_000, maxDistanceMeters: { local: 500, national: 500, partner: 500 } };
+    const old = new Date(NOW.getTime() - 180_000);
+    expect(rankTier('local', [driver()], needs(), new Set(), policy)[0]?.skipReason).toBe('too_far');
+    expect(rankTier('local', [driver({ lat: PICKUP.lat, locationAt: old })], needs(), new Set(), policy)[0]?.skipReason).toBe('stale_location');
+    expect(rankTier('local', [driver({ lat: PICKUP.lat, locationAt: old })], needs(), new Set())[0]?.eligible).toBe(true);
+  });
+
+  it('includes only the drivers of the requested tier', () => {
+    const drivers = [
+      driver({ id: 'l1' }),
+      driver({ id: 'n1', tier: 'national', homeArea: null }),
+      partner({ id: 'p1' }),
+      // A national driver's home area is irrelevant; a local driver elsewhere is not a national candidate.
+      driver({ id: 'n2', tier: 'national', homeArea: 'glasgow' }),
+      driver({ id: 'l2', homeArea: 'glasgow' }),
+    ];
+    const ids = (tier: DriverSnapshot['tier']) => rankTier(tier, drivers, needs(), new Set()).map((d) => d.driverId);
+    expect(ids('local')).toEqual(['l1', 'l2']);
+    expect(ids('national')).toEqual(['n1', 'n2']);
+    expect(ids('partner')).toEqual(['p1']);
+    expect(rankTier('national', drivers, needs(), new Set()).every((d) => d.eligible)).toBe(true);
+    expect(TIERS).toEqual(['local', 'national', 'partner']);
+  });
+
+  it('ranks eligible drivers nearest first, then skipped drivers nearest first with unknown positions last', () => {
+    const drivers = [
+      driver({ id: 'far', lat: PICKUP.lat + 9 * KM_LAT }),
+      driver({ id: 'nowhere', lat: null, lon: null }),
+      driver({ id: 'busy-near', lat: PICKUP.lat + 0.2 * KM_LAT, overlappingJobs: 1 }),
+      driver({ id: 'near', lat: PICKUP.lat + 2 * KM_LAT }),
+      driver({ id: 'busy-far', lat: PICKUP.lat + 5 * KM_LAT, overlappingJobs: 1 }),
+      driver({ id: 'mid', lat: PICKUP.lat, lon: PICKUP.lon + 0.06 }),
+    ];
+    const ranked = rankTier('local', drivers, needs(), new Set());
+    expect(ranked.map((d) => [d.driverId, d.eligible])).toEqual([
+      ['near', true],
+      ['mid', true],
+      ['far', true],
+      ['busy-near', false],
+      ['busy-far', false],
+      ['nowhere', false],
+    ]);
+    const mid = ranked.find((d) => d.driverId === 'mid')!;
+    expect(mid.distanceMeters).toBe(Math.round(haversineMeters(PICKUP.lat, PICKUP.lon + 0.06, PICKUP.lat, PICKUP.lon)));
+  });
+
+  it('breaks distance ties by driver id, whatever the input order', () => {
+    const west = { lat: PICKUP.lat, lon: PICKUP.lon - 0.03 };
+    const east = { lat: PICKUP.lat, lon: PICKUP.lon + 0.03 };
+    const a = [driver({ id: 'drv-b', ...west }), driver({ id: 'drv-c', ...east }), driver({ id: 'drv-a', ...east })];
+    const expected = ['drv-a', 'drv-b', 'drv-c'];
+    expect(rankTier('local', a, needs(), new Set()).map((d) => d.driverId)).toEqual(expected);
+    expect(rankTier('local', [...a].reverse(), needs(), new Set()).map((d) => d.driverId)).toEqual(expected);
+  });
+
+  it('does not mutate its input', () => {
+    const drivers = [driver({ id: 'z', lat: PICKUP.lat + 3 * KM_LAT }), driver({ id: 'a' })];
+    const copy = structuredClone(drivers);
+    rankTier('local', drivers, needs(), new Set());
+    expect(drivers).toEqual(copy);
+  });
+});
+
+describe('already offered', () => {
+  it('skips drivers offered in an earlier round and keeps the rest in order', () => {
+    const drivers = [driver({ id: 'a' }), driver({ id: 'b', lat: PICKUP.lat + 2 * KM_LAT }), driver({ id: 'c', lat: PICKUP.lat + 3 * KM_LAT })];
+    const ranked = rankTier('local', drivers, needs(), new Set(['a', 'c']));
+    expect(ranked.map((d) => [d.driverId, d.skipReason])).toEqual([
+      ['b', null],
+      ['a', 'already_offered'],
+      ['c', 'already_offered'],
+    ]);
+  });
+
+  it('reports a more basic reason ahead of already_offered', () => {
+    expect(only('local', driver({ overlappingJobs: 1 }), needs(), new Set(['drv-1'])).skipReason).toBe('busy');
+  });
+});
+
+describe('seats and wheelchair access', () => {
+  it('compares passengers with the driver’s own seats', () => {
+    expect(only('local', driver({ vehicleType: 'mpv', seats: 8 }), needs({ passengers: 8 })).eligible).toBe(true);
+    expect(only('local', driver({ vehicleType: 'mpv', seats: 7 }), needs({ passengers: 8 })).skipReason).toBe('too_few_seats');
+    expect(only('local', driver({ seats: 4 }), needs({ passengers: 4 })).eligible).toBe(true);
+  });
+
+  it('never sends a 7-seater to an eight-person MPV job', () => {
+    expect(only('local', driver({ vehicleType: '7seater', seats: 7 }), needs({ vehicleType: 'mpv', passengers: 8 })).skipReason).toBe('too_few_seats');
+    expect(only('local', driver({ vehicleType: '7seater', seats: 7 }), needs({ vehicleType: 'mpv', passengers: 6 })).eligible).toBe(true);
+  });
+
+  it('serves a wav request only with a wheelchair-accessible WAV, even when the wheelchair flag is not set', () => {
+    const wav = driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: true });
+    expect(only('local', wav, needs({ vehicleType: 'wav' })).eligible).toBe(true);
+    expect(only('local', wav, needs({ vehicleType: 'wav', wheelchair: true })).eligible).toBe(true);
+    expect(only('local', driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: false }), needs({ vehicleType: 'wav' })).skipReason).toBe(
+      'not_wheelchair_accessible',
+    );
+    expect(only('local', driver({ vehicleType: 'mpv', seats: 8, wheelchairAccessible: true }), needs({ vehicleType: 'wav' })).skipReason).toBe(
+      'vehicle_class',
+    );
+  });
+
+  it('lets an accessible vehicle of a compatible class take a wheelchair job of that class', () => {
+    const accessibleMpv = driver({ vehicleType: 'mpv', seats: 8, wheelchairAccessible: true });
+    expect(only('local', accessibleMpv, needs({ vehicleType: 'saloon', wheelchair: true })).eligible).toBe(true);
+  });
+
+  it('keeps WAVs for the jobs that need them', () => {
+    const wav = driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: true });
+    expect(only('local', wav, needs({ vehicleType: 'saloon' })).skipReason).toBe('vehicle_class');
+  });
+});
+
+describe('vehicleCanServe', () => {
+  // Rows: requested class; the set lists every driver class that may serve it.
+  const expected: Record<string, string[]> = {
+    saloon: ['saloon', 'estate', 'executive', 'luxury', '5seater', '6seater', '7seater', 'mpv'],
+    estate: ['estate', 'mpv', '7seater'],
+    executive: ['executive', 'luxury'],
+    luxury: ['luxury'],
+    '5seater': ['5seater', '6seater', '7seater', 'mpv'],
+    '6seater': ['6seater', '7seater', 'mpv'],
+    '7seater': ['7seater', 'mpv'],
+    mpv: ['mpv', '7seater'],
+    wav: ['wav'],
+  };
+
+  it.each(VEHICLE_TYPES.flatMap((requested) => VEHICLE_TYPES.map((driverVehicle) => [driverVehicle, requested] as const)))(
+    '%s for a %s request',
+    (driverVehicle, requested) => {
+      expect(vehicleCanServe(driverVehicle, requested)).toBe(expected[requested]!.includes(driverVehicle));
+    },
+  );
+
+  it('covers every vehicle class, always serves a class with itself, and never serves a class with fewer seats except 7seater for mpv', () => {
+    expect(Object.keys(VEHICLE_SERVED_BY).sort()).toEqual([...VEHICLE_TYPES].sort());
+    for (const requested of VEHICLE_TYPES) {
+      expect(VEHICLE_SERVED_BY[requested]).toContain(requested);
+      for (const server of VEHICLE_SERVED_BY[requested]) {
+        if (requested === 'mpv' && server === '7seater') continue;
+        expect(SEATS[server]).toBeGreaterThanOrEqual(SEATS[requested]);
+      }
+    }
+  });
+
+  it('serves an unknown class (v1 booking vehicleType is free text) only with a vehicle of the same name', () => {
+    expect(vehicleCanServe('limousine', 'limousine')).toBe(true);
+    expect(vehicleCanServe('mpv', 'limousine')).toBe(false);
+    expect(vehicleCanServe('limousine', 'saloon')).toBe(false);
+    expect(vehicleCanServe('saloon', 'toString')).toBe(false);
+  });
+});

@@ -1,0 +1,287 @@
+import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { createBookingActivities } from '../activities/bookings.js';
+import {
+  BookingFailure,
+  TERMINAL_STATUSES,
+  amendBookingUpdate,
+  bookingCreatedUpdate,
+  bookingStateQuery,
+  cancelBookingUpdate,
+  driverDroppedSignal,
+  emailConfirmedSignal,
+  offerId,
+  respondToOfferUpdate,
+  tripProgressSignal,
+  type AmendInput,
+  type BookingState,
+  type BookingStatus,
+  type BookingWorkflowInput,
+  type CancelInput,
+  type CandidateOutcome,
+  type DriverDroppedInput,
+  type Tier,
+  type TripProgress,
+} from './booking-definitions.js';
+
+const acts = proxyActivities<ReturnType<typeof createBookingActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+const TIERS: readonly Tier[] = ['local', 'national', 'partner'];
+/** After pickup time an unassigned booking stays cancellable this long before the workflow closes. */
+const UNASSIGNED_GRACE_MS = 60 * 60_000;
+/** An unconfirmed booking waits at least this long for the passenger to open the emailed link. */
+const EMAIL_CONFIRM_MIN_MS = 30 * 60_000;
+
+type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
+
+/**
+ * One booking from creation to completion or cancellation: waits for a pre-booked pickup, runs the
+ * dispatch cascade (local, national, partner fleet; one job card at a time, each with a timeout),
+ * and reassigns when a driver declines, times out, drops the job or no longer fits an amendment.
+ * Every decision is kept in `candidates` and answered by the bookingState query.
+ */
+export async function bookingWorkflow(input: BookingWorkflowInput): Promise<BookingState> {
+  const ref = input.booking.ref;
+  const policy = input.policy;
+  const state: BookingState = {
+    ref,
+    status: input.awaitEmailConfirmation ? 'awaiting_confirmation' : 'scheduled',
+    job: { ...input.job },
+    round: 0,
+    driverId: null,
+    offer: null,
+    candidates: [],
+    droppedDriverIds: [],
+    cancelReason: null,
+  };
+  let persisted = false;
+  let emailConfirmed = !input.awaitEmailConfirmation;
+  let cancelRequest: CancelInput | null = null;
+  const amendments: AmendInput[] = [];
+  let amendmentsApplied = 0;
+  let amendmentsReceived = 0;
+  let drop: DriverDroppedInput | null = null;
+  let progress: TripProgress | null = null;
+  let exhaustedRounds = 0;
+
+  const closed = () => TERMINAL_STATUSES.includes(state.status);
+  const interrupted = () => cancelRequest !== null || amendments.length > 0 || drop !== null;
+  const record = (tier: Tier, c: { driverId: string; driverName: string; distanceMeters: number | null }, outcome: CandidateOutcome, reason: string | null = null) =>
+    state.candidates.push({ round: state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
+  const setStatus = async (status: BookingStatus) => {
+    if (state.status === status) return;
+    state.status = status;
+    await acts.setBookingStatus({ ref, status });
+  };
+
+  setHandler(bookingStateQuery, () => state);
+  setHandler(bookingCreatedUpdate, async () => {
+    await condition(() => persisted);
+    return state;
+  });
+  setHandler(emailConfirmedSignal, () => {
+    emailConfirmed = true;
+  });
+  setHandler(respondToOfferUpdate, async (r) => {
+    const offer = state.offer;
+    if (!offer || offer.offerId !== r.offerId || offer.driverId !== r.driverId) {
+      if (state.driverId === r.driverId) return 'accepted';
+      return state.driverId !== null ? 'taken' : 'expired';
+    }
+    if (offer.response) return offer.response;
+    if (r.decision === 'decline') {
+      offer.response = 'declined';
+      return 'declined';
+    }
+    offer.response = 'accepted';
+    // Answer only once the assignment is recorded, so the driver and every lookup agree.
+    await condition(() => state.offer?.offerId !== r.offerId);
+    return state.driverId === r.driverId ? 'accepted' : 'expired';
+  });
+  setHandler(
+    cancelBookingUpdate,
+    async (c) => {
+      if (state.status !== 'cancelled') {
+        cancelRequest ??= c;
+        await condition(() => state.status === 'cancelled');
+      }
+      return state;
+    },
+    {
+      validator: (_c: CancelInput) => {
+        if (state.status === 'completed') throw ApplicationFailure.nonRetryable(`booking ${ref} is completed`, BookingFailure.closed);
+      },
+    },
+  );
+  setHandler(
+    amendBookingUpdate,
+    async (a) => {
+      const ticket = ++amendmentsReceived;
+      amendments.push(a);
+      await condition(() => amendmentsApplied >= ticket || closed());
+      return state;
+    },
+    {
+      validator: (_a: AmendInput) => {
+        if (closed()) throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}`, BookingFailure.closed);
+      },
+    },
+  );
+  setHandler(driverDroppedSignal, (d) => {
+    if (d.driverId === state.driverId) drop = d;
+  });
+  setHandler(tripProgressSignal, (p) => {
+    if (p.driverId === state.driverId) progress = p.progress;
+  });
+
+  async function runCascadeRound(): Promise<RoundResult> {
+    state.round += 1;
+    const round = state.round;
+    const offered = new Set(state.droppedDriverIds);
+    await setStatus('dispatching');
+    for (const tier of TIERS) {
+      const decisions = await acts.findCandidates({ ref, tier, job: state.job, exclude: [...offered] });
+      for (const d of decisions) if (!d.eligible) record(tier, d, 'skipped', d.skipReason);
+      for (const c of decisions.filter((d) => d.eligible)) {
+        if (interrupted()) return 'interrupted';
+        const id = offerId(ref, round, c.driverId);
+        const expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
+        offered.add(c.driverId);
+        state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
+        await acts.openOffer({ offerId: id, ref, driverId: c.driverId, round, tier, expiresAt });
+        state.status = 'offered';
+        record(tier, c, 'offered');
+        await acts.sendJobCard({ offerId: id, ref, driverId: c.driverId });
+        await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
+
+        // An accept that raced the timer still counts: it arrived before we moved on.
+        const response = state.offer?.response ?? null;
+        if (response === 'accepted') {
+          await acts.assignDriver({ ref, driverId: c.driverId, offerId: id });
+          state.driverId = c.driverId;
+          state.status = 'assigned';
+          state.offer = null;
+          record(tier, c, 'accepted');
+          return 'assigned';
+        }
+        const outcome = response === 'declined' ? 'declined' : interrupted() ? 'withdrawn' : 'timed_out';
+        state.offer = null;
+        await acts.closeOffer({ offerId: id, status: outcome });
+        record(tier, c, outcome);
+        if (outcome === 'withdrawn') return 'interrupted';
+      }
+    }
+    return 'exhausted';
+  }
+
+  async function applyAmendments(): Promise<void> {
+    const batch = amendments.splice(0);
+    const next = { ...state.job };
+    for (const a of batch) {
+      if (a.pickupAt !== undefined) next.pickupAt = a.pickupAt;
+      if (a.passengers !== undefined) next.passengers = a.passengers;
+      if (a.vehicleType !== undefined) next.vehicleType = a.vehicleType;
+      if (a.wheelchair !== undefined) next.wheelchair = a.wheelchair;
+      if (a.notes !== undefined) next.notes = a.notes;
+    }
+    state.job = next;
+    const { driverStillFits } = await acts.applyAmendment({ ref, job: next, driverId: state.driverId });
+    if (state.driverId && !driverStillFits) {
+      await acts.releaseDriver({ ref, driverId: state.driverId, reason: 'no longer fits the amended booking' });
+      state.candidates.push({
+        round: state.round, tier: 'local', driverId: state.driverId, driverName: '', distanceMeters: null,
+        outcome: 'withdrawn', reason: 'amendment', at: new Date().toISOString(),
+      });
+      state.driverId = null;
+      state.status = 'dispatching';
+    }
+    amendmentsApplied += batch.length;
+  }
+
+  async function handleDrop(d: DriverDroppedInput): Promise<void> {
+    drop = null;
+    if (d.driverId !== state.driverId) return;
+    await acts.releaseDriver({ ref, driverId: d.driverId, reason: d.reason });
+    state.droppedDriverIds.push(d.driverId);
+    state.candidates.push({
+      round: state.round, tier: 'local', driverId: d.driverId, driverName: '', distanceMeters: null,
+      outcome: 'dropped', reason: d.reason, at: new Date().toISOString(),
+    });
+    state.driverId = null;
+    state.status = 'dispatching';
+  }
+
+  // The record is written first: every route returns only once it exists (bookingCreated).
+  await acts.persistBooking({ booking: input.booking, job: state.job, status: state.status });
+  persisted = true;
+
+  if (!emailConfirmed) {
+    const confirmed = await condition(
+      () => emailConfirmed || cancelRequest !== null,
+      Math.max(msUntil(state.job.pickupAt), EMAIL_CONFIRM_MIN_MS),
+    );
+    if (!confirmed) cancelRequest = { reason: 'email not confirmed before pickup', by: 'ops' };
+    else if (!cancelRequest) await setStatus('scheduled');
+  }
+
+  for (;;) {
+    if (cancelRequest) {
+      await acts.cancelBooking({ ref, reason: cancelRequest.reason, offerId: state.offer?.offerId ?? null, driverId: state.driverId });
+      state.offer = null;
+      state.cancelReason = cancelRequest.reason;
+      state.status = 'cancelled';
+      break;
+    }
+    if (amendments.length > 0) {
+      await applyAmendments();
+      continue;
+    }
+    if (drop) {
+      await handleDrop(drop);
+      continue;
+    }
+
+    if (state.driverId === null) {
+      const dispatchAt = Date.parse(state.job.pickupAt) - policy.dispatchLeadSeconds * 1000;
+      if (Date.now() < dispatchAt) {
+        await setStatus('scheduled');
+        await condition(interrupted, dispatchAt - Date.now());
+        continue;
+      }
+      const result = await runCascadeRound();
+      if (result !== 'exhausted') continue;
+
+      exhaustedRounds += 1;
+      await setStatus('unassigned');
+      await acts.alertOps({ ref, round: state.round });
+      const untilPickup = msUntil(state.job.pickupAt);
+      if (untilPickup <= 0) {
+        // Past pickup with nobody found: stop retrying but stay cancellable for a while.
+        const woke = await condition(interrupted, UNASSIGNED_GRACE_MS);
+        if (!woke) break;
+        continue;
+      }
+      const backoff = Math.min(policy.retryBaseSeconds * 2 ** (exhaustedRounds - 1), policy.maxRetrySeconds) * 1000;
+      await condition(interrupted, Math.min(backoff, untilPickup));
+      continue;
+    }
+
+    // Assigned: wait for the trip to progress, or for something that changes the plan.
+    await condition(() => interrupted() || progress !== null);
+    if (progress !== null) {
+      const p: TripProgress = progress;
+      progress = null;
+      await setStatus(p);
+      if (p === 'completed') break;
+    }
+  }
+
+  await condition(allHandlersFinished);
+  return state;
+}
+
+function msUntil(iso: string): number {
+  return Math.max(0, Date.parse(iso) - Date.now());
+}
