@@ -1,7 +1,13 @@
 import type { Sql } from '../src/db/sql.js';
 import { rankTier, vehicleCanServe, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
+import { confirmUrl } from '../src/bookings/confirm-link.js';
 import { jobCardUrl } from '../src/dispatch/job-link.js';
-import { renderJobCardText, renderPassengerAssignedText, renderOpsUnassignedEmail } from '../src/dispatch/messages.js';
+import {
+  renderBookingConfirmationEmail,
+  renderJobCardText,
+  renderOpsUnassignedEmail,
+  renderPassengerAssignedText,
+} from '../src/dispatch/messages.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import type { VehicleType } from '../src/pricing/types.js';
 import type { BookingStatus, JobSpec, NewBooking, Tier } from '../workflows/booking-definitions.js';
@@ -48,6 +54,14 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
                 ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
                 ${b.distanceM}, ${b.durationS}, ${b.requestFingerprint})
         on conflict (ref) do nothing`;
+    },
+
+    async sendBookingConfirmation({ ref, awaitingConfirmation }: { ref: string; awaitingConfirmation: boolean }): Promise<void> {
+      const b = await loadBooking(ref);
+      if (!b.passenger_email) return;
+      const link = awaitingConfirmation ? confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, ref) : null;
+      const { subject, body } = renderBookingConfirmationEmail(b, `${settings.publicBaseUrl}/track/${ref}`, link);
+      await notifier.send({ channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref });
     },
 
     async setBookingStatus({ ref, status }: { ref: string; status: BookingStatus }): Promise<void> {

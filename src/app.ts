@@ -13,6 +13,7 @@ import {
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
 import type { Geocoder, Router } from './geo/types.js';
+import type { Notifier } from './notify/notifier.js';
 import { ProblemError } from './http/problem.js';
 import { createPgRateLimitStore } from './http/pg-rate-limit-store.js';
 import { callerPlugin } from './plugins/caller.js';
@@ -23,12 +24,15 @@ import { driverRoutes } from './routes/driver.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { quoteRoutes } from './routes/quotes.js';
+import { v1BookingRoutes } from './routes/v1-bookings.js';
 
 export interface AppDeps {
   config: Config;
   sql: Sql;
   temporal: Client;
   geo: { geocoder: Geocoder; router: Router };
+  /** Sends passenger emails from the API (verification codes); job cards go out from the worker. */
+  notifier: Notifier;
   now?: () => Date;
   /** Filled in by buildApp: the shared hourly quote allowance, applied by both quote routes. */
   quoteRateLimit?: RateLimitOptions;
@@ -116,6 +120,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(async (scope) => quoteRoutes(scope, routeDeps));
   await app.register(async (scope) => bookingRoutes(scope, routeDeps));
   await app.register(async (scope) => driverRoutes(scope, routeDeps));
+  await app.register(async (scope) => v1BookingRoutes(scope, routeDeps));
   await app.register(async (scope) => pageRoutes(scope, routeDeps));
   return app;
 }

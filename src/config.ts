@@ -30,6 +30,9 @@ const ConfigSchema = z.object({
   QUOTE_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
   QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
   BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
+  /** v1 bookings (each a price check) per hour from an email not yet verified (spec section 8). */
+  UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(8),
+  VERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(30),
   BODY_LIMIT_BYTES: positiveInt.default(32 * 1024),
   GEOCODER: z.enum(['embedded']).default('embedded'),
   ROUTER: z.enum(['estimate']).default('estimate'),

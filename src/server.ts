@@ -1,6 +1,7 @@
 // HTTP API entry point. Scales independently of the worker; every process shares Postgres (records,
 // rate limits) and Temporal (process state), so any number can run behind a load balancer.
 import closeWithGrace from 'close-with-grace';
+import { activityDeps } from './activity-deps.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
@@ -18,7 +19,8 @@ runMain('api', async () => {
     namespace: config.TEMPORAL_NAMESPACE,
   });
   const geo = createGeoProviders({ geocoder: config.GEOCODER, router: config.ROUTER });
-  const app = await buildApp({ config, sql, temporal: client, geo });
+  const { notifier } = activityDeps(config, sql);
+  const app = await buildApp({ config, sql, temporal: client, geo, notifier });
   // Load the gazetteer while the server starts listening, so neither boot nor the first quote waits.
   void Promise.resolve(preloadGazetteer()).catch((err: unknown) => app.log.error({ err }, 'gazetteer preload failed'));
 

@@ -216,6 +216,9 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   // The record is written first: every route returns only once it exists (bookingCreated).
   await acts.persistBooking({ booking: input.booking, job: state.job, status: state.status });
   persisted = true;
+  if (input.booking.passengerEmail && input.booking.source.startsWith('v1')) {
+    await acts.sendBookingConfirmation({ ref, awaitingConfirmation: input.awaitEmailConfirmation });
+  }
 
   if (!emailConfirmed) {
     const confirmed = await condition(

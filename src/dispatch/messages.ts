@@ -39,3 +39,17 @@ export function renderOpsUnassignedEmail(b: BookingRow, round: number, baseUrl: 
     ].join('\n'),
   };
 }
+
+export function renderBookingConfirmationEmail(b: BookingRow, trackUrl: string, confirmLink: string | null): { subject: string; body: string } {
+  const lines = [
+    `Hello ${b.passenger_name},`,
+    '',
+    `Your taxi ${b.ref}: ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}.`,
+    `Fare ${pounds(b.fare_pence)}, paid to the driver (${b.payment_method.replace(/_/g, ' ')}).`,
+  ];
+  if (confirmLink) {
+    lines.push('', 'Please confirm this booking so we can send it to a driver:', confirmLink);
+  }
+  lines.push('', `Track it here: ${trackUrl}`);
+  return { subject: confirmLink ? `Confirm your taxi ${b.ref}` : `Your taxi ${b.ref} is booked`, body: lines.join('\n') };
+}

@@ -30,16 +30,20 @@ header{background:#111;color:#ffd500;padding:.7rem 1rem;font-weight:700;letter-s
 main{max-width:34rem;margin:0 auto;padding:1rem}
 h1{font-size:1.4rem;margin:.25rem 0 1rem}
 h2{font-size:1.1rem;margin:0 0 .6rem}
+.card>:first-child{margin-top:0}
+.card>:last-child{margin-bottom:0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem;margin:0 0 1rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:0}
 dt{color:var(--muted)}
 dd{margin:0;overflow-wrap:anywhere}
 .fare{font-size:1.5rem;font-weight:700}
+.fare .muted{font-size:1rem;font-weight:400}
 .muted{color:var(--muted)}
 label,legend{display:block;font-weight:600;margin:.9rem 0 .3rem;padding:0}
 input[type=text],input[type=tel],input[type=email]{width:100%;padding:.7rem;font:inherit;border:1px solid var(--line);border-radius:8px;background:var(--card);color:var(--fg)}
 input[aria-invalid=true]{border-color:var(--bad);outline-color:var(--bad)}
-fieldset{border:0;padding:0;margin:0}
+fieldset{border:0;padding:0;margin:.9rem 0 0}
+fieldset legend{margin-top:0}
 label.choice{display:flex;align-items:center;gap:.6rem;font-weight:400;margin:.4rem 0}
 .hint{color:var(--muted);font-size:.9rem;margin:.3rem 0 0}
 .field-error{color:var(--bad);font-size:.9rem;margin:.3rem 0 0}
@@ -51,6 +55,8 @@ button.decline{background:transparent;color:var(--fg);border:1px solid var(--lin
 .alert{border:1px solid;border-radius:10px;padding:.75rem 1rem;margin:1rem 0}
 .alert.error{color:var(--bad);border-color:var(--bad)}
 .alert.ok{color:var(--ok);border-color:var(--ok)}
+.alert>:first-child{margin-top:0}
+.alert>:last-child{margin-bottom:0}
 .alert ul{margin:.4rem 0 0;padding-left:1.2rem}
 .status{font-size:1.3rem;font-weight:700;margin:0 0 .3rem}
 .plate{display:inline-block;font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:700;letter-spacing:.08em;background:#ffd500;color:#111;padding:.05rem .45rem;border-radius:4px}

@@ -102,3 +102,64 @@ export const OfferResponseReply = z.object({
   result: z.enum(['accepted', 'declined']),
   booking_reference: z.string(),
 });
+
+const v1Email = z.string().trim().max(254).pipe(z.email('must be an email address'));
+
+export const V1DirectBookingRequest = z
+  .object({
+    pickup: placeText,
+    dropoff: placeText,
+    departAt: isoDateTime.describe('Pickup time, ISO 8601; must not be in the past'),
+    passengerName: name,
+    passengerEmail: v1Email.describe('A real, reachable address: disposable and role addresses are rejected'),
+    passengerPhone: phone,
+    passengers: passengerCount.optional(),
+    vehicleType: z.string().max(40).optional().describe('Free text; the v1 vehicle classes and common names (car, minibus, wheelchair) are understood'),
+    flightNumber: flight.optional(),
+    notes: notes.optional(),
+    fareGBP: z.number().positive().max(10_000).optional().describe('Partner-supplied fare (partner keys only); otherwise priced on published tariffs'),
+    paymentMethod: z.enum(['cash', 'card', 'pay_driver', 'bank_transfer']).optional(),
+  })
+  .meta({ id: 'V1DirectBookingRequest' });
+
+export const V1QuoteBookingRequest = z
+  .object({
+    quote_id: uuid,
+    passenger_name: name,
+    passenger_email: v1Email,
+    passenger_phone: phone,
+    payment_method: z.enum(V1_PAYMENT_METHODS).optional(),
+    flight_number: flight.optional(),
+    notes: notes.optional(),
+  })
+  .meta({ id: 'V1QuoteBookingRequest' });
+
+export const V1BookingRequest = z.union([V1QuoteBookingRequest, V1DirectBookingRequest]).meta({ id: 'V1BookingRequest' });
+
+export const V1BookingResponse = z
+  .object({
+    booking_reference: z.string(),
+    status: BookingStatusSchema,
+    status_url: z.url(),
+    pay_driver_url: z.url().describe('Where the passenger sees how to pay the driver directly'),
+    fare: z.number(),
+    currency: z.literal('GBP'),
+    email_confirmation: z
+      .enum(['required', 'not_required'])
+      .describe('required: dispatch waits until the passenger opens the emailed confirmation link'),
+  })
+  .meta({ id: 'V1BookingResponse' });
+
+export const PassengerVerifyRequest = z
+  .object({
+    email: v1Email,
+    code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code from the email').optional(),
+  })
+  .meta({ id: 'PassengerVerifyRequest' });
+
+export const PassengerVerifyResponse = z
+  .object({
+    email: z.string(),
+    status: z.enum(['code_sent', 'verified']),
+  })
+  .meta({ id: 'PassengerVerifyResponse' });

@@ -45,15 +45,19 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   });
   const sql = createSql(config.DATABASE_URL, 5);
   const { connection, client } = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const deps = activityDeps(config, sql);
   const { worker, connection: workerConnection } = await createWorker({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue,
-    deps: activityDeps(config, sql),
+    deps,
     workflowBundle: { codePath: inject('workflowBundlePath') },
   });
   const running = worker.run();
-  const app = await buildApp({ config, sql, temporal: client, geo: createGeoProviders({ geocoder: 'embedded', router: 'estimate' }) }, { logger: false });
+  const app = await buildApp(
+    { config, sql, temporal: client, geo: createGeoProviders({ geocoder: 'embedded', router: 'estimate' }), notifier: deps.notifier },
+    { logger: false },
+  );
   await app.ready();
   return {
     sql,

@@ -1,0 +1,295 @@
+// The three server-rendered pages driven in a real browser (headless Chromium through
+// playwright-core) against the real stack over a real HTTP listener: the booking link a quote
+// hands out, the passenger's live tracking page and the driver's job card.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import { eventually, startStack, type TestStack } from '../support/stack.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+// Long enough for a browser to open a card and click, short enough to watch one time out.
+const OFFER_TIMEOUT_SECONDS = 8;
+
+/** A port that was free a moment ago: the stack's PUBLIC_BASE_URL must name it before it listens. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+describe.skipIf(!existsSync(CHROMIUM))(`server-rendered pages in headless Chromium (skipped when ${CHROMIUM} is not installed)`, () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let base: string;
+  const drivers: TestDriver[] = [];
+  // Script errors and Content-Security-Policy refusals from every page a test opened.
+  let browserProblems: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    stack = await startStack({
+      OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS),
+      PUBLIC_BASE_URL: base,
+      // The expired-quote page re-quotes from the browser, whose address other files share.
+      QUOTE_RATE_LIMIT_PER_HOUR: '1000',
+    });
+    await stack.app.listen({ port, host: '127.0.0.1' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  afterEach(async () => {
+    // Drivers stay in the shared database; offline, they can never be offered another test's job.
+    await takeDriversOffline(stack.sql, drivers.splice(0));
+    expect(browserProblems).toEqual([]);
+    browserProblems = [];
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  async function driverNear(lat: number, lon: number, name: string) {
+    const d = await createDriver(stack.sql, { lat, lon, homeArea: 'national-default', name });
+    drivers.push(d);
+    const [row] = await stack.sql<{ plate: string }[]>`select plate from drivers where id = ${d.id}`;
+    return { ...d, name, plate: row!.plate };
+  }
+
+  async function openPage(url: string): Promise<{ page: Page; status: number; headers: Record<string, string> }> {
+    // A phone-sized window: these pages are read on phones.
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    page.on('pageerror', (err) => browserProblems.push(`${page.url()}: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) browserProblems.push(`${page.url()}: ${msg.text()}`);
+    });
+    const res = await page.goto(url);
+    if (!res) throw new Error(`no response for ${url}`);
+    return { page, status: res.status(), headers: res.headers() };
+  }
+
+  let ipCounter = 1;
+  async function quote(pickup: string, dropoff: string, app = stack.app) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/public/v1/quote',
+      remoteAddress: `10.79.${ipCounter >> 8}.${ipCounter++ & 255}`,
+      payload: { pickup, dropoff },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ quote_id: string; booking_url: string; fare: number }>();
+  }
+
+  /** The link exactly as the job card SMS carries it. */
+  function jobLink(card: JobCard): string {
+    const link = /(https?:\/\/\S+\/driver\/jobs\/\S+)/.exec(card.body)?.[1];
+    if (!link) throw new Error(`no link in job card: ${card.body}`);
+    return link;
+  }
+
+  it('books from the quote link and shows the driver on the tracking page without a reload once they accept on their job card', async () => {
+    const driver = await driverNear(57.4790, -4.2250, 'Morag Fraser'); // Inverness
+    const q = await quote('Inverness station', 'Inverness Airport');
+    expect(q.booking_url).toBe(`${base}/book/${q.quote_id}`);
+
+    const { page, status, headers } = await openPage(q.booking_url);
+    expect(status).toBe(200);
+    expect(headers['content-security-policy']).toMatch(/default-src 'none'.*script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    const fare = `£${q.fare.toFixed(2)}`;
+    expect(await page.textContent('main')).toContain('Inverness (INV) station');
+    expect(await page.textContent('#submit')).toBe(`Book for ${fare}`);
+    await page.fill('#passenger_name', 'Ada Lovelace');
+    await page.fill('#passenger_phone_whatsapp', '+44 7911 123456');
+    await page.fill('#passenger_email', 'ada.lovelace@example.com');
+    await page.check('input[name="payment_method"][value="card_to_driver"]');
+    await page.screenshot({ path: '/tmp/page-book.png', fullPage: true });
+
+    // The first reply is lost after the booking was made; pressing again must not book twice.
+    const keys: string[] = [];
+    await page.route('**/api/public/bookings/create', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (keys.length === 1) {
+        await route.fetch();
+        await route.abort('connectionreset');
+      } else {
+        await route.continue();
+      }
+    });
+    await page.click('#submit');
+    await page.waitForSelector('text=Could not reach Direct Taxi');
+    await page.click('#submit');
+    await page.waitForURL(/\/track\/TX[0-9A-Z]{8}$/);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const ref = new URL(page.url()).pathname.split('/').pop()!;
+    const bookings = await stack.sql<{ ref: string; payment_method: string }[]>`select ref, payment_method from bookings where quote_id = ${q.quote_id}`;
+    expect(bookings).toEqual([{ ref, payment_method: 'card_to_driver' }]);
+
+    expect(await page.textContent('[data-field="headline"]')).toBe('Finding your driver');
+    expect(await page.isVisible('#driver')).toBe(false);
+    // Page code is passed as strings: this project's TypeScript has no DOM types.
+    await page.evaluate('window.sameDocument = true');
+
+    // The driver opens the link from their SMS on their own phone and accepts.
+    const card = await waitForJobCard(stack.sql, driver, ref);
+    const link = jobLink(card);
+    expect(link.startsWith(`${base}/driver/jobs/`)).toBe(true);
+    const job = await openPage(link);
+    expect(job.status).toBe(200);
+    expect(await job.page.textContent('#job')).toContain('Inverness Airport (INV)');
+    expect(await job.page.textContent('#job')).toContain(`${fare} paid to you (card to the driver)`);
+    expect(await job.page.textContent('#job')).not.toContain('7911');
+    await job.page.waitForFunction("/^\\d+:\\d\\d$/.test(document.getElementById('countdown').textContent)");
+    await job.page.screenshot({ path: '/tmp/page-job-card.png', fullPage: true });
+    await job.page.click('button[data-decision="accept"]');
+    await job.page.waitForSelector('text=Job accepted');
+    expect(await job.page.isVisible('#actions')).toBe(false);
+
+    // The passenger's page catches up by itself.
+    await page.waitForSelector(`text=${driver.plate}`, { timeout: 15_000 });
+    expect(await page.textContent('[data-field="driver_name"]')).toBe('Morag Fraser');
+    expect(await page.textContent('[data-field="headline"]')).toBe('Driver confirmed');
+    expect(await page.evaluate("'sameDocument' in window")).toBe(true);
+    await page.screenshot({ path: '/tmp/page-track.png', fullPage: true });
+
+    // The polled JSON carries what the page shows and nothing of the passenger's.
+    const polled = await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` });
+    expect(polled.statusCode).toBe(200);
+    expect(Object.keys(polled.json()).sort()).toEqual(
+      ['booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_time', 'status'].sort(),
+    );
+    expect(polled.json()).toMatchObject({ status: 'assigned', driver: { name: 'Morag Fraser', vehicle: 'Skoda Octavia', plate: driver.plate } });
+    expect(polled.body).not.toMatch(/7911|ada\.lovelace|Ada/);
+
+    // The link is spent: it now points at the booking it made.
+    const again = await openPage(q.booking_url);
+    expect(again.status).toBe(200);
+    expect(await again.page.textContent('h1')).toBe('Already booked');
+    expect(await again.page.getAttribute('a[href^="/track/"]', 'href')).toBe(`/track/${ref}`);
+  });
+
+  it('refuses a job card link with a wrong token, and tells a driver on a stale card that another driver took the job', async () => {
+    const near = await driverNear(53.2275, -0.5400, 'Near Driver'); // Lincoln
+    const far = await driverNear(53.2360, -0.5400, 'Far Driver');
+    const q = await quote('Lincoln Central', 'Gainsborough');
+    const booked = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/create',
+      payload: { quote_id: q.quote_id, passenger_name: 'Grace Hopper', passenger_phone_whatsapp: '+44 7911 123457', payment_method: 'cash_to_driver' },
+    });
+    expect(booked.statusCode).toBe(200);
+    const ref = booked.json().booking_reference as string;
+
+    const staleCard = await waitForJobCard(stack.sql, near, ref);
+    const offerUrl = `${base}/driver/jobs/${encodeURIComponent(staleCard.offerId)}`;
+    for (const url of [`${offerUrl}?t=forged-token-value`, offerUrl]) {
+      const refused = await openPage(url);
+      expect(refused.status).toBe(403);
+      expect(await refused.page.textContent('h1')).toBe('Link not valid');
+      expect(await refused.page.textContent('main')).not.toContain('Lincoln');
+      if (url !== offerUrl) await refused.page.screenshot({ path: '/tmp/page-job-403.png', fullPage: true });
+    }
+
+    const stale = await openPage(jobLink(staleCard));
+    await stale.page.waitForSelector('button[data-decision="accept"]');
+    // The near driver lets the offer run out; the next driver is offered the job and takes it.
+    const farCard = await waitForJobCard(stack.sql, far, ref, (OFFER_TIMEOUT_SECONDS + 15) * 1000);
+    await stale.page.waitForSelector('text=Time is up');
+    expect((await respond(stack.app, farCard, 'accept')).statusCode).toBe(200);
+    await waitForStatus(stack.sql, ref, 'assigned');
+
+    await stale.page.click('button[data-decision="accept"]');
+    await stale.page.waitForSelector('text=Another driver took this job');
+    await stale.page.screenshot({ path: '/tmp/page-job-taken.png', fullPage: true });
+    const [row] = await stack.sql<{ driver_id: string }[]>`select driver_id from bookings where ref = ${ref}`;
+    expect(row?.driver_id).toBe(far.id);
+
+    // Opened afresh, the card says the offer is over and offers no buttons.
+    await stale.page.reload();
+    expect(await stale.page.textContent('#job')).toContain('This offer has expired');
+    expect(await stale.page.locator('button[data-decision]').count()).toBe(0);
+  });
+
+  it("shows the API's problem detail for a phone number without the country code, and explains unknown and expired quotes", async () => {
+    const q = await quote('Swansea station', 'Neath');
+    const { page } = await openPage(q.booking_url);
+    await page.fill('#passenger_name', 'Alan Turing');
+    await page.fill('#passenger_phone_whatsapp', '07911 123456');
+    await page.click('#submit');
+    await page.waitForSelector('#form-error:not([hidden])');
+    expect(await page.textContent('#form-error')).toContain('The booking has invalid fields.');
+    expect(await page.textContent('#passenger_phone_whatsapp-error')).toContain('international format: for a UK number use +44');
+    expect(await page.getAttribute('#passenger_phone_whatsapp', 'aria-invalid')).toBe('true');
+    expect(await page.isEnabled('#submit')).toBe(true);
+    expect(page.url()).toBe(q.booking_url);
+    await page.screenshot({ path: '/tmp/page-book-error.png', fullPage: true });
+    const [quoteRow] = await stack.sql<{ status: string }[]>`select status from quotes where id = ${q.quote_id}`;
+    expect(quoteRow?.status).toBe('open');
+
+    for (const path of [`/book/${randomUUID()}`, '/book/not-a-quote']) {
+      const unknown = await openPage(`${base}${path}`);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.page.textContent('h1')).toBe('Quote not found');
+      expect(unknown.headers['content-type']).toMatch(/^text\/html/);
+      if (path !== '/book/not-a-quote') await unknown.page.screenshot({ path: '/tmp/page-not-found.png', fullPage: true });
+    }
+    for (const path of ['/track/TX00000000', '/track/nonsense']) {
+      const unknown = await openPage(`${base}${path}`);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.page.textContent('h1')).toBe('Booking not found');
+    }
+
+    // A quote from an instance holding quotes for 2 s, expired for real by its workflow.
+    const shortLived = await startStack({ QUOTE_TTL_SECONDS: '2' });
+    try {
+      const old = await quote('Swansea station', 'Neath', shortLived.app);
+      await eventually(async () => {
+        const [r] = await stack.sql<{ status: string }[]>`select status from quotes where id = ${old.quote_id}`;
+        return r?.status === 'expired' ? true : undefined;
+      }, 20_000, 'the quote to expire');
+      const expired = await openPage(`${base}/book/${old.quote_id}`);
+      expect(expired.status).toBe(410);
+      expect(await expired.page.textContent('h1')).toBe('This price has expired');
+      expect(await expired.page.locator('#book').count()).toBe(0);
+      await expired.page.screenshot({ path: '/tmp/page-book-expired.png', fullPage: true });
+      // Its way back: a fresh quote for the same journey, on a new booking page.
+      await expired.page.click('#requote');
+      await expired.page.waitForURL((url) => url.pathname.startsWith('/book/') && !url.pathname.endsWith(old.quote_id));
+      await expired.page.waitForSelector('#book');
+      expect(await expired.page.textContent('main')).toContain('Swansea (SWA) station');
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('keeps the pages out of the OpenAPI document and answers the status poll as problem details when unknown', async () => {
+    const doc = await stack.app.inject({ method: 'GET', url: '/api/public/openapi.json' });
+    const paths = Object.keys(doc.json().paths as Record<string, unknown>);
+    expect(paths.filter((p) => /^\/(book|track|driver\/jobs)\b/.test(p))).toEqual([]);
+    const missing = await stack.app.inject({ method: 'GET', url: '/track/TX00000000/status.json' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(missing.json().code).toBe('booking_not_found');
+    const malformed = await stack.app.inject({ method: 'GET', url: '/track/nonsense/status.json' });
+    expect(malformed.statusCode).toBe(400);
+  });
+});

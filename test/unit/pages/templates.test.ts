@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { BookingRow } from '../../../activities/bookings.js';
+import { renderQuotePage } from '../../../src/pages/book-page.js';
+import { escapeHtml, html, trustedHtml } from '../../../src/pages/escape-html.js';
+import { renderJobCardPage } from '../../../src/pages/job-card-page.js';
+import type { Page } from '../../../src/pages/layout.js';
+import type { QuoteForPage } from '../../../src/pages/page-data.js';
+import { renderTrackPage, trackStatus } from '../../../src/pages/track-page.js';
+
+const HOSTILE = `<img src=x onerror="alert('x')">&`;
+const NOW = new Date('2026-07-03T12:00:00Z');
+
+function booking(over: Partial<BookingRow> = {}): BookingRow & { d_name: string | null; d_vehicle: string | null; d_plate: string | null } {
+  return {
+    ref: 'TXAB12CD34',
+    status: 'assigned',
+    source: 'agent_create',
+    quote_id: null,
+    passenger_name: 'Ada Lovelace',
+    passenger_phone: '+447911123456',
+    passenger_email: 'ada@example.com',
+    email_verified: false,
+    payment_method: 'cash_to_driver',
+    flight_number: null,
+    notes: HOSTILE,
+    agent: null,
+    pickup_query: HOSTILE,
+    dropoff_query: 'Heathrow',
+    pickup: { label: HOSTILE, lat: 51.5, lon: -0.1 },
+    dropoff: { label: 'Heathrow Airport (LHR)', lat: 51.47, lon: -0.45 },
+    pickup_area: 'london-tfl',
+    pickup_at: new Date('2026-07-03T14:30:00Z'),
+    passengers: 2,
+    vehicle_type: 'saloon',
+    wheelchair: false,
+    fare_pence: 4550,
+    fare_source: 'quote',
+    distance_m: 24000,
+    duration_s: 2400,
+    driver_id: 'drv-1',
+    assigned_at: NOW,
+    cancelled_at: null,
+    cancel_reason: null,
+    payment_state: 'pay_driver_on_completion',
+    created_at: NOW,
+    d_name: `Sam "The Cab" O'Neil`,
+    d_vehicle: HOSTILE,
+    d_plate: 'AB12 CDE',
+    ...over,
+  };
+}
+
+/** Every inline script and style must be exactly what the page's CSP hash allows. */
+function expectHashesMatch(page: Page) {
+  const blocks = [...page.html.matchAll(/<(script|style)>([\s\S]*?)<\/\1>/g)];
+  expect(blocks.length).toBeGreaterThan(0);
+  for (const [, , body] of blocks) {
+    const hash = `'sha256-${createHash('sha256').update(body!, 'utf8').digest('base64')}'`;
+    expect(page.csp).toContain(hash);
+  }
+  expect(page.csp).toContain("default-src 'none'");
+  expect(page.csp).not.toContain('unsafe-inline');
+}
+
+describe('html templates', () => {
+  it('escapes every interpolated value, including inside arrays, and passes SafeHtml through', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    const out = html`<p title="${HOSTILE}">${[HOSTILE, html`<b>${HOSTILE}</b>`]}${false}${null}${undefined}${3}${trustedHtml('<i>ok</i>')}</p>`;
+    expect(out.value).toBe(
+      `<p title="${escapeHtml(HOSTILE)}">${escapeHtml(HOSTILE)}<b>${escapeHtml(HOSTILE)}</b>3<i>ok</i></p>`,
+    );
+  });
+
+  it('renders stored text on the tracking page and job card as text, never markup', () => {
+    const track = renderTrackPage(trackStatus(booking()));
+    const card = renderJobCardPage({
+      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', status: 'offered', expires_at: new Date(NOW.getTime() + 60_000) },
+      booking: booking(),
+      token: `"><script>alert(1)</script>`,
+      now: NOW,
+    });
+    for (const page of [track, card]) {
+      expect(page.html).not.toContain('<img');
+      expect(page.html).toContain(escapeHtml(HOSTILE));
+      expect(page.html.match(/<script>/g)).toHaveLength(1);
+      expectHashesMatch(page);
+    }
+    expect(track.html).toContain('Sam &quot;The Cab&quot; O&#39;Neil');
+    expect(card.html).toContain('data-token="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(card.html).toContain('data-seconds-left="60"');
+  });
+
+  it('shows London wall-clock time with BST and the fare in pounds, and hides passenger details from the tracking status', () => {
+    const s = trackStatus(booking());
+    expect(s.pickup_time).toBe('Fri 3 Jul 2026, 15:30 BST');
+    expect(JSON.stringify(s)).not.toMatch(/Ada|7911|ada@/);
+    expect(trackStatus(booking({ status: 'dispatching' })).driver).toBeNull();
+    expect(trackStatus(booking({ status: 'cancelled' })).final).toBe(true);
+    const card = renderJobCardPage({
+      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', status: 'timed_out', expires_at: NOW },
+      booking: booking(),
+      token: 't',
+      now: NOW,
+    });
+    expect(card.html).toContain('£45.50');
+    expect(card.html).toContain('This offer has expired');
+    expect(card.html).not.toContain('<script>');
+    expect(card.csp).toContain("script-src 'none'");
+  });
+
+  it('chooses the booking page by the quote state and the clock', () => {
+    const quote: QuoteForPage = {
+      id: '6f1c1b7e-9d43-4f1e-8f55-0b8f0e6f2a10',
+      status: 'open',
+      pickup_query: HOSTILE,
+      dropoff_query: 'LHR',
+      pickup: { label: HOSTILE },
+      dropoff: { label: 'Heathrow Airport (LHR)' },
+      depart_at: new Date('2026-07-03T14:30:00Z'),
+      vehicle_type: 'saloon',
+      passengers: 1,
+      meet_and_greet: false,
+      worldwide: false,
+      fare_pence: 4550,
+      expires_at: new Date(NOW.getTime() + 60_000),
+      booking_ref: null,
+    };
+    const open = renderQuotePage(quote, NOW);
+    expect(open.status).toBe(200);
+    expect(open.html).toContain('Book for £45.50');
+    expect(open.html).toContain('Fri 3 Jul 2026, 15:30 BST');
+    expectHashesMatch(open);
+    expect(renderQuotePage({ ...quote, expires_at: NOW }, NOW).status).toBe(410);
+    const expired = renderQuotePage({ ...quote, status: 'expired' }, NOW);
+    expect(expired.status).toBe(410);
+    expect(expired.html).toContain(`data-pickup="${escapeHtml(HOSTILE)}"`);
+    expect(expired.html).toContain('data-depart-at="2026-07-03T14:30:00.000Z"');
+    expectHashesMatch(expired);
+    const redeemed = renderQuotePage({ ...quote, status: 'redeemed', booking_ref: 'TXAB12CD34' }, NOW);
+    expect(redeemed.html).toContain('href="/track/TXAB12CD34"');
+    expect(renderQuotePage(null, NOW).status).toBe(404);
+  });
+});
