@@ -43,6 +43,7 @@ const ConfigSchema = z.object({
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_MAX_SECONDS: positiveInt.default(15 * 60),
+  NO_SHOW_GRACE_SECONDS: positiveInt.default(10 * 60),
   /** Identical bookings (same phone, pickup, drop-off and time) within this window are one booking. */
   BOOKING_DEDUPE_WINDOW_SECONDS: positiveInt.default(120),
   OPS_ALERT_EMAIL: z.email().default('ops@localhost'),

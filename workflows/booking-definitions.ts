@@ -49,6 +49,8 @@ export interface DispatchPolicy {
   /** First wait before retrying an exhausted cascade; doubles up to maxRetrySeconds. */
   retryBaseSeconds: number;
   maxRetrySeconds: number;
+  /** An assigned driver not at the pickup this long after pickup time is a no-show: reassign. */
+  noShowGraceSeconds: number;
 }
 
 /** Where a place resolved to, as stored with the booking. */

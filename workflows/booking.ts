@@ -271,8 +271,18 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       continue;
     }
 
-    // Assigned: wait for the trip to progress, or for something that changes the plan.
-    await condition(() => interrupted() || progress !== null);
+    // Assigned: wait for the trip to progress, or for something that changes the plan. A driver
+    // who has not reached the pickup by pickup time plus the grace is treated as a no-show.
+    const woken = () => interrupted() || progress !== null;
+    if (state.status === 'assigned' || state.status === 'en_route') {
+      const noShowAt = Date.parse(state.job.pickupAt) + policy.noShowGraceSeconds * 1000;
+      if (!(await condition(woken, Math.max(1000, noShowAt - Date.now())))) {
+        drop = { driverId: state.driverId, reason: 'no_show' };
+        continue;
+      }
+    } else {
+      await condition(woken);
+    }
     if (progress !== null) {
       const p: TripProgress = progress;
       progress = null;

@@ -44,6 +44,7 @@ export function dispatchPolicy(config: Config): DispatchPolicy {
     offerTimeoutSeconds: config.OFFER_TIMEOUT_SECONDS,
     retryBaseSeconds: config.DISPATCH_RETRY_BASE_SECONDS,
     maxRetrySeconds: config.DISPATCH_RETRY_MAX_SECONDS,
+    noShowGraceSeconds: config.NO_SHOW_GRACE_SECONDS,
   };
 }
 

@@ -163,3 +163,8 @@ export const PassengerVerifyResponse = z
     status: z.enum(['code_sent', 'verified']),
   })
   .meta({ id: 'PassengerVerifyResponse' });
+
+export const TripEventRequest = z.object({
+  token: z.string().min(10).max(100),
+  event: z.enum(['en_route', 'arrived', 'on_board', 'completed', 'drop']).describe('drop: the driver gives the job back; it is reassigned'),
+});

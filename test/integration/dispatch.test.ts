@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { amendBooking } from '../../src/bookings/amend-booking.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/booking-definitions.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 const created: TestDriver[] = [];
 beforeAll(async () => {
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '3' });
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '3', NO_SHOW_GRACE_SECONDS: '4' });
 });
 afterEach(async () => {
   // Drivers stay in the shared database; offline, they can never be offered another test's job.
@@ -167,4 +167,48 @@ describe('dispatch cascade', () => {
     const cards = await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${d.phone} and channel = 'sms'`;
     expect(cards).toHaveLength(1);
   });
+
+  it('reassigns when the assigned driver drops the job, and never offers it to that driver again', async () => {
+    const dropper = await driverNear(51.3780, -2.3560); // Bath
+    const other = await driverNear(51.3850, -2.3560);
+    const { booking_reference: ref } = await quoteAndBook('Bath Spa', 'Bath', { departAt: new Date(Date.now() + 60_000).toISOString() });
+    const card = await waitForJobCard(stack.sql, dropper, ref);
+    await respond(stack.app, card, 'accept');
+    await waitForStatus(stack.sql, ref, 'assigned');
+    const trip = (c: JobCard, event: string) =>
+      stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(c.offerId)}/trip`, payload: { token: c.token, event } });
+    expect((await trip(card, 'drop')).statusCode).toBe(202);
+
+    const next = await waitForJobCard(stack.sql, other, ref);
+    expect((await trip(next, 'arrived')).statusCode).toBe(409); // not theirs yet
+    await respond(stack.app, next, 'accept');
+    const row = await waitForStatus(stack.sql, ref, 'assigned');
+    expect(row.driver_id).toBe(other.id);
+    expect((await trip(next, 'arrived')).statusCode).toBe(202);
+    await waitForStatus(stack.sql, ref, 'arrived');
+    const s = await state(ref);
+    expect(s.droppedDriverIds).toEqual([dropper.id]);
+    // In the next round the dropper is considered and skipped, on the record.
+    expect(s.candidates.filter((c) => c.driverId === dropper.id).map((c) => [c.outcome, c.reason])).toEqual([
+      ['offered', null],
+      ['accepted', null],
+      ['dropped', 'dropped'],
+      ['skipped', 'already_offered'],
+    ]);
+  });
+
+  it('treats a driver who has not arrived by pickup time plus the grace as a no-show and reassigns', async () => {
+    const late = await driverNear(52.2050, 0.1190); // Cambridge
+    const punctual = await driverNear(52.2100, 0.1190);
+    const { booking_reference: ref } = await quoteAndBook('Cambridge station', 'Cambridge');
+    const card = await waitForJobCard(stack.sql, late, ref);
+    await respond(stack.app, card, 'accept');
+    await waitForStatus(stack.sql, ref, 'assigned');
+    // Pickup is now; with a 4 s grace the no-show fires without anyone touching the booking.
+    const next = await waitForJobCard(stack.sql, punctual, ref, 30_000);
+    await respond(stack.app, next, 'accept');
+    expect((await waitForStatus(stack.sql, ref, 'assigned')).driver_id).toBe(punctual.id);
+    const s = await state(ref);
+    expect(s.candidates.find((c) => c.driverId === late.id && c.outcome === 'dropped')?.reason).toBe('no_show');
+  }, 60_000);
 });

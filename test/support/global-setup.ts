@@ -2,6 +2,7 @@
 // runs against, applies migrations, and bundles the workflow code once for all test files.
 // Reuse: set TEST_DATABASE_URL and/or TEST_TEMPORAL_ADDRESS to point at running servers.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -28,7 +29,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!databaseUrl) {
     const pg = await startEmbeddedPostgres({
       dataDir: path.join(tmp, 'pg'),
-      port: Number(process.env.TEST_PG_PORT ?? 54339),
+      port: Number(process.env.TEST_PG_PORT ?? (await freePort())),
       persistent: false,
     });
     teardown.push(pg.stop);
@@ -42,7 +43,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!temporalAddress) {
     // A generous readiness wait: a cold CI machine can take well over the SDK's default 5 s.
     const temporal = await startTemporalDevServer({
-      port: Number(process.env.TEST_TEMPORAL_PORT ?? 7243),
+      port: Number(process.env.TEST_TEMPORAL_PORT ?? (await freePort())),
       logFile: path.join(tmp, 'temporal.log'),
       readyTimeoutMs: 120_000,
     });
@@ -62,6 +63,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const stop of teardown.reverse()) await stop().catch(() => {});
     fs.rmSync(tmp, { recursive: true, force: true });
   };
+}
+
+/** A port nothing listens on now, so parallel test runs on one machine never collide. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 const noop = () => {};
