@@ -16,6 +16,17 @@ import { startTemporalDevServer, temporalCliPath } from '../../src/dev/temporal-
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { createWorker } from '../../src/worker-runtime.js';
 import { quoteWorkflowId, redeemQuoteUpdate } from '../../workflows/quote-definitions.js';
+import {
+  amendBookingUpdate,
+  bookingCreatedUpdate,
+  bookingStateQuery,
+  bookingWorkflowId,
+  cancelBookingUpdate,
+  driverDroppedSignal,
+  emailConfirmedSignal,
+  respondToOfferUpdate,
+  tripProgressSignal,
+} from '../../workflows/booking-definitions.js';
 
 const outDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-record-'));
@@ -40,9 +51,49 @@ async function insertQuote(id: string, expiresAt: Date) {
     values (${id}, 'v1', 'a', 'b', '{}', '{}', now(), 'saloon', 1, 1000, 1000, 100, '[]', '{}', ${expiresAt})`;
 }
 
+const policy = { dispatchLeadSeconds: 900, offerTimeoutSeconds: 1, retryBaseSeconds: 60, maxRetrySeconds: 600, noShowGraceSeconds: 600 };
+const place = { label: 'Record Town', kind: 'place', lat: 55.0, lon: -3.0, postcodeDistrict: null, council: null };
+
+async function insertDriver(id: string, seats = 4, vehicleType = 'saloon', lat = 55.001) {
+  await sql`insert into drivers (id, name, phone, tier, home_area, approved, vehicle_type, seats, online, lat, lon, location_at)
+            values (${id}, ${id}, '+447700900999', 'local', 'record-area', true, ${vehicleType}, ${seats}, true, ${lat}, -3.0, now())
+            on conflict (id) do update set online = true, location_at = now()`;
+}
+
+function bookingInput(ref: string, awaitEmailConfirmation = false) {
+  return {
+    booking: {
+      ref, source: 'v1_direct' as const, quoteId: null, passengerName: 'Rec Order', passengerPhone: '+447400123456',
+      passengerEmail: 'rec.order@example.com', emailVerified: !awaitEmailConfirmation, paymentMethod: 'cash', flightNumber: null,
+      agent: null, pickupQuery: 'a', dropoffQuery: 'b', pickup: place, dropoff: place, pickupArea: 'record-area', farePence: 1234,
+      fareSource: 'tariff' as const, distanceM: 5000, durationS: 900, requestFingerprint: null,
+    },
+    job: { pickupAt: new Date().toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    policy,
+    awaitEmailConfirmation,
+  };
+}
+
+/** Waits until the booking's current offer goes to `driverId`, and returns its id. */
+async function offerTo(ref: string, driverId: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const s = await client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+    if (s.offer?.driverId === driverId) return s.offer.offerId;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no offer to ${driverId}`);
+}
+
+async function startBookingWorkflow(ref: string, awaitEmailConfirmation = false) {
+  const h = await client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, awaitEmailConfirmation)] });
+  return h;
+}
+
 await worker.runUntil(async () => {
-  const scenarios: Record<string, (id: string) => Promise<void>> = {
-    'quote-redeemed': async (id) => {
+  // Each scenario returns the workflow id whose history it leaves behind.
+  const scenarios: Record<string, () => Promise<string>> = {
+    'quote-redeemed': async () => {
+      const id = crypto.randomUUID();
       await insertQuote(id, new Date(Date.now() + 3600_000));
       const h = await client.workflow.start('quoteWorkflow', {
         workflowId: quoteWorkflowId(id),
@@ -51,8 +102,10 @@ await worker.runUntil(async () => {
       });
       await h.executeUpdate(redeemQuoteUpdate, { args: [{ requestId: 'r1', bookingRef: 'BK1' }] });
       await h.result();
+      return h.workflowId;
     },
-    'quote-expired': async (id) => {
+    'quote-expired': async () => {
+      const id = crypto.randomUUID();
       await insertQuote(id, new Date(Date.now() + 1000));
       const h = await client.workflow.start('quoteWorkflow', {
         workflowId: quoteWorkflowId(id),
@@ -60,13 +113,44 @@ await worker.runUntil(async () => {
         args: [{ quoteId: id, expiresAt: new Date(Date.now() + 1000).toISOString() }],
       });
       await h.result();
+      return h.workflowId;
+    },
+    // Decline, timeout, accept, then the whole trip to completion.
+    'booking-cascade-completed': async () => {
+      await insertDriver('rec-a', 4, 'saloon', 55.001);
+      await insertDriver('rec-b', 4, 'saloon', 55.002);
+      await insertDriver('rec-c', 4, 'saloon', 55.003);
+      const ref = 'TXREC00001';
+      const h = await startBookingWorkflow(ref);
+      await h.executeUpdate(bookingCreatedUpdate);
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-a'), driverId: 'rec-a', decision: 'decline' }] });
+      await offerTo(ref, 'rec-b'); // left to time out
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-c'), driverId: 'rec-c', decision: 'accept' }] });
+      for (const progress of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.signal(tripProgressSignal, { driverId: 'rec-c', progress });
+      await h.result();
+      return h.workflowId;
+    },
+    // Held for email confirmation, confirmed, assigned, amended beyond the driver, reassigned, cancelled.
+    'booking-confirmed-amended-cancelled': async () => {
+      await insertDriver('rec-d', 4, 'saloon', 55.001);
+      await insertDriver('rec-e', 6, '6seater', 55.004);
+      const ref = 'TXREC00002';
+      const h = await startBookingWorkflow(ref, true);
+      await h.executeUpdate(bookingCreatedUpdate);
+      await h.signal(emailConfirmedSignal);
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-d'), driverId: 'rec-d', decision: 'accept' }] });
+      await h.executeUpdate(amendBookingUpdate, { args: [{ passengers: 6, vehicleType: '6seater' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-e'), driverId: 'rec-e', decision: 'accept' }] });
+      await h.signal(driverDroppedSignal, { driverId: 'rec-e', reason: 'dropped' });
+      await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
     },
   };
   for (const [name, run] of Object.entries(scenarios)) {
-    const id = crypto.randomUUID();
-    await run(id);
+    const workflowId = await run();
     // The CLI's JSON export is the format replay tools (and `temporal workflow show`) share.
-    const json = execFileSync(temporalCliPath(), ['workflow', 'show', '--address', temporal.address, '--workflow-id', quoteWorkflowId(id), '--output', 'json'], { encoding: 'utf8' });
+    const json = execFileSync(temporalCliPath(), ['workflow', 'show', '--address', temporal.address, '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8' });
     fs.writeFileSync(path.join(outDir, `${name}.json`), json);
     console.log(`recorded ${name}`);
   }
