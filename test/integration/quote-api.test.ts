@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { approveRateOverride } from '../../src/quotes/rate-overrides.js';
+import { BOOKING_STATUSES } from '../../workflows/booking-definitions.js';
 import { quoteWorkflowId } from '../../workflows/quote-definitions.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
@@ -259,6 +260,13 @@ describe('OpenAPI document and health', () => {
     ]);
     expect(doc.paths['/api/public/v1/quote'].post.operationId).toBe('estimateFare');
     expect(doc.paths['/api/public/quotes/estimate'].post.operationId).toBe('getTaxiQuote');
+    expect(doc.paths['/api/public/bookings/create'].post.operationId).toBe('createTaxiBooking');
+    expect(doc.paths['/api/public/bookings/instant'].post.operationId).toBe('createInstantTaxiBooking');
+    expect(doc.paths['/api/public/v1/booking'].post.operationId).toBe('createBooking');
+    expect(doc.paths['/api/public/v1/booking/{ref}'].get.operationId).toBe('getBooking');
+    expect(doc.paths['/api/public/v1/booking/{ref}'].post.operationId).toBe('cancelBooking');
+    // Booking status names are part of the published contract.
+    expect(doc.components.schemas.BookingStatus.enum).toEqual([...BOOKING_STATUSES]);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
