@@ -48,6 +48,18 @@ export function dispatchPolicy(config: Config): DispatchPolicy {
   };
 }
 
+function passengerFields(p: Passenger) {
+  return {
+    passengerName: p.name,
+    passengerPhone: p.phone,
+    passengerEmail: p.email,
+    emailVerified: p.emailVerified,
+    paymentMethod: p.paymentMethod,
+    flightNumber: p.flightNumber,
+    agent: p.agent,
+  };
+}
+
 export function placeSnapshot(g: GeoLocation): PlaceSnapshot {
   return { label: g.label, kind: g.kind, lat: g.lat, lon: g.lon, postcodeDistrict: g.postcodeDistrict, council: g.council };
 }
@@ -77,13 +89,7 @@ export async function bookTrip(
     ref,
     source: opts.source,
     quoteId: null,
-    passengerName: opts.passenger.name,
-    passengerPhone: opts.passenger.phone,
-    passengerEmail: opts.passenger.email,
-    emailVerified: opts.passenger.emailVerified,
-    paymentMethod: opts.passenger.paymentMethod,
-    flightNumber: opts.passenger.flightNumber,
-    agent: opts.passenger.agent,
+    ...passengerFields(opts.passenger),
     pickupQuery: opts.query.pickup,
     dropoffQuery: opts.query.dropoff,
     pickup: placeSnapshot(opts.trip.pickup),
@@ -153,13 +159,7 @@ export async function bookQuote(
     ref: redemption.bookingRef,
     source: opts.source,
     quoteId: q.id,
-    passengerName: opts.passenger.name,
-    passengerPhone: opts.passenger.phone,
-    passengerEmail: opts.passenger.email,
-    emailVerified: opts.passenger.emailVerified,
-    paymentMethod: opts.passenger.paymentMethod,
-    flightNumber: opts.passenger.flightNumber,
-    agent: opts.passenger.agent,
+    ...passengerFields(opts.passenger),
     pickupQuery: q.pickup_query,
     dropoffQuery: q.dropoff_query,
     pickup: placeSnapshot(q.pickup),

@@ -14,17 +14,7 @@ const PAST_TOLERANCE_MS = 5 * 60_000;
 /** Tariff tables and bank-holiday data do not reach further than this with any confidence. */
 const MAX_AHEAD_MS = 366 * 24 * 3600_000;
 
-export interface QuoteInput {
-  contract: 'simple' | 'v1';
-  pickup: string;
-  dropoff: string;
-  departAt?: string | undefined;
-  vehicleType: VehicleType;
-  passengers: number;
-  meetAndGreet: boolean;
-  worldwide: boolean;
-  apiKey: ApiKey | null;
-}
+export type QuoteInput = Omit<TripInput, 'fields'> & { contract: 'simple' | 'v1' };
 
 export interface QuoteDeps {
   sql: Sql;

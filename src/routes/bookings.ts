@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../app.js';
-import { bookQuote, bookTrip } from '../bookings/create-booking.js';
+import { bookQuote, bookTrip, type CreatedBooking } from '../bookings/create-booking.js';
 import { readIdempotencyKey, withIdempotencyKey } from '../bookings/idempotency.js';
 import { quoteFingerprint, tripFingerprint } from '../bookings/identity.js';
 import { readPassenger } from '../bookings/passenger-input.js';
@@ -32,6 +32,13 @@ export async function bookingRoutes(app: FastifyInstance, deps: AppDeps): Promis
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = deps.config.PUBLIC_BASE_URL;
   const bookingDeps = { sql: deps.sql, temporal: deps.temporal, config: deps.config };
+  const agentReply = (b: CreatedBooking) => ({
+    booking_reference: b.ref,
+    status: b.state.status,
+    status_url: statusUrl(base, b.ref),
+    fare: gbp(b.farePence),
+    currency: 'GBP' as const,
+  });
 
   r.post('/api/public/bookings/create', {
     schema: {
@@ -66,16 +73,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: AppDeps): Promis
           passenger,
           awaitEmailConfirmation: false,
         });
-        return {
-          status: 200,
-          body: {
-            booking_reference: booking.ref,
-            status: booking.state.status,
-            status_url: statusUrl(base, booking.ref),
-            fare: gbp(booking.farePence),
-            currency: 'GBP',
-          },
-        };
+        return { status: 200, body: agentReply(booking) };
       });
       return reply.code(res.status as 200).send(res.body as never);
     },
@@ -144,16 +142,7 @@ export async function bookingRoutes(app: FastifyInstance, deps: AppDeps): Promis
           passenger,
           awaitEmailConfirmation: false,
         });
-        return {
-          status: 200,
-          body: {
-            booking_reference: booking.ref,
-            status: booking.state.status,
-            status_url: statusUrl(base, booking.ref),
-            fare: gbp(booking.farePence),
-            currency: 'GBP',
-          },
-        };
+        return { status: 200, body: agentReply(booking) };
       });
       return reply.code(res.status as 200).send(res.body as never);
     },
