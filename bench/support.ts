@@ -3,6 +3,7 @@
 // `npm start` starts them, and a closed-loop load generator for non-HTTP calls.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,19 +18,20 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
-export async function startBenchStack(): Promise<Stack> {
+/** Ports default to the fixed ones bench/quote.ts has always used; pass free ones to run beside it. */
+export async function startBenchStack(ports: { postgres?: number; temporal?: number } = {}): Promise<Stack> {
   const stops: Array<() => Promise<void>> = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-bench-'));
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), port: 54361, persistent: false });
+    const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), port: ports.postgres ?? 54361, persistent: false });
     stops.push(pg.stop);
     databaseUrl = pg.url;
   }
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   if (!temporalAddress) {
     // Same persistence as `npm start` (SQLite file), so the figures match what a newcomer runs.
-    const t = await startTemporalDevServer({ port: 7261, dbFile: path.join(tmp, 'temporal.sqlite'), readyTimeoutMs: 120_000 });
+    const t = await startTemporalDevServer({ port: ports.temporal ?? 7261, dbFile: path.join(tmp, 'temporal.sqlite'), readyTimeoutMs: 120_000 });
     stops.push(t.stop);
     temporalAddress = t.address;
   }
@@ -49,6 +51,19 @@ export function startProcess(entry: string, env: NodeJS.ProcessEnv): { child: Ch
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return { child, stop: () => stopChild(child) };
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
+    });
+  });
 }
 
 export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<void> {

@@ -102,6 +102,9 @@ async function jobCards(sql: Sql, ref: string) {
     select recipient, channel from outbox where booking_ref = ${ref} and body like 'New job%' order by recipient, channel`;
 }
 
+const byRecipientAndChannel = (a: { recipient: string; channel: string }, b: { recipient: string; channel: string }) =>
+  a.recipient + a.channel < b.recipient + b.channel ? -1 : 1;
+
 const cardsTo = (d: TestDriver) => [
   { recipient: d.phone, channel: 'sms' },
   { recipient: d.phone, channel: 'whatsapp' },
@@ -137,9 +140,9 @@ describe('worker crash while a cascade waits on an offer', () => {
   it(
     'a driver who accepts after the worker was SIGKILLed and restarted gets the job, once; nobody else hears of it',
     async () => {
-      // Long enough that the accept, sent after a cold worker start (it bundles the workflow code),
-      // lands well inside the offer window.
-      const stack = (api = await startApiOnly({ env: { OFFER_TIMEOUT_SECONDS: '30' } }));
+      // Long enough that the accept, sent after a cold worker start (it bundles the workflow code
+      // first, a few seconds), lands well inside the offer window.
+      const stack = (api = await startApiOnly({ env: { OFFER_TIMEOUT_SECONDS: '20' } }));
       let worker: WorkerProcess | undefined = await startWorkerProcess(stack.workerEnv);
       logOnFailure('worker', () => worker);
       // Lancaster: a national-default area no other test uses.
@@ -153,7 +156,7 @@ describe('worker crash while a cascade waits on an offer', () => {
 
       expect(await worker.crash()).toEqual({ code: null, signal: 'SIGKILL' });
       worker = await startWorkerProcess(stack.workerEnv);
-      expect(Date.now()).toBeLessThan(offer!.expires_at.getTime());
+      expect(Date.now(), 'the new worker must be up before the offer expires').toBeLessThan(offer!.expires_at.getTime());
 
       const accepted = await respond(stack.app, card, 'accept');
       expect(accepted.statusCode, accepted.body).toBe(200);
@@ -166,8 +169,9 @@ describe('worker crash while a cascade waits on an offer', () => {
       // nothing more has happened: no second card, no second driver, the same single assignment.
       await new Promise((r) => setTimeout(r, Math.max(0, offer!.expires_at.getTime() - Date.now()) + 2000));
       expect(await jobCards(stack.sql, ref)).toEqual(cardsTo(first));
-      expect(await stack.sql`select 1 from outbox where recipient = ${second.phone}`).toHaveLength(0);
+      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
       expect(await stack.sql`select 1 from offers where booking_ref = ${ref}`).toHaveLength(1);
+      expect(await stack.sql`select 1 from offers where driver_id = ${second.id}`).toHaveLength(0);
       expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(1);
       expect(await bookingRow(stack.sql, ref)).toEqual({ status: 'assigned', driver_id: first.id });
       // A second answer from the same driver is still "accepted", never a second assignment.
@@ -195,7 +199,7 @@ describe('worker crash while a cascade waits on an offer', () => {
       // With no worker, the timer fires on the server but nothing can act on it.
       const [offer] = await stack.sql<{ expires_at: Date }[]>`select expires_at from offers where booking_ref = ${ref}`;
       await new Promise((r) => setTimeout(r, Math.max(0, offer!.expires_at.getTime() - Date.now()) + 1000));
-      expect(await stack.sql`select 1 from outbox where recipient = ${second.phone}`).toHaveLength(0);
+      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
       expect(await historyEvents(stack.client, ref)).toContain('timerFired');
 
       worker = await startWorkerProcess(stack.workerEnv);
@@ -205,7 +209,7 @@ describe('worker crash while a cascade waits on an offer', () => {
 
       const accepted = await respond(stack.app, card2, 'accept');
       expect(accepted.statusCode, accepted.body).toBe(200);
-      const s = await expectAssignedExactlyOnce(stack, ref, second, [...cardsTo(first), ...cardsTo(second)].sort((a, b) => (a.recipient + a.channel < b.recipient + b.channel ? -1 : 1)));
+      const s = await expectAssignedExactlyOnce(stack, ref, second, [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel));
       expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
       expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
       expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(2);
@@ -215,18 +219,37 @@ describe('worker crash while a cascade waits on an offer', () => {
   );
 });
 
+/**
+ * A Temporal dev server of the test's own on a SQLite file (the shared one keeps its history in
+ * memory, so it cannot be restarted), with the API and a worker process pointed at it.
+ */
+async function restartableStack(offerTimeoutSeconds: string) {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-crash-'));
+  const serverOpts = { port: await freePort(), dbFile: path.join(tmp, 't.sqlite'), logFile: path.join(tmp, 'temporal.log'), readyTimeoutMs: 120_000 };
+  temporal = await startTemporalDevServer(serverOpts);
+  const stack = (api = await startApiOnly({ temporalAddress: temporal.address, env: { OFFER_TIMEOUT_SECONDS: offerTimeoutSeconds } }));
+  const worker = await startWorkerProcess(stack.workerEnv);
+  logOnFailure('worker', () => worker);
+  return {
+    stack,
+    worker,
+    /** SIGTERM, as an operator's restart would; resolves once the process has exited. */
+    stopServer: async () => {
+      await temporal?.stop();
+      temporal = undefined;
+    },
+    /** The same binary, port and database file. */
+    startServer: async () => {
+      temporal = await startTemporalDevServer(serverOpts);
+    },
+  };
+}
+
 describe('Temporal server restart while a cascade waits on an offer', () => {
   it(
     'the server stopped and started again on its database file: the accept after the restart assigns exactly one driver, no duplicate cards',
     async () => {
-      // A server of this test's own: the shared one keeps its history in memory, so it cannot be restarted.
-      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-crash-'));
-      const port = await freePort();
-      const serverOpts = { port, dbFile: path.join(tmp, 't.sqlite'), logFile: path.join(tmp, 'temporal.log'), readyTimeoutMs: 120_000 };
-      temporal = await startTemporalDevServer(serverOpts);
-      const stack = (api = await startApiOnly({ temporalAddress: temporal.address, env: { OFFER_TIMEOUT_SECONDS: '60' } }));
-      const worker = await startWorkerProcess(stack.workerEnv);
-      logOnFailure('worker', () => worker);
+      const { stack, worker, stopServer, startServer } = await restartableStack('60');
       // Truro: a national-default area no other test uses.
       const first = await driverNear(stack, 50.2642, -5.065);
       const second = await driverNear(stack, 50.27, -5.065);
@@ -234,9 +257,8 @@ describe('Temporal server restart while a cascade waits on an offer', () => {
       const card = await waitForJobCard(stack.sql, first, ref);
       await waitForOfferTimer(stack.client, ref);
 
-      await temporal.stop();
-      temporal = undefined;
-      temporal = await startTemporalDevServer(serverOpts);
+      await stopServer();
+      await startServer();
       // The worker rode out the outage: its connection retries on its own.
       expect(worker.child.exitCode).toBeNull();
 
@@ -246,8 +268,38 @@ describe('Temporal server restart while a cascade waits on an offer', () => {
       expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
       const s = await expectAssignedExactlyOnce(stack, ref, first, cardsTo(first));
       expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
-      expect(await stack.sql`select 1 from outbox where recipient = ${second.phone}`).toHaveLength(0);
+      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
       expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(1);
+    },
+    180_000,
+  );
+
+  it(
+    'an offer timer that falls due while the server is down fires after the restart, and the next driver gets exactly one card',
+    async () => {
+      const { stack, worker, stopServer, startServer } = await restartableStack('8');
+      // Worcester: a national-default area no other test uses.
+      const first = await driverNear(stack, 52.195, -2.22);
+      const second = await driverNear(stack, 52.201, -2.22);
+      const ref = await quoteAndBook(stack, 'Worcester Foregate Street', 'Worcester Shrub Hill');
+      await waitForJobCard(stack.sql, first, ref);
+      await waitForOfferTimer(stack.client, ref);
+      const [offer] = await stack.sql<{ expires_at: Date }[]>`select expires_at from offers where booking_ref = ${ref}`;
+
+      await stopServer();
+      // Down past the moment the timer was due: only the server's persisted timer can bring it back.
+      await new Promise((r) => setTimeout(r, Math.max(0, offer!.expires_at.getTime() - Date.now()) + 1000));
+      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
+      await startServer();
+      expect(worker.child.exitCode).toBeNull();
+
+      const card2 = await waitForJobCard(stack.sql, second, ref, 60_000);
+      const accepted = await respond(stack.app, card2, 'accept');
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      const s = await expectAssignedExactlyOnce(stack, ref, second, [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel));
+      expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
+      expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
+      expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(2);
     },
     180_000,
   );

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
+import { activityDeps } from '../../src/activity-deps.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
@@ -46,7 +47,12 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
   const config = loadConfig(env);
   const sql = createSql(config.DATABASE_URL, 5);
   const { connection, client } = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
-  const app = await buildApp({ config, sql, temporal: client, geo: createGeoProviders({ geocoder: 'embedded', router: 'estimate' }) }, { logger: false });
+  // The notifier as src/server.ts builds it (the API sends its own messages, e.g. email confirmations).
+  const { notifier } = activityDeps(config, sql);
+  const app = await buildApp(
+    { config, sql, temporal: client, geo: createGeoProviders({ geocoder: 'embedded', router: 'estimate' }), notifier },
+    { logger: false },
+  );
   await app.ready();
   return {
     sql,
