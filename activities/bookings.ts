@@ -118,13 +118,34 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       );
     },
 
-    async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<void> {
-      await sql.begin(async (tx) => {
+    /**
+     * Claims the driver for this offer, or reports that another booking got them first. The row
+     * lock on the driver serialises concurrent cascades, so a driver never holds two open job cards
+     * or an offer overlapping an active job. Idempotent: an offer already recorded is claimed.
+     */
+    async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {
+      return sql.begin(async (tx) => {
+        await tx`select id from drivers where id = ${o.driverId} for update`;
+        const [existing] = await tx`select 1 from offers where id = ${o.offerId}`;
+        if (existing) return { claimed: true };
+        const [b] = await tx<{ pickup_at: Date; duration_s: number }[]>`select pickup_at, duration_s from bookings where ref = ${o.ref}`;
+        if (!b) throw new Error(`booking ${o.ref} not found`);
+        const end = new Date(b.pickup_at.getTime() + b.duration_s * 1000);
+        const [busy] = await tx`
+          select 1 from offers x
+           where x.driver_id = ${o.driverId} and x.booking_ref <> ${o.ref} and x.status = 'offered' and x.expires_at > now()
+          union all
+          select 1 from bookings a
+           where a.driver_id = ${o.driverId} and a.ref <> ${o.ref} and a.status in ${tx(ACTIVE)}
+             and a.pickup_at - ${`${JOB_BUFFER_MINUTES} minutes`}::interval < ${end}
+             and a.pickup_at + make_interval(secs => a.duration_s) + ${`${JOB_BUFFER_MINUTES} minutes`}::interval > ${b.pickup_at}
+          limit 1`;
+        if (busy) return { claimed: false };
         await tx`insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
-                 values (${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt})
-                 on conflict (id) do nothing`;
+                 values (${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt})`;
         await tx`update bookings set status = 'offered', updated_at = now()
                   where ref = ${o.ref} and status not in ('cancelled', 'completed')`;
+        return { claimed: true };
       });
     },
 

@@ -18,16 +18,15 @@
 // run: each booking sends exactly one job card, to a driver who then counts as busy (an open job
 // card). So every booking uses up one driver, and the run stops early if the drivers run out.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Client, SignalDefinition } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSql, type Sql } from '../src/db/sql.js';
 import { createGeoProviders } from '../src/geo/index.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/booking-definitions.js';
-import { closedLoop, freePort, percentile, printTable, root, startBenchStack, startProcess, waitForHttp, type LoadResult } from './support.js';
+import { signalRoundTripSignal, signalRoundTripWorkflow } from '../workflows/noop.js';
+import { closedLoop, freePort, percentile, printTable, startBenchStack, startProcess, waitForHttp, type LoadResult } from './support.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -214,39 +213,14 @@ async function bookingLoop(
   };
 }
 
-function isSignalDefinition(x: unknown): x is SignalDefinition {
-  return typeof x === 'object' && x !== null && 'type' in x && x.type === 'signal' && 'name' in x && typeof x.name === 'string';
-}
-
-/**
- * The baseline: start a workflow that waits for one signal, signal it, wait for its result. Uses
- * `signalRoundTripWorkflow` (workflows/noop.ts) when the worker registers it; until then a stand-in
- * on noopWorkflow, which takes no signal: start it, then signalWithStart the same id (which signals
- * the run if it is still open, else starts a second run carrying the signal), then wait for the
- * latest run's result. Same number of client calls; one or two one-task runs instead of one
- * two-task run.
- */
-async function rawRoundTrip(client: Client): Promise<{ label: string; call: () => Promise<void> }> {
-  const noop = (await import('../workflows/noop.js')) as unknown as Record<string, unknown>;
-  const registered = fs.readFileSync(path.join(root, 'workflows/index.ts'), 'utf8').includes('signalRoundTripWorkflow');
-  const signal = noop.signalRoundTripSignal;
-  if (typeof noop.signalRoundTripWorkflow === 'function' && registered && isSignalDefinition(signal)) {
-    return {
-      label: 'raw start + signal + result (signalRoundTripWorkflow)',
-      call: async () => {
-        const handle = await client.workflow.start('signalRoundTripWorkflow', { workflowId: `bench-rt-${randomUUID()}`, taskQueue });
-        await handle.signal(signal);
-        await handle.result();
-      },
-    };
-  }
+/** The baseline: start a workflow that waits for one signal, signal it, wait for its result. */
+function rawRoundTrip(client: Client): { label: string; call: () => Promise<void> } {
   return {
-    label: 'raw start + signalWithStart + result (STAND-IN on noopWorkflow)',
+    label: 'raw start + signal + result (signalRoundTripWorkflow)',
     call: async () => {
-      const workflowId = `bench-rt-${randomUUID()}`;
-      await client.workflow.start('noopWorkflow', { workflowId, taskQueue });
-      await client.workflow.signalWithStart('noopWorkflow', { workflowId, taskQueue, signal: 'benchRoundTrip', signalArgs: [] });
-      await client.workflow.getHandle(workflowId).result();
+      const handle = await client.workflow.start(signalRoundTripWorkflow, { workflowId: `bench-rt-${randomUUID()}`, taskQueue });
+      await handle.signal(signalRoundTripSignal);
+      await handle.result();
     },
   };
 }
@@ -342,7 +316,7 @@ const bookedRefs: string[] = [];
 try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   await waitForHttp(`${apiUrl}/readyz`);
-  const raw = await rawRoundTrip(client);
+  const raw = rawRoundTrip(client);
   console.log(`bench: ${concurrency} concurrent, ${seconds} s each, ${driverCount} drivers in ${towns.length} towns, Temporal ${stack.temporalAddress}`);
 
   // Warm up every path (JIT, gazetteer, pools, the worker's first workflow bundle) before measuring.

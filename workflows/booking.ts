@@ -1,4 +1,11 @@
-import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { createBookingActivities } from '../activities/bookings.js';
 import {
   BookingFailure,
@@ -23,9 +30,17 @@ import {
   type TripProgress,
 } from './booking-definitions.js';
 
-const acts = proxyActivities<ReturnType<typeof createBookingActivities>>({
+type BookingActivities = ReturnType<typeof createBookingActivities>;
+// Messages leave the service, so they are full activities (visible in history, retried by the server).
+const acts = proxyActivities<BookingActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+// Short Postgres writes and reads run as local activities: no server round trip per step, which
+// is most of the time between a booking and its first job card.
+const db = proxyLocalActivities<BookingActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '500 ms', maximumInterval: '30 seconds' },
 });
 
 const TIERS: readonly Tier[] = ['local', 'national', 'partner'];
@@ -47,7 +62,11 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   const policy = input.policy;
   const state: BookingState = {
     ref,
-    status: input.awaitEmailConfirmation ? 'awaiting_confirmation' : 'scheduled',
+    status: input.awaitEmailConfirmation
+      ? 'awaiting_confirmation'
+      : Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000 <= Date.now()
+        ? 'dispatching'
+        : 'scheduled',
     job: { ...input.job },
     round: 0,
     driverId: null,
@@ -73,7 +92,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   const setStatus = async (status: BookingStatus) => {
     if (state.status === status) return;
     state.status = status;
-    await acts.setBookingStatus({ ref, status });
+    await db.setBookingStatus({ ref, status });
   };
 
   setHandler(bookingStateQuery, () => state);
@@ -142,15 +161,20 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     const offered = new Set(state.droppedDriverIds);
     await setStatus('dispatching');
     for (const tier of TIERS) {
-      const decisions = await acts.findCandidates({ ref, tier, job: state.job, exclude: [...offered] });
+      const decisions = await db.findCandidates({ ref, tier, job: state.job, exclude: [...offered] });
       for (const d of decisions) if (!d.eligible) record(tier, d, 'skipped', d.skipReason);
       for (const c of decisions.filter((d) => d.eligible)) {
         if (interrupted()) return 'interrupted';
         const id = offerId(ref, round, c.driverId);
         const expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
         offered.add(c.driverId);
+        // Another booking may have claimed this driver since the candidates were read.
+        const { claimed } = await db.openOffer({ offerId: id, ref, driverId: c.driverId, round, tier, expiresAt });
+        if (!claimed) {
+          record(tier, c, 'skipped', 'busy');
+          continue;
+        }
         state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
-        await acts.openOffer({ offerId: id, ref, driverId: c.driverId, round, tier, expiresAt });
         state.status = 'offered';
         record(tier, c, 'offered');
         await acts.sendJobCard({ offerId: id, ref, driverId: c.driverId });
@@ -168,7 +192,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
         }
         const outcome = response === 'declined' ? 'declined' : interrupted() ? 'withdrawn' : 'timed_out';
         state.offer = null;
-        await acts.closeOffer({ offerId: id, status: outcome });
+        await db.closeOffer({ offerId: id, status: outcome });
         record(tier, c, outcome);
         if (outcome === 'withdrawn') return 'interrupted';
       }
@@ -214,7 +238,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   }
 
   // The record is written first: every route returns only once it exists (bookingCreated).
-  await acts.persistBooking({ booking: input.booking, job: state.job, status: state.status });
+  await db.persistBooking({ booking: input.booking, job: state.job, status: state.status });
   persisted = true;
   if (input.booking.passengerEmail && input.booking.source.startsWith('v1')) {
     await acts.sendBookingConfirmation({ ref, awaitingConfirmation: input.awaitEmailConfirmation });
