@@ -89,5 +89,13 @@ describe('quote redemption', () => {
     const err = await problemOf(redeemQuote(shortLived, quoteId, { requestId: 'late', bookingRef: 'BKLATE' }));
     expect(err.status).toBe(410);
     expect(err.code).toBe('quote_expired');
+    // The booking route says the same.
+    const booking = await shortLived.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/create',
+      payload: { quote_id: quoteId, passenger_name: 'Late Larry', passenger_phone_whatsapp: '+447400123459', payment_method: 'account' },
+    });
+    expect(booking.statusCode).toBe(410);
+    expect(booking.json().code).toBe('quote_expired');
   });
 });
