@@ -1,3 +1,5 @@
+import { log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Sql } from '../src/db/sql.js';
 import { rankTier, vehicleCanServe, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
 import { confirmUrl } from '../src/bookings/confirm-link.js';
@@ -8,7 +10,8 @@ import {
   renderOpsUnassignedEmail,
   renderPassengerAssignedText,
 } from '../src/dispatch/messages.js';
-import type { Notifier } from '../src/notify/notifier.js';
+import { isNonRetryable } from '../src/notify/delivery-error.js';
+import type { Notifier, OutboundMessage } from '../src/notify/notifier.js';
 import type { VehicleType } from '../src/pricing/types.js';
 import type { BookingStatus, JobSpec, NewBooking, Tier } from '../workflows/booking-definitions.js';
 
@@ -29,6 +32,19 @@ const ACTIVE = ['assigned', 'en_route', 'arrived', 'on_board'];
  */
 export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; settings: BookingActivitySettings }) {
   const { sql, notifier, settings } = deps;
+
+  /**
+   * Messages that are not job cards must never fail the booking: a permanent delivery failure (a
+   * bad passenger number) is logged and left in the outbox unsent; transient ones are retried.
+   */
+  async function sendBestEffort(msg: OutboundMessage): Promise<void> {
+    try {
+      await notifier.send(msg);
+    } catch (err) {
+      if (!isNonRetryable(err)) throw err;
+      log.warn('message undeliverable; booking continues', { key: msg.idempotencyKey, channel: msg.channel, error: String(err) });
+    }
+  }
 
   async function loadBooking(ref: string) {
     const [b] = await sql<BookingRow[]>`select * from bookings where ref = ${ref}`;
@@ -61,7 +77,7 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       if (!b.passenger_email) return;
       const link = awaitingConfirmation ? confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, ref) : null;
       const { subject, body } = renderBookingConfirmationEmail(b, `${settings.publicBaseUrl}/track/${ref}`, link);
-      await notifier.send({ channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref });
+      await sendBestEffort({ channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref });
     },
 
     async setBookingStatus({ ref, status }: { ref: string; status: BookingStatus }): Promise<void> {
@@ -153,8 +169,15 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       const [b, d] = await Promise.all([loadBooking(ref), loadDriver(driverId)]);
       const body = renderJobCardText(b, jobCardUrl(settings.publicBaseUrl, settings.jobLinkSecret, offerId));
       // One key per offer and channel: a retry after a crash finds the key and sends nothing.
-      await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref });
-      await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref });
+      // A card the provider will never deliver (a bad number) fails for good, so the cascade moves
+      // on to the next driver instead of retrying for ever; any other error is retried.
+      try {
+        await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref });
+        await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref });
+      } catch (err) {
+        if (isNonRetryable(err)) throw ApplicationFailure.nonRetryable(`job card to ${driverId} undeliverable: ${String(err)}`, 'JobCardUndeliverable');
+        throw err;
+      }
     },
 
     async closeOffer({ offerId, status }: { offerId: string; status: 'declined' | 'timed_out' | 'withdrawn' }): Promise<void> {
@@ -170,7 +193,7 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
                   where ref = ${ref} and status not in ('cancelled', 'completed')`;
       });
       const [b, d] = await Promise.all([loadBooking(ref), loadDriver(driverId)]);
-      await notifier.send({
+      await sendBestEffort({
         channel: 'sms',
         to: b.passenger_phone,
         body: renderPassengerAssignedText(b, d, `${settings.publicBaseUrl}/track/${ref}`),
@@ -197,7 +220,7 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       await sql`update bookings set driver_id = null, assigned_at = null, status = 'dispatching', updated_at = now()
                  where ref = ${ref} and driver_id = ${driverId} and status not in ('cancelled', 'completed')`;
       const d = await loadDriver(driverId);
-      await notifier.send({
+      await sendBestEffort({
         channel: 'sms',
         to: d.phone,
         body: `Job ${ref} is no longer yours (${reason}). No action needed.`,
@@ -216,7 +239,7 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       const notifyId = driverId ?? (offerId ? offerId.split(':').slice(2).join(':') : null);
       if (notifyId) {
         const d = await loadDriver(notifyId);
-        await notifier.send({
+        await sendBestEffort({
           channel: 'sms',
           to: d.phone,
           body: `Job ${ref} has been cancelled by the passenger. No action needed.`,
@@ -229,7 +252,7 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
     async alertOps({ ref, round }: { ref: string; round: number }): Promise<void> {
       const b = await loadBooking(ref);
       const { subject, body } = renderOpsUnassignedEmail(b, round, `${settings.publicBaseUrl}`);
-      await notifier.send({ channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:unassigned:${ref}:${round}`, bookingRef: ref });
+      await sendBestEffort({ channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:unassigned:${ref}:${round}`, bookingRef: ref });
     },
   };
 }

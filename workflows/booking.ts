@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
   allHandlersFinished,
   condition,
@@ -60,6 +61,12 @@ type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
 export async function bookingWorkflow(input: BookingWorkflowInput): Promise<BookingState> {
   const ref = input.booking.ref;
   const policy = input.policy;
+  // A job card that cannot be delivered within the offer window is no use to anyone.
+  const jobCards = proxyActivities<BookingActivities>({
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: policy.offerTimeoutSeconds * 1000,
+    retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+  });
   const state: BookingState = {
     ref,
     status: input.awaitEmailConfirmation
@@ -177,7 +184,16 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
         state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
         state.status = 'offered';
         record(tier, c, 'offered');
-        await acts.sendJobCard({ offerId: id, ref, driverId: c.driverId });
+        try {
+          await jobCards.sendJobCard({ offerId: id, ref, driverId: c.driverId });
+        } catch (err) {
+          // Undeliverable, or not delivered within the offer's own time: try the next driver.
+          if (!(err instanceof ActivityFailure)) throw err;
+          state.offer = null;
+          await db.closeOffer({ offerId: id, status: 'withdrawn' });
+          record(tier, c, 'skipped', 'job_card_undeliverable');
+          continue;
+        }
         await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
 
         // An accept that raced the timer still counts: it arrived before we moved on.

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { amendBooking } from '../../src/bookings/amend-booking.js';
+import { DeliveryError } from '../../src/notify/delivery-error.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/booking-definitions.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
@@ -275,4 +276,35 @@ describe('dispatch cascade', () => {
     expect(injected.statusCode).toBe(400);
     expect(injected.json()).toMatchObject({ code: 'rejected_content', errors: [{ field: 'body.notes' }] });
   });
+
+  it('moves on to the next driver when a job card cannot be delivered, without losing the booking', async () => {
+    const unreachable = '+447700909999';
+    const refusing = await startStack({ OFFER_TIMEOUT_SECONDS: '5' }, {
+      // A provider that permanently refuses one number (as Twilio does an invalid one), else delivers.
+      wrapNotifier: (real) => ({
+        send: async (msg) => {
+          if (msg.to === unreachable) throw new DeliveryError({ provider: 'fake', message: 'invalid number', nonRetryable: true, status: 400 });
+          return real.send(msg);
+        },
+      }),
+    });
+    try {
+      const bad = await createDriver(stack.sql, { lat: 50.2650, lon: -5.0520, homeArea: 'national-default', phone: unreachable }); // Truro-ish
+      const good = await createDriver(stack.sql, { lat: 50.2700, lon: -5.0520, homeArea: 'national-default' });
+      created.push(bad, good);
+      const q = await refusing.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: '10.81.0.1', payload: { pickup: 'Truro', dropoff: 'Truro station' } });
+      const res = await refusing.app.inject({
+        method: 'POST',
+        url: '/api/public/bookings/create',
+        payload: { quote_id: q.json().quote_id, passenger_name: 'Ada', passenger_phone_whatsapp: '+447400123460', payment_method: 'cash_to_driver' },
+      });
+      const ref = res.json().booking_reference as string;
+      await waitForJobCard(stack.sql, good, ref);
+      const s = await refusing.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+      expect(s.candidates.find((c) => c.driverId === bad.id && c.outcome === 'skipped')?.reason).toBe('job_card_undeliverable');
+      await refusing.client.workflow.getHandle(bookingWorkflowId(ref)).terminate('test done');
+    } finally {
+      await refusing.close();
+    }
+  }, 60_000);
 });

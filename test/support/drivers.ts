@@ -23,11 +23,12 @@ export async function createDriver(
     seats?: number;
     wheelchair?: boolean;
     name?: string;
+    phone?: string;
   },
 ): Promise<TestDriver> {
   const id = `test-${randomUUID().slice(0, 8)}`;
   // Ofcom drama range: never a real phone.
-  const phone = `+4477009${String(10000 + (phoneCounter++ % 89999)).padStart(5, '0')}`;
+  const phone = opts.phone ?? `+4477009${String(10000 + (phoneCounter++ % 89999)).padStart(5, '0')}`;
   await sql`
     insert into drivers (id, name, phone, tier, home_area, approved, vehicle_type, vehicle_description, plate, seats,
                          wheelchair_accessible, online, lat, lon, location_at)

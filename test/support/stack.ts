@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
+import type { Notifier } from '../../src/notify/notifier.js';
 import { createGeoProviders } from '../../src/geo/index.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
@@ -29,7 +30,10 @@ export interface TestStack {
 
 let loggingInstalled = false;
 
-export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
+export async function startStack(
+  env: Record<string, string> = {},
+  opts: { wrapNotifier?: (real: Notifier) => Notifier } = {},
+): Promise<TestStack> {
   if (!loggingInstalled) {
     installWorkerLogging('warn');
     loggingInstalled = true;
@@ -45,7 +49,9 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   });
   const sql = createSql(config.DATABASE_URL, 5);
   const { connection, client } = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
-  const deps = activityDeps(config, sql);
+  const real = activityDeps(config, sql);
+  // Tests may stand in for the outside world (a provider refusing a number) behind the same interface.
+  const deps = opts.wrapNotifier ? { ...real, notifier: opts.wrapNotifier(real.notifier) } : real;
   const { worker, connection: workerConnection } = await createWorker({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
