@@ -1,7 +1,13 @@
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Sql } from '../src/db/sql.js';
-import { rankTier, vehicleCanServe, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
+import {
+  DEFAULT_CASCADE_POLICY,
+  rankTier,
+  vehicleCanServe,
+  type CandidateDecision,
+  type DriverSnapshot,
+} from '../src/dispatch/candidates.js';
 import { confirmUrl } from '../src/bookings/confirm-link.js';
 import { jobCardUrl } from '../src/dispatch/job-link.js';
 import {
@@ -87,6 +93,9 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
 
     async findCandidates({ ref, tier, job, exclude }: { ref: string; tier: Tier; job: JobSpec; exclude: string[] }): Promise<CandidateDecision[]> {
       const b = await loadBooking(ref);
+      // Only drivers within the tier's reach are considered (and recorded): the audit trail and the
+      // activity result stay small however large the national fleet grows.
+      const box = boundingBox(b.pickup, DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier]);
       const start = new Date(job.pickupAt);
       const end = new Date(start.getTime() + b.duration_s * 1000);
       // A driver is busy if an active job of theirs overlaps this one (with a buffer either side),
@@ -101,7 +110,8 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
               where x.driver_id = d.id and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now())
           as overlapping
           from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
-         where d.tier = ${tier}`;
+         where d.tier = ${tier}
+           and d.lat between ${box.minLat} and ${box.maxLat} and d.lon between ${box.minLon} and ${box.maxLon}`;
       const drivers: DriverSnapshot[] = rows.map((d) => ({
         id: d.id,
         name: d.name,
@@ -255,6 +265,13 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       await sendBestEffort({ channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:unassigned:${ref}:${round}`, bookingRef: ref });
     },
   };
+}
+
+/** A lat/lon box containing every point within `meters` of the centre (a little more at corners). */
+function boundingBox(c: { lat: number; lon: number }, meters: number) {
+  const dLat = meters / 111_320;
+  const dLon = meters / (111_320 * Math.max(0.1, Math.cos((c.lat * Math.PI) / 180)));
+  return { minLat: c.lat - dLat, maxLat: c.lat + dLat, minLon: c.lon - dLon, maxLon: c.lon + dLon };
 }
 
 export interface BookingRow {
