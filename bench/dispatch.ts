@@ -26,7 +26,8 @@ import { createGeoProviders } from '../src/geo/index.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/booking-definitions.js';
 import { signalRoundTripSignal, signalRoundTripWorkflow } from '../workflows/noop.js';
-import { closedLoop, freePort, percentile, printTable, startBenchStack, startProcess, waitForHttp, type LoadResult } from './support.js';
+import { freePort } from '../src/dev/free-port.js';
+import { closedLoop, percentile, printTable, startBenchStack, startProcess, waitForHttp, type LoadResult } from './support.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);

@@ -3,11 +3,11 @@
 // hands out, the passenger's live tracking page and the driver's job card.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { freePort } from '../../src/dev/free-port.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -23,17 +23,6 @@ const CHROMIUM_ARGS = [
 // Long enough for a browser to open a card and click, short enough to watch one time out.
 const OFFER_TIMEOUT_SECONDS = 8;
 
-/** A port that was free a moment ago: the stack's PUBLIC_BASE_URL must name it before it listens. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages in headless Chromium (skipped outside CI when ${CHROMIUM} is not installed)`, () => {
   let stack: TestStack;

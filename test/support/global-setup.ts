@@ -2,7 +2,6 @@
 // runs against, applies migrations, and bundles the workflow code once for all test files.
 // Reuse: set TEST_DATABASE_URL and/or TEST_TEMPORAL_ADDRESS to point at running servers.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -10,6 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql } from '../../src/db/sql.js';
 import { startEmbeddedPostgres } from '../../src/dev/embedded-postgres.js';
+import { freePort } from '../../src/dev/free-port.js';
 import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
 import { WORKFLOWS_PATH } from '../../src/worker-runtime.js';
 
@@ -65,17 +65,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** A port nothing listens on now, so parallel test runs on one machine never collide. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const noop = () => {};
 const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };

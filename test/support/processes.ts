@@ -3,7 +3,6 @@
 // the real entry point, src/worker.ts, which a test can SIGKILL and start again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client, Connection } from '@temporalio/client';
@@ -192,15 +191,3 @@ export async function killAllWorkerProcesses(): Promise<void> {
   );
 }
 
-/** A TCP port nobody is listening on right now (for a server the test starts, stops and restarts on it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
