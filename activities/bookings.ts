@@ -1,5 +1,6 @@
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import type { PendingQuery, Row, TransactionSql } from 'postgres';
 import type { Sql } from '../src/db/sql.js';
 import {
   DEFAULT_CASCADE_POLICY,
@@ -98,17 +99,8 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       const box = boundingBox(b.pickup, DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier]);
       const start = new Date(job.pickupAt);
       const end = new Date(start.getTime() + b.duration_s * 1000);
-      // A driver is busy if an active job of theirs overlaps this one (with a buffer either side),
-      // or if they are holding an open job card for another booking right now.
       const rows = await sql<(DriverRow & { fleet_approved: boolean | null; overlapping: number })[]>`
-        select d.*, f.approved as fleet_approved,
-          (select count(*)::int from bookings o
-            where o.driver_id = d.id and o.ref <> ${ref} and o.status in ${sql(ACTIVE)}
-              and o.pickup_at - ${`${JOB_BUFFER_MINUTES} minutes`}::interval < ${end}
-              and o.pickup_at + make_interval(secs => o.duration_s) + ${`${JOB_BUFFER_MINUTES} minutes`}::interval > ${start})
-          + (select count(*)::int from offers x
-              where x.driver_id = d.id and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now())
-          as overlapping
+        select d.*, f.approved as fleet_approved, ${driverLoad(sql, sql`d.id`, ref, start, end)} as overlapping
           from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
          where d.tier = ${tier}
            and d.lat between ${box.minLat} and ${box.maxLat} and d.lon between ${box.minLon} and ${box.maxLon}`;
@@ -157,16 +149,8 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
         const [b] = await tx<{ pickup_at: Date; duration_s: number }[]>`select pickup_at, duration_s from bookings where ref = ${o.ref}`;
         if (!b) throw new Error(`booking ${o.ref} not found`);
         const end = new Date(b.pickup_at.getTime() + b.duration_s * 1000);
-        const [busy] = await tx`
-          select 1 from offers x
-           where x.driver_id = ${o.driverId} and x.booking_ref <> ${o.ref} and x.status = 'offered' and x.expires_at > now()
-          union all
-          select 1 from bookings a
-           where a.driver_id = ${o.driverId} and a.ref <> ${o.ref} and a.status in ${tx(ACTIVE)}
-             and a.pickup_at - ${`${JOB_BUFFER_MINUTES} minutes`}::interval < ${end}
-             and a.pickup_at + make_interval(secs => a.duration_s) + ${`${JOB_BUFFER_MINUTES} minutes`}::interval > ${b.pickup_at}
-          limit 1`;
-        if (busy) return { claimed: false };
+        const [{ load }] = (await tx`select ${driverLoad(tx, tx`${o.driverId}`, o.ref, b.pickup_at, end)} as load`) as unknown as [{ load: number }];
+        if (load > 0) return { claimed: false };
         await tx`insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
                  values (${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt})`;
         await tx`update bookings set status = 'offered', updated_at = now()
@@ -265,6 +249,22 @@ export function createBookingActivities(deps: { sql: Sql; notifier: Notifier; se
       await sendBestEffort({ channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:unassigned:${ref}:${round}`, bookingRef: ref });
     },
   };
+}
+
+/**
+ * What keeps a driver from a new job (start..end) of booking `ref`: their active jobs overlapping it
+ * with a buffer either side, plus job cards they hold open for other bookings. One definition for
+ * the candidate read and for the locked claim, so the two never disagree.
+ */
+function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: string, start: Date, end: Date) {
+  const buffer = `${JOB_BUFFER_MINUTES} minutes`;
+  return q`(
+    (select count(*)::int from bookings o
+      where o.driver_id = ${driver} and o.ref <> ${ref} and o.status in ${q(ACTIVE)}
+        and o.pickup_at - ${buffer}::interval < ${end}
+        and o.pickup_at + make_interval(secs => o.duration_s) + ${buffer}::interval > ${start})
+    + (select count(*)::int from offers x
+        where x.driver_id = ${driver} and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now()))`;
 }
 
 /** A lat/lon box containing every point within `meters` of the centre (a little more at corners). */

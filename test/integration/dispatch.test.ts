@@ -307,4 +307,17 @@ describe('dispatch cascade', () => {
       await refusing.close();
     }
   }, 60_000);
+
+  it('skips a driver already on an overlapping job as busy and offers the next one', async () => {
+    const onJob = await driverNear(52.7110, -2.7490); // Shrewsbury
+    const free = await driverNear(52.7200, -2.7490);
+    const first = await quoteAndBook('Shrewsbury station', 'Shrewsbury');
+    await respond(stack.app, await waitForJobCard(stack.sql, onJob, first.booking_reference), 'accept');
+    await waitForStatus(stack.sql, first.booking_reference, 'assigned');
+
+    const second = await quoteAndBook('Shrewsbury', 'Shrewsbury station');
+    await waitForJobCard(stack.sql, free, second.booking_reference);
+    const s = await state(second.booking_reference);
+    expect(s.candidates.find((c) => c.driverId === onJob.id)).toMatchObject({ outcome: 'skipped', reason: 'busy' });
+  });
 });
