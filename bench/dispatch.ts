@@ -26,7 +26,7 @@ import { createGeoProviders } from '../src/geo/index.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/booking-definitions.js';
 import { signalRoundTripSignal, signalRoundTripWorkflow } from '../workflows/noop.js';
-import { freePort } from '../src/dev/free-port.js';
+import { freePort } from '../dev/free-port.js';
 import { closedLoop, percentile, printTable, startBenchStack, startProcess, waitForHttp, type LoadResult } from './support.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedPostgres } from '../src/dev/embedded-postgres.js';
-import { startTemporalDevServer, stopChild } from '../src/dev/temporal-dev-server.js';
+import { startPostgresProcess } from '../dev/postgres-process.js';
+import { startTemporalDevServer, stopChild } from '../dev/temporal-dev-server.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,7 +23,7 @@ export async function startBenchStack(ports: { postgres?: number; temporal?: num
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-bench-'));
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), port: ports.postgres ?? 54361, persistent: false });
+    const pg = await startPostgresProcess({ dataDir: path.join(tmp, 'pg'), port: ports.postgres ?? 54361, persistent: false });
     stops.push(pg.stop);
     databaseUrl = pg.url;
   }

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { startTemporalDevServer, stopChild } from '../src/dev/temporal-dev-server.js';
+import { startPostgresProcess } from '../dev/postgres-process.js';
+import { startTemporalDevServer, stopChild } from '../dev/temporal-dev-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,11 +48,11 @@ async function shutdown(code: number): Promise<void> {
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
-function runService(name: string, entry: string, childEnv: NodeJS.ProcessEnv, stdout: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
+function runService(name: string, entry: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
   // Own process group: Ctrl-C reaches only this script, which then stops children in order.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
     env: childEnv,
-    stdio: ['ignore', stdout, 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
   child.once('exit', (code, signal) => {
@@ -115,17 +116,16 @@ async function main(): Promise<void> {
   );
 }
 
-function startPostgresRunner(dataDir: string, port: number): Promise<string> {
-  const child = runService('postgres', 'src/dev/postgres-runner.ts', { ...process.env, EMBEDDED_PG_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) }, 'pipe');
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const m = /READY (\S+)/.exec(buffered);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`embedded Postgres exited with code ${code}`)));
+async function startPostgresRunner(dataDir: string, port: number): Promise<string> {
+  const pg = await startPostgresProcess({ dataDir, port, detached: true });
+  pg.child.once('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[start] postgres exited (${signal ?? code}); stopping the rest`);
+      void shutdown(1);
+    }
   });
+  stops.push({ name: 'postgres', stop: pg.stop });
+  return pg.url;
 }
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<void> {

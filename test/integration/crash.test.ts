@@ -9,10 +9,10 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { afterAll, afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { Sql } from '../../src/db/sql.js';
-import { startTemporalDevServer, type TemporalDevServerHandle } from '../../src/dev/temporal-dev-server.js';
+import { startTemporalDevServer, type TemporalDevServerHandle } from '../../dev/temporal-dev-server.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/booking-definitions.js';
 import { bookingRow, createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
-import { freePort } from '../../src/dev/free-port.js';
+import { freePort } from '../../dev/free-port.js';
 import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';
 import { eventually } from '../support/stack.js';
 

@@ -8,9 +8,9 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql } from '../../src/db/sql.js';
-import { startEmbeddedPostgres } from '../../src/dev/embedded-postgres.js';
-import { freePort } from '../../src/dev/free-port.js';
-import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
+import { startPostgresProcess } from '../../dev/postgres-process.js';
+import { freePort } from '../../dev/free-port.js';
+import { startTemporalDevServer } from '../../dev/temporal-dev-server.js';
 import { WORKFLOWS_PATH } from '../../src/worker-runtime.js';
 
 declare module 'vitest' {
@@ -27,7 +27,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   let databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres({
+    // In a child process: embedded-postgres' exit hooks inside vitest's process would exit 0.
+    const pg = await startPostgresProcess({
       dataDir: path.join(tmp, 'pg'),
       port: Number(process.env.TEST_PG_PORT ?? (await freePort())),
       persistent: false,

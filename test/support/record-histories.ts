@@ -11,8 +11,8 @@ import { activityDeps } from '../../src/activity-deps.js';
 import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql } from '../../src/db/sql.js';
-import { startEmbeddedPostgres } from '../../src/dev/embedded-postgres.js';
-import { startTemporalDevServer, temporalCliPath } from '../../src/dev/temporal-dev-server.js';
+import { startPostgresProcess } from '../../dev/postgres-process.js';
+import { startTemporalDevServer, temporalCliPath } from '../../dev/temporal-dev-server.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { createWorker } from '../../src/worker-runtime.js';
 import { quoteWorkflowId, redeemQuoteUpdate } from '../../workflows/quote-definitions.js';
@@ -30,7 +30,7 @@ import {
 
 const outDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-record-'));
-const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), port: 54351, persistent: false });
+const pg = await startPostgresProcess({ dataDir: path.join(tmp, 'pg'), port: 54351, persistent: false });
 const temporal = await startTemporalDevServer({ port: 7251 });
 const sql = createSql(pg.url, 2);
 await migrate(sql);
