@@ -25,7 +25,9 @@ export default tseslint.config(
     },
   },
   {
-    // Workflow code is replayed: it must stay deterministic and free of I/O (see README).
+    // Workflow code is replayed: it must stay deterministic and free of I/O (see README). Only
+    // types may come from activities, src (stores, clients) or dev; values must not, at any depth.
+    // test/unit/lint/workflow-imports.test.ts proves each of these is caught.
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -40,7 +42,18 @@ export default tseslint.config(
             { name: 'fastify', message: 'Workflows must not do HTTP; use an activity.' },
             { name: '@temporalio/client', message: 'Workflows use @temporalio/workflow APIs.' },
           ],
-          patterns: [{ group: ['../src/**', '../activities/*', '!../activities/*'], allowTypeImports: true, message: 'Workflows may import only types from activities and src.' }],
+        },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/activities', '**/activities/**', '**/src/**', '**/dev/**'],
+              allowTypeImports: true,
+              message: 'Workflows may import only types from activities, src and dev; do the work in an activity.',
+            },
+          ],
         },
       ],
     },

@@ -1,18 +1,29 @@
 import type { Sql } from '../src/db/sql.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import { createBookingActivities, type BookingActivitySettings } from './bookings.js';
+import { createBookingRecordActivities } from './booking-records.js';
+import { createDispatchActivities } from './dispatch.js';
+import { createNotificationActivities, type NotificationSettings } from './notifications.js';
 import { createQuoteActivities } from './quotes.js';
 
 export interface ActivityDeps {
   sql: Sql;
   notifier: Notifier;
-  settings: BookingActivitySettings;
+  settings: NotificationSettings;
 }
 
-/** All activities the worker registers, built from their dependencies (no module-level state). */
+/**
+ * Every activity the worker registers, built from its dependencies (no module-level state), so
+ * tests pass real or fake dependencies without module mocking. Grouped by concern: quote records,
+ * booking records, dispatch, notifications.
+ */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createQuoteActivities(deps),
-    ...createBookingActivities(deps),
+    ...createBookingRecordActivities(deps),
+    ...createDispatchActivities({ ...deps, publicBaseUrl: deps.settings.publicBaseUrl }),
+    ...createNotificationActivities(deps),
   };
 }
+
+/** The activities as workflows see them (workflows import this type only). */
+export type Activities = ReturnType<typeof createActivities>;

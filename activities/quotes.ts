@@ -1,21 +1,15 @@
 import type { Sql } from '../src/db/sql.js';
-import type { QuoteRedemption } from '../workflows/quote-definitions.js';
+import { markQuoteExpired, markQuoteRedeemed } from '../src/quotes/store.js';
+import type { QuoteRedemption } from '../workflows/quotes/definitions.js';
 
-/**
- * Writes the quote workflow's transitions to the quote record. Each statement is idempotent so a
- * retried activity leaves the same row, and never overwrites a different terminal state.
- */
+/** The quote workflow's writes to its record; each is idempotent (see src/quotes/store.ts). */
 export function createQuoteActivities({ sql }: { sql: Sql }) {
   return {
     async markQuoteRedeemed(r: QuoteRedemption): Promise<void> {
-      await sql`
-        update quotes
-           set status = 'redeemed', redeemed_at = ${r.redeemedAt}, redemption_request_id = ${r.requestId},
-               booking_ref = ${r.bookingRef}
-         where id = ${r.quoteId} and (status = 'open' or redemption_request_id = ${r.requestId})`;
+      await markQuoteRedeemed(sql, r);
     },
     async markQuoteExpired({ quoteId }: { quoteId: string }): Promise<void> {
-      await sql`update quotes set status = 'expired', expired_at = now() where id = ${quoteId} and status = 'open'`;
+      await markQuoteExpired(sql, quoteId);
     },
   };
 }

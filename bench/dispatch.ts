@@ -24,8 +24,8 @@ import { migrate } from '../src/db/migrate.js';
 import { createSql, type Sql } from '../src/db/sql.js';
 import { createGeoProviders } from '../src/geo/index.js';
 import { connectTemporal } from '../src/temporal/connection.js';
-import { bookingWorkflowId } from '../workflows/booking-definitions.js';
-import { signalRoundTripSignal, signalRoundTripWorkflow } from '../workflows/noop.js';
+import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
+import { signalRoundTripSignal, signalRoundTripWorkflow } from './workflows.js';
 import { freePort } from '../dev/free-port.js';
 import { closedLoop, percentile, printTable, startBenchStack, startProcess, waitForHttp, type LoadResult } from './support.js';
 
@@ -219,7 +219,7 @@ function rawRoundTrip(client: Client): { label: string; call: () => Promise<void
   return {
     label: 'raw start + signal + result (signalRoundTripWorkflow)',
     call: async () => {
-      const handle = await client.workflow.start(signalRoundTripWorkflow, { workflowId: `bench-rt-${randomUUID()}`, taskQueue });
+      const handle = await client.workflow.start(signalRoundTripWorkflow, { workflowId: `bench-rt-${randomUUID()}`, taskQueue: baselineQueue });
       await handle.signal(signalRoundTripSignal);
       await handle.result();
     },
@@ -310,6 +310,8 @@ const env = {
 };
 const worker = startProcess('src/worker.ts', env);
 const api = startProcess('src/server.ts', { ...env, PORT: String(apiPort) });
+const baselineQueue = `${taskQueue}-baseline`;
+const baseline = startProcess('bench/baseline-worker.ts', { ...env, BENCH_BASELINE_TASK_QUEUE: baselineQueue });
 const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
 const watcher = new FirstCardWatcher(sql);
 const bookedRefs: string[] = [];
@@ -355,7 +357,7 @@ try {
     for (const ref of bookedRefs) await client.workflow.getHandle(bookingWorkflowId(ref)).terminate('benchmark over').catch(() => {});
   }
   await connection.close();
-  await Promise.all([api.stop(), worker.stop()]);
+  await Promise.all([api.stop(), worker.stop(), baseline.stop()]);
   await sql.end();
   await stack.stop();
 }

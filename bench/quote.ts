@@ -55,6 +55,8 @@ const env = {
 const worker = startProcess('src/worker.ts', env);
 const api = startProcess('src/server.ts', { ...env, PORT: String(apiPort) });
 const hello = startProcess('bench/hello-server.ts', { PORT: String(helloPort) });
+const baselineQueue = `${taskQueue}-baseline`;
+const baseline = startProcess('bench/baseline-worker.ts', { ...env, BENCH_BASELINE_TASK_QUEUE: baselineQueue });
 const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
 
 try {
@@ -72,11 +74,11 @@ try {
   // Warm up every path once (JIT, gazetteer, pools) before measuring.
   await http('warm-up', `http://127.0.0.1:${apiPort}`, quoteBody, headers).catch(() => undefined);
   await closedLoop('warm-up', connections, 2, async () => {
-    await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue });
+    await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
   });
 
   const raw = await closedLoop('raw workflow.start (empty workflow)', connections, seconds, async () => {
-    await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue });
+    await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
   });
   const quote = await http('POST /api/public/v1/quote', `http://127.0.0.1:${apiPort}`, quoteBody, headers);
   const helloResult = await http('bare Fastify hello-world', `http://127.0.0.1:${helloPort}`, [{ method: 'POST', path: '/hello', body: '{}' }], {
@@ -93,7 +95,7 @@ try {
   console.log(`quotes recorded in Postgres: ${count}`);
 } finally {
   await connection.close();
-  await Promise.all([api.stop(), worker.stop(), hello.stop()]);
+  await Promise.all([api.stop(), worker.stop(), hello.stop(), baseline.stop()]);
   await sql.end();
   await stack.stop();
 }

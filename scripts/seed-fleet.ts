@@ -6,8 +6,8 @@
 // would keep reporting; --keep-fresh stands in for that app, re-reporting until Ctrl-C.
 import { parseArgs } from 'node:util';
 import { DEFAULT_CASCADE_POLICY, TIERS } from '../src/dispatch/candidates.js';
-import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS } from '../src/dispatch/demo-fleet.js';
-import { seedFleet } from '../src/dispatch/seed-fleet.js';
+import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS } from '../dev/demo-fleet.js';
+import { seedFleet } from '../dev/seed-fleet.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
 

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { createSql } from '../src/db/sql.js';
-import { seedFleet } from '../src/dispatch/seed-fleet.js';
+import { seedFleet } from '../dev/seed-fleet.js';
 import { jobLinkToken } from '../src/dispatch/job-link.js';
 
 const { values } = parseArgs({

@@ -1,57 +1,56 @@
 import { randomUUID } from 'node:crypto';
-import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
-import type { Geocoder, Router } from './geo/types.js';
+import { openApiOptions } from './http/openapi.js';
 import type { Notifier } from './notify/notifier.js';
-import { ProblemError } from './http/problem.js';
-import { createPgRateLimitStore } from './http/pg-rate-limit-store.js';
 import { callerPlugin } from './plugins/caller.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { inputGuardPlugin } from './plugins/input-guard.js';
+import { postgresPlugin } from './plugins/postgres.js';
+import { rateLimitsPlugin } from './plugins/rate-limits.js';
+import { servicesPlugin } from './plugins/services.js';
+import { temporalPlugin } from './plugins/temporal.js';
 import { bookingRoutes } from './routes/bookings.js';
 import { docsRoutes } from './routes/docs.js';
-import { driverRoutes } from './routes/driver.js';
+import { driverRoutes } from './routes/drivers.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
+import { passengerRoutes } from './routes/passengers.js';
 import { quoteRoutes } from './routes/quotes.js';
-import { v1BookingRoutes } from './routes/v1-bookings.js';
+import type { Services } from './services.js';
 
-export interface AppDeps {
+export interface BuildAppOptions {
   config: Config;
-  sql: Sql;
-  temporal: Client;
-  geo: { geocoder: Geocoder; router: Router };
-  /** Sends passenger emails from the API (verification codes); job cards go out from the worker. */
-  notifier: Notifier;
+  /** An existing pool or client (tests, tools); otherwise the app opens its own and closes it. */
+  sql?: Sql;
+  temporal?: Client;
+  geo?: Services['geo'];
+  notifier?: Notifier;
   now?: () => Date;
-  /** Filled in by buildApp: the shared hourly quote allowance, applied by both quote routes. */
-  quoteRateLimit?: RateLimitOptions;
-  /** Filled in by buildApp: the hourly allowance of routes that price and book in one call. */
-  bookingRateLimit?: RateLimitOptions;
+  logger?: FastifyServerOptions['logger'];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
-  const { config } = deps;
+/** The HTTP API as every process and test builds it: infrastructure plugins, then the routes by area. */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = opts;
   const app = Fastify({
     logger: opts.logger ?? {
       level: config.LOG_LEVEL,
-      // Keys and signatures never reach the logs.
+      // Keys, tokens and signatures never reach the logs.
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-network-taxi-ai-key"]'],
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
+    // Long enough that an over-long parameter reaches the route's schema (a 400 problem naming it)
+    // rather than the router's own plain-text 414.
+    routerOptions: { maxParamLength: 2048 },
     requestIdHeader: false,
     // A caller's own x-request-id is kept (if sane) so their logs and ours line up.
     genReqId: (req) => {
@@ -66,61 +65,29 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(callerPlugin, { sql: deps.sql });
-  await app.register(fastifyRateLimit, {
-    global: false,
-    store: createPgRateLimitStore(deps.sql),
-    // Counted before validation: malformed requests cost the same as good ones.
-    hook: 'preValidation',
-    errorResponseBuilder: (_req, ctx) =>
-      new ProblemError(429, 'rate_limited', `Rate limit of ${ctx.max} requests exceeded; retry after ${ctx.after}.`),
+  await app.register(postgresPlugin, opts.sql ? { sql: opts.sql } : { url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
+  await app.register(
+    temporalPlugin,
+    opts.temporal ? { client: opts.temporal } : { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE },
+  );
+  await app.register(servicesPlugin, {
+    config,
+    ...(opts.geo ? { geo: opts.geo } : {}),
+    ...(opts.notifier ? { notifier: opts.notifier } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
-  const quoteRateLimit: RateLimitOptions = {
-    max: config.QUOTE_RATE_LIMIT_PER_HOUR,
-    timeWindow: 60 * 60 * 1000,
-    keyGenerator: (req) => `quote:${req.caller.rateKey}`,
-    allowList: (req) => req.caller.kind === 'key' && req.caller.key.rateLimitExempt,
-  };
-
-  const bookingRateLimit: RateLimitOptions = {
-    ...quoteRateLimit,
-    max: config.BOOKING_RATE_LIMIT_PER_HOUR,
-    keyGenerator: (req) => `booking:${req.caller.rateKey}`,
-  };
-
-  const servers = [config.PUBLIC_BASE_URL, ...config.PUBLIC_DOMAINS.filter((d) => d !== config.PUBLIC_BASE_URL)];
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Direct Taxi public API',
-        version: '1.0.0',
-        description:
-          'Regulated UK taxi fares, bookings and dispatch, passenger to driver with no commission. Errors are RFC 9457 problem details (application/problem+json) with a stable `code`.',
-      },
-      servers: servers.map((url) => ({ url })),
-      components: {
-        securitySchemes: {
-          networkTaxiKey: { type: 'apiKey', in: 'header', name: 'X-Network-Taxi-AI-Key' },
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-          bearer: { type: 'http', scheme: 'bearer' },
-        },
-      },
-      // Keys are optional on the public quote endpoints (anonymous callers are limited by IP).
-      security: [{ networkTaxiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }, {}],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
+  await app.register(callerPlugin);
+  await app.register(rateLimitsPlugin, { config });
+  await app.register(inputGuardPlugin);
+  await app.register(fastifySwagger, openApiOptions(config));
   await app.register(fastifySwaggerUi, { routePrefix: '/api/public/docs' });
 
-  const routeDeps: AppDeps = { ...deps, quoteRateLimit, bookingRateLimit };
-  await app.register(async (scope) => healthRoutes(scope, routeDeps));
-  await app.register(async (scope) => docsRoutes(scope));
-  await app.register(async (scope) => quoteRoutes(scope, routeDeps));
-  await app.register(async (scope) => bookingRoutes(scope, routeDeps));
-  await app.register(async (scope) => driverRoutes(scope, routeDeps));
-  await app.register(async (scope) => v1BookingRoutes(scope, routeDeps));
-  await app.register(async (scope) => pageRoutes(scope, routeDeps));
+  await app.register(healthRoutes);
+  await app.register(docsRoutes);
+  await app.register(quoteRoutes);
+  await app.register(bookingRoutes);
+  await app.register(passengerRoutes);
+  await app.register(driverRoutes);
+  await app.register(pageRoutes);
   return app;
 }

@@ -30,6 +30,10 @@ const ConfigSchema = z.object({
   QUOTE_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
   QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
   BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
+  /** Booking lookups, cancels and tracking pages per caller per minute. */
+  LOOKUP_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  /** Job-card answers and trip reports per caller per minute. */
+  DRIVER_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
   /** v1 bookings (each a price check) per hour from an email not yet verified (spec section 8). */
   UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(8),
   VERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(30),

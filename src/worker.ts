@@ -3,8 +3,8 @@
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { createSql } from './db/sql.js';
-import { activityDeps } from './activity-deps.js';
-import { createWorker } from './worker-runtime.js';
+import { activityDeps } from './services.js';
+import { createWorker } from './temporal/create-worker.js';
 import { connectTemporal } from './temporal/connection.js';
 import { runMain } from './run-main.js';
 import { installWorkerLogging } from './temporal/runtime-logging.js';

@@ -1,51 +1,67 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { PlaceSnapshot } from '../../workflows/bookings/definitions.js';
 
-// How a booking request is recognised when it comes again. The booking reference is derived from
-// the request's identity, so every retry and every concurrent duplicate addresses the same
-// workflow (booking:<ref>) and Temporal's id uniqueness does the rest.
+// How a booking request is recognised when it comes again, and how its reference is made.
+//
+// A request's identity is a hash of what it means: the passenger's normalised phone, the places the
+// geocoder resolved (not the words typed) and the pickup instant (not its spelling: 10:00:00Z,
+// 10:00:00.000Z and 11:00:00+01:00 are one time). src/bookings/store.ts maps each identity to one
+// random reference under a primary key, so retries and concurrent duplicates land on one ride.
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const REF_CHARS = 10;
 
-/** "TX" + 8 Crockford base32 characters (40 bits): short enough to read out on the phone. */
-export function bookingRefFor(identity: string): string {
-  const digest = createHash('sha256').update(identity).digest();
-  let bits = 0n;
-  for (let i = 0; i < 5; i++) bits = (bits << 8n) | BigInt(digest[i]!);
-  let out = '';
-  for (let i = 0; i < 8; i++) {
-    out = CROCKFORD[Number(bits & 31n)]! + out;
-    bits >>= 5n;
-  }
-  return `TX${out}`;
+/**
+ * "TX" + 10 Crockford base32 characters from a CSPRNG (50 bits): short enough to read out on the
+ * phone, and not derivable from anything a stranger might know about the passenger or the trip.
+ */
+export function newBookingRef(): string {
+  const bytes = randomBytes(REF_CHARS);
+  let out = 'TX';
+  for (const b of bytes) out += CROCKFORD[b & 31];
+  return out;
 }
 
-export function sha256(text: string): string {
+/** References made before random ones were 8 characters; both stay valid. */
+export const BOOKING_REF_PATTERN = /^TX[0-9A-Z]{8,10}$/;
+
+function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Stable JSON: key order does not change the hash of the same body. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+export interface RequestIdentity {
+  /** sha256 hex of the request's meaning. */
+  key: string;
+  /**
+   * Seconds during which an identical request is the same ride, or null for "as long as the ride is
+   * live". Bookings "for now" have no time of their own to tell two rides apart, so only a window can.
+   */
+  windowSeconds: number | null;
 }
 
-const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
+/** Rounded to about a metre: the same resolved place always hashes the same. */
+const placeKey = (p: Pick<PlaceSnapshot, 'lat' | 'lon'>) => `${p.lat.toFixed(5)},${p.lon.toFixed(5)}`;
 
 /**
- * Duplicate detection without an Idempotency-Key: the same phone booking the same trip at the same
- * requested time is the same ride. Requests "for now" share the fingerprint within the dedupe window.
+ * A priced-on-the-spot booking: the same phone going between the same resolved places at the same
+ * instant is one ride, whatever Idempotency-Key each request carries. A booking without a pickup
+ * time is "now": identical ones within `nowWindowSeconds` are one ride.
  */
-export function tripFingerprint(f: { phone: string; pickup: string; dropoff: string; departAt: string | null }): string {
-  return sha256(['trip', f.phone, norm(f.pickup), norm(f.dropoff), f.departAt ?? 'now'].join('|'));
+export function tripIdentity(t: {
+  phone: string;
+  pickup: Pick<PlaceSnapshot, 'lat' | 'lon'>;
+  dropoff: Pick<PlaceSnapshot, 'lat' | 'lon'>;
+  departAt: Date | null;
+  nowWindowSeconds: number;
+}): RequestIdentity {
+  const when = t.departAt ? String(t.departAt.getTime()) : 'now';
+  return {
+    key: sha256(['trip', t.phone, placeKey(t.pickup), placeKey(t.dropoff), when].join('|')),
+    windowSeconds: t.departAt ? null : t.nowWindowSeconds,
+  };
 }
 
-/** A quote can be redeemed once, so the passenger's phone and the quote identify the request for good. */
-export function quoteFingerprint(f: { phone: string; quoteId: string }): string {
-  return sha256(['quote', f.phone, f.quoteId.toLowerCase()].join('|'));
+/** A quote is redeemed once, so the passenger's phone and the quote identify the request for good. */
+export function quoteIdentity(q: { phone: string; quoteId: string }): RequestIdentity {
+  return { key: sha256(['quote', q.phone, q.quoteId.toLowerCase()].join('|')), windowSeconds: null };
 }

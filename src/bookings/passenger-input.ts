@@ -3,7 +3,19 @@ import { checkPassengerEmail } from '../passengers/email.js';
 import { normaliseInternationalPhone } from '../passengers/phone.js';
 import { normaliseFlightNumber } from '../screening/flight-number.js';
 import { screenFreeText } from '../screening/free-text.js';
-import type { Passenger } from './create-booking.js';
+
+/** A passenger as every booking use case takes it: checked, normalised and screened. */
+export interface Passenger {
+  name: string;
+  /** E.164 */
+  phone: string;
+  email: string | null;
+  emailVerified: boolean;
+  paymentMethod: string;
+  flightNumber: string | null;
+  notes: string | null;
+  agent: string | null;
+}
 
 export interface RawPassenger {
   name: { field: string; value: string };

@@ -1,7 +1,13 @@
 import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, PAYMENT_METHODS, passengersLabel, pounds, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
-import type { QuoteForPage } from './page-data.js';
+import type { QuoteRow } from '../quotes/store.js';
+
+/** The parts of a quote the booking page shows. */
+export type QuoteForPage = Pick<
+  QuoteRow,
+  'id' | 'status' | 'pickup_query' | 'dropoff_query' | 'depart_at' | 'vehicle_type' | 'passengers' | 'meet_and_greet' | 'worldwide' | 'fare_pence' | 'expires_at' | 'booking_ref'
+> & { pickup: { label: string }; dropoff: { label: string } };
 
 // The page behind a quote's booking_url: the journey as quoted and the few details a booking
 // still needs. It books through POST /api/public/bookings/create like any other client, so the

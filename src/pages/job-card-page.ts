@@ -1,14 +1,13 @@
-import type { loadBookingRow } from '../bookings/view-booking.js';
+import type { BookingWithDriver } from '../bookings/store.js';
 import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, passengersLabel, paymentLabel, pounds, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
-import type { OfferForPage } from './page-data.js';
+import type { OfferRow as OfferForPage } from '../dispatch/store.js';
 
 // The page behind the job card SMS link. The link's token authenticates the driver for this one
 // offer, so the page shows what the SMS already said (no passenger contact details) and answers
 // through POST /api/driver/offers/:offerId/respond, which decides who gets the job.
 
-type BookingWithDriver = NonNullable<Awaited<ReturnType<typeof loadBookingRow>>>;
 
 const JOB_SCRIPT = inlineAsset(`(() => {
   const job = document.getElementById('job');

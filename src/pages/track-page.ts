@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { loadBookingRow } from '../bookings/view-booking.js';
-import type { BookingStatus } from '../../workflows/booking-definitions.js';
+import type { BookingWithDriver } from '../bookings/store.js';
+import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 import { html } from './escape-html.js';
 import { londonDateTime, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
@@ -8,7 +8,6 @@ import { inlineAsset, layout, messagePage, type Page } from './layout.js';
 // The passenger's tracking page (the booking's status_url). It is reachable by anyone holding the
 // reference, so it shows the journey and who is coming, never the passenger's own contact details.
 
-type BookingWithDriver = NonNullable<Awaited<ReturnType<typeof loadBookingRow>>>;
 
 const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
   awaiting_confirmation: {

@@ -87,3 +87,25 @@ function compactLocalPart(local: string): string {
 function invalid(reason: string): EmailCheck {
   return { ok: false, code: 'invalid_email', reason };
 }
+
+/** Providers known to ignore dots in the local part and to treat googlemail.com as gmail.com. */
+const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/**
+ * The mailbox an address delivers to, for counting: lower-cased, without a +tag, and for Gmail
+ * without dots and with googlemail.com read as gmail.com. Only for limits: the address the
+ * passenger typed is the one we write to.
+ */
+export function mailboxKey(email: string): string {
+  const text = email.trim().toLowerCase();
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return text;
+  let local = text.slice(0, at).split('+')[0] ?? '';
+  let domain = text.slice(at + 1);
+  const canonical = DOTLESS_DOMAINS[domain];
+  if (canonical) {
+    domain = canonical;
+    local = local.replace(/\./g, '');
+  }
+  return `${local}@${domain}`;
+}

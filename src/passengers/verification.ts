@@ -1,8 +1,10 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { bookingsAwaitingEmail, markEmailVerified } from '../bookings/store.js';
 import type { Sql } from '../db/sql.js';
 import type { Notifier } from '../notify/notifier.js';
-import { bookingWorkflowId, emailConfirmedSignal } from '../../workflows/booking-definitions.js';
+import { bookingWorkflowId, emailConfirmedSignal } from '../../workflows/bookings/definitions.js';
 
 const CODE_TTL_MINUTES = 15;
 const MAX_ATTEMPTS = 5;
@@ -53,16 +55,22 @@ export async function verifyCode(deps: { sql: Sql; temporal: Client }, email: st
   return 'verified';
 }
 
+/**
+ * Marks the email verified and releases every booking held for it. Each booking is marked only
+ * after its workflow has had the signal, so if Temporal is briefly unreachable the error reaches
+ * the passenger, whose retry finds the same bookings still held; only a workflow that no longer
+ * exists (the booking has closed) is passed over.
+ */
 export async function markVerified(deps: { sql: Sql; temporal: Client }, email: string): Promise<void> {
   await deps.sql`
     insert into passenger_emails (email, verified_at) values (${email}, now())
     on conflict (email) do update set verified_at = coalesce(passenger_emails.verified_at, now()), code_hash = null`;
-  const held = await deps.sql<{ ref: string }[]>`
-    update bookings set email_verified = true where lower(passenger_email) = ${email} and email_verified = false returning ref`;
-  // Held bookings wait for this signal; a booking that already moved on ignores it.
-  await Promise.all(
-    held.map(({ ref }) =>
-      deps.temporal.workflow.getHandle(bookingWorkflowId(ref)).signal(emailConfirmedSignal).catch(() => undefined),
-    ),
-  );
+  for (const ref of await bookingsAwaitingEmail(deps.sql, email)) {
+    try {
+      await deps.temporal.workflow.getHandle(bookingWorkflowId(ref)).signal(emailConfirmedSignal);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+    await markEmailVerified(deps.sql, ref);
+  }
 }

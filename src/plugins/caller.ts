@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiKeyStore, type ApiKey } from '../auth/api-keys.js';
-import type { Sql } from '../db/sql.js';
 import { ProblemError } from '../http/problem.js';
 
 /** Who is calling: an API key holder, or an anonymous client known only by IP. */
@@ -32,8 +31,8 @@ export function presentedApiKey(request: FastifyRequest): string | null {
  * smaller anonymous allowance.
  */
 export const callerPlugin = fp(
-  async (app: FastifyInstance, opts: { sql: Sql }) => {
-    const store = new ApiKeyStore(opts.sql);
+  async (app: FastifyInstance) => {
+    const store = new ApiKeyStore(app.sql);
     // Set by the hook below on every request before any handler reads it.
     app.decorateRequest('caller', null as never);
     app.addHook('onRequest', async (request) => {
@@ -51,5 +50,5 @@ export const callerPlugin = fp(
       request.caller = { kind: 'key', key, rateKey: `key:${key.id}` };
     });
   },
-  { name: 'request-caller' },
+  { name: 'request-caller', dependencies: ['postgres'] },
 );

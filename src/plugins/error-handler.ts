@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ProblemError, type FieldError } from '../http/problem.js';
+import { temporalProblem } from '../http/temporal-problems.js';
 
 /** Maps Fastify's own error codes to our problem codes, so malformed input never becomes a 500. */
 const FASTIFY_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
@@ -14,10 +15,14 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; detail: str
     detail: 'Send the request body as application/json.',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', detail: 'Content-Length is wrong.' },
+  FST_ERR_BAD_URL: { status: 400, code: 'invalid_request', detail: 'The URL is not valid.' },
 };
 
-function toProblemError(err: FastifyError): ProblemError {
+/** Any error thrown while handling a request, as the problem the client is told about. */
+export function toProblemError(err: FastifyError): ProblemError {
   if (err instanceof ProblemError) return err;
+  const temporal = temporalProblem(err);
+  if (temporal) return temporal;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const errors: FieldError[] = err.validation.map((v) => ({
       field: [err.validationContext ?? 'body', ...v.instancePath.split('/').filter(Boolean)].join('.'),

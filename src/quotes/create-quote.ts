@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { ApiKey } from '../auth/api-keys.js';
-import type { Sql } from '../db/sql.js';
-import type { GeoLocation, Geocoder, Router } from '../geo/types.js';
+import type { GeoLocation, Geocoder } from '../geo/types.js';
 import { ProblemError } from '../http/problem.js';
 import { priceJourney } from '../pricing/index.js';
 import { PricingError, type PriceResult, type RateOverride, type VehicleType } from '../pricing/types.js';
-import { quoteWorkflowId, type QuoteWorkflowInput } from '../../workflows/quote-definitions.js';
+import type { Services } from '../services.js';
+import { quoteWorkflowId, type QuoteWorkflowInput } from '../../workflows/quotes/definitions.js';
 import { findPartnerRateOverride } from './rate-overrides.js';
+import { insertQuote } from './store.js';
 
 /** A pickup a few minutes in the past is clock skew or a "now" typed slowly, not a mistake. */
 const PAST_TOLERANCE_MS = 5 * 60_000;
@@ -15,16 +16,6 @@ const PAST_TOLERANCE_MS = 5 * 60_000;
 const MAX_AHEAD_MS = 366 * 24 * 3600_000;
 
 export type QuoteInput = Omit<TripInput, 'fields'> & { contract: 'simple' | 'v1' };
-
-export interface QuoteDeps {
-  sql: Sql;
-  temporal: Client;
-  geocoder: Geocoder;
-  router: Router;
-  taskQueue: string;
-  quoteTtlSeconds: number;
-  now?: () => Date;
-}
 
 export interface CreatedQuote {
   quoteId: string;
@@ -91,14 +82,14 @@ export interface PricedTrip {
  * Locate, route and price a journey: the one pricing path behind both quote endpoints and every
  * booking route that prices on the tariff.
  */
-export async function priceTrip(deps: Pick<QuoteDeps, 'sql' | 'geocoder' | 'router' | 'now'>, input: TripInput): Promise<PricedTrip> {
-  const now = deps.now?.() ?? new Date();
+export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, input: TripInput): Promise<PricedTrip> {
+  const now = deps.now();
   const departAt = departureTime(input.departAt, now, input.fields.departAt);
   const [pickup, dropoff] = await Promise.all([
-    locate(deps.geocoder, input.pickup, input.fields.pickup),
-    locate(deps.geocoder, input.dropoff, input.fields.dropoff),
+    locate(deps.geo.geocoder, input.pickup, input.fields.pickup),
+    locate(deps.geo.geocoder, input.dropoff, input.fields.dropoff),
   ]);
-  const route = await deps.router.route(pickup, dropoff);
+  const route = await deps.geo.router.route(pickup, dropoff);
   const override: RateOverride | null = input.apiKey?.partnerId
     ? await findPartnerRateOverride(deps.sql, input.apiKey.partnerId, departAt)
     : null;
@@ -125,8 +116,8 @@ export async function priceTrip(deps: Pick<QuoteDeps, 'sql' | 'geocoder' | 'rout
  * A quote: a priced trip recorded in Postgres with its workflow (quote:<id>), which owns redemption
  * and expiry from here on.
  */
-export async function createQuote(deps: QuoteDeps, input: QuoteInput): Promise<CreatedQuote> {
-  const now = deps.now?.() ?? new Date();
+export async function createQuote(deps: Services, input: QuoteInput): Promise<CreatedQuote> {
+  const now = deps.now();
   const simple = input.contract === 'simple';
   const trip = await priceTrip(deps, {
     ...input,
@@ -138,24 +129,35 @@ export async function createQuote(deps: QuoteDeps, input: QuoteInput): Promise<C
   const route = { distanceMeters: trip.distanceMeters, durationSeconds: trip.durationSeconds };
 
   const quoteId = randomUUID();
-  const expiresAt = new Date(now.getTime() + deps.quoteTtlSeconds * 1000);
+  const expiresAt = new Date(now.getTime() + deps.config.QUOTE_TTL_SECONDS * 1000);
   const workflowInput: QuoteWorkflowInput = { quoteId, expiresAt: expiresAt.toISOString() };
 
   // The row and the workflow are written concurrently: the id is fresh and not yet known to anyone,
   // so if either write fails the caller gets an error and the other half is never redeemable.
   await Promise.all([
-    deps.sql`
-      insert into quotes (id, contract, pickup_query, dropoff_query, pickup, dropoff, depart_at, vehicle_type,
-                          passengers, meet_and_greet, worldwide, fare_pence, distance_m, duration_s, rules, tariff,
-                          api_key_id, rate_override_id, created_at, expires_at)
-      values (${quoteId}, ${input.contract}, ${input.pickup}, ${input.dropoff}, ${deps.sql.json(toJson(pickup))},
-              ${deps.sql.json(toJson(dropoff))}, ${departAt}, ${input.vehicleType}, ${input.passengers},
-              ${input.meetAndGreet}, ${input.worldwide}, ${price.totalPence}, ${route.distanceMeters},
-              ${route.durationSeconds}, ${deps.sql.json(toJson(price.rules))}, ${deps.sql.json(toJson(price.tariff))},
-              ${input.apiKey?.id ?? null}, ${override?.id ?? null}, ${now}, ${expiresAt})`,
+    insertQuote(deps.sql, {
+      id: quoteId,
+      contract: input.contract,
+      pickupQuery: input.pickup,
+      dropoffQuery: input.dropoff,
+      pickup,
+      dropoff,
+      departAt,
+      vehicleType: input.vehicleType,
+      passengers: input.passengers,
+      meetAndGreet: input.meetAndGreet,
+      worldwide: input.worldwide,
+      price,
+      distanceMeters: route.distanceMeters,
+      durationSeconds: route.durationSeconds,
+      apiKeyId: input.apiKey?.id ?? null,
+      rateOverrideId: override?.id ?? null,
+      createdAt: now,
+      expiresAt,
+    }),
     deps.temporal.workflow.start('quoteWorkflow', {
       workflowId: quoteWorkflowId(quoteId),
-      taskQueue: deps.taskQueue,
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
       args: [workflowInput],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -180,8 +182,4 @@ export async function createQuote(deps: QuoteDeps, input: QuoteInput): Promise<C
     durationSeconds: route.durationSeconds,
     price,
   };
-}
-
-function toJson<T>(value: T): Parameters<Sql['json']>[0] {
-  return JSON.parse(JSON.stringify(value)) as Parameters<Sql['json']>[0];
 }

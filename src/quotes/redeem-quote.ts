@@ -1,14 +1,13 @@
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Sql } from '../db/sql.js';
 import { ProblemError } from '../http/problem.js';
 import {
-  QuoteFailure,
   quoteWorkflowId,
   redeemQuoteUpdate,
   type QuoteRedemption,
   type RedeemQuoteInput,
-} from '../../workflows/quote-definitions.js';
+} from '../../workflows/quotes/definitions.js';
 
 /**
  * Redeems a quote for a booking request, exactly once. The quote workflow decides; this maps its
@@ -26,14 +25,8 @@ export async function redeemQuote(
       .getHandle(quoteWorkflowId(quoteId))
       .executeUpdate(redeemQuoteUpdate, { args: [request] });
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-      if (err.cause.type === QuoteFailure.expired) throw expired(quoteId);
-      if (err.cause.type === QuoteFailure.alreadyRedeemed) {
-        const details = err.cause.details?.[0] as { bookingRef?: string } | undefined;
-        throw alreadyRedeemed(quoteId, details?.bookingRef ?? null);
-      }
-    }
-    // A closed workflow no longer takes updates; its record tells how it ended.
+    // Expired and already-redeemed refusals reach the error handler as they are
+    // (src/http/temporal-problems.ts). A closed workflow no longer takes updates; its record tells how it ended.
     if (err instanceof WorkflowNotFoundError || isNotFoundRpc(err)) return fromRecord(deps.sql, quoteId, request);
     throw err;
   }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
 
 const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms))]);
 
-export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function healthRoutes(app: FastifyInstance): Promise<void> {
   // Liveness: the process answers. Never touches dependencies, so a database blip does not get
   // the process restarted.
   app.get('/healthz', { schema: { hide: true }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
@@ -12,8 +11,8 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
   // Readiness: only when both Postgres and Temporal answer, so a load balancer holds traffic back.
   app.get('/readyz', { schema: { hide: true }, logLevel: 'warn' }, async (_request, reply) => {
     const checks = await Promise.allSettled([
-      withTimeout(deps.sql`select 1`, 2000),
-      withTimeout(deps.temporal.workflowService.getSystemInfo({}), 2000),
+      withTimeout(app.sql`select 1`, 2000),
+      withTimeout(app.temporal.workflowService.getSystemInfo({}), 2000),
     ]);
     const [pg, temporal] = checks.map((c) => (c.status === 'fulfilled' ? 'ok' : 'unavailable'));
     const ready = pg === 'ok' && temporal === 'ok';

@@ -1,22 +1,22 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../app.js';
-import { loadBookingRow } from '../bookings/view-booking.js';
+import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { findBooking } from '../bookings/store.js';
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
+import { findOffer } from '../dispatch/store.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderQuotePage } from '../pages/book-page.js';
 import { html } from '../pages/escape-html.js';
 import { invalidJobLinkPage, jobNotFoundPage, renderJobCardPage } from '../pages/job-card-page.js';
 import { messagePage, type Page } from '../pages/layout.js';
-import { loadOfferForPage, loadQuoteForPage } from '../pages/page-data.js';
 import { bookingNotFoundPage, renderTrackPage, trackStatus, TrackStatus } from '../pages/track-page.js';
+import { toProblemError } from '../plugins/error-handler.js';
+import { findQuote } from '../quotes/store.js';
 import { BookingRefParams } from '../schemas/booking.js';
 
 // Server-rendered pages for people rather than programs: the booking link a quote hands out, the
 // passenger's tracking page and the driver's job card. Kept out of the OpenAPI document.
-
-const BOOKING_REF = /^TX[0-9A-Z]{8}$/;
 
 function sendPage(reply: FastifyReply, page: Page): FastifyReply {
   return reply
@@ -33,14 +33,15 @@ function sendPage(reply: FastifyReply, page: Page): FastifyReply {
     .send(page.html);
 }
 
-export async function pageRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const now = () => deps.now?.() ?? new Date();
+export async function pageRoutes(app: FastifyInstance): Promise<void> {
+  const s = app.services;
 
   // The tracking page polls this; a JSON endpoint, so its errors stay problem details.
   app.withTypeProvider<ZodTypeProvider>().get('/track/:ref/status.json', {
-    schema: { hide: true, params: BookingRefParams, response: { 200: TrackStatus, ...problemResponses(400, 404) } },
+    schema: { hide: true, params: BookingRefParams, response: { 200: TrackStatus, ...problemResponses(400, 404, 429) } },
+    config: { rateLimit: app.rateLimits.lookup },
     handler: async (request, reply) => {
-      const row = await loadBookingRow(deps.sql, request.params.ref);
+      const row = await findBooking(s.sql, request.params.ref);
       if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${request.params.ref}.`);
       void reply.header('cache-control', 'no-store');
       return trackStatus(row);
@@ -48,41 +49,50 @@ export async function pageRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   });
 
   await app.register(async (pages) => {
-    // A person reading a page gets a page when something fails, not a problem+json body.
+    // A person reading a page gets a page when something fails, not a problem+json body, with the
+    // status the same failure gets anywhere else (a bad API key is a 401 here too, never a 500).
     pages.setErrorHandler((err: FastifyError, request, reply) => {
-      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-      if (status >= 500) request.log.error({ err }, 'page failed');
+      const problem = toProblemError(err);
+      for (const [k, v] of Object.entries(problem.extra.headers ?? {})) void reply.header(k, v);
+      if (problem.status >= 500) request.log.error({ err }, 'page failed');
       const page =
-        status >= 500
-          ? messagePage(500, 'Something went wrong', html`<p>Please try again in a moment. If it keeps happening, quote reference ${request.id}.</p>`)
-          : messagePage(status, 'Page not available', html`<p>Check the link you were sent.</p>`);
+        problem.status >= 500
+          ? messagePage(problem.status, 'Something went wrong', html`<p>Please try again in a moment. If it keeps happening, quote reference ${request.id}.</p>`)
+          : messagePage(problem.status, 'Page not available', html`<p>${problem.message}</p><p>Check the link you were sent.</p>`);
       return sendPage(reply, page);
     });
     const r = pages.withTypeProvider<ZodTypeProvider>();
 
     r.get('/book/:quoteId', {
-      schema: { hide: true, params: z.object({ quoteId: z.string() }) },
-      handler: async (request, reply) => sendPage(reply, renderQuotePage(await loadQuoteForPage(deps.sql, request.params.quoteId), now())),
+      schema: { hide: true, params: z.object({ quoteId: z.string().max(64) }) },
+      config: { rateLimit: app.rateLimits.lookup },
+      handler: async (request, reply) => {
+        const quote = await findQuote(s.sql, request.params.quoteId);
+        return sendPage(reply, renderQuotePage(quote, s.now()));
+      },
     });
 
     r.get('/track/:ref', {
-      schema: { hide: true, params: z.object({ ref: z.string() }) },
+      schema: { hide: true, params: z.object({ ref: z.string().max(64) }) },
+      // Public by reference: limited so that references cannot be guessed by trying them.
+      config: { rateLimit: app.rateLimits.lookup },
       handler: async (request, reply) => {
         const { ref } = request.params;
-        const row = BOOKING_REF.test(ref) ? await loadBookingRow(deps.sql, ref) : null;
+        const row = BOOKING_REF_PATTERN.test(ref) ? await findBooking(s.sql, ref) : null;
         return sendPage(reply, row ? renderTrackPage(trackStatus(row)) : bookingNotFoundPage());
       },
     });
 
     r.get('/driver/jobs/:offerId', {
-      schema: { hide: true, params: z.object({ offerId: z.string() }), querystring: z.object({ t: z.string().optional() }) },
+      schema: { hide: true, params: z.object({ offerId: z.string().max(120) }), querystring: z.object({ t: z.string().max(100).optional() }) },
+      config: { rateLimit: app.rateLimits.driver },
       handler: async (request, reply) => {
         const { offerId } = request.params;
         const token = request.query.t ?? '';
-        if (!verifyJobLinkToken(deps.config.JOB_LINK_SECRET, offerId, token)) return sendPage(reply, invalidJobLinkPage());
-        const offer = await loadOfferForPage(deps.sql, offerId);
-        const booking = offer && (await loadBookingRow(deps.sql, offer.booking_ref));
-        return sendPage(reply, offer && booking ? renderJobCardPage({ offer, booking, token, now: now() }) : jobNotFoundPage());
+        if (!verifyJobLinkToken(s.config.JOB_LINK_SECRET, offerId, token)) return sendPage(reply, invalidJobLinkPage());
+        const offer = await findOffer(s.sql, offerId);
+        const booking = offer && (await findBooking(s.sql, offer.booking_ref));
+        return sendPage(reply, offer && booking ? renderJobCardPage({ offer, booking, token, now: s.now() }) : jobNotFoundPage());
       },
     });
   });

@@ -5,21 +5,12 @@ import { createQuote } from '../quotes/create-quote.js';
 import { presentSimpleQuote, presentV1Quote } from '../quotes/present-quote.js';
 import { chooseVehicle } from '../quotes/vehicle-choice.js';
 import { SimpleQuoteRequest, SimpleQuoteResponse, V1QuoteRequest, V1QuoteResponse } from '../schemas/quote.js';
-import type { AppDeps } from '../app.js';
 
-export async function quoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function quoteRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const quoteDeps = {
-    sql: deps.sql,
-    temporal: deps.temporal,
-    geocoder: deps.geo.geocoder,
-    router: deps.geo.router,
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    quoteTtlSeconds: deps.config.QUOTE_TTL_SECONDS,
-    now: deps.now,
-  };
+  const s = app.services;
   // Both quote paths share one hourly allowance per caller: they are one pricing path.
-  const rateLimit = deps.quoteRateLimit;
+  const rateLimit = app.rateLimits.quote;
 
   r.post('/api/public/v1/quote', {
     schema: {
@@ -29,12 +20,12 @@ export async function quoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       description:
         'Prices the journey on the published hackney carriage tariff of the pickup\'s licensing area (or an approved partner rate), itemising every rule applied. Limited to 30 requests per hour per caller (API key, else IP).',
       body: V1QuoteRequest,
-      response: { 200: V1QuoteResponse, ...problemResponses(400, 401, 413, 415, 422, 429) },
+      response: { 200: V1QuoteResponse, ...problemResponses(400, 401, 413, 415, 422, 429, 503) },
     },
     config: { rateLimit },
     handler: async (request) => {
       const b = request.body;
-      const quote = await createQuote(quoteDeps, {
+      const quote = await createQuote(s, {
         contract: 'v1',
         pickup: b.pickup,
         dropoff: b.dropoff,
@@ -45,7 +36,7 @@ export async function quoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         worldwide: b.worldwide ?? false,
         apiKey: request.caller.kind === 'key' ? request.caller.key : null,
       });
-      return presentV1Quote(quote, deps.config.PUBLIC_BASE_URL);
+      return presentV1Quote(quote, s.config.PUBLIC_BASE_URL);
     },
   });
 
@@ -55,12 +46,12 @@ export async function quoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       tags: ['quotes'],
       summary: 'Upfront fare quote (simple agent contract; alias of estimateFare)',
       body: SimpleQuoteRequest,
-      response: { 200: SimpleQuoteResponse, ...problemResponses(400, 401, 413, 415, 422, 429) },
+      response: { 200: SimpleQuoteResponse, ...problemResponses(400, 401, 413, 415, 422, 429, 503) },
     },
     config: { rateLimit },
     handler: async (request) => {
       const b = request.body;
-      const quote = await createQuote(quoteDeps, {
+      const quote = await createQuote(s, {
         contract: 'simple',
         pickup: b.pickup_address,
         dropoff: b.dropoff_address,

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { SIMPLE_VEHICLE_TYPES } from '../pricing/types.js';
-import { BOOKING_STATUSES } from '../../workflows/booking-definitions.js';
-import { isoDateTime, passengerCount, placeText, uuid } from './common.js';
+import { BOOKING_STATUSES } from '../../workflows/bookings/definitions.js';
+import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { isoDateTime, passengerCount, placeText, text, uuid } from './common.js';
 
 // Request and response schemas of the booking routes (spec 4.2, 4.3, 4.5-4.7). Free-text limits
 // here are the outer bound; src/screening checks content before anything reaches a driver.
 
-const name = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
-const phone = z.string().trim().min(5).max(32).describe('International format, e.g. +447700900123');
-const email = z.string().trim().max(254).pipe(z.email('must be an email address'));
-const notes = z.string().max(500, 'must be at most 500 characters');
-const flight = z.string().max(12, 'must be at most 12 characters');
+const name = text(100).trim().min(1, 'is required');
+const phone = text(32).trim().min(5).describe('International format, e.g. +447400123456');
+const email = z.email('must be an email address').max(254);
+const notes = text(500);
+const flight = text(12);
 export const SIMPLE_PAYMENT_METHODS = ['cash_to_driver', 'card_to_driver', 'account'] as const;
 export const V1_PAYMENT_METHODS = ['cash', 'card', 'pay_driver', 'bank_transfer', 'direct_to_driver'] as const;
 
@@ -41,9 +42,13 @@ export const AgentInstantBookingRequest = z
     payment_method: z.enum(SIMPLE_PAYMENT_METHODS).optional(),
     flight_number: flight.optional(),
     notes: notes.optional(),
-    agent: z.string().max(100).optional().describe('Name of the assistant making the booking'),
+    agent: text(100).optional().describe('Name of the assistant making the booking'),
   })
   .meta({ id: 'AgentInstantBookingRequest' });
+
+const manageToken = z
+  .string()
+  .describe('Lets whoever holds it look the booking up and cancel it (token instead of email on GET and POST /api/public/v1/booking/{ref}); keep it private');
 
 export const AgentBookingResponse = z
   .object({
@@ -52,18 +57,27 @@ export const AgentBookingResponse = z
     status_url: z.url(),
     fare: z.number().describe('GBP, paid to the driver'),
     currency: z.literal('GBP'),
+    manage_token: manageToken,
   })
   .meta({ id: 'AgentBookingResponse' });
 
-export const BookingRefParams = z.object({ ref: z.string().regex(/^TX[0-9A-Z]{8}$/, 'is not a booking reference') });
+export const BookingRefParams = z.object({
+  ref: z.string().max(12).regex(BOOKING_REF_PATTERN, 'is not a booking reference').describe('Booking reference, e.g. TX7K2M9QH4WD'),
+});
 
-export const BookingLookupQuery = z.object({ email });
+const holderToken = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/, 'is not a manage token');
+
+export const BookingLookupQuery = z.object({
+  email: email.optional().describe("The passenger's email on the booking (this or token is required)"),
+  token: holderToken.optional().describe('The manage_token from the booking reply, instead of the email'),
+});
 
 export const BookingCancelRequest = z
   .object({
     action: z.literal('cancel'),
-    email,
-    reason: z.string().max(300).optional(),
+    email: email.optional().describe("The passenger's email on the booking (this or token is required)"),
+    token: holderToken.optional().describe('The manage_token from the booking reply, instead of the email'),
+    reason: text(300).optional(),
   })
   .meta({ id: 'BookingCancelRequest' });
 
@@ -77,6 +91,8 @@ export const BookingView = z
     dropoff: z.string(),
     passengers: z.number().int(),
     vehicle_type: z.string(),
+    meet_and_greet: z.boolean().describe('The driver meets the passenger inside with a name board'),
+    flight_number: z.string().nullable(),
     driver: z
       .object({ name: z.string(), vehicle: z.string(), plate: z.string() })
       .nullable()
@@ -93,9 +109,11 @@ export const BookingView = z
   })
   .meta({ id: 'BookingView' });
 
+const jobLinkToken = z.string().min(10).max(100).regex(/^[A-Za-z0-9_-]+$/, 'is not a job-card token');
+
 export const OfferResponseRequest = z.object({
   decision: z.enum(['accept', 'decline']),
-  token: z.string().min(10).max(100),
+  token: jobLinkToken,
 });
 
 export const OfferResponseReply = z.object({
@@ -103,7 +121,7 @@ export const OfferResponseReply = z.object({
   booking_reference: z.string(),
 });
 
-const v1Email = z.string().trim().max(254).pipe(z.email('must be an email address'));
+const v1Email = email;
 
 export const V1DirectBookingRequest = z
   .object({
@@ -114,7 +132,7 @@ export const V1DirectBookingRequest = z
     passengerEmail: v1Email.describe('A real, reachable address: disposable and role addresses are rejected'),
     passengerPhone: phone,
     passengers: passengerCount.optional(),
-    vehicleType: z.string().max(40).optional().describe('Free text; the v1 vehicle classes and common names (car, minibus, wheelchair) are understood'),
+    vehicleType: text(40).optional().describe('Free text; the v1 vehicle classes and common names (car, minibus, wheelchair) are understood'),
     flightNumber: flight.optional(),
     notes: notes.optional(),
     fareGBP: z.number().positive().max(10_000).optional().describe('Partner-supplied fare (partner keys only); otherwise priced on published tariffs'),
@@ -147,6 +165,7 @@ export const V1BookingResponse = z
     email_confirmation: z
       .enum(['required', 'not_required'])
       .describe('required: dispatch waits until the passenger opens the emailed confirmation link'),
+    manage_token: manageToken,
   })
   .meta({ id: 'V1BookingResponse' });
 
@@ -165,6 +184,14 @@ export const PassengerVerifyResponse = z
   .meta({ id: 'PassengerVerifyResponse' });
 
 export const TripEventRequest = z.object({
-  token: z.string().min(10).max(100),
+  token: jobLinkToken,
   event: z.enum(['en_route', 'arrived', 'on_board', 'completed', 'drop']).describe('drop: the driver gives the job back; it is reassigned'),
 });
+
+export const TripEventReply = z.object({
+  booking_reference: z.string(),
+  event: z.string(),
+  status: BookingStatusSchema.describe('The booking status after the report'),
+});
+
+export const OfferIdParams = z.object({ offerId: z.string().min(5).max(120).describe('From the job-card link') });

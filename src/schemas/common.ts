@@ -3,11 +3,25 @@ import { z } from 'zod';
 // Building blocks shared by request schemas. Every string has a length cap: input size limits are
 // part of the contract, not an afterthought.
 
+/**
+ * C0 controls but tab, LF and CR; DEL; C1 controls. Refused in every text field (a NUL reaching
+ * Postgres would be a 500; any of them reaching a job card or an SMS is worse).
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+// eslint-disable-next-line no-control-regex -- as above, for the schemas' published pattern
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/;
+
+/** Free text of at most `max` characters, with no control characters. */
+export const text = (max: number) =>
+  z.string().max(max, `must be at most ${max} characters`).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
+
 export const placeText = z
   .string()
   .trim()
   .min(2, 'must be at least 2 characters')
-  .max(200, 'must be at most 200 characters');
+  .max(200, 'must be at most 200 characters')
+  .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
 
 export const isoDateTime = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T23:30:00Z' })

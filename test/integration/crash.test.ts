@@ -10,7 +10,7 @@ import type { Client } from '@temporalio/client';
 import { afterAll, afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { Sql } from '../../src/db/sql.js';
 import { startTemporalDevServer, type TemporalDevServerHandle } from '../../dev/temporal-dev-server.js';
-import { bookingStateQuery, bookingWorkflowId } from '../../workflows/booking-definitions.js';
+import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { bookingRow, createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
 import { freePort } from '../../dev/free-port.js';
 import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';

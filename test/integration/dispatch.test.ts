@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { amendBooking } from '../../src/bookings/amend-booking.js';
+import { amendBooking } from '../../src/bookings/amend.js';
 import { DeliveryError } from '../../src/notify/delivery-error.js';
-import { bookingStateQuery, bookingWorkflowId } from '../../workflows/booking-definitions.js';
+import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
@@ -121,7 +121,7 @@ describe('dispatch cascade', () => {
     await respond(stack.app, card, 'accept');
     await waitForStatus(stack.sql, ref, 'assigned');
 
-    await amendBooking(stack.client, ref, { passengers: 6, vehicleType: '6seater' });
+    await amendBooking(stack.app.services, ref, { passengers: 6, vehicleType: '6seater' });
     const card6 = await waitForJobCard(stack.sql, sixSeater, ref);
     await respond(stack.app, card6, 'accept');
     const row = await waitForStatus(stack.sql, ref, 'assigned');

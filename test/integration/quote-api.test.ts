@@ -3,8 +3,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { approveRateOverride } from '../../src/quotes/rate-overrides.js';
-import { BOOKING_STATUSES } from '../../workflows/booking-definitions.js';
-import { quoteWorkflowId } from '../../workflows/quote-definitions.js';
+import { BOOKING_STATUSES } from '../../workflows/bookings/definitions.js';
+import { quoteWorkflowId } from '../../workflows/quotes/definitions.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;

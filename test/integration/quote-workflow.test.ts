@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemError } from '../../src/http/problem.js';
 import { redeemQuote } from '../../src/quotes/redeem-quote.js';
-import { quoteStateQuery, quoteWorkflowId } from '../../workflows/quote-definitions.js';
+import { quoteStateQuery, quoteWorkflowId } from '../../workflows/quotes/definitions.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../src/db/sql.js';
-import { DEMO_DRIVERS, DEMO_FLEETS } from '../../src/dispatch/demo-fleet.js';
-import { seedFleet } from '../../src/dispatch/seed-fleet.js';
+import { DEMO_DRIVERS, DEMO_FLEETS } from '../../dev/demo-fleet.js';
+import { seedFleet } from '../../dev/seed-fleet.js';
 import type { VehicleType } from '../../src/pricing/types.js';
 import { SEATS } from '../../src/quotes/vehicle-choice.js';
 

@@ -11,7 +11,7 @@ import { createSql } from '../../src/db/sql.js';
 import { startPostgresProcess } from '../../dev/postgres-process.js';
 import { freePort } from '../../dev/free-port.js';
 import { startTemporalDevServer } from '../../dev/temporal-dev-server.js';
-import { WORKFLOWS_PATH } from '../../src/worker-runtime.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -8,11 +8,10 @@ import { fileURLToPath } from 'node:url';
 import type { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { activityDeps } from '../../src/activity-deps.js';
+import { activityDeps } from '../../src/services.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
-import { createGeoProviders } from '../../src/geo/index.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -48,10 +47,7 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
   const { connection, client } = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
   // The notifier as src/server.ts builds it (the API sends its own messages, e.g. email confirmations).
   const { notifier } = activityDeps(config, sql);
-  const app = await buildApp(
-    { config, sql, temporal: client, geo: createGeoProviders({ geocoder: 'embedded', router: 'estimate' }), notifier },
-    { logger: false },
-  );
+  const app = await buildApp({ config, sql, temporal: client, notifier, logger: false });
   await app.ready();
   return {
     sql,

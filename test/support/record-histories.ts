@@ -7,15 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { activityDeps } from '../../src/activity-deps.js';
+import { activityDeps } from '../../src/services.js';
 import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql } from '../../src/db/sql.js';
 import { startPostgresProcess } from '../../dev/postgres-process.js';
 import { startTemporalDevServer, temporalCliPath } from '../../dev/temporal-dev-server.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
-import { createWorker } from '../../src/worker-runtime.js';
-import { quoteWorkflowId, redeemQuoteUpdate } from '../../workflows/quote-definitions.js';
+import { createWorker } from '../../src/temporal/create-worker.js';
+import { quoteWorkflowId, redeemQuoteUpdate } from '../../workflows/quotes/definitions.js';
 import {
   amendBookingUpdate,
   bookingCreatedUpdate,
@@ -26,7 +26,7 @@ import {
   emailConfirmedSignal,
   respondToOfferUpdate,
   tripProgressSignal,
-} from '../../workflows/booking-definitions.js';
+} from '../../workflows/bookings/definitions.js';
 
 const outDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-record-'));
@@ -122,7 +122,7 @@ await worker.runUntil(async () => {
       await insertDriver('rec-c', 4, 'saloon', 55.003);
       const ref = 'TXREC00001';
       const h = await startBookingWorkflow(ref);
-      await h.executeUpdate(bookingCreatedUpdate);
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-a'), driverId: 'rec-a', decision: 'decline' }] });
       await offerTo(ref, 'rec-b'); // left to time out
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-c'), driverId: 'rec-c', decision: 'accept' }] });
@@ -136,7 +136,7 @@ await worker.runUntil(async () => {
       await insertDriver('rec-e', 6, '6seater', 55.004);
       const ref = 'TXREC00002';
       const h = await startBookingWorkflow(ref, true);
-      await h.executeUpdate(bookingCreatedUpdate);
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await h.signal(emailConfirmedSignal);
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-d'), driverId: 'rec-d', decision: 'accept' }] });
       await h.executeUpdate(amendBookingUpdate, { args: [{ passengers: 6, vehicleType: '6seater' }] });

@@ -9,11 +9,10 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
 import type { Notifier } from '../../src/notify/notifier.js';
-import { createGeoProviders } from '../../src/geo/index.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
-import { createWorker } from '../../src/worker-runtime.js';
-import { activityDeps } from '../../src/activity-deps.js';
+import { createWorker } from '../../src/temporal/create-worker.js';
+import { activityDeps } from '../../src/services.js';
 
 export interface TestStack {
   sql: Sql;
@@ -60,10 +59,7 @@ export async function startStack(
     workflowBundle: { codePath: inject('workflowBundlePath') },
   });
   const running = worker.run();
-  const app = await buildApp(
-    { config, sql, temporal: client, geo: createGeoProviders({ geocoder: 'embedded', router: 'estimate' }), notifier: deps.notifier },
-    { logger: false },
-  );
+  const app = await buildApp({ config, sql, temporal: client, notifier: deps.notifier, logger: false });
   await app.ready();
   return {
     sql,

@@ -2,7 +2,7 @@
 // recorded histories against it must fail, which proves the replay test can catch such a change.
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { createQuoteActivities } from '../../../activities/quotes.js';
-import type { QuoteWorkflowInput } from '../../../workflows/quote-definitions.js';
+import type { QuoteWorkflowInput } from '../../../workflows/quotes/definitions.js';
 
 const { markQuoteExpired } = proxyActivities<ReturnType<typeof createQuoteActivities>>({ startToCloseTimeout: '10 seconds' });
 

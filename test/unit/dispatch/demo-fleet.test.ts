@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rankTier, TIERS } from '../../../src/dispatch/candidates.js';
-import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS, DEMO_PARTNER_FLEET_ID, demoDriverSnapshots } from '../../../src/dispatch/demo-fleet.js';
+import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS, DEMO_PARTNER_FLEET_ID, demoDriverSnapshots } from '../../../dev/demo-fleet.js';
 import { VEHICLE_TYPES } from '../../../src/pricing/types.js';
 import { SEATS } from '../../../src/quotes/vehicle-choice.js';
 

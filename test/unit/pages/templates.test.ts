@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BookingRow } from '../../../activities/bookings.js';
-import { renderQuotePage } from '../../../src/pages/book-page.js';
+import type { BookingRow, BookingWithDriver } from '../../../src/bookings/store.js';
+import { renderQuotePage, type QuoteForPage } from '../../../src/pages/book-page.js';
 import { escapeHtml, html, trustedHtml } from '../../../src/pages/escape-html.js';
 import { renderJobCardPage } from '../../../src/pages/job-card-page.js';
 import type { Page } from '../../../src/pages/layout.js';
-import type { QuoteForPage } from '../../../src/pages/page-data.js';
+
 import { renderTrackPage, trackStatus } from '../../../src/pages/track-page.js';
 
 const HOSTILE = `<img src=x onerror="alert('x')">&`;
 const NOW = new Date('2026-07-03T12:00:00Z');
 
-function booking(over: Partial<BookingRow> = {}): BookingRow & { d_name: string | null; d_vehicle: string | null; d_plate: string | null } {
+function booking(over: Partial<BookingRow> = {}): BookingWithDriver {
   return {
     ref: 'TXAB12CD34',
     status: 'assigned',
@@ -23,12 +23,13 @@ function booking(over: Partial<BookingRow> = {}): BookingRow & { d_name: string 
     email_verified: false,
     payment_method: 'cash_to_driver',
     flight_number: null,
+    meet_and_greet: false,
     notes: HOSTILE,
     agent: null,
     pickup_query: HOSTILE,
     dropoff_query: 'Heathrow',
-    pickup: { label: HOSTILE, lat: 51.5, lon: -0.1 },
-    dropoff: { label: 'Heathrow Airport (LHR)', lat: 51.47, lon: -0.45 },
+    pickup: { label: HOSTILE, kind: 'postcode', lat: 51.5, lon: -0.1, postcodeDistrict: null, council: null },
+    dropoff: { label: 'Heathrow Airport (LHR)', kind: 'airport', lat: 51.47, lon: -0.45, postcodeDistrict: null, council: null },
     pickup_area: 'london-tfl',
     pickup_at: new Date('2026-07-03T14:30:00Z'),
     passengers: 2,
@@ -43,6 +44,7 @@ function booking(over: Partial<BookingRow> = {}): BookingRow & { d_name: string 
     cancelled_at: null,
     cancel_reason: null,
     payment_state: 'pay_driver_on_completion',
+    request_identity: null,
     created_at: NOW,
     d_name: `Sam "The Cab" O'Neil`,
     d_vehicle: HOSTILE,
@@ -75,7 +77,7 @@ describe('html templates', () => {
   it('renders stored text on the tracking page and job card as text, never markup', () => {
     const track = renderTrackPage(trackStatus(booking()));
     const card = renderJobCardPage({
-      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', status: 'offered', expires_at: new Date(NOW.getTime() + 60_000) },
+      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', round: 1, tier: 'local', status: 'offered', expires_at: new Date(NOW.getTime() + 60_000) },
       booking: booking(),
       token: `"><script>alert(1)</script>`,
       now: NOW,
@@ -98,7 +100,7 @@ describe('html templates', () => {
     expect(trackStatus(booking({ status: 'dispatching' })).driver).toBeNull();
     expect(trackStatus(booking({ status: 'cancelled' })).final).toBe(true);
     const card = renderJobCardPage({
-      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', status: 'timed_out', expires_at: NOW },
+      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', round: 1, tier: 'local', status: 'timed_out', expires_at: NOW },
       booking: booking(),
       token: 't',
       now: NOW,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../../src/worker-runtime.js';
+import { WORKFLOWS_PATH } from '../../../src/temporal/create-worker.js';
 
 // Histories recorded from real runs (test/support/record-histories.ts). A workflow change that
 // would break workflows already running in production fails here, before it ships.

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivities, type ActivityDeps } from '../../activities/index.js';
 
-export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../workflows/index.ts');
+export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../workflows/index.ts');
 
 /** Builds a worker for the service's task queue; entry points and tests share this. */
 export async function createWorker(opts: {

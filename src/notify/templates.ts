@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
-import type { BookingRow, DriverRow } from '../../activities/bookings.js';
+import type { BookingRow } from '../bookings/store.js';
+import type { DriverRow } from '../drivers/store.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
 

@@ -3,9 +3,9 @@
 // `seedFleet` writes it, tests reuse it. Phone numbers are in Ofcom's drama range
 // (+44 7700 900000-900999), which is never allocated, so nothing real is ever texted; plates
 // say DEMO so no real car is named.
-import type { VehicleType } from '../pricing/types.js';
-import { SEATS } from '../quotes/vehicle-choice.js';
-import type { DriverSnapshot, Tier } from './candidates.js';
+import type { VehicleType } from '../src/pricing/types.js';
+import { SEATS } from '../src/quotes/vehicle-choice.js';
+import type { DriverSnapshot, Tier } from '../src/dispatch/candidates.js';
 
 export interface DemoFleet {
   id: string;

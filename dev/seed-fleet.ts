@@ -1,4 +1,4 @@
-import type { Sql } from '../db/sql.js';
+import type { Sql } from '../src/db/sql.js';
 import { DEMO_DRIVERS, DEMO_FLEETS } from './demo-fleet.js';
 
 export interface SeedFleetOptions {

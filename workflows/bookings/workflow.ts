@@ -3,11 +3,12 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { createBookingActivities } from '../activities/bookings.js';
+import type { Activities } from '../../activities/index.js';
 import {
   BookingFailure,
   TERMINAL_STATUSES,
@@ -17,21 +18,27 @@ import {
   cancelBookingUpdate,
   driverDroppedSignal,
   emailConfirmedSignal,
+  NEXT_TRIP_STEPS,
+  isNextTripStep,
   offerId,
+  reportTripUpdate,
   respondToOfferUpdate,
   tripProgressSignal,
   type AmendInput,
   type BookingState,
   type BookingStatus,
+  type BookingCreatedInput,
   type BookingWorkflowInput,
   type CancelInput,
   type CandidateOutcome,
   type DriverDroppedInput,
+  type OfferResponseInput,
+  type ReportTripInput,
   type Tier,
   type TripProgress,
-} from './booking-definitions.js';
+} from './definitions.js';
 
-type BookingActivities = ReturnType<typeof createBookingActivities>;
+type BookingActivities = Activities;
 // Messages leave the service, so they are full activities (visible in history, retried by the server).
 const acts = proxyActivities<BookingActivities>({
   startToCloseTimeout: '30 seconds',
@@ -52,6 +59,10 @@ const EMAIL_CONFIRM_MIN_MS = 30 * 60_000;
 
 type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
 
+// patched() ids: each marks a change made while workflows of the earlier code may be running.
+/** Trip progress only moves forward (signals included). */
+const PATCH_TRIP_STEPS_FORWARD_ONLY = 'trip-steps-forward-only';
+
 /**
  * One booking from creation to completion or cancellation: waits for a pre-booked pickup, runs the
  * dispatch cascade (local, national, partner fleet; one job card at a time, each with a timeout),
@@ -69,6 +80,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   });
   const state: BookingState = {
     ref,
+    identity: input.booking.identity ?? null,
     status: input.awaitEmailConfirmation
       ? 'awaiting_confirmation'
       : Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000 <= Date.now()
@@ -103,29 +115,57 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   };
 
   setHandler(bookingStateQuery, () => state);
-  setHandler(bookingCreatedUpdate, async () => {
-    await condition(() => persisted);
-    return state;
-  });
+  setHandler(
+    bookingCreatedUpdate,
+    async () => {
+      await condition(() => persisted);
+      return state;
+    },
+    {
+      // A random reference can, however rarely, already name another request's ride: joining it
+      // would hand a stranger someone else's booking.
+      validator: (created?: BookingCreatedInput) => {
+        const mine = input.booking.identity;
+        if (created?.identity && mine && created.identity !== mine) {
+          throw ApplicationFailure.nonRetryable(`booking ${ref} was made for another request`, BookingFailure.identityMismatch);
+        }
+      },
+    },
+  );
   setHandler(emailConfirmedSignal, () => {
     emailConfirmed = true;
   });
-  setHandler(respondToOfferUpdate, async (r) => {
-    const offer = state.offer;
-    if (!offer || offer.offerId !== r.offerId || offer.driverId !== r.driverId) {
-      if (state.driverId === r.driverId) return 'accepted';
-      return state.driverId !== null ? 'taken' : 'expired';
-    }
-    if (offer.response) return offer.response;
-    if (r.decision === 'decline') {
-      offer.response = 'declined';
-      return 'declined';
-    }
-    offer.response = 'accepted';
-    // Answer only once the assignment is recorded, so the driver and every lookup agree.
-    await condition(() => state.offer?.offerId !== r.offerId);
-    return state.driverId === r.driverId ? 'accepted' : 'expired';
-  });
+  setHandler(
+    respondToOfferUpdate,
+    async (r) => {
+      const offer = state.offer;
+      if (!offer || offer.offerId !== r.offerId || offer.driverId !== r.driverId) {
+        if (state.driverId === r.driverId) return 'accepted';
+        return state.driverId !== null ? 'taken' : 'expired';
+      }
+      if (offer.response) return offer.response;
+      if (r.decision === 'decline') {
+        offer.response = 'declined';
+        return 'declined';
+      }
+      offer.response = 'accepted';
+      // Answer only once the assignment is recorded, so the driver and every lookup agree.
+      await condition(() => state.offer?.offerId !== r.offerId);
+      return state.driverId === r.driverId ? 'accepted' : 'expired';
+    },
+    {
+      // Stale clicks (an old card, a job already gone) are answered without entering history.
+      validator: (r: OfferResponseInput) => {
+        const offer = state.offer;
+        if (offer && offer.offerId === r.offerId && offer.driverId === r.driverId) return;
+        if (state.driverId === r.driverId) {
+          throw ApplicationFailure.nonRetryable(`driver ${r.driverId} already has booking ${ref}`, BookingFailure.offerAlreadyAccepted);
+        }
+        if (state.driverId !== null) throw ApplicationFailure.nonRetryable(`booking ${ref} went to another driver`, BookingFailure.offerTaken);
+        throw ApplicationFailure.nonRetryable(`offer ${r.offerId} is no longer open`, BookingFailure.offerExpired);
+      },
+    },
+  );
   setHandler(
     cancelBookingUpdate,
     async (c) => {
@@ -161,6 +201,36 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   setHandler(tripProgressSignal, (p) => {
     if (p.driverId === state.driverId) progress = p.progress;
   });
+  setHandler(
+    reportTripUpdate,
+    async (r) => {
+      if (r.event === 'drop') {
+        drop = { driverId: r.driverId, reason: 'dropped' };
+        await condition(() => state.driverId !== r.driverId || closed());
+        return state.status;
+      }
+      if (state.status !== r.event) progress = r.event;
+      await condition(() => state.status === r.event || state.driverId !== r.driverId || closed());
+      return state.status;
+    },
+    {
+      validator: (r: ReportTripInput) => {
+        if (closed()) throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}`, BookingFailure.closed);
+        if (state.driverId !== r.driverId) throw ApplicationFailure.nonRetryable(`booking ${ref} is not assigned to ${r.driverId}`, BookingFailure.notYourJob);
+        if (r.event === 'drop') {
+          if (state.status === 'on_board') {
+            throw ApplicationFailure.nonRetryable('the passenger is on board: finish the trip instead', BookingFailure.invalidTripStep);
+          }
+          return;
+        }
+        // A repeated report of the current step is a retry, not a mistake.
+        if (r.event === state.status) return;
+        if (!isNextTripStep(state.status, r.event)) {
+          throw ApplicationFailure.nonRetryable(`a trip goes ${state.status} -> ${(NEXT_TRIP_STEPS[state.status] ?? []).join(' or ') || 'nowhere'}, not ${r.event}`, BookingFailure.invalidTripStep);
+        }
+      },
+    },
+  );
 
   async function runCascadeRound(): Promise<RoundResult> {
     state.round += 1;
@@ -326,6 +396,10 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     if (progress !== null) {
       const p: TripProgress = progress;
       progress = null;
+      // Reports arriving as signals (from clients of the earlier release) are checked here; the
+      // reportTrip update's validator already refuses them. Histories from before the check keep
+      // their old, unchecked path.
+      if (patched(PATCH_TRIP_STEPS_FORWARD_ONLY) && !isNextTripStep(state.status, p)) continue;
       await setStatus(p);
       if (p === 'completed') break;
     }

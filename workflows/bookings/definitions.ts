@@ -84,7 +84,12 @@ export interface NewBooking {
   fareSource: 'tariff' | 'quote' | 'partner';
   distanceM: number;
   durationS: number;
+  /** Bookings started before request identities existed carried a fingerprint here. */
   requestFingerprint: string | null;
+  /** The request identity (src/bookings/identity.ts) this booking was made for; absent on old bookings. */
+  identity?: string;
+  /** Airport meet and greet was asked for (and paid for): the driver meets the passenger inside. */
+  meetAndGreet?: boolean;
 }
 
 export interface BookingWorkflowInput {
@@ -120,6 +125,8 @@ export interface CurrentOffer {
 
 export interface BookingState {
   ref: string;
+  /** The request identity the booking was made for (null on bookings from before identities). */
+  identity?: string | null;
   status: BookingStatus;
   job: JobSpec;
   round: number;
@@ -168,17 +175,59 @@ export interface DriverDroppedInput {
 
 export type TripProgress = 'en_route' | 'arrived' | 'on_board' | 'completed';
 
+/**
+ * The steps a trip really passes, from each status: forward only, and never from assigned straight
+ * to completed. A driver already at the pickup when they accept may skip en_route.
+ */
+export const NEXT_TRIP_STEPS: Readonly<Partial<Record<BookingStatus, readonly TripProgress[]>>> = {
+  assigned: ['en_route', 'arrived'],
+  en_route: ['arrived'],
+  arrived: ['on_board'],
+  on_board: ['completed'],
+};
+
+export function isNextTripStep(from: BookingStatus, to: TripProgress): boolean {
+  return NEXT_TRIP_STEPS[from]?.includes(to) ?? false;
+}
+
+/** What the assigned driver reports from the app: a step of the trip, or giving the job back. */
+export type TripEvent = TripProgress | 'drop';
+
+export interface ReportTripInput {
+  driverId: string;
+  event: TripEvent;
+}
+
 export const respondToOfferUpdate = defineUpdate<OfferResponseResult, [OfferResponseInput]>('respondToOffer');
 export const cancelBookingUpdate = defineUpdate<BookingState, [CancelInput]>('cancelBooking');
 export const amendBookingUpdate = defineUpdate<BookingState, [AmendInput]>('amendBooking');
+/** Names the request a booking route is creating; the workflow refuses one made for another request. */
+export interface BookingCreatedInput {
+  identity: string | null;
+}
 /** Sent with update-with-start by every booking route: returns once the booking record exists. */
-export const bookingCreatedUpdate = defineUpdate<BookingState, []>('bookingCreated');
+export const bookingCreatedUpdate = defineUpdate<BookingState, [BookingCreatedInput]>('bookingCreated');
 export const emailConfirmedSignal = defineSignal('emailConfirmed');
 export const driverDroppedSignal = defineSignal<[DriverDroppedInput]>('driverDropped');
+/** Superseded by reportTripUpdate (which can refuse); kept for clients of the earlier release. */
 export const tripProgressSignal = defineSignal<[{ driverId: string; progress: TripProgress }]>('tripProgress');
+/** The assigned driver's trip report; refused (out of history) when closed, not theirs or not the next step. */
+export const reportTripUpdate = defineUpdate<BookingStatus, [ReportTripInput]>('reportTrip');
 export const bookingStateQuery = defineQuery<BookingState>('bookingState');
 
 /** ApplicationFailure types of booking updates; the HTTP layer maps them. */
 export const BookingFailure = {
   closed: 'BookingClosed',
+  /** The reference is already another request's ride: the caller must allocate a fresh one. */
+  identityMismatch: 'BookingIdentityMismatch',
+  /** A trip report from a driver the booking is not assigned to. */
+  notYourJob: 'NotYourJob',
+  /** A trip report that is not the next step of the trip. */
+  invalidTripStep: 'InvalidTripStep',
+  /** respondToOffer: the offer is no longer open and the job went to another driver. */
+  offerTaken: 'OfferTaken',
+  /** respondToOffer: the offer is no longer open (timed out, withdrawn, booking closed). */
+  offerExpired: 'OfferExpired',
+  /** respondToOffer: this driver already has the job (a repeated accept). */
+  offerAlreadyAccepted: 'OfferAlreadyAccepted',
 } as const;

@@ -1,6 +1,20 @@
+import { createHash } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
-import { ProblemError } from '../http/problem.js';
-import { canonicalJson, sha256 } from './identity.js';
+import { ProblemError } from './problem.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Stable JSON: key order does not change the hash of the same body. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 export interface StoredResponse {
   status: number;
@@ -17,9 +31,19 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
 }
 
 /**
+ * The key's scope: an API key's own, or for anonymous callers the request body itself. Anonymous
+ * callers cannot be told apart, so two of them choosing the same key must not share a reply: for
+ * them a key replays only an identical request (a different body under the same key is simply a
+ * different request, never another caller's booking).
+ */
+export function idempotencyScope(group: string, caller: { kind: 'key'; key: { id: string } } | { kind: 'anonymous' }, body: unknown): string {
+  return caller.kind === 'key' ? `${group}:key:${caller.key.id}` : `${group}:anonymous:${sha256(canonicalJson(body))}`;
+}
+
+/**
  * Honours an Idempotency-Key: the same key with the same body gets the first response again; the
  * same key with a different body is a 422 (it is a client bug, not a retry). Without a key, `run`
- * is called as is. `run` must itself be idempotent (booking references derive from the request),
+ * is called as is. `run` must itself be idempotent (a request identity maps to one booking),
  * so a crash between running and storing the response costs nothing.
  */
 export async function withIdempotencyKey(

@@ -5,7 +5,7 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { createQuoteActivities } from '../activities/quotes.js';
+import type { Activities } from '../../activities/index.js';
 import {
   QuoteFailure,
   quoteStateQuery,
@@ -14,9 +14,9 @@ import {
   type QuoteState,
   type QuoteWorkflowInput,
   type RedeemQuoteInput,
-} from './quote-definitions.js';
+} from './definitions.js';
 
-const { markQuoteRedeemed, markQuoteExpired } = proxyActivities<ReturnType<typeof createQuoteActivities>>({
+const { markQuoteRedeemed, markQuoteExpired } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '500 ms', maximumInterval: '30 seconds' },
 });

@@ -1,0 +1,54 @@
+import { log } from '@temporalio/activity';
+import * as bookings from '../src/bookings/store.js';
+import type { Sql } from '../src/db/sql.js';
+import { vehicleCanServe } from '../src/dispatch/candidates.js';
+import { loadDriver } from '../src/drivers/store.js';
+import { sendBestEffort } from '../src/notify/best-effort.js';
+import type { Notifier } from '../src/notify/notifier.js';
+import type { BookingStatus, JobSpec, NewBooking } from '../workflows/bookings/definitions.js';
+
+/**
+ * The booking workflow's writes to the booking record. Each is idempotent (insert-or-ignore,
+ * conditional updates, outbox keys), so a retry or a worker crash mid-activity changes nothing twice.
+ */
+export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; notifier: Notifier }) {
+  return {
+    async persistBooking({ booking, job, status }: { booking: NewBooking; job: JobSpec; status: BookingStatus }): Promise<void> {
+      await bookings.insertBooking(sql, booking, job, status);
+    },
+
+    async setBookingStatus({ ref, status }: { ref: string; status: BookingStatus }): Promise<void> {
+      await bookings.setBookingStatus(sql, ref, status);
+    },
+
+    /** Writes the amended job and says whether the assigned driver's vehicle still fits it. */
+    async applyAmendment({ ref, job, driverId }: { ref: string; job: JobSpec; driverId: string | null }): Promise<{ driverStillFits: boolean }> {
+      await bookings.updateJob(sql, ref, job);
+      if (!driverId) return { driverStillFits: true };
+      const d = await loadDriver(sql, driverId);
+      const needsWheelchair = job.wheelchair || job.vehicleType === 'wav';
+      const fits =
+        d.seats >= job.passengers && vehicleCanServe(d.vehicle_type, job.vehicleType) && (!needsWheelchair || d.wheelchair_accessible);
+      return { driverStillFits: fits };
+    },
+
+    /** Cancels the record, withdraws open job cards and tells the driver who held the job, if any. */
+    async cancelBooking({ ref, reason, offerId, driverId }: { ref: string; reason: string | null; offerId: string | null; driverId: string | null }): Promise<void> {
+      await bookings.markCancelled(sql, ref, reason);
+      const notifyId = driverId ?? (offerId ? offerId.split(':').slice(2).join(':') : null);
+      if (!notifyId) return;
+      const d = await loadDriver(sql, notifyId);
+      await sendBestEffort(
+        notifier,
+        {
+          channel: 'sms',
+          to: d.phone,
+          body: `Job ${ref} has been cancelled by the passenger. No action needed.`,
+          idempotencyKey: `cancelled:${ref}:${notifyId}`,
+          bookingRef: ref,
+        },
+        (m, a) => log.warn(m, a),
+      );
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { log } from '@temporalio/activity';
+import { loadBooking, unassignDriver } from '../src/bookings/store.js';
+import type { Sql } from '../src/db/sql.js';
+import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision } from '../src/dispatch/candidates.js';
+import { claimOffer, closeOffer, readTierDrivers, recordAcceptance } from '../src/dispatch/store.js';
+import { loadDriver } from '../src/drivers/store.js';
+import { sendBestEffort } from '../src/notify/best-effort.js';
+import type { Notifier } from '../src/notify/notifier.js';
+import { renderPassengerAssignedText } from '../src/notify/templates.js';
+import type { JobSpec, Tier } from '../workflows/bookings/definitions.js';
+
+/** The cascade's reads and claims: who may be asked, the offer a driver holds, the assignment. */
+export function createDispatchActivities({ sql, notifier, publicBaseUrl }: { sql: Sql; notifier: Notifier; publicBaseUrl: string }) {
+  const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
+
+  return {
+    async findCandidates({ ref, tier, job, exclude }: { ref: string; tier: Tier; job: JobSpec; exclude: string[] }): Promise<CandidateDecision[]> {
+      const b = await loadBooking(sql, ref);
+      const start = new Date(job.pickupAt);
+      const drivers = await readTierDrivers(sql, {
+        ref,
+        tier,
+        pickup: b.pickup,
+        reachMeters: DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier],
+        start,
+        end: new Date(start.getTime() + b.duration_s * 1000),
+      });
+      return rankTier(
+        tier,
+        drivers,
+        {
+          pickup: { lat: b.pickup.lat, lon: b.pickup.lon },
+          pickupArea: b.pickup_area,
+          passengers: job.passengers,
+          vehicleType: job.vehicleType,
+          wheelchair: job.wheelchair || job.vehicleType === 'wav',
+          now: new Date(),
+        },
+        new Set(exclude),
+      );
+    },
+
+    async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {
+      return { claimed: await claimOffer(sql, o) };
+    },
+
+    async closeOffer({ offerId, status }: { offerId: string; status: 'declined' | 'timed_out' | 'withdrawn' }): Promise<void> {
+      await closeOffer(sql, offerId, status);
+    },
+
+    /** Records the accepted offer and tells the passenger who is coming. */
+    async assignDriver({ ref, driverId, offerId }: { ref: string; driverId: string; offerId: string }): Promise<void> {
+      await recordAcceptance(sql, { ref, driverId, offerId });
+      const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
+      await sendBestEffort(
+        notifier,
+        {
+          channel: 'sms',
+          to: b.passenger_phone,
+          body: renderPassengerAssignedText(b, d, `${publicBaseUrl}/track/${ref}`),
+          idempotencyKey: `assigned:${offerId}`,
+          bookingRef: ref,
+        },
+        warn,
+      );
+    },
+
+    /** Takes the job off a driver (dropped, no-show, no longer fits) and tells them so. */
+    async releaseDriver({ ref, driverId, reason }: { ref: string; driverId: string; reason: string }): Promise<void> {
+      await unassignDriver(sql, ref, driverId);
+      const d = await loadDriver(sql, driverId);
+      await sendBestEffort(
+        notifier,
+        {
+          channel: 'sms',
+          to: d.phone,
+          body: `Job ${ref} is no longer yours (${reason}). No action needed.`,
+          idempotencyKey: `released:${ref}:${driverId}:${reason}`,
+          bookingRef: ref,
+        },
+        warn,
+      );
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { DateTime } from 'luxon';
+import { gbp } from '../schemas/common.js';
+import type { CreatedBooking } from './book.js';
+import { bookingManageToken } from './access.js';
+import type { BookingWithDriver } from './store.js';
+
+// How a booking is shown to the programs that made or look it up. Times in UTC with the
+// Europe/London wall-clock time beside them; money in GBP.
+
+export function statusUrl(baseUrl: string, ref: string): string {
+  return `${baseUrl}/track/${ref}`;
+}
+
+export function presentBooking(row: BookingWithDriver, baseUrl: string) {
+  return {
+    booking_reference: row.ref,
+    status: row.status,
+    pickup_time: row.pickup_at.toISOString(),
+    pickup_time_local: DateTime.fromJSDate(row.pickup_at, { zone: 'Europe/London' }).toISO({ suppressMilliseconds: true }) ?? row.pickup_at.toISOString(),
+    pickup: row.pickup.label,
+    dropoff: row.dropoff.label,
+    passengers: row.passengers,
+    vehicle_type: row.vehicle_type,
+    meet_and_greet: row.meet_and_greet,
+    flight_number: row.flight_number,
+    driver: row.driver_id && row.d_name ? { name: row.d_name, vehicle: row.d_vehicle ?? '', plate: row.d_plate ?? '' } : null,
+    payment: { method: row.payment_method, state: row.payment_state, fare: gbp(row.fare_pence), currency: 'GBP' as const },
+    cancelled_at: row.cancelled_at?.toISOString() ?? null,
+    cancel_reason: row.cancel_reason,
+    status_url: statusUrl(baseUrl, row.ref),
+  };
+}
+
+/** What every creation reply carries, whichever contract names the rest. */
+export function createdBookingLinks(b: CreatedBooking, config: { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string }) {
+  return {
+    booking_reference: b.ref,
+    status: b.state.status,
+    status_url: statusUrl(config.PUBLIC_BASE_URL, b.ref),
+    fare: gbp(b.farePence),
+    currency: 'GBP' as const,
+    manage_token: bookingManageToken(config.JOB_LINK_SECRET, b.ref),
+  };
+}

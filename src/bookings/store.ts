@@ -1,0 +1,147 @@
+import type { Sql } from '../db/sql.js';
+import type { VehicleType } from '../pricing/types.js';
+import type { BookingStatus, JobSpec, NewBooking, PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+
+// The bookings table: what lookups, pages and job cards read. The booking workflow owns every
+// transition and writes it here through activities; routes only read (and the one exception, a
+// cancel after the workflow has closed, is markCancelled below).
+
+export interface BookingRow {
+  ref: string;
+  status: BookingStatus;
+  source: string;
+  quote_id: string | null;
+  passenger_name: string;
+  passenger_phone: string;
+  passenger_email: string | null;
+  email_verified: boolean;
+  payment_method: string;
+  flight_number: string | null;
+  meet_and_greet: boolean;
+  notes: string | null;
+  agent: string | null;
+  pickup_query: string;
+  dropoff_query: string;
+  pickup: PlaceSnapshot;
+  dropoff: PlaceSnapshot;
+  pickup_area: string;
+  pickup_at: Date;
+  passengers: number;
+  vehicle_type: VehicleType;
+  wheelchair: boolean;
+  fare_pence: number;
+  fare_source: string;
+  distance_m: number;
+  duration_s: number;
+  driver_id: string | null;
+  assigned_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
+  payment_state: string;
+  request_identity: string | null;
+  created_at: Date;
+}
+
+/** A booking with the public facts of its driver, as lookups and pages show it. */
+export type BookingWithDriver = BookingRow & { d_name: string | null; d_vehicle: string | null; d_plate: string | null };
+
+/** Statuses in which a driver is committed to the job. */
+export const ACTIVE_STATUSES: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
+
+export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, status: BookingStatus): Promise<void> {
+  await sql`
+    insert into bookings (ref, status, source, quote_id, passenger_name, passenger_phone, passenger_email, email_verified,
+                          payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
+                          dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
+                          distance_m, duration_s, request_identity)
+    values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
+            ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
+            ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
+            ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
+            ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null})
+    on conflict (ref) do nothing`;
+}
+
+export async function findBooking(sql: Sql, ref: string): Promise<BookingWithDriver | null> {
+  const [row] = await sql<BookingWithDriver[]>`
+    select b.*, d.name as d_name, d.vehicle_description as d_vehicle, d.plate as d_plate
+      from bookings b left join drivers d on d.id = b.driver_id
+     where b.ref = ${ref}`;
+  return row ?? null;
+}
+
+/** For activities: the workflow's booking must exist, its first activity wrote it. */
+export async function loadBooking(sql: Sql, ref: string): Promise<BookingWithDriver> {
+  const b = await findBooking(sql, ref);
+  if (!b) throw new Error(`booking ${ref} not found`);
+  return b;
+}
+
+/** Closed bookings never change status again, whatever a late or retried activity says. */
+export async function setBookingStatus(sql: Sql, ref: string, status: BookingStatus): Promise<void> {
+  await sql`update bookings set status = ${status}, updated_at = now()
+             where ref = ${ref} and status not in ('cancelled', 'completed')`;
+}
+
+export async function updateJob(sql: Sql, ref: string, job: JobSpec): Promise<void> {
+  await sql`update bookings set pickup_at = ${job.pickupAt}, passengers = ${job.passengers}, vehicle_type = ${job.vehicleType},
+                   wheelchair = ${job.wheelchair}, notes = ${job.notes}, updated_at = now()
+             where ref = ${ref}`;
+}
+
+export async function unassignDriver(sql: Sql, ref: string, driverId: string): Promise<void> {
+  await sql`update bookings set driver_id = null, assigned_at = null, status = 'dispatching', updated_at = now()
+             where ref = ${ref} and driver_id = ${driverId} and status not in ('cancelled', 'completed')`;
+}
+
+/** Cancels the record and withdraws any job card still open; a completed booking stays completed. */
+export async function markCancelled(sql: Sql, ref: string, reason: string | null): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`update bookings set status = 'cancelled', cancelled_at = coalesce(cancelled_at, now()),
+                    cancel_reason = coalesce(cancel_reason, ${reason}), updated_at = now()
+              where ref = ${ref} and status <> 'completed'`;
+    await tx`update offers set status = 'withdrawn', responded_at = now() where booking_ref = ${ref} and status = 'offered'`;
+  });
+}
+
+/** Bookings held until this passenger email is confirmed. */
+export async function bookingsAwaitingEmail(sql: Sql, email: string): Promise<string[]> {
+  const rows = await sql<{ ref: string }[]>`
+    select ref from bookings where lower(passenger_email) = ${email} and email_verified = false`;
+  return rows.map((r) => r.ref);
+}
+
+export async function markEmailVerified(sql: Sql, ref: string): Promise<void> {
+  await sql`update bookings set email_verified = true where ref = ${ref}`;
+}
+
+/**
+ * The reference of the ride this request identity names, allocating `candidateRef` when there is
+ * none yet. Atomic under the primary key: concurrent identical requests all get the first one's
+ * reference. The mapping moves to `candidateRef` when its booking was cancelled (booking the same
+ * trip again is a new ride), or, for windowed identities, when the window has passed.
+ */
+export async function claimBookingRef(
+  sql: Sql,
+  identity: { key: string; windowSeconds: number | null },
+  candidateRef: string,
+): Promise<string> {
+  const [moved] = await sql<{ ref: string }[]>`
+    insert into booking_requests as r (identity, ref, created_at) values (${identity.key}, ${candidateRef}, now())
+    on conflict (identity) do update set ref = excluded.ref, created_at = excluded.created_at
+     where (${identity.windowSeconds}::int is not null and r.created_at < now() - make_interval(secs => ${identity.windowSeconds}::int))
+        or exists (select 1 from bookings b where b.ref = r.ref and b.status = 'cancelled')
+    returning ref`;
+  if (moved) return moved.ref;
+  const [kept] = await sql<{ ref: string }[]>`select ref from booking_requests where identity = ${identity.key}`;
+  if (!kept) throw new Error(`booking request ${identity.key} vanished`);
+  return kept.ref;
+}
+
+/** After a reference collision (another ride already has it): point the identity at a fresh one. */
+export async function reassignBookingRef(sql: Sql, identityKey: string, fromRef: string, toRef: string): Promise<string> {
+  const [row] = await sql<{ ref: string }[]>`
+    update booking_requests set ref = case when ref = ${fromRef} then ${toRef} else ref end
+     where identity = ${identityKey} returning ref`;
+  return row?.ref ?? toRef;
+}

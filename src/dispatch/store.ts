@@ -1,0 +1,132 @@
+import type { PendingQuery, Row, TransactionSql } from 'postgres';
+import type { Sql } from '../db/sql.js';
+import { ACTIVE_STATUSES } from '../bookings/store.js';
+import type { DriverSnapshot, Tier } from './candidates.js';
+
+// Dispatch's tables: the drivers a cascade may ask, the offers (job cards) it made, and the claim
+// that keeps one driver from holding two job cards at once.
+
+/** Minutes either side of a job during which the same driver cannot take another one. */
+const JOB_BUFFER_MINUTES = 20;
+
+export interface OfferRow {
+  id: string;
+  booking_ref: string;
+  driver_id: string;
+  round: number;
+  tier: Tier;
+  status: 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn';
+  expires_at: Date;
+}
+
+/**
+ * What keeps a driver from a new job (start..end) of booking `ref`: their active jobs overlapping it
+ * with a buffer either side, plus job cards they hold open for other bookings. One definition for
+ * the candidate read and for the locked claim, so the two never disagree.
+ */
+function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: string, start: Date, end: Date) {
+  const buffer = `${JOB_BUFFER_MINUTES} minutes`;
+  return q`(
+    (select count(*)::int from bookings o
+      where o.driver_id = ${driver} and o.ref <> ${ref} and o.status in ${q(ACTIVE_STATUSES as string[])}
+        and o.pickup_at - ${buffer}::interval < ${end}
+        and o.pickup_at + make_interval(secs => o.duration_s) + ${buffer}::interval > ${start})
+    + (select count(*)::int from offers x
+        where x.driver_id = ${driver} and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now()))`;
+}
+
+/** A lat/lon box containing every point within `meters` of the centre (a little more at corners). */
+function boundingBox(c: { lat: number; lon: number }, meters: number) {
+  const dLat = meters / 111_320;
+  const dLon = meters / (111_320 * Math.max(0.1, Math.cos((c.lat * Math.PI) / 180)));
+  return { minLat: c.lat - dLat, maxLat: c.lat + dLat, minLon: c.lon - dLon, maxLon: c.lon + dLon };
+}
+
+/**
+ * The drivers of one tier inside the box of the tier's reach around the pickup, with their load for
+ * this job's time window. Only these are ranked and recorded, so the work per round follows the
+ * drivers near the pickup, not the size of the national fleet.
+ */
+export async function readTierDrivers(
+  sql: Sql,
+  q: { ref: string; tier: Tier; pickup: { lat: number; lon: number }; reachMeters: number; start: Date; end: Date },
+): Promise<DriverSnapshot[]> {
+  const box = boundingBox(q.pickup, q.reachMeters);
+  const rows = await sql<
+    {
+      id: string; name: string; tier: Tier; home_area: string | null; partner_fleet_id: string | null; fleet_approved: boolean | null;
+      approved: boolean; online: boolean; vehicle_type: string; seats: number; wheelchair_accessible: boolean;
+      lat: number | null; lon: number | null; location_at: Date | null; overlapping: number;
+    }[]
+  >`
+    select d.id, d.name, d.tier, d.home_area, d.partner_fleet_id, f.approved as fleet_approved, d.approved, d.online,
+           d.vehicle_type, d.seats, d.wheelchair_accessible, d.lat, d.lon, d.location_at,
+           ${driverLoad(sql, sql`d.id`, q.ref, q.start, q.end)} as overlapping
+      from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
+     where d.tier = ${q.tier}
+       and d.lat between ${box.minLat} and ${box.maxLat} and d.lon between ${box.minLon} and ${box.maxLon}`;
+  return rows.map((d) => ({
+    id: d.id,
+    name: d.name,
+    tier: d.tier,
+    homeArea: d.home_area,
+    partnerFleetId: d.partner_fleet_id,
+    partnerFleetApproved: d.fleet_approved,
+    approved: d.approved,
+    online: d.online,
+    vehicleType: d.vehicle_type,
+    seats: d.seats,
+    wheelchairAccessible: d.wheelchair_accessible,
+    lat: d.lat,
+    lon: d.lon,
+    locationAt: d.location_at,
+    overlappingJobs: d.overlapping,
+  }));
+}
+
+/**
+ * Claims the driver for this offer, or reports that another booking got them first. The row lock
+ * on the driver serialises concurrent cascades, so a driver never holds two open job cards or an
+ * offer overlapping an active job. Idempotent: an offer already recorded is claimed.
+ */
+export async function claimOffer(
+  sql: Sql,
+  o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string },
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    await tx`select id from drivers where id = ${o.driverId} for update`;
+    const [existing] = await tx`select 1 from offers where id = ${o.offerId}`;
+    if (existing) return true;
+    const [b] = await tx<{ pickup_at: Date; duration_s: number }[]>`select pickup_at, duration_s from bookings where ref = ${o.ref}`;
+    if (!b) throw new Error(`booking ${o.ref} not found`);
+    const end = new Date(b.pickup_at.getTime() + b.duration_s * 1000);
+    const [{ load }] = (await tx`select ${driverLoad(tx, tx`${o.driverId}`, o.ref, b.pickup_at, end)} as load`) as unknown as [{ load: number }];
+    if (load > 0) return false;
+    await tx`insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
+             values (${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt})`;
+    await tx`update bookings set status = 'offered', updated_at = now()
+              where ref = ${o.ref} and status not in ('cancelled', 'completed')`;
+    return true;
+  });
+}
+
+export async function closeOffer(sql: Sql, offerId: string, status: 'declined' | 'timed_out' | 'withdrawn'): Promise<void> {
+  await sql`update offers set status = ${status}, responded_at = now() where id = ${offerId} and status = 'offered'`;
+}
+
+/** The accepted offer and the booking's driver are one fact: written together. */
+export async function recordAcceptance(sql: Sql, a: { ref: string; driverId: string; offerId: string }): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`update offers set status = 'accepted', responded_at = coalesce(responded_at, now())
+              where id = ${a.offerId} and status in ('offered', 'accepted')`;
+    await tx`update bookings set driver_id = ${a.driverId}, status = 'assigned', assigned_at = coalesce(assigned_at, now()),
+                    updated_at = now()
+              where ref = ${a.ref} and status not in ('cancelled', 'completed')`;
+  });
+}
+
+export async function findOffer(sql: Sql, offerId: string): Promise<OfferRow | null> {
+  const [row] = await sql<OfferRow[]>`
+    select id, booking_ref, driver_id, round, tier, status, expires_at from offers where id = ${offerId}`;
+  return row ?? null;
+}

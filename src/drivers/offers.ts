@@ -1,0 +1,75 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { verifyJobLinkToken } from '../dispatch/job-link.js';
+import { ProblemError } from '../http/problem.js';
+import type { Services } from '../services.js';
+import {
+  BookingFailure,
+  bookingWorkflowId,
+  parseOfferId,
+  reportTripUpdate,
+  respondToOfferUpdate,
+  type BookingStatus,
+  type TripEvent,
+} from '../../workflows/bookings/definitions.js';
+import { findBooking } from '../bookings/store.js';
+
+// What a driver does with a job card: accept or decline it, then report the trip or give it back.
+// The job-card link authenticates the driver for that one offer (src/dispatch/job-link.ts).
+
+function offerFromLink(s: Pick<Services, 'config'>, offerId: string, token: string) {
+  if (!verifyJobLinkToken(s.config.JOB_LINK_SECRET, offerId, token)) {
+    throw new ProblemError(403, 'invalid_job_link', 'This job link is not valid.');
+  }
+  const offer = parseOfferId(offerId);
+  if (!offer) throw new ProblemError(404, 'offer_not_found', `No offer ${offerId}.`);
+  return offer;
+}
+
+const failureType = (err: unknown) =>
+  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
+
+export async function respondToOffer(
+  s: Services,
+  r: { offerId: string; token: string; decision: 'accept' | 'decline' },
+): Promise<{ result: 'accepted' | 'declined'; ref: string }> {
+  const offer = offerFromLink(s, r.offerId, r.token);
+  let result;
+  try {
+    result = await s.temporal.workflow
+      .getHandle(bookingWorkflowId(offer.ref))
+      .executeUpdate(respondToOfferUpdate, { args: [{ offerId: r.offerId, driverId: offer.driverId, decision: r.decision }] });
+  } catch (err) {
+    // A repeated accept of a job this driver already has is a retry, not a conflict.
+    if (failureType(err) === BookingFailure.offerAlreadyAccepted && r.decision === 'accept') return { result: 'accepted', ref: offer.ref };
+    // A finished booking (cancelled, completed) no longer takes answers.
+    if (err instanceof WorkflowNotFoundError) result = 'expired' as const;
+    else throw err;
+  }
+  if (result === 'taken') throw new ProblemError(409, 'job_taken', 'Another driver has already taken this job.');
+  if (result === 'expired') throw new ProblemError(410, 'offer_expired', 'This offer is no longer open.');
+  return { result, ref: offer.ref };
+}
+
+/**
+ * The assigned driver's trip report (on the way, arrived, on board, completed) or drop. Answers
+ * once the booking shows it; refused with 409 when the booking has closed, is not this driver's,
+ * or the step is not the trip's next one.
+ */
+export async function reportTrip(
+  s: Services,
+  r: { offerId: string; token: string; event: TripEvent },
+): Promise<{ ref: string; status: BookingStatus }> {
+  const offer = offerFromLink(s, r.offerId, r.token);
+  try {
+    const status = await s.temporal.workflow
+      .getHandle(bookingWorkflowId(offer.ref))
+      .executeUpdate(reportTripUpdate, { args: [{ driverId: offer.driverId, event: r.event }] });
+    return { ref: offer.ref, status };
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    const row = await findBooking(s.sql, offer.ref);
+    if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${offer.ref}.`);
+    throw new ProblemError(409, 'booking_closed', `Booking ${offer.ref} is ${row.status}; it takes no more trip reports.`);
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+
+type Document = { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> };
+
+/**
+ * Error bodies are sent as application/problem+json (src/plugins/error-handler.ts), so the
+ * document must declare them so: the schema generator only knows application/json.
+ */
+function declareProblemMediaType<T>(doc: T): T {
+  for (const operations of Object.values((doc as Document).paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const json = response.content?.['application/json'];
+        if (Number(status) >= 400 && json && response.content) {
+          delete response.content['application/json'];
+          response.content['application/problem+json'] = json;
+        }
+      }
+    }
+  }
+  return doc;
+}
+
+/** The OpenAPI 3.1.0 document, generated from the routes' zod schemas so it cannot drift. */
+export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
+  const servers = [config.PUBLIC_BASE_URL, ...config.PUBLIC_DOMAINS.filter((d) => d !== config.PUBLIC_BASE_URL)];
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Direct Taxi public API',
+        version: '1.0.0',
+        description:
+          'Regulated UK taxi fares, bookings and dispatch, passenger to driver with no commission. Errors are RFC 9457 problem details (application/problem+json) with a stable `code`.',
+      },
+      servers: servers.map((url) => ({ url })),
+      components: {
+        securitySchemes: {
+          networkTaxiKey: { type: 'apiKey', in: 'header', name: 'X-Network-Taxi-AI-Key' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      // Keys are optional on the public endpoints (anonymous callers are limited by IP).
+      security: [{ networkTaxiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }, {}],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: (input) => declareProblemMediaType(jsonSchemaTransformObject(input)),
+  };
+}

@@ -1,0 +1,56 @@
+import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
+import { ProblemError } from '../http/problem.js';
+
+/** Route groups that share one allowance per caller. */
+export type RateLimitGroup = 'quote' | 'booking' | 'lookup' | 'driver';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Per-route options for `config: { rateLimit }`, by group (see README, Rate limits). */
+    rateLimits: Record<RateLimitGroup, RateLimitOptions>;
+  }
+}
+
+const HOUR_MS = 3600_000;
+const MINUTE_MS = 60_000;
+
+/**
+ * Every route that costs something (a Temporal workflow, a message, a database search a stranger
+ * could repeat) is limited per caller: per API key when one is presented, else per client IP.
+ * Counted in Postgres, so a limit holds across every API process, and before validation, so
+ * malformed requests cost the same as good ones.
+ */
+export const rateLimitsPlugin = fp(
+  async (app: FastifyInstance, opts: { config: Config }) => {
+    const { config } = opts;
+    await app.register(fastifyRateLimit, {
+      global: false,
+      store: createPgRateLimitStore(app.sql),
+      hook: 'preValidation',
+      errorResponseBuilder: (_req, ctx) =>
+        new ProblemError(429, 'rate_limited', `Rate limit of ${ctx.max} requests exceeded; retry after ${ctx.after}.`),
+    });
+    const exempt = (req: FastifyRequest) => req.caller.kind === 'key' && req.caller.key.rateLimitExempt;
+    const group = (name: RateLimitGroup, max: number, timeWindow: number): RateLimitOptions => ({
+      max,
+      timeWindow,
+      keyGenerator: (req) => `${name}:${req.caller.rateKey}`,
+      allowList: exempt,
+    });
+    app.decorate('rateLimits', {
+      // Both quote paths (and email verification, which sends mail) share one allowance: one pricing path.
+      quote: group('quote', config.QUOTE_RATE_LIMIT_PER_HOUR, HOUR_MS),
+      // Every route that creates a ride: each one dispatches and texts drivers.
+      booking: group('booking', config.BOOKING_RATE_LIMIT_PER_HOUR, HOUR_MS),
+      // Lookups, cancels and the tracking page: generous for people, useless for guessing references.
+      lookup: group('lookup', config.LOOKUP_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
+      // Job-card answers and trip reports: a driver app polls and retries, a script should not.
+      driver: group('driver', config.DRIVER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
+    });
+  },
+  { name: 'rate-limits', dependencies: ['postgres', 'request-caller'] },
+);

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { createGeoProviders } from '../geo/index.js';
+import type { Notifier } from '../notify/notifier.js';
+import { notifierFromConfig, type Services } from '../services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    /** What application functions take: routes hand this on and shape the reply. */
+    services: Services;
+  }
+}
+
+/** Assembles the application's services from the infrastructure plugins and the configuration. */
+export const servicesPlugin = fp(
+  async (
+    app: FastifyInstance,
+    opts: { config: Config; geo?: Services['geo']; notifier?: Notifier; now?: () => Date },
+  ) => {
+    app.decorate('config', opts.config);
+    app.decorate('services', {
+      config: opts.config,
+      sql: app.sql,
+      temporal: app.temporal,
+      geo: opts.geo ?? createGeoProviders({ geocoder: opts.config.GEOCODER, router: opts.config.ROUTER }),
+      // The API sends a few messages itself (email verification codes); job cards go from the worker.
+      notifier: opts.notifier ?? notifierFromConfig(opts.config, app.sql),
+      now: opts.now ?? (() => new Date()),
+    });
+  },
+  { name: 'services', dependencies: ['postgres', 'temporal'] },
+);

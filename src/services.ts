@@ -1,0 +1,56 @@
+import type { Client } from '@temporalio/client';
+import type { ActivityDeps } from '../activities/index.js';
+import type { Config } from './config.js';
+import type { Sql } from './db/sql.js';
+import type { Geocoder, Router } from './geo/types.js';
+import { createNotifier } from './notify/index.js';
+import type { Notifier } from './notify/notifier.js';
+
+/**
+ * What the application functions (src/<area>/) need, whoever calls them: HTTP routes today,
+ * partner intake and MCP tools tomorrow. Built once per process; the HTTP app assembles it from
+ * its plugins (src/plugins/services.ts).
+ */
+export interface Services {
+  config: Config;
+  sql: Sql;
+  temporal: Client;
+  geo: { geocoder: Geocoder; router: Router };
+  notifier: Notifier;
+  now: () => Date;
+}
+
+/** The notifier the configuration asks for: the outbox only, or the outbox plus Twilio and SMTP. */
+export function notifierFromConfig(config: Config, sql: Sql): Notifier {
+  if (config.NOTIFIER !== 'live') return createNotifier({ sql, kind: 'outbox' });
+  return createNotifier({
+    sql,
+    kind: 'live',
+    twilio: {
+      accountSid: config.TWILIO_ACCOUNT_SID ?? '',
+      authToken: config.TWILIO_AUTH_TOKEN ?? '',
+      smsFrom: config.TWILIO_SMS_FROM ?? '',
+      whatsappFrom: config.TWILIO_WHATSAPP_FROM ?? '',
+    },
+    smtp: {
+      host: config.SMTP_HOST ?? '',
+      port: config.SMTP_PORT,
+      secure: config.SMTP_SECURE,
+      from: config.SMTP_FROM ?? '',
+      ...(config.SMTP_USER ? { user: config.SMTP_USER, pass: config.SMTP_PASS ?? '' } : {}),
+    },
+  });
+}
+
+/** What the worker's activities need, from configuration: shared by the worker and tests. */
+export function activityDeps(config: Config, sql: Sql, notifier: Notifier = notifierFromConfig(config, sql)): ActivityDeps {
+  return {
+    sql,
+    notifier,
+    settings: {
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      jobLinkSecret: config.JOB_LINK_SECRET,
+      opsAlertEmail: config.OPS_ALERT_EMAIL,
+    },
+  };
+}
