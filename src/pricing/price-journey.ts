@@ -11,7 +11,7 @@ import {
   isWorldwideJourney,
   meetAndGreetRule,
   rateOverrideRule,
-  vehicleClassRule,
+  wheelchairAccessibleRule,
   worldwideRule,
 } from './surcharges.js';
 import { NATIONAL_DEFAULT_AREA } from './tariff-book.js';
@@ -27,12 +27,13 @@ import { PricingError, VEHICLE_TYPES, type PriceRequest, type PriceResult } from
  *   rules       everything else, each with the money it adds: the period actually in force
  *               (informational), the extra that period costs over the day rate (night_rate,
  *               bank_holiday, christmas_new_year, ...), per-hire supplements, council extras,
- *               then the service's own surcharges and any approved override.
+ *               then meet and greet and any approved override. The vehicle class adds nothing:
+ *               the council's table is the maximum whatever car takes the hire.
  *   total       meterPence + the sum of the rule amounts, in whole pence.
  *
  * Itemising the night or holiday rate against the day rate lets a passenger see what the hour
  * cost them, while the total still equals the council's meter at the real period plus extras.
- * Percentages (large groups, vehicle classes, overrides) are taken from that real-period meter.
+ * Percentages (large groups, overrides) are taken from that real-period meter.
  * The tariff period is chosen from the pickup time in Europe/London; a real meter also changes
  * tariff mid-journey at the boundary, which an upfront quote does not model.
  */
@@ -134,8 +135,8 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
 
   const group = largeGroupRule(version, req.passengers, actual.pence);
   if (group) rules.push(group);
-  const vehicle = vehicleClassRule(data.vehicleClasses, req.vehicleType, actual.pence, group !== null);
-  if (vehicle) rules.push(vehicle);
+  const wav = wheelchairAccessibleRule(req.vehicleType);
+  if (wav) rules.push(wav);
   if (req.meetAndGreet) rules.push(meetAndGreetRule());
   if (req.override) rules.push(rateOverrideRule(req.override, actual.rawPence, actual.pence, version.minimumFarePence));
   if (worldwide) rules.push(worldwideRule(req.pickup, req.dropoff));

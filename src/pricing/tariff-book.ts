@@ -6,7 +6,7 @@ import { DATA_DIR } from './data-dir.js';
 export const NATIONAL_DEFAULT_AREA = 'national-default';
 export const TARIFF_DIR = join(DATA_DIR, 'tariffs');
 /** Files in data/tariffs/ that are not area tariffs. */
-const NOT_AREA_FILES = new Set(['area-map.json', 'vehicle-classes.json']);
+const NOT_AREA_FILES = new Set(['area-map.json']);
 
 /** Every area's tariff versions, validated once; versions are chosen by the journey's local date. */
 export class TariffBook {

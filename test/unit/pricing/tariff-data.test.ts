@@ -10,7 +10,6 @@ import {
   priceJourneyWith,
   type TariffArea,
 } from '../../../src/pricing/index.js';
-import { VehicleClassTableSchema } from '../../../src/pricing/vehicle-classes.js';
 import { BRADFORD, GLASGOW_CENTRE, LEEDS, MANCHESTER_CENTRE, WESTMINSTER, place, request, route } from './fixtures.js';
 
 const TARIFF_DIR = join(import.meta.dirname, '../../../data/tariffs');
@@ -64,13 +63,6 @@ describe('tariff files', () => {
     expect(TariffAreaSchema.safeParse(noAlways).success).toBe(false);
     const unsorted = { ...manchester, versions: [version, { ...version, effectiveFrom: '2020-01-01' }] };
     expect(TariffAreaSchema.safeParse(unsorted).success).toBe(false);
-  });
-
-  it('refuses vehicle data that would surcharge a wheelchair-accessible vehicle', () => {
-    const table = readJson('vehicle-classes.json') as { classes: Record<string, unknown> };
-    expect(VehicleClassTableSchema.safeParse(table).success).toBe(true);
-    const bad = { ...table, classes: { ...table.classes, wav: { kind: 'flat', amountPence: 100, description: 'no' } } };
-    expect(VehicleClassTableSchema.safeParse(bad).success).toBe(false);
   });
 
   it('prices against an explicit book (tests can pin their own tariffs)', () => {
