@@ -3,7 +3,7 @@ import { airportExtraRules, largeGroupRule, passengerExtraRules } from './counci
 import { licensingAreaFor } from './licensing-area.js';
 import { readMeter, type MeterReading } from './meter.js';
 import { formatPence, shareOf } from './money.js';
-import { choosePeriod, describeLocal, localInstant, londonTime, type LocalInstant } from './periods.js';
+import { choosePeriod, describeLocal, localInstant, londonTime, matchedBankHoliday, type LocalInstant } from './periods.js';
 import { provisionalNote, publicRule, type PricedRule } from './priced-rule.js';
 import { defaultPricingData, type PricingData } from './pricing-data.js';
 import {
@@ -15,7 +15,7 @@ import {
   worldwideRule,
 } from './surcharges.js';
 import { NATIONAL_DEFAULT_AREA } from './tariff-book.js';
-import type { Period, TariffVersion } from './tariff-schema.js';
+import { switchRateId, type Period, type TariffVersion } from './tariff-schema.js';
 import { timeSupplementRules } from './time-supplements.js';
 import { PricingError, VEHICLE_TYPES, type PriceRequest, type PriceResult } from './types.js';
 
@@ -50,7 +50,7 @@ interface MeteredFare {
 
 function meteredFare(version: TariffVersion, period: Period, route: PriceRequest['route']): MeteredFare {
   const rate = version.rates[period.rate]!;
-  const switchRate = version.switchRate ? version.rates[version.switchRate.rate]! : null;
+  const switchRate = version.switchRate ? version.rates[switchRateId(version.switchRate, period.rate)]! : null;
   const reading = readMeter(rate, route, version.switchRate && switchRate ? { afterMeters: version.switchRate.afterMeters, rate: switchRate } : null);
   const rawPence = shareOf(reading.pence, period.multiplierBasisPoints);
   const minimum = version.minimumFarePence ?? 0;
@@ -70,7 +70,7 @@ function describeMeter(version: TariffVersion, period: Period, fare: MeteredFare
   const clock = (s: { distanceUnits: number; timeUnits: number }) => (s.timeUnits > s.distanceUnits ? 'time' : 'distance');
   let text = `meter ${formatPence(fare.reading.flagFallPence)} + ${main.unitsCharged} x ${formatPence(rate.unitPence)} (${clock(main)})`;
   if (beyondSwitch && version.switchRate) {
-    const after = version.rates[version.switchRate.rate]!;
+    const after = version.rates[switchRateId(version.switchRate, period.rate)]!;
     text += ` + ${beyondSwitch.unitsCharged} x ${formatPence(after.unitPence)} beyond ${version.switchRate.afterMeters.toLocaleString('en-GB')} m at ${version.switchRate.name} (${clock(beyondSwitch)})`;
   }
   if (period.multiplierBasisPoints !== 10000) text += `, x ${period.multiplierBasisPoints / 10000}`;
@@ -112,7 +112,8 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
   const actual = meteredFare(version, period, req.route);
   const baseline = period.id === basePeriod.id ? actual : meteredFare(version, basePeriod, req.route);
 
-  const holidayNote = start.bankHoliday ? `, ${start.bankHoliday}` : '';
+  const holiday = start.bankHoliday ?? (condition.type === 'bank_holiday' ? matchedBankHoliday(condition, start) : null);
+  const holidayNote = holiday ? `, ${holiday}` : '';
   const rules: PricedRule[] = [
     {
       code: 'tariff_period',
@@ -129,7 +130,7 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
       provisional: actual.provisional,
     });
   }
-  rules.push(...timeSupplementRules(version, start, end));
+  rules.push(...timeSupplementRules(version, period.id, start, end));
   rules.push(...passengerExtraRules(version, req.passengers));
   rules.push(...airportExtraRules(version, req.pickup, req.dropoff));
 
