@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -67,6 +68,20 @@ describe('tariff files', () => {
     ]);
     // Nottingham's night money is assumed
     expect(book.versionFor('nottingham', '2026-01-01')!.rates['night']!.provisional).toBe(true);
+  });
+
+  it('holds no proposed table, and refuses to load one', () => {
+    for (const id of book.areaIds()) {
+      for (const v of book.area(id)!.versions) expect(v.status, id).not.toBe('proposed');
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'tariffs-'));
+    try {
+      copyFileSync(join(TARIFF_DIR, 'national-default.json'), join(dir, 'national-default.json'));
+      copyFileSync(join(TARIFF_DIR, 'proposed', 'york.json'), join(dir, 'york.json'));
+      expect(() => loadTariffBook(dir)).toThrow(/proposed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('validates the newer schema features', () => {
