@@ -9,6 +9,16 @@ import type { TariffVersion } from './tariff-schema.js';
 export function passengerExtraRules(version: TariffVersion, passengers: number): PricedRule[] {
   const rules: PricedRule[] = [];
   for (const extra of version.extras) {
+    if (extra.type === 'group_flat') {
+      if (passengers < extra.minPassengers || extra.amountPence === 0) continue;
+      rules.push({
+        code: 'extra_passengers',
+        description: `${extra.name}: ${passengers} passengers, ${formatPence(extra.amountPence)} per hire${provisionalNote(extra.provisional)}`,
+        amountPence: extra.amountPence,
+        provisional: extra.provisional,
+      });
+      continue;
+    }
     if (extra.type !== 'per_passenger') continue;
     const extraPassengers = passengers - extra.beyond;
     if (extraPassengers <= 0 || extra.amountPence === 0) continue;

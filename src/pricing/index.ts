@@ -4,7 +4,6 @@ export { loadPricingData, defaultPricingData, type PricingData } from './pricing
 export { TariffBook, loadTariffBook, NATIONAL_DEFAULT_AREA } from './tariff-book.js';
 export { BankHolidayCalendar, loadBankHolidays, divisionForCountry } from './bank-holidays.js';
 export { licensingAreaFor, loadAreaMap, type AreaMap } from './licensing-area.js';
-export { loadVehicleClasses, type VehicleClassTable } from './vehicle-classes.js';
 export { readMeter, type MeterReading } from './meter.js';
 export { MEET_AND_GREET_PENCE } from './surcharges.js';
 export { TariffAreaSchema, TariffVersionSchema, type TariffArea, type TariffVersion, type Rate } from './tariff-schema.js';

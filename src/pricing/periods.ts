@@ -21,6 +21,8 @@ export interface LocalInstant {
   annualKey: string;
   /** Title of the bank holiday on this local date in the tariff's division, or null. */
   bankHoliday: string | null;
+  /** The same for the previous local date: a holiday window can run on past midnight. */
+  previousBankHoliday: string | null;
 }
 
 export function londonTime(instant: Date): DateTime {
@@ -39,6 +41,7 @@ export function localInstant(instant: Date, holidays: BankHolidayCalendar, divis
     minuteOfDay: dateTime.hour * 60 + dateTime.minute,
     annualKey: dateTime.toFormat("MM-dd'T'HH:mm"),
     bankHoliday: holidays.holidayOn(division, isoDate),
+    previousBankHoliday: holidays.holidayOn(division, dateTime.minus({ days: 1 }).toFormat('yyyy-MM-dd')),
   };
 }
 
@@ -56,12 +59,25 @@ function previousDay(day: Weekday): Weekday {
   return WEEKDAYS[(WEEKDAYS.indexOf(day) + 6) % 7]!;
 }
 
+/**
+ * The holiday a bank_holiday condition matched at this instant, or null. A window that runs past
+ * midnight belongs to the holiday it started on, so after midnight it is the previous date's.
+ */
+export function matchedBankHoliday(condition: Extract<Condition, { type: 'bank_holiday' }>, at: LocalInstant): string | null {
+  if (condition.from === undefined || condition.to === undefined) return at.bankHoliday;
+  const from = minutes(condition.from);
+  const to = minutes(condition.to);
+  if (from < to) return at.minuteOfDay >= from && at.minuteOfDay < to ? at.bankHoliday : null;
+  if (at.minuteOfDay >= from && at.bankHoliday !== null) return at.bankHoliday;
+  return at.minuteOfDay < to ? at.previousBankHoliday : null;
+}
+
 export function conditionMatches(condition: Condition, at: LocalInstant): boolean {
   switch (condition.type) {
     case 'always':
       return true;
     case 'bank_holiday':
-      return at.bankHoliday !== null;
+      return matchedBankHoliday(condition, at) !== null;
     case 'annual':
       return condition.from <= condition.to
         ? at.annualKey >= condition.from && at.annualKey < condition.to

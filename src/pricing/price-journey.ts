@@ -3,7 +3,7 @@ import { airportExtraRules, largeGroupRule, passengerExtraRules } from './counci
 import { licensingAreaFor } from './licensing-area.js';
 import { readMeter, type MeterReading } from './meter.js';
 import { formatPence, shareOf } from './money.js';
-import { choosePeriod, describeLocal, localInstant, londonTime, type LocalInstant } from './periods.js';
+import { choosePeriod, describeLocal, localInstant, londonTime, matchedBankHoliday, type LocalInstant } from './periods.js';
 import { provisionalNote, publicRule, type PricedRule } from './priced-rule.js';
 import { defaultPricingData, type PricingData } from './pricing-data.js';
 import {
@@ -11,11 +11,11 @@ import {
   isWorldwideJourney,
   meetAndGreetRule,
   rateOverrideRule,
-  vehicleClassRule,
+  wheelchairAccessibleRule,
   worldwideRule,
 } from './surcharges.js';
 import { NATIONAL_DEFAULT_AREA } from './tariff-book.js';
-import type { Period, TariffVersion } from './tariff-schema.js';
+import { switchRateId, type Period, type TariffVersion } from './tariff-schema.js';
 import { timeSupplementRules } from './time-supplements.js';
 import { PricingError, VEHICLE_TYPES, type PriceRequest, type PriceResult } from './types.js';
 
@@ -27,12 +27,13 @@ import { PricingError, VEHICLE_TYPES, type PriceRequest, type PriceResult } from
  *   rules       everything else, each with the money it adds: the period actually in force
  *               (informational), the extra that period costs over the day rate (night_rate,
  *               bank_holiday, christmas_new_year, ...), per-hire supplements, council extras,
- *               then the service's own surcharges and any approved override.
+ *               then meet and greet and any approved override. The vehicle class adds nothing:
+ *               the council's table is the maximum whatever car takes the hire.
  *   total       meterPence + the sum of the rule amounts, in whole pence.
  *
  * Itemising the night or holiday rate against the day rate lets a passenger see what the hour
  * cost them, while the total still equals the council's meter at the real period plus extras.
- * Percentages (large groups, vehicle classes, overrides) are taken from that real-period meter.
+ * Percentages (large groups, overrides) are taken from that real-period meter.
  * The tariff period is chosen from the pickup time in Europe/London; a real meter also changes
  * tariff mid-journey at the boundary, which an upfront quote does not model.
  */
@@ -49,7 +50,7 @@ interface MeteredFare {
 
 function meteredFare(version: TariffVersion, period: Period, route: PriceRequest['route']): MeteredFare {
   const rate = version.rates[period.rate]!;
-  const switchRate = version.switchRate ? version.rates[version.switchRate.rate]! : null;
+  const switchRate = version.switchRate ? version.rates[switchRateId(version.switchRate, period.rate)]! : null;
   const reading = readMeter(rate, route, version.switchRate && switchRate ? { afterMeters: version.switchRate.afterMeters, rate: switchRate } : null);
   const rawPence = shareOf(reading.pence, period.multiplierBasisPoints);
   const minimum = version.minimumFarePence ?? 0;
@@ -69,7 +70,7 @@ function describeMeter(version: TariffVersion, period: Period, fare: MeteredFare
   const clock = (s: { distanceUnits: number; timeUnits: number }) => (s.timeUnits > s.distanceUnits ? 'time' : 'distance');
   let text = `meter ${formatPence(fare.reading.flagFallPence)} + ${main.unitsCharged} x ${formatPence(rate.unitPence)} (${clock(main)})`;
   if (beyondSwitch && version.switchRate) {
-    const after = version.rates[version.switchRate.rate]!;
+    const after = version.rates[switchRateId(version.switchRate, period.rate)]!;
     text += ` + ${beyondSwitch.unitsCharged} x ${formatPence(after.unitPence)} beyond ${version.switchRate.afterMeters.toLocaleString('en-GB')} m at ${version.switchRate.name} (${clock(beyondSwitch)})`;
   }
   if (period.multiplierBasisPoints !== 10000) text += `, x ${period.multiplierBasisPoints / 10000}`;
@@ -111,7 +112,8 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
   const actual = meteredFare(version, period, req.route);
   const baseline = period.id === basePeriod.id ? actual : meteredFare(version, basePeriod, req.route);
 
-  const holidayNote = start.bankHoliday ? `, ${start.bankHoliday}` : '';
+  const holiday = start.bankHoliday ?? (condition.type === 'bank_holiday' ? matchedBankHoliday(condition, start) : null);
+  const holidayNote = holiday ? `, ${holiday}` : '';
   const rules: PricedRule[] = [
     {
       code: 'tariff_period',
@@ -128,14 +130,14 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
       provisional: actual.provisional,
     });
   }
-  rules.push(...timeSupplementRules(version, start, end));
+  rules.push(...timeSupplementRules(version, period.id, start, end));
   rules.push(...passengerExtraRules(version, req.passengers));
   rules.push(...airportExtraRules(version, req.pickup, req.dropoff));
 
   const group = largeGroupRule(version, req.passengers, actual.pence);
   if (group) rules.push(group);
-  const vehicle = vehicleClassRule(data.vehicleClasses, req.vehicleType, actual.pence, group !== null);
-  if (vehicle) rules.push(vehicle);
+  const wav = wheelchairAccessibleRule(req.vehicleType);
+  if (wav) rules.push(wav);
   if (req.meetAndGreet) rules.push(meetAndGreetRule());
   if (req.override) rules.push(rateOverrideRule(req.override, actual.rawPence, actual.pence, version.minimumFarePence));
   if (worldwide) rules.push(worldwideRule(req.pickup, req.dropoff));

@@ -3,14 +3,12 @@ import { loadBankHolidays, type BankHolidayCalendar } from './bank-holidays.js';
 import { DATA_DIR } from './data-dir.js';
 import { loadAreaMap, type AreaMap } from './licensing-area.js';
 import { loadTariffBook, type TariffBook } from './tariff-book.js';
-import { loadVehicleClasses, type VehicleClassTable } from './vehicle-classes.js';
 
 /** Everything a price depends on besides the request; tests build their own to pin the data. */
 export interface PricingData {
   tariffs: TariffBook;
   holidays: BankHolidayCalendar;
   areaMap: AreaMap;
-  vehicleClasses: VehicleClassTable;
 }
 
 export function loadPricingData(dataDir = DATA_DIR): PricingData {
@@ -19,7 +17,6 @@ export function loadPricingData(dataDir = DATA_DIR): PricingData {
     tariffs: loadTariffBook(tariffDir),
     holidays: loadBankHolidays(join(dataDir, 'bank-holidays.json')),
     areaMap: loadAreaMap(join(tariffDir, 'area-map.json')),
-    vehicleClasses: loadVehicleClasses(join(tariffDir, 'vehicle-classes.json')),
   };
 }
 

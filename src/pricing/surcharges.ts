@@ -2,9 +2,11 @@ import type { GeoLocation } from '../geo/types.js';
 import { formatBasisPoints, formatPence, shareOf } from './money.js';
 import type { PricedRule } from './priced-rule.js';
 import { PricingError, type PriceRequest, type RateOverride, type VehicleType } from './types.js';
-import { vehicleClassOf, type VehicleClassTable } from './vehicle-classes.js';
 
-// The service's own charges, on top of whatever the council's table allows.
+// The service's own charges on top of the council's table. There is deliberately no charge for
+// the vehicle class: the council's table is the maximum fare whatever car answers the hire, so a
+// bigger or better car costs more only where the council's own table says so (its extra-passenger
+// and large-group rules) or where an approved rate override applies.
 
 export const MEET_AND_GREET_PENCE = 2500;
 
@@ -51,37 +53,18 @@ export function meetAndGreetRule(): PricedRule {
 }
 
 /**
- * Null for a standard car. A wheelchair-accessible vehicle is itemised at zero so the passenger
- * sees why; a large vehicle is itemised at zero when the council's large-group charge already
- * paid for the extra seats.
+ * Itemised at zero so a wheelchair user sees why nothing was added: Equality Act 2010 s.165
+ * forbids charging them extra, and the passenger should not have to wonder whether we did.
+ * Other classes get no rule at all, because nothing about them changes the fare.
  */
-export function vehicleClassRule(
-  table: VehicleClassTable,
-  vehicleType: VehicleType,
-  meteredPence: number,
-  councilLargeGroupApplied: boolean,
-): PricedRule | null {
-  const vehicle = vehicleClassOf(table, vehicleType);
-  const rule = (description: string, amountPence: number): PricedRule => ({
+export function wheelchairAccessibleRule(vehicleType: VehicleType): PricedRule | null {
+  if (vehicleType !== 'wav') return null;
+  return {
     code: 'vehicle_class',
-    description,
-    amountPence,
+    description: 'Wheelchair-accessible vehicle: no surcharge (Equality Act 2010 s.165 forbids charging wheelchair users extra)',
+    amountPence: 0,
     provisional: false,
-  });
-  switch (vehicle.kind) {
-    case 'none':
-      return vehicleType === 'wav' ? rule(vehicle.description, 0) : null;
-    case 'flat':
-      return rule(`${vehicle.description}: ${formatPence(vehicle.amountPence)}`, vehicle.amountPence);
-    case 'percent_of_meter':
-      if (vehicle.largeVehicle && councilLargeGroupApplied) {
-        return rule(`${vehicle.description}: no vehicle surcharge, the council's large-group charge already covers it`, 0);
-      }
-      return rule(
-        `${vehicle.description}: ${formatBasisPoints(vehicle.basisPoints)} of the ${formatPence(meteredPence)} meter`,
-        shareOf(meteredPence, vehicle.basisPoints),
-      );
-  }
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { DATA_DIR } from './data-dir.js';
 export const NATIONAL_DEFAULT_AREA = 'national-default';
 export const TARIFF_DIR = join(DATA_DIR, 'tariffs');
 /** Files in data/tariffs/ that are not area tariffs. */
-const NOT_AREA_FILES = new Set(['area-map.json', 'vehicle-classes.json']);
+const NOT_AREA_FILES = new Set(['area-map.json']);
 
 /** Every area's tariff versions, validated once; versions are chosen by the journey's local date. */
 export class TariffBook {
@@ -53,6 +53,11 @@ export function loadTariffBook(dir = TARIFF_DIR): TariffBook {
     if (!parsed.success) throw new Error(`invalid tariff file ${path}:\n${parsed.error.message}`);
     if (parsed.data.areaId !== basename(file, '.json')) {
       throw new Error(`tariff file ${path} declares areaId ${parsed.data.areaId}; the file must be named after it`);
+    }
+    // A proposal that was never confirmed is not a legal maximum; quoting from it would present
+    // a council's draft as its table. Proposed tables live in data/tariffs/proposed/ instead.
+    if (parsed.data.versions.some((v) => v.status === 'proposed')) {
+      throw new Error(`tariff file ${path} contains a proposed version; keep proposals in ${join(dir, 'proposed')} until adopted`);
     }
     areas.push(parsed.data);
   }

@@ -37,7 +37,21 @@ export const ConditionSchema = z.discriminatedUnion('type', [
       code: z.string().optional(),
     })
     .strict(),
-  z.object({ type: z.literal('bank_holiday'), code: z.string().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('bank_holiday'),
+      /**
+       * Without from/to the whole holiday date matches. With them the window starts on the holiday
+       * at `from`; a `to` not after `from` runs into the next morning, because Sheffield's and
+       * Southampton's holiday charges run "07:00 to 07:00 the following day" (or 06:00-06:00),
+       * and Nottingham's holiday nights need only part of the date.
+       */
+      from: clockTime.optional(),
+      to: clockTime.optional(),
+      code: z.string().optional(),
+    })
+    .strict()
+    .refine((c) => (c.from === undefined) === (c.to === undefined), { message: 'bank_holiday: give both from and to, or neither' }),
   z
     .object({
       type: z.literal('annual'),
@@ -101,6 +115,11 @@ export const SupplementSchema = z
     appliesAt: z.enum(['start', 'start_or_end']),
     /** Only the first matching supplement of a group applies (a bank-holiday extra replaces the night one). */
     group: z.string().optional(),
+    /**
+     * Period ids during which the supplement may apply; absent = any period. Newport's holiday
+     * £1.50 is "extra on Tariff 1 / Tariff 2", so it must not ride on the festive double fare.
+     */
+    periods: z.array(z.string().min(1)).min(1).optional(),
     provisional,
     when: z.array(ConditionSchema).min(1),
   })
@@ -123,6 +142,17 @@ export const ExtraSchema = z.discriminatedUnion('type', [
       type: z.enum(['airport_dropoff', 'airport_pickup']),
       name: z.string().min(1),
       iata: z.array(z.string().regex(/^[A-Z]{3}$/)).min(1),
+      amountPence: pence,
+      provisional,
+    })
+    .strict(),
+  z
+    .object({
+      // One flat charge per hire once the group reaches a size (Cambridge: £3.50 for 5 or more),
+      // which per_passenger cannot express without charging it again for every extra head.
+      type: z.literal('group_flat'),
+      name: z.string().min(1),
+      minPassengers: z.number().int().positive(),
       amountPence: pence,
       provisional,
     })
@@ -156,10 +186,20 @@ export const SwitchRateSchema = z
     afterMeters: z.number().positive(),
     /** Id of the rate whose unit price, distance and time apply beyond the switch point. */
     rate: z.string().min(1),
+    /**
+     * Running rate id -> rate beyond the switch, for tables whose units beyond it differ by tariff
+     * (Nottingham: 160 yd by day, 146.67 yd at night). Rates not listed switch to `rate`.
+     */
+    byRate: z.record(z.string(), z.string().min(1)).optional(),
     provisional,
   })
   .strict();
 export type SwitchRate = z.infer<typeof SwitchRateSchema>;
+
+/** The rate that applies beyond the switch point while `runningRate` is on the meter. */
+export function switchRateId(switchRate: SwitchRate, runningRate: string): string {
+  return switchRate.byRate?.[runningRate] ?? switchRate.rate;
+}
 
 export const TARIFF_STATUSES = [
   'in_force',
@@ -169,6 +209,11 @@ export const TARIFF_STATUSES = [
   'provisional',
   'historic',
   'service_default',
+  /**
+   * Advertised for objections but adoption never confirmed: not a legal maximum, so the live
+   * tariff book refuses it (see loadTariffBook); such tables are kept in data/tariffs/proposed/.
+   */
+  'proposed',
 ] as const;
 
 export const TariffVersionSchema = z
@@ -208,8 +253,16 @@ export const TariffVersionSchema = z
     if (!last?.when.some((c) => c.type === 'always')) {
       ctx.addIssue({ code: 'custom', message: 'the last period must match "always" so every instant has a tariff' });
     }
-    if (v.switchRate && !rateIds.has(v.switchRate.rate)) {
-      ctx.addIssue({ code: 'custom', message: `switchRate uses unknown rate ${v.switchRate.rate}` });
+    for (const s of v.supplements) {
+      for (const id of s.periods ?? []) {
+        if (!periodIds.has(id)) ctx.addIssue({ code: 'custom', message: `supplement ${s.id} names unknown period ${id}` });
+      }
+    }
+    if (v.switchRate) {
+      for (const [from, to] of [['rate', v.switchRate.rate] as const, ...Object.entries(v.switchRate.byRate ?? {})]) {
+        if (from !== 'rate' && !rateIds.has(from)) ctx.addIssue({ code: 'custom', message: `switchRate.byRate names unknown rate ${from}` });
+        if (!rateIds.has(to)) ctx.addIssue({ code: 'custom', message: `switchRate uses unknown rate ${to}` });
+      }
     }
   });
 export type TariffVersion = z.infer<typeof TariffVersionSchema>;

@@ -1,5 +1,5 @@
 import { formatPence } from './money.js';
-import { firstMatchingCondition, type LocalInstant } from './periods.js';
+import { firstMatchingCondition, matchedBankHoliday, type LocalInstant } from './periods.js';
 import { provisionalNote, type PricedRule } from './priced-rule.js';
 import type { Supplement, TariffVersion } from './tariff-schema.js';
 
@@ -15,15 +15,17 @@ function matchFor(supplement: Supplement, start: LocalInstant, end: LocalInstant
   return atEnd ? { condition: atEnd, at: 'end' as const } : null;
 }
 
-export function timeSupplementRules(version: TariffVersion, start: LocalInstant, end: LocalInstant): PricedRule[] {
+/** `periodId` is the tariff period chosen at the pickup; a supplement tied to other periods is skipped. */
+export function timeSupplementRules(version: TariffVersion, periodId: string, start: LocalInstant, end: LocalInstant): PricedRule[] {
   const rules: PricedRule[] = [];
   const groupsUsed = new Set<string>();
   for (const supplement of version.supplements) {
     if (supplement.group && groupsUsed.has(supplement.group)) continue;
+    if (supplement.periods && !supplement.periods.includes(periodId)) continue;
     const match = matchFor(supplement, start, end);
     if (!match) continue;
     if (supplement.group) groupsUsed.add(supplement.group);
-    const holiday = match.condition.type === 'bank_holiday' ? (match.at === 'start' ? start : end).bankHoliday : null;
+    const holiday = match.condition.type === 'bank_holiday' ? matchedBankHoliday(match.condition, match.at === 'start' ? start : end) : null;
     const when = match.at === 'end' ? ' (the hire ends in the supplement window)' : '';
     rules.push({
       code: match.condition.code ?? supplement.code,

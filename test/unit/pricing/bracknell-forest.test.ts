@@ -33,16 +33,16 @@ describe('Bracknell Forest', () => {
     expect(price('2026-06-17T21:30:00Z').totalPence).toBe(900); // 22:30 BST: still day
   });
 
-  it('more than 4 passengers: +50 % of the meter, and an MPV adds nothing on top', () => {
-    // £9.00 + 50 % = £4.50 -> £13.50; the MPV surcharge is not charged again
+  it('more than 4 passengers: +50 % of the meter; the MPV itself adds nothing', () => {
+    // £9.00 + 50 % = £4.50 -> £13.50; the council's large-group rule is the only uplift
     const result = price('2026-06-17T09:00:00Z', { passengers: 5, vehicleType: 'mpv' });
     expect(rule(result, 'large_group')?.amountPence).toBe(450);
-    expect(rule(result, 'vehicle_class')?.amountPence).toBe(0);
+    expect(codes(result)).toEqual(['tariff_period', 'large_group']);
     expect(result.totalPence).toBe(1350);
-    // 4 passengers in an MPV: no council rule, so the service's +50 % MPV surcharge applies: £9.00 + £4.50
+    // 4 passengers in an MPV: the council's table has no rule for it, so the day meter alone: £9.00
     const four = price('2026-06-17T09:00:00Z', { passengers: 4, vehicleType: 'mpv' });
-    expect(codes(four)).toEqual(['tariff_period', 'vehicle_class']);
-    expect(four.totalPence).toBe(1350);
+    expect(codes(four)).toEqual(['tariff_period']);
+    expect(four.totalPence).toBe(900);
   });
 
   it('Christmas Day: Christmas rate', () => {

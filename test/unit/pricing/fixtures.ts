@@ -40,10 +40,24 @@ export const BRIGHTON = place('BN1 1AA', 'The City of Brighton and Hove', 'South
 export const HOVE = place('BN3 3BQ', 'The City of Brighton and Hove', 'South East', 'England', { postcodeDistrict: 'BN3' });
 export const BIRKENHEAD = place('CH41 5DR', 'Wirral', 'North West', 'England', { postcodeDistrict: 'CH41' });
 export const BIRMINGHAM_CENTRE = place('B1 1BB', 'Birmingham', 'West Midlands', 'England', { postcodeDistrict: 'B1' });
+// Council names as the gazetteer (OS Open Names) spells them.
+export const SHEFFIELD_CENTRE = place('S1 2HH', 'Sheffield', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'S1' });
+export const NOTTINGHAM_CENTRE = place('NG1 5FS', 'City of Nottingham', 'East Midlands', 'England', { postcodeDistrict: 'NG1' });
+export const CAMBRIDGE_CENTRE = place('CB2 3QJ', 'Cambridge', 'Eastern', 'England', { postcodeDistrict: 'CB2' });
+export const NEWPORT_WALES = place('NP20 1DW', 'Casnewydd - Newport', 'Wales', 'Wales', { postcodeDistrict: 'NP20' });
+export const NEWPORT_ISLE_OF_WIGHT = place('Newport', 'Isle of Wight', 'South East', 'England', { kind: 'place', postcodeDistrict: 'PO30' });
+export const NEWPORT_SHROPSHIRE = place('Newport', 'Telford and Wrekin', 'West Midlands', 'England', { kind: 'place', postcodeDistrict: 'TF10' });
+export const NEWPORT_PEMBROKESHIRE = place('Trefdraeth / Newport', 'Sir Benfro - Pembrokeshire', 'Wales', 'Wales', { kind: 'place', postcodeDistrict: 'SA42' });
+export const YORK = place('YO1 7HH', 'York', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'YO1' });
+export const SOUTHAMPTON = place('SO14 7DU', 'City of Southampton', 'South East', 'England', { postcodeDistrict: 'SO14' });
+export const HARROGATE = place('HG1 1AA', 'Harrogate', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'HG1' });
 export const ST_HELIER = place('JE2 3QA', null, null, 'Jersey', { postcodeDistrict: 'JE2' });
 export const JERSEY_AIRPORT = place('Jersey Airport (JER)', null, null, 'Jersey', { kind: 'airport', iata: 'JER' });
 
 export const MILE = 1609.344;
+/** tariffs-more.md's worked examples: 5 miles (8,800 yd) at a steady 20 mph, i.e. 15 minutes. */
+export const FIVE_MILES = 5 * MILE;
+export const AT_20_MPH = 900;
 
 /** A fixed estimate: the tests choose distance and time so they know which clock governs. */
 export function route(distanceMeters: number, durationSeconds: number): RouteEstimate {

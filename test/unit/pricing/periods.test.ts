@@ -31,6 +31,19 @@ describe('conditions', () => {
     expect(conditionMatches(night, at('2026-06-18T22:00:00Z'))).toBe(false); // Thu 23:00 BST
   });
 
+  it('a bank-holiday window past midnight belongs to the holiday it started on (Sheffield 07:00-07:00)', () => {
+    const holiday: Condition = { type: 'bank_holiday', from: '07:00', to: '07:00' };
+    // Spring bank holiday, Mon 25 May 2026
+    expect(conditionMatches(holiday, at('2026-05-25T05:59:00Z'))).toBe(false); // Mon 06:59 BST
+    expect(conditionMatches(holiday, at('2026-05-25T06:00:00Z'))).toBe(true); // Mon 07:00 BST
+    expect(conditionMatches(holiday, at('2026-05-26T05:59:00Z'))).toBe(true); // Tue 06:59 BST
+    expect(conditionMatches(holiday, at('2026-05-26T06:00:00Z'))).toBe(false); // Tue 07:00 BST
+    // a window inside the day (Nottingham's holiday night 22:00-24:00)
+    const lateEvening: Condition = { type: 'bank_holiday', from: '22:00', to: '24:00' };
+    expect(conditionMatches(lateEvening, at('2026-05-25T21:00:00Z'))).toBe(true); // Mon 22:00 BST
+    expect(conditionMatches(lateEvening, at('2026-05-25T23:00:00Z'))).toBe(false); // Tue 00:00 BST
+  });
+
   it('annual windows wrap past New Year', () => {
     const newYear: Condition = { type: 'annual', from: '12-31T20:00', to: '01-02T06:00' };
     expect(conditionMatches(newYear, at('2026-12-31T20:00:00Z'))).toBe(true);

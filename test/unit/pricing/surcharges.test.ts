@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MEET_AND_GREET_PENCE, PricingError, VEHICLE_TYPES, priceJourney, type RateOverride, type VehicleType } from '../../../src/pricing/index.js';
+import { MEET_AND_GREET_PENCE, PricingError, VEHICLE_TYPES, priceJourney, type RateOverride } from '../../../src/pricing/index.js';
 import { DIDSBURY, JERSEY_AIRPORT, LEEDS, MANCHESTER_CENTRE, MILE, ST_HELIER, WESTMINSTER, codes, request, route, rule } from './fixtures.js';
 
 // The journey used throughout: Manchester, 5 miles at 30 mph. Day meter £16.00; night meter £20.80
@@ -30,35 +30,44 @@ describe('meet and greet', () => {
 });
 
 describe('vehicle classes', () => {
-  // Percentages are of the meter at the period in force, rounded down to the penny.
-  const expected: Record<VehicleType, number | null> = {
-    saloon: null, // no rule
-    '5seater': null,
-    estate: 300, // flat £3.00
-    executive: 480, // 30 % of £16.00
-    luxury: 960, // 60 % of £16.00
-    '6seater': 800, // 50 % of £16.00
-    '7seater': 800,
-    mpv: 800,
-    wav: 0, // never a surcharge
-  };
-  it.each(VEHICLE_TYPES.map((t) => [t, expected[t]] as const))('%s by day', (vehicleType, amount) => {
+  // The council's table is the maximum fare whatever car takes the hire, so no class adds
+  // anything: every class costs the £16.00 day meter, the same as a saloon.
+  it.each(VEHICLE_TYPES)('%s by day costs the same as a saloon', (vehicleType) => {
     const result = priceJourney(base({ vehicleType }));
-    expect(rule(result, 'vehicle_class')?.amountPence ?? null).toBe(amount);
-    expect(result.totalPence).toBe(1600 + (amount ?? 0));
+    // £3.40 + 63 x 20p = £16.00 (manchester.test.ts); nothing added for the class
+    expect(result.totalPence).toBe(1600);
+    expect(result.rules.reduce((sum, r) => sum + r.amountPence, 0)).toBe(0);
+    // Only the wheelchair-accessible vehicle is itemised (at zero) to say why it costs no more.
+    expect(codes(result)).toEqual(vehicleType === 'wav' ? ['tariff_period', 'vehicle_class'] : ['tariff_period']);
   });
 
   it('wheelchair-accessible vehicles cost nothing extra, and the quote says why', () => {
     const result = priceJourney(base({ vehicleType: 'wav', departAt: NIGHT }));
+    expect(rule(result, 'vehicle_class')).toMatchObject({ amountPence: 0 });
     expect(rule(result, 'vehicle_class')?.description).toContain('Equality Act 2010 s.165');
+    // night meter £3.80 + 85 x 20p = £20.80 (manchester.test.ts), nothing added
     expect(result.totalPence).toBe(2080);
   });
 
-  it('a percentage surcharge follows the night meter', () => {
-    // executive at night: 30 % of £20.80 = £6.24; £20.80 + £6.24 = £27.04
+  it('an executive car at night is the night meter, nothing more', () => {
+    // night meter £20.80; no class uplift (it used to add 30 % = £6.24, above the council maximum)
     const result = priceJourney(base({ vehicleType: 'executive', departAt: NIGHT }));
-    expect(rule(result, 'vehicle_class')?.amountPence).toBe(624);
-    expect(result.totalPence).toBe(2704);
+    expect(rule(result, 'vehicle_class')).toBeUndefined();
+    expect(result.totalPence).toBe(2080);
+  });
+
+  it('a larger vehicle costs more only where the council table says so (Manchester: 20p per extra passenger)', () => {
+    // £16.00 meter + (6 - 1) passengers beyond the hirer x 20p = £1.00 -> £17.00; the MPV itself adds nothing
+    const result = priceJourney(base({ vehicleType: 'mpv', passengers: 6 }));
+    expect(codes(result)).toEqual(['tariff_period', 'extra_passengers']);
+    expect(result.totalPence).toBe(1700);
+  });
+
+  it('an approved override is still applied to a larger vehicle', () => {
+    // £16.00 meter, +15 % approved rate: £16.00 + £2.40 = £18.40 -> rule +£2.40
+    const result = priceJourney(base({ vehicleType: 'executive', override: override({ adjustmentBasisPoints: 1500 }) }));
+    expect(rule(result, 'rate_override')?.amountPence).toBe(240);
+    expect(result.totalPence).toBe(1840);
   });
 });
 

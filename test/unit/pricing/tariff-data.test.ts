@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,8 +11,20 @@ import {
   priceJourneyWith,
   type TariffArea,
 } from '../../../src/pricing/index.js';
-import { VehicleClassTableSchema } from '../../../src/pricing/vehicle-classes.js';
-import { BRADFORD, GLASGOW_CENTRE, LEEDS, MANCHESTER_CENTRE, WESTMINSTER, place, request, route } from './fixtures.js';
+import {
+  BRADFORD,
+  GLASGOW_CENTRE,
+  LEEDS,
+  MANCHESTER_CENTRE,
+  NEWPORT_ISLE_OF_WIGHT,
+  NEWPORT_PEMBROKESHIRE,
+  NEWPORT_SHROPSHIRE,
+  NEWPORT_WALES,
+  WESTMINSTER,
+  place,
+  request,
+  route,
+} from './fixtures.js';
 
 const TARIFF_DIR = join(import.meta.dirname, '../../../data/tariffs');
 const readJson = (file: string): unknown => JSON.parse(readFileSync(join(TARIFF_DIR, file), 'utf8'));
@@ -24,11 +37,15 @@ describe('tariff files', () => {
       'birmingham',
       'bracknell-forest',
       'brighton-and-hove',
+      'cambridge',
       'edinburgh',
       'glasgow',
       'london-tfl',
       'manchester',
       'national-default',
+      'newport',
+      'nottingham',
+      'sheffield',
       'south-gloucestershire',
       'wirral',
     ]);
@@ -40,10 +57,48 @@ describe('tariff files', () => {
       for (const v of book.area(id)!.versions) expect(v.provisional, id).toBe(true);
     }
     expect(book.area('national-default')).toMatchObject({ kind: 'service_default' });
-    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest']) {
+    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest', 'sheffield', 'nottingham', 'newport']) {
       expect(book.area(id)!.kind).toBe('council');
       expect(book.area(id)!.versions.at(-1)!.provisional, id).toBe(false);
     }
+    // Cambridge revises every April and no table after April 2023 was found
+    expect(book.area('cambridge')!.versions.map((v) => [v.effectiveFrom, v.provisional])).toEqual([
+      ['2023-04-01', false],
+      ['2024-04-01', true],
+    ]);
+    // Nottingham's night money is assumed
+    expect(book.versionFor('nottingham', '2026-01-01')!.rates['night']!.provisional).toBe(true);
+  });
+
+  it('holds no proposed table, and refuses to load one', () => {
+    for (const id of book.areaIds()) {
+      for (const v of book.area(id)!.versions) expect(v.status, id).not.toBe('proposed');
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'tariffs-'));
+    try {
+      copyFileSync(join(TARIFF_DIR, 'national-default.json'), join(dir, 'national-default.json'));
+      copyFileSync(join(TARIFF_DIR, 'proposed', 'york.json'), join(dir, 'york.json'));
+      expect(() => loadTariffBook(dir)).toThrow(/proposed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('validates the newer schema features', () => {
+    const manchester = readJson('manchester.json') as TariffArea;
+    const version = manchester.versions[0]!;
+    const withPeriods = (periods: unknown) => ({ ...manchester, versions: [{ ...version, periods }] });
+    // a bank-holiday window needs both ends
+    const halfWindow = withPeriods([{ ...version.periods[2]!, when: [{ type: 'bank_holiday', from: '07:00' }] }, version.periods[3]]);
+    expect(TariffAreaSchema.safeParse(halfWindow).success).toBe(false);
+    const window = withPeriods([{ ...version.periods[2]!, when: [{ type: 'bank_holiday', from: '07:00', to: '07:00' }] }, version.periods[3]]);
+    expect(TariffAreaSchema.safeParse(window).success).toBe(true);
+    // a supplement tied to a period that does not exist
+    const supplement = { id: 's', code: 'bank_holiday', name: 's', amountPence: 100, appliesAt: 'start', periods: ['nope'], when: [{ type: 'bank_holiday' }] };
+    expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, supplements: [supplement] }] }).success).toBe(false);
+    // a per-rate switch naming an unknown rate
+    const switchRate = { name: 'x', afterMeters: 1000, rate: 'tariff1', byRate: { tariff2: 'nope' } };
+    expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate }] }).success).toBe(false);
   });
 
   it('picks the version in force on the local date, from the start of its effective day', () => {
@@ -64,13 +119,6 @@ describe('tariff files', () => {
     expect(TariffAreaSchema.safeParse(noAlways).success).toBe(false);
     const unsorted = { ...manchester, versions: [version, { ...version, effectiveFrom: '2020-01-01' }] };
     expect(TariffAreaSchema.safeParse(unsorted).success).toBe(false);
-  });
-
-  it('refuses vehicle data that would surcharge a wheelchair-accessible vehicle', () => {
-    const table = readJson('vehicle-classes.json') as { classes: Record<string, unknown> };
-    expect(VehicleClassTableSchema.safeParse(table).success).toBe(true);
-    const bad = { ...table, classes: { ...table.classes, wav: { kind: 'flat', amountPence: 100, description: 'no' } } };
-    expect(VehicleClassTableSchema.safeParse(bad).success).toBe(false);
   });
 
   it('prices against an explicit book (tests can pin their own tariffs)', () => {
@@ -103,8 +151,25 @@ describe('licensing area', () => {
     expect(area('Wirral', 'North West')).toBe('wirral');
     expect(area('Birmingham', 'West Midlands')).toBe('birmingham');
     expect(area('City of Edinburgh', 'Scotland')).toBe('edinburgh');
+    expect(area('Sheffield', 'Yorkshire and the Humber')).toBe('sheffield');
+    expect(area('City of Nottingham', 'East Midlands')).toBe('nottingham');
+    expect(area('Nottingham', 'East Midlands')).toBe('nottingham');
+    expect(area('Gedling', 'East Midlands')).toBe('national-default'); // Nottinghamshire, not the city
+    expect(area('Cambridge', 'Eastern')).toBe('cambridge');
+    expect(area('South Cambridgeshire', 'Eastern')).toBe('national-default');
+    expect(area('Casnewydd - Newport', 'Wales')).toBe('newport');
     expect(area('Trafford', 'North West')).toBe('national-default');
     expect(area(null, null)).toBe('national-default');
+  });
+
+  it('only the Welsh city council is Newport: the other Newports keep their own councils', () => {
+    const data = defaultPricingData();
+    const departAt = new Date('2026-06-17T09:00:00Z');
+    const areaOf = (pickup: typeof NEWPORT_WALES) => priceJourneyWith(data, request({ pickup, route: route(5000, 600), departAt })).tariff.areaId;
+    expect(areaOf(NEWPORT_WALES)).toBe('newport');
+    expect(areaOf(NEWPORT_ISLE_OF_WIGHT)).toBe('national-default');
+    expect(areaOf(NEWPORT_SHROPSHIRE)).toBe('national-default');
+    expect(areaOf(NEWPORT_PEMBROKESHIRE)).toBe('national-default');
   });
 
   it('the pickup decides, not the destination', () => {
