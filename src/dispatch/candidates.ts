@@ -102,7 +102,7 @@ export const DEFAULT_CASCADE_POLICY: CascadePolicy = {
  * - estate: asked for for the boot, so only vehicles with at least an estate's luggage space.
  * - executive, luxury: a comfort class; only the same or a higher one.
  * - 5seater, 6seater, 7seater: the same or a larger people carrier.
- * - mpv and 7seater serve each other: they carry the same surcharge (+50 %), and in a UK fleet a
+ * - mpv and 7seater serve each other: they are priced alike (the council table decides), and in a UK fleet a
  *   "7-seater" is an MPV by another name. An eight-person group still never gets a 7-seater,
  *   because the driver's seat count (7) fails the seat check before this table is consulted.
  * - wav: only a WAV; nothing else takes a wheelchair user.

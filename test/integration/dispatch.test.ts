@@ -199,8 +199,9 @@ describe('dispatch cascade', () => {
   });
 
   it('treats a driver who has not arrived by pickup time plus the grace as a no-show and reassigns', async () => {
-    const late = await driverNear(52.2050, 0.1190); // Cambridge
-    const punctual = await driverNear(52.2100, 0.1190);
+    // Cambridge: its own licensing area, so its local drivers are licensed there.
+    const late = await driverNear(52.2050, 0.1190, { homeArea: 'cambridge' });
+    const punctual = await driverNear(52.2100, 0.1190, { homeArea: 'cambridge' });
     const { booking_reference: ref } = await quoteAndBook('Cambridge station', 'Cambridge');
     const card = await waitForJobCard(stack.sql, late, ref);
     await respond(stack.app, card, 'accept');

@@ -125,7 +125,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     await page.click('#submit');
     await page.waitForSelector('text=Could not reach Direct Taxi');
     await page.click('#submit');
-    await page.waitForURL(/\/track\/TX[0-9A-Z]{8}$/);
+    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}$/);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);

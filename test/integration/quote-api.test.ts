@@ -69,13 +69,15 @@ describe('POST /api/public/v1/quote', () => {
     expect(body.fare).toBeGreaterThan(40);
   });
 
-  it('accepts the snake-case vehicle_type and charges for the class', async () => {
+  it('accepts the snake-case vehicle_type, and adds nothing for the class that the council table does not', async () => {
     const base = { pickup: 'Bracknell', dropoff: 'RG12 1AA', departAt: inAnHour() };
     const saloon = (await quote({ ...base, vehicle_type: 'saloon' })).json();
     const exec = await quote({ ...base, vehicle_type: 'executive' });
     expect(exec.statusCode).toBe(200);
     expect(exec.json().vehicle_type).toBe('executive');
-    expect(exec.json().fare_pence).toBeGreaterThan(saloon.fare_pence);
+    // The council's maximum is the fare, whatever the car: no service uplift on top.
+    expect(exec.json().fare_pence).toBe(saloon.fare_pence);
+    expect(exec.json().applied_rules.map((r: { code: string }) => r.code)).not.toContain('vehicle_class');
     const mismatch = await quote({ ...base, vehicleType: 'saloon', vehicle_type: 'mpv' });
     expect(mismatch.statusCode).toBe(400);
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemError } from '../../src/http/problem.js';
+import { temporalProblem } from '../../src/http/temporal-problems.js';
 import { redeemQuote } from '../../src/quotes/redeem-quote.js';
 import { quoteStateQuery, quoteWorkflowId } from '../../workflows/quotes/definitions.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
@@ -28,12 +29,18 @@ async function newQuote(s: TestStack): Promise<string> {
   return res.json().quote_id as string;
 }
 
+/** The problem a client would be told: as the error handler maps it (workflow refusals included). */
+function asProblem(err: unknown): ProblemError {
+  const problem = err instanceof ProblemError ? err : temporalProblem(err);
+  if (!problem) throw err;
+  return problem;
+}
+
 async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
+    return asProblem(err);
   }
   throw new Error('expected a problem');
 }
@@ -48,10 +55,10 @@ describe('quote redemption', () => {
     const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(19);
-    for (const err of lost) {
-      expect(err).toBeInstanceOf(ProblemError);
-      expect((err as ProblemError).status).toBe(409);
-      expect((err as ProblemError).extra.booking_reference).toBe(won[0]!.bookingRef);
+    for (const err of lost.map(asProblem)) {
+      expect(err.status).toBe(409);
+      expect(err.code).toBe('quote_already_redeemed');
+      expect(err.extra.booking_reference).toBe(won[0]!.bookingRef);
     }
     const [row] = await stack.sql`select status, booking_ref, redemption_request_id from quotes where id = ${quoteId}`;
     expect(row).toEqual({ status: 'redeemed', booking_ref: won[0]!.bookingRef, redemption_request_id: won[0]!.requestId });

@@ -54,7 +54,7 @@ describe('POST /api/public/v1/booking', () => {
 
     const mail = await eventually(async () => (await outboxFor(body.passengerEmail))[0]);
     expect(mail.subject).toContain(b.booking_reference);
-    const link = /\/confirm\/(TX[0-9A-Z]{8})\?t=([\w-]+)/.exec(mail.body);
+    const link = /\/confirm\/(TX[0-9A-Z]{8,10})\?t=([\w-]+)/.exec(mail.body);
     expect(link?.[1]).toBe(b.booking_reference);
     // Nothing is offered while the booking waits for its passenger.
     const [{ offers }] = (await stack.sql`select count(*)::int as offers from offers where booking_ref = ${b.booking_reference}`) as unknown as [{ offers: number }];
@@ -131,17 +131,34 @@ describe('POST /api/public/v1/booking', () => {
     expect(statuses[8]).toBe(429);
   });
 
-  it('replays the same response for a repeated Idempotency-Key and refuses the key with another body', async () => {
+  it('replays the same response for a repeated Idempotency-Key and refuses a key holder reusing it with another body', async () => {
+    const { key: apiKey } = await createApiKey(stack.sql, { name: `idem-${randomUUID()}` });
+    const keyed = { 'x-api-key': apiKey };
     const key = randomUUID();
     const body = direct({ departAt: inTwoHours() });
-    const first = await post('/api/public/v1/booking', body, { 'idempotency-key': key });
-    const again = await post('/api/public/v1/booking', body, { 'idempotency-key': key });
+    const first = await post('/api/public/v1/booking', body, { ...keyed, 'idempotency-key': key });
+    const again = await post('/api/public/v1/booking', body, { ...keyed, 'idempotency-key': key });
     expect(first.statusCode).toBe(201);
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
-    const other = await post('/api/public/v1/booking', { ...body, passengers: 2 }, { 'idempotency-key': key });
+    const other = await post('/api/public/v1/booking', { ...body, passengers: 2 }, { ...keyed, 'idempotency-key': key });
     expect(other.statusCode).toBe(422);
     expect(other.json().code).toBe('idempotency_key_reused');
+  });
+
+  it("never hands one anonymous caller another's booking for the same Idempotency-Key", async () => {
+    const key = 'order-1';
+    const alice = await post('/api/public/v1/booking', direct({ departAt: inTwoHours() }), { 'idempotency-key': key });
+    const bob = await post('/api/public/v1/booking', direct({ departAt: inTwoHours() }), { 'idempotency-key': key });
+    expect(alice.statusCode).toBe(201);
+    expect(bob.statusCode).toBe(201);
+    expect(bob.json().booking_reference).not.toBe(alice.json().booking_reference);
+    expect(bob.json().manage_token).not.toBe(alice.json().manage_token);
+    // The same anonymous request again is still replayed exactly.
+    const aliceBody = direct({ departAt: inTwoHours() });
+    const one = await post('/api/public/v1/booking', aliceBody, { 'idempotency-key': 'order-2' });
+    const retry = await post('/api/public/v1/booking', aliceBody, { 'idempotency-key': 'order-2' });
+    expect(retry.json()).toEqual(one.json());
   });
 
   it('answers 404 for an unknown booking and 400 for a malformed reference', async () => {
