@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: pure-logic unit tests run without any server; integration tests share one
-// real Postgres and one real Temporal dev server started (or reused) by the global setup.
+// Three projects: pure-logic unit tests run without any server; workflow tests run the workflows
+// on Temporal's time-skipping test server with faked activities; integration tests share one real
+// Postgres and one real Temporal dev server started (or reused) by the global setup.
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +11,17 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'workflows',
+          include: ['test/workflows/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          // Each file runs its own test server and workflow bundle; one at a time on 2 cores.
+          fileParallelism: false,
         },
       },
       {

@@ -2,42 +2,65 @@ import { log } from '@temporalio/activity';
 import { loadBooking, unassignDriver } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
 import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision } from '../src/dispatch/candidates.js';
-import { claimOffer, closeOffer, readTierDrivers, recordAcceptance } from '../src/dispatch/store.js';
+import { claimOffer, closeOffer, readTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { renderPassengerAssignedText } from '../src/notify/templates.js';
-import type { JobSpec, Tier } from '../workflows/bookings/definitions.js';
+import type { CandidatePage, JobSpec, Tier } from '../workflows/bookings/definitions.js';
 
 /** The cascade's reads and claims: who may be asked, the offer a driver holds, the assignment. */
 export function createDispatchActivities({ sql, notifier, publicBaseUrl }: { sql: Sql; notifier: Notifier; publicBaseUrl: string }) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
 
+  /** Every driver of the tier within its reach, ranked: eligible nearest first, then the rest with reasons. */
+  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[]): Promise<CandidateDecision[]> {
+    const b = await loadBooking(sql, ref);
+    const start = new Date(job.pickupAt);
+    const drivers = await readTierDrivers(sql, {
+      ref,
+      tier,
+      pickup: b.pickup,
+      reachMeters: DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier],
+      start,
+      end: new Date(start.getTime() + b.duration_s * 1000),
+    });
+    return rankTier(
+      tier,
+      drivers,
+      {
+        pickup: { lat: b.pickup.lat, lon: b.pickup.lon },
+        pickupArea: b.pickup_area,
+        passengers: job.passengers,
+        vehicleType: job.vehicleType,
+        wheelchair: job.wheelchair || job.vehicleType === 'wav',
+        now: new Date(),
+      },
+      new Set(exclude),
+    );
+  }
+
   return {
+    /**
+     * The next page of drivers to offer this job to, best first. The first page of a round and tier
+     * writes every decision (eligible or with its skip reason) to the decision log in Postgres;
+     * only the page itself goes back to the workflow, so its history stays small however many
+     * drivers are near the pickup.
+     */
+    async findCandidatePage(p: { ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number }): Promise<CandidatePage> {
+      const decisions = await decide(p.ref, p.tier, p.job, p.exclude);
+      if (p.page === 0) await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
+      const eligible = decisions.filter((d) => d.eligible);
+      return {
+        candidates: eligible.slice(0, p.limit).map((d) => ({ driverId: d.driverId, driverName: d.driverName, distanceMeters: d.distanceMeters })),
+        considered: decisions.length,
+        eligible: eligible.length,
+      };
+    },
+
+    /** Superseded by findCandidatePage; kept for bookings whose history already calls it. */
     async findCandidates({ ref, tier, job, exclude }: { ref: string; tier: Tier; job: JobSpec; exclude: string[] }): Promise<CandidateDecision[]> {
-      const b = await loadBooking(sql, ref);
-      const start = new Date(job.pickupAt);
-      const drivers = await readTierDrivers(sql, {
-        ref,
-        tier,
-        pickup: b.pickup,
-        reachMeters: DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier],
-        start,
-        end: new Date(start.getTime() + b.duration_s * 1000),
-      });
-      return rankTier(
-        tier,
-        drivers,
-        {
-          pickup: { lat: b.pickup.lat, lon: b.pickup.lon },
-          pickupArea: b.pickup_area,
-          passengers: job.passengers,
-          vehicleType: job.vehicleType,
-          wheelchair: job.wheelchair || job.vehicleType === 'wav',
-          now: new Date(),
-        },
-        new Set(exclude),
-      );
+      return decide(ref, tier, job, exclude);
     },
 
     async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { devServerSearchAttributeArgs } from '../src/temporal/search-attributes.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -69,9 +70,11 @@ export async function startTemporalDevServer(opts: {
     'warn',
     '--dynamic-config-value',
     'frontend.enableServerVersionCheck=false',
-    // Update-with-start (used by later stages) needs multi-operation requests.
+    // Update-with-start (every booking route) needs multi-operation requests.
     '--dynamic-config-value',
     'frontend.enableExecuteMultiOperation=true',
+    // The booking workflow's search attributes (status, pickup time, driver, source, partner).
+    ...devServerSearchAttributeArgs(),
   ];
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort));
   else args.push('--headless');

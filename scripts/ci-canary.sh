@@ -8,7 +8,7 @@ cleanup() { rm -f "${canaries[@]}"; }
 trap cleanup EXIT
 
 status=0
-for project in unit integration; do
+for project in unit workflows integration; do
   file="test/$project/zz-ci-canary-$$.test.ts"
   canaries+=("$file")
   printf "import { expect, it } from 'vitest';\nit('ci canary: must fail', () => expect(1).toBe(2));\n" > "$file"

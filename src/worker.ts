@@ -8,6 +8,7 @@ import { createWorker } from './temporal/create-worker.js';
 import { connectTemporal } from './temporal/connection.js';
 import { runMain } from './run-main.js';
 import { installWorkerLogging } from './temporal/runtime-logging.js';
+import { ensureSearchAttributes } from './temporal/search-attributes.js';
 
 runMain('worker', async () => {
   const config = loadConfig();
@@ -16,6 +17,8 @@ runMain('worker', async () => {
   await migrate(sql, (m) => console.log(`[worker] ${m}`));
   // Fail fast with a clear message if the server is not there (NativeConnection does not wait).
   const probe = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const registered = await ensureSearchAttributes(probe.connection, config.TEMPORAL_NAMESPACE);
+  if (registered.length > 0) console.log(`[worker] registered search attributes ${registered.join(', ')}`);
   await probe.connection.close();
   const { worker, connection } = await createWorker({
     address: config.TEMPORAL_ADDRESS,

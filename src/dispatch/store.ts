@@ -130,3 +130,48 @@ export async function findOffer(sql: Sql, offerId: string): Promise<OfferRow | n
     select id, booking_ref, driver_id, round, tier, status, expires_at from offers where id = ${offerId}`;
   return row ?? null;
 }
+
+/**
+ * Writes one round's decisions for one tier to the decision log: every driver considered, eligible
+ * or with the reason they were passed over. Idempotent per (booking, round, tier, driver), so a
+ * retried activity writes nothing twice. One statement however many drivers there are.
+ */
+export async function recordDecisions(
+  sql: Sql,
+  d: { ref: string; round: number; decisions: { driverId: string; tier: Tier; distanceMeters: number | null; eligible: boolean; skipReason: string | null }[] },
+): Promise<void> {
+  if (d.decisions.length === 0) return;
+  const col = <T>(f: (x: (typeof d.decisions)[number]) => T) => d.decisions.map(f);
+  await sql`
+    insert into dispatch_decisions (booking_ref, round, tier, driver_id, distance_m, eligible, skip_reason)
+    select ${d.ref}, ${d.round}, * from unnest(
+      ${col((x) => x.tier)}::text[], ${col((x) => x.driverId)}::text[], ${col((x) => x.distanceMeters)}::int[],
+      ${col((x) => x.eligible)}::boolean[], ${col((x) => x.skipReason)}::text[])
+    on conflict do nothing`;
+}
+
+export interface DecisionSummary {
+  round: number;
+  tier: Tier;
+  considered: number;
+  eligible: number;
+  skipped: Record<string, number>;
+}
+
+/** What ops ask of the decision log: per round and tier, how many drivers and why they were passed over. */
+export async function decisionSummary(sql: Sql, ref: string): Promise<DecisionSummary[]> {
+  const rows = await sql<{ round: number; tier: Tier; reason: string | null; eligible: boolean; n: number }[]>`
+    select round, tier, skip_reason as reason, eligible, count(*)::int as n
+      from dispatch_decisions where booking_ref = ${ref}
+     group by round, tier, skip_reason, eligible order by round, tier`;
+  const out = new Map<string, DecisionSummary>();
+  for (const r of rows) {
+    const key = `${r.round}:${r.tier}`;
+    const s = out.get(key) ?? { round: r.round, tier: r.tier, considered: 0, eligible: 0, skipped: {} };
+    s.considered += r.n;
+    if (r.eligible) s.eligible += r.n;
+    else s.skipped[r.reason ?? 'unknown'] = (s.skipped[r.reason ?? 'unknown'] ?? 0) + r.n;
+    out.set(key, s);
+  }
+  return [...out.values()];
+}

@@ -46,6 +46,12 @@ async function quoteAndBook(pickup: string, dropoff: string, extra: Record<strin
 
 const state = (ref: string) => stack.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
 
+/** The decision log: every time the cascade considered this driver for this booking, and why not. */
+const decisions = (ref: string, driverId: string) =>
+  stack.sql<{ round: number; tier: string; eligible: boolean; skip_reason: string | null }[]>`
+    select round, tier, eligible, skip_reason from dispatch_decisions
+     where booking_ref = ${ref} and driver_id = ${driverId} order by round, tier`;
+
 describe('dispatch cascade', () => {
   it('offers local drivers nearest first: the first declines, the second times out, the third accepts; a late accept is told the job is taken', async () => {
     // Norwich: a national-default area far from the demo fleet.
@@ -138,7 +144,8 @@ describe('dispatch cascade', () => {
     await respond(stack.app, card, 'accept');
     await waitForStatus(stack.sql, ref, 'assigned');
     const s = await state(ref);
-    expect(s.candidates.find((c) => c.driverId === busyLocal.id)).toMatchObject({ tier: 'local', outcome: 'skipped', reason: 'too_few_seats' });
+    expect(await decisions(ref, busyLocal.id)).toEqual([{ round: 1, tier: 'local', eligible: false, skip_reason: 'too_few_seats' }]);
+    expect(s.candidates.some((c) => c.driverId === busyLocal.id)).toBe(false);
     expect(s.candidates.filter((c) => c.driverId === national.id).map((c) => [c.tier, c.outcome])).toEqual([
       ['national', 'offered'],
       ['national', 'accepted'],
@@ -189,12 +196,15 @@ describe('dispatch cascade', () => {
     await waitForStatus(stack.sql, ref, 'arrived');
     const s = await state(ref);
     expect(s.droppedDriverIds).toEqual([dropper.id]);
-    // In the next round the dropper is considered and skipped, on the record.
+    // In the next round the dropper is considered and skipped, on the record (the decision log).
     expect(s.candidates.filter((c) => c.driverId === dropper.id).map((c) => [c.outcome, c.reason])).toEqual([
       ['offered', null],
       ['accepted', null],
       ['dropped', 'dropped'],
-      ['skipped', 'already_offered'],
+    ]);
+    expect((await decisions(ref, dropper.id)).map((d) => [d.round, d.skip_reason])).toEqual([
+      [1, null],
+      [2, 'already_offered'],
     ]);
   });
 
@@ -319,6 +329,7 @@ describe('dispatch cascade', () => {
     const second = await quoteAndBook('Shrewsbury', 'Shrewsbury station');
     await waitForJobCard(stack.sql, free, second.booking_reference);
     const s = await state(second.booking_reference);
-    expect(s.candidates.find((c) => c.driverId === onJob.id)).toMatchObject({ outcome: 'skipped', reason: 'busy' });
+    expect((await decisions(second.booking_reference, onJob.id)).map((d) => d.skip_reason)).toEqual(['busy']);
+    expect(s.candidates.some((c) => c.driverId === onJob.id)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 // Everything the HTTP layer and the worker must agree on about the booking workflow, declared once.
 // Imported by workflow code, so it stays free of Node built-ins and I/O.
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export const BOOKING_WORKFLOW_PREFIX = 'booking:';
@@ -90,6 +91,8 @@ export interface NewBooking {
   identity?: string;
   /** Airport meet and greet was asked for (and paid for): the driver meets the passenger inside. */
   meetAndGreet?: boolean;
+  /** The partner whose job this is (partner intake), for search attributes and tenant isolation. */
+  partnerId?: string | null;
 }
 
 export interface BookingWorkflowInput {
@@ -99,6 +102,31 @@ export interface BookingWorkflowInput {
   /** Hold dispatch until the passenger confirms their email (unverified v1 bookings). */
   awaitEmailConfirmation: boolean;
 }
+
+/** One page of the best eligible drivers of a tier (the full decision log is in Postgres). */
+export interface CandidatePage {
+  candidates: { driverId: string; driverName: string; distanceMeters: number | null }[];
+  /** Drivers of this tier within reach, and how many of them could be offered the job. */
+  considered: number;
+  eligible: number;
+}
+
+/** How many candidates a cascade fetches at a time: enough for minutes of offers, small in history. */
+export const CANDIDATE_PAGE_SIZE = 10;
+
+/**
+ * Search attributes every booking workflow carries, upserted on each status change, so ops can list
+ * e.g. all unassigned bookings picking up in the next hour in the Web UI:
+ *   BookingStatus = "unassigned" AND BookingPickupAt < "2026-11-23T18:00:00Z"
+ * Registered on the dev server by `npm start` and the tests, and by the worker at start.
+ */
+export const BookingSearchAttributes = {
+  status: defineSearchAttributeKey('BookingStatus', SearchAttributeType.KEYWORD),
+  pickupAt: defineSearchAttributeKey('BookingPickupAt', SearchAttributeType.DATETIME),
+  driver: defineSearchAttributeKey('BookingDriverId', SearchAttributeType.KEYWORD),
+  source: defineSearchAttributeKey('BookingSource', SearchAttributeType.KEYWORD),
+  partner: defineSearchAttributeKey('BookingPartnerId', SearchAttributeType.KEYWORD),
+} as const;
 
 export type CandidateOutcome = 'skipped' | 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn' | 'dropped';
 
@@ -123,6 +151,14 @@ export interface CurrentOffer {
   response: 'accepted' | 'declined' | null;
 }
 
+/** One round and tier of the cascade in numbers; who was passed over and why is in the decision log. */
+export interface TierSummary {
+  round: number;
+  tier: Tier;
+  considered: number;
+  eligible: number;
+}
+
 export interface BookingState {
   ref: string;
   /** The request identity the booking was made for (null on bookings from before identities). */
@@ -132,7 +168,13 @@ export interface BookingState {
   round: number;
   driverId: string | null;
   offer: CurrentOffer | null;
+  /**
+   * The offers made and what became of them. (Bookings from before the decision log also list the
+   * drivers skipped, with reasons; newer ones keep those in Postgres: dispatch_decisions.)
+   */
   candidates: CandidateRecord[];
+  /** Per round and tier, how many drivers were considered and eligible (absent on old bookings). */
+  tiers?: TierSummary[];
   /** Drivers who dropped this booking are never offered it again. */
   droppedDriverIds: string[];
   cancelReason: string | null;

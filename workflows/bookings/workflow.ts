@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   patched,
+  upsertSearchAttributes,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -11,6 +12,8 @@ import {
 import type { Activities } from '../../activities/index.js';
 import {
   BookingFailure,
+  BookingSearchAttributes,
+  CANDIDATE_PAGE_SIZE,
   TERMINAL_STATUSES,
   amendBookingUpdate,
   bookingCreatedUpdate,
@@ -62,6 +65,12 @@ type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
 // patched() ids: each marks a change made while workflows of the earlier code may be running.
 /** Trip progress only moves forward (signals included). */
 const PATCH_TRIP_STEPS_FORWARD_ONLY = 'trip-steps-forward-only';
+/** Candidates come a page at a time; skipped drivers go to the decision log in Postgres, not history. */
+const PATCH_PAGED_CANDIDATES = 'paged-candidates';
+/** Status changes upsert the booking's search attributes. */
+const PATCH_SEARCH_ATTRIBUTES = 'search-attributes';
+
+type Candidate = { driverId: string; driverName: string; distanceMeters: number | null };
 
 /**
  * One booking from creation to completion or cancellation: waits for a pre-booked pickup, runs the
@@ -108,9 +117,26 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   const interrupted = () => cancelRequest !== null || amendments.length > 0 || drop !== null;
   const record = (tier: Tier, c: { driverId: string; driverName: string; distanceMeters: number | null }, outcome: CandidateOutcome, reason: string | null = null) =>
     state.candidates.push({ round: state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
+  /**
+   * Every status change goes through here: the state the query answers, and the search attributes
+   * ops filter on in the Web UI (for bookings started after they were introduced).
+   */
+  const markStatus = (status: BookingStatus) => {
+    state.status = status;
+    if (patched(PATCH_SEARCH_ATTRIBUTES)) {
+      upsertSearchAttributes([
+        { key: BookingSearchAttributes.status, value: status },
+        { key: BookingSearchAttributes.pickupAt, value: new Date(state.job.pickupAt) },
+        { key: BookingSearchAttributes.driver, value: state.driverId },
+        { key: BookingSearchAttributes.source, value: input.booking.source },
+        { key: BookingSearchAttributes.partner, value: input.booking.partnerId ?? null },
+      ]);
+    }
+  };
+  /** A status change the workflow itself records in Postgres (others are written by the activity that caused them). */
   const setStatus = async (status: BookingStatus) => {
     if (state.status === status) return;
-    state.status = status;
+    markStatus(status);
     await db.setBookingStatus({ ref, status });
   };
 
@@ -232,55 +258,73 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     },
   );
 
+  /**
+   * The next page of eligible candidates of a tier. Bookings from before the decision log fetched
+   * (and recorded in history) every driver of the tier at once; their histories keep that path.
+   */
+  async function candidatePage(round: number, tier: Tier, page: number, offered: Set<string>): Promise<Candidate[]> {
+    if (patched(PATCH_PAGED_CANDIDATES)) {
+      const p = await db.findCandidatePage({ ref, round, tier, job: state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page });
+      if (page === 0) (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
+      return p.candidates;
+    }
+    if (page > 0) return [];
+    const decisions = await db.findCandidates({ ref, tier, job: state.job, exclude: [...offered] });
+    for (const d of decisions) if (!d.eligible) record(tier, d, 'skipped', d.skipReason);
+    return decisions.filter((d) => d.eligible);
+  }
+
   async function runCascadeRound(): Promise<RoundResult> {
     state.round += 1;
     const round = state.round;
     const offered = new Set(state.droppedDriverIds);
     await setStatus('dispatching');
     for (const tier of TIERS) {
-      const decisions = await db.findCandidates({ ref, tier, job: state.job, exclude: [...offered] });
-      for (const d of decisions) if (!d.eligible) record(tier, d, 'skipped', d.skipReason);
-      for (const c of decisions.filter((d) => d.eligible)) {
-        if (interrupted()) return 'interrupted';
-        const id = offerId(ref, round, c.driverId);
-        const expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
-        offered.add(c.driverId);
-        // Another booking may have claimed this driver since the candidates were read.
-        const { claimed } = await db.openOffer({ offerId: id, ref, driverId: c.driverId, round, tier, expiresAt });
-        if (!claimed) {
-          record(tier, c, 'skipped', 'busy');
-          continue;
-        }
-        state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
-        state.status = 'offered';
-        record(tier, c, 'offered');
-        try {
-          await jobCards.sendJobCard({ offerId: id, ref, driverId: c.driverId });
-        } catch (err) {
-          // Undeliverable, or not delivered within the offer's own time: try the next driver.
-          if (!(err instanceof ActivityFailure)) throw err;
-          state.offer = null;
-          await db.closeOffer({ offerId: id, status: 'withdrawn' });
-          record(tier, c, 'skipped', 'job_card_undeliverable');
-          continue;
-        }
-        await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
+      for (let page = 0; ; page++) {
+        const candidates = await candidatePage(round, tier, page, offered);
+        if (candidates.length === 0) break;
+        for (const c of candidates) {
+          if (interrupted()) return 'interrupted';
+          const id = offerId(ref, round, c.driverId);
+          const expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
+          offered.add(c.driverId);
+          // Another booking may have claimed this driver since the candidates were read.
+          const { claimed } = await db.openOffer({ offerId: id, ref, driverId: c.driverId, round, tier, expiresAt });
+          if (!claimed) {
+            record(tier, c, 'skipped', 'busy');
+            continue;
+          }
+          state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
+          markStatus('offered');
+          record(tier, c, 'offered');
+          try {
+            await jobCards.sendJobCard({ offerId: id, ref, driverId: c.driverId });
+          } catch (err) {
+            // Undeliverable, or not delivered within the offer's own time: try the next driver.
+            if (!(err instanceof ActivityFailure)) throw err;
+            state.offer = null;
+            await db.closeOffer({ offerId: id, status: 'withdrawn' });
+            record(tier, c, 'skipped', 'job_card_undeliverable');
+            continue;
+          }
+          await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
 
-        // An accept that raced the timer still counts: it arrived before we moved on.
-        const response = state.offer?.response ?? null;
-        if (response === 'accepted') {
-          await acts.assignDriver({ ref, driverId: c.driverId, offerId: id });
-          state.driverId = c.driverId;
-          state.status = 'assigned';
+          // An accept that raced the timer still counts: it arrived before we moved on.
+          const response = state.offer?.response ?? null;
+          if (response === 'accepted') {
+            await acts.assignDriver({ ref, driverId: c.driverId, offerId: id });
+            state.driverId = c.driverId;
+            markStatus('assigned');
+            state.offer = null;
+            record(tier, c, 'accepted');
+            return 'assigned';
+          }
+          const outcome = response === 'declined' ? 'declined' : interrupted() ? 'withdrawn' : 'timed_out';
           state.offer = null;
-          record(tier, c, 'accepted');
-          return 'assigned';
+          await db.closeOffer({ offerId: id, status: outcome });
+          record(tier, c, outcome);
+          if (outcome === 'withdrawn') return 'interrupted';
         }
-        const outcome = response === 'declined' ? 'declined' : interrupted() ? 'withdrawn' : 'timed_out';
-        state.offer = null;
-        await db.closeOffer({ offerId: id, status: outcome });
-        record(tier, c, outcome);
-        if (outcome === 'withdrawn') return 'interrupted';
       }
     }
     return 'exhausted';
@@ -305,7 +349,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
         outcome: 'withdrawn', reason: 'amendment', at: new Date().toISOString(),
       });
       state.driverId = null;
-      state.status = 'dispatching';
+      markStatus('dispatching');
     }
     amendmentsApplied += batch.length;
   }
@@ -320,12 +364,13 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       outcome: 'dropped', reason: d.reason, at: new Date().toISOString(),
     });
     state.driverId = null;
-    state.status = 'dispatching';
+    markStatus('dispatching');
   }
 
   // The record is written first: every route returns only once it exists (bookingCreated).
   await db.persistBooking({ booking: input.booking, job: state.job, status: state.status });
   persisted = true;
+  markStatus(state.status);
   if (input.booking.passengerEmail && input.booking.source.startsWith('v1')) {
     await acts.sendBookingConfirmation({ ref, awaitingConfirmation: input.awaitEmailConfirmation });
   }
@@ -344,7 +389,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       await acts.cancelBooking({ ref, reason: cancelRequest.reason, offerId: state.offer?.offerId ?? null, driverId: state.driverId });
       state.offer = null;
       state.cancelReason = cancelRequest.reason;
-      state.status = 'cancelled';
+      markStatus('cancelled');
       break;
     }
     if (amendments.length > 0) {

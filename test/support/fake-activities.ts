@@ -1,0 +1,63 @@
+// Activities faked behind the same factory shape the worker registers (the `Activities` type of
+// activities/index.ts), for workflow tests on the time-skipping server: no Postgres, no notifier,
+// a small in-memory world whose every call is recorded.
+import type { Activities } from '../../activities/index.js';
+import type { Tier } from '../../workflows/bookings/definitions.js';
+
+export interface FakeDriver {
+  id: string;
+  tier: Tier;
+}
+
+export interface FakeWorld {
+  drivers: FakeDriver[];
+  /** Every activity call, in order: [name, first argument]. */
+  calls: Array<[string, unknown]>;
+  called(name: keyof Activities): unknown[];
+}
+
+export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activities; world: FakeWorld } {
+  const world: FakeWorld = {
+    drivers,
+    calls: [],
+    called: (name) => world.calls.filter(([n]) => n === name).map(([, a]) => a),
+  };
+  const log = (name: string, arg?: unknown) => {
+    world.calls.push([name, arg]);
+  };
+  const activities: Activities = {
+    async markQuoteRedeemed(r) { log('markQuoteRedeemed', r); },
+    async markQuoteExpired(q) { log('markQuoteExpired', q); },
+    async persistBooking(b) { log('persistBooking', b); },
+    async setBookingStatus(s) { log('setBookingStatus', s); },
+    async applyAmendment(a) {
+      log('applyAmendment', a);
+      return { driverStillFits: true };
+    },
+    async cancelBooking(c) { log('cancelBooking', c); },
+    async findCandidatePage(p) {
+      log('findCandidatePage', p);
+      const eligible = world.drivers.filter((d) => d.tier === p.tier && !p.exclude.includes(d.id));
+      return {
+        candidates: eligible.slice(0, p.limit).map((d) => ({ driverId: d.id, driverName: d.id, distanceMeters: 100 })),
+        considered: world.drivers.filter((d) => d.tier === p.tier).length,
+        eligible: eligible.length,
+      };
+    },
+    async findCandidates(p) {
+      log('findCandidates', p);
+      return [];
+    },
+    async openOffer(o) {
+      log('openOffer', o);
+      return { claimed: true };
+    },
+    async closeOffer(o) { log('closeOffer', o); },
+    async assignDriver(a) { log('assignDriver', a); },
+    async releaseDriver(r) { log('releaseDriver', r); },
+    async sendBookingConfirmation(c) { log('sendBookingConfirmation', c); },
+    async sendJobCard(c) { log('sendJobCard', c); },
+    async alertOps(a) { log('alertOps', a); },
+  };
+  return { activities, world };
+}

@@ -1,0 +1,272 @@
+// The booking workflow on Temporal's time-skipping test server, with activities faked behind the
+// same factory shape the worker registers: hours of timers (pre-booked lead time, backoff, the
+// email hold, no-show, the post-pickup grace) pass in milliseconds.
+import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
+import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
+import {
+  BookingFailure,
+  bookingCreatedUpdate,
+  bookingStateQuery,
+  bookingWorkflowId,
+  emailConfirmedSignal,
+  reportTripUpdate,
+  respondToOfferUpdate,
+  type BookingState,
+  type BookingWorkflowInput,
+} from '../../workflows/bookings/definitions.js';
+import { fakeActivities, type FakeDriver, type FakeWorld } from '../support/fake-activities.js';
+import { quietLogger, testServerPath } from '../support/time-skipping.js';
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundle;
+
+beforeAll(async () => {
+  installWorkerLogging('warn');
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
+  await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
+  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+}, 180_000);
+afterAll(async () => env?.teardown());
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const policy = { dispatchLeadSeconds: 900, offerTimeoutSeconds: 60, retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600 };
+const place = { label: 'Test Town', kind: 'place', lat: 52, lon: -1, postcodeDistrict: null, council: null };
+
+function input(ref: string, nowMs: number, o: { pickupInMs: number; awaitEmail?: boolean; identity?: string }): BookingWorkflowInput {
+  return {
+    booking: {
+      ref, source: 'v1_direct', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456', passengerEmail: 'ada@example.com',
+      emailVerified: !o.awaitEmail, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: 'a', dropoffQuery: 'b',
+      pickup: place, dropoff: place, pickupArea: 'test', farePence: 1000, fareSource: 'tariff', distanceM: 5000, durationS: 900,
+      requestFingerprint: null, identity: o.identity ?? `identity-${ref}`,
+    },
+    job: { pickupAt: new Date(nowMs + o.pickupInMs).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    policy,
+    awaitEmailConfirmation: o.awaitEmail ?? false,
+  };
+}
+
+/** A worker with fake activities for the length of `run`; one task queue and booking ref per test. */
+type StartOptions = Parameters<typeof input>[2];
+
+/**
+ * A worker with fake activities for the length of `run`; one task queue per test. Times are the
+ * test server's (it has skipped ahead in earlier tests), and every workflow a test started is
+ * terminated after it: a workflow left without a worker would hold the server's clock still.
+ */
+async function scenario<T>(drivers: FakeDriver[], run: (t: { world: FakeWorld; start: (o: StartOptions) => Promise<Booking> }) => Promise<T>): Promise<T> {
+  const { activities, world } = fakeActivities(drivers);
+  const taskQueue = `wf-${randomUUID()}`;
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const started: Booking[] = [];
+  const start = async (o: StartOptions) => {
+    const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
+    const nowMs = await env.currentTimeMs();
+    const handle = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, nowMs, o)] });
+    await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+    const b = new Booking(handle, world);
+    started.push(b);
+    return b;
+  };
+  // Terminated while the worker still runs, so nothing is left in flight when it shuts down.
+  return worker.runUntil(async () => {
+    try {
+      return await run({ world, start });
+    } finally {
+      await Promise.all(started.map((b) => b.handle.terminate('test over').catch(() => undefined)));
+    }
+  });
+}
+
+/** After the clock moves, the worker still has to run what fell due: poll (real time) until it has. */
+async function until<T>(check: () => Promise<T> | T, pass: (v: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const v = await check();
+    if (pass(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+const statusIs = (b: Booking, status: string) => until(() => b.state(), (s) => s.status === status, `status ${status}`);
+const roundsAre = (world: FakeWorld, n: number[]) => until(() => rounds(world), (r) => JSON.stringify(r) === JSON.stringify(n), `rounds ${n.join(',')}`);
+
+class Booking {
+  constructor(
+    readonly handle: Awaited<ReturnType<TestWorkflowEnvironment['client']['workflow']['start']>>,
+    private readonly world: FakeWorld,
+  ) {}
+  state(): Promise<BookingState> {
+    return this.handle.query(bookingStateQuery);
+  }
+  /**
+   * The open offer to this driver, once its job card has gone (the test server holds its clock
+   * while an activity is in flight, even one of a workflow a test has since terminated).
+   */
+  async offerTo(driverId: string): Promise<string> {
+    const s = await until(() => this.state(), (x) => x.offer?.driverId === driverId, `an offer to ${driverId}`);
+    const offerId = s.offer!.offerId;
+    await until(() => this.world.called('sendJobCard'), (cards) => cards.some((c) => (c as { offerId: string }).offerId === offerId), 'its job card');
+    return offerId;
+  }
+  async accept(driverId: string) {
+    return this.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await this.offerTo(driverId), driverId, decision: 'accept' }] });
+  }
+}
+
+const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
+const rounds = (world: FakeWorld) => world.called('alertOps').map((a) => (a as { round: number }).round);
+
+describe('booking workflow (time-skipping)', () => {
+  it('waits for the pre-booked dispatch time, then offers the job', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 2 * 24 * HOUR });
+      expect((await b.state()).status).toBe('scheduled');
+      await env.sleep(2 * 24 * HOUR - 16 * MINUTE);
+      expect((await b.state()).status).toBe('scheduled');
+      expect(world.called('findCandidatePage')).toHaveLength(0);
+      await env.sleep(MINUTE + 1000); // now inside the 15-minute lead
+      await statusIs(b, 'offered');
+      expect(await b.offerTo('d1')).toContain(':1:d1');
+    });
+  });
+
+  it('retries an exhausted cascade on a doubling backoff, alerting ops each round, then closes an hour after pickup', async () => {
+    await scenario([], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 10 * MINUTE });
+      await roundsAre(world, [1]);
+      expect((await b.state()).status).toBe('unassigned');
+      await env.sleep(59_000);
+      expect(rounds(world)).toEqual([1]);
+      await env.sleep(2000); // first wait: 60 s
+      await roundsAre(world, [1, 2]);
+      await env.sleep(118_000);
+      expect(rounds(world)).toEqual([1, 2]);
+      await env.sleep(2000); // then 120 s
+      await roundsAre(world, [1, 2, 3]);
+      await env.sleep(241_000); // then 240 s
+      await roundsAre(world, [1, 2, 3, 4]);
+      await env.sleep(3 * MINUTE); // the next wait (480 s) is cut short by the pickup time: one last round
+      await roundsAre(world, [1, 2, 3, 4, 5]);
+      // Past pickup: no more rounds, but still cancellable for an hour.
+      await env.sleep(59 * MINUTE);
+      expect(rounds(world)).toEqual([1, 2, 3, 4, 5]);
+      expect((await b.handle.describe()).status.name).toBe('RUNNING');
+      await env.sleep(2 * MINUTE);
+      const final = await b.handle.result();
+      expect(final.status).toBe('unassigned');
+    });
+  });
+
+  it('holds an unconfirmed booking until the email is confirmed, then dispatches', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 5 * MINUTE, awaitEmail: true });
+      await env.sleep(10 * MINUTE);
+      expect((await b.state()).status).toBe('awaiting_confirmation');
+      expect(world.called('findCandidatePage')).toHaveLength(0);
+      await b.handle.signal(emailConfirmedSignal);
+      await statusIs(b, 'offered');
+      await b.offerTo('d1');
+    });
+  });
+
+  it('cancels an unconfirmed booking after at least 30 minutes, or at pickup if that is later', async () => {
+    await scenario([], async ({ world, start }) => {
+      const soon = await start({ pickupInMs: 5 * MINUTE, awaitEmail: true });
+      const later = await start({ pickupInMs: 2 * HOUR, awaitEmail: true });
+      await env.sleep(29 * MINUTE);
+      expect((await soon.state()).status).toBe('awaiting_confirmation');
+      await env.sleep(2 * MINUTE);
+      await statusIs(soon, 'cancelled');
+      expect((await later.state()).status).toBe('awaiting_confirmation');
+      await env.sleep(90 * MINUTE);
+      await statusIs(later, 'cancelled');
+      expect(world.called('cancelBooking')).toEqual([
+        expect.objectContaining({ reason: 'email not confirmed before pickup' }),
+        expect.objectContaining({ reason: 'email not confirmed before pickup' }),
+      ]);
+    });
+  });
+
+  it('treats an assigned driver not arrived by pickup plus the grace as a no-show and offers the next driver', async () => {
+    await scenario([{ id: 'late', tier: 'local' }, { id: 'next', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      expect(await b.accept('late')).toBe('accepted');
+      await env.sleep(9 * MINUTE);
+      expect((await b.state()).driverId).toBe('late');
+      await env.sleep(90_000); // pickup + 10 minutes has passed; the next driver's card is still open
+      await b.offerTo('next');
+      const s = await b.state();
+      expect(world.called('releaseDriver')).toEqual([expect.objectContaining({ driverId: 'late', reason: 'no_show' })]);
+      expect(s.droppedDriverIds).toEqual(['late']);
+    });
+  });
+
+  it('refuses a creation made for another request, so a reused reference never joins a stranger to a booking', async () => {
+    await scenario([], async ({ start }) => {
+      const b = await start({ pickupInMs: 2 * HOUR, identity: 'request-a' });
+      await expect(b.handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: 'request-b' }] })).rejects.toSatisfy(
+        (err) => failureType(err) === BookingFailure.identityMismatch,
+      );
+      expect((await b.handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: 'request-a' }] })).status).toBe('scheduled');
+    });
+  });
+
+  it('takes trip reports forward only, and keeps refused reports and stale clicks out of history', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      const staleOffer = await b.offerTo('d1');
+      await b.accept('d1');
+      const report = (event: 'en_route' | 'arrived' | 'on_board' | 'completed' | 'drop', driverId = 'd1') =>
+        b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId, event }] });
+      await expect(report('completed')).rejects.toSatisfy((e) => failureType(e) === BookingFailure.invalidTripStep);
+      await expect(report('arrived', 'someone-else')).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notYourJob);
+      await expect(
+        b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: staleOffer, driverId: 'd2', decision: 'accept' }] }),
+      ).rejects.toSatisfy((e) => failureType(e) === BookingFailure.offerTaken);
+      expect(await report('en_route')).toBe('en_route');
+      expect(await report('en_route')).toBe('en_route'); // a retry
+      await expect(report('en_route').then(() => report('on_board'))).rejects.toSatisfy((e) => failureType(e) === BookingFailure.invalidTripStep);
+      expect(await report('arrived')).toBe('arrived');
+      expect(await report('on_board')).toBe('on_board');
+      expect(await report('completed')).toBe('completed');
+      expect((await b.handle.result()).status).toBe('completed');
+      expect(world.called('setBookingStatus').map((s) => (s as { status: string }).status)).toEqual([
+        'en_route', 'arrived', 'on_board', 'completed',
+      ]);
+      // Only accepted updates are in history: refused ones never reached it.
+      const history = await b.handle.fetchHistory();
+      const accepted = (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length;
+      expect(accepted).toBe(1 /* bookingCreated */ + 1 /* accept */ + 6 /* en_route x3, arrived, on_board, completed */);
+    });
+  });
+
+  it('asks for candidates a page at a time, so history does not grow with the number of drivers near the pickup', async () => {
+    /** History bytes after `offers` job cards have timed out one after another, with `n` drivers near. */
+    const historyAfterOffers = (n: number, offers: number) => {
+      const drivers: FakeDriver[] = Array.from({ length: n }, (_, i) => ({ id: `driver-${String(i).padStart(4, '0')}`, tier: 'local' }));
+      return scenario(drivers, async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0 });
+        for (let i = 0; i < offers; i++) {
+          await b.offerTo(drivers[i]!.id);
+          await env.sleep(61_000); // it times out; the next driver is asked
+        }
+        const pages = world.called('findCandidatePage') as Array<{ limit: number }>;
+        expect(pages.every((p) => p.limit === 10)).toBe(true);
+        expect((await b.state()).tiers?.[0]).toMatchObject({ round: 1, tier: 'local', considered: n, eligible: n });
+        return JSON.stringify((await b.handle.fetchHistory()).events).length;
+      });
+    };
+    const few = await historyAfterOffers(30, 12);
+    const many = await historyAfterOffers(5000, 12);
+    expect(many / few).toBeLessThan(1.05);
+  });
+});
