@@ -18,7 +18,8 @@ if (!values.name) {
   console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
   process.exit(2);
 }
-const sql = createSql(url, 1);
+// Two connections: migrate holds one for its lock while it runs the migrations on the other.
+const sql = createSql(url, 2);
 try {
   await migrate(sql);
   const { key, apiKey } = await createApiKey(sql, { name: values.name, partnerId: values.partner ?? null, rateLimitExempt: values.exempt });

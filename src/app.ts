@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Client } from '@temporalio/client';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
 import { openApiOptions } from './http/openapi.js';
+import { ProblemError } from './http/problem.js';
 import type { Notifier } from './notify/notifier.js';
 import { callerPlugin } from './plugins/caller.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
@@ -48,9 +49,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    // Long enough that an over-long parameter reaches the route's schema (a 400 problem naming it)
-    // rather than the router's own plain-text 414.
-    routerOptions: { maxParamLength: 2048 },
+    // Longer than any real parameter (offer ids are at most 120); beyond it, and for a URL that is
+    // not valid, the router's own replies are replaced by problem details (frameworkErrors below).
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: (err, request, reply) => {
+      const problem = new ProblemError(400, 'invalid_request', err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not valid.');
+      const body: unknown = problem.toProblem(request.id, (request.url.split('?')[0] ?? '').slice(0, 200));
+      void (reply as FastifyReply).code(400).type('application/problem+json').send(body);
+    },
     requestIdHeader: false,
     // A caller's own x-request-id is kept (if sane) so their logs and ours line up.
     genReqId: (req) => {

@@ -141,12 +141,17 @@ export async function recordDecisions(
   d: { ref: string; round: number; decisions: { driverId: string; tier: Tier; distanceMeters: number | null; eligible: boolean; skipReason: string | null }[] },
 ): Promise<void> {
   if (d.decisions.length === 0) return;
-  const col = <T>(f: (x: (typeof d.decisions)[number]) => T) => d.decisions.map(f);
+  const rows = d.decisions.map((x) => ({
+    tier: x.tier,
+    driver_id: x.driverId,
+    distance_m: x.distanceMeters,
+    eligible: x.eligible,
+    skip_reason: x.skipReason,
+  }));
   await sql`
     insert into dispatch_decisions (booking_ref, round, tier, driver_id, distance_m, eligible, skip_reason)
-    select ${d.ref}, ${d.round}, * from unnest(
-      ${col((x) => x.tier)}::text[], ${col((x) => x.driverId)}::text[], ${col((x) => x.distanceMeters)}::int[],
-      ${col((x) => x.eligible)}::boolean[], ${col((x) => x.skipReason)}::text[])
+    select ${d.ref}, ${d.round}, r.tier, r.driver_id, r.distance_m, r.eligible, r.skip_reason
+      from jsonb_to_recordset(${sql.json(rows)}) as r(tier text, driver_id text, distance_m int, eligible boolean, skip_reason text)
     on conflict do nothing`;
 }
 

@@ -1,7 +1,9 @@
 // Records the histories the replay test keeps under test/histories/. Run after a deliberate,
-// versioned workflow change (and keep the old files: running workflows still have old histories):
+// versioned (patched()) workflow change, with new scenario names for what changed:
 //   npx tsx test/support/record-histories.ts
-// Starts its own throwaway Postgres and Temporal dev server.
+// A history already recorded is never overwritten: running workflows still have the old ones, and
+// replaying them is the point. HISTORIES_OUT writes elsewhere (the scripts test records into a
+// temporary folder). Starts its own throwaway Postgres and Temporal dev server on free ports.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql } from '../../src/db/sql.js';
 import { startPostgresProcess } from '../../dev/postgres-process.js';
+import { freePort } from '../../dev/free-port.js';
 import { startTemporalDevServer, temporalCliPath } from '../../dev/temporal-dev-server.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { createWorker } from '../../src/temporal/create-worker.js';
@@ -22,16 +25,18 @@ import {
   bookingStateQuery,
   bookingWorkflowId,
   cancelBookingUpdate,
+  cancelBookingUpdate as cancelUpdate,
   driverDroppedSignal,
   emailConfirmedSignal,
+  reportTripUpdate,
   respondToOfferUpdate,
   tripProgressSignal,
 } from '../../workflows/bookings/definitions.js';
 
-const outDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
+const outDir = process.env.HISTORIES_OUT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-record-'));
-const pg = await startPostgresProcess({ dataDir: path.join(tmp, 'pg'), port: 54351, persistent: false });
-const temporal = await startTemporalDevServer({ port: 7251 });
+const pg = await startPostgresProcess({ dataDir: path.join(tmp, 'pg'), port: await freePort(), persistent: false });
+const temporal = await startTemporalDevServer({ port: await freePort(), readyTimeoutMs: 120_000 });
 const sql = createSql(pg.url, 2);
 await migrate(sql);
 const { client, connection } = await connectTemporal({ address: temporal.address, namespace: 'default' });
@@ -60,7 +65,7 @@ async function insertDriver(id: string, seats = 4, vehicleType = 'saloon', lat =
             on conflict (id) do update set online = true, location_at = now()`;
 }
 
-function bookingInput(ref: string, awaitEmailConfirmation = false) {
+function bookingInput(ref: string, awaitEmailConfirmation = false, over: { pickupInMs?: number; policy?: Partial<typeof policy> } = {}) {
   return {
     booking: {
       ref, source: 'v1_direct' as const, quoteId: null, passengerName: 'Rec Order', passengerPhone: '+447400123456',
@@ -68,8 +73,8 @@ function bookingInput(ref: string, awaitEmailConfirmation = false) {
       agent: null, pickupQuery: 'a', dropoffQuery: 'b', pickup: place, dropoff: place, pickupArea: 'record-area', farePence: 1234,
       fareSource: 'tariff' as const, distanceM: 5000, durationS: 900, requestFingerprint: null,
     },
-    job: { pickupAt: new Date().toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
-    policy,
+    job: { pickupAt: new Date(Date.now() + (over.pickupInMs ?? 0)).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    policy: { ...policy, ...over.policy },
     awaitEmailConfirmation,
   };
 }
@@ -84,9 +89,19 @@ async function offerTo(ref: string, driverId: string): Promise<string> {
   throw new Error(`no offer to ${driverId}`);
 }
 
-async function startBookingWorkflow(ref: string, awaitEmailConfirmation = false) {
-  const h = await client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, awaitEmailConfirmation)] });
+async function startBookingWorkflow(ref: string, awaitEmailConfirmation = false, over: Parameters<typeof bookingInput>[2] = {}) {
+  const h = await client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, awaitEmailConfirmation, over)] });
   return h;
+}
+
+async function waitForStatus(ref: string, status: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = await client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+    if (s.status === status) return s;
+    if (Date.now() > deadline) throw new Error(`${ref} never became ${status} (is ${s.status})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 await worker.runUntil(async () => {
@@ -146,12 +161,72 @@ await worker.runUntil(async () => {
       await h.result();
       return h.workflowId;
     },
+    // From here on: recorded with the paged cascade, search attributes and trip reports as updates.
+    'booking-paged-cascade-reported-trip': async () => {
+      await insertDriver('rec-f', 4, 'saloon', 55.001);
+      await insertDriver('rec-g', 4, 'saloon', 55.002);
+      const ref = 'TXREC00003';
+      const h = await startBookingWorkflow(ref);
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-f'), driverId: 'rec-f', decision: 'decline' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-g'), driverId: 'rec-g', decision: 'accept' }] });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-g', event }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // Nobody within reach: unassigned, ops alerted, retried on a backoff until pickup, then cancelled in the grace hour.
+    'booking-unassigned-backoff': async () => {
+      const ref = 'TXREC00004';
+      const h = await client.workflow.start('bookingWorkflow', {
+        workflowId: bookingWorkflowId(ref),
+        taskQueue,
+        args: [{ ...bookingInput(ref, false, { pickupInMs: 4000, policy: { retryBaseSeconds: 1, maxRetrySeconds: 2 } }), booking: { ...bookingInput(ref).booking, pickupArea: 'nowhere', pickup: { ...place, lat: 10, lon: 10 } } }],
+      });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await new Promise((r) => setTimeout(r, 6000));
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // Assigned driver never arrives: reassigned after the grace, the next driver takes it, then cancelled.
+    'booking-no-show': async () => {
+      await insertDriver('rec-h', 4, 'saloon', 55.001);
+      await insertDriver('rec-i', 4, 'saloon', 55.002);
+      const ref = 'TXREC00005';
+      const h = await startBookingWorkflow(ref, false, { policy: { noShowGraceSeconds: 2 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-h'), driverId: 'rec-h', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-i'), driverId: 'rec-i', decision: 'accept' }] });
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // Pre-booked: scheduled on a durable timer, dispatched at the lead time, then cancelled.
+    'booking-prebooked': async () => {
+      await insertDriver('rec-j', 4, 'saloon', 55.001);
+      const ref = 'TXREC00006';
+      const h = await startBookingWorkflow(ref, false, { pickupInMs: 5000, policy: { dispatchLeadSeconds: 2 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await waitForStatus(ref, 'scheduled');
+      await offerTo(ref, 'rec-j');
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
   };
+  fs.mkdirSync(outDir, { recursive: true });
   for (const [name, run] of Object.entries(scenarios)) {
+    const file = path.join(outDir, `${name}.json`);
+    if (fs.existsSync(file)) {
+      console.log(`kept ${name} (already recorded)`);
+      continue;
+    }
+    // Each scenario sees only the drivers it creates.
+    await sql`update drivers set online = false`;
     const workflowId = await run();
     // The CLI's JSON export is the format replay tools (and `temporal workflow show`) share.
     const json = execFileSync(temporalCliPath(), ['workflow', 'show', '--address', temporal.address, '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8' });
-    fs.writeFileSync(path.join(outDir, `${name}.json`), json);
+    fs.writeFileSync(file, json);
     console.log(`recorded ${name}`);
   }
 });

@@ -23,10 +23,28 @@ describe('workflow replay', () => {
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH, ...quiet }, load(file), file);
   }, 60_000);
 
-  it('fails to replay against an incompatible change of the workflow', async () => {
-    const incompatible = path.join(here, '../../support/incompatible-workflows/index.ts');
-    await expect(
-      Worker.runReplayHistory({ workflowsPath: incompatible, ...quiet }, load('quote-redeemed.json'), 'incompatible'),
-    ).rejects.toBeInstanceOf(DeterminismViolationError);
-  }, 60_000);
+  it('has a booking history for each path recorded so far', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'booking-cascade-completed.json',
+        'booking-confirmed-amended-cancelled.json',
+        'booking-paged-cascade-reported-trip.json',
+        'booking-unassigned-backoff.json',
+        'booking-no-show.json',
+        'booking-prebooked.json',
+      ]),
+    );
+  });
+
+  // Negative controls: a replay that cannot fail would prove nothing.
+  it.each(['quote-redeemed.json', 'booking-cascade-completed.json', 'booking-paged-cascade-reported-trip.json'])(
+    'fails to replay %s against an incompatible change of its workflow',
+    async (file) => {
+      const incompatible = path.join(here, '../../support/incompatible-workflows/index.ts');
+      await expect(Worker.runReplayHistory({ workflowsPath: incompatible, ...quiet }, load(file), 'incompatible')).rejects.toBeInstanceOf(
+        DeterminismViolationError,
+      );
+    },
+    60_000,
+  );
 });

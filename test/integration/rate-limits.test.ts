@@ -1,0 +1,81 @@
+// Every route that costs something is limited per caller (API key, else client IP), and the
+// per-email allowance counts variants of one mailbox as one address.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/auth/api-keys.js';
+import { startStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack({ BOOKING_RATE_LIMIT_PER_HOUR: '3', LOOKUP_RATE_LIMIT_PER_MINUTE: '5', UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: '2' });
+});
+afterAll(async () => stack?.close());
+
+let n = 0;
+const freshIp = () => `10.91.${Math.floor(n / 250) % 250}.${n++ % 250}`;
+const phone = () => `+4474003${String(10000 + Math.floor(Math.random() * 89999))}`;
+const later = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+
+function v1Booking(email: string, hoursAhead: number) {
+  return {
+    pickup: 'Hexham station',
+    dropoff: 'Hexham',
+    departAt: later(hoursAhead),
+    passengerName: 'Rate Limited',
+    passengerEmail: email,
+    passengerPhone: phone(),
+  };
+}
+
+describe('rate limits', () => {
+  it('limits v1 bookings per IP for anonymous callers and per key for key holders', async () => {
+    const ip = freshIp();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress: ip, payload: v1Booking(`limit.${randomUUID().slice(0, 8)}@example.com`, 2 + i) });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    // Another address is another caller; a key is its own caller wherever it calls from.
+    const { key } = await createApiKey(stack.sql, { name: `limits-${randomUUID()}` });
+    const keyed = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await stack.app.inject({
+        method: 'POST',
+        url: '/api/public/bookings/instant',
+        remoteAddress: freshIp(),
+        headers: { 'x-api-key': key },
+        payload: { pickup_address: 'Hexham station', dropoff_address: 'Hexham', passenger_name: 'Keyed', passenger_phone_whatsapp: phone(), depart_at: later(2 + i) },
+      });
+      keyed.push(res.statusCode);
+    }
+    expect(keyed).toEqual([200, 200, 200, 429]);
+    const limited = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/create', remoteAddress: freshIp(), headers: { 'x-api-key': key }, payload: {} });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('limits tracking pages and lookups, so references cannot be guessed by trying them', async () => {
+    const ip = freshIp();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await stack.app.inject({ method: 'GET', url: `/track/TX${String(i).padStart(10, '0')}`, remoteAddress: ip })).statusCode);
+    }
+    expect(statuses.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
+    expect(statuses[5]).toBe(429);
+    const status = await stack.app.inject({ method: 'GET', url: '/track/TX0000000000/status.json', remoteAddress: ip });
+    expect(status.statusCode).toBe(429);
+    const lookup = await stack.app.inject({ method: 'GET', url: '/api/public/v1/booking/TX0000000000?email=a@example.com', remoteAddress: ip });
+    expect(lookup.statusCode).toBe(429);
+  });
+
+  it('counts plus-tags, dots and case of one Gmail mailbox as one address for the per-email limit', async () => {
+    const local = `ada${randomUUID().slice(0, 6)}`;
+    const variants = [`${local}@gmail.com`, `${local[0]}.${local.slice(1)}+taxi@googlemail.com`, `${local.toUpperCase()}+work@gmail.com`];
+    const statuses = [];
+    for (const [i, email] of variants.entries()) {
+      statuses.push((await stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress: freshIp(), payload: v1Booking(email, 3 + i) })).statusCode);
+    }
+    expect(statuses).toEqual([201, 201, 429]);
+  });
+});

@@ -1,0 +1,133 @@
+// The commands the README tells people to run, run for real: `npm start` (the whole service on
+// embedded defaults), then against it `npm run api-key:create`, `npm run fleet:seed` and
+// `npm run fleet:simulate`; the benchmarks on a short setting; and the history recorder.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../dev/free-port.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}): Run {
+  // Own process group, so a Ctrl-C (SIGINT) can be sent to it the way a terminal would.
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.add(child);
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+    children.delete(child);
+    resolve(code);
+  }));
+  return { child, output: () => out, exited };
+}
+
+async function waitFor(r: Run, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(r.output())) {
+    if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`never printed ${pattern}; output:\n${r.output().slice(-4000)}`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+
+async function finished(r: Run, timeoutMs: number): Promise<number | null> {
+  const timer = setTimeout(() => r.child.kill('SIGKILL'), timeoutMs);
+  const code = await r.exited;
+  clearTimeout(timer);
+  return code;
+}
+
+const interrupt = (r: Run) => process.kill(-r.child.pid!, 'SIGINT');
+
+describe('the README commands', () => {
+  it('npm start runs the service; api-key:create, fleet:seed and fleet:simulate work against it; Ctrl-C stops it all', async () => {
+    const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-start-'));
+    const api = `http://127.0.0.1:${port}`;
+    const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${pgPort}/taxi`;
+    const start = run('npm', ['start'], {
+      PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn',
+    });
+    try {
+      await waitFor(start, /Direct Taxi is running/, 240_000);
+
+      const key = run('npm', ['run', 'api-key:create', '--', '--name', 'README check'], { DATABASE_URL: databaseUrl });
+      expect(await finished(key, 60_000), key.output()).toBe(0);
+      const apiKey = /^(ntk_\S+)$/m.exec(key.output())?.[1];
+      expect(apiKey).toBeDefined();
+      const quote = await fetch(`${api}/api/public/v1/quote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey! },
+        body: JSON.stringify({ pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport' }),
+      });
+      expect(quote.status).toBe(200);
+
+      const seed = run('npm', ['run', 'fleet:seed'], { DATABASE_URL: databaseUrl });
+      expect(await finished(seed, 60_000), seed.output()).toBe(0);
+
+      const simulate = run('npm', ['run', 'fleet:simulate', '--', '--accept', '1', '--decline', '0', '--trip-step-seconds', '1', '--api', api], { DATABASE_URL: databaseUrl });
+      await waitFor(simulate, /Simulating demo drivers/, 60_000);
+      const booked = await fetch(`${api}/api/public/bookings/instant`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pickup_address: 'Manchester Piccadilly', dropoff_address: 'Manchester Airport', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123456' }),
+      });
+      expect(booked.status).toBe(200);
+      const { booking_reference: ref, manage_token: token } = (await booked.json()) as { booking_reference: string; manage_token: string };
+      // A demo driver accepts and drives the trip to the end.
+      const deadline = Date.now() + 90_000;
+      let status = '';
+      while (status !== 'completed' && Date.now() < deadline) {
+        await new Promise((res) => setTimeout(res, 1000));
+        status = ((await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { status: string }).status;
+      }
+      expect(status, simulate.output()).toBe('completed');
+      interrupt(simulate);
+      await finished(simulate, 30_000);
+    } finally {
+      interrupt(start);
+      const code = await finished(start, 90_000);
+      expect(start.output()).toMatch(/stopped postgres/);
+      expect(code, start.output().slice(-3000)).toBe(0);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 420_000);
+
+  it('npm run temporal:install prints the pinned Temporal CLI', async () => {
+    const r = run('npm', ['run', '--silent', 'temporal:install']);
+    expect(await finished(r, 120_000)).toBe(0);
+    expect(r.output().trim().split('\n').pop()).toMatch(/temporal$/);
+  });
+
+  it('the benchmarks run and print their figures beside the baseline', async () => {
+    const quote = run('npm', ['run', 'bench:quote'], { BENCH_SECONDS: '1', BENCH_CONNECTIONS: '2' });
+    expect(await finished(quote, 240_000), quote.output().slice(-3000)).toBe(0);
+    expect(quote.output()).toMatch(/quote \/ raw start throughput: \d/);
+    const dispatch = run('npx', ['tsx', 'bench/dispatch.ts'], { BENCH_SECONDS: '2', BENCH_CONCURRENCY: '2', BENCH_DRIVERS: '40' });
+    expect(await finished(dispatch, 240_000), dispatch.output().slice(-3000)).toBe(0);
+    expect(dispatch.output()).toMatch(/raw start \+ signal \+ result/);
+  }, 500_000);
+
+  it('the history recorder records replayable histories (into a folder of the test\'s own)', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-histories-'));
+    const r = run('npx', ['tsx', 'test/support/record-histories.ts'], { HISTORIES_OUT: out });
+    expect(await finished(r, 240_000), r.output().slice(-3000)).toBe(0);
+    const recorded = fs.readdirSync(out);
+    expect(recorded).toEqual(expect.arrayContaining(['booking-cascade-completed.json', 'quote-redeemed.json']));
+    fs.rmSync(out, { recursive: true, force: true });
+  }, 300_000);
+});
