@@ -26,11 +26,9 @@ import {
   bookingWorkflowId,
   cancelBookingUpdate,
   cancelBookingUpdate as cancelUpdate,
-  driverDroppedSignal,
   emailConfirmedSignal,
   reportTripUpdate,
   respondToOfferUpdate,
-  tripProgressSignal,
 } from '../../workflows/bookings/definitions.js';
 
 const outDir = process.env.HISTORIES_OUT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
@@ -141,7 +139,8 @@ await worker.runUntil(async () => {
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-a'), driverId: 'rec-a', decision: 'decline' }] });
       await offerTo(ref, 'rec-b'); // left to time out
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-c'), driverId: 'rec-c', decision: 'accept' }] });
-      for (const progress of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.signal(tripProgressSignal, { driverId: 'rec-c', progress });
+      // (The kept recording was made when trip progress came as signals; today's API is the update.)
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-c', event }] });
       await h.result();
       return h.workflowId;
     },
@@ -156,7 +155,7 @@ await worker.runUntil(async () => {
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-d'), driverId: 'rec-d', decision: 'accept' }] });
       await h.executeUpdate(amendBookingUpdate, { args: [{ passengers: 6, vehicleType: '6seater' }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-e'), driverId: 'rec-e', decision: 'accept' }] });
-      await h.signal(driverDroppedSignal, { driverId: 'rec-e', reason: 'dropped' });
+      await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-e', event: 'drop' }] });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
