@@ -50,9 +50,25 @@ export const errorHandlerPlugin = fp(
         .type('application/problem+json')
         .send(problem.toProblem(request.id, request.url.split('?')[0] ?? request.url));
     });
+    // Every route's path pattern and methods, so a known path asked with another method is a 405
+    // naming the methods it takes, not a 404 saying it does not exist.
+    const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+    app.addHook('onRoute', (route) => {
+      const pattern = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`);
+      const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => m.toUpperCase());
+      const known = routes.find((r) => r.pattern.source === pattern.source);
+      if (known) methods.forEach((m) => known.methods.add(m));
+      else routes.push({ pattern, methods: new Set(methods) });
+    });
     app.setNotFoundHandler((request, reply) => {
-      const problem = new ProblemError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
-      return reply.code(404).type('application/problem+json').send(problem.toProblem(request.id, request.url));
+      const path = request.url.split('?')[0] ?? request.url;
+      const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
+      const problem =
+        allowed.length > 0
+          ? new ProblemError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`)
+          : new ProblemError(404, 'route_not_found', `No route ${request.method} ${path}.`);
+      if (allowed.length > 0) void reply.header('allow', allowed.join(', '));
+      return reply.code(problem.status).type('application/problem+json').send(problem.toProblem(request.id, path.slice(0, 200)));
     });
   },
   { name: 'error-handler' },

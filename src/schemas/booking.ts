@@ -194,4 +194,4 @@ export const TripEventReply = z.object({
   status: BookingStatusSchema.describe('The booking status after the report'),
 });
 
-export const OfferIdParams = z.object({ offerId: z.string().min(5).max(120).describe('From the job-card link') });
+export const OfferIdParams = z.object({ offerId: text(120).min(5).describe('From the job-card link') });

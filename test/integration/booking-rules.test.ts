@@ -141,6 +141,14 @@ describe('hostile input', () => {
     }
   });
 
+  it('answers a known path asked with another method with 405 and the methods it takes', async () => {
+    const res = await stack.app.inject({ method: 'DELETE', url: '/api/public/v1/quote' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect((await stack.app.inject({ method: 'GET', url: '/api/public/nothing-here' })).statusCode).toBe(404);
+  });
+
   it('answers a wrong API key on an HTML page with a 401 page, not a 500', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/track/TX0000000000', headers: { 'x-api-key': 'ntk_wrong_key_123456' } });
     expect(res.statusCode).toBe(401);

@@ -274,6 +274,22 @@ describe('OpenAPI document and health', () => {
     expect(result.valid).toBe(true);
   });
 
+  it('declares error bodies with the media type they are sent with, and keeps query parameter formats', async () => {
+    const doc = (await stack.app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json();
+    const responses = Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)
+      .flatMap((ops) => Object.values(ops))
+      .flatMap((op) => Object.entries(op.responses));
+    const errors = responses.filter(([status]) => Number(status) >= 400);
+    expect(errors.length).toBeGreaterThan(20);
+    for (const [status, r] of errors) expect(Object.keys(r.content ?? {}), status).toEqual(['application/problem+json']);
+    for (const [status, r] of responses.filter(([s]) => Number(s) < 400)) expect(Object.keys(r.content ?? {}), status).toEqual(['application/json']);
+    // And what is sent matches what is declared.
+    const bad = await quote({ pickup: 'x' });
+    expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const email = doc.paths['/api/public/v1/booking/{ref}'].get.parameters.find((p: { name: string }) => p.name === 'email');
+    expect(email).toMatchObject({ in: 'query', schema: { type: 'string', format: 'email' } });
+  });
+
   it('serves a human-readable docs page', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/api/public/docs/' });
     expect(res.statusCode).toBe(200);
