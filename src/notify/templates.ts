@@ -19,6 +19,8 @@ export function renderJobCardText(b: BookingRow, link: string): string {
     `Fare ${pounds(b.fare_pence)} paid to you (${b.payment_method.replace(/_/g, ' ')})`,
   ];
   if (b.flight_number) lines.push(`Flight ${b.flight_number}`);
+  // The passenger paid for it: the driver is the one who has to do it.
+  if (b.meet_and_greet) lines.push('Meet and greet: meet the passenger inside, in arrivals, with a name board');
   if (b.notes) lines.push(`Notes: ${b.notes}`);
   lines.push(`Accept or decline: ${link}`);
   return lines.join('\n');

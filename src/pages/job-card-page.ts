@@ -105,6 +105,7 @@ ${offerState(offer, b)}
   <dt>Vehicle</dt><dd>${vehicleLabel(b.vehicle_type)}${b.wheelchair && ', wheelchair user'}</dd>
   <dt>Fare</dt><dd><strong>${pounds(b.fare_pence)}</strong> paid to you (${paymentLabel(b.payment_method).toLowerCase()})</dd>
   ${b.flight_number && html`<dt>Flight</dt><dd>${b.flight_number}</dd>`}
+  ${b.meet_and_greet && html`<dt>Meet and greet</dt><dd>Meet the passenger inside, in arrivals, with a name board</dd>`}
   ${b.notes && html`<dt>Notes</dt><dd>${b.notes}</dd>`}
 </dl>
 </div>

@@ -91,7 +91,7 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
   ]);
   const route = await deps.geo.router.route(pickup, dropoff);
   const override: RateOverride | null = input.apiKey?.partnerId
-    ? await findPartnerRateOverride(deps.sql, input.apiKey.partnerId, departAt)
+    ? await findPartnerRateOverride(deps.sql, input.apiKey.partnerId, departAt, input.vehicleType)
     : null;
   try {
     const price = priceJourney({

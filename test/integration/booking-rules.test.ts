@@ -192,6 +192,29 @@ describe('closed bookings and trip progress', () => {
   });
 });
 
+describe('meet and greet', () => {
+  it('carries meet and greet and the flight number from the quote to the booking and the driver\'s job card', async () => {
+    const q = await post('/api/public/v1/quote', { pickup: 'Exeter Airport', dropoff: 'Exeter St Davids', meetAndGreet: true });
+    expect(q.statusCode).toBe(200);
+    expect(q.json().applied_rules.find((r: { code: string }) => r.code === 'meet_and_greet')?.amount_pence).toBe(2500);
+    const { latitude, longitude } = q.json().pickup as { latitude: number; longitude: number };
+    const d = await createDriver(stack.sql, { lat: latitude, lon: longitude, homeArea: 'national-default' });
+    created.push(d);
+    const booked = await post('/api/public/bookings/create', {
+      quote_id: q.json().quote_id, passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: phone(), payment_method: 'cash_to_driver', flight_number: 'BA 1234',
+    });
+    expect(booked.statusCode).toBe(200);
+    const { booking_reference: ref, manage_token: token } = booked.json();
+    const card = await waitForJobCard(stack.sql, d, ref);
+    expect(card.body).toContain('Flight BA1234');
+    expect(card.body).toMatch(/Meet and greet/);
+    const page = await stack.app.inject({ method: 'GET', url: `/driver/jobs/${encodeURIComponent(card.offerId)}?t=${card.token}` });
+    expect(page.body).toContain('Meet and greet');
+    const lookup = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?token=${token}` });
+    expect(lookup.json()).toMatchObject({ meet_and_greet: true, flight_number: 'BA1234' });
+  });
+});
+
 describe('email confirmation', () => {
   it('keeps a held booking held when Temporal cannot be reached, so the confirmation can be retried', async () => {
     const email = `held.${Date.now()}@example.com`;

@@ -244,6 +244,22 @@ describe('API keys and rate limits', () => {
     const rule = partner.applied_rules.find((r: { code: string }) => r.code === 'rate_override');
     expect(rule.description).toContain('ops@direct-taxi.test');
   });
+
+  it('prices a larger vehicle higher only under an override approved for that class', async () => {
+    const partnerId = `fleet-${randomUUID().slice(0, 8)}`;
+    const { key } = await createApiKey(stack.sql, { name: 'executive fleet', partnerId });
+    await approveRateOverride(stack.sql, {
+      scope: 'partner', subjectId: partnerId, adjustmentBasisPoints: 2000, minimumFarePence: null, approvedBy: 'ops@direct-taxi.test', vehicleTypes: ['executive'],
+    });
+    const body = { pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport', departAt: inAnHour() };
+    const saloon = (await quote({ ...body, vehicleType: 'saloon' }, { headers: { 'x-api-key': key } })).json();
+    const executive = (await quote({ ...body, vehicleType: 'executive' }, { headers: { 'x-api-key': key } })).json();
+    const tariff = (await quote({ ...body, vehicleType: 'executive' })).json();
+    expect(saloon.fare_pence).toBe(tariff.fare_pence);
+    expect(saloon.applied_rules.some((r: { code: string }) => r.code === 'rate_override')).toBe(false);
+    expect(executive.fare_pence).toBeGreaterThan(tariff.fare_pence);
+    expect(executive.applied_rules.find((r: { code: string }) => r.code === 'rate_override')?.description).toContain('ops@direct-taxi.test');
+  });
 });
 
 describe('OpenAPI document and health', () => {

@@ -23,3 +23,7 @@ create table dispatch_decisions (
   decided_at timestamptz not null default now(),
   primary key (booking_ref, round, tier, driver_id)
 );
+
+-- An approved override may be for some vehicle classes only (an executive or MPV rate); null
+-- means every class. Nothing else makes a larger vehicle cost more than the council table says.
+alter table rate_overrides add column vehicle_types text[];
