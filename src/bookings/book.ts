@@ -68,13 +68,26 @@ export interface TripBookingRequest {
   meetAndGreet: boolean;
   passenger: Passenger;
   apiKey: ApiKey | null;
-  /** A partner's agreed fare; otherwise the tariff (or the partner's approved override) prices it. */
-  farePence?: number | undefined;
+  /** A partner's agreed fare (partner keys only); otherwise the tariff (or the partner's approved override) prices it. */
+  agreedFarePence?: number | undefined;
+  /**
+   * false: a pickup time in the past is refused outright (the v1 booking contract). true: a few
+   * minutes' slack for clocks and slow typing, as quotes allow.
+   */
+  pickupMayBePast?: boolean;
   awaitEmailConfirmation: boolean;
 }
 
 /** Prices a trip on the tariff and books it: one ride per request identity. */
 export async function bookTrip(s: Services, r: TripBookingRequest): Promise<CreatedBooking> {
+  if (r.agreedFarePence !== undefined && !r.apiKey?.partnerId) {
+    throw new ProblemError(403, 'fare_not_allowed', 'Only partner keys may supply a fare; omit it to be priced on the published tariff.');
+  }
+  if (r.pickupMayBePast === false && r.departAt !== undefined && Date.parse(r.departAt) < s.now().getTime()) {
+    throw new ProblemError(400, 'depart_at_in_past', 'The pickup time is in the past.', {
+      errors: [{ field: `body.${r.fields.departAt}`, message: 'must not be in the past' }],
+    });
+  }
   const trip = await priceTrip(s, {
     fields: r.fields,
     pickup: r.pickup,
@@ -93,7 +106,7 @@ export async function bookTrip(s: Services, r: TripBookingRequest): Promise<Crea
     departAt: r.departAt === undefined ? null : trip.departAt,
     nowWindowSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
   });
-  const farePence = r.farePence ?? trip.price.totalPence;
+  const farePence = r.agreedFarePence ?? trip.price.totalPence;
   return createBooking(s, identity, farePence, (ref) => ({
     booking: {
       ref,
@@ -106,7 +119,7 @@ export async function bookTrip(s: Services, r: TripBookingRequest): Promise<Crea
       dropoff: placeSnapshot(trip.dropoff),
       pickupArea: trip.price.tariff.areaId,
       farePence,
-      fareSource: r.farePence === undefined ? 'tariff' : 'partner',
+      fareSource: r.agreedFarePence === undefined ? 'tariff' : 'partner',
       distanceM: trip.distanceMeters,
       durationS: trip.durationSeconds,
       requestFingerprint: null,

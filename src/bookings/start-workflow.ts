@@ -12,6 +12,8 @@ import {
   bookingCreatedUpdate,
   bookingStateQuery,
   bookingWorkflowId,
+  initialSearchAttributes,
+  initialStatus,
   type BookingState,
   type BookingWorkflowInput,
 } from '../../workflows/bookings/definitions.js';
@@ -38,6 +40,8 @@ export async function startBookingWorkflow(client: Client, taskQueue: string, in
     // A finished booking is never started again under the same reference.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     memo: { pickup: input.booking.pickup.label, dropoff: input.booking.dropoff.label, fare: (input.booking.farePence / 100).toFixed(2) },
+    // Listed in the Web UI by status and pickup time from the start; the workflow upserts changes.
+    typedSearchAttributes: initialSearchAttributes(input, initialStatus(input, Date.now())),
   });
   try {
     return await client.workflow.executeUpdateWithStart(bookingCreatedUpdate, {

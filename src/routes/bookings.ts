@@ -157,15 +157,6 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       return bookQuote(s, { source: 'v1_quote', quoteId: body.quote_id, passenger, awaitEmailConfirmation: !verified });
     }
     const email = emailOrError('passengerEmail', body.passengerEmail);
-    const apiKey = apiKeyOf(request);
-    if (body.fareGBP !== undefined && !apiKey?.partnerId) {
-      throw new ProblemError(403, 'fare_not_allowed', 'Only partner keys may supply fareGBP; omit it to be priced on the published tariff.');
-    }
-    if (Date.parse(body.departAt) < s.now().getTime()) {
-      throw new ProblemError(400, 'depart_at_in_past', 'The pickup time is in the past.', {
-        errors: [{ field: 'body.departAt', message: 'must not be in the past' }],
-      });
-    }
     const { verified } = await admitPassengerEmail(s, email);
     const passenger = readPassenger(
       {
@@ -189,8 +180,9 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       vehicleType: chooseVehicle(v1VehicleType(body.vehicleType), passengers, 'vehicleType'),
       meetAndGreet: false,
       passenger,
-      apiKey,
-      farePence: body.fareGBP === undefined ? undefined : Math.round(body.fareGBP * 100),
+      apiKey: apiKeyOf(request),
+      agreedFarePence: body.fareGBP === undefined ? undefined : Math.round(body.fareGBP * 100),
+      pickupMayBePast: false,
       awaitEmailConfirmation: !verified,
     });
   }

@@ -122,7 +122,10 @@ describe('the README commands', () => {
     const dispatch = run('npx', ['tsx', 'bench/dispatch.ts'], { BENCH_SECONDS: '2', BENCH_CONCURRENCY: '2', BENCH_DRIVERS: '40' });
     expect(await finished(dispatch, 240_000), dispatch.output().slice(-3000)).toBe(0);
     expect(dispatch.output()).toMatch(/raw start \+ signal \+ result/);
-  }, 500_000);
+    const geocode = run('npx', ['tsx', 'bench/geocode.ts']);
+    expect(await finished(geocode, 240_000), geocode.output().slice(-3000)).toBe(0);
+    expect(geocode.output()).toMatch(/typos resolved to the same answer as the correct spelling: \d+\/\d+/);
+  }, 700_000);
 
   it('the history recorder records replayable histories (into a folder of the test\'s own)', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-histories-'));

@@ -128,6 +128,22 @@ export const BookingSearchAttributes = {
   partner: defineSearchAttributeKey('BookingPartnerId', SearchAttributeType.KEYWORD),
 } as const;
 
+/** The search attributes a booking starts with: the start request carries them, so no upsert is needed. */
+export function initialSearchAttributes(input: BookingWorkflowInput, status: BookingStatus) {
+  return [
+    { key: BookingSearchAttributes.status, value: status },
+    { key: BookingSearchAttributes.pickupAt, value: new Date(input.job.pickupAt) },
+    { key: BookingSearchAttributes.source, value: input.booking.source },
+    ...(input.booking.partnerId ? [{ key: BookingSearchAttributes.partner, value: input.booking.partnerId }] : []),
+  ];
+}
+
+/** The status a new booking starts in (the workflow and the start request agree on it). */
+export function initialStatus(input: BookingWorkflowInput, nowMs: number): BookingStatus {
+  if (input.awaitEmailConfirmation) return 'awaiting_confirmation';
+  return Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000 <= nowMs ? 'dispatching' : 'scheduled';
+}
+
 export type CandidateOutcome = 'skipped' | 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn' | 'dropped';
 
 /** One line of the cascade's audit trail: who was considered, in which round and tier, and why. */

@@ -21,6 +21,7 @@ import {
   cancelBookingUpdate,
   driverDroppedSignal,
   emailConfirmedSignal,
+  initialStatus,
   NEXT_TRIP_STEPS,
   isNextTripStep,
   offerId,
@@ -90,11 +91,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   const state: BookingState = {
     ref,
     identity: input.booking.identity ?? null,
-    status: input.awaitEmailConfirmation
-      ? 'awaiting_confirmation'
-      : Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000 <= Date.now()
-        ? 'dispatching'
-        : 'scheduled',
+    status: initialStatus(input, Date.now()),
     job: { ...input.job },
     round: 0,
     driverId: null,
@@ -119,7 +116,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     state.candidates.push({ round: state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
   /**
    * Every status change goes through here: the state the query answers, and the search attributes
-   * ops filter on in the Web UI (for bookings started after they were introduced).
+   * ops filter on in the Web UI (for bookings started after they were introduced; the starting
+   * values come with the start request, src/bookings/start-workflow.ts).
    */
   const markStatus = (status: BookingStatus) => {
     state.status = status;
@@ -295,7 +293,6 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
             continue;
           }
           state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
-          markStatus('offered');
           record(tier, c, 'offered');
           try {
             await jobCards.sendJobCard({ offerId: id, ref, driverId: c.driverId });
@@ -307,6 +304,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
             record(tier, c, 'skipped', 'job_card_undeliverable');
             continue;
           }
+          // Offered once the card is out (and its search attribute off the path to the first card).
+          markStatus('offered');
           await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
 
           // An accept that raced the timer still counts: it arrived before we moved on.
@@ -370,7 +369,6 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   // The record is written first: every route returns only once it exists (bookingCreated).
   await db.persistBooking({ booking: input.booking, job: state.job, status: state.status });
   persisted = true;
-  markStatus(state.status);
   if (input.booking.passengerEmail && input.booking.source.startsWith('v1')) {
     await acts.sendBookingConfirmation({ ref, awaitingConfirmation: input.awaitEmailConfirmation });
   }
