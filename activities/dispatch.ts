@@ -9,28 +9,33 @@ import type { Notifier } from '../src/notify/notifier.js';
 import { renderPassengerAssignedText } from '../src/notify/templates.js';
 import type { CandidatePage, JobSpec, Tier } from '../workflows/bookings/definitions.js';
 
+interface TripFacts {
+  pickup: { lat: number; lon: number };
+  pickupArea: string;
+  durationS: number;
+}
+
 /** The cascade's reads and claims: who may be asked, the offer a driver holds, the assignment. */
 export function createDispatchActivities({ sql, notifier, publicBaseUrl }: { sql: Sql; notifier: Notifier; publicBaseUrl: string }) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
 
   /** Every driver of the tier within its reach, ranked: eligible nearest first, then the rest with reasons. */
-  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[]): Promise<CandidateDecision[]> {
-    const b = await loadBooking(sql, ref);
+  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts): Promise<CandidateDecision[]> {
     const start = new Date(job.pickupAt);
     const drivers = await readTierDrivers(sql, {
       ref,
       tier,
-      pickup: b.pickup,
+      pickup: trip.pickup,
       reachMeters: DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier],
       start,
-      end: new Date(start.getTime() + b.duration_s * 1000),
+      end: new Date(start.getTime() + trip.durationS * 1000),
     });
     return rankTier(
       tier,
       drivers,
       {
-        pickup: { lat: b.pickup.lat, lon: b.pickup.lon },
-        pickupArea: b.pickup_area,
+        pickup: trip.pickup,
+        pickupArea: trip.pickupArea,
         passengers: job.passengers,
         vehicleType: job.vehicleType,
         wheelchair: job.wheelchair || job.vehicleType === 'wav',
@@ -47,8 +52,12 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl }: { sql
      * only the page itself goes back to the workflow, so its history stays small however many
      * drivers are near the pickup.
      */
-    async findCandidatePage(p: { ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number }): Promise<CandidatePage> {
-      const decisions = await decide(p.ref, p.tier, p.job, p.exclude);
+    async findCandidatePage(p: {
+      ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number;
+      /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
+      trip: TripFacts;
+    }): Promise<CandidatePage> {
+      const decisions = await decide(p.ref, p.tier, p.job, p.exclude, p.trip);
       if (p.page === 0) await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
       const eligible = decisions.filter((d) => d.eligible);
       return {
@@ -60,7 +69,8 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl }: { sql
 
     /** Superseded by findCandidatePage; kept for bookings whose history already calls it. */
     async findCandidates({ ref, tier, job, exclude }: { ref: string; tier: Tier; job: JobSpec; exclude: string[] }): Promise<CandidateDecision[]> {
-      return decide(ref, tier, job, exclude);
+      const b = await loadBooking(sql, ref);
+      return decide(ref, tier, job, exclude, { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickup_area, durationS: b.duration_s });
     },
 
     async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {

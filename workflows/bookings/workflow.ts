@@ -262,7 +262,11 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
    */
   async function candidatePage(round: number, tier: Tier, page: number, offered: Set<string>): Promise<Candidate[]> {
     if (patched(PATCH_PAGED_CANDIDATES)) {
-      const p = await db.findCandidatePage({ ref, round, tier, job: state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page });
+      const b = input.booking;
+      const p = await db.findCandidatePage({
+        ref, round, tier, job: state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page,
+        trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
+      });
       if (page === 0) (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
       return p.candidates;
     }
