@@ -40,7 +40,7 @@ export function dispatchPolicy(config: Services['config']): DispatchPolicy {
 }
 
 export function placeSnapshot(g: GeoLocation): PlaceSnapshot {
-  return { label: g.label, kind: g.kind, lat: g.lat, lon: g.lon, postcodeDistrict: g.postcodeDistrict, council: g.council };
+  return { label: g.label, kind: g.kind, lat: g.lat, lon: g.lon, postcodeDistrict: g.postcodeDistrict, council: g.council, precision: g.precision };
 }
 
 function passengerFields(p: Passenger) {

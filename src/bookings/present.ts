@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { precisionOf } from '../geo/precision.js';
 import { gbp } from '../schemas/common.js';
 import type { CreatedBooking } from './book.js';
 import { bookingManageToken } from './access.js';
@@ -18,7 +19,9 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
     pickup_time: row.pickup_at.toISOString(),
     pickup_time_local: DateTime.fromJSDate(row.pickup_at, { zone: 'Europe/London' }).toISO({ suppressMilliseconds: true }) ?? row.pickup_at.toISOString(),
     pickup: row.pickup.label,
+    pickup_precision: precisionOf(row.pickup),
     dropoff: row.dropoff.label,
+    dropoff_precision: precisionOf(row.dropoff),
     passengers: row.passengers,
     vehicle_type: row.vehicle_type,
     meet_and_greet: row.meet_and_greet,

@@ -31,3 +31,29 @@ export function osaDistance(a: string, b: string, max = Infinity): number {
   }
   return prev[m] ?? max + 1;
 }
+
+/** Edits a typo may make in one word: none in short words ("york" is not "work"), more in long ones. */
+export function editsAllowedInWord(length: number): number {
+  if (length < 4) return 0;
+  if (length < 8) return 1;
+  return 2;
+}
+
+/**
+ * True when `candidate` is `query` with typos inside its words, word for word: "manchster
+ * piccadilly" aligns with "manchester piccadilly", but "york minster" does not align with
+ * "worminster" (the distinctive word "minster" would have become part of another name) and
+ * "the shard" does not align with "the wharf" (two edits in a five-letter word make another word).
+ * A space typed or missed ("kingscross") is allowed when nothing else differs.
+ */
+export function wordsAlign(query: string, candidate: string): boolean {
+  const q = query.split(' ').filter(Boolean);
+  const c = candidate.split(' ').filter(Boolean);
+  if (q.length !== c.length) return q.join('') === c.join('');
+  return q.every((word, i) => {
+    const other = c[i] ?? '';
+    const allowed = editsAllowedInWord(Math.min(word.length, other.length));
+    // A word's first letter is rarely the typo; changing it usually names something else.
+    return osaDistance(word, other, allowed) <= allowed && (allowed === 0 || word[0] === other[0] || osaDistance(word, other, 1) <= 1 && word.length >= 6);
+  });
+}

@@ -7,7 +7,24 @@ import { haversineMeters } from './haversine.js';
 import { NameSearch } from './name-search.js';
 import { tokens } from './normalise-text.js';
 import { isIntentWord, parseQueryText, type FoundPostcode, type QueryText } from './query-text.js';
-import type { GeoLocation, Geocoder } from './types.js';
+import type { GeocodeResult, GeoLocation, Geocoder, PlaceSuggestion, Precision } from './types.js';
+
+/**
+ * The stated confidence line: an answer below it is not given as an answer but offered, with
+ * others, as a suggestion (a 422 the client can show the passenger). Exact names and codes score
+ * 0.9-1; a typo in a long name about 0.8; an answer that leaves a distinctive word of the query
+ * unexplained, or lies outside a town the query names, falls well below.
+ */
+export const MIN_CONFIDENCE = 0.7;
+const MAX_SUGGESTIONS = 5;
+
+const ENTRY_PRECISION: Record<GazetteerEntry['kind'], Precision> = {
+  station: 'point',
+  airport: 'point',
+  poi: 'point',
+  street: 'street',
+  place: 'town_centre',
+};
 
 const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 const SECTOR = /^([A-Z]{1,2}\d[A-Z\d]?) (\d)$/;
@@ -29,6 +46,8 @@ function fromEntry(entry: GazetteerEntry, confidence: number): GeoLocation {
     ...(entry.iata ? { iata: entry.iata } : {}),
     ...(entry.crs ? { crs: entry.crs } : {}),
     confidence,
+    precision: ENTRY_PRECISION[entry.kind],
+    town: entry.town ?? entry.council,
   };
 }
 
@@ -46,6 +65,8 @@ function fromPostcodeArea(area: PostcodeArea, label: string, kind: GeoLocation['
     inUk: true,
     // A withdrawn outcode still locates old addresses, but it is not a live district.
     confidence: area.retired ? round2(confidence * 0.9) : confidence,
+    precision: kind === 'postcode_sector' ? 'postcode_sector' : 'postcode_district',
+    town: area.council,
   };
 }
 
@@ -53,10 +74,35 @@ export class EmbeddedGeocoder implements Geocoder {
   /** Uses the shared gazetteer (loaded on first use or by preloadGazetteer) unless one is given. */
   constructor(private readonly gazetteer?: Gazetteer | Promise<Gazetteer>) {}
 
-  async geocode(query: string): Promise<GeoLocation | null> {
-    const gazetteer = await (this.gazetteer ?? getGazetteer());
-    return geocodeWith(gazetteer, query);
+  async resolve(query: string): Promise<GeocodeResult> {
+    return resolveWith(await (this.gazetteer ?? getGazetteer()), query);
   }
+
+  async geocode(query: string): Promise<GeoLocation | null> {
+    return (await this.resolve(query)).place;
+  }
+}
+
+/** The answer if it clears the confidence line, otherwise up to five suggestions. */
+export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult {
+  const best = geocodeWith(gazetteer, query);
+  if (best && best.confidence >= MIN_CONFIDENCE) return { status: 'found', place: best };
+  const raw = query.slice(0, MAX_QUERY_LENGTH).trim();
+  const suggestions: PlaceSuggestion[] = [];
+  const seen = new Set<string>();
+  const offer = (s: PlaceSuggestion) => {
+    if (suggestions.length >= MAX_SUGGESTIONS || seen.has(s.label)) return;
+    seen.add(s.label);
+    suggestions.push(s);
+  };
+  if (raw !== '') {
+    // The doubtful answer is among these, ranked with the rest (after places in a town the query names).
+    for (const entry of new NameSearch(gazetteer).suggest(parseQueryText(raw), MAX_SUGGESTIONS * 2)) {
+      const place = fromEntry(entry, 0);
+      offer({ label: place.label, kind: place.kind, town: place.town, precision: place.precision });
+    }
+  }
+  return { status: best ? 'uncertain' : 'not_found', place: null, suggestions };
 }
 
 /** Synchronous core, exported for the benchmark. */
@@ -117,6 +163,8 @@ function locatePostcode(gazetteer: Gazetteer, postcode: FoundPostcode): GeoLocat
     return {
       label: `${postcode.postcode}, ${island.town}, ${island.country}`,
       kind: 'postcode_district',
+      precision: 'town_centre',
+      town: island.town,
       lat: island.lat,
       lon: island.lon,
       postcodeDistrict: postcode.outcode,
@@ -124,7 +172,8 @@ function locatePostcode(gazetteer: Gazetteer, postcode: FoundPostcode): GeoLocat
       region: null,
       country: island.country,
       inUk: false,
-      confidence: 0.5,
+      // The postcode names the island for certain; its precision says the point is only its main town.
+      confidence: 0.75,
     };
   }
   return null;

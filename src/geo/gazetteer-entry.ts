@@ -1,7 +1,7 @@
 import type { Country } from './types.js';
 import type { PlaceType } from './gazetteer-file.js';
 
-export type EntryKind = 'place' | 'station' | 'airport';
+export type EntryKind = 'place' | 'station' | 'airport' | 'poi' | 'street';
 
 /** One thing a passenger can name: a populated place, a rail station or an airport (terminal). */
 export interface GazetteerEntry {
@@ -18,6 +18,10 @@ export interface GazetteerEntry {
   icao?: string;
   crs?: string;
   placeType?: PlaceType;
+  /** The town or city it is in, as a passenger would name it. */
+  town?: string | null;
+  /** Points of interest: hospital, stadium, hotel... */
+  category?: string;
   /** Normalised admin and qualifier words (council, county, region, country, city) that a
    *  trailing ", Bristol" or ", Wales" in a query is checked against. */
   context: string;

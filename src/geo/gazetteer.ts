@@ -219,6 +219,11 @@ export class Gazetteer {
     return this.aliases.hits(key).map((hit) => ({ entry: this.entry(hit.entryId), score: hit.score, derived: hit.derived }));
   }
 
+  /** True when `key` names a city, town or suburb ("london", "leeds"). */
+  isTownName(key: string): boolean {
+    return this.townKeys.has(key);
+  }
+
   hasName(key: string): boolean {
     return this.aliases.has(key);
   }
@@ -330,6 +335,7 @@ export class Gazetteer {
     return {
       kind: 'place',
       label: showCouncil ? `${display}, ${council}` : display,
+      town: name,
       lat: p.lat[i] ?? 0,
       lon: p.lon[i] ?? 0,
       postcodeDistrict: this.districtCode(p.district[i]),
@@ -353,6 +359,7 @@ export class Gazetteer {
     return {
       kind: 'station',
       label: `${name.replace(/ Rail$/, '')} (${crs}) station`,
+      town: this.str(s.council[i]),
       lat: s.lat[i] ?? 0,
       lon: s.lon[i] ?? 0,
       postcodeDistrict: this.districtCode(s.district[i]),
@@ -373,6 +380,7 @@ export class Gazetteer {
     return {
       kind: 'airport',
       label: `${a.name[i] ?? ''} (${iata || icao})`,
+      town: a.city[i] || this.str(a.council[i]),
       lat: a.lat[i] ?? 0,
       lon: a.lon[i] ?? 0,
       postcodeDistrict: this.districtCode(a.district[i]),

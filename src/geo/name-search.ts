@@ -3,6 +3,7 @@
 // are adjusted for intent ("airport", "station") and qualifiers (", Bristol", ", Wales").
 import type { Gazetteer } from './gazetteer.js';
 import type { AliasRef, GazetteerEntry } from './gazetteer-entry.js';
+import { wordsAlign } from './edit-distance.js';
 import { haversineMeters } from './haversine.js';
 import { containsWords, tokens } from './normalise-text.js';
 import { nameVariants, withoutIntentWords, type Intent, type QueryText } from './query-text.js';
@@ -33,6 +34,22 @@ const SAME_PLACE_M = 5_000;
 const AMBIGUITY_MARGIN = 5;
 const MIN_FUZZY_LENGTH = 4;
 const MIN_FUZZY_SIMILARITY = 0.75;
+
+// Words that refine a place rather than name another one: "Gatwick North Terminal", "Leeds station
+// front entrance". Leaving them unmatched costs nothing; leaving a distinctive word unmatched does
+// ("Buckingham Palace" is not the town of Buckingham).
+const REFINEMENT_WORDS = new Set([
+  'north', 'south', 'east', 'west', 'terminal', 'terminals', 'arrivals', 'departures', 'entrance', 'exit', 'main', 'car',
+  'park', 'drop', 'off', 'pick', 'pickup', 'up', 'gate', 'platform', 'front', 'rear', 'back', 'side', 'taxi', 'rank',
+  'bus', 'stop', 'outside', 'inside', 'the', 'at', 'by', 'near', 'opposite', 'please', 'forecourt', 'concourse', 'building',
+  'block', 'level', 'floor', 'door', 'reception', 'international', 'domestic', 'flat', 'unit', 'apartment', 'house', 'uk',
+  'england', 'scotland', 'wales', 'city', 'centre', 'center', 'town', 'in', 'on', 'of', 'and',
+]);
+const isRefinement = (word: string) => REFINEMENT_WORDS.has(word) || /^\d+[a-z]?$/.test(word) || word.length === 1;
+/** Distinctive words the answer does not account for cost this much of its confidence. */
+const UNMATCHED_WORDS_FACTOR = 0.6;
+/** A town named in the query that the answer is not in: the answer is very likely wrong. */
+const WRONG_TOWN_FACTOR = 0.5;
 
 const EXACT_CONFIDENCE = 0.95;
 const DERIVED_CONFIDENCE = 0.9;
@@ -70,7 +87,12 @@ export class NameSearch {
       if (candidates.length === 0) continue;
       const chosen = this.rank(candidates, parts.slice(i + 1), query, i === 0 ? 1 : 0.8);
       if (i < parts.length - 1 && STREET.test(part) && !(chosen.qualified && isSubstantial(chosen.entry))) continue;
-      return { entry: chosen.entry, confidence: chosen.confidence };
+      // Earlier parts passed over: a street or a house number only makes the answer less precise
+      // (a town centre, said so by its precision); a distinctive name ("Royal Infirmary,
+      // Manchester") makes it doubtful.
+      const skipped = parts.slice(0, i).filter((p) => !STREET.test(p)).flatMap((p) => tokens(p));
+      const factor = skipped.length > 0 ? this.leftoverFactor(chosen.entry, skipped) : 1;
+      return { entry: chosen.entry, confidence: round2(chosen.confidence * factor) };
     }
 
     const first = parts[0] ?? '';
@@ -88,9 +110,53 @@ export class NameSearch {
       const tail = words.slice(k).join(' ');
       if (tail.length < 4) continue;
       const candidates = this.exactCandidates(tail).filter((c) => isSubstantial(c.ref.entry));
-      if (candidates.length > 0) return this.choose(candidates, parts.slice(1), query, 0.7);
+      if (candidates.length === 0) continue;
+      const match = this.choose(candidates, parts.slice(1), query, 0.7);
+      const dropped = words.slice(0, k);
+      // "10 Downing Street London": a street before the town only costs precision.
+      const factor = STREET.test(dropped.join(' ')) ? 1 : this.leftoverFactor(match.entry, dropped);
+      return { entry: match.entry, confidence: round2(match.confidence * factor) };
     }
     return null;
+  }
+
+  /**
+   * Places the passenger may have meant, best first, for when no answer is confident: what each
+   * part, each leading name, each trailing name and each distinctive word names, and near
+   * spellings (not held to word alignment: a suggestion is a question, not an answer). When the
+   * query names a town, places in it come first.
+   */
+  suggest(query: QueryText, limit: number): GazetteerEntry[] {
+    const best = new Map<GazetteerEntry, number>();
+    const consider = (candidates: Candidate[], weight: number) => {
+      for (const c of candidates) {
+        const score = (c.ref.score - PER_EDIT_PENALTY * c.distance) * weight + (matchesIntent(c.ref.entry, query.intent) ? INTENT_BONUS : 0);
+        if ((best.get(c.ref.entry) ?? -Infinity) < score) best.set(c.ref.entry, score);
+      }
+    };
+    const words = query.parts.flatMap((p) => tokens(p));
+    for (const part of query.parts) {
+      consider(this.exactCandidates(part), 1);
+      // "London airport": every airport the city's name with the word the passenger used names.
+      if (query.intent) consider(this.exactCandidates(`${withoutIntentWords(part)} ${query.intent}`), 1);
+    }
+    for (let i = 0; i < words.length; i++) {
+      for (let j = words.length; j > i; j--) {
+        const span = words.slice(i, j);
+        if (span.length === 1 && (isRefinement(span[0] ?? '') || (span[0] ?? '').length < 4)) continue;
+        consider(this.exactCandidates(span.join(' ')), span.length / words.length);
+      }
+    }
+    for (const part of query.parts) consider(this.fuzzyCandidates(part, false), 0.8);
+    // A town named after the name ("St Thomas Hospital London"), not the town a name starts with ("London airport").
+    const towns: GazetteerEntry[] = [];
+    for (const w of words.slice(1)) if (this.gazetteer.isTownName(w)) towns.push(...this.exactCandidates(w).map((c) => c.ref.entry));
+    const inNamedTown = (e: GazetteerEntry) =>
+      towns.some((t) => t !== e && haversineMeters(e.lat, e.lon, t.lat, t.lon) <= QUALIFIER_TOWN_RADIUS_M);
+    return [...best.entries()]
+      .sort((a, b) => Number(inNamedTown(b[0])) - Number(inNamedTown(a[0])) || b[1] - a[1])
+      .slice(0, limit)
+      .map(([entry]) => entry);
   }
 
   private leadingName(words: string[], otherParts: string[], query: QueryText): { match: NameMatch; qualified: boolean } | null {
@@ -100,10 +166,29 @@ export class NameSearch {
       const rest = withoutIntentWords(words.slice(k).join(' '));
       const qualifiers = rest ? [rest, ...otherParts] : otherParts;
       const match = this.choose(candidates, qualifiers, query, 0.9);
-      const qualified = rest !== '' && this.qualifierMatches(match.entry, rest);
-      return { match, qualified: qualified || rest === '' };
+      const qualified = rest === '' || this.qualifierMatches(match.entry, rest);
+      if (!qualified) match.confidence = round2(match.confidence * this.leftoverFactor(match.entry, tokens(rest)));
+      return { match, qualified };
     }
     return null;
+  }
+
+  /**
+   * What the words an answer leaves unexplained cost it: nothing for refinements ("north
+   * terminal", a house number), more for a distinctive word ("palace", "infirmary"), and most when
+   * they name a town the answer is not in ("St Thomas Hospital London" is not in Exeter).
+   */
+  private leftoverFactor(entry: GazetteerEntry, leftover: string[]): number {
+    const distinctive = leftover.filter((w) => !isRefinement(w));
+    if (distinctive.length === 0) return 1;
+    const factor = UNMATCHED_WORDS_FACTOR;
+    for (let i = 0; i < leftover.length; i++) {
+      for (let j = Math.min(leftover.length, i + 3); j > i; j--) {
+        const name = leftover.slice(i, j).join(' ');
+        if (this.gazetteer.isTownName(name) && !this.qualifierMatches(entry, name)) return factor * WRONG_TOWN_FACTOR;
+      }
+    }
+    return factor;
   }
 
   private exactCandidates(part: string): Candidate[] {
@@ -112,14 +197,15 @@ export class NameSearch {
     return out;
   }
 
-  private fuzzyCandidates(part: string): Candidate[] {
+  private fuzzyCandidates(part: string, aligned = true): Candidate[] {
     const out: Candidate[] = [];
     for (const key of new Set([part, withoutIntentWords(part)])) {
       const edits = allowedEdits(key.length);
       if (edits === 0) continue;
       for (const hit of this.gazetteer.fuzzy(key, edits)) {
         const similarity = 1 - hit.distance / Math.max(key.length, hit.key.length);
-        if (similarity >= MIN_FUZZY_SIMILARITY) out.push({ ref: hit.ref, distance: hit.distance });
+        // Typos inside the words typed, never another name: "York Minster" is not Worminster.
+        if (similarity >= MIN_FUZZY_SIMILARITY && (!aligned || wordsAlign(key, hit.key))) out.push({ ref: hit.ref, distance: hit.distance });
       }
     }
     return out;
@@ -175,7 +261,10 @@ export class NameSearch {
     );
     if (rival) confidence *= 0.75;
     if (query.intent !== null && !matchesIntent(entry, query.intent)) confidence *= 0.6;
-    if (qualifierList.length > 0 && !top.qualified) confidence *= 0.85;
+    if (qualifierList.length > 0 && !top.qualified) {
+      // "Newport, Wales" answered with a Newport elsewhere: a named town outranks everything.
+      confidence *= qualifierList.some((q) => this.gazetteer.isTownName(q)) ? WRONG_TOWN_FACTOR : 0.85;
+    }
     if (query.intentCorrected) confidence *= 0.9;
     return { entry, confidence: round2(confidence * partConfidence), qualified: top.qualified };
   }

@@ -1,7 +1,15 @@
 // Shapes shared by every geocoder and router. A real provider (configured by key later)
 // implements the same interfaces, so pricing and the HTTP layer never know which one answered.
 
-export type PlaceKind = 'postcode' | 'postcode_sector' | 'postcode_district' | 'airport' | 'station' | 'place';
+export type PlaceKind = 'postcode' | 'postcode_sector' | 'postcode_district' | 'airport' | 'station' | 'place' | 'poi' | 'street';
+
+/**
+ * How close to the door an answer is, so nobody sends a driver to a town centre believing it is
+ * the pickup: a named point (a station, airport, hospital, venue), a street, a postcode sector or
+ * district centroid, or a town or village centre.
+ */
+export type Precision = 'point' | 'street' | 'postcode_sector' | 'postcode_district' | 'town_centre';
+export const PRECISIONS: readonly Precision[] = ['point', 'street', 'postcode_sector', 'postcode_district', 'town_centre'];
 
 export type Country =
   | 'England'
@@ -31,10 +39,32 @@ export interface GeoLocation {
   crs?: string;
   /** 0..1; 1 for exact code matches, lower for fuzzy name matches. */
   confidence: number;
+  precision: Precision;
+  /** The town or city it is in, as a passenger would say it (for choosing between suggestions). */
+  town: string | null;
 }
 
+/** Something the passenger may have meant, offered when no answer is confident enough. */
+export interface PlaceSuggestion {
+  label: string;
+  kind: PlaceKind;
+  town: string | null;
+  precision: Precision;
+}
+
+/**
+ * A query's answer: a place when one is confident enough (at least MIN_CONFIDENCE), otherwise up
+ * to five suggestions: 'uncertain' when there was a candidate below the line, 'not_found' when
+ * nothing matched at all.
+ */
+export type GeocodeResult =
+  | { status: 'found'; place: GeoLocation }
+  | { status: 'uncertain' | 'not_found'; place: null; suggestions: PlaceSuggestion[] };
+
 export interface Geocoder {
-  /** Resolves free text (address, station, postcode or airport name); null when nothing matches well enough. */
+  /** Resolves free text (address, station, postcode, landmark or airport name), or says why not. */
+  resolve(query: string): Promise<GeocodeResult>;
+  /** The confident answer only; null when `resolve` would not find one. */
   geocode(query: string): Promise<GeoLocation | null>;
 }
 

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { BookingRow } from '../bookings/store.js';
 import type { DriverRow } from '../drivers/store.js';
+import { precisionNote, precisionOf } from '../geo/precision.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
 
@@ -10,10 +11,16 @@ export function londonTime(at: Date): string {
 
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
+/** A driver must never take a town centre for the door: say when a place is approximate. */
+function withPrecision(place: BookingRow['pickup']): string {
+  const note = precisionNote(precisionOf(place));
+  return note ? `${place.label} (${note})` : place.label;
+}
+
 export function renderJobCardText(b: BookingRow, link: string): string {
   const lines = [
     `New job ${b.ref}: ${londonTime(b.pickup_at)}`,
-    `From: ${b.pickup.label}`,
+    `From: ${withPrecision(b.pickup)}`,
     `To: ${b.dropoff.label}`,
     `${b.passengers} passenger${b.passengers > 1 ? 's' : ''}, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}`,
     `Fare ${pounds(b.fare_pence)} paid to you (${b.payment_method.replace(/_/g, ' ')})`,

@@ -1,4 +1,5 @@
 import type { BookingWithDriver } from '../bookings/store.js';
+import { precisionNote, precisionOf } from '../geo/precision.js';
 import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, passengersLabel, paymentLabel, pounds, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
@@ -73,6 +74,8 @@ const JOB_SCRIPT = inlineAsset(`(() => {
 })();
 `);
 
+const pickupNote = (b: BookingWithDriver) => precisionNote(precisionOf(b.pickup));
+
 function offerState(offer: OfferForPage, booking: BookingWithDriver): SafeHtml {
   switch (offer.status) {
     case 'offered':
@@ -99,7 +102,7 @@ export function renderJobCardPage(opts: { offer: OfferForPage; booking: BookingW
 ${offerState(offer, b)}
 <dl class="facts">
   <dt>Pickup</dt><dd>${londonDateTime(b.pickup_at)}</dd>
-  <dt>From</dt><dd>${b.pickup.label}</dd>
+  <dt>From</dt><dd>${b.pickup.label}${pickupNote(b) && html` <strong class="warn">(${pickupNote(b)})</strong>`}</dd>
   <dt>To</dt><dd>${b.dropoff.label}</dd>
   <dt>Passengers</dt><dd>${passengersLabel(b.passengers)}</dd>
   <dt>Vehicle</dt><dd>${vehicleLabel(b.vehicle_type)}${b.wheelchair && ', wheelchair user'}</dd>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
+import { precisionNote, precisionOf } from '../geo/precision.js';
 import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 import { html } from './escape-html.js';
 import { londonDateTime, vehicleLabel } from './format.js';
@@ -42,6 +43,8 @@ export const TrackStatus = z.object({
   final: z.boolean(),
   pickup_time: z.string().describe('Europe/London, for display'),
   pickup: z.string(),
+  /** Said when the pickup is only approximate (a town centre, a postcode area). */
+  pickup_note: z.string().nullable(),
   dropoff: z.string(),
   driver: z.object({ name: z.string(), vehicle: z.string(), plate: z.string() }).nullable(),
 });
@@ -61,6 +64,7 @@ export function trackStatus(row: BookingWithDriver): TrackStatus {
     final: FINAL.has(row.status),
     pickup_time: londonDateTime(row.pickup_at),
     pickup: row.pickup.label,
+    pickup_note: precisionNote(precisionOf(row.pickup)),
     dropoff: row.dropoff.label,
     driver,
   };
@@ -132,6 +136,7 @@ export function renderTrackPage(s: TrackStatus): Page {
 <dl class="facts">
   <dt>Pickup</dt><dd data-field="pickup_time">${s.pickup_time}</dd>
   <dt>From</dt><dd data-field="pickup">${s.pickup}</dd>
+  ${s.pickup_note && html`<dt>Note</dt><dd>Your pickup is ${s.pickup_note}. Your driver may call you for the exact place.</dd>`}
   <dt>To</dt><dd data-field="dropoff">${s.dropoff}</dd>
 </dl>
 </div>

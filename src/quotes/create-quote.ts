@@ -29,14 +29,25 @@ export interface CreatedQuote {
   price: PriceResult;
 }
 
+/**
+ * Where a query is, or a 422: `address_not_found` when nothing matched, `address_uncertain` when
+ * nothing matched confidently enough to send a driver there; both carry up to five `suggestions`
+ * (label, kind, town, precision) a client can offer the passenger and send back as the query.
+ */
 async function locate(geocoder: Geocoder, query: string, field: string): Promise<GeoLocation> {
-  const place = await geocoder.geocode(query);
-  if (!place) {
-    throw new ProblemError(422, 'address_not_found', `Could not locate ${field} "${query}".`, {
-      errors: [{ field: `body.${field}`, message: 'could not be located; try a postcode, station or airport name' }],
+  const result = await geocoder.resolve(query);
+  if (result.status === 'found') return result.place;
+  const suggestions = result.suggestions;
+  if (result.status === 'uncertain') {
+    throw new ProblemError(422, 'address_uncertain', `Not sure where ${field} "${query}" is${suggestions.length > 0 ? '; did you mean one of the suggestions?' : '.'}`, {
+      errors: [{ field: `body.${field}`, message: 'is not precise enough to send a driver to; name the place, street or postcode, or choose a suggestion' }],
+      suggestions,
     });
   }
-  return place;
+  throw new ProblemError(422, 'address_not_found', `Could not locate ${field} "${query}".`, {
+    errors: [{ field: `body.${field}`, message: 'could not be located; try a postcode, station, landmark or airport name' }],
+    suggestions,
+  });
 }
 
 function departureTime(raw: string | undefined, now: Date, field: string): Date {

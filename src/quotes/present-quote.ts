@@ -1,3 +1,4 @@
+import { precisionOf } from '../geo/precision.js';
 import type { GeoLocation } from '../geo/types.js';
 import { gbp } from '../schemas/common.js';
 import type { V1QuoteResponseBody } from '../schemas/quote.js';
@@ -10,6 +11,9 @@ function place(query: string, g: GeoLocation) {
     query,
     label: g.label,
     kind: g.kind,
+    // Quotes stored before precision was kept carry none; their kind says as much.
+    precision: precisionOf(g),
+    town: g.town ?? g.council,
     latitude: g.lat,
     longitude: g.lon,
     postcode_district: g.postcodeDistrict,

@@ -3,6 +3,7 @@ import { SIMPLE_VEHICLE_TYPES } from '../pricing/types.js';
 import { BOOKING_STATUSES } from '../../workflows/bookings/definitions.js';
 import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { isoDateTime, passengerCount, placeText, text, uuid } from './common.js';
+import { PrecisionSchema } from './quote.js';
 
 // Request and response schemas of the booking routes (spec 4.2, 4.3, 4.5-4.7). Free-text limits
 // here are the outer bound; src/screening checks content before anything reaches a driver.
@@ -88,7 +89,9 @@ export const BookingView = z
     pickup_time: z.string().describe('UTC'),
     pickup_time_local: z.string().describe('Europe/London'),
     pickup: z.string(),
+    pickup_precision: PrecisionSchema,
     dropoff: z.string(),
+    dropoff_precision: PrecisionSchema,
     passengers: z.number().int(),
     vehicle_type: z.string(),
     meet_and_greet: z.boolean().describe('The driver meets the passenger inside with a name board'),

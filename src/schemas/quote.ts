@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SIMPLE_VEHICLE_TYPES, VEHICLE_TYPES } from '../pricing/types.js';
+import { PRECISIONS } from '../geo/types.js';
 import { isoDateTime, passengerCount, placeText } from './common.js';
 
 // Request and response schemas of the two quote endpoints (spec 4.1 and 4.4). The same zod objects
@@ -41,11 +42,18 @@ export const V1QuoteRequest = z
   })
   .meta({ id: 'V1QuoteRequest' });
 
+export const PrecisionSchema = z
+  .enum(PRECISIONS)
+  .describe('How close to the door: point (a station, airport, hospital, venue...), street, postcode_sector, postcode_district, town_centre')
+  .meta({ id: 'Precision' });
+
 const ResolvedPlace = z
   .object({
     query: z.string(),
     label: z.string(),
     kind: z.string(),
+    precision: PrecisionSchema,
+    town: z.string().nullable(),
     latitude: z.number(),
     longitude: z.number(),
     postcode_district: z.string().nullable(),

@@ -82,6 +82,29 @@ describe('POST /api/public/v1/quote', () => {
     expect(mismatch.statusCode).toBe(400);
   });
 
+  it('refuses a place it is not sure of with a 422 carrying suggestions, never a confident wrong town', async () => {
+    const res = await quote({ pickup: 'Buckingham Palace', dropoff: 'Manchester Airport' });
+    if (res.statusCode === 200) {
+      // With the place in the gazetteer, it must be the palace in London, not the town of Buckingham.
+      expect(res.json().pickup).toMatchObject({ precision: 'point', town: 'London' });
+      return;
+    }
+    expect(res.statusCode).toBe(422);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    const body = res.json();
+    expect(body.code).toBe('address_uncertain');
+    expect(body.errors[0].field).toBe('body.pickup');
+    expect(body.suggestions.length).toBeGreaterThan(0);
+    expect(body.suggestions.length).toBeLessThanOrEqual(5);
+    for (const s of body.suggestions) expect(Object.keys(s).sort()).toEqual(['kind', 'label', 'precision', 'town']);
+  });
+
+  it('says how precise each end of a quote is', async () => {
+    const res = await quote({ pickup: 'Manchester Piccadilly', dropoff: 'Leeds' });
+    expect(res.json().pickup).toMatchObject({ precision: 'point', town: 'Manchester' });
+    expect(res.json().dropoff).toMatchObject({ precision: 'town_centre', town: 'Leeds' });
+  });
+
   it('fits the group: a car too small is a 400 naming the classes that fit, no class picks the smallest that seats everyone', async () => {
     const base = { pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport', departAt: inAnHour() };
     const tooSmall = await quote({ ...base, passengers: 6, vehicleType: 'saloon' });

@@ -62,6 +62,8 @@ export interface PlaceSnapshot {
   lon: number;
   postcodeDistrict: string | null;
   council: string | null;
+  /** How close to the door (src/geo/types.ts Precision); absent on bookings made before it was kept. */
+  precision?: string;
 }
 
 /** The booking record as the route built it; the workflow's first activity persists it. */

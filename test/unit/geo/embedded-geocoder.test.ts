@@ -113,10 +113,12 @@ describe('airports', () => {
     expect(Math.abs(t5.lon - airport.lon)).toBeGreaterThan(0.005);
   });
 
-  it('prefers the big live airport for an ambiguous city, with less confidence', async () => {
-    const london = await find('London airport');
-    expect(london).toMatchObject({ kind: 'airport', iata: 'LHR' });
-    expect(london.confidence).toBeLessThan(0.8);
+  it('asks which airport for a city with several, offering them, rather than guessing', async () => {
+    const london = await geocoder.resolve('London airport');
+    expect(london.status).toBe('uncertain');
+    const offered = london.status === 'found' ? [] : london.suggestions.map((s) => s.label).join(' | ');
+    expect(offered).toMatch(/Heathrow/);
+    expect(offered).toMatch(/Gatwick/);
   });
 
   it('never lets the closed Bristol Filton airfield win', async () => {

@@ -4,7 +4,7 @@ import type { GeoLocation } from '../../../src/geo/types.js';
 
 // Hand-placed points, so these tests pin the model rather than the gazetteer.
 function at(lat: number, lon: number, region: string | null = null): GeoLocation {
-  return { label: `${lat},${lon}`, kind: 'place', lat, lon, postcodeDistrict: null, council: null, region, country: 'England', inUk: true, confidence: 1 };
+  return { label: `${lat},${lon}`, kind: 'place', lat, lon, postcodeDistrict: null, council: null, region, country: 'England', inUk: true, confidence: 1, precision: 'point', town: null };
 }
 
 const router = new EstimateRouter();

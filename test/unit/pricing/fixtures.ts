@@ -15,6 +15,8 @@ export function place(label: string, council: string | null, region: string | nu
     country,
     inUk: country !== 'Jersey' && country !== 'Guernsey' && country !== 'Isle of Man',
     confidence: 1,
+    precision: 'postcode_sector',
+    town: council,
     ...extra,
   };
 }

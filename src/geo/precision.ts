@@ -1,0 +1,33 @@
+import type { Precision } from './types.js';
+
+/** A stored place's precision; places stored before it was kept are judged by their kind. */
+export function precisionOf(place: { precision?: string | null; kind: string }): Precision {
+  switch (place.precision) {
+    case 'point':
+    case 'street':
+    case 'postcode_sector':
+    case 'postcode_district':
+    case 'town_centre':
+      return place.precision;
+  }
+  if (place.kind === 'station' || place.kind === 'airport' || place.kind === 'poi') return 'point';
+  if (place.kind === 'street') return 'street';
+  if (place.kind === 'postcode_sector' || place.kind === 'postcode') return 'postcode_sector';
+  if (place.kind === 'postcode_district') return 'postcode_district';
+  return 'town_centre';
+}
+
+/** In words, for drivers and passengers: only what is less than the door is worth saying. */
+export function precisionNote(precision: Precision): string | null {
+  switch (precision) {
+    case 'point':
+    case 'street':
+      return null;
+    case 'postcode_sector':
+      return 'approximate: postcode area only';
+    case 'postcode_district':
+      return 'approximate: postcode district only';
+    case 'town_centre':
+      return 'approximate: town centre only, ask the passenger for the exact pickup';
+  }
+}
