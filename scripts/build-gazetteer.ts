@@ -99,6 +99,7 @@ function main(): void {
   const sectorRows = csv['postcode_sectors.csv'] ?? [];
   const airportRows = csv['uk_airports.csv'] ?? [];
   const stationRows = csv['uk_railway_stations.csv'] ?? [];
+  const poiRows = csv['pois.csv'] ?? [];
 
   const strings = new StringTable();
   const districtIndex = new Map<string, number>();
@@ -175,6 +176,7 @@ function main(): void {
     },
     stations: { ...emptyAdmin(), name: [], crs: [], iata: [], lat: [], lon: [] },
     airports: { ...emptyAdmin(), iata: [], icao: [], name: [], city: [], lat: [], lon: [], inUk: [] },
+    pois: { ...emptyAdmin(), name: [], aliases: [], category: [], town: [], lat: [], lon: [] },
   };
 
   districtRows.forEach((row, i) => {
@@ -253,11 +255,23 @@ function main(): void {
     file.stations.lon.push(round5(lon));
   }
 
+  for (const row of poiRows) {
+    const lat = num(row, 'lat');
+    const lon = num(row, 'lon');
+    pushAdmin(file.pois, adminAtPoint(lat, lon));
+    file.pois.name.push(row.name ?? '');
+    file.pois.aliases.push(row.aliases ?? '');
+    file.pois.category.push(strings.id(row.category));
+    file.pois.town.push(strings.id(row.town));
+    file.pois.lat.push(round5(lat));
+    file.pois.lon.push(round5(lon));
+  }
+
   file.strings = strings.values;
   writeFileSync(OUTPUT, JSON.stringify(file));
   console.log(
     `wrote ${OUTPUT}: ${placeRows.length} places, ${stationRows.length} stations, ${airportRows.length} airports, ` +
-      `${districtRows.length} districts, ${sectorRows.length} sectors`,
+      `${districtRows.length} districts, ${sectorRows.length} sectors, ${poiRows.length} points of interest`,
   );
 }
 

@@ -67,6 +67,8 @@ const EXTRA_STATION_ALIASES = new Map([
 export function stationAliases(stationName: string, crs: string): Array<{ key: string; score: number; derived: boolean }> {
   const key = normaliseText(stationName);
   const out = [{ key, score: STATION_SCORE, derived: false }];
+  // "Kings X", "Charing X": how people and timetables write Cross.
+  if (/\bcross\b/.test(key)) out.push({ key: key.replace(/\bcross\b/, 'x'), score: STATION_SCORE - 5, derived: true });
   // "Adlington (Cheshire)": the bracket is a qualifier, not part of what people type.
   const bare = normaliseText(stationName.replace(/\(.*?\)/g, ' '));
   if (bare !== key) out.push({ key: bare, score: STATION_SCORE - 5, derived: true });
@@ -179,6 +181,39 @@ export function withAbbreviations(key: string): string[] {
 // Council names people also type as places ("Westminster", "Wirral", "Bracknell Forest"); they
 // point at the council's most prominent place, below any real place of that name.
 export const COUNCIL_ALIAS_SCORE = 40;
+
+const POI_SHORTENINGS: Array<[RegExp, string]> = [
+  [/ university hospitals?\b/, ' hospital'],
+  [/ teaching hospital\b/, ' hospital'],
+  [/ general hospital\b/, ' hospital'],
+  [/\buniversity\b/, 'uni'],
+  [/^university of (.+)$/, '$1 university'],
+  [/ (nhs )?(foundation )?trust\b.*$/, ''],
+];
+
+// A named place people go to: above a town (70), so "Wembley Stadium" or "Bluewater" is the venue,
+// below a city with its prominence (85+), so a hotel named after a city never takes its name.
+const POI_SCORE = 75;
+
+/** The names a point of interest goes by: its own, each alias, and each without a leading "The". */
+export function poiAliases(name: string, aliases: string): Array<{ key: string; score: number; derived: boolean }> {
+  const out = new Map<string, { key: string; score: number; derived: boolean }>();
+  const add = (key: string, score: number, derived: boolean) => {
+    if (key !== '' && !out.has(key)) out.set(key, { key, score, derived });
+  };
+  for (const [i, raw] of [name, ...aliases.split('|')].entries()) {
+    const key = normaliseText(raw);
+    add(key, POI_SCORE - (i === 0 ? 0 : 2), i !== 0);
+    if (key.startsWith('the ')) add(key.slice(4), POI_SCORE - 3, true);
+    // "Royal Stoke University Hospital" is "Royal Stoke Hospital" to most; "Manchester
+    // Metropolitan University" is "Manchester Metropolitan Uni".
+    for (const [pattern, short] of POI_SHORTENINGS) {
+      const shorter = key.replace(pattern, short).trim();
+      if (shorter !== key && shorter.split(' ').length >= 2) add(shorter, POI_SCORE - 4, true);
+    }
+  }
+  return [...out.values()];
+}
 const COUNCIL_NOISE = /^(the )?(city and county of the city of |city of |county of )?/;
 
 /** Normalised names a council goes by: "Caerdydd - Cardiff" → caerdydd, cardiff; "Glasgow City" → glasgow city, glasgow. */

@@ -5,6 +5,7 @@ import { getGazetteer, type Gazetteer, type PostcodeArea } from './gazetteer.js'
 import type { GazetteerEntry } from './gazetteer-entry.js';
 import { haversineMeters } from './haversine.js';
 import { NameSearch } from './name-search.js';
+import { streetIndex } from './streets.js';
 import { tokens } from './normalise-text.js';
 import { isIntentWord, parseQueryText, type FoundPostcode, type QueryText } from './query-text.js';
 import type { GeocodeResult, GeoLocation, Geocoder, PlaceSuggestion, Precision } from './types.js';
@@ -17,6 +18,10 @@ import type { GeocodeResult, GeoLocation, Geocoder, PlaceSuggestion, Precision }
  */
 export const MIN_CONFIDENCE = 0.7;
 const MAX_SUGGESTIONS = 5;
+const STREET_CONFIDENCE = 0.9;
+const UNQUALIFIED_STREET_CONFIDENCE = 0.55;
+/** A street this close to the town answer is in that town. */
+const STREET_IN_TOWN_M = 12_000;
 
 const ENTRY_PRECISION: Record<GazetteerEntry['kind'], Precision> = {
   station: 'point',
@@ -147,6 +152,16 @@ export function geocodeWith(gazetteer: Gazetteer, query: string): GeoLocation | 
   }
 
   const match = names.search(text);
+  // A street the query names is closer to the door than a town centre, and surer than a doubtful
+  // answer: "1 Deansgate, Manchester" is Deansgate, not the middle of Manchester.
+  if (!match || match.confidence < MIN_CONFIDENCE || match.entry.kind === 'place') {
+    const street = streetIndex()?.find(gazetteer, text);
+    const sameTown = (e: GazetteerEntry) => !!street && haversineMeters(e.lat, e.lon, street.lat, street.lon) <= STREET_IN_TOWN_M;
+    if (street && (!match || match.confidence < MIN_CONFIDENCE || sameTown(match.entry))) {
+      // Without a town named, a street name is anywhere's ("Trafalgar Square" is in Scarborough too).
+      return fromEntry(street, street.qualified ? STREET_CONFIDENCE : UNQUALIFIED_STREET_CONFIDENCE);
+    }
+  }
   if (!match) return null;
   // A postcode we could not place (a typo'd district) lowers trust in the rest of the address.
   return fromEntry(match.entry, text.postcode ? round2(match.confidence * 0.8) : match.confidence);

@@ -2,7 +2,7 @@
 // parse several times faster than one object per row, and admin names are interned in `strings`
 // (an index of -1 means "unknown").
 
-export const GAZETTEER_FORMAT = 'gazetteer-v1';
+export const GAZETTEER_FORMAT = 'gazetteer-v2';
 
 export const PLACE_TYPES = ['City', 'Town', 'Suburban Area', 'Village', 'Hamlet', 'Other Settlement'] as const;
 export type PlaceType = (typeof PLACE_TYPES)[number];
@@ -13,6 +13,7 @@ export const SOURCE_FILES = [
   'postcode_sectors.csv',
   'uk_airports.csv',
   'uk_railway_stations.csv',
+  'pois.csv',
 ] as const;
 
 /** Admin columns shared by every table; values index `strings`. */
@@ -61,5 +62,17 @@ export interface GazetteerFile {
     lon: number[];
     /** 1 for airports in the UK, 0 for the Channel Islands and the Isle of Man. */
     inUk: number[];
+  };
+  /** Places people take taxis to: hospitals, universities, venues, landmarks, ports, hotels... */
+  pois: AdminColumns & {
+    name: string[];
+    /** Other names and abbreviations, '|'-separated. */
+    aliases: string[];
+    /** Index into `strings`: hospital, stadium, hotel... */
+    category: number[];
+    /** Index into `strings`: the town or city it is in. */
+    town: number[];
+    lat: number[];
+    lon: number[];
   };
 }

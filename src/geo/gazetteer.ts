@@ -13,6 +13,7 @@ import {
   airportScore,
   placeAliases,
   placeScore,
+  poiAliases,
   stationAliases,
   terminalAliases,
   withAbbreviations,
@@ -75,6 +76,7 @@ export class Gazetteer {
   private readonly normalisedStrings: string[];
   private readonly stationBase: number;
   private readonly airportBase: number;
+  private readonly poiBase: number;
   private readonly syntheticBase: number;
   /** Entries with no row of their own: Heathrow terminals and the Crown dependencies. */
   private readonly synthetic: GazetteerEntry[] = [];
@@ -89,7 +91,8 @@ export class Gazetteer {
     const a = file.airports;
     this.stationBase = p.name.length;
     this.airportBase = this.stationBase + s.name.length;
-    this.syntheticBase = this.airportBase + a.name.length;
+    this.poiBase = this.airportBase + a.name.length;
+    this.syntheticBase = this.poiBase + (file.pois?.name.length ?? 0);
   }
 
   /**
@@ -140,6 +143,12 @@ export class Gazetteer {
       if (a.icao[i]) this.airportsByIcao.set(a.icao[i] ?? '', id);
       const score = airportScore(iata, name);
       for (const alias of airportAliases(name, a.city[i] ?? '', score, isTownName)) this.aliases.add(alias.key, id, alias.score, alias.derived);
+    }
+
+    const o = file.pois;
+    for (let i = 0; i < (o?.name.length ?? 0); i++) {
+      for (const alias of poiAliases(o?.name[i] ?? '', o?.aliases[i] ?? '')) this.aliases.add(alias.key, this.poiBase + i, alias.score, alias.derived);
+      if (i % INDEX_CHUNK === INDEX_CHUNK - 1) yield;
     }
 
     // Heathrow's terminal stations become airport entries placed at the terminal itself.
@@ -319,7 +328,14 @@ export class Gazetteer {
     }
     let entry = this.entries[id];
     if (!entry) {
-      entry = id >= this.airportBase ? this.airport(id - this.airportBase) : id >= this.stationBase ? this.station(id - this.stationBase) : this.place(id);
+      entry =
+        id >= this.poiBase
+          ? this.poi(id - this.poiBase)
+          : id >= this.airportBase
+            ? this.airport(id - this.airportBase)
+            : id >= this.stationBase
+              ? this.station(id - this.stationBase)
+              : this.place(id);
       this.entries[id] = entry;
     }
     return entry;
@@ -370,6 +386,27 @@ export class Gazetteer {
       crs,
       ...(iata ? { iata } : {}),
       context: this.context(this.key(s.council[i]), this.key(s.region[i]), this.key(s.country[i]), normaliseText(bracket)),
+    };
+  }
+
+  private poi(i: number): GazetteerEntry {
+    const o = this.file.pois;
+    const name = o.name[i] ?? '';
+    const town = this.str(o.town[i]);
+    const showTown = town !== null && !normaliseText(name).includes(normaliseText(town));
+    return {
+      kind: 'poi',
+      label: showTown ? `${name}, ${town}` : name,
+      lat: o.lat[i] ?? 0,
+      lon: o.lon[i] ?? 0,
+      postcodeDistrict: this.districtCode(o.district[i]),
+      council: this.str(o.council[i]),
+      region: this.str(o.region[i]),
+      country: asCountry(this.str(o.country[i])),
+      inUk: true,
+      town,
+      category: this.str(o.category[i]) ?? 'place',
+      context: this.context(this.key(o.council[i]), this.key(o.region[i]), this.key(o.country[i]), this.key(o.town[i])),
     };
   }
 

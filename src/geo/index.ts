@@ -3,6 +3,7 @@
 import { EmbeddedGeocoder } from './embedded-geocoder.js';
 import { EstimateRouter } from './estimate-router.js';
 import { getGazetteer } from './gazetteer.js';
+import { preloadStreets } from './streets.js';
 import type { Geocoder, Router } from './types.js';
 
 export type { GeoLocation, Geocoder, RouteEstimate, Router } from './types.js';
@@ -26,6 +27,8 @@ export function createGeoProviders(opts: GeoProviderOptions): { geocoder: Geocod
  */
 export async function preloadGazetteer(): Promise<void> {
   await getGazetteer();
+  // Streets are a second, lazily used file: loaded after the gazetteer, off the request path.
+  await preloadStreets();
 }
 
 function unreachable(value: never): never {

@@ -28,6 +28,7 @@ const PER_EDIT_PENALTY = 30;
 // A qualifier town names the area a place is in if the place is within this distance of it
 // ("Yate, Bristol": Yate is 15 km from Bristol but in South Gloucestershire).
 const QUALIFIER_TOWN_RADIUS_M = 30_000;
+const POINT_IN_TOWN_RADIUS_M = 12_000;
 // Two different answers closer than this are the same place to a taxi driver (a town and its
 // station), so their tie is not an ambiguity.
 const SAME_PLACE_M = 5_000;
@@ -43,9 +44,36 @@ const REFINEMENT_WORDS = new Set([
   'park', 'drop', 'off', 'pick', 'pickup', 'up', 'gate', 'platform', 'front', 'rear', 'back', 'side', 'taxi', 'rank',
   'bus', 'stop', 'outside', 'inside', 'the', 'at', 'by', 'near', 'opposite', 'please', 'forecourt', 'concourse', 'building',
   'block', 'level', 'floor', 'door', 'reception', 'international', 'domestic', 'flat', 'unit', 'apartment', 'house', 'uk',
-  'england', 'scotland', 'wales', 'city', 'centre', 'center', 'town', 'in', 'on', 'of', 'and',
+  'england', 'scotland', 'wales', 'city', 'town', 'in', 'on', 'of', 'and', 'tube', 'underground', 'overground', 'dlr',
+  'metro', 'tram', 'station', 'stn', 'airport', 'ferry', 'port', 'cruise',
 ]);
+/**
+ * Words that name what kind of place a point of interest is: "Salford Royal Hospital" is the
+ * hospital Salford Royal, "Manchester Met Uni" the university. Left over after a point of
+ * interest of that kind, they refine rather than contradict.
+ */
+const CATEGORY_WORDS: Record<string, readonly string[]> = {
+  hospital: ['hospital', 'hosp', 'infirmary', 'nhs', 'a', 'e', 'and'],
+  university: ['university', 'uni', 'campus', 'college'],
+  college: ['college', 'campus'],
+  stadium: ['stadium', 'ground', 'football', 'fc', 'park'],
+  arena: ['arena', 'venue'],
+  museum: ['museum', 'gallery'],
+  attraction: ['museum', 'gallery', 'castle', 'park', 'house'],
+  landmark: ['building', 'tower'],
+  hotel: ['hotel'],
+  shopping_centre: ['shopping', 'centre', 'center', 'mall'],
+  ferry_terminal: ['ferry', 'terminal', 'port'],
+  cruise_terminal: ['cruise', 'terminal', 'port'],
+  port: ['ferry', 'terminal', 'port'],
+  theme_park: ['theme', 'park', 'resort'],
+  venue: ['theatre', 'venue', 'hall'],
+};
 const isRefinement = (word: string) => REFINEMENT_WORDS.has(word) || /^\d+[a-z]?$/.test(word) || word.length === 1;
+/** The words a place leaves unexplained that matter: "city centre" refines, "Barbican Centre" names a venue. */
+function distinctiveWords(words: string[]): string[] {
+  return words.filter((w, i) => !isRefinement(w) && !((w === 'centre' || w === 'center') && (words[i - 1] === 'city' || words[i - 1] === 'town')));
+}
 /** Distinctive words the answer does not account for cost this much of its confidence. */
 const UNMATCHED_WORDS_FACTOR = 0.6;
 /** A town named in the query that the answer is not in: the answer is very likely wrong. */
@@ -62,9 +90,9 @@ function allowedEdits(length: number): number {
   return 3;
 }
 
-/** A station, an airport, or a place of at least suburb size. */
+/** A station, an airport, a venue, or a place of at least suburb size. */
 function isSubstantial(entry: GazetteerEntry): boolean {
-  return entry.kind !== 'place' || TOWN_TYPES.has(entry.placeType ?? 'Hamlet');
+  return (entry.kind !== 'place' && entry.kind !== 'street') || TOWN_TYPES.has(entry.placeType ?? 'Hamlet');
 }
 
 function matchesIntent(entry: GazetteerEntry, intent: Intent): boolean {
@@ -179,8 +207,8 @@ export class NameSearch {
    * they name a town the answer is not in ("St Thomas Hospital London" is not in Exeter).
    */
   private leftoverFactor(entry: GazetteerEntry, leftover: string[]): number {
-    const distinctive = leftover.filter((w) => !isRefinement(w));
-    if (distinctive.length === 0) return 1;
+    const kindWords = entry.category ? (CATEGORY_WORDS[entry.category] ?? []) : [];
+    if (distinctiveWords(leftover).filter((w) => !kindWords.includes(w)).length === 0) return 1;
     const factor = UNMATCHED_WORDS_FACTOR;
     for (let i = 0; i < leftover.length; i++) {
       for (let j = Math.min(leftover.length, i + 3); j > i; j--) {
@@ -204,8 +232,12 @@ export class NameSearch {
       if (edits === 0) continue;
       for (const hit of this.gazetteer.fuzzy(key, edits)) {
         const similarity = 1 - hit.distance / Math.max(key.length, hit.key.length);
-        // Typos inside the words typed, never another name: "York Minster" is not Worminster.
-        if (similarity >= MIN_FUZZY_SIMILARITY && (!aligned || wordsAlign(key, hit.key))) out.push({ ref: hit.ref, distance: hit.distance });
+        // Typos inside the words typed, never another name: "York Minster" is not Worminster. And
+        // two slips to reach a village are more likely another name than a typo ("Tynecastle"
+        // is not Trecastle); a town, a station or a venue is worth the second edit.
+        if (similarity < MIN_FUZZY_SIMILARITY || (aligned && !wordsAlign(key, hit.key))) continue;
+        if (aligned && hit.distance > 1 && !isSubstantial(hit.ref.entry)) continue;
+        out.push({ ref: hit.ref, distance: hit.distance });
       }
     }
     return out;
@@ -215,13 +247,18 @@ export class NameSearch {
     if (containsWords(entry.context, qualifier)) return true;
     let town: GazetteerEntry | undefined;
     let best = -Infinity;
+    // The most prominent thing of that name anchors it: "Paddington" is London Paddington (the
+    // station outranks a suburb of Warrington), "Bristol" the city.
     for (const ref of this.gazetteer.exact(qualifier)) {
-      if (ref.entry.kind === 'place' && ref.score > best) {
+      if ((ref.entry.kind === 'place' || ref.entry.kind === 'station') && ref.score > best) {
         best = ref.score;
         town = ref.entry;
       }
     }
-    return town !== undefined && haversineMeters(entry.lat, entry.lon, town.lat, town.lon) <= QUALIFIER_TOWN_RADIUS_M;
+    // A town covers its suburbs ("Yate, Bristol"), but a named point must be in the town itself:
+    // the Adelphi Hotel in Southport is not "the Adelphi, Liverpool".
+    const radius = entry.kind === 'place' ? QUALIFIER_TOWN_RADIUS_M : POINT_IN_TOWN_RADIUS_M;
+    return town !== undefined && haversineMeters(entry.lat, entry.lon, town.lat, town.lon) <= radius;
   }
 
   private choose(candidates: Candidate[], qualifiers: string[], query: QueryText, partConfidence: number): NameMatch {

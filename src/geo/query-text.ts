@@ -31,7 +31,7 @@ export interface QueryText {
 const POSTCODE_IN_TEXT = /(^|[^A-Z0-9])([A-Z]{1,2}[0-9][A-Z0-9]?)\s*([0-9][A-Z]{2})(?![A-Z0-9])/g;
 
 const AIRPORT_WORDS = new Set(['airport', 'airfield', 'aerodrome']);
-const STATION_WORDS = new Set(['station', 'railway', 'rail', 'train']);
+const STATION_WORDS = new Set(['station', 'railway', 'rail', 'train', 'tube', 'underground']);
 const STREET_WORDS = new Set(['road', 'rd', 'street', 'st', 'approach', 'lane', 'avenue', 'way', 'close', 'drive', 'terrace', 'hill', 'parade', 'square', 'yard', 'gardens']);
 const CORRECTABLE_INTENT_WORDS = ['airport', 'station', 'railway'];
 const DROPPED_PARTS = new Set(['uk', 'united kingdom', 'gb', 'great britain', 'britain']);

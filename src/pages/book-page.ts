@@ -1,13 +1,14 @@
 import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, PAYMENT_METHODS, passengersLabel, pounds, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
+import { precisionOf } from '../geo/precision.js';
 import type { QuoteRow } from '../quotes/store.js';
 
 /** The parts of a quote the booking page shows. */
 export type QuoteForPage = Pick<
   QuoteRow,
   'id' | 'status' | 'pickup_query' | 'dropoff_query' | 'depart_at' | 'vehicle_type' | 'passengers' | 'meet_and_greet' | 'worldwide' | 'fare_pence' | 'expires_at' | 'booking_ref'
-> & { pickup: { label: string }; dropoff: { label: string } };
+> & { pickup: { label: string; kind: string; precision?: string; town?: string | null }; dropoff: { label: string } };
 
 // The page behind a quote's booking_url: the journey as quoted and the few details a booking
 // still needs. It books through POST /api/public/bookings/create like any other client, so the
@@ -216,6 +217,84 @@ ${PAYMENT_METHODS.map(
   return layout({ title: 'Book your taxi', body, script: BOOK_SCRIPT });
 }
 
+// A pickup known only as a town centre (or a postcode district) is not a place to send a driver:
+// the page asks where exactly, re-quotes with the answer, and offers the suggestions the API
+// returns when it is still not sure (a 422 with up to five). Every text is set with textContent.
+const REFINE_SCRIPT = inlineAsset(`(() => {
+  const form = document.getElementById('refine');
+  const input = document.getElementById('pickup_detail');
+  const error = document.getElementById('refine-error');
+  const list = document.getElementById('suggestions');
+  const d = form.dataset;
+  async function requote(pickup) {
+    const body = {
+      pickup: pickup,
+      dropoff: d.dropoff,
+      vehicleType: d.vehicleType,
+      passengers: Number(d.passengers),
+      meetAndGreet: d.meetAndGreet === 'true',
+      worldwide: d.worldwide === 'true',
+    };
+    if (d.departAt) body.departAt = d.departAt;
+    error.hidden = true;
+    list.replaceChildren();
+    try {
+      const res = await fetch('/api/public/v1/quote', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const reply = await res.json().catch(() => null);
+      if (res.ok && reply && typeof reply.booking_url === 'string') {
+        location.assign(reply.booking_url);
+        return;
+      }
+      const offered = (reply && Array.isArray(reply.suggestions)) ? reply.suggestions : [];
+      for (const s of offered) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'suggestion';
+        button.textContent = s.label + (s.town ? ' (' + s.town + ')' : '');
+        button.addEventListener('click', () => requote(s.label));
+        list.append(button);
+      }
+      error.textContent = offered.length > 0 ? 'We are not sure which place you mean. Did you mean one of these?' : ((reply && reply.detail) || 'We could not find that place. Try a street, a postcode or a landmark.');
+    } catch {
+      error.textContent = 'Could not reach Direct Taxi. Check your connection and try again.';
+    }
+    error.hidden = false;
+  }
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const detail = input.value.trim();
+    if (detail) requote(d.town ? detail + ', ' + d.town : detail);
+  });
+})();
+`);
+
+/** Only a town centre or a postcode district: the driver would not know where to stop. */
+function needsDetail(q: QuoteForPage): boolean {
+  const precision = precisionOf(q.pickup);
+  return precision === 'town_centre' || precision === 'postcode_district';
+}
+
+function refinePage(q: QuoteForPage, now: Date): Page {
+  const departAt = q.depart_at.getTime() > now.getTime() + 10 * 60_000 ? q.depart_at.toISOString() : '';
+  const body = html`<h1>Where exactly?</h1>
+<div class="card">
+${journey(q, now)}
+<p>We only know your pickup as <strong>${q.pickup.label}</strong>, which is not enough for a driver to find you. Tell us the street and number, the postcode, or the place (a station, hotel, hospital...).</p>
+<form id="refine" data-dropoff="${q.dropoff_query}" data-vehicle-type="${q.vehicle_type}" data-passengers="${q.passengers}" data-meet-and-greet="${String(q.meet_and_greet)}" data-worldwide="${String(q.worldwide)}" data-depart-at="${departAt}" data-town="${q.pickup.town ?? ''}" novalidate>
+<label for="pickup_detail">Exact pickup</label>
+<input id="pickup_detail" name="pickup_detail" type="text" autocomplete="street-address" maxlength="150" required placeholder="e.g. 1 Deansgate, or the Midland Hotel">
+<button type="submit" id="find">Find this pickup</button>
+</form>
+<p class="alert error" id="refine-error" role="alert" hidden></p>
+<div id="suggestions" class="suggestions"></div>
+</div>`;
+  return layout({ title: 'Where exactly?', body, script: REFINE_SCRIPT });
+}
+
 function expiredPage(q: QuoteForPage, now: Date): Page {
   // A future pickup keeps its time; one that has passed is re-quoted for now.
   const departAt = q.depart_at.getTime() > now.getTime() + 10 * 60_000 ? q.depart_at.toISOString() : '';
@@ -249,5 +328,5 @@ export function renderQuotePage(q: QuoteForPage | null, now: Date): Page {
   if (q.status === 'redeemed') return redeemedPage(q);
   // The quote workflow marks expiry a moment after the fact; the clock is what counts.
   if (q.status === 'expired' || q.expires_at.getTime() <= now.getTime()) return expiredPage(q, now);
-  return bookingForm(q, now);
+  return needsDetail(q) ? refinePage(q, now) : bookingForm(q, now);
 }

@@ -117,7 +117,7 @@ describe('html templates', () => {
       status: 'open',
       pickup_query: HOSTILE,
       dropoff_query: 'LHR',
-      pickup: { label: HOSTILE },
+      pickup: { label: HOSTILE, kind: 'station', precision: 'point' },
       dropoff: { label: 'Heathrow Airport (LHR)' },
       depart_at: new Date('2026-07-03T14:30:00Z'),
       vehicle_type: 'saloon',
@@ -139,6 +139,12 @@ describe('html templates', () => {
     expect(expired.html).toContain(`data-pickup="${escapeHtml(HOSTILE)}"`);
     expect(expired.html).toContain('data-depart-at="2026-07-03T14:30:00.000Z"');
     expectHashesMatch(expired);
+    // A pickup that is only a town centre: no booking until the passenger says where exactly.
+    const vague = renderQuotePage({ ...quote, pickup: { label: 'Leeds', kind: 'place', precision: 'town_centre', town: HOSTILE } }, NOW);
+    expect(vague.html).toContain('Where exactly?');
+    expect(vague.html).toContain(`data-town="${escapeHtml(HOSTILE)}"`);
+    expect(vague.html).not.toContain('Book for');
+    expectHashesMatch(vague);
     const redeemed = renderQuotePage({ ...quote, status: 'redeemed', booking_ref: 'TXAB12CD34' }, NOW);
     expect(redeemed.html).toContain('href="/track/TXAB12CD34"');
     expect(renderQuotePage(null, NOW).status).toBe(404);

@@ -1,0 +1,159 @@
+// Named streets with a point per postcode district (data/gazetteer/streets.csv, see its licence in
+// data/gazetteer/LICENCES.md), so "1 Deansgate, Manchester" lands on Deansgate rather than the
+// city centre. Kept out of gazetteer.json and loaded on first need (or in the background after
+// the gazetteer at API start): most quotes name stations, airports and postcodes.
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { parseCsvRows } from './csv.js';
+import type { Gazetteer } from './gazetteer.js';
+import type { GazetteerEntry } from './gazetteer-entry.js';
+import { haversineMeters } from './haversine.js';
+import { normaliseText, tokens } from './normalise-text.js';
+import type { QueryText } from './query-text.js';
+
+export const DEFAULT_STREETS_PATH = new URL('../../data/gazetteer/streets.csv', import.meta.url);
+
+interface StreetRow {
+  name: string;
+  district: string;
+  lat: number;
+  lon: number;
+  town: string;
+  townKey: string;
+}
+
+/** How far a street may lie from the town a query names and still be "in" it. */
+const IN_TOWN_M = 12_000;
+/** Two rows of one street name closer than this are one street (a long road over two districts). */
+const SAME_STREET_M = 2_000;
+const STREET_ABBREVIATIONS: Record<string, string> = {
+  st: 'street',
+  rd: 'road',
+  ave: 'avenue',
+  ln: 'lane',
+  sq: 'square',
+  cres: 'crescent',
+  pl: 'place',
+  dr: 'drive',
+  tce: 'terrace',
+};
+const HOUSE_NUMBER = /^(flat \d+[a-z]? )?\d+[a-z]?(-\d+[a-z]?)? /;
+
+export class StreetIndex {
+  private constructor(private readonly byName: Map<string, StreetRow[]>) {}
+
+  static fromCsv(text: string): StreetIndex {
+    const rows = parseCsvRows(text);
+    const header = rows.shift() ?? [];
+    const col = (name: string) => header.indexOf(name);
+    const [n, d, la, lo, t] = [col('name'), col('district'), col('lat'), col('lon'), col('town')];
+    const byName = new Map<string, StreetRow[]>();
+    for (const r of rows) {
+      const name = r[n] ?? '';
+      const key = normaliseText(name);
+      if (key === '') continue;
+      const town = r[t] ?? '';
+      const row = { name, district: r[d] ?? '', lat: Number(r[la]), lon: Number(r[lo]), town, townKey: normaliseText(town) };
+      const list = byName.get(key);
+      if (list) list.push(row);
+      else byName.set(key, [row]);
+    }
+    return new StreetIndex(byName);
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  /**
+   * The street a query names, in the town it names: "1 Deansgate, Manchester", "Princes Street
+   * Edinburgh", "Bold Street, L1". Without a town, only a street name that exists once (or in one
+   * place) answers; "High Street" alone is every town's.
+   */
+  find(gazetteer: Gazetteer, text: QueryText): (GazetteerEntry & { qualified: boolean }) | null {
+    const parts = text.parts;
+    const first = (parts[0] ?? '').replace(HOUSE_NUMBER, '');
+    const words = tokens(first);
+    // The street is the leading words; a town may follow in the same part or the next ones.
+    for (let k = words.length; k >= 1; k--) {
+      const rows = this.rowsFor(words.slice(0, k));
+      if (!rows) continue;
+      const qualifiers = [words.slice(k).join(' '), ...parts.slice(1)].filter((q) => q !== '');
+      const chosen = this.choose(gazetteer, rows, qualifiers);
+      if (chosen) return chosen;
+    }
+    return null;
+  }
+
+  /** "West St" is West Street: abbreviations people type for the street's last word. */
+  private rowsFor(words: string[]): StreetRow[] | undefined {
+    const exact = this.byName.get(words.join(' '));
+    if (exact) return exact;
+    const full = STREET_ABBREVIATIONS[words.at(-1) ?? ''];
+    return full ? this.byName.get([...words.slice(0, -1), full].join(' ')) : undefined;
+  }
+
+  private choose(gazetteer: Gazetteer, rows: StreetRow[], qualifiers: string[]): (GazetteerEntry & { qualified: boolean }) | null {
+    let candidates = rows;
+    if (qualifiers.length > 0) {
+      candidates = rows.filter((row) => qualifiers.some((q) => this.inPlace(gazetteer, row, q)));
+      if (candidates.length === 0) return null;
+    }
+    const first = candidates[0];
+    if (!first) return null;
+    // Several rows of one name: one street if they are all close together, else ambiguous.
+    if (!candidates.every((c) => haversineMeters(c.lat, c.lon, first.lat, first.lon) <= SAME_STREET_M)) return null;
+    const lat = candidates.reduce((s, c) => s + c.lat, 0) / candidates.length;
+    const lon = candidates.reduce((s, c) => s + c.lon, 0) / candidates.length;
+    const district = gazetteer.district(first.district);
+    const town = first.town || district?.council || null;
+    return {
+      kind: 'street',
+      label: [first.name, town, first.district].filter(Boolean).join(', '),
+      lat,
+      lon,
+      postcodeDistrict: first.district || null,
+      council: district?.council ?? null,
+      region: district?.region ?? null,
+      country: district?.country ?? null,
+      inUk: true,
+      town,
+      context: [first.townKey, normaliseText(district?.council ?? ''), normaliseText(district?.region ?? '')].filter(Boolean).join(' '),
+      qualified: qualifiers.length > 0,
+    };
+  }
+
+  /** A qualifier names the street's district ("M3"), its town, or a town it lies within reach of. */
+  private inPlace(gazetteer: Gazetteer, row: StreetRow, qualifier: string): boolean {
+    if (qualifier.toUpperCase() === row.district) return true;
+    if (row.townKey !== '' && row.townKey === qualifier) return true;
+    const district = gazetteer.district(row.district);
+    if (district?.council && normaliseText(district.council).split(' ').includes(qualifier)) return true;
+    if (!gazetteer.isTownName(qualifier)) return false;
+    return gazetteer.exact(qualifier).some(
+      (ref) => ref.entry.kind === 'place' && haversineMeters(ref.entry.lat, ref.entry.lon, row.lat, row.lon) <= IN_TOWN_M,
+    );
+  }
+}
+
+let index: StreetIndex | null | undefined;
+let loading: Promise<StreetIndex | null> | undefined;
+
+/** The street index, read synchronously on first use if the background load has not finished. */
+export function streetIndex(path: URL = DEFAULT_STREETS_PATH): StreetIndex | null {
+  if (index === undefined) index = existsSync(path) ? StreetIndex.fromCsv(readFileSync(path, 'utf8')) : null;
+  return index;
+}
+
+/** Loads the street index off the request path (API start), so the first street query does not wait. */
+export function preloadStreets(path: URL = DEFAULT_STREETS_PATH): Promise<StreetIndex | null> {
+  loading ??= (async () => {
+    if (!existsSync(path)) return (index = null);
+    const text = await readFile(path, 'utf8');
+    await yieldToEventLoop();
+    index ??= StreetIndex.fromCsv(text);
+    return index;
+  })();
+  return loading;
+}
