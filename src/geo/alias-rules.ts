@@ -67,6 +67,14 @@ const EXTRA_STATION_ALIASES = new Map([
 export function stationAliases(stationName: string, crs: string): Array<{ key: string; score: number; derived: boolean }> {
   const key = normaliseText(stationName);
   const out = [{ key, score: STATION_SCORE, derived: false }];
+  // "Lincoln station" is Lincoln Central; "Newcastle Central" is Newcastle: a town's main station
+  // goes by the town's name and by "<town> Central" (below the town itself, which an explicit
+  // "station" in the query outranks).
+  const central = /^(.+) central$/.exec(key);
+  if (central?.[1]) out.push({ key: central[1], score: STATION_SCORE - 15, derived: true });
+  else if (!/\b(central|parkway|international|airport|terminal)\b/.test(key) && !key.includes(' ')) {
+    out.push({ key: `${key} central`, score: STATION_SCORE - 5, derived: true });
+  }
   // "Kings X", "Charing X": how people and timetables write Cross.
   if (/\bcross\b/.test(key)) out.push({ key: key.replace(/\bcross\b/, 'x'), score: STATION_SCORE - 5, derived: true });
   // "Adlington (Cheshire)": the bracket is a qualifier, not part of what people type.

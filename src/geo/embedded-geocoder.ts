@@ -90,7 +90,8 @@ export class EmbeddedGeocoder implements Geocoder {
 
 /** The answer if it clears the confidence line, otherwise up to five suggestions. */
 export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult {
-  const best = geocodeWith(gazetteer, query);
+  const names = new NameSearch(gazetteer);
+  const best = geocodeWith(gazetteer, query, names);
   if (best && best.confidence >= MIN_CONFIDENCE) return { status: 'found', place: best };
   const raw = query.slice(0, MAX_QUERY_LENGTH).trim();
   const suggestions: PlaceSuggestion[] = [];
@@ -102,7 +103,7 @@ export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult 
   };
   if (raw !== '') {
     // The doubtful answer is among these, ranked with the rest (after places in a town the query names).
-    for (const entry of new NameSearch(gazetteer).suggest(parseQueryText(raw), MAX_SUGGESTIONS * 2)) {
+    for (const entry of names.suggest(parseQueryText(raw), MAX_SUGGESTIONS * 2)) {
       const place = fromEntry(entry, 0);
       offer({ label: place.label, kind: place.kind, town: place.town, precision: place.precision });
     }
@@ -111,7 +112,7 @@ export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult 
 }
 
 /** Synchronous core, exported for the benchmark. */
-export function geocodeWith(gazetteer: Gazetteer, query: string): GeoLocation | null {
+export function geocodeWith(gazetteer: Gazetteer, query: string, names = new NameSearch(gazetteer)): GeoLocation | null {
   const raw = query.slice(0, MAX_QUERY_LENGTH).trim();
   if (raw === '') return null;
   const text = parseQueryText(raw);
@@ -120,7 +121,6 @@ export function geocodeWith(gazetteer: Gazetteer, query: string): GeoLocation | 
     const located = locatePostcode(gazetteer, text.postcode);
     if (located) return located;
   }
-  const names = new NameSearch(gazetteer);
   const whole = text.parts.join(' ');
   const compact = whole.toUpperCase();
 

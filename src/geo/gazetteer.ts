@@ -24,7 +24,7 @@ import { osaDistance } from './edit-distance.js';
 import { GAZETTEER_FORMAT, PLACE_TYPES, type GazetteerFile, type PlaceType } from './gazetteer-file.js';
 import type { AliasRef, GazetteerEntry } from './gazetteer-entry.js';
 import { normaliseText } from './normalise-text.js';
-import { TrigramIndex } from './trigram-index.js';
+import { TrigramIndex, trigramKeys } from './trigram-index.js';
 import type { Country } from './types.js';
 
 export const DEFAULT_GAZETTEER_PATH = new URL('../../data/gazetteer/gazetteer.json', import.meta.url);
@@ -65,6 +65,8 @@ const INDEX_CHUNK = 4000;
 export class Gazetteer {
   private readonly aliases = new AliasTable();
   private trigrams: TrigramIndex | undefined;
+  /** Every word of every name, to tell a typo from a word that is simply in another name. */
+  private readonly words = new Set<string>();
   private readonly entries: Array<GazetteerEntry | undefined> = [];
   private readonly airportsByIata = new Map<string, number>();
   private readonly airportsByIcao = new Map<string, number>();
@@ -221,7 +223,15 @@ export class Gazetteer {
 
   /** Builds the fuzzy index; separate so a caller can yield to the event loop before it. */
   buildFuzzyIndex(): void {
-    this.trigrams ??= new TrigramIndex(this.aliases.keys);
+    if (this.trigrams) return;
+    this.trigrams = new TrigramIndex(this.aliases.keys);
+    for (const key of this.aliases.keys) for (const word of key.split(' ')) this.words.add(word);
+  }
+
+  /** True when some name in the gazetteer has this word: a word typed right, not a typo. */
+  isKnownWord(word: string): boolean {
+    this.buildFuzzyIndex();
+    return this.words.has(word);
   }
 
   exact(key: string): AliasRef[] {
@@ -241,7 +251,10 @@ export class Gazetteer {
   fuzzy(key: string, maxDistance: number): FuzzyHit[] {
     this.buildFuzzyIndex();
     const hits: FuzzyHit[] = [];
-    for (const candidate of this.trigrams?.search(key, FUZZY_MIN_DICE, FUZZY_CANDIDATES) ?? []) {
+    // Each edit changes at most four of a string's trigrams (a transposition), so a string within
+    // maxDistance edits shares at least this many with the key.
+    const minShared = Math.max(1, trigramKeys(key).length - 4 * maxDistance);
+    for (const candidate of this.trigrams?.search(key, FUZZY_MIN_DICE, FUZZY_CANDIDATES, minShared) ?? []) {
       const aliasKey = this.aliases.keys[candidate.id];
       if (aliasKey === undefined) continue;
       const distance = osaDistance(key, aliasKey, maxDistance);

@@ -1,7 +1,7 @@
 // Finds the entry a passenger most likely means by a name: exact aliases first, then the name
 // split from trailing words, then fuzzy (typo-tolerant) matching. Scores from alias-rules.ts
 // are adjusted for intent ("airport", "station") and qualifiers (", Bristol", ", Wales").
-import type { Gazetteer } from './gazetteer.js';
+import type { FuzzyHit, Gazetteer } from './gazetteer.js';
 import type { AliasRef, GazetteerEntry } from './gazetteer-entry.js';
 import { wordsAlign } from './edit-distance.js';
 import { haversineMeters } from './haversine.js';
@@ -225,12 +225,22 @@ export class NameSearch {
     return out;
   }
 
+  /** Fuzzy hits per key, shared by the answer and the suggestions of one query. */
+  private readonly fuzzyHits = new Map<string, FuzzyHit[]>();
+
   private fuzzyCandidates(part: string, aligned = true): Candidate[] {
     const out: Candidate[] = [];
     for (const key of new Set([part, withoutIntentWords(part)])) {
       const edits = allowedEdits(key.length);
-      if (edits === 0) continue;
-      for (const hit of this.gazetteer.fuzzy(key, edits)) {
+      // Every word spelled as some name spells it: nothing to correct, and "correcting" a real
+      // word into another is how a query lands on a different place.
+      if (edits === 0 || tokens(key).every((w) => this.gazetteer.isKnownWord(w))) continue;
+      let hits = this.fuzzyHits.get(key);
+      if (!hits) {
+        hits = this.gazetteer.fuzzy(key, edits);
+        this.fuzzyHits.set(key, hits);
+      }
+      for (const hit of hits) {
         const similarity = 1 - hit.distance / Math.max(key.length, hit.key.length);
         // Typos inside the words typed, never another name: "York Minster" is not Worminster. And
         // two slips to reach a village are more likely another name than a typo ("Tynecastle"

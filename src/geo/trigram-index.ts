@@ -70,11 +70,21 @@ export class TrigramIndex {
     });
   }
 
-  /** Strings whose Dice similarity to `query` is at least `minDice`, best first, at most `limit`. */
-  search(query: string, minDice: number, limit: number): TrigramCandidate[] {
-    const queryKeys = trigramKeys(query);
+  /**
+   * Strings whose Dice similarity to `query` is at least `minDice` and that share at least
+   * `minShared` of its trigrams, best first, at most `limit`.
+   *
+   * Only the rarest `n - minShared + 1` posting lists are walked: a string sharing `minShared` of
+   * the query's `n` trigrams must be in at least one of any `n - minShared + 1` of their lists
+   * (pigeonhole). The long lists of common trigrams ("ote", "tel", " ho") are then only probed,
+   * by binary search, for the ids already found: this is what keeps a query such as "Royal Albion
+   * Hotel Brighton" from touching every hotel in the index.
+   */
+  search(query: string, minDice: number, limit: number, minShared = 1): TrigramCandidate[] {
+    const queryKeys = trigramKeys(query).sort((a, b) => this.listLength(a) - this.listLength(b));
+    const walked = Math.max(1, queryKeys.length - Math.max(1, minShared) + 1);
     const touched: number[] = [];
-    for (const key of queryKeys) {
+    for (const key of queryKeys.slice(0, walked)) {
       const end = this.offsets[key + 1]!;
       for (let p = this.offsets[key]!; p < end; p++) {
         const id = this.postings[p]!;
@@ -82,13 +92,35 @@ export class TrigramIndex {
         this.shared[id]! += 1;
       }
     }
+    for (const key of queryKeys.slice(walked)) {
+      for (const id of touched) if (this.contains(key, id)) this.shared[id]! += 1;
+    }
     const found: TrigramCandidate[] = [];
     for (const id of touched) {
-      const dice = (2 * this.shared[id]!) / (queryKeys.length + this.gramCount[id]!);
+      const shared = this.shared[id]!;
       this.shared[id] = 0;
-      if (dice >= minDice) found.push({ id, dice });
+      const dice = (2 * shared) / (queryKeys.length + this.gramCount[id]!);
+      if (shared >= minShared && dice >= minDice) found.push({ id, dice });
     }
     found.sort((a, b) => b.dice - a.dice);
     return found.length > limit ? found.slice(0, limit) : found;
+  }
+
+  private listLength(key: number): number {
+    return this.offsets[key + 1]! - this.offsets[key]!;
+  }
+
+  /** Posting lists are in ascending id order (filled in string order): binary search. */
+  private contains(key: number, id: number): boolean {
+    let lo = this.offsets[key]!;
+    let hi = this.offsets[key + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.postings[mid]!;
+      if (at === id) return true;
+      if (at < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
   }
 }

@@ -96,7 +96,7 @@ describe('dispatch cascade', () => {
   it('stops offering when the passenger cancels mid-cascade, and cancelling again answers the same', async () => {
     const first = await driverNear(50.3790, -4.1430); // Plymouth
     const second = await driverNear(50.3850, -4.1430);
-    const { booking_reference: ref } = await quoteAndBook('Plymouth station', 'Plymouth Hoe');
+    const { booking_reference: ref } = await quoteAndBook('Plymouth station', 'Plymouth');
     await waitForJobCard(stack.sql, first, ref);
     const cancel = () =>
       stack.app.inject({

@@ -164,7 +164,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     const polled = await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` });
     expect(polled.statusCode).toBe(200);
     expect(Object.keys(polled.json()).sort()).toEqual(
-      ['booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_time', 'status'].sort(),
+      ['booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_note', 'pickup_time', 'status'].sort(),
     );
     expect(polled.json()).toMatchObject({ status: 'assigned', driver: { name: 'Morag Fraser', vehicle: 'Skoda Octavia', plate: driver.plate } });
     expect(polled.body).not.toMatch(/7911|ada\.lovelace|Ada/);
