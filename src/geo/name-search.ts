@@ -192,7 +192,8 @@ export class NameSearch {
       const candidates = this.exactCandidates(words.slice(0, k).join(' '));
       if (candidates.length === 0) continue;
       const rest = withoutIntentWords(words.slice(k).join(' '));
-      const qualifiers = rest ? [rest, ...otherParts] : otherParts;
+      // Refinements ("north terminal") say which part of the place, not which place: no qualifier.
+      const qualifiers = rest && distinctiveWords(tokens(rest)).length > 0 ? [rest, ...otherParts] : otherParts;
       const match = this.choose(candidates, qualifiers, query, 0.9);
       const qualified = rest === '' || this.qualifierMatches(match.entry, rest);
       if (!qualified) match.confidence = round2(match.confidence * this.leftoverFactor(match.entry, tokens(rest)));

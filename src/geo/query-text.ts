@@ -31,6 +31,7 @@ export interface QueryText {
 const POSTCODE_IN_TEXT = /(^|[^A-Z0-9])([A-Z]{1,2}[0-9][A-Z0-9]?)\s*([0-9][A-Z]{2})(?![A-Z0-9])/g;
 
 const AIRPORT_WORDS = new Set(['airport', 'airfield', 'aerodrome']);
+const NON_AIRPORT_TERMINAL_WORDS = new Set(['ferry', 'cruise', 'bus', 'coach', 'port', 'container']);
 const STATION_WORDS = new Set(['station', 'railway', 'rail', 'train', 'tube', 'underground']);
 const STREET_WORDS = new Set(['road', 'rd', 'street', 'st', 'approach', 'lane', 'avenue', 'way', 'close', 'drive', 'terrace', 'hill', 'parade', 'square', 'yard', 'gardens']);
 const CORRECTABLE_INTENT_WORDS = ['airport', 'station', 'railway'];
@@ -82,6 +83,8 @@ export function parseQueryText(raw: string): QueryText {
         if (STREET_WORDS.has(words[i + 1] ?? '')) return;
         // The last such word wins: "Gatwick Airport station" is the station.
         if (AIRPORT_WORDS.has(word)) intent = 'airport';
+        // "Gatwick North Terminal" is the airport; a ferry, cruise or bus terminal is not.
+        else if (word === 'terminal' && !words.some((w) => NON_AIRPORT_TERMINAL_WORDS.has(w))) intent = 'airport';
         else if (STATION_WORDS.has(word)) intent = 'station';
       });
       return words.join(' ');

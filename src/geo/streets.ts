@@ -100,10 +100,21 @@ export class StreetIndex {
       candidates = rows.filter((row) => qualifiers.some((q) => this.inPlace(gazetteer, row, q)));
       if (candidates.length === 0) return null;
     }
+    if (candidates.length === 0) return null;
+    // Several rows of one name: one street if they are all close together. Spread out, they are
+    // a long road through the town the query names ("Mansfield Road, Nottingham" runs through
+    // NG1 to NG5): its part nearest that town's centre. With no town named they are ambiguous.
+    const spread = candidates.some((c) => haversineMeters(c.lat, c.lon, candidates[0]!.lat, candidates[0]!.lon) > SAME_STREET_M);
+    if (spread) {
+      const centre = qualifiers.map((q) => this.townCentre(gazetteer, q)).find((c) => c !== null);
+      if (!centre) return null;
+      const nearest = candidates.reduce((a, b) =>
+        haversineMeters(a.lat, a.lon, centre.lat, centre.lon) <= haversineMeters(b.lat, b.lon, centre.lat, centre.lon) ? a : b,
+      );
+      candidates = candidates.filter((c) => haversineMeters(c.lat, c.lon, nearest.lat, nearest.lon) <= SAME_STREET_M);
+    }
     const first = candidates[0];
     if (!first) return null;
-    // Several rows of one name: one street if they are all close together, else ambiguous.
-    if (!candidates.every((c) => haversineMeters(c.lat, c.lon, first.lat, first.lon) <= SAME_STREET_M)) return null;
     const lat = candidates.reduce((s, c) => s + c.lat, 0) / candidates.length;
     const lon = candidates.reduce((s, c) => s + c.lon, 0) / candidates.length;
     const district = gazetteer.district(first.district);
@@ -122,6 +133,19 @@ export class StreetIndex {
       context: [first.townKey, normaliseText(district?.council ?? ''), normaliseText(district?.region ?? '')].filter(Boolean).join(' '),
       qualified: qualifiers.length > 0,
     };
+  }
+
+  private townCentre(gazetteer: Gazetteer, qualifier: string): { lat: number; lon: number } | null {
+    if (!gazetteer.isTownName(qualifier)) return null;
+    let best: { lat: number; lon: number } | null = null;
+    let score = -Infinity;
+    for (const ref of gazetteer.exact(qualifier)) {
+      if (ref.entry.kind === 'place' && ref.score > score) {
+        score = ref.score;
+        best = ref.entry;
+      }
+    }
+    return best;
   }
 
   /** A qualifier names the street's district ("M3"), its town, or a town it lies within reach of. */
