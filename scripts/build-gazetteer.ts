@@ -30,6 +30,17 @@ const AIRPORT_COUNCIL_OVERRIDES = new Map([
   ['LTN', 'Luton'],
 ]);
 
+// OpenFlights places an airport at its airfield reference point, often 1-2 km from the terminal a
+// taxi goes to. Where a railway station is built into the terminal, its point is the pickup: these
+// stations (by CRS code) are in or at the terminal building. Parkway stations are not (a shuttle
+// ride away), nor are Heathrow's, which become terminal entries of their own.
+const TERMINAL_STATIONS = new Map([
+  ['LGW', 'GTW'],
+  ['MAN', 'MIA'],
+  ['STN', 'SSD'],
+  ['SEN', 'SIA'],
+]);
+
 const CROWN_DEPENDENCIES = new Set(['Jersey', 'Guernsey', 'Isle of Man']);
 const NO_PLACE_NEARBY_RADIUS_M = 200_000;
 const NORTHERN_IRELAND = 'Northern Ireland';
@@ -223,8 +234,11 @@ function main(): void {
 
   const airportAdmin = new Map<string, Admin>();
   for (const row of airportRows) {
-    const lat = num(row, 'latitude');
-    const lon = num(row, 'longitude');
+    const terminalCrs = TERMINAL_STATIONS.get(row.iata ?? '');
+    const terminal = terminalCrs ? stationRows.find((s) => s.crsCode === terminalCrs) : undefined;
+    if (terminalCrs && !terminal) throw new Error(`terminal station ${terminalCrs} not found in uk_railway_stations.csv`);
+    const lat = terminal ? num(terminal, 'lat') : num(row, 'latitude');
+    const lon = terminal ? num(terminal, 'long') : num(row, 'longitude');
     const country = row.country ?? '';
     const crown = CROWN_DEPENDENCIES.has(country);
     const admin = crown

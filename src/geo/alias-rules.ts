@@ -75,8 +75,6 @@ export function stationAliases(stationName: string, crs: string): Array<{ key: s
   else if (!/\b(central|parkway|international|airport|terminal)\b/.test(key) && !key.includes(' ')) {
     out.push({ key: `${key} central`, score: STATION_SCORE - 5, derived: true });
   }
-  // "Kings X", "Charing X": how people and timetables write Cross.
-  if (/\bcross\b/.test(key)) out.push({ key: key.replace(/\bcross\b/, 'x'), score: STATION_SCORE - 5, derived: true });
   // "Adlington (Cheshire)": the bracket is a qualifier, not part of what people type.
   const bare = normaliseText(stationName.replace(/\(.*?\)/g, ' '));
   if (bare !== key) out.push({ key: bare, score: STATION_SCORE - 5, derived: true });
@@ -172,6 +170,8 @@ export function terminalAliases(airportShort: string, iata: string, terminals: s
 const ABBREVIATIONS: Array<[RegExp, string]> = [
   [/\bstreet\b/g, 'st'],
   [/\broad\b/g, 'rd'],
+  // "Kings X", "Charing X": how people and timetables write Cross.
+  [/\bcross\b/g, 'x'],
 ];
 
 export function withAbbreviations(key: string): string[] {
@@ -195,6 +195,7 @@ const POI_SHORTENINGS: Array<[RegExp, string]> = [
   [/ teaching hospital\b/, ' hospital'],
   [/ general hospital\b/, ' hospital'],
   [/\buniversity\b/, 'uni'],
+  [/\bmetropolitan university\b/, 'met uni'],
   [/^university of (.+)$/, '$1 university'],
   [/ (nhs )?(foundation )?trust\b.*$/, ''],
 ];
@@ -204,7 +205,8 @@ const POI_SHORTENINGS: Array<[RegExp, string]> = [
 const POI_SCORE = 75;
 
 /** The names a point of interest goes by: its own, each alias, and each without a leading "The". */
-export function poiAliases(name: string, aliases: string): Array<{ key: string; score: number; derived: boolean }> {
+export function poiAliases(name: string, aliases: string, town = ''): Array<{ key: string; score: number; derived: boolean }> {
+  const townKey = normaliseText(town);
   const out = new Map<string, { key: string; score: number; derived: boolean }>();
   const add = (key: string, score: number, derived: boolean) => {
     if (key !== '' && !out.has(key)) out.set(key, { key, score, derived });
@@ -212,13 +214,22 @@ export function poiAliases(name: string, aliases: string): Array<{ key: string; 
   for (const [i, raw] of [name, ...aliases.split('|')].entries()) {
     const key = normaliseText(raw);
     add(key, POI_SCORE - (i === 0 ? 0 : 2), i !== 0);
-    if (key.startsWith('the ')) add(key.slice(4), POI_SCORE - 3, true);
+    const bare = key.startsWith('the ') ? key.slice(4) : key;
+    if (bare !== key) add(bare, POI_SCORE - 3, true);
     // "Royal Stoke University Hospital" is "Royal Stoke Hospital" to most; "Manchester
     // Metropolitan University" is "Manchester Metropolitan Uni".
     for (const [pattern, short] of POI_SHORTENINGS) {
-      const shorter = key.replace(pattern, short).trim();
-      if (shorter !== key && shorter.split(' ').length >= 2) add(shorter, POI_SCORE - 4, true);
+      const shorter = bare.replace(pattern, short).trim();
+      if (shorter !== bare && shorter.split(' ').length >= 2) add(shorter, POI_SCORE - 4, true);
     }
+    // "Manchester Royal Infirmary" is also "the Royal Infirmary, Manchester".
+    if (townKey !== '' && bare.startsWith(`${townKey} `) && bare.split(' ').length >= townKey.split(' ').length + 2) {
+      add(`${bare.slice(townKey.length + 1)} ${townKey}`, POI_SCORE - 4, true);
+    }
+    // "Queen Elizabeth Hospital" is "QE Hospital": initials of the words before what it is.
+    const kind = /^(.+?) (hospital|university|college|infirmary)\b(.*)$/.exec(bare);
+    const named = kind?.[1]?.split(' ').filter((w) => w !== 'the') ?? [];
+    if (kind && named.length >= 2 && named.length <= 4) add(`${named.map((w) => w[0]).join('')} ${kind[2]}${kind[3]}`, POI_SCORE - 6, true);
   }
   return [...out.values()];
 }

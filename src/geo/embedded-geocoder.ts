@@ -20,6 +20,7 @@ export const MIN_CONFIDENCE = 0.7;
 const MAX_SUGGESTIONS = 5;
 const STREET_CONFIDENCE = 0.9;
 const UNQUALIFIED_STREET_CONFIDENCE = 0.55;
+const STREET_ENDING = /\b(street|st|road|rd|lane|avenue|ave|row|square|sq|place|crescent|terrace|walk|way|parade|hill|gate)\b/;
 /** A street this close to the town answer is in that town. */
 const STREET_IN_TOWN_M = 12_000;
 
@@ -154,7 +155,9 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
   const match = names.search(text);
   // A street the query names is closer to the door than a town centre, and surer than a doubtful
   // answer: "1 Deansgate, Manchester" is Deansgate, not the middle of Manchester.
-  if (!match || match.confidence < MIN_CONFIDENCE || match.entry.kind === 'place') {
+  // ("Argyle St, Glasgow" is the street; "Argyle Street station" the station.)
+  const streetLike = STREET_ENDING.test(text.parts[0] ?? '') && text.intent !== 'station';
+  if (!match || match.confidence < MIN_CONFIDENCE || match.entry.kind === 'place' || (streetLike && match.entry.kind === 'station')) {
     const street = streetIndex()?.find(gazetteer, text);
     const sameTown = (e: GazetteerEntry) => !!street && haversineMeters(e.lat, e.lon, street.lat, street.lon) <= STREET_IN_TOWN_M;
     if (street && (!match || match.confidence < MIN_CONFIDENCE || sameTown(match.entry))) {

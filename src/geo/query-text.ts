@@ -119,6 +119,8 @@ export function nameVariants(part: string): string[] {
   }
   const bare = withoutIntentWords(part);
   if (bare !== '' && !variants.includes(bare)) variants.push(bare);
+  // "the Royal Infirmary", "the Christie": people put "the" before names that are known without it.
+  for (const v of [...variants]) if (v.startsWith('the ') && v.length > 6) variants.push(v.slice(4));
   return variants;
 }
 
