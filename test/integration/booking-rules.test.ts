@@ -215,6 +215,20 @@ describe('meet and greet', () => {
   });
 });
 
+describe('pickup precision', () => {
+  it('tells the driver, the lookup and the tracking page when a pickup is only a town centre', async () => {
+    const d = await createDriver(stack.sql, { lat: 54.9720, lon: -2.1000, homeArea: 'national-default' }); // Hexham
+    created.push(d);
+    const booked = (await post('/api/public/bookings/instant', instant({ pickup_address: 'Hexham', dropoff_address: 'Hexham station' }))).json();
+    const card = await waitForJobCard(stack.sql, d, booked.booking_reference);
+    expect(card.body).toMatch(/From: Hexham.*\(approximate: town centre only/);
+    const lookup = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${booked.booking_reference}?token=${booked.manage_token}` });
+    expect(lookup.json()).toMatchObject({ pickup_precision: 'town_centre', dropoff_precision: 'point' });
+    const status = await stack.app.inject({ method: 'GET', url: `/track/${booked.booking_reference}/status.json` });
+    expect(status.json().pickup_note).toMatch(/town centre/);
+  });
+});
+
 describe('email confirmation', () => {
   it('keeps a held booking held when Temporal cannot be reached, so the confirmation can be retried', async () => {
     const email = `held.${Date.now()}@example.com`;

@@ -94,6 +94,39 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     return link;
   }
 
+  it('asks where exactly for a pickup that is only a town centre, offers suggestions when still unsure, and books once it is precise', async () => {
+    const q = await quote('Bristol', 'Bristol Temple Meads');
+    const { page } = await openPage(q.booking_url);
+    await page.waitForSelector('text=Where exactly?');
+    // No way to book a town centre.
+    expect(await page.locator('form#book').count()).toBe(0);
+
+    // Still not a place a driver can find: the API's suggestions become buttons.
+    await page.fill('#pickup_detail', 'Minster');
+    await page.click('#find');
+    await page.waitForSelector('#suggestions button.suggestion');
+    expect(await page.locator('#refine-error').textContent()).toMatch(/Did you mean/);
+    const offered = page.locator('#suggestions button.suggestion');
+    expect(await offered.count()).toBeGreaterThan(0);
+    expect(await offered.count()).toBeLessThanOrEqual(5);
+    // Choosing one asks for a price for exactly that place.
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/api/public/v1/quote') && r.method() === 'POST'),
+      offered.first().click(),
+    ]);
+    expect((request.postDataJSON() as { pickup: string }).pickup.length).toBeGreaterThan(0);
+    // A suggestion precise enough moves on to its own booking page; let that settle first.
+    if ((await request.response())?.ok()) await page.waitForURL((url) => !url.pathname.endsWith(q.quote_id));
+
+    // A street in the town is precise enough: a new quote, and the booking form.
+    await page.goto(q.booking_url);
+    await page.fill('#pickup_detail', 'Park Street');
+    await Promise.all([page.waitForURL((url) => url.pathname.startsWith('/book/') && !url.pathname.endsWith(q.quote_id)), page.click('#find')]);
+    await page.waitForSelector('form#book');
+    expect(await page.textContent('dl.facts')).toContain('Park Street, Bristol');
+    await page.context().close();
+  });
+
   it('books from the quote link and shows the driver on the tracking page without a reload once they accept on their job card', async () => {
     const driver = await driverNear(57.4790, -4.2250, 'Morag Fraser'); // Inverness
     const q = await quote('Inverness station', 'Inverness Airport');
