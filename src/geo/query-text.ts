@@ -25,6 +25,8 @@ export interface QueryText {
   allCaps: boolean;
   /** Lower-cased words as typed, before synonyms: "STN" must stay a code, not become "station". */
   rawWords: string[];
+  /** Parts set aside as address lines ("1 deansgate", "flat 2"): where a street name may be. */
+  addressLines?: string[];
 }
 
 // Word boundaries matter: without them "XSW1A2AAX" would yield a postcode.
@@ -92,9 +94,13 @@ export function parseQueryText(raw: string): QueryText {
     .filter((part) => part !== '' && !DROPPED_PARTS.has(part));
   // A trailing "UK" without a comma ("Bracknell UK") is noise too.
   parts = parts.map((part) => part.replace(/ (uk|gb)$/, ''));
+  let addressLines: string[] = [];
   if (parts.length > 1) {
     const named = parts.filter((part) => !ADDRESS_PART.test(part));
-    if (named.length > 0) parts = named;
+    if (named.length > 0) {
+      addressLines = parts.filter((part) => ADDRESS_PART.test(part));
+      parts = named;
+    }
   }
   return {
     postcode: postcodeMatch?.found ?? null,
@@ -103,6 +109,7 @@ export function parseQueryText(raw: string): QueryText {
     intentCorrected,
     allCaps: /[A-Z]/.test(trimmed) && trimmed === trimmed.toUpperCase(),
     rawWords: trimmed.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== ''),
+    addressLines,
   };
 }
 

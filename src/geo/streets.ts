@@ -40,24 +40,43 @@ const STREET_ABBREVIATIONS: Record<string, string> = {
 };
 const HOUSE_NUMBER = /^(flat \d+[a-z]? )?\d+[a-z]?(-\d+[a-z]?)? /;
 
+/** Lines parsed between yields when loading in the background: about 10 ms of work each. */
+const SLICE_LINES = 2_000;
+
+function addRows(byName: Map<string, StreetRow[]>, header: string[], rows: string[][]): void {
+  const col = (name: string) => header.indexOf(name);
+  const [n, d, la, lo, t] = [col('name'), col('district'), col('lat'), col('lon'), col('town')];
+  for (const r of rows) {
+    const name = r[n] ?? '';
+    const key = normaliseText(name);
+    if (key === '') continue;
+    const town = r[t] ?? '';
+    const row = { name, district: r[d] ?? '', lat: Number(r[la]), lon: Number(r[lo]), town, townKey: normaliseText(town) };
+    const list = byName.get(key);
+    if (list) list.push(row);
+    else byName.set(key, [row]);
+  }
+}
+
 export class StreetIndex {
   private constructor(private readonly byName: Map<string, StreetRow[]>) {}
 
   static fromCsv(text: string): StreetIndex {
     const rows = parseCsvRows(text);
-    const header = rows.shift() ?? [];
-    const col = (name: string) => header.indexOf(name);
-    const [n, d, la, lo, t] = [col('name'), col('district'), col('lat'), col('lon'), col('town')];
     const byName = new Map<string, StreetRow[]>();
-    for (const r of rows) {
-      const name = r[n] ?? '';
-      const key = normaliseText(name);
-      if (key === '') continue;
-      const town = r[t] ?? '';
-      const row = { name, district: r[d] ?? '', lat: Number(r[la]), lon: Number(r[lo]), town, townKey: normaliseText(town) };
-      const list = byName.get(key);
-      if (list) list.push(row);
-      else byName.set(key, [row]);
+    addRows(byName, rows.shift() ?? [], rows);
+    return new StreetIndex(byName);
+  }
+
+  /** The same index built a slice of lines at a time, so the API's event loop is never held long. */
+  static async fromCsvInSlices(text: string): Promise<StreetIndex> {
+    // Street names hold no line breaks, so every line is one row.
+    const lines = text.split('\n');
+    const header = parseCsvRows(lines[0] ?? '')[0] ?? [];
+    const byName = new Map<string, StreetRow[]>();
+    for (let i = 1; i < lines.length; i += SLICE_LINES) {
+      addRows(byName, header, parseCsvRows(lines.slice(i, i + SLICE_LINES).join('\n')));
+      await yieldToEventLoop();
     }
     return new StreetIndex(byName);
   }
@@ -72,6 +91,15 @@ export class StreetIndex {
    * place) answers; "High Street" alone is every town's.
    */
   find(gazetteer: Gazetteer, text: QueryText): (GazetteerEntry & { qualified: boolean }) | null {
+    // "1 Deansgate, Manchester": the address line set aside for its house number holds the street,
+    // and everything after it says where.
+    for (const line of text.addressLines ?? []) {
+      const words = tokens(line.replace(HOUSE_NUMBER, ''));
+      if (words.length === 0 || /^\d/.test(words[0] ?? '')) continue;
+      const rows = this.rowsFor(words);
+      const chosen = rows ? this.choose(gazetteer, rows, text.parts) : null;
+      if (chosen) return chosen;
+    }
     const parts = text.parts;
     const first = (parts[0] ?? '').replace(HOUSE_NUMBER, '');
     const words = tokens(first);
@@ -174,9 +202,9 @@ export function streetIndex(path: URL = DEFAULT_STREETS_PATH): StreetIndex | nul
 export function preloadStreets(path: URL = DEFAULT_STREETS_PATH): Promise<StreetIndex | null> {
   loading ??= (async () => {
     if (!existsSync(path)) return (index = null);
-    const text = await readFile(path, 'utf8');
-    await yieldToEventLoop();
-    index ??= StreetIndex.fromCsv(text);
+    const built = await StreetIndex.fromCsvInSlices(await readFile(path, 'utf8'));
+    // A query that could not wait may have read the file synchronously meanwhile: keep that one.
+    index ??= built;
     return index;
   })();
   return loading;

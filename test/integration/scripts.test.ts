@@ -125,6 +125,9 @@ describe('the README commands', () => {
     const geocode = run('npx', ['tsx', 'bench/geocode.ts']);
     expect(await finished(geocode, 240_000), geocode.output().slice(-3000)).toBe(0);
     expect(geocode.output()).toMatch(/typos resolved to the same answer as the correct spelling: \d+\/\d+/);
+    const destinations = run('npx', ['tsx', 'bench/geocode-destinations.ts']);
+    expect(await finished(destinations, 240_000), destinations.output().slice(-3000)).toBe(0);
+    expect(destinations.output()).toMatch(/wrong town \(found, > 5 km off, another town\): 0\n/);
   }, 700_000);
 
   it('the history recorder records replayable histories (into a folder of the test\'s own)', async () => {

@@ -211,6 +211,14 @@ describe('places', () => {
     expect(await find('Oxford Street, London')).toMatchObject({ region: 'London', precision: 'town_centre' });
   });
 
+  it('reads the street from an address line with a house number, as people write addresses', async () => {
+    expect(await find('12 Sauchiehall Street, Glasgow')).toMatchObject({ kind: 'street', precision: 'street', postcodeDistrict: 'G2' });
+    expect(await find('22 Station Road, Filton')).toMatchObject({ kind: 'street', council: 'South Gloucestershire' });
+    expect(await find('5 Mansfield Road, Nottingham')).toMatchObject({ kind: 'street', postcodeDistrict: 'NG1' });
+    // A street we do not know: the town, and the precision says it is only the town.
+    expect(await find('7 Nowhere Road, Nottingham')).toMatchObject({ kind: 'place', precision: 'town_centre' });
+  });
+
   it('refuses a street named without its town rather than guess which town', async () => {
     const result = await geocoder.resolve('Gloucester Road');
     expect(result.status).not.toBe('found');
