@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRECISIONS } from '../geo/types.js';
 
 // One error body for every error: RFC 9457 problem details, plus a stable machine code and,
 // for input errors, the offending fields.
@@ -7,6 +8,15 @@ export const FieldErrorSchema = z.object({
   field: z.string().describe('Dotted path of the offending field, e.g. "body.passengers"'),
   message: z.string(),
 });
+
+export const PlaceSuggestionSchema = z
+  .object({
+    label: z.string(),
+    kind: z.string().describe('place, station, airport, poi, street, postcode_district, postcode_sector'),
+    town: z.string().nullable(),
+    precision: z.enum(PRECISIONS),
+  })
+  .meta({ id: 'PlaceSuggestion' });
 
 export const ProblemSchema = z
   .object({
@@ -18,6 +28,11 @@ export const ProblemSchema = z
     instance: z.string().optional(),
     request_id: z.string().optional(),
     errors: z.array(FieldErrorSchema).optional(),
+    suggestions: z
+      .array(PlaceSuggestionSchema)
+      .max(5)
+      .optional()
+      .describe('With address_uncertain and address_not_found: up to five places the caller may have meant, best first'),
   })
   .catchall(z.unknown())
   .meta({ id: 'Problem' });

@@ -308,6 +308,9 @@ describe('OpenAPI document and health', () => {
     expect(doc.paths['/api/public/v1/booking/{ref}'].post.operationId).toBe('cancelBooking');
     // Booking status names are part of the published contract.
     expect(doc.components.schemas.BookingStatus.enum).toEqual([...BOOKING_STATUSES]);
+    // So are the precision of a place and the suggestions a 422 offers.
+    expect(doc.components.schemas.Precision.enum).toEqual(['point', 'street', 'postcode_sector', 'postcode_district', 'town_centre']);
+    expect(doc.components.schemas.PlaceSuggestion.required).toEqual(['label', 'kind', 'town', 'precision']);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
