@@ -205,7 +205,12 @@ const POI_SHORTENINGS: Array<[RegExp, string]> = [
 const POI_SCORE = 75;
 
 /** The names a point of interest goes by: its own, each alias, and each without a leading "The". */
-export function poiAliases(name: string, aliases: string, town = ''): Array<{ key: string; score: number; derived: boolean }> {
+export function poiAliases(
+  name: string,
+  aliases: string,
+  town = '',
+  isTownName: (key: string) => boolean = () => false,
+): Array<{ key: string; score: number; derived: boolean }> {
   const townKey = normaliseText(town);
   const out = new Map<string, { key: string; score: number; derived: boolean }>();
   const add = (key: string, score: number, derived: boolean) => {
@@ -225,6 +230,17 @@ export function poiAliases(name: string, aliases: string, town = ''): Array<{ ke
     // "Manchester Royal Infirmary" is also "the Royal Infirmary, Manchester".
     if (townKey !== '' && bare.startsWith(`${townKey} `) && bare.split(' ').length >= townKey.split(' ').length + 2) {
       add(`${bare.slice(townKey.length + 1)} ${townKey}`, POI_SCORE - 4, true);
+    }
+    // "Hilton Manchester Deansgate" is "the Hilton on Deansgate": a brand named by its street. Not
+    // when that street is also a town's name: "Holiday Inn Express Stratford" may be Stratford-upon-Avon.
+    const at = townKey === '' ? -1 : ` ${bare} `.indexOf(` ${townKey} `);
+    if (at > 0 && at + townKey.length + 1 < bare.length) {
+      const brand = bare.slice(0, at - 1);
+      const street = bare.slice(at + townKey.length + 1);
+      if (brand.split(' ').length <= 3 && !isTownName(street)) {
+        add(`${brand} ${street}`, POI_SCORE - 4, true);
+        add(`${brand} on ${street}`, POI_SCORE - 4, true);
+      }
     }
     // "Queen Elizabeth Hospital" is "QE Hospital": initials of the words before what it is.
     const kind = /^(.+?) (hospital|university|college|infirmary)\b(.*)$/.exec(bare);

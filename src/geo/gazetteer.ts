@@ -149,7 +149,7 @@ export class Gazetteer {
 
     const o = file.pois;
     for (let i = 0; i < (o?.name.length ?? 0); i++) {
-      for (const alias of poiAliases(o?.name[i] ?? '', o?.aliases[i] ?? '', this.str(o?.town[i]) ?? '')) {
+      for (const alias of poiAliases(o?.name[i] ?? '', o?.aliases[i] ?? '', this.str(o?.town[i]) ?? '', isTownName)) {
         this.aliases.add(alias.key, this.poiBase + i, alias.score, alias.derived);
       }
       if (i % INDEX_CHUNK === INDEX_CHUNK - 1) yield;

@@ -44,6 +44,12 @@ describe('never a confident wrong town', () => {
     expect(wordsAlign('alton towers', 'aston rogers')).toBe(false);
   });
 
+  it('finds a hotel by its brand and street, as people name it', async () => {
+    // Not the villages called Hilton in Highland, Aberdeen or Derbyshire.
+    expect(await geocoder.geocode('the Hilton on Deansgate')).toMatchObject({ kind: 'poi', town: 'Manchester', postcodeDistrict: 'M3' });
+    expect(await geocoder.geocode('YOTEL Deansgate')).toMatchObject({ kind: 'poi', town: 'Manchester' });
+  });
+
   it('says how precise every answer is', async () => {
     expect((await geocoder.geocode('Manchester Piccadilly'))?.precision).toBe('point');
     expect((await geocoder.geocode('SW1A 1AA'))?.precision).toBe('postcode_sector');
