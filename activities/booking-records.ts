@@ -4,8 +4,9 @@ import type { Sql } from '../src/db/sql.js';
 import { vehicleCanServe } from '../src/dispatch/candidates.js';
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
+import { insertPaymentRecord } from '../src/settlement/payments-store.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import type { BookingStatus, JobSpec, NewBooking } from '../workflows/bookings/definitions.js';
+import { settlementKey, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../workflows/bookings/definitions.js';
 
 /**
  * The booking workflow's writes to the booking record. Each is idempotent (insert-or-ignore,
@@ -30,6 +31,19 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
       const fits =
         d.seats >= job.passengers && vehicleCanServe(d.vehicle_type, job.vehicleType) && (!needsWheelchair || d.wheelchair_accessible);
       return { driverStillFits: fits };
+    },
+
+    /** The completed trip's settlement, as an immutable payment record: one per booking, however often retried. */
+    async recordPayment({ ref, driverId, settlement }: { ref: string; driverId: string | null; settlement: SettleInput }): Promise<PaymentRecord> {
+      return insertPaymentRecord(sql, {
+        bookingRef: ref,
+        driverId,
+        amountPence: settlement.amountPence,
+        method: settlement.method,
+        recordedBy: settlement.by,
+        idempotencyKey: settlementKey(ref),
+        note: settlement.eventId ? `provider event ${settlement.eventId}` : null,
+      });
     },
 
     /** Cancels the record, withdraws open job cards and tells the driver who held the job, if any. */

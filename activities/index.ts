@@ -4,6 +4,7 @@ import { createBookingRecordActivities } from './booking-records.js';
 import { createDispatchActivities } from './dispatch.js';
 import { createNotificationActivities, type NotificationSettings } from './notifications.js';
 import { createQuoteActivities } from './quotes.js';
+import { createSubscriptionActivities } from './subscriptions.js';
 
 export interface ActivityDeps {
   sql: Sql;
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createBookingRecordActivities(deps),
     ...createDispatchActivities({ ...deps, publicBaseUrl: deps.settings.publicBaseUrl }),
     ...createNotificationActivities(deps),
+    ...createSubscriptionActivities(deps),
   };
 }
 

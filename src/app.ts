@@ -18,7 +18,9 @@ import { servicesPlugin } from './plugins/services.js';
 import { temporalPlugin } from './plugins/temporal.js';
 import { bookingRoutes } from './routes/bookings.js';
 import { docsRoutes } from './routes/docs.js';
+import { driverAppRoutes } from './routes/driver-app.js';
 import { driverRoutes } from './routes/drivers.js';
+import { opsRoutes } from './routes/ops.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { passengerRoutes } from './routes/passengers.js';
@@ -94,6 +96,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(bookingRoutes);
   await app.register(passengerRoutes);
   await app.register(driverRoutes);
+  await app.register(driverAppRoutes);
+  await app.register(opsRoutes);
   await app.register(pageRoutes);
   return app;
 }

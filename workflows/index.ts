@@ -2,3 +2,4 @@
 // (benchmark baselines run from bench/ on a worker of their own).
 export { quoteWorkflow } from './quotes/workflow.js';
 export { bookingWorkflow } from './bookings/workflow.js';
+export { billWeekWorkflow, driverSubscriptionWorkflow } from './subscriptions/workflow.js';

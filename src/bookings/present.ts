@@ -3,6 +3,8 @@ import { precisionOf } from '../geo/precision.js';
 import { gbp } from '../schemas/common.js';
 import type { CreatedBooking } from './book.js';
 import { bookingManageToken } from './access.js';
+import { paymentState } from '../settlement/payment-state.js';
+import type { PaymentMethod } from '../../workflows/bookings/definitions.js';
 import type { BookingWithDriver } from './store.js';
 
 // How a booking is shown to the programs that made or look it up. Times in UTC with the
@@ -27,7 +29,16 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
     meet_and_greet: row.meet_and_greet,
     flight_number: row.flight_number,
     driver: row.driver_id && row.d_name ? { name: row.d_name, vehicle: row.d_vehicle ?? '', plate: row.d_plate ?? '' } : null,
-    payment: { method: row.payment_method, state: row.payment_state, fare: gbp(row.fare_pence), currency: 'GBP' as const },
+    payment: {
+      method: row.payment_method,
+      state: paymentState(row),
+      fare: gbp(row.fare_pence),
+      currency: 'GBP' as const,
+      received:
+        row.paid_pence !== null && row.paid_at
+          ? { amount: gbp(row.paid_pence), method: row.paid_method as PaymentMethod, recorded_at: row.paid_at.toISOString() }
+          : null,
+    },
     cancelled_at: row.cancelled_at?.toISOString() ?? null,
     cancel_reason: row.cancel_reason,
     status_url: statusUrl(baseUrl, row.ref),

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/sql.js';
 import type { VehicleType } from '../pricing/types.js';
+import type { DriverPaymentOptions } from '../settlement/payment-options.js';
 import type { BookingStatus, JobSpec, NewBooking, PlaceSnapshot } from '../../workflows/bookings/definitions.js';
 
 // The bookings table: what lookups, pages and job cards read. The booking workflow owns every
@@ -43,7 +44,17 @@ export interface BookingRow {
 }
 
 /** A booking with the public facts of its driver, as lookups and pages show it. */
-export type BookingWithDriver = BookingRow & { d_name: string | null; d_vehicle: string | null; d_plate: string | null };
+export type BookingWithDriver = BookingRow & {
+  d_name: string | null;
+  d_vehicle: string | null;
+  d_plate: string | null;
+  /** How the assigned driver takes payment (drivers.payment_options). */
+  d_payment_options: DriverPaymentOptions | null;
+  /** The payment record in force, if the trip has been settled. */
+  paid_pence: number | null;
+  paid_method: string | null;
+  paid_at: Date | null;
+};
 
 /** Statuses in which a driver is committed to the job. */
 export const ACTIVE_STATUSES: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
@@ -63,9 +74,17 @@ export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, statu
 }
 
 export async function findBooking(sql: Sql, ref: string): Promise<BookingWithDriver | null> {
+  // The payment in force comes from the immutable payment records, never from a column someone
+  // could overwrite: the booking's payment state is derived from them (src/settlement/payment-state.ts).
   const [row] = await sql<BookingWithDriver[]>`
-    select b.*, d.name as d_name, d.vehicle_description as d_vehicle, d.plate as d_plate
+    select b.*, d.name as d_name, d.vehicle_description as d_vehicle, d.plate as d_plate,
+           d.payment_options as d_payment_options,
+           p.amount_pence as paid_pence, p.method as paid_method, p.recorded_at as paid_at
       from bookings b left join drivers d on d.id = b.driver_id
+      left join lateral (
+        select amount_pence, method, recorded_at from effective_payment_records e
+         where e.booking_ref = b.ref order by e.id desc limit 1
+      ) p on true
      where b.ref = ${ref}`;
   return row ?? null;
 }

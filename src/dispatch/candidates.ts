@@ -27,6 +27,8 @@ export interface DriverSnapshot {
   locationAt: Date | null;
   /** Accepted/assigned jobs of this driver whose time window overlaps this job's (computed by the caller's query). */
   overlappingJobs: number;
+  /** The first instant the driver's or vehicle's licence is no longer valid (null: no expiry on record). */
+  licenceInvalidFrom?: Date | null;
 }
 
 export interface JobNeeds {
@@ -43,6 +45,7 @@ export interface JobNeeds {
 
 export type SkipReason =
   | 'not_approved'
+  | 'licence_expired'
   | 'fleet_not_approved'
   | 'offline'
   | 'stale_location'
@@ -150,6 +153,7 @@ export function skipReasonFor(
   policy: CascadePolicy = DEFAULT_CASCADE_POLICY,
 ): SkipReason | null {
   if (!driver.approved) return 'not_approved';
+  if (driver.licenceInvalidFrom && driver.licenceInvalidFrom.getTime() <= needs.now.getTime()) return 'licence_expired';
   if (driver.tier === 'partner' && (driver.partnerFleetId === null || driver.partnerFleetApproved !== true)) return 'fleet_not_approved';
   if (!driver.online) return 'offline';
   if (distanceMeters === null || driver.locationAt === null) return 'no_location';

@@ -56,11 +56,13 @@ export async function readTierDrivers(
     {
       id: string; name: string; tier: Tier; home_area: string | null; partner_fleet_id: string | null; fleet_approved: boolean | null;
       approved: boolean; online: boolean; vehicle_type: string; seats: number; wheelchair_accessible: boolean;
-      lat: number | null; lon: number | null; location_at: Date | null; overlapping: number;
+      lat: number | null; lon: number | null; location_at: Date | null; overlapping: number; licence_invalid_from: Date | null;
     }[]
   >`
     select d.id, d.name, d.tier, d.home_area, d.partner_fleet_id, f.approved as fleet_approved, d.approved, d.online,
            d.vehicle_type, d.seats, d.wheelchair_accessible, d.lat, d.lon, d.location_at,
+           -- A licence is valid through its expiry date.
+           (least(d.driver_licence_expires, d.vehicle_licence_expires) + 1)::timestamptz as licence_invalid_from,
            ${driverLoad(sql, sql`d.id`, q.ref, q.start, q.end)} as overlapping
       from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
      where d.tier = ${q.tier}
@@ -81,6 +83,7 @@ export async function readTierDrivers(
     lon: d.lon,
     locationAt: d.location_at,
     overlappingJobs: d.overlapping,
+    licenceInvalidFrom: d.licence_invalid_from,
   }));
 }
 

@@ -13,9 +13,12 @@ import {
   type TripEvent,
 } from '../../workflows/bookings/definitions.js';
 import { findBooking } from '../bookings/store.js';
+import { settleBooking } from '../settlement/settle.js';
+import type { PaymentMethod, PaymentRecord } from '../../workflows/bookings/definitions.js';
 
-// What a driver does with a job card: accept or decline it, then report the trip or give it back.
-// The job-card link authenticates the driver for that one offer (src/dispatch/job-link.ts).
+// What a driver does with a job: accept or decline it, then report the trip or give it back, and
+// confirm what was paid. The job-card link authenticates the driver for that one offer
+// (src/dispatch/job-link.ts); in the driver app, their signed-in session does.
 
 function offerFromLink(s: Pick<Services, 'config'>, offerId: string, token: string) {
   if (!verifyJobLinkToken(s.config.JOB_LINK_SECRET, offerId, token)) {
@@ -29,11 +32,24 @@ function offerFromLink(s: Pick<Services, 'config'>, offerId: string, token: stri
 const failureType = (err: unknown) =>
   err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
 
+/** The offer a signed-in driver names: theirs, or as good as not there. */
+export function offerOfDriver(offerId: string, driverId: string) {
+  const offer = parseOfferId(offerId);
+  if (!offer || offer.driverId !== driverId) throw new ProblemError(404, 'offer_not_found', `No offer ${offerId} of yours.`);
+  return offer;
+}
+
+type VerifiedOffer = { ref: string; driverId: string };
+/** How the driver proved the offer is theirs: the job-card link's token, or their signed-in session. */
+export type OfferProof = { offerId: string; token: string } | { offerId: string; driverId: string };
+const verified = (s: Services, p: OfferProof): VerifiedOffer =>
+  'token' in p ? offerFromLink(s, p.offerId, p.token) : offerOfDriver(p.offerId, p.driverId);
+
 export async function respondToOffer(
   s: Services,
-  r: { offerId: string; token: string; decision: 'accept' | 'decline' },
+  r: OfferProof & { decision: 'accept' | 'decline' },
 ): Promise<{ result: 'accepted' | 'declined'; ref: string }> {
-  const offer = offerFromLink(s, r.offerId, r.token);
+  const offer = verified(s, r);
   let result;
   try {
     result = await s.temporal.workflow
@@ -58,9 +74,9 @@ export async function respondToOffer(
  */
 export async function reportTrip(
   s: Services,
-  r: { offerId: string; token: string; event: TripEvent },
+  r: OfferProof & { event: TripEvent },
 ): Promise<{ ref: string; status: BookingStatus }> {
-  const offer = offerFromLink(s, r.offerId, r.token);
+  const offer = verified(s, r);
   try {
     const status = await s.temporal.workflow
       .getHandle(bookingWorkflowId(offer.ref))
@@ -72,4 +88,23 @@ export async function reportTrip(
     if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${offer.ref}.`);
     throw new ProblemError(409, 'booking_closed', `Booking ${offer.ref} is ${row.status}; it takes no more trip reports.`);
   }
+}
+
+/**
+ * The driver confirms what the passenger paid for a completed trip (the fare unless they say
+ * otherwise). Written once as an immutable payment record; a repeat answers the same record.
+ */
+export async function confirmPayment(
+  s: Services,
+  r: OfferProof & { method: PaymentMethod; amountPence?: number },
+): Promise<{ ref: string; payment: PaymentRecord }> {
+  const offer = verified(s, r);
+  let amountPence = r.amountPence;
+  if (amountPence === undefined) {
+    const row = await findBooking(s.sql, offer.ref);
+    if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${offer.ref}.`);
+    amountPence = row.fare_pence;
+  }
+  const payment = await settleBooking(s, offer.ref, { driverId: offer.driverId, amountPence, method: r.method, by: 'driver' });
+  return { ref: offer.ref, payment };
 }

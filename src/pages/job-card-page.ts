@@ -6,8 +6,9 @@ import { inlineAsset, layout, messagePage, type Page } from './layout.js';
 import type { OfferRow as OfferForPage } from '../dispatch/store.js';
 
 // The page behind the job card SMS link. The link's token authenticates the driver for this one
-// offer, so the page shows what the SMS already said (no passenger contact details) and answers
-// through POST /api/driver/offers/:offerId/respond, which decides who gets the job.
+// offer, so until the job is theirs the page shows what the SMS already said (no passenger contact
+// details) and answers through POST /api/driver/offers/:offerId/respond, which decides who gets
+// the job. Once it is theirs: the passenger's name and phone, the trip's steps and the payment.
 
 
 const JOB_SCRIPT = inlineAsset(`(() => {
@@ -74,6 +75,88 @@ const JOB_SCRIPT = inlineAsset(`(() => {
 })();
 `);
 
+// Once the job is theirs: the trip's next steps, then what the passenger paid. Each button calls
+// the same API a driver app does; the service decides and the page reloads to show its answer.
+const TRIP_SCRIPT = inlineAsset(`(() => {
+  const job = document.getElementById('job');
+  const trip = document.getElementById('trip');
+  const outcome = document.getElementById('trip-outcome');
+  const base = '/api/driver/offers/' + encodeURIComponent(job.dataset.offerId);
+  const send = async (path, body) => {
+    for (const b of trip.querySelectorAll('button')) b.disabled = true;
+    try {
+      const res = await fetch(base + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, token: job.dataset.token }),
+      });
+      if (res.ok) return location.reload();
+      const reply = await res.json().catch(() => null);
+      outcome.textContent = (reply && reply.detail) || 'Something went wrong. Please try again.';
+    } catch {
+      outcome.textContent = 'No connection. Check your signal and try again.';
+    }
+    outcome.hidden = false;
+    for (const b of trip.querySelectorAll('button')) b.disabled = false;
+  };
+  trip.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-event]');
+    if (button) send('/trip', { event: button.dataset.event });
+  });
+  const form = document.getElementById('payment');
+  if (form) form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const amount = Number(form.elements.amount.value);
+    send('/payment', { method: form.elements.method.value, amount });
+  });
+})();
+`);
+
+const STEP_LABELS: Record<string, string> = {
+  en_route: 'On my way',
+  arrived: 'Arrived at pickup',
+  on_board: 'Passenger on board',
+  completed: 'Trip completed',
+  no_show: 'Passenger did not come',
+  drop: 'Give the job back',
+};
+const NEXT_STEPS: Partial<Record<string, string[]>> = {
+  assigned: ['en_route', 'arrived', 'drop'],
+  en_route: ['arrived', 'drop'],
+  arrived: ['on_board', 'no_show', 'drop'],
+  on_board: ['completed'],
+};
+const METHODS: Array<[string, string]> = [
+  ['cash', 'Cash'],
+  ['card', 'Card reader'],
+  ['payment_link', 'My payment link'],
+  ['bank_transfer', 'Bank transfer'],
+  ['account', 'Account'],
+];
+
+/** The trip panel of a job that is this driver's: next steps, then settlement. */
+function tripPanel(b: BookingWithDriver): SafeHtml {
+  const steps = NEXT_STEPS[b.status] ?? [];
+  const settle =
+    b.status === 'completed' && b.paid_pence === null
+      ? html`<form id="payment" class="payment">
+<h2>Payment received</h2>
+<label for="method">How did the passenger pay?</label>
+<select id="method" name="method">${METHODS.map(([v, label]) => html`<option value="${v}">${label}</option>`)}</select>
+<label for="amount">Amount received (£)</label>
+<input id="amount" name="amount" type="number" inputmode="decimal" min="0" max="10000" step="0.01" value="${(b.fare_pence / 100).toFixed(2)}" required>
+<button type="submit">Confirm payment</button>
+</form>`
+      : '';
+  const paid = b.paid_pence !== null ? html`<p class="alert ok">Paid ${pounds(b.paid_pence)} (${(b.paid_method ?? '').replace(/_/g, ' ')}). Thank you.</p>` : '';
+  return html`<div class="card" id="trip">
+<p class="status">Trip: <strong>${b.status.replace(/_/g, ' ')}</strong></p>
+${steps.length > 0 && html`<div class="actions">${steps.map((e) => html`<button type="button" data-event="${e}"${e === 'drop' || e === 'no_show' ? html` class="decline"` : ''}>${STEP_LABELS[e]}</button>`)}</div>`}
+${settle}${paid}
+<p class="alert error" id="trip-outcome" role="status" hidden></p>
+</div>`;
+}
+
 const pickupNote = (b: BookingWithDriver) => precisionNote(precisionOf(b.pickup));
 
 function offerState(offer: OfferForPage, booking: BookingWithDriver): SafeHtml {
@@ -96,12 +179,15 @@ function offerState(offer: OfferForPage, booking: BookingWithDriver): SafeHtml {
 export function renderJobCardPage(opts: { offer: OfferForPage; booking: BookingWithDriver; token: string; now: Date }): Page {
   const { offer, booking: b, token, now } = opts;
   const open = offer.status === 'offered';
+  // The job is this driver's: they see who they are collecting and drive the trip from here.
+  const mine = offer.status === 'accepted' && b.driver_id === offer.driver_id && b.status !== 'cancelled';
   const secondsLeft = Math.max(0, Math.ceil((offer.expires_at.getTime() - now.getTime()) / 1000));
   const body = html`<h1>Job ${b.ref}</h1>
 <div class="card" id="job" data-offer-id="${offer.id}" data-token="${token}" data-seconds-left="${secondsLeft}">
 ${offerState(offer, b)}
 <dl class="facts">
   <dt>Pickup</dt><dd>${londonDateTime(b.pickup_at)}</dd>
+  ${mine && html`<dt>Passenger</dt><dd>${b.passenger_name}, <a href="tel:${b.passenger_phone}">${b.passenger_phone}</a></dd>`}
   <dt>From</dt><dd>${b.pickup.label}${pickupNote(b) && html` <strong class="warn">(${pickupNote(b)})</strong>`}</dd>
   <dt>To</dt><dd>${b.dropoff.label}</dd>
   <dt>Passengers</dt><dd>${passengersLabel(b.passengers)}</dd>
@@ -116,8 +202,9 @@ ${open && html`<p class="alert" id="outcome" role="status" hidden></p>
 <div class="actions" id="actions">
 <button type="button" data-decision="accept">Accept</button>
 <button type="button" class="decline" data-decision="decline">Decline</button>
-</div>`}`;
-  return layout({ title: `Job ${b.ref}`, body, script: open ? JOB_SCRIPT : undefined });
+</div>`}
+${mine && tripPanel(b)}`;
+  return layout({ title: `Job ${b.ref}`, body, script: open ? JOB_SCRIPT : mine ? TRIP_SCRIPT : undefined });
 }
 
 export function invalidJobLinkPage(): Page {

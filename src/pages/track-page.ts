@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import type { BookingStatus } from '../../workflows/bookings/definitions.js';
+import { payOptions } from '../settlement/payment-options.js';
+import { PAYMENT_STATES, paymentState, type PaymentState } from '../settlement/payment-state.js';
 import { html } from './escape-html.js';
 import { londonDateTime, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
@@ -24,6 +26,7 @@ const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
   on_board: { headline: 'On your way', detail: 'Enjoy your journey.' },
   completed: { headline: 'Journey complete', detail: 'Thank you for travelling with Direct Taxi.' },
   cancelled: { headline: 'Cancelled', detail: 'This booking has been cancelled.' },
+  no_show: { headline: 'Marked as a no-show', detail: 'Your driver waited at the pickup and could not find you. Nothing is due.' },
   unassigned: {
     headline: 'Still looking for a driver',
     detail: 'No driver has accepted yet. We keep trying until your pickup time and will text you when one does.',
@@ -31,7 +34,15 @@ const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
 };
 
 const SHOWS_DRIVER: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route', 'arrived', 'on_board', 'completed']);
-const FINAL: ReadonlySet<BookingStatus> = new Set(['completed', 'cancelled']);
+/** Nothing more will change: closed, and a completed trip once it is settled. */
+const isFinal = (row: BookingWithDriver) => row.status === 'cancelled' || row.status === 'no_show' || (row.status === 'completed' && row.paid_pence !== null);
+
+const PAYMENT_WORDING: Record<PaymentState, string> = {
+  pay_driver_on_completion: 'You pay the driver directly at the end of the journey.',
+  awaiting_settlement: 'Pay your driver now, if you have not already.',
+  paid: 'Paid. Thank you.',
+  not_due: 'Nothing to pay.',
+};
 
 /** The polled JSON: exactly what the page shows, so the endpoint can never leak more than the page. */
 export const TrackStatus = z.object({
@@ -47,6 +58,10 @@ export const TrackStatus = z.object({
   pickup_note: z.string().nullable(),
   dropoff: z.string(),
   driver: z.object({ name: z.string(), vehicle: z.string(), plate: z.string() }).nullable(),
+  fare: z.string().describe('GBP, e.g. "£12.40"'),
+  payment: z.object({ state: z.enum(PAYMENT_STATES), detail: z.string() }),
+  /** How the assigned driver takes payment; empty until a driver accepts and once paid. */
+  pay_options: z.array(z.object({ kind: z.string(), label: z.string(), detail: z.string(), href: z.string().nullable() })),
 });
 export type TrackStatus = z.infer<typeof TrackStatus>;
 
@@ -56,18 +71,26 @@ export function trackStatus(row: BookingWithDriver): TrackStatus {
     SHOWS_DRIVER.has(row.status) && row.driver_id && row.d_name
       ? { name: row.d_name, vehicle: row.d_vehicle || vehicleLabel(row.vehicle_type), plate: row.d_plate ?? '' }
       : null;
+  const state = paymentState(row);
   return {
     booking_reference: row.ref,
     status: row.status,
     headline: words.headline,
     detail: words.detail,
-    final: FINAL.has(row.status),
+    final: isFinal(row),
     pickup_time: londonDateTime(row.pickup_at),
     pickup: row.pickup.label,
     pickup_note: precisionNote(precisionOf(row.pickup)),
     dropoff: row.dropoff.label,
     driver,
+    fare: formatPounds(row.fare_pence),
+    payment: { state, detail: state === 'paid' && row.paid_pence !== null ? `Paid ${formatPounds(row.paid_pence)} (${(row.paid_method ?? '').replace(/_/g, ' ')}). Thank you.` : PAYMENT_WORDING[state] },
+    pay_options: driver && state !== 'paid' && state !== 'not_due' ? payOptions(row.d_payment_options, row.ref) : [],
   };
+}
+
+function formatPounds(pence: number): string {
+  return `£${(pence / 100).toFixed(2)}`;
 }
 
 const TRACK_SCRIPT = inlineAsset(`(() => {
@@ -92,7 +115,24 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
       set('driver_plate', s.driver.plate);
     }
     driverCard.hidden = !s.driver;
+    set('payment_detail', s.payment.detail);
+    const options = document.getElementById('pay-options');
+    const rendered = JSON.stringify(s.pay_options);
+    if (options.dataset.rendered !== rendered) {
+      options.dataset.rendered = rendered;
+      options.replaceChildren(...s.pay_options.map((o) => {
+        const item = document.createElement('li');
+        const name = document.createElement('strong');
+        name.textContent = o.label;
+        const detail = document.createElement(o.href ? 'a' : 'span');
+        detail.textContent = o.detail;
+        if (o.href) { detail.href = o.href; detail.rel = 'noopener noreferrer'; detail.target = '_blank'; }
+        item.append(name, ' ', detail);
+        return item;
+      }));
+    }
     root.dataset.status = s.status;
+    root.dataset.payment = s.payment.state;
   };
   let failures = 0;
   const poll = async () => {
@@ -118,7 +158,7 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
 
 export function renderTrackPage(s: TrackStatus): Page {
   const d = s.driver;
-  const body = html`<div class="card" id="track" data-ref="${s.booking_reference}" data-status="${s.status}" data-final="${String(s.final)}">
+  const body = html`<div class="card" id="track" data-ref="${s.booking_reference}" data-status="${s.status}" data-payment="${s.payment.state}" data-final="${String(s.final)}">
 <p class="muted">Booking <strong>${s.booking_reference}</strong></p>
 <p class="status" data-field="headline" role="status" aria-live="polite">${s.headline}</p>
 <p class="muted" data-field="detail">${s.detail}</p>
@@ -130,6 +170,15 @@ export function renderTrackPage(s: TrackStatus): Page {
   <dt>Vehicle</dt><dd data-field="driver_vehicle">${d?.vehicle}</dd>
   <dt>Plate</dt><dd><span class="plate" data-field="driver_plate">${d?.plate}</span></dd>
 </dl>
+</div>
+<div class="card" id="pay">
+<h2>Pay the driver</h2>
+<p class="fare"><span data-field="fare">${s.fare}</span></p>
+<p data-field="payment_detail">${s.payment.detail}</p>
+<ul class="pay-options" id="pay-options" data-rendered="${JSON.stringify(s.pay_options)}">${s.pay_options.map(
+    (o) => html`<li><strong>${o.label}</strong> ${o.href ? html`<a href="${o.href}" rel="noopener noreferrer" target="_blank">${o.detail}</a>` : html`<span>${o.detail}</span>`}</li>`,
+  )}</ul>
+<p class="hint">No commission: the whole fare goes to your driver.</p>
 </div>
 <div class="card">
 <h2>Journey</h2>

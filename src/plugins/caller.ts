@@ -12,6 +12,9 @@ declare module 'fastify' {
   }
 }
 
+/** Bearer tokens that are not API keys: driver sessions (src/drivers/sign-in.ts) and staff keys (src/auth/staff.ts). */
+const OTHER_BEARER_PREFIXES = ['drs_', 'stf_'];
+
 /** The three headers the spec accepts for a public API key, in order of precedence. */
 export function presentedApiKey(request: FastifyRequest): string | null {
   const h = request.headers;
@@ -20,10 +23,12 @@ export function presentedApiKey(request: FastifyRequest): string | null {
   const auth = h.authorization;
   if (typeof auth === 'string') {
     const m = /^Bearer\s+(.+)$/i.exec(auth);
-    if (m?.[1]) return m[1].trim();
+    // A driver's session or a staff key is another credential, checked by the routes that take it.
+    if (m?.[1] && !OTHER_BEARER_PREFIXES.some((p) => m[1]!.trim().startsWith(p))) return m[1].trim();
   }
   return null;
 }
+
 
 /**
  * Resolves the caller on every request. A key is optional on the public endpoints, but a key that

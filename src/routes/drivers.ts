@@ -1,8 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { reportTrip, respondToOffer } from '../drivers/offers.js';
+import { confirmPayment, reportTrip, respondToOffer } from '../drivers/offers.js';
 import { problemResponses } from '../http/problem.js';
-import { OfferIdParams, OfferResponseReply, OfferResponseRequest, TripEventReply, TripEventRequest } from '../schemas/booking.js';
+import { gbp } from '../schemas/common.js';
+import {
+  OfferIdParams,
+  OfferResponseReply,
+  OfferResponseRequest,
+  SettlementReply,
+  SettlementRequest,
+  TripEventReply,
+  TripEventRequest,
+} from '../schemas/booking.js';
 
 // The driver's side of a job card: the signed link in the card authenticates the driver for that
 // one offer (src/dispatch/job-link.ts). The driver app (a later stage) calls the same use cases.
@@ -31,9 +40,9 @@ export async function driverRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'reportTrip',
       tags: ['drivers'],
-      summary: 'Report trip progress (en_route, arrived, on_board, completed) or drop an accepted job',
+      summary: 'Report trip progress (en_route, arrived, on_board, completed, no_show) or drop an accepted job',
       description:
-        'Steps go forward only: assigned -> en_route (optional) -> arrived -> on_board -> completed. Repeating the current step is accepted; anything else, a closed booking, or a job that is not yours is 409.',
+        'Steps go forward only: assigned -> en_route (optional) -> arrived -> on_board -> completed, or arrived -> no_show when the passenger did not come. Repeating the current step is accepted; anything else, a closed booking, or a job that is not yours is 409.',
       params: OfferIdParams,
       body: TripEventRequest,
       response: { 202: TripEventReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
@@ -42,6 +51,33 @@ export async function driverRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const { ref, status } = await reportTrip(s, { offerId: request.params.offerId, ...request.body });
       return reply.code(202).send({ booking_reference: ref, event: request.body.event, status });
+    },
+  });
+
+  r.post('/api/driver/offers/:offerId/payment', {
+    schema: {
+      operationId: 'confirmPayment',
+      tags: ['drivers'],
+      summary: 'Confirm what the passenger paid for a completed trip (written once, as an immutable payment record)',
+      description:
+        'amount defaults to the fare. A repeat answers the record already written; a trip not yet completed is 409. Corrections are made by ops as new records, never by editing.',
+      params: OfferIdParams,
+      body: SettlementRequest,
+      response: { 200: SettlementReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
+    },
+    config: { rateLimit: app.rateLimits.driver },
+    handler: async (request) => {
+      const { token, method, amount } = request.body;
+      const { ref, payment } = await confirmPayment(s, {
+        offerId: request.params.offerId,
+        token,
+        method,
+        ...(amount === undefined ? {} : { amountPence: Math.round(amount * 100) }),
+      });
+      return {
+        booking_reference: ref,
+        payment: { amount: gbp(payment.amountPence), method: payment.method, recorded_at: payment.recordedAt, recorded_by: payment.recordedBy },
+      };
     },
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SIMPLE_VEHICLE_TYPES } from '../pricing/types.js';
-import { BOOKING_STATUSES } from '../../workflows/bookings/definitions.js';
+import { BOOKING_STATUSES, PAYMENT_METHODS } from '../../workflows/bookings/definitions.js';
+import { PAYMENT_STATES } from '../settlement/payment-state.js';
 import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { isoDateTime, passengerCount, placeText, text, uuid } from './common.js';
 import { PrecisionSchema } from './quote.js';
@@ -101,10 +102,16 @@ export const BookingView = z
       .nullable()
       .describe('Set once a driver has accepted'),
     payment: z.object({
-      method: z.string(),
-      state: z.string(),
+      method: z.string().describe('How the passenger said they would pay'),
+      state: z
+        .enum(PAYMENT_STATES)
+        .describe('Derived from the immutable payment records: pay_driver_on_completion, awaiting_settlement (completed, not yet confirmed), paid, not_due'),
       fare: z.number(),
       currency: z.literal('GBP'),
+      received: z
+        .object({ amount: z.number(), method: z.enum(PAYMENT_METHODS), recorded_at: z.string().describe('UTC') })
+        .nullable()
+        .describe('What the driver (or a payment provider) confirmed receiving, once settled'),
     }),
     cancelled_at: z.string().nullable(),
     cancel_reason: z.string().nullable(),
@@ -188,7 +195,20 @@ export const PassengerVerifyResponse = z
 
 export const TripEventRequest = z.object({
   token: jobLinkToken,
-  event: z.enum(['en_route', 'arrived', 'on_board', 'completed', 'drop']).describe('drop: the driver gives the job back; it is reassigned'),
+  event: z
+    .enum(['en_route', 'arrived', 'on_board', 'completed', 'no_show', 'drop'])
+    .describe('no_show: at the pickup, the passenger did not come; drop: the driver gives the job back; it is reassigned'),
+});
+
+export const SettlementRequest = z.object({
+  token: jobLinkToken,
+  method: z.enum(PAYMENT_METHODS).describe('How the passenger paid'),
+  amount: z.number().min(0).max(10_000).multipleOf(0.01).optional().describe('GBP received; the fare when omitted'),
+});
+
+export const SettlementReply = z.object({
+  booking_reference: z.string(),
+  payment: z.object({ amount: z.number(), method: z.enum(PAYMENT_METHODS), recorded_at: z.string(), recorded_by: z.string() }),
 });
 
 export const TripEventReply = z.object({

@@ -197,10 +197,35 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     const polled = await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` });
     expect(polled.statusCode).toBe(200);
     expect(Object.keys(polled.json()).sort()).toEqual(
-      ['booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_note', 'pickup_time', 'status'].sort(),
+      ['booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_note', 'pickup_time', 'status', 'fare', 'payment', 'pay_options'].sort(),
     );
     expect(polled.json()).toMatchObject({ status: 'assigned', driver: { name: 'Morag Fraser', vehicle: 'Skoda Octavia', plate: driver.plate } });
     expect(polled.body).not.toMatch(/7911|ada\.lovelace|Ada/);
+    expect(await page.textContent('#pay')).toContain(fare);
+
+    // The job is hers now: the card shows who to collect, and she drives the trip from it.
+    await job.page.reload();
+    expect(await job.page.textContent('#job')).toContain('Ada Lovelace');
+    expect(await job.page.getAttribute('a[href^="tel:"]', 'href')).toBe('tel:+447911123456');
+    for (const [button, passengerSees] of [
+      ['On my way', 'Your driver is on the way'],
+      ['Arrived at pickup', 'Your driver is here'],
+      ['Passenger on board', 'On your way'],
+      ['Trip completed', 'Journey complete'],
+    ] as const) {
+      await Promise.all([job.page.waitForEvent('load'), job.page.click(`button:has-text("${button}")`)]);
+      await page.waitForSelector(`[data-field="headline"]:has-text("${passengerSees}")`, { timeout: 15_000 });
+    }
+    expect(await page.textContent('[data-field="payment_detail"]')).toBe('Pay your driver now, if you have not already.');
+    await job.page.selectOption('#method', 'card');
+    expect(await job.page.inputValue('#amount')).toBe(q.fare.toFixed(2));
+    await Promise.all([job.page.waitForEvent('load'), job.page.click('button:has-text("Confirm payment")')]);
+    expect(await job.page.textContent('#trip')).toContain(`Paid ${fare} (card)`);
+    await page.waitForSelector(`[data-field="payment_detail"]:has-text("Paid ${fare} (card)")`, { timeout: 15_000 });
+    expect(await stack.sql`select amount_pence, method, recorded_by from payment_records where booking_ref = ${ref}`).toEqual([
+      { amount_pence: Math.round(q.fare * 100), method: 'card', recorded_by: 'driver' },
+    ]);
+    await job.page.screenshot({ path: '/tmp/page-job-card-paid.png', fullPage: true });
 
     // The link is spent: it now points at the booking it made.
     const again = await openPage(q.booking_url);

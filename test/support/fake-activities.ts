@@ -35,6 +35,12 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       return { driverStillFits: true };
     },
     async cancelBooking(c) { log('cancelBooking', c); },
+    async recordPayment(p) {
+      log('recordPayment', p);
+      // Like the real store: one record per booking, the first one written.
+      const first = world.called('recordPayment')[0] as typeof p;
+      return { id: 1, amountPence: first.settlement.amountPence, method: first.settlement.method, recordedBy: first.settlement.by, recordedAt: '2026-11-23T12:00:00.000Z' };
+    },
     async findCandidatePage(p) {
       log('findCandidatePage', p);
       const eligible = world.drivers.filter((d) => d.tier === p.tier && !p.exclude.includes(d.id));
@@ -58,6 +64,12 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async sendBookingConfirmation(c) { log('sendBookingConfirmation', c); },
     async sendJobCard(c) { log('sendJobCard', c); },
     async alertOps(a) { log('alertOps', a); },
+    async saveSubscription(s) { log('saveSubscription', s); },
+    async recordTrialExtension(e) { log('recordTrialExtension', e); },
+    async billDriverWeek(w) {
+      log('billDriverWeek', w);
+      return { ...w, earningsPence: 0, smsCount: 0, feePence: 0, smsPence: 0, totalPence: 0, status: 'free' };
+    },
   };
   return { activities, world };
 }

@@ -29,6 +29,7 @@ import {
   emailConfirmedSignal,
   reportTripUpdate,
   respondToOfferUpdate,
+  settleBookingUpdate,
 } from '../../workflows/bookings/definitions.js';
 
 const outDir = process.env.HISTORIES_OUT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
@@ -141,6 +142,8 @@ await worker.runUntil(async () => {
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-c'), driverId: 'rec-c', decision: 'accept' }] });
       // (The kept recording was made when trip progress came as signals; today's API is the update.)
       for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-c', event }] });
+      // (And before settlement: a completed trip now waits for what was paid.)
+      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-c', amountPence: 1000, method: 'cash', by: 'driver' }] });
       await h.result();
       return h.workflowId;
     },
@@ -170,6 +173,7 @@ await worker.runUntil(async () => {
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-f'), driverId: 'rec-f', decision: 'decline' }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-g'), driverId: 'rec-g', decision: 'accept' }] });
       for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-g', event }] });
+      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-g', amountPence: 1000, method: 'cash', by: 'driver' }] });
       await h.result();
       return h.workflowId;
     },
@@ -197,6 +201,32 @@ await worker.runUntil(async () => {
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-h'), driverId: 'rec-h', decision: 'accept' }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-i'), driverId: 'rec-i', decision: 'accept' }] });
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // From here on: settlement and the no-show rules. A driver on the way past the no-show grace
+    // keeps the job; the trip completes and the driver confirms cash.
+    'booking-en-route-settled': async () => {
+      await insertDriver('rec-k', 4, 'saloon', 55.001);
+      const ref = 'TXREC00007';
+      const h = await startBookingWorkflow(ref, false, { policy: { noShowGraceSeconds: 1 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-k'), driverId: 'rec-k', decision: 'accept' }] });
+      await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-k', event: 'en_route' }] });
+      await new Promise((r) => setTimeout(r, 3000));
+      for (const event of ['arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-k', event }] });
+      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-k', amountPence: 1250, method: 'card', by: 'driver' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // The driver waits at the pickup; the passenger never comes.
+    'booking-passenger-no-show': async () => {
+      await insertDriver('rec-l', 4, 'saloon', 55.001);
+      const ref = 'TXREC00008';
+      const h = await startBookingWorkflow(ref);
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-l'), driverId: 'rec-l', decision: 'accept' }] });
+      for (const event of ['arrived', 'no_show'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-l', event }] });
       await h.result();
       return h.workflowId;
     },

@@ -18,6 +18,7 @@ import {
   emailConfirmedSignal,
   reportTripUpdate,
   respondToOfferUpdate,
+  settleBookingUpdate,
   type BookingState,
   type BookingWorkflowInput,
 } from '../../workflows/bookings/definitions.js';
@@ -210,6 +211,60 @@ describe('booking workflow (time-skipping)', () => {
     });
   });
 
+  it('never reassigns as a no-show a driver who reported being on the way, and closes as no_show when the passenger does not come', async () => {
+    await scenario([{ id: 'stuck', tier: 'local' }, { id: 'next', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      await b.accept('stuck');
+      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'en_route' }] })).toBe('en_route');
+      await env.sleep(2 * HOUR); // long past pickup + the 10-minute grace: stuck in traffic, not a no-show
+      const s = await b.state();
+      expect(s).toMatchObject({ status: 'en_route', driverId: 'stuck' });
+      expect(world.called('releaseDriver')).toEqual([]);
+      expect(world.called('sendJobCard')).toHaveLength(1);
+      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'arrived' }] })).toBe('arrived');
+      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'no_show' }] })).toBe('no_show');
+      const end = await b.handle.result();
+      expect(end).toMatchObject({ status: 'no_show', driverId: 'stuck' });
+      expect(end.payment).toBeUndefined(); // nothing to settle
+      await expect(b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'stuck', amountPence: 1000, method: 'cash', by: 'driver' }] })).rejects.toThrow();
+    });
+  });
+
+  it('settles a completed trip exactly once, however often the driver confirms, and only after it completes', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      await b.accept('d1');
+      const settle = (amountPence: number, driverId = 'd1') =>
+        b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId, amountPence, method: 'cash', by: 'driver' }] });
+      await expect(settle(1000)).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notCompleted);
+      for (const event of ['arrived', 'on_board', 'completed'] as const) await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'd1', event }] });
+      await expect(settle(1000, 'someone-else')).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notYourJob);
+      await expect(settle(-5)).rejects.toSatisfy((e) => failureType(e) === BookingFailure.invalidPayment);
+      // Two taps at once (say, two phones): whichever arrives first is the settlement, and both hear it.
+      const [first, second] = await Promise.all([settle(1000), settle(1200)]);
+      expect(first).toMatchObject({ method: 'cash', recordedBy: 'driver' });
+      expect([1000, 1200]).toContain(first.amountPence);
+      expect(second).toEqual(first);
+      // Settled, the booking's workflow is done (a later retry is answered from the record: src/settlement/settle.ts).
+      const end = await b.handle.result();
+      expect(end).toMatchObject({ status: 'completed', payment: first });
+      expect(world.called('recordPayment')).toEqual([expect.objectContaining({ ref: end.ref, driverId: 'd1', settlement: expect.objectContaining({ amountPence: first.amountPence }) })]);
+    });
+  });
+
+  it('closes a completed trip nobody settles after a week, without a payment record', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      await b.accept('d1');
+      for (const event of ['arrived', 'on_board', 'completed'] as const) await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'd1', event }] });
+      await env.sleep(6 * 24 * HOUR);
+      expect((await b.handle.describe()).status.name).toBe('RUNNING');
+      await env.sleep(24 * HOUR + MINUTE);
+      expect(await b.handle.result()).toMatchObject({ status: 'completed', payment: null });
+      expect(world.called('recordPayment')).toEqual([]);
+    });
+  });
+
   it('refuses a creation made for another request, so a reused reference never joins a stranger to a booking', async () => {
     await scenario([], async ({ start }) => {
       const b = await start({ pickupInMs: 2 * HOUR, identity: 'request-a' });
@@ -238,6 +293,7 @@ describe('booking workflow (time-skipping)', () => {
       expect(await report('arrived')).toBe('arrived');
       expect(await report('on_board')).toBe('on_board');
       expect(await report('completed')).toBe('completed');
+      await b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'd1', amountPence: 1000, method: 'cash', by: 'driver' }] });
       expect((await b.handle.result()).status).toBe('completed');
       expect(world.called('setBookingStatus').map((s) => (s as { status: string }).status)).toEqual([
         'en_route', 'arrived', 'on_board', 'completed',
@@ -245,7 +301,7 @@ describe('booking workflow (time-skipping)', () => {
       // Only accepted updates are in history: refused ones never reached it.
       const history = await b.handle.fetchHistory();
       const accepted = (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length;
-      expect(accepted).toBe(1 /* bookingCreated */ + 1 /* accept */ + 6 /* en_route x3, arrived, on_board, completed */);
+      expect(accepted).toBe(1 /* bookingCreated */ + 1 /* accept */ + 6 /* en_route x3, arrived, on_board, completed */ + 1 /* settle */);
     });
   });
 

@@ -26,10 +26,11 @@ export const BOOKING_STATUSES = [
   'completed',
   'cancelled',
   'unassigned', // every tier exhausted; retrying on a backoff until pickup time
+  'no_show', // the driver waited at the pickup and the passenger did not come
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-export const TERMINAL_STATUSES: readonly BookingStatus[] = ['completed', 'cancelled'];
+export const TERMINAL_STATUSES: readonly BookingStatus[] = ['completed', 'cancelled', 'no_show'];
 
 export type Tier = 'local' | 'national' | 'partner';
 
@@ -196,6 +197,8 @@ export interface BookingState {
   /** Drivers who dropped this booking are never offered it again. */
   droppedDriverIds: string[];
   cancelReason: string | null;
+  /** The settlement of a completed trip, once recorded (absent on bookings from before settlement). */
+  payment?: PaymentRecord | null;
 }
 
 export function offerId(ref: string, round: number, driverId: string): string {
@@ -233,7 +236,7 @@ export interface DriverDroppedInput {
   reason: 'dropped' | 'no_show';
 }
 
-export type TripProgress = 'en_route' | 'arrived' | 'on_board' | 'completed';
+export type TripProgress = 'en_route' | 'arrived' | 'on_board' | 'completed' | 'no_show';
 
 /**
  * The steps a trip really passes, from each status: forward only, and never from assigned straight
@@ -242,7 +245,8 @@ export type TripProgress = 'en_route' | 'arrived' | 'on_board' | 'completed';
 export const NEXT_TRIP_STEPS: Readonly<Partial<Record<BookingStatus, readonly TripProgress[]>>> = {
   assigned: ['en_route', 'arrived'],
   en_route: ['arrived'],
-  arrived: ['on_board'],
+  // Only a driver who is at the pickup can say the passenger did not come.
+  arrived: ['on_board', 'no_show'],
   on_board: ['completed'],
 };
 
@@ -275,6 +279,38 @@ export const tripProgressSignal = defineSignal<[{ driverId: string; progress: Tr
 export const reportTripUpdate = defineUpdate<BookingStatus, [ReportTripInput]>('reportTrip');
 export const bookingStateQuery = defineQuery<BookingState>('bookingState');
 
+/** How a passenger paid the driver (the service itself never takes payment). */
+export const PAYMENT_METHODS = ['cash', 'card', 'payment_link', 'bank_transfer', 'account'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** What was received for a completed trip: confirmed by the driver, a payment provider or ops. */
+export interface SettleInput {
+  /** The confirming driver (checked against the assigned one); null when a provider or ops settles. */
+  driverId: string | null;
+  amountPence: number;
+  method: PaymentMethod;
+  by: 'driver' | 'provider' | 'ops';
+  /** A provider's event id, kept with the record. */
+  eventId?: string | null;
+}
+
+/** The immutable payment record a settlement wrote (payment_records). */
+export interface PaymentRecord {
+  id: number;
+  amountPence: number;
+  method: PaymentMethod;
+  recordedBy: 'driver' | 'provider' | 'ops';
+  recordedAt: string;
+}
+
+/** The idempotency key of a booking's settlement: one record however often it is retried. */
+export function settlementKey(ref: string): string {
+  return `settlement:${ref}`;
+}
+
+/** Settles a completed trip, once; answers the payment record. */
+export const settleBookingUpdate = defineUpdate<PaymentRecord, [SettleInput]>('settleBooking');
+
 /** ApplicationFailure types of booking updates; the HTTP layer maps them. */
 export const BookingFailure = {
   closed: 'BookingClosed',
@@ -290,4 +326,8 @@ export const BookingFailure = {
   offerExpired: 'OfferExpired',
   /** respondToOffer: this driver already has the job (a repeated accept). */
   offerAlreadyAccepted: 'OfferAlreadyAccepted',
+  /** settleBooking: the trip has not completed, so there is nothing to settle yet. */
+  notCompleted: 'TripNotCompleted',
+  /** settleBooking: an amount that cannot be a payment (negative, fractional, absurd). */
+  invalidPayment: 'InvalidPayment',
 } as const;

@@ -27,6 +27,7 @@ import {
   offerId,
   reportTripUpdate,
   respondToOfferUpdate,
+  settleBookingUpdate,
   tripProgressSignal,
   type AmendInput,
   type BookingState,
@@ -38,6 +39,7 @@ import {
   type DriverDroppedInput,
   type OfferResponseInput,
   type ReportTripInput,
+  type SettleInput,
   type Tier,
   type TripProgress,
 } from './definitions.js';
@@ -70,6 +72,15 @@ const PATCH_TRIP_STEPS_FORWARD_ONLY = 'trip-steps-forward-only';
 const PATCH_PAGED_CANDIDATES = 'paged-candidates';
 /** Status changes upsert the booking's search attributes. */
 const PATCH_SEARCH_ATTRIBUTES = 'search-attributes';
+/** A driver who reported being on the way is no longer reassigned as a no-show at pickup time. */
+const PATCH_NO_SHOW_BEFORE_MOVING = 'no-show-only-before-moving';
+/** A completed trip stays open for its settlement, which is recorded once as a payment record. */
+const PATCH_SETTLEMENT = 'settlement';
+
+/** How long a completed trip waits for the driver (or a provider) to confirm what was paid. */
+const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
+/** Far above any taxi fare: a typo in the amount, not a payment. */
+const MAX_SETTLEMENT_PENCE = 1_000_000;
 
 type Candidate = { driverId: string; driverName: string; distanceMeters: number | null };
 
@@ -108,6 +119,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   let amendmentsReceived = 0;
   let drop: DriverDroppedInput | null = null;
   let progress: TripProgress | null = null;
+  let settlement: SettleInput | null = null;
   let exhaustedRounds = 0;
 
   const closed = () => TERMINAL_STATUSES.includes(state.status);
@@ -201,7 +213,9 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     },
     {
       validator: (_c: CancelInput) => {
-        if (state.status === 'completed') throw ApplicationFailure.nonRetryable(`booking ${ref} is completed`, BookingFailure.closed);
+        if (state.status === 'completed' || state.status === 'no_show') {
+          throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}`, BookingFailure.closed);
+        }
       },
     },
   );
@@ -251,6 +265,29 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
         if (r.event === state.status) return;
         if (!isNextTripStep(state.status, r.event)) {
           throw ApplicationFailure.nonRetryable(`a trip goes ${state.status} -> ${(NEXT_TRIP_STEPS[state.status] ?? []).join(' or ') || 'nowhere'}, not ${r.event}`, BookingFailure.invalidTripStep);
+        }
+      },
+    },
+  );
+
+  setHandler(
+    settleBookingUpdate,
+    async (input) => {
+      // The first confirmation is the settlement; a repeat (a retry, a second tap) gets its record.
+      settlement ??= input;
+      await condition(() => state.payment != null);
+      return state.payment!;
+    },
+    {
+      validator: (input: SettleInput) => {
+        if (state.status !== 'completed') {
+          throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}: only a completed trip is settled`, BookingFailure.notCompleted);
+        }
+        if (input.by === 'driver' && input.driverId !== state.driverId) {
+          throw ApplicationFailure.nonRetryable(`booking ${ref} is not assigned to ${input.driverId}`, BookingFailure.notYourJob);
+        }
+        if (!Number.isInteger(input.amountPence) || input.amountPence < 0 || input.amountPence > MAX_SETTLEMENT_PENCE) {
+          throw ApplicationFailure.nonRetryable(`amount ${input.amountPence} pence is not a payment`, BookingFailure.invalidPayment);
         }
       },
     },
@@ -431,7 +468,10 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     // Assigned: wait for the trip to progress, or for something that changes the plan. A driver
     // who has not reached the pickup by pickup time plus the grace is treated as a no-show.
     const woken = () => interrupted() || progress !== null;
-    if (state.status === 'assigned' || state.status === 'en_route') {
+    // Only a driver who never reported moving is a no-show; one on the way may be stuck in traffic.
+    // (Histories from before kept the timer for en_route too.)
+    const noShowWatch = state.status === 'assigned' || (state.status === 'en_route' && !patched(PATCH_NO_SHOW_BEFORE_MOVING));
+    if (noShowWatch) {
       const noShowAt = Date.parse(state.job.pickupAt) + policy.noShowGraceSeconds * 1000;
       if (!(await condition(woken, Math.max(1000, noShowAt - Date.now())))) {
         drop = { driverId: state.driverId, reason: 'no_show' };
@@ -448,7 +488,16 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       // their old, unchecked path.
       if (patched(PATCH_TRIP_STEPS_FORWARD_ONLY) && !isNextTripStep(state.status, p)) continue;
       await setStatus(p);
-      if (p === 'completed') break;
+      if (p === 'completed' || p === 'no_show') break;
+    }
+  }
+
+  // Settling is a step of the booking: the driver confirms what was received (or a provider's
+  // webhook does), and it is written once as an immutable payment record.
+  if (state.status === 'completed' && patched(PATCH_SETTLEMENT)) {
+    state.payment = null;
+    if (await condition(() => settlement !== null, SETTLEMENT_WINDOW_MS)) {
+      state.payment = await acts.recordPayment({ ref, driverId: state.driverId, settlement: settlement! });
     }
   }
 

@@ -55,12 +55,16 @@ function only(tier: DriverSnapshot['tier'], d: DriverSnapshot, n: JobNeeds = nee
 
 describe('rankTier skip reasons', () => {
   it('accepts a driver who passes every check', () => {
+    expect(only('local', driver({ licenceInvalidFrom: new Date(NOW.getTime() + 1) })).eligible).toBe(true);
     const d = only('local', driver());
     expect(d).toEqual({ driverId: 'drv-1', driverName: 'Driver One', tier: 'local', distanceMeters: 1000, eligible: true, skipReason: null });
   });
 
   const cases: Array<[SkipReason, DriverSnapshot['tier'], DriverSnapshot, JobNeeds?, string[]?]> = [
     ['not_approved', 'local', driver({ approved: false })],
+    // A licence runs out at the end of its expiry day: from then on, no offers.
+    ['licence_expired', 'local', driver({ licenceInvalidFrom: new Date('2026-06-01T00:00:00Z') })],
+    ['licence_expired', 'local', driver({ licenceInvalidFrom: NOW })],
     ['fleet_not_approved', 'partner', partner({ partnerFleetApproved: false })],
     ['fleet_not_approved', 'partner', partner({ partnerFleetId: null, partnerFleetApproved: null })],
     ['offline', 'local', driver({ online: false })],

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BookingRow, BookingWithDriver } from '../../../src/bookings/store.js';
+import type { BookingWithDriver } from '../../../src/bookings/store.js';
 import { renderQuotePage, type QuoteForPage } from '../../../src/pages/book-page.js';
 import { escapeHtml, html, trustedHtml } from '../../../src/pages/escape-html.js';
 import { renderJobCardPage } from '../../../src/pages/job-card-page.js';
@@ -11,7 +11,7 @@ import { renderTrackPage, trackStatus } from '../../../src/pages/track-page.js';
 const HOSTILE = `<img src=x onerror="alert('x')">&`;
 const NOW = new Date('2026-07-03T12:00:00Z');
 
-function booking(over: Partial<BookingRow> = {}): BookingWithDriver {
+function booking(over: Partial<BookingWithDriver> = {}): BookingWithDriver {
   return {
     ref: 'TXAB12CD34',
     status: 'assigned',
@@ -49,6 +49,10 @@ function booking(over: Partial<BookingRow> = {}): BookingWithDriver {
     d_name: `Sam "The Cab" O'Neil`,
     d_vehicle: HOSTILE,
     d_plate: 'AB12 CDE',
+    d_payment_options: null,
+    paid_pence: null,
+    paid_method: null,
+    paid_at: null,
     ...over,
   };
 }
@@ -109,6 +113,30 @@ describe('html templates', () => {
     expect(card.html).toContain('This offer has expired');
     expect(card.html).not.toContain('<script>');
     expect(card.csp).toContain("script-src 'none'");
+  });
+
+  it("shows the fare and the assigned driver's own ways to pay, then what was paid", () => {
+    const options = {
+      cardReader: true,
+      paymentLink: 'https://pay.example.com/sam',
+      bankTransfer: { accountName: HOSTILE, sortCode: '12-34-56', accountNumber: '12345678' },
+    };
+    const s = trackStatus(booking({ d_payment_options: options }));
+    expect(s.fare).toBe('£45.50');
+    expect(s.payment.state).toBe('pay_driver_on_completion');
+    expect(s.pay_options.map((o) => o.kind)).toEqual(['cash', 'card', 'payment_link', 'bank_transfer']);
+    expect(s.pay_options.find((o) => o.kind === 'bank_transfer')?.detail).toContain('reference TXAB12CD34');
+    const page = renderTrackPage(s);
+    expect(page.html).toContain('id="pay"');
+    expect(page.html).toContain('href="https://pay.example.com/sam"');
+    expect(page.html).not.toContain('<img');
+    // No driver yet: nothing but the fare; a settled trip: what was paid, and the page stops polling.
+    expect(trackStatus(booking({ status: 'dispatching', driver_id: null })).pay_options).toEqual([]);
+    const paid = trackStatus(booking({ status: 'completed', paid_pence: 4550, paid_method: 'cash' }));
+    expect(paid).toMatchObject({ final: true, payment: { state: 'paid', detail: 'Paid £45.50 (cash). Thank you.' }, pay_options: [] });
+    expect(trackStatus(booking({ status: 'completed' }))).toMatchObject({ final: false, payment: { state: 'awaiting_settlement' } });
+    // A driver's stored options that no longer validate show cash only, never a broken link.
+    expect(trackStatus(booking({ d_payment_options: { paymentLink: 'javascript:alert(1)' } })).pay_options.map((o) => o.kind)).toEqual(['cash']);
   });
 
   it('chooses the booking page by the quote state and the clock', () => {

@@ -32,12 +32,14 @@ describe('workflow replay', () => {
         'booking-unassigned-backoff.json',
         'booking-no-show.json',
         'booking-prebooked.json',
+        'booking-en-route-settled.json',
+        'booking-passenger-no-show.json',
       ]),
     );
   });
 
   // Negative controls: a replay that cannot fail would prove nothing.
-  it.each(['quote-redeemed.json', 'booking-cascade-completed.json', 'booking-paged-cascade-reported-trip.json'])(
+  it.each(['quote-redeemed.json', 'booking-cascade-completed.json', 'booking-paged-cascade-reported-trip.json', 'booking-en-route-settled.json'])(
     'fails to replay %s against an incompatible change of its workflow',
     async (file) => {
       const incompatible = path.join(here, '../../support/incompatible-workflows/index.ts');

@@ -1,0 +1,114 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { ACTIVE_STATUSES, type BookingWithDriver } from '../bookings/store.js';
+import { precisionNote, precisionOf } from '../geo/precision.js';
+import type { Services } from '../services.js';
+import { listInvoices } from '../settlement/subscription-store.js';
+import { subscriptionState } from '../settlement/subscriptions.js';
+import { NEXT_TRIP_STEPS } from '../../workflows/bookings/definitions.js';
+import { findDriver } from './store.js';
+
+// What the driver app shows a signed-in driver: their jobs (offers open to them and the jobs they
+// hold) and how they are doing (rides, earnings, dead mileage, weeks and the subscription). A
+// driver only ever sees their own.
+
+type JobRow = BookingWithDriver & { offer_id: string; offer_status: string; offer_expires_at: Date };
+
+export async function jobsFor(s: Pick<Services, 'sql'>, driverId: string) {
+  const rows = await s.sql<JobRow[]>`
+    select b.*, o.id as offer_id, o.status as offer_status, o.expires_at as offer_expires_at,
+           null as d_name, null as d_vehicle, null as d_plate, null as d_payment_options,
+           p.amount_pence as paid_pence, p.method as paid_method, p.recorded_at as paid_at
+      from offers o join bookings b on b.ref = o.booking_ref
+      left join lateral (
+        select amount_pence, method, recorded_at from effective_payment_records e where e.booking_ref = b.ref order by e.id desc limit 1
+      ) p on true
+     where o.driver_id = ${driverId}
+       and ((o.status = 'offered' and o.expires_at > now())
+            or (o.status = 'accepted' and b.driver_id = ${driverId}
+                and (b.status in ${s.sql(ACTIVE_STATUSES as string[])} or (b.status = 'completed' and p.amount_pence is null))))
+     order by b.pickup_at, o.id`;
+  return rows.map((r) => presentJob(r));
+}
+
+function presentJob(r: JobRow) {
+  const mine = r.offer_status === 'accepted';
+  return {
+    offer_id: r.offer_id,
+    offer: mine ? ('accepted' as const) : ('offered' as const),
+    offer_expires_at: mine ? null : r.offer_expires_at.toISOString(),
+    booking_reference: r.ref,
+    status: r.status,
+    pickup_time: r.pickup_at.toISOString(),
+    pickup: r.pickup.label,
+    pickup_note: precisionNote(precisionOf(r.pickup)),
+    dropoff: r.dropoff.label,
+    passengers: r.passengers,
+    vehicle_type: r.vehicle_type,
+    wheelchair: r.wheelchair,
+    fare_pence: r.fare_pence,
+    payment_method: r.payment_method,
+    notes: r.notes,
+    flight_number: r.flight_number,
+    meet_and_greet: r.meet_and_greet,
+    // Who to collect, only once the job is theirs.
+    passenger: mine ? { name: r.passenger_name, phone: r.passenger_phone } : null,
+    next_steps: mine ? [...(NEXT_TRIP_STEPS[r.status] ?? [])] : [],
+    awaiting_payment: mine && r.status === 'completed' && r.paid_pence === null,
+  };
+}
+export type DriverJob = ReturnType<typeof presentJob>;
+
+export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driverId: string) {
+  const d = await findDriver(s.sql, driverId);
+  if (!d) return null;
+  const [stats] = await s.sql<{ completed: number; earnings: number; dead_m: number }[]>`
+    select (select count(*)::int from bookings where driver_id = ${driverId} and status = 'completed') as completed,
+           (select coalesce(sum(amount_pence), 0)::int from effective_payment_records where driver_id = ${driverId}) as earnings,
+           -- Distance to each pickup when the job was offered (straight line), for the jobs driven.
+           (select coalesce(sum(x.distance_m), 0)::int from bookings b
+              join lateral (select distance_m from dispatch_decisions dd where dd.booking_ref = b.ref and dd.driver_id = b.driver_id
+                            order by dd.round desc limit 1) x on true
+             where b.driver_id = ${driverId} and b.status = 'completed') as dead_m`;
+  const invoices = await listInvoices(s.sql, driverId);
+  let subscription = null;
+  try {
+    subscription = await subscriptionState(s.temporal, driverId);
+  } catch (err) {
+    // An applicant, or a driver from before subscriptions: nothing to show yet.
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+  return {
+    driver: {
+      id: d.id,
+      name: d.name,
+      status: d.status,
+      online: d.online,
+      tier: d.tier,
+      vehicle: d.vehicle_description,
+      plate: d.plate,
+      driver_licence_expires: d.driver_licence_expires?.toISOString().slice(0, 10) ?? null,
+      vehicle_licence_expires: d.vehicle_licence_expires?.toISOString().slice(0, 10) ?? null,
+    },
+    completed_rides: stats?.completed ?? 0,
+    earnings_pence: stats?.earnings ?? 0,
+    dead_mileage_miles: Math.round(((stats?.dead_m ?? 0) / 1609.344) * 10) / 10,
+    paid_weeks: invoices.filter((i) => i.feePence > 0).length,
+    free_weeks: invoices.filter((i) => i.feePence === 0).length,
+    subscription: subscription && {
+      state: subscription.state,
+      trial_ends_at: subscription.trialEndsAt,
+      trial_days_remaining: subscription.trialDaysRemaining,
+      weeks_billed: subscription.weeksBilled,
+    },
+    invoices: invoices.map((i) => ({
+      week_start: i.weekStart,
+      week_end: i.weekEnd,
+      earnings_pence: i.earningsPence,
+      fee_pence: i.feePence,
+      sms_count: i.smsCount,
+      sms_pence: i.smsPence,
+      total_pence: i.totalPence,
+      status: i.status,
+    })),
+  };
+}

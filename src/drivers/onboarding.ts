@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { StaffMember } from '../auth/staff.js';
+import { recordStaffAction } from '../auth/staff.js';
+import { ProblemError } from '../http/problem.js';
+import type { Services } from '../services.js';
+import { startDriverSubscription } from '../settlement/subscriptions.js';
+import { revokeDriverSessions } from './session-store.js';
+import * as drivers from './store.js';
+
+// From applicant to approved driver, and the operator's say over a driver from then on. Every
+// staff action is recorded (who, when, why); approval starts the driver's subscription (and its
+// free trial); suspension takes the driver offline and ends their sessions.
+
+const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+const SIGNATURES: Array<[DriverDocumentType, number[]]> = [
+  ['application/pdf', [0x25, 0x50, 0x44, 0x46]], // %PDF
+  ['image/jpeg', [0xff, 0xd8, 0xff]],
+  ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+];
+type DriverDocumentType = drivers.DriverDocument['contentType'];
+
+/** The type a document's bytes say it is; a declared type is never trusted on its own. */
+export function sniffDocumentType(data: Buffer): DriverDocumentType | null {
+  for (const [type, magic] of SIGNATURES) if (magic.every((b, i) => data[i] === b)) return type;
+  return null;
+}
+
+export async function applyAsDriver(
+  s: Pick<Services, 'sql' | 'notifier'>,
+  application: drivers.DriverApplication,
+  uploads: Array<{ kind: drivers.DriverDocument['kind']; contentType: string; base64: string }>,
+): Promise<{ driverId: string; status: drivers.DriverStatus }> {
+  const documents = uploads.map((u, i): drivers.DriverDocument => {
+    const data = Buffer.from(u.base64, 'base64');
+    if (data.length === 0 || data.length > MAX_DOCUMENT_BYTES) {
+      throw new ProblemError(413, 'document_too_large', `Document ${i + 1} must be between 1 byte and 5 MB.`);
+    }
+    const sniffed = sniffDocumentType(data);
+    if (!sniffed || sniffed !== u.contentType) {
+      throw new ProblemError(415, 'document_type', `Document ${i + 1} must be a PDF, JPEG or PNG, and be what it says it is.`, {
+        errors: [{ field: `body.documents.${i}.content_type`, message: 'does not match the file' }],
+      });
+    }
+    return { kind: u.kind, contentType: sniffed, data, sha256: createHash('sha256').update(data).digest('hex') };
+  });
+  for (const kind of ['driver_licence', 'vehicle_licence'] as const) {
+    if (!documents.some((d) => d.kind === kind)) {
+      throw new ProblemError(400, 'documents_missing', `The ${kind.replace('_', ' ')} document is required.`, {
+        errors: [{ field: 'body.documents', message: `needs a ${kind}` }],
+      });
+    }
+  }
+  if (application.tier === 'partner' && !application.partnerFleetId) {
+    throw new ProblemError(400, 'validation_failed', 'A partner-fleet driver names their fleet.', {
+      errors: [{ field: 'body.partner_fleet_id', message: 'is required for tier partner' }],
+    });
+  }
+  if (application.partnerFleetId && !(await drivers.partnerFleetExists(s.sql, application.partnerFleetId))) {
+    throw new ProblemError(422, 'unknown_partner_fleet', `No partner fleet ${application.partnerFleetId}.`, {
+      errors: [{ field: 'body.partner_fleet_id', message: 'is not a partner fleet' }],
+    });
+  }
+  const today = new Date().toISOString().slice(0, 10);
+  for (const [field, date] of [['driver_licence_expires', application.driverLicenceExpires], ['vehicle_licence_expires', application.vehicleLicenceExpires]] as const) {
+    if (date < today) {
+      throw new ProblemError(400, 'licence_expired', 'A licence that has already expired cannot be used to apply.', {
+        errors: [{ field: `body.${field}`, message: 'is in the past' }],
+      });
+    }
+  }
+  if (await drivers.liveDriverWithPhone(s.sql, application.phone)) {
+    throw new ProblemError(409, 'already_applied', 'A driver with this phone number has already applied or is already driving with us.');
+  }
+  const driverId = `drv_${randomBytes(8).toString('hex')}`;
+  await drivers.insertApplication(s.sql, driverId, application, documents);
+  return { driverId, status: 'applicant' };
+}
+
+export type DriverDecision = 'approve' | 'reject' | 'suspend' | 'reinstate';
+const MOVES: Record<DriverDecision, { from: drivers.DriverStatus[]; to: drivers.DriverStatus }> = {
+  approve: { from: ['applicant'], to: 'approved' },
+  reject: { from: ['applicant'], to: 'rejected' },
+  suspend: { from: ['approved'], to: 'suspended' },
+  reinstate: { from: ['suspended'], to: 'approved' },
+};
+
+export async function decideDriver(
+  s: Pick<Services, 'sql' | 'notifier' | 'temporal' | 'config'>,
+  staff: StaffMember,
+  driverId: string,
+  decision: DriverDecision,
+  reason: string | null,
+): Promise<drivers.DriverRow> {
+  const move = MOVES[decision];
+  const moved = await drivers.moveDriverStatus(s.sql, driverId, move.from, move.to);
+  if (!moved) {
+    const current = await drivers.findDriver(s.sql, driverId);
+    if (!current) throw new ProblemError(404, 'driver_not_found', `No driver ${driverId}.`);
+    // Repeating a decision that has already taken effect is a retry, not a conflict.
+    if (current.status === move.to) return current;
+    throw new ProblemError(409, 'invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
+  }
+  await recordStaffAction(s.sql, { staffId: staff.id, action: `driver.${decision}`, subjectKind: 'driver', subjectId: driverId, reason });
+  if (decision === 'approve') {
+    await startDriverSubscription(s.temporal, s.config.TEMPORAL_TASK_QUEUE, { driverId, tier: moved.tier, approvedAt: moved.status_changed_at ?? new Date() });
+    await notifyDriver(s, moved, 'approved', `You are approved to drive with Direct Taxi. Sign in at ${s.config.PUBLIC_BASE_URL}/driver with this phone number.`);
+  }
+  if (decision === 'reject') await notifyDriver(s, moved, 'rejected', 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
+  if (decision === 'suspend') await revokeDriverSessions(s.sql, driverId);
+  return moved;
+}
+
+async function notifyDriver(s: Pick<Services, 'notifier'>, d: drivers.DriverRow, what: string, body: string): Promise<void> {
+  await s.notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `driver-${what}:${d.id}` });
+}

@@ -1,0 +1,154 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordStaffAction, staffActionsFor } from '../auth/staff.js';
+import { decideDriver } from '../drivers/onboarding.js';
+import { driverDocument, driverDocuments, findDriver, listDrivers, type DriverRow } from '../drivers/store.js';
+import { staffMember } from '../http/auth.js';
+import { ProblemError, problemResponses } from '../http/problem.js';
+import { setPassengerBlocked } from '../passengers/blocking.js';
+import {
+  DriverDecisionRequest,
+  DriverIdParams,
+  DriverListQuery,
+  OpsDecisionReply,
+  OpsDriverDetail,
+  OpsDriverList,
+  PassengerBlockReply,
+  PassengerBlockRequest,
+  TrialExtensionReply,
+  TrialExtensionRequest,
+} from '../schemas/drivers.js';
+import { text } from '../schemas/common.js';
+import { extendTrial } from '../settlement/subscriptions.js';
+
+// The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
+// reject them, suspend and reinstate drivers, block passengers, extend trials (admins). Every
+// action is recorded with who, when and why (staff_actions), and shown with the driver.
+
+const DocumentParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/), documentId: text(20).regex(/^\d+$/) });
+
+function driverSummary(d: DriverRow) {
+  return {
+    id: d.id,
+    name: d.name,
+    phone: d.phone,
+    email: d.email,
+    status: d.status,
+    tier: d.tier,
+    home_area: d.home_area,
+    licensing_authority: d.licensing_authority,
+    driver_licence_number: d.driver_licence_number,
+    driver_licence_expires: d.driver_licence_expires?.toISOString().slice(0, 10) ?? null,
+    vehicle_licence_number: d.vehicle_licence_number,
+    vehicle_licence_expires: d.vehicle_licence_expires?.toISOString().slice(0, 10) ?? null,
+    vehicle: [d.vehicle_make, d.vehicle_model].filter(Boolean).join(' ') || d.vehicle_description,
+    vehicle_registration: d.vehicle_registration,
+    vehicle_type: d.vehicle_type,
+    seats: d.seats,
+    wheelchair_accessible: d.wheelchair_accessible,
+    applied_at: d.applied_at?.toISOString() ?? null,
+  };
+}
+
+export async function opsRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const s = app.services;
+  const tags = ['ops'];
+  const limited = { rateLimit: app.rateLimits.lookup };
+
+  r.get('/api/ops/drivers', {
+    schema: { operationId: 'opsListDrivers', tags, summary: 'Drivers, by status (applicants first in line)', querystring: DriverListQuery, response: { 200: OpsDriverList, ...problemResponses(400, 401, 429) } },
+    config: limited,
+    handler: async (request) => {
+      await staffMember(s, request);
+      return { drivers: (await listDrivers(s.sql, request.query.status ?? null)).map(driverSummary) };
+    },
+  });
+
+  r.get('/api/ops/drivers/:driverId', {
+    schema: { operationId: 'opsGetDriver', tags, summary: 'One driver: details, documents (metadata) and every staff action on them', params: DriverIdParams, response: { 200: OpsDriverDetail, ...problemResponses(400, 401, 404, 429) } },
+    config: limited,
+    handler: async (request) => {
+      await staffMember(s, request);
+      const d = await findDriver(s.sql, request.params.driverId);
+      if (!d) throw new ProblemError(404, 'driver_not_found', `No driver ${request.params.driverId}.`);
+      const documents = await driverDocuments(s.sql, d.id);
+      const actions = await staffActionsFor(s.sql, 'driver', d.id);
+      return {
+        driver: driverSummary(d),
+        documents: documents.map((x) => ({ id: x.id, kind: x.kind, content_type: x.content_type, size_bytes: x.size_bytes, sha256: x.sha256, uploaded_at: x.uploaded_at.toISOString() })),
+        actions: actions.map((a) => ({ action: a.action, reason: a.reason, by: a.staff_name, role: a.staff_role, at: a.at.toISOString(), details: a.details })),
+      };
+    },
+  });
+
+  r.get('/api/ops/drivers/:driverId/documents/:documentId', {
+    schema: { operationId: 'opsGetDriverDocument', tags, summary: 'A licensing document, to staff only (downloaded, never rendered inline)', params: DocumentParams, response: problemResponses(400, 401, 404, 429) },
+    config: limited,
+    handler: async (request, reply) => {
+      await staffMember(s, request);
+      const doc = await driverDocument(s.sql, request.params.driverId, request.params.documentId);
+      if (!doc) throw new ProblemError(404, 'document_not_found', 'No such document.');
+      const ext = doc.content_type === 'application/pdf' ? 'pdf' : doc.content_type === 'image/png' ? 'png' : 'jpg';
+      return reply
+        .header('content-type', doc.content_type)
+        .header('content-disposition', `attachment; filename="${request.params.driverId}-${doc.kind}.${ext}"`)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(doc.data as never); // the file itself, not a JSON body
+    },
+  });
+
+  r.post('/api/ops/drivers/:driverId/decision', {
+    schema: {
+      operationId: 'opsDecideDriver',
+      tags,
+      summary: 'Approve or reject an applicant; suspend or reinstate a driver (recorded with who, when and why)',
+      params: DriverIdParams,
+      body: DriverDecisionRequest,
+      response: { 200: OpsDecisionReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      const { action, reason } = request.body;
+      if (action !== 'approve' && !reason) {
+        throw new ProblemError(400, 'validation_failed', `Say why (${action}).`, { errors: [{ field: 'body.reason', message: 'is required' }] });
+      }
+      const d = await decideDriver(s, staff, request.params.driverId, action, reason);
+      return { driver: driverSummary(d) };
+    },
+  });
+
+  r.post('/api/ops/drivers/:driverId/trial', {
+    schema: { operationId: 'opsExtendTrial', tags, summary: 'Extend a driver’s free trial (administrators only)', params: DriverIdParams, body: TrialExtensionRequest, response: { 200: TrialExtensionReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) } },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request, 'admin');
+      const { days, reason } = request.body;
+      try {
+        const state = await extendTrial(s.temporal, request.params.driverId, { days, reason, by: staff.name });
+        await recordStaffAction(s.sql, { staffId: staff.id, action: 'trial.extend', subjectKind: 'driver', subjectId: request.params.driverId, reason, details: { days } });
+        return { trial_ends_at: state.trialEndsAt, trial_days_remaining: state.trialDaysRemaining };
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) throw new ProblemError(404, 'no_subscription', `Driver ${request.params.driverId} has no subscription (not approved yet?).`);
+        if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) throw new ProblemError(409, 'trial_not_extendable', err.cause.message);
+        throw err;
+      }
+    },
+  });
+
+  r.post('/api/ops/passengers', {
+    schema: { operationId: 'opsBlockPassenger', tags, summary: 'Block or unblock a passenger’s email (recorded)', body: PassengerBlockRequest, response: { 200: PassengerBlockReply, ...problemResponses(400, 401, 429) } },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      const { email, action, reason } = request.body;
+      await setPassengerBlocked(s.sql, staff, email, action === 'block', reason);
+      return { email: email.toLowerCase(), blocked: action === 'block' };
+    },
+  });
+}

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { VEHICLE_TYPES } from '../pricing/types.js';
+import { PAYMENT_METHODS } from '../../workflows/bookings/definitions.js';
+import { DriverPaymentOptionsSchema } from '../settlement/payment-options.js';
+import { text } from './common.js';
+
+// The driver's side: applying, signing in, the app's feed and controls, and what staff decide.
+
+const phone = text(32).trim().min(5).describe('International format, e.g. +447400123456');
+const day = z.iso
+  .date('must be a date, e.g. 2027-03-31')
+  // "2027-02-30" has the right shape but is no day at all.
+  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date')
+  .describe('YYYY-MM-DD');
+
+export const DriverApplicationRequest = z
+  .object({
+    name: text(100).trim().min(2),
+    phone,
+    email: z.email('must be an email address').max(254),
+    licensing_authority: text(100).trim().min(2).describe('The council that licensed the driver, e.g. Manchester City Council'),
+    driver_licence_number: text(40).trim().min(3),
+    driver_licence_expires: day,
+    vehicle_licence_number: text(40).trim().min(2).describe('The plate number'),
+    vehicle_licence_expires: day,
+    vehicle_make: text(40).trim().min(2),
+    vehicle_model: text(40).trim().min(1),
+    vehicle_registration: text(10).trim().regex(/^[A-Za-z0-9 ]{2,10}$/, 'must be a UK registration'),
+    vehicle_type: z.enum(VEHICLE_TYPES),
+    seats: z.number().int().min(1).max(16),
+    wheelchair_accessible: z.boolean().default(false),
+    home_area: text(60).trim().min(2).regex(/^[a-z0-9-]+$/, 'must be a licensing area id, e.g. manchester').nullable().default(null),
+    tier: z.enum(['local', 'national', 'partner']).default('local'),
+    partner_fleet_id: text(60).trim().min(1).nullable().default(null),
+    documents: z
+      .array(
+        z.object({
+          kind: z.enum(['driver_licence', 'vehicle_licence', 'insurance', 'other']),
+          content_type: z.enum(['application/pdf', 'image/jpeg', 'image/png']),
+          data_base64: z.string().min(4).max(7_000_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
+        }),
+      )
+      .min(2)
+      .max(6)
+      .describe('At least the driver licence and the vehicle licence; PDF, JPEG or PNG, 5 MB each at most. Never shown publicly.'),
+  })
+  .meta({ id: 'DriverApplication' });
+
+export const DriverApplicationReply = z.object({ driver_id: z.string(), status: z.literal('applicant') });
+
+export const SignInRequest = z.object({ phone });
+export const SignInReply = z.object({ status: z.literal('code_sent_if_registered') });
+export const SignInVerifyRequest = z.object({ phone, code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code') });
+export const SignInVerifyReply = z.object({ token: z.string().describe('Send as Authorization: Bearer <token>'), driver_id: z.string() });
+
+export const AvailabilityRequest = z.object({ online: z.boolean() });
+export const LocationRequest = z.object({
+  lat: z.number().min(49).max(61.1),
+  lon: z.number().min(-8.7).max(2),
+  accuracy_m: z.number().min(0).max(100_000).optional(),
+});
+
+export const DriverJob = z
+  .object({
+    offer_id: z.string(),
+    offer: z.enum(['offered', 'accepted']),
+    offer_expires_at: z.string().nullable(),
+    booking_reference: z.string(),
+    status: z.string(),
+    pickup_time: z.string().describe('UTC'),
+    pickup: z.string(),
+    pickup_note: z.string().nullable(),
+    dropoff: z.string(),
+    passengers: z.number().int(),
+    vehicle_type: z.string(),
+    wheelchair: z.boolean(),
+    fare_pence: z.number().int(),
+    payment_method: z.string(),
+    notes: z.string().nullable(),
+    flight_number: z.string().nullable(),
+    meet_and_greet: z.boolean(),
+    passenger: z.object({ name: z.string(), phone: z.string() }).nullable().describe('Once the job is yours'),
+    next_steps: z.array(z.string()),
+    awaiting_payment: z.boolean(),
+  })
+  .meta({ id: 'DriverJob' });
+export const DriverJobsReply = z.object({ jobs: z.array(DriverJob) }).meta({ id: 'DriverJobs' });
+
+export const DriverJobParams = z.object({ offerId: text(120).min(5) });
+export const DriverRespondRequest = z.object({ decision: z.enum(['accept', 'decline']) });
+export const DriverTripRequest = z.object({ event: z.enum(['en_route', 'arrived', 'on_board', 'completed', 'no_show', 'drop']) });
+export const DriverPaymentRequest = z.object({
+  method: z.enum(PAYMENT_METHODS),
+  amount: z.number().min(0).max(10_000).multipleOf(0.01).optional(),
+});
+export const PaymentOptionsRequest = DriverPaymentOptionsSchema;
+
+export const DriverDecisionRequest = z.object({
+  action: z.enum(['approve', 'reject', 'suspend', 'reinstate']),
+  reason: text(500).trim().min(3, 'say why').nullable().default(null),
+});
+export const DriverIdParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/) });
+export const DriverListQuery = z.object({ status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional() });
+export const TrialExtensionRequest = z.object({ days: z.number().int().min(1).max(365), reason: text(500).trim().min(3) });
+export const PassengerBlockRequest = z.object({
+  email: z.email().max(254),
+  action: z.enum(['block', 'unblock']),
+  reason: text(500).trim().min(3),
+});
+
+export const NoContent = z.null().describe('No content');
+export const AvailabilityReply = z.object({ online: z.boolean() });
+export const DriverDashboard = z
+  .object({
+    driver: z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.enum(['applicant', 'approved', 'rejected', 'suspended']),
+      online: z.boolean(),
+      tier: z.enum(['local', 'national', 'partner']),
+      vehicle: z.string(),
+      plate: z.string(),
+      driver_licence_expires: z.string().nullable(),
+      vehicle_licence_expires: z.string().nullable(),
+    }),
+    completed_rides: z.number().int(),
+    earnings_pence: z.number().int().describe('Settled fares of completed journeys; no commission is ever taken'),
+    dead_mileage_miles: z.number().describe('Distance to each pickup when the job was offered (straight line)'),
+    paid_weeks: z.number().int(),
+    free_weeks: z.number().int(),
+    subscription: z
+      .object({
+        state: z.enum(['trial', 'active', 'cancelled']),
+        trial_ends_at: z.string(),
+        trial_days_remaining: z.number().int(),
+        weeks_billed: z.number().int(),
+      })
+      .nullable(),
+    invoices: z.array(
+      z.object({
+        week_start: z.string(),
+        week_end: z.string(),
+        earnings_pence: z.number().int(),
+        fee_pence: z.number().int(),
+        sms_count: z.number().int(),
+        sms_pence: z.number().int(),
+        total_pence: z.number().int(),
+        status: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'DriverDashboard' });
+
+export const OpsDriver = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    phone: z.string(),
+    email: z.string().nullable(),
+    status: z.enum(['applicant', 'approved', 'rejected', 'suspended']),
+    tier: z.enum(['local', 'national', 'partner']),
+    home_area: z.string().nullable(),
+    licensing_authority: z.string().nullable(),
+    driver_licence_number: z.string().nullable(),
+    driver_licence_expires: z.string().nullable(),
+    vehicle_licence_number: z.string().nullable(),
+    vehicle_licence_expires: z.string().nullable(),
+    vehicle: z.string(),
+    vehicle_registration: z.string().nullable(),
+    vehicle_type: z.string(),
+    seats: z.number().int(),
+    wheelchair_accessible: z.boolean(),
+    applied_at: z.string().nullable(),
+  })
+  .meta({ id: 'OpsDriver' });
+export const OpsDriverList = z.object({ drivers: z.array(OpsDriver) });
+export const OpsDriverDetail = z.object({
+  driver: OpsDriver,
+  documents: z.array(z.object({ id: z.string(), kind: z.string(), content_type: z.string(), size_bytes: z.number().int(), sha256: z.string(), uploaded_at: z.string() })),
+  actions: z.array(z.object({ action: z.string(), reason: z.string().nullable(), by: z.string(), role: z.string(), at: z.string(), details: z.unknown() })),
+});
+export const OpsDecisionReply = z.object({ driver: OpsDriver });
+export const TrialExtensionReply = z.object({ trial_ends_at: z.string(), trial_days_remaining: z.number().int() });
+export const PassengerBlockReply = z.object({ email: z.string(), blocked: z.boolean() });

@@ -1,0 +1,51 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { findBooking } from '../bookings/store.js';
+import { ProblemError } from '../http/problem.js';
+import type { Services } from '../services.js';
+import {
+  BookingFailure,
+  bookingWorkflowId,
+  settleBookingUpdate,
+  settlementKey,
+  type PaymentRecord,
+  type SettleInput,
+} from '../../workflows/bookings/definitions.js';
+import { insertPaymentRecord } from './payments-store.js';
+
+/**
+ * Settles a completed trip: what the passenger paid the driver, as an immutable payment record.
+ * Through the booking workflow, which writes it exactly once; a booking whose workflow has closed
+ * (settled late, or completed before settlement existed) is written directly under the same
+ * idempotency key, so it still gets one record at most.
+ */
+export async function settleBooking(s: Pick<Services, 'sql' | 'temporal'>, ref: string, input: SettleInput): Promise<PaymentRecord> {
+  try {
+    return await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(settleBookingUpdate, { args: [input] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+      switch (err.cause.type) {
+        case BookingFailure.notCompleted:
+          throw new ProblemError(409, 'trip_not_completed', `Booking ${ref} has not completed; report the trip completed first.`);
+        case BookingFailure.notYourJob:
+          throw new ProblemError(403, 'not_your_job', `Booking ${ref} is not assigned to you.`);
+        case BookingFailure.invalidPayment:
+          throw new ProblemError(400, 'invalid_payment', err.cause.message);
+      }
+      throw err;
+    }
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+  const row = await findBooking(s.sql, ref);
+  if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${ref}.`);
+  if (row.status !== 'completed') throw new ProblemError(409, 'trip_not_completed', `Booking ${ref} is ${row.status}; only a completed trip is settled.`);
+  if (input.by === 'driver' && row.driver_id !== input.driverId) throw new ProblemError(403, 'not_your_job', `Booking ${ref} is not assigned to you.`);
+  return insertPaymentRecord(s.sql, {
+    bookingRef: ref,
+    driverId: row.driver_id,
+    amountPence: input.amountPence,
+    method: input.method,
+    recordedBy: input.by,
+    idempotencyKey: settlementKey(ref),
+  });
+}

@@ -1,0 +1,106 @@
+import type { Sql } from '../db/sql.js';
+import type { Invoice, SubscriptionRecord, TrialExtension, WeekCharge } from '../../workflows/subscriptions/definitions.js';
+
+// The subscription tables (migration 00006): the driver's subscription row, trial extensions and
+// weekly invoices, plus the two weekly figures billing reads (earnings and SMS). The workflow
+// subscription:<driver id> owns every write; each is safe to repeat.
+
+export async function upsertSubscription(sql: Sql, s: SubscriptionRecord): Promise<void> {
+  await sql`
+    insert into driver_subscriptions (driver_id, tier, approved_at, trial_days, trial_extended_days, state)
+    values (${s.driverId}, ${s.tier}, ${s.approvedAt}, ${s.trialDays}, ${s.trialExtendedDays}, ${s.state})
+    on conflict (driver_id) do update
+       set tier = excluded.tier, approved_at = excluded.approved_at, trial_days = excluded.trial_days,
+           trial_extended_days = excluded.trial_extended_days, state = excluded.state, updated_at = now()`;
+}
+
+/** Records the extension once and sets (never adds to) the subscription's extended days. */
+export async function recordTrialExtension(sql: Sql, e: TrialExtension): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`
+      insert into trial_extensions (id, driver_id, days, by, reason, at)
+      values (${e.id}, ${e.driverId}, ${e.days}, ${e.by}, ${e.reason}, ${e.at})
+      on conflict (id) do nothing`;
+    await tx`
+      update driver_subscriptions set trial_extended_days = ${e.totalExtendedDays}, updated_at = now()
+       where driver_id = ${e.driverId}`;
+  });
+}
+
+/** Settled fares of the week: payment records in force (corrections replace what they correct). */
+export async function weekEarningsPence(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number> {
+  const [row] = await sql<{ pence: number }[]>`
+    select coalesce(sum(amount_pence), 0)::integer as pence
+      from effective_payment_records
+     where driver_id = ${driverId} and recorded_at >= ${weekStart} and recorded_at < ${weekEnd}`;
+  return row?.pence ?? 0;
+}
+
+/**
+ * SMS the service sent the driver that week (job cards, cancellations and every other text to the
+ * driver's phone), counted by the driver's current phone as the outbox's recipient since the
+ * outbox names no driver. Only messages actually sent count: a row without sent_at is a failed or
+ * unfinished attempt. WhatsApp and email are free.
+ */
+export async function weekSmsCount(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::integer as n
+      from outbox o join drivers d on o.recipient = d.phone
+     where d.id = ${driverId} and o.channel = 'sms' and o.sent_at >= ${weekStart} and o.sent_at < ${weekEnd}`;
+  return row?.n ?? 0;
+}
+
+interface InvoiceRow {
+  driver_id: string;
+  week_start: Date;
+  week_end: Date;
+  earnings_pence: number;
+  fee_pence: number;
+  sms_count: number;
+  sms_pence: number;
+  total_pence: number;
+  status: 'billed' | 'free';
+}
+
+const toInvoice = (r: InvoiceRow): Invoice => ({
+  driverId: r.driver_id,
+  weekStart: r.week_start.toISOString(),
+  weekEnd: r.week_end.toISOString(),
+  earningsPence: r.earnings_pence,
+  feePence: r.fee_pence,
+  smsCount: r.sms_count,
+  smsPence: r.sms_pence,
+  totalPence: r.total_pence,
+  status: r.status,
+});
+
+/**
+ * Writes the week's invoice unless it exists, and returns the one in force: a retried or
+ * concurrent run gets the first run's invoice back, never a second one.
+ */
+export async function insertInvoice(
+  sql: Sql,
+  i: { driverId: string; weekStart: string; weekEnd: string; earningsPence: number; smsCount: number } & WeekCharge,
+): Promise<Invoice> {
+  await sql`
+    insert into driver_invoices (driver_id, week_start, week_end, earnings_pence, fee_pence, sms_count, sms_pence, total_pence, status)
+    values (${i.driverId}, ${i.weekStart}, ${i.weekEnd}, ${i.earningsPence}, ${i.feePence}, ${i.smsCount}, ${i.smsPence},
+            ${i.totalPence}, ${i.status})
+    on conflict (driver_id, week_start) do nothing`;
+  const invoice = await findInvoice(sql, i.driverId, i.weekStart);
+  if (!invoice) throw new Error(`invoice for driver ${i.driverId} week ${i.weekStart} vanished`);
+  return invoice;
+}
+
+export async function findInvoice(sql: Sql, driverId: string, weekStart: string): Promise<Invoice | null> {
+  const [row] = await sql<InvoiceRow[]>`
+    select * from driver_invoices where driver_id = ${driverId} and week_start = ${weekStart}`;
+  return row ? toInvoice(row) : null;
+}
+
+/** The driver's weeks, newest first: paid and free alike. */
+export async function listInvoices(sql: Sql, driverId: string, limit = 52): Promise<Invoice[]> {
+  const rows = await sql<InvoiceRow[]>`
+    select * from driver_invoices where driver_id = ${driverId} order by week_start desc limit ${limit}`;
+  return rows.map(toInvoice);
+}

@@ -1,0 +1,108 @@
+// Stage 4 through HTTP on the real stack: a driver who reported being on the way keeps the job,
+// the trip completes, the driver confirms what the passenger paid, and that is written once as an
+// immutable payment record the booking's payment state is derived from. The database itself
+// refuses to change or remove a payment record.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import { startStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+const created: TestDriver[] = [];
+beforeAll(async () => {
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '30' });
+});
+afterEach(async () => takeDriversOffline(stack.sql, created.splice(0)));
+afterAll(async () => stack?.close());
+
+let n = 0;
+const ip = () => `10.91.${Math.floor(n / 250) % 250}.${n++ % 250}`;
+const phone = () => `+4474003${String(10000 + Math.floor(Math.random() * 89999))}`;
+const post = (url: string, payload: unknown) => stack.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress: ip() });
+
+async function assignedBooking(paymentOptions: object = {}) {
+  const d = await createDriver(stack.sql, { lat: 54.971, lon: -2.101, homeArea: 'national-default' });
+  created.push(d);
+  await stack.sql`update drivers set payment_options = ${stack.sql.json(paymentOptions as never)} where id = ${d.id}`;
+  const booked = await post('/api/public/bookings/instant', {
+    pickup_address: 'Hexham station', dropoff_address: 'Hexham', passenger_name: 'Mary Somerville', passenger_phone_whatsapp: phone(),
+  });
+  expect(booked.statusCode).toBe(200);
+  const { booking_reference: ref, manage_token: token } = booked.json<{ booking_reference: string; manage_token: string }>();
+  const card = await waitForJobCard(stack.sql, d, ref);
+  expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
+  await waitForStatus(stack.sql, ref, 'assigned');
+  return { ref, token, card, driver: d };
+}
+const trip = (card: JobCard, event: string) => post(`/api/driver/offers/${encodeURIComponent(card.offerId)}/trip`, { token: card.token, event });
+const pay = (card: JobCard, body: object) => post(`/api/driver/offers/${encodeURIComponent(card.offerId)}/payment`, { token: card.token, ...body });
+const lookup = (ref: string, token: string) => stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?token=${token}`, remoteAddress: ip() });
+const status = (ref: string) => stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json`, remoteAddress: ip() });
+
+describe('track and settle', () => {
+  it('shows each step and the payment state, and settles a completed trip once as the driver confirms cash', async () => {
+    const { ref, token, card } = await assignedBooking({ cardReader: true, paymentLink: 'https://pay.example.com/driver' });
+    expect((await status(ref)).json()).toMatchObject({
+      payment: { state: 'pay_driver_on_completion' },
+      pay_options: [{ kind: 'cash' }, { kind: 'card' }, { kind: 'payment_link', href: 'https://pay.example.com/driver' }],
+    });
+    const early = await pay(card, { method: 'cash' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().code).toBe('trip_not_completed');
+    for (const event of ['en_route', 'arrived', 'on_board', 'completed']) {
+      expect((await trip(card, event)).statusCode, event).toBe(202);
+      expect((await lookup(ref, token)).json().status).toBe(event);
+      expect((await status(ref)).json().status).toBe(event);
+    }
+    expect((await lookup(ref, token)).json().payment).toMatchObject({ state: 'awaiting_settlement', received: null });
+    expect((await status(ref)).json()).toMatchObject({ final: false, payment: { state: 'awaiting_settlement' } });
+
+    const fare = (await lookup(ref, token)).json().payment.fare as number;
+    const [a, b] = await Promise.all([pay(card, { method: 'cash' }), pay(card, { method: 'cash' })]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(a.json().payment).toEqual(b.json().payment);
+    expect(a.json().payment).toMatchObject({ amount: fare, method: 'cash', recorded_by: 'driver' });
+    // A retry once the workflow has closed is answered from the record, not written again.
+    await expect.poll(async () => (await stack.temporal.workflow.getHandle(`booking:${ref}`).describe()).status.name, { timeout: 10_000 }).toBe('COMPLETED');
+    const again = await pay(card, { method: 'card', amount: 1 });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().payment).toEqual(a.json().payment);
+    expect(await stack.sql`select amount_pence, method from payment_records where booking_ref = ${ref}`).toEqual([
+      { amount_pence: Math.round(fare * 100), method: 'cash' },
+    ]);
+    expect((await lookup(ref, token)).json().payment).toMatchObject({ state: 'paid', received: { amount: fare, method: 'cash' } });
+    expect((await status(ref)).json()).toMatchObject({ final: true, payment: { state: 'paid' }, pay_options: [] });
+    const page = await stack.app.inject({ method: 'GET', url: `/track/${ref}`, remoteAddress: ip() });
+    expect(page.body).toContain('id="pay"');
+  });
+
+  it('refuses to change or delete a payment record in the database itself; a correction is a new record', async () => {
+    const { ref, card } = await assignedBooking();
+    for (const event of ['arrived', 'on_board', 'completed']) expect((await trip(card, event)).statusCode).toBe(202);
+    const paid = await pay(card, { method: 'bank_transfer', amount: 12.5 });
+    expect(paid.statusCode).toBe(200);
+    const [record] = await stack.sql<{ id: string }[]>`select id from payment_records where booking_ref = ${ref}`;
+    await expect(stack.sql`update payment_records set amount_pence = 1 where id = ${record!.id}`).rejects.toThrow(/immutable/);
+    await expect(stack.sql`delete from payment_records where id = ${record!.id}`).rejects.toThrow(/immutable/);
+    await expect(stack.sql`truncate payment_records cascade`).rejects.toThrow(/immutable/);
+    expect((await stack.sql`select amount_pence from payment_records where id = ${record!.id}`)[0]?.amount_pence).toBe(1250);
+
+    await stack.sql`insert into payment_records (booking_ref, driver_id, amount_pence, method, recorded_by, corrects, note, idempotency_key)
+                    select booking_ref, driver_id, 1500, 'bank_transfer', 'ops', id, 'passenger sent the rest', 'correction:test:' || id
+                      from payment_records where id = ${record!.id}`;
+    expect(await stack.sql`select amount_pence, recorded_by from effective_payment_records where booking_ref = ${ref}`).toEqual([
+      { amount_pence: 1500, recorded_by: 'ops' },
+    ]);
+    const twice = stack.sql`insert into payment_records (booking_ref, amount_pence, method, recorded_by, corrects, idempotency_key)
+                            values (${ref}, 1600, 'cash', 'ops', ${record!.id}, 'correction:test:again')`;
+    await expect(twice).rejects.toThrow(/unique/); // a record is corrected once; correct the correction instead
+  });
+
+  it('closes as a no-show when the passenger never comes, with nothing to pay', async () => {
+    const { ref, token, card } = await assignedBooking();
+    expect((await trip(card, 'no_show')).statusCode).toBe(409); // only once at the pickup
+    for (const event of ['arrived', 'no_show']) expect((await trip(card, event)).statusCode).toBe(202);
+    expect((await lookup(ref, token)).json()).toMatchObject({ status: 'no_show', payment: { state: 'not_due' } });
+    expect((await status(ref)).json()).toMatchObject({ final: true, headline: 'Marked as a no-show' });
+    expect((await pay(card, { method: 'cash' })).statusCode).toBe(409);
+  });
+});

@@ -1,0 +1,396 @@
+// The drivers' subscription on Temporal's time-skipping test server, with the subscription
+// activities faked in memory (weekly earnings and SMS per driver and week, invoices keyed like the
+// real table): months of trial and weeks of billing pass in milliseconds.
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { createSubscriptionActivities } from '../../activities/subscriptions.js';
+import { cancelDriverSubscription, extendTrial, startDriverSubscription, subscriptionState } from '../../src/settlement/subscriptions.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
+import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
+import type { Tier } from '../../workflows/bookings/definitions.js';
+import {
+  SubscriptionFailure,
+  billWeekWorkflowId,
+  subscriptionStateQuery,
+  subscriptionWorkflowId,
+  weekCharge,
+  type BillWeekInput,
+  type Invoice,
+  type SubscriptionState,
+} from '../../workflows/subscriptions/definitions.js';
+import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/subscriptions/weeks.js';
+import { quietLogger, testServerPath } from '../support/time-skipping.js';
+
+type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundle;
+
+beforeAll(async () => {
+  installWorkerLogging('warn');
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
+  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+}, 180_000);
+afterAll(async () => env?.teardown());
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const iso = (t: number) => new Date(t).toISOString();
+const weekKey = (driverId: string, weekStart: string) => `${driverId}|${weekStart}`;
+
+/**
+ * The outside world of the subscription activities: what each driver earned and how many SMS they
+ * were sent per week, and the invoices "written" (once per driver and week, as the real unique key
+ * does). `charges` lists each invoice at the moment it was first written: a second charge would
+ * show up there.
+ */
+class World {
+  readonly earnings = new Map<string, number>();
+  readonly sms = new Map<string, number>();
+  readonly invoices = new Map<string, Invoice>();
+  readonly charges: Invoice[] = [];
+  readonly calls: Array<[string, unknown]> = [];
+  /** Runs after the invoice is written and before the activity answers: a crash lands here. */
+  afterCharge: (w: BillWeekInput, attempt: number) => Promise<void> = async () => {};
+
+  week(driverId: string, weekStart: number, o: { earningsPence?: number; sms?: number }) {
+    if (o.earningsPence !== undefined) this.earnings.set(weekKey(driverId, iso(weekStart)), o.earningsPence);
+    if (o.sms !== undefined) this.sms.set(weekKey(driverId, iso(weekStart)), o.sms);
+  }
+  called(name: keyof SubscriptionActivities, driverId: string): unknown[] {
+    return this.calls.filter(([n, a]) => n === name && (a as { driverId: string }).driverId === driverId).map(([, a]) => a);
+  }
+  billed(driverId: string): BillWeekInput[] {
+    return this.called('billDriverWeek', driverId) as BillWeekInput[];
+  }
+
+  activities(): SubscriptionActivities {
+    return {
+      saveSubscription: async (s) => {
+        this.calls.push(['saveSubscription', s]);
+      },
+      recordTrialExtension: async (e) => {
+        this.calls.push(['recordTrialExtension', e]);
+      },
+      billDriverWeek: async (w) => {
+        this.calls.push(['billDriverWeek', w]);
+        const key = weekKey(w.driverId, w.weekStart);
+        let invoice = this.invoices.get(key);
+        if (!invoice) {
+          const earningsPence = this.earnings.get(key) ?? 0;
+          const smsCount = this.sms.get(key) ?? 0;
+          invoice = { ...w, earningsPence, smsCount, ...weekCharge(earningsPence, smsCount) };
+          this.invoices.set(key, invoice);
+          this.charges.push(invoice);
+        }
+        await this.afterCharge(w, Context.current().info.attempt);
+        return invoice;
+      },
+    };
+  }
+}
+
+/** After the clock moves, the worker still has to run what fell due: poll (real time) until it has. */
+async function until<T>(check: () => Promise<T> | T, pass: (v: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const v = await check();
+    if (pass(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function sleepUntil(t: number): Promise<void> {
+  const now = await env.currentTimeMs();
+  if (t > now) await env.sleep(t - now);
+}
+
+interface Scenario {
+  world: World;
+  taskQueue: string;
+  /** Starts driver `driverId`'s subscription through the application function, as approval will. */
+  subscribe(o: { tier: Tier; approvedAt: number }): Promise<Driver>;
+}
+
+class Driver {
+  readonly id = `drv-${randomUUID().slice(0, 8)}`;
+  constructor(
+    readonly world: World,
+    readonly approvedAt: number,
+  ) {}
+  /** The workflow's own answer (its clock is the last time it ran). */
+  state(): Promise<SubscriptionState> {
+    return env.client.workflow.getHandle(subscriptionWorkflowId(this.id)).query(subscriptionStateQuery);
+  }
+  /** What the driver app shows: trial days counted on the (test server's) current clock. */
+  async appState(): Promise<SubscriptionState> {
+    return subscriptionState(env.client, this.id, new Date(await env.currentTimeMs()));
+  }
+  billed(): BillWeekInput[] {
+    return this.world.billed(this.id);
+  }
+  charges(): Invoice[] {
+    return this.world.charges.filter((c) => c.driverId === this.id);
+  }
+  billedWeeks(n: number) {
+    return until(() => this.charges(), (c) => c.length >= n, `${n} weeks billed for ${this.id}`);
+  }
+}
+
+/**
+ * A worker with the fake activities for the length of `run`, on a task queue of the test's own.
+ * Every subscription a test started is terminated while the worker still runs: a workflow left
+ * without a worker would hold the server's clock still for the next test.
+ */
+async function scenario(run: (s: Scenario) => Promise<void>, world = new World()): Promise<void> {
+  const taskQueue = `sub-${randomUUID()}`;
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: world.activities() });
+  const drivers: Driver[] = [];
+  const subscribe = async (o: { tier: Tier; approvedAt: number }) => {
+    const d = new Driver(world, o.approvedAt);
+    const r = await startDriverSubscription(env.client, taskQueue, { driverId: d.id, tier: o.tier, approvedAt: new Date(o.approvedAt) });
+    expect(r).toEqual({ workflowId: `subscription:${d.id}`, started: true });
+    drivers.push(d);
+    return d;
+  };
+  await worker.runUntil(async () => {
+    try {
+      await run({ world, taskQueue, subscribe });
+    } finally {
+      await Promise.all(drivers.map((d) => env.client.workflow.getHandle(subscriptionWorkflowId(d.id)).terminate('test over').catch(() => undefined)));
+    }
+  });
+}
+
+const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
+
+describe('driver subscription (time-skipping)', () => {
+  it('gives a local driver 90 free days, then bills the first full week after the trial at its end', async () => {
+    await scenario(async ({ subscribe }) => {
+      const approvedAt = await env.currentTimeMs();
+      const d = await subscribe({ tier: 'local', approvedAt });
+      const trialEnd = approvedAt + 90 * DAY;
+      const firstWeek = weekStartAtOrAfter(trialEnd);
+      const firstWeekEnd = nextWeekStart(firstWeek);
+
+      expect(await d.state()).toMatchObject({ state: 'trial', trialEndsAt: iso(trialEnd), trialDaysRemaining: 90, weeksBilled: 0, lastWeekBilled: null });
+      await env.sleep(89 * DAY);
+      expect(await d.appState()).toMatchObject({ state: 'trial', trialDaysRemaining: 1 });
+      await sleepUntil(trialEnd + MINUTE);
+      await until(() => d.state(), (s) => s.state === 'active', 'the trial to end');
+      expect((await d.appState()).trialDaysRemaining).toBe(0);
+      // The days between the trial's end and the next Monday are not billed.
+      await sleepUntil(firstWeekEnd - MINUTE);
+      expect(d.billed()).toEqual([]);
+      await sleepUntil(firstWeekEnd + MINUTE);
+      await d.billedWeeks(1);
+      expect(d.billed()).toEqual([{ driverId: d.id, weekStart: iso(firstWeek), weekEnd: iso(firstWeekEnd) }]);
+      expect(firstWeek).toBeGreaterThanOrEqual(trialEnd);
+      expect(firstWeek - trialEnd).toBeLessThan(7 * DAY);
+      await until(() => d.state(), (s) => s.weeksBilled === 1, 'the week counted');
+    });
+  });
+
+  it("gives a partner-fleet driver 30 days, and a 14-day extension moves the first bill past day 44", async () => {
+    await scenario(async ({ world, subscribe }) => {
+      const approvedAt = await env.currentTimeMs();
+      const plain = await subscribe({ tier: 'partner', approvedAt });
+      const extended = await subscribe({ tier: 'partner', approvedAt });
+      expect((await plain.state()).trialEndsAt).toBe(iso(approvedAt + 30 * DAY));
+
+      await env.sleep(10 * DAY);
+      // Refused before anything is recorded: a bad number of days, no administrator, no reason.
+      for (const bad of [{ days: 0 }, { days: 366 }, { days: 1.5 }, { by: ' ' }, { reason: '' }]) {
+        const err = await extendTrial(env.client, extended.id, { days: 14, by: 'ops@example.com', reason: 'fleet onboarding', ...bad }).catch((e: unknown) => e);
+        expect(failureType(err)).toBe(SubscriptionFailure.invalidExtension);
+      }
+      const after = await extendTrial(env.client, extended.id, { days: 14, by: 'ops@example.com', reason: 'fleet onboarding delayed' });
+      expect(after).toMatchObject({ state: 'trial', trialEndsAt: iso(approvedAt + 44 * DAY), trialDaysRemaining: 34 });
+      expect(world.called('recordTrialExtension', extended.id)).toEqual([
+        expect.objectContaining({ id: `${extended.id}:1`, days: 14, by: 'ops@example.com', reason: 'fleet onboarding delayed', totalExtendedDays: 14 }),
+      ]);
+
+      await sleepUntil(approvedAt + 30 * DAY + MINUTE);
+      await until(() => plain.state(), (s) => s.state === 'active', 'the plain trial to end');
+      expect((await extended.state()).state).toBe('trial');
+      await sleepUntil(nextWeekStart(weekStartAtOrAfter(approvedAt + 30 * DAY)) + MINUTE);
+      await plain.billedWeeks(1);
+      expect(plain.billed()[0]!.weekStart).toBe(iso(weekStartAtOrAfter(approvedAt + 30 * DAY)));
+
+      await sleepUntil(approvedAt + 44 * DAY - MINUTE);
+      expect((await extended.appState()).state).toBe('trial');
+      expect(extended.billed()).toEqual([]);
+      await sleepUntil(approvedAt + 44 * DAY + MINUTE);
+      await until(() => extended.state(), (s) => s.state === 'active', 'the extended trial to end');
+      // Too late to extend now.
+      const late = await extendTrial(env.client, extended.id, { days: 7, by: 'ops@example.com', reason: 'too late' }).catch((e: unknown) => e);
+      expect(failureType(late)).toBe(SubscriptionFailure.trialEnded);
+      expect(world.called('recordTrialExtension', extended.id)).toHaveLength(1);
+
+      const firstWeek = weekStartAtOrAfter(approvedAt + 44 * DAY);
+      await sleepUntil(nextWeekStart(firstWeek) + MINUTE);
+      await extended.billedWeeks(1);
+      expect(extended.billed()[0]).toEqual({ driverId: extended.id, weekStart: iso(firstWeek), weekEnd: iso(nextWeekStart(firstWeek)) });
+      expect(firstWeek).toBeGreaterThanOrEqual(approvedAt + 44 * DAY);
+    });
+  });
+
+  it('charges 20 GBP above 500 GBP of earnings, nothing at exactly 500 GBP, and 2p per SMS either way', async () => {
+    await scenario(async ({ world, subscribe }) => {
+      const now = await env.currentTimeMs();
+      const approvedAt = now - 90 * DAY - HOUR; // the trial is over
+      const d = await subscribe({ tier: 'national', approvedAt });
+      const w1 = weekStartAtOrAfter(approvedAt + 90 * DAY);
+      const w2 = nextWeekStart(w1);
+      const w3 = nextWeekStart(w2);
+      world.week(d.id, w1, { earningsPence: 50_001 });
+      world.week(d.id, w2, { earningsPence: 50_000, sms: 7 });
+      world.week(d.id, w3, { earningsPence: 80_000, sms: 7 });
+
+      await sleepUntil(nextWeekStart(w3) + MINUTE);
+      const charges = await d.billedWeeks(3);
+      expect(charges.map(({ weekStart, earningsPence, feePence, smsCount, smsPence, totalPence, status }) => ({ weekStart, earningsPence, feePence, smsCount, smsPence, totalPence, status }))).toEqual([
+        { weekStart: iso(w1), earningsPence: 50_001, feePence: 2000, smsCount: 0, smsPence: 0, totalPence: 2000, status: 'billed' },
+        { weekStart: iso(w2), earningsPence: 50_000, feePence: 0, smsCount: 7, smsPence: 14, totalPence: 14, status: 'free' },
+        { weekStart: iso(w3), earningsPence: 80_000, feePence: 2000, smsCount: 7, smsPence: 14, totalPence: 2014, status: 'billed' },
+      ]);
+      const s = await until(() => d.state(), (x) => x.weeksBilled === 3, 'three weeks counted');
+      expect(s.lastWeekBilled).toMatchObject({ weekStart: iso(w3), totalPence: 2014 });
+    });
+  });
+
+  it('bills the week of the October 2026 clock change for its 169 hours, and every week after it once, across continue-as-new', async () => {
+    await scenario(async ({ subscribe }) => {
+      // Approved 16 September 2026: the 30-day trial ends Friday 16 October, so the first full
+      // week is Monday 19 October 00:00 BST to Monday 26 October 00:00 GMT. Weeks already over
+      // when the subscription starts are billed at once, in order.
+      const d = await subscribe({ tier: 'partner', approvedAt: Date.parse('2026-09-16T10:00:00Z') });
+      const until2027 = Math.max(await env.currentTimeMs(), Date.parse('2027-01-05T00:00:00Z'));
+      await sleepUntil(until2027);
+      let ended = 0;
+      for (let w = Date.parse('2026-10-18T23:00:00Z'); nextWeekStart(w) <= until2027; w = nextWeekStart(w)) ended++;
+      expect(ended).toBeGreaterThanOrEqual(11);
+      // Every week over by now is billed (and nothing is left in flight when the test ends).
+      await d.billedWeeks(ended);
+      const s = await until(() => d.state(), (x) => x.weeksBilled === ended, `${ended} weeks counted`);
+      const weeks = d.billed();
+      expect(weeks).toHaveLength(ended);
+      expect(weeks[0]).toEqual({ driverId: d.id, weekStart: '2026-10-18T23:00:00.000Z', weekEnd: '2026-10-26T00:00:00.000Z' });
+      expect(weeks[1]).toMatchObject({ weekStart: '2026-10-26T00:00:00.000Z', weekEnd: '2026-11-02T00:00:00.000Z' });
+      // Each week starts where the one before ended: none skipped, none twice (the run continued
+      // as new every eight weeks).
+      for (let i = 1; i < weeks.length; i++) expect(weeks[i]!.weekStart).toBe(weeks[i - 1]!.weekEnd);
+      expect(s.lastWeekBilled?.weekEnd).toBe(weeks.at(-1)!.weekEnd);
+      const history = await env.client.workflow.getHandle(subscriptionWorkflowId(d.id)).fetchHistory();
+      expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
+    });
+  });
+
+  it('charges a week once when the activity dies after writing the invoice, and refuses to run a billed week again', async () => {
+    const world = new World();
+    // The first attempt writes the invoice and then fails as if the process died before answering.
+    world.afterCharge = async (_w, attempt) => {
+      if (attempt === 1) throw ApplicationFailure.retryable('worker lost after charging');
+    };
+    await scenario(async ({ taskQueue, subscribe }) => {
+      const now = await env.currentTimeMs();
+      const d = await subscribe({ tier: 'local', approvedAt: now - 90 * DAY - HOUR });
+      const w1 = weekStartAtOrAfter(now - HOUR);
+      world.week(d.id, w1, { earningsPence: 60_000 });
+      await sleepUntil(nextWeekStart(w1) + MINUTE);
+      await until(() => d.state(), (s) => s.weeksBilled === 1, 'the week billed');
+      expect(d.billed()).toHaveLength(2); // the attempt that died and its retry
+      expect(d.charges()).toHaveLength(1);
+      expect((await d.state()).lastWeekBilled).toMatchObject({ weekStart: iso(w1), feePence: 2000, totalPence: 2000 });
+
+      const again = await env.client.workflow
+        .start('billWeekWorkflow', {
+          workflowId: billWeekWorkflowId(d.id, iso(w1)),
+          taskQueue,
+          args: [{ driverId: d.id, weekStart: iso(w1), weekEnd: iso(nextWeekStart(w1)) }],
+          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+        })
+        .catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
+      expect(d.charges()).toHaveLength(1);
+    }, world);
+  });
+
+  it('charges a week once when the worker is shut down in the middle of billing it and another takes over', async () => {
+    const world = new World();
+    let charged!: () => void;
+    const chargedOnce = new Promise<void>((r) => (charged = r));
+    // The first attempt writes the invoice, then hangs until its worker shuts down and fails with
+    // it. (A process killed outright would be retried once the 30-second start-to-close timeout ran
+    // out, which the test server would wait out in real time.)
+    world.afterCharge = async (_w, attempt) => {
+      if (attempt > 1) return;
+      charged();
+      await Context.current().cancelled.catch((e: unknown) => {
+        throw new Error(`worker shut down mid-billing: ${String(e)}`);
+      });
+    };
+    const taskQueue = `sub-${randomUUID()}`;
+    // No workflow cache, so no sticky queue: the test server never hands a gone worker's sticky
+    // tasks and queries to the shared queue (a real server does after a few seconds).
+    const first = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: world.activities(),
+      maxCachedWorkflows: 0,
+    });
+    const firstRun = first.run();
+    const now = await env.currentTimeMs();
+    const driverId = `drv-${randomUUID().slice(0, 8)}`;
+    const w1 = weekStartAtOrAfter(now - HOUR);
+    world.week(driverId, w1, { earningsPence: 70_000, sms: 3 });
+    await startDriverSubscription(env.client, taskQueue, { driverId, tier: 'local', approvedAt: new Date(now - 90 * DAY - HOUR) });
+    const handle = env.client.workflow.getHandle(subscriptionWorkflowId(driverId));
+    // The clock stops at the week's end while the first attempt is in flight, so the sleep only
+    // returns once the second worker has finished the billing.
+    const slept = sleepUntil(nextWeekStart(w1) + MINUTE).catch((e: unknown) => e);
+    await chargedOnce;
+    first.shutdown();
+    await firstRun;
+
+    const second = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: world.activities() });
+    await second.runUntil(async () => {
+      try {
+        const s = await until(() => handle.query(subscriptionStateQuery), (x) => x.weeksBilled === 1, 'the week billed by the second worker');
+        expect(s.lastWeekBilled).toMatchObject({ weekStart: iso(w1), earningsPence: 70_000, feePence: 2000, smsPence: 6, totalPence: 2006 });
+        expect(world.billed(driverId).length).toBeGreaterThanOrEqual(2);
+        expect(world.charges.filter((c) => c.driverId === driverId)).toHaveLength(1);
+        // One billing run for the week, completed: the retry happened inside it, not as a second run.
+        const bill = await env.client.workflow.getHandle(billWeekWorkflowId(driverId, iso(w1))).describe();
+        expect(bill.status.name).toBe('COMPLETED');
+        expect(await slept).toBeUndefined();
+      } finally {
+        await handle.terminate('test over').catch(() => undefined);
+      }
+    });
+  });
+
+  it('stops billing a removed driver, and starting a running subscription again is the same subscription', async () => {
+    await scenario(async ({ taskQueue, subscribe }) => {
+      const now = await env.currentTimeMs();
+      const d = await subscribe({ tier: 'local', approvedAt: now - 90 * DAY - HOUR });
+      expect(await startDriverSubscription(env.client, taskQueue, { driverId: d.id, tier: 'local', approvedAt: new Date(d.approvedAt) })).toEqual({
+        workflowId: subscriptionWorkflowId(d.id),
+        started: false,
+      });
+      await cancelDriverSubscription(env.client, d.id, 'driver removed');
+      const final = await env.client.workflow.getHandle(subscriptionWorkflowId(d.id)).result();
+      expect(final).toMatchObject({ state: 'cancelled', weeksBilled: 0 });
+      await env.sleep(14 * DAY);
+      expect(d.billed()).toEqual([]);
+    });
+  });
+});
