@@ -40,7 +40,7 @@ dd{margin:0;overflow-wrap:anywhere}
 .fare .muted{font-size:1rem;font-weight:400}
 .muted{color:var(--muted)}
 label,legend{display:block;font-weight:600;margin:.9rem 0 .3rem;padding:0}
-input[type=text],input[type=tel],input[type=email]{width:100%;padding:.7rem;font:inherit;border:1px solid var(--line);border-radius:8px;background:var(--card);color:var(--fg)}
+input[type=text],input[type=tel],input[type=email],input[type=number],input[type=date],input[type=password],input[type=file],select{width:100%;padding:.7rem;font:inherit;border:1px solid var(--line);border-radius:8px;background:var(--card);color:var(--fg)}
 input[aria-invalid=true]{border-color:var(--bad);outline-color:var(--bad)}
 fieldset{border:0;padding:0;margin:.9rem 0 0}
 fieldset legend{margin-top:0}
@@ -59,6 +59,10 @@ button.decline{background:transparent;color:var(--fg);border:1px solid var(--lin
 .alert>:last-child{margin-bottom:0}
 .alert ul{margin:.4rem 0 0;padding-left:1.2rem}
 .status{font-size:1.3rem;font-weight:700;margin:0 0 .3rem}
+.toggle{display:flex;align-items:center;justify-content:space-between;gap:1rem}
+.toggle button{width:auto;margin:0;padding:.7rem 1.2rem}
+table{width:100%;border-collapse:collapse;font-size:.95rem}
+th,td{text-align:left;padding:.35rem .3rem;border-bottom:1px solid var(--line)}
 .plate{display:inline-block;font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:700;letter-spacing:.08em;background:#ffd500;color:#111;padding:.05rem .45rem;border-radius:4px}
 .countdown{font-variant-numeric:tabular-nums;font-weight:700}
 a{color:var(--accent)}
