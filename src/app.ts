@@ -16,9 +16,11 @@ import { postgresPlugin } from './plugins/postgres.js';
 import { rateLimitsPlugin } from './plugins/rate-limits.js';
 import { servicesPlugin } from './plugins/services.js';
 import { temporalPlugin } from './plugins/temporal.js';
+import { assetRoutes } from './routes/assets.js';
 import { bookingRoutes } from './routes/bookings.js';
 import { docsRoutes } from './routes/docs.js';
 import { driverAppRoutes } from './routes/driver-app.js';
+import { driverPageRoutes } from './routes/driver-pages.js';
 import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
 import { healthRoutes } from './routes/health.js';
@@ -98,6 +100,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverRoutes);
   await app.register(driverAppRoutes);
   await app.register(opsRoutes);
+  await app.register(driverPageRoutes);
   await app.register(pageRoutes);
+  await app.register(assetRoutes);
   return app;
 }

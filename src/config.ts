@@ -50,6 +50,17 @@ const ConfigSchema = z.object({
   NO_SHOW_GRACE_SECONDS: positiveInt.default(10 * 60),
   /** Identical bookings (same phone, pickup, drop-off and time) within this window are one booking. */
   BOOKING_DEDUPE_WINDOW_SECONDS: positiveInt.default(120),
+  /**
+   * Map tiles behind the tracking page's map, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.
+   * Empty: no tiles (the pickup and the driver on a blank map), so nothing is fetched from elsewhere.
+   * Only the leftmost host label may be a placeholder ({s}), as a CSP source can only wildcard that.
+   */
+  MAP_TILE_URL: z
+    .string()
+    .default('')
+    .refine((u) => u === '' || (/^https?:\/\/(\{s\}\.)?[A-Za-z0-9.-]+(:\d+)?\//.test(u) && /\{z\}/.test(u) && /\{x\}/.test(u) && /\{-?y\}/.test(u)), {
+      message: 'must be an http(s) tile URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    }),
   OPS_ALERT_EMAIL: z.email().default('ops@localhost'),
   NOTIFIER: z.enum(['outbox', 'live']).default('outbox'),
   TWILIO_ACCOUNT_SID: z.string().optional(),

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { html, trustedHtml, type SafeHtml } from './escape-html.js';
 
 // Every page is self-contained: one inline stylesheet and at most one inline script, both constants
-// of this codebase, allowed by their SHA-256 in the Content-Security-Policy. Nothing is loaded
-// from elsewhere, so the policy can refuse everything else, including any injected script.
+// of this codebase, allowed by their SHA-256 in the Content-Security-Policy. A page that needs more
+// (the tracking map) names it, and only that page's policy allows it: files served by this service
+// ('self', pinned by Subresource Integrity) and images from a named origin. Nothing else loads, so
+// the policy can refuse everything else, including any injected script.
 
 export interface InlineAsset {
   source: string;
@@ -13,6 +15,21 @@ export interface InlineAsset {
 
 export function inlineAsset(source: string): InlineAsset {
   return { source, hash: `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'` };
+}
+
+/** A file this service serves (src/pages/map-assets.ts), linked with its integrity hash. */
+export interface ExternalAsset {
+  href: string;
+  integrity: string;
+}
+
+/** What one page loads beyond the inline stylesheet and script. */
+export interface PageExtras {
+  stylesheets?: readonly ExternalAsset[];
+  /** Run in order, before the page's inline script. */
+  scripts?: readonly ExternalAsset[];
+  /** CSP img-src sources, e.g. a map's tile server. */
+  imgSrc?: readonly string[];
 }
 
 export interface Page {
@@ -67,14 +84,23 @@ th,td{text-align:left;padding:.35rem .3rem;border-bottom:1px solid var(--line)}
 .countdown{font-variant-numeric:tabular-nums;font-weight:700}
 a{color:var(--accent)}
 footer{color:var(--muted);font-size:.85rem;text-align:center;padding:0 1rem 1.5rem}
+.eta{font-size:1.15rem;font-weight:700;margin:0}
+.map{height:15rem;margin:.75rem 0 .5rem;border:1px solid var(--line);border-radius:8px}
+.legend{display:flex;flex-wrap:wrap;gap:.4rem 1rem;list-style:none;margin:0;padding:0;font-size:.9rem;color:var(--muted)}
+.dot{display:inline-block;width:.75rem;height:.75rem;border-radius:50%;margin-right:.35rem;vertical-align:-.05rem}
+.dot.driver{background:#c5221f}
+.dot.pickup{background:#0b57d0}
 [hidden]{display:none!important}
 `);
 
-function contentSecurityPolicy(script: InlineAsset | undefined): string {
+function contentSecurityPolicy(script: InlineAsset | undefined, extras: PageExtras): string {
+  const self = (list: readonly ExternalAsset[] | undefined) => (list && list.length > 0 ? ["'self'"] : []);
+  const scripts = [...self(extras.scripts), ...(script ? [script.hash] : [])];
   return [
     "default-src 'none'",
-    `style-src ${CSS.hash}`,
-    `script-src ${script ? script.hash : "'none'"}`,
+    `style-src ${[...self(extras.stylesheets), CSS.hash].join(' ')}`,
+    `script-src ${scripts.length > 0 ? scripts.join(' ') : "'none'"}`,
+    ...(extras.imgSrc && extras.imgSrc.length > 0 ? [`img-src ${extras.imgSrc.join(' ')}`] : []),
     // Scripts talk only to this service's own JSON endpoints.
     `connect-src ${script ? "'self'" : "'none'"}`,
     "form-action 'self'",
@@ -83,7 +109,8 @@ function contentSecurityPolicy(script: InlineAsset | undefined): string {
   ].join('; ');
 }
 
-export function layout(opts: { status?: number; title: string; body: SafeHtml; script?: InlineAsset }): Page {
+export function layout(opts: { status?: number; title: string; body: SafeHtml; script?: InlineAsset; extras?: PageExtras }): Page {
+  const extras = opts.extras ?? {};
   const doc = html`<!doctype html>
 <html lang="en-GB">
 <head>
@@ -91,7 +118,7 @@ export function layout(opts: { status?: number; title: string; body: SafeHtml; s
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${opts.title} · Direct Taxi</title>
-<style>${trustedHtml(CSS.source)}</style>
+${(extras.stylesheets ?? []).map((a) => html`<link rel="stylesheet" href="${a.href}" integrity="${a.integrity}">\n`)}<style>${trustedHtml(CSS.source)}</style>
 </head>
 <body>
 <header>Direct Taxi</header>
@@ -99,11 +126,11 @@ export function layout(opts: { status?: number; title: string; body: SafeHtml; s
 ${opts.body}
 </main>
 <footer>Licensed UK taxis at the council's regulated fare. You pay the driver.</footer>
-${opts.script && html`<script>${trustedHtml(opts.script.source)}</script>`}
+${(extras.scripts ?? []).map((a) => html`<script src="${a.href}" integrity="${a.integrity}"></script>\n`)}${opts.script && html`<script>${trustedHtml(opts.script.source)}</script>`}
 </body>
 </html>
 `;
-  return { status: opts.status ?? 200, html: doc.value, csp: contentSecurityPolicy(opts.script) };
+  return { status: opts.status ?? 200, html: doc.value, csp: contentSecurityPolicy(opts.script, extras) };
 }
 
 /** A page that only explains something: not found, expired, no longer valid. */

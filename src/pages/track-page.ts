@@ -4,9 +4,12 @@ import { precisionNote, precisionOf } from '../geo/precision.js';
 import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 import { payOptions } from '../settlement/payment-options.js';
 import { PAYMENT_STATES, paymentState, type PaymentState } from '../settlement/payment-state.js';
+import type { DriverPosition } from './driver-position-store.js';
 import { html } from './escape-html.js';
+import { pickupEtaMinutes, type LatLon } from './eta.js';
 import { londonDateTime, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
+import { LEAFLET_CSS, LEAFLET_JS, tileImageSource } from './map-assets.js';
 
 // The passenger's tracking page (the booking's status_url). It is reachable by anyone holding the
 // reference, so it shows the journey and who is coming, never the passenger's own contact details.
@@ -34,6 +37,20 @@ const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
 };
 
 const SHOWS_DRIVER: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route', 'arrived', 'on_board', 'completed']);
+/**
+ * Where the driver is, only while they are coming to the passenger: never before a driver has the
+ * job, and never once the passenger is on board (the trip is not to be followed by a stranger
+ * holding the link) or the booking is over.
+ */
+const SHOWS_POSITION: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route', 'arrived']);
+/** Once arrived there is nothing left to estimate. */
+const SHOWS_ETA: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route']);
+/** Statuses after which the map cannot appear again: the page does not load Leaflet. */
+const MAP_OVER: ReadonlySet<BookingStatus> = new Set(['on_board', 'completed', 'cancelled', 'no_show']);
+/** An older report says where the app last was, not where the car is (as dispatch: a fresh location). */
+const FRESH_POSITION_MS = 10 * 60_000;
+/** About 10 m: enough for a map, no more than the car's own GPS is worth. */
+const roundCoord = (x: number) => Math.round(x * 1e4) / 1e4;
 /** Nothing more will change: closed, and a completed trip once it is settled. */
 const isFinal = (row: BookingWithDriver) => row.status === 'cancelled' || row.status === 'no_show' || (row.status === 'completed' && row.paid_pence !== null);
 
@@ -62,16 +79,31 @@ export const TrackStatus = z.object({
   payment: z.object({ state: z.enum(PAYMENT_STATES), detail: z.string() }),
   /** How the assigned driver takes payment; empty until a driver accepts and once paid. */
   pay_options: z.array(z.object({ kind: z.string(), label: z.string(), detail: z.string(), href: z.string().nullable() })),
+  /** The assigned driver's last reported position, to 4 decimals, while they are on their way or waiting. */
+  driver_position: z.object({ lat: z.number(), lon: z.number(), at: z.string().describe('ISO 8601') }).nullable(),
+  /** Rough minutes from the driver's position to the pickup (src/pages/eta.ts); null once arrived. */
+  eta_minutes: z.number().int().nullable(),
 });
 export type TrackStatus = z.infer<typeof TrackStatus>;
 
-export function trackStatus(row: BookingWithDriver): TrackStatus {
+/** Whether the page may show where this booking's driver is (so whether to read it at all). */
+export const showsDriverPosition = (row: BookingWithDriver): boolean => row.driver_id !== null && SHOWS_POSITION.has(row.status);
+
+/** The driver's position as the route read it, and the time to judge its age by. */
+export interface LiveDriver {
+  position: DriverPosition | null;
+  now: Date;
+}
+
+export function trackStatus(row: BookingWithDriver, live: LiveDriver = { position: null, now: new Date() }): TrackStatus {
   const words = WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
   const driver =
     SHOWS_DRIVER.has(row.status) && row.driver_id && row.d_name
       ? { name: row.d_name, vehicle: row.d_vehicle || vehicleLabel(row.vehicle_type), plate: row.d_plate ?? '' }
       : null;
   const state = paymentState(row);
+  const p = live.position;
+  const position = driver && showsDriverPosition(row) && p && live.now.getTime() - p.at.getTime() < FRESH_POSITION_MS ? p : null;
   return {
     booking_reference: row.ref,
     status: row.status,
@@ -86,6 +118,8 @@ export function trackStatus(row: BookingWithDriver): TrackStatus {
     fare: formatPounds(row.fare_pence),
     payment: { state, detail: state === 'paid' && row.paid_pence !== null ? `Paid ${formatPounds(row.paid_pence)} (${(row.paid_method ?? '').replace(/_/g, ' ')}). Thank you.` : PAYMENT_WORDING[state] },
     pay_options: driver && state !== 'paid' && state !== 'not_due' ? payOptions(row.d_payment_options, row.ref) : [],
+    driver_position: position && { lat: roundCoord(position.lat), lon: roundCoord(position.lon), at: position.at.toISOString() },
+    eta_minutes: position && SHOWS_ETA.has(row.status) ? pickupEtaMinutes(position, row.pickup) : null,
   };
 }
 
@@ -93,15 +127,66 @@ function formatPounds(pence: number): string {
   return `£${(pence / 100).toFixed(2)}`;
 }
 
+/** The script says the same (etaText there). */
+function etaText(s: TrackStatus): string {
+  if (s.eta_minutes !== null) return `Your driver is about ${s.eta_minutes} min away.`;
+  return s.status === 'arrived' ? 'Your driver is at the pickup.' : '';
+}
+
 const TRACK_SCRIPT = inlineAsset(`(() => {
   const root = document.getElementById('track');
   const live = document.getElementById('live');
   const driverCard = document.getElementById('driver');
+  const mapCard = document.getElementById('map-card');
+  const mapEl = document.getElementById('map');
   const url = '/track/' + encodeURIComponent(root.dataset.ref) + '/status.json';
   const set = (name, value) => {
     for (const el of document.querySelectorAll('[data-field="' + name + '"]')) {
       if (el.textContent !== value) el.textContent = value;
     }
+  };
+  const etaText = (s) => s.eta_minutes !== null ? 'Your driver is about ' + s.eta_minutes + ' min away.'
+    : s.status === 'arrived' ? 'Your driver is at the pickup.' : '';
+  // The map exists only once there is a driver to show: no blank map while a driver is found.
+  let map = null;
+  let driverMarker = null;
+  const pickup = mapEl ? [Number(mapEl.dataset.pickupLat), Number(mapEl.dataset.pickupLon)] : null;
+  const dot = (colour, className) => ({ radius: 9, color: '#fff', weight: 3, fillColor: colour, fillOpacity: 1, interactive: false, className });
+  const place = (lat, lon) => {
+    // Without Leaflet (it failed to load) the page still says how far away the driver is.
+    if (typeof L === 'undefined') return;
+    const at = [lat, lon];
+    if (!map) {
+      const tiles = mapEl.dataset.tileUrl;
+      map = L.map(mapEl, { attributionControl: Boolean(tiles) });
+      if (tiles) {
+        L.tileLayer(tiles, {
+          maxZoom: 19,
+          // The page sends no Referer (its address opens the booking); tile servers want one, so the site alone.
+          referrerPolicy: 'strict-origin',
+          attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+        }).addTo(map);
+      }
+      L.circleMarker(pickup, dot('#0b57d0', 'pickup-marker')).addTo(map);
+      driverMarker = L.circleMarker(at, dot('#c5221f', 'driver-marker')).addTo(map);
+      map.fitBounds([pickup, at], { padding: [40, 40], maxZoom: 16 });
+    } else {
+      driverMarker.setLatLng(at);
+      if (!map.getBounds().pad(-0.1).contains(at)) map.fitBounds([pickup, at], { padding: [40, 40], maxZoom: 16 });
+    }
+    mapEl.dataset.driverLat = String(lat);
+    mapEl.dataset.driverLon = String(lon);
+  };
+  const showPosition = (s) => {
+    if (!mapCard) return;
+    set('eta', etaText(s));
+    const p = s.driver_position;
+    const wasHidden = mapCard.hidden;
+    mapCard.hidden = !p;
+    if (!p) return;
+    // Leaflet measured the map while it was shown; a map shown again must measure itself again.
+    if (map && wasHidden) map.invalidateSize();
+    place(p.lat, p.lon);
   };
   const apply = (s) => {
     set('headline', s.headline);
@@ -115,6 +200,7 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
       set('driver_plate', s.driver.plate);
     }
     driverCard.hidden = !s.driver;
+    showPosition(s);
     set('payment_detail', s.payment.detail);
     const options = document.getElementById('pay-options');
     const rendered = JSON.stringify(s.pay_options);
@@ -152,17 +238,37 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
     // Backs off while the service cannot be reached, so a lost connection does not hammer it.
     setTimeout(poll, Math.min(2500 * 2 ** Math.min(failures, 4), 30000));
   };
+  if (mapCard && !mapCard.hidden) place(Number(mapEl.dataset.driverLat), Number(mapEl.dataset.driverLon));
   if (root.dataset.final !== 'true') setTimeout(poll, 2500);
 })();
 `);
 
-export function renderTrackPage(s: TrackStatus): Page {
+/** What the map needs besides the status: where the pickup is, and the tiles (MAP_TILE_URL; empty for none). */
+export interface TrackMap {
+  pickup: LatLon;
+  tileUrl: string;
+}
+
+function mapCard(s: TrackStatus, m: TrackMap) {
+  const p = s.driver_position;
+  return html`<div class="card" id="map-card"${!p && html` hidden`}>
+<h2>Where your driver is</h2>
+<p class="eta" data-field="eta">${etaText(s)}</p>
+<div class="map" id="map" role="region" aria-label="Map of your driver and your pickup" data-pickup-lat="${roundCoord(m.pickup.lat)}" data-pickup-lon="${roundCoord(m.pickup.lon)}" data-tile-url="${tileImageSource(m.tileUrl) ? m.tileUrl : ''}"${p && html` data-driver-lat="${p.lat}" data-driver-lon="${p.lon}"`}></div>
+<ul class="legend"><li><span class="dot driver" aria-hidden="true"></span>Your driver</li><li><span class="dot pickup" aria-hidden="true"></span>Pickup</li></ul>
+</div>`;
+}
+
+export function renderTrackPage(s: TrackStatus, map: TrackMap): Page {
   const d = s.driver;
+  const withMap = !MAP_OVER.has(s.status as BookingStatus);
+  const tiles = tileImageSource(map.tileUrl);
   const body = html`<div class="card" id="track" data-ref="${s.booking_reference}" data-status="${s.status}" data-payment="${s.payment.state}" data-final="${String(s.final)}">
 <p class="muted">Booking <strong>${s.booking_reference}</strong></p>
 <p class="status" data-field="headline" role="status" aria-live="polite">${s.headline}</p>
 <p class="muted" data-field="detail">${s.detail}</p>
 </div>
+${withMap && mapCard(s, map)}
 <div class="card" id="driver"${!d && html` hidden`}>
 <h2>Your driver</h2>
 <dl class="facts">
@@ -190,7 +296,8 @@ export function renderTrackPage(s: TrackStatus): Page {
 </dl>
 </div>
 <p class="hint" id="live"${s.final && html` hidden`}>This page updates by itself.</p>`;
-  return layout({ title: `Booking ${s.booking_reference}`, body, script: TRACK_SCRIPT });
+  const extras = withMap ? { stylesheets: [LEAFLET_CSS], scripts: [LEAFLET_JS], imgSrc: tiles ? [tiles] : [] } : {};
+  return layout({ title: `Booking ${s.booking_reference}`, body, script: TRACK_SCRIPT, extras });
 }
 
 export function bookingNotFoundPage(): Page {

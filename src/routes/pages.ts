@@ -2,15 +2,16 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
-import { findBooking } from '../bookings/store.js';
+import { findBooking, type BookingWithDriver } from '../bookings/store.js';
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { findOffer } from '../dispatch/store.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderQuotePage } from '../pages/book-page.js';
+import { findDriverPosition } from '../pages/driver-position-store.js';
 import { html } from '../pages/escape-html.js';
 import { invalidJobLinkPage, jobNotFoundPage, renderJobCardPage } from '../pages/job-card-page.js';
 import { messagePage, type Page } from '../pages/layout.js';
-import { bookingNotFoundPage, renderTrackPage, trackStatus, TrackStatus } from '../pages/track-page.js';
+import { bookingNotFoundPage, renderTrackPage, showsDriverPosition, trackStatus, TrackStatus } from '../pages/track-page.js';
 import { toProblemError } from '../plugins/error-handler.js';
 import { findQuote } from '../quotes/store.js';
 import { BookingRefParams } from '../schemas/booking.js';
@@ -36,6 +37,12 @@ function sendPage(reply: FastifyReply, page: Page): FastifyReply {
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const s = app.services;
 
+  /** The status with the driver's position, read only when the page could show it. */
+  const liveStatus = async (row: BookingWithDriver): Promise<TrackStatus> => {
+    const position = showsDriverPosition(row) ? await findDriverPosition(s.sql, row.driver_id!) : null;
+    return trackStatus(row, { position, now: s.now() });
+  };
+
   // The tracking page polls this; a JSON endpoint, so its errors stay problem details.
   app.withTypeProvider<ZodTypeProvider>().get('/track/:ref/status.json', {
     schema: { hide: true, params: BookingRefParams, response: { 200: TrackStatus, ...problemResponses(400, 404, 429) } },
@@ -44,7 +51,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
       const row = await findBooking(s.sql, request.params.ref);
       if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${request.params.ref}.`);
       void reply.header('cache-control', 'no-store');
-      return trackStatus(row);
+      return liveStatus(row);
     },
   });
 
@@ -79,7 +86,8 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
       handler: async (request, reply) => {
         const { ref } = request.params;
         const row = BOOKING_REF_PATTERN.test(ref) ? await findBooking(s.sql, ref) : null;
-        return sendPage(reply, row ? renderTrackPage(trackStatus(row)) : bookingNotFoundPage());
+        const page = row ? renderTrackPage(await liveStatus(row), { pickup: row.pickup, tileUrl: s.config.MAP_TILE_URL }) : bookingNotFoundPage();
+        return sendPage(reply, page);
       },
     });
 

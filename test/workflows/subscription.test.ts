@@ -115,8 +115,8 @@ async function sleepUntil(t: number): Promise<void> {
 interface Scenario {
   world: World;
   taskQueue: string;
-  /** Starts driver `driverId`'s subscription through the application function, as approval will. */
-  subscribe(o: { tier: Tier; approvedAt: number }): Promise<Driver>;
+  /** Starts a new driver's subscription through the application function, as approval does. */
+  subscribe: (o: { tier: Tier; approvedAt: number }) => Promise<Driver>;
 }
 
 class Driver {

@@ -6,10 +6,11 @@ import { escapeHtml, html, trustedHtml } from '../../../src/pages/escape-html.js
 import { renderJobCardPage } from '../../../src/pages/job-card-page.js';
 import type { Page } from '../../../src/pages/layout.js';
 
-import { renderTrackPage, trackStatus } from '../../../src/pages/track-page.js';
+import { renderTrackPage, trackStatus, type TrackMap } from '../../../src/pages/track-page.js';
 
 const HOSTILE = `<img src=x onerror="alert('x')">&`;
 const NOW = new Date('2026-07-03T12:00:00Z');
+const NO_TILES: TrackMap = { pickup: { lat: 51.5, lon: -0.1 }, tileUrl: '' };
 
 function booking(over: Partial<BookingWithDriver> = {}): BookingWithDriver {
   return {
@@ -79,7 +80,7 @@ describe('html templates', () => {
   });
 
   it('renders stored text on the tracking page and job card as text, never markup', () => {
-    const track = renderTrackPage(trackStatus(booking()));
+    const track = renderTrackPage(trackStatus(booking()), NO_TILES);
     const card = renderJobCardPage({
       offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', round: 1, tier: 'local', status: 'offered', expires_at: new Date(NOW.getTime() + 60_000) },
       booking: booking(),
@@ -126,7 +127,7 @@ describe('html templates', () => {
     expect(s.payment.state).toBe('pay_driver_on_completion');
     expect(s.pay_options.map((o) => o.kind)).toEqual(['cash', 'card', 'payment_link', 'bank_transfer']);
     expect(s.pay_options.find((o) => o.kind === 'bank_transfer')?.detail).toContain('reference TXAB12CD34');
-    const page = renderTrackPage(s);
+    const page = renderTrackPage(s, NO_TILES);
     expect(page.html).toContain('id="pay"');
     expect(page.html).toContain('href="https://pay.example.com/sam"');
     expect(page.html).not.toContain('<img');
@@ -137,6 +138,69 @@ describe('html templates', () => {
     expect(trackStatus(booking({ status: 'completed' }))).toMatchObject({ final: false, payment: { state: 'awaiting_settlement' } });
     // A driver's stored options that no longer validate show cash only, never a broken link.
     expect(trackStatus(booking({ d_payment_options: { paymentLink: 'javascript:alert(1)' } })).pay_options.map((o) => o.kind)).toEqual(['cash']);
+  });
+
+  it("shows the driver's fresh position and an ETA only while they are coming, rounded to about 10 m", () => {
+    // 1 km north of the pickup (51.5, -0.1): 1.3 km by road at 30 km/h is 2.6 minutes.
+    const position = { lat: 51.50899321, lon: -0.10000049, at: new Date(NOW.getTime() - 60_000) };
+    const live = { position, now: NOW };
+    for (const status of ['assigned', 'en_route'] as const) {
+      expect(trackStatus(booking({ status }), live)).toMatchObject({
+        driver_position: { lat: 51.509, lon: -0.1, at: '2026-07-03T11:59:00.000Z' },
+        eta_minutes: 3,
+      });
+    }
+    // Waiting at the pickup: where, but nothing left to estimate.
+    expect(trackStatus(booking({ status: 'arrived' }), live)).toMatchObject({ driver_position: { lat: 51.509 }, eta_minutes: null });
+    // Never before a driver has the job, never once the passenger is aboard or it is over.
+    for (const status of ['dispatching', 'offered', 'on_board', 'completed', 'cancelled', 'no_show'] as const) {
+      expect(trackStatus(booking({ status }), live)).toMatchObject({ driver_position: null, eta_minutes: null });
+    }
+    expect(trackStatus(booking({ driver_id: null }), live).driver_position).toBeNull();
+    // A report 10 minutes old says where the app was, not the car.
+    const stale = { position: { ...position, at: new Date(NOW.getTime() - 10 * 60_000) }, now: NOW };
+    expect(trackStatus(booking({ status: 'en_route' }), stale)).toMatchObject({ driver_position: null, eta_minutes: null });
+    expect(trackStatus(booking({ status: 'en_route' }))).toMatchObject({ driver_position: null, eta_minutes: null });
+  });
+
+  it("loads Leaflet from this service, pinned by integrity, and allows tiles only from the configured tile server's origin", () => {
+    const live = { position: { lat: 51.509, lon: -0.1, at: NOW }, now: NOW };
+    const s = trackStatus(booking({ status: 'en_route' }), live);
+    const page = renderTrackPage(s, NO_TILES);
+    expectHashesMatch(page);
+    expect(page.html).toMatch(/<link rel="stylesheet" href="\/assets\/leaflet\.css\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+">/);
+    expect(page.html).toMatch(/<script src="\/assets\/leaflet\.js\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+"><\/script>/);
+    expect(page.html).toContain('data-driver-lat="51.509" data-driver-lon="-0.1"');
+    expect(page.html).toContain('data-tile-url=""');
+    expect(page.html).toContain('Your driver is about 3 min away.');
+    expect(page.html).not.toMatch(/id="map-card"[^>]*hidden/);
+    expect(page.csp).toMatch(/script-src 'self' 'sha256-[^']+';/);
+    expect(page.csp).toMatch(/style-src 'self' 'sha256-[^']+';/);
+    expect(page.csp).not.toContain('img-src');
+
+    const tiled = renderTrackPage(s, { ...NO_TILES, tileUrl: 'https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png' });
+    expect(tiled.csp).toContain('img-src https://*.tile.example.org:8443;');
+    expect(tiled.html).toContain('data-tile-url="https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png"');
+    expect(renderTrackPage(s, { ...NO_TILES, tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }).csp).toContain('img-src https://tile.openstreetmap.org;');
+
+    // No driver yet: the map is there, hidden, for when one is coming.
+    const waiting = renderTrackPage(trackStatus(booking({ status: 'dispatching', driver_id: null })), NO_TILES);
+    expect(waiting.html).toMatch(/id="map-card" hidden/);
+    expect(waiting.html).not.toContain('data-driver-lat');
+    // Past the pickup the map cannot return: no Leaflet, and the policy allows no scripts but the page's own.
+    const aboard = renderTrackPage(trackStatus(booking({ status: 'on_board' }), live), NO_TILES);
+    expect(aboard.html).not.toContain('leaflet');
+    expect(aboard.html).not.toContain('id="map"');
+    expect(aboard.csp).toMatch(/script-src 'sha256-[^']+';/);
+    expect(aboard.csp).toMatch(/style-src 'sha256-[^']+';/);
+    // The other pages are as strict as before.
+    const card = renderJobCardPage({
+      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', round: 1, tier: 'local', status: 'offered', expires_at: NOW },
+      booking: booking(),
+      token: 't',
+      now: NOW,
+    });
+    expect(card.csp).not.toContain("'self' 'sha256");
   });
 
   it('chooses the booking page by the quote state and the clock', () => {

@@ -1,0 +1,100 @@
+import { html } from './escape-html.js';
+import { inlineAsset, layout, type Page } from './layout.js';
+
+// Applying to drive: licensing details and documents, sent to POST /api/drivers/applications. The
+// documents are read in the browser and sent with the form; they are stored for operators only.
+
+const APPLY_SCRIPT = inlineAsset(`(() => {
+  const form = document.getElementById('apply');
+  const message = document.getElementById('message');
+  const say = (text, ok) => { message.textContent = text; message.className = 'alert ' + (ok ? 'ok' : 'error'); message.hidden = false; message.focus(); };
+  const read = (file) => new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result).split(',')[1] || '');
+    r.onerror = () => reject(new Error('Could not read ' + file.name));
+    r.readAsDataURL(file);
+  });
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const f = form.elements;
+    const submit = form.querySelector('button[type=submit]');
+    submit.disabled = true;
+    try {
+      const documents = [];
+      for (const [kind, input] of [['driver_licence', f.driver_licence_file], ['vehicle_licence', f.vehicle_licence_file], ['insurance', f.insurance_file]]) {
+        const file = input.files[0];
+        if (file) documents.push({ kind, content_type: file.type, data_base64: await read(file) });
+      }
+      const body = {
+        name: f.name.value, phone: f.phone.value, email: f.email.value, licensing_authority: f.licensing_authority.value,
+        driver_licence_number: f.driver_licence_number.value, driver_licence_expires: f.driver_licence_expires.value,
+        vehicle_licence_number: f.vehicle_licence_number.value, vehicle_licence_expires: f.vehicle_licence_expires.value,
+        vehicle_make: f.vehicle_make.value, vehicle_model: f.vehicle_model.value, vehicle_registration: f.vehicle_registration.value,
+        vehicle_type: f.vehicle_type.value, seats: Number(f.seats.value), wheelchair_accessible: f.wheelchair_accessible.checked,
+        home_area: f.home_area.value || null, tier: f.tier.value, documents,
+      };
+      const res = await fetch('/api/drivers/applications', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+      const reply = await res.json().catch(() => null);
+      if (res.ok) {
+        form.hidden = true;
+        say('Thank you. Your application ' + reply.driver_id + ' is with our operators; we will text you when it is decided.', true);
+        return;
+      }
+      const fields = reply && reply.errors ? ' (' + reply.errors.map((e) => e.field.replace('body.', '') + ' ' + e.message).join('; ') + ')' : '';
+      say(((reply && reply.detail) || 'Something went wrong. Please try again.') + fields);
+    } catch (e) {
+      say(e.message || 'No connection. Check your signal and try again.');
+    }
+    submit.disabled = false;
+  });
+})();
+`);
+
+const VEHICLES: Array<[string, string]> = [
+  ['saloon', 'Saloon (4)'], ['estate', 'Estate (4)'], ['executive', 'Executive (4)'], ['luxury', 'Luxury (4)'], ['5seater', '5 seats'],
+  ['6seater', '6 seats'], ['7seater', '7 seats'], ['mpv', 'MPV (8)'], ['wav', 'Wheelchair accessible'],
+];
+
+export function renderApplyPage(): Page {
+  const field = (id: string, label: string, type = 'text', extra = '') =>
+    html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="${type}" required${extra ? html` autocomplete="${extra}"` : ''}>`;
+  const body = html`<h1>Drive with Direct Taxi</h1>
+<p>No commission: every fare is yours. Free for 90 days, then £20 only in weeks you earn over £500.</p>
+<p class="alert" id="message" role="status" tabindex="-1" hidden></p>
+<form id="apply" class="card">
+<h2>You</h2>
+${field('name', 'Full name', 'text', 'name')}
+${field('phone', 'Mobile number (international, e.g. +44 7400 123456)', 'tel', 'tel')}
+${field('email', 'Email', 'email', 'email')}
+<h2>Licences</h2>
+${field('licensing_authority', 'Licensing authority (council)')}
+${field('driver_licence_number', 'Driver licence number')}
+${field('driver_licence_expires', 'Driver licence expires', 'date')}
+${field('vehicle_licence_number', 'Vehicle licence (plate) number')}
+${field('vehicle_licence_expires', 'Vehicle licence expires', 'date')}
+<h2>Vehicle</h2>
+${field('vehicle_make', 'Make')}
+${field('vehicle_model', 'Model')}
+${field('vehicle_registration', 'Registration')}
+<label for="vehicle_type">Vehicle class</label>
+<select id="vehicle_type" name="vehicle_type">${VEHICLES.map(([v, l]) => html`<option value="${v}">${l}</option>`)}</select>
+<label for="seats">Passenger seats</label>
+<input id="seats" name="seats" type="number" min="1" max="16" value="4" required>
+<label class="choice"><input type="checkbox" id="wheelchair_accessible" name="wheelchair_accessible"> Wheelchair accessible</label>
+<h2>Where you drive</h2>
+<label for="home_area">Home licensing area (e.g. manchester)</label>
+<input id="home_area" name="home_area" type="text">
+<label for="tier">How you drive with us</label>
+<select id="tier" name="tier"><option value="local">Local driver</option><option value="national">National network</option></select>
+<h2>Documents</h2>
+<p class="hint">PDF, JPEG or PNG, up to 5 MB each. Seen only by our operators.</p>
+<label for="driver_licence_file">Driver licence</label>
+<input id="driver_licence_file" name="driver_licence_file" type="file" accept="application/pdf,image/jpeg,image/png" required>
+<label for="vehicle_licence_file">Vehicle licence</label>
+<input id="vehicle_licence_file" name="vehicle_licence_file" type="file" accept="application/pdf,image/jpeg,image/png" required>
+<label for="insurance_file">Insurance (optional)</label>
+<input id="insurance_file" name="insurance_file" type="file" accept="application/pdf,image/jpeg,image/png">
+<button type="submit">Apply</button>
+</form>`;
+  return layout({ title: 'Apply to drive', body, script: APPLY_SCRIPT });
+}

@@ -1,0 +1,191 @@
+import { html } from './escape-html.js';
+import { inlineAsset, layout, type Page } from './layout.js';
+
+// The driver app: a phone-sized page a driver uses one-handed in a car. Sign in with a texted code,
+// go online (the browser's location then feeds dispatch), answer offers, drive the trip and
+// confirm what was paid, and see earnings and the subscription. Everything goes through the same
+// API a native app would call (src/routes/driver-app.ts); the session token stays on the phone.
+
+const APP_SCRIPT = inlineAsset(`(() => {
+  const $ = (id) => document.getElementById(id);
+  const TOKEN = 'directTaxiDriverSession';
+  let token = localStorage.getItem(TOKEN);
+  let online = false;
+  let watch = null;
+  let lastSent = 0;
+  let phone = '';
+  const pounds = (p) => '£' + (p / 100).toFixed(2);
+  const when = (iso) => new Date(iso).toLocaleString('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const STEP = { en_route: 'On my way', arrived: 'Arrived at pickup', on_board: 'Passenger on board', completed: 'Trip completed', no_show: 'Passenger did not come' };
+  const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
+  const api = async (method, path, body) => {
+    const res = await fetch(path, {
+      method,
+      headers: Object.assign({ accept: 'application/json' }, body ? { 'content-type': 'application/json' } : {}, token ? { authorization: 'Bearer ' + token } : {}),
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (res.status === 401 && token) { signedOut(); throw new Error('Your session has ended. Sign in again.'); }
+    const reply = res.status === 204 ? null : await res.json().catch(() => null);
+    if (!res.ok) throw new Error((reply && reply.detail) || 'Something went wrong. Please try again.');
+    return reply;
+  };
+  const signedOut = () => { token = null; localStorage.removeItem(TOKEN); stopLocation(); $('app').hidden = true; $('sign-in').hidden = false; };
+  const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
+  const button = (text, onClick, cls) => { const b = el('button', text, cls); b.type = 'button'; b.addEventListener('click', async () => { b.disabled = true; try { await onClick(); } catch (e) { say(e.message); } b.disabled = false; }); return b; };
+
+  const sendLocation = (pos) => {
+    if (Date.now() - lastSent < 10000) return;
+    lastSent = Date.now();
+    api('POST', '/api/driver/location', { lat: pos.coords.latitude, lon: pos.coords.longitude, accuracy_m: pos.coords.accuracy }).catch((e) => say(e.message));
+  };
+  const startLocation = () => {
+    if (!navigator.geolocation || watch !== null) return;
+    watch = navigator.geolocation.watchPosition(sendLocation, () => say('Allow location so passengers near you can be offered to you.'), { enableHighAccuracy: true, maximumAge: 15000 });
+  };
+  const stopLocation = () => { if (watch !== null) navigator.geolocation.clearWatch(watch); watch = null; };
+
+  const renderJob = (j) => {
+    const card = el('div', undefined, 'card job');
+    card.dataset.ref = j.booking_reference;
+    card.append(el('h2', (j.offer === 'offered' ? 'New job ' : 'Job ') + j.booking_reference));
+    const facts = el('dl', undefined, 'facts');
+    const fact = (k, v) => { if (v === null || v === undefined || v === '') return; facts.append(el('dt', k), el('dd', String(v))); };
+    fact('Pickup', when(j.pickup_time));
+    fact('From', j.pickup + (j.pickup_note ? ' (' + j.pickup_note + ')' : ''));
+    fact('To', j.dropoff);
+    fact('Passengers', j.passengers);
+    fact('Vehicle', j.vehicle_type + (j.wheelchair ? ', wheelchair user' : ''));
+    fact('Fare', pounds(j.fare_pence) + ' paid to you (' + j.payment_method.replace(/_/g, ' ') + ')');
+    fact('Flight', j.flight_number);
+    if (j.meet_and_greet) fact('Meet and greet', 'Meet the passenger inside arrivals with a name board');
+    fact('Notes', j.notes);
+    if (j.passenger) {
+      facts.append(el('dt', 'Passenger'));
+      const dd = el('dd', j.passenger.name + ', ');
+      const a = el('a', j.passenger.phone); a.href = 'tel:' + j.passenger.phone;
+      dd.append(a); facts.append(dd);
+      fact('Trip', j.status.replace(/_/g, ' '));
+    }
+    card.append(facts);
+    const base = '/api/driver/jobs/' + encodeURIComponent(j.offer_id);
+    const actions = el('div', undefined, 'actions');
+    if (j.offer === 'offered') {
+      actions.append(
+        button('Accept', async () => { await api('POST', base + '/respond', { decision: 'accept' }); say('Job accepted. It is yours.', true); await refresh(); }),
+        button('Decline', async () => { await api('POST', base + '/respond', { decision: 'decline' }); await refresh(); }, 'decline'),
+      );
+    }
+    for (const step of j.next_steps) {
+      actions.append(button(STEP[step] || step, async () => { await api('POST', base + '/trip', { event: step }); await refresh(); }, step === 'no_show' ? 'decline' : undefined));
+    }
+    if (actions.childElementCount) card.append(actions);
+    if (j.awaiting_payment) {
+      const form = el('form', undefined, 'payment');
+      const id = 'pay-' + j.booking_reference;
+      const methodLabel = el('label', 'How did the passenger pay?'); methodLabel.htmlFor = id + '-method';
+      const method = el('select'); method.id = id + '-method'; method.name = 'method';
+      for (const [v, t] of [['cash', 'Cash'], ['card', 'Card reader'], ['payment_link', 'My payment link'], ['bank_transfer', 'Bank transfer'], ['account', 'Account']]) { const o = el('option', t); o.value = v; method.append(o); }
+      const amountLabel = el('label', 'Amount received (£)'); amountLabel.htmlFor = id + '-amount';
+      const amount = el('input'); amount.id = id + '-amount'; amount.type = 'number'; amount.step = '0.01'; amount.min = '0'; amount.inputMode = 'decimal'; amount.value = (j.fare_pence / 100).toFixed(2);
+      const submit = el('button', 'Confirm payment'); submit.type = 'submit';
+      form.append(el('h3', 'Payment received'), methodLabel, method, amountLabel, amount, submit);
+      form.addEventListener('submit', async (ev) => {
+        ev.preventDefault(); submit.disabled = true;
+        try { await api('POST', base + '/payment', { method: method.value, amount: Number(amount.value) }); say('Payment recorded. Thank you.', true); await refresh(); } catch (e) { say(e.message); }
+        submit.disabled = false;
+      });
+      card.append(form);
+    }
+    return card;
+  };
+
+  const refresh = async () => {
+    const [me, feed] = await Promise.all([api('GET', '/api/driver/me'), api('GET', '/api/public/v1/jobs')]);
+    $('driver-name').textContent = me.driver.name;
+    online = me.driver.online;
+    $('online-state').textContent = online ? 'You are online' : 'You are offline';
+    $('online-toggle').textContent = online ? 'Go offline' : 'Go online';
+    $('online-toggle').setAttribute('aria-pressed', String(online));
+    if (online) startLocation(); else stopLocation();
+    const jobs = $('jobs');
+    jobs.replaceChildren(...feed.jobs.map(renderJob));
+    $('no-jobs').hidden = feed.jobs.length > 0;
+    $('rides').textContent = String(me.completed_rides);
+    $('earnings').textContent = pounds(me.earnings_pence);
+    $('dead-miles').textContent = me.dead_mileage_miles.toFixed(1) + ' mi';
+    $('weeks').textContent = me.paid_weeks + ' paid, ' + me.free_weeks + ' free';
+    const sub = me.subscription;
+    $('subscription').textContent = !sub ? 'Starts when you are approved' : sub.state === 'trial' ? 'Free trial: ' + sub.trial_days_remaining + ' days left' : sub.state === 'active' ? '£20 in weeks you earn over £500; otherwise free' : 'Ended';
+    const rows = me.invoices.map((i) => { const tr = el('tr'); for (const v of [i.week_start.slice(0, 10), pounds(i.earnings_pence), pounds(i.fee_pence), pounds(i.sms_pence), pounds(i.total_pence)]) tr.append(el('td', v)); return tr; });
+    $('invoices').replaceChildren(...rows);
+    $('no-invoices').hidden = rows.length > 0;
+  };
+
+  const showApp = async () => { $('sign-in').hidden = true; $('app').hidden = false; await refresh(); };
+
+  $('phone-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    phone = $('phone').value;
+    try { await api('POST', '/api/driver/sign-in', { phone }); $('code-form').hidden = false; $('code').focus(); say('If this number belongs to an approved driver, a code is on its way by text.', true); } catch (e) { say(e.message); }
+  });
+  $('code-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try {
+      const r = await api('POST', '/api/driver/sign-in/verify', { phone, code: $('code').value });
+      token = r.token; localStorage.setItem(TOKEN, token); say('', true); await showApp();
+    } catch (e) { say(e.message); }
+  });
+  $('online-toggle').addEventListener('click', async () => {
+    try { await api('POST', '/api/driver/availability', { online: !online }); await refresh(); } catch (e) { say(e.message); }
+  });
+  $('sign-out').addEventListener('click', async () => { try { await api('POST', '/api/driver/sign-out'); } catch {} signedOut(); });
+  if (token) showApp().catch((e) => say(e.message));
+  setInterval(() => { if (token && !document.hidden) refresh().catch(() => {}); }, 5000);
+})();
+`);
+
+export function renderDriverAppPage(): Page {
+  const body = html`<h1>Driver</h1>
+<p class="alert" id="message" role="status" aria-live="polite" hidden></p>
+<section class="card" id="sign-in" aria-labelledby="sign-in-title">
+<h2 id="sign-in-title">Sign in</h2>
+<form id="phone-form">
+<label for="phone">Your phone number</label>
+<input id="phone" name="phone" type="tel" autocomplete="tel" placeholder="+44 7400 123456" required>
+<button type="submit">Text me a code</button>
+</form>
+<form id="code-form" hidden>
+<label for="code">The 6-digit code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
+<button type="submit">Sign in</button>
+</form>
+<p class="hint">Not driving with us yet? <a href="/drivers/apply">Apply to drive</a>.</p>
+</section>
+<div id="app" hidden>
+<section class="card toggle" aria-label="Availability">
+<div><strong id="driver-name"></strong><br><span id="online-state">You are offline</span></div>
+<button type="button" id="online-toggle" aria-pressed="false">Go online</button>
+</section>
+<section aria-labelledby="jobs-title">
+<h2 id="jobs-title">Jobs</h2>
+<p class="hint" id="no-jobs">No jobs right now. Stay online and new offers appear here.</p>
+<div id="jobs"></div>
+</section>
+<section class="card" aria-labelledby="earnings-title">
+<h2 id="earnings-title">Your earnings</h2>
+<dl class="facts">
+<dt>Completed rides</dt><dd id="rides">0</dd>
+<dt>Earnings</dt><dd id="earnings">£0.00</dd>
+<dt>Dead mileage</dt><dd id="dead-miles">0.0 mi</dd>
+<dt>Weeks</dt><dd id="weeks"></dd>
+<dt>Subscription</dt><dd id="subscription"></dd>
+</dl>
+<p class="hint">No commission: every fare is yours. The subscription is £20 in weeks you earn over £500, otherwise free, plus 2p per text sent for you.</p>
+<h3>Invoices</h3>
+<p class="hint" id="no-invoices">No invoices yet.</p>
+<table><thead><tr><th scope="col">Week</th><th scope="col">Earned</th><th scope="col">Fee</th><th scope="col">Texts</th><th scope="col">Total</th></tr></thead><tbody id="invoices"></tbody></table>
+</section>
+<button type="button" class="decline" id="sign-out">Sign out</button>
+</div>`;
+  return layout({ title: 'Driver', body, script: APP_SCRIPT });
+}

@@ -1,0 +1,123 @@
+import { html } from './escape-html.js';
+import { inlineAsset, layout, type Page } from './layout.js';
+
+// The operators' page: sign in with a staff key (kept for this browser tab only), review
+// applicants and their documents, approve or reject, suspend or reinstate, block a passenger and,
+// for admins, extend a trial. Every action goes through /api/ops and is recorded with who and why.
+
+const OPS_SCRIPT = inlineAsset(`(() => {
+  const $ = (id) => document.getElementById(id);
+  const KEY = 'directTaxiStaffKey';
+  let key = sessionStorage.getItem(KEY);
+  const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
+  const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
+  const api = async (method, path, body) => {
+    const res = await fetch(path, { method, headers: Object.assign({ accept: 'application/json', authorization: 'Bearer ' + key }, body ? { 'content-type': 'application/json' } : {}), body: body ? JSON.stringify(body) : undefined });
+    if (res.status === 401) { sessionStorage.removeItem(KEY); key = null; $('console').hidden = true; $('sign-in').hidden = false; throw new Error('That staff key is not valid.'); }
+    if (!res.ok) { const p = await res.json().catch(() => null); throw new Error((p && p.detail) || 'Something went wrong.'); }
+    return res;
+  };
+  const download = async (driverId, doc) => {
+    const res = await api('GET', '/api/ops/drivers/' + encodeURIComponent(driverId) + '/documents/' + doc.id);
+    const a = el('a'); a.href = URL.createObjectURL(await res.blob()); a.download = driverId + '-' + doc.kind; a.click();
+  };
+  const decide = async (driverId, action, reasonInput) => {
+    try {
+      await api('POST', '/api/ops/drivers/' + encodeURIComponent(driverId) + '/decision', { action, reason: reasonInput.value.trim() || null });
+      say('Driver ' + driverId + ': ' + action + ' recorded.', true);
+      await load();
+    } catch (e) { say(e.message); }
+  };
+  const driverCard = async (d) => {
+    const detail = await (await api('GET', '/api/ops/drivers/' + encodeURIComponent(d.id))).json();
+    const card = el('article', undefined, 'card');
+    card.dataset.driver = d.id;
+    card.append(el('h3', d.name + ' (' + d.status + ')'));
+    const facts = el('dl', undefined, 'facts');
+    for (const [k, v] of [['Phone', d.phone], ['Email', d.email], ['Authority', d.licensing_authority], ['Driver licence', d.driver_licence_number + ', expires ' + d.driver_licence_expires], ['Vehicle licence', d.vehicle_licence_number + ', expires ' + d.vehicle_licence_expires], ['Vehicle', d.vehicle + ', ' + d.vehicle_registration + ', ' + d.seats + ' seats' + (d.wheelchair_accessible ? ', wheelchair accessible' : '')], ['Tier', d.tier + (d.home_area ? ', ' + d.home_area : '')]]) {
+      facts.append(el('dt', k), el('dd', v || '—'));
+    }
+    card.append(facts);
+    for (const doc of detail.documents) {
+      const b = el('button', 'Download ' + doc.kind.replace(/_/g, ' '), 'decline'); b.type = 'button';
+      b.addEventListener('click', () => download(d.id, doc).catch((e) => say(e.message)));
+      card.append(b);
+    }
+    const reasonId = 'reason-' + d.id;
+    const label = el('label', 'Reason (recorded)'); label.htmlFor = reasonId;
+    const reason = el('input'); reason.type = 'text'; reason.id = reasonId;
+    card.append(label, reason);
+    const actions = el('div', undefined, 'actions');
+    const actionsFor = { applicant: [['approve', 'Approve'], ['reject', 'Reject']], approved: [['suspend', 'Suspend']], suspended: [['reinstate', 'Reinstate']], rejected: [] }[d.status] || [];
+    for (const [action, text] of actionsFor) {
+      const b = el('button', text, action === 'approve' || action === 'reinstate' ? undefined : 'decline'); b.type = 'button';
+      b.addEventListener('click', () => decide(d.id, action, reason));
+      actions.append(b);
+    }
+    card.append(actions);
+    if (detail.actions.length) {
+      const log = el('ul');
+      for (const a of detail.actions) log.append(el('li', a.at.slice(0, 16).replace('T', ' ') + ' ' + a.action + ' by ' + a.by + (a.reason ? ': ' + a.reason : '')));
+      card.append(el('h4', 'History'), log);
+    }
+    return card;
+  };
+  const load = async () => {
+    const status = $('status').value;
+    const list = await (await api('GET', '/api/ops/drivers' + (status ? '?status=' + status : ''))).json();
+    const cards = [];
+    for (const d of list.drivers) cards.push(await driverCard(d));
+    $('drivers').replaceChildren(...cards);
+    $('none').hidden = cards.length > 0;
+  };
+  const show = async () => { $('sign-in').hidden = true; $('console').hidden = false; await load(); };
+  $('key-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault(); key = $('key').value.trim();
+    try { await show(); sessionStorage.setItem(KEY, key); say('', true); } catch (e) { say(e.message); }
+  });
+  $('status').addEventListener('change', () => load().catch((e) => say(e.message)));
+  $('block-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try {
+      await api('POST', '/api/ops/passengers', { email: $('block-email').value, action: $('block-action').value, reason: $('block-reason').value });
+      say('Passenger ' + $('block-email').value + ': ' + $('block-action').value + ' recorded.', true);
+    } catch (e) { say(e.message); }
+  });
+  if (key) show().catch((e) => say(e.message));
+})();
+`);
+
+export function renderOpsPage(): Page {
+  const body = html`<h1>Operations</h1>
+<p class="alert" id="message" role="status" aria-live="polite" hidden></p>
+<section class="card" id="sign-in" aria-labelledby="sign-in-title">
+<h2 id="sign-in-title">Staff sign-in</h2>
+<form id="key-form">
+<label for="key">Staff key</label>
+<input id="key" name="key" type="password" autocomplete="off" required>
+<button type="submit">Sign in</button>
+</form>
+</section>
+<div id="console" hidden>
+<section aria-labelledby="drivers-title">
+<h2 id="drivers-title">Drivers</h2>
+<label for="status">Show</label>
+<select id="status"><option value="applicant">Applicants</option><option value="approved">Approved</option><option value="suspended">Suspended</option><option value="rejected">Rejected</option></select>
+<p class="hint" id="none" hidden>Nobody here.</p>
+<div id="drivers"></div>
+</section>
+<section class="card" aria-labelledby="block-title">
+<h2 id="block-title">Block or unblock a passenger</h2>
+<form id="block-form">
+<label for="block-email">Passenger email</label>
+<input id="block-email" type="email" required>
+<label for="block-action">Action</label>
+<select id="block-action"><option value="block">Block</option><option value="unblock">Unblock</option></select>
+<label for="block-reason">Reason (recorded)</label>
+<input id="block-reason" type="text" required minlength="3">
+<button type="submit">Record</button>
+</form>
+</section>
+</div>`;
+  return layout({ title: 'Operations', body, script: OPS_SCRIPT });
+}

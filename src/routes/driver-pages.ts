@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { renderApplyPage } from '../pages/apply-page.js';
+import { renderDriverAppPage } from '../pages/driver-app-page.js';
+import { renderOpsPage } from '../pages/ops-page.js';
+import { sendPage } from '../pages/send-page.js';
+
+// The pages of the driver's and the operator's side: applying, the driver app, the ops console.
+// Each is a shell whose script talks to the API; no data is rendered into them, so they need no
+// authentication themselves (the API calls they make do).
+
+export async function driverPageRoutes(app: FastifyInstance): Promise<void> {
+  const hidden = { schema: { hide: true }, config: { rateLimit: app.rateLimits.lookup } };
+  app.get('/driver', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderDriverAppPage()) });
+  app.get('/drivers/apply', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderApplyPage()) });
+  app.get('/ops', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderOpsPage()) });
+}
