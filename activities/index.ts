@@ -2,6 +2,7 @@ import type { Sql } from '../src/db/sql.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { createBookingRecordActivities } from './booking-records.js';
 import { createDispatchActivities } from './dispatch.js';
+import { createDriverActivities } from './drivers.js';
 import { createNotificationActivities, type NotificationSettings } from './notifications.js';
 import { createQuoteActivities } from './quotes.js';
 import { createSubscriptionActivities } from './subscriptions.js';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createBookingRecordActivities(deps),
     ...createDispatchActivities({ ...deps, publicBaseUrl: deps.settings.publicBaseUrl }),
     ...createNotificationActivities(deps),
+    ...createDriverActivities(deps),
     ...createSubscriptionActivities(deps),
   };
 }

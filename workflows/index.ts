@@ -3,3 +3,4 @@
 export { quoteWorkflow } from './quotes/workflow.js';
 export { bookingWorkflow } from './bookings/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './subscriptions/workflow.js';
+export { driverLicenceWorkflow } from './drivers/workflow.js';

@@ -4,6 +4,7 @@ import { recordStaffAction } from '../auth/staff.js';
 import { ProblemError } from '../http/problem.js';
 import type { Services } from '../services.js';
 import { startDriverSubscription } from '../settlement/subscriptions.js';
+import { watchLicences } from './licences.js';
 import { revokeDriverSessions } from './session-store.js';
 import * as drivers from './store.js';
 
@@ -103,12 +104,18 @@ export async function decideDriver(
   await recordStaffAction(s.sql, { staffId: staff.id, action: `driver.${decision}`, subjectKind: 'driver', subjectId: driverId, reason });
   if (decision === 'approve') {
     await startDriverSubscription(s.temporal, s.config.TEMPORAL_TASK_QUEUE, { driverId, tier: moved.tier, approvedAt: moved.status_changed_at ?? new Date() });
+    await watchLicences(s.temporal, s.config.TEMPORAL_TASK_QUEUE, driverId, {
+      driverLicenceExpires: isoDay(moved.driver_licence_expires),
+      vehicleLicenceExpires: isoDay(moved.vehicle_licence_expires),
+    });
     await notifyDriver(s, moved, 'approved', `You are approved to drive with Direct Taxi. Sign in at ${s.config.PUBLIC_BASE_URL}/driver with this phone number.`);
   }
   if (decision === 'reject') await notifyDriver(s, moved, 'rejected', 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
   if (decision === 'suspend') await revokeDriverSessions(s.sql, driverId);
   return moved;
 }
+
+const isoDay = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
 async function notifyDriver(s: Pick<Services, 'notifier'>, d: drivers.DriverRow, what: string, body: string): Promise<void> {
   await s.notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `driver-${what}:${d.id}` });

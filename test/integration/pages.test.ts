@@ -5,9 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 import { freePort } from '../../dev/free-port.js';
+import { pickupEtaMinutes } from '../../src/pages/eta.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -40,6 +42,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
       PUBLIC_BASE_URL: base,
       // The expired-quote page re-quotes from the browser, whose address other files share.
       QUOTE_RATE_LIMIT_PER_HOUR: '1000',
+      // Several tracking pages (and their accessibility checks) poll from the one browser address.
+      LOOKUP_RATE_LIMIT_PER_MINUTE: '1000',
     });
     await stack.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -64,7 +68,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
 
   async function openPage(url: string): Promise<{ page: Page; status: number; headers: Record<string, string> }> {
     // A phone-sized window: these pages are read on phones.
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
     const page = await context.newPage();
     page.on('pageerror', (err) => browserProblems.push(`${page.url()}: ${err.message}`));
     page.on('console', (msg) => {
@@ -197,7 +201,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     const polled = await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` });
     expect(polled.statusCode).toBe(200);
     expect(Object.keys(polled.json()).sort()).toEqual(
-      ['booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_note', 'pickup_time', 'status', 'fare', 'payment', 'pay_options'].sort(),
+      [
+        'booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_note', 'pickup_time', 'status', 'fare', 'payment',
+        'pay_options', 'driver_position', 'eta_minutes',
+      ].sort(),
     );
     expect(polled.json()).toMatchObject({ status: 'assigned', driver: { name: 'Morag Fraser', vehicle: 'Skoda Octavia', plate: driver.plate } });
     expect(polled.body).not.toMatch(/7911|ada\.lovelace|Ada/);
@@ -232,6 +239,94 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     expect(again.status).toBe(200);
     expect(await again.page.textContent('h1')).toBe('Already booked');
     expect(await again.page.getAttribute('a[href^="/track/"]', 'href')).toBe(`/track/${ref}`);
+  });
+
+  it("shows the driver coming on a map with an ETA, moves the marker as the driver's position changes, and every page passes axe on a phone", async () => {
+    const driver = await driverNear(52.6300, 1.3000, 'Rhys Morgan'); // Norwich
+    const q = await quote('Norwich station', 'Norwich Airport');
+    expect(await seriousA11yProblems(browser, q.booking_url)).toEqual([]);
+    const booked = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/create',
+      payload: { quote_id: q.quote_id, passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+44 7911 123458', payment_method: 'cash_to_driver' },
+    });
+    expect(booked.statusCode).toBe(200);
+    const ref = booked.json().booking_reference as string;
+    const trackUrl = `${base}/track/${ref}`;
+    const [booking] = await stack.sql<{ pickup: { lat: number; lon: number } }[]>`select pickup from bookings where ref = ${ref}`;
+    const pickup = booking!.pickup;
+
+    // Before a driver has the job: Leaflet is loaded (under the page's CSP), the map is not shown.
+    const { page, headers } = await openPage(trackUrl);
+    expect(headers['content-security-policy']).toMatch(
+      /^default-src 'none'; style-src 'self' 'sha256-[A-Za-z0-9+/=]+'; script-src 'self' 'sha256-[A-Za-z0-9+/=]+'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
+    );
+    expect(await page.evaluate('typeof L')).toBe('object');
+    expect(await page.isVisible('#map-card')).toBe(false);
+    await page.evaluate('window.sameDocument = true');
+    expect(await seriousA11yProblems(browser, trackUrl)).toEqual([]);
+    const leaflet = await stack.app.inject({ method: 'GET', url: /<script src="([^"]+leaflet[^"]+)"/.exec(await page.content())![1]! });
+    expect(leaflet.statusCode).toBe(200);
+    expect(leaflet.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(leaflet.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const css = await stack.app.inject({ method: 'GET', url: '/assets/leaflet.css' });
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+
+    // The driver's job card, offered and then theirs.
+    const card = await waitForJobCard(stack.sql, driver, ref);
+    expect(await seriousA11yProblems(browser, jobLink(card), { ready: '#countdown' })).toEqual([]);
+    expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
+    await waitForStatus(stack.sql, ref, 'assigned');
+    expect(await seriousA11yProblems(browser, jobLink(card), { ready: '#trip' })).toEqual([]);
+    const trip = (event: string) =>
+      stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/trip`, payload: { token: card.token, event } });
+    expect((await trip('en_route')).statusCode).toBe(202);
+    await waitForStatus(stack.sql, ref, 'en_route');
+
+    // The driver app reports a position 2 km north of the pickup; the open page draws the map by itself.
+    const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+    const far = { lat: round4(pickup.lat + 0.018), lon: round4(pickup.lon) };
+    await stack.sql`update drivers set lat = ${far.lat}, lon = ${far.lon}, location_at = now() where id = ${driver.id}`;
+    const driverAt = (at: { lat: number; lon: number }) =>
+      page.waitForFunction(`(() => { const m = document.getElementById('map').dataset; return m.driverLat === '${at.lat}' && m.driverLon === '${at.lon}'; })()`, undefined, { timeout: 15_000 });
+    await driverAt(far);
+    await page.waitForSelector('[data-field="headline"]:has-text("Your driver is on the way")');
+    expect(await page.isVisible('#map path.driver-marker')).toBe(true);
+    expect(await page.isVisible('#map path.pickup-marker')).toBe(true);
+    const farEta = pickupEtaMinutes(far, pickup);
+    expect(farEta).toBeGreaterThan(2);
+    expect(await page.textContent('[data-field="eta"]')).toBe(`Your driver is about ${farEta} min away.`);
+    const farBox = await page.locator('#map path.driver-marker').boundingBox();
+    await page.screenshot({ path: '/tmp/page-track-map.png', fullPage: true });
+
+    const polled = (await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` })).json();
+    expect(polled).toMatchObject({ status: 'en_route', driver_position: { lat: far.lat, lon: far.lon }, eta_minutes: farEta });
+    expect(Date.now() - Date.parse(polled.driver_position.at)).toBeLessThan(60_000);
+    // Opened afresh, the page draws the map from its first response; it passes axe with the map showing.
+    expect(await seriousA11yProblems(browser, trackUrl, { ready: '#map path.driver-marker' })).toEqual([]);
+
+    // The driver comes closer: the marker moves towards the pickup (south, down the screen), the ETA drops.
+    const near = { lat: round4(pickup.lat + 0.0045), lon: round4(pickup.lon) };
+    await stack.sql`update drivers set lat = ${near.lat}, lon = ${near.lon}, location_at = now() where id = ${driver.id}`;
+    await driverAt(near);
+    const nearEta = pickupEtaMinutes(near, pickup);
+    expect(nearEta).toBeLessThan(farEta);
+    await page.waitForSelector(`[data-field="eta"]:has-text("Your driver is about ${nearEta} min away.")`);
+    const nearBox = await page.locator('#map path.driver-marker').boundingBox();
+    expect(nearBox!.y).toBeGreaterThan(farBox!.y);
+    expect(await page.locator('#map path.driver-marker').count()).toBe(1);
+    expect(await page.evaluate("'sameDocument' in window")).toBe(true);
+
+    // At the pickup: still on the map, nothing left to estimate. On board: the map is gone.
+    expect((await trip('arrived')).statusCode).toBe(202);
+    await page.waitForSelector('[data-field="eta"]:has-text("Your driver is at the pickup.")', { timeout: 15_000 });
+    expect(await page.isVisible('#map path.driver-marker')).toBe(true);
+    expect((await trip('on_board')).statusCode).toBe(202);
+    await page.waitForSelector('[data-field="headline"]:has-text("On your way")', { timeout: 15_000 });
+    expect(await page.isVisible('#map-card')).toBe(false);
+    const aboard = (await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` })).json();
+    expect(aboard).toMatchObject({ status: 'on_board', driver_position: null, eta_minutes: null });
+    await page.context().close();
   });
 
   it('refuses a job card link with a wrong token, and tells a driver on a stale card that another driver took the job', async () => {

@@ -64,6 +64,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async sendBookingConfirmation(c) { log('sendBookingConfirmation', c); },
     async sendJobCard(c) { log('sendJobCard', c); },
     async alertOps(a) { log('alertOps', a); },
+    async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
     async saveSubscription(s) { log('saveSubscription', s); },
     async recordTrialExtension(e) { log('recordTrialExtension', e); },
     async billDriverWeek(w) {

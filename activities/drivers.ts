@@ -1,0 +1,24 @@
+import { log } from '@temporalio/activity';
+import type { Sql } from '../src/db/sql.js';
+import { loadDriver } from '../src/drivers/store.js';
+import { sendBestEffort } from '../src/notify/best-effort.js';
+import type { Notifier } from '../src/notify/notifier.js';
+
+/** Messages about the driver themselves (not a job). Keyed per driver and date: never sent twice. */
+export function createDriverActivities({ sql, notifier }: { sql: Sql; notifier: Notifier }) {
+  return {
+    async sendLicenceReminder({ driverId, expires }: { driverId: string; expires: string }): Promise<void> {
+      const d = await loadDriver(sql, driverId);
+      await sendBestEffort(
+        notifier,
+        {
+          channel: 'sms',
+          to: d.phone,
+          body: `Direct Taxi: your taxi licence runs out on ${expires}. Renew it and send us the new one, or job offers stop on that day.`,
+          idempotencyKey: `licence-reminder:${driverId}:${expires}`,
+        },
+        (m, a) => log.warn(m, a),
+      );
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// Accessibility checks with axe-core inside the Chromium tests. The pages' CSP refuses any script
+// it was not told about, axe included, so axe runs in a context of its own that bypasses CSP; the
+// behaviour checks keep their ordinary context, where the policy is enforced and its refusals fail
+// the test.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A phone: these pages are read on phones. */
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+export interface A11yProblem {
+  id: string;
+  impact: string;
+  help: string;
+  /** Selectors of the offending elements. */
+  targets: string[];
+}
+
+/**
+ * axe's serious and critical violations on the page at `url`, in light and dark colour schemes, on
+ * a phone-sized screen, plus sideways scrolling (a page wider than the phone). `ready` is waited
+ * for before checking, e.g. the map once it shows.
+ */
+export async function seriousA11yProblems(browser: Browser, url: string, opts: { ready?: string } = {}): Promise<A11yProblem[]> {
+  const problems: A11yProblem[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT, colorScheme, bypassCSP: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(url);
+      if (opts.ready) await page.waitForSelector(opts.ready, { state: 'visible' });
+      problems.push(...(await check(page)).map((p) => ({ ...p, id: `${p.id} (${colorScheme})` })));
+    } finally {
+      await context.close();
+    }
+  }
+  return problems;
+}
+
+async function check(page: Page): Promise<A11yProblem[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  // Page code is passed as strings: this project's TypeScript has no DOM types.
+  const results = (await page.evaluate('axe.run(document)')) as AxeResults;
+  const problems: A11yProblem[] = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  const sideways = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+  if (sideways > 0) problems.push({ id: 'horizontal-scroll', impact: 'serious', help: `The page is ${sideways}px wider than a phone's screen`, targets: ['html'] });
+  return problems;
+}
