@@ -23,6 +23,7 @@ import { driverAppRoutes } from './routes/driver-app.js';
 import { driverPageRoutes } from './routes/driver-pages.js';
 import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
+import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { passengerRoutes } from './routes/passengers.js';
@@ -101,6 +102,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverAppRoutes);
   await app.register(opsRoutes);
   await app.register(driverPageRoutes);
+  await app.register(paymentWebhookRoutes);
   await app.register(pageRoutes);
   await app.register(assetRoutes);
   return app;

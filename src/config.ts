@@ -61,6 +61,16 @@ const ConfigSchema = z.object({
     .refine((u) => u === '' || (/^https?:\/\/(\{s\}\.)?[A-Za-z0-9.-]+(:\d+)?\//.test(u) && /\{z\}/.test(u) && /\{x\}/.test(u) && /\{-?y\}/.test(u)), {
       message: 'must be an http(s) tile URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     }),
+  /**
+   * Secrets of payment providers' signed webhooks (Standard Webhooks: whsec_<base64>), space
+   * separated so a rotated secret overlaps the old one. Empty: the webhook refuses everything.
+   */
+  PAYMENT_WEBHOOK_SECRETS: z
+    .string()
+    .default('')
+    .refine((v) => v.trim() === '' || v.trim().split(/\s+/).every((x) => /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(x)), {
+      message: 'must be whsec_<base64> secrets separated by spaces',
+    }),
   OPS_ALERT_EMAIL: z.email().default('ops@localhost'),
   NOTIFIER: z.enum(['outbox', 'live']).default('outbox'),
   TWILIO_ACCOUNT_SID: z.string().optional(),

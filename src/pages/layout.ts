@@ -39,8 +39,8 @@ export interface Page {
 }
 
 const CSS = inlineAsset(`
-:root{color-scheme:light dark;--fg:#1b1b1b;--muted:#5c5c5c;--bg:#f4f4f1;--card:#fff;--line:#d9d9d4;--accent:#0b57d0;--ok:#0a7a3d;--bad:#b3261e}
-@media (prefers-color-scheme:dark){:root{--fg:#ececec;--muted:#a8a8a8;--bg:#121212;--card:#1d1d1d;--line:#363636;--accent:#8ab4ff;--ok:#6dd58c;--bad:#ff8a80}}
+:root{color-scheme:light dark;--fg:#1b1b1b;--muted:#5c5c5c;--bg:#f4f4f1;--card:#fff;--line:#d9d9d4;--accent:#0b57d0;--on-accent:#fff;--ok:#0a7a3d;--bad:#b3261e}
+@media (prefers-color-scheme:dark){:root{--fg:#ececec;--muted:#a8a8a8;--bg:#121212;--card:#1d1d1d;--line:#363636;--accent:#8ab4ff;--on-accent:#0d1b33;--ok:#6dd58c;--bad:#ff8a80}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 header{background:#111;color:#ffd500;padding:.7rem 1rem;font-weight:700;letter-spacing:.02em}
@@ -65,7 +65,7 @@ label.choice{display:flex;align-items:center;gap:.6rem;font-weight:400;margin:.4
 .hint{color:var(--muted);font-size:.9rem;margin:.3rem 0 0}
 .field-error{color:var(--bad);font-size:.9rem;margin:.3rem 0 0}
 .field-error:empty{display:none}
-button{display:block;width:100%;padding:.85rem;font:inherit;font-weight:700;border:0;border-radius:10px;background:var(--accent);color:#fff;margin-top:1rem;cursor:pointer}
+button{display:block;width:100%;padding:.85rem;font:inherit;font-weight:700;border:0;border-radius:10px;background:var(--accent);color:var(--on-accent);margin-top:1rem;cursor:pointer}
 button[disabled]{opacity:.55;cursor:progress}
 button.decline{background:transparent;color:var(--fg);border:1px solid var(--line)}
 .actions{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}

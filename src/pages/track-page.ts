@@ -167,9 +167,10 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
           attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
         }).addTo(map);
       }
+      // The view first: markers added to a map that has one are drawn at once, not on its first move.
+      map.fitBounds([pickup, at], { padding: [40, 40], maxZoom: 16 });
       L.circleMarker(pickup, dot('#0b57d0', 'pickup-marker')).addTo(map);
       driverMarker = L.circleMarker(at, dot('#c5221f', 'driver-marker')).addTo(map);
-      map.fitBounds([pickup, at], { padding: [40, 40], maxZoom: 16 });
     } else {
       driverMarker.setLatLng(at);
       if (!map.getBounds().pad(-0.1).contains(at)) map.fitBounds([pickup, at], { padding: [40, 40], maxZoom: 16 });

@@ -18,11 +18,15 @@ import {
   OpsDriverList,
   PassengerBlockReply,
   PassengerBlockRequest,
+  RateOverrideReply,
+  RateOverrideRequest,
   TrialExtensionReply,
   TrialExtensionRequest,
 } from '../schemas/drivers.js';
 import { text } from '../schemas/common.js';
+import { approveRateOverride } from '../quotes/rate-overrides.js';
 import { extendTrial } from '../settlement/subscriptions.js';
+import { SubscriptionFailure } from '../../workflows/subscriptions/definitions.js';
 
 // The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
 // reject them, suspend and reinstate drivers, block passengers, extend trials (admins). Every
@@ -135,7 +139,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
         return { trial_ends_at: state.trialEndsAt, trial_days_remaining: state.trialDaysRemaining };
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) throw new ProblemError(404, 'no_subscription', `Driver ${request.params.driverId} has no subscription (not approved yet?).`);
-        if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) throw new ProblemError(409, 'trial_not_extendable', err.cause.message);
+        if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+          if (err.cause.type === SubscriptionFailure.invalidExtension) throw new ProblemError(400, 'invalid_trial_extension', err.cause.message);
+          throw new ProblemError(409, 'trial_not_extendable', err.cause.message);
+        }
         throw err;
       }
     },
@@ -149,6 +156,40 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       const { email, action, reason } = request.body;
       await setPassengerBlocked(s.sql, staff, email, action === 'block', reason);
       return { email: email.toLowerCase(), blocked: action === 'block' };
+    },
+  });
+
+  r.post('/api/ops/rate-overrides', {
+    schema: {
+      operationId: 'opsApproveRateOverride',
+      tags,
+      summary: 'Approve a driver’s or partner’s own rate against the council tariff (the approver and time are part of the record)',
+      body: RateOverrideRequest,
+      response: { 201: RateOverrideReply, ...problemResponses(400, 401, 404, 429) },
+    },
+    config: limited,
+    handler: async (request, reply) => {
+      const staff = await staffMember(s, request);
+      const b = request.body;
+      if (b.scope === 'driver' && !(await findDriver(s.sql, b.subject_id))) throw new ProblemError(404, 'driver_not_found', `No driver ${b.subject_id}.`);
+      if (b.effective_to && Date.parse(b.effective_to) <= Date.parse(b.effective_from ?? new Date().toISOString())) {
+        throw new ProblemError(400, 'validation_failed', 'effective_to must come after effective_from.', { errors: [{ field: 'body.effective_to', message: 'is before the start' }] });
+      }
+      const o = await approveRateOverride(s.sql, {
+        scope: b.scope,
+        subjectId: b.subject_id,
+        adjustmentBasisPoints: b.adjustment_basis_points,
+        minimumFarePence: b.minimum_fare_pence,
+        approvedBy: staff.name,
+        ...(b.effective_from ? { effectiveFrom: new Date(b.effective_from) } : {}),
+        effectiveTo: b.effective_to ? new Date(b.effective_to) : null,
+        vehicleTypes: b.vehicle_types,
+      });
+      await recordStaffAction(s.sql, { staffId: staff.id, action: 'rate_override.approve', subjectKind: b.scope, subjectId: b.subject_id, reason: b.reason, details: { id: o.id, adjustment_basis_points: b.adjustment_basis_points } });
+      return reply.code(201).send({
+        id: o.id, scope: o.scope, subject_id: o.subjectId, adjustment_basis_points: o.adjustmentBasisPoints,
+        minimum_fare_pence: o.minimumFarePence, approved_by: o.approvedBy, approved_at: o.approvedAt,
+      });
     },
   });
 }

@@ -182,3 +182,25 @@ export const OpsDriverDetail = z.object({
 export const OpsDecisionReply = z.object({ driver: OpsDriver });
 export const TrialExtensionReply = z.object({ trial_ends_at: z.string(), trial_days_remaining: z.number().int() });
 export const PassengerBlockReply = z.object({ email: z.string(), blocked: z.boolean() });
+
+export const RateOverrideRequest = z
+  .object({
+    scope: z.enum(['driver', 'partner']),
+    subject_id: text(60).trim().min(1).regex(/^[A-Za-z0-9_-]+$/),
+    adjustment_basis_points: z.number().int().min(-9000).max(10_000).describe('+1000 = 10% above the council tariff'),
+    minimum_fare_pence: z.number().int().min(0).max(100_000).nullable().default(null),
+    vehicle_types: z.array(z.enum(VEHICLE_TYPES)).min(1).nullable().default(null).describe('null: every class'),
+    effective_from: z.iso.datetime({ offset: true }).optional(),
+    effective_to: z.iso.datetime({ offset: true }).nullable().default(null),
+    reason: text(500).trim().min(3),
+  })
+  .meta({ id: 'RateOverrideRequest' });
+export const RateOverrideReply = z.object({
+  id: z.string(),
+  scope: z.enum(['driver', 'partner']),
+  subject_id: z.string(),
+  adjustment_basis_points: z.number().int(),
+  minimum_fare_pence: z.number().int().nullable(),
+  approved_by: z.string(),
+  approved_at: z.string(),
+});

@@ -172,4 +172,32 @@ describe('driver onboarding and the driver app', () => {
     expect((await call('POST', `/api/ops/drivers/${d.id}/decision`, { body: { action: 'approve', reason: null }, bearer: operator })).statusCode).toBe(409);
     expect((await call('POST', `/api/ops/drivers/${d.id}/decision`, { body: { action: 'reinstate', reason: 'cleared' }, bearer: operator })).json()).toMatchObject({ driver: { status: 'approved' } });
   });
+
+  it('records who approved a driver rate override and when, and who blocked a passenger and why', async () => {
+    const d = await approvedDriver(54.9, -1.6);
+    const override = await call('POST', '/api/ops/rate-overrides', {
+      body: { scope: 'driver', subject_id: d.id, adjustment_basis_points: -1000, reason: 'agreed 10% below tariff for the airport run', vehicle_types: ['saloon'] },
+      bearer: operator,
+    });
+    expect(override.statusCode, override.body).toBe(201);
+    expect(override.json()).toMatchObject({ approved_by: 'Olu (ops)', adjustment_basis_points: -1000 });
+    expect(Date.now() - Date.parse(override.json<{ approved_at: string }>().approved_at)).toBeLessThan(60_000);
+    const history = (await call('GET', `/api/ops/drivers/${d.id}`, { bearer: operator })).json<{ actions: { action: string }[] }>().actions;
+    expect(history.map((a) => a.action)).toEqual(['driver.approve', 'rate_override.approve']);
+    expect((await call('POST', '/api/ops/rate-overrides', { body: { scope: 'driver', subject_id: 'drv_nobody', adjustment_basis_points: 0, reason: 'x y z' }, bearer: operator })).statusCode).toBe(404);
+
+    const blocked = await call('POST', '/api/ops/passengers', { body: { email: 'Troublesome@Example.com', action: 'block', reason: 'repeated no-shows' }, bearer: operator });
+    expect(blocked.json()).toEqual({ email: 'troublesome@example.com', blocked: true });
+    const refused = await call('POST', '/api/public/v1/booking', {
+      body: {
+        pickup: 'Morpeth station', dropoff: 'Alnwick', departAt: new Date(Date.now() + 3600_000).toISOString(),
+        passengerName: 'T Some', passengerPhone: '+447400123413', passengerEmail: 'troublesome@example.com',
+      },
+    });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json().code).toBe('passenger_blocked');
+    await call('POST', '/api/ops/passengers', { body: { email: 'troublesome@example.com', action: 'unblock', reason: 'appeal upheld' }, bearer: operator });
+    const [log] = await stack.sql<{ n: number }[]>`select count(*)::int as n from staff_actions where subject_kind = 'passenger' and subject_id = 'troublesome@example.com'`;
+    expect(log!.n).toBe(2);
+  });
 });

@@ -288,7 +288,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     const far = { lat: round4(pickup.lat + 0.018), lon: round4(pickup.lon) };
     await stack.sql`update drivers set lat = ${far.lat}, lon = ${far.lon}, location_at = now() where id = ${driver.id}`;
     const driverAt = (at: { lat: number; lon: number }) =>
-      page.waitForFunction(`(() => { const m = document.getElementById('map').dataset; return m.driverLat === '${at.lat}' && m.driverLon === '${at.lon}'; })()`, undefined, { timeout: 15_000 });
+      page.waitForSelector(`#map[data-driver-lat="${at.lat}"][data-driver-lon="${at.lon}"]`, { timeout: 15_000 });
     await driverAt(far);
     await page.waitForSelector('[data-field="headline"]:has-text("Your driver is on the way")');
     expect(await page.isVisible('#map path.driver-marker')).toBe(true);

@@ -4,12 +4,16 @@
 // refuses to change or remove a payment record.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import { signWebhook } from '../../src/settlement/webhook-signature.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
+// Two secrets at once: the provider is rotating from the old to the new.
+const OLD_SECRET = `whsec_${Buffer.from('old-secret-old-secret-old-secret').toString('base64')}`;
+const NEW_SECRET = `whsec_${Buffer.from('new-secret-new-secret-new-secret').toString('base64')}`;
 let stack: TestStack;
 const created: TestDriver[] = [];
 beforeAll(async () => {
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '30' });
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '30', PAYMENT_WEBHOOK_SECRETS: `${OLD_SECRET} ${NEW_SECRET}` });
 });
 afterEach(async () => takeDriversOffline(stack.sql, created.splice(0)));
 afterAll(async () => stack?.close());
@@ -104,5 +108,30 @@ describe('track and settle', () => {
     expect((await lookup(ref, token)).json()).toMatchObject({ status: 'no_show', payment: { state: 'not_due' } });
     expect((await status(ref)).json()).toMatchObject({ final: true, headline: 'Marked as a no-show' });
     expect((await pay(card, { method: 'cash' })).statusCode).toBe(409);
+  });
+
+  it("settles from a payment provider's signed webhook, once, and refuses unsigned, stale or tampered deliveries", async () => {
+    const { ref, token, card } = await assignedBooking();
+    for (const event of ['arrived', 'on_board', 'completed']) expect((await trip(card, event)).statusCode).toBe(202);
+    const body = JSON.stringify({ type: 'payment.succeeded', data: { booking_reference: ref, amount_pence: 1730, method: 'card' } });
+    const deliver = (o: { id?: string; secret?: string; at?: number; payload?: string } = {}) => {
+      const id = o.id ?? `msg_${ref}`;
+      const at = o.at ?? Math.floor(Date.now() / 1000);
+      return stack.app.inject({
+        method: 'POST', url: '/api/webhooks/payments', remoteAddress: ip(), payload: o.payload ?? body,
+        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(o.secret ?? NEW_SECRET, id, at, body) },
+      });
+    };
+    expect((await deliver({ secret: `whsec_${Buffer.from('not-the-secret-at-all-no').toString('base64')}` })).statusCode).toBe(401);
+    expect((await deliver({ at: Math.floor(Date.now() / 1000) - 600 })).statusCode).toBe(401); // too old to trust
+    expect((await deliver({ payload: body.replace('1730', '1') })).statusCode).toBe(401); // the body was changed
+    const first = await deliver({ secret: OLD_SECRET }); // the old secret still works while it overlaps
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ duplicate: false });
+    expect((await deliver()).json()).toMatchObject({ duplicate: true }); // the provider retries
+    expect(await stack.sql`select amount_pence, method, recorded_by from payment_records where booking_ref = ${ref}`).toEqual([
+      { amount_pence: 1730, method: 'card', recorded_by: 'provider' },
+    ]);
+    expect((await lookup(ref, token)).json().payment).toMatchObject({ state: 'paid', received: { amount: 17.3, method: 'card' } });
   });
 });
