@@ -31,6 +31,8 @@ import {
   respondToOfferUpdate,
   settleBookingUpdate,
 } from '../../workflows/bookings/definitions.js';
+import { licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
+import { cancelSubscriptionSignal, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
 
 const outDir = process.env.HISTORIES_OUT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-record-'));
@@ -227,6 +229,42 @@ await worker.runUntil(async () => {
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-l'), driverId: 'rec-l', decision: 'accept' }] });
       for (const event of ['arrived', 'no_show'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-l', event }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // A driver approved 100 days ago: the trial is over, the weeks since are billed (each as its own
+    // child workflow), then the driver is removed.
+    'subscription-billed-cancelled': async () => {
+      await insertDriver('rec-m');
+      const h = await client.workflow.start('driverSubscriptionWorkflow', {
+        workflowId: subscriptionWorkflowId('rec-m'),
+        taskQueue,
+        args: [{ driverId: 'rec-m', tier: 'local', approvedAt: new Date(Date.now() - 100 * 86_400_000).toISOString() }],
+      });
+      const deadline = Date.now() + 30_000;
+      while ((await h.query(subscriptionStateQuery)).weeksBilled === 0) {
+        if (Date.now() > deadline) throw new Error('no week billed');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await h.signal(cancelSubscriptionSignal, { reason: 'recorded' });
+      await h.result();
+      return h.workflowId;
+    },
+    // A licence running out within a fortnight: reminded at once; then the dates are withdrawn.
+    'licence-reminded': async () => {
+      await insertDriver('rec-n');
+      const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+      const h = await client.workflow.start('driverLicenceWorkflow', {
+        workflowId: licenceWorkflowId('rec-n'),
+        taskQueue,
+        args: [{ driverId: 'rec-n', driverLicenceExpires: soon, vehicleLicenceExpires: null }],
+      });
+      const deadline = Date.now() + 30_000;
+      while ((await sql`select 1 from outbox where idempotency_key = ${`licence-reminder:rec-n:${soon}`}`).length === 0) {
+        if (Date.now() > deadline) throw new Error('no reminder');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await h.signal(licencesRenewedSignal, { driverLicenceExpires: null, vehicleLicenceExpires: null });
       await h.result();
       return h.workflowId;
     },

@@ -34,6 +34,8 @@ describe('workflow replay', () => {
         'booking-prebooked.json',
         'booking-en-route-settled.json',
         'booking-passenger-no-show.json',
+        'subscription-billed-cancelled.json',
+        'licence-reminded.json',
       ]),
     );
   });
