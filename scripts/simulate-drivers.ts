@@ -1,6 +1,6 @@
 // Plays the demo drivers' side so a newcomer can watch a cascade run in the Temporal Web UI:
 // each open job card to a demo driver is accepted, declined or ignored (left to time out), and
-// accepted trips are driven through en_route, arrived, on_board and completed.
+// accepted trips are driven through en_route, arrived, on_board and completed, then settled in cash.
 //   npm run fleet:simulate [-- --accept 0.4 --decline 0.3 --api http://localhost:3000]
 // What is left over after accept and decline is ignored. Uses the same JOB_LINK_SECRET as the
 // API (the development default unless set), exactly as a driver's phone would use the link.
@@ -60,6 +60,9 @@ async function driveTrip(offerId: string, driverId: string): Promise<void> {
     console.log(`${driverId} ${event} on ${offerId.split(':')[0]} -> ${status}`);
     if (status !== 202) return;
   }
+  // The passenger paid the fare in cash; the driver says so, which settles the trip.
+  const status = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/payment`, { method: 'cash', token: jobLinkToken(config.JOB_LINK_SECRET, offerId) });
+  console.log(`${driverId} confirms cash on ${offerId.split(':')[0]} -> ${status}`);
 }
 
 // Demo drivers report their position the way the driver app would, so none goes stale.

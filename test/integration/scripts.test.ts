@@ -1,6 +1,7 @@
 // The commands the README tells people to run, run for real: `npm start` (the whole service on
-// embedded defaults), then against it `npm run api-key:create`, `npm run fleet:seed` and
-// `npm run fleet:simulate`; the benchmarks on a short setting; and the history recorder.
+// embedded defaults), then against it `npm run api-key:create`, `npm run fleet:seed`,
+// `npm run fleet:simulate` and `npm run staff:create`; the benchmarks on a short setting; and the
+// history recorder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -54,7 +55,7 @@ async function finished(r: Run, timeoutMs: number): Promise<number | string | nu
 const interrupt = (r: Run) => process.kill(-r.child.pid!, 'SIGINT');
 
 describe('the README commands', () => {
-  it('npm start runs the service; api-key:create, fleet:seed and fleet:simulate work against it; Ctrl-C stops it all', async () => {
+  it('npm start runs the service; api-key:create, fleet:seed, fleet:simulate and staff:create work against it; Ctrl-C stops it all', async () => {
     const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-start-'));
     const api = `http://127.0.0.1:${port}`;
@@ -97,6 +98,17 @@ describe('the README commands', () => {
         status = ((await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { status: string }).status;
       }
       expect(status, simulate.output()).toBe('completed');
+      await waitFor(simulate, /confirms cash on \S+ -> 200/, 30_000);
+      const lookup = (await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { payment: { state: string } };
+      expect(lookup.payment.state).toBe('paid');
+
+      const staff = run('npm', ['run', 'staff:create', '--', '--name', 'README ops', '--role', 'admin'], { DATABASE_URL: databaseUrl });
+      expect(await finished(staff, 60_000), staff.output()).toBe(0);
+      const staffKey = /^(stf_\S+)$/m.exec(staff.output())?.[1];
+      expect(staffKey).toBeDefined();
+      const applicants = await fetch(`${api}/api/ops/drivers?status=applicant`, { headers: { authorization: `Bearer ${staffKey!}` } });
+      expect(applicants.status).toBe(200);
+      for (const page of ['/driver', '/drivers/apply', '/ops']) expect((await fetch(`${api}${page}`)).status, page).toBe(200);
       interrupt(simulate);
       await finished(simulate, 30_000);
     } finally {
