@@ -55,6 +55,21 @@ const OPS_SCRIPT = inlineAsset(`(() => {
       actions.append(b);
     }
     card.append(actions);
+    if (d.status === 'approved') {
+      // Administrators only (the API says so to anyone else).
+      const daysId = 'trial-days-' + d.id;
+      const daysLabel = el('label', 'Extend the free trial by (days)'); daysLabel.htmlFor = daysId;
+      const days = el('input'); days.type = 'number'; days.min = '1'; days.max = '365'; days.value = '14'; days.id = daysId;
+      const extend = el('button', 'Extend trial', 'decline'); extend.type = 'button';
+      extend.addEventListener('click', async () => {
+        try {
+          const r = await (await api('POST', '/api/ops/drivers/' + encodeURIComponent(d.id) + '/trial', { days: Number(days.value), reason: reason.value.trim() })).json();
+          say('Trial of ' + d.id + ' now ends ' + r.trial_ends_at.slice(0, 10) + '.', true);
+          await load();
+        } catch (e) { say(e.message); }
+      });
+      card.append(daysLabel, days, extend);
+    }
     if (detail.actions.length) {
       const log = el('ul');
       for (const a of detail.actions) log.append(el('li', a.at.slice(0, 16).replace('T', ' ') + ' ' + a.action + ' by ' + a.by + (a.reason ? ': ' + a.reason : '')));

@@ -75,6 +75,9 @@ describe('weekly billing (real Postgres)', () => {
     // A record that arrives for an already-billed week does not re-bill it.
     await payment(fresh, 90_000, '2026-10-21T12:00:00Z');
     expect(await acts.billDriverWeek({ driverId: fresh.id, ...WEEK })).toEqual(concurrent[0]);
+    // And an invoice, once written, is never changed or removed, whoever asks.
+    await expect(stack.sql`update driver_invoices set fee_pence = 0 where driver_id = ${d.id}`).rejects.toThrow(/immutable/);
+    await expect(stack.sql`delete from driver_invoices where driver_id = ${d.id}`).rejects.toThrow(/immutable/);
   });
 
   it('counts the payment records in force: a correction replaces the record it corrects', async () => {
