@@ -12,7 +12,8 @@ import { inlineAsset, layout, messagePage, type Page } from './layout.js';
 import { LEAFLET_CSS, LEAFLET_JS, tileImageSource } from './map-assets.js';
 
 // The passenger's tracking page (the booking's status_url). It is reachable by anyone holding the
-// reference, so it shows the journey and who is coming, never the passenger's own contact details.
+// reference, so it shows the journey and who is coming, never the passenger's own contact details;
+// while the driver is coming, a map of where they last said they were (Leaflet, src/pages/map-assets.ts).
 
 
 const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
@@ -158,7 +159,8 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
     const at = [lat, lon];
     if (!map) {
       const tiles = mapEl.dataset.tileUrl;
-      map = L.map(mapEl, { attributionControl: Boolean(tiles) });
+      // No animations: the marker is where the last poll said the moment the poll is applied.
+      map = L.map(mapEl, { attributionControl: Boolean(tiles), zoomAnimation: false, fadeAnimation: false, markerZoomAnimation: false });
       if (tiles) {
         L.tileLayer(tiles, {
           maxZoom: 19,

@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
+import { seriousA11yProblems } from '../support/axe.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -124,6 +125,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
     await app.waitForSelector('text=Job accepted');
     await job.locator('text=Ada Byron').waitFor();
     expect(await job.locator('a[href^="tel:"]').getAttribute('href')).toBe('tel:+447400123499');
+
+    // Usable one-handed on a phone by everyone: no serious or critical accessibility problems on any
+    // of these pages, signed in and out, with a job showing.
+    const session = await app.evaluate<string>("localStorage.getItem('directTaxiDriverSession')");
+    const signedIn = { storageState: { cookies: [], origins: [{ origin: base, localStorage: [{ name: 'directTaxiDriverSession', value: session }] }] } };
+    expect(await seriousA11yProblems(browser, `${base}/driver`, { ready: `.job[data-ref="${ref}"]`, context: signedIn })).toEqual([]);
+    expect(await seriousA11yProblems(browser, `${base}/driver`, { ready: '#phone' })).toEqual([]);
+    expect(await seriousA11yProblems(browser, `${base}/drivers/apply`, { ready: '#apply' })).toEqual([]);
+    expect(await seriousA11yProblems(browser, `${base}/ops`, { ready: '#key' })).toEqual([]);
 
     // 5. The trip, step by step, as the passenger sees it.
     const track = await open(`${base}/track/${ref}`);

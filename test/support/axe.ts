@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -23,12 +23,17 @@ export interface A11yProblem {
 /**
  * axe's serious and critical violations on the page at `url`, in light and dark colour schemes, on
  * a phone-sized screen, plus sideways scrolling (a page wider than the phone). `ready` is waited
- * for before checking, e.g. the map once it shows.
+ * for before checking, e.g. the map once it shows. `context` sets up the browser, e.g. a signed-in
+ * session in localStorage.
  */
-export async function seriousA11yProblems(browser: Browser, url: string, opts: { ready?: string } = {}): Promise<A11yProblem[]> {
+export async function seriousA11yProblems(
+  browser: Browser,
+  url: string,
+  opts: { ready?: string; context?: BrowserContextOptions } = {},
+): Promise<A11yProblem[]> {
   const problems: A11yProblem[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
-    const context = await browser.newContext({ viewport: PHONE_VIEWPORT, colorScheme, bypassCSP: true });
+    const context = await browser.newContext({ ...opts.context, viewport: PHONE_VIEWPORT, colorScheme, bypassCSP: true });
     try {
       const page = await context.newPage();
       await page.goto(url);
@@ -44,11 +49,11 @@ export async function seriousA11yProblems(browser: Browser, url: string, opts: {
 async function check(page: Page): Promise<A11yProblem[]> {
   await page.addScriptTag({ content: AXE_SOURCE });
   // Page code is passed as strings: this project's TypeScript has no DOM types.
-  const results = (await page.evaluate('axe.run(document)')) as AxeResults;
+  const results = await page.evaluate<AxeResults>('axe.run(document)');
   const problems: A11yProblem[] = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  const sideways = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+  const sideways = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   if (sideways > 0) problems.push({ id: 'horizontal-scroll', impact: 'serious', help: `The page is ${sideways}px wider than a phone's screen`, targets: ['html'] });
   return problems;
 }
