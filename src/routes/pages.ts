@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
@@ -10,7 +10,8 @@ import { renderQuotePage } from '../pages/book-page.js';
 import { findDriverPosition } from '../pages/driver-position-store.js';
 import { html } from '../pages/escape-html.js';
 import { invalidJobLinkPage, jobNotFoundPage, renderJobCardPage } from '../pages/job-card-page.js';
-import { messagePage, type Page } from '../pages/layout.js';
+import { messagePage } from '../pages/layout.js';
+import { sendPage } from '../pages/send-page.js';
 import { bookingNotFoundPage, renderTrackPage, showsDriverPosition, trackStatus, TrackStatus } from '../pages/track-page.js';
 import { toProblemError } from '../plugins/error-handler.js';
 import { findQuote } from '../quotes/store.js';
@@ -18,21 +19,6 @@ import { BookingRefParams } from '../schemas/booking.js';
 
 // Server-rendered pages for people rather than programs: the booking link a quote hands out, the
 // passenger's tracking page and the driver's job card. Kept out of the OpenAPI document.
-
-function sendPage(reply: FastifyReply, page: Page): FastifyReply {
-  return reply
-    .code(page.status)
-    .headers({
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': page.csp,
-      // Every page shows live state (quote status, booking progress, offer countdown).
-      'cache-control': 'no-store',
-      // The job card URL carries the driver's token; it must not travel on in a Referer.
-      'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
-    })
-    .send(page.html);
-}
 
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const s = app.services;

@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
+import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -14,3 +19,26 @@ export function testServerPath(): string {
 
 const noop = () => {};
 export const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };
+
+/**
+ * A time-skipping test server and the worker's workflow bundle, for one test file's workflow
+ * tests (call in beforeAll; tear the environment down in afterAll).
+ */
+export async function startTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; bundle: WorkflowBundle }> {
+  installWorkerLogging('warn');
+  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
+  await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  return { env, bundle };
+}
+
+/** After the clock moves, the worker still has to run what fell due: poll (real time) until it has. */
+export async function until<T>(check: () => Promise<T> | T, pass: (v: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const v = await check();
+    if (pass(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

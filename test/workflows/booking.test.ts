@@ -5,11 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
-import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
-import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
 import {
   BookingFailure,
   bookingCreatedUpdate,
@@ -23,16 +20,13 @@ import {
   type BookingWorkflowInput,
 } from '../../workflows/bookings/definitions.js';
 import { fakeActivities, type FakeDriver, type FakeWorld } from '../support/fake-activities.js';
-import { quietLogger, testServerPath } from '../support/time-skipping.js';
+import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundle;
 
 beforeAll(async () => {
-  installWorkerLogging('warn');
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
-  await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  ({ env, bundle } = await startTimeSkipping());
 }, 180_000);
 afterAll(async () => env?.teardown());
 
@@ -87,16 +81,6 @@ async function scenario<T>(drivers: FakeDriver[], run: (t: { world: FakeWorld; s
   });
 }
 
-/** After the clock moves, the worker still has to run what fell due: poll (real time) until it has. */
-async function until<T>(check: () => Promise<T> | T, pass: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const v = await check();
-    if (pass(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 const statusIs = (b: Booking, status: string) => until(() => b.state(), (s) => s.status === status, `status ${status}`);
 const roundsAre = (world: FakeWorld, n: number[]) => until(() => rounds(world), (r) => JSON.stringify(r) === JSON.stringify(n), `rounds ${n.join(',')}`);
 

@@ -2,20 +2,16 @@
 // runs out, once; a renewal moves the reminder to the new date.
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
-import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
 import { licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
 import { fakeActivities } from '../support/fake-activities.js';
-import { quietLogger, testServerPath } from '../support/time-skipping.js';
+import { startTimeSkipping } from '../support/time-skipping.js';
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundle;
 beforeAll(async () => {
-  installWorkerLogging('warn');
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  ({ env, bundle } = await startTimeSkipping());
 }, 180_000);
 afterAll(async () => env?.teardown());
 

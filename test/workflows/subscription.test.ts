@@ -6,12 +6,10 @@ import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createSubscriptionActivities } from '../../activities/subscriptions.js';
 import { cancelDriverSubscription, extendTrial, startDriverSubscription, subscriptionState } from '../../src/settlement/subscriptions.js';
-import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
-import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
 import type { Tier } from '../../workflows/bookings/definitions.js';
 import {
   SubscriptionFailure,
@@ -24,7 +22,7 @@ import {
   type SubscriptionState,
 } from '../../workflows/subscriptions/definitions.js';
 import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/subscriptions/weeks.js';
-import { quietLogger, testServerPath } from '../support/time-skipping.js';
+import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;
 
@@ -32,9 +30,7 @@ let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundle;
 
 beforeAll(async () => {
-  installWorkerLogging('warn');
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  ({ env, bundle } = await startTimeSkipping());
 }, 180_000);
 afterAll(async () => env?.teardown());
 
@@ -96,16 +92,6 @@ class World {
   }
 }
 
-/** After the clock moves, the worker still has to run what fell due: poll (real time) until it has. */
-async function until<T>(check: () => Promise<T> | T, pass: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const v = await check();
-    if (pass(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function sleepUntil(t: number): Promise<void> {
   const now = await env.currentTimeMs();
