@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ProblemError, type FieldError } from '../http/problem.js';
@@ -40,16 +40,6 @@ export function toProblemError(err: FastifyError): ProblemError {
 
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
-    app.setErrorHandler((err: FastifyError, request, reply) => {
-      const problem = toProblemError(err);
-      if (problem.status >= 500) request.log.error({ err }, 'request failed');
-      else request.log.info({ code: problem.code, status: problem.status }, 'request rejected');
-      for (const [k, v] of Object.entries(problem.extra.headers ?? {})) void reply.header(k, v);
-      return reply
-        .code(problem.status)
-        .type('application/problem+json')
-        .send(problem.toProblem(request.id, request.url.split('?')[0] ?? request.url));
-    });
     // Every route's path pattern and methods, so a known path asked with another method is a 405
     // naming the methods it takes, not a 404 saying it does not exist.
     const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
@@ -60,15 +50,32 @@ export const errorHandlerPlugin = fp(
       if (known) methods.forEach((m) => known.methods.add(m));
       else routes.push({ pattern, methods: new Set(methods) });
     });
+    /** The methods a path takes, when it is a known path at all. */
+    const allowedOn = (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
+    const send = (request: FastifyRequest, reply: FastifyReply, problem: ProblemError, path: string) => {
+      for (const [k, v] of Object.entries(problem.extra.headers ?? {})) void reply.header(k, v);
+      return reply.code(problem.status).type('application/problem+json').send(problem.toProblem(request.id, path.slice(0, 200)));
+    };
+    const notAllowed = (request: FastifyRequest, path: string, allowed: string[]) =>
+      new ProblemError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`, {
+        headers: { allow: allowed.join(', ') },
+      });
+
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      const path = request.url.split('?')[0] ?? request.url;
+      // A request no route matched can fail before the not-found handler runs (an unknown method
+      // such as QUERY without a body type): on a known path it is still a 405, not a 400.
+      const allowed = request.is404 ? allowedOn(path) : [];
+      const problem = allowed.length > 0 ? notAllowed(request, path, allowed) : toProblemError(err);
+      if (problem.status >= 500) request.log.error({ err }, 'request failed');
+      else request.log.info({ code: problem.code, status: problem.status }, 'request rejected');
+      return send(request, reply, problem, path);
+    });
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? request.url;
-      const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
-      const problem =
-        allowed.length > 0
-          ? new ProblemError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`)
-          : new ProblemError(404, 'route_not_found', `No route ${request.method} ${path}.`);
-      if (allowed.length > 0) void reply.header('allow', allowed.join(', '));
-      return reply.code(problem.status).type('application/problem+json').send(problem.toProblem(request.id, path.slice(0, 200)));
+      const allowed = allowedOn(path);
+      const problem = allowed.length > 0 ? notAllowed(request, path, allowed) : new ProblemError(404, 'route_not_found', `No route ${request.method} ${path}.`);
+      return send(request, reply, problem, path);
     });
   },
   { name: 'error-handler' },

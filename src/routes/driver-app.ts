@@ -55,7 +55,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'Apply to drive: licensing details and documents; an operator reviews the application',
       body: DriverApplicationRequest,
-      response: { 201: DriverApplicationReply, ...problemResponses(400, 409, 413, 415, 429, 503) },
+      response: { 201: DriverApplicationReply, ...problemResponses(400, 409, 413, 415, 422, 429, 503) },
     },
     config: { rateLimit: app.rateLimits.booking },
     handler: async (request, reply) => {

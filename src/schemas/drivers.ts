@@ -10,7 +10,11 @@ const phone = text(32).trim().min(5).describe('International format, e.g. +44740
 const day = z.iso
   .date('must be a date, e.g. 2027-03-31')
   // "2027-02-30" has the right shape but is no day at all.
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date')
+  .refine((d) => {
+    // (Run even when the shape was wrong: an unparseable string must be a 400, never a thrown error.)
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
+  }, 'must be a real calendar date')
   .describe('YYYY-MM-DD');
 
 export const DriverApplicationRequest = z

@@ -161,6 +161,13 @@ describe('driver onboarding and the driver app', () => {
     expect(notADay.statusCode).toBe(400);
     const nul = await call('POST', '/api/drivers/applications', { body: application(driverPhone(), { name: 'Jo\u0000' }) });
     expect(nul.statusCode).toBe(400);
+    // Found by the OpenAPI fuzzer: an empty date was a 500.
+    const empty = await call('POST', '/api/drivers/applications', { body: application(driverPhone(), { vehicle_licence_expires: '' }) });
+    expect(empty.statusCode).toBe(400);
+    // And a method no route takes, even one that expects a body, is a 405 naming the ones it does.
+    const query = await stack.app.inject({ method: 'QUERY' as 'GET', url: '/api/public/v1/jobs' });
+    expect(query.statusCode).toBe(405);
+    expect(query.headers.allow).toBe('GET, HEAD');
 
     const d = await approvedDriver(55.0, -1.6);
     const twice = await call('POST', '/api/drivers/applications', { body: application(d.phone) });
