@@ -85,6 +85,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
     await ops.click('#key-form button[type=submit]');
     const card = ops.locator(`article[data-driver="${driver!.id}"]`);
     await card.waitFor();
+    const signInToOps = async (page: Page) => {
+      await page.fill('#key', staffKey);
+      await page.click('#key-form button[type=submit]');
+    };
+    expect(await seriousA11yProblems(browser, `${base}/ops`, { before: signInToOps, ready: `article[data-driver="${driver!.id}"]` })).toEqual([]);
     await card.locator('input[type=text]').fill('licences checked with the council');
     await card.locator('button:has-text("Approve")').click();
     await ops.waitForSelector(`text=Driver ${driver!.id}: approve recorded.`);

@@ -24,12 +24,12 @@ export interface A11yProblem {
  * axe's serious and critical violations on the page at `url`, in light and dark colour schemes, on
  * a phone-sized screen, plus sideways scrolling (a page wider than the phone). `ready` is waited
  * for before checking, e.g. the map once it shows. `context` sets up the browser, e.g. a signed-in
- * session in localStorage.
+ * session in localStorage; `before` acts on the page first, e.g. signs in.
  */
 export async function seriousA11yProblems(
   browser: Browser,
   url: string,
-  opts: { ready?: string; context?: BrowserContextOptions } = {},
+  opts: { ready?: string; context?: BrowserContextOptions; before?: (page: Page) => Promise<void> } = {},
 ): Promise<A11yProblem[]> {
   const problems: A11yProblem[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -37,6 +37,7 @@ export async function seriousA11yProblems(
     try {
       const page = await context.newPage();
       await page.goto(url);
+      if (opts.before) await opts.before(page);
       if (opts.ready) await page.waitForSelector(opts.ready, { state: 'visible' });
       problems.push(...(await check(page)).map((p) => ({ ...p, id: `${p.id} (${colorScheme})` })));
     } finally {
