@@ -14,10 +14,14 @@ beforeAll(async () => {
   operator = (await createStaff(stack.sql, { name: 'Olu (ops)', role: 'operator' })).key;
   admin = (await createStaff(stack.sql, { name: 'Ana (admin)', role: 'admin' })).key;
 });
-afterAll(async () => stack?.close());
+// Drivers stay in the shared database: offline, no later test file's booking is offered to them.
+afterAll(async () => {
+  if (stack) await stack.sql`update drivers set online = false where id like 'drv_%'`;
+  await stack?.close();
+});
 
 let n = 0;
-const ip = () => `10.92.${Math.floor(n / 250) % 250}.${n++ % 250}`;
+const ip = () => `10.96.${Math.floor(n / 250) % 250}.${n++ % 250}`;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF').toString('base64');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
 let phoneN = 0;

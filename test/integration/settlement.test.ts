@@ -19,7 +19,7 @@ afterEach(async () => takeDriversOffline(stack.sql, created.splice(0)));
 afterAll(async () => stack?.close());
 
 let n = 0;
-const ip = () => `10.91.${Math.floor(n / 250) % 250}.${n++ % 250}`;
+const ip = () => `10.95.${Math.floor(n / 250) % 250}.${n++ % 250}`;
 const phone = () => `+4474003${String(10000 + Math.floor(Math.random() * 89999))}`;
 const post = (url: string, payload: unknown) => stack.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress: ip() });
 
