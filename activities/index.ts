@@ -4,6 +4,7 @@ import { createBookingRecordActivities } from './booking-records.js';
 import { createDispatchActivities } from './dispatch.js';
 import { createDriverActivities } from './drivers.js';
 import { createNotificationActivities, type NotificationSettings } from './notifications.js';
+import { createPartnerJobActivities } from './partner-jobs.js';
 import { createQuoteActivities } from './quotes.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createDriverActivities(deps),
     ...createSubscriptionActivities(deps),
+    ...createPartnerJobActivities(deps),
   };
 }
 

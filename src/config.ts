@@ -34,6 +34,7 @@ const ConfigSchema = z.object({
   LOOKUP_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   /** Job-card answers and trip reports per caller per minute. */
   DRIVER_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
+  PARTNER_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
   /** v1 bookings (each a price check) per hour from an email not yet verified (spec section 8). */
   UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(8),
   VERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(30),
@@ -43,6 +44,8 @@ const ConfigSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** Signs job-card links; must stay the same across restarts or links already sent stop working. */
   JOB_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Seals partners' HMAC signing secrets at rest (src/partners/secret-box.ts); must stay the same. */
+  PARTNER_SECRETS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   DISPATCH_LEAD_SECONDS: positiveInt.default(15 * 60),
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),
@@ -87,8 +90,9 @@ const ConfigSchema = z.object({
 
 // Only for local runs and tests: production must set its own (checked in loadConfig).
 const DEV_JOB_LINK_SECRET = 'development-only-job-link-secret-not-for-production';
+const DEV_PARTNER_SECRETS_KEY = 'development-only-partner-secrets-key-not-for-production';
 
-export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string };
+export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string; PARTNER_SECRETS_KEY: string };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -101,12 +105,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  if (c.NODE_ENV === 'production' && !c.JOB_LINK_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  JOB_LINK_SECRET: is required in production');
+  for (const required of ['JOB_LINK_SECRET', 'PARTNER_SECRETS_KEY'] as const) {
+    if (c.NODE_ENV === 'production' && !c[required]) {
+      throw new ConfigError(`Invalid configuration:\n  ${required}: is required in production`);
+    }
   }
   return {
     ...c,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     JOB_LINK_SECRET: c.JOB_LINK_SECRET ?? DEV_JOB_LINK_SECRET,
+    PARTNER_SECRETS_KEY: c.PARTNER_SECRETS_KEY ?? DEV_PARTNER_SECRETS_KEY,
   };
 }

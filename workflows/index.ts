@@ -4,3 +4,4 @@ export { quoteWorkflow } from './quotes/workflow.js';
 export { bookingWorkflow } from './bookings/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './subscriptions/workflow.js';
 export { driverLicenceWorkflow } from './drivers/workflow.js';
+export { partnerJobWorkflow } from './partners/job-workflow.js';

@@ -80,7 +80,29 @@ export interface TripBookingRequest {
 
 /** Prices a trip on the tariff and books it: one ride per request identity. */
 export async function bookTrip(s: Services, r: TripBookingRequest): Promise<CreatedBooking> {
-  if (r.agreedFarePence !== undefined && !r.apiKey?.partnerId) {
+  const priced = await priceTripBooking(s, r);
+  return createBooking(bookingStarter(s), priced.identity, priced.farePence, priced.input);
+}
+
+/** A trip priced and checked, ready to be booked under whatever reference it is given. */
+export interface PricedTripBooking {
+  identity: RequestIdentity;
+  farePence: number;
+  input: (ref: string) => BookingWorkflowInput;
+}
+
+/**
+ * Everything bookTrip does before a ride exists: the checks, geocoding and pricing. Partner intake
+ * (src/partners/intake.ts) prices here and hands the input to the job's own workflow, which books
+ * it when the job's order allows. `identity` replaces the trip's own (a partner's job reference).
+ */
+export async function priceTripBooking(
+  s: Services,
+  r: TripBookingRequest,
+  extra: { identity?: RequestIdentity; booking?: Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId'> } = {},
+): Promise<PricedTripBooking> {
+  const partnerId = extra.booking?.partnerId ?? r.apiKey?.partnerId;
+  if (r.agreedFarePence !== undefined && !partnerId) {
     throw new ProblemError(403, 'fare_not_allowed', 'Only partner keys may supply a fare; omit it to be priced on the published tariff.');
   }
   if (r.pickupMayBePast === false && r.departAt !== undefined && Date.parse(r.departAt) < s.now().getTime()) {
@@ -99,15 +121,17 @@ export async function bookTrip(s: Services, r: TripBookingRequest): Promise<Crea
     worldwide: false,
     apiKey: r.apiKey,
   });
-  const identity = tripIdentity({
-    phone: r.passenger.phone,
-    pickup: trip.pickup,
-    dropoff: trip.dropoff,
-    departAt: r.departAt === undefined ? null : trip.departAt,
-    nowWindowSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
-  });
+  const identity =
+    extra.identity ??
+    tripIdentity({
+      phone: r.passenger.phone,
+      pickup: trip.pickup,
+      dropoff: trip.dropoff,
+      departAt: r.departAt === undefined ? null : trip.departAt,
+      nowWindowSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
+    });
   const farePence = r.agreedFarePence ?? trip.price.totalPence;
-  return createBooking(s, identity, farePence, (ref) => ({
+  const input = (ref: string): BookingWorkflowInput => ({
     booking: {
       ref,
       source: r.source,
@@ -125,6 +149,7 @@ export async function bookTrip(s: Services, r: TripBookingRequest): Promise<Crea
       requestFingerprint: null,
       identity: identity.key,
       meetAndGreet: r.meetAndGreet,
+      ...(extra.booking ?? {}),
     },
     job: {
       pickupAt: trip.departAt.toISOString(),
@@ -135,7 +160,8 @@ export async function bookTrip(s: Services, r: TripBookingRequest): Promise<Crea
     },
     policy: dispatchPolicy(s.config),
     awaitEmailConfirmation: r.awaitEmailConfirmation,
-  }));
+  });
+  return { identity, farePence, input };
 }
 
 export interface QuoteBookingRequest {
@@ -163,7 +189,7 @@ export async function bookQuote(s: Services, r: QuoteBookingRequest): Promise<Cr
   }
   // A pickup time that passed while the quote sat unused becomes "now".
   const pickupAt = q.depart_at.getTime() < s.now().getTime() ? s.now() : q.depart_at;
-  return createBooking(s, identity, q.fare_pence, (bookingRef) => ({
+  return createBooking(bookingStarter(s), identity, q.fare_pence, (bookingRef) => ({
     booking: {
       ref: bookingRef,
       source: r.source,
@@ -194,13 +220,22 @@ export async function bookQuote(s: Services, r: QuoteBookingRequest): Promise<Cr
   }), ref);
 }
 
+/** What starting a booking needs: the API has it in Services, a worker's activity from its context. */
+export interface BookingStarter {
+  sql: Services['sql'];
+  temporal: Services['temporal'];
+  taskQueue: string;
+}
+
+const bookingStarter = (s: Services): BookingStarter => ({ sql: s.sql, temporal: s.temporal, taskQueue: s.config.TEMPORAL_TASK_QUEUE });
+
 /**
  * The one path from a request identity to a running booking workflow. The identity's reference is
  * claimed atomically (src/bookings/store.ts); should that random reference already belong to
  * another request's ride, the workflow refuses and a fresh one is drawn.
  */
-async function createBooking(
-  s: Services,
+export async function createBooking(
+  s: BookingStarter,
   identity: RequestIdentity,
   farePence: number,
   build: (ref: string) => BookingWorkflowInput,
@@ -209,7 +244,7 @@ async function createBooking(
   let ref = claimedRef ?? (await claimBookingRef(s.sql, identity, newBookingRef()));
   for (let attempt = 1; ; attempt++) {
     try {
-      const state = await startBookingWorkflow(s.temporal, s.config.TEMPORAL_TASK_QUEUE, build(ref));
+      const state = await startBookingWorkflow(s.temporal, s.taskQueue, build(ref));
       // A duplicate joins the first request's ride, whose fare is the one that stands.
       const row = await findBooking(s.sql, ref);
       return { ref, state, farePence: row?.fare_pence ?? farePence };

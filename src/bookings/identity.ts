@@ -65,3 +65,8 @@ export function tripIdentity(t: {
 export function quoteIdentity(q: { phone: string; quoteId: string }): RequestIdentity {
   return { key: sha256(['quote', q.phone, q.quoteId.toLowerCase()].join('|')), windowSeconds: null };
 }
+
+/** A sender's job reference is one ride for good: its intake workflow decides new, amend and cancel. */
+export function partnerJobIdentity(j: { partnerId: string; jobRef: string }): RequestIdentity {
+  return { key: sha256(['partner-job', j.partnerId, j.jobRef].join('|')), windowSeconds: null };
+}

@@ -64,12 +64,13 @@ export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, statu
     insert into bookings (ref, status, source, quote_id, passenger_name, passenger_phone, passenger_email, email_verified,
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
-                          distance_m, duration_s, request_identity)
+                          distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id)
     values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
             ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
             ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
             ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
-            ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null})
+            ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null}, ${b.partnerId ?? null},
+            ${b.partnerJobRef ?? null}, ${b.operatorId ?? null})
     on conflict (ref) do nothing`;
 }
 

@@ -41,6 +41,11 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
           networkTaxiKey: { type: 'apiKey', in: 'header', name: 'X-Network-Taxi-AI-Key' },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           bearer: { type: 'http', scheme: 'bearer' },
+          // Partner, operator and supplier intake (spec 5). The signer is named in x-partner or x-operator.
+          partnerSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: 'With x-partner: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>' },
+          operatorSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: 'With x-operator: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>' },
+          supplierSecret: { type: 'apiKey', in: 'header', name: 'x-supplier-a-secret' },
+          aggregatorSecret: { type: 'apiKey', in: 'header', name: 'x-aggregator-secret' },
         },
       },
       // Keys are optional on the public endpoints (anonymous callers are limited by IP).

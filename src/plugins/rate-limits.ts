@@ -6,7 +6,7 @@ import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
 /** Route groups that share one allowance per caller. */
-export type RateLimitGroup = 'quote' | 'booking' | 'lookup' | 'driver';
+export type RateLimitGroup = 'quote' | 'booking' | 'lookup' | 'driver' | 'partner';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,6 +50,8 @@ export const rateLimitsPlugin = fp(
       lookup: group('lookup', config.LOOKUP_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
       // Job-card answers and trip reports: a driver app polls and retries, a script should not.
       driver: group('driver', config.DRIVER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
+      // Partner, operator and supplier intake (up to 100 jobs a request) and their event listings.
+      partner: group('partner', config.PARTNER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
     });
   },
   { name: 'rate-limits', dependencies: ['postgres', 'request-caller'] },

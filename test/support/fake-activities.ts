@@ -2,7 +2,8 @@
 // activities/index.ts), for workflow tests on the time-skipping server: no Postgres, no notifier,
 // a small in-memory world whose every call is recorded.
 import type { Activities } from '../../activities/index.js';
-import type { Tier } from '../../workflows/bookings/definitions.js';
+import type { PartnerJobRecord } from '../../src/partners/store.js';
+import type { BookingStatus, Tier } from '../../workflows/bookings/definitions.js';
 
 export interface FakeDriver {
   id: string;
@@ -14,6 +15,11 @@ export interface FakeWorld {
   /** Every activity call, in order: [name, first argument]. */
   calls: Array<[string, unknown]>;
   called(name: keyof Activities): unknown[];
+  /** Partner jobs: their records (by partner:jobRef), the bookings made for them and their statuses. */
+  partnerJobs: Map<string, PartnerJobRecord>;
+  bookings: Map<string, BookingStatus>;
+  /** New jobs counted per partner and day, and the job references counted. */
+  dailyJobs: Map<string, number>;
 }
 
 export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activities; world: FakeWorld } {
@@ -21,7 +27,11 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     drivers,
     calls: [],
     called: (name) => world.calls.filter(([n]) => n === name).map(([, a]) => a),
+    partnerJobs: new Map(),
+    bookings: new Map(),
+    dailyJobs: new Map(),
   };
+  const countedJobs = new Set<string>();
   const log = (name: string, arg?: unknown) => {
     world.calls.push([name, arg]);
   };
@@ -67,6 +77,45 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
     async saveSubscription(s) { log('saveSubscription', s); },
     async recordTrialExtension(e) { log('recordTrialExtension', e); },
+    async loadPartnerJobRecord(j) {
+      log('loadPartnerJobRecord', j);
+      const r = world.partnerJobs.get(`${j.partnerId}:${j.jobRef}`);
+      return r ? { ...r, bookingStatus: r.bookingRef ? (world.bookings.get(r.bookingRef) ?? null) : null } : null;
+    },
+    async savePartnerJobRecord(r) {
+      log('savePartnerJobRecord', r);
+      world.partnerJobs.set(`${r.partnerId}:${r.jobRef}`, structuredClone(r));
+    },
+    async countPartnerJob(c) {
+      log('countPartnerJob', c);
+      const job = `${c.partnerId}:${c.jobRef}`;
+      if (countedJobs.has(job)) return true;
+      const key = `${c.partnerId}:${c.day}`;
+      const n = world.dailyJobs.get(key) ?? 0;
+      if (n >= c.limit) return false;
+      world.dailyJobs.set(key, n + 1);
+      countedJobs.add(job);
+      return true;
+    },
+    async createPartnerBooking(c) {
+      log('createPartnerBooking', c);
+      const ref = `TXFAKE${String(world.bookings.size + 1).padStart(4, '0')}`;
+      world.bookings.set(ref, 'dispatching');
+      return { ref, status: 'dispatching' as const };
+    },
+    async amendPartnerBooking(a) {
+      log('amendPartnerBooking', a);
+      const status = world.bookings.get(a.ref) ?? null;
+      if (status === null || ['on_board', 'completed', 'cancelled', 'no_show'].includes(status)) return { ok: false as const, code: 'amend_too_late' as const, status };
+      return { ok: true as const, status };
+    },
+    async cancelPartnerBooking(c) {
+      log('cancelPartnerBooking', c);
+      const status = world.bookings.get(c.ref) ?? null;
+      if (status === 'completed' || status === 'no_show') return { ok: false as const, code: 'job_completed' as const, status };
+      world.bookings.set(c.ref, 'cancelled');
+      return { ok: true as const, status: 'cancelled' as const };
+    },
     async billDriverWeek(w) {
       log('billDriverWeek', w);
       return { ...w, earningsPence: 0, smsCount: 0, feePence: 0, smsPence: 0, totalPence: 0, status: 'free' };

@@ -63,6 +63,7 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
       LOG_LEVEL: 'warn',
       PUBLIC_BASE_URL: config.PUBLIC_BASE_URL,
       JOB_LINK_SECRET: config.JOB_LINK_SECRET,
+      PARTNER_SECRETS_KEY: config.PARTNER_SECRETS_KEY,
       DATABASE_POOL_MAX: '5',
     },
     async close() {

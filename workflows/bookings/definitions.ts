@@ -70,7 +70,7 @@ export interface PlaceSnapshot {
 /** The booking record as the route built it; the workflow's first activity persists it. */
 export interface NewBooking {
   ref: string;
-  source: 'agent_create' | 'agent_instant' | 'v1_direct' | 'v1_quote' | 'partner';
+  source: 'agent_create' | 'agent_instant' | 'v1_direct' | 'v1_quote' | 'partner' | 'operator' | 'supplier';
   quoteId: string | null;
   passengerName: string;
   passengerPhone: string;
@@ -96,6 +96,13 @@ export interface NewBooking {
   meetAndGreet?: boolean;
   /** The partner whose job this is (partner intake), for search attributes and tenant isolation. */
   partnerId?: string | null;
+  /** The sender's own job reference (partner, operator and supplier intake). */
+  partnerJobRef?: string | null;
+  /**
+   * An operator's job: it never enters central dispatch; the operator assigns it to a driver of its
+   * own fleet (src/partners/operator-fleet.ts).
+   */
+  operatorId?: string | null;
 }
 
 export interface BookingWorkflowInput {

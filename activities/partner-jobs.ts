@@ -1,0 +1,97 @@
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { createBooking } from '../src/bookings/book.js';
+import { partnerJobIdentity } from '../src/bookings/identity.js';
+import { findBooking, markCancelled } from '../src/bookings/store.js';
+import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../src/partners/store.js';
+import type { Sql } from '../src/db/sql.js';
+import {
+  BookingFailure,
+  TERMINAL_STATUSES,
+  amendBookingUpdate,
+  bookingStateQuery,
+  bookingWorkflowId,
+  cancelBookingUpdate,
+  type AmendInput,
+  type BookingStatus,
+  type BookingWorkflowInput,
+} from '../workflows/bookings/definitions.js';
+import type { BookingChange } from '../workflows/partners/job-definitions.js';
+
+// The partner job workflow's hands: its record in Postgres, and the booking it creates, amends and
+// cancels through the same update-with-start and updates every booking route uses. The Temporal
+// client is the worker's own (activity context).
+
+/** Statuses from which an amendment is refused: the passenger is on board, or it is over. */
+const TOO_LATE_TO_AMEND: readonly BookingStatus[] = ['on_board', ...TERMINAL_STATUSES];
+
+const refused = (err: unknown, type: string) =>
+  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === type;
+
+export function createPartnerJobActivities(deps: { sql: Sql }) {
+  const { sql } = deps;
+  return {
+    async loadPartnerJobRecord(j: { partnerId: string; jobRef: string }): Promise<(PartnerJobRecord & { bookingStatus: BookingStatus | null }) | null> {
+      const record = await findPartnerJob(sql, j.partnerId, j.jobRef);
+      if (!record) return null;
+      const booking = record.bookingRef ? await findBooking(sql, record.bookingRef) : null;
+      return { ...record, bookingStatus: booking?.status ?? null };
+    },
+
+    async savePartnerJobRecord(j: PartnerJobRecord): Promise<void> {
+      await savePartnerJob(sql, j);
+    },
+
+    async countPartnerJob(c: { partnerId: string; jobRef: string; day: string; limit: number }): Promise<boolean> {
+      return countNewJob(sql, c);
+    },
+
+    /** Books the job (idempotent: the job reference is the request identity, so a retry finds its ride). */
+    async createPartnerBooking(c: { input: BookingWorkflowInput }): Promise<{ ref: string; status: BookingStatus }> {
+      const ctx = Context.current();
+      const b = c.input.booking;
+      const identity = partnerJobIdentity({ partnerId: b.partnerId ?? b.operatorId ?? '', jobRef: b.partnerJobRef ?? '' });
+      const created = await createBooking({ sql, temporal: ctx.client, taskQueue: ctx.info.taskQueue }, identity, b.farePence, (ref) => ({
+        ...c.input,
+        booking: { ...b, ref, identity: identity.key },
+      }));
+      return { ref: created.ref, status: created.state.status };
+    },
+
+    async amendPartnerBooking(a: { ref: string; changes: AmendInput }): Promise<BookingChange> {
+      const handle = Context.current().client.workflow.getHandle(bookingWorkflowId(a.ref));
+      try {
+        const now = await handle.query(bookingStateQuery);
+        if (TOO_LATE_TO_AMEND.includes(now.status)) return { ok: false, code: 'amend_too_late', status: now.status };
+        const after = await handle.executeUpdate(amendBookingUpdate, { args: [a.changes] });
+        return { ok: true, status: after.status };
+      } catch (err) {
+        if (refused(err, BookingFailure.closed) || err instanceof WorkflowNotFoundError) {
+          return { ok: false, code: 'amend_too_late', status: (await findBooking(sql, a.ref))?.status ?? null };
+        }
+        throw err;
+      }
+    },
+
+    async cancelPartnerBooking(c: { ref: string; reason: string | null }): Promise<BookingChange> {
+      const handle = Context.current().client.workflow.getHandle(bookingWorkflowId(c.ref));
+      try {
+        const after = await handle.executeUpdate(cancelBookingUpdate, { args: [{ reason: c.reason, by: 'partner' }] });
+        return { ok: true, status: after.status };
+      } catch (err) {
+        if (refused(err, BookingFailure.closed)) {
+          return { ok: false, code: 'job_completed', status: (await findBooking(sql, c.ref))?.status ?? null };
+        }
+        // The booking workflow closes once it can no longer be served (unassigned past pickup).
+        if (err instanceof WorkflowNotFoundError) {
+          const row = await findBooking(sql, c.ref);
+          if (row && (row.status === 'completed' || row.status === 'no_show')) return { ok: false, code: 'job_completed', status: row.status };
+          await markCancelled(sql, c.ref, c.reason);
+          return { ok: true, status: 'cancelled' };
+        }
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+import type { ApiKeyStore } from '../auth/api-keys.js';
+import { ProblemError } from '../http/problem.js';
+import type { Services } from '../services.js';
+import { SIGNATURE_TOLERANCE_SECONDS, verifyPartnerSignature } from './signature.js';
+import { activeSigningSecrets, findPartner, rememberSignature, type Partner, type PartnerKind } from './store.js';
+
+// Who sent a job: a partner, operator or supplier, by API key or by signature (spec 5). A refused
+// credential is one 401 whatever was wrong (no such sender, bad key, bad, stale or replayed
+// signature); the reason goes to the log, never to the caller.
+
+export interface SenderCredentials {
+  /** The kinds of sender this intake takes. */
+  kinds: readonly PartnerKind[];
+  /** Headers naming the signer, in order (x-partner; x-operator for the operator bridge). */
+  idHeaders: readonly string[];
+  /** A shared-secret header this intake also takes (x-supplier-a-secret), checked like an API key. */
+  secretHeader?: string;
+  keys: ApiKeyStore;
+}
+
+export async function authenticateSender(
+  s: Pick<Services, 'sql' | 'config'>,
+  request: FastifyRequest,
+  rawBody: string,
+  c: SenderCredentials,
+): Promise<Partner> {
+  const refuse = (reason: string): never => {
+    request.log.warn({ reason }, 'sender credentials refused');
+    throw new ProblemError(401, 'invalid_credentials', 'Missing or invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
+  };
+  const header = (name: string): string | undefined => {
+    const v = request.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  let partnerId: string;
+
+  const signature = header('x-signature');
+  const secret = c.secretHeader ? header(c.secretHeader) : undefined;
+  if (signature !== undefined) {
+    const id = c.idHeaders.map(header).find((v) => v !== undefined);
+    if (!id) return refuse('signature without a sender id');
+    const secrets = await activeSigningSecrets(s.sql, s.config.PARTNER_SECRETS_KEY, id.trim().toLowerCase()).catch(() => [] as string[]);
+    const check = verifyPartnerSignature(secrets, signature, rawBody, Math.floor(Date.now() / 1000));
+    if (!check.ok) return refuse(`signature ${check.reason}`);
+    // Kept for twice the tolerance: a timestamp can be that far from a signature's first sighting.
+    if (!(await rememberSignature(s.sql, check.replayKey, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
+    partnerId = id.trim().toLowerCase();
+  } else if (secret !== undefined) {
+    const key = await c.keys.verify(secret.trim());
+    if (!key?.partnerId) return refuse('shared secret not valid');
+    partnerId = key.partnerId;
+  } else if (request.caller.kind === 'key') {
+    // The caller plugin has already refused an invalid key with 401.
+    if (!request.caller.key.partnerId) return refuse('an API key that belongs to no partner');
+    partnerId = request.caller.key.partnerId;
+  } else {
+    return refuse('no credentials');
+  }
+
+  const partner = await findPartner(s.sql, partnerId);
+  if (!partner || !c.kinds.includes(partner.kind)) return refuse(`sender ${partnerId} is not a ${c.kinds.join(' or ')}`);
+  return partner;
+}

@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto';
+import {
+  WithStartWorkflowOperation,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import { DateTime } from 'luxon';
+import { priceTripBooking } from '../bookings/book.js';
+import { partnerJobIdentity } from '../bookings/identity.js';
+import type { Passenger } from '../bookings/passenger-input.js';
+import { v1VehicleType } from '../bookings/v1-vehicle.js';
+import { ProblemError, type FieldError } from '../http/problem.js';
+import { normaliseInternationalPhone } from '../passengers/phone.js';
+import type { VehicleType } from '../pricing/types.js';
+import { MAX_JOBS_PER_REQUEST, PartnerJobSchema, type JobBatchResult, type JobResult, type PartnerJob } from '../schemas/partner-job.js';
+import { normaliseFlightNumber } from '../screening/flight-number.js';
+import { screenFreeText } from '../screening/free-text.js';
+import type { Services } from '../services.js';
+import type { NewBooking } from '../../workflows/bookings/definitions.js';
+import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
+import type { Partner } from './store.js';
+
+// Partner, operator and supplier intake (spec 2.4, 4.8, 4.11, 4.13): a body of jobs in, one outcome
+// per job out. Each job is checked and priced here, then handed to its own workflow
+// (job:<sender>:<jobRef>), which applies new, amend and cancel in turn and books through the same
+// booking workflow as every other route. Jobs for one reference are sent in the order they came;
+// different references in parallel.
+
+const PARALLEL_JOB_REFS = 8;
+
+export interface IntakeOptions {
+  /** The operator bridge also takes {"jobs": [...]}. */
+  acceptJobsKey: boolean;
+}
+
+/** Reads a body as a list of jobs: 400 when it is neither a job nor a list of at most 100. */
+export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]; single: boolean } {
+  const shape = opts.acceptJobsKey ? 'a PartnerJob, an array of at most 100, or {"jobs": [...]}' : 'a PartnerJob or an array of at most 100 PartnerJobs';
+  let list: unknown = body;
+  if (opts.acceptJobsKey && body !== null && typeof body === 'object' && !Array.isArray(body) && 'jobs' in body && !('jobRef' in body)) {
+    list = body.jobs;
+    if (!Array.isArray(list)) throw new ProblemError(400, 'invalid_body', `"jobs" must be an array; the body must be ${shape}.`, { errors: [{ field: 'body.jobs', message: 'must be an array' }] });
+  }
+  if (Array.isArray(list)) {
+    if (list.length === 0) throw new ProblemError(400, 'invalid_body', `The list of jobs is empty; the body must be ${shape}.`);
+    if (list.length > MAX_JOBS_PER_REQUEST) {
+      throw new ProblemError(400, 'too_many_jobs', `${list.length} jobs in one request; at most ${MAX_JOBS_PER_REQUEST}.`, {
+        errors: [{ field: 'body', message: `must hold at most ${MAX_JOBS_PER_REQUEST} jobs` }],
+      });
+    }
+    return { items: list, single: false };
+  }
+  if (list === null || typeof list !== 'object') throw new ProblemError(400, 'invalid_body', `The body must be ${shape}.`);
+  return { items: [list], single: true };
+}
+
+export async function submitJobs(s: Services, partner: Partner, body: unknown, opts: IntakeOptions): Promise<{ status: 200 | 207; result: JobBatchResult }> {
+  if (partner.kind === 'operator') {
+    if (!partner.liveIntakeApproved) throw new ProblemError(403, 'operator_not_approved', 'This operator is not approved for live intake yet.');
+    if (partner.bridgePaused) throw new ProblemError(403, 'bridge_paused', 'The operator bridge is paused for this operator.');
+  } else if (!partner.allowedToBook) {
+    throw new ProblemError(403, 'partner_not_allowed', 'This sender is not allowed to book.');
+  }
+  const { items, single } = jobItems(body, opts);
+  const results: JobResult[] = new Array(items.length);
+  const valid: { index: number; job: PartnerJob }[] = [];
+  items.forEach((item, index) => {
+    const parsed = PartnerJobSchema.safeParse(item);
+    if (parsed.success) {
+      valid.push({ index, job: parsed.data });
+      return;
+    }
+    const prefix = single ? 'body' : `body[${index}]`;
+    const errors = parsed.error.issues.map((i) => ({ field: [prefix, ...i.path].join('.'), message: i.message }));
+    const ref = item !== null && typeof item === 'object' ? (item as { jobRef?: unknown }).jobRef : undefined;
+    const action = item !== null && typeof item === 'object' ? (item as { action?: unknown }).action : undefined;
+    results[index] = {
+      jobRef: typeof ref === 'string' ? ref.slice(0, 100) : null,
+      action: action === undefined ? 'new' : action === 'new' || action === 'amend' || action === 'cancel' ? action : null,
+      outcome: 'rejected',
+      code: 'invalid_job',
+      message: 'The job has invalid fields.',
+      bookingReference: null,
+      bookingStatus: null,
+      errors,
+    };
+  });
+  if (valid.length === 0) {
+    throw new ProblemError(400, 'validation_failed', single ? 'The job has invalid fields.' : 'Every job in the request has invalid fields.', {
+      errors: results.flatMap((r) => r.errors ?? []).slice(0, 200),
+    });
+  }
+
+  // Jobs for one reference go in the order sent; references in parallel, a few at a time.
+  const byRef = new Map<string, { index: number; job: PartnerJob }[]>();
+  for (const v of valid) byRef.set(v.job.jobRef, [...(byRef.get(v.job.jobRef) ?? []), v]);
+  const queues = [...byRef.values()];
+  const workers = Array.from({ length: Math.min(PARALLEL_JOB_REFS, queues.length) }, async () => {
+    for (let queue = queues.shift(); queue; queue = queues.shift()) {
+      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? 'body' : `body[${index}]`);
+    }
+  });
+  await Promise.all(workers);
+
+  const accepted = results.filter((r) => r.outcome === 'accepted').length;
+  const rejected = results.length - accepted;
+  if (accepted === 0 && results.every((r) => r.code === 'daily_limit_reached' || r.code === 'invalid_job') && results.some((r) => r.code === 'daily_limit_reached')) {
+    throw new ProblemError(429, 'daily_limit_reached', `The daily limit of ${partner.dailyJobLimit} new jobs is reached; send them again tomorrow.`, { results });
+  }
+  return { status: rejected === 0 ? 200 : 207, result: { accepted, rejected, results } };
+}
+
+/** One job: checked and priced here, decided by its workflow. Problems become a rejected result. */
+async function submitJob(s: Services, partner: Partner, job: PartnerJob, field: string): Promise<JobResult> {
+  const base = { jobRef: job.jobRef, action: job.action };
+  try {
+    const submission = await prepare(s, partner, job, field);
+    const o = await sendToJobWorkflow(s, partner, job.jobRef, submission);
+    return { ...base, outcome: o.outcome, code: o.code, message: o.message, bookingReference: o.bookingRef, bookingStatus: o.bookingStatus };
+  } catch (err) {
+    if (!(err instanceof ProblemError) || err.status >= 500 || err.status === 429) throw err;
+    return {
+      ...base,
+      outcome: 'rejected',
+      code: err.code,
+      message: err.message,
+      bookingReference: null,
+      bookingStatus: null,
+      ...(err.extra.errors ? { errors: err.extra.errors } : {}),
+    };
+  }
+}
+
+async function prepare(s: Services, partner: Partner, job: PartnerJob, field: string): Promise<JobSubmission> {
+  const fingerprint = jobFingerprint(job);
+  if (job.action === 'cancel') return { action: 'cancel', fingerprint, reason: job.notes?.trim() || null };
+  const passenger = partnerPassenger(partner, job, field);
+  let vehicleType: VehicleType | undefined;
+  try {
+    vehicleType = v1VehicleType(job.vehicleType);
+  } catch (err) {
+    if (err instanceof ProblemError) throw new ProblemError(400, 'invalid_job', err.message, { errors: [{ field: `${field}.vehicleType`, message: err.extra.errors?.[0]?.message ?? 'unknown' }] });
+    throw err;
+  }
+  const source: NewBooking['source'] = partner.kind;
+  const priced = await priceTripBooking(
+    s,
+    {
+      source,
+      fields: { pickup: `${field}.pickup`, dropoff: `${field}.dropoff`, departAt: `${field}.pickupTime` },
+      pickup: job.pickup,
+      dropoff: job.dropoff,
+      departAt: job.pickupTime,
+      passengers: job.passengers ?? 1,
+      vehicleType: vehicleType ?? ((job.passengers ?? 1) > 4 ? 'mpv' : 'saloon'),
+      meetAndGreet: false,
+      passenger,
+      apiKey: null,
+      agreedFarePence: job.fare === undefined ? undefined : Math.round(job.fare * 100),
+      pickupMayBePast: true,
+      awaitEmailConfirmation: false,
+    },
+    {
+      identity: partnerJobIdentity({ partnerId: partner.id, jobRef: job.jobRef }),
+      booking: { partnerId: partner.id, partnerJobRef: job.jobRef, operatorId: partner.kind === 'operator' ? partner.id : null },
+    },
+  );
+  return {
+    action: job.action,
+    fingerprint,
+    booking: priced.input(''),
+    ...(job.action === 'new' ? { limit: { day: londonDay(s.now()), limit: partner.dailyJobLimit } } : {}),
+  };
+}
+
+/** Update-with-start on the job's workflow; a run that closed as the update arrived is started afresh. */
+async function sendToJobWorkflow(s: Services, partner: Partner, jobRef: string, submission: JobSubmission) {
+  const workflowId = partnerJobWorkflowId(partner.id, jobRef);
+  for (let attempt = 1; ; attempt++) {
+    const startWorkflowOperation = new WithStartWorkflowOperation('partnerJobWorkflow', {
+      workflowId,
+      taskQueue: s.config.TEMPORAL_TASK_QUEUE,
+      args: [{ partnerId: partner.id, jobRef }],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      // A closed run is followed by a new one, which carries on from the job's record in Postgres.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      memo: { partner: partner.id, jobRef },
+    });
+    try {
+      return await s.temporal.workflow.executeUpdateWithStart(submitJobUpdate, { args: [submission], startWorkflowOperation });
+    } catch (err) {
+      if (attempt < 3 && isClosedRace(err)) continue;
+      throw err;
+    }
+  }
+}
+
+function isClosedRace(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.message} ${err instanceof WorkflowUpdateFailedError ? String(err.cause) : ''}` : '';
+  return /already completed|workflow execution.*(completed|closed)|not found/i.test(text);
+}
+
+function partnerPassenger(partner: Partner, job: PartnerJob, field: string): Passenger {
+  const errors: FieldError[] = [];
+  const screened = (name: string, value: string | undefined, max: number, multiline = false): string | null => {
+    if (value === undefined || value.trim() === '') return null;
+    const r = screenFreeText(name, value, { maxLength: max, multiline });
+    if (r.ok) return r.value;
+    errors.push({ field: `${field}.${name}`, message: r.message });
+    return null;
+  };
+  const name = screened('passengerName', job.passengerName, 100);
+  const notes = screened('notes', job.notes, 500, true);
+  let phone = '';
+  if (job.passengerPhone?.trim()) {
+    const p = normaliseInternationalPhone(job.passengerPhone);
+    if (p.ok) phone = p.e164;
+    else errors.push({ field: `${field}.passengerPhone`, message: p.reason });
+  }
+  let flightNumber: string | null = null;
+  if (job.flightNumber?.trim()) {
+    const f = normaliseFlightNumber(job.flightNumber);
+    if (f.ok) flightNumber = f.value;
+    else errors.push({ field: `${field}.flightNumber`, message: f.reason });
+  }
+  if (errors.length > 0) throw new ProblemError(400, 'invalid_job', 'The job has invalid fields.', { errors });
+  return {
+    // The sender knows its passenger; the driver's card needs a name to ask for.
+    name: name ?? `${partner.name} passenger`,
+    phone,
+    email: job.passengerEmail?.toLowerCase() ?? null,
+    emailVerified: false,
+    paymentMethod: 'pay_driver',
+    flightNumber,
+    notes,
+    agent: partner.name,
+  };
+}
+
+/** The job's meaning: equal for a retry however it is spelled, different for any real change. */
+export function jobFingerprint(job: PartnerJob): string {
+  const canonical = {
+    pickup: job.pickup.trim().toLowerCase().replace(/\s+/g, ' '),
+    dropoff: job.dropoff.trim().toLowerCase().replace(/\s+/g, ' '),
+    pickupTime: Date.parse(job.pickupTime),
+    passengerName: job.passengerName?.trim() ?? null,
+    passengerPhone: job.passengerPhone?.replace(/[^\d+]/g, '') ?? null,
+    passengerEmail: job.passengerEmail?.toLowerCase() ?? null,
+    passengers: job.passengers ?? 1,
+    vehicleType: job.vehicleType?.trim().toLowerCase() ?? null,
+    flightNumber: job.flightNumber?.replace(/\s+/g, '').toUpperCase() ?? null,
+    fare: job.fare === undefined ? null : Math.round(job.fare * 100),
+    notes: job.notes?.trim() ?? null,
+  };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/** Daily limits count London calendar days. */
+export function londonDay(at: Date): string {
+  return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toISODate()!;
+}

@@ -1,0 +1,183 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiKeyStore } from '../auth/api-keys.js';
+import { ProblemError, problemResponses } from '../http/problem.js';
+import { authenticateSender, type SenderCredentials } from '../partners/auth.js';
+import { submitJobs, type IntakeOptions } from '../partners/intake.js';
+import type { PartnerKind } from '../partners/store.js';
+import {
+  JobBatchResultSchema,
+  MAX_JOBS_PER_REQUEST,
+  OperatorJobBatchSchema,
+  PartnerJobBatchSchema,
+  PartnerJobSchema,
+  type PartnerJob,
+} from '../schemas/partner-job.js';
+
+// Job intake (spec 4.8, 4.10, 4.11, 4.13): partners, the operator bridge and supplier hooks. Every
+// intake reads the body as text (signatures cover the exact bytes), authenticates the sender,
+// then hands the jobs to src/partners/intake.ts. A sender is refused before its body is read.
+
+/** The operator guide's example: checked against the schema when the module loads, so it cannot drift. */
+const EXAMPLE_JOB: PartnerJob = PartnerJobSchema.parse({
+  jobRef: 'OPS-2026-000123',
+  action: 'new',
+  pickup: 'Manchester Piccadilly station',
+  dropoff: 'Manchester Airport',
+  pickupTime: '2026-12-24T06:30:00Z',
+  passengerName: 'Sam Patel',
+  passengerPhone: '+447700900123',
+  passengerEmail: 'sam.patel@example.com',
+  passengers: 2,
+  vehicleType: 'saloon',
+  flightNumber: 'BA1387',
+  notes: 'Two large cases',
+});
+
+type Security = Record<string, string[]>[];
+const signedSecurity = (idHeader: string): Security => [{ bearer: [] }, { apiKeyHeader: [] }, { [idHeader === 'x-operator' ? 'operatorSignature' : 'partnerSignature']: [] }];
+
+export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const s = app.services;
+  const keys = new ApiKeyStore(s.sql);
+  // The signature covers the exact bytes sent, so these routes read the body as text.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // The body is documented from the schema, but checked job by job (one bad job is a 207 line, not a 400).
+  const documentedOnly = () => (data: unknown) => ({ value: data });
+
+  async function intake(request: FastifyRequest, reply: FastifyReply, kinds: PartnerKind[], creds: Omit<SenderCredentials, 'kinds' | 'keys'>, opts: IntakeOptions) {
+    const raw = typeof request.body === 'string' ? request.body : '';
+    const partner = await authenticateSender(s, request, raw, { kinds, keys, ...creds });
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      throw new ProblemError(400, 'invalid_json', 'The body is not valid JSON.');
+    }
+    const { status, result } = await submitJobs(s, partner, body, opts);
+    request.log.info({ partner: partner.id, accepted: result.accepted, rejected: result.rejected }, 'jobs received');
+    return reply.code(status).send(result);
+  }
+
+  const intakeResponses = {
+    200: JobBatchResultSchema.describe('Every job accepted'),
+    207: JobBatchResultSchema.describe('Mixed result: see each job’s outcome and code'),
+    ...problemResponses(400, 401, 403, 429),
+  };
+
+  r.post('/api/public/v1/jobs', {
+    schema: {
+      operationId: 'submitPartnerJobs',
+      tags: ['partners'],
+      summary: 'Partner intake: new, amend and cancel jobs, matched on your jobRef',
+      description:
+        'One PartnerJob or an array of at most 100. Credentials: a partner API key (Authorization: Bearer or x-api-key), or `x-partner: <partner id>` with `x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>` (five minutes tolerance; a signature is accepted once). 200 when every job is accepted; 207 with per-job outcomes otherwise; 429 when the daily limit of new jobs is reached.',
+      body: PartnerJobBatchSchema,
+      security: signedSecurity('x-partner'),
+      response: intakeResponses,
+    },
+    validatorCompiler: documentedOnly,
+    config: { rateLimit: app.rateLimits.partner },
+    handler: (request, reply) => intake(request, reply, ['partner', 'supplier'], { idHeaders: ['x-partner'] }, { acceptJobsKey: false }),
+  });
+
+  r.get('/api/public/v1/operator/jobs', {
+    schema: {
+      operationId: 'getOperatorBridgeGuide',
+      tags: ['operators'],
+      summary: 'How to connect existing dispatch software to the operator bridge',
+      response: {
+        200: z
+          .object({
+            endpoint: z.url(),
+            method: z.literal('POST'),
+            authentication: z.array(z.string()),
+            body: z.string(),
+            maxJobsPerRequest: z.number().int(),
+            acceptedFields: z.record(z.string(), z.unknown()).describe('JSON Schema of a PartnerJob'),
+            requiredFields: z.array(z.string()),
+            examplePayload: z.unknown(),
+            responses: z.record(z.string(), z.string()),
+          })
+          .meta({ id: 'OperatorBridgeGuide' }),
+      },
+    },
+    config: { rateLimit: app.rateLimits.lookup },
+    handler: async () => {
+      const schema = z.toJSONSchema(PartnerJobSchema, { io: 'input' }) as { properties?: Record<string, unknown>; required?: string[] };
+      return {
+        endpoint: `${s.config.PUBLIC_BASE_URL}/api/public/v1/operator/jobs`,
+        method: 'POST' as const,
+        authentication: [
+          'Authorization: Bearer <OPERATOR_BRIDGE_KEY>',
+          'x-api-key: <OPERATOR_BRIDGE_KEY>',
+          'x-operator: <operator id> with x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>',
+        ],
+        body: `One PartnerJob, an array of at most ${MAX_JOBS_PER_REQUEST}, or {"jobs": [...]}`,
+        maxJobsPerRequest: MAX_JOBS_PER_REQUEST,
+        acceptedFields: schema.properties ?? {},
+        requiredFields: schema.required ?? [],
+        examplePayload: { jobs: [EXAMPLE_JOB] },
+        responses: {
+          '200': 'every job accepted',
+          '207': 'mixed result: one outcome per job (jobRef, outcome, code, bookingReference)',
+          '400': 'invalid body or job fields',
+          '401': 'missing or invalid operator bridge key or signature',
+          '403': 'bridge paused, or operator not approved for live intake',
+          '429': 'daily operator bridge limit reached',
+        },
+      };
+    },
+  });
+
+  r.post('/api/public/v1/operator/jobs', {
+    schema: {
+      operationId: 'sendOperatorDispatchJobs',
+      tags: ['operators'],
+      summary: "Operator bridge: jobs into the operator's own dashboard, calendar and fleet dispatch",
+      description:
+        'One PartnerJob, an array of at most 100, or {"jobs": [...]}. Jobs go to the operator’s own dashboard (/operator) and are assigned by the operator to drivers of its own fleet, never to central dispatch. Credentials: the operator bridge key (Bearer or x-api-key), or x-operator with x-signature as for partners.',
+      body: OperatorJobBatchSchema,
+      security: signedSecurity('x-operator'),
+      response: intakeResponses,
+    },
+    validatorCompiler: documentedOnly,
+    config: { rateLimit: app.rateLimits.partner },
+    handler: (request, reply) => intake(request, reply, ['operator'], { idHeaders: ['x-operator'] }, { acceptJobsKey: true }),
+  });
+
+  r.post('/api/public/hooks/supplier-a-booking', {
+    schema: {
+      operationId: 'supplierABooking',
+      tags: ['suppliers'],
+      summary: 'Corporate supplier intake (supplier A): PartnerJob, single or batch',
+      description:
+        'The payload is a PartnerJob (or an array of at most 100, or {"jobs": [...]}); this shape is the service’s own decision, as the specification leaves it open. Authenticated by the per-supplier shared secret in x-supplier-a-secret. Idempotent by jobRef; new, amend and cancel.',
+      body: OperatorJobBatchSchema,
+      security: [{ supplierSecret: [] }],
+      response: intakeResponses,
+    },
+    validatorCompiler: documentedOnly,
+    config: { rateLimit: app.rateLimits.partner },
+    handler: (request, reply) => intake(request, reply, ['supplier'], { idHeaders: [], secretHeader: 'x-supplier-a-secret' }, { acceptJobsKey: true }),
+  });
+
+  r.post('/api/public/hooks/aggregator-booking', {
+    schema: {
+      operationId: 'aggregatorBooking',
+      tags: ['suppliers'],
+      summary: 'Booking aggregator intake: PartnerJob, single or batch',
+      description:
+        'The payload is a PartnerJob, an array of at most 100, or {"jobs": [...]} (the service’s own decision). Authenticated by x-partner with x-signature (as for partner intake), or by the aggregator’s shared secret in x-aggregator-secret, Authorization: Bearer or x-api-key. Idempotent by jobRef.',
+      body: OperatorJobBatchSchema,
+      security: [...signedSecurity('x-partner'), { aggregatorSecret: [] }],
+      response: intakeResponses,
+    },
+    validatorCompiler: documentedOnly,
+    config: { rateLimit: app.rateLimits.partner },
+    handler: (request, reply) =>
+      intake(request, reply, ['partner', 'supplier'], { idHeaders: ['x-partner'], secretHeader: 'x-aggregator-secret' }, { acceptJobsKey: true }),
+  });
+}

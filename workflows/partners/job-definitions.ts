@@ -1,0 +1,80 @@
+// Everything the intake routes and the worker agree on about a sender's job reference, declared
+// once. Imported by workflow code, so it stays free of Node built-ins and I/O.
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { BookingStatus, BookingWorkflowInput } from '../bookings/definitions.js';
+
+/** One workflow per sender and job reference: every new, amend and cancel for it is applied there, in turn. */
+export function partnerJobWorkflowId(partnerId: string, jobRef: string): string {
+  return `job:${partnerId}:${jobRef}`;
+}
+
+export const JOB_ACTIONS = ['new', 'amend', 'cancel'] as const;
+export type JobAction = (typeof JOB_ACTIONS)[number];
+
+/** none: nothing yet; pending: an amendment arrived before its new; live: booked; cancelled. */
+export type JobState = 'none' | 'pending' | 'live' | 'cancelled';
+
+export interface PartnerJobStart {
+  partnerId: string;
+  jobRef: string;
+}
+
+export interface JobSubmission {
+  action: JobAction;
+  /** The job's meaning, hashed by the intake: tells a retry from a different job under the same reference. */
+  fingerprint: string;
+  /** new and amend: the job priced and ready to book (booking.ref is filled in when it is booked). */
+  booking?: BookingWorkflowInput;
+  /** new: the London day and the sender's daily limit it counts against. */
+  limit?: { day: string; limit: number };
+  /** cancel: the sender's reason, if it gave one. */
+  reason?: string | null;
+}
+
+/**
+ * Stable codes of what happened to a job (published in the OpenAPI document).
+ * Accepted: created, duplicate, amended, amendment_held, cancelled, cancel_held, already_cancelled,
+ * cancelled_before_new. Rejected: job_ref_conflict, job_cancelled, amend_too_late,
+ * amend_route_change, job_completed, daily_limit_reached (plus the intake's own: invalid_job and
+ * the pricing codes, which never reach the workflow).
+ */
+export const JOB_OUTCOME_CODES = [
+  'created',
+  'duplicate',
+  'amended',
+  'amendment_held',
+  'cancelled',
+  'cancel_held',
+  'already_cancelled',
+  'cancelled_before_new',
+  'job_ref_conflict',
+  'job_cancelled',
+  'amend_too_late',
+  'amend_route_change',
+  'job_completed',
+  'daily_limit_reached',
+] as const;
+export type JobOutcomeCode = (typeof JOB_OUTCOME_CODES)[number];
+
+export interface JobOutcome {
+  outcome: 'accepted' | 'rejected';
+  code: JobOutcomeCode;
+  message: string;
+  bookingRef: string | null;
+  /** The booking's status as this job left it (null while there is no booking). */
+  bookingStatus: BookingStatus | null;
+  state: JobState;
+}
+
+export interface PartnerJobView {
+  partnerId: string;
+  jobRef: string;
+  state: JobState;
+  bookingRef: string | null;
+}
+
+export const submitJobUpdate = defineUpdate<JobOutcome, [JobSubmission]>('submitJob');
+export const partnerJobQuery = defineQuery<PartnerJobView>('partnerJob');
+
+/** What the activities answer when a change to the booking is refused. */
+export type BookingChange = { ok: true; status: BookingStatus } | { ok: false; code: 'amend_too_late' | 'job_completed'; status: BookingStatus | null };
