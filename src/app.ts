@@ -26,6 +26,7 @@ import { opsRoutes } from './routes/ops.js';
 import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
+import { operatorDashboardRoutes } from './routes/operator-dashboard.js';
 import { partnerIntakeRoutes } from './routes/partner-intake.js';
 import { passengerRoutes } from './routes/passengers.js';
 import { quoteRoutes } from './routes/quotes.js';
@@ -105,6 +106,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverPageRoutes);
   await app.register(paymentWebhookRoutes);
   await app.register(partnerIntakeRoutes);
+  await app.register(operatorDashboardRoutes);
   await app.register(pageRoutes);
   await app.register(assetRoutes);
   return app;

@@ -91,6 +91,9 @@ footer{color:var(--muted);font-size:.85rem;text-align:center;padding:0 1rem 1.5r
 .dot.driver{background:#c5221f}
 .dot.pickup{background:#0b57d0}
 [hidden]{display:none!important}
+.visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+td select,td button{width:auto;margin:.2rem .3rem .2rem 0}
+.table-scroll{overflow-x:auto;max-width:100%}
 `);
 
 function contentSecurityPolicy(script: InlineAsset | undefined, extras: PageExtras): string {

@@ -106,7 +106,10 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { rateLimit: app.rateLimits.lookup },
     handler: async () => {
-      const schema = z.toJSONSchema(PartnerJobSchema, { io: 'input' }) as { properties?: Record<string, unknown>; required?: string[] };
+      type ObjectSchema = { properties?: Record<string, unknown>; required?: string[]; $ref?: string; $defs?: Record<string, ObjectSchema> };
+      const doc = z.toJSONSchema(PartnerJobSchema, { io: 'input' }) as ObjectSchema;
+      // The schema's registered id makes the generator answer with a $ref to its definition.
+      const schema = doc.$ref ? (doc.$defs?.[doc.$ref.split('/').pop()!] ?? doc) : doc;
       return {
         endpoint: `${s.config.PUBLIC_BASE_URL}/api/public/v1/operator/jobs`,
         method: 'POST' as const,

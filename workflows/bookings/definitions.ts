@@ -278,6 +278,14 @@ export interface BookingCreatedInput {
 }
 /** Sent with update-with-start by every booking route: returns once the booking record exists. */
 export const bookingCreatedUpdate = defineUpdate<BookingState, [BookingCreatedInput]>('bookingCreated');
+/** An operator picks a driver of its own fleet for one of its jobs (operator bridge bookings only). */
+export interface FleetAssignInput {
+  operatorId: string;
+  driverId: string;
+  driverName: string;
+}
+/** Answers once the job card is out to the driver (or the driver was found busy: `offer` is then not theirs). */
+export const assignFleetDriverUpdate = defineUpdate<BookingState, [FleetAssignInput]>('assignFleetDriver');
 export const emailConfirmedSignal = defineSignal('emailConfirmed');
 export const driverDroppedSignal = defineSignal<[DriverDroppedInput]>('driverDropped');
 /** Superseded by reportTripUpdate (which can refuse); kept for clients of the earlier release. */
@@ -337,4 +345,8 @@ export const BookingFailure = {
   notCompleted: 'TripNotCompleted',
   /** settleBooking: an amount that cannot be a payment (negative, fractional, absurd). */
   invalidPayment: 'InvalidPayment',
+  /** assignFleetDriver: not an operator's booking, or not this operator's. */
+  notOperatorJob: 'NotOperatorJob',
+  /** assignFleetDriver: a driver already has the job, or a job card is out waiting for an answer. */
+  alreadyAssigned: 'AlreadyAssigned',
 } as const;

@@ -16,6 +16,7 @@ import {
   CANDIDATE_PAGE_SIZE,
   TERMINAL_STATUSES,
   amendBookingUpdate,
+  assignFleetDriverUpdate,
   bookingCreatedUpdate,
   bookingStateQuery,
   cancelBookingUpdate,
@@ -37,6 +38,7 @@ import {
   type CancelInput,
   type CandidateOutcome,
   type DriverDroppedInput,
+  type FleetAssignInput,
   type OfferResponseInput,
   type ReportTripInput,
   type SettleInput,
@@ -121,6 +123,10 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   let progress: TripProgress | null = null;
   let settlement: SettleInput | null = null;
   let exhaustedRounds = 0;
+  /** Operator bookings: the fleet driver the operator picked, waiting to be offered the job. */
+  let fleetPick: FleetAssignInput | null = null;
+  let fleetPicksServed = 0;
+  const operatorId = input.booking.operatorId ?? null;
 
   const closed = () => TERMINAL_STATUSES.includes(state.status);
   const interrupted = () => cancelRequest !== null || amendments.length > 0 || drop !== null;
@@ -230,6 +236,24 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     {
       validator: (_a: AmendInput) => {
         if (closed()) throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}`, BookingFailure.closed);
+      },
+    },
+  );
+  setHandler(
+    assignFleetDriverUpdate,
+    async (pick) => {
+      fleetPick = pick;
+      const served = fleetPicksServed;
+      await condition(() => fleetPicksServed > served || closed());
+      return state;
+    },
+    {
+      validator: (pick: FleetAssignInput) => {
+        if (!operatorId || pick.operatorId !== operatorId) throw ApplicationFailure.nonRetryable(`booking ${ref} is not this operator's job`, BookingFailure.notOperatorJob);
+        if (closed()) throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}`, BookingFailure.closed);
+        if (state.driverId !== null || state.offer !== null || fleetPick !== null) {
+          throw ApplicationFailure.nonRetryable(`booking ${ref} already has a driver or an open job card`, BookingFailure.alreadyAssigned);
+        }
       },
     },
   );
@@ -407,6 +431,53 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     markStatus('dispatching');
   }
 
+  /**
+   * Operator bookings never enter the cascade: the operator picks a driver of its own fleet, who gets
+   * the job card like any other and accepts or declines in the driver app. A decline or silence
+   * hands the job back to the operator's dashboard.
+   */
+  async function offerToFleetDriver(pick: FleetAssignInput): Promise<void> {
+    state.round += 1;
+    const round = state.round;
+    const c = { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null };
+    const id = offerId(ref, round, pick.driverId);
+    const expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
+    const { claimed } = await db.openOffer({ offerId: id, ref, driverId: pick.driverId, round, tier: 'partner', expiresAt });
+    if (!claimed) {
+      record('partner', c, 'skipped', 'busy');
+      fleetPicksServed += 1;
+      return;
+    }
+    state.offer = { offerId: id, driverId: pick.driverId, round, tier: 'partner', expiresAt, response: null };
+    record('partner', c, 'offered');
+    try {
+      await jobCards.sendJobCard({ offerId: id, ref, driverId: pick.driverId });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      state.offer = null;
+      await db.closeOffer({ offerId: id, status: 'withdrawn' });
+      record('partner', c, 'skipped', 'job_card_undeliverable');
+      fleetPicksServed += 1;
+      return;
+    }
+    markStatus('offered');
+    fleetPicksServed += 1;
+    await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
+    const response = state.offer?.response ?? null;
+    if (response === 'accepted') {
+      await acts.assignDriver({ ref, driverId: pick.driverId, offerId: id });
+      state.driverId = pick.driverId;
+      markStatus('assigned');
+      state.offer = null;
+      record('partner', c, 'accepted');
+      return;
+    }
+    const outcome = response === 'declined' ? 'declined' : interrupted() ? 'withdrawn' : 'timed_out';
+    state.offer = null;
+    await db.closeOffer({ offerId: id, status: outcome });
+    record('partner', c, outcome);
+  }
+
   // The record is written first: every route returns only once it exists (bookingCreated).
   await db.persistBooking({ booking: input.booking, job: state.job, status: state.status });
   persisted = true;
@@ -437,6 +508,22 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     }
     if (drop) {
       await handleDrop(drop);
+      continue;
+    }
+
+    if (state.driverId === null && operatorId) {
+      // Waiting on the operator's dashboard until it picks a driver, and a while past pickup.
+      await setStatus('scheduled');
+      const picked = await condition(() => fleetPick !== null || interrupted(), msUntil(state.job.pickupAt) + UNASSIGNED_GRACE_MS);
+      if (!picked) {
+        await setStatus('unassigned');
+        break;
+      }
+      if (fleetPick) {
+        const pick: FleetAssignInput = fleetPick;
+        await offerToFleetDriver(pick);
+        fleetPick = null;
+      }
       continue;
     }
 

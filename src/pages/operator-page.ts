@@ -1,0 +1,89 @@
+import { html } from './escape-html.js';
+import { inlineAsset, layout, type Page } from './layout.js';
+
+// The operator's dashboard: sign in with the operator bridge key (kept for this browser tab only),
+// pick a day, see that day's jobs from the bridge by pickup time, and assign each to a driver of
+// the operator's own fleet. Everything goes through /api/operator.
+
+const OPERATOR_SCRIPT = inlineAsset(`(() => {
+  const $ = (id) => document.getElementById(id);
+  const KEY = 'directTaxiOperatorKey';
+  let key = sessionStorage.getItem(KEY);
+  let drivers = [];
+  const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
+  const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
+  const api = async (method, path, body) => {
+    const res = await fetch(path, { method, headers: Object.assign({ accept: 'application/json', authorization: 'Bearer ' + key }, body ? { 'content-type': 'application/json' } : {}), body: body ? JSON.stringify(body) : undefined });
+    if (res.status === 401) { sessionStorage.removeItem(KEY); key = null; $('dashboard').hidden = true; $('sign-in').hidden = false; throw new Error('That operator key is not valid.'); }
+    if (!res.ok) { const p = await res.json().catch(() => null); throw new Error((p && p.detail) || 'Something went wrong.'); }
+    return res.json();
+  };
+  const row = (j) => {
+    const tr = el('tr'); tr.dataset.ref = j.ref;
+    tr.append(el('td', j.pickupLocal), el('td', j.jobRef || j.ref), el('td', j.pickup + ' → ' + j.dropoff), el('td', j.passengerName + ', ' + j.passengers + ' pax, ' + j.vehicleType + (j.notes ? ' (' + j.notes + ')' : '')));
+    const who = j.driverName ? j.driverName : j.offeredTo ? 'offered to ' + (drivers.find((d) => d.id === j.offeredTo) || { name: j.offeredTo }).name : '';
+    tr.append(el('td', j.status.replace(/_/g, ' ') + (who ? ': ' + who : ''), 'job-status'));
+    const cell = el('td');
+    if (!j.driverId && !j.offeredTo && ['scheduled', 'unassigned'].includes(j.status)) {
+      const id = 'driver-' + j.ref;
+      const label = el('label', 'Driver for ' + (j.jobRef || j.ref), 'visually-hidden'); label.htmlFor = id;
+      const pick = el('select'); pick.id = id;
+      for (const d of drivers) { const o = el('option', d.name + (d.online ? '' : ' (offline)') + ', ' + d.vehicle); o.value = d.id; pick.append(o); }
+      const b = el('button', 'Assign'); b.type = 'button';
+      b.addEventListener('click', async () => {
+        try { await api('POST', '/api/operator/jobs/' + encodeURIComponent(j.ref) + '/assign', { driverId: pick.value }); say('Job card sent for ' + (j.jobRef || j.ref) + '.', true); await load(); }
+        catch (e) { say(e.message); }
+      });
+      cell.append(label, pick, b);
+    }
+    tr.append(cell);
+    return tr;
+  };
+  const load = async () => {
+    drivers = (await api('GET', '/api/operator/drivers')).drivers;
+    const list = await api('GET', '/api/operator/jobs?day=' + encodeURIComponent($('day').value));
+    $('operator-name').textContent = list.operator;
+    $('jobs').replaceChildren(...list.jobs.map(row));
+    $('none').hidden = list.jobs.length > 0;
+  };
+  const show = async () => { $('sign-in').hidden = true; $('dashboard').hidden = false; await load(); };
+  $('day').value = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+  $('key-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault(); key = $('key').value.trim();
+    try { await show(); sessionStorage.setItem(KEY, key); say('', true); } catch (e) { say(e.message); }
+  });
+  $('day').addEventListener('change', () => load().catch((e) => say(e.message)));
+  $('refresh').addEventListener('click', () => load().catch((e) => say(e.message)));
+  if (key) show().catch((e) => say(e.message));
+})();
+`);
+
+export function renderOperatorPage(): Page {
+  const body = html`<h1>Operator dashboard</h1>
+<p class="alert" id="message" role="status" aria-live="polite" hidden></p>
+<section class="card" id="sign-in" aria-labelledby="sign-in-title">
+<h2 id="sign-in-title">Sign in</h2>
+<form id="key-form">
+<label for="key">Operator bridge key</label>
+<input id="key" name="key" type="password" autocomplete="off" required>
+<button type="submit">Sign in</button>
+</form>
+</section>
+<div id="dashboard" hidden>
+<section aria-labelledby="jobs-title">
+<h2 id="jobs-title">Jobs for <span id="operator-name"></span></h2>
+<label for="day">Day</label>
+<input id="day" type="date">
+<button type="button" id="refresh" class="decline">Refresh</button>
+<div class="table-scroll" role="region" aria-labelledby="jobs-title" tabindex="0">
+<table>
+<caption class="visually-hidden">Jobs by pickup time (Europe/London)</caption>
+<thead><tr><th scope="col">Pickup</th><th scope="col">Job</th><th scope="col">Route</th><th scope="col">Passenger</th><th scope="col">Status</th><th scope="col">Assign</th></tr></thead>
+<tbody id="jobs"></tbody>
+</table>
+</div>
+<p class="hint" id="none" hidden>No jobs this day.</p>
+</section>
+</div>`;
+  return layout({ title: 'Operator dashboard', body, script: OPERATOR_SCRIPT });
+}

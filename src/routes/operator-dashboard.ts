@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import { ApiKeyStore } from '../auth/api-keys.js';
+import { problemResponses } from '../http/problem.js';
+import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { authenticateSender } from '../partners/auth.js';
+import { assignOperatorJob, fleetDrivers, operatorJobsOn } from '../partners/operator-fleet.js';
+import { renderOperatorPage } from '../pages/operator-page.js';
+import { sendPage } from '../pages/send-page.js';
+import { BOOKING_STATUSES } from '../../workflows/bookings/definitions.js';
+
+// The operator's dashboard (/operator) and the API behind it: the operator bridge key is the
+// credential, and an operator sees and assigns only its own jobs and drivers.
+
+const OperatorJobSchema = z
+  .object({
+    ref: z.string(),
+    jobRef: z.string().nullable(),
+    status: z.enum(BOOKING_STATUSES),
+    pickupAt: z.string().describe('UTC'),
+    pickupLocal: z.string().describe('HH:mm, Europe/London'),
+    pickup: z.string(),
+    dropoff: z.string(),
+    passengers: z.number().int(),
+    vehicleType: z.string(),
+    passengerName: z.string(),
+    notes: z.string().nullable(),
+    driverId: z.string().nullable(),
+    driverName: z.string().nullable(),
+    offeredTo: z.string().nullable(),
+  })
+  .meta({ id: 'OperatorJob' });
+
+const FleetDriverSchema = z
+  .object({ id: z.string(), name: z.string(), vehicle: z.string(), plate: z.string(), seats: z.number().int(), wheelchairAccessible: z.boolean(), online: z.boolean() })
+  .meta({ id: 'FleetDriver' });
+
+const security: Record<string, string[]>[] = [{ bearer: [] }, { apiKeyHeader: [] }];
+
+export async function operatorDashboardRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const s = app.services;
+  const keys = new ApiKeyStore(s.sql);
+  const operatorOf = (request: FastifyRequest) => authenticateSender(s, request, '', { kinds: ['operator'], idHeaders: [], keys });
+
+  app.get('/operator', { schema: { hide: true }, handler: async (_request, reply) => sendPage(reply, renderOperatorPage()) });
+
+  r.get('/api/operator/jobs', {
+    schema: {
+      operationId: 'listOperatorJobs',
+      tags: ['operators'],
+      summary: "The operator's own jobs picking up on a day (Europe/London), by pickup time",
+      querystring: z.object({ day: z.iso.date('must be a date, e.g. 2026-12-24').optional().describe('Default: today in Europe/London') }),
+      security,
+      response: { 200: z.object({ operator: z.string(), day: z.string(), jobs: z.array(OperatorJobSchema) }), ...problemResponses(400, 401) },
+    },
+    config: { rateLimit: app.rateLimits.lookup },
+    handler: async (request) => {
+      const operator = await operatorOf(request);
+      const day = request.query.day ?? DateTime.now().setZone('Europe/London').toISODate()!;
+      return { operator: operator.name, day, jobs: await operatorJobsOn(s, operator, day) };
+    },
+  });
+
+  r.get('/api/operator/drivers', {
+    schema: {
+      operationId: 'listOperatorFleet',
+      tags: ['operators'],
+      summary: "The drivers of the operator's own fleet",
+      security,
+      response: { 200: z.object({ drivers: z.array(FleetDriverSchema) }), ...problemResponses(401) },
+    },
+    config: { rateLimit: app.rateLimits.lookup },
+    handler: async (request) => ({ drivers: await fleetDrivers(s, await operatorOf(request)) }),
+  });
+
+  r.post('/api/operator/jobs/:ref/assign', {
+    schema: {
+      operationId: 'assignOperatorJob',
+      tags: ['operators'],
+      summary: 'Offer one of your jobs to a driver of your fleet (the job card goes out by SMS and WhatsApp)',
+      params: z.object({ ref: z.string().regex(BOOKING_REF_PATTERN, 'must be a booking reference') }),
+      body: z.object({ driverId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be a driver id') }),
+      security,
+      response: { 200: OperatorJobSchema, ...problemResponses(400, 401, 404, 409) },
+    },
+    config: { rateLimit: app.rateLimits.driver },
+    handler: async (request) => assignOperatorJob(s, await operatorOf(request), request.params.ref, request.body.driverId),
+  });
+}
