@@ -32,6 +32,9 @@ import {
   settleBookingUpdate,
 } from '../../workflows/bookings/definitions.js';
 import { licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
+import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js';
+import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { cancelSubscriptionSignal, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
 
 const outDir = process.env.HISTORIES_OUT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
@@ -279,6 +282,54 @@ await worker.runUntil(async () => {
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
+    },
+    // Operator bridge: the booking waits for the operator, who offers it to a fleet driver; accepted, then cancelled.
+    'booking-operator-fleet': async () => {
+      await sql`insert into partner_fleets (id, name, approved) values ('fleet-rec-op', 'Rec Cabs', true) on conflict do nothing`;
+      await sql`insert into partners (id, name, kind, live_intake_approved, fleet_id) values ('rec-op', 'Rec Cabs', 'operator', true, 'fleet-rec-op') on conflict do nothing`;
+      await insertDriver('rec-fleet', 4, 'saloon', 55.002);
+      await sql`update drivers set tier = 'partner', partner_fleet_id = 'fleet-rec-op' where id = 'rec-fleet'`;
+      const ref = 'TXREC00009';
+      const input = bookingInput(ref, false, { pickupInMs: 3600_000 });
+      const h = await client.workflow.start('bookingWorkflow', {
+        workflowId: bookingWorkflowId(ref),
+        taskQueue,
+        args: [{ ...input, booking: { ...input.booking, source: 'operator' as const, partnerId: 'rec-op', partnerJobRef: 'OP-1', operatorId: 'rec-op' } }],
+      });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await waitForStatus(ref, 'scheduled');
+      const state = await h.executeUpdate(assignFleetDriverUpdate, { args: [{ operatorId: 'rec-op', driverId: 'rec-fleet', driverName: 'Rec Fleet' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: state.offer!.offerId, driverId: 'rec-fleet', decision: 'accept' }] });
+      await waitForStatus(ref, 'assigned');
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'partner' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // A partner's job reference: an amendment before its new (held, then booked), a repeat, a cancel.
+    'partner-job-held-amend-cancelled': async () => {
+      await sql`insert into partners (id, name, kind) values ('rec-partner', 'Rec Partner', 'partner') on conflict do nothing`;
+      const input = bookingInput('', false, { pickupInMs: 2 * 3600_000 });
+      const booking = (passengers: number) => ({
+        ...input,
+        booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-partner', partnerJobRef: 'REC-1' },
+        job: { ...input.job, passengers },
+      });
+      const submit = (sub: JobSubmission) =>
+        client.workflow.executeUpdateWithStart(submitJobUpdate, {
+          args: [sub],
+          startWorkflowOperation: new WithStartWorkflowOperation('partnerJobWorkflow', {
+            workflowId: partnerJobWorkflowId('rec-partner', 'REC-1'),
+            taskQueue,
+            args: [{ partnerId: 'rec-partner', jobRef: 'REC-1' }],
+            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+          }),
+        });
+      await submit({ action: 'amend', fingerprint: 'amended', booking: booking(2) });
+      await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
+      await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
+      await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
+      return partnerJobWorkflowId('rec-partner', 'REC-1');
     },
   };
   fs.mkdirSync(outDir, { recursive: true });

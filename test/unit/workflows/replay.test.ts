@@ -36,6 +36,8 @@ describe('workflow replay', () => {
         'booking-passenger-no-show.json',
         'subscription-billed-cancelled.json',
         'licence-reminded.json',
+        'booking-operator-fleet.json',
+        'partner-job-held-amend-cancelled.json',
       ]),
     );
   });
