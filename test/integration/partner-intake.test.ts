@@ -208,6 +208,30 @@ describe('partner intake', () => {
     expect(await bookingsOf(p.id)).toEqual([]);
   });
 
+  it('takes supplier and aggregator jobs by their own secrets or signatures, idempotent by jobRef', async () => {
+    const supplier = await newPartner('supplier');
+    const hook = (url: string, headers: Record<string, string>, payload: unknown) =>
+      stack.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), remoteAddress: ip() });
+    const supplierA = '/api/public/hooks/supplier-a-booking';
+    expect((await hook(supplierA, { 'x-supplier-a-secret': 'ntk_wrong-secret-wrong-secret' }, job('SA-1'))).statusCode).toBe(401);
+    expect((await hook(supplierA, {}, job('SA-1'))).statusCode).toBe(401);
+    const first = await hook(supplierA, { 'x-supplier-a-secret': supplier.key }, job('SA-1'));
+    expect(first.statusCode).toBe(200);
+    const again = await hook(supplierA, { 'x-supplier-a-secret': supplier.key }, { jobs: [job('SA-1'), job('SA-1', { action: 'cancel' })] });
+    expect(again.json().results.map((r: { code: string }) => r.code)).toEqual(['duplicate', 'cancelled']);
+    expect((await bookingsOf(supplier.id)).map((r) => [r.partner_job_ref, r.status])).toEqual([['SA-1', 'cancelled']]);
+    // A partner's key is not a supplier's secret.
+    const partner = await newPartner();
+    expect((await hook(supplierA, { 'x-supplier-a-secret': partner.key }, job('SA-2'))).statusCode).toBe(401);
+
+    const aggregator = '/api/public/hooks/aggregator-booking';
+    const batch = JSON.stringify([job('AG-1'), job('AG-2')]);
+    expect((await hook(aggregator, signed(partner, batch), batch)).statusCode).toBe(200);
+    expect((await hook(aggregator, { 'x-aggregator-secret': partner.key }, [job('AG-1')])).json().results[0].code).toBe('duplicate');
+    expect((await hook(aggregator, { 'x-aggregator-secret': 'ntk_not-the-aggregator-secret' }, [job('AG-3')])).statusCode).toBe(401);
+    expect((await bookingsOf(partner.id)).map((r) => r.partner_job_ref)).toEqual(['AG-1', 'AG-2']);
+  });
+
   it('sends an accepted job through the same cascade to a driver, who gets the job card', async () => {
     const p = await newPartner();
     const d = await createDriver(stack.sql, { lat: 54.9735, lon: -2.0977, homeArea: 'national-default' });
