@@ -306,6 +306,13 @@ describe('OpenAPI document and health', () => {
     expect(doc.paths['/api/public/v1/booking'].post.operationId).toBe('createBooking');
     expect(doc.paths['/api/public/v1/booking/{ref}'].get.operationId).toBe('getBooking');
     expect(doc.paths['/api/public/v1/booking/{ref}'].post.operationId).toBe('cancelBooking');
+    expect(doc.paths['/api/public/v1/jobs'].post.operationId).toBe('submitPartnerJobs');
+    expect(doc.paths['/api/public/v1/operator/jobs'].get.operationId).toBe('getOperatorBridgeGuide');
+    expect(doc.paths['/api/public/v1/operator/jobs'].post.operationId).toBe('sendOperatorDispatchJobs');
+    // The intake's 207 and its per-job outcomes are part of the contract.
+    expect(Object.keys(doc.paths['/api/public/v1/jobs'].post.responses)).toEqual(expect.arrayContaining(['200', '207', '400', '401', '403', '429']));
+    expect(doc.components.schemas.PartnerJob.required).toEqual(expect.arrayContaining(['jobRef', 'pickup', 'dropoff', 'pickupTime']));
+    expect(Object.keys(doc.components.schemas.JobResult.properties)).toEqual(expect.arrayContaining(['jobRef', 'outcome', 'code', 'bookingReference']));
     // Booking status names are part of the published contract.
     expect(doc.components.schemas.BookingStatus.enum).toEqual([...BOOKING_STATUSES]);
     // So are the precision of a place and the suggestions a 422 offers.
