@@ -19,7 +19,8 @@ import { screenFreeText } from '../screening/free-text.js';
 import type { Services } from '../services.js';
 import type { NewBooking } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
-import type { Partner } from './store.js';
+import { findBooking } from '../bookings/store.js';
+import { findPartnerJob, type Partner } from './store.js';
 
 // Partner, operator and supplier intake (spec 2.4, 4.8, 4.11, 4.13): a body of jobs in, one outcome
 // per job out. Each job is checked and priced here, then handed to its own workflow
@@ -114,6 +115,8 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
 /** One job: checked and priced here, decided by its workflow. Problems become a rejected result. */
 async function submitJob(s: Services, partner: Partner, job: PartnerJob, field: string): Promise<JobResult> {
   const base = { jobRef: job.jobRef, action: job.action };
+  const settled = await alreadySettled(s, partner, job);
+  if (settled) return { ...base, ...settled };
   try {
     const submission = await prepare(s, partner, job, field);
     const o = await sendToJobWorkflow(s, partner, job.jobRef, submission);
@@ -130,6 +133,28 @@ async function submitJob(s: Services, partner: Partner, job: PartnerJob, field: 
       ...(err.extra.errors ? { errors: err.extra.errors } : {}),
     };
   }
+}
+
+/**
+ * Retries are most of what a sender repeats, and two answers never change once true: a booked job's
+ * own new is a duplicate, and a cancelled job stays cancelled. Those are answered from the record,
+ * without pricing or a workflow round trip; everything else goes to the job's workflow.
+ */
+async function alreadySettled(s: Services, partner: Partner, job: PartnerJob): Promise<Omit<JobResult, 'jobRef' | 'action'> | null> {
+  if (job.action === 'amend') return null;
+  const record = await findPartnerJob(s.sql, partner.id, job.jobRef);
+  if (!record?.bookingRef) return null;
+  const duplicateNew = job.action === 'new' && record.state === 'live' && record.newFingerprint === jobFingerprint(job);
+  const repeatedCancel = job.action === 'cancel' && record.state === 'cancelled';
+  if (!duplicateNew && !repeatedCancel) return null;
+  const booking = await findBooking(s.sql, record.bookingRef);
+  return {
+    outcome: 'accepted',
+    code: duplicateNew ? 'duplicate' : 'already_cancelled',
+    message: duplicateNew ? 'Already booked: the same booking.' : 'Already cancelled.',
+    bookingReference: record.bookingRef,
+    bookingStatus: booking?.status ?? null,
+  };
 }
 
 async function prepare(s: Services, partner: Partner, job: PartnerJob, field: string): Promise<JobSubmission> {

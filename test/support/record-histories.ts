@@ -331,6 +331,31 @@ await worker.runUntil(async () => {
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
       return partnerJobWorkflowId('rec-partner', 'REC-1');
     },
+    // The same, booked by local activities (patch local-booking-changes): new, an amendment of the live booking, a cancel.
+    'partner-job-local-booked-amended-cancelled': async () => {
+      await sql`insert into partners (id, name, kind) values ('rec-partner', 'Rec Partner', 'partner') on conflict do nothing`;
+      const input = bookingInput('', false, { pickupInMs: 2 * 3600_000 });
+      const booking = (passengers: number) => ({
+        ...input,
+        booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-partner', partnerJobRef: 'REC-2' },
+        job: { ...input.job, passengers },
+      });
+      const submit = (sub: JobSubmission) =>
+        client.workflow.executeUpdateWithStart(submitJobUpdate, {
+          args: [sub],
+          startWorkflowOperation: new WithStartWorkflowOperation('partnerJobWorkflow', {
+            workflowId: partnerJobWorkflowId('rec-partner', 'REC-2'),
+            taskQueue,
+            args: [{ partnerId: 'rec-partner', jobRef: 'REC-2' }],
+            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+          }),
+        });
+      await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
+      await submit({ action: 'amend', fingerprint: 'amended', booking: booking(3) });
+      await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
+      return partnerJobWorkflowId('rec-partner', 'REC-2');
+    },
   };
   fs.mkdirSync(outDir, { recursive: true });
   for (const [name, run] of Object.entries(scenarios)) {

@@ -38,6 +38,7 @@ describe('workflow replay', () => {
         'licence-reminded.json',
         'booking-operator-fleet.json',
         'partner-job-held-amend-cancelled.json',
+        'partner-job-local-booked-amended-cancelled.json',
       ]),
     );
   });
