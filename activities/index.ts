@@ -4,6 +4,7 @@ import { createBookingRecordActivities } from './booking-records.js';
 import { createDispatchActivities } from './dispatch.js';
 import { createDriverActivities } from './drivers.js';
 import { createNotificationActivities, type NotificationSettings } from './notifications.js';
+import { createPartnerEventActivities, type PartnerDeliverySettings } from './partner-events.js';
 import { createPartnerJobActivities } from './partner-jobs.js';
 import { createQuoteActivities } from './quotes.js';
 import { createSubscriptionActivities } from './subscriptions.js';
@@ -12,6 +13,7 @@ export interface ActivityDeps {
   sql: Sql;
   notifier: Notifier;
   settings: NotificationSettings;
+  partnerDelivery: PartnerDeliverySettings;
 }
 
 /**
@@ -28,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDriverActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createPartnerJobActivities(deps),
+    ...createPartnerEventActivities(deps),
   };
 }
 

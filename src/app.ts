@@ -27,6 +27,7 @@ import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { operatorDashboardRoutes } from './routes/operator-dashboard.js';
+import { partnerEventRoutes } from './routes/partner-events.js';
 import { partnerIntakeRoutes } from './routes/partner-intake.js';
 import { passengerRoutes } from './routes/passengers.js';
 import { quoteRoutes } from './routes/quotes.js';
@@ -106,6 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverPageRoutes);
   await app.register(paymentWebhookRoutes);
   await app.register(partnerIntakeRoutes);
+  await app.register(partnerEventRoutes);
   await app.register(operatorDashboardRoutes);
   await app.register(pageRoutes);
   await app.register(assetRoutes);

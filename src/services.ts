@@ -52,5 +52,6 @@ export function activityDeps(config: Config, sql: Sql, notifier: Notifier = noti
       jobLinkSecret: config.JOB_LINK_SECRET,
       opsAlertEmail: config.OPS_ALERT_EMAIL,
     },
+    partnerDelivery: { secretsKey: config.PARTNER_SECRETS_KEY, env: config.NODE_ENV },
   };
 }

@@ -3,6 +3,7 @@
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { createSql } from './db/sql.js';
+import { startEventPump } from './partners/event-pump.js';
 import { activityDeps } from './services.js';
 import { createWorker } from './temporal/create-worker.js';
 import { connectTemporal } from './temporal/connection.js';
@@ -19,16 +20,19 @@ runMain('worker', async () => {
   const probe = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
   const registered = await ensureSearchAttributes(probe.connection, config.TEMPORAL_NAMESPACE);
   if (registered.length > 0) console.log(`[worker] registered search attributes ${registered.join(', ')}`);
-  await probe.connection.close();
   const { worker, connection } = await createWorker({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps: activityDeps(config, sql),
   });
+  // Partner status events: starts each booking's delivery workflow as the bookings trigger records them.
+  const pump = await startEventPump({ sql, client: probe.client, taskQueue: config.TEMPORAL_TASK_QUEUE, log: (m, f) => console.warn(`[worker] ${m}`, f ?? '') });
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.
   await worker.run();
+  await pump.stop();
+  await probe.connection.close();
   await connection.close();
   await sql.end({ timeout: 5 });
 });

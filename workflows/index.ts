@@ -5,3 +5,4 @@ export { bookingWorkflow } from './bookings/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './subscriptions/workflow.js';
 export { driverLicenceWorkflow } from './drivers/workflow.js';
 export { partnerJobWorkflow } from './partners/job-workflow.js';
+export { partnerDeliveryWorkflow } from './partners/delivery.js';

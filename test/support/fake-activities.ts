@@ -120,6 +120,16 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('billDriverWeek', w);
       return { ...w, earningsPence: 0, smsCount: 0, feePence: 0, smsPence: 0, totalPence: 0, status: 'free' };
     },
+    // Partner status delivery: nothing due unless a test stands in its own (test/workflows/partner-delivery.test.ts).
+    async dueDeliveries(b) {
+      log('dueDeliveries', b);
+      return [];
+    },
+    async deliverPartnerEvent(e) {
+      log('deliverPartnerEvent', e);
+      return 'delivered' as const;
+    },
+    async givePartnerEventUp(e) { log('givePartnerEventUp', e); },
   };
   return { activities, world };
 }

@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { ApiKeyStore } from '../auth/api-keys.js';
+import { ProblemError, problemResponses } from '../http/problem.js';
+import { authenticateSender } from '../partners/auth.js';
+import { applyFleetStatus } from '../partners/fleet-status.js';
+import type { Partner } from '../partners/store.js';
+import { listEvents, registerCallback, replayEvent, rotateWebhookSecret, unregisterCallback, webhookRegistration } from '../partners/webhooks.js';
+import {
+  BookingStatusHookReply,
+  BookingStatusHookRequest,
+  PartnerEventListQuery,
+  PartnerEventListSchema,
+  PartnerEventParams,
+  ReplayReplySchema,
+  WebhookRegistrationRequest,
+  WebhookRegistrationSchema,
+} from '../schemas/partner-events.js';
+
+// Status delivery to senders (spec 4.13, 6 "signed status fanout"): where a sender's events go, its
+// events and their replay, and the booking-status hook on which partner fleets report on jobs
+// given to their drivers. Senders authenticate as for intake (API key or x-partner/x-operator
+// signature, which covers the exact bytes, so bodies are read as text); the hook takes signatures only.
+
+const senderSecurity: Record<string, string[]>[] = [{ bearer: [] }, { apiKeyHeader: [] }, { partnerSignature: [] }, { operatorSignature: [] }];
+
+export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const s = app.services;
+  const keys = new ApiKeyStore(s.sql);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Bodies are documented from their schemas and checked by parseBody once the sender is known.
+  const documentedOnly = () => (data: unknown) => ({ value: data });
+  const raw = (request: FastifyRequest) => (typeof request.body === 'string' ? request.body : '');
+
+  // The sender, authenticated before anything else about the request is looked at.
+  const senders = new WeakMap<FastifyRequest, Partner>();
+  const authenticate = (opts: { signedOnly: boolean }) => async (request: FastifyRequest) => {
+    if (opts.signedOnly && typeof request.headers['x-signature'] !== 'string') {
+      throw new ProblemError(401, 'invalid_credentials', 'Missing or invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
+    }
+    const partner = await authenticateSender(s, request, raw(request), {
+      kinds: ['partner', 'operator', 'supplier'],
+      idHeaders: ['x-partner', 'x-operator'],
+      keys,
+    });
+    senders.set(request, partner);
+  };
+  const sender = (request: FastifyRequest): Partner => {
+    const partner = senders.get(request);
+    if (!partner) throw new Error('route without sender authentication');
+    return partner;
+  };
+  const asSender = authenticate({ signedOnly: false });
+  const limited = { rateLimit: app.rateLimits.partner };
+  const tags = ['partner events'];
+
+  r.get('/api/public/v1/partner/webhook', {
+    schema: {
+      operationId: 'getPartnerWebhook',
+      tags,
+      summary: 'Where your booking status events are delivered',
+      security: senderSecurity,
+      response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 429) },
+    },
+    config: limited,
+    preValidation: asSender,
+    handler: async (request) => webhookRegistration(s, sender(request)),
+  });
+
+  r.put('/api/public/v1/partner/webhook', {
+    schema: {
+      operationId: 'registerPartnerWebhook',
+      tags,
+      summary: 'Register or change your callback URL; the first registration returns the signing secret, once',
+      description:
+        'Every status change of your bookings is POSTed to this URL, signed as Standard Webhooks sign (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the whsec_ secret): verify with any Standard Webhooks library. In order per booking, retried with backoff for 72 hours. The URL must be https and resolve only to public addresses.',
+      security: senderSecurity,
+      body: WebhookRegistrationRequest,
+      response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 413, 415, 429) },
+    },
+    validatorCompiler: documentedOnly,
+    config: limited,
+    preValidation: asSender,
+    handler: async (request) => registerCallback(s, sender(request), parseBody(WebhookRegistrationRequest, raw(request)).url),
+  });
+
+  r.delete('/api/public/v1/partner/webhook', {
+    schema: {
+      operationId: 'deletePartnerWebhook',
+      tags,
+      summary: 'Stop deliveries (events are still recorded and listed)',
+      security: senderSecurity,
+      response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 429) },
+    },
+    config: limited,
+    preValidation: asSender,
+    handler: async (request) => unregisterCallback(s, sender(request)),
+  });
+
+  r.post('/api/public/v1/partner/webhook/secret', {
+    schema: {
+      operationId: 'rotatePartnerWebhookSecret',
+      tags,
+      summary: 'Issue a new signing secret (returned once); the previous one keeps signing for 24 hours',
+      description: 'While both are in use each delivery carries two signatures (space separated), so a receiver holding either verifies it.',
+      security: senderSecurity,
+      response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 429) },
+    },
+    config: limited,
+    preValidation: asSender,
+    handler: async (request) => rotateWebhookSecret(s, sender(request)),
+  });
+
+  r.get('/api/public/v1/partner/events', {
+    schema: {
+      operationId: 'listPartnerEvents',
+      tags,
+      summary: 'Your bookings’ status events of the last 30 days, oldest first, with how their delivery is going',
+      security: senderSecurity,
+      querystring: PartnerEventListQuery,
+      response: { 200: PartnerEventListSchema, ...problemResponses(400, 401, 429) },
+    },
+    config: limited,
+    preValidation: asSender,
+    handler: async (request) => listEvents(s, sender(request), request.query),
+  });
+
+  r.post('/api/public/v1/partner/events/:id/replay', {
+    schema: {
+      operationId: 'replayPartnerEvent',
+      tags,
+      summary: 'Deliver one of your events again, with the same webhook-id and body',
+      security: senderSecurity,
+      params: PartnerEventParams,
+      response: { 202: ReplayReplySchema, ...problemResponses(400, 401, 404, 409, 429) },
+    },
+    config: limited,
+    preValidation: asSender,
+    handler: async (request, reply) => reply.code(202).send(await replayEvent(s, sender(request), request.params.id)),
+  });
+
+  r.post('/api/public/hooks/booking-status', {
+    schema: {
+      operationId: 'bookingStatusHook',
+      tags: ['suppliers'],
+      summary: 'A partner fleet reports on a job given to one of its drivers: accepted, on the way, arrived, on board, completed, cancelled',
+      description:
+        'Signed only: `x-partner: <partner id>` (or x-operator) with `x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>`; five minutes tolerance, each signature accepted once. The booking must be offered to or held by a driver of your fleet (else 404). accepted takes the job for the driver it is offered to; cancelled gives it back (it is offered to another driver); the trip steps move forward only (409 otherwise); completed straight from arrived implies the passenger was on board.',
+      security: [{ partnerSignature: [] }, { operatorSignature: [] }],
+      body: BookingStatusHookRequest,
+      response: { 200: BookingStatusHookReply, ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 429, 503) },
+    },
+    validatorCompiler: documentedOnly,
+    config: limited,
+    preValidation: authenticate({ signedOnly: true }),
+    handler: async (request) => applyFleetStatus(s, sender(request), parseBody(BookingStatusHookRequest, raw(request))),
+  });
+}
+
+/** The body, parsed and checked: 400 naming each bad field. */
+function parseBody<T extends z.ZodType>(schema: T, raw: string): z.infer<T> {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    throw new ProblemError(400, 'invalid_json', 'The body is not valid JSON.');
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    const errors = result.error.issues.map((i) => ({ field: ['body', ...i.path.map(String)].join('.'), message: i.message }));
+    throw new ProblemError(400, 'validation_failed', 'The request has invalid fields.', { errors });
+  }
+  return result.data;
+}

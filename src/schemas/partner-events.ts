@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { BookingStatusSchema } from './booking.js';
+import { NO_CONTROL_CHARACTERS } from './common.js';
+
+// Status events a sender receives about its bookings, its callback registration, and the status
+// updates a partner fleet sends about jobs dispatched to its drivers. Partner-facing fields are
+// camelCase, as in the PartnerJob.
+
+export const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/;
+const eventId = z.string().regex(EVENT_ID_PATTERN, 'must be an event id (evt_ and 32 hex digits)');
+
+export const PartnerEventSchema = z
+  .object({
+    id: eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates'),
+    type: z.literal('booking.status_changed'),
+    timestamp: z.iso.datetime().describe('When the status changed (UTC)'),
+    data: z.object({
+      bookingReference: z.string(),
+      jobRef: z.string().nullable().describe('Your own job reference'),
+      sequence: z.number().int().min(1).describe('1, 2, 3... per booking: deliveries keep this order'),
+      status: BookingStatusSchema,
+      previousStatus: BookingStatusSchema.nullable(),
+      pickupAt: z.iso.datetime(),
+      driver: z
+        .object({ name: z.string(), vehicle: z.string(), plate: z.string() })
+        .nullable()
+        .describe('The assigned driver (null until one accepts, and again if the job is given back)'),
+    }),
+  })
+  .meta({ id: 'PartnerEvent', description: 'The body POSTed to your callback URL, signed as Standard Webhooks sign' });
+export type PartnerEventPayload = z.infer<typeof PartnerEventSchema>;
+
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'unregistered'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+export const PartnerEventListItemSchema = z
+  .object({
+    event: PartnerEventSchema,
+    delivery: z.object({
+      state: z.enum(DELIVERY_STATES).describe('unregistered: you had no callback URL when it happened'),
+      attempts: z.number().int(),
+      lastAttemptAt: z.iso.datetime().nullable(),
+      deliveredAt: z.iso.datetime().nullable(),
+      lastError: z.string().nullable(),
+      replayRequested: z.boolean(),
+    }),
+  })
+  .meta({ id: 'PartnerEventListItem' });
+
+export const PartnerEventListSchema = z
+  .object({
+    events: z.array(PartnerEventListItemSchema),
+    nextAfter: z.string().nullable().describe('Pass as `after` for the next page, or later to poll for newer events; null while you have none'),
+    hasMore: z.boolean().describe('More events are already waiting after this page'),
+  })
+  .meta({ id: 'PartnerEventList' });
+
+export const PartnerEventListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  after: eventId.optional().describe('Events recorded after this one'),
+  bookingReference: z.string().regex(BOOKING_REF_PATTERN, 'must be a booking reference').optional(),
+});
+
+export const PartnerEventParams = z.object({ id: eventId });
+
+export const ReplayReplySchema = z
+  .object({ id: z.string(), replay: z.literal('queued') })
+  .meta({ id: 'PartnerEventReplay' });
+
+export const WebhookRegistrationRequest = z
+  .object({
+    url: z
+      .string()
+      .max(2000, 'must be at most 2000 characters')
+      .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')
+      .describe('https, resolving to public addresses (http and private addresses are allowed only outside production)'),
+  })
+  .meta({ id: 'WebhookRegistrationRequest' });
+
+export const WebhookRegistrationSchema = z
+  .object({
+    url: z.string().nullable(),
+    signingSecret: z
+      .string()
+      .optional()
+      .describe('whsec_...: shown once, when first issued or rotated. Verify deliveries with any Standard Webhooks library'),
+    secretIssuedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'WebhookRegistration' });
+
+export const FLEET_STATUSES = ['accepted', 'on_the_way', 'arrived', 'on_board', 'completed', 'cancelled'] as const;
+export type FleetStatus = (typeof FLEET_STATUSES)[number];
+
+export const BookingStatusHookRequest = z
+  .object({
+    bookingReference: z.string().regex(BOOKING_REF_PATTERN, 'must be a booking reference'),
+    status: z
+      .enum(FLEET_STATUSES)
+      .describe('accepted: your driver takes the job; cancelled: your driver gives it back (it is offered to another driver)'),
+  })
+  .meta({ id: 'BookingStatusHookRequest' });
+export type BookingStatusUpdate = z.infer<typeof BookingStatusHookRequest>;
+
+export const BookingStatusHookReply = z
+  .object({
+    bookingReference: z.string(),
+    status: BookingStatusSchema.describe('The booking’s status after the update'),
+    driverId: z.string().nullable(),
+  })
+  .meta({ id: 'BookingStatusHookReply' });
