@@ -36,6 +36,10 @@ import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { cancelSubscriptionSignal, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
+import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
+import { issueWebhookSecret } from '../../src/partners/event-store.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const outDir = process.env.HISTORIES_OUT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-record-'));
@@ -355,6 +359,47 @@ await worker.runUntil(async () => {
       await submit({ action: 'amend', fingerprint: 'amended', booking: booking(3) });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
       return partnerJobWorkflowId('rec-partner', 'REC-2');
+    },
+    // Status delivery: a partner booking's events (scheduled, cancelled) to a receiver that answers
+    // 503 once, then 200: one retried attempt, both delivered in order, then the idle close.
+    'partner-delivery-retried-delivered': async () => {
+      let calls = 0;
+      const receiver = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(calls++ === 0 ? 503 : 200).end());
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      await sql`insert into partners (id, name, kind, callback_url) values ('rec-hooked', 'Rec Hooked', 'partner', ${url}) on conflict do nothing`;
+      await issueWebhookSecret(sql, config.PARTNER_SECRETS_KEY, 'rec-hooked');
+      const input = bookingInput('', false, { pickupInMs: 2 * 3600_000 });
+      const submit = (sub: JobSubmission) =>
+        client.workflow.executeUpdateWithStart(submitJobUpdate, {
+          args: [sub],
+          startWorkflowOperation: new WithStartWorkflowOperation('partnerJobWorkflow', {
+            workflowId: partnerJobWorkflowId('rec-hooked', 'HOOK-1'),
+            taskQueue,
+            args: [{ partnerId: 'rec-hooked', jobRef: 'HOOK-1' }],
+            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+          }),
+        });
+      const booking = { ...input, booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-hooked', partnerJobRef: 'HOOK-1' } };
+      await submit({ action: 'new', fingerprint: 'original', booking, limit: { day: '2026-11-23', limit: 10 } });
+      await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
+      const [{ ref } = { ref: '' }] = await sql<{ ref: string }[]>`select booking_ref as ref from partner_events where partner_id = 'rec-hooked' limit 1`;
+      const h = await client.workflow.signalWithStart('partnerDeliveryWorkflow', {
+        workflowId: deliveryWorkflowId('rec-hooked', ref),
+        taskQueue,
+        args: [{ partnerId: 'rec-hooked', bookingRef: ref, policy: { initialRetrySeconds: 1, maxRetrySeconds: 1, giveUpAfterSeconds: 60, idleSeconds: 2 } }],
+        signal: eventsRecordedSignal,
+        signalArgs: [],
+      });
+      await h.result();
+      receiver.close();
+      const delivered = await sql<{ status: string }[]>`select status from partner_events where booking_ref = ${ref} and delivery = 'delivered' order by seq`;
+      if (delivered.map((e) => e.status).join() !== 'scheduled,cancelled' || calls !== 3) throw new Error(`unexpected delivery: ${JSON.stringify(delivered)}, ${calls} calls`);
+      return h.workflowId;
     },
   };
   fs.mkdirSync(outDir, { recursive: true });

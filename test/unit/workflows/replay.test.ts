@@ -39,6 +39,7 @@ describe('workflow replay', () => {
         'booking-operator-fleet.json',
         'partner-job-held-amend-cancelled.json',
         'partner-job-local-booked-amended-cancelled.json',
+        'partner-delivery-retried-delivered.json',
       ]),
     );
   });
