@@ -85,6 +85,11 @@ try {
   console.log(`\njobs booked per second through intake / bookings per second one at a time: ${((intake.perSecond * BATCH) / baseline.perSecond).toFixed(2)}`);
   console.log(`duplicate jobs answered per second / new jobs booked per second: ${(repeat.perSecond / intake.perSecond).toFixed(2)}`);
   console.log(`partner bookings: ${before[0]!.n} after the new batches (${sent.length * BATCH} jobs sent), ${after[0]!.n} after the repeats (must be equal)`);
+  // A benchmark that booked a duplicate measured the wrong thing: fail loudly.
+  if (before[0]!.n !== sent.length * BATCH || after[0]!.n !== before[0]!.n) {
+    console.error('bench: duplicate or missing partner bookings');
+    process.exitCode = 1;
+  }
 } finally {
   await Promise.all([api.stop(), worker.stop()]);
   await sql.end();

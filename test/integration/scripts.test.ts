@@ -140,6 +140,9 @@ describe('the README commands', () => {
     const destinations = run('npx', ['tsx', 'bench/geocode-destinations.ts']);
     expect(await finished(destinations, 240_000), destinations.output().slice(-3000)).toBe(0);
     expect(destinations.output()).toMatch(/wrong town \(found, > 5 km off, another town\): 0\n/);
+    const intake = run('npx', ['tsx', 'bench/partner-intake.ts'], { BENCH_SECONDS: '2', BENCH_CONNECTIONS: '4' });
+    expect(await finished(intake, 240_000), intake.output().slice(-3000)).toBe(0);
+    expect(intake.output()).toMatch(/partner bookings: (\d+) after the new batches \(\1 jobs sent\), \1 after the repeats/);
   }, 700_000);
 
   it('the history recorder records replayable histories (into a folder of the test\'s own)', async () => {
@@ -147,7 +150,7 @@ describe('the README commands', () => {
     const r = run('npx', ['tsx', 'test/support/record-histories.ts'], { HISTORIES_OUT: out });
     expect(await finished(r, 240_000), r.output().slice(-3000)).toBe(0);
     const recorded = fs.readdirSync(out);
-    expect(recorded).toEqual(expect.arrayContaining(['booking-cascade-completed.json', 'quote-redeemed.json']));
+    expect(recorded).toEqual(expect.arrayContaining(['booking-cascade-completed.json', 'quote-redeemed.json', 'partner-delivery-retried-delivered.json']));
     fs.rmSync(out, { recursive: true, force: true });
   }, 300_000);
 });
