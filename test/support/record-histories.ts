@@ -102,6 +102,21 @@ async function startBookingWorkflow(ref: string, awaitEmailConfirmation = false,
   return h;
 }
 
+/** Sends submissions to a partner job reference's workflow as the intake does (update-with-start). */
+function jobSubmitter(partnerId: string, jobRef: string) {
+  return (sub: JobSubmission) =>
+    client.workflow.executeUpdateWithStart(submitJobUpdate, {
+      args: [sub],
+      startWorkflowOperation: new WithStartWorkflowOperation('partnerJobWorkflow', {
+        workflowId: partnerJobWorkflowId(partnerId, jobRef),
+        taskQueue,
+        args: [{ partnerId, jobRef }],
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      }),
+    });
+}
+
 async function waitForStatus(ref: string, status: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -318,17 +333,7 @@ await worker.runUntil(async () => {
         booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-partner', partnerJobRef: 'REC-1' },
         job: { ...input.job, passengers },
       });
-      const submit = (sub: JobSubmission) =>
-        client.workflow.executeUpdateWithStart(submitJobUpdate, {
-          args: [sub],
-          startWorkflowOperation: new WithStartWorkflowOperation('partnerJobWorkflow', {
-            workflowId: partnerJobWorkflowId('rec-partner', 'REC-1'),
-            taskQueue,
-            args: [{ partnerId: 'rec-partner', jobRef: 'REC-1' }],
-            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-          }),
-        });
+      const submit = jobSubmitter('rec-partner', 'REC-1');
       await submit({ action: 'amend', fingerprint: 'amended', booking: booking(2) });
       await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
       await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
@@ -344,17 +349,7 @@ await worker.runUntil(async () => {
         booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-partner', partnerJobRef: 'REC-2' },
         job: { ...input.job, passengers },
       });
-      const submit = (sub: JobSubmission) =>
-        client.workflow.executeUpdateWithStart(submitJobUpdate, {
-          args: [sub],
-          startWorkflowOperation: new WithStartWorkflowOperation('partnerJobWorkflow', {
-            workflowId: partnerJobWorkflowId('rec-partner', 'REC-2'),
-            taskQueue,
-            args: [{ partnerId: 'rec-partner', jobRef: 'REC-2' }],
-            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-          }),
-        });
+      const submit = jobSubmitter('rec-partner', 'REC-2');
       await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
       await submit({ action: 'amend', fingerprint: 'amended', booking: booking(3) });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
@@ -373,17 +368,7 @@ await worker.runUntil(async () => {
       await sql`insert into partners (id, name, kind, callback_url) values ('rec-hooked', 'Rec Hooked', 'partner', ${url}) on conflict do nothing`;
       await issueWebhookSecret(sql, config.PARTNER_SECRETS_KEY, 'rec-hooked');
       const input = bookingInput('', false, { pickupInMs: 2 * 3600_000 });
-      const submit = (sub: JobSubmission) =>
-        client.workflow.executeUpdateWithStart(submitJobUpdate, {
-          args: [sub],
-          startWorkflowOperation: new WithStartWorkflowOperation('partnerJobWorkflow', {
-            workflowId: partnerJobWorkflowId('rec-hooked', 'HOOK-1'),
-            taskQueue,
-            args: [{ partnerId: 'rec-hooked', jobRef: 'HOOK-1' }],
-            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-          }),
-        });
+      const submit = jobSubmitter('rec-hooked', 'HOOK-1');
       const booking = { ...input, booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-hooked', partnerJobRef: 'HOOK-1' } };
       await submit({ action: 'new', fingerprint: 'original', booking, limit: { day: '2026-11-23', limit: 10 } });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
