@@ -12,6 +12,7 @@ import type { Notifier } from './notify/notifier.js';
 import { callerPlugin } from './plugins/caller.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
+import { oauthPlugin } from './plugins/oauth.js';
 import { postgresPlugin } from './plugins/postgres.js';
 import { rateLimitsPlugin } from './plugins/rate-limits.js';
 import { servicesPlugin } from './plugins/services.js';
@@ -25,6 +26,8 @@ import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
 import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
+import { mcpRoutes } from './routes/mcp.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { pageRoutes } from './routes/pages.js';
 import { operatorDashboardRoutes } from './routes/operator-dashboard.js';
 import { partnerEventRoutes } from './routes/partner-events.js';
@@ -42,6 +45,11 @@ export interface BuildAppOptions {
   notifier?: Notifier;
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * How the OAuth server fetches Client ID Metadata Documents; tests serve a client's document from
+   * a local server through it. Default: oidc-provider's, which refuses non-public addresses.
+   */
+  oauthFetch?: typeof fetch;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -53,7 +61,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? {
       level: config.LOG_LEVEL,
       // Keys, tokens and signatures never reach the logs.
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-network-taxi-ai-key"]'],
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-network-taxi-ai-key"]', 'req.headers.cookie'],
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -93,6 +101,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(callerPlugin);
   await app.register(rateLimitsPlugin, { config });
   await app.register(inputGuardPlugin);
+  await app.register(oauthPlugin, { config, ...(opts.oauthFetch ? { fetch: opts.oauthFetch } : {}) });
   await app.register(fastifySwagger, openApiOptions(config));
   await app.register(fastifySwaggerUi, { routePrefix: '/api/public/docs' });
 
@@ -109,6 +118,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(partnerIntakeRoutes);
   await app.register(partnerEventRoutes);
   await app.register(operatorDashboardRoutes);
+  await app.register(oauthRoutes);
+  await app.register(mcpRoutes);
   await app.register(pageRoutes);
   await app.register(assetRoutes);
   return app;

@@ -44,8 +44,29 @@ const ConfigSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** Signs job-card links; must stay the same across restarts or links already sent stop working. */
   JOB_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Seals partners' HMAC signing secrets at rest (src/partners/secret-box.ts); must stay the same. */
+  /** Seals partners' HMAC signing secrets at rest (src/auth/secret-box.ts); must stay the same. */
   PARTNER_SECRETS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Signs the OAuth authorization server's cookies and seals its signing key at rest (src/mcp/oauth/);
+   * every API process must share it, and it must stay the same or sign-ins in progress and issued
+   * tokens stop working.
+   */
+  OAUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Lifetime of an access token for /mcp: short, as refresh tokens (rotated on use) renew it. */
+  MCP_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(10 * 60),
+  MCP_REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(14 * 24 * 60 * 60),
+  /** Browser origins (besides this service's own) allowed to call /mcp, comma-separated. */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((d) => d.trim().replace(/\/$/, '')).filter(Boolean))
+    .pipe(z.array(z.url())),
+  /** Requests to /mcp per minute per IP, and per signed-in passenger. */
+  MCP_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
+  /** Requests to the OAuth endpoints and sign-in pages per minute per IP. */
+  OAUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  /** Sign-in codes sent to one phone or email per hour. */
+  SIGN_IN_CODES_PER_HOUR: positiveInt.default(5),
   DISPATCH_LEAD_SECONDS: positiveInt.default(15 * 60),
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),
@@ -91,8 +112,9 @@ const ConfigSchema = z.object({
 // Only for local runs and tests: production must set its own (checked in loadConfig).
 const DEV_JOB_LINK_SECRET = 'development-only-job-link-secret-not-for-production';
 const DEV_PARTNER_SECRETS_KEY = 'development-only-partner-secrets-key-not-for-production';
+const DEV_OAUTH_SECRET = 'development-only-oauth-secret-not-for-production';
 
-export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string; PARTNER_SECRETS_KEY: string };
+export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string; PARTNER_SECRETS_KEY: string; OAUTH_SECRET: string };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -105,7 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  for (const required of ['JOB_LINK_SECRET', 'PARTNER_SECRETS_KEY'] as const) {
+  for (const required of ['JOB_LINK_SECRET', 'PARTNER_SECRETS_KEY', 'OAUTH_SECRET'] as const) {
     if (c.NODE_ENV === 'production' && !c[required]) {
       throw new ConfigError(`Invalid configuration:\n  ${required}: is required in production`);
     }
@@ -115,5 +137,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     JOB_LINK_SECRET: c.JOB_LINK_SECRET ?? DEV_JOB_LINK_SECRET,
     PARTNER_SECRETS_KEY: c.PARTNER_SECRETS_KEY ?? DEV_PARTNER_SECRETS_KEY,
+    OAUTH_SECRET: c.OAUTH_SECRET ?? DEV_OAUTH_SECRET,
   };
 }

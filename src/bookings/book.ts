@@ -76,11 +76,13 @@ export interface TripBookingRequest {
    */
   pickupMayBePast?: boolean;
   awaitEmailConfirmation: boolean;
+  /** The signed-in passenger an AI assistant books for (MCP). */
+  passengerAccountId?: string;
 }
 
 /** Prices a trip on the tariff and books it: one ride per request identity. */
 export async function bookTrip(s: Services, r: TripBookingRequest): Promise<CreatedBooking> {
-  const priced = await priceTripBooking(s, r);
+  const priced = await priceTripBooking(s, r, r.passengerAccountId ? { booking: { passengerAccountId: r.passengerAccountId } } : {});
   return createBooking(bookingStarter(s), priced.identity, priced.farePence, priced.input);
 }
 
@@ -99,7 +101,7 @@ export interface PricedTripBooking {
 export async function priceTripBooking(
   s: Services,
   r: TripBookingRequest,
-  extra: { identity?: RequestIdentity; booking?: Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId'> } = {},
+  extra: { identity?: RequestIdentity; booking?: Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId' | 'passengerAccountId'> } = {},
 ): Promise<PricedTripBooking> {
   const partnerId = extra.booking?.partnerId ?? r.apiKey?.partnerId;
   if (r.agreedFarePence !== undefined && !partnerId) {
@@ -169,6 +171,8 @@ export interface QuoteBookingRequest {
   quoteId: string;
   passenger: Passenger;
   awaitEmailConfirmation: boolean;
+  /** The signed-in passenger an AI assistant books for (MCP). */
+  passengerAccountId?: string;
 }
 
 /**
@@ -207,6 +211,7 @@ export async function bookQuote(s: Services, r: QuoteBookingRequest): Promise<Cr
       requestFingerprint: null,
       identity: identity.key,
       meetAndGreet: q.meet_and_greet,
+      ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
     },
     job: {
       pickupAt: pickupAt.toISOString(),

@@ -40,6 +40,8 @@ export interface BookingRow {
   cancel_reason: string | null;
   payment_state: string;
   request_identity: string | null;
+  /** The signed-in passenger an assistant booked for (MCP); null for every other route. */
+  passenger_account_id: string | null;
   created_at: Date;
 }
 
@@ -64,13 +66,14 @@ export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, statu
     insert into bookings (ref, status, source, quote_id, passenger_name, passenger_phone, passenger_email, email_verified,
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
-                          distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id)
+                          distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id,
+                          passenger_account_id)
     values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
             ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
             ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
             ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
             ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null}, ${b.partnerId ?? null},
-            ${b.partnerJobRef ?? null}, ${b.operatorId ?? null})
+            ${b.partnerJobRef ?? null}, ${b.operatorId ?? null}, ${b.passengerAccountId ?? null})
     on conflict (ref) do nothing`;
 }
 

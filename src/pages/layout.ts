@@ -30,6 +30,11 @@ export interface PageExtras {
   scripts?: readonly ExternalAsset[];
   /** CSP img-src sources, e.g. a map's tile server. */
   imgSrc?: readonly string[];
+  /**
+   * Origins a form on the page may end up at besides this service: browsers apply form-action to
+   * the redirects after a POST, so the OAuth pages name the client's redirect origin.
+   */
+  formAction?: readonly string[];
 }
 
 export interface Page {
@@ -106,7 +111,7 @@ function contentSecurityPolicy(script: InlineAsset | undefined, extras: PageExtr
     ...(extras.imgSrc && extras.imgSrc.length > 0 ? [`img-src ${extras.imgSrc.join(' ')}`] : []),
     // Scripts talk only to this service's own JSON endpoints.
     `connect-src ${script ? "'self'" : "'none'"}`,
-    "form-action 'self'",
+    `form-action ${["'self'", ...(extras.formAction ?? [])].join(' ')}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');

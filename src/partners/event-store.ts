@@ -3,7 +3,7 @@ import type { Sql } from '../db/sql.js';
 import type { DeliveryState } from '../schemas/partner-events.js';
 import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 import type { PartnerEventFacts } from './event-payload.js';
-import { openSecret, sealSecret } from './secret-box.js';
+import { openSecret, sealSecret } from '../auth/secret-box.js';
 
 // partner_events (written by the bookings trigger of migration 00011, never by this code) and the
 // senders' Standard Webhooks secrets. Every read a sender can cause is scoped to that sender.

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
 import type { BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
-import { openSecret, sealSecret } from './secret-box.js';
+import { openSecret, sealSecret } from '../auth/secret-box.js';
 
 // The partners tables (migration 00010): who may send jobs, their signing secrets, the replay
 // memory of signatures, the job references they sent and their daily counts.

@@ -30,6 +30,11 @@ export function presentedApiKey(request: FastifyRequest): string | null {
 }
 
 
+function isOAuthPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/oauth/');
+}
+
 /**
  * Resolves the caller on every request. A key is optional on the public endpoints, but a key that
  * is presented must be valid: a typo should fail loudly (401), not silently fall back to the much
@@ -41,7 +46,9 @@ export const callerPlugin = fp(
     // Set by the hook below on every request before any handler reads it.
     app.decorateRequest('caller', null as never);
     app.addHook('onRequest', async (request) => {
-      const presented = presentedApiKey(request);
+      // The MCP server and the OAuth endpoints take OAuth tokens in Authorization, never API keys:
+      // their own checks (src/routes/mcp.ts, oidc-provider) judge them.
+      const presented = isOAuthPath(request.url) ? null : presentedApiKey(request);
       if (presented === null) {
         request.caller = { kind: 'anonymous', ip: request.ip, rateKey: `ip:${request.ip}` };
         return;

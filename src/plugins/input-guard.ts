@@ -16,6 +16,16 @@ function findControl(value: unknown, path: string, depth = 0): string | null {
   return null;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route checks every string itself and answers in its own protocol: /mcp, where a bad
+     * tool argument must be a tool result with isError (src/mcp/tools.ts screens every string).
+     */
+    screensOwnInput?: boolean;
+  }
+}
+
 /**
  * Refuses control characters anywhere in a request's path parameters, query and JSON body with a
  * 400 naming the field, before any route sees them. Route schemas also declare the rule for the
@@ -24,6 +34,7 @@ function findControl(value: unknown, path: string, depth = 0): string | null {
 export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook('preValidation', async (request) => {
+      if (request.routeOptions.config.screensOwnInput) return;
       const field =
         findControl(request.params, 'params') ?? findControl(request.query, 'querystring') ?? findControl(request.body, 'body');
       if (field) {

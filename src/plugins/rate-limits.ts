@@ -6,7 +6,7 @@ import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
 /** Route groups that share one allowance per caller. */
-export type RateLimitGroup = 'quote' | 'booking' | 'lookup' | 'driver' | 'partner';
+export type RateLimitGroup = 'quote' | 'booking' | 'lookup' | 'driver' | 'partner' | 'oauth' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,6 +52,10 @@ export const rateLimitsPlugin = fp(
       driver: group('driver', config.DRIVER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
       // Partner, operator and supplier intake (up to 100 jobs a request) and their event listings.
       partner: group('partner', config.PARTNER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
+      // Sign-in and consent pages and the OAuth endpoints (src/routes/oauth.ts counts the latter by hand).
+      oauth: group('oauth', config.OAUTH_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
+      // The MCP server per IP; each signed-in passenger also has allowances of their own (src/mcp/tools.ts).
+      mcp: group('mcp', config.MCP_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
     });
   },
   { name: 'rate-limits', dependencies: ['postgres', 'request-caller'] },

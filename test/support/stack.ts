@@ -31,7 +31,7 @@ let loggingInstalled = false;
 
 export async function startStack(
   env: Record<string, string> = {},
-  opts: { wrapNotifier?: (real: Notifier) => Notifier } = {},
+  opts: { wrapNotifier?: (real: Notifier) => Notifier; oauthFetch?: typeof fetch } = {},
 ): Promise<TestStack> {
   if (!loggingInstalled) {
     installWorkerLogging('warn');
@@ -59,7 +59,14 @@ export async function startStack(
     workflowBundle: { codePath: inject('workflowBundlePath') },
   });
   const running = worker.run();
-  const app = await buildApp({ config, sql, temporal: client, notifier: deps.notifier, logger: false });
+  const app = await buildApp({
+    config,
+    sql,
+    temporal: client,
+    notifier: deps.notifier,
+    logger: false,
+    ...(opts.oauthFetch ? { oauthFetch: opts.oauthFetch } : {}),
+  });
   await app.ready();
   return {
     sql,

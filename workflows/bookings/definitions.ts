@@ -70,7 +70,7 @@ export interface PlaceSnapshot {
 /** The booking record as the route built it; the workflow's first activity persists it. */
 export interface NewBooking {
   ref: string;
-  source: 'agent_create' | 'agent_instant' | 'v1_direct' | 'v1_quote' | 'partner' | 'operator' | 'supplier';
+  source: 'agent_create' | 'agent_instant' | 'v1_direct' | 'v1_quote' | 'partner' | 'operator' | 'supplier' | 'mcp';
   quoteId: string | null;
   passengerName: string;
   passengerPhone: string;
@@ -103,6 +103,8 @@ export interface NewBooking {
    * own fleet (src/partners/operator-fleet.ts).
    */
   operatorId?: string | null;
+  /** The signed-in passenger who authorised the AI assistant that booked it (MCP). */
+  passengerAccountId?: string | null;
 }
 
 export interface BookingWorkflowInput {

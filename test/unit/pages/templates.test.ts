@@ -46,6 +46,7 @@ function booking(over: Partial<BookingWithDriver> = {}): BookingWithDriver {
     cancel_reason: null,
     payment_state: 'pay_driver_on_completion',
     request_identity: null,
+    passenger_account_id: null,
     created_at: NOW,
     d_name: `Sam "The Cab" O'Neil`,
     d_vehicle: HOSTILE,

@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
-// HMAC signing secrets have to be used, not just checked, so they cannot be stored as hashes like
-// API keys. They are sealed with AES-256-GCM under PARTNER_SECRETS_KEY: a database dump alone does
-// not give anyone a partner's signing secret.
+// Secrets the service has to use, not just check (partners' HMAC signing secrets, webhook secrets,
+// the OAuth server's signing key), cannot be stored as hashes like API keys. They are sealed with
+// AES-256-GCM under a key from the configuration (PARTNER_SECRETS_KEY, OAUTH_SECRET): a database
+// dump alone gives nobody a secret.
 
 const VERSION = 'v1';
 
