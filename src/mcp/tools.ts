@@ -10,6 +10,7 @@ import { findBooking } from '../bookings/store.js';
 import { precisionOf } from '../geo/precision.js';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
+import { temporalProblem } from '../http/temporal-problems.js';
 import { findAccount, type PassengerAccount } from '../passengers/account-store.js';
 import { emailStanding } from '../passengers/verification.js';
 import { PRECISIONS } from '../geo/types.js';
@@ -157,7 +158,9 @@ const fieldName = (f: string) => f.replace(/^(body|querystring)\./, '');
 async function guarded(ctx: ToolContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
-  } catch (err) {
+  } catch (caught) {
+    // A workflow's refusal (an expired quote, say) is the same problem the HTTP routes answer.
+    const err = temporalProblem(caught) ?? caught;
     if (err instanceof ProblemError && err.status < 500) {
       const { errors, suggestions } = err.extra;
       return refused(err.code, err.message, {
@@ -165,7 +168,7 @@ async function guarded(ctx: ToolContext, run: () => Promise<CallToolResult>): Pr
         ...(Array.isArray(suggestions) && suggestions.length > 0 ? { suggestions } : {}),
       });
     }
-    ctx.logError('mcp tool failed', err);
+    ctx.logError('mcp tool failed', caught);
     return refused('temporarily_unavailable', 'The taxi service could not complete this just now. Try again in a minute.');
   }
 }
