@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
 import { openApiOptions } from './http/openapi.js';
+import { redactUrl } from './http/redact.js';
 import { ProblemError } from './http/problem.js';
 import type { Notifier } from './notify/notifier.js';
 import { callerPlugin } from './plugins/caller.js';
@@ -62,6 +63,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       level: config.LOG_LEVEL,
       // Keys, tokens and signatures never reach the logs.
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-network-taxi-ai-key"]', 'req.headers.cookie'],
+      serializers: {
+        req: (req) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      },
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,

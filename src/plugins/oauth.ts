@@ -5,6 +5,7 @@ import type { Configuration } from 'oidc-provider';
 import type { Config } from '../config.js';
 import { loadSigningKeys, type SigningKeys } from '../mcp/oauth/keys.js';
 import { createAuthorizationServer } from '../mcp/oauth/provider.js';
+import { purgeExpiredOAuthRecords } from '../mcp/oauth/store.js';
 import { oauthErrorPage } from '../pages/oauth-pages.js';
 
 declare module 'fastify' {
@@ -36,6 +37,12 @@ export const oauthPlugin = fp(
       },
     });
     app.decorate('oauth', { provider, keys });
+    // Expired sessions, codes and tokens are never read again; every process sweeps now and then
+    // (a delete of nothing costs nothing when another process got there first).
+    const sweep = () => void purgeExpiredOAuthRecords(app.sql).catch((err: unknown) => app.log.warn({ err }, 'oauth purge failed'));
+    const timer = setInterval(sweep, 60 * 60_000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
   },
   { name: 'oauth', dependencies: ['postgres'] },
 );

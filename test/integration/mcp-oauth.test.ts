@@ -2,16 +2,21 @@
 // (oauth4webapi) as an MCP client would: discovery from the 401, the protected resource and
 // authorization server metadata, a client identified by its metadata document, PKCE with the
 // resource parameter, the code exchange, a token whose audience is the /mcp URL, refresh
-// rotation; and every refusal the issue names.
+// rotation; and every refusal the issue names. Two API processes serve the public address in
+// turn, so every step may land on either: the authorization server's state is in Postgres.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, importJWK } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
-import { CookieBrowser, signInAndAllow, startClientHost, type ClientHost } from '../support/oauth.js';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { CookieBrowser, signInAndAllow, startClientHost, startRoundRobinProxy, type ClientHost } from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
+let replica: FastifyInstance;
+let proxy: Awaited<ReturnType<typeof startRoundRobinProxy>>;
 let host: ClientHost;
 let base: string;
 let resource: string;
@@ -23,9 +28,16 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   resource = `${base}/mcp`;
   stack = await startStack({ PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000' }, { oauthFetch: host.fetch });
-  await stack.app.listen({ port, host: '127.0.0.1' });
+  // A second API process on the same database and Temporal, as production runs two or more.
+  replica = await buildApp({ config: stack.config, sql: stack.sql, temporal: stack.client, logger: false, oauthFetch: host.fetch });
+  const [a, b] = [await freePort(), await freePort()];
+  await stack.app.listen({ port: a, host: '127.0.0.1' });
+  await replica.listen({ port: b, host: '127.0.0.1' });
+  proxy = await startRoundRobinProxy(port, [a, b]);
 });
 afterAll(async () => {
+  await proxy?.close();
+  await replica?.close();
   await stack?.close();
   await host?.close();
 });
@@ -156,6 +168,8 @@ describe('the authorization code flow', () => {
     const res = await initialize(tokens.access_token);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe('direct-taxi');
+    // Both processes took part: sessions, interactions, codes and keys are shared.
+    expect(proxy.served.every((n) => n > 3)).toBe(true);
   });
 
   it('rotates the refresh token on every use and refuses the spent one', async () => {
