@@ -113,7 +113,6 @@ async function authorize(o: { scope?: string; phone?: string; name?: string } = 
   const state = oauth.generateRandomState();
   const callback = await signInAndAllow(new CookieBrowser(), {
     authorizationUrl: await authorizationUrl(as, client, { verifier, state, ...(o.scope ? { scope: o.scope } : {}) }),
-    baseUrl: base,
     identifier: o.phone ?? newPhone(),
     sql: stack.sql,
     redirectUri: host.redirectUri,
@@ -205,7 +204,6 @@ describe('the authorization code flow', () => {
     const state = oauth.generateRandomState();
     const callback = await signInAndAllow(new CookieBrowser(), {
       authorizationUrl: await authorizationUrl(as, client, { verifier, state }),
-      baseUrl: base,
       identifier: newPhone(),
       sql: stack.sql,
       redirectUri: host.redirectUri,

@@ -82,7 +82,6 @@ async function connectedClient(phone = newPhone()): Promise<{ client: Client; ph
   expect(provider.pendingAuthorization?.searchParams.get('resource')).toBe(`${base}/mcp`);
   const callback = await signInAndAllow(new CookieBrowser(), {
     authorizationUrl: provider.pendingAuthorization!.toString(),
-    baseUrl: base,
     identifier: phone,
     sql: stack.sql,
     redirectUri: host.redirectUri,

@@ -1,7 +1,7 @@
 // The commands the README tells people to run, run for real: `npm start` (the whole service on
 // embedded defaults), then against it `npm run api-key:create`, `npm run fleet:seed`,
-// `npm run fleet:simulate` and `npm run staff:create`; the benchmarks on a short setting; and the
-// history recorder.
+// `npm run fleet:simulate`, `npm run staff:create`, `npm run mcp:token` and the MCP Inspector CLI;
+// the benchmarks on a short setting; and the history recorder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,7 +55,7 @@ async function finished(r: Run, timeoutMs: number): Promise<number | string | nu
 const interrupt = (r: Run) => process.kill(-r.child.pid!, 'SIGINT');
 
 describe('the README commands', () => {
-  it('npm start runs the service; api-key:create, fleet:seed, fleet:simulate and staff:create work against it; Ctrl-C stops it all', async () => {
+  it('npm start runs the service; api-key:create, fleet:seed, fleet:simulate, staff:create, mcp:token and the MCP Inspector work against it; Ctrl-C stops it all', async () => {
     const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-start-'));
     const api = `http://127.0.0.1:${port}`;
@@ -109,6 +109,22 @@ describe('the README commands', () => {
       const applicants = await fetch(`${api}/api/ops/drivers?status=applicant`, { headers: { authorization: `Bearer ${staffKey!}` } });
       expect(applicants.status).toBe(200);
       for (const page of ['/driver', '/drivers/apply', '/ops']) expect((await fetch(`${api}${page}`)).status, page).toBe(200);
+
+      // An assistant's access: a token as the README gets one, then the MCP Inspector CLI (Node 22
+      // from the npm registry, as the README runs it) lists and calls the tools with it.
+      const tokenRun = run('npm', ['run', '--silent', 'mcp:token', '--', '--url', api, '--dev-sign-in', '+447400123457'], { DATABASE_URL: databaseUrl });
+      expect(await finished(tokenRun, 60_000), tokenRun.output()).toBe(0);
+      const accessToken = /^(eyJ[\w-]+\.[\w-]+\.[\w-]+)$/m.exec(tokenRun.output())?.[1];
+      expect(accessToken, tokenRun.output()).toBeDefined();
+      const inspector = (...args: string[]) =>
+        run('npx', ['-y', '-p', 'node@22', '-p', '@modelcontextprotocol/inspector@2.12.0', 'mcp-inspector', '--cli', `${api}/mcp`, '--transport', 'http',
+          '--header', `Authorization: Bearer ${accessToken!}`, ...args]);
+      const listed = inspector('--method', 'tools/list');
+      expect(await finished(listed, 180_000), listed.output()).toBe(0);
+      for (const tool of ['estimate_fare', 'get_service_info', 'start_booking']) expect(listed.output()).toContain(`"name": "${tool}"`);
+      const priced = inspector('--method', 'tools/call', '--tool-name', 'estimate_fare', '--tool-arg', 'pickup=Manchester Piccadilly', '--tool-arg', 'dropoff=Manchester Airport');
+      expect(await finished(priced, 120_000), priced.output()).toBe(0);
+      expect(priced.output()).toMatch(/"fare_pence": \d+/);
       interrupt(simulate);
       await finished(simulate, 30_000);
     } finally {
