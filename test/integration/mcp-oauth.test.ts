@@ -269,6 +269,19 @@ describe('refusals', () => {
     expect(res.headers.get('location')).toBeNull();
   });
 
+  it('refuses registrations with control characters or forbidden redirect URIs with 400, never a 500', async () => {
+    for (const [metadata, error] of [
+      [{ redirect_uris: ['http://127.0.0.1/cb\u0000'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: [host.redirectUri], client_name: 'Nice\u0007Client' }, 'invalid_client_metadata'],
+      [{ redirect_uris: ['http://assistant.example/cb'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['cursor://anysphere/cb'], application_type: 'native' }, 'invalid_redirect_uri'],
+    ] as const) {
+      const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+      expect(res.status, JSON.stringify(metadata)).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe(error);
+    }
+  });
+
   it('refuses an expired token, a token for another audience and one signed by someone else with 401 invalid_token', async () => {
     const { tokens } = await authorize();
     const claims = decodeJwt(tokens.access_token);

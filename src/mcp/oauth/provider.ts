@@ -3,6 +3,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { Config } from '../../config.js';
 import type { Sql } from '../../db/sql.js';
 import { findAccount } from '../../passengers/account-store.js';
+import { CONTROL_CHARACTER } from '../../schemas/common.js';
 import { MCP_SCOPES, mcpResourceUrl, oauthIssuer } from '../scopes.js';
 import type { SigningKeys } from './keys.js';
 import { checkRedirectUri } from './redirect-uris.js';
@@ -52,6 +53,14 @@ export interface AuthorizationServerOptions {
   fetch?: Configuration['fetch'];
   /** Renders the library's own error pages (a bad client, redirect URI or request). */
   renderError: NonNullable<Configuration['renderError']>;
+}
+
+/** Anywhere in a metadata value: a name, a URI, a list of them. */
+function hasControlCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return CONTROL_CHARACTER.test(value);
+  if (Array.isArray(value)) return value.some(hasControlCharacter);
+  if (value && typeof value === 'object') return Object.values(value).some(hasControlCharacter);
+  return false;
 }
 
 const deriveKey = (secret: string, purpose: string) => createHmac('sha256', secret).update(`oauth:${purpose}`).digest('base64url');
@@ -115,6 +124,8 @@ export function createAuthorizationServer(o: AuthorizationServerOptions): Provid
       // Called for every client however it arrives (registered, or from a metadata document).
       validator(_ctx, key, _value, metadata) {
         if (key !== REDIRECT_POLICY_PROPERTY) return;
+        const hidden = Object.entries(metadata).find(([, v]) => hasControlCharacter(v));
+        if (hidden) throw new errors.InvalidClientMetadata(`${hidden[0]} must not contain control characters`);
         for (const uri of metadata.redirect_uris ?? []) {
           const check = checkRedirectUri(uri);
           if (!check.ok) throw new errors.InvalidRedirectUri(`redirect_uris: ${uri} ${check.reason}`);

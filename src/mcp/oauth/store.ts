@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Sql } from '../../db/sql.js';
 
 // oidc-provider's storage (its Adapter interface) on Postgres: one row per model instance in
@@ -12,6 +12,8 @@ export function postgresAdapter(sql: Sql): new (model: string) => Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      // jsonb cannot hold NUL; whatever let one through, the request is refused, not failed.
+      if (JSON.stringify(payload).includes('\\u0000')) throw new errors.InvalidRequest('control characters are not allowed');
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       await sql`
         insert into oauth_records (model, id, payload, grant_id, user_code, uid, expires_at)
