@@ -32,13 +32,36 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  /** Who is calling /mcp: checked before the body is read, so a client without a token learns where to get one. */
-  async function authenticate(request: FastifyRequest): Promise<void> {
-    // A browser page from elsewhere must not drive a passenger's token (DNS rebinding, CSRF).
+  /** CORS for the browser origins allowed to call /mcp; the challenge must be readable by their scripts. */
+  const corsHeaders = (origin: string): Record<string, string> => ({
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'WWW-Authenticate, Mcp-Session-Id',
+    vary: 'Origin',
+  });
+  function allowedOrigin(request: FastifyRequest): string | undefined {
     const origin = request.headers.origin;
+    // A browser page from elsewhere must not drive a passenger's token (DNS rebinding, CSRF).
     if (origin !== undefined && !allowedOrigins.has(origin)) {
       throw new ProblemError(403, 'origin_not_allowed', 'Requests from this origin are not allowed.');
     }
+    return origin;
+  }
+
+  app.options('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    const origin = allowedOrigin(request);
+    if (origin) void reply.headers(corsHeaders(origin));
+    return reply
+      .code(204)
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Last-Event-ID')
+      .header('access-control-max-age', '600')
+      .send();
+  });
+
+  /** Who is calling /mcp: checked before the body is read, so a client without a token learns where to get one. */
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const origin = allowedOrigin(request);
+    if (origin) void reply.headers(corsHeaders(origin));
     const query = request.query as Record<string, unknown> | undefined;
     if (query && 'access_token' in query) {
       throw new ProblemError(400, 'invalid_request', 'Send the access token in the Authorization header, never in the URL.', {
@@ -102,6 +125,7 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.setHeader('x-request-id', request.id);
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (name.startsWith('access-control-') || name === 'vary') reply.raw.setHeader(name, String(value));
       reply.raw.on('close', () => {
         void transport.close();
         void server.close();

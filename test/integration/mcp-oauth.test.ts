@@ -27,7 +27,10 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   resource = `${base}/mcp`;
-  stack = await startStack({ PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000' }, { oauthFetch: host.fetch });
+  stack = await startStack(
+    { PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000', MCP_ALLOWED_ORIGINS: 'http://localhost:6274' },
+    { oauthFetch: host.fetch },
+  );
   // A second API process on the same database and Temporal, as production runs two or more.
   replica = await buildApp({ config: stack.config, sql: stack.sql, temporal: stack.client, logger: false, oauthFetch: host.fetch });
   const [a, b] = [await freePort(), await freePort()];
@@ -331,6 +334,29 @@ describe('refusals', () => {
     const fare = await callTool(tokens.access_token, 'estimate_fare', { pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport' });
     expect(fare.status).toBe(200);
     expect(((await fare.json()) as { result: { structuredContent: { currency: string } } }).result.structuredContent.currency).toBe('GBP');
+  });
+
+  it('answers the browser origins it allows with CORS, the challenge readable by their scripts', async () => {
+    const preflight = await fetch(resource, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    const unauthenticated = await fetch(resource, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:6274' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/);
+    const { tokens } = await authorize();
+    const listed = await fetch(resource, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}`, origin: 'http://localhost:6274' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect((await fetch(resource, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } })).status).toBe(403);
   });
 
   it('refuses requests from a browser origin it does not know', async () => {
