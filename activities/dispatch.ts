@@ -7,6 +7,7 @@ import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { renderPassengerAssignedText } from '../src/notify/templates.js';
+import type { WorkerMetrics } from '../src/ops/metrics.js';
 import type { CandidatePage, JobSpec, Tier } from '../workflows/bookings/definitions.js';
 
 interface TripFacts {
@@ -16,7 +17,7 @@ interface TripFacts {
 }
 
 /** The cascade's reads and claims: who may be asked, the offer a driver holds, the assignment. */
-export function createDispatchActivities({ sql, notifier, publicBaseUrl }: { sql: Sql; notifier: Notifier; publicBaseUrl: string }) {
+export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics }: { sql: Sql; notifier: Notifier; publicBaseUrl: string; metrics: WorkerMetrics }) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
 
   /** Every driver of the tier within its reach, ranked: eligible nearest first, then the rest with reasons. */
@@ -74,16 +75,23 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl }: { sql
     },
 
     async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {
-      return { claimed: await claimOffer(sql, o) };
+      const claim = await claimOffer(sql, o);
+      // Counted where the decision is recorded, once: a retried activity finds its offer already claimed.
+      if (claim === 'claimed') metrics.offersSent.inc({ tier: o.tier });
+      return { claimed: claim !== 'taken' };
     },
 
     async closeOffer({ offerId, status }: { offerId: string; status: 'declined' | 'timed_out' | 'withdrawn' }): Promise<void> {
-      await closeOffer(sql, offerId, status);
+      if (await closeOffer(sql, offerId, status)) metrics.offerOutcomes.inc({ outcome: status });
     },
 
     /** Records the accepted offer and tells the passenger who is coming. */
     async assignDriver({ ref, driverId, offerId }: { ref: string; driverId: string; offerId: string }): Promise<void> {
-      await recordAcceptance(sql, { ref, driverId, offerId });
+      const accepted = await recordAcceptance(sql, { ref, driverId, offerId });
+      if (accepted.newlyAccepted) {
+        metrics.offerOutcomes.inc({ outcome: 'accepted' });
+        if (accepted.secondsSinceDispatch !== null) metrics.timeToAssignment.observe(accepted.secondsSinceDispatch);
+      }
       const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
       await sendBestEffort(
         notifier,

@@ -1,9 +1,11 @@
 import type { Sql } from '../src/db/sql.js';
 import type { Notifier } from '../src/notify/notifier.js';
+import type { WorkerMetrics } from '../src/ops/metrics.js';
 import { createBookingRecordActivities } from './booking-records.js';
 import { createDispatchActivities } from './dispatch.js';
 import { createDriverActivities } from './drivers.js';
 import { createNotificationActivities, type NotificationSettings } from './notifications.js';
+import { createOpsActivities } from './ops.js';
 import { createPartnerEventActivities, type PartnerDeliverySettings } from './partner-events.js';
 import { createPartnerJobActivities } from './partner-jobs.js';
 import { createQuoteActivities } from './quotes.js';
@@ -14,6 +16,8 @@ export interface ActivityDeps {
   notifier: Notifier;
   settings: NotificationSettings;
   partnerDelivery: PartnerDeliverySettings;
+  /** The worker's own counters (src/ops/metrics.ts), incremented where decisions are recorded. */
+  metrics: WorkerMetrics;
 }
 
 /**
@@ -31,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriptionActivities(deps),
     ...createPartnerJobActivities(deps),
     ...createPartnerEventActivities(deps),
+    ...createOpsActivities(deps),
   };
 }
 

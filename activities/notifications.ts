@@ -14,6 +14,10 @@ export interface NotificationSettings {
   publicBaseUrl: string;
   jobLinkSecret: string;
   opsAlertEmail: string;
+  /** Ops hear of a booking still without a driver this many minutes before pickup. */
+  opsUnassignedAlertMinutes: number;
+  /** The booking's workflow in the Temporal Web UI, for links in ops emails. */
+  temporalUiBookingUrl: (ref: string) => string;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Notifier } from './notify/notifier.js';
 import { callerPlugin } from './plugins/caller.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { oauthPlugin } from './plugins/oauth.js';
 import { postgresPlugin } from './plugins/postgres.js';
 import { rateLimitsPlugin } from './plugins/rate-limits.js';
@@ -28,6 +29,7 @@ import { opsRoutes } from './routes/ops.js';
 import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { pageRoutes } from './routes/pages.js';
 import { operatorDashboardRoutes } from './routes/operator-dashboard.js';
@@ -92,6 +94,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(errorHandlerPlugin);
   await app.register(postgresPlugin, opts.sql ? { sql: opts.sql } : { url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
+  await app.register(metricsPlugin);
   await app.register(
     temporalPlugin,
     opts.temporal ? { client: opts.temporal } : { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE },
@@ -110,6 +113,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(fastifySwaggerUi, { routePrefix: '/api/public/docs' });
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(docsRoutes);
   await app.register(quoteRoutes);
   await app.register(bookingRoutes);

@@ -96,6 +96,20 @@ const ConfigSchema = z.object({
       message: 'must be whsec_<base64> secrets separated by spaces',
     }),
   OPS_ALERT_EMAIL: z.email().default('ops@localhost'),
+  /** Ops are emailed once when a booking still has no driver this many minutes before pickup. */
+  OPS_UNASSIGNED_ALERT_MINUTES: positiveInt.max(24 * 60).default(15),
+  /** The Temporal Web UI the ops page links each booking's workflow history to. */
+  TEMPORAL_UI_URL: z.url().default('http://localhost:8233').transform((u) => u.replace(/\/$/, '')),
+  /**
+   * Bearer token for the API's GET /metrics. Unset: /metrics answers only callers on this machine
+   * (a loopback socket with no forwarding header), so a scraper must run beside the API.
+   */
+  METRICS_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,200}$/, 'must be 32-200 characters of A-Z a-z 0-9 _ -').optional(),
+  /** The worker's metrics port (its own and the Temporal SDK's); unset: the worker serves none. */
+  WORKER_METRICS_PORT: port.optional(),
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Where the Temporal SDK's own Prometheus exporter listens (loopback only); default WORKER_METRICS_PORT + 1. */
+  WORKER_SDK_METRICS_PORT: port.optional(),
   NOTIFIER: z.enum(['outbox', 'live']).default('outbox'),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),

@@ -5,6 +5,8 @@ import type { Sql } from './db/sql.js';
 import type { Geocoder, Router } from './geo/types.js';
 import { createNotifier } from './notify/index.js';
 import type { Notifier } from './notify/notifier.js';
+import { temporalUiBookingUrl } from './ops/links.js';
+import { countingFailures, createWorkerMetrics, type WorkerMetrics } from './ops/metrics.js';
 
 /**
  * What the application functions (src/<area>/) need, whoever calls them: HTTP routes today,
@@ -43,14 +45,22 @@ export function notifierFromConfig(config: Config, sql: Sql): Notifier {
 }
 
 /** What the worker's activities need, from configuration: shared by the worker and tests. */
-export function activityDeps(config: Config, sql: Sql, notifier: Notifier = notifierFromConfig(config, sql)): ActivityDeps {
+export function activityDeps(
+  config: Config,
+  sql: Sql,
+  notifier: Notifier = notifierFromConfig(config, sql),
+  metrics: WorkerMetrics = createWorkerMetrics(),
+): ActivityDeps {
   return {
     sql,
-    notifier,
+    notifier: countingFailures(notifier, metrics.notifierFailures),
+    metrics,
     settings: {
       publicBaseUrl: config.PUBLIC_BASE_URL,
       jobLinkSecret: config.JOB_LINK_SECRET,
       opsAlertEmail: config.OPS_ALERT_EMAIL,
+      opsUnassignedAlertMinutes: config.OPS_UNASSIGNED_ALERT_MINUTES,
+      temporalUiBookingUrl: (ref) => temporalUiBookingUrl(config, ref),
     },
     partnerDelivery: { secretsKey: config.PARTNER_SECRETS_KEY, env: config.NODE_ENV },
   };

@@ -9,11 +9,17 @@ import { createWorker } from './temporal/create-worker.js';
 import { connectTemporal } from './temporal/connection.js';
 import { runMain } from './run-main.js';
 import { installWorkerLogging } from './temporal/runtime-logging.js';
+import { createWorkerMetrics } from './ops/metrics.js';
+import { startMetricsServer } from './ops/metrics-server.js';
+import { ensureOpsWatch } from './ops/watch.js';
 import { ensureSearchAttributes } from './temporal/search-attributes.js';
 
 runMain('worker', async () => {
   const config = loadConfig();
-  installWorkerLogging(config.LOG_LEVEL);
+  const metricsPort = config.WORKER_METRICS_PORT;
+  const sdkMetricsAddress = metricsPort === undefined ? undefined : `127.0.0.1:${config.WORKER_SDK_METRICS_PORT ?? metricsPort + 1}`;
+  installWorkerLogging(config.LOG_LEVEL, sdkMetricsAddress ? { sdkMetricsAddress } : {});
+  const metrics = createWorkerMetrics();
   const sql = createSql(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   await migrate(sql, (m) => console.log(`[worker] ${m}`));
   // Fail fast with a clear message if the server is not there (NativeConnection does not wait).
@@ -24,14 +30,22 @@ runMain('worker', async () => {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: activityDeps(config, sql),
+    deps: activityDeps(config, sql, undefined, metrics),
   });
+  const metricsServer =
+    metricsPort === undefined
+      ? null
+      : await startMetricsServer({ registry: metrics.registry, host: config.WORKER_METRICS_HOST, port: metricsPort, ...(sdkMetricsAddress ? { sdkMetricsAddress } : {}), warn: (m) => console.warn(`[worker] ${m}`) });
+  if (metricsServer) console.log(`[worker] metrics on http://${config.WORKER_METRICS_HOST}:${metricsServer.port}/metrics`);
   // Partner status events: starts each booking's delivery workflow as the bookings trigger records them.
   const pump = await startEventPump({ sql, client: probe.client, taskQueue: config.TEMPORAL_TASK_QUEUE, log: (m, f) => console.warn(`[worker] ${m}`, f ?? '') });
+  // Alerts ops about bookings still without a driver near pickup (workflows/ops/).
+  await ensureOpsWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.
   await worker.run();
   await pump.stop();
+  await metricsServer?.close();
   await probe.connection.close();
   await connection.close();
   await sql.end({ timeout: 5 });

@@ -6,3 +6,4 @@ export { billWeekWorkflow, driverSubscriptionWorkflow } from './subscriptions/wo
 export { driverLicenceWorkflow } from './drivers/workflow.js';
 export { partnerJobWorkflow } from './partners/job-workflow.js';
 export { partnerDeliveryWorkflow } from './partners/delivery.js';
+export { opsWatchWorkflow } from './ops/workflow.js';

@@ -95,36 +95,52 @@ export async function readTierDrivers(
 export async function claimOffer(
   sql: Sql,
   o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string },
-): Promise<boolean> {
+): Promise<'claimed' | 'already_claimed' | 'taken'> {
   return sql.begin(async (tx) => {
     await tx`select id from drivers where id = ${o.driverId} for update`;
     const [existing] = await tx`select 1 from offers where id = ${o.offerId}`;
-    if (existing) return true;
+    if (existing) return 'already_claimed';
     const [b] = await tx<{ pickup_at: Date; duration_s: number }[]>`select pickup_at, duration_s from bookings where ref = ${o.ref}`;
     if (!b) throw new Error(`booking ${o.ref} not found`);
     const end = new Date(b.pickup_at.getTime() + b.duration_s * 1000);
     const [{ load }] = (await tx`select ${driverLoad(tx, tx`${o.driverId}`, o.ref, b.pickup_at, end)} as load`) as unknown as [{ load: number }];
-    if (load > 0) return false;
+    if (load > 0) return 'taken';
     await tx`insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
              values (${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt})`;
     await tx`update bookings set status = 'offered', updated_at = now()
               where ref = ${o.ref} and status not in ('cancelled', 'completed')`;
-    return true;
+    return 'claimed';
   });
 }
 
-export async function closeOffer(sql: Sql, offerId: string, status: 'declined' | 'timed_out' | 'withdrawn'): Promise<void> {
-  await sql`update offers set status = ${status}, responded_at = now() where id = ${offerId} and status = 'offered'`;
+/** True when this call closed the offer (false for a retry, or an offer already answered). */
+export async function closeOffer(sql: Sql, offerId: string, status: 'declined' | 'timed_out' | 'withdrawn'): Promise<boolean> {
+  const rows = await sql`update offers set status = ${status}, responded_at = now() where id = ${offerId} and status = 'offered' returning 1`;
+  return rows.length > 0;
 }
 
-/** The accepted offer and the booking's driver are one fact: written together. */
-export async function recordAcceptance(sql: Sql, a: { ref: string; driverId: string; offerId: string }): Promise<void> {
-  await sql.begin(async (tx) => {
-    await tx`update offers set status = 'accepted', responded_at = coalesce(responded_at, now())
-              where id = ${a.offerId} and status in ('offered', 'accepted')`;
-    await tx`update bookings set driver_id = ${a.driverId}, status = 'assigned', assigned_at = coalesce(assigned_at, now()),
+/**
+ * The accepted offer and the booking's driver are one fact: written together. Says whether this
+ * call accepted it (a retry finds it accepted already) and how long the booking waited for a
+ * driver since its dispatch began (its first decision; its creation if it has none).
+ */
+export async function recordAcceptance(
+  sql: Sql,
+  a: { ref: string; driverId: string; offerId: string },
+): Promise<{ newlyAccepted: boolean; secondsSinceDispatch: number | null }> {
+  return sql.begin(async (tx) => {
+    const accepted = await tx`update offers set status = 'accepted', responded_at = now()
+              where id = ${a.offerId} and status = 'offered' returning 1`;
+    if (accepted.length === 0) {
+      await tx`update offers set responded_at = coalesce(responded_at, now()) where id = ${a.offerId} and status = 'accepted'`;
+    }
+    const [b] = await tx<{ waited: number | null }[]>`
+      update bookings set driver_id = ${a.driverId}, status = 'assigned', assigned_at = coalesce(assigned_at, now()),
                     updated_at = now()
-              where ref = ${a.ref} and status not in ('cancelled', 'completed')`;
+              where ref = ${a.ref} and status not in ('cancelled', 'completed')
+      returning extract(epoch from now() - coalesce(
+        (select min(decided_at) from dispatch_decisions where booking_ref = ${a.ref}), created_at))::float8 as waited`;
+    return { newlyAccepted: accepted.length > 0, secondsSinceDispatch: b?.waited ?? null };
   });
 }
 

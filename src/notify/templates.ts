@@ -50,6 +50,19 @@ export function renderOpsUnassignedEmail(b: BookingRow, round: number, baseUrl: 
   };
 }
 
+export function renderOpsNearPickupEmail(b: BookingRow, baseUrl: string, workflowUrl: string): { subject: string; body: string } {
+  return {
+    subject: `No driver yet: ${b.ref}, pickup ${londonTime(b.pickup_at)}`,
+    body: [
+      `Booking ${b.ref} has no driver and its pickup is ${londonTime(b.pickup_at)} (Europe/London), at ${b.pickup.label}, to ${b.dropoff.label}.`,
+      `${b.passengers} passengers, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}. Status: ${b.status.replace(/_/g, ' ')}.`,
+      `Its story and dispatch decisions: ${baseUrl}/ops/bookings?ref=${b.ref}`,
+      `Workflow history: ${workflowUrl}`,
+      `Tracking: ${baseUrl}/track/${b.ref}`,
+    ].join('\n'),
+  };
+}
+
 export function renderBookingConfirmationEmail(b: BookingRow, trackUrl: string, confirmLink: string | null): { subject: string; body: string } {
   const lines = [
     `Hello ${b.passenger_name},`,

@@ -20,6 +20,9 @@ export interface FakeWorld {
   bookings: Map<string, BookingStatus>;
   /** New jobs counted per partner and day, and the job references counted. */
   dailyJobs: Map<string, number>;
+  /** Bookings the ops watcher would find without a driver near pickup, and those it alerted. */
+  unassignedNearPickup: string[];
+  opsAlerted: string[];
 }
 
 export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activities; world: FakeWorld } {
@@ -30,6 +33,8 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     partnerJobs: new Map(),
     bookings: new Map(),
     dailyJobs: new Map(),
+    unassignedNearPickup: [],
+    opsAlerted: [],
   };
   const countedJobs = new Set<string>();
   const log = (name: string, arg?: unknown) => {
@@ -75,6 +80,13 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async sendJobCard(c) { log('sendJobCard', c); },
     async alertOps(a) { log('alertOps', a); },
     async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
+    async alertUnassignedNearPickup() {
+      log('alertUnassignedNearPickup');
+      // Each booking due is alerted once, as the real claim in Postgres makes it.
+      const due = world.unassignedNearPickup.filter((ref) => !world.opsAlerted.includes(ref));
+      world.opsAlerted.push(...due);
+      return { alerted: due };
+    },
     async saveSubscription(s) { log('saveSubscription', s); },
     async recordTrialExtension(e) { log('recordTrialExtension', e); },
     async loadPartnerJobRecord(j) {
