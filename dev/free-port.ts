@@ -15,3 +15,23 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A port nothing listens on, drawn from [min, max). Temporal's membership ports must stay below
+ * the ephemeral range (32768 up on Linux), where freePort's answers come from.
+ */
+export async function freePortBelowEphemeral(taken: ReadonlySet<number> = new Set(), min = 20_000, max = 32_768): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = min + Math.floor(Math.random() * (max - min));
+    if (!taken.has(port) && (await canListen(port))) return port;
+  }
+  throw new Error(`no free port in [${min}, ${max})`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}

@@ -3,13 +3,13 @@
 // TEMPORAL_ADDRESS is set, then the API and the worker as separate processes. Data lives under
 // .data/ so a second start keeps the first start's quotes and workflow histories.
 // Ctrl-C stops everything it started, in reverse order.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { startPostgresProcess } from '../dev/postgres-process.js';
-import { startTemporalDevServer, stopChild } from '../dev/temporal-dev-server.js';
+import { ProcessStack } from '../dev/process-stack.js';
+import { startTemporalDevServer } from '../dev/temporal-dev-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,40 +30,7 @@ if (!env.success) {
 }
 const settings = env.data;
 
-const stops: Array<{ name: string; stop: () => Promise<void> }> = [];
-let stopping = false;
-
-async function shutdown(code: number): Promise<void> {
-  // npm, sh and tsx each pass the same Ctrl-C on, so signals arrive more than once: only the first
-  // one starts the ordered stop, and nothing exits before it is done.
-  if (stopping) return;
-  stopping = true;
-  console.log('\n[start] stopping...');
-  for (const { name, stop } of stops.reverse()) {
-    await stop().catch((err: unknown) => console.error(`[start] stopping ${name}: ${String(err)}`));
-    console.log(`[start] stopped ${name}`);
-  }
-  process.exit(code);
-}
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
-
-function runService(name: string, entry: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
-  // Own process group: Ctrl-C reaches only this script, which then stops children in order.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
-    env: childEnv,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-  });
-  child.once('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`[start] ${name} exited (${signal ?? code}); stopping the rest`);
-      void shutdown(1);
-    }
-  });
-  stops.push({ name, stop: () => stopChild(child, 15_000) });
-  return child;
-}
+const stack = new ProcessStack('start');
 
 async function main(): Promise<void> {
   fs.mkdirSync(settings.DATA_DIR, { recursive: true });
@@ -86,17 +53,17 @@ async function main(): Promise<void> {
       readyTimeoutMs: 120_000,
       detached: true,
     });
-    stops.push({ name: 'temporal', stop: temporal.stop });
+    stack.add('temporal', temporal.stop);
     temporalAddress = temporal.address;
     temporalUi = temporal.uiUrl;
   }
 
   const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, PORT: String(settings.PORT) };
-  runService('worker', 'src/worker.ts', childEnv);
-  runService('api', 'src/server.ts', childEnv);
+  stack.runService('worker', 'src/worker.ts', childEnv);
+  stack.runService('api', 'src/server.ts', childEnv);
 
   const api = `http://localhost:${settings.PORT}`;
-  await waitForHttp(`${api}/readyz`, 120_000);
+  await stack.waitForHttp(`${api}/readyz`, 120_000);
   console.log(
     [
       '',
@@ -118,30 +85,11 @@ async function main(): Promise<void> {
 
 async function startPostgresRunner(dataDir: string, port: number): Promise<string> {
   const pg = await startPostgresProcess({ dataDir, port, detached: true });
-  pg.child.once('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`[start] postgres exited (${signal ?? code}); stopping the rest`);
-      void shutdown(1);
-    }
-  });
-  stops.push({ name: 'postgres', stop: pg.stop });
+  stack.add('postgres', pg.stop, pg.child);
   return pg.url;
-}
-
-async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !stopping) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
 
 main().catch((err: unknown) => {
   console.error('[start] failed:', err instanceof Error ? err.message : err);
-  void shutdown(1);
+  void stack.shutdown(1);
 });

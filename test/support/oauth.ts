@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 export { CookieBrowser, interactionUid, pageText, signInAndAllow, signInCodeSentTo } from '../../dev/oauth-sign-in.js';
+export { startRoundRobinProxy } from '../../dev/round-robin-proxy.js';
 
 /** The https host a metadata-document client_id names; the test's fetch serves it from a local server. */
 export const CLIENT_HOST = 'assistant.example';
@@ -60,28 +61,4 @@ export async function startClientHost(): Promise<ClientHost> {
     fetch: localFetch,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/**
- * A load balancer at `port` sending each request to the next of `targets` in turn: two API
- * processes behind one public address, so each step of a sign-in may land on either.
- */
-export async function startRoundRobinProxy(port: number, targets: readonly number[]): Promise<{ served: number[]; close(): Promise<void> }> {
-  const served = targets.map(() => 0);
-  let next = 0;
-  const server = http.createServer((req, res) => {
-    const i = next++ % targets.length;
-    served[i] = (served[i] ?? 0) + 1;
-    const upstream = http.request(
-      { host: '127.0.0.1', port: targets[i], method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { served, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
