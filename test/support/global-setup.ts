@@ -1,6 +1,8 @@
 // Starts (or reuses) the real Postgres and the real Temporal dev server every integration test
 // runs against, applies migrations, and bundles the workflow code once for all test files.
 // Reuse: set TEST_DATABASE_URL and/or TEST_TEMPORAL_ADDRESS to point at running servers.
+// TEST_TOPOLOGY=cluster: Temporal Server 1.29.1 on that Postgres (dev/temporal-server.ts), as
+// production and `npm run start:cluster` run it, instead of the dev server.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +13,7 @@ import { createSql } from '../../src/db/sql.js';
 import { startPostgresProcess } from '../../dev/postgres-process.js';
 import { freePort } from '../../dev/free-port.js';
 import { startTemporalDevServer } from '../../dev/temporal-dev-server.js';
+import { postgresParts, startTemporalServer } from '../../dev/temporal-server.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
 
 declare module 'vitest' {
@@ -41,7 +44,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await sql.end();
 
   let temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
-  if (!temporalAddress) {
+  if (!temporalAddress && process.env.TEST_TOPOLOGY === 'cluster') {
+    const temporal = await startTemporalServer({
+      postgres: postgresParts(databaseUrl),
+      frontendPort: 'free',
+      logFile: path.join(tmp, 'temporal.log'),
+      readyTimeoutMs: 120_000,
+    });
+    teardown.push(temporal.stop);
+    temporalAddress = temporal.address;
+  } else if (!temporalAddress) {
     // A generous readiness wait: a cold CI machine can take well over the SDK's default 5 s.
     const temporal = await startTemporalDevServer({
       port: Number(process.env.TEST_TEMPORAL_PORT ?? (await freePort())),
