@@ -26,6 +26,7 @@ import { driverAppRoutes } from './routes/driver-app.js';
 import { driverPageRoutes } from './routes/driver-pages.js';
 import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
+import { opsViewRoutes } from './routes/ops-view.js';
 import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -121,6 +122,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverRoutes);
   await app.register(driverAppRoutes);
   await app.register(opsRoutes);
+  await app.register(opsViewRoutes);
   await app.register(driverPageRoutes);
   await app.register(paymentWebhookRoutes);
   await app.register(partnerIntakeRoutes);

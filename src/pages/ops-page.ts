@@ -104,6 +104,7 @@ const OPS_SCRIPT = inlineAsset(`(() => {
 
 export function renderOpsPage(): Page {
   const body = html`<h1>Operations</h1>
+<p><a href="/ops/bookings">Live bookings, their stories and dispatch decisions</a></p>
 <p class="alert" id="message" role="status" aria-live="polite" hidden></p>
 <section class="card" id="sign-in" aria-labelledby="sign-in-title">
 <h2 id="sign-in-title">Staff sign-in</h2>

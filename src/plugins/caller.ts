@@ -32,7 +32,8 @@ export function presentedApiKey(request: FastifyRequest): string | null {
 
 function isOAuthPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/oauth/');
+  // /metrics takes its own token (METRICS_TOKEN, src/routes/metrics.ts), never an API key.
+  return path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/oauth/') || path === '/metrics';
 }
 
 /**

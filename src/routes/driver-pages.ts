@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { renderApplyPage } from '../pages/apply-page.js';
 import { renderDriverAppPage } from '../pages/driver-app-page.js';
+import { renderOpsBookingsPage } from '../pages/ops-bookings-page.js';
 import { renderOpsPage } from '../pages/ops-page.js';
 import { sendPage } from '../pages/send-page.js';
 
@@ -13,4 +14,5 @@ export async function driverPageRoutes(app: FastifyInstance): Promise<void> {
   app.get('/driver', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderDriverAppPage()) });
   app.get('/drivers/apply', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderApplyPage()) });
   app.get('/ops', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderOpsPage()) });
+  app.get('/ops/bookings', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderOpsBookingsPage()) });
 }

@@ -13,6 +13,7 @@ import { connectTemporal } from '../../src/temporal/connection.js';
 import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
 import { createWorker } from '../../src/temporal/create-worker.js';
 import { activityDeps } from '../../src/services.js';
+import type { WorkerMetrics } from '../../src/ops/metrics.js';
 
 export interface TestStack {
   sql: Sql;
@@ -24,6 +25,8 @@ export interface TestStack {
   config: Config;
   app: FastifyInstance;
   worker: Worker;
+  /** The worker's own counters (what its /metrics would serve). */
+  metrics: WorkerMetrics;
   close(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ export async function startStack(
     config,
     app,
     worker,
+    metrics: deps.metrics,
     async close() {
       await app.close();
       worker.shutdown();

@@ -1,0 +1,158 @@
+import { html } from './escape-html.js';
+import { inlineAsset, layout, type Page } from './layout.js';
+
+// The ops view's page (/ops/bookings): live bookings, those without a driver near pickup first; a
+// booking's whole story from its reference; its decision log with a driver filter that says why a
+// driver was not offered the job. Signs in with the same staff key as /ops (kept for this tab).
+// Everything comes from /api/ops/bookings...; times are shown in Europe/London.
+
+const SCRIPT = inlineAsset(`(() => {
+  const $ = (id) => document.getElementById(id);
+  const KEY = 'directTaxiStaffKey';
+  let key = sessionStorage.getItem(KEY);
+  const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
+  const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; return e; };
+  const london = (iso) => iso ? new Date(iso).toLocaleString('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—';
+  const pounds = (p) => '£' + (p / 100).toFixed(2);
+  const words = (s) => s ? String(s).replace(/_/g, ' ') : '—';
+  const api = async (path) => {
+    const res = await fetch(path, { headers: { accept: 'application/json', authorization: 'Bearer ' + key } });
+    if (res.status === 401) { sessionStorage.removeItem(KEY); key = null; $('console').hidden = true; $('sign-in').hidden = false; throw new Error('That staff key is not valid.'); }
+    if (!res.ok) { const p = await res.json().catch(() => null); throw new Error((p && p.detail) || 'Something went wrong.'); }
+    return res.json();
+  };
+  const table = (caption, head, rows) => {
+    // Focusable and named, so a keyboard can scroll a wide table on a phone.
+    const wrap = el('div', undefined, 'table-scroll'); wrap.tabIndex = 0; wrap.setAttribute('role', 'region'); wrap.setAttribute('aria-label', caption);
+    const t = el('table'); t.append(el('caption', caption, 'visually-hidden'));
+    const tr = el('tr'); for (const h of head) { const th = el('th', h); th.scope = 'col'; tr.append(th); }
+    const thead = el('thead'); thead.append(tr);
+    const tbody = el('tbody');
+    for (const r of rows) { const row = el('tr'); for (const c of r) { const td = el('td'); if (c instanceof Node) td.append(c); else td.textContent = c === null || c === undefined ? '—' : String(c); row.append(td); } tbody.append(row); }
+    t.append(thead, tbody); wrap.append(t); return wrap;
+  };
+  const workflowLink = (b) => { const a = el('a', 'Workflow history'); a.href = b.links.workflow; a.target = '_blank'; a.rel = 'noopener noreferrer'; return a; };
+  let current = null;
+  const openButton = (ref) => { const b = el('button', ref, 'decline'); b.type = 'button'; b.dataset.ref = ref; b.addEventListener('click', () => openStory(ref).catch((e) => say(e.message))); return b; };
+  const loadBoard = async () => {
+    const status = $('status').value;
+    const board = await api('/api/ops/bookings' + (status ? '?status=' + encodeURIComponent(status) : ''));
+    $('counts').textContent = Object.entries(board.counts).map(([k, v]) => words(k) + ': ' + v).join(', ') || 'No live bookings.';
+    $('alert-minutes').textContent = String(board.alert_minutes);
+    const rows = board.bookings.map((b) => [
+      openButton(b.ref), words(b.status), b.pickup_at_london,
+      b.minutes_to_pickup + ' min', b.driver ? (b.driver.name || b.driver.id) : (b.without_driver ? 'No driver' : '—'),
+      b.alerted_at ? 'Alerted ' + london(b.alerted_at) : '', workflowLink(b),
+    ]);
+    $('board').replaceChildren(table('Live bookings, those without a driver first', ['Booking', 'Status', 'Pickup (London)', 'In', 'Driver', 'Ops alert', 'Temporal'], rows));
+  };
+  const section = (title, child) => { const s = el('section', undefined, 'card'); s.append(el('h3', title), child); return s; };
+  const renderDecisions = (log) => {
+    const out = [];
+    if (log.driver) {
+      const p = el('p', log.driver.explanation, 'alert ' + (log.driver.considered ? 'ok' : 'error')); p.id = 'driver-answer';
+      const n = log.driver.now;
+      const facts = el('p', 'Now: ' + n.name + ' (' + n.id + '), ' + n.tier + ' tier, ' + n.status + ', ' + (n.online ? 'online' : 'offline') +
+        (n.location_age_seconds === null ? ', no position on record' : ', position ' + Math.round(n.location_age_seconds / 60) + ' min old, ' + (n.distance_now_m / 1000).toFixed(1) + ' km from the pickup') +
+        (n.tier_reach_m ? ' (the tier reads drivers within ' + n.tier_reach_m / 1000 + ' km).' : '.'), 'hint');
+      out.push(p, facts);
+    }
+    out.push(table('Dispatch decisions', ['Round', 'Tier', 'Driver', 'Distance', 'Decision', 'At (London)'], log.decisions.map((d) => [
+      d.round, d.tier, (d.driver_name || '') + ' (' + d.driver_id + ')', d.distance_m === null ? 'no position' : (d.distance_m / 1000).toFixed(1) + ' km',
+      d.eligible ? 'eligible' : 'skipped: ' + words(d.skip_reason), london(d.decided_at),
+    ])));
+    if (log.truncated) out.push(el('p', 'Only the first decisions are listed: filter by driver.', 'hint'));
+    out.push(el('h4', 'Offers'), table('Offers', ['Round', 'Driver', 'Outcome', 'Offered', 'Answered'], log.offers.map((o) => [o.round, (o.driver_name || '') + ' (' + o.driver_id + ')', words(o.status), london(o.offered_at), london(o.responded_at)])));
+    $('decisions').replaceChildren(...out);
+  };
+  const loadDecisions = async () => {
+    const driver = $('driver-filter').value.trim();
+    renderDecisions(await api('/api/ops/bookings/' + encodeURIComponent(current) + '/decisions' + (driver ? '?driver_id=' + encodeURIComponent(driver) : '')));
+  };
+  const openStory = async (ref) => {
+    const story = await api('/api/ops/bookings/' + encodeURIComponent(ref));
+    current = story.booking.ref;
+    const b = story.booking;
+    $('story-title').textContent = 'Booking ' + b.ref + ': ' + words(b.status);
+    const facts = el('dl', undefined, 'facts');
+    for (const [k, v] of [['Pickup', b.pickup_at_london + ', ' + b.pickup], ['Drop-off', b.dropoff], ['Passenger', b.passenger.name + ', ' + b.passenger.phone + (b.passenger.email ? ', ' + b.passenger.email : '')], ['Trip', b.passengers + ' passengers, ' + words(b.vehicle_type) + (b.wheelchair ? ', wheelchair' : '')], ['Fare', pounds(b.fare_pence) + ', ' + words(b.payment_method)], ['Driver', b.driver ? (b.driver.name || '') + ' (' + b.driver.id + ')' : 'none'], ['Source', words(b.source) + (b.partner ? ', partner ' + b.partner.id + (b.partner.job_ref ? ' job ' + b.partner.job_ref : '') : '')], ['Ops alert', b.alerted_at ? london(b.alerted_at) : 'none']]) {
+      facts.append(el('dt', k), el('dd', v));
+    }
+    const wl = el('p'); wl.append(workflowLink(b));
+    $('story-body').replaceChildren(
+      facts, wl,
+      section('Status changes', table('Status changes', ['At (London)', 'From', 'To', 'Driver'], story.status_changes.map((c) => [c.at_london, words(c.previous_status), words(c.status), c.driver_id]))),
+      section('Dispatch rounds', table('Dispatch rounds', ['Round', 'Tier', 'Drivers read', 'Eligible', 'At (London)'], story.rounds.map((r) => [r.round, r.tier, r.considered, r.eligible, london(r.at)]))),
+      section('Messages sent', table('Messages sent', ['Created (London)', 'Channel', 'To', 'What', 'Sent'], story.messages.map((m) => [london(m.created_at), m.channel, m.to, m.subject || m.key.split(':')[0], m.sent_at ? london(m.sent_at) : 'not sent']))),
+      section('Payment records', table('Payment records', ['Recorded (London)', 'Amount', 'Method', 'By', 'Corrects'], story.payments.map((p) => [london(p.recorded_at), pounds(p.amount_pence), words(p.method), p.recorded_by, p.corrects]))),
+    );
+    $('story').hidden = false;
+    $('ref').value = current;
+    history.replaceState(null, '', '/ops/bookings?ref=' + encodeURIComponent(current));
+    await loadDecisions();
+    $('story-title').focus();
+  };
+  const show = async () => {
+    $('sign-in').hidden = true; $('console').hidden = false;
+    await loadBoard();
+    const ref = new URLSearchParams(location.search).get('ref');
+    if (ref) await openStory(ref);
+  };
+  $('key-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault(); key = $('key').value.trim();
+    try { await show(); sessionStorage.setItem(KEY, key); say('', true); } catch (e) { say(e.message); }
+  });
+  $('status').addEventListener('change', () => loadBoard().catch((e) => say(e.message)));
+  $('refresh').addEventListener('click', () => loadBoard().then(() => say('', true)).catch((e) => say(e.message)));
+  $('find-form').addEventListener('submit', (ev) => { ev.preventDefault(); say('', true); openStory($('ref').value.trim().toUpperCase()).catch((e) => say(e.message)); });
+  $('driver-form').addEventListener('submit', (ev) => { ev.preventDefault(); loadDecisions().then(() => say('', true)).catch((e) => say(e.message)); });
+  if (key) show().catch((e) => say(e.message));
+})();
+`);
+
+const STATUSES = ['awaiting_confirmation', 'scheduled', 'dispatching', 'offered', 'unassigned', 'assigned', 'en_route', 'arrived', 'on_board'];
+
+export function renderOpsBookingsPage(): Page {
+  const body = html`<h1>Live bookings</h1>
+<p><a href="/ops">Drivers and passengers</a></p>
+<p class="alert" id="message" role="status" aria-live="polite" hidden></p>
+<section class="card" id="sign-in" aria-labelledby="sign-in-title">
+<h2 id="sign-in-title">Staff sign-in</h2>
+<form id="key-form">
+<label for="key">Staff key</label>
+<input id="key" name="key" type="password" autocomplete="off" required>
+<button type="submit">Sign in</button>
+</form>
+</section>
+<div id="console" hidden>
+<section class="card" aria-labelledby="find-title">
+<h2 id="find-title">Find a booking</h2>
+<form id="find-form">
+<label for="ref">Booking reference</label>
+<input id="ref" type="text" required maxlength="12" pattern="[A-Za-z0-9]{10,12}" autocomplete="off" spellcheck="false">
+<button type="submit">Show its story</button>
+</form>
+</section>
+<section aria-labelledby="board-title">
+<h2 id="board-title">Now and next</h2>
+<p class="hint">Bookings without a driver come first, nearest pickup first; ops are emailed when one has no driver <span id="alert-minutes"></span> minutes before pickup. Times are London time.</p>
+<p id="counts"></p>
+<label for="status">Show</label>
+<select id="status"><option value="">Every live status</option>${STATUSES.map((s) => html`<option value="${s}">${s.replace(/_/g, ' ')}</option>`)}</select>
+<button type="button" id="refresh" class="decline">Refresh</button>
+<div id="board"></div>
+</section>
+<section class="card" id="story" aria-labelledby="story-title" hidden>
+<h2 id="story-title" tabindex="-1">Booking</h2>
+<div id="story-body"></div>
+<h3>Why was a driver (not) offered this job?</h3>
+<form id="driver-form">
+<label for="driver-filter">Driver id (empty: every decision)</label>
+<input id="driver-filter" type="text" maxlength="60" autocomplete="off" spellcheck="false">
+<button type="submit">Show decisions</button>
+</form>
+<div id="decisions"></div>
+</section>
+</div>`;
+  return layout({ title: 'Live bookings', body, script: SCRIPT });
+}

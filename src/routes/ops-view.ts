@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { staffMember } from '../http/auth.js';
+import { ProblemError, problemResponses } from '../http/problem.js';
+import { bookingStory, decisionLog, opsBoard } from '../ops/view.js';
+import { BookingRefParams } from '../schemas/booking.js';
+import { OpsBoard, OpsBoardQuery, OpsBookingStory, OpsDecisionLog, OpsDecisionQuery } from '../schemas/ops.js';
+
+// The ops view for staff (Authorization: Bearer stf_...): live bookings, a booking's whole story,
+// and its dispatch decision log by driver. Reads only.
+
+export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const s = app.services;
+  const tags = ['ops'];
+  const limited = { rateLimit: app.rateLimits.lookup };
+  const noBooking = (ref: string) => new ProblemError(404, 'booking_not_found', `No booking ${ref}.`);
+
+  r.get('/api/ops/bookings', {
+    schema: {
+      operationId: 'opsListBookings',
+      tags,
+      summary: 'Live bookings by status and pickup time: those without a driver first, nearest pickup first',
+      querystring: OpsBoardQuery,
+      response: { 200: OpsBoard, ...problemResponses(400, 401, 429) },
+    },
+    config: limited,
+    handler: async (request) => {
+      await staffMember(s, request);
+      const q = request.query;
+      return opsBoard(s, { status: q.status, hoursBack: q.hours_back, hoursAhead: q.hours_ahead, limit: q.limit });
+    },
+  });
+
+  r.get('/api/ops/bookings/:ref', {
+    schema: {
+      operationId: 'opsGetBookingStory',
+      tags,
+      summary: 'A booking’s whole story: the booking, its status changes, dispatch rounds, offers, messages sent and payment records',
+      params: BookingRefParams,
+      response: { 200: OpsBookingStory, ...problemResponses(400, 401, 404, 429) },
+    },
+    config: limited,
+    handler: async (request) => {
+      await staffMember(s, request);
+      const story = await bookingStory(s, request.params.ref);
+      if (!story) throw noBooking(request.params.ref);
+      return story;
+    },
+  });
+
+  r.get('/api/ops/bookings/:ref/decisions', {
+    schema: {
+      operationId: 'opsGetBookingDecisions',
+      tags,
+      summary: 'The dispatch decision log: every driver considered, why skipped, offered, declined, timed out; with driver_id, why that driver was or was not offered the job',
+      params: BookingRefParams,
+      querystring: OpsDecisionQuery,
+      response: { 200: OpsDecisionLog, ...problemResponses(400, 401, 404, 429) },
+    },
+    config: limited,
+    handler: async (request) => {
+      await staffMember(s, request);
+      const result = await decisionLog(s, request.params.ref, request.query.driver_id ?? null);
+      if (result.found === 'no_booking') throw noBooking(request.params.ref);
+      if (result.found === 'no_driver') throw new ProblemError(404, 'driver_not_found', `No driver ${request.query.driver_id ?? ''}.`);
+      return result.log;
+    },
+  });
+}

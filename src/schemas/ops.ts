@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { text } from './common.js';
+import { BookingStatusSchema } from './booking.js';
+
+// The ops view's API (/api/ops/bookings...): the live board, a booking's story and its decision
+// log. Times are UTC ISO strings, with the Europe/London wall-clock beside the ones people read;
+// money is integer pence.
+
+const at = z.string().describe('UTC, ISO 8601');
+const atOrNull = at.nullable();
+
+export const OpsBoardQuery = z.object({
+  status: BookingStatusSchema.optional(),
+  hours_back: z.coerce.number().int().min(0).max(72).default(2).describe('Include pickups this many hours ago (still open)'),
+  hours_ahead: z.coerce.number().int().min(1).max(24 * 14).default(24).describe('Include pickups up to this many hours ahead'),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+});
+
+export const OpsDecisionQuery = z.object({
+  driver_id: text(60).regex(/^[A-Za-z0-9_-]+$/, 'is not a driver id').optional().describe('Only this driver’s part; says why if the log never mentions them'),
+});
+
+const OpsLinks = z.object({
+  workflow: z.string().describe('The booking workflow’s history in the Temporal Web UI'),
+  story: z.string(),
+  decisions: z.string(),
+  page: z.string(),
+});
+
+const OpsBoardBooking = z.object({
+  ref: z.string(),
+  status: z.string(),
+  source: z.string(),
+  pickup_at: at,
+  pickup_at_london: z.string(),
+  minutes_to_pickup: z.number().int(),
+  pickup: z.string(),
+  dropoff: z.string(),
+  passengers: z.number().int(),
+  vehicle_type: z.string(),
+  wheelchair: z.boolean(),
+  fare_pence: z.number().int(),
+  driver: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  without_driver: z.boolean().describe('No driver, and one may still be found'),
+  alerted_at: atOrNull.describe('When ops were emailed that it is unassigned near pickup'),
+  created_at: at,
+  links: OpsLinks,
+});
+
+export const OpsBoard = z.object({
+  since: at,
+  until: at,
+  alert_minutes: z.number().int(),
+  counts: z.record(z.string(), z.number().int()).describe('Live bookings in the window, by status'),
+  bookings: z.array(OpsBoardBooking),
+});
+
+const OpsRound = z.object({ round: z.number().int(), tier: z.string(), considered: z.number().int(), eligible: z.number().int(), at });
+const OpsOffer = z.object({
+  id: z.string(), driver_id: z.string(), driver_name: z.string().nullable(), round: z.number().int(), tier: z.string(),
+  status: z.enum(['offered', 'accepted', 'declined', 'timed_out', 'withdrawn']), offered_at: at, expires_at: at, responded_at: atOrNull,
+});
+
+export const OpsBookingStory = z.object({
+  booking: OpsBoardBooking.extend({
+    passenger: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
+    payment_method: z.string(),
+    partner: z.object({ id: z.string(), job_ref: z.string().nullable() }).nullable(),
+    assigned_at: atOrNull,
+    cancelled_at: atOrNull,
+    cancel_reason: z.string().nullable(),
+  }),
+  status_changes: z.array(z.object({ status: z.string(), previous_status: z.string().nullable(), driver_id: z.string().nullable(), at, at_london: z.string() })),
+  rounds: z.array(OpsRound),
+  offers: z.array(OpsOffer),
+  messages: z.array(z.object({
+    key: z.string(), channel: z.string(), to: z.string(), subject: z.string().nullable(), provider: z.string(), created_at: at, sent_at: atOrNull,
+  })).describe('From the outbox; bodies are not shown (a job card carries the driver’s signed link)'),
+  payments: z.array(z.object({
+    id: z.string(), driver_id: z.string().nullable(), amount_pence: z.number().int(), method: z.string(), recorded_by: z.string(),
+    corrects: z.string().nullable(), note: z.string().nullable(), recorded_at: at,
+  })),
+});
+
+export const OpsDecisionLog = z.object({
+  booking_ref: z.string(),
+  links: OpsLinks,
+  rounds: z.array(OpsRound),
+  decisions: z.array(z.object({
+    round: z.number().int(), tier: z.string(), driver_id: z.string(), driver_name: z.string().nullable(), distance_m: z.number().int().nullable(),
+    eligible: z.boolean(), skip_reason: z.string().nullable().describe('Why the driver was passed over (null when eligible)'), decided_at: at,
+  })),
+  truncated: z.boolean().describe('More decisions than listed (filter by driver to see one driver’s)'),
+  offers: z.array(OpsOffer),
+  driver: z.object({
+    considered: z.boolean().describe('The log mentions this driver'),
+    offered: z.boolean(),
+    explanation: z.string(),
+    now: z.object({
+      id: z.string(), name: z.string(), tier: z.string(), status: z.string(), online: z.boolean(),
+      location_age_seconds: z.number().int().nullable(), distance_now_m: z.number().int().nullable(), tier_reach_m: z.number().int().nullable(),
+    }).describe('The driver as they are now, beside the log'),
+  }).nullable(),
+});
