@@ -4,6 +4,7 @@
 // unassigned-near-pickup alert against Postgres (once per booking), staff keys required, and the
 // page in headless Chromium with axe.
 import { randomUUID } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,20 @@ describe('API metrics', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the ops view in the OpenAPI document', () => {
+  it('documents the three ops operations with their staff-key problems, and not /metrics', async () => {
+    const doc = (await stack.app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json();
+    expect((await new Validator().validate(doc)).valid).toBe(true);
+    expect(doc.paths['/api/ops/bookings'].get.operationId).toBe('opsListBookings');
+    expect(doc.paths['/api/ops/bookings/{ref}'].get.operationId).toBe('opsGetBookingStory');
+    expect(doc.paths['/api/ops/bookings/{ref}/decisions'].get.operationId).toBe('opsGetBookingDecisions');
+    for (const path of ['/api/ops/bookings', '/api/ops/bookings/{ref}', '/api/ops/bookings/{ref}/decisions']) {
+      expect(Object.keys(doc.paths[path].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
+    }
+    expect(doc.paths['/metrics']).toBeUndefined();
   });
 });
 
