@@ -1,0 +1,187 @@
+// Faults only the production topology has (TEST_TOPOLOGY=cluster: Temporal Server on Postgres, more
+// than one worker and API process): a worker SIGKILLed while another keeps serving, and an API
+// process killed mid-request behind the round-robin proxy while clients retry with their
+// Idempotency-Key. Nothing may be lost or duplicated. On the default topology these are skipped:
+// crash.test.ts covers the single-worker crashes there.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../dev/free-port.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../../dev/round-robin-proxy.js';
+import { stopChild } from '../../dev/temporal-dev-server.js';
+import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
+import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack } from '../support/processes.js';
+import { eventually } from '../support/stack.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cluster = process.env.TEST_TOPOLOGY === 'cluster';
+
+let api: ApiOnlyStack | undefined;
+let proxy: RoundRobinProxy | undefined;
+const apiProcesses: ChildProcess[] = [];
+const drivers: TestDriver[] = [];
+const refs: string[] = [];
+
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+  await Promise.all(apiProcesses.splice(0).map((c) => stopChild(c, 5_000)));
+  await killAllWorkerProcesses();
+  if (api) {
+    await takeDriversOffline(api.sql, drivers.splice(0));
+    const client = api.client;
+    await Promise.all(refs.splice(0).map((ref) => client.workflow.getHandle(bookingWorkflowId(ref)).terminate('cluster fault test over').catch(() => {})));
+    await api.close();
+    api = undefined;
+  }
+});
+
+let ipCounter = 1;
+const nextIp = () => `10.83.${ipCounter >> 8}.${ipCounter++ & 255}`;
+
+async function driverNear(stack: ApiOnlyStack, lat: number, lon: number): Promise<TestDriver> {
+  const d = await createDriver(stack.sql, { lat, lon, homeArea: 'national-default' });
+  drivers.push(d);
+  return d;
+}
+
+async function book(stack: ApiOnlyStack, pickup: string, dropoff: string, phone: string): Promise<string> {
+  const ip = nextIp();
+  const res = await stack.app.inject({
+    method: 'POST',
+    url: '/api/public/bookings/instant',
+    remoteAddress: ip,
+    payload: { pickup_address: pickup, dropoff_address: dropoff, passenger_name: 'Caroline Herschel', passenger_phone_whatsapp: phone },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const ref = res.json<{ booking_reference: string }>().booking_reference;
+  refs.push(ref);
+  return ref;
+}
+
+async function assignedOnce(stack: ApiOnlyStack, ref: string, driver: TestDriver): Promise<void> {
+  const row = await waitForStatus(stack.sql, ref, 'assigned');
+  expect(row.driver_id).toBe(driver.id);
+  const accepted = await stack.sql`select 1 from offers where booking_ref = ${ref} and status = 'accepted'`;
+  expect(accepted).toHaveLength(1);
+  const cards = await stack.sql<{ channel: string }[]>`
+    select channel from outbox where booking_ref = ${ref} and recipient = ${driver.phone} and body like 'New job%' order by channel`;
+  expect(cards.map((c) => c.channel)).toEqual(['sms', 'whatsapp']);
+}
+
+/** `node --import tsx src/server.ts` on `port`, resolved once /readyz answers. */
+async function startApiProcess(env: Record<string, string>, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  apiProcesses.push(child);
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`API process on ${port} exited with ${child.exitCode}`);
+      return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.ok ? true : undefined;
+    },
+    120_000,
+    `API process on ${port}`,
+  );
+  return child;
+}
+
+describe.skipIf(!cluster)('cluster topology faults', () => {
+  it(
+    'a worker SIGKILLed with a job card out: the other worker carries that booking to its driver and serves the next, each assigned once',
+    async () => {
+      const stack = (api = await startApiOnly({ env: { OFFER_TIMEOUT_SECONDS: '60' } }));
+      const first = await startWorkerProcess(stack.workerEnv);
+      const second = await startWorkerProcess(stack.workerEnv);
+      const lancaster = await driverNear(stack, 54.0489, -2.8007);
+      const hereford = await driverNear(stack, 52.0612, -2.7083);
+
+      const ref1 = await book(stack, 'Lancaster station', 'Morecambe', '+447400123471');
+      const card1 = await waitForJobCard(stack.sql, lancaster, ref1, 60_000);
+      // Whichever worker ran the cascade so far, one of the two is now gone without a goodbye.
+      await first.crash();
+      const accepted = await respond(stack.app, card1, 'accept');
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      await assignedOnce(stack, ref1, lancaster);
+
+      const ref2 = await book(stack, 'Hereford station', 'Ross-on-Wye', '+447400123472');
+      const card2 = await waitForJobCard(stack.sql, hereford, ref2, 60_000);
+      expect((await respond(stack.app, card2, 'accept')).statusCode).toBe(200);
+      await assignedOnce(stack, ref2, hereford);
+      expect(second.child.exitCode).toBeNull();
+    },
+    180_000,
+  );
+
+  it(
+    'an API process killed mid-request behind the proxy: clients retrying with their Idempotency-Key each get one booking',
+    async () => {
+      // Every request reaches the API processes from the proxy's one address: the hourly booking
+      // allowance per caller must not be what answers the retries.
+      const stack = (api = await startApiOnly({ env: { BOOKING_RATE_LIMIT_PER_HOUR: '1000' } }));
+      await startWorkerProcess(stack.workerEnv);
+      const ports = [await freePort(), await freePort()];
+      const [doomed] = await Promise.all(ports.map((p) => startApiProcess(stack.workerEnv, p)));
+      const port = await freePort();
+      proxy = await startRoundRobinProxy(port, ports);
+
+      // Each client keeps its key and its body across retries, as a client library does.
+      const clients = Array.from({ length: 6 }, (_, i) => ({
+        key: randomUUID(),
+        body: JSON.stringify({
+          pickup_address: 'Truro station',
+          dropoff_address: 'Falmouth',
+          passenger_name: 'Caroline Herschel',
+          passenger_phone_whatsapp: `+4474001235${String(10 + i)}`,
+        }),
+      }));
+      const send = (c: (typeof clients)[number]) =>
+        fetch(`http://127.0.0.1:${port}/api/public/bookings/instant`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': c.key },
+          body: c.body,
+        }).then(
+          async (r) => ({ status: r.status, body: (await r.text()) || '' }),
+          (err: unknown) => ({ status: 0, body: String(err) }),
+        );
+      const firstTries = clients.map(send);
+      // Killed the moment the proxy has handed it its third request: that one at least is still
+      // being worked on (a booking takes a quote, a lock and a workflow start), so it is cut off.
+      const served = proxy.served;
+      while (served[0]! < clients.length / 2) await new Promise((r) => setImmediate(r));
+      doomed!.kill('SIGKILL');
+      const firstAnswers = await Promise.all(firstTries);
+      expect(firstAnswers.filter((a) => a.status !== 200).length).toBeGreaterThan(0);
+
+      const references = await Promise.all(
+        clients.map(async (c, i) => {
+          let answer = firstAnswers[i]!;
+          const deadline = Date.now() + 60_000;
+          // Retried until answered: a cut-off request or the dead process's 502 says nothing of the booking.
+          while (answer.status !== 200 && Date.now() < deadline) {
+            expect([0, 502]).toContain(answer.status);
+            answer = await send(c);
+          }
+          expect(answer.status, answer.body).toBe(200);
+          const again = await send(c);
+          const ref = (JSON.parse(answer.body) as { booking_reference: string }).booking_reference;
+          if (again.status === 200) expect((JSON.parse(again.body) as { booking_reference: string }).booking_reference).toBe(ref);
+          return ref;
+        }),
+      );
+      refs.push(...references);
+      expect(new Set(references).size).toBe(clients.length);
+      const phones = clients.map((c) => (JSON.parse(c.body) as { passenger_phone_whatsapp: string }).passenger_phone_whatsapp);
+      const rows = await stack.sql<{ passenger_phone: string; n: number }[]>`
+        select passenger_phone, count(*)::int as n from bookings where passenger_phone in ${stack.sql(phones)} group by passenger_phone`;
+      expect(rows.map((r) => r.n)).toEqual(phones.map(() => 1));
+      expect(proxy.served.every((n) => n > 0)).toBe(true);
+    },
+    180_000,
+  );
+});
