@@ -98,6 +98,8 @@ const ConfigSchema = z.object({
   OPS_ALERT_EMAIL: z.email().default('ops@localhost'),
   /** Ops are emailed once when a booking still has no driver this many minutes before pickup. */
   OPS_UNASSIGNED_ALERT_MINUTES: positiveInt.max(24 * 60).default(15),
+  /** Whether this worker starts the ops watcher (workflows/ops/) if it is not running; tests' workers do not. */
+  OPS_WATCH: bool.default(true),
   /** The Temporal Web UI the ops page links each booking's workflow history to. */
   TEMPORAL_UI_URL: z.url().default('http://localhost:8233').transform((u) => u.replace(/\/$/, '')),
   /**

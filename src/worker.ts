@@ -40,7 +40,7 @@ runMain('worker', async () => {
   // Partner status events: starts each booking's delivery workflow as the bookings trigger records them.
   const pump = await startEventPump({ sql, client: probe.client, taskQueue: config.TEMPORAL_TASK_QUEUE, log: (m, f) => console.warn(`[worker] ${m}`, f ?? '') });
   // Alerts ops about bookings still without a driver near pickup (workflows/ops/).
-  await ensureOpsWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
+  if (config.OPS_WATCH) await ensureOpsWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.
   await worker.run();

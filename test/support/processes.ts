@@ -65,6 +65,8 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
       JOB_LINK_SECRET: config.JOB_LINK_SECRET,
       PARTNER_SECRETS_KEY: config.PARTNER_SECRETS_KEY,
       DATABASE_POOL_MAX: '5',
+      // One ops watcher per Temporal server: a test's short-lived worker must not start it on its own queue.
+      OPS_WATCH: 'false',
     },
     async close() {
       await app.close();
