@@ -1,14 +1,23 @@
 import { log } from '@temporalio/activity';
 import { loadBooking, unassignDriver } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
-import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision } from '../src/dispatch/candidates.js';
-import { claimOffer, closeOffer, readTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
+import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
+import { claimOffer, closeOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { renderPassengerAssignedText } from '../src/notify/templates.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
 import type { CandidatePage, JobSpec, Tier } from '../workflows/bookings/definitions.js';
+
+/** Drivers read per window, nearest first: far more than a page of offers, so one window is the usual round. */
+export const CANDIDATE_WINDOW = 200;
+/**
+ * The most drivers one round of one tier considers. When none of the 2,000 nearest online drivers
+ * can take the job (all busy, say), the cascade moves to the next tier and later tries again, rather
+ * than reading further out than any passenger would wait for.
+ */
+export const MAX_CONSIDERED = 2_000;
 
 interface TripFacts {
   pickup: { lat: number; lon: number };
@@ -20,46 +29,60 @@ interface TripFacts {
 export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics }: { sql: Sql; notifier: Notifier; publicBaseUrl: string; metrics: WorkerMetrics }) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
 
-  /** Every driver of the tier within its reach, ranked: eligible nearest first, then the rest with reasons. */
-  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts): Promise<CandidateDecision[]> {
+  /**
+   * The nearest drivers of the tier within its reach, ranked: eligible nearest first, then the rest
+   * with reasons. Read a window at a time, widened only while fewer than `wanted` are eligible, up to
+   * MAX_CONSIDERED: a round's reads, ranking and decision log are bounded however many drivers are
+   * near the pickup (50,000 round one station cost what 200 do), and drivers beyond the window were
+   * not considered, which the decision log's ops view says.
+   */
+  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts, wanted: number): Promise<CandidateDecision[]> {
     const start = new Date(job.pickupAt);
-    const drivers = await readTierDrivers(sql, {
-      ref,
-      tier,
+    const needs = {
       pickup: trip.pickup,
-      reachMeters: DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier],
-      start,
-      end: new Date(start.getTime() + trip.durationS * 1000),
-    });
-    return rankTier(
-      tier,
-      drivers,
-      {
+      pickupArea: trip.pickupArea,
+      passengers: job.passengers,
+      vehicleType: job.vehicleType,
+      wheelchair: job.wheelchair || job.vehicleType === 'wav',
+      now: new Date(),
+    };
+    const excluded = new Set(exclude);
+    const drivers: DriverSnapshot[] = [];
+    let decisions: CandidateDecision[] = [];
+    for (let offset = 0; offset < MAX_CONSIDERED; offset += CANDIDATE_WINDOW) {
+      const window = await readNearestTierDrivers(sql, {
+        ref,
+        tier,
         pickup: trip.pickup,
-        pickupArea: trip.pickupArea,
-        passengers: job.passengers,
-        vehicleType: job.vehicleType,
-        wheelchair: job.wheelchair || job.vehicleType === 'wav',
-        now: new Date(),
-      },
-      new Set(exclude),
-    );
+        reachMeters: DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier],
+        start,
+        end: new Date(start.getTime() + trip.durationS * 1000),
+        limit: CANDIDATE_WINDOW,
+        offset,
+      });
+      drivers.push(...window);
+      decisions = rankTier(tier, drivers, needs, excluded);
+      if (window.length < CANDIDATE_WINDOW || decisions.filter((d) => d.eligible).length >= wanted) break;
+    }
+    return decisions;
   }
 
   return {
     /**
-     * The next page of drivers to offer this job to, best first. The first page of a round and tier
-     * writes every decision (eligible or with its skip reason) to the decision log in Postgres;
-     * only the page itself goes back to the workflow, so its history stays small however many
-     * drivers are near the pickup.
+     * The next page of drivers to offer this job to, best first. Every driver considered is written
+     * to the decision log in Postgres (eligible, or with the reason they were passed over); only
+     * the page itself goes back to the workflow, so its history stays small however many drivers
+     * are near the pickup.
      */
     async findCandidatePage(p: {
       ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number;
       /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
       trip: TripFacts;
     }): Promise<CandidatePage> {
-      const decisions = await decide(p.ref, p.tier, p.job, p.exclude, p.trip);
-      if (p.page === 0) await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
+      const decisions = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit);
+      // Every page logs what it considered; a later page may reach drivers beyond the first window.
+      // The first decision recorded for a driver in a round stands (an offer made is not undone).
+      await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
       const eligible = decisions.filter((d) => d.eligible);
       return {
         candidates: eligible.slice(0, p.limit).map((d) => ({ driverId: d.driverId, driverName: d.driverName, distanceMeters: d.distanceMeters })),
@@ -71,7 +94,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics
     /** Superseded by findCandidatePage; kept for bookings whose history already calls it. */
     async findCandidates({ ref, tier, job, exclude }: { ref: string; tier: Tier; job: JobSpec; exclude: string[] }): Promise<CandidateDecision[]> {
       const b = await loadBooking(sql, ref);
-      return decide(ref, tier, job, exclude, { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickup_area, durationS: b.duration_s });
+      return decide(ref, tier, job, exclude, { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickup_area, durationS: b.duration_s }, Number.POSITIVE_INFINITY);
     },
 
     async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {
