@@ -1,6 +1,10 @@
-// Shared plumbing for the benchmarks: one real Postgres and one Temporal dev server (started here
+// Shared plumbing for the benchmarks: one real Postgres and one Temporal server (started here
 // unless DATABASE_URL / TEMPORAL_ADDRESS point at running ones), service processes started the way
 // `npm start` starts them, and a closed-loop load generator for non-HTTP calls.
+//
+// BENCH_TOPOLOGY picks the Temporal server: `dev` (default) is the CLI dev server on a SQLite file,
+// as `npm start` runs it; `cluster` is Temporal Server 1.29.1 on the same Postgres (persistence and
+// SQL visibility), as `npm run start:cluster` and production run it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,12 +12,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { startTemporalDevServer, stopChild } from '../dev/temporal-dev-server.js';
+import { postgresParts, startTemporalServer } from '../dev/temporal-server.js';
+
+export type Topology = 'dev' | 'cluster';
+export const topology: Topology = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'dev';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface Stack {
   databaseUrl: string;
   temporalAddress: string;
+  topology: Topology;
   stop: () => Promise<void>;
 }
 
@@ -28,7 +37,11 @@ export async function startBenchStack(ports: { postgres?: number; temporal?: num
     databaseUrl = pg.url;
   }
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
-  if (!temporalAddress) {
+  if (!temporalAddress && topology === 'cluster') {
+    const t = await startTemporalServer({ postgres: postgresParts(databaseUrl), frontendPort: 'free', logFile: path.join(tmp, 'temporal.log'), readyTimeoutMs: 180_000 });
+    stops.push(t.stop);
+    temporalAddress = t.address;
+  } else if (!temporalAddress) {
     // Same persistence as `npm start` (SQLite file), so the figures match what a newcomer runs.
     const t = await startTemporalDevServer({ port: ports.temporal ?? 7261, dbFile: path.join(tmp, 'temporal.sqlite'), readyTimeoutMs: 120_000 });
     stops.push(t.stop);
@@ -37,6 +50,7 @@ export async function startBenchStack(ports: { postgres?: number; temporal?: num
   return {
     databaseUrl,
     temporalAddress,
+    topology,
     stop: async () => {
       for (const s of stops.reverse()) await s().catch(() => {});
       fs.rmSync(tmp, { recursive: true, force: true });
@@ -113,6 +127,15 @@ export async function closedLoop(name: string, concurrency: number, seconds: num
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
   };
+}
+
+/**
+ * Writes a benchmark's headline figures as JSON to BENCH_SUMMARY_FILE, when set, for
+ * bench/topologies.ts to put the runs side by side.
+ */
+export function writeSummary(summary: Record<string, number | string>): void {
+  const file = process.env.BENCH_SUMMARY_FILE;
+  if (file) fs.writeFileSync(file, JSON.stringify({ topology, ...summary }));
 }
 
 export function printTable(rows: LoadResult[]): void {
