@@ -95,7 +95,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(errorHandlerPlugin);
   await app.register(postgresPlugin, opts.sql ? { sql: opts.sql } : { url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
-  await app.register(metricsPlugin);
+  await app.register(metricsPlugin, { alertMinutes: config.OPS_UNASSIGNED_ALERT_MINUTES });
   await app.register(
     temporalPlugin,
     opts.temporal ? { client: opts.temporal } : { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE },

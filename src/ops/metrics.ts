@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/sql.js';
 import type { Notifier } from '../notify/notifier.js';
 import { isNonRetryable } from '../notify/delivery-error.js';
+import { WITHOUT_DRIVER } from './alerts-store.js';
 
 // The service's own metrics, in Prometheus format. Each process has its own registry (the API's
 // and the worker's are scraped separately), built here so tests can make as many as they like
@@ -68,7 +69,7 @@ export interface ApiMetrics {
   duration: Histogram<'method' | 'route' | 'status'>;
 }
 
-export function createApiMetrics(sql: Sql, registry = new Registry()): ApiMetrics {
+export function createApiMetrics(sql: Sql, alertMinutes: number, registry = new Registry()): ApiMetrics {
   new Gauge({
     name: 'taxi_bookings_unassigned',
     help: 'Bookings with no driver after every tier was tried (status unassigned), read from Postgres when scraped',
@@ -80,13 +81,13 @@ export function createApiMetrics(sql: Sql, registry = new Registry()): ApiMetric
   });
   new Gauge({
     name: 'taxi_bookings_unassigned_near_pickup',
-    help: 'Bookings without a driver whose pickup is within the next hour (or passed in the last hour)',
+    help: 'Bookings without a driver whose pickup is within OPS_UNASSIGNED_ALERT_MINUTES (or passed in the last hour)',
     registers: [registry],
     async collect() {
       const [row] = await sql<{ n: number }[]>`
         select count(*)::int as n from bookings
-         where driver_id is null and status in ('scheduled', 'dispatching', 'offered', 'unassigned', 'awaiting_confirmation')
-           and pickup_at between now() - interval '1 hour' and now() + interval '1 hour'`;
+         where driver_id is null and status in ${sql(WITHOUT_DRIVER as unknown as string[])}
+           and pickup_at between now() - interval '1 hour' and now() + make_interval(mins => ${alertMinutes})`;
       this.set(row?.n ?? 0);
     },
   });
