@@ -1,14 +1,21 @@
 // Faults only the production topology has (TEST_TOPOLOGY=cluster: Temporal Server on Postgres, more
-// than one worker and API process): a worker SIGKILLed while another keeps serving, and an API
+// than one worker and API process): a worker SIGKILLed while another keeps serving, an API
 // process killed mid-request behind the round-robin proxy while clients retry with their
-// Idempotency-Key. Nothing may be lost or duplicated. On the default topology these are skipped:
+// Idempotency-Key, and the one Postgres both the service and Temporal keep their state in
+// restarted under load. Nothing may be lost or duplicated. On the default topology these are skipped:
 // crash.test.ts covers the single-worker crashes there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
+import { startPostgresProcess, type PostgresProcess } from '../../dev/postgres-process.js';
+import { postgresParts, startTemporalServer, type TemporalServerHandle } from '../../dev/temporal-server.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createSql } from '../../src/db/sql.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../dev/round-robin-proxy.js';
 import { stopChild } from '../../dev/temporal-dev-server.js';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
@@ -22,6 +29,7 @@ const cluster = process.env.TEST_TOPOLOGY === 'cluster';
 let api: ApiOnlyStack | undefined;
 let proxy: RoundRobinProxy | undefined;
 const apiProcesses: ChildProcess[] = [];
+let ownServers: { pg?: PostgresProcess; temporal?: TemporalServerHandle; tmp: string } | undefined;
 const drivers: TestDriver[] = [];
 const refs: string[] = [];
 
@@ -36,6 +44,12 @@ afterEach(async () => {
     await Promise.all(refs.splice(0).map((ref) => client.workflow.getHandle(bookingWorkflowId(ref)).terminate('cluster fault test over').catch(() => {})));
     await api.close();
     api = undefined;
+  }
+  if (ownServers) {
+    await ownServers.temporal?.stop();
+    await ownServers.pg?.stop();
+    fs.rmSync(ownServers.tmp, { recursive: true, force: true });
+    ownServers = undefined;
   }
 });
 
@@ -183,5 +197,79 @@ describe.skipIf(!cluster)('cluster topology faults', () => {
       expect(proxy.served.every((n) => n > 0)).toBe(true);
     },
     180_000,
+  );
+
+  it(
+    'Postgres restarted under load: Temporal and the service ride it out, and every client retrying with its key has one booking',
+    async () => {
+      // A Postgres and a Temporal Server of this test's own: restarting the shared ones would pull
+      // them from under the other files.
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-pg-restart-'));
+      const own: NonNullable<typeof ownServers> = (ownServers = { tmp });
+      const pgOpts = { dataDir: path.join(tmp, 'pg'), port: await freePort(), persistent: true };
+      own.pg = await startPostgresProcess(pgOpts);
+      const migrations = createSql(own.pg.url, 2);
+      await migrate(migrations);
+      await migrations.end();
+      own.temporal = await startTemporalServer({ postgres: postgresParts(own.pg.url), frontendPort: 'free', logFile: path.join(tmp, 'temporal.log') });
+      const stack = (api = await startApiOnly({ temporalAddress: own.temporal.address, env: { DATABASE_URL: own.pg.url } }));
+      await startWorkerProcess(stack.workerEnv);
+
+      const clients = Array.from({ length: 8 }, (_, i) => ({
+        key: randomUUID(),
+        ip: nextIp(),
+        phone: `+4474001236${String(10 + i)}`,
+      }));
+      const failures: number[] = [];
+      const bookUntilAnswered = async (c: (typeof clients)[number], startAfterMs: number) => {
+        await new Promise((r) => setTimeout(r, startAfterMs));
+        const deadline = Date.now() + 90_000;
+        for (;;) {
+          const res = await stack.app.inject({
+            method: 'POST',
+            url: '/api/public/bookings/instant',
+            remoteAddress: c.ip,
+            headers: { 'idempotency-key': c.key },
+            payload: { pickup_address: 'Truro station', dropoff_address: 'Falmouth', passenger_name: 'Caroline Herschel', passenger_phone_whatsapp: c.phone },
+          });
+          if (res.statusCode === 200) return res.json<{ booking_reference: string }>().booking_reference;
+          failures.push(res.statusCode);
+          // What a database outage may answer: a 5xx (never a 4xx, which would be the client's fault).
+          expect(res.statusCode, res.body).toBeGreaterThanOrEqual(500);
+          if (Date.now() > deadline) throw new Error(`no booking for ${c.phone} after 90 s: ${res.statusCode} ${res.body}`);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      };
+      // Clients arrive over two seconds; Postgres goes down a moment after the first and is back
+      // a second later, so requests land before, during and after the outage.
+      const load = Promise.all(clients.map((c, i) => bookUntilAnswered(c, i * 250)));
+      await new Promise((r) => setTimeout(r, 300));
+      await own.pg.stop();
+      await new Promise((r) => setTimeout(r, 1_000));
+      own.pg = await startPostgresProcess(pgOpts);
+      const references = await load;
+      refs.push(...references);
+      // The outage was felt (answers refused while Postgres was down), not slept through.
+      expect(failures.length).toBeGreaterThan(0);
+
+      expect(new Set(references).size).toBe(clients.length);
+      const rows = await eventually(
+        async () => {
+          const r = await stack.sql<{ passenger_phone: string; n: number }[]>`
+            select passenger_phone, count(*)::int as n from bookings where passenger_phone in ${stack.sql(clients.map((c) => c.phone))} group by passenger_phone`;
+          return r;
+        },
+        30_000,
+        'the bookings table after the restart',
+      );
+      expect(rows.map((r) => r.n)).toEqual(clients.map(() => 1));
+      // Each booking's workflow is there and answering on the same server.
+      for (const ref of references) {
+        const d = await stack.client.workflow.getHandle(bookingWorkflowId(ref)).describe();
+        expect(d.status.name).toBe('RUNNING');
+      }
+      expect(own.temporal.process.exitCode).toBeNull();
+    },
+    240_000,
   );
 });
