@@ -6,10 +6,10 @@ import { OPS_WATCH_WORKFLOW_ID } from '../../workflows/ops/definitions.js';
  * makes all but the first a no-op, and a watcher that ended (terminated by hand, failed) is
  * started again by the next worker to start.
  */
-export async function ensureOpsWatch(client: Client, taskQueue: string): Promise<void> {
+export async function ensureOpsWatch(client: Client, taskQueue: string, workflowId = OPS_WATCH_WORKFLOW_ID): Promise<void> {
   try {
     await client.workflow.start('opsWatchWorkflow', {
-      workflowId: OPS_WATCH_WORKFLOW_ID,
+      workflowId,
       taskQueue,
       args: [{}],
       workflowIdConflictPolicy: 'USE_EXISTING',

@@ -14,6 +14,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { activityDeps } from '../../src/services.js';
 import { createWorkerMetrics } from '../../src/ops/metrics.js';
+import { ensureOpsWatch } from '../../src/ops/watch.js';
+import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
 import { freePort } from '../../dev/free-port.js';
 import { seriousA11yProblems } from '../support/axe.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
@@ -278,6 +280,21 @@ describe('the unassigned-near-pickup alert (activity against Postgres)', () => {
     expect(firstWithDriver === -1 || dueAt < firstWithDriver).toBe(true);
     expect(board[dueAt]!.alerted_at).not.toBeNull();
     await stack.sql`update bookings set status = 'cancelled' where ref in ${stack.sql([due, later, justMade, interrupted])}`;
+  });
+});
+
+describe('the ops watcher on the real server', () => {
+  it('is started once however many workers start it, and looks at once', async () => {
+    // A test id of its own: the service's one id (OPS_WATCH_WORKFLOW_ID) is left to real workers.
+    const id = `ops-watch:test-${randomUUID()}`;
+    await ensureOpsWatch(stack.client, stack.taskQueue, id);
+    const first = await stack.client.workflow.getHandle(id).describe();
+    await ensureOpsWatch(stack.client, stack.taskQueue, id);
+    const second = await stack.client.workflow.getHandle(id).describe();
+    expect(second.runId).toBe(first.runId);
+    expect(second.status.name).toBe('RUNNING');
+    await expect.poll(async () => (await stack.client.workflow.getHandle(id).query(opsWatchStateQuery)).checks, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await stack.client.workflow.getHandle(id).terminate('test over');
   });
 });
 
