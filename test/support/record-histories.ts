@@ -38,6 +38,7 @@ import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePo
 import { cancelSubscriptionSignal, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
 import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
+import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -384,6 +385,23 @@ await worker.runUntil(async () => {
       receiver.close();
       const delivered = await sql<{ status: string }[]>`select status from partner_events where booking_ref = ${ref} and delivery = 'delivered' order by seq`;
       if (delivered.map((e) => e.status).join() !== 'scheduled,cancelled' || calls !== 3) throw new Error(`unexpected delivery: ${JSON.stringify(delivered)}, ${calls} calls`);
+      return h.workflowId;
+    },
+    // The ops watcher's first look finds a booking without a driver near pickup and alerts it; then
+    // its minute's timer (ended by hand: a real watcher runs for a day before continuing as new).
+    'ops-watch-alerted': async () => {
+      await sql`
+        insert into bookings (ref, status, source, passenger_name, passenger_phone, payment_method, pickup_query, dropoff_query,
+                              pickup, dropoff, pickup_area, pickup_at, passengers, vehicle_type, fare_pence, fare_source,
+                              distance_m, duration_s, created_at)
+        values ('TXRECOPS01', 'unassigned', 'agent_instant', 'Rec Order', '+447400123456', 'cash', 'a', 'b', ${sql.json(place)},
+                ${sql.json(place)}, 'record-area', now() + interval '10 minutes', 1, 'saloon', 1234, 'tariff', 5000, 900,
+                now() - interval '1 hour')
+        on conflict (ref) do nothing`;
+      const h = await client.workflow.start('opsWatchWorkflow', { workflowId: 'ops-watch:record', taskQueue, args: [{}] });
+      for (let i = 0; i < 100 && (await h.query(opsWatchStateQuery)).alerted < 1; i++) await new Promise((r) => setTimeout(r, 100));
+      if ((await h.query(opsWatchStateQuery)).alerted !== 1) throw new Error('the ops watcher alerted nothing');
+      await h.terminate('recorded');
       return h.workflowId;
     },
   };
