@@ -400,7 +400,7 @@ await worker.runUntil(async () => {
         on conflict (ref) do nothing`;
       const h = await client.workflow.start('opsWatchWorkflow', { workflowId: 'ops-watch:record', taskQueue, args: [{}] });
       for (let i = 0; i < 100 && (await h.query(opsWatchStateQuery)).alerted < 1; i++) await new Promise((r) => setTimeout(r, 100));
-      if ((await h.query(opsWatchStateQuery)).alerted !== 1) throw new Error('the ops watcher alerted nothing');
+      if ((await h.query(opsWatchStateQuery)).alerted < 1) throw new Error('the ops watcher alerted nothing');
       await h.terminate('recorded');
       return h.workflowId;
     },
