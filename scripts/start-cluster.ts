@@ -1,9 +1,9 @@
 // `npm run start:cluster`: the production shape on one machine, without Docker. Postgres (embedded,
 // data in .data/cluster/), Temporal Server 1.29.1 on it (built on first run by
-// scripts/install-temporal-server.sh, configured from docker/temporal/ like docker-compose.yml),
-// two workers and two API processes behind a round-robin proxy on PORT, so a client sees one
-// address while any one process may die. Ctrl-C stops the proxy, the APIs, the workers, Temporal
-// and Postgres, in that order. A second start keeps the first start's data.
+// scripts/install-temporal-server.sh, configured from docker/temporal/ like docker-compose.yml)
+// with its Web UI, two workers and two API processes behind a round-robin proxy on PORT, so a
+// client sees one address while any one process may die. Ctrl-C stops the proxy, the APIs, the
+// workers, the UI, Temporal and Postgres, in that order. A second start keeps the first start's data.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { ProcessStack } from '../dev/process-stack.js';
 import { startRoundRobinProxy } from '../dev/round-robin-proxy.js';
-import { postgresParts, startTemporalServer } from '../dev/temporal-server.js';
+import { postgresParts, startTemporalServer, temporalServerTools } from '../dev/temporal-server.js';
+import { startTemporalUi } from '../dev/temporal-ui.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = z.coerce.number().int().min(1).max(65535);
@@ -24,6 +25,7 @@ const env = z
     // Not npm start's defaults, so the two can run side by side (but for Temporal's 7233).
     CLUSTER_PG_PORT: port.default(54339),
     TEMPORAL_SERVER_PORT: port.default(7233),
+    TEMPORAL_UI_PORT: port.default(8233),
     DATABASE_URL: z.string().optional(),
     TEMPORAL_ADDRESS: z.string().optional(),
   })
@@ -63,6 +65,15 @@ async function main(): Promise<void> {
     stack.add('temporal', temporal.stop, temporal.process);
     temporalAddress = temporal.address;
   }
+  const ui = await startTemporalUi({
+    tools: temporalServerTools(),
+    temporalAddress,
+    port: settings.TEMPORAL_UI_PORT,
+    configDir: path.join(dataDir, 'temporal-ui'),
+    logFile: path.join(dataDir, 'temporal-ui.log'),
+    detached: true,
+  });
+  stack.add('temporal ui', ui.stop);
 
   const api = `http://localhost:${settings.PORT}`;
   const apiPorts = [settings.PORT + 1, settings.PORT + 2];
@@ -72,6 +83,8 @@ async function main(): Promise<void> {
     TEMPORAL_ADDRESS: temporalAddress,
     // Links in messages and the OAuth issuer name the public address, not a process's own port.
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? api,
+    // The ops page links each booking to its workflow in this UI.
+    TEMPORAL_UI_URL: process.env.TEMPORAL_UI_URL ?? ui.url,
   };
   stack.runService('worker 1', 'src/worker.ts', common);
   stack.runService('worker 2', 'src/worker.ts', common);
@@ -91,7 +104,8 @@ async function main(): Promise<void> {
       `  API            ${api}/api/public/v1/quote   (round-robin over ${apiPorts.map((p) => `127.0.0.1:${p}`).join(', ')})`,
       `  OpenAPI        ${api}/api/public/openapi.json`,
       `  API docs       ${api}/api/public/docs`,
-      `  Temporal       ${temporalAddress} (Temporal Server 1.29.1 on Postgres; no Web UI: \`temporal workflow list --address ${temporalAddress}\`)`,
+      `  Temporal UI    ${ui.url}`,
+      `  Temporal       ${temporalAddress} (Temporal Server 1.29.1 on Postgres)`,
       `  Postgres       ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       '  Workers        2 processes polling the same task queue',
       '',
