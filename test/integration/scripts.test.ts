@@ -1,14 +1,17 @@
 // The commands the README tells people to run, run for real: `npm start` (the whole service on
 // embedded defaults), then against it `npm run api-key:create`, `npm run fleet:seed`,
 // `npm run fleet:simulate`, `npm run staff:create`, `npm run mcp:token` and the MCP Inspector CLI;
-// the benchmarks on a short setting; and the history recorder.
+// the benchmarks on a short setting; and the history recorder. On the cluster topology run, also
+// `npm run start:cluster`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../dev/free-port.js';
+import { freePort, freePortBelowEphemeral } from '../../dev/free-port.js';
+import { createSql } from '../../src/db/sql.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const children = new Set<ChildProcess>();
@@ -170,3 +173,87 @@ describe('the README commands', () => {
     fs.rmSync(out, { recursive: true, force: true });
   }, 300_000);
 });
+
+// The production shape: only on the cluster topology run (TEST_TOPOLOGY=cluster), where Temporal
+// Server is already built; the default run keeps to the commands above.
+describe.skipIf(process.env.TEST_TOPOLOGY !== 'cluster')('npm run start:cluster', () => {
+  it('runs Temporal Server and its UI, two workers and two APIs behind one address; Ctrl-C stops them in order; a second start keeps the data', async () => {
+    // Temporal's membership ports must stay below the ephemeral range; the rest are drawn from there too.
+    const taken = new Set<number>();
+    const below = async () => {
+      const p = await freePortBelowEphemeral(taken);
+      taken.add(p);
+      return p;
+    };
+    let port = await below();
+    // The API processes listen on PORT+1 and PORT+2.
+    while (!(await Promise.all([port + 1, port + 2].map(isFree))).every(Boolean)) port = await below();
+    taken.add(port + 1).add(port + 2);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-cluster-'));
+    // As root, Postgres runs as its own user, which must be able to pass through (mkdtemp makes 0700).
+    fs.chmodSync(dataDir, 0o711);
+    const env: Record<string, string> = { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    for (const name of ['CLUSTER_PG_PORT', 'TEMPORAL_SERVER_PORT', 'TEMPORAL_UI_PORT', 'TEMPORAL_FRONTEND_HTTP_PORT', 'TEMPORAL_FRONTEND_MEMBERSHIP_PORT',
+      'TEMPORAL_HISTORY_GRPC_PORT', 'TEMPORAL_HISTORY_MEMBERSHIP_PORT', 'TEMPORAL_MATCHING_GRPC_PORT', 'TEMPORAL_MATCHING_MEMBERSHIP_PORT',
+      'TEMPORAL_WORKER_GRPC_PORT', 'TEMPORAL_WORKER_MEMBERSHIP_PORT']) env[name] = String(await below());
+    const api = `http://127.0.0.1:${port}`;
+    const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${env.CLUSTER_PG_PORT}/taxi`;
+
+    const startAndStop = async (during: () => Promise<void>) => {
+      const cluster = run('npm', ['run', 'start:cluster'], env);
+      try {
+        await waitFor(cluster, /Direct Taxi is running as a cluster/, 300_000);
+        await during();
+      } catch (err) {
+        if (cluster.child.exitCode === null) interrupt(cluster);
+        await finished(cluster, 90_000);
+        throw err;
+      }
+      interrupt(cluster);
+      const code = await finished(cluster, 90_000);
+      expect(cluster.output()).toMatch(
+        /stopped proxy[\s\S]*stopped api 2[\s\S]*stopped api 1[\s\S]*stopped worker 2[\s\S]*stopped worker 1[\s\S]*stopped temporal ui[\s\S]*stopped temporal\n[\s\S]*stopped postgres/,
+      );
+      expect([0, 'SIGINT'], cluster.output().slice(-3000)).toContain(code);
+    };
+    let quoteId = '';
+    try {
+      await startAndStop(async () => {
+        const answers: Array<{ quote_id: string }> = [];
+        // Two requests: one to each API process.
+        for (let i = 0; i < 2; i++) {
+          const quote = await fetch(`${api}/api/public/v1/quote`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport' }),
+          });
+          expect(quote.status).toBe(200);
+          answers.push((await quote.json()) as { quote_id: string });
+        }
+        quoteId = answers[0]!.quote_id;
+        expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);
+      });
+      await startAndStop(async () => {
+        // The first start's quote: its row in Postgres and its workflow in Temporal (read through the UI's API).
+        const found = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/api/v1/namespaces/default/workflows/${encodeURIComponent(`quote:${quoteId}`)}`);
+        expect(found.status, await found.clone().text()).toBe(200);
+        const sql = createSql(databaseUrl, 1);
+        try {
+          expect(await sql`select 1 from quotes where id = ${quoteId}`).toHaveLength(1);
+        } finally {
+          await sql.end();
+        }
+      });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 600_000);
+});
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
