@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ProblemError, type FieldError } from '../http/problem.js';
+import { databaseProblem } from '../http/database-problems.js';
 import { temporalProblem } from '../http/temporal-problems.js';
 
 /** Maps Fastify's own error codes to our problem codes, so malformed input never becomes a 500. */
@@ -23,6 +24,8 @@ export function toProblemError(err: FastifyError): ProblemError {
   if (err instanceof ProblemError) return err;
   const temporal = temporalProblem(err);
   if (temporal) return temporal;
+  const database = databaseProblem(err);
+  if (database) return database;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const errors: FieldError[] = err.validation.map((v) => ({
       field: [err.validationContext ?? 'body', ...v.instancePath.split('/').filter(Boolean)].join('.'),
