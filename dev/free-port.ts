@@ -35,3 +35,17 @@ function canListen(port: number): Promise<boolean> {
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
+
+/**
+ * `preferred` when it and the next port are free, else another free pair: a worker's metrics
+ * endpoint and, one above it, the Temporal SDK's exporter it reads. A second `npm start` (or a test
+ * starting one) then still starts, on other ports, and says which.
+ */
+export async function freePortPair(preferred: number, taken: ReadonlySet<number> = new Set()): Promise<number> {
+  if (!taken.has(preferred) && !taken.has(preferred + 1) && (await canListen(preferred)) && (await canListen(preferred + 1))) return preferred;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = await freePortBelowEphemeral(taken);
+    if (!taken.has(port + 1) && (await canListen(port + 1))) return port;
+  }
+  throw new Error('no free pair of ports for the worker metrics');
+}

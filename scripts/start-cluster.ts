@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { freePortPair } from '../dev/free-port.js';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { ProcessStack } from '../dev/process-stack.js';
 import { startRoundRobinProxy } from '../dev/round-robin-proxy.js';
@@ -86,8 +87,12 @@ async function main(): Promise<void> {
     // The ops page links each booking to its workflow in this UI.
     TEMPORAL_UI_URL: process.env.TEMPORAL_UI_URL ?? ui.url,
   };
-  stack.runService('worker 1', 'src/worker.ts', common);
-  stack.runService('worker 2', 'src/worker.ts', common);
+  // Each worker's metrics endpoint (and the SDK exporter one above it): 9464 and 9466 unless taken.
+  const firstMetrics = await freePortPair(Number(process.env.WORKER_METRICS_PORT ?? 9464));
+  const workerMetricsPorts = [firstMetrics, await freePortPair(firstMetrics + 2, new Set([firstMetrics, firstMetrics + 1]))];
+  for (const [i, port] of workerMetricsPorts.entries()) {
+    stack.runService(`worker ${i + 1}`, 'src/worker.ts', { ...common, WORKER_METRICS_PORT: String(port) });
+  }
   for (const [i, p] of apiPorts.entries()) {
     // Only the proxy reaches them, so they may trust the caller's address it forwards (rate limits
     // count per passenger, not per proxy).
@@ -107,7 +112,8 @@ async function main(): Promise<void> {
       `  Temporal UI    ${ui.url}`,
       `  Temporal       ${temporalAddress} (Temporal Server 1.29.1 on Postgres)`,
       `  Postgres       ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
-      '  Workers        2 processes polling the same task queue',
+      `  Workers        2 processes polling the same task queue (metrics ${workerMetricsPorts.map((p) => `http://127.0.0.1:${p}/metrics`).join(', ')})`,
+      `  Ops            ${api}/ops/bookings (a staff key: npm run staff:create)`,
       '',
       'Ctrl-C stops everything.',
     ].join('\n'),

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { freePortPair } from '../dev/free-port.js';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { ProcessStack } from '../dev/process-stack.js';
 import { startTemporalDevServer } from '../dev/temporal-dev-server.js';
@@ -59,7 +60,9 @@ async function main(): Promise<void> {
   }
 
   const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, PORT: String(settings.PORT) };
-  stack.runService('worker', 'src/worker.ts', childEnv);
+  // Ops scrape the worker too (its counters and the Temporal SDK's); 9464 unless taken or set.
+  const workerMetricsPort = process.env.WORKER_METRICS_PORT ?? String(await freePortPair(9464));
+  stack.runService('worker', 'src/worker.ts', { ...childEnv, WORKER_METRICS_PORT: workerMetricsPort });
   stack.runService('api', 'src/server.ts', childEnv);
 
   const api = `http://localhost:${settings.PORT}`;
@@ -73,6 +76,8 @@ async function main(): Promise<void> {
       `  API docs       ${api}/api/public/docs`,
       `  Temporal UI    ${temporalUi ?? '(external Temporal: ' + temporalAddress + ')'}`,
       `  Postgres       ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
+      `  Metrics        ${api}/metrics (API, from this machine), http://127.0.0.1:${workerMetricsPort}/metrics (worker)`,
+      `  Ops            ${api}/ops/bookings (a staff key: npm run staff:create)`,
       '',
       'Try:',
       `  curl -s ${api}/api/public/v1/quote -H 'content-type: application/json' \\`,
