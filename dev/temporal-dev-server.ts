@@ -73,6 +73,10 @@ export async function startTemporalDevServer(opts: {
     // Update-with-start (every booking route) needs multi-operation requests.
     '--dynamic-config-value',
     'frontend.enableExecuteMultiOperation=true',
+    // Eager activities: the job card's activity task comes back with the workflow task that
+    // schedules it, instead of through matching (first job card about 20 % sooner, bench/dispatch.ts).
+    '--dynamic-config-value',
+    'system.enableActivityEagerExecution=true',
     // The booking workflow's search attributes (status, pickup time, driver, source, partner).
     ...devServerSearchAttributeArgs(),
   ];
