@@ -10,8 +10,9 @@
 // step: the worker's resident memory (/proc/<pid>/status VmRSS, median of 5 readings a second apart,
 // after a 5 s settle), and the Temporal SDK's own gauge of workflows in its sticky cache
 // (temporal_sticky_cache_size on the worker's metrics endpoint). Bytes per cached workflow is the
-// least-squares slope of RSS against the cache size. Workflows run in the SDK's workflow thread,
-// whose V8 heap the main thread's process.memoryUsage() does not show: resident memory covers both.
+// least-squares slope of RSS against the cache size, over the steps before the cache evicted.
+// Workflows run in the SDK's workflow thread, whose V8 heap the main thread's
+// process.memoryUsage() does not show: resident memory covers both.
 // The cache's capacity is the SDK's default maxCachedWorkflows (src/temporal/create-worker.ts sets
 // none), which the SDK derives from the V8 heap limit: max(10, floor((heap limit MiB - 200) * 600 / 1024)).
 //
@@ -193,7 +194,7 @@ try {
 
   console.log('\n| pre-booked bookings in flight | workflows in the sticky cache | worker RSS MiB | RSS over step 0 MiB | forced evictions |');
   console.log('|---:|---:|---:|---:|---:|');
-  const points: { cached: number; rss: number }[] = [];
+  const points: { cached: number; rss: number; evictions: number }[] = [];
   let made = 0;
   for (const n of steps) {
     if (n > made) {
@@ -208,13 +209,16 @@ try {
     }
     const m = await cacheMetrics();
     const r = median(rss);
-    points.push({ cached: m.size, rss: r });
+    points.push({ cached: m.size, rss: r, evictions: m.evictions });
     console.log(`| ${n.toLocaleString('en-GB')} | ${m.size.toLocaleString('en-GB')} | ${mib(r)} | ${mib(r - points[0]!.rss)} | ${m.evictions} |`);
   }
-  const mx = points.reduce((a, p) => a + p.cached, 0) / points.length;
-  const my = points.reduce((a, p) => a + p.rss, 0) / points.length;
-  const slope = points.reduce((a, p) => a + (p.cached - mx) * (p.rss - my), 0) / points.reduce((a, p) => a + (p.cached - mx) ** 2, 0);
-  console.log(`\nworker RSS per cached booking workflow (least-squares slope): ${(slope / 1024).toFixed(1)} KiB`);
+  // Fitted on the steps before the cache was full: past it, evicted workflows' memory is not
+  // handed back at once, so RSS keeps rising while the cache does not.
+  const fit = points.filter((p) => p.evictions === 0).length >= 2 ? points.filter((p) => p.evictions === 0) : points;
+  const mx = fit.reduce((a, p) => a + p.cached, 0) / fit.length;
+  const my = fit.reduce((a, p) => a + p.rss, 0) / fit.length;
+  const slope = fit.reduce((a, p) => a + (p.cached - mx) * (p.rss - my), 0) / fit.reduce((a, p) => a + (p.cached - mx) ** 2, 0);
+  console.log(`\nworker RSS per cached booking workflow (least-squares slope over the ${fit.length} steps without evictions): ${(slope / 1024).toFixed(1)} KiB`);
   console.log(
     `one worker caches up to ${defaultCache.toLocaleString('en-GB')} workflows (SDK default here): about ${mib(slope * defaultCache)} MiB over its idle RSS when full; ` +
       `bookings in flight beyond that stay on their durable timers in Temporal and are evicted least-recently-used, then replayed from history when their next event comes`,
