@@ -2,6 +2,7 @@ import { log } from '@temporalio/activity';
 import * as bookings from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
 import { vehicleCanServe } from '../src/dispatch/candidates.js';
+import { overlappingActiveJobs } from '../src/dispatch/store.js';
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import { insertPaymentRecord } from '../src/settlement/payments-store.js';
@@ -22,15 +23,22 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
       await bookings.setBookingStatus(sql, ref, status);
     },
 
-    /** Writes the amended job and says whether the assigned driver's vehicle still fits it. */
+    /**
+     * Writes the amended job and says whether the assigned driver still fits it: their vehicle, and
+     * their time (a pickup moved onto another of their jobs would give them two at once).
+     */
     async applyAmendment({ ref, job, driverId }: { ref: string; job: JobSpec; driverId: string | null }): Promise<{ driverStillFits: boolean }> {
       await bookings.updateJob(sql, ref, job);
       if (!driverId) return { driverStillFits: true };
       const d = await loadDriver(sql, driverId);
       const needsWheelchair = job.wheelchair || job.vehicleType === 'wav';
-      const fits =
+      const vehicleFits =
         d.seats >= job.passengers && vehicleCanServe(d.vehicle_type, job.vehicleType) && (!needsWheelchair || d.wheelchair_accessible);
-      return { driverStillFits: fits };
+      if (!vehicleFits) return { driverStillFits: false };
+      const b = await bookings.loadBooking(sql, ref);
+      const start = new Date(job.pickupAt);
+      const clash = await overlappingActiveJobs(sql, { driverId, ref, start, end: new Date(start.getTime() + b.duration_s * 1000) });
+      return { driverStillFits: clash === 0 };
     },
 
     /** The completed trip's settlement, as an immutable payment record: one per booking, however often retried. */

@@ -35,6 +35,22 @@ function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: s
         where x.driver_id = ${driver} and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now()))`;
 }
 
+/**
+ * The driver's other active jobs overlapping this job's window (start..end, with the buffer either
+ * side): an amendment that moves a job onto another of the driver's jobs must take it off them.
+ * Open job cards elsewhere do not count here, as they do for a new offer: a card is gone within a
+ * minute, a confirmed job is not given up for it.
+ */
+export async function overlappingActiveJobs(sql: Sql, q: { driverId: string; ref: string; start: Date; end: Date }): Promise<number> {
+  const buffer = `${JOB_BUFFER_MINUTES} minutes`;
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from bookings o
+     where o.driver_id = ${q.driverId} and o.ref <> ${q.ref} and o.status in ${sql(ACTIVE_STATUSES as string[])}
+       and o.pickup_at - ${buffer}::interval < ${q.end}
+       and o.pickup_at + make_interval(secs => o.duration_s) + ${buffer}::interval > ${q.start}`;
+  return row?.n ?? 0;
+}
+
 /** A lat/lon box containing every point within `meters` of the centre (a little more at corners). */
 function boundingBox(c: { lat: number; lon: number }, meters: number) {
   const dLat = meters / 111_320;
