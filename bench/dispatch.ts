@@ -1,6 +1,6 @@
 // Booking -> first job card, end to end, beside a raw Temporal start-workflow + signal round trip
 // measured in the same run on the same server.
-//   npx tsx bench/dispatch.ts   (BENCH_CONCURRENCY=8 BENCH_SECONDS=20 BENCH_DRIVERS=600 by default)
+//   npx tsx bench/dispatch.ts   (BENCH_CONCURRENCY=8 BENCH_SECONDS=20 BENCH_DRIVERS=1500 by default)
 // Target: first job card p50 <= 1.3 x the raw round trip p50, on both topologies.
 //
 // Closed loop: each of BENCH_CONCURRENCY clients POSTs /api/public/bookings/instant (a key exempt
@@ -30,7 +30,7 @@ import { closedLoop, percentile, printTable, startBenchStack, startProcess, wait
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const driverCount = Number(process.env.BENCH_DRIVERS ?? 600);
+const driverCount = Number(process.env.BENCH_DRIVERS ?? 1500);
 const POLL_MS = 5;
 const CARD_TIMEOUT_MS = 60_000;
 const taskQueue = 'bench-dispatch';

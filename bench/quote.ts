@@ -9,12 +9,11 @@ import { createApiKey } from '../src/auth/api-keys.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
 import { connectTemporal } from '../src/temporal/connection.js';
+import { freePort } from '../dev/free-port.js';
 import { closedLoop, printTable, startBenchStack, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
-const apiPort = 3191;
-const helloPort = 3192;
 const taskQueue = 'bench-taxi';
 
 const journeys = [
@@ -42,7 +41,9 @@ async function http(name: string, url: string, requests: autocannon.Request[], h
   };
 }
 
-const stack = await startBenchStack();
+// Free ports, so a run never trips over another run's leftovers.
+const [apiPort, helloPort] = [await freePort(), await freePort()];
+const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
 const sql = createSql(stack.databaseUrl, 2);
 await migrate(sql);
 const { key } = await createApiKey(sql, { name: `bench-${randomUUID()}`, rateLimitExempt: true });

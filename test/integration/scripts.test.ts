@@ -162,7 +162,17 @@ describe('the README commands', () => {
     const intake = run('npx', ['tsx', 'bench/partner-intake.ts'], { BENCH_SECONDS: '2', BENCH_CONNECTIONS: '4' });
     expect(await finished(intake, 240_000), intake.output().slice(-3000)).toBe(0);
     expect(intake.output()).toMatch(/partner bookings: (\d+) after the new batches \(\1 jobs sent\), \1 after the repeats/);
-  }, 700_000);
+    const growth = run('npx', ['tsx', 'bench/dispatch-growth.ts'], { BENCH_GROWTH: '50,300', BENCH_BOOKINGS: '1' });
+    expect(await finished(growth, 240_000), growth.output().slice(-3000)).toBe(0);
+    expect(growth.output()).toMatch(/\| 300 \| \d+ \| \d+ \| \d+ \| [\d,]+ \| [\d.]+ \| 200 \|/);
+    // A small city, quickly: every answer and trip step within seconds; exits 1 on a broken invariant.
+    const city = run('npx', ['tsx', 'bench/city.ts'], {
+      CITY_DRIVERS: '150', CITY_SECONDS: '8', CITY_RATE: '2', CITY_PREBOOKED: '0', CITY_PARTNER: '0', CITY_DRAIN_SECONDS: '90',
+      CITY_ANSWER_MIN_S: '0.5', CITY_ANSWER_MAX_S: '2', CITY_STEP_MIN_S: '0.2', CITY_STEP_MAX_S: '0.5', CITY_OFFER_TIMEOUT_SECONDS: '5',
+    });
+    expect(await finished(city, 300_000), city.output().slice(-3000)).toBe(0);
+    expect(city.output()).toMatch(/\| driver held two jobs at once [^|]*\| 0 \|/);
+  }, 1_200_000);
 
   it('the history recorder records replayable histories (into a folder of the test\'s own)', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-histories-'));
