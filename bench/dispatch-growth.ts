@@ -13,16 +13,12 @@
 // many are near. The raw start + signal round trip of the same run is printed as the baseline.
 import { randomUUID } from 'node:crypto';
 import { createDispatchActivities } from '../activities/dispatch.js';
-import { createApiKey } from '../src/auth/api-keys.js';
 import { loadBooking } from '../src/bookings/store.js';
-import { migrate } from '../src/db/migrate.js';
-import { createSql } from '../src/db/sql.js';
 import { createWorkerMetrics } from '../src/ops/metrics.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
-import { freePort } from '../dev/free-port.js';
 import { signalRoundTripSignal, signalRoundTripWorkflow } from './workflows.js';
-import { closedLoop, percentile, startBenchStack, startProcess, waitForHttp } from './support.js';
+import { closedLoop, percentile, prepareServiceBench, startProcess, waitForHttp } from './support.js';
 
 const steps = (process.env.BENCH_GROWTH ?? '100,1000,10000,50000').split(',').map(Number);
 const bookingsPerStep = Number(process.env.BENCH_BOOKINGS ?? 5);
@@ -30,24 +26,12 @@ const taskQueue = 'bench-growth';
 const runId = randomUUID().slice(0, 8);
 const PICKUP = { pickup: 'Kendal station', dropoff: 'Windermere' };
 
-const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
-const sql = createSql(stack.databaseUrl, 4);
-await migrate(sql);
-const { key } = await createApiKey(sql, { name: `bench-growth-${runId}`, rateLimitExempt: true });
-const apiPort = await freePort();
-const env = {
-  DATABASE_URL: stack.databaseUrl,
-  TEMPORAL_ADDRESS: stack.temporalAddress,
-  TEMPORAL_TASK_QUEUE: taskQueue,
-  LOG_LEVEL: 'warn',
-  OFFER_TIMEOUT_SECONDS: '600',
-};
+const { stack, sql, key, apiPort, apiUrl, env } = await prepareServiceBench(`bench-growth-${runId}`, taskQueue);
 const worker = startProcess('src/worker.ts', env);
 const api = startProcess('src/server.ts', { ...env, PORT: String(apiPort) });
 const baselineQueue = `${taskQueue}-baseline`;
 const baseline = startProcess('bench/baseline-worker.ts', { ...env, BENCH_BASELINE_TASK_QUEUE: baselineQueue });
 const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
-const apiUrl = `http://127.0.0.1:${apiPort}`;
 const refs: string[] = [];
 const noNotifier = { send: async () => ({ status: 'sent' as const, providerId: null }) };
 const dispatch = createDispatchActivities({ sql, notifier: noNotifier as never, publicBaseUrl: apiUrl, metrics: createWorkerMetrics() });

@@ -19,14 +19,11 @@
 // card). So every booking uses up one driver, and the run stops early if the drivers run out.
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { createApiKey } from '../src/auth/api-keys.js';
-import { migrate } from '../src/db/migrate.js';
-import { createSql, type Sql } from '../src/db/sql.js';
+import type { Sql } from '../src/db/sql.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
 import { signalRoundTripSignal, signalRoundTripWorkflow } from './workflows.js';
-import { freePort } from '../dev/free-port.js';
-import { closedLoop, percentile, printTable, startBenchStack, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
+import { closedLoop, percentile, prepareServiceBench, printTable, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -300,19 +297,7 @@ where the time goes (medians of ${sample.length} bookings, ms since the POST was
 }
 
 const external = Boolean(process.env.DATABASE_URL || process.env.TEMPORAL_ADDRESS);
-const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
-const sql = createSql(stack.databaseUrl, 4);
-await migrate(sql);
-const { key } = await createApiKey(sql, { name: `bench-dispatch-${runId}`, rateLimitExempt: true });
-const apiPort = await freePort();
-const env = {
-  DATABASE_URL: stack.databaseUrl,
-  TEMPORAL_ADDRESS: stack.temporalAddress,
-  TEMPORAL_TASK_QUEUE: taskQueue,
-  LOG_LEVEL: 'warn',
-  // Nobody answers, and no cascade may move on while we measure.
-  OFFER_TIMEOUT_SECONDS: '600',
-};
+const { stack, sql, key, apiPort, env } = await prepareServiceBench(`bench-dispatch-${runId}`, taskQueue);
 const worker = startProcess('src/worker.ts', env);
 const api = startProcess('src/server.ts', { ...env, PORT: String(apiPort) });
 const baselineQueue = `${taskQueue}-baseline`;

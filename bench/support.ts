@@ -13,6 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { startTemporalDevServer, stopChild } from '../dev/temporal-dev-server.js';
 import { postgresParts, startTemporalServer } from '../dev/temporal-server.js';
+import { freePort } from '../dev/free-port.js';
+import { createApiKey } from '../src/auth/api-keys.js';
+import { migrate } from '../src/db/migrate.js';
+import { createSql, type Sql } from '../src/db/sql.js';
 
 export type Topology = 'dev' | 'cluster';
 export const topology: Topology = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'dev';
@@ -56,6 +60,28 @@ export async function startBenchStack(ports: { postgres?: number; temporal?: num
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What every benchmark of the booking path needs before it starts the service's processes: the
+ * stack on free ports, a migrated database, an API key exempt from the hourly limits, a port for the
+ * API, and the environment the API and worker share. Offers time out after 10 minutes, so no cascade
+ * moves on while a benchmark measures.
+ */
+export async function prepareServiceBench(name: string, taskQueue: string) {
+  const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
+  const sql: Sql = createSql(stack.databaseUrl, 4);
+  await migrate(sql);
+  const { key } = await createApiKey(sql, { name, rateLimitExempt: true });
+  const apiPort = await freePort();
+  const env = {
+    DATABASE_URL: stack.databaseUrl,
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    LOG_LEVEL: 'warn',
+    OFFER_TIMEOUT_SECONDS: '600',
+  };
+  return { stack, sql, key, apiPort, apiUrl: `http://127.0.0.1:${apiPort}`, env };
 }
 
 export function startProcess(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop: () => Promise<void> } {

@@ -1,5 +1,6 @@
 import { html } from './escape-html.js';
 import { inlineAsset, layout, type Page } from './layout.js';
+import { staffSignIn } from './ops-page.js';
 
 // The ops view's page (/ops/bookings): live bookings, those without a driver near pickup first; a
 // booking's whole story from its reference; its decision log with a driver filter that says why a
@@ -115,15 +116,7 @@ const STATUSES = ['awaiting_confirmation', 'scheduled', 'dispatching', 'offered'
 export function renderOpsBookingsPage(): Page {
   const body = html`<h1>Live bookings</h1>
 <p><a href="/ops">Drivers and passengers</a></p>
-<p class="alert" id="message" role="status" aria-live="polite" hidden></p>
-<section class="card" id="sign-in" aria-labelledby="sign-in-title">
-<h2 id="sign-in-title">Staff sign-in</h2>
-<form id="key-form">
-<label for="key">Staff key</label>
-<input id="key" name="key" type="password" autocomplete="off" required>
-<button type="submit">Sign in</button>
-</form>
-</section>
+${staffSignIn}
 <div id="console" hidden>
 <section class="card" aria-labelledby="find-title">
 <h2 id="find-title">Find a booking</h2>

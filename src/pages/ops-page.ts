@@ -102,10 +102,8 @@ const OPS_SCRIPT = inlineAsset(`(() => {
 })();
 `);
 
-export function renderOpsPage(): Page {
-  const body = html`<h1>Operations</h1>
-<p><a href="/ops/bookings">Live bookings, their stories and dispatch decisions</a></p>
-<p class="alert" id="message" role="status" aria-live="polite" hidden></p>
+/** The message line and staff-key form both ops pages open with (their scripts read #key-form and #message). */
+export const staffSignIn = html`<p class="alert" id="message" role="status" aria-live="polite" hidden></p>
 <section class="card" id="sign-in" aria-labelledby="sign-in-title">
 <h2 id="sign-in-title">Staff sign-in</h2>
 <form id="key-form">
@@ -113,7 +111,12 @@ export function renderOpsPage(): Page {
 <input id="key" name="key" type="password" autocomplete="off" required>
 <button type="submit">Sign in</button>
 </form>
-</section>
+</section>`;
+
+export function renderOpsPage(): Page {
+  const body = html`<h1>Operations</h1>
+<p><a href="/ops/bookings">Live bookings, their stories and dispatch decisions</a></p>
+${staffSignIn}
 <div id="console" hidden>
 <section aria-labelledby="drivers-title">
 <h2 id="drivers-title">Drivers</h2>
