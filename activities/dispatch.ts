@@ -2,13 +2,13 @@ import { log } from '@temporalio/activity';
 import { loadBooking, unassignDriver } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
 import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
-import { claimOffer, closeOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
+import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { renderPassengerAssignedText } from '../src/notify/templates.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
-import type { CandidatePage, JobSpec, Tier } from '../workflows/bookings/definitions.js';
+import { offerId as offerIdFor, type CandidateClaim, type CandidatePage, type JobSpec, type Tier } from '../workflows/bookings/definitions.js';
 
 /** Drivers read per window, nearest first: far more than a page of offers, so one window is the usual round. */
 export const CANDIDATE_WINDOW = 200;
@@ -67,28 +67,58 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics
     return decisions;
   }
 
+  /**
+   * The next page of drivers to offer this job to, best first. Every driver considered is written
+   * to the decision log in Postgres (eligible, or with the reason they were passed over); only
+   * the page itself goes back to the workflow, so its history stays small however many drivers
+   * are near the pickup.
+   */
+  async function findCandidatePage(p: {
+    ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number;
+    /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
+    trip: TripFacts;
+  }): Promise<CandidatePage> {
+    const decisions = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit);
+    // Every page logs what it considered; a later page may reach drivers beyond the first window.
+    // The first decision recorded for a driver in a round stands (an offer made is not undone).
+    await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
+    const eligible = decisions.filter((d) => d.eligible);
+    return {
+      candidates: eligible.slice(0, p.limit).map((d) => ({ driverId: d.driverId, driverName: d.driverName, distanceMeters: d.distanceMeters })),
+      considered: decisions.length,
+      eligible: eligible.length,
+    };
+  }
+
   return {
+    findCandidatePage,
+
     /**
-     * The next page of drivers to offer this job to, best first. Every driver considered is written
-     * to the decision log in Postgres (eligible, or with the reason they were passed over); only
-     * the page itself goes back to the workflow, so its history stays small however many drivers
-     * are near the pickup.
+     * findCandidatePage and openOffer in one step, on the way to the first job card: reads and logs
+     * the page as findCandidatePage does, then claims the first driver on it that no other booking
+     * has taken since, as openOffer would one by one. Drivers it found taken come back as `busy`,
+     * in page order, before the one it claimed. A retry (after a crash) finds its own claim again.
      */
-    async findCandidatePage(p: {
-      ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number;
-      /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
-      trip: TripFacts;
-    }): Promise<CandidatePage> {
-      const decisions = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit);
-      // Every page logs what it considered; a later page may reach drivers beyond the first window.
-      // The first decision recorded for a driver in a round stands (an offer made is not undone).
-      await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
-      const eligible = decisions.filter((d) => d.eligible);
-      return {
-        candidates: eligible.slice(0, p.limit).map((d) => ({ driverId: d.driverId, driverName: d.driverName, distanceMeters: d.distanceMeters })),
-        considered: decisions.length,
-        eligible: eligible.length,
-      };
+    async claimFromCandidatePage(p: {
+      ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number; trip: TripFacts;
+      offerTimeoutSeconds: number;
+    }): Promise<CandidatePage & { claim: CandidateClaim | null }> {
+      const page = await findCandidatePage(p);
+      const busy: string[] = [];
+      for (const c of page.candidates) {
+        const offerId = offerIdFor(p.ref, p.round, c.driverId);
+        const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
+        const claim = await claimOffer(sql, { offerId, ref: p.ref, driverId: c.driverId, round: p.round, tier: p.tier, expiresAt });
+        if (claim === 'taken') {
+          busy.push(c.driverId);
+          continue;
+        }
+        if (claim === 'claimed') metrics.offersSent.inc({ tier: p.tier });
+        // A claim found from an earlier attempt keeps that attempt's expiry.
+        const held = claim === 'claimed' ? expiresAt : ((await findOffer(sql, offerId))?.expires_at.toISOString() ?? expiresAt);
+        return { ...page, claim: { driverId: c.driverId, offerId, expiresAt: held, busy } };
+      }
+      return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
     },
 
     /** Superseded by findCandidatePage; kept for bookings whose history already calls it. */

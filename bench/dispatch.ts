@@ -23,6 +23,7 @@ import type { Sql } from '../src/db/sql.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
 import { signalRoundTripSignal, signalRoundTripWorkflow } from './workflows.js';
+import { cpuPerOperation, cpuSnapshot, printCpuTable } from './cpu.js';
 import { closedLoop, percentile, prepareServiceBench, printTable, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -320,9 +321,12 @@ try {
   bookedRefs.push(...warm.refs);
   await closedLoop('warm-up', concurrency, 2, raw.call);
 
+  const cpuAtStart = cpuSnapshot();
   const rawResult = await closedLoop(raw.label, concurrency, seconds, raw.call);
+  const cpuAfterRaw = cpuSnapshot();
   // Leave room for the bookings still in flight when the cap is reached.
   const run = await bookingLoop('dispatch', { apiUrl, apiKey: key, watcher, seconds, maxBookings: driverCount - warmBookings - concurrency });
+  const cpuAfterBookings = cpuSnapshot();
   bookedRefs.push(...run.refs);
 
   printTable([run.card, run.reply, rawResult]);
@@ -334,6 +338,10 @@ try {
     cardPerSecond: run.card.perSecond, cardP50: run.card.p50, cardP99: run.card.p99, replyP50: run.reply.p50,
     roundTripPerSecond: rawResult.perSecond, roundTripP50: rawResult.p50, roundTripP99: rawResult.p99, cardVsRoundTrip: p50Ratio,
   });
+  printCpuTable([
+    { label: 'raw round trip', perOp: cpuPerOperation(cpuAtStart, cpuAfterRaw, rawResult.requests) },
+    { label: 'booking to first card', perOp: cpuPerOperation(cpuAfterRaw, cpuAfterBookings, run.card.requests) },
+  ]);
   await breakdown(client, run.timings);
   if (run.stoppedEarly) console.log(`(the booking run stopped early: every seeded driver held a job card; raise BENCH_DRIVERS)`);
 

@@ -3,11 +3,13 @@
 // a small in-memory world whose every call is recorded.
 import type { Activities } from '../../activities/index.js';
 import type { PartnerJobRecord } from '../../src/partners/store.js';
-import type { BookingStatus, Tier } from '../../workflows/bookings/definitions.js';
+import { offerId, type BookingStatus, type Tier } from '../../workflows/bookings/definitions.js';
 
 export interface FakeDriver {
   id: string;
   tier: Tier;
+  /** Already holding another booking's job card: every claim on them fails. */
+  busy?: boolean;
 }
 
 export interface FakeWorld {
@@ -37,6 +39,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     opsAlerted: [],
   };
   const countedJobs = new Set<string>();
+  const isBusy = (driverId: string) => world.drivers.some((d) => d.id === driverId && d.busy);
   const log = (name: string, arg?: unknown) => {
     world.calls.push([name, arg]);
   };
@@ -69,9 +72,24 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('findCandidates', p);
       return [];
     },
+    async claimFromCandidatePage(p) {
+      // As the real one: the page as findCandidatePage reads it, then the first free driver claimed.
+      const page = await activities.findCandidatePage(p);
+      log('claimFromCandidatePage', p);
+      const busy: string[] = [];
+      for (const c of page.candidates) {
+        if (isBusy(c.driverId)) {
+          busy.push(c.driverId);
+          continue;
+        }
+        const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
+        return { ...page, claim: { driverId: c.driverId, offerId: offerId(p.ref, p.round, c.driverId), expiresAt, busy } };
+      }
+      return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
+    },
     async openOffer(o) {
       log('openOffer', o);
-      return { claimed: true };
+      return { claimed: !isBusy(o.driverId) };
     },
     async closeOffer(o) { log('closeOffer', o); },
     async assignDriver(a) { log('assignDriver', a); },

@@ -325,6 +325,28 @@ await worker.runUntil(async () => {
       await h.result();
       return h.workflowId;
     },
+    // From here on: the first job card in the booking's first workflow task. The nearest driver
+    // holds another booking's card, so the page's claim passes them and claims the next, who
+    // declines; the third is claimed on their own and accepts; the trip completes and is settled.
+    'booking-first-card-one-task': async () => {
+      await insertDriver('rec-busy', 4, 'saloon', 55.0005);
+      const blocker = await startBookingWorkflow('TXREC00011', false, { policy: { offerTimeoutSeconds: 600 } });
+      await blocker.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await offerTo('TXREC00011', 'rec-busy');
+      await insertDriver('rec-m', 4, 'saloon', 55.001);
+      await insertDriver('rec-n', 4, 'saloon', 55.002);
+      const ref = 'TXREC00010';
+      const h = await startBookingWorkflow(ref, false, { policy: { offerTimeoutSeconds: 600 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-m'), driverId: 'rec-m', decision: 'decline' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-n'), driverId: 'rec-n', decision: 'accept' }] });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-n', event }] });
+      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-n', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await h.result();
+      await blocker.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await blocker.result();
+      return h.workflowId;
+    },
     // A partner's job reference: an amendment before its new (held, then booked), a repeat, a cancel.
     'partner-job-held-amend-cancelled': async () => {
       await sql`insert into partners (id, name, kind) values ('rec-partner', 'Rec Partner', 'partner') on conflict do nothing`;

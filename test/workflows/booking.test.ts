@@ -124,6 +124,26 @@ describe('booking workflow (time-skipping)', () => {
     });
   });
 
+  it('claims the first free driver with the candidate page and sends the card in the same task; later offers claim one by one', async () => {
+    await scenario([{ id: 'busy', tier: 'local', busy: true }, { id: 'd1', tier: 'local' }, { id: 'd2', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      const first = await b.offerTo('d1');
+      // One step read the page and claimed d1 past the driver another booking holds: no separate claim.
+      expect(world.called('claimFromCandidatePage')).toHaveLength(1);
+      expect(world.called('openOffer')).toHaveLength(0);
+      const s = await b.state();
+      expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([['busy', 'skipped', 'busy'], ['d1', 'offered', null]]);
+      expect(Date.parse(s.offer!.expiresAt) - (await env.currentTimeMs())).toBeGreaterThan(50_000);
+
+      await b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: first, driverId: 'd1', decision: 'decline' }] });
+      await b.accept('d2');
+      expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd2' })]);
+      expect((await b.state()).driverId).toBe('d2');
+      // The busy driver was never offered, and nobody was sent two cards.
+      expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['d1', 'd2']);
+    });
+  });
+
   it('retries an exhausted cascade on a doubling backoff, alerting ops each round, then closes an hour after pickup', async () => {
     await scenario([], async ({ world, start }) => {
       const b = await start({ pickupInMs: 10 * MINUTE });

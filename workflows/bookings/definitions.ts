@@ -123,6 +123,14 @@ export interface CandidatePage {
   eligible: number;
 }
 
+/**
+ * What claimFromCandidatePage claimed on a page: the driver now holding this booking's job card
+ * (null when every candidate on the page was taken), and the drivers found taken before them.
+ */
+export type CandidateClaim =
+  | { driverId: string; offerId: string; expiresAt: string; busy: string[] }
+  | { driverId: null; offerId: null; expiresAt: null; busy: string[] };
+
 /** How many candidates a cascade fetches at a time: enough for minutes of offers, small in history. */
 export const CANDIDATE_PAGE_SIZE = 10;
 

@@ -35,6 +35,7 @@ import {
   type BookingStatus,
   type BookingCreatedInput,
   type BookingWorkflowInput,
+  type CandidateClaim,
   type CancelInput,
   type CandidateOutcome,
   type DriverDroppedInput,
@@ -78,6 +79,13 @@ const PATCH_SEARCH_ATTRIBUTES = 'search-attributes';
 const PATCH_NO_SHOW_BEFORE_MOVING = 'no-show-only-before-moving';
 /** A completed trip stays open for its settlement, which is recorded once as a payment record. */
 const PATCH_SETTLEMENT = 'settlement';
+/**
+ * The first job card goes out in the booking's first workflow task: one local activity reads the
+ * candidates and claims the first free driver, and the card is sent as a local activity, so no
+ * server round trip (activity task, completion, a second workflow task) stands between a booking
+ * and its card.
+ */
+const PATCH_FIRST_CARD_IN_ONE_TASK = 'first-card-in-one-task';
 
 /** How long a completed trip waits for the driver (or a provider) to confirm what was paid. */
 const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
@@ -101,6 +109,16 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     scheduleToCloseTimeout: policy.offerTimeoutSeconds * 1000,
     retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
   });
+  // The same, run inside the workflow task (PATCH_FIRST_CARD_IN_ONE_TASK). A card is a couple of
+  // notifier calls under an idempotency key per offer and channel, so running it again after a
+  // worker crash (a local activity's at-least-once) never sends one twice.
+  const localJobCards = proxyLocalActivities<BookingActivities>({
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: policy.offerTimeoutSeconds * 1000,
+    retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+  });
+  const sendJobCard = (card: { offerId: string; ref: string; driverId: string }) =>
+    (patched(PATCH_FIRST_CARD_IN_ONE_TASK) ? localJobCards : jobCards).sendJobCard(card);
   const state: BookingState = {
     ref,
     identity: input.booking.identity ?? null,
@@ -321,20 +339,23 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
    * The next page of eligible candidates of a tier. Bookings from before the decision log fetched
    * (and recorded in history) every driver of the tier at once; their histories keep that path.
    */
-  async function candidatePage(round: number, tier: Tier, page: number, offered: Set<string>): Promise<Candidate[]> {
+  async function candidatePage(round: number, tier: Tier, page: number, offered: Set<string>): Promise<{ candidates: Candidate[]; claim: CandidateClaim | null }> {
     if (patched(PATCH_PAGED_CANDIDATES)) {
       const b = input.booking;
-      const p = await db.findCandidatePage({
+      const query = {
         ref, round, tier, job: state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page,
         trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
-      });
+      };
+      const p = patched(PATCH_FIRST_CARD_IN_ONE_TASK)
+        ? await db.claimFromCandidatePage({ ...query, offerTimeoutSeconds: policy.offerTimeoutSeconds })
+        : { ...(await db.findCandidatePage(query)), claim: null };
       if (page === 0) (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
-      return p.candidates;
+      return { candidates: p.candidates, claim: p.claim };
     }
-    if (page > 0) return [];
+    if (page > 0) return { candidates: [], claim: null };
     const decisions = await db.findCandidates({ ref, tier, job: state.job, exclude: [...offered] });
     for (const d of decisions) if (!d.eligible) record(tier, d, 'skipped', d.skipReason);
-    return decisions.filter((d) => d.eligible);
+    return { candidates: decisions.filter((d) => d.eligible), claim: null };
   }
 
   async function runCascadeRound(): Promise<RoundResult> {
@@ -344,23 +365,39 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     await setStatus('dispatching');
     for (const tier of TIERS) {
       for (let page = 0; ; page++) {
-        const candidates = await candidatePage(round, tier, page, offered);
+        const { candidates, claim } = await candidatePage(round, tier, page, offered);
         if (candidates.length === 0) break;
+        // What the page's own claim found: drivers taken by other bookings, and the one it holds.
+        const busy = new Set(claim?.busy ?? []);
+        let held = claim?.driverId != null ? claim : null;
         for (const c of candidates) {
-          if (interrupted()) return 'interrupted';
+          if (interrupted()) {
+            // A driver claimed with the page but never sent the card is let go at once.
+            if (held?.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+            return 'interrupted';
+          }
           const id = offerId(ref, round, c.driverId);
-          const expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
           offered.add(c.driverId);
-          // Another booking may have claimed this driver since the candidates were read.
-          const { claimed } = await db.openOffer({ offerId: id, ref, driverId: c.driverId, round, tier, expiresAt });
-          if (!claimed) {
+          let expiresAt: string;
+          if (busy.has(c.driverId)) {
             record(tier, c, 'skipped', 'busy');
             continue;
+          } else if (held?.driverId === c.driverId && held.expiresAt) {
+            expiresAt = held.expiresAt;
+            held = null;
+          } else {
+            expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
+            // Another booking may have claimed this driver since the candidates were read.
+            const { claimed } = await db.openOffer({ offerId: id, ref, driverId: c.driverId, round, tier, expiresAt });
+            if (!claimed) {
+              record(tier, c, 'skipped', 'busy');
+              continue;
+            }
           }
           state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
           record(tier, c, 'offered');
           try {
-            await jobCards.sendJobCard({ offerId: id, ref, driverId: c.driverId });
+            await sendJobCard({ offerId: id, ref, driverId: c.driverId });
           } catch (err) {
             // Undeliverable, or not delivered within the offer's own time: try the next driver.
             if (!(err instanceof ActivityFailure)) throw err;
@@ -451,7 +488,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     state.offer = { offerId: id, driverId: pick.driverId, round, tier: 'partner', expiresAt, response: null };
     record('partner', c, 'offered');
     try {
-      await jobCards.sendJobCard({ offerId: id, ref, driverId: pick.driverId });
+      await sendJobCard({ offerId: id, ref, driverId: pick.driverId });
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       state.offer = null;
