@@ -86,8 +86,20 @@ async function historyEvents(client: Client, ref: string): Promise<string[]> {
     if (e.timerFiredEventAttributes) return 'timerFired';
     if (e.workflowTaskFailedEventAttributes) return 'workflowTaskFailed';
     if (e.activityTaskScheduledEventAttributes) return `activityTaskScheduled:${e.activityTaskScheduledEventAttributes.activityType?.name ?? '?'}`;
+    // A local activity leaves one marker when it completes, its type in the marker's JSON data.
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_local_activity') {
+      const data = marker.details?.data?.payloads?.[0]?.data;
+      const type = data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type : undefined;
+      return `localActivity:${type ?? '?'}`;
+    }
     return 'other';
   });
+}
+
+/** How many job cards the booking's history says it sent: as activities (older code) or local activities. */
+async function cardsInHistory(client: Client, ref: string): Promise<number> {
+  return (await historyEvents(client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard' || e === 'localActivity:sendJobCard').length;
 }
 
 /**
@@ -173,7 +185,7 @@ describe('worker crash while a cascade waits on an offer', () => {
       expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
       expect(await stack.sql`select 1 from offers where booking_ref = ${ref}`).toHaveLength(1);
       expect(await stack.sql`select 1 from offers where driver_id = ${second.id}`).toHaveLength(0);
-      expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(1);
+      expect(await cardsInHistory(stack.client, ref)).toBe(1);
       expect(await bookingRow(stack.sql, ref)).toEqual({ status: 'assigned', driver_id: first.id });
       // A second answer from the same driver is still "accepted", never a second assignment.
       expect((await respond(stack.app, card, 'accept')).json()).toEqual({ result: 'accepted', booking_reference: ref });
@@ -213,7 +225,7 @@ describe('worker crash while a cascade waits on an offer', () => {
       const s = await expectAssignedExactlyOnce(stack, ref, second, [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel));
       expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
       expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
-      expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(2);
+      expect(await cardsInHistory(stack.client, ref)).toBe(2);
       expect(await stack.sql`select 1 from offers where booking_ref = ${ref}`).toHaveLength(2);
     },
     120_000,
@@ -270,7 +282,7 @@ describe('Temporal server restart while a cascade waits on an offer', () => {
       const s = await expectAssignedExactlyOnce(stack, ref, first, cardsTo(first));
       expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
       expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
-      expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(1);
+      expect(await cardsInHistory(stack.client, ref)).toBe(1);
     },
     180_000,
   );
@@ -300,7 +312,7 @@ describe('Temporal server restart while a cascade waits on an offer', () => {
       const s = await expectAssignedExactlyOnce(stack, ref, second, [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel));
       expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
       expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
-      expect((await historyEvents(stack.client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard')).toHaveLength(2);
+      expect(await cardsInHistory(stack.client, ref)).toBe(2);
     },
     180_000,
   );

@@ -1,6 +1,7 @@
 // Activities faked behind the same factory shape the worker registers (the `Activities` type of
 // activities/index.ts), for workflow tests on the time-skipping server: no Postgres, no notifier,
 // a small in-memory world whose every call is recorded.
+import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../activities/index.js';
 import type { PartnerJobRecord } from '../../src/partners/store.js';
 import { offerId, type BookingStatus, type Tier } from '../../workflows/bookings/definitions.js';
@@ -10,6 +11,8 @@ export interface FakeDriver {
   tier: Tier;
   /** Already holding another booking's job card: every claim on them fails. */
   busy?: boolean;
+  /** A number the provider refuses for good: their job card fails without retry. */
+  unreachable?: boolean;
 }
 
 export interface FakeWorld {
@@ -95,7 +98,10 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async assignDriver(a) { log('assignDriver', a); },
     async releaseDriver(r) { log('releaseDriver', r); },
     async sendBookingConfirmation(c) { log('sendBookingConfirmation', c); },
-    async sendJobCard(c) { log('sendJobCard', c); },
+    async sendJobCard(c) {
+      log('sendJobCard', c);
+      if (world.drivers.some((d) => d.id === c.driverId && d.unreachable)) throw ApplicationFailure.nonRetryable(`job card to ${c.driverId} undeliverable`, 'JobCardUndeliverable');
+    },
     async alertOps(a) { log('alertOps', a); },
     async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
     async alertUnassignedNearPickup() {

@@ -13,6 +13,7 @@ import {
   bookingStateQuery,
   bookingWorkflowId,
   emailConfirmedSignal,
+  offerId as offerIdOf,
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
@@ -133,7 +134,6 @@ describe('booking workflow (time-skipping)', () => {
       expect(world.called('openOffer')).toHaveLength(0);
       const s = await b.state();
       expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([['busy', 'skipped', 'busy'], ['d1', 'offered', null]]);
-      expect(Date.parse(s.offer!.expiresAt) - (await env.currentTimeMs())).toBeGreaterThan(50_000);
 
       await b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: first, driverId: 'd1', decision: 'decline' }] });
       await b.accept('d2');
@@ -141,6 +141,17 @@ describe('booking workflow (time-skipping)', () => {
       expect((await b.state()).driverId).toBe('d2');
       // The busy driver was never offered, and nobody was sent two cards.
       expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['d1', 'd2']);
+    });
+  });
+
+  it('moves on at once when a job card cannot be delivered, the refused driver recorded and their offer withdrawn', async () => {
+    await scenario([{ id: 'bad', tier: 'local', unreachable: true }, { id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      await b.offerTo('d1');
+      const s = await b.state();
+      expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([['bad', 'offered', null], ['bad', 'skipped', 'job_card_undeliverable'], ['d1', 'offered', null]]);
+      expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(s.ref, 1, 'bad'), status: 'withdrawn' }]);
+      expect(world.called('sendJobCard')).toHaveLength(2);
     });
   });
 

@@ -1,6 +1,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  TimeoutFailure,
   allHandlersFinished,
   condition,
   patched,
@@ -400,7 +401,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
             await sendJobCard({ offerId: id, ref, driverId: c.driverId });
           } catch (err) {
             // Undeliverable, or not delivered within the offer's own time: try the next driver.
-            if (!(err instanceof ActivityFailure)) throw err;
+            if (!cardNotDelivered(err)) throw err;
             state.offer = null;
             await db.closeOffer({ offerId: id, status: 'withdrawn' });
             record(tier, c, 'skipped', 'job_card_undeliverable');
@@ -490,7 +491,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     try {
       await sendJobCard({ offerId: id, ref, driverId: pick.driverId });
     } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
+      if (!cardNotDelivered(err)) throw err;
       state.offer = null;
       await db.closeOffer({ offerId: id, status: 'withdrawn' });
       record('partner', c, 'skipped', 'job_card_undeliverable');
@@ -627,6 +628,15 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
 
   await condition(allHandlersFinished);
   return state;
+}
+
+/**
+ * A job card that failed for good or ran out of its offer's time. A full activity's failure comes
+ * wrapped in an ActivityFailure; a local activity's arrives as the failure itself (the card's
+ * ApplicationFailure, or the TimeoutFailure of its schedule-to-close).
+ */
+function cardNotDelivered(err: unknown): boolean {
+  return err instanceof ActivityFailure || err instanceof ApplicationFailure || err instanceof TimeoutFailure;
 }
 
 function msUntil(iso: string): number {
