@@ -10,8 +10,14 @@ import { renderPassengerAssignedText } from '../src/notify/templates.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
 import { offerId as offerIdFor, type CandidateClaim, type CandidatePage, type JobSpec, type Tier } from '../workflows/bookings/definitions.js';
 
-/** Drivers read per window, nearest first: far more than a page of offers, so one window is the usual round. */
-export const CANDIDATE_WINDOW = 200;
+/**
+ * Drivers read in the first window, nearest first: five pages of offers, so one window is the usual
+ * round. Each further window doubles, so a crowd of drivers who cannot take the job (busy, too few
+ * seats) costs a few reads, not dozens. Every driver read has their load counted and is written to
+ * the decision log, so a first window of 50 rather than 200 is most of the database's work per
+ * booking saved (bench/dispatch.ts prints it by process).
+ */
+export const CANDIDATE_WINDOW = 50;
 /**
  * The most drivers one round of one tier considers. When none of the 2,000 nearest online drivers
  * can take the job (all busy, say), the cascade moves to the next tier and later tries again, rather
@@ -33,7 +39,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics
    * The nearest drivers of the tier within its reach, ranked: eligible nearest first, then the rest
    * with reasons. Read a window at a time, widened only while fewer than `wanted` are eligible, up to
    * MAX_CONSIDERED: a round's reads, ranking and decision log are bounded however many drivers are
-   * near the pickup (50,000 round one station cost what 200 do), and drivers beyond the window were
+   * near the pickup (50,000 round one station cost what 50 do), and drivers beyond the window were
    * not considered, which the decision log's ops view says.
    */
   async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts, wanted: number): Promise<CandidateDecision[]> {
@@ -49,7 +55,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics
     const excluded = new Set(exclude);
     const drivers: DriverSnapshot[] = [];
     let decisions: CandidateDecision[] = [];
-    for (let offset = 0; offset < MAX_CONSIDERED; offset += CANDIDATE_WINDOW) {
+    for (let offset = 0, size = CANDIDATE_WINDOW; offset < MAX_CONSIDERED; offset += size, size = Math.min(size * 2, MAX_CONSIDERED - offset)) {
       const window = await readNearestTierDrivers(sql, {
         ref,
         tier,
@@ -57,12 +63,12 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics
         reachMeters: DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier],
         start,
         end: new Date(start.getTime() + trip.durationS * 1000),
-        limit: CANDIDATE_WINDOW,
+        limit: size,
         offset,
       });
       drivers.push(...window);
       decisions = rankTier(tier, drivers, needs, excluded);
-      if (window.length < CANDIDATE_WINDOW || decisions.filter((d) => d.eligible).length >= wanted) break;
+      if (window.length < size || decisions.filter((d) => d.eligible).length >= wanted) break;
     }
     return decisions;
   }

@@ -10,6 +10,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { freePort } from '../dev/free-port.js';
+import { cpuPerOperation, cpuSnapshot, printCpuTable } from './cpu.js';
 import { closedLoop, printTable, startBenchStack, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -78,10 +79,13 @@ try {
     await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
   });
 
+  const cpuAtStart = cpuSnapshot();
   const raw = await closedLoop('raw workflow.start (empty workflow)', connections, seconds, async () => {
     await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
   });
+  const cpuAfterRaw = cpuSnapshot();
   const quote = await http('POST /api/public/v1/quote', `http://127.0.0.1:${apiPort}`, quoteBody, headers);
+  const cpuAfterQuotes = cpuSnapshot();
   const helloResult = await http('bare Fastify hello-world', `http://127.0.0.1:${helloPort}`, [{ method: 'POST', path: '/hello', body: '{}' }], {
     'content-type': 'application/json',
   });
@@ -97,6 +101,10 @@ try {
     rawStartPerSecond: raw.perSecond, rawStartP50: raw.p50, rawStartP99: raw.p99,
     helloPerSecond: helloResult.perSecond, quoteVsRawStart: throughputRatio,
   });
+  printCpuTable([
+    { label: 'raw start', perOp: cpuPerOperation(cpuAtStart, cpuAfterRaw, raw.requests) },
+    { label: 'quote', perOp: cpuPerOperation(cpuAfterRaw, cpuAfterQuotes, quote.requests) },
+  ]);
   const [{ count }] = (await sql`select count(*)::int as count from quotes`) as unknown as [{ count: number }];
   console.log(`quotes recorded in Postgres: ${count}`);
 } finally {

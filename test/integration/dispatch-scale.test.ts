@@ -106,8 +106,8 @@ describe('dispatch at scale', () => {
     const logged = await stack.sql<{ skip_reason: string | null; n: number }[]>`
       select skip_reason, count(*)::int as n from dispatch_decisions where booking_ref = ${ref} and round = 1 and tier = 'local'
        group by skip_reason order by skip_reason nulls first`;
-    // Two windows read (200 + 51): every two-seater passed over for its seats, the far driver
-    // eligible; no off-duty driver read at all.
+    // Three windows read, each twice the last (50, 100, then the last 101): every two-seater passed
+    // over for its seats, the far driver eligible; no off-duty driver read at all.
     expect(logged).toEqual([
       { skip_reason: null, n: 1 },
       { skip_reason: 'too_few_seats', n: 250 },
