@@ -47,7 +47,16 @@ export function localInstant(instant: Date, holidays: BankHolidayCalendar, divis
 
 /** "Sat 23:30 BST": what a passenger would read off a clock in the UK. */
 export function describeLocal(dateTime: DateTime): string {
-  return `${dateTime.toFormat('ccc HH:mm')} ${dateTime.offsetNameShort ?? ''}`.trim();
+  return `${dateTime.toFormat('ccc HH:mm')} ${zoneAbbreviation(dateTime)}`.trim();
+}
+
+/**
+ * GMT or BST for UK time, read off the offset: luxon's offsetNameShort builds a new Intl formatter
+ * on every call, which was half of a quote's pricing time (bench/quote.ts under --cpu-prof).
+ */
+function zoneAbbreviation(dateTime: DateTime): string {
+  if (dateTime.zoneName === LONDON_ZONE && (dateTime.offset === 0 || dateTime.offset === 60)) return dateTime.offset === 0 ? 'GMT' : 'BST';
+  return dateTime.offsetNameShort ?? '';
 }
 
 function minutes(clock: string): number {
