@@ -34,12 +34,7 @@ export function createWorkerMetrics(registry = new Registry()): WorkerMetrics {
       buckets: [5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600],
       registers: [registry],
     }),
-    notifierFailures: new Counter({
-      name: 'taxi_notifier_failures_total',
-      help: 'Messages the notifier failed to send, by channel and kind (retryable or permanent)',
-      labelNames: ['channel', 'kind'],
-      registers: [registry],
-    }),
+    notifierFailures: notifierFailuresCounter(registry),
     opsAlerts: new Counter({
       name: 'taxi_ops_unassigned_alerts_total',
       help: 'Ops alerted that a booking is still unassigned close to pickup (once per booking)',
@@ -48,8 +43,18 @@ export function createWorkerMetrics(registry = new Registry()): WorkerMetrics {
   };
 }
 
+/** Both processes send messages (the API its sign-in and verification codes), so both count failures. */
+function notifierFailuresCounter(registry: Registry): Counter<'channel' | 'kind'> {
+  return new Counter({
+    name: 'taxi_notifier_failures_total',
+    help: 'Messages the notifier failed to send, by channel and kind (retryable or permanent)',
+    labelNames: ['channel', 'kind'],
+    registers: [registry],
+  });
+}
+
 /** The notifier, counting its failures by channel; what it sends and returns is unchanged. */
-export function countingFailures(notifier: Notifier, failures: WorkerMetrics['notifierFailures']): Notifier {
+export function countingFailures(notifier: Notifier, failures: Counter<'channel' | 'kind'>): Notifier {
   return {
     async send(msg) {
       try {
@@ -67,6 +72,7 @@ export interface ApiMetrics {
   registry: Registry;
   requests: Counter<'method' | 'route' | 'status'>;
   duration: Histogram<'method' | 'route' | 'status'>;
+  notifierFailures: Counter<'channel' | 'kind'>;
 }
 
 export function createApiMetrics(sql: Sql, alertMinutes: number, registry = new Registry()): ApiMetrics {
@@ -101,5 +107,6 @@ export function createApiMetrics(sql: Sql, alertMinutes: number, registry = new 
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    notifierFailures: notifierFailuresCounter(registry),
   };
 }

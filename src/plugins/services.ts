@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { createGeoProviders } from '../geo/index.js';
 import type { Notifier } from '../notify/notifier.js';
+import { countingFailures } from '../ops/metrics.js';
 import { notifierFromConfig, type Services } from '../services.js';
 
 declare module 'fastify' {
@@ -25,10 +26,11 @@ export const servicesPlugin = fp(
       sql: app.sql,
       temporal: app.temporal,
       geo: opts.geo ?? createGeoProviders({ geocoder: opts.config.GEOCODER, router: opts.config.ROUTER }),
-      // The API sends a few messages itself (email verification codes); job cards go from the worker.
-      notifier: opts.notifier ?? notifierFromConfig(opts.config, app.sql),
+      // The API sends a few messages itself (sign-in and verification codes); job cards go from the
+      // worker. Its failures are counted on the API's /metrics as the worker's are on its own.
+      notifier: countingFailures(opts.notifier ?? notifierFromConfig(opts.config, app.sql), app.metrics.notifierFailures),
       now: opts.now ?? (() => new Date()),
     });
   },
-  { name: 'services', dependencies: ['postgres', 'temporal'] },
+  { name: 'services', dependencies: ['postgres', 'temporal', 'metrics'] },
 );
