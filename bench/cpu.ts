@@ -48,6 +48,12 @@ export function cpuSnapshot(): CpuSnapshot {
   return totals;
 }
 
+/** Adds what each process used between two snapshots to a running total (for a phase run in rounds). */
+export function addCpu(total: CpuSnapshot, before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {
+  for (const [name, ticks] of after) total.set(name, (total.get(name) ?? 0) + ticks - (before.get(name) ?? 0));
+  return total;
+}
+
 /** CPU milliseconds per operation, by process, between two snapshots. */
 export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operations: number): Map<string, number> {
   const out = new Map<string, number>();

@@ -3,6 +3,8 @@
 //   2. a bare Fastify hello-world.
 // Targets: quote rate >= 0.9 x raw start rate, quote p99 <= 2 x raw start p99, on both topologies.
 //   npm run bench:quote            (BENCH_CONNECTIONS=16 BENCH_SECONDS=15 by default)
+// Each measurement's BENCH_SECONDS are split into BENCH_ROUNDS (3) rounds taken in turn with the
+// baseline's, and the CPU each process used in them is printed per operation.
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { createApiKey } from '../src/auth/api-keys.js';
@@ -10,8 +12,8 @@ import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { freePort } from '../dev/free-port.js';
-import { cpuPerOperation, cpuSnapshot, printCpuTable } from './cpu.js';
-import { closedLoop, printTable, startBenchStack, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
+import { addCpu, cpuPerOperation, cpuSnapshot, printCpuTable, type CpuSnapshot } from './cpu.js';
+import { closedLoop, mergeRounds, printTable, rounds, startBenchStack, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -28,15 +30,16 @@ const journeys = [
   ['Brighton', 'Gatwick Airport'],
 ] as const;
 
-async function http(name: string, url: string, requests: autocannon.Request[], headers: Record<string, string>): Promise<LoadResult> {
-  const r = await autocannon({ url, connections, duration: seconds, method: 'POST', headers, requests });
+async function http(name: string, url: string, requests: autocannon.Request[], headers: Record<string, string>, duration = seconds): Promise<LoadResult> {
+  const r = await autocannon({ url, connections, duration, method: 'POST', headers, requests });
   const ok = r['2xx'];
   return {
     name,
     requests: ok,
     errors: r.non2xx + r.errors + r.timeouts,
-    seconds,
-    perSecond: ok / seconds,
+    // What autocannon actually ran for (it reports it), not what it was asked to: short rounds overrun.
+    seconds: r.duration,
+    perSecond: ok / r.duration,
     p50: r.latency.p50,
     p99: r.latency.p99,
   };
@@ -79,13 +82,23 @@ try {
     await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
   });
 
-  const cpuAtStart = cpuSnapshot();
-  const raw = await closedLoop('raw workflow.start (empty workflow)', connections, seconds, async () => {
-    await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
-  });
-  const cpuAfterRaw = cpuSnapshot();
-  const quote = await http('POST /api/public/v1/quote', `http://127.0.0.1:${apiPort}`, quoteBody, headers);
-  const cpuAfterQuotes = cpuSnapshot();
+  // The baseline and the quotes take turns (bench/support.ts `rounds`), each round seconds/rounds long.
+  const rawParts: LoadResult[] = [];
+  const quoteParts: LoadResult[] = [];
+  const cpuRaw: CpuSnapshot = new Map();
+  const cpuQuotes: CpuSnapshot = new Map();
+  for (let r = 0; r < rounds; r++) {
+    const t0 = cpuSnapshot();
+    rawParts.push(await closedLoop('raw', connections, seconds / rounds, async () => {
+      await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
+    }));
+    const t1 = cpuSnapshot();
+    quoteParts.push(await http('quote', `http://127.0.0.1:${apiPort}`, quoteBody, headers, seconds / rounds));
+    addCpu(cpuRaw, t0, t1);
+    addCpu(cpuQuotes, t1, cpuSnapshot());
+  }
+  const raw = mergeRounds(`raw workflow.start (empty workflow), ${rounds} rounds`, rawParts);
+  const quote = mergeRounds(`POST /api/public/v1/quote, ${rounds} rounds`, quoteParts);
   const helloResult = await http('bare Fastify hello-world', `http://127.0.0.1:${helloPort}`, [{ method: 'POST', path: '/hello', body: '{}' }], {
     'content-type': 'application/json',
   });
@@ -102,8 +115,8 @@ try {
     helloPerSecond: helloResult.perSecond, quoteVsRawStart: throughputRatio,
   });
   printCpuTable([
-    { label: 'raw start', perOp: cpuPerOperation(cpuAtStart, cpuAfterRaw, raw.requests) },
-    { label: 'quote', perOp: cpuPerOperation(cpuAfterRaw, cpuAfterQuotes, quote.requests) },
+    { label: 'raw start', perOp: cpuPerOperation(new Map(), cpuRaw, raw.requests) },
+    { label: 'quote', perOp: cpuPerOperation(new Map(), cpuQuotes, quote.requests) },
   ]);
   const [{ count }] = (await sql`select count(*)::int as count from quotes`) as unknown as [{ count: number }];
   console.log(`quotes recorded in Postgres: ${count}`);

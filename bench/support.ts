@@ -115,6 +115,33 @@ export interface LoadResult {
   perSecond: number;
   p50: number;
   p99: number;
+  /** Every latency, sorted, when the generator kept them (closed loops do): rounds merge exactly. */
+  latencies?: number[];
+}
+
+/**
+ * How many alternating rounds a bench splits each measurement into (BENCH_ROUNDS, default 3): the
+ * baseline and the measured path take turns, so work left over from one phase (a server catching
+ * up on the last one's closed workflows) and a neighbour on a shared machine fall on both alike.
+ * A single pair of phases put the cluster's quote ratio anywhere from 0.77 to 1.16 from one run to
+ * the next; taking turns is what makes the ratio mean something.
+ */
+export const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+
+/**
+ * One measurement from its rounds: counts and time summed; percentiles exact from the latencies
+ * when every round kept them, otherwise the rounds' own percentiles weighted by their requests.
+ */
+export function mergeRounds(name: string, parts: LoadResult[]): LoadResult {
+  const requests = parts.reduce((n, p) => n + p.requests, 0);
+  const seconds = parts.reduce((n, p) => n + p.seconds, 0);
+  const merged = { name, requests, errors: parts.reduce((n, p) => n + p.errors, 0), seconds, perSecond: requests / seconds };
+  if (parts.every((p) => p.latencies)) {
+    const latencies = parts.flatMap((p) => p.latencies!).sort((a, b) => a - b);
+    return { ...merged, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+  }
+  const weighted = (f: (p: LoadResult) => number) => parts.reduce((n, p) => n + f(p) * p.requests, 0) / Math.max(1, requests);
+  return { ...merged, p50: weighted((p) => p.p50), p99: weighted((p) => p.p99) };
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -152,6 +179,7 @@ export async function closedLoop(name: string, concurrency: number, seconds: num
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    latencies,
   };
 }
 

@@ -153,6 +153,8 @@ describe('the README commands', () => {
     const dispatch = run('npx', ['tsx', 'bench/dispatch.ts'], { BENCH_SECONDS: '2', BENCH_CONCURRENCY: '2', BENCH_DRIVERS: '40' });
     expect(await finished(dispatch, 240_000), dispatch.output().slice(-3000)).toBe(0);
     expect(dispatch.output()).toMatch(/raw start \+ signal \+ result/);
+    // Where the time goes: CPU per operation by process, the service's worker among them.
+    expect(dispatch.output()).toMatch(/CPU ms per operation, by process[\s\S]*\| worker \| [\d.]+ \| [\d.]+ \|/);
     const geocode = run('npx', ['tsx', 'bench/geocode.ts']);
     expect(await finished(geocode, 240_000), geocode.output().slice(-3000)).toBe(0);
     expect(geocode.output()).toMatch(/typos resolved to the same answer as the correct spelling: \d+\/\d+/);
