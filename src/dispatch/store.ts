@@ -24,7 +24,7 @@ export interface OfferRow {
  * with a buffer either side, plus job cards they hold open for other bookings. One definition for
  * the candidate read and for the locked claim, so the two never disagree.
  */
-function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: string, start: Date, end: Date) {
+function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: string, start: Date | PendingQuery<Row[]>, end: Date | PendingQuery<Row[]>) {
   const buffer = `${JOB_BUFFER_MINUTES} minutes`;
   return q`(
     (select count(*)::int from bookings o
@@ -130,18 +130,29 @@ export async function claimOffer(
 ): Promise<'claimed' | 'already_claimed' | 'taken'> {
   return sql.begin(async (tx) => {
     await tx`select id from drivers where id = ${o.driverId} for update`;
-    const [existing] = await tx`select 1 from offers where id = ${o.offerId}`;
-    if (existing) return 'already_claimed';
-    const [b] = await tx<{ pickup_at: Date; duration_s: number }[]>`select pickup_at, duration_s from bookings where ref = ${o.ref}`;
-    if (!b) throw new Error(`booking ${o.ref} not found`);
-    const end = new Date(b.pickup_at.getTime() + b.duration_s * 1000);
-    const [{ load }] = (await tx`select ${driverLoad(tx, tx`${o.driverId}`, o.ref, b.pickup_at, end)} as load`) as unknown as [{ load: number }];
-    if (load > 0) return 'taken';
-    await tx`insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
-             values (${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt})`;
-    await tx`update bookings set status = 'offered', updated_at = now()
-              where ref = ${o.ref} and status not in ('cancelled', 'completed')`;
-    return 'claimed';
+    // One statement for the rest, its snapshot taken once the lock is held, so it sees every claim
+    // committed before: an offer already made for this id, the driver's load over this booking's
+    // trip, and, only when free, the offer written and the booking marked offered.
+    const [r] = await tx<{ booking: boolean; existing: boolean; claimed: boolean }[]>`
+      with b as (select pickup_at, pickup_at + make_interval(secs => duration_s) as end_at from bookings where ref = ${o.ref}),
+      existing as (select 1 from offers where id = ${o.offerId}),
+      free as (
+        select 1 from b
+         where not exists (select 1 from existing)
+           and ${driverLoad(tx, tx`${o.driverId}`, o.ref, tx`b.pickup_at`, tx`b.end_at`)} = 0),
+      claimed as (
+        insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
+        select ${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt} from free
+        returning 1),
+      marked as (
+        update bookings set status = 'offered', updated_at = now()
+         where ref = ${o.ref} and status not in ('cancelled', 'completed') and exists (select 1 from claimed)
+        returning 1)
+      select exists (select 1 from b) as booking, exists (select 1 from existing) as existing,
+             exists (select 1 from claimed) as claimed`;
+    if (!r?.booking) throw new Error(`booking ${o.ref} not found`);
+    if (r.existing) return 'already_claimed';
+    return r.claimed ? 'claimed' : 'taken';
   });
 }
 
