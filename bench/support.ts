@@ -84,8 +84,14 @@ export async function prepareServiceBench(name: string, taskQueue: string) {
   return { stack, sql, key, apiPort, apiUrl: `http://127.0.0.1:${apiPort}`, env };
 }
 
+/**
+ * BENCH_CPU_PROF_DIR writes a V8 CPU profile of every service process there (one .cpuprofile per
+ * process, on exit; open it in Chrome DevTools): Node refuses --cpu-prof in NODE_OPTIONS.
+ */
+const profileArgs = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+
 export function startProcess(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop: () => Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+  const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', path.join(root, entry)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

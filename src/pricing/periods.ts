@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 import type { BankHolidayCalendar } from './bank-holidays.js';
 import { WEEKDAYS, type BankHolidayDivision, type Condition, type Period, type TariffVersion, type Weekday } from './tariff-schema.js';
 
@@ -25,38 +25,77 @@ export interface LocalInstant {
   previousBankHoliday: string | null;
 }
 
+/**
+ * UK time's offset from UTC in minutes (0 or 60), by UTC hour. The clocks change at 01:00 UTC, on
+ * an hour boundary, so one reading per UTC hour is exact; each reading asks Intl through luxon's
+ * IANA zone, which under bench/quote.ts's --cpu-prof was most of a quote's pricing CPU when every
+ * instant (and every `minus`, `toFormat` and `toISO` on it) asked again.
+ */
+const londonOffsets = new Map<number, number>();
+const LONDON = IANAZone.create(LONDON_ZONE);
+const HOUR_MS = 3600_000;
+
+function londonOffsetMinutes(ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = londonOffsets.get(hour);
+  if (offset === undefined) {
+    offset = LONDON.offset(hour * HOUR_MS);
+    // Quotes reach a year ahead: 8,784 hours. A map past that is a caller walking through time.
+    if (londonOffsets.size >= 20_000) londonOffsets.clear();
+    londonOffsets.set(hour, offset);
+  }
+  return offset;
+}
+
+/**
+ * The instant on UK wall clocks: a DateTime at the fixed offset UK time had at that instant (its
+ * `toISO()` reads "+01:00" in summer), so calendar arithmetic and formatting never touch Intl.
+ */
 export function londonTime(instant: Date): DateTime {
-  const dt = DateTime.fromJSDate(instant, { zone: LONDON_ZONE }).setLocale('en-GB');
+  const ms = instant.getTime();
+  if (!Number.isFinite(ms)) throw new RangeError(`invalid instant: ${String(instant)}`);
+  const dt = DateTime.fromMillis(ms, { zone: FixedOffsetZone.instance(londonOffsetMinutes(ms)), locale: 'en-GB' });
   if (!dt.isValid) throw new RangeError(`invalid instant: ${String(instant)}`);
   return dt;
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoDateOf = (dt: DateTime) => `${dt.year}-${pad(dt.month)}-${pad(dt.day)}`;
+
 export function localInstant(instant: Date, holidays: BankHolidayCalendar, division: BankHolidayDivision): LocalInstant {
   const dateTime = londonTime(instant);
-  const isoDate = dateTime.toFormat('yyyy-MM-dd');
+  const isoDate = isoDateOf(dateTime);
   return {
     dateTime,
     isoDate,
     weekday: WEEKDAYS[dateTime.weekday - 1]!,
     minuteOfDay: dateTime.hour * 60 + dateTime.minute,
-    annualKey: dateTime.toFormat("MM-dd'T'HH:mm"),
+    annualKey: `${pad(dateTime.month)}-${pad(dateTime.day)}T${pad(dateTime.hour)}:${pad(dateTime.minute)}`,
     bankHoliday: holidays.holidayOn(division, isoDate),
-    previousBankHoliday: holidays.holidayOn(division, dateTime.minus({ days: 1 }).toFormat('yyyy-MM-dd')),
+    // A calendar day back on the wall clock (the date, not 24 hours: the difference is the clock change).
+    previousBankHoliday: holidays.holidayOn(division, isoDateOf(dateTime.minus({ days: 1 }))),
   };
 }
 
-/** "Sat 23:30 BST": what a passenger would read off a clock in the UK. */
-export function describeLocal(dateTime: DateTime): string {
-  return `${dateTime.toFormat('ccc HH:mm')} ${zoneAbbreviation(dateTime)}`.trim();
+/** The local calendar date of an instant in UK time, YYYY-MM-DD. */
+export function londonDate(instant: Date): string {
+  return isoDateOf(londonTime(instant));
 }
 
-/**
- * GMT or BST for UK time, read off the offset: luxon's offsetNameShort builds a new Intl formatter
- * on every call, which was half of a quote's pricing time (bench/quote.ts under --cpu-prof).
- */
-function zoneAbbreviation(dateTime: DateTime): string {
-  if (dateTime.zoneName === LONDON_ZONE && (dateTime.offset === 0 || dateTime.offset === 60)) return dateTime.offset === 0 ? 'GMT' : 'BST';
-  return dateTime.offsetNameShort ?? '';
+/** "2026-03-29T00:30:00+00:00": the UK wall-clock reading with its offset, "+00:00" in winter, never "Z". */
+export function londonIso(dateTime: DateTime): string {
+  const offset = dateTime.offset;
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${dateTime.toISO({ suppressMilliseconds: true, includeOffset: false })!}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+const SHORT_WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+
+/** "Sat 23:30 BST": what a passenger would read off a clock in the UK. */
+export function describeLocal(dateTime: DateTime): string {
+  const zone = dateTime.offset === 0 ? 'GMT' : dateTime.offset === 60 ? 'BST' : (dateTime.offsetNameShort ?? '');
+  return `${SHORT_WEEKDAYS[dateTime.weekday - 1]} ${pad(dateTime.hour)}:${pad(dateTime.minute)} ${zone}`.trim();
 }
 
 function minutes(clock: string): number {

@@ -3,7 +3,7 @@ import { airportExtraRules, largeGroupRule, passengerExtraRules } from './counci
 import { licensingAreaFor } from './licensing-area.js';
 import { readMeter, type MeterReading } from './meter.js';
 import { formatPence, shareOf } from './money.js';
-import { choosePeriod, describeLocal, localInstant, londonTime, matchedBankHoliday, type LocalInstant } from './periods.js';
+import { choosePeriod, describeLocal, localInstant, londonDate, londonIso, matchedBankHoliday, type LocalInstant } from './periods.js';
 import { provisionalNote, publicRule, type PricedRule } from './priced-rule.js';
 import { defaultPricingData, type PricingData } from './pricing-data.js';
 import {
@@ -97,7 +97,7 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
 
   const areaId = worldwide ? NATIONAL_DEFAULT_AREA : licensingAreaFor(req.pickup, data.areaMap);
   const area = data.tariffs.area(areaId);
-  const localDate = londonTime(req.departAt).toFormat('yyyy-MM-dd');
+  const localDate = londonDate(req.departAt);
   const version = data.tariffs.versionFor(areaId, localDate);
   if (!area || !version) {
     throw new PricingError('no_tariff', `no ${areaId} tariff is in force on ${localDate} (Europe/London)`);
@@ -157,7 +157,7 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
       provisional: version.provisional || baseline.provisional || rules.some((r) => r.provisional),
       sources: [...version.sources],
     },
-    localDepartAt: start.dateTime.toISO({ suppressMilliseconds: true })!,
+    localDepartAt: londonIso(start.dateTime),
   };
 }
 

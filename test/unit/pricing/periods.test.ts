@@ -1,6 +1,7 @@
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { loadBankHolidays } from '../../../src/pricing/index.js';
-import { conditionMatches, describeLocal, localInstant } from '../../../src/pricing/periods.js';
+import { conditionMatches, describeLocal, localInstant, londonIso, londonTime } from '../../../src/pricing/periods.js';
 import type { Condition } from '../../../src/pricing/tariff-schema.js';
 
 const holidays = loadBankHolidays();
@@ -14,6 +15,22 @@ describe('local time', () => {
     expect(describeLocal(at('2026-10-25T00:30:00Z').dateTime)).toBe('Sun 01:30 BST');
     expect(describeLocal(at('2026-10-25T01:30:00Z').dateTime)).toBe('Sun 01:30 GMT');
     expect(at('2026-10-25T00:30:00Z').minuteOfDay).toBe(at('2026-10-25T01:30:00Z').minuteOfDay);
+  });
+
+  it('agrees with the Europe/London zone minute by minute through a year of clock changes, offsets read once an hour', () => {
+    // Every 7 minutes from 2026-01-01 to 2027-12-31: both changes of two years, each minute of the
+    // hour in turn (the offset is cached per UTC hour, so a change mid-hour would show here).
+    const from = Date.parse('2026-01-01T00:00:00Z');
+    const to = Date.parse('2027-12-31T00:00:00Z');
+    for (let ms = from; ms < to; ms += 7 * 60_000) {
+      const ours = londonTime(new Date(ms));
+      const zone = DateTime.fromMillis(ms, { zone: 'Europe/London' });
+      if (ours.toFormat('yyyy-MM-dd HH:mm ZZ') !== zone.toFormat('yyyy-MM-dd HH:mm ZZ')) {
+        expect(ours.toFormat('yyyy-MM-dd HH:mm ZZ'), new Date(ms).toISOString()).toBe(zone.toFormat('yyyy-MM-dd HH:mm ZZ'));
+      }
+    }
+    expect(londonIso(londonTime(new Date('2026-01-15T09:05:00Z')))).toBe('2026-01-15T09:05:00+00:00');
+    expect(londonIso(londonTime(new Date('2026-07-15T09:05:00Z')))).toBe('2026-07-15T10:05:00+01:00');
   });
 
   it('uses the LOCAL date for bank holidays: 23:30 UTC on 24 May 2026 is 00:30 BST on the Spring bank holiday', () => {
