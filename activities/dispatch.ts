@@ -1,5 +1,5 @@
 import { log } from '@temporalio/activity';
-import { loadBooking, unassignDriver } from '../src/bookings/store.js';
+import { insertBooking, loadBooking, unassignDriver } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
 import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
 import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
@@ -8,7 +8,7 @@ import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { renderPassengerAssignedText } from '../src/notify/templates.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
-import { offerId as offerIdFor, type CandidateClaim, type CandidatePage, type JobSpec, type Tier } from '../workflows/bookings/definitions.js';
+import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type JobSpec, type NewBooking, type Tier } from '../workflows/bookings/definitions.js';
 
 /**
  * Drivers read in the first window, nearest first: five pages of offers, so one window is the usual
@@ -24,6 +24,12 @@ export const CANDIDATE_WINDOW = 50;
  * than reading further out than any passenger would wait for.
  */
 export const MAX_CONSIDERED = 2_000;
+
+/** What a claim of a candidate page needs: the page's query and how long the offer stands. */
+type ClaimQuery = {
+  ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number; trip: TripFacts;
+  offerTimeoutSeconds: number;
+};
 
 interface TripFacts {
   pickup: { lat: number; lon: number };
@@ -96,35 +102,45 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics
     };
   }
 
+  /**
+   * findCandidatePage and openOffer in one step, on the way to the first job card: reads and logs
+   * the page as findCandidatePage does, then claims the first driver on it that no other booking
+   * has taken since, as openOffer would one by one. Drivers it found taken come back as `busy`,
+   * in page order, before the one it claimed. A retry (after a crash) finds its own claim again.
+   */
+  async function claimFromCandidatePage(p: ClaimQuery): Promise<CandidatePage & { claim: CandidateClaim | null }> {
+    const page = await findCandidatePage(p);
+    const busy: string[] = [];
+    for (const c of page.candidates) {
+      const offerId = offerIdFor(p.ref, p.round, c.driverId);
+      const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
+      const claim = await claimOffer(sql, { offerId, ref: p.ref, driverId: c.driverId, round: p.round, tier: p.tier, expiresAt });
+      if (claim === 'taken') {
+        busy.push(c.driverId);
+        continue;
+      }
+      if (claim === 'claimed') metrics.offersSent.inc({ tier: p.tier });
+      // A claim found from an earlier attempt keeps that attempt's expiry.
+      const held = claim === 'claimed' ? expiresAt : ((await findOffer(sql, offerId))?.expires_at.toISOString() ?? expiresAt);
+      return { ...page, claim: { driverId: c.driverId, offerId, expiresAt: held, busy } };
+    }
+    return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
+  }
+
   return {
     findCandidatePage,
 
+    claimFromCandidatePage,
+
     /**
-     * findCandidatePage and openOffer in one step, on the way to the first job card: reads and logs
-     * the page as findCandidatePage does, then claims the first driver on it that no other booking
-     * has taken since, as openOffer would one by one. Drivers it found taken come back as `busy`,
-     * in page order, before the one it claimed. A retry (after a crash) finds its own claim again.
+     * A booking dispatched at once: its record written, then the first page of its first round read,
+     * logged and claimed as claimFromCandidatePage does, in one local activity instead of two (one
+     * workflow activation and one round trip fewer before the first job card). Both halves are
+     * idempotent, so a retry writes nothing twice and finds its own claim again.
      */
-    async claimFromCandidatePage(p: {
-      ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number; trip: TripFacts;
-      offerTimeoutSeconds: number;
-    }): Promise<CandidatePage & { claim: CandidateClaim | null }> {
-      const page = await findCandidatePage(p);
-      const busy: string[] = [];
-      for (const c of page.candidates) {
-        const offerId = offerIdFor(p.ref, p.round, c.driverId);
-        const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
-        const claim = await claimOffer(sql, { offerId, ref: p.ref, driverId: c.driverId, round: p.round, tier: p.tier, expiresAt });
-        if (claim === 'taken') {
-          busy.push(c.driverId);
-          continue;
-        }
-        if (claim === 'claimed') metrics.offersSent.inc({ tier: p.tier });
-        // A claim found from an earlier attempt keeps that attempt's expiry.
-        const held = claim === 'claimed' ? expiresAt : ((await findOffer(sql, offerId))?.expires_at.toISOString() ?? expiresAt);
-        return { ...page, claim: { driverId: c.driverId, offerId, expiresAt: held, busy } };
-      }
-      return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
+    async persistBookingAndClaim(p: { booking: NewBooking; job: JobSpec; status: BookingStatus; claim: ClaimQuery }): Promise<CandidatePage & { claim: CandidateClaim | null }> {
+      await insertBooking(sql, p.booking, p.job, p.status);
+      return claimFromCandidatePage(p.claim);
     },
 
     /** Superseded by findCandidatePage; kept for bookings whose history already calls it. */

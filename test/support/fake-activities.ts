@@ -90,6 +90,12 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       }
       return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
     },
+    async persistBookingAndClaim(p) {
+      // As the real one: the record, then the first page claimed; each half logged as its own call.
+      log('persistBookingAndClaim', p);
+      await activities.persistBooking({ booking: p.booking, job: p.job, status: p.status });
+      return activities.claimFromCandidatePage(p.claim);
+    },
     async openOffer(o) {
       log('openOffer', o);
       return { claimed: !isBusy(o.driverId) };

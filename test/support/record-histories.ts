@@ -74,11 +74,12 @@ async function insertDriver(id: string, seats = 4, vehicleType = 'saloon', lat =
             on conflict (id) do update set online = true, location_at = now()`;
 }
 
-function bookingInput(ref: string, awaitEmailConfirmation = false, over: { pickupInMs?: number; policy?: Partial<typeof policy> } = {}) {
+/** `agent` books as POST bookings/instant does: no email, so the booking is dispatched at once. */
+function bookingInput(ref: string, awaitEmailConfirmation = false, over: { pickupInMs?: number; policy?: Partial<typeof policy>; agent?: boolean } = {}) {
   return {
     booking: {
-      ref, source: 'v1_direct' as const, quoteId: null, passengerName: 'Rec Order', passengerPhone: '+447400123456',
-      passengerEmail: 'rec.order@example.com', emailVerified: !awaitEmailConfirmation, paymentMethod: 'cash', flightNumber: null,
+      ref, source: over.agent ? ('agent_instant' as const) : ('v1_direct' as const), quoteId: null, passengerName: 'Rec Order', passengerPhone: '+447400123456',
+      passengerEmail: over.agent ? null : 'rec.order@example.com', emailVerified: !awaitEmailConfirmation, paymentMethod: 'cash', flightNumber: null,
       agent: null, pickupQuery: 'a', dropoffQuery: 'b', pickup: place, dropoff: place, pickupArea: 'record-area', farePence: 1234,
       fareSource: 'tariff' as const, distanceM: 5000, durationS: 900, requestFingerprint: null,
     },
@@ -345,6 +346,35 @@ await worker.runUntil(async () => {
       await h.result();
       await blocker.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await blocker.result();
+      return h.workflowId;
+    },
+    // From here on: a booking dispatched at once writes its record and claims its first driver in
+    // one local activity. The first driver declines, the second accepts, the passenger cancels.
+    'booking-record-with-first-claim': async () => {
+      await insertDriver('rec-q', 4, 'saloon', 55.001);
+      await insertDriver('rec-r', 4, 'saloon', 55.002);
+      const ref = 'TXREC00013';
+      const h = await client.workflow.start('bookingWorkflow', {
+        workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, false, { agent: true, policy: { offerTimeoutSeconds: 600 } })],
+      });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-q'), driverId: 'rec-q', decision: 'decline' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-r'), driverId: 'rec-r', decision: 'accept' }] });
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // The same, with a cancel that came with the start: the driver claimed with the record is let go.
+    'booking-record-claim-let-go': async () => {
+      await insertDriver('rec-s', 4, 'saloon', 55.001);
+      const ref = 'TXREC00014';
+      const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {
+        workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, false, { agent: true })],
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      });
+      await client.workflow.executeUpdateWithStart(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }], startWorkflowOperation });
+      const h = await startWorkflowOperation.workflowHandle();
+      await h.result();
       return h.workflowId;
     },
     // A partner's job reference: an amendment before its new (held, then booked), a repeat, a cancel.

@@ -2,14 +2,16 @@
 // same factory shape the worker registers: hours of timers (pre-booked lead time, backoff, the
 // email hold, no-show, the post-pickup grace) pass in milliseconds.
 import { randomUUID } from 'node:crypto';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BookingFailure,
+  amendBookingUpdate,
   bookingCreatedUpdate,
+  cancelBookingUpdate,
   bookingStateQuery,
   bookingWorkflowId,
   emailConfirmedSignal,
@@ -17,8 +19,10 @@ import {
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
+  type AmendInput,
   type BookingState,
   type BookingWorkflowInput,
+  type CancelInput,
 } from '../../workflows/bookings/definitions.js';
 import { fakeActivities, type FakeDriver, type FakeWorld } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
@@ -36,10 +40,12 @@ const HOUR = 60 * MINUTE;
 const policy = { dispatchLeadSeconds: 900, offerTimeoutSeconds: 60, retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600 };
 const place = { label: 'Test Town', kind: 'place', lat: 52, lon: -1, postcodeDistrict: null, council: null };
 
-function input(ref: string, nowMs: number, o: { pickupInMs: number; awaitEmail?: boolean; identity?: string }): BookingWorkflowInput {
+/** `agent` books as an AI agent does (POST bookings/instant): no email, so nothing is sent before dispatch. */
+function input(ref: string, nowMs: number, o: { pickupInMs: number; awaitEmail?: boolean; identity?: string; agent?: boolean }): BookingWorkflowInput {
   return {
     booking: {
-      ref, source: 'v1_direct', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456', passengerEmail: 'ada@example.com',
+      ref, source: o.agent ? 'agent_instant' : 'v1_direct', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456',
+      passengerEmail: o.agent ? null : 'ada@example.com',
       emailVerified: !o.awaitEmail, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: 'a', dropoffQuery: 'b',
       pickup: place, dropoff: place, pickupArea: 'test', farePence: 1000, fareSource: 'tariff', distanceM: 5000, durationS: 900,
       requestFingerprint: null, identity: o.identity ?? `identity-${ref}`,
@@ -50,15 +56,21 @@ function input(ref: string, nowMs: number, o: { pickupInMs: number; awaitEmail?:
   };
 }
 
-/** A worker with fake activities for the length of `run`; one task queue and booking ref per test. */
 type StartOptions = Parameters<typeof input>[2];
+type StartWith = (
+  o: StartOptions,
+  update: { cancel?: CancelInput; amend?: AmendInput },
+) => Promise<{ b: Booking; state: BookingState }>;
 
 /**
  * A worker with fake activities for the length of `run`; one task queue per test. Times are the
  * test server's (it has skipped ahead in earlier tests), and every workflow a test started is
  * terminated after it: a workflow left without a worker would hold the server's clock still.
  */
-async function scenario<T>(drivers: FakeDriver[], run: (t: { world: FakeWorld; start: (o: StartOptions) => Promise<Booking> }) => Promise<T>): Promise<T> {
+async function scenario<T>(
+  drivers: FakeDriver[],
+  run: (t: { world: FakeWorld; start: (o: StartOptions) => Promise<Booking>; startWith: StartWith }) => Promise<T>,
+): Promise<T> {
   const { activities, world } = fakeActivities(drivers);
   const taskQueue = `wf-${randomUUID()}`;
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
@@ -72,10 +84,24 @@ async function scenario<T>(drivers: FakeDriver[], run: (t: { world: FakeWorld; s
     started.push(b);
     return b;
   };
+  // The booking started by the update it is given, so the update is there in its first task.
+  const startWith: StartWith = async (o, update) => {
+    const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
+    const nowMs = await env.currentTimeMs();
+    const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {
+      workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, nowMs, o)], workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    });
+    const state = await (update.cancel
+      ? env.client.workflow.executeUpdateWithStart(cancelBookingUpdate, { args: [update.cancel], startWorkflowOperation })
+      : env.client.workflow.executeUpdateWithStart(amendBookingUpdate, { args: [update.amend!], startWorkflowOperation }));
+    const b = new Booking(await startWorkflowOperation.workflowHandle(), world);
+    started.push(b);
+    return { b, state };
+  };
   // Terminated while the worker still runs, so nothing is left in flight when it shuts down.
   return worker.runUntil(async () => {
     try {
-      return await run({ world, start });
+      return await run({ world, start, startWith });
     } finally {
       await Promise.all(started.map((b) => b.handle.terminate('test over').catch(() => undefined)));
     }
@@ -87,7 +113,7 @@ const roundsAre = (world: FakeWorld, n: number[]) => until(() => rounds(world), 
 
 class Booking {
   constructor(
-    readonly handle: Awaited<ReturnType<TestWorkflowEnvironment['client']['workflow']['start']>>,
+    readonly handle: WorkflowHandle,
     private readonly world: FakeWorld,
   ) {}
   state(): Promise<BookingState> {
@@ -141,6 +167,61 @@ describe('booking workflow (time-skipping)', () => {
       expect((await b.state()).driverId).toBe('d2');
       // The busy driver was never offered, and nobody was sent two cards.
       expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['d1', 'd2']);
+    });
+  });
+
+  it('writes a booking dispatched at once and claims its first driver in one step, the round carrying on one by one', async () => {
+    await scenario([{ id: 'busy', tier: 'local', busy: true }, { id: 'd1', tier: 'local' }, { id: 'd2', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0, agent: true });
+      const first = await b.offerTo('d1');
+      expect(first).toBe(offerIdOf(b.handle.workflowId.replace('booking:', ''), 1, 'd1'));
+      // The record and the claim were one local activity, and the card the next: nothing between.
+      expect(world.calls.map(([n]) => n).filter((n) => n !== 'findCandidatePage' && n !== 'persistBooking' && n !== 'claimFromCandidatePage')).toEqual([
+        'persistBookingAndClaim',
+        'sendJobCard',
+      ]);
+      const s = await b.state();
+      expect(s.status).toBe('offered');
+      expect(s.candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'busy', 'skipped', 'busy'], [1, 'd1', 'offered', null]]);
+      expect(s.tiers).toEqual([{ round: 1, tier: 'local', considered: 3, eligible: 3 }]);
+
+      await b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: first, driverId: 'd1', decision: 'decline' }] });
+      await b.accept('d2');
+      // Still round 1: the claimed page was the round's first, the next driver claimed on their own.
+      expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd2', round: 1 })]);
+      expect((await b.state()).round).toBe(1);
+      expect(world.called('persistBookingAndClaim')).toHaveLength(1);
+    });
+  });
+
+  it('lets the driver claimed with the record go when a cancel came with the booking, and sends no card', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, startWith }) => {
+      const { b, state } = await startWith({ pickupInMs: 0, agent: true }, { cancel: { reason: 'changed my mind', by: 'passenger' } });
+      expect(state.status).toBe('cancelled');
+      const ref = state.ref;
+      expect(world.called('persistBookingAndClaim')).toHaveLength(1);
+      expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(ref, 1, 'd1'), status: 'withdrawn' }]);
+      expect(world.called('sendJobCard')).toHaveLength(0);
+      // The withdrawal is written before the cancel, so the driver is never left holding the job.
+      const order = world.calls.map(([n]) => n);
+      expect(order.indexOf('closeOffer')).toBeLessThan(order.indexOf('cancelBooking'));
+      expect((await b.state()).candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'd1', 'withdrawn', 'cancelled']]);
+    });
+  });
+
+  it('lets the driver claimed with the record go when an amendment came with the booking, and offers the amended job in a new round', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, startWith }) => {
+      const { b, state } = await startWith({ pickupInMs: 0, agent: true }, { amend: { passengers: 3 } });
+      const ref = state.ref;
+      expect(state.job.passengers).toBe(3);
+      expect(await b.offerTo('d1')).toBe(offerIdOf(ref, 2, 'd1'));
+      expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(ref, 1, 'd1'), status: 'withdrawn' }]);
+      // The card that went out is for the amended job's round, and the page it came from was read for three.
+      expect(world.called('sendJobCard')).toEqual([expect.objectContaining({ offerId: offerIdOf(ref, 2, 'd1') })]);
+      expect(world.called('claimFromCandidatePage').map((p) => (p as { round: number; job: { passengers: number } }))).toEqual([
+        expect.objectContaining({ round: 1, job: expect.objectContaining({ passengers: 1 }) }),
+        expect.objectContaining({ round: 2, job: expect.objectContaining({ passengers: 3 }) }),
+      ]);
     });
   });
 

@@ -37,6 +37,7 @@ import {
   type BookingCreatedInput,
   type BookingWorkflowInput,
   type CandidateClaim,
+  type CandidatePage,
   type CancelInput,
   type CandidateOutcome,
   type DriverDroppedInput,
@@ -87,6 +88,13 @@ const PATCH_SETTLEMENT = 'settlement';
  * and its card.
  */
 const PATCH_FIRST_CARD_IN_ONE_TASK = 'first-card-in-one-task';
+
+/**
+ * A booking dispatched at once writes its record and claims the first free driver of its first
+ * page in one local activity (persistBookingAndClaim): one workflow activation and one database
+ * round trip fewer between a booking and its first job card.
+ */
+const PATCH_RECORD_WITH_FIRST_CLAIM = 'record-with-first-claim';
 
 /** How long a completed trip waits for the driver (or a provider) to confirm what was paid. */
 const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
@@ -146,6 +154,11 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   let fleetPick: FleetAssignInput | null = null;
   let fleetPicksServed = 0;
   const operatorId = input.booking.operatorId ?? null;
+  /**
+   * The first page of round 1, read and claimed with the booking's record (PATCH_RECORD_WITH_FIRST_CLAIM),
+   * waiting for the cascade to take it up; let go (its claim withdrawn) if anything else comes first.
+   */
+  let firstPage: { round: number; page: CandidatePage & { claim: CandidateClaim | null } } | null = null;
 
   const closed = () => TERMINAL_STATUSES.includes(state.status);
   const interrupted = () => cancelRequest !== null || amendments.length > 0 || drop !== null;
@@ -336,17 +349,43 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     },
   );
 
+  const pageQuery = (round: number, tier: Tier, page: number, offered: Set<string>) => {
+    const b = input.booking;
+    return {
+      ref, round, tier, job: state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page,
+      trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
+    };
+  };
+
+  /**
+   * A first page claimed with the record but overtaken (a cancel or an amendment came first): the
+   * driver it holds is let go at once, and its round counts as run, so the next round's offers
+   * and decision log start afresh.
+   */
+  async function letFirstPageGo(): Promise<void> {
+    if (!firstPage) return;
+    const { page } = firstPage;
+    firstPage = null;
+    const held = page.claim?.driverId ? page.candidates.find((c) => c.driverId === page.claim?.driverId) : undefined;
+    if (held && page.claim?.offerId) {
+      await db.closeOffer({ offerId: page.claim.offerId, status: 'withdrawn' });
+      record(TIERS[0]!, held, 'withdrawn', cancelRequest ? 'cancelled' : 'amendment');
+    }
+  }
+
   /**
    * The next page of eligible candidates of a tier. Bookings from before the decision log fetched
    * (and recorded in history) every driver of the tier at once; their histories keep that path.
    */
   async function candidatePage(round: number, tier: Tier, page: number, offered: Set<string>): Promise<{ candidates: Candidate[]; claim: CandidateClaim | null }> {
+    if (firstPage && firstPage.round === round && tier === TIERS[0] && page === 0) {
+      const p = firstPage.page;
+      firstPage = null;
+      (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
+      return { candidates: p.candidates, claim: p.claim };
+    }
     if (patched(PATCH_PAGED_CANDIDATES)) {
-      const b = input.booking;
-      const query = {
-        ref, round, tier, job: state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page,
-        trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
-      };
+      const query = pageQuery(round, tier, page, offered);
       const p = patched(PATCH_FIRST_CARD_IN_ONE_TASK)
         ? await db.claimFromCandidatePage({ ...query, offerTimeoutSeconds: policy.offerTimeoutSeconds })
         : { ...(await db.findCandidatePage(query)), claim: null };
@@ -360,7 +399,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   }
 
   async function runCascadeRound(): Promise<RoundResult> {
-    state.round += 1;
+    // A round begun with the booking's record (its first page already claimed) is this one.
+    if (!firstPage) state.round += 1;
     const round = state.round;
     const offered = new Set(state.droppedDriverIds);
     await setStatus('dispatching');
@@ -516,10 +556,25 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     record('partner', c, outcome);
   }
 
-  // The record is written first: every route returns only once it exists (bookingCreated).
-  await db.persistBooking({ booking: input.booking, job: state.job, status: state.status });
+  // The record is written first: every route returns only once it exists (bookingCreated). A
+  // booking dispatched at once (no confirmation email to send or wait for, no operator) claims its
+  // first driver in the same step.
+  const confirmationFirst = Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
+  const dispatchAtOnce = state.status === 'dispatching' && emailConfirmed && !operatorId && !confirmationFirst;
+  if (dispatchAtOnce && patched(PATCH_RECORD_WITH_FIRST_CLAIM)) {
+    state.round = 1;
+    const page = await db.persistBookingAndClaim({
+      booking: input.booking,
+      job: state.job,
+      status: state.status,
+      claim: { ...pageQuery(state.round, TIERS[0]!, 0, new Set(state.droppedDriverIds)), offerTimeoutSeconds: policy.offerTimeoutSeconds },
+    });
+    firstPage = { round: state.round, page };
+  } else {
+    await db.persistBooking({ booking: input.booking, job: state.job, status: state.status });
+  }
   persisted = true;
-  if (input.booking.passengerEmail && input.booking.source.startsWith('v1')) {
+  if (confirmationFirst) {
     await acts.sendBookingConfirmation({ ref, awaitingConfirmation: input.awaitEmailConfirmation });
   }
 
@@ -533,6 +588,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   }
 
   for (;;) {
+    if (firstPage && interrupted()) await letFirstPageGo();
     if (cancelRequest) {
       await acts.cancelBooking({ ref, reason: cancelRequest.reason, offerId: state.offer?.offerId ?? null, driverId: state.driverId });
       state.offer = null;

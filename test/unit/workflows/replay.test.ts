@@ -40,6 +40,9 @@ describe('workflow replay', () => {
         'partner-job-held-amend-cancelled.json',
         'partner-job-local-booked-amended-cancelled.json',
         'partner-delivery-retried-delivered.json',
+        'booking-first-card-one-task.json',
+        'booking-record-with-first-claim.json',
+        'booking-record-claim-let-go.json',
       ]),
     );
   });
