@@ -1,4 +1,5 @@
 import { log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { insertBooking, loadBooking, unassignDriver } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
 import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
@@ -8,7 +9,8 @@ import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { renderPassengerAssignedText } from '../src/notify/templates.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
-import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type JobSpec, type NewBooking, type Tier } from '../workflows/bookings/definitions.js';
+import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../workflows/bookings/definitions.js';
+import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
 
 /**
  * Drivers read in the first window, nearest first: five pages of offers, so one window is the usual
@@ -38,7 +40,10 @@ interface TripFacts {
 }
 
 /** The cascade's reads and claims: who may be asked, the offer a driver holds, the assignment. */
-export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics }: { sql: Sql; notifier: Notifier; publicBaseUrl: string; metrics: WorkerMetrics }) {
+export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLinkSecret, metrics }: {
+  sql: Sql; notifier: Notifier; publicBaseUrl: string; jobLinkSecret: string; metrics: WorkerMetrics;
+}) {
+  const jobCards = { sql, notifier, publicBaseUrl, jobLinkSecret };
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
 
   /**
@@ -133,14 +138,29 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, metrics
     claimFromCandidatePage,
 
     /**
-     * A booking dispatched at once: its record written, then the first page of its first round read,
-     * logged and claimed as claimFromCandidatePage does, in one local activity instead of two (one
-     * workflow activation and one round trip fewer before the first job card). Both halves are
-     * idempotent, so a retry writes nothing twice and finds its own claim again.
+     * A booking dispatched at once, up to its first job card in one local activity (one workflow
+     * activation instead of three between the booking and the card): its record written, the first
+     * page of its first round read, logged and claimed as claimFromCandidatePage does, and the card
+     * sent to the driver claimed. Every part is idempotent, so a retry writes and sends nothing
+     * twice and finds its own claim again. A card that fails for good comes back `undeliverable`;
+     * one that keeps failing otherwise is retried until its offer runs out, then reported so too,
+     * as the card's own activity would have been given up at the offer's end.
      */
-    async persistBookingAndClaim(p: { booking: NewBooking; job: JobSpec; status: BookingStatus; claim: ClaimQuery }): Promise<CandidatePage & { claim: CandidateClaim | null }> {
+    async openBookingWithFirstCard(p: { booking: NewBooking; job: JobSpec; status: BookingStatus; claim: ClaimQuery }): Promise<FirstCardPage> {
       await insertBooking(sql, p.booking, p.job, p.status);
-      return claimFromCandidatePage(p.claim);
+      const page = await claimFromCandidatePage(p.claim);
+      if (!page.claim?.driverId) return { ...page, card: null };
+      try {
+        await deliverJobCard(jobCards, { offerId: page.claim.offerId, ref: p.booking.ref, driverId: page.claim.driverId });
+        return { ...page, card: 'sent' };
+      } catch (err) {
+        const givenUp = err instanceof ApplicationFailure && err.type === JOB_CARD_UNDELIVERABLE;
+        if (givenUp || Date.now() >= Date.parse(page.claim.expiresAt)) {
+          log.warn('first job card not delivered', { ref: p.booking.ref, driverId: page.claim.driverId, error: String(err) });
+          return { ...page, card: 'undeliverable' };
+        }
+        throw err;
+      }
     },
 
     /** Superseded by findCandidatePage; kept for bookings whose history already calls it. */

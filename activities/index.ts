@@ -29,7 +29,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createQuoteActivities(deps),
     ...createBookingRecordActivities(deps),
-    ...createDispatchActivities({ ...deps, publicBaseUrl: deps.settings.publicBaseUrl }),
+    ...createDispatchActivities({ ...deps, publicBaseUrl: deps.settings.publicBaseUrl, jobLinkSecret: deps.settings.jobLinkSecret }),
     ...createNotificationActivities(deps),
     ...createDriverActivities(deps),
     ...createSubscriptionActivities(deps),

@@ -1,14 +1,11 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { log } from '@temporalio/activity';
 import { confirmUrl } from '../src/bookings/confirm-link.js';
 import { loadBooking } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
-import { jobCardUrl } from '../src/dispatch/job-link.js';
-import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
-import { isNonRetryable } from '../src/notify/delivery-error.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import { renderBookingConfirmationEmail, renderJobCardText, renderOpsUnassignedEmail } from '../src/notify/templates.js';
+import { renderBookingConfirmationEmail, renderOpsUnassignedEmail } from '../src/notify/templates.js';
+import { deliverJobCard } from './job-card.js';
 
 export interface NotificationSettings {
   publicBaseUrl: string;
@@ -36,19 +33,8 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       await sendBestEffort(notifier, { channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref }, warn);
     },
 
-    async sendJobCard({ offerId, ref, driverId }: { offerId: string; ref: string; driverId: string }): Promise<void> {
-      const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
-      const body = renderJobCardText(b, jobCardUrl(settings.publicBaseUrl, settings.jobLinkSecret, offerId));
-      // One key per offer and channel: a retry after a crash finds the key and sends nothing.
-      // A card the provider will never deliver (a bad number) fails for good, so the cascade moves
-      // on to the next driver instead of retrying for ever; any other error is retried.
-      try {
-        await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref });
-        await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref });
-      } catch (err) {
-        if (isNonRetryable(err)) throw ApplicationFailure.nonRetryable(`job card to ${driverId} undeliverable: ${String(err)}`, 'JobCardUndeliverable');
-        throw err;
-      }
+    async sendJobCard(card: { offerId: string; ref: string; driverId: string }): Promise<void> {
+      await deliverJobCard({ sql, notifier, publicBaseUrl: settings.publicBaseUrl, jobLinkSecret: settings.jobLinkSecret }, card);
     },
 
     async alertOps({ ref, round }: { ref: string; round: number }): Promise<void> {

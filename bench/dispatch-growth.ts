@@ -34,7 +34,7 @@ const baseline = startProcess('bench/baseline-worker.ts', { ...env, BENCH_BASELI
 const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
 const refs: string[] = [];
 const noNotifier = { send: async () => ({ status: 'sent' as const, providerId: null }) };
-const dispatch = createDispatchActivities({ sql, notifier: noNotifier as never, publicBaseUrl: apiUrl, metrics: createWorkerMetrics() });
+const dispatch = createDispatchActivities({ sql, notifier: noNotifier as never, publicBaseUrl: apiUrl, jobLinkSecret: 'unused', metrics: createWorkerMetrics() });
 
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });

@@ -97,9 +97,13 @@ async function historyEvents(client: Client, ref: string): Promise<string[]> {
   });
 }
 
-/** How many job cards the booking's history says it sent: as activities (older code) or local activities. */
+/**
+ * How many job cards the booking's history says it sent: as activities (older code), local
+ * activities, or the first one with the booking's record (every booking here has a driver free).
+ */
 async function cardsInHistory(client: Client, ref: string): Promise<number> {
-  return (await historyEvents(client, ref)).filter((e) => e === 'activityTaskScheduled:sendJobCard' || e === 'localActivity:sendJobCard').length;
+  const cards = ['activityTaskScheduled:sendJobCard', 'localActivity:sendJobCard', 'localActivity:openBookingWithFirstCard'];
+  return (await historyEvents(client, ref)).filter((e) => cards.includes(e)).length;
 }
 
 /**

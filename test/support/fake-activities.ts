@@ -90,11 +90,18 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       }
       return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
     },
-    async persistBookingAndClaim(p) {
-      // As the real one: the record, then the first page claimed; each half logged as its own call.
-      log('persistBookingAndClaim', p);
+    async openBookingWithFirstCard(p) {
+      // As the real one: the record, the first page claimed and the card; each part logged as its own call.
+      log('openBookingWithFirstCard', p);
       await activities.persistBooking({ booking: p.booking, job: p.job, status: p.status });
-      return activities.claimFromCandidatePage(p.claim);
+      const page = await activities.claimFromCandidatePage(p.claim);
+      if (!page.claim?.driverId) return { ...page, card: null };
+      try {
+        await activities.sendJobCard({ offerId: page.claim.offerId, ref: p.booking.ref, driverId: page.claim.driverId });
+        return { ...page, card: 'sent' as const };
+      } catch {
+        return { ...page, card: 'undeliverable' as const };
+      }
     },
     async openOffer(o) {
       log('openOffer', o);

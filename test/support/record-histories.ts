@@ -348,9 +348,10 @@ await worker.runUntil(async () => {
       await blocker.result();
       return h.workflowId;
     },
-    // From here on: a booking dispatched at once writes its record and claims its first driver in
-    // one local activity. The first driver declines, the second accepts, the passenger cancels.
-    'booking-record-with-first-claim': async () => {
+    // From here on: a booking dispatched at once writes its record, claims its first driver and
+    // sends their card in one local activity. The first driver declines, the second accepts, the
+    // passenger cancels.
+    'booking-first-card-with-record': async () => {
       await insertDriver('rec-q', 4, 'saloon', 55.001);
       await insertDriver('rec-r', 4, 'saloon', 55.002);
       const ref = 'TXREC00013';
@@ -365,7 +366,7 @@ await worker.runUntil(async () => {
       return h.workflowId;
     },
     // The same, with a cancel that came with the start: the driver claimed with the record is let go.
-    'booking-record-claim-let-go': async () => {
+    'booking-first-card-with-record-let-go': async () => {
       await insertDriver('rec-s', 4, 'saloon', 55.001);
       const ref = 'TXREC00014';
       const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {

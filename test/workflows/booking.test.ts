@@ -170,16 +170,13 @@ describe('booking workflow (time-skipping)', () => {
     });
   });
 
-  it('writes a booking dispatched at once and claims its first driver in one step, the round carrying on one by one', async () => {
+  it('writes a booking dispatched at once, claims its first driver and sends their card in one step, the round carrying on one by one', async () => {
     await scenario([{ id: 'busy', tier: 'local', busy: true }, { id: 'd1', tier: 'local' }, { id: 'd2', tier: 'local' }], async ({ world, start }) => {
       const b = await start({ pickupInMs: 0, agent: true });
       const first = await b.offerTo('d1');
       expect(first).toBe(offerIdOf(b.handle.workflowId.replace('booking:', ''), 1, 'd1'));
-      // The record and the claim were one local activity, and the card the next: nothing between.
-      expect(world.calls.map(([n]) => n).filter((n) => n !== 'findCandidatePage' && n !== 'persistBooking' && n !== 'claimFromCandidatePage')).toEqual([
-        'persistBookingAndClaim',
-        'sendJobCard',
-      ]);
+      // The record, the claim and the card were one local activity: nothing else before the card.
+      expect(world.calls.map(([n]) => n)).toEqual(['openBookingWithFirstCard', 'persistBooking', 'findCandidatePage', 'claimFromCandidatePage', 'sendJobCard']);
       const s = await b.state();
       expect(s.status).toBe('offered');
       expect(s.candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'busy', 'skipped', 'busy'], [1, 'd1', 'offered', null]]);
@@ -190,19 +187,20 @@ describe('booking workflow (time-skipping)', () => {
       // Still round 1: the claimed page was the round's first, the next driver claimed on their own.
       expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd2', round: 1 })]);
       expect((await b.state()).round).toBe(1);
-      expect(world.called('persistBookingAndClaim')).toHaveLength(1);
+      expect(world.called('openBookingWithFirstCard')).toHaveLength(1);
     });
   });
 
-  it('lets the driver claimed with the record go when a cancel came with the booking, and sends no card', async () => {
+  it('lets the driver claimed with the record go at once when a cancel came with the booking', async () => {
     await scenario([{ id: 'd1', tier: 'local' }], async ({ world, startWith }) => {
       const { b, state } = await startWith({ pickupInMs: 0, agent: true }, { cancel: { reason: 'changed my mind', by: 'passenger' } });
       expect(state.status).toBe('cancelled');
       const ref = state.ref;
-      expect(world.called('persistBookingAndClaim')).toHaveLength(1);
+      expect(world.called('openBookingWithFirstCard')).toHaveLength(1);
       expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(ref, 1, 'd1'), status: 'withdrawn' }]);
-      expect(world.called('sendJobCard')).toHaveLength(0);
-      // The withdrawal is written before the cancel, so the driver is never left holding the job.
+      // Their card went out with the claim; the offer it links to is withdrawn before the cancel is
+      // written, so the driver is never left holding the job and their link says it is gone.
+      expect(world.called('sendJobCard')).toEqual([expect.objectContaining({ offerId: offerIdOf(ref, 1, 'd1') })]);
       const order = world.calls.map(([n]) => n);
       expect(order.indexOf('closeOffer')).toBeLessThan(order.indexOf('cancelBooking'));
       expect((await b.state()).candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'd1', 'withdrawn', 'cancelled']]);
@@ -216,12 +214,28 @@ describe('booking workflow (time-skipping)', () => {
       expect(state.job.passengers).toBe(3);
       expect(await b.offerTo('d1')).toBe(offerIdOf(ref, 2, 'd1'));
       expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(ref, 1, 'd1'), status: 'withdrawn' }]);
-      // The card that went out is for the amended job's round, and the page it came from was read for three.
-      expect(world.called('sendJobCard')).toEqual([expect.objectContaining({ offerId: offerIdOf(ref, 2, 'd1') })]);
+      // The card for the job as first booked was withdrawn; the one that stands is the amended job's,
+      // from a page read for three passengers.
+      expect(world.called('sendJobCard')).toEqual([
+        expect.objectContaining({ offerId: offerIdOf(ref, 1, 'd1') }),
+        expect.objectContaining({ offerId: offerIdOf(ref, 2, 'd1') }),
+      ]);
       expect(world.called('claimFromCandidatePage').map((p) => (p as { round: number; job: { passengers: number } }))).toEqual([
         expect.objectContaining({ round: 1, job: expect.objectContaining({ passengers: 1 }) }),
         expect.objectContaining({ round: 2, job: expect.objectContaining({ passengers: 3 }) }),
       ]);
+    });
+  });
+
+  it('moves on when the card sent with the record cannot be delivered, the next driver claimed and sent one on their own', async () => {
+    await scenario([{ id: 'bad', tier: 'local', unreachable: true }, { id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0, agent: true });
+      await b.offerTo('d1');
+      const s = await b.state();
+      expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([['bad', 'offered', null], ['bad', 'skipped', 'job_card_undeliverable'], ['d1', 'offered', null]]);
+      expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(s.ref, 1, 'bad'), status: 'withdrawn' }]);
+      expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd1', round: 1 })]);
+      expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['bad', 'd1']);
     });
   });
 

@@ -131,6 +131,12 @@ export type CandidateClaim =
   | { driverId: string; offerId: string; expiresAt: string; busy: string[] }
   | { driverId: null; offerId: null; expiresAt: null; busy: string[] };
 
+/**
+ * The first page of a booking dispatched at once, claimed with its record, and what became of the
+ * job card sent to the driver claimed (null when nobody on the page was free).
+ */
+export type FirstCardPage = CandidatePage & { claim: CandidateClaim | null; card: 'sent' | 'undeliverable' | null };
+
 /** How many candidates a cascade fetches at a time: enough for minutes of offers, small in history. */
 export const CANDIDATE_PAGE_SIZE = 10;
 

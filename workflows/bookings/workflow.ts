@@ -37,7 +37,7 @@ import {
   type BookingCreatedInput,
   type BookingWorkflowInput,
   type CandidateClaim,
-  type CandidatePage,
+  type FirstCardPage,
   type CancelInput,
   type CandidateOutcome,
   type DriverDroppedInput,
@@ -90,11 +90,11 @@ const PATCH_SETTLEMENT = 'settlement';
 const PATCH_FIRST_CARD_IN_ONE_TASK = 'first-card-in-one-task';
 
 /**
- * A booking dispatched at once writes its record and claims the first free driver of its first
- * page in one local activity (persistBookingAndClaim): one workflow activation and one database
- * round trip fewer between a booking and its first job card.
+ * A booking dispatched at once writes its record, claims the first free driver of its first page
+ * and sends them the job card in one local activity (openBookingWithFirstCard): one workflow
+ * activation instead of three between a booking and its first job card.
  */
-const PATCH_RECORD_WITH_FIRST_CLAIM = 'record-with-first-claim';
+const PATCH_FIRST_CARD_WITH_RECORD = 'first-card-with-record';
 
 /** How long a completed trip waits for the driver (or a provider) to confirm what was paid. */
 const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
@@ -155,10 +155,11 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   let fleetPicksServed = 0;
   const operatorId = input.booking.operatorId ?? null;
   /**
-   * The first page of round 1, read and claimed with the booking's record (PATCH_RECORD_WITH_FIRST_CLAIM),
-   * waiting for the cascade to take it up; let go (its claim withdrawn) if anything else comes first.
+   * The first page of round 1, read and claimed with the booking's record and its card sent
+   * (PATCH_FIRST_CARD_WITH_RECORD), waiting for the cascade to take it up; let go (its claim
+   * withdrawn) if anything else comes first.
    */
-  let firstPage: { round: number; page: CandidatePage & { claim: CandidateClaim | null } } | null = null;
+  let firstPage: { round: number; page: FirstCardPage } | null = null;
 
   const closed = () => TERMINAL_STATUSES.includes(state.status);
   const interrupted = () => cancelRequest !== null || amendments.length > 0 || drop !== null;
@@ -377,12 +378,14 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
    * The next page of eligible candidates of a tier. Bookings from before the decision log fetched
    * (and recorded in history) every driver of the tier at once; their histories keep that path.
    */
-  async function candidatePage(round: number, tier: Tier, page: number, offered: Set<string>): Promise<{ candidates: Candidate[]; claim: CandidateClaim | null }> {
+  async function candidatePage(
+    round: number, tier: Tier, page: number, offered: Set<string>,
+  ): Promise<{ candidates: Candidate[]; claim: CandidateClaim | null; card?: FirstCardPage['card'] }> {
     if (firstPage && firstPage.round === round && tier === TIERS[0] && page === 0) {
       const p = firstPage.page;
       firstPage = null;
       (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
-      return { candidates: p.candidates, claim: p.claim };
+      return { candidates: p.candidates, claim: p.claim, card: p.card };
     }
     if (patched(PATCH_PAGED_CANDIDATES)) {
       const query = pageQuery(round, tier, page, offered);
@@ -398,6 +401,18 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     return { candidates: decisions.filter((d) => d.eligible), claim: null };
   }
 
+  /** Sends the card, unless it went with the claim already; false when it could not be delivered. */
+  async function cardDelivered(card: { offerId: string; ref: string; driverId: string }, sentWithClaim: FirstCardPage['card'] | undefined): Promise<boolean> {
+    if (sentWithClaim) return sentWithClaim === 'sent';
+    try {
+      await sendJobCard(card);
+      return true;
+    } catch (err) {
+      if (!cardNotDelivered(err)) throw err;
+      return false;
+    }
+  }
+
   async function runCascadeRound(): Promise<RoundResult> {
     // A round begun with the booking's record (its first page already claimed) is this one.
     if (!firstPage) state.round += 1;
@@ -406,7 +421,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     await setStatus('dispatching');
     for (const tier of TIERS) {
       for (let page = 0; ; page++) {
-        const { candidates, claim } = await candidatePage(round, tier, page, offered);
+        const { candidates, claim, card } = await candidatePage(round, tier, page, offered);
         if (candidates.length === 0) break;
         // What the page's own claim found: drivers taken by other bookings, and the one it holds.
         const busy = new Set(claim?.busy ?? []);
@@ -420,11 +435,14 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
           const id = offerId(ref, round, c.driverId);
           offered.add(c.driverId);
           let expiresAt: string;
+          // What became of the card already sent with the claim (first pages claimed with the record).
+          let cardSent: FirstCardPage['card'] | undefined;
           if (busy.has(c.driverId)) {
             record(tier, c, 'skipped', 'busy');
             continue;
           } else if (held?.driverId === c.driverId && held.expiresAt) {
             expiresAt = held.expiresAt;
+            cardSent = card;
             held = null;
           } else {
             expiresAt = new Date(Date.now() + policy.offerTimeoutSeconds * 1000).toISOString();
@@ -437,11 +455,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
           }
           state.offer = { offerId: id, driverId: c.driverId, round, tier, expiresAt, response: null };
           record(tier, c, 'offered');
-          try {
-            await sendJobCard({ offerId: id, ref, driverId: c.driverId });
-          } catch (err) {
+          if (!(await cardDelivered({ offerId: id, ref, driverId: c.driverId }, cardSent))) {
             // Undeliverable, or not delivered within the offer's own time: try the next driver.
-            if (!cardNotDelivered(err)) throw err;
             state.offer = null;
             await db.closeOffer({ offerId: id, status: 'withdrawn' });
             record(tier, c, 'skipped', 'job_card_undeliverable');
@@ -558,12 +573,12 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
 
   // The record is written first: every route returns only once it exists (bookingCreated). A
   // booking dispatched at once (no confirmation email to send or wait for, no operator) claims its
-  // first driver in the same step.
+  // first driver and sends the job card in the same step.
   const confirmationFirst = Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
   const dispatchAtOnce = state.status === 'dispatching' && emailConfirmed && !operatorId && !confirmationFirst;
-  if (dispatchAtOnce && patched(PATCH_RECORD_WITH_FIRST_CLAIM)) {
+  if (dispatchAtOnce && patched(PATCH_FIRST_CARD_WITH_RECORD)) {
     state.round = 1;
-    const page = await db.persistBookingAndClaim({
+    const page = await db.openBookingWithFirstCard({
       booking: input.booking,
       job: state.job,
       status: state.status,

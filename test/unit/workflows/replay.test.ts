@@ -41,8 +41,8 @@ describe('workflow replay', () => {
         'partner-job-local-booked-amended-cancelled.json',
         'partner-delivery-retried-delivered.json',
         'booking-first-card-one-task.json',
-        'booking-record-with-first-claim.json',
-        'booking-record-claim-let-go.json',
+        'booking-first-card-with-record.json',
+        'booking-first-card-with-record-let-go.json',
       ]),
     );
   });

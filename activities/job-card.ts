@@ -1,0 +1,38 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { loadBooking } from '../src/bookings/store.js';
+import type { Sql } from '../src/db/sql.js';
+import { jobCardUrl } from '../src/dispatch/job-link.js';
+import { loadDriver } from '../src/drivers/store.js';
+import { isNonRetryable } from '../src/notify/delivery-error.js';
+import type { Notifier } from '../src/notify/notifier.js';
+import { renderJobCardText } from '../src/notify/templates.js';
+
+export interface JobCardDeps {
+  sql: Sql;
+  notifier: Notifier;
+  publicBaseUrl: string;
+  jobLinkSecret: string;
+}
+
+/** The ApplicationFailure type of a job card the provider will never deliver (a bad number). */
+export const JOB_CARD_UNDELIVERABLE = 'JobCardUndeliverable';
+
+/**
+ * A driver's job card, by SMS and WhatsApp, linking to the offer. One outbox key per offer and
+ * channel: a retry after a crash finds the key and sends nothing twice. A card the provider will
+ * never deliver fails for good (JOB_CARD_UNDELIVERABLE), so the cascade moves on to the next driver
+ * instead of retrying for ever; any other error is thrown as it is, to be retried.
+ */
+export async function deliverJobCard(deps: JobCardDeps, card: { offerId: string; ref: string; driverId: string }): Promise<void> {
+  const { sql, notifier } = deps;
+  const { offerId, ref, driverId } = card;
+  const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
+  const body = renderJobCardText(b, jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId));
+  try {
+    await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref });
+    await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref });
+  } catch (err) {
+    if (isNonRetryable(err)) throw ApplicationFailure.nonRetryable(`job card to ${driverId} undeliverable: ${String(err)}`, JOB_CARD_UNDELIVERABLE);
+    throw err;
+  }
+}
