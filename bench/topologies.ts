@@ -36,6 +36,7 @@ console.log('|---|---:|---:|');
 row('raw workflow.start per second (p50 ms)', `${f(q.dev.rawStartPerSecond)} (${f(q.dev.rawStartP50, 0)})`, `${f(q.cluster.rawStartPerSecond)} (${f(q.cluster.rawStartP50, 0)})`);
 row('POST /v1/quote per second (p50 ms)', `${f(q.dev.quotePerSecond)} (${f(q.dev.quoteP50, 0)})`, `${f(q.cluster.quotePerSecond)} (${f(q.cluster.quoteP50, 0)})`);
 row('**quote / raw start** (target ≥ 0.90)', `**${f(q.dev.quoteVsRawStart, 2)}**`, `**${f(q.cluster.quoteVsRawStart, 2)}**`);
+row('the quote workflow alone, started raw / raw start', f(q.dev.quoteWorkflowVsRawStart, 2), f(q.cluster.quoteWorkflowVsRawStart, 2));
 row('raw start + signal + result p50 ms', f(d.dev.roundTripP50, 0), f(d.cluster.roundTripP50, 0));
 row('booking → first job card p50 ms (p99)', `${f(d.dev.cardP50, 0)} (${f(d.dev.cardP99, 0)})`, `${f(d.cluster.cardP50, 0)} (${f(d.cluster.cardP99, 0)})`);
 row('bookings per second', f(d.dev.cardPerSecond), f(d.cluster.cardPerSecond));
