@@ -23,6 +23,7 @@ export interface NotificationSettings {
  */
 export function createNotificationActivities({ sql, notifier, settings }: { sql: Sql; notifier: Notifier; settings: NotificationSettings }) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
+  const jobCards = { sql, notifier, publicBaseUrl: settings.publicBaseUrl, jobLinkSecret: settings.jobLinkSecret };
 
   return {
     async sendBookingConfirmation({ ref, awaitingConfirmation }: { ref: string; awaitingConfirmation: boolean }): Promise<void> {
@@ -34,7 +35,7 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
     },
 
     async sendJobCard(card: { offerId: string; ref: string; driverId: string }): Promise<void> {
-      await deliverJobCard({ sql, notifier, publicBaseUrl: settings.publicBaseUrl, jobLinkSecret: settings.jobLinkSecret }, card);
+      await deliverJobCard(jobCards, card);
     },
 
     async alertOps({ ref, round }: { ref: string; round: number }): Promise<void> {

@@ -91,6 +91,12 @@ async function historyEvents(client: Client, ref: string): Promise<string[]> {
     if (marker?.markerName === 'core_local_activity') {
       const data = marker.details?.data?.payloads?.[0]?.data;
       const type = data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type : undefined;
+      // The booking's record, claim and first card in one step: a card only if its result says it went.
+      if (type === 'openBookingWithFirstCard') {
+        const result = marker.details?.result?.payloads?.[0]?.data;
+        const card = result ? (JSON.parse(Buffer.from(result).toString('utf8')) as { card?: string }).card : undefined;
+        return card === 'sent' ? 'localActivity:firstCardWithRecord' : 'localActivity:openBookingWithFirstCard';
+      }
       return `localActivity:${type ?? '?'}`;
     }
     return 'other';
@@ -99,10 +105,10 @@ async function historyEvents(client: Client, ref: string): Promise<string[]> {
 
 /**
  * How many job cards the booking's history says it sent: as activities (older code), local
- * activities, or the first one with the booking's record (every booking here has a driver free).
+ * activities, or the first one, sent with the booking's record.
  */
 async function cardsInHistory(client: Client, ref: string): Promise<number> {
-  const cards = ['activityTaskScheduled:sendJobCard', 'localActivity:sendJobCard', 'localActivity:openBookingWithFirstCard'];
+  const cards = ['activityTaskScheduled:sendJobCard', 'localActivity:sendJobCard', 'localActivity:firstCardWithRecord'];
   return (await historyEvents(client, ref)).filter((e) => cards.includes(e)).length;
 }
 

@@ -159,7 +159,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
    * (PATCH_FIRST_CARD_WITH_RECORD), waiting for the cascade to take it up; let go (its claim
    * withdrawn) if anything else comes first.
    */
-  let firstPage: { round: number; page: FirstCardPage } | null = null;
+  let firstPage: FirstCardPage | null = null;
 
   const closed = () => TERMINAL_STATUSES.includes(state.status);
   const interrupted = () => cancelRequest !== null || amendments.length > 0 || drop !== null;
@@ -363,15 +363,13 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
    * driver it holds is let go at once, and its round counts as run, so the next round's offers
    * and decision log start afresh.
    */
-  async function letFirstPageGo(): Promise<void> {
-    if (!firstPage) return;
-    const { page } = firstPage;
+  async function letFirstPageGo(page: FirstCardPage): Promise<void> {
     firstPage = null;
-    const held = page.claim?.driverId ? page.candidates.find((c) => c.driverId === page.claim?.driverId) : undefined;
-    if (held && page.claim?.offerId) {
-      await db.closeOffer({ offerId: page.claim.offerId, status: 'withdrawn' });
-      record(TIERS[0]!, held, 'withdrawn', cancelRequest ? 'cancelled' : 'amendment');
-    }
+    const claim = page.claim;
+    const held = claim?.driverId ? page.candidates.find((c) => c.driverId === claim.driverId) : undefined;
+    if (!claim?.offerId || !held) return;
+    await db.closeOffer({ offerId: claim.offerId, status: 'withdrawn' });
+    record(TIERS[0]!, held, 'withdrawn', cancelRequest ? 'cancelled' : 'amendment');
   }
 
   /**
@@ -381,8 +379,9 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   async function candidatePage(
     round: number, tier: Tier, page: number, offered: Set<string>,
   ): Promise<{ candidates: Candidate[]; claim: CandidateClaim | null; card?: FirstCardPage['card'] }> {
-    if (firstPage && firstPage.round === round && tier === TIERS[0] && page === 0) {
-      const p = firstPage.page;
+    // Round 1's first page, when it came with the record (runCascadeRound keeps its round number).
+    if (firstPage && tier === TIERS[0] && page === 0) {
+      const p = firstPage;
       firstPage = null;
       (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
       return { candidates: p.candidates, claim: p.claim, card: p.card };
@@ -575,16 +574,16 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   // booking dispatched at once (no confirmation email to send or wait for, no operator) claims its
   // first driver and sends the job card in the same step.
   const confirmationFirst = Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
-  const dispatchAtOnce = state.status === 'dispatching' && emailConfirmed && !operatorId && !confirmationFirst;
+  // (A booking waiting for its email to be confirmed starts as awaiting_confirmation, not dispatching.)
+  const dispatchAtOnce = state.status === 'dispatching' && !operatorId && !confirmationFirst;
   if (dispatchAtOnce && patched(PATCH_FIRST_CARD_WITH_RECORD)) {
     state.round = 1;
-    const page = await db.openBookingWithFirstCard({
+    firstPage = await db.openBookingWithFirstCard({
       booking: input.booking,
       job: state.job,
       status: state.status,
       claim: { ...pageQuery(state.round, TIERS[0]!, 0, new Set(state.droppedDriverIds)), offerTimeoutSeconds: policy.offerTimeoutSeconds },
     });
-    firstPage = { round: state.round, page };
   } else {
     await db.persistBooking({ booking: input.booking, job: state.job, status: state.status });
   }
@@ -603,7 +602,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   }
 
   for (;;) {
-    if (firstPage && interrupted()) await letFirstPageGo();
+    if (firstPage && interrupted()) await letFirstPageGo(firstPage);
     if (cancelRequest) {
       await acts.cancelBooking({ ref, reason: cancelRequest.reason, offerId: state.offer?.offerId ?? null, driverId: state.driverId });
       state.offer = null;
