@@ -256,14 +256,16 @@ await worker.runUntil(async () => {
       await h.result();
       return h.workflowId;
     },
-    // A driver approved 100 days ago: the trial is over, the weeks since are billed (each as its own
-    // child workflow), then the driver is removed.
+    // A driver approved 120 days ago: the trial is over, the weeks since are billed (each as its own
+    // child workflow), then the driver is removed. (At 100 days the trial ended 10 days back, and
+    // the first full week after it, starting on a Monday, had not always ended yet: on a Thursday
+    // just after midnight nothing was due, and the recorder failed.)
     'subscription-billed-cancelled': async () => {
       await insertDriver('rec-m');
       const h = await client.workflow.start('driverSubscriptionWorkflow', {
         workflowId: subscriptionWorkflowId('rec-m'),
         taskQueue,
-        args: [{ driverId: 'rec-m', tier: 'local', approvedAt: new Date(Date.now() - 100 * 86_400_000).toISOString() }],
+        args: [{ driverId: 'rec-m', tier: 'local', approvedAt: new Date(Date.now() - 120 * 86_400_000).toISOString() }],
       });
       const deadline = Date.now() + 30_000;
       while ((await h.query(subscriptionStateQuery)).weeksBilled === 0) {
