@@ -29,10 +29,24 @@ export async function deliverJobCard(deps: JobCardDeps, card: { offerId: string;
   const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
   const body = renderJobCardText(b, jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId));
   try {
-    await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref });
-    await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref });
+    // Each SMS is billed to the driver, so a booking offered to them again (a later round of an
+    // unanswered booking) comes by WhatsApp and the app only: one text per booking, not one a minute.
+    if (!(await textedJobCardBefore(sql, ref, d.phone, offerId))) {
+      await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref, purpose: 'job_card' });
+    }
+    await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref, purpose: 'job_card' });
   } catch (err) {
     if (isNonRetryable(err)) throw ApplicationFailure.nonRetryable(`job card to ${driverId} undeliverable: ${String(err)}`, JOB_CARD_UNDELIVERABLE);
     throw err;
   }
+}
+
+/** Whether this booking's job card already went to this phone by SMS for another offer. */
+async function textedJobCardBefore(sql: Sql, ref: string, phone: string, offerId: string): Promise<boolean> {
+  const rows = await sql`
+    select 1 from outbox
+     where booking_ref = ${ref} and recipient = ${phone} and channel = 'sms' and purpose = 'job_card'
+       and idempotency_key <> ${`jobcard:${offerId}:sms`}
+     limit 1`;
+  return rows.length > 0;
 }

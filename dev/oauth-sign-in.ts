@@ -18,8 +18,11 @@ async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: num
 export class CookieBrowser {
   private readonly cookies = new Map<string, string>();
 
+  /** `headers` go with every request (a test's X-Forwarded-For, to sign in from another address). */
+  constructor(private readonly headers: Record<string, string> = {}) {}
+
   async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.headers };
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (cookie) headers.cookie = cookie;
     let body: string | undefined;

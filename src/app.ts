@@ -26,6 +26,7 @@ import { driverAppRoutes } from './routes/driver-app.js';
 import { driverPageRoutes } from './routes/driver-pages.js';
 import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
+import { opsSignInRoutes } from './routes/ops-sign-in.js';
 import { opsViewRoutes } from './routes/ops-view.js';
 import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
@@ -95,7 +96,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(errorHandlerPlugin);
   await app.register(postgresPlugin, opts.sql ? { sql: opts.sql } : { url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
-  await app.register(metricsPlugin, { alertMinutes: config.OPS_UNASSIGNED_ALERT_MINUTES });
+  await app.register(metricsPlugin, {
+    alertMinutes: config.OPS_UNASSIGNED_ALERT_MINUTES,
+    codeCeilings: { sms: config.SIGN_IN_SMS_PER_DAY, email: config.SIGN_IN_EMAILS_PER_DAY },
+  });
   await app.register(
     temporalPlugin,
     opts.temporal ? { client: opts.temporal } : { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE },
@@ -122,6 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverRoutes);
   await app.register(driverAppRoutes);
   await app.register(opsRoutes);
+  await app.register(opsSignInRoutes);
   await app.register(opsViewRoutes);
   await app.register(driverPageRoutes);
   await app.register(paymentWebhookRoutes);

@@ -65,8 +65,34 @@ const ConfigSchema = z.object({
   MCP_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
   /** Requests to the OAuth endpoints and sign-in pages per minute per IP. */
   OAUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
-  /** Sign-in codes sent to one phone or email per hour. */
-  SIGN_IN_CODES_PER_HOUR: positiveInt.default(5),
+  /**
+   * One-time codes (sign-in, email verification): src/auth/code-guard.ts and
+   * docs/security/threat-model.md. Countries whose mobiles get codes by SMS, ISO 3166 alpha-2,
+   * comma-separated: by default the mobiles of the UK numbering plan (+44 7), which libphonenumber
+   * files under GB, Guernsey, the Isle of Man and Jersey.
+   */
+  SIGN_IN_CODE_COUNTRIES: z
+    .string()
+    .default('GB,GG,IM,JE')
+    .transform((s) => s.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'must be ISO 3166 alpha-2 country codes, e.g. GB,IE'))),
+  /** Codes sent to one phone or mailbox per hour, and per day. */
+  SIGN_IN_CODES_PER_HOUR: positiveInt.default(3),
+  SIGN_IN_CODES_PER_DAY: positiveInt.default(10),
+  /** Codes asked for from one address (IP; IPv6 by /64) per hour, to numbers never signed in before. */
+  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: positiveInt.default(10),
+  /** The same, to passengers who have signed in before (a hotel's or an office's returning guests). */
+  SIGN_IN_CODES_PER_ADDRESS_RETURNING_PER_HOUR: positiveInt.default(60),
+  /** Codes per passenger sign-in (one OAuth interaction). */
+  SIGN_IN_CODES_PER_INTERACTION: positiveInt.default(3),
+  /** Codes sent in a UTC day, by channel; ops are emailed at 80 %, and codes stop at the ceiling. */
+  SIGN_IN_SMS_PER_DAY: positiveInt.default(2000),
+  SIGN_IN_EMAILS_PER_DAY: positiveInt.default(5000),
+  /** Wrong codes that lock an identifier; the first lock's length, doubled for each lock in a row (at most a day). */
+  SIGN_IN_FAILURES_PER_LOCK: positiveInt.default(5),
+  SIGN_IN_LOCK_MINUTES: positiveInt.default(15),
+  /** Wrong codes from one address per hour before it may guess no more. */
+  SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: positiveInt.default(50),
   DISPATCH_LEAD_SECONDS: positiveInt.default(15 * 60),
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),

@@ -1,3 +1,4 @@
+import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, newSecret, sameDigest } from '../auth/secrets.js';
 import { ProblemError } from '../http/problem.js';
 import type { Services } from '../services.js';
@@ -5,16 +6,33 @@ import * as sessions from './session-store.js';
 
 // Password-less sign-in for drivers: a one-time code by SMS (through the notifier), then a session
 // token the app keeps and sends as a Bearer token. Sessions last until the driver signs out or
-// staff suspend the driver, which revokes them all.
+// staff suspend the driver, which revokes them all. The code guard (src/auth/code-guard.ts) counts
+// every request the same way whether or not the phone is a driver's, so neither the answer nor the
+// limits tell a stranger who drives for us; the codes are never billed to the driver.
 
 const CODE_TTL_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 5;
 const SESSION_PREFIX = 'drs_';
 
-/** Sends a code if the phone belongs to a driver who may sign in; says the same either way (no enumeration). */
-export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, phone: string): Promise<void> {
-  const [driver] = await s.sql<{ id: string }[]>`
-    select id from drivers where phone = ${phone} and status in ('approved', 'suspended') order by created_at limit 1`;
+/**
+ * Sends a code if the phone belongs to a driver who may sign in; says the same either way (no
+ * enumeration). 400 for a number we never text (not a mobile of a served country), 429 beyond the
+ * limits; a driver's phone gets SIGN_IN_CODES_PER_HOUR codes an hour however many are asked for.
+ */
+export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, phone: string, ctx: { address: string }): Promise<void> {
+  const served = servedMobile(phone, s.config.SIGN_IN_CODE_COUNTRIES);
+  if (!served.ok) throw new ProblemError(400, 'number_not_served', `Sorry: ${served.reason}.`, { errors: [{ field: 'body.phone', message: served.reason }] });
+  const driver = await driverWithPhone(s, phone);
+  // Counted for every phone; only the daily ceiling, which stands for money spent, is left alone
+  // when nothing will be sent.
+  await admitCode(s, {
+    channel: 'sms',
+    audience: 'driver',
+    recipient: `phone:${phone}`,
+    subject: lockSubject.driver(phone),
+    address: ctx.address,
+    sends: driver !== null,
+  });
   if (!driver) return;
   const code = newCode();
   await sessions.saveSignInCode(s.sql, driver.id, hashCode(s.config.JOB_LINK_SECRET, driver.id, code), new Date(Date.now() + CODE_TTL_MS));
@@ -24,21 +42,41 @@ export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'no
     body: `Your Direct Taxi driver sign-in code is ${code}. It expires in 10 minutes. Never share it.`,
     // One message per code: a new code is a new message.
     idempotencyKey: `driver-sign-in:${driver.id}:${hashSecret(code).slice(0, 16)}:${Date.now()}`,
+    purpose: 'sign_in_code',
   });
 }
 
+async function driverWithPhone(s: Pick<Services, 'sql'>, phone: string): Promise<{ id: string } | null> {
+  const [driver] = await s.sql<{ id: string }[]>`
+    select id from drivers where phone = ${phone} and status in ('approved', 'suspended') order by created_at limit 1`;
+  return driver ?? null;
+}
+
+/**
+ * A session for the right code. Wrong codes count against the phone across codes (a new code
+ * brings no new tries) and lock it for longer each time: 401 for a wrong code, 429 while locked.
+ */
 export async function verifySignInCode(
   s: Pick<Services, 'sql' | 'config'>,
   phone: string,
   code: string,
+  ctx: { address: string },
 ): Promise<{ token: string; driverId: string }> {
-  const refused = () => new ProblemError(401, 'invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
-  const [driver] = await s.sql<{ id: string }[]>`
-    select id from drivers where phone = ${phone} and status in ('approved', 'suspended') order by created_at limit 1`;
-  if (!driver) throw refused();
-  const stored = await sessions.takeSignInAttempt(s.sql, driver.id, MAX_ATTEMPTS);
-  if (!stored || !sameDigest(stored, hashCode(s.config.JOB_LINK_SECRET, driver.id, code))) throw refused();
+  const subject = lockSubject.driver(phone);
+  await admitGuess(s, subject, ctx.address);
+  const driver = await driverWithPhone(s, phone);
+  const stored = driver ? await sessions.takeSignInAttempt(s.sql, driver.id, MAX_ATTEMPTS) : null;
+  if (!driver || !stored || !sameDigest(stored, hashCode(s.config.JOB_LINK_SECRET, driver.id, code))) {
+    const { lockedForMs } = await recordWrongGuess(s, subject, ctx.address);
+    if (lockedForMs > 0) {
+      throw new ProblemError(429, 'sign_in_locked', `Too many wrong codes: sign-in is locked for ${Math.ceil(lockedForMs / 60_000)} minutes.`, {
+        headers: { 'retry-after': String(Math.ceil(lockedForMs / 1000)) },
+      });
+    }
+    throw new ProblemError(401, 'invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
+  }
   await sessions.spendSignInCode(s.sql, driver.id);
+  await recordRightGuess(s, subject);
   const token = newSecret(SESSION_PREFIX);
   await sessions.createSession(s.sql, hashSecret(token), driver.id);
   return { token, driverId: driver.id };

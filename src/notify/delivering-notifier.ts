@@ -30,9 +30,9 @@ export class DeliveringNotifier implements Notifier {
     // The claim commits on its own so an attempt that fails leaves its unsent row behind, visible
     // to anyone reading the outbox, rather than vanishing with a rolled-back transaction.
     await this.#sql`
-      insert into outbox (idempotency_key, channel, recipient, subject, body, booking_ref, provider)
+      insert into outbox (idempotency_key, channel, recipient, subject, body, booking_ref, provider, purpose)
       values (${msg.idempotencyKey}, ${msg.channel}, ${msg.to}, ${msg.subject ?? null}, ${msg.body},
-              ${msg.bookingRef ?? null}, ${provider})
+              ${msg.bookingRef ?? null}, ${provider}, ${msg.purpose ?? null})
       on conflict (idempotency_key) do nothing`;
 
     return this.#sql.begin(async (tx) => {

@@ -6,7 +6,7 @@ import { OutboxNotifier } from './outbox-notifier.js';
 import { SmtpTransport, type SmtpTransportOptions } from './smtp-transport.js';
 import { TwilioTransport, type TwilioTransportOptions } from './twilio-transport.js';
 
-export type { Channel, Notifier, OutboundMessage, SendResult } from './notifier.js';
+export type { Channel, MessagePurpose, Notifier, OutboundMessage, SendResult } from './notifier.js';
 export type { Transport } from './delivering-notifier.js';
 export type { SmtpTransportOptions } from './smtp-transport.js';
 export type { TwilioTransportOptions } from './twilio-transport.js';

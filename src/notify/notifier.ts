@@ -11,7 +11,14 @@ export interface OutboundMessage {
   /** Unique per logical message (e.g. `jobcard:<offerId>:sms`). Sending the same key again must not deliver twice. */
   idempotencyKey: string;
   bookingRef?: string;
+  /**
+   * What the message is for, where that matters after it is sent: a driver's weekly SMS
+   * pass-through never counts a 'sign_in_code' (anyone may ask for one to any driver's phone).
+   */
+  purpose?: MessagePurpose;
 }
+
+export type MessagePurpose = 'sign_in_code' | 'verification_code' | 'job_card' | 'ops_alert';
 
 /**
  * `duplicate` is true when the key had already been sent; `provider` and `providerMessageId` then

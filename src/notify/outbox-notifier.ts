@@ -13,9 +13,9 @@ export class OutboxNotifier implements Notifier {
 
   async send(msg: OutboundMessage): Promise<SendResult> {
     const inserted = await this.#sql`
-      insert into outbox (idempotency_key, channel, recipient, subject, body, booking_ref, provider, sent_at)
+      insert into outbox (idempotency_key, channel, recipient, subject, body, booking_ref, provider, sent_at, purpose)
       values (${msg.idempotencyKey}, ${msg.channel}, ${msg.to}, ${msg.subject ?? null}, ${msg.body},
-              ${msg.bookingRef ?? null}, 'outbox', now())
+              ${msg.bookingRef ?? null}, 'outbox', now(), ${msg.purpose ?? null})
       on conflict (idempotency_key) do nothing
       returning id`;
     if (inserted.length > 0) return { provider: 'outbox', providerMessageId: null, duplicate: false };

@@ -3,6 +3,8 @@ import type { Sql } from '../db/sql.js';
 import type { Notifier } from '../notify/notifier.js';
 import { isNonRetryable } from '../notify/delivery-error.js';
 import { WITHOUT_DRIVER } from './alerts-store.js';
+import { countActiveLockouts, codesToday } from '../auth/code-guard-store.js';
+import type { CodeChannel } from '../auth/code-guard.js';
 
 // The service's own metrics, in Prometheus format. Each process has its own registry (the API's
 // and the worker's are scraped separately), built here so tests can make as many as they like
@@ -75,7 +77,38 @@ export interface ApiMetrics {
   notifierFailures: Counter<'channel' | 'kind'>;
 }
 
-export function createApiMetrics(sql: Sql, alertMinutes: number, registry = new Registry()): ApiMetrics {
+export function createApiMetrics(
+  sql: Sql,
+  alertMinutes: number,
+  registry = new Registry(),
+  codeCeilings: Record<CodeChannel, number> = { sms: 0, email: 0 },
+): ApiMetrics {
+  new Gauge({
+    name: 'taxi_sign_in_codes_today',
+    help: 'One-time codes (sign-in, verification) counted against this UTC day’s ceiling, by channel (sent, and any refused at the ceiling)',
+    labelNames: ['channel'],
+    registers: [registry],
+    async collect() {
+      for (const channel of ['sms', 'email'] as const) this.set({ channel }, await codesToday(sql, channel));
+    },
+  });
+  new Gauge({
+    name: 'taxi_sign_in_code_ceiling',
+    help: 'The daily ceiling of one-time codes, by channel (SIGN_IN_SMS_PER_DAY, SIGN_IN_EMAILS_PER_DAY)',
+    labelNames: ['channel'],
+    registers: [registry],
+    collect() {
+      for (const channel of ['sms', 'email'] as const) this.set({ channel }, codeCeilings[channel]);
+    },
+  });
+  new Gauge({
+    name: 'taxi_sign_in_lockouts_active',
+    help: 'Phones and mailboxes whose sign-in is locked now by wrong codes (GET /api/ops/sign-in-lockouts lists them)',
+    registers: [registry],
+    async collect() {
+      this.set(await countActiveLockouts(sql));
+    },
+  });
   new Gauge({
     name: 'taxi_bookings_unassigned',
     help: 'Bookings with no driver after every tier was tried (status unassigned), read from Postgres when scraped',

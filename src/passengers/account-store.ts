@@ -31,6 +31,12 @@ export async function accountFor(sql: Sql, i: SignInIdentifier): Promise<Passeng
   return row!;
 }
 
+/** Whether this phone or email has completed a sign-in before (a returning passenger). */
+export async function hasSignedInBefore(sql: Sql, i: SignInIdentifier): Promise<boolean> {
+  const rows = await sql`select 1 from passenger_accounts where ${sql(i.kind)} = ${i.value} and last_sign_in_at is not null`;
+  return rows.length > 0;
+}
+
 /** Replaces any earlier code for this identifier; attempts start again. */
 export async function saveSignInCode(sql: Sql, key: string, codeHash: string, expiresAt: Date): Promise<void> {
   await sql`

@@ -14,7 +14,11 @@ const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
 // invalid, as no handset will ever have one.
 const DRAMA_MOBILE = /^\+447700900\d{3}$/;
 
-export function normaliseInternationalPhone(input: string, opts: { allowDramaNumbers?: boolean } = {}): PhoneCheck {
+/**
+ * `defaultCountry` 'GB' also reads national UK input ("07400 123456"): for forms only UK numbers
+ * may use (sign-in codes go to UK mobiles), where asking a Briton for +44 helps nobody.
+ */
+export function normaliseInternationalPhone(input: string, opts: { allowDramaNumbers?: boolean; defaultCountry?: 'GB' } = {}): PhoneCheck {
   const text = input.trim();
   if (text === '') return { ok: false, reason: 'phone number is empty' };
   if (text.length > MAX_LENGTH) return { ok: false, reason: `phone number is longer than ${MAX_LENGTH} characters` };
@@ -22,7 +26,9 @@ export function normaliseInternationalPhone(input: string, opts: { allowDramaNum
     return { ok: false, reason: 'phone number may contain only digits, spaces, brackets, dots, hyphens and a leading +' };
   }
 
-  const international = text.startsWith('+') ? text : text.startsWith('00') ? `+${text.slice(2)}` : null;
+  const digits = text.replace(/[\s().-]/g, '');
+  const national = opts.defaultCountry === 'GB' && /^0[1-9]\d+$/.test(digits) ? `+44${digits.slice(1)}` : null;
+  const international = text.startsWith('+') ? text : text.startsWith('00') ? `+${text.slice(2)}` : national;
   if (!international) {
     return {
       ok: false,

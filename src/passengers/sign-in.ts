@@ -1,9 +1,10 @@
+import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, sameDigest } from '../auth/secrets.js';
-import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 import type { Services } from '../services.js';
 import {
   accountFor,
+  hasSignedInBefore,
   identifierKey,
   saveSignInCode,
   spendSignInCode,
@@ -18,40 +19,59 @@ import { emailStanding } from './verification.js';
 // Password-less sign-in for passengers (to authorise an AI assistant to quote and book for them):
 // a six-digit code sent by the notifier to the phone (SMS) or email they give. Whoever can read
 // that code is the passenger: the account is made on first sign-in, keyed by what they used.
+// Which numbers get codes, how many, and what wrong guesses cost: src/auth/code-guard.ts.
 
 const CODE_TTL_MS = 10 * 60_000;
+/** Tries per code; wrong guesses also count across codes against the identifier (code-guard). */
 const MAX_ATTEMPTS = 5;
-const HOUR_MS = 3600_000;
+
+/** Where a sign-in request came from: the caller's IP and the OAuth interaction it belongs to. */
+export interface SignInContext {
+  address: string;
+  interaction?: string;
+}
 
 export type IdentifierCheck = { ok: true; identifier: SignInIdentifier } | { ok: false; reason: string };
 
-/** "+44 7400 123456" or "ada@example.com": which one, normalised, or why it cannot be used. */
+/** "07400 123456", "+44 7400 123456" or "ada@example.com": which one, normalised, or why it cannot be used. */
 export function readSignInIdentifier(input: string): IdentifierCheck {
   const text = input.trim();
   if (text.includes('@')) {
     const e = checkPassengerEmail(text);
     return e.ok ? { ok: true, identifier: { kind: 'email', value: e.email } } : { ok: false, reason: e.reason };
   }
-  const p = normaliseInternationalPhone(text);
+  const p = normaliseInternationalPhone(text, { defaultCountry: 'GB' });
   return p.ok ? { ok: true, identifier: { kind: 'phone', value: p.e164 } } : { ok: false, reason: p.reason };
 }
 
+const subjectOf = (i: SignInIdentifier) => lockSubject.passenger(i.kind, i.kind === 'email' ? mailboxKey(i.value) : i.value);
+
 /**
- * Sends a code, at most SIGN_IN_CODES_PER_HOUR an hour to one phone or mailbox (429 beyond), so the
- * sign-in page cannot be used to flood someone. A blocked email is refused (403).
+ * Sends a code if the code guard admits it: only to mobiles of the countries served (400), never
+ * to a locked identifier, within the per-address, per-sign-in, per-recipient and daily limits
+ * (429, 503). A blocked email is refused (403).
  */
-export async function sendPassengerSignInCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, identifier: SignInIdentifier): Promise<void> {
+export async function sendPassengerSignInCode(
+  s: Pick<Services, 'sql' | 'config' | 'notifier'>,
+  identifier: SignInIdentifier,
+  ctx: SignInContext,
+): Promise<void> {
+  if (identifier.kind === 'phone') {
+    const served = servedMobile(identifier.value, s.config.SIGN_IN_CODE_COUNTRIES);
+    if (!served.ok) throw new ProblemError(400, 'number_not_served', `Sorry: ${served.reason}.`);
+  }
   if (identifier.kind === 'email' && (await emailStanding(s.sql, identifier.value)).blocked) {
     throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
   }
-  const counted = identifier.kind === 'email' ? `email:${mailboxKey(identifier.value)}` : identifierKey(identifier);
-  const { current, ttl } = await hitCounter(s.sql, `sign-in-code:${counted}`, HOUR_MS);
-  if (current > s.config.SIGN_IN_CODES_PER_HOUR) {
-    const retry = Math.ceil(ttl / 1000);
-    throw new ProblemError(429, 'too_many_codes', `Too many codes sent to this ${identifier.kind}; try again in ${Math.ceil(retry / 60)} minutes.`, {
-      headers: { 'retry-after': String(retry) },
-    });
-  }
+  await admitCode(s, {
+    channel: identifier.kind === 'phone' ? 'sms' : 'email',
+    audience: 'passenger',
+    recipient: identifier.kind === 'email' ? `email:${mailboxKey(identifier.value)}` : identifierKey(identifier),
+    subject: subjectOf(identifier),
+    address: ctx.address,
+    ...(ctx.interaction ? { interaction: ctx.interaction } : {}),
+    returning: await hasSignedInBefore(s.sql, identifier),
+  });
   const key = identifierKey(identifier);
   const code = newCode();
   await saveSignInCode(s.sql, key, hashCode(s.config.OAUTH_SECRET, key, code), new Date(Date.now() + CODE_TTL_MS));
@@ -63,20 +83,34 @@ export async function sendPassengerSignInCode(s: Pick<Services, 'sql' | 'config'
     body: text,
     // One message per code: a new code is a new message.
     idempotencyKey: `passenger-sign-in:${hashSecret(key).slice(0, 16)}:${hashSecret(code).slice(0, 16)}:${Date.now()}`,
+    purpose: 'sign_in_code',
   });
 }
 
-/** The signed-in account, or 401 for a wrong, expired, spent or over-tried code (the same answer for each). */
+/**
+ * The signed-in account, or 401 for a wrong, expired, spent or over-tried code (the same answer
+ * for each), or 429 while the identifier is locked by earlier wrong codes.
+ */
 export async function verifyPassengerSignInCode(
   s: Pick<Services, 'sql' | 'config'>,
   identifier: SignInIdentifier,
   code: string,
+  ctx: SignInContext,
 ): Promise<PassengerAccount> {
+  const subject = subjectOf(identifier);
+  await admitGuess(s, subject, ctx.address);
   const key = identifierKey(identifier);
   const stored = await takeSignInAttempt(s.sql, key, MAX_ATTEMPTS);
   if (!stored || !/^\d{6}$/.test(code) || !sameDigest(stored, hashCode(s.config.OAUTH_SECRET, key, code))) {
+    const { lockedForMs } = await recordWrongGuess(s, subject, ctx.address);
+    if (lockedForMs > 0) {
+      throw new ProblemError(429, 'sign_in_locked', `Too many wrong codes: sign-in is locked for ${Math.ceil(lockedForMs / 60_000)} minutes.`, {
+        headers: { 'retry-after': String(Math.ceil(lockedForMs / 1000)) },
+      });
+    }
     throw new ProblemError(401, 'invalid_code', 'That code is not right, or it has expired. Ask for a new one.');
   }
   await spendSignInCode(s.sql, key);
+  await recordRightGuess(s, subject);
   return accountFor(s.sql, identifier);
 }

@@ -1,15 +1,19 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
+import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess } from '../auth/code-guard.js';
+import { hashCode, sameDigest } from '../auth/secrets.js';
 import { bookingsAwaitingEmail, markEmailVerified } from '../bookings/store.js';
 import type { Sql } from '../db/sql.js';
-import type { Notifier } from '../notify/notifier.js';
+import type { Services } from '../services.js';
+import { mailboxKey } from './email.js';
 import { bookingWorkflowId, emailConfirmedSignal } from '../../workflows/bookings/definitions.js';
 
 const CODE_TTL_MINUTES = 15;
 const MAX_ATTEMPTS = 5;
 
-const codeHash = (email: string, code: string) => createHash('sha256').update(`${email}:${code}`).digest('hex');
+// Six digits are too few to store as a plain hash: keyed with the server's secret, as sign-in codes are.
+const codeHash = (secret: string, email: string, code: string) => hashCode(secret, `verify:${email}`, code);
 
 export interface EmailStanding {
   verified: boolean;
@@ -22,12 +26,19 @@ export async function emailStanding(sql: Sql, email: string): Promise<EmailStand
   return { verified: !!row?.verified_at, blocked: !!row?.blocked_at };
 }
 
-/** Emails a 6-digit code; a new request replaces the previous code. */
-export async function sendVerificationCode(deps: { sql: Sql; notifier: Notifier }, email: string): Promise<void> {
+/**
+ * Emails a 6-digit code; a new request replaces the previous code. The code guard
+ * (src/auth/code-guard.ts) admits it first: limits per mailbox, per address and per day (429, 503),
+ * and none while wrong guesses keep the mailbox locked.
+ */
+export async function sendVerificationCode(deps: Pick<Services, 'sql' | 'notifier' | 'config'>, email: string, ctx: { address: string }): Promise<void> {
+  const mailbox = mailboxKey(email);
+  await admitCode(deps, { channel: 'email', audience: 'verify', recipient: `email:${mailbox}`, subject: lockSubject.verify(mailbox), address: ctx.address });
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const hash = codeHash(deps.config.OAUTH_SECRET, email, code);
   const [row] = await deps.sql<{ created_at: Date }[]>`
     insert into passenger_emails (email, code_hash, code_expires_at, attempts)
-    values (${email}, ${codeHash(email, code)}, now() + make_interval(mins => ${CODE_TTL_MINUTES}), 0)
+    values (${email}, ${hash}, now() + make_interval(mins => ${CODE_TTL_MINUTES}), 0)
     on conflict (email) do update set code_hash = excluded.code_hash, code_expires_at = excluded.code_expires_at, attempts = 0
     returning created_at`;
   await deps.notifier.send({
@@ -36,21 +47,36 @@ export async function sendVerificationCode(deps: { sql: Sql; notifier: Notifier 
     subject: 'Your Direct Taxi verification code',
     body: `Your code is ${code}. It expires in ${CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this email.`,
     // A new key per code: each request is a message of its own.
-    idempotencyKey: `verify:${email}:${codeHash(email, code).slice(0, 16)}:${row?.created_at.getTime() ?? 0}`,
+    idempotencyKey: `verify:${email}:${hash.slice(0, 16)}:${Date.now()}:${row?.created_at.getTime() ?? 0}`,
+    purpose: 'verification_code',
   });
 }
 
 export type VerifyResult = 'verified' | 'wrong_code' | 'expired' | 'too_many_attempts';
 
-/** Checks a code; on success marks the email verified and releases every booking held for it. */
-export async function verifyCode(deps: { sql: Sql; temporal: Client }, email: string, code: string): Promise<VerifyResult> {
+/**
+ * Checks a code; on success marks the email verified and releases every booking held for it.
+ * Wrong codes also count against the mailbox across codes (429 sign_in_locked while it is locked).
+ */
+export async function verifyCode(
+  deps: { sql: Sql; temporal: Client; config: Services['config'] },
+  email: string,
+  code: string,
+  ctx: { address: string },
+): Promise<VerifyResult> {
+  const subject = lockSubject.verify(mailboxKey(email));
+  await admitGuess(deps, subject, ctx.address);
   const [row] = await deps.sql<{ code_hash: string | null; code_expires_at: Date | null; attempts: number; verified_at: Date | null }[]>`
     update passenger_emails set attempts = attempts + 1 where email = ${email}
     returning code_hash, code_expires_at, attempts, verified_at`;
   if (!row?.code_hash || !row.code_expires_at) return 'expired';
   if (row.attempts > MAX_ATTEMPTS) return 'too_many_attempts';
   if (row.code_expires_at.getTime() < Date.now()) return 'expired';
-  if (row.code_hash !== codeHash(email, code)) return 'wrong_code';
+  if (!sameDigest(row.code_hash, codeHash(deps.config.OAUTH_SECRET, email, code))) {
+    const { lockedForMs } = await recordWrongGuess(deps, subject, ctx.address);
+    return lockedForMs > 0 ? 'too_many_attempts' : 'wrong_code';
+  }
+  await recordRightGuess(deps, subject);
   await markVerified(deps, email);
   return 'verified';
 }

@@ -14,8 +14,8 @@ declare module 'fastify' {
  * paths adds no series; anything unmatched is one `unmatched` route.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, opts: { alertMinutes: number }) => {
-    const metrics = createApiMetrics(app.sql, opts.alertMinutes);
+  async (app: FastifyInstance, opts: { alertMinutes: number; codeCeilings: { sms: number; email: number } }) => {
+    const metrics = createApiMetrics(app.sql, opts.alertMinutes, undefined, opts.codeCeilings);
     app.decorate('metrics', metrics);
     app.addHook('onResponse', async (request, reply) => {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };

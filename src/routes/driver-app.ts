@@ -36,8 +36,8 @@ import {
 
 const APPLICATION_BODY_LIMIT = 48 * 1024 * 1024;
 
-function phoneOrProblem(input: string, field = 'body.phone'): string {
-  const p = normaliseInternationalPhone(input);
+function phoneOrProblem(input: string, field = 'body.phone', opts: { defaultCountry?: 'GB' } = {}): string {
+  const p = normaliseInternationalPhone(input, opts);
   if (!p.ok) throw new ProblemError(400, 'validation_failed', p.reason, { errors: [{ field, message: p.reason }] });
   return p.e164;
 }
@@ -92,12 +92,14 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'driverSignIn',
       tags,
       summary: 'Text a one-time sign-in code to an approved driver’s phone (the reply is the same for any number)',
+      description:
+        'UK mobiles only (national 07... or +44 format). At most SIGN_IN_CODES_PER_HOUR codes an hour go to one phone, and an address may ask a limited number of times an hour (429 beyond); codes stop for the day at the service-wide ceiling (503). Sign-in codes are never billed to the driver.',
       body: SignInRequest,
-      response: { 202: SignInReply, ...problemResponses(400, 429) },
+      response: { 202: SignInReply, ...problemResponses(400, 429, 503) },
     },
     config: limited,
     handler: async (request, reply) => {
-      await requestSignInCode(s, phoneOrProblem(request.body.phone));
+      await requestSignInCode(s, phoneOrProblem(request.body.phone, 'body.phone', { defaultCountry: 'GB' }), { address: request.ip });
       return reply.code(202).send({ status: 'code_sent_if_registered' as const });
     },
   });
@@ -107,12 +109,14 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'driverSignInVerify',
       tags,
       summary: 'Exchange the texted code for a session token (five tries per code, ten minutes)',
+      description:
+        'Wrong codes count against the phone across codes: five in a row lock its sign-in for 15 minutes, each further lock twice as long (at most a day), answered 429 with Retry-After until it ends.',
       body: SignInVerifyRequest,
       response: { 200: SignInVerifyReply, ...problemResponses(400, 401, 429) },
     },
     config: limited,
     handler: async (request) => {
-      const { token, driverId } = await verifySignInCode(s, phoneOrProblem(request.body.phone), request.body.code);
+      const { token, driverId } = await verifySignInCode(s, phoneOrProblem(request.body.phone, 'body.phone', { defaultCountry: 'GB' }), request.body.code, { address: request.ip });
       return { token, driver_id: driverId };
     },
   });

@@ -128,9 +128,10 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       const read = readSignInIdentifier(given);
       if (!read.ok) return sendPage(reply, signInPage({ uid: details.uid, client, identifier: given, error: `That ${read.reason}.`, status: 400 }));
       try {
-        await sendPassengerSignInCode(s, read.identifier);
+        await sendPassengerSignInCode(s, read.identifier, { address: request.ip, interaction: details.uid });
       } catch (err) {
-        if (!(err instanceof ProblemError) || err.status >= 500) throw err;
+        // Refusals the passenger can act on (and "codes paused", 503) are shown on the page.
+        if (!(err instanceof ProblemError) || (err.status >= 500 && err.code !== 'codes_paused')) throw err;
         return sendPage(reply, signInPage({ uid: details.uid, client, identifier: given, error: err.message, status: err.status }));
       }
       return sendPage(reply, codePage({ uid: details.uid, client, identifier: read.identifier.value }));
@@ -146,7 +147,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       const read = readSignInIdentifier(request.body.identifier);
       if (!read.ok) return sendPage(reply, signInPage({ uid: details.uid, client: await clientFacts(details), error: `That ${read.reason}.`, status: 400 }));
       try {
-        const account = await verifyPassengerSignInCode(s, read.identifier, request.body.code.trim());
+        const account = await verifyPassengerSignInCode(s, read.identifier, request.body.code.trim(), { address: request.ip, interaction: details.uid });
         return finish(request, reply, { login: { accountId: account.id } }, false);
       } catch (err) {
         if (!(err instanceof ProblemError) || err.status >= 500) throw err;

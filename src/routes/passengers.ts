@@ -36,13 +36,13 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
       if (standing.blocked) throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
       if (!request.body.code) {
         if (standing.verified) return { email, status: 'verified' as const };
-        await sendVerificationCode(s, email);
+        await sendVerificationCode(s, email, { address: request.ip });
         return { email, status: 'code_sent' as const };
       }
-      const result = await verifyCode(s, email, request.body.code);
+      const result = await verifyCode(s, email, request.body.code, { address: request.ip });
       if (result === 'verified') return { email, status: 'verified' as const };
       if (result === 'wrong_code') throw new ProblemError(400, 'wrong_code', 'That code is not right.', { errors: [{ field: 'body.code', message: 'does not match' }] });
-      if (result === 'too_many_attempts') throw new ProblemError(429, 'too_many_attempts', 'Too many wrong codes; ask for a new one.');
+      if (result === 'too_many_attempts') throw new ProblemError(429, 'too_many_attempts', 'Too many wrong codes; ask for a new one later.');
       throw new ProblemError(410, 'code_expired', 'The code has expired; ask for a new one.');
     },
   });

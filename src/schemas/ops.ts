@@ -102,3 +102,25 @@ export const OpsDecisionLog = z.object({
     }).describe('The driver as they are now, beside the log'),
   }).nullable(),
 });
+
+// Sign-in codes (src/auth/code-guard.ts): what ops see of the limits and the locks.
+export const SignInLockoutsReply = z.object({
+  codes_today: z.object({ sms: z.number().int(), email: z.number().int() }).describe('Codes sent this UTC day, by channel'),
+  daily_ceiling: z.object({ sms: z.number().int(), email: z.number().int() }).describe('Codes stop for the day at these'),
+  lockouts: z.array(
+    z.object({
+      subject: z.string().describe('What is locked: passenger:phone:+44..., passenger:email:..., driver:+44..., verify:email:...'),
+      locked_until: at,
+      locked_until_london: z.string(),
+      locks_in_a_row: z.number().int().describe('Each lock in a row doubles the next (at most a day)'),
+      last_failure_at: at,
+      last_address: z.string().nullable().describe('Where the last wrong code came from (IPv6 by /64)'),
+    }),
+  ),
+});
+
+export const SignInUnlockRequest = z.object({
+  subject: text(300).trim().min(3),
+  reason: text(500).trim().min(3),
+});
+export const SignInUnlockReply = z.object({ subject: z.string(), unlocked: z.boolean() });

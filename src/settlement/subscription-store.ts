@@ -40,13 +40,15 @@ export async function weekEarningsPence(sql: Sql, driverId: string, weekStart: s
  * SMS the service sent the driver that week (job cards, cancellations and every other text to the
  * driver's phone), counted by the driver's current phone as the outbox's recipient since the
  * outbox names no driver. Only messages actually sent count: a row without sent_at is a failed or
- * unfinished attempt. WhatsApp and email are free.
+ * unfinished attempt. WhatsApp and email are free, and sign-in codes are never billed: anyone can
+ * ask for one to any driver's phone.
  */
 export async function weekSmsCount(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::integer as n
       from outbox o join drivers d on o.recipient = d.phone
-     where d.id = ${driverId} and o.channel = 'sms' and o.sent_at >= ${weekStart} and o.sent_at < ${weekEnd}`;
+     where d.id = ${driverId} and o.channel = 'sms' and o.sent_at >= ${weekStart} and o.sent_at < ${weekEnd}
+       and o.purpose is distinct from 'sign_in_code'`;
   return row?.n ?? 0;
 }
 

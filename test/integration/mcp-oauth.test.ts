@@ -28,7 +28,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   resource = `${base}/mcp`;
   stack = await startStack(
-    { PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000', MCP_ALLOWED_ORIGINS: 'http://localhost:6274' },
+    { PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000', SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: '1000', MCP_ALLOWED_ORIGINS: 'http://localhost:6274' },
     { oauthFetch: host.fetch },
   );
   // A second API process on the same database and Temporal, as production runs two or more.

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   stack = await startStack(
-    { PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000', QUOTE_RATE_LIMIT_PER_HOUR: '12', QUOTE_TTL_SECONDS: '3600' },
+    { PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000', SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: '1000', QUOTE_RATE_LIMIT_PER_HOUR: '12', QUOTE_TTL_SECONDS: '3600' },
     { oauthFetch: host.fetch },
   );
   await stack.app.listen({ port, host: '127.0.0.1' });

@@ -60,12 +60,14 @@ describe('the bearer challenge and resource metadata', () => {
 });
 
 describe('sign-in identifiers', () => {
-  it('reads an international phone or an email, and says what is wrong with anything else', () => {
+  it('reads a UK phone as people write it, an international one or an email, and says what is wrong with anything else', () => {
     expect(readSignInIdentifier(' +44 7400 123456 ')).toEqual({ ok: true, identifier: { kind: 'phone', value: '+447400123456' } });
+    expect(readSignInIdentifier('07400 123456')).toEqual({ ok: true, identifier: { kind: 'phone', value: '+447400123456' } });
+    expect(readSignInIdentifier('(07400) 123-456')).toEqual({ ok: true, identifier: { kind: 'phone', value: '+447400123456' } });
     expect(readSignInIdentifier('Ada@Example.com')).toEqual({ ok: true, identifier: { kind: 'email', value: 'ada@example.com' } });
-    const uk = readSignInIdentifier('07400 123456');
-    expect(uk.ok).toBe(false);
-    expect(!uk.ok && uk.reason).toMatch(/international/);
+    const bare = readSignInIdentifier('7400 123456');
+    expect(bare.ok).toBe(false);
+    expect(!bare.ok && bare.reason).toMatch(/international/);
     expect(readSignInIdentifier('info@example.com').ok).toBe(false);
   });
 
