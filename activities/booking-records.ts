@@ -7,7 +7,11 @@ import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import { insertPaymentRecord } from '../src/settlement/payments-store.js';
 import type { Notifier } from '../src/notify/notifier.js';
+import { renderPassengerCancelledText } from '../src/notify/templates.js';
 import { settlementKey, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../workflows/bookings/definitions.js';
+
+/** Bookings a partner, operator or supplier sent: their customer is theirs to tell. */
+const PARTNER_SOURCES: ReadonlySet<string> = new Set(['partner', 'operator', 'supplier']);
 
 /**
  * The booking workflow's writes to the booking record. Each is idempotent (insert-or-ignore,
@@ -54,9 +58,21 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
       });
     },
 
-    /** Cancels the record, withdraws open job cards and tells the driver who held the job, if any. */
+    /**
+     * Cancels the record, withdraws open job cards, and tells the passenger (whoever cancelled: a
+     * cancel by someone else holding the booking must not go unnoticed) and the driver who held the
+     * job, if any. A partner's or operator's own customer hears from them, not from us.
+     */
     async cancelBooking({ ref, reason, offerId, driverId }: { ref: string; reason: string | null; offerId: string | null; driverId: string | null }): Promise<void> {
       await bookings.markCancelled(sql, ref, reason);
+      const b = await bookings.loadBooking(sql, ref);
+      if (!PARTNER_SOURCES.has(b.source) && b.passenger_phone) {
+        await sendBestEffort(
+          notifier,
+          { channel: 'sms', to: b.passenger_phone, body: renderPassengerCancelledText(b), idempotencyKey: `passenger-cancelled:${ref}`, bookingRef: ref },
+          (m, a) => log.warn(m, a),
+        );
+      }
       const notifyId = driverId ?? (offerId ? offerId.split(':').slice(2).join(':') : null);
       if (!notifyId) return;
       const d = await loadDriver(sql, notifyId);

@@ -3,6 +3,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApplicationFailure } from '@temporalio/common';
 import { createBooking } from '../src/bookings/book.js';
 import { partnerJobIdentity } from '../src/bookings/identity.js';
+import { requestOwner } from '../src/bookings/ownership.js';
 import { findBooking, markCancelled } from '../src/bookings/store.js';
 import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../src/partners/store.js';
 import type { Sql } from '../src/db/sql.js';
@@ -52,10 +53,14 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
       const ctx = Context.current();
       const b = c.input.booking;
       const identity = partnerJobIdentity({ partnerId: b.partnerId ?? b.operatorId ?? '', jobRef: b.partnerJobRef ?? '' });
-      const created = await createBooking({ sql, temporal: ctx.client, taskQueue: ctx.info.taskQueue }, identity, b.farePence, (ref) => ({
-        ...c.input,
-        booking: { ...b, ref, identity: identity.key },
-      }));
+      const sender = b.partnerId ?? b.operatorId ?? '';
+      const created = await createBooking(
+        { sql, temporal: ctx.client, taskQueue: ctx.info.taskQueue },
+        identity,
+        b.farePence,
+        (ref) => ({ ...c.input, booking: { ...b, ref, identity: identity.key } }),
+        requestOwner({ partnerId: sender }),
+      );
       return { ref: created.ref, status: created.state.status };
     },
 

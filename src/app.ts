@@ -27,6 +27,7 @@ import { driverPageRoutes } from './routes/driver-pages.js';
 import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
 import { opsSignInRoutes } from './routes/ops-sign-in.js';
+import { claimPageRoutes } from './routes/claim-pages.js';
 import { opsViewRoutes } from './routes/ops-view.js';
 import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
@@ -136,6 +137,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(oauthRoutes);
   await app.register(mcpRoutes);
   await app.register(pageRoutes);
+  await app.register(claimPageRoutes);
   await app.register(assetRoutes);
   return app;
 }

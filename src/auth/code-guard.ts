@@ -59,8 +59,8 @@ export function addressKey(ip: string): string {
 
 export interface CodeRequest {
   channel: CodeChannel;
-  /** Who the code is for: 'passenger', 'driver' or 'verify' (email verification). */
-  audience: 'passenger' | 'driver' | 'verify';
+  /** Who the code is for: 'passenger', 'driver', 'verify' (email verification) or 'claim' (a booking's claim link). */
+  audience: 'passenger' | 'driver' | 'verify' | 'claim';
   /** The number or mailbox the code goes to, normalised for counting. */
   recipient: string;
   /** The identifier wrong guesses lock (see lockSubject). */

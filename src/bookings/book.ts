@@ -14,9 +14,12 @@ import type {
   PlaceSnapshot,
 } from '../../workflows/bookings/definitions.js';
 import { newBookingRef, quoteIdentity, tripIdentity, type RequestIdentity } from './identity.js';
+import { issueManageToken, repeatedBy, sendClaimLink } from './ownership.js';
 import type { Passenger } from './passenger-input.js';
 import { BookingRefTaken, startBookingWorkflow } from './start-workflow.js';
-import { claimBookingRef, findBooking, reassignBookingRef } from './store.js';
+import { claimBookingRef, findBooking, reassignBookingRef, type RefClaim, type RequestOwner } from './store.js';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { bookingCreatedUpdate, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 
 // Booking use cases: every entry point that creates a ride (agent routes, v1 routes, and later
 // partner intake and MCP tools) calls one of these two functions.
@@ -25,6 +28,17 @@ export interface CreatedBooking {
   ref: string;
   state: BookingState;
   farePence: number;
+  /**
+   * Lets the holder look the booking up and cancel it: for the caller that made it (each time it
+   * asks again, a new one), null for a repeated request from anyone else (src/bookings/ownership.ts).
+   */
+  manageToken: string | null;
+}
+
+/** Who is asking, and from where (for the limits on the claim link a repeated request may text). */
+export interface BookingCaller {
+  owner: RequestOwner;
+  address: string;
 }
 
 export type BookingSource = NewBooking['source'];
@@ -80,10 +94,65 @@ export interface TripBookingRequest {
   passengerAccountId?: string;
 }
 
-/** Prices a trip on the tariff and books it: one ride per request identity. */
-export async function bookTrip(s: Services, r: TripBookingRequest): Promise<CreatedBooking> {
+/**
+ * Prices a trip on the tariff and books it: one ride per request identity. A repeated request is
+ * answered as ownership.ts says: the same caller gets the booking again, anyone else a 409 (and
+ * the booking's phone a link to take charge of it).
+ */
+export async function bookTrip(s: Services, r: TripBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   const priced = await priceTripBooking(s, r, r.passengerAccountId ? { booking: { passengerAccountId: r.passengerAccountId } } : {});
-  return createBooking(bookingStarter(s), priced.identity, priced.farePence, priced.input);
+  const claim = await claimBookingRef(s.sql, priced.identity, newBookingRef(), caller.owner);
+  const sample = priced.input(claim.ref).booking;
+  return createOrAnswer(s, caller, claim, priced.identity, priced.farePence, priced.input, {
+    ref: claim.ref,
+    phone: r.passenger.phone,
+    pickupLabel: sample.pickup.label,
+    dropoffLabel: sample.dropoff.label,
+    pickupAt: new Date(priced.input(claim.ref).job.pickupAt),
+  });
+}
+
+/**
+ * The booking for a request whose reference is claimed: made (or joined) for its owner with a new
+ * manage token; for a repeat by the booking's own email, the booking without a token; for anyone
+ * else, 409 booking_exists, never the reference, and a claim link texted to the booking's phone.
+ */
+async function createOrAnswer(
+  s: Services,
+  caller: BookingCaller,
+  claim: RefClaim,
+  identity: RequestIdentity,
+  farePence: number,
+  build: (ref: string) => BookingWorkflowInput,
+  trip: Parameters<typeof sendClaimLink>[1],
+): Promise<CreatedBooking> {
+  const repeat = claim.created ? 'owner' : repeatedBy(claim.owner, caller.owner);
+  if (repeat === 'owner') {
+    const booking = await createBooking(bookingStarter(s), identity, farePence, build, caller.owner, claim);
+    return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
+  }
+  if (repeat === 'same_email') return { ...(await existingBooking(s, claim.ref, farePence)), manageToken: null };
+  const texted = await sendClaimLink(s, trip, { address: caller.address });
+  throw new ProblemError(
+    409,
+    'booking_exists',
+    `This passenger already has this trip booked, by another caller. ${texted ? "We have texted the passenger's phone a link to manage it. " : ''}` +
+      'Retrying your own request? Send the same Idempotency-Key (or API key) as the first time to get its reply.',
+  );
+}
+
+/** A ride made by an earlier request, once its record exists (its first request may still be making it). */
+async function existingBooking(s: Services, ref: string, farePence: number): Promise<Omit<CreatedBooking, 'manageToken'>> {
+  try {
+    const state = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+    const row = await findBooking(s.sql, ref);
+    return { ref, state, farePence: row?.fare_pence ?? farePence };
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    const row = await findBooking(s.sql, ref);
+    if (!row) throw new ProblemError(409, 'booking_in_progress', 'This trip is being booked by an earlier request; retry in a moment.', { headers: { 'retry-after': '1' } });
+    return { ref, state: { status: row.status } as BookingState, farePence: row.fare_pence };
+  }
 }
 
 /** A trip priced and checked, ready to be booked under whatever reference it is given. */
@@ -179,21 +248,20 @@ export interface QuoteBookingRequest {
  * Redeems a quote and books it. 404 unknown quote, 410 expired, 409 redeemed by another request
  * (or its booking was cancelled: a quote is spent once); the same request again gets its booking.
  */
-export async function bookQuote(s: Services, r: QuoteBookingRequest): Promise<CreatedBooking> {
+export async function bookQuote(s: Services, r: QuoteBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   const q = await findQuote(s.sql, r.quoteId);
   if (!q) throw new ProblemError(404, 'quote_not_found', `No quote ${r.quoteId}.`);
   const identity = quoteIdentity({ phone: r.passenger.phone, quoteId: q.id });
-  const ref = await claimBookingRef(s.sql, identity, newBookingRef());
+  const claim = await claimBookingRef(s.sql, identity, newBookingRef(), caller.owner);
+  const ref = claim.ref;
   const redemption = await redeemQuote(s, q.id, { requestId: identity.key, bookingRef: ref });
   if (redemption.bookingRef !== ref) {
     // This request's earlier booking was cancelled: the quote went with it.
-    throw new ProblemError(409, 'quote_already_redeemed', `Quote ${q.id} was used for booking ${redemption.bookingRef}, since cancelled. Ask for a new quote.`, {
-      booking_reference: redemption.bookingRef,
-    });
+    throw new ProblemError(409, 'quote_already_redeemed', `Quote ${q.id} was used for a booking since cancelled. Ask for a new quote.`);
   }
   // A pickup time that passed while the quote sat unused becomes "now".
   const pickupAt = q.depart_at.getTime() < s.now().getTime() ? s.now() : q.depart_at;
-  return createBooking(bookingStarter(s), identity, q.fare_pence, (bookingRef) => ({
+  return createOrAnswer(s, caller, claim, identity, q.fare_pence, (bookingRef) => ({
     booking: {
       ref: bookingRef,
       source: r.source,
@@ -222,7 +290,7 @@ export async function bookQuote(s: Services, r: QuoteBookingRequest): Promise<Cr
     },
     policy: dispatchPolicy(s.config),
     awaitEmailConfirmation: r.awaitEmailConfirmation,
-  }), ref);
+  }), { ref, phone: r.passenger.phone, pickupLabel: q.pickup.label, dropoffLabel: q.dropoff.label, pickupAt });
 }
 
 /** What starting a booking needs: the API has it in Services, a worker's activity from its context. */
@@ -235,18 +303,20 @@ export interface BookingStarter {
 const bookingStarter = (s: Services): BookingStarter => ({ sql: s.sql, temporal: s.temporal, taskQueue: s.config.TEMPORAL_TASK_QUEUE });
 
 /**
- * The one path from a request identity to a running booking workflow. The identity's reference is
- * claimed atomically (src/bookings/store.ts); should that random reference already belong to
- * another request's ride, the workflow refuses and a fresh one is drawn.
+ * The one path from a request identity to a running booking workflow, for the request's owner. The
+ * identity's reference is claimed atomically (src/bookings/store.ts), unless the caller claimed it
+ * already; should that random reference already belong to another request's ride, the workflow
+ * refuses and a fresh one is drawn.
  */
 export async function createBooking(
   s: BookingStarter,
   identity: RequestIdentity,
   farePence: number,
   build: (ref: string) => BookingWorkflowInput,
-  claimedRef?: string,
-): Promise<CreatedBooking> {
-  let ref = claimedRef ?? (await claimBookingRef(s.sql, identity, newBookingRef()));
+  owner: RequestOwner,
+  claimed?: RefClaim,
+): Promise<Omit<CreatedBooking, 'manageToken'>> {
+  let ref = claimed?.ref ?? (await claimBookingRef(s.sql, identity, newBookingRef(), owner)).ref;
   for (let attempt = 1; ; attempt++) {
     try {
       const state = await startBookingWorkflow(s.temporal, s.taskQueue, build(ref));

@@ -2,7 +2,6 @@ import { DateTime } from 'luxon';
 import { precisionOf } from '../geo/precision.js';
 import { gbp } from '../schemas/common.js';
 import type { CreatedBooking } from './book.js';
-import { bookingManageToken } from './access.js';
 import { paymentState } from '../settlement/payment-state.js';
 import type { PaymentMethod } from '../../workflows/bookings/definitions.js';
 import type { BookingWithDriver } from './store.js';
@@ -46,13 +45,13 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
 }
 
 /** What every creation reply carries, whichever contract names the rest. */
-export function createdBookingLinks(b: CreatedBooking, config: { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string }) {
+export function createdBookingLinks(b: CreatedBooking, config: { PUBLIC_BASE_URL: string }) {
   return {
     booking_reference: b.ref,
     status: b.state.status,
     status_url: statusUrl(config.PUBLIC_BASE_URL, b.ref),
     fare: gbp(b.farePence),
     currency: 'GBP' as const,
-    manage_token: bookingManageToken(config.JOB_LINK_SECRET, b.ref),
+    manage_token: b.manageToken,
   };
 }

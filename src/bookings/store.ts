@@ -138,27 +138,47 @@ export async function markEmailVerified(sql: Sql, ref: string): Promise<void> {
   await sql`update bookings set email_verified = true where ref = ${ref}`;
 }
 
+/** Who made the request behind a trip identity (src/bookings/ownership.ts). */
+export interface RequestOwner {
+  /** 'key:<id>', 'account:<id>', 'partner:<id>', 'idem:<hash>' or 'anonymous'. */
+  principal: string;
+  /** The mailbox (src/passengers/email.ts mailboxKey) the request gave, if any. */
+  mailbox: string | null;
+}
+
+export interface RefClaim {
+  ref: string;
+  /** True when this request made the claim (a new ride); false when it found an earlier request's. */
+  created: boolean;
+  owner: RequestOwner;
+}
+
 /**
  * The reference of the ride this request identity names, allocating `candidateRef` when there is
- * none yet. Atomic under the primary key: concurrent identical requests all get the first one's
- * reference. The mapping moves to `candidateRef` when its booking was cancelled (booking the same
- * trip again is a new ride), or, for windowed identities, when the window has passed.
+ * none yet, with who asked first. Atomic under the primary key: concurrent identical requests all
+ * get the first one's reference. The mapping moves to `candidateRef` (and to this owner) when its
+ * booking was cancelled (booking the same trip again is a new ride), or, for windowed identities,
+ * when the window has passed.
  */
 export async function claimBookingRef(
   sql: Sql,
   identity: { key: string; windowSeconds: number | null },
   candidateRef: string,
-): Promise<string> {
+  owner: RequestOwner,
+): Promise<RefClaim> {
   const [moved] = await sql<{ ref: string }[]>`
-    insert into booking_requests as r (identity, ref, created_at) values (${identity.key}, ${candidateRef}, now())
-    on conflict (identity) do update set ref = excluded.ref, created_at = excluded.created_at
+    insert into booking_requests as r (identity, ref, created_at, owner, owner_mailbox)
+    values (${identity.key}, ${candidateRef}, now(), ${owner.principal}, ${owner.mailbox})
+    on conflict (identity) do update set ref = excluded.ref, created_at = excluded.created_at, owner = excluded.owner,
+                                         owner_mailbox = excluded.owner_mailbox
      where (${identity.windowSeconds}::int is not null and r.created_at < now() - make_interval(secs => ${identity.windowSeconds}::int))
         or exists (select 1 from bookings b where b.ref = r.ref and b.status = 'cancelled')
     returning ref`;
-  if (moved) return moved.ref;
-  const [kept] = await sql<{ ref: string }[]>`select ref from booking_requests where identity = ${identity.key}`;
+  if (moved) return { ref: moved.ref, created: true, owner };
+  const [kept] = await sql<{ ref: string; owner: string; owner_mailbox: string | null }[]>`
+    select ref, owner, owner_mailbox from booking_requests where identity = ${identity.key}`;
   if (!kept) throw new Error(`booking request ${identity.key} vanished`);
-  return kept.ref;
+  return { ref: kept.ref, created: false, owner: { principal: kept.owner, mailbox: kept.owner_mailbox } };
 }
 
 /** After a reference collision (another ride already has it): point the identity at a fresh one. */

@@ -27,6 +27,9 @@ export function temporalProblem(err: unknown): ProblemError | null {
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     const known = err.cause.type ? FAILURES[err.cause.type] : undefined;
     if (known) {
+      // A quote redeemed by another request names that request's booking in the workflow's own
+      // words; whoever holds the quote id now is not told it (src/bookings/ownership.ts).
+      if (err.cause.type === QuoteFailure.alreadyRedeemed) return quoteAlreadyRedeemed();
       const details = (err.cause.details?.[0] ?? {}) as Record<string, unknown>;
       const extra = typeof details.bookingRef === 'string' ? { booking_reference: details.bookingRef } : {};
       return new ProblemError(known.status, known.code, err.cause.message, extra);
@@ -41,3 +44,6 @@ export function temporalProblem(err: unknown): ProblemError | null {
   }
   return null;
 }
+
+export const quoteAlreadyRedeemed = () =>
+  new ProblemError(409, 'quote_already_redeemed', 'This quote has already been used for a booking. Ask for a new quote.');

@@ -2,8 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { bookingManageToken } from '../bookings/access.js';
 import { bookQuote, bookTrip } from '../bookings/book.js';
+import { requestOwner } from '../bookings/ownership.js';
 import { readPassenger } from '../bookings/passenger-input.js';
 import { statusUrl } from '../bookings/present.js';
 import { findBooking } from '../bookings/store.js';
@@ -46,6 +46,8 @@ export interface ToolContext {
   caller: McpCaller;
   /** Unexpected failures, for the operators (never the caller's arguments or tokens). */
   logError: (message: string, err: unknown) => void;
+  /** The client's IP (limits on what a request may text). */
+  address: string;
 }
 
 const HOUR_MS = 3600_000;
@@ -137,7 +139,10 @@ const BookingStarted = z.object({
   passengers: z.number().int(),
   status_url: z.string().describe('Live tracking page for the passenger'),
   cancel_url: z.string().describe('POST {"action":"cancel","token":manage_token} to cancel; GET with ?token= to look it up'),
-  manage_token: z.string().describe('Proves the holder may look up or cancel this booking'),
+  manage_token: z
+    .string()
+    .nullable()
+    .describe('Proves the holder may look up or cancel this booking; null when this trip was booked earlier by someone else under the same email'),
   payment: z.string(),
 });
 
@@ -267,9 +272,11 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
     // The passenger proved this email by signing in with it.
     email !== undefined && email.toLowerCase() === account.email,
   );
+  // The signed-in passenger is the caller: a repeat of their own booking, from any assistant they allowed, is theirs.
+  const caller = { owner: requestOwner({ accountId: account.id, email: passenger.email }), address: ctx.address };
   const booked =
     a.quote_id !== undefined
-      ? await bookQuote(s, { source: 'mcp', quoteId: a.quote_id, passenger, awaitEmailConfirmation: false, passengerAccountId: account.id })
+      ? await bookQuote(s, { source: 'mcp', quoteId: a.quote_id, passenger, awaitEmailConfirmation: false, passengerAccountId: account.id }, caller)
       : await bookTrip(s, {
           source: 'mcp',
           fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'pickup_time' },
@@ -284,7 +291,7 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
           pickupMayBePast: true,
           awaitEmailConfirmation: false,
           passengerAccountId: account.id,
-        });
+        }, caller);
   const row = await findBooking(s.sql, booked.ref);
   if (!row) throw new Error(`booking ${booked.ref} has no record`);
   const base = s.config.PUBLIC_BASE_URL;
@@ -302,7 +309,7 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
     passengers: row.passengers,
     status_url: statusUrl(base, row.ref),
     cancel_url: `${base}/api/public/v1/booking/${row.ref}`,
-    manage_token: bookingManageToken(s.config.JOB_LINK_SECRET, row.ref),
+    manage_token: booked.manageToken,
     payment: 'The passenger pays the driver directly at the end of the trip; Direct Taxi takes no commission.',
   } satisfies z.infer<typeof BookingStarted>);
 }

@@ -18,7 +18,7 @@ export interface OutboundMessage {
   purpose?: MessagePurpose;
 }
 
-export type MessagePurpose = 'sign_in_code' | 'verification_code' | 'job_card' | 'ops_alert';
+export type MessagePurpose = 'sign_in_code' | 'verification_code' | 'claim_link' | 'job_card' | 'ops_alert';
 
 /**
  * `duplicate` is true when the key had already been sent; `provider` and `providerMessageId` then

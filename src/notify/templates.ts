@@ -76,3 +76,28 @@ export function renderBookingConfirmationEmail(b: BookingRow, trackUrl: string, 
   lines.push('', `Track it here: ${trackUrl}`);
   return { subject: confirmLink ? `Confirm your taxi ${b.ref}` : `Your taxi ${b.ref} is booked`, body: lines.join('\n') };
 }
+
+/** The trip a passenger is told about, before or after its record exists. */
+export interface TripSummary {
+  ref: string;
+  pickupLabel: string;
+  dropoffLabel: string;
+  pickupAt: Date;
+}
+
+/**
+ * To a booking's phone: a link to take charge of the booking. Sent when someone else asked for the
+ * same trip, or the passenger asked for it by reference; it names no other caller.
+ */
+export function renderClaimLinkText(t: TripSummary, link: string): string {
+  return [
+    `Direct Taxi: your taxi ${t.ref}, ${londonTime(t.pickupAt)} from ${t.pickupLabel} to ${t.dropoffLabel}, is booked with this number.`,
+    `To manage or cancel it yourself, open ${link} (valid 24 hours).`,
+    'If this is not your trip, ignore this message.',
+  ].join('\n');
+}
+
+/** To the passenger's phone whenever a booking is cancelled, whoever cancelled it. */
+export function renderPassengerCancelledText(b: BookingRow): string {
+  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled. If you did not expect this, book again or reply to this message.`;
+}

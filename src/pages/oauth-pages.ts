@@ -35,7 +35,7 @@ export function signInPage(o: { uid: string; client: ClientFacts; identifier?: s
 <label for="identifier">Your mobile number or email</label>
 <input type="text" id="identifier" name="identifier" autocomplete="username" required maxlength="254" value="${o.identifier ?? ''}"
   aria-describedby="identifier-hint identifier-error"${o.error ? html` aria-invalid="true"` : ''}>
-<p class="hint" id="identifier-hint">We send a six-digit code to it. A mobile number in international form, e.g. +44 7400 123456.</p>
+<p class="hint" id="identifier-hint">We send a six-digit code to it: a UK mobile (e.g. 07400 123456) or your email.</p>
 ${fieldError('identifier-error', o.error)}
 <button type="submit">Send me a code</button>
 </form>

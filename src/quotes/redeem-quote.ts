@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Sql } from '../db/sql.js';
 import { ProblemError } from '../http/problem.js';
+import { quoteAlreadyRedeemed } from '../http/temporal-problems.js';
 import {
   quoteWorkflowId,
   redeemQuoteUpdate,
@@ -12,7 +13,7 @@ import {
 /**
  * Redeems a quote for a booking request, exactly once. The quote workflow decides; this maps its
  * answer to the statuses every booking route uses: 404 unknown, 410 expired, 409 redeemed by
- * another request (naming the booking it made). The same request redeeming again gets the same
+ * another request (never naming the booking it made). The same request redeeming again gets the same
  * redemption back, so a retried booking request is not an error.
  */
 export async function redeemQuote(
@@ -41,7 +42,7 @@ async function fromRecord(sql: Sql, quoteId: string, request: RedeemQuoteInput):
   if (row.status === 'redeemed' && row.redemption_request_id === request.requestId && row.booking_ref && row.redeemed_at) {
     return { quoteId, requestId: request.requestId, bookingRef: row.booking_ref, redeemedAt: row.redeemed_at.toISOString() };
   }
-  if (row.status === 'redeemed') throw alreadyRedeemed(quoteId, row.booking_ref);
+  if (row.status === 'redeemed') throw quoteAlreadyRedeemed();
   // 'open' with no running workflow means the quote's process is gone: it can never be redeemed.
   throw expired(quoteId);
 }
@@ -49,10 +50,6 @@ async function fromRecord(sql: Sql, quoteId: string, request: RedeemQuoteInput):
 const expired = (quoteId: string) =>
   new ProblemError(410, 'quote_expired', `Quote ${quoteId} has expired. Ask for a new quote.`);
 
-const alreadyRedeemed = (quoteId: string, bookingRef: string | null) =>
-  new ProblemError(409, 'quote_already_redeemed', `Quote ${quoteId} was already used for booking ${bookingRef ?? '(unknown)'}.`, {
-    booking_reference: bookingRef,
-  });
 
 function isNotFoundRpc(err: unknown): boolean {
   // gRPC NOT_FOUND (5) surfaces as a ServiceError whose cause carries the code.

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bookingForHolder, type BookingProof } from '../bookings/access.js';
-import { bookQuote, bookTrip, type CreatedBooking } from '../bookings/book.js';
+import { bookQuote, bookTrip, type BookingCaller, type CreatedBooking } from '../bookings/book.js';
+import { requestClaimLink, requestOwner } from '../bookings/ownership.js';
+import { normaliseInternationalPhone } from '../passengers/phone.js';
 import { cancelBooking } from '../bookings/cancel.js';
 import { readPassenger } from '../bookings/passenger-input.js';
 import { createdBookingLinks, presentBooking } from '../bookings/present.js';
@@ -16,6 +18,8 @@ import {
   AgentCreateBookingRequest,
   AgentInstantBookingRequest,
   BookingCancelRequest,
+  BookingClaimReply,
+  BookingClaimRequest,
   BookingLookupQuery,
   BookingRefParams,
   BookingView,
@@ -33,13 +37,25 @@ type DirectBody = z.infer<typeof V1DirectBookingRequest>;
 type QuoteBody = z.infer<typeof V1QuoteBookingRequest>;
 const isQuoteForm = (b: DirectBody | QuoteBody): b is QuoteBody => 'quote_id' in b;
 
-/** Replays a stored reply for a repeated Idempotency-Key, else runs the booking and stores its reply. */
-function idempotent(app: FastifyInstance, request: FastifyRequest, group: string, run: () => Promise<StoredResponse>) {
-  const key = readIdempotencyKey(request.headers['idempotency-key']);
-  return withIdempotencyKey(app.sql, { scope: idempotencyScope(group, request.caller, request.body), key, body: request.body }, run);
-}
-
 const apiKeyOf = (request: FastifyRequest) => (request.caller.kind === 'key' ? request.caller.key : null);
+
+/** Who is booking, given the passenger email they gave: their API key, else their Idempotency-Key, else nobody known. */
+type CallerFor = (email: string | null) => BookingCaller;
+
+/**
+ * Replays a stored reply for a repeated Idempotency-Key, else runs the booking and stores its
+ * reply. The booking learns who is asking (src/bookings/ownership.ts): a retry with the same key
+ * that found no stored reply (the first attempt died) is still the same caller.
+ */
+function idempotent(app: FastifyInstance, request: FastifyRequest, group: string, run: (callerFor: CallerFor) => Promise<StoredResponse>) {
+  const key = readIdempotencyKey(request.headers['idempotency-key']);
+  const scope = idempotencyScope(group, request.caller, request.body);
+  const callerFor: CallerFor = (email) => ({
+    owner: requestOwner({ apiKeyId: apiKeyOf(request)?.id ?? null, idempotency: key ? { scope, key } : null, email }),
+    address: request.ip,
+  });
+  return withIdempotencyKey(app.sql, { scope, key, body: request.body }, () => run(callerFor));
+}
 
 function emailOrError(field: string, value: string): string {
   const e = checkPassengerEmail(value);
@@ -65,7 +81,8 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'createTaxiBooking',
       tags: ['bookings'],
       summary: 'Redeem a quote and book it; the nearest available licensed driver gets a job card',
-      description: 'The same request retried returns the same booking. Honours an Idempotency-Key header.',
+      description:
+        'The same request retried by the same caller (API key, or Idempotency-Key) returns the same booking with a new manage_token; another caller gets 409 booking_exists and the passenger\'s phone a link to take charge of it. Honours an Idempotency-Key header.',
       body: AgentCreateBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 404, 409, 410, 422, 429, 503) },
     },
@@ -83,8 +100,8 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         },
         false,
       );
-      const res = await idempotent(app, request, 'bookings', async () => {
-        const booking = await bookQuote(s, { source: 'agent_create', quoteId: b.quote_id, passenger, awaitEmailConfirmation: false });
+      const res = await idempotent(app, request, 'bookings', async (callerFor) => {
+        const booking = await bookQuote(s, { source: 'agent_create', quoteId: b.quote_id, passenger, awaitEmailConfirmation: false }, callerFor(passenger.email));
         return { status: 200, body: agentReply(booking) };
       });
       return reply.code(res.status as 200).send(res.body as never);
@@ -97,9 +114,10 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       tags: ['bookings'],
       summary: 'Price on the regulated tariff, book and dispatch in one call',
       description:
-        'One ride per trip: the same phone between the same places at the same pickup time is one booking, however the request is spelled and whatever Idempotency-Key it carries (without depart_at, identical requests within a short window are one). An Idempotency-Key makes retries return the first reply exactly.',
+        'One ride per trip: the same phone between the same places at the same pickup time is one booking, however the request is spelled (without depart_at, identical requests within a short window are one). ' +
+        'Asking again returns the booking, with a new manage_token, only to the caller that made it (the same API key, or the same Idempotency-Key); anyone else is answered 409 booking_exists, and the passenger\'s phone is texted a link to take charge of the booking. An Idempotency-Key makes retries return the first reply exactly.',
       body: AgentInstantBookingRequest,
-      response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 422, 429, 503) },
+      response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 409, 422, 429, 503) },
     },
     config: { rateLimit: app.rateLimits.booking },
     handler: async (request, reply) => {
@@ -118,7 +136,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       );
       const passengers = b.passenger_count ?? 1;
       const vehicleType = chooseVehicle(b.vehicle_type, passengers, 'vehicle_type');
-      const res = await idempotent(app, request, 'bookings', async () => {
+      const res = await idempotent(app, request, 'bookings', async (callerFor) => {
         const booking = await bookTrip(s, {
           source: 'agent_instant',
           fields: { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at' },
@@ -131,7 +149,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
           passenger,
           apiKey: apiKeyOf(request),
           awaitEmailConfirmation: false,
-        });
+        }, callerFor(passenger.email));
         return { status: 200, body: agentReply(booking) };
       });
       return reply.code(res.status as 200).send(res.body as never);
@@ -139,7 +157,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** v1 booking, either form (spec 4.5): email admitted first, then the direct or quote use case. */
-  async function bookV1(request: FastifyRequest, body: DirectBody | QuoteBody): Promise<CreatedBooking> {
+  async function bookV1(request: FastifyRequest, body: DirectBody | QuoteBody, callerFor: CallerFor): Promise<CreatedBooking> {
     if (isQuoteForm(body)) {
       const email = emailOrError('passenger_email', body.passenger_email);
       const { verified } = await admitPassengerEmail(s, email);
@@ -154,7 +172,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         },
         verified,
       );
-      return bookQuote(s, { source: 'v1_quote', quoteId: body.quote_id, passenger, awaitEmailConfirmation: !verified });
+      return bookQuote(s, { source: 'v1_quote', quoteId: body.quote_id, passenger, awaitEmailConfirmation: !verified }, callerFor(email));
     }
     const email = emailOrError('passengerEmail', body.passengerEmail);
     const { verified } = await admitPassengerEmail(s, email);
@@ -184,7 +202,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       agreedFarePence: body.fareGBP === undefined ? undefined : Math.round(body.fareGBP * 100),
       pickupMayBePast: false,
       awaitEmailConfirmation: !verified,
-    });
+    }, callerFor(email));
   }
 
   for (const url of ['/api/public/v1/booking', '/api/public/v1/bookings']) {
@@ -194,14 +212,15 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         tags: ['bookings'],
         summary: 'Create a ride (direct form, or redeeming a quote_id) and dispatch it to the nearest licensed driver',
         description:
-          'Both forms are accepted on both paths. A confirmation link is emailed to the passenger: a booking from an email not verified before is held until that link is opened, then dispatched; a verified email is dispatched at once. One ride per trip (same phone, places and pickup time), whatever Idempotency-Key each request carries; an Idempotency-Key makes retries return the first reply exactly.',
+          'Both forms are accepted on both paths. A confirmation link is emailed to the passenger: a booking from an email not verified before is held until that link is opened, then dispatched; a verified email is dispatched at once. ' +
+          'One ride per trip (same phone, places and pickup time). Asked again with the email on the booking, it is answered with the same booking (manage_token only for the caller that made it: the same API key or Idempotency-Key); with another email, 409 booking_exists, and the passenger\'s phone is texted a link to take charge of it. An Idempotency-Key makes retries return the first reply exactly.',
         body: V1BookingRequest,
         response: { 201: V1BookingResponse, ...problemResponses(400, 401, 403, 404, 409, 410, 422, 429, 503) },
       },
       config: { rateLimit: app.rateLimits.booking },
       handler: async (request, reply) => {
-        const res = await idempotent(app, request, 'v1-bookings', async () => {
-          const b = await bookV1(request, request.body);
+        const res = await idempotent(app, request, 'v1-bookings', async (callerFor) => {
+          const b = await bookV1(request, request.body, callerFor);
           const links = createdBookingLinks(b, s.config);
           return {
             status: 201,
@@ -251,6 +270,26 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         by: 'passenger',
       });
       return presentBooking(row, s.config.PUBLIC_BASE_URL);
+    },
+  });
+
+  r.post('/api/public/v1/booking/:ref/claim', {
+    schema: {
+      operationId: 'claimBooking',
+      tags: ['bookings'],
+      summary: 'Text the booking’s phone a link to take charge of the booking',
+      description:
+        'For a passenger whose number is on a booking someone else made or holds: the link (valid 24 hours, once) shows the booking, puts their own name and email on it, revokes every manage_token given out before and gives them their own. Answered the same whatever the phone; limited like sign-in codes (UK mobiles only).',
+      params: BookingRefParams,
+      body: BookingClaimRequest,
+      response: { 202: BookingClaimReply, ...problemResponses(400, 429) },
+    },
+    config: { rateLimit: app.rateLimits.lookup },
+    handler: async (request, reply) => {
+      const phone = normaliseInternationalPhone(request.body.passenger_phone, { defaultCountry: 'GB' });
+      if (!phone.ok) throw new ProblemError(400, 'validation_failed', phone.reason, { errors: [{ field: 'body.passenger_phone', message: phone.reason }] });
+      await requestClaimLink(s, request.params.ref, phone.e164, { address: request.ip });
+      return reply.code(202).send({ status: 'link_sent_if_booking_phone' as const });
     },
   });
 }

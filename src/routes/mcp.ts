@@ -121,6 +121,7 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
         services: s,
         caller,
         logError: (message, err) => request.log.error({ err, clientId: caller.clientId }, message),
+        address: request.ip,
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();

@@ -50,7 +50,12 @@ export const AgentInstantBookingRequest = z
 
 const manageToken = z
   .string()
-  .describe('Lets whoever holds it look the booking up and cancel it (token instead of email on GET and POST /api/public/v1/booking/{ref}); keep it private');
+  .nullable()
+  .describe(
+    'Lets whoever holds it look the booking up and cancel it (token instead of email on GET and POST /api/public/v1/booking/{ref}); keep it private. ' +
+      'Given only to the caller that made the booking (the same API key, or the same Idempotency-Key without one), a new one each time it asks again; ' +
+      'null when the same trip was booked earlier by another caller with the same passenger email. It stops working a day after the pickup time, or when the passenger takes charge of the booking through their phone.',
+  );
 
 export const AgentBookingResponse = z
   .object({
@@ -218,3 +223,15 @@ export const TripEventReply = z.object({
 });
 
 export const OfferIdParams = z.object({ offerId: text(120).min(5).describe('From the job-card link') });
+
+export const BookingClaimRequest = z
+  .object({
+    passenger_phone: text(32).describe("The phone number on the booking; a UK mobile may be written 07400 123456"),
+  })
+  .meta({ id: 'BookingClaimRequest' });
+
+export const BookingClaimReply = z.object({
+  status: z
+    .literal('link_sent_if_booking_phone')
+    .describe('The same answer whatever the phone: if it is the booking’s (a UK mobile), it has been texted a link to take charge of the booking'),
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { amendBooking } from '../../src/bookings/amend.js';
 import { DeliveryError } from '../../src/notify/delivery-error.js';
@@ -164,9 +165,12 @@ describe('dispatch cascade', () => {
     const replies = await Promise.all(
       Array.from({ length: 20 }, () => stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: '10.78.0.1', payload: body })),
     );
-    expect(replies.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
-    const refs = new Set(replies.map((r) => r.json().booking_reference));
-    expect(refs.size).toBe(1);
+    // One caller made it; the other nineteen, unknown callers asking for the same trip, get 409
+    // and never its reference (src/bookings/ownership.ts).
+    const statuses = replies.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([200, ...Array(19).fill(409)]);
+    expect(replies.filter((r) => r.statusCode === 409).every((r) => r.json().code === 'booking_exists' && !('booking_reference' in r.json()))).toBe(true);
+    const refs = new Set(replies.filter((r) => r.statusCode === 200).map((r) => r.json().booking_reference));
     const [ref] = [...refs] as [string];
     await waitForJobCard(stack.sql, d, ref);
     const rows = await stack.sql`select ref from bookings where passenger_phone = '+447400123457'`;
@@ -249,7 +253,7 @@ describe('dispatch cascade', () => {
     expect(alert).toEqual({ recipient: stack.config.OPS_ALERT_EMAIL, subject: `Unassigned booking ${ref} (round 1)` });
   });
 
-  it('gives a retried bookings/create the same booking, another passenger 409, and unknown quotes 404', async () => {
+  it('gives a bookings/create retried with its Idempotency-Key the same booking, another request 409, another passenger 409, and unknown quotes 404', async () => {
     const q = await stack.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: '10.80.0.1', payload: { pickup: 'Lincoln', dropoff: 'Lincoln station' } });
     const body = {
       quote_id: q.json().quote_id,
@@ -257,14 +261,22 @@ describe('dispatch cascade', () => {
       passenger_phone_whatsapp: '+44 7400 123456',
       payment_method: 'cash_to_driver',
     };
-    const create = (b: object) => stack.app.inject({ method: 'POST', url: '/api/public/bookings/create', payload: b });
-    const first = await create(body);
-    const retry = await create(body);
+    const key = randomUUID();
+    const create = (b: object, headers: Record<string, string> = {}) => stack.app.inject({ method: 'POST', url: '/api/public/bookings/create', payload: b, headers });
+    const first = await create(body, { 'idempotency-key': key });
+    const retry = await create(body, { 'idempotency-key': key });
     expect(first.statusCode).toBe(200);
     expect(retry.json().booking_reference).toBe(first.json().booking_reference);
+    expect(retry.json().manage_token).toBe(first.json().manage_token);
+    // The same request from someone who cannot show it is the same caller: not the booking.
+    const unknownCaller = await create(body);
+    expect(unknownCaller.statusCode).toBe(409);
+    expect(unknownCaller.json().code).toBe('booking_exists');
+    expect(unknownCaller.body).not.toContain(first.json().booking_reference);
     const other = await create({ ...body, passenger_phone_whatsapp: '+44 7400 654321' });
     expect(other.statusCode).toBe(409);
-    expect(other.json()).toMatchObject({ code: 'quote_already_redeemed', booking_reference: first.json().booking_reference });
+    expect(other.json().code).toBe('quote_already_redeemed');
+    expect(other.body).not.toContain(first.json().booking_reference);
     const unknown = await create({ ...body, quote_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.statusCode).toBe(404);
     await stack.client.workflow.getHandle(bookingWorkflowId(first.json().booking_reference)).terminate('test done');

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { admitCode, servedMobile } from '../auth/code-guard.js';
+import { hashSecret, newSecret } from '../auth/secrets.js';
+import { ProblemError } from '../http/problem.js';
+import { renderClaimLinkText, type TripSummary } from '../notify/templates.js';
+import { checkPassengerEmail, mailboxKey } from '../passengers/email.js';
+import type { Services } from '../services.js';
+import * as tokens from './ownership-store.js';
+import { findBooking, type RequestOwner } from './store.js';
+
+// A booking belongs to whoever made it (issue 20). A trip (one phone, between the same places at
+// the same time) is still one ride, however many ask for it; what changes is the answer to a
+// repeated request. Only the same caller (the same API key, signed-in passenger or partner, or an
+// anonymous caller's same Idempotency-Key) gets the booking again with a manage token. Anyone
+// else gets 409 and never the token or the passenger's details; an anonymous request giving the
+// booking's own email gets the reference and status (what that email can look up anyway), but no
+// token. Either way the booking's phone may be texted a link to take charge of it: that link
+// revokes every token handed out before and lets the passenger put their own name and email on it.
+// docs/security/threat-model.md tells the whole story.
+
+const MANAGE_TOKEN_PREFIX = 'bmt_';
+const CLAIM_TOKEN_PREFIX = 'bcl_';
+const CLAIM_TTL_MS = 24 * 3600_000;
+
+/** Who is asking, as far as a booking's ownership goes. */
+export function requestOwner(c: {
+  apiKeyId?: string | null;
+  accountId?: string | null;
+  partnerId?: string | null;
+  /** An anonymous caller's Idempotency-Key, with the scope it was read in. */
+  idempotency?: { scope: string; key: string } | null;
+  email?: string | null;
+}): RequestOwner {
+  const principal = c.partnerId
+    ? `partner:${c.partnerId}`
+    : c.accountId
+      ? `account:${c.accountId}`
+      : c.apiKeyId
+        ? `key:${c.apiKeyId}`
+        : c.idempotency
+          ? `idem:${createHash('sha256').update(`${c.idempotency.scope}\n${c.idempotency.key}`).digest('hex')}`
+          : 'anonymous';
+  return { principal, mailbox: c.email ? mailboxKey(c.email) : null };
+}
+
+/**
+ * How a repeated request for an existing ride is answered: 'owner' (the same caller: the booking
+ * again, with a token), 'same_email' (anonymous, the booking's email: the booking without a
+ * token), or 'stranger' (409).
+ */
+export function repeatedBy(first: RequestOwner, now: RequestOwner): 'owner' | 'same_email' | 'stranger' {
+  if (first.principal === now.principal && now.principal !== 'anonymous') return 'owner';
+  if (first.mailbox && now.mailbox && first.mailbox === now.mailbox) return 'same_email';
+  return 'stranger';
+}
+
+/** A new manage token for this booking's holder; the plain token is only ever in this reply. */
+export async function issueManageToken(sql: Services['sql'], ref: string, holder: string): Promise<string> {
+  const token = newSecret(MANAGE_TOKEN_PREFIX);
+  await tokens.insertManageToken(sql, { tokenHash: hashSecret(token), ref, holder });
+  return token;
+}
+
+export async function manageTokenHolds(sql: Services['sql'], ref: string, token: string): Promise<boolean> {
+  return token.startsWith(MANAGE_TOKEN_PREFIX) && tokens.manageTokenValid(sql, ref, hashSecret(token));
+}
+
+/**
+ * Texts the booking's phone a link to take charge of it, if the code guard admits an SMS to that
+ * number now (a served mobile, within the per-address, per-phone and daily limits; the same
+ * allowances as sign-in codes, so this is no way round them). False when nothing was sent.
+ */
+export async function sendClaimLink(
+  s: Pick<Services, 'sql' | 'config' | 'notifier'>,
+  trip: TripSummary & { phone: string },
+  ctx: { address: string },
+): Promise<boolean> {
+  if (!servedMobile(trip.phone, s.config.SIGN_IN_CODE_COUNTRIES).ok) return false;
+  try {
+    await admitCode(s, { channel: 'sms', audience: 'claim', recipient: `phone:${trip.phone}`, subject: `claim:${trip.phone}`, address: ctx.address });
+  } catch (err) {
+    if (err instanceof ProblemError) return false;
+    throw err;
+  }
+  const token = newSecret(CLAIM_TOKEN_PREFIX);
+  await tokens.insertClaim(s.sql, { tokenHash: hashSecret(token), ref: trip.ref, phone: trip.phone, expiresAt: new Date(Date.now() + CLAIM_TTL_MS) });
+  await s.notifier.send({
+    channel: 'sms',
+    to: trip.phone,
+    body: renderClaimLinkText(trip, `${s.config.PUBLIC_BASE_URL}/claim/${token}`),
+    idempotencyKey: `claim:${hashSecret(token).slice(0, 24)}`,
+    bookingRef: trip.ref,
+    purpose: 'claim_link',
+  });
+  return true;
+}
+
+/** The passenger asks for the claim link by reference: sent only when the phone is the booking's. */
+export async function requestClaimLink(s: Pick<Services, 'sql' | 'config' | 'notifier'>, ref: string, phone: string, ctx: { address: string }): Promise<void> {
+  const row = await findBooking(s.sql, ref);
+  // The same answer whether or not the booking exists or the phone is its own: no oracle.
+  if (!row || row.passenger_phone !== phone || row.status === 'cancelled' || row.status === 'completed') return;
+  await sendClaimLink(s, { ref, phone, pickupLabel: row.pickup.label, dropoffLabel: row.dropoff.label, pickupAt: row.pickup_at }, ctx);
+}
+
+/** The booking a claim link names, while the link can still be used. */
+export async function openClaim(s: Pick<Services, 'sql'>, token: string) {
+  if (!token.startsWith(CLAIM_TOKEN_PREFIX)) return null;
+  const claim = await tokens.findClaim(s.sql, hashSecret(token));
+  if (!claim || claim.used_at || claim.expires_at.getTime() <= Date.now()) return null;
+  const booking = await findBooking(s.sql, claim.booking_ref);
+  return booking && booking.passenger_phone === claim.phone ? booking : null;
+}
+
+/**
+ * The passenger takes charge: every manage token handed out before is revoked, their name and
+ * email (if given) go on the booking, and they get a token of their own. 410 for a link spent,
+ * expired or unknown; 400 for an email that cannot be used.
+ */
+export async function claimBooking(
+  s: Pick<Services, 'sql'>,
+  token: string,
+  contact: { name?: string | undefined; email?: string | undefined },
+): Promise<{ ref: string; manageToken: string }> {
+  const booking = await openClaim(s, token);
+  let email: string | null = null;
+  if (contact.email?.trim()) {
+    const checked = checkPassengerEmail(contact.email);
+    if (!checked.ok) throw new ProblemError(400, checked.code, checked.reason, { errors: [{ field: 'body.email', message: checked.reason }] });
+    email = checked.email;
+  }
+  if (!booking || !(await tokens.spendClaim(s.sql, hashSecret(token)))) {
+    throw new ProblemError(410, 'claim_link_spent', 'This link has been used or has expired. Ask for a new one from the booking page.');
+  }
+  await tokens.revokeManageTokens(s.sql, booking.ref);
+  await tokens.setPassengerContact(s.sql, booking.ref, { name: contact.name?.trim() || null, email });
+  return { ref: booking.ref, manageToken: await issueManageToken(s.sql, booking.ref, 'phone') };
+}

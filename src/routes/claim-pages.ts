@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { cancelBooking } from '../bookings/cancel.js';
+import { claimBooking, openClaim } from '../bookings/ownership.js';
+import { findBooking } from '../bookings/store.js';
+import { ProblemError } from '../http/problem.js';
+import { cancelledPage, claimedPage, claimGonePage, claimPage } from '../pages/claim-page.js';
+import { html } from '../pages/escape-html.js';
+import { messagePage } from '../pages/layout.js';
+import { sendPage } from '../pages/send-page.js';
+import { BookingRefParams } from '../schemas/booking.js';
+import { text } from '../schemas/common.js';
+
+// The pages behind the link a booking's phone is texted (src/bookings/ownership.ts): a passenger
+// takes charge of a booking made with their number, then tracks or cancels it. Forms, not JSON:
+// these are for people on a phone. Kept out of the OpenAPI document.
+
+const ClaimParams = z.object({ token: z.string().max(100).regex(/^[A-Za-z0-9_-]+$/) });
+const ClaimForm = z.object({ name: text(100).optional(), email: text(254).optional() });
+const CancelForm = z.object({ token: text(100), reason: text(300).optional() });
+
+export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const s = app.services;
+  const limited = { rateLimit: app.rateLimits.lookup };
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  // A form that fails validation is a person's typo or a forged post: a page either way, never JSON.
+  app.setErrorHandler((err, _request, reply) => {
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) throw err;
+    return sendPage(reply, messagePage(400, 'Check what you typed', html`<p>Something in the form could not be used. Go back and try again.</p>`));
+  });
+
+  r.get('/claim/:token', {
+    schema: { hide: true, params: ClaimParams },
+    config: limited,
+    handler: async (request, reply) => {
+      const booking = await openClaim(s, request.params.token);
+      return sendPage(reply, booking ? claimPage({ token: request.params.token, booking }) : claimGonePage());
+    },
+  });
+
+  r.post('/claim/:token', {
+    schema: { hide: true, params: ClaimParams, body: ClaimForm },
+    config: limited,
+    handler: async (request, reply) => {
+      const { token } = request.params;
+      try {
+        const claimed = await claimBooking(s, token, request.body);
+        const booking = await findBooking(s.sql, claimed.ref);
+        return sendPage(reply, claimedPage({ booking: booking!, manageToken: claimed.manageToken }));
+      } catch (err) {
+        if (!(err instanceof ProblemError) || err.status === 410) {
+          if (err instanceof ProblemError) return sendPage(reply, claimGonePage());
+          throw err;
+        }
+        const booking = await openClaim(s, token);
+        if (!booking) return sendPage(reply, claimGonePage());
+        return sendPage(reply, claimPage({ token, booking, ...request.body, error: err.message, status: err.status }));
+      }
+    },
+  });
+
+  r.post('/manage/:ref/cancel', {
+    schema: { hide: true, params: BookingRefParams, body: CancelForm },
+    config: limited,
+    handler: async (request, reply) => {
+      try {
+        const row = await cancelBooking(s, { ref: request.params.ref, proof: { token: request.body.token }, reason: request.body.reason?.trim() || null, by: 'passenger' });
+        return sendPage(reply, cancelledPage(row));
+      } catch (err) {
+        if (!(err instanceof ProblemError) || err.status >= 500) throw err;
+        return sendPage(reply, messagePage(err.status, 'Not cancelled', html`<p>${err.message}</p>`));
+      }
+    },
+  });
+}
