@@ -5,6 +5,7 @@ import type { VehicleType } from '../pricing/types.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
+import { refuseBlockedPassenger } from '../passengers/standing.js';
 import type { Services } from '../services.js';
 import type {
   BookingState,
@@ -172,6 +173,8 @@ export async function priceTripBooking(
   r: TripBookingRequest,
   extra: { identity?: RequestIdentity; booking?: Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId' | 'passengerAccountId'> } = {},
 ): Promise<PricedTripBooking> {
+  // One standing on every route: the booking's email or phone blocked is a 403 (a partner's job a rejected one).
+  await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone || null });
   const partnerId = extra.booking?.partnerId ?? r.apiKey?.partnerId;
   if (r.agreedFarePence !== undefined && !partnerId) {
     throw new ProblemError(403, 'fare_not_allowed', 'Only partner keys may supply a fare; omit it to be priced on the published tariff.');
@@ -249,6 +252,7 @@ export interface QuoteBookingRequest {
  * (or its booking was cancelled: a quote is spent once); the same request again gets its booking.
  */
 export async function bookQuote(s: Services, r: QuoteBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
+  await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone });
   const q = await findQuote(s.sql, r.quoteId);
   if (!q) throw new ProblemError(404, 'quote_not_found', `No quote ${r.quoteId}.`);
   const identity = quoteIdentity({ phone: r.passenger.phone, quoteId: q.id });

@@ -12,7 +12,7 @@ import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 import { temporalProblem } from '../http/temporal-problems.js';
 import { findAccount, type PassengerAccount } from '../passengers/account-store.js';
-import { emailStanding } from '../passengers/verification.js';
+import { refuseBlockedPassenger } from '../passengers/standing.js';
 import { PRECISIONS } from '../geo/types.js';
 import { VEHICLE_TYPES } from '../pricing/types.js';
 import { createQuote, type CreatedQuote } from '../quotes/create-quote.js';
@@ -232,9 +232,7 @@ function fareEstimate(q: CreatedQuote, baseUrl: string): z.infer<typeof FareEsti
 async function signedInPassenger(ctx: ToolContext): Promise<PassengerAccount> {
   const account = await findAccount(ctx.services.sql, ctx.caller.accountId);
   if (!account) throw new ProblemError(403, 'account_not_found', 'The signed-in passenger account no longer exists; sign in again.');
-  if (account.email && (await emailStanding(ctx.services.sql, account.email)).blocked) {
-    throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
-  }
+  await refuseBlockedPassenger(ctx.services.sql, { email: account.email, phone: account.phone });
   return account;
 }
 

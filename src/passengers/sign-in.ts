@@ -14,7 +14,7 @@ import {
 } from './account-store.js';
 import { checkPassengerEmail, mailboxKey } from './email.js';
 import { normaliseInternationalPhone } from './phone.js';
-import { emailStanding } from './verification.js';
+import { refuseBlockedPassenger } from './standing.js';
 
 // Password-less sign-in for passengers (to authorise an AI assistant to quote and book for them):
 // a six-digit code sent by the notifier to the phone (SMS) or email they give. Whoever can read
@@ -49,7 +49,7 @@ const subjectOf = (i: SignInIdentifier) => lockSubject.passenger(i.kind, i.kind 
 /**
  * Sends a code if the code guard admits it: only to mobiles of the countries served (400), never
  * to a locked identifier, within the per-address, per-sign-in, per-recipient and daily limits
- * (429, 503). A blocked email is refused (403).
+ * (429, 503). A blocked email or phone is refused (403).
  */
 export async function sendPassengerSignInCode(
   s: Pick<Services, 'sql' | 'config' | 'notifier'>,
@@ -60,9 +60,7 @@ export async function sendPassengerSignInCode(
     const served = servedMobile(identifier.value, s.config.SIGN_IN_CODE_COUNTRIES);
     if (!served.ok) throw new ProblemError(400, 'number_not_served', `Sorry: ${served.reason}.`);
   }
-  if (identifier.kind === 'email' && (await emailStanding(s.sql, identifier.value)).blocked) {
-    throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
-  }
+  await refuseBlockedPassenger(s.sql, { [identifier.kind]: identifier.value });
   await admitCode(s, {
     channel: identifier.kind === 'phone' ? 'sms' : 'email',
     audience: 'passenger',
@@ -112,5 +110,7 @@ export async function verifyPassengerSignInCode(
   }
   await spendSignInCode(s.sql, key);
   await recordRightGuess(s, subject);
+  // Blocked since the code was sent: no session.
+  await refuseBlockedPassenger(s.sql, { [identifier.kind]: identifier.value });
   return accountFor(s.sql, identifier);
 }

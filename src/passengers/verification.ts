@@ -7,6 +7,7 @@ import { bookingsAwaitingEmail, markEmailVerified } from '../bookings/store.js';
 import type { Sql } from '../db/sql.js';
 import type { Services } from '../services.js';
 import { mailboxKey } from './email.js';
+import { isPassengerBlocked } from './standing.js';
 import { bookingWorkflowId, emailConfirmedSignal } from '../../workflows/bookings/definitions.js';
 
 const CODE_TTL_MINUTES = 15;
@@ -20,10 +21,10 @@ export interface EmailStanding {
   blocked: boolean;
 }
 
+/** Verified by its own address; blocked by its mailbox, however it is spelled (src/passengers/standing.ts). */
 export async function emailStanding(sql: Sql, email: string): Promise<EmailStanding> {
-  const [row] = await sql<{ verified_at: Date | null; blocked_at: Date | null }[]>`
-    select verified_at, blocked_at from passenger_emails where email = ${email}`;
-  return { verified: !!row?.verified_at, blocked: !!row?.blocked_at };
+  const [row] = await sql<{ verified_at: Date | null }[]>`select verified_at from passenger_emails where email = ${email}`;
+  return { verified: !!row?.verified_at, blocked: await isPassengerBlocked(sql, { email }) };
 }
 
 /**

@@ -8,7 +8,8 @@ import { decideDriver } from '../drivers/onboarding.js';
 import { driverDocument, driverDocuments, findDriver, listDrivers, type DriverRow } from '../drivers/store.js';
 import { staffMember } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
-import { setPassengerBlocked } from '../passengers/blocking.js';
+import { normaliseInternationalPhone } from '../passengers/phone.js';
+import { setPassengerBlocked } from '../passengers/standing.js';
 import {
   DriverDecisionRequest,
   DriverIdParams,
@@ -149,13 +150,28 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/ops/passengers', {
-    schema: { operationId: 'opsBlockPassenger', tags, summary: 'Block or unblock a passenger’s email (recorded)', body: PassengerBlockRequest, response: { 200: PassengerBlockReply, ...problemResponses(400, 401, 429) } },
+    schema: {
+      operationId: 'opsBlockPassenger',
+      tags,
+      summary: 'Block or unblock a passenger by email or phone (recorded)',
+      description:
+        'A blocked mailbox is blocked in every spelling (case, +tags, Gmail dots, googlemail.com); a blocked phone in every format. Blocks hold on every route: agent and v1 bookings, quotes by email, sign-in, the MCP tools and partner jobs that name the passenger.',
+      body: PassengerBlockRequest,
+      response: { 200: PassengerBlockReply, ...problemResponses(400, 401, 429) },
+    },
     config: limited,
     handler: async (request) => {
       const staff = await staffMember(s, request);
-      const { email, action, reason } = request.body;
-      await setPassengerBlocked(s.sql, staff, email, action === 'block', reason);
-      return { email: email.toLowerCase(), blocked: action === 'block' };
+      const { email, phone, action, reason } = request.body;
+      let who: { email: string } | { phone: string };
+      if (email) who = { email };
+      else {
+        const p = normaliseInternationalPhone(phone ?? '', { defaultCountry: 'GB' });
+        if (!p.ok) throw new ProblemError(400, 'validation_failed', p.reason, { errors: [{ field: 'body.phone', message: p.reason }] });
+        who = { phone: p.e164 };
+      }
+      const blockedKey = await setPassengerBlocked(s.sql, staff, who, action === 'block', reason);
+      return { blocked: action === 'block', identifier: blockedKey };
     },
   });
 

@@ -106,11 +106,14 @@ export const DriverDecisionRequest = z.object({
 export const DriverIdParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/) });
 export const DriverListQuery = z.object({ status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional() });
 export const TrialExtensionRequest = z.object({ days: z.number().int().min(1).max(365), reason: text(500).trim().min(3) });
-export const PassengerBlockRequest = z.object({
-  email: z.email().max(254),
-  action: z.enum(['block', 'unblock']),
-  reason: text(500).trim().min(3),
-});
+export const PassengerBlockRequest = z
+  .object({
+    email: z.email().max(254).optional(),
+    phone: text(32).optional().describe('International, or a UK number as written at home (07400 123456)'),
+    action: z.enum(['block', 'unblock']),
+    reason: text(500).trim().min(3),
+  })
+  .refine((b) => (b.email === undefined) !== (b.phone === undefined), { message: 'give email or phone (one of them)', path: ['email'] });
 
 export const NoContent = z.null().describe('No content');
 export const AvailabilityReply = z.object({ online: z.boolean() });
@@ -185,7 +188,10 @@ export const OpsDriverDetail = z.object({
 });
 export const OpsDecisionReply = z.object({ driver: OpsDriver });
 export const TrialExtensionReply = z.object({ trial_ends_at: z.string(), trial_days_remaining: z.number().int() });
-export const PassengerBlockReply = z.object({ email: z.string(), blocked: z.boolean() });
+export const PassengerBlockReply = z.object({
+  identifier: z.string().describe('What the block names: email:<mailbox> (lower-cased, without +tags; Gmail without dots) or phone:<E.164>'),
+  blocked: z.boolean(),
+});
 
 export const RateOverrideRequest = z
   .object({

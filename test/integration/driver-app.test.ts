@@ -198,7 +198,7 @@ describe('driver onboarding and the driver app', () => {
     expect((await call('POST', '/api/ops/rate-overrides', { body: { scope: 'driver', subject_id: 'drv_nobody', adjustment_basis_points: 0, reason: 'x y z' }, bearer: operator })).statusCode).toBe(404);
 
     const blocked = await call('POST', '/api/ops/passengers', { body: { email: 'Troublesome@Example.com', action: 'block', reason: 'repeated no-shows' }, bearer: operator });
-    expect(blocked.json()).toEqual({ email: 'troublesome@example.com', blocked: true });
+    expect(blocked.json()).toEqual({ identifier: 'email:troublesome@example.com', blocked: true });
     const refused = await call('POST', '/api/public/v1/booking', {
       body: {
         pickup: 'Morpeth station', dropoff: 'Alnwick', departAt: new Date(Date.now() + 3600_000).toISOString(),
@@ -208,7 +208,7 @@ describe('driver onboarding and the driver app', () => {
     expect(refused.statusCode, refused.body).toBe(403);
     expect(refused.json().code).toBe('passenger_blocked');
     await call('POST', '/api/ops/passengers', { body: { email: 'troublesome@example.com', action: 'unblock', reason: 'appeal upheld' }, bearer: operator });
-    const [log] = await stack.sql<{ n: number }[]>`select count(*)::int as n from staff_actions where subject_kind = 'passenger' and subject_id = 'troublesome@example.com'`;
+    const [log] = await stack.sql<{ n: number }[]>`select count(*)::int as n from staff_actions where subject_kind = 'passenger' and subject_id = 'email:troublesome@example.com'`;
     expect(log!.n).toBe(2);
   });
 });

@@ -132,6 +132,21 @@ describe('passenger sign-in codes', () => {
     expect(await codesTo(e164(phone))).toBe(3);
   });
 
+  it('sends no code to a blocked phone, written any way', async () => {
+    const phone = ukMobile();
+    const staff = await stack.app.inject({
+      method: 'POST',
+      url: '/api/ops/passengers',
+      headers: { authorization: `Bearer ${staffKey}` },
+      payload: { phone: e164(phone), action: 'block', reason: 'fraudulent bookings' },
+    });
+    expect(staff.statusCode, staff.body).toBe(200);
+    const answer = await askForCode(await startSignIn(newAddress()), phone);
+    expect(answer.status).toBe(403);
+    expect(answer.text).toMatch(/blocked/);
+    expect(await codesTo(e164(phone))).toBe(0);
+  });
+
   it('locks the phone after five wrong codes, across new codes, for longer each time', async () => {
     const phone = ukMobile();
     const signIn = await startSignIn(newAddress());

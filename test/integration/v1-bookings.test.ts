@@ -108,7 +108,7 @@ describe('POST /api/public/v1/booking', () => {
 
   it('refuses a blocked passenger account with 403 and a fare from a caller that is not a partner with 403', async () => {
     const email = uniqueEmail();
-    await stack.sql`insert into passenger_emails (email, blocked_at, blocked_reason) values (${email}, now(), 'abuse')`;
+    await stack.sql`insert into passenger_blocks (identifier, reason) values (${`email:${email}`}, 'abuse')`;
     const blocked = await post('/api/public/v1/booking', direct({ passengerEmail: email }));
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().code).toBe('passenger_blocked');
