@@ -32,7 +32,8 @@ import {
 
 // The driver app's API: applying, signing in with a texted code, going online, sharing location,
 // the job feed (spec 4.9) and answering and driving jobs. A signed-in driver sends their session
-// as `Authorization: Bearer drs_...` and sees and touches only their own jobs.
+// as `Authorization: Bearer drs_...` and sees and touches only their own jobs; a suspended driver
+// none (403 driver_suspended).
 
 const APPLICATION_BODY_LIMIT = 48 * 1024 * 1024;
 
@@ -175,7 +176,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'getDriverJobs',
       tags,
       summary: 'The signed-in driver’s feed: offers open to them and the jobs they hold',
-      response: { 200: DriverJobsReply, ...problemResponses(401, 429) },
+      response: { 200: DriverJobsReply, ...problemResponses(401, 403, 429) },
     },
     config: limited,
     handler: async (request) => {
@@ -185,7 +186,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/jobs/:offerId/respond', {
-    schema: { operationId: 'driverRespond', tags, summary: 'Accept or decline an offer', params: DriverJobParams, body: DriverRespondRequest, response: { 200: OfferResponseReply, ...problemResponses(400, 401, 404, 409, 410, 429, 503) } },
+    schema: { operationId: 'driverRespond', tags, summary: 'Accept or decline an offer', params: DriverJobParams, body: DriverRespondRequest, response: { 200: OfferResponseReply, ...problemResponses(400, 401, 403, 404, 409, 410, 429, 503) } },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -195,7 +196,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/jobs/:offerId/trip', {
-    schema: { operationId: 'driverTrip', tags, summary: 'Report the trip’s next step, or give the job back', params: DriverJobParams, body: DriverTripRequest, response: { 202: TripEventReply, ...problemResponses(400, 401, 404, 409, 429, 503) } },
+    schema: { operationId: 'driverTrip', tags, summary: 'Report the trip’s next step, or give the job back', params: DriverJobParams, body: DriverTripRequest, response: { 202: TripEventReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) } },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
