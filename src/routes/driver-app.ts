@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardFor, jobsFor } from '../drivers/app.js';
 import { confirmPayment, reportTrip, respondToOffer } from '../drivers/offers.js';
 import { applyAsDriver } from '../drivers/onboarding.js';
+import { assertDriverMayWork } from '../drivers/suspension.js';
 import { requestSignInCode, verifySignInCode } from '../drivers/sign-in.js';
 import { revokeSession } from '../drivers/session-store.js';
 import { setAvailability, setLocation, setPaymentOptions } from '../drivers/store.js';
@@ -162,10 +163,12 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.put('/api/driver/payment-options', {
-    schema: { operationId: 'driverPaymentOptions', tags, summary: 'How the driver takes payment (shown to their passengers)', body: PaymentOptionsRequest, response: { 200: PaymentOptionsRequest, ...problemResponses(400, 401, 429) } },
+    schema: { operationId: 'driverPaymentOptions', tags, summary: 'How the driver takes payment (shown to their passengers)', body: PaymentOptionsRequest, response: { 200: PaymentOptionsRequest, ...problemResponses(400, 401, 403, 429) } },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
+      // What a passenger on board is shown to pay with: not for a suspended driver to change.
+      await assertDriverMayWork(s, me.driverId);
       await setPaymentOptions(s.sql, me.driverId, request.body);
       return request.body;
     },

@@ -169,6 +169,10 @@ describe('suspending a driver (issue 20, item 3)', () => {
       expect(res.statusCode, path).toBe(403);
       expect(res.json().code).toBe('driver_suspended');
     }
+    // Nor can they change how the passenger of a trip still on board with them is asked to pay.
+    const options = await stack.app.inject({ method: 'PUT', url: '/api/driver/payment-options', payload: { paymentLink: 'https://pay.example.com/x' }, headers: { authorization: `Bearer ${token}` }, remoteAddress: ip() });
+    expect(options.statusCode).toBe(403);
+    expect(options.json().code).toBe('driver_suspended');
     await eventually(async () => ((await stack.sql`select 1 from bookings where ref = ${ref} and driver_id is null`).length ? true : undefined), 20_000, 'the job taken off them');
   });
 
