@@ -8,7 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { hashSecret } from '../../src/auth/secrets.js';
 import { createStaff } from '../../src/auth/staff.js';
-import { createPartner } from '../../src/partners/store.js';
+import { claimOffer } from '../../src/dispatch/store.js';
+import { signPartnerRequest } from '../../src/partners/signature.js';
+import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
+import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from '../../activities/job-card.js';
+import { offerId as offerIdOf } from '../../workflows/bookings/definitions.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
@@ -215,6 +219,56 @@ describe('suspending a driver (issue 20, item 3)', () => {
     expect(again.json()).toMatchObject({ ended_now: false, payment: { method: 'none' } });
     expect((await link(card, 'payment', { method: 'cash' })).json().code).toBe('driver_suspended');
     expect(await stack.sql`select 1 from staff_actions where action = 'booking.end_trip' and subject_id = ${ref}`).toHaveLength(1);
+  });
+});
+
+describe('suspension and dispatch (issue 20, item 3)', () => {
+  it('never claims a suspended driver for a job card, nor sends them one claimed just before', async () => {
+    const [a] = await twoDrivers();
+    await takeDriversOffline(stack.sql, [a]); // no cascade of its own: the claim is made here
+    const { ref } = await book();
+    await stack.sql`update drivers set online = true where id = ${a.id}`;
+    await suspend(a.id);
+    const offer = { offerId: offerIdOf(ref, 99, a.id), ref, driverId: a.id, round: 99, tier: 'local' as const, expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    expect(await claimOffer(stack.sql, offer)).toBe('taken');
+    expect(await stack.sql`select 1 from offers where id = ${offer.offerId}`).toHaveLength(0);
+    // A card for a claim made before the suspension fails for good: the cascade moves on at once.
+    const card = deliverJobCard({ sql: stack.sql, notifier: stack.app.services.notifier, publicBaseUrl: 'http://x', jobLinkSecret: stack.config.JOB_LINK_SECRET }, { offerId: offer.offerId, ref, driverId: a.id });
+    await expect(card).rejects.toMatchObject({ type: JOB_CARD_UNDELIVERABLE });
+    expect(await messagesTo(a.phone, ref)).toEqual([]);
+  });
+
+  it("refuses a partner fleet's reports for its suspended driver, and a fleet's cancel with the passenger on board", async () => {
+    const fleetId = `fleet-trp-${randomUUID().slice(0, 8)}`;
+    await stack.sql`insert into partner_fleets (id, name, approved) values (${fleetId}, 'Tyne Cars', true)`;
+    const id = `trpf-${randomUUID().slice(0, 8)}`;
+    await createPartner(stack.sql, { id, name: `Fleet ${id}`, kind: 'partner', fleetId });
+    const secret = await issueSigningSecret(stack.sql, stack.config.PARTNER_SECRETS_KEY, id);
+    const hook = (bookingReference: string, status: string, at: number) => {
+      const body = JSON.stringify({ bookingReference, status });
+      return stack.app.inject({
+        method: 'POST', url: '/api/public/hooks/booking-status', payload: body, remoteAddress: ip(),
+        headers: { 'x-partner': id, 'x-signature': signPartnerRequest(secret, at, body), 'content-type': 'application/json' },
+      });
+    };
+    const now = () => Math.floor(Date.now() / 1000);
+    const d = await createDriver(stack.sql, { lat: 54.9735, lon: -2.0977, tier: 'partner', name: 'Fleet Driver', phone: newPhone() });
+    created.push(d);
+    await stack.sql`update drivers set partner_fleet_id = ${fleetId} where id = ${d.id}`;
+
+    const { ref } = await book();
+    await waitForJobCard(stack.sql, d, ref);
+    for (const status of ['accepted', 'arrived', 'on_board']) expect((await hook(ref, status, now())).statusCode).toBe(200);
+    const cancelled = await hook(ref, 'cancelled', now());
+    expect(cancelled.statusCode).toBe(409);
+    expect(cancelled.json().code).toBe('trip_in_progress');
+
+    // The fleet speaks for its drivers, but not for a suspended one.
+    await suspend(d.id);
+    const completed = await hook(ref, 'completed', now());
+    expect(completed.statusCode).toBe(403);
+    expect(completed.json().code).toBe('driver_suspended');
+    expect((await endTrip(ref, { reason: 'fleet driver suspended', settlement: { amount: 9, method: 'card' } })).json()).toMatchObject({ status: 'completed' });
   });
 });
 
