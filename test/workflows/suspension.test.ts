@@ -125,6 +125,20 @@ describe('a driver suspended mid-job (time-skipping)', () => {
     });
   });
 
+  it('passes over a driver suspended after the page of candidates was read, without sending them a card', async () => {
+    await scenario([...drivers(), { id: 'd3', tier: 'local' }], async ({ world, start }) => {
+      const b = await start();
+      const first = await b.offerTo('d1');
+      await b.suspend('d2');
+      await b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: first, driverId: 'd1', decision: 'decline' }] });
+      await b.offerTo('d3');
+      expect((await b.state()).candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([
+        ['d1', 'offered', null], ['d1', 'declined', null], ['d2', 'skipped', 'driver_suspended'], ['d3', 'offered', null],
+      ]);
+      expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['d1', 'd3']);
+    });
+  });
+
   it('takes a held job off a suspended driver (they and the passenger are told by releaseDriver) and dispatches it again; a repeat does nothing', async () => {
     await scenario(drivers(), async ({ world, start }) => {
       const b = await start();

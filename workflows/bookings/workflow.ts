@@ -495,6 +495,13 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
           let expiresAt: string;
           // What became of the card already sent with the claim (first pages claimed with the record).
           let cardSent: FirstCardPage['card'] | undefined;
+          if (isSuspended(c.driverId)) {
+            // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
+            if (held?.driverId === c.driverId && held.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+            if (held?.driverId === c.driverId) held = null;
+            record(tier, c, 'skipped', 'driver_suspended');
+            continue;
+          }
           if (busy.has(c.driverId)) {
             record(tier, c, 'skipped', 'busy');
             continue;
