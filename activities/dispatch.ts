@@ -7,7 +7,7 @@ import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAccept
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import { renderPassengerAssignedText } from '../src/notify/templates.js';
+import { renderDriverJobWithdrawnText, renderPassengerAssignedText, renderPassengerDriverChangedText } from '../src/notify/templates.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
 import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../workflows/bookings/definitions.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
@@ -201,21 +201,39 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       );
     },
 
-    /** Takes the job off a driver (dropped, no-show, no longer fits) and tells them so. */
+    /**
+     * Takes the job off a driver (dropped, no-show, no longer fits, suspended) and tells them so.
+     * A job withdrawn from a suspended driver is news to the passenger too, who had their name.
+     */
     async releaseDriver({ ref, driverId, reason }: { ref: string; driverId: string; reason: string }): Promise<void> {
       await unassignDriver(sql, ref, driverId);
       const d = await loadDriver(sql, driverId);
+      const suspended = reason === 'suspended';
+      const b = suspended ? await loadBooking(sql, ref) : null;
       await sendBestEffort(
         notifier,
         {
           channel: 'sms',
           to: d.phone,
-          body: `Job ${ref} is no longer yours (${reason}). No action needed.`,
+          body: b ? renderDriverJobWithdrawnText(b) : `Job ${ref} is no longer yours (${reason}). No action needed.`,
           idempotencyKey: `released:${ref}:${driverId}:${reason}`,
           bookingRef: ref,
         },
         warn,
       );
+      if (b) {
+        await sendBestEffort(
+          notifier,
+          {
+            channel: 'sms',
+            to: b.passenger_phone,
+            body: renderPassengerDriverChangedText(b, `${publicBaseUrl}/track/${ref}`),
+            idempotencyKey: `driver-changed:${ref}:${driverId}`,
+            bookingRef: ref,
+          },
+          warn,
+        );
+      }
     },
   };
 }

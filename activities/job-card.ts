@@ -27,6 +27,8 @@ export async function deliverJobCard(deps: JobCardDeps, card: { offerId: string;
   const { sql, notifier } = deps;
   const { offerId, ref, driverId } = card;
   const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
+  // Claimed just before staff suspended them: no card (its link would only say so); the cascade moves on.
+  if (d.status !== 'approved') throw ApplicationFailure.nonRetryable(`driver ${driverId} is ${d.status}: no job card`, JOB_CARD_UNDELIVERABLE);
   const body = renderJobCardText(b, jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId));
   try {
     // Each SMS is billed to the driver, so a booking offered to them again (a later round of an

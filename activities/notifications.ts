@@ -4,7 +4,14 @@ import { loadBooking } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import { renderBookingConfirmationEmail, renderOpsUnassignedEmail } from '../src/notify/templates.js';
+import { loadDriver } from '../src/drivers/store.js';
+import {
+  renderBookingConfirmationEmail,
+  renderDriverTripEndedText,
+  renderOpsSuspendedOnBoardEmail,
+  renderOpsUnassignedEmail,
+  renderPassengerTripEndedText,
+} from '../src/notify/templates.js';
 import { deliverJobCard } from './job-card.js';
 
 export interface NotificationSettings {
@@ -44,6 +51,34 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       await sendBestEffort(
         notifier,
         { channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:unassigned:${ref}:${round}`, bookingRef: ref },
+        warn,
+      );
+    },
+
+    /** A driver staff suspended has this booking's passenger on board: ops must end the trip. */
+    async alertOpsSuspendedOnBoard({ ref, driverId }: { ref: string; driverId: string }): Promise<void> {
+      const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
+      const { subject, body } = renderOpsSuspendedOnBoardEmail(b, d, settings.publicBaseUrl);
+      await sendBestEffort(
+        notifier,
+        { channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:suspended-on-board:${ref}:${driverId}`, bookingRef: ref },
+        warn,
+      );
+    },
+
+    /** Ops ended the trip: the passenger and the driver are told how it was settled. */
+    async sendTripEndedByOps({ ref, driverId }: { ref: string; driverId: string | null }): Promise<void> {
+      const b = await loadBooking(sql, ref);
+      await sendBestEffort(
+        notifier,
+        { channel: 'sms', to: b.passenger_phone, body: renderPassengerTripEndedText(b), idempotencyKey: `trip-ended:${ref}:passenger`, bookingRef: ref },
+        warn,
+      );
+      if (!driverId) return;
+      const d = await loadDriver(sql, driverId);
+      await sendBestEffort(
+        notifier,
+        { channel: 'sms', to: d.phone, body: renderDriverTripEndedText(b), idempotencyKey: `trip-ended:${ref}:driver`, bookingRef: ref },
         warn,
       );
     },

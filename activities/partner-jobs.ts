@@ -88,6 +88,8 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
         if (refused(err, BookingFailure.closed)) {
           return { ok: false, code: 'job_completed', status: (await findBooking(sql, c.ref))?.status ?? null };
         }
+        // The passenger is on board: only ops can end the trip.
+        if (refused(err, BookingFailure.tripInProgress)) return { ok: false, code: 'trip_in_progress', status: 'on_board' };
         // The booking workflow closes once it can no longer be served (unassigned past pickup).
         if (err instanceof WorkflowNotFoundError) {
           const row = await findBooking(sql, c.ref);

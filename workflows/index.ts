@@ -4,6 +4,7 @@ export { quoteWorkflow } from './quotes/workflow.js';
 export { bookingWorkflow } from './bookings/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './subscriptions/workflow.js';
 export { driverLicenceWorkflow } from './drivers/workflow.js';
+export { driverSuspensionWorkflow } from './drivers/suspension.js';
 export { partnerJobWorkflow } from './partners/job-workflow.js';
 export { partnerDeliveryWorkflow } from './partners/delivery.js';
 export { opsWatchWorkflow } from './ops/workflow.js';

@@ -38,6 +38,20 @@ export async function recordStaffAction(
             values (${a.staffId}, ${a.action}, ${a.subjectKind}, ${a.subjectId}, ${a.reason}, ${sql.json((a.details ?? {}) as never)})`;
 }
 
+/**
+ * For actions that happen to a subject at most once (a trip ended by ops): recorded unless one is
+ * already on record, so a retried request that finds the action done still leaves it recorded once.
+ */
+export async function recordStaffActionOnce(
+  sql: Sql,
+  a: { staffId: string; action: string; subjectKind: string; subjectId: string; reason: string | null; details?: Record<string, unknown> },
+): Promise<void> {
+  await sql`insert into staff_actions (staff_id, action, subject_kind, subject_id, reason, details)
+            select ${a.staffId}, ${a.action}, ${a.subjectKind}, ${a.subjectId}, ${a.reason}, ${sql.json((a.details ?? {}) as never)}
+             where not exists (select 1 from staff_actions
+                                where action = ${a.action} and subject_kind = ${a.subjectKind} and subject_id = ${a.subjectId})`;
+}
+
 export async function staffActionsFor(sql: Sql, subjectKind: string, subjectId: string) {
   return sql<{ action: string; reason: string | null; details: unknown; at: Date; staff_name: string; staff_role: StaffRole }[]>`
     select a.action, a.reason, a.details, a.at, s.name as staff_name, s.role as staff_role

@@ -7,7 +7,9 @@ import { findBooking, markCancelled, type BookingWithDriver } from './store.js';
 
 /**
  * Cancels a booking for whoever holds it. Idempotent: cancelling a cancelled booking answers with
- * it again. A completed journey cannot be cancelled (409).
+ * it again. A completed journey cannot be cancelled (409 booking_closed), nor one with the
+ * passenger on board (409 trip_in_progress): a trip under way is ended by ops, with a settlement
+ * (src/bookings/end-trip.ts), never cancelled into "nothing due".
  */
 export async function cancelBooking(
   s: Services,
@@ -15,10 +17,12 @@ export async function cancelBooking(
 ): Promise<BookingWithDriver> {
   const row = await bookingForHolder(s, r.ref, r.proof);
   if (row.status === 'completed') throw bookingClosed(r.ref);
+  if (row.status === 'on_board') throw tripInProgress(r.ref);
   if (row.status !== 'cancelled') {
     try {
       // The workflow stops offers, withdraws the job card and tells the driver; its validator
-      // refuses if the journey completed in the meantime (mapped to 409 by the error handler).
+      // refuses if the journey completed or the passenger boarded in the meantime (mapped to 409
+      // by the error handler: src/http/temporal-problems.ts).
       await s.temporal.workflow.getHandle(bookingWorkflowId(r.ref)).executeUpdate(cancelBookingUpdate, { args: [{ reason: r.reason, by: r.by }] });
     } catch (err) {
       // The workflow closes once a booking can no longer be served (unassigned past pickup):
@@ -33,3 +37,6 @@ export async function cancelBooking(
 }
 
 const bookingClosed = (ref: string) => new ProblemError(409, 'booking_closed', `Booking ${ref} is already completed and cannot be cancelled.`);
+
+export const tripInProgress = (ref: string) =>
+  new ProblemError(409, 'trip_in_progress', `Booking ${ref} has its passenger on board: a trip under way cannot be cancelled.`);

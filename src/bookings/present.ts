@@ -3,7 +3,7 @@ import { precisionOf } from '../geo/precision.js';
 import { gbp } from '../schemas/common.js';
 import type { CreatedBooking } from './book.js';
 import { paymentState } from '../settlement/payment-state.js';
-import type { PaymentMethod } from '../../workflows/bookings/definitions.js';
+import { NOTHING_DUE, type PaymentMethod } from '../../workflows/bookings/definitions.js';
 import type { BookingWithDriver } from './store.js';
 
 // How a booking is shown to the programs that made or look it up. Times in UTC with the
@@ -34,7 +34,8 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
       fare: gbp(row.fare_pence),
       currency: 'GBP' as const,
       received:
-        row.paid_pence !== null && row.paid_at
+        // Nothing due (ops ended the trip) is no payment received: state not_due says it.
+        row.paid_pence !== null && row.paid_at && row.paid_method !== NOTHING_DUE
           ? { amount: gbp(row.paid_pence), method: row.paid_method as PaymentMethod, recorded_at: row.paid_at.toISOString() }
           : null,
     },

@@ -129,7 +129,10 @@ export async function claimOffer(
   o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string },
 ): Promise<'claimed' | 'already_claimed' | 'taken'> {
   return sql.begin(async (tx) => {
-    await tx`select id from drivers where id = ${o.driverId} for update`;
+    // The lock also orders the claim against a suspension (which updates this row): a driver suspended
+    // first is never claimed, and a claim made first is there for the suspension to withdraw.
+    const [driver] = await tx<{ status: string }[]>`select status from drivers where id = ${o.driverId} for update`;
+    const approved = driver?.status === 'approved';
     // One statement for the rest, its snapshot taken once the lock is held, so it sees every claim
     // committed before: an offer already made for this id, the driver's load over this booking's
     // trip, and, only when free, the offer written and the booking marked offered.
@@ -138,7 +141,7 @@ export async function claimOffer(
       existing as (select 1 from offers where id = ${o.offerId}),
       free as (
         select 1 from b
-         where not exists (select 1 from existing)
+         where not exists (select 1 from existing) and ${approved}
            and ${driverLoad(tx, tx`${o.driverId}`, o.ref, tx`b.pickup_at`, tx`b.end_at`)} = 0),
       claimed as (
         insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)

@@ -6,6 +6,7 @@ import { listInvoices } from '../settlement/subscription-store.js';
 import { subscriptionState } from '../settlement/subscriptions.js';
 import { NEXT_TRIP_STEPS } from '../../workflows/bookings/definitions.js';
 import { findDriver } from './store.js';
+import { assertDriverMayWork } from './suspension.js';
 
 // What the driver app shows a signed-in driver: their jobs (offers open to them and the jobs they
 // hold) and how they are doing (rides, earnings, dead mileage, weeks and the subscription). A
@@ -14,6 +15,8 @@ import { findDriver } from './store.js';
 type JobRow = BookingWithDriver & { offer_id: string; offer_status: string; offer_expires_at: Date };
 
 export async function jobsFor(s: Pick<Services, 'sql'>, driverId: string) {
+  // A suspended driver sees no jobs, and so no passenger's name, phone or notes.
+  await assertDriverMayWork(s, driverId);
   const rows = await s.sql<JobRow[]>`
     select b.*, o.id as offer_id, o.status as offer_status, o.expires_at as offer_expires_at,
            null as d_name, null as d_vehicle, null as d_plate, null as d_payment_options,

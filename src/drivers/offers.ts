@@ -14,11 +14,13 @@ import {
 } from '../../workflows/bookings/definitions.js';
 import { findBooking } from '../bookings/store.js';
 import { settleBooking } from '../settlement/settle.js';
+import { assertDriverMayWork } from './suspension.js';
 import type { PaymentMethod, PaymentRecord } from '../../workflows/bookings/definitions.js';
 
 // What a driver does with a job: accept or decline it, then report the trip or give it back, and
 // confirm what was paid. The job-card link authenticates the driver for that one offer
-// (src/dispatch/job-link.ts); in the driver app, their signed-in session does.
+// (src/dispatch/job-link.ts); in the driver app, their signed-in session does. Either way, a
+// suspended driver is refused (403 driver_suspended).
 
 function offerFromLink(s: Pick<Services, 'config'>, offerId: string, token: string) {
   if (!verifyJobLinkToken(s.config.JOB_LINK_SECRET, offerId, token)) {
@@ -42,14 +44,18 @@ export function offerOfDriver(offerId: string, driverId: string) {
 type VerifiedOffer = { ref: string; driverId: string };
 /** How the driver proved the offer is theirs: the job-card link's token, or their signed-in session. */
 export type OfferProof = { offerId: string; token: string } | { offerId: string; driverId: string };
-const verified = (s: Services, p: OfferProof): VerifiedOffer =>
-  'token' in p ? offerFromLink(s, p.offerId, p.token) : offerOfDriver(p.offerId, p.driverId);
+/** The offer, proven the driver's, and the driver still allowed to work (not suspended). */
+async function verified(s: Services, p: OfferProof): Promise<VerifiedOffer> {
+  const offer = 'token' in p ? offerFromLink(s, p.offerId, p.token) : offerOfDriver(p.offerId, p.driverId);
+  await assertDriverMayWork(s, offer.driverId);
+  return offer;
+}
 
 export async function respondToOffer(
   s: Services,
   r: OfferProof & { decision: 'accept' | 'decline' },
 ): Promise<{ result: 'accepted' | 'declined'; ref: string }> {
-  const offer = verified(s, r);
+  const offer = await verified(s, r);
   let result;
   try {
     result = await s.temporal.workflow
@@ -76,7 +82,7 @@ export async function reportTrip(
   s: Services,
   r: OfferProof & { event: TripEvent },
 ): Promise<{ ref: string; status: BookingStatus }> {
-  const offer = verified(s, r);
+  const offer = await verified(s, r);
   try {
     const status = await s.temporal.workflow
       .getHandle(bookingWorkflowId(offer.ref))
@@ -98,7 +104,7 @@ export async function confirmPayment(
   s: Services,
   r: OfferProof & { method: PaymentMethod; amountPence?: number },
 ): Promise<{ ref: string; payment: PaymentRecord }> {
-  const offer = verified(s, r);
+  const offer = await verified(s, r);
   let amountPence = r.amountPence;
   if (amountPence === undefined) {
     const row = await findBooking(s.sql, offer.ref);

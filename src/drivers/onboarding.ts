@@ -5,12 +5,13 @@ import { ProblemError } from '../http/problem.js';
 import type { Services } from '../services.js';
 import { startDriverSubscription } from '../settlement/subscriptions.js';
 import { watchLicences } from './licences.js';
-import { revokeDriverSessions } from './session-store.js';
+import { takeSuspendedDriverOffJobs } from './suspension.js';
 import * as drivers from './store.js';
 
 // From applicant to approved driver, and the operator's say over a driver from then on. Every
 // staff action is recorded (who, when, why); approval starts the driver's subscription (and its
-// free trial); suspension takes the driver offline and ends their sessions.
+// free trial); suspension takes the driver offline, ends their sessions and takes them off every
+// booking they are in (src/drivers/suspension.ts).
 
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 const SIGNATURES: Array<[DriverDocumentType, number[]]> = [
@@ -97,10 +98,16 @@ export async function decideDriver(
   if (!moved) {
     const current = await drivers.findDriver(s.sql, driverId);
     if (!current) throw new ProblemError(404, 'driver_not_found', `No driver ${driverId}.`);
-    // Repeating a decision that has already taken effect is a retry, not a conflict.
-    if (current.status === move.to) return current;
+    // Repeating a decision that has already taken effect is a retry, not a conflict. A repeated
+    // suspension finishes what a first attempt that died after writing the status may have left.
+    if (current.status === move.to) {
+      if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, current);
+      return current;
+    }
     throw new ProblemError(409, 'invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
   }
+  // Suspension is immediate: the driver comes off their jobs before anything else is written.
+  if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, moved);
   await recordStaffAction(s.sql, { staffId: staff.id, action: `driver.${decision}`, subjectKind: 'driver', subjectId: driverId, reason });
   if (decision === 'approve') {
     await startDriverSubscription(s.temporal, s.config.TEMPORAL_TASK_QUEUE, { driverId, tier: moved.tier, approvedAt: moved.status_changed_at ?? new Date() });
@@ -111,7 +118,6 @@ export async function decideDriver(
     await notifyDriver(s, moved, 'approved', `You are approved to drive with Direct Taxi. Sign in at ${s.config.PUBLIC_BASE_URL}/driver with this phone number.`);
   }
   if (decision === 'reject') await notifyDriver(s, moved, 'rejected', 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
-  if (decision === 'suspend') await revokeDriverSessions(s.sql, driverId);
   return moved;
 }
 

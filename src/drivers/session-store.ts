@@ -27,7 +27,11 @@ export async function createSession(sql: Sql, tokenHash: string, driverId: strin
   await sql`insert into driver_sessions (token_hash, driver_id) values (${tokenHash}, ${driverId})`;
 }
 
-/** The driver a live session belongs to (an approved or suspended driver; never a rejected one). */
+/**
+ * The driver a live session belongs to (an approved or suspended driver; never a rejected one). A
+ * suspension revokes every session, so a suspended driver's is one that escaped it (a status set
+ * by hand in the database, say); the job routes refuse it with driver_suspended (src/drivers/suspension.ts).
+ */
 export async function sessionDriver(sql: Sql, tokenHash: string): Promise<{ driverId: string; tokenHash: string } | null> {
   const [row] = await sql<{ driver_id: string; token_hash: string }[]>`
     update driver_sessions s set last_seen_at = now()
@@ -35,6 +39,12 @@ export async function sessionDriver(sql: Sql, tokenHash: string): Promise<{ driv
      where s.token_hash = ${tokenHash} and s.revoked_at is null and d.id = s.driver_id and d.status in ('approved', 'suspended')
      returning s.driver_id, s.token_hash`;
   return row ? { driverId: row.driver_id, tokenHash: row.token_hash } : null;
+}
+
+/** Whether the driver may hold a session (approved: not suspended, rejected or still applying). */
+export async function driverMaySignIn(sql: Sql, driverId: string): Promise<boolean> {
+  const rows = await sql`select 1 from drivers where id = ${driverId} and status = 'approved'`;
+  return rows.length > 0;
 }
 
 export async function revokeSession(sql: Sql, tokenHash: string): Promise<void> {

@@ -6,9 +6,10 @@ import * as sessions from './session-store.js';
 
 // Password-less sign-in for drivers: a one-time code by SMS (through the notifier), then a session
 // token the app keeps and sends as a Bearer token. Sessions last until the driver signs out or
-// staff suspend the driver, which revokes them all. The code guard (src/auth/code-guard.ts) counts
-// every request the same way whether or not the phone is a driver's, so neither the answer nor the
-// limits tell a stranger who drives for us; the codes are never billed to the driver.
+// staff suspend the driver, which revokes them all; a suspended driver gets neither code nor session.
+// The code guard (src/auth/code-guard.ts) counts every request the same way whether or not the
+// phone is a driver's, so neither the answer nor the limits tell a stranger who drives for us; the
+// codes are never billed to the driver.
 
 const CODE_TTL_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -46,9 +47,10 @@ export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'no
   });
 }
 
+/** The approved driver with this phone: a suspended driver gets no code, so no text either. */
 async function driverWithPhone(s: Pick<Services, 'sql'>, phone: string): Promise<{ id: string } | null> {
   const [driver] = await s.sql<{ id: string }[]>`
-    select id from drivers where phone = ${phone} and status in ('approved', 'suspended') order by created_at limit 1`;
+    select id from drivers where phone = ${phone} and status = 'approved' order by created_at limit 1`;
   return driver ?? null;
 }
 
@@ -78,7 +80,14 @@ export async function verifySignInCode(
   await sessions.spendSignInCode(s.sql, driver.id);
   await recordRightGuess(s, subject);
   const token = newSecret(SESSION_PREFIX);
-  await sessions.createSession(s.sql, hashSecret(token), driver.id);
+  const tokenHash = hashSecret(token);
+  await sessions.createSession(s.sql, tokenHash, driver.id);
+  // Suspended in the meantime? A suspension revokes sessions after writing the status, so either it
+  // saw this session, or this read sees the suspension: no session outlives it.
+  if (!(await sessions.driverMaySignIn(s.sql, driver.id))) {
+    await sessions.revokeSession(s.sql, tokenHash);
+    throw new ProblemError(401, 'invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
+  }
   return { token, driverId: driver.id };
 }
 

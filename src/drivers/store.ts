@@ -150,6 +150,26 @@ export async function licenceExpiries(sql: Sql, id: string): Promise<Date | null
   return d?.expires ?? null;
 }
 
+/**
+ * The bookings a driver is in, as far as Postgres knows: a job card open to them (answered or not,
+ * until its booking closes it) or a job they hold (assigned, on the way, arrived, on board). What
+ * a suspension must reach; each booking's workflow decides what it means.
+ */
+export async function bookingsOfDriver(sql: Sql, driverId: string): Promise<string[]> {
+  const rows = await sql<{ ref: string }[]>`
+    select booking_ref as ref from offers where driver_id = ${driverId} and status = 'offered'
+    union
+    select ref from bookings where driver_id = ${driverId} and status in ('assigned', 'en_route', 'arrived', 'on_board')
+    order by ref`;
+  return rows.map((r) => r.ref);
+}
+
+/** The driver's status, or null for no such driver. */
+export async function driverStatus(sql: Sql, id: string): Promise<DriverStatus | null> {
+  const [d] = await sql<{ status: DriverStatus }[]>`select status from drivers where id = ${id}`;
+  return d?.status ?? null;
+}
+
 export async function findDriver(sql: Sql, id: string): Promise<DriverRow | null> {
   const [d] = await sql<DriverRow[]>`select * from drivers where id = ${id}`;
   return d ?? null;

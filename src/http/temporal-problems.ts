@@ -16,6 +16,10 @@ const FAILURES: Record<string, { status: number; code: string }> = {
   [BookingFailure.offerTaken]: { status: 409, code: 'job_taken' },
   [BookingFailure.offerExpired]: { status: 410, code: 'offer_expired' },
   [BookingFailure.offerAlreadyAccepted]: { status: 409, code: 'job_already_accepted' },
+  [BookingFailure.tripInProgress]: { status: 409, code: 'trip_in_progress' },
+  [BookingFailure.tripNotInProgress]: { status: 409, code: 'trip_not_in_progress' },
+  [BookingFailure.alreadySettled]: { status: 409, code: 'trip_already_settled' },
+  [BookingFailure.invalidPayment]: { status: 400, code: 'invalid_payment' },
   [QuoteFailure.expired]: { status: 410, code: 'quote_expired' },
   [QuoteFailure.alreadyRedeemed]: { status: 409, code: 'quote_already_redeemed' },
 };

@@ -71,7 +71,7 @@ export function serviceInfo(config: Config): ServiceInfoBody {
       bookings_per_hour: config.BOOKING_RATE_LIMIT_PER_HOUR,
     },
     how_to_cancel:
-      'Every booking answer carries a status_url (live tracking) and a cancel_url: POST it with {"action": "cancel", "token": manage_token} (or the passenger\'s email instead of the token) to cancel, free of charge, until the trip is completed. GET the same URL with ?token= to look the booking up.',
+      'Every booking answer carries a status_url (live tracking) and a cancel_url: POST it with {"action": "cancel", "token": manage_token} (or the passenger\'s email instead of the token) to cancel, free of charge, until the passenger is on board (a trip under way cannot be cancelled). GET the same URL with ?token= to look the booking up.',
     tools: {
       estimate_fare: 'Price a journey: the fare in GBP with every rule applied, and a quote_id to book it within its validity.',
       get_service_info: 'This description.',

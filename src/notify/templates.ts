@@ -38,6 +38,46 @@ export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUr
   return `Booking ${b.ref}: ${d.name} will pick you up at ${londonTime(b.pickup_at)}${vehicle ? ` (${vehicle})` : ''}. Track: ${trackUrl}`;
 }
 
+/**
+ * The job was taken off its driver (staff suspended them) and is being dispatched again. Never
+ * says why: that is between the operator and the driver.
+ */
+export function renderPassengerDriverChangedText(b: BookingRow, trackUrl: string): string {
+  return `Booking ${b.ref}: your driver has changed. We are finding you another driver and will text you who is coming. Track: ${trackUrl}`;
+}
+
+/** To the driver a job was taken off by staff (suspension): the job is gone, do not go. */
+export function renderDriverJobWithdrawnText(b: BookingRow): string {
+  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
+}
+
+/** A trip ops ended: what the record says was paid, or that nothing is due. */
+function endedSettlement(b: { paid_pence: number | null; paid_method: string | null }, nothingDue: string): string {
+  if (b.paid_pence === null || b.paid_method === null || b.paid_method === 'none') return nothingDue;
+  return `Payment on record: ${pounds(b.paid_pence)} (${b.paid_method.replace(/_/g, ' ')}).`;
+}
+
+export function renderPassengerTripEndedText(b: BookingRow & { paid_pence: number | null; paid_method: string | null }): string {
+  return `Direct Taxi: your trip ${b.ref} has been closed by our team. ${endedSettlement(b, 'Nothing is due for it.')} Questions? Reply to this message.`;
+}
+
+export function renderDriverTripEndedText(b: BookingRow & { paid_pence: number | null; paid_method: string | null }): string {
+  return `Job ${b.ref} has been closed by Direct Taxi operations. ${endedSettlement(b, 'Nothing is due from the passenger: take no payment for it.')}`;
+}
+
+export function renderOpsSuspendedOnBoardEmail(b: BookingRow, d: DriverRow, baseUrl: string): { subject: string; body: string } {
+  return {
+    subject: `Suspended driver with a passenger on board: ${b.ref}`,
+    body: [
+      `Driver ${d.name} (${d.id}, ${d.phone}) was suspended while booking ${b.ref} had its passenger on board.`,
+      'The trip was left to finish so the passenger is not stranded, but the driver can no longer report it or confirm payment.',
+      `Once the passenger is dropped off, end it: POST ${baseUrl}/api/ops/bookings/${b.ref}/end with a reason and what was paid (or nothing due).`,
+      `From ${b.pickup.label} to ${b.dropoff.label}; fare ${pounds(b.fare_pence)}. Passenger ${b.passenger_name}, ${b.passenger_phone}.`,
+      `Its story: ${baseUrl}/ops/bookings?ref=${b.ref}`,
+    ].join('\n'),
+  };
+}
+
 export function renderOpsUnassignedEmail(b: BookingRow, round: number, baseUrl: string): { subject: string; body: string } {
   return {
     subject: `Unassigned booking ${b.ref} (round ${round})`,

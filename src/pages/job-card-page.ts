@@ -4,6 +4,7 @@ import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, passengersLabel, paymentLabel, pounds, vehicleLabel } from './format.js';
 import { inlineAsset, layout, messagePage, type Page } from './layout.js';
 import type { OfferRow as OfferForPage } from '../dispatch/store.js';
+import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 
 // The page behind the job card SMS link. The link's token authenticates the driver for this one
 // offer, so until the job is theirs the page shows what the SMS already said (no passenger contact
@@ -65,7 +66,7 @@ const JOB_SCRIPT = inlineAsset(`(() => {
       }
       if (res.status === 409 || code === 'job_taken') return finish('error', 'Another driver took this job.');
       if (res.status === 410 || code === 'offer_expired') return finish('error', 'This offer has expired.');
-      if (res.status === 403) return finish('error', 'This job link is not valid.');
+      if (res.status === 403) return finish('error', code === 'driver_suspended' ? reply.detail : 'This job link is not valid.');
       show('error', (reply && reply.detail) || 'Something went wrong. Please try again.');
     } catch {
       show('error', 'No connection. Check your signal and try again.');
@@ -148,7 +149,12 @@ function tripPanel(b: BookingWithDriver): SafeHtml {
 <button type="submit">Confirm payment</button>
 </form>`
       : '';
-  const paid = b.paid_pence !== null ? html`<p class="alert ok">Paid ${pounds(b.paid_pence)} (${(b.paid_method ?? '').replace(/_/g, ' ')}). Thank you.</p>` : '';
+  const paid =
+    b.paid_method === NOTHING_DUE
+      ? html`<p class="alert">Closed by Direct Taxi: nothing is due for this trip.</p>`
+      : b.paid_pence !== null
+        ? html`<p class="alert ok">Paid ${pounds(b.paid_pence)} (${(b.paid_method ?? '').replace(/_/g, ' ')}). Thank you.</p>`
+        : '';
   return html`<div class="card" id="trip">
 <p class="status">Trip: <strong>${b.status.replace(/_/g, ' ')}</strong></p>
 ${steps.length > 0 && html`<div class="actions">${steps.map((e) => html`<button type="button" data-event="${e}"${e === 'drop' || e === 'no_show' ? html` class="decline"` : ''}>${STEP_LABELS[e]}</button>`)}</div>`}

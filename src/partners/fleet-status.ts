@@ -1,3 +1,4 @@
+import { tripInProgress } from '../bookings/cancel.js';
 import { findBooking } from '../bookings/store.js';
 import { reportTrip, respondToOffer } from '../drivers/offers.js';
 import { ProblemError } from '../http/problem.js';
@@ -71,6 +72,8 @@ export async function applyFleetStatus(
     return answer();
   }
   if (u.status === 'cancelled') {
+    // Giving back a job whose passenger is on board would strand them: refused, as any cancel then is.
+    if (view.assigned && view.status === 'on_board') throw tripInProgress(ref);
     if (view.assigned) {
       await reportTrip(s, { ...view.assigned, event: 'drop' });
       return answer();

@@ -256,7 +256,8 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'cancelBooking',
       tags: ['bookings'],
       summary: 'Cancel a booking (idempotent: cancelling again answers 200 with the same booking)',
-      description: "Give the passenger's email on the booking, or the booking's manage_token. A completed journey cannot be cancelled (409).",
+      description:
+        "Give the passenger's email on the booking, or the booking's manage_token. A completed journey cannot be cancelled (409 booking_closed), nor one with the passenger on board (409 trip_in_progress).",
       params: BookingRefParams,
       body: BookingCancelRequest,
       response: { 200: BookingView, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardFor, jobsFor } from '../drivers/app.js';
 import { confirmPayment, reportTrip, respondToOffer } from '../drivers/offers.js';
 import { applyAsDriver } from '../drivers/onboarding.js';
+import { assertDriverMayWork } from '../drivers/suspension.js';
 import { requestSignInCode, verifySignInCode } from '../drivers/sign-in.js';
 import { revokeSession } from '../drivers/session-store.js';
 import { setAvailability, setLocation, setPaymentOptions } from '../drivers/store.js';
@@ -32,7 +33,8 @@ import {
 
 // The driver app's API: applying, signing in with a texted code, going online, sharing location,
 // the job feed (spec 4.9) and answering and driving jobs. A signed-in driver sends their session
-// as `Authorization: Bearer drs_...` and sees and touches only their own jobs.
+// as `Authorization: Bearer drs_...` and sees and touches only their own jobs; a suspended driver
+// none (403 driver_suspended).
 
 const APPLICATION_BODY_LIMIT = 48 * 1024 * 1024;
 
@@ -165,10 +167,12 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.put('/api/driver/payment-options', {
-    schema: { operationId: 'driverPaymentOptions', tags, summary: 'How the driver takes payment (shown to their passengers)', body: PaymentOptionsRequest, response: { 200: PaymentOptionsRequest, ...problemResponses(400, 401, 429) } },
+    schema: { operationId: 'driverPaymentOptions', tags, summary: 'How the driver takes payment (shown to their passengers)', body: PaymentOptionsRequest, response: { 200: PaymentOptionsRequest, ...problemResponses(400, 401, 403, 429) } },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
+      // What a passenger on board is shown to pay with: not for a suspended driver to change.
+      await assertDriverMayWork(s, me.driverId);
       await setPaymentOptions(s.sql, me.driverId, request.body);
       return request.body;
     },
@@ -179,7 +183,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'getDriverJobs',
       tags,
       summary: 'The signed-in driver’s feed: offers open to them and the jobs they hold',
-      response: { 200: DriverJobsReply, ...problemResponses(401, 429) },
+      response: { 200: DriverJobsReply, ...problemResponses(401, 403, 429) },
     },
     config: limited,
     handler: async (request) => {
@@ -189,7 +193,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/jobs/:offerId/respond', {
-    schema: { operationId: 'driverRespond', tags, summary: 'Accept or decline an offer', params: DriverJobParams, body: DriverRespondRequest, response: { 200: OfferResponseReply, ...problemResponses(400, 401, 404, 409, 410, 429, 503) } },
+    schema: { operationId: 'driverRespond', tags, summary: 'Accept or decline an offer', params: DriverJobParams, body: DriverRespondRequest, response: { 200: OfferResponseReply, ...problemResponses(400, 401, 403, 404, 409, 410, 429, 503) } },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -199,7 +203,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/jobs/:offerId/trip', {
-    schema: { operationId: 'driverTrip', tags, summary: 'Report the trip’s next step, or give the job back', params: DriverJobParams, body: DriverTripRequest, response: { 202: TripEventReply, ...problemResponses(400, 401, 404, 409, 429, 503) } },
+    schema: { operationId: 'driverTrip', tags, summary: 'Report the trip’s next step, or give the job back', params: DriverJobParams, body: DriverTripRequest, response: { 202: TripEventReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) } },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);

@@ -24,14 +24,19 @@ import {
   TrialExtensionReply,
   TrialExtensionRequest,
 } from '../schemas/drivers.js';
-import { text } from '../schemas/common.js';
+import { gbp, text } from '../schemas/common.js';
+import { BookingRefParams } from '../schemas/booking.js';
+import { EndTripReply, EndTripRequest } from '../schemas/ops.js';
+import { endTrip } from '../bookings/end-trip.js';
+import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 import { approveRateOverride } from '../quotes/rate-overrides.js';
 import { extendTrial } from '../settlement/subscriptions.js';
 import { SubscriptionFailure } from '../../workflows/subscriptions/definitions.js';
 
 // The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
-// reject them, suspend and reinstate drivers, block passengers, extend trials (admins). Every
-// action is recorded with who, when and why (staff_actions), and shown with the driver.
+// reject them, suspend and reinstate drivers, block passengers, extend trials (admins), end a trip
+// with the passenger on board. Every action is recorded with who, when and why (staff_actions),
+// and shown with the driver.
 
 const DocumentParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/), documentId: text(20).regex(/^\d+$/) });
 
@@ -125,6 +130,35 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       }
       const d = await decideDriver(s, staff, request.params.driverId, action, reason);
       return { driver: driverSummary(d) };
+    },
+  });
+
+  r.post('/api/ops/bookings/:ref/end', {
+    schema: {
+      operationId: 'opsEndTrip',
+      tags,
+      summary: 'End a trip with the passenger on board: completed and settled as ops say (an immutable payment record, recorded by ops)',
+      description:
+        'For a trip that cannot be finished from the driver side (its driver suspended, their app broken). settlement is what was received ({amount, method}) or {nothing_due: true, reason}. The passenger and the driver are texted how it was settled. A completed trip not yet settled is settled the same way. Anything else is 409 (trip_not_in_progress, trip_already_settled). Idempotent: a repeat answers the first record with ended_now false.',
+      params: BookingRefParams,
+      body: EndTripRequest,
+      response: { 200: EndTripReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      const { reason, settlement } = request.body;
+      const { ref, payment, endedNow } = await endTrip(s, staff, request.params.ref, {
+        reason,
+        settlement: 'nothing_due' in settlement ? { nothingDue: settlement.reason } : { amountPence: Math.round(settlement.amount * 100), method: settlement.method },
+      });
+      return {
+        booking_reference: ref,
+        status: 'completed' as const,
+        nothing_due: payment.method === NOTHING_DUE,
+        payment: { amount: gbp(payment.amountPence), method: payment.method, recorded_at: payment.recordedAt, recorded_by: payment.recordedBy },
+        ended_now: endedNow,
+      };
     },
   });
 

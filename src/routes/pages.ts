@@ -5,6 +5,7 @@ import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { findBooking, type BookingWithDriver } from '../bookings/store.js';
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { findOffer } from '../dispatch/store.js';
+import { assertDriverMayWork } from '../drivers/suspension.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderQuotePage } from '../pages/book-page.js';
 import { findDriverPosition } from '../pages/driver-position-store.js';
@@ -85,6 +86,8 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
         const token = request.query.t ?? '';
         if (!verifyJobLinkToken(s.config.JOB_LINK_SECRET, offerId, token)) return sendPage(reply, invalidJobLinkPage());
         const offer = await findOffer(s.sql, offerId);
+        // A suspended driver's link shows nothing of the job (a 403 page, as any refusal here).
+        if (offer) await assertDriverMayWork(s, offer.driver_id);
         const booking = offer && (await findBooking(s.sql, offer.booking_ref));
         return sendPage(reply, offer && booking ? renderJobCardPage({ offer, booking, token, now: s.now() }) : jobNotFoundPage());
       },

@@ -147,7 +147,7 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
       tags: ['suppliers'],
       summary: 'A partner fleet reports on a job given to one of its drivers: accepted, on the way, arrived, on board, completed, cancelled',
       description:
-        'Signed only: `x-partner: <partner id>` (or x-operator) with `x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>`; five minutes tolerance, each signature accepted once. The booking must be offered to or held by a driver of your fleet (else 404). accepted takes the job for the driver it is offered to; cancelled gives it back (it is offered to another driver); the trip steps move forward only (409 otherwise); completed straight from arrived implies the passenger was on board.',
+        'Signed only: `x-partner: <partner id>` (or x-operator) with `x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>`; five minutes tolerance, each signature accepted once. The booking must be offered to or held by a driver of your fleet (else 404). accepted takes the job for the driver it is offered to; cancelled gives it back (it is offered to another driver), except with the passenger on board (409 trip_in_progress); the trip steps move forward only (409 otherwise); a job of a suspended driver takes no status (403 driver_suspended); completed straight from arrived implies the passenger was on board.',
       security: [{ partnerSignature: [] }, { operatorSignature: [] }],
       body: BookingStatusHookRequest,
       response: { 200: BookingStatusHookReply, ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 429, 503) },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SIMPLE_VEHICLE_TYPES } from '../pricing/types.js';
-import { BOOKING_STATUSES, PAYMENT_METHODS } from '../../workflows/bookings/definitions.js';
+import { BOOKING_STATUSES, PAYMENT_METHODS, SETTLEMENT_METHODS } from '../../workflows/bookings/definitions.js';
 import { PAYMENT_STATES } from '../settlement/payment-state.js';
 import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { isoDateTime, passengerCount, placeText, text, uuid } from './common.js';
@@ -213,7 +213,12 @@ export const SettlementRequest = z.object({
 
 export const SettlementReply = z.object({
   booking_reference: z.string(),
-  payment: z.object({ amount: z.number(), method: z.enum(PAYMENT_METHODS), recorded_at: z.string(), recorded_by: z.string() }),
+  payment: z.object({
+    amount: z.number(),
+    method: z.enum(SETTLEMENT_METHODS).describe('none: ops ended the trip with nothing due'),
+    recorded_at: z.string(),
+    recorded_by: z.string(),
+  }),
 });
 
 export const TripEventReply = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './common.js';
+import { PAYMENT_METHODS, SETTLEMENT_METHODS } from '../../workflows/bookings/definitions.js';
 import { BookingStatusSchema } from './booking.js';
 
 // The ops view's API (/api/ops/bookings...): the live board, a booking's story and its decision
@@ -124,3 +125,39 @@ export const SignInUnlockRequest = z.object({
   reason: text(500).trim().min(3),
 });
 export const SignInUnlockReply = z.object({ subject: z.string(), unlocked: z.boolean() });
+
+/** Ops end a trip with the passenger on board: why, and what was received or that nothing is due. */
+export const EndTripRequest = z
+  .object({
+    reason: text(500).trim().min(3, 'say why'),
+    settlement: z.union([
+      z
+        .object({
+          amount: z.number().min(0).max(10_000).multipleOf(0.01).describe('GBP received'),
+          method: z.enum(PAYMENT_METHODS).describe('How the passenger paid'),
+        })
+        .strict(),
+      z
+        .object({
+          nothing_due: z.literal(true),
+          reason: text(500).trim().min(3, 'say why nothing is due'),
+        })
+        .strict(),
+    ]),
+  })
+  .meta({ id: 'EndTripRequest' });
+
+export const EndTripReply = z
+  .object({
+    booking_reference: z.string(),
+    status: z.literal('completed'),
+    nothing_due: z.boolean(),
+    payment: z.object({
+      amount: z.number(),
+      method: z.enum(SETTLEMENT_METHODS).describe('none: nothing due'),
+      recorded_at: z.string(),
+      recorded_by: z.string(),
+    }),
+    ended_now: z.boolean().describe("false for a repeat: the trip had already been ended, and the first request's record is answered"),
+  })
+  .meta({ id: 'EndTripReply' });

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/sql.js';
-import type { PaymentMethod, PaymentRecord } from '../../workflows/bookings/definitions.js';
+import type { PaymentRecord, SettlementMethod } from '../../workflows/bookings/definitions.js';
 
 // payment_records: immutable (the database refuses UPDATE and DELETE, see migration 00005); a
 // correction is a new row naming the one it replaces, and effective_payment_records is what holds.
@@ -7,7 +7,7 @@ import type { PaymentMethod, PaymentRecord } from '../../workflows/bookings/defi
 interface PaymentRow {
   id: string;
   amount_pence: number;
-  method: PaymentMethod;
+  method: SettlementMethod;
   recorded_by: PaymentRecord['recordedBy'];
   recorded_at: Date;
 }
@@ -30,7 +30,7 @@ export async function insertPaymentRecord(
     bookingRef: string;
     driverId: string | null;
     amountPence: number;
-    method: PaymentMethod;
+    method: SettlementMethod;
     recordedBy: PaymentRecord['recordedBy'];
     idempotencyKey: string;
     corrects?: number | null;

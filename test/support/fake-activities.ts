@@ -28,6 +28,8 @@ export interface FakeWorld {
   /** Bookings the ops watcher would find without a driver near pickup, and those it alerted. */
   unassignedNearPickup: string[];
   opsAlerted: string[];
+  /** What Postgres would say each driver is in (a job card or a job), for the suspension workflow. */
+  driverBookings: Map<string, string[]>;
 }
 
 export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activities; world: FakeWorld } {
@@ -40,6 +42,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     dailyJobs: new Map(),
     unassignedNearPickup: [],
     opsAlerted: [],
+    driverBookings: new Map(),
   };
   const countedJobs = new Set<string>();
   const isBusy = (driverId: string) => world.drivers.some((d) => d.id === driverId && d.busy);
@@ -117,6 +120,12 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     },
     async alertOps(a) { log('alertOps', a); },
     async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
+    async findDriverBookings(d) {
+      log('findDriverBookings', d);
+      return { refs: world.driverBookings.get(d.driverId) ?? [] };
+    },
+    async alertOpsSuspendedOnBoard(a) { log('alertOpsSuspendedOnBoard', a); },
+    async sendTripEndedByOps(e) { log('sendTripEndedByOps', e); },
     async alertUnassignedNearPickup() {
       log('alertUnassignedNearPickup');
       // Each booking due is alerted once, as the real claim in Postgres makes it.
@@ -162,6 +171,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('cancelPartnerBooking', c);
       const status = world.bookings.get(c.ref) ?? null;
       if (status === 'completed' || status === 'no_show') return { ok: false as const, code: 'job_completed' as const, status };
+      if (status === 'on_board') return { ok: false as const, code: 'trip_in_progress' as const, status };
       world.bookings.set(c.ref, 'cancelled');
       return { ok: true as const, status: 'cancelled' as const };
     },

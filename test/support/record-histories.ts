@@ -26,12 +26,14 @@ import {
   bookingWorkflowId,
   cancelBookingUpdate,
   cancelBookingUpdate as cancelUpdate,
+  driverSuspendedSignal,
   emailConfirmedSignal,
+  endTripUpdate,
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
 } from '../../workflows/bookings/definitions.js';
-import { licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
+import { licenceWorkflowId, licencesRenewedSignal, suspensionWorkflowId } from '../../workflows/drivers/definitions.js';
 import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -379,6 +381,58 @@ await worker.runUntil(async () => {
       const h = await startWorkflowOperation.workflowHandle();
       await h.result();
       return h.workflowId;
+    },
+    // From here on: suspension (issue 20). The driver with the card is suspended: withdrawn at once,
+    // the next asked in the same round, who accepts, sets off and is suspended too: the job is taken
+    // off them and offered again; the third driver accepts; the passenger cancels.
+    'booking-driver-suspended': async () => {
+      await insertDriver('rec-t', 4, 'saloon', 55.001);
+      await insertDriver('rec-u', 4, 'saloon', 55.002);
+      await insertDriver('rec-v', 4, 'saloon', 55.003);
+      const ref = 'TXREC00015';
+      const h = await startBookingWorkflow(ref, false, { policy: { offerTimeoutSeconds: 600 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await offerTo(ref, 'rec-t');
+      await h.signal(driverSuspendedSignal, { driverId: 'rec-t' });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-u'), driverId: 'rec-u', decision: 'accept' }] });
+      await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-u', event: 'en_route' }] });
+      await h.signal(driverSuspendedSignal, { driverId: 'rec-u' });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-v'), driverId: 'rec-v', decision: 'accept' }] });
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // A driver suspended with the passenger on board: ops are told, then end the trip with nothing due.
+    'booking-suspended-on-board-ended': async () => {
+      await insertDriver('rec-w', 4, 'saloon', 55.001);
+      const ref = 'TXREC00016';
+      const h = await startBookingWorkflow(ref);
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-w'), driverId: 'rec-w', decision: 'accept' }] });
+      for (const event of ['arrived', 'on_board'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-w', event }] });
+      await h.signal(driverSuspendedSignal, { driverId: 'rec-w' });
+      await h.executeUpdate(endTripUpdate, { args: [{ reason: 'recorded', settlement: { nothingDue: 'recorded' } }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // The suspension workflow: the driver's status written, then each booking they are in told (one
+    // running, one already closed).
+    'driver-suspension-signalled': async () => {
+      await insertDriver('rec-x', 4, 'saloon', 55.001);
+      const ref = 'TXREC00017';
+      const h = await startBookingWorkflow(ref, false, { policy: { offerTimeoutSeconds: 600 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await offerTo(ref, 'rec-x');
+      const closed = await startBookingWorkflow('TXREC00018', false, { pickupInMs: 3600_000 });
+      await closed.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await closed.terminate('recorded');
+      await sql`update bookings set driver_id = 'rec-x', status = 'assigned' where ref = 'TXREC00018'`;
+      const [d] = await sql<{ at: Date }[]>`update drivers set status = 'suspended', approved = false, online = false, status_changed_at = now() where id = 'rec-x' returning status_changed_at as at`;
+      const s = await client.workflow.start('driverSuspensionWorkflow', { workflowId: suspensionWorkflowId('rec-x', d!.at), taskQueue, args: [{ driverId: 'rec-x' }] });
+      await s.result();
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return s.workflowId;
     },
     // A partner's job reference: an amendment before its new (held, then booked), a repeat, a cancel.
     'partner-job-held-amend-cancelled': async () => {

@@ -222,6 +222,10 @@ export interface BookingState {
   cancelReason: string | null;
   /** The settlement of a completed trip, once recorded (absent on bookings from before settlement). */
   payment?: PaymentRecord | null;
+  /** Drivers staff suspended while they held this booking's job card or job (absent until one is). */
+  suspendedDriverIds?: string[];
+  /** Set when ops ended the trip (POST /api/ops/bookings/:ref/end); absent otherwise. */
+  ended?: { by: 'ops'; reason: string } | null;
 }
 
 export function offerId(ref: string, round: number, driverId: string): string {
@@ -256,7 +260,13 @@ export interface AmendInput {
 
 export interface DriverDroppedInput {
   driverId: string;
-  reason: 'dropped' | 'no_show';
+  /** suspended: staff suspended the driver; the job is withdrawn from them (driverSuspendedSignal). */
+  reason: 'dropped' | 'no_show' | 'suspended';
+}
+
+/** Staff suspended this driver: their open job card here is withdrawn and a job they hold is taken off them. */
+export interface DriverSuspendedInput {
+  driverId: string;
 }
 
 export type TripProgress = 'en_route' | 'arrived' | 'on_board' | 'completed' | 'no_show';
@@ -304,6 +314,12 @@ export interface FleetAssignInput {
 export const assignFleetDriverUpdate = defineUpdate<BookingState, [FleetAssignInput]>('assignFleetDriver');
 export const emailConfirmedSignal = defineSignal('emailConfirmed');
 export const driverDroppedSignal = defineSignal<[DriverDroppedInput]>('driverDropped');
+/**
+ * Sent to every booking with an open job card or an active job of a driver staff just suspended
+ * (workflows/drivers/suspension.ts). Idempotent: a second one for the same driver changes nothing.
+ * A trip with the passenger on board is left to finish; ops are told and end it (endTripUpdate).
+ */
+export const driverSuspendedSignal = defineSignal<[DriverSuspendedInput]>('driverSuspended');
 /** Superseded by reportTripUpdate (which can refuse); kept for clients of the earlier release. */
 export const tripProgressSignal = defineSignal<[{ driverId: string; progress: TripProgress }]>('tripProgress');
 /** The assigned driver's trip report; refused (out of history) when closed, not theirs or not the next step. */
@@ -313,23 +329,32 @@ export const bookingStateQuery = defineQuery<BookingState>('bookingState');
 /** How a passenger paid the driver (the service itself never takes payment). */
 export const PAYMENT_METHODS = ['cash', 'card', 'payment_link', 'bank_transfer', 'account'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/**
+ * The method of a settlement ops made with nothing due (a trip they ended, e.g. after suspending its
+ * driver): a payment record of 0 pence, so the trip is settled once and for all. Only ops write it.
+ */
+export const NOTHING_DUE = 'none';
+export const SETTLEMENT_METHODS = [...PAYMENT_METHODS, NOTHING_DUE] as const;
+export type SettlementMethod = (typeof SETTLEMENT_METHODS)[number];
 
 /** What was received for a completed trip: confirmed by the driver, a payment provider or ops. */
 export interface SettleInput {
   /** The confirming driver (checked against the assigned one); null when a provider or ops settles. */
   driverId: string | null;
   amountPence: number;
-  method: PaymentMethod;
+  method: SettlementMethod;
   by: 'driver' | 'provider' | 'ops';
   /** A provider's event id, kept with the record. */
   eventId?: string | null;
+  /** Kept with the record (ops: why the trip was ended, and why nothing is due). */
+  note?: string | null;
 }
 
 /** The immutable payment record a settlement wrote (payment_records). */
 export interface PaymentRecord {
   id: number;
   amountPence: number;
-  method: PaymentMethod;
+  method: SettlementMethod;
   recordedBy: 'driver' | 'provider' | 'ops';
   recordedAt: string;
 }
@@ -341,6 +366,36 @@ export function settlementKey(ref: string): string {
 
 /** Settles a completed trip, once; answers the payment record. */
 export const settleBookingUpdate = defineUpdate<PaymentRecord, [SettleInput]>('settleBooking');
+
+/** Ops end a trip: what was received, or nothing due and why. */
+export type EndTripSettlement = { amountPence: number; method: PaymentMethod } | { nothingDue: string };
+
+export interface EndTripInput {
+  /** Why ops ended the trip (kept with the payment record and in the staff action). */
+  reason: string;
+  settlement: EndTripSettlement;
+}
+
+export interface EndTripResult {
+  payment: PaymentRecord;
+  /** False for a repeat (a retry): the trip had already been ended by ops. */
+  endedNow: boolean;
+}
+
+/**
+ * Ops end a trip with the passenger on board (its driver suspended, their app broken): the trip is
+ * completed and settled as ops say, in one step. A completed trip nobody has settled yet is
+ * settled the same way. Refused for anything else.
+ */
+export const endTripUpdate = defineUpdate<EndTripResult, [EndTripInput]>('endTrip');
+
+/** The settlement an ops end records. */
+export function endTripSettlement(e: EndTripInput): SettleInput {
+  const s = e.settlement;
+  return 'nothingDue' in s
+    ? { driverId: null, amountPence: 0, method: NOTHING_DUE, by: 'ops', note: `ended by ops: ${e.reason}; nothing due: ${s.nothingDue}` }
+    : { driverId: null, amountPence: s.amountPence, method: s.method, by: 'ops', note: `ended by ops: ${e.reason}` };
+}
 
 /** ApplicationFailure types of booking updates; the HTTP layer maps them. */
 export const BookingFailure = {
@@ -365,4 +420,10 @@ export const BookingFailure = {
   notOperatorJob: 'NotOperatorJob',
   /** assignFleetDriver: a driver already has the job, or a job card is out waiting for an answer. */
   alreadyAssigned: 'AlreadyAssigned',
+  /** cancelBooking: the passenger is on board; only ops can end the trip (endTrip). */
+  tripInProgress: 'TripInProgress',
+  /** endTrip: the passenger is not on board (and it is not a completed trip awaiting settlement). */
+  tripNotInProgress: 'TripNotInProgress',
+  /** endTrip: the trip is already settled (by its driver, a provider or ops). */
+  alreadySettled: 'TripAlreadySettled',
 } as const;

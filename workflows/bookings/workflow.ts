@@ -22,7 +22,10 @@ import {
   bookingStateQuery,
   cancelBookingUpdate,
   driverDroppedSignal,
+  driverSuspendedSignal,
   emailConfirmedSignal,
+  endTripSettlement,
+  endTripUpdate,
   initialStatus,
   NEXT_TRIP_STEPS,
   isNextTripStep,
@@ -41,6 +44,7 @@ import {
   type CancelInput,
   type CandidateOutcome,
   type DriverDroppedInput,
+  type EndTripInput,
   type FleetAssignInput,
   type OfferResponseInput,
   type ReportTripInput,
@@ -162,7 +166,18 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   let firstPage: FirstCardPage | null = null;
 
   const closed = () => TERMINAL_STATUSES.includes(state.status);
-  const interrupted = () => cancelRequest !== null || amendments.length > 0 || drop !== null;
+  /** Staff suspended this driver while they had this booking's job card or job. */
+  const isSuspended = (driverId: string | null | undefined) => driverId != null && (state.suspendedDriverIds?.includes(driverId) ?? false);
+  /**
+   * The job is held by a suspended driver and must be taken off them. Not once the passenger is on
+   * board: pulling the job then would strand them mid-trip; ops are told instead and end the trip.
+   */
+  const holderSuspended = () => isSuspended(state.driverId) && state.status !== 'on_board' && !closed();
+  /** Ops have not yet been told that a suspended driver has a passenger on board. */
+  let opsToldOnBoard = false;
+  const onBoardWithSuspendedDriver = () => isSuspended(state.driverId) && state.status === 'on_board' && !opsToldOnBoard;
+  const interrupted = () =>
+    cancelRequest !== null || amendments.length > 0 || drop !== null || holderSuspended() || onBoardWithSuspendedDriver();
   const record = (tier: Tier, c: { driverId: string; driverName: string; distanceMeters: number | null }, outcome: CandidateOutcome, reason: string | null = null) =>
     state.candidates.push({ round: state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
   /**
@@ -255,6 +270,11 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
         if (state.status === 'completed' || state.status === 'no_show') {
           throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}`, BookingFailure.closed);
         }
+        // Whoever asks: a trip under way is ended by ops (endTrip), never cancelled into "nothing due".
+        // (A boarding report not yet applied counts: it was accepted first.)
+        if (state.status === 'on_board' || progress === 'on_board') {
+          throw ApplicationFailure.nonRetryable(`booking ${ref}: the passenger is on board, the trip cannot be cancelled`, BookingFailure.tripInProgress);
+        }
       },
     },
   );
@@ -293,6 +313,12 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   setHandler(driverDroppedSignal, (d) => {
     if (d.driverId === state.driverId) drop = d;
   });
+  setHandler(driverSuspendedSignal, ({ driverId }) => {
+    // Remembered even when the driver has neither the card nor the job yet: an accept racing the
+    // suspension is taken off them as soon as it lands (the main loop and the cascade check).
+    if (closed() || isSuspended(driverId)) return;
+    (state.suspendedDriverIds ??= []).push(driverId);
+  });
   setHandler(tripProgressSignal, (p) => {
     if (p.driverId === state.driverId) progress = p.progress;
   });
@@ -311,6 +337,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     {
       validator: (r: ReportTripInput) => {
         if (closed()) throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}`, BookingFailure.closed);
+        // A cancel accepted first wins: a boarding report after it must not leave a cancelled trip on board.
+        if (cancelRequest !== null) throw ApplicationFailure.nonRetryable(`booking ${ref} is being cancelled`, BookingFailure.closed);
         if (state.driverId !== r.driverId) throw ApplicationFailure.nonRetryable(`booking ${ref} is not assigned to ${r.driverId}`, BookingFailure.notYourJob);
         if (r.event === 'drop') {
           if (state.status === 'on_board') {
@@ -345,6 +373,36 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
         }
         if (!Number.isInteger(input.amountPence) || input.amountPence < 0 || input.amountPence > MAX_SETTLEMENT_PENCE) {
           throw ApplicationFailure.nonRetryable(`amount ${input.amountPence} pence is not a payment`, BookingFailure.invalidPayment);
+        }
+      },
+    },
+  );
+
+  setHandler(
+    endTripUpdate,
+    async (e: EndTripInput) => {
+      const endedNow = state.ended == null;
+      if (endedNow) {
+        state.ended = { by: 'ops', reason: e.reason };
+        settlement = endTripSettlement(e);
+        if (state.status === 'on_board') progress = 'completed';
+      }
+      await condition(() => state.payment != null);
+      return { payment: state.payment!, endedNow };
+    },
+    {
+      validator: (e: EndTripInput) => {
+        if (state.ended != null) return; // a retry: answered with the record it wrote
+        const awaitingSettlement = state.status === 'completed' && state.payment == null && settlement === null;
+        if (state.status === 'completed' && !awaitingSettlement) {
+          throw ApplicationFailure.nonRetryable(`booking ${ref} is already settled`, BookingFailure.alreadySettled);
+        }
+        if (state.status !== 'on_board' && !awaitingSettlement) {
+          throw ApplicationFailure.nonRetryable(`booking ${ref} is ${state.status}: only a trip with the passenger on board is ended`, BookingFailure.tripNotInProgress);
+        }
+        const s = e.settlement;
+        if (!('nothingDue' in s) && (!Number.isInteger(s.amountPence) || s.amountPence < 0 || s.amountPence > MAX_SETTLEMENT_PENCE)) {
+          throw ApplicationFailure.nonRetryable(`amount ${s.amountPence} pence is not a payment`, BookingFailure.invalidPayment);
         }
       },
     },
@@ -416,7 +474,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     // A round begun with the booking's record (its first page already claimed) is this one.
     if (!firstPage) state.round += 1;
     const round = state.round;
-    const offered = new Set(state.droppedDriverIds);
+    // Nobody who dropped the job, or was suspended while offered it, is asked again.
+    const offered = new Set([...state.droppedDriverIds, ...(state.suspendedDriverIds ?? [])]);
     await setStatus('dispatching');
     for (const tier of TIERS) {
       for (let page = 0; ; page++) {
@@ -436,6 +495,13 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
           let expiresAt: string;
           // What became of the card already sent with the claim (first pages claimed with the record).
           let cardSent: FirstCardPage['card'] | undefined;
+          if (isSuspended(c.driverId)) {
+            // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
+            if (held?.driverId === c.driverId && held.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+            if (held?.driverId === c.driverId) held = null;
+            record(tier, c, 'skipped', 'driver_suspended');
+            continue;
+          }
           if (busy.has(c.driverId)) {
             record(tier, c, 'skipped', 'busy');
             continue;
@@ -463,7 +529,16 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
           }
           // Offered once the card is out (and its search attribute off the path to the first card).
           markStatus('offered');
-          await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
+          await condition(() => state.offer?.response != null || interrupted() || isSuspended(c.driverId), policy.offerTimeoutSeconds * 1000);
+
+          // Suspended while the card was out: withdrawn at once, whatever they answered, and the
+          // next driver asked without waiting for the offer's time to run out.
+          if (isSuspended(c.driverId)) {
+            state.offer = null;
+            await db.closeOffer({ offerId: id, status: 'withdrawn' });
+            record(tier, c, 'withdrawn', 'driver_suspended');
+            continue;
+          }
 
           // An accept that raced the timer still counts: it arrived before we moved on.
           const response = state.offer?.response ?? null;
@@ -517,7 +592,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     state.droppedDriverIds.push(d.driverId);
     state.candidates.push({
       round: state.round, tier: 'local', driverId: d.driverId, driverName: '', distanceMeters: null,
-      outcome: 'dropped', reason: d.reason, at: new Date().toISOString(),
+      outcome: d.reason === 'suspended' ? 'withdrawn' : 'dropped', reason: d.reason, at: new Date().toISOString(),
     });
     state.driverId = null;
     markStatus('dispatching');
@@ -554,7 +629,14 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     }
     markStatus('offered');
     fleetPicksServed += 1;
-    await condition(() => state.offer?.response != null || interrupted(), policy.offerTimeoutSeconds * 1000);
+    await condition(() => state.offer?.response != null || interrupted() || isSuspended(pick.driverId), policy.offerTimeoutSeconds * 1000);
+    if (isSuspended(pick.driverId)) {
+      // Back to the operator's dashboard, to pick another of its drivers.
+      state.offer = null;
+      await db.closeOffer({ offerId: id, status: 'withdrawn' });
+      record('partner', c, 'withdrawn', 'driver_suspended');
+      return;
+    }
     const response = state.offer?.response ?? null;
     if (response === 'accepted') {
       await acts.assignDriver({ ref, driverId: pick.driverId, offerId: id });
@@ -616,6 +698,16 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     }
     if (drop) {
       await handleDrop(drop);
+      continue;
+    }
+    if (holderSuspended()) {
+      // Taken off the suspended driver and dispatched again; releaseDriver tells them and the passenger.
+      await handleDrop({ driverId: state.driverId!, reason: 'suspended' });
+      continue;
+    }
+    if (onBoardWithSuspendedDriver()) {
+      opsToldOnBoard = true;
+      await acts.alertOpsSuspendedOnBoard({ ref, driverId: state.driverId! });
       continue;
     }
 
@@ -693,6 +785,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     state.payment = null;
     if (await condition(() => settlement !== null, SETTLEMENT_WINDOW_MS)) {
       state.payment = await acts.recordPayment({ ref, driverId: state.driverId, settlement: settlement! });
+      // Ended by ops: the passenger and the driver hear how it was settled.
+      if (state.ended) await acts.sendTripEndedByOps({ ref, driverId: state.driverId });
     }
   }
 

@@ -41,3 +41,28 @@ export function firstExpiry(d: LicenceDates): string | null {
 export function reminderAt(expires: string): number {
   return Date.parse(`${expires}T09:00:00Z`) - LICENCE_REMINDER_DAYS * 86_400_000;
 }
+
+// Suspension: staff suspend a driver (src/drivers/onboarding.ts); one short workflow per suspension
+// takes the driver off every booking, so the withdrawal is finished even if the API process dies
+// right after the suspension is written.
+
+export const SUSPENSION_WORKFLOW_PREFIX = 'driver-suspension:';
+/**
+ * One per suspension: the driver and the moment their status became suspended. A retried decision
+ * names the same suspension (the moment does not move), so it starts nothing twice; a later
+ * suspension, after a reinstatement, is a new one.
+ */
+export function suspensionWorkflowId(driverId: string, suspendedAt: Date): string {
+  return `${SUSPENSION_WORKFLOW_PREFIX}${driverId}:${suspendedAt.getTime()}`;
+}
+
+export interface SuspensionInput {
+  driverId: string;
+}
+
+export interface SuspensionResult {
+  /** The bookings told (driverSuspended signal): their open job card or job was the driver's. */
+  signalled: string[];
+  /** Bookings whose workflow had already closed: nothing left to take off the driver. */
+  closed: string[];
+}

@@ -35,7 +35,8 @@ export interface JobSubmission {
  * Stable codes of what happened to a job (published in the OpenAPI document).
  * Accepted: created, duplicate, amended, amendment_held, cancelled, cancel_held, already_cancelled,
  * cancelled_before_new. Rejected: job_ref_conflict, job_cancelled, amend_too_late,
- * amend_route_change, job_completed, daily_limit_reached (plus the intake's own: invalid_job and
+ * amend_route_change, job_completed, trip_in_progress (a cancel with the passenger on board),
+ * daily_limit_reached (plus the intake's own: invalid_job and
  * the pricing codes, which never reach the workflow).
  */
 export const JOB_OUTCOME_CODES = [
@@ -52,6 +53,7 @@ export const JOB_OUTCOME_CODES = [
   'amend_too_late',
   'amend_route_change',
   'job_completed',
+  'trip_in_progress',
   'daily_limit_reached',
 ] as const;
 export type JobOutcomeCode = (typeof JOB_OUTCOME_CODES)[number];
@@ -77,4 +79,6 @@ export const submitJobUpdate = defineUpdate<JobOutcome, [JobSubmission]>('submit
 export const partnerJobQuery = defineQuery<PartnerJobView>('partnerJob');
 
 /** What the activities answer when a change to the booking is refused. */
-export type BookingChange = { ok: true; status: BookingStatus } | { ok: false; code: 'amend_too_late' | 'job_completed'; status: BookingStatus | null };
+export type BookingChange =
+  | { ok: true; status: BookingStatus }
+  | { ok: false; code: 'amend_too_late' | 'job_completed' | 'trip_in_progress'; status: BookingStatus | null };

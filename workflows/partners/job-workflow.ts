@@ -185,6 +185,9 @@ export async function partnerJobWorkflow(start: PartnerJobStart): Promise<JobSta
     }
     const changed = await bookings().cancelPartnerBooking({ ref: bookingRef!, reason: sub.reason ?? null });
     bookingStatus = changed.status;
+    if (!changed.ok && changed.code === 'trip_in_progress') {
+      return answer('rejected', 'trip_in_progress', 'The passenger is on board: a trip under way cannot be cancelled.');
+    }
     if (!changed.ok) return answer('rejected', 'job_completed', `The booking is ${changed.status ?? 'closed'}: it can no longer be cancelled.`);
     state = 'cancelled';
     await save();

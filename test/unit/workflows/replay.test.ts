@@ -43,6 +43,9 @@ describe('workflow replay', () => {
         'booking-first-card-one-task.json',
         'booking-first-card-with-record.json',
         'booking-first-card-with-record-let-go.json',
+        'booking-driver-suspended.json',
+        'booking-suspended-on-board-ended.json',
+        'driver-suspension-signalled.json',
       ]),
     );
   });
