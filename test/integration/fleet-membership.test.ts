@@ -3,6 +3,7 @@
 // a driver it accepted can be given its jobs; it can take a driver out again. Another operator can
 // neither see nor answer the request. Staff see the fleet asked for and grant it only by naming it.
 import { randomUUID } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createStaff } from '../../src/auth/staff.js';
@@ -190,5 +191,15 @@ describe('fleet membership', () => {
     const rejected = await apply(op.fleetId);
     expect((await call('POST', `/api/ops/drivers/${rejected.id}/decision`, { body: { action: 'reject', reason: 'licence not on the council register' }, bearer: staffKey })).statusCode).toBe(200);
     expect((await call('GET', '/api/operator/fleet-requests', { bearer: op.key })).json().requests).toEqual([]);
+  });
+
+  it('publishes the operator and staff side of it in a valid OpenAPI document', async () => {
+    const doc = (await stack.app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json();
+    expect(doc.paths['/api/operator/fleet-requests'].get.operationId).toBe('listOperatorFleetRequests');
+    expect(doc.paths['/api/operator/fleet-requests/{requestId}/decision'].post.operationId).toBe('answerOperatorFleetRequest');
+    expect(doc.paths['/api/operator/drivers/{driverId}'].delete.operationId).toBe('removeOperatorFleetDriver');
+    expect(Object.keys(doc.components.schemas.OpsDriver.properties)).toEqual(expect.arrayContaining(['fleet_id', 'requested_fleet_id']));
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
   });
 });
