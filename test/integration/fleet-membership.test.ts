@@ -3,13 +3,20 @@
 // a driver it accepted can be given its jobs; it can take a driver out again. Another operator can
 // neither see nor answer the request. Staff see the fleet asked for and grant it only by naming it.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createStaff } from '../../src/auth/staff.js';
+import { freePort } from '../../dev/free-port.js';
 import { createPartner } from '../../src/partners/store.js';
+import { seriousA11yProblems } from '../support/axe.js';
 import { waitForJobCard, waitForStatus } from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
 
 let stack: TestStack;
 let staffKey: string;
@@ -201,5 +208,57 @@ describe('fleet membership', () => {
     expect(Object.keys(doc.components.schemas.OpsDriver.properties)).toEqual(expect.arrayContaining(['fleet_id', 'requested_fleet_id']));
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
+  });
+
+  describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('on the dashboards, in headless Chromium', () => {
+    let browser: Browser;
+    let base: string;
+    const problems: string[] = [];
+    beforeAll(async () => {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      await stack.app.listen({ port, host: '127.0.0.1' });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    });
+    afterAll(async () => browser?.close());
+
+    const open = async (path: string, key: string) => {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text()); });
+      await page.goto(`${base}${path}`);
+      await signIn(key)(page);
+      return page;
+    };
+    const signIn = (key: string) => async (page: Page) => {
+      await page.fill('#key', key);
+      await page.click('#key-form button[type=submit]');
+    };
+
+    it('lets the operator accept a request on its dashboard, and staff grant one only by ticking the fleet', async () => {
+      const op = await newOperator();
+      const asking = await apply(op.fleetId, 'Ada Asking');
+      const dashboard = await open('/operator', op.key);
+      const request = dashboard.locator('tr[data-request]', { hasText: 'Ada Asking' });
+      await request.waitFor();
+      expect(await seriousA11yProblems(browser, `${base}/operator`, { before: signIn(op.key), ready: 'tr[data-request]' })).toEqual([]);
+      await request.locator('button', { hasText: 'Accept' }).click();
+      // An applicant joins the fleet now; the operator can give them jobs once staff approve them.
+      await dashboard.waitForSelector('#message.ok >> text=Ada Asking joined your fleet.');
+      await dashboard.locator('tr[data-request]', { hasText: 'Ada Asking' }).waitFor({ state: 'detached' });
+      expect(await membership(asking.id)).toBe(op.fleetId);
+
+      const granted = await apply(op.fleetId, 'Gil Granted');
+      const ops = await open('/ops', staffKey);
+      const card = ops.locator(`article[data-driver="${granted.id}"]`);
+      await card.waitFor();
+      expect(await card.textContent()).toContain(`Asks to join fleet${op.fleetId}`);
+      expect(await seriousA11yProblems(browser, `${base}/ops`, { before: signIn(staffKey), ready: `article[data-driver="${granted.id}"]` })).toEqual([]);
+      await card.locator('input[type=checkbox]').check();
+      await card.locator('button', { hasText: 'Approve' }).click();
+      await ops.waitForSelector(`text=Driver ${granted.id}: approve recorded.`);
+      expect(await membership(granted.id)).toBe(op.fleetId);
+      expect(problems).toEqual([]);
+    });
   });
 });
