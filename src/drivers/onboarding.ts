@@ -28,6 +28,23 @@ export function sniffDocumentType(data: Buffer): DriverDocumentType | null {
   return null;
 }
 
+const HASH_CHUNK_CHARS = 64 * 1024; // a multiple of 4: each slice decodes on its own
+
+/**
+ * A document's size, first bytes and SHA-256, read from its base64 without ever holding the whole
+ * file decoded: it is stored as sent (decoded by Postgres), so an application costs its body and
+ * little more. Null when the text cannot be base64 (the schema has already refused other characters).
+ */
+function readBase64Document(text: string): { base64: string; sizeBytes: number; head: Buffer; sha256: string } | null {
+  if (text.length % 4 === 1) return null;
+  // Postgres' decoder wants the padding that Node's lets go.
+  const base64 = text.length % 4 === 0 ? text : text + '='.repeat(4 - (text.length % 4));
+  if (base64.slice(0, -2).includes('=')) return null;
+  const hash = createHash('sha256');
+  for (let i = 0; i < base64.length; i += HASH_CHUNK_CHARS) hash.update(Buffer.from(base64.slice(i, i + HASH_CHUNK_CHARS), 'base64'));
+  return { base64, sizeBytes: Buffer.byteLength(base64, 'base64'), head: Buffer.from(base64.slice(0, 12), 'base64'), sha256: hash.digest('hex') };
+}
+
 export async function applyAsDriver(
   s: Pick<Services, 'sql' | 'notifier'>,
   application: drivers.DriverApplication,
@@ -37,17 +54,20 @@ export async function applyAsDriver(
     throw new ProblemError(413, 'too_many_documents', `At most ${MAX_DOCUMENTS} documents.`, { errors: [{ field: 'body.documents', message: `at most ${MAX_DOCUMENTS}` }] });
   }
   const documents = uploads.map((u, i): drivers.DriverDocument => {
-    const data = Buffer.from(u.base64, 'base64');
-    if (data.length === 0 || data.length > MAX_DOCUMENT_BYTES) {
+    const doc = readBase64Document(u.base64);
+    if (!doc) {
+      throw new ProblemError(400, 'validation_failed', `Document ${i + 1} is not valid base64.`, { errors: [{ field: `body.documents.${i}.data_base64`, message: 'must be base64' }] });
+    }
+    if (doc.sizeBytes === 0 || doc.sizeBytes > MAX_DOCUMENT_BYTES) {
       throw new ProblemError(413, 'document_too_large', `Document ${i + 1} must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`);
     }
-    const sniffed = sniffDocumentType(data);
+    const sniffed = sniffDocumentType(doc.head);
     if (!sniffed || sniffed !== u.contentType) {
       throw new ProblemError(415, 'document_type', `Document ${i + 1} must be a PDF, JPEG or PNG, and be what it says it is.`, {
         errors: [{ field: `body.documents.${i}.content_type`, message: 'does not match the file' }],
       });
     }
-    return { kind: u.kind, contentType: sniffed, data, sha256: createHash('sha256').update(data).digest('hex') };
+    return { kind: u.kind, contentType: sniffed, base64: doc.base64, sizeBytes: doc.sizeBytes, sha256: doc.sha256 };
   });
   for (const kind of ['driver_licence', 'vehicle_licence'] as const) {
     if (!documents.some((d) => d.kind === kind)) {

@@ -65,7 +65,9 @@ export interface DriverApplication {
 export interface DriverDocument {
   kind: 'driver_licence' | 'vehicle_licence' | 'insurance' | 'other';
   contentType: 'application/pdf' | 'image/jpeg' | 'image/png';
-  data: Buffer;
+  /** The file as sent, padded base64: Postgres decodes it, so no decoded copy is built here. */
+  base64: string;
+  sizeBytes: number;
   sha256: string;
 }
 
@@ -86,8 +88,9 @@ export async function insertApplication(sql: Sql, id: string, a: DriverApplicati
               ${a.vehicleLicenceNumber}, ${a.vehicleLicenceExpires}, ${a.vehicleMake}, ${a.vehicleModel},
               ${a.vehicleRegistration}, now(), now())`;
     for (const d of documents) {
+      // A Buffer would go as a hex string twice its size (and a copy of it); the base64 is already here.
       await tx`insert into driver_documents (driver_id, kind, content_type, size_bytes, sha256, data)
-               values (${id}, ${d.kind}, ${d.contentType}, ${d.data.length}, ${d.sha256}, ${d.data})`;
+               values (${id}, ${d.kind}, ${d.contentType}, ${d.sizeBytes}, ${d.sha256}, decode(${d.base64}, 'base64'))`;
     }
     if (a.requestedFleetId) await tx`insert into driver_fleet_requests (driver_id, fleet_id) values (${id}, ${a.requestedFleetId})`;
   });

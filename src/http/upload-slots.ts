@@ -17,7 +17,7 @@ export interface UploadSlotOptions {
 }
 
 export interface UploadSlots {
-  admit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  admit: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
   /** The body has arrived: the deadline no longer applies (a preValidation hook). */
   bodyReceived: (request: FastifyRequest) => Promise<void>;
   inFlight: () => number;
@@ -35,9 +35,16 @@ export function uploadSlots(o: UploadSlotOptions): UploadSlots {
       const address = request.caller.rateKey;
       const mine = byAddress.get(address) ?? 0;
       if (inFlight >= o.total || mine >= o.perAddress) {
-        throw new ProblemError(503, 'uploads_busy', `Too many uploads at once${mine >= o.perAddress ? ' from this address' : ''}; retry in ${o.retryAfterSeconds} s.`, {
-          headers: { 'retry-after': String(o.retryAfterSeconds) },
-        });
+        // Answered here, not thrown: this is back-pressure working, not a failure, and the error
+        // handler would log every refusal of a flood as an error with its stack.
+        const busy = new ProblemError(503, 'uploads_busy', `Too many uploads at once${mine >= o.perAddress ? ' from this address' : ''}; retry in ${o.retryAfterSeconds} s.`);
+        request.log.info({ code: busy.code, inFlight }, 'upload refused');
+        return reply
+          .code(503)
+          .header('retry-after', String(o.retryAfterSeconds))
+          .header('connection', 'close')
+          .type('application/problem+json')
+          .send(busy.toProblem(request.id, (request.url.split('?')[0] ?? '').slice(0, 200)));
       }
       inFlight++;
       byAddress.set(address, mine + 1);

@@ -83,7 +83,16 @@ describe('driver applications, bounded', () => {
     const ok = await post(ip(), largest);
     expect(ok.statusCode, ok.body.slice(0, 300)).toBe(201);
     const id = ok.json<{ driver_id: string }>().driver_id;
-    expect(await stack.sql`select size_bytes from driver_documents where driver_id = ${id}`).toEqual(Array(4).fill({ size_bytes: MAX_DOCUMENT_BYTES }));
+    // Stored as sent (Postgres decodes the base64): the bytes, their size and their hash agree.
+    expect(await stack.sql`
+      select length(data) as length, size_bytes, encode(sha256(data), 'hex') = sha256 as hashed, substr(data, 1, 4) = '%PDF'::bytea as pdf
+        from driver_documents where driver_id = ${id}`).toEqual(Array(4).fill({ length: MAX_DOCUMENT_BYTES, size_bytes: MAX_DOCUMENT_BYTES, hashed: true, pdf: true }));
+    // Base64 without its padding is still taken, as before.
+    const unpadded = pdf(13).replace(/=+$/, '');
+    expect(unpadded.length % 4).not.toBe(0);
+    const small = await post(ip(), application(driverPhone(), [{ kind: 'driver_licence', data: unpadded }, { kind: 'vehicle_licence', data: SMALL }]));
+    expect(small.statusCode, small.body).toBe(201);
+    expect(await stack.sql`select size_bytes from driver_documents where driver_id = ${small.json().driver_id} order by id`).toEqual([{ size_bytes: 13 }, { size_bytes: 64 }]);
 
     // Four documents of 3.5 MB each were accepted before (5 MB each, 48 MB a body): now 413.
     const big = pdf(3.5 * 1024 * 1024);
