@@ -13,7 +13,7 @@ import { freePort } from '../../dev/free-port.js';
 import { createPartner } from '../../src/partners/store.js';
 import { seriousA11yProblems } from '../support/axe.js';
 import { waitForJobCard, waitForStatus } from '../support/drivers.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
@@ -24,7 +24,11 @@ beforeAll(async () => {
   stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60' });
   staffKey = (await createStaff(stack.sql, { name: 'Sam (ops)', role: 'operator' })).key;
 });
-afterAll(async () => stack?.close());
+// Drivers stay in the shared database: offline, no later test file's booking is offered to them.
+afterAll(async () => {
+  if (stack) await stack.sql`update drivers set online = false where id like 'drv_%'`;
+  await stack?.close();
+});
 
 let n = 0;
 const ip = () => `10.97.${Math.floor(n / 250) % 250}.${n++ % 250}`;
@@ -198,6 +202,45 @@ describe('fleet membership', () => {
     const rejected = await apply(op.fleetId);
     expect((await call('POST', `/api/ops/drivers/${rejected.id}/decision`, { body: { action: 'reject', reason: 'licence not on the council register' }, bearer: staffKey })).statusCode).toBe(200);
     expect((await call('GET', '/api/operator/fleet-requests', { bearer: op.key })).json().requests).toEqual([]);
+  });
+
+  it('offers central partner-tier work only on a granted fleet, never on one merely asked for', async () => {
+    const op = await newOperator();
+    const applicant = await apply(op.fleetId, 'Thurso Partner');
+    expect((await call('POST', `/api/ops/drivers/${applicant.id}/decision`, { body: { action: 'approve', reason: null }, bearer: staffKey })).statusCode).toBe(200);
+    expect((await call('POST', '/api/driver/sign-in', { body: { phone: applicant.phone } })).statusCode).toBe(202);
+    const code = await eventually(async () => {
+      const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${applicant.phone} and body like '%sign-in code%' order by id desc limit 1`;
+      return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
+    }, 10_000, 'the sign-in code');
+    const token = (await call('POST', '/api/driver/sign-in/verify', { body: { phone: applicant.phone, code } })).json().token as string;
+    expect((await call('POST', '/api/driver/availability', { body: { online: true }, bearer: token })).statusCode).toBe(200);
+    // Thurso: no other test dispatches there, so the cascade reaches the partner tier.
+    expect((await call('POST', '/api/driver/location', { body: { lat: 58.595, lon: -3.521 }, bearer: token })).statusCode).toBe(204);
+    const book = async (passengerPhone: string) => {
+      const res = await call('POST', '/api/public/bookings/instant', {
+        body: { pickup_address: 'Thurso', dropoff_address: 'Scrabster Ferry Terminal', passenger_name: 'Ida Wells', passenger_phone_whatsapp: passengerPhone },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().booking_reference as string;
+    };
+
+    const asked = await book('+447400123498');
+    const passedOver = await eventually(async () => {
+      const rows = await stack.sql<{ tier: string; skip_reason: string | null }[]>`
+        select tier, skip_reason from dispatch_decisions where booking_ref = ${asked} and driver_id = ${applicant.id}`;
+      return rows.length > 0 ? rows : undefined;
+    }, 20_000, 'the dispatch decision on the applicant');
+    expect(passedOver).toEqual([{ tier: 'partner', skip_reason: 'fleet_not_approved' }]);
+    expect(await stack.sql`select 1 from offers where booking_ref = ${asked} and driver_id = ${applicant.id}`).toEqual([]);
+
+    const request = (await call('GET', '/api/operator/fleet-requests', { bearer: op.key })).json().requests.find((q: { driverId: string }) => q.driverId === applicant.id);
+    expect((await call('POST', `/api/operator/fleet-requests/${request.id}/decision`, { body: { decision: 'accept' }, bearer: op.key })).statusCode).toBe(200);
+    await stack.client.workflow.getHandle(`booking:${asked}`).terminate('test over').catch(() => undefined);
+    const granted = await book('+447400123499');
+    expect(granted).not.toBe(asked);
+    await eventually(async () => ((await stack.sql`select 1 from offers where booking_ref = ${granted} and driver_id = ${applicant.id}`).length > 0 ? true : undefined), 20_000, 'the offer to the fleet driver');
+    await stack.client.workflow.getHandle(`booking:${granted}`).terminate('test over').catch(() => undefined);
   });
 
   it('publishes the operator and staff side of it in a valid OpenAPI document', async () => {
