@@ -147,7 +147,10 @@ export async function decideDriver(
     if (!current) throw new ProblemError(404, 'driver_not_found', `No driver ${driverId}.`);
     // Repeating a decision that has already taken effect is a retry, not a conflict.
     if (current.status !== move.to) throw new ProblemError(409, 'invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
-    return grant ? grantRequested(s, staff, grant, reason, current) : current;
+    if (!grant) return current;
+    // Approved already: the grant alone is new, and goes on the record as such.
+    await recordStaffAction(s.sql, { staffId: staff.id, action: 'driver.fleet_grant', subjectKind: 'driver', subjectId: driverId, reason, details: { fleet_id: grant.fleet_id } });
+    return grantRequested(s, staff, grant, reason, current);
   }
   await recordStaffAction(s.sql, {
     staffId: staff.id, action: `driver.${decision}`, subjectKind: 'driver', subjectId: driverId, reason,

@@ -198,6 +198,15 @@ describe('fleet membership', () => {
     expect((await call('GET', '/api/operator/drivers', { bearer: op.key })).json().drivers.map((d: { id: string }) => d.id)).toContain(applicant.id);
     expect((await call('GET', '/api/operator/fleet-requests', { bearer: op.key })).json().requests).toEqual([]);
 
+    // Approved earlier without the fleet: naming it later grants it, as its own entry on the record.
+    const later = await apply(op.fleetId);
+    expect((await call('POST', `/api/ops/drivers/${later.id}/decision`, { body: { action: 'approve', reason: null }, bearer: staffKey })).json().driver).toMatchObject({ fleet_id: null });
+    const lateGrant = await call('POST', `/api/ops/drivers/${later.id}/decision`, { body: { action: 'approve', reason: 'operator asked us to', grant_fleet_id: op.fleetId }, bearer: staffKey });
+    expect(lateGrant.json().driver).toMatchObject({ status: 'approved', fleet_id: op.fleetId });
+    expect((await call('GET', `/api/ops/drivers/${later.id}`, { bearer: staffKey })).json().actions.map((a: { action: string }) => a.action)).toEqual(['driver.approve', 'driver.fleet_grant']);
+    // A grant with any other decision is refused.
+    expect((await call('POST', `/api/ops/drivers/${later.id}/decision`, { body: { action: 'suspend', reason: 'complaint', grant_fleet_id: op.fleetId }, bearer: staffKey })).statusCode).toBe(400);
+
     // A rejected applicant's request is closed: the operator no longer sees it.
     const rejected = await apply(op.fleetId);
     expect((await call('POST', `/api/ops/drivers/${rejected.id}/decision`, { body: { action: 'reject', reason: 'licence not on the council register' }, bearer: staffKey })).statusCode).toBe(200);
