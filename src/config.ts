@@ -39,6 +39,19 @@ const ConfigSchema = z.object({
   UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(8),
   VERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(30),
   BODY_LIMIT_BYTES: positiveInt.default(32 * 1024),
+  /**
+   * Driver applications (docs/security/onboarding.md). Attempts per hour per caller, counted before
+   * the body is read: a ceiling on what one address can make the API read, never reached by people.
+   */
+  APPLICATION_RATE_LIMIT_PER_HOUR: positiveInt.default(60),
+  /** Applications per hour from one address, counting only attempts within their applicant's own allowance. */
+  APPLICATIONS_PER_ADDRESS_PER_HOUR: positiveInt.default(20),
+  /** Applications per hour for one phone number (one applicant), from anywhere. */
+  APPLICATIONS_PER_PHONE_PER_HOUR: positiveInt.default(3),
+  /** Application uploads being read or stored at once in one API process (503 with Retry-After beyond). */
+  APPLICATION_UPLOADS_IN_FLIGHT: positiveInt.default(2),
+  /** An application's body must be in within this time, or the connection is closed. */
+  APPLICATION_UPLOAD_TIMEOUT_SECONDS: positiveInt.default(120),
   GEOCODER: z.enum(['embedded']).default('embedded'),
   ROUTER: z.enum(['estimate']).default('estimate'),
   TRUST_PROXY: bool.default(false),

@@ -4,6 +4,7 @@ import { recordStaffAction } from '../auth/staff.js';
 import { ProblemError } from '../http/problem.js';
 import type { Services } from '../services.js';
 import { startDriverSubscription } from '../settlement/subscriptions.js';
+import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './application-limits.js';
 import { watchLicences } from './licences.js';
 import { takeSuspendedDriverOffJobs } from './suspension.js';
 import * as drivers from './store.js';
@@ -11,9 +12,10 @@ import * as drivers from './store.js';
 // From applicant to approved driver, and the operator's say over a driver from then on. Every
 // staff action is recorded (who, when, why); approval starts the driver's subscription (and its
 // free trial); suspension takes the driver offline, ends their sessions and takes them off every
-// booking they are in (src/drivers/suspension.ts).
+// booking they are in (src/drivers/suspension.ts). A fleet an applicant names is only asked for:
+// its operator answers (src/drivers/fleet-membership.ts), or staff grant it when approving, with
+// the fleet in front of them.
 
-const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 const SIGNATURES: Array<[DriverDocumentType, number[]]> = [
   ['application/pdf', [0x25, 0x50, 0x44, 0x46]], // %PDF
   ['image/jpeg', [0xff, 0xd8, 0xff]],
@@ -27,23 +29,46 @@ export function sniffDocumentType(data: Buffer): DriverDocumentType | null {
   return null;
 }
 
+const HASH_CHUNK_CHARS = 64 * 1024; // a multiple of 4: each slice decodes on its own
+
+/**
+ * A document's size, first bytes and SHA-256, read from its base64 without ever holding the whole
+ * file decoded: it is stored as sent (decoded by Postgres), so an application costs its body and
+ * little more. Null when the text cannot be base64 (the schema has already refused other characters).
+ */
+function readBase64Document(text: string): { base64: string; sizeBytes: number; head: Buffer; sha256: string } | null {
+  if (text.length % 4 === 1) return null;
+  // Postgres' decoder wants the padding that Node's lets go.
+  const base64 = text.length % 4 === 0 ? text : text + '='.repeat(4 - (text.length % 4));
+  if (base64.slice(0, -2).includes('=')) return null;
+  const hash = createHash('sha256');
+  for (let i = 0; i < base64.length; i += HASH_CHUNK_CHARS) hash.update(Buffer.from(base64.slice(i, i + HASH_CHUNK_CHARS), 'base64'));
+  return { base64, sizeBytes: Buffer.byteLength(base64, 'base64'), head: Buffer.from(base64.slice(0, 12), 'base64'), sha256: hash.digest('hex') };
+}
+
 export async function applyAsDriver(
   s: Pick<Services, 'sql' | 'notifier'>,
   application: drivers.DriverApplication,
   uploads: Array<{ kind: drivers.DriverDocument['kind']; contentType: string; base64: string }>,
-): Promise<{ driverId: string; status: drivers.DriverStatus }> {
+): Promise<{ driverId: string; status: drivers.DriverStatus; requestedFleetId: string | null }> {
+  if (uploads.length > MAX_DOCUMENTS) {
+    throw new ProblemError(413, 'too_many_documents', `At most ${MAX_DOCUMENTS} documents.`, { errors: [{ field: 'body.documents', message: `at most ${MAX_DOCUMENTS}` }] });
+  }
   const documents = uploads.map((u, i): drivers.DriverDocument => {
-    const data = Buffer.from(u.base64, 'base64');
-    if (data.length === 0 || data.length > MAX_DOCUMENT_BYTES) {
-      throw new ProblemError(413, 'document_too_large', `Document ${i + 1} must be between 1 byte and 5 MB.`);
+    const doc = readBase64Document(u.base64);
+    if (!doc) {
+      throw new ProblemError(400, 'validation_failed', `Document ${i + 1} is not valid base64.`, { errors: [{ field: `body.documents.${i}.data_base64`, message: 'must be base64' }] });
     }
-    const sniffed = sniffDocumentType(data);
+    if (doc.sizeBytes === 0 || doc.sizeBytes > MAX_DOCUMENT_BYTES) {
+      throw new ProblemError(413, 'document_too_large', `Document ${i + 1} must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`);
+    }
+    const sniffed = sniffDocumentType(doc.head);
     if (!sniffed || sniffed !== u.contentType) {
       throw new ProblemError(415, 'document_type', `Document ${i + 1} must be a PDF, JPEG or PNG, and be what it says it is.`, {
         errors: [{ field: `body.documents.${i}.content_type`, message: 'does not match the file' }],
       });
     }
-    return { kind: u.kind, contentType: sniffed, data, sha256: createHash('sha256').update(data).digest('hex') };
+    return { kind: u.kind, contentType: sniffed, base64: doc.base64, sizeBytes: doc.sizeBytes, sha256: doc.sha256 };
   });
   for (const kind of ['driver_licence', 'vehicle_licence'] as const) {
     if (!documents.some((d) => d.kind === kind)) {
@@ -52,13 +77,13 @@ export async function applyAsDriver(
       });
     }
   }
-  if (application.tier === 'partner' && !application.partnerFleetId) {
-    throw new ProblemError(400, 'validation_failed', 'A partner-fleet driver names their fleet.', {
+  if (application.tier === 'partner' && !application.requestedFleetId) {
+    throw new ProblemError(400, 'validation_failed', 'A partner-fleet driver names the fleet they ask to join.', {
       errors: [{ field: 'body.partner_fleet_id', message: 'is required for tier partner' }],
     });
   }
-  if (application.partnerFleetId && !(await drivers.partnerFleetExists(s.sql, application.partnerFleetId))) {
-    throw new ProblemError(422, 'unknown_partner_fleet', `No partner fleet ${application.partnerFleetId}.`, {
+  if (application.requestedFleetId && !(await drivers.partnerFleetExists(s.sql, application.requestedFleetId))) {
+    throw new ProblemError(422, 'unknown_partner_fleet', `No partner fleet ${application.requestedFleetId}.`, {
       errors: [{ field: 'body.partner_fleet_id', message: 'is not a partner fleet' }],
     });
   }
@@ -75,7 +100,7 @@ export async function applyAsDriver(
   }
   const driverId = `drv_${randomBytes(8).toString('hex')}`;
   await drivers.insertApplication(s.sql, driverId, application, documents);
-  return { driverId, status: 'applicant' };
+  return { driverId, status: 'applicant', requestedFleetId: application.requestedFleetId };
 }
 
 export type DriverDecision = 'approve' | 'reject' | 'suspend' | 'reinstate';
@@ -86,13 +111,36 @@ const MOVES: Record<DriverDecision, { from: drivers.DriverStatus[]; to: drivers.
   reinstate: { from: ['suspended'], to: 'approved' },
 };
 
+/**
+ * A staff decision on a driver. `grantFleetId`, on approval only, also grants the fleet the driver
+ * asked to join: staff name it, so nobody grants a fleet they have not seen. Without it the request
+ * stays with the fleet's operator. Either way the decision's record says which fleet was asked for.
+ */
 export async function decideDriver(
   s: Pick<Services, 'sql' | 'notifier' | 'temporal' | 'config'>,
   staff: StaffMember,
   driverId: string,
   decision: DriverDecision,
   reason: string | null,
+  grantFleetId: string | null = null,
 ): Promise<drivers.DriverRow> {
+  if (grantFleetId !== null && decision !== 'approve') {
+    throw new ProblemError(400, 'validation_failed', 'A fleet is granted only with an approval.', { errors: [{ field: 'body.grant_fleet_id', message: 'only with action approve' }] });
+  }
+  const requested = await drivers.pendingFleetRequest(s.sql, driverId);
+  let grant: drivers.FleetRequestRow | null = null;
+  if (grantFleetId !== null) {
+    const current = await drivers.findDriver(s.sql, driverId);
+    if (!current) throw new ProblemError(404, 'driver_not_found', `No driver ${driverId}.`);
+    // Repeating an approval that already granted this fleet is a retry; anything else names a fleet nobody asked for.
+    if (current.partner_fleet_id !== grantFleetId) {
+      if (requested?.fleet_id !== grantFleetId) {
+        throw new ProblemError(409, 'no_such_fleet_request', `Driver ${driverId} has not asked to join ${grantFleetId}${requested ? ` (they asked for ${requested.fleet_id})` : ''}.`);
+      }
+      if (current.partner_fleet_id !== null) throw new ProblemError(409, 'driver_in_another_fleet', `Driver ${driverId} is in another fleet; its operator removes them first.`);
+      grant = requested;
+    }
+  }
   const move = MOVES[decision];
   const moved = await drivers.moveDriverStatus(s.sql, driverId, move.from, move.to);
   if (!moved) {
@@ -100,15 +148,20 @@ export async function decideDriver(
     if (!current) throw new ProblemError(404, 'driver_not_found', `No driver ${driverId}.`);
     // Repeating a decision that has already taken effect is a retry, not a conflict. A repeated
     // suspension finishes what a first attempt that died after writing the status may have left.
-    if (current.status === move.to) {
-      if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, current);
-      return current;
-    }
-    throw new ProblemError(409, 'invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
+    if (current.status !== move.to) throw new ProblemError(409, 'invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
+    if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, current);
+    if (!grant) return current;
+    // Approved already: the grant alone is new, and goes on the record as such.
+    await recordStaffAction(s.sql, { staffId: staff.id, action: 'driver.fleet_grant', subjectKind: 'driver', subjectId: driverId, reason, details: { fleet_id: grant.fleet_id } });
+    return grantRequested(s, staff, grant, reason, current);
   }
   // Suspension is immediate: the driver comes off their jobs before anything else is written.
   if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, moved);
-  await recordStaffAction(s.sql, { staffId: staff.id, action: `driver.${decision}`, subjectKind: 'driver', subjectId: driverId, reason });
+  await recordStaffAction(s.sql, {
+    staffId: staff.id, action: `driver.${decision}`, subjectKind: 'driver', subjectId: driverId, reason,
+    details: requested ? { requested_fleet_id: requested.fleet_id, fleet_granted: grant !== null } : {},
+  });
+  const driver = grant ? await grantRequested(s, staff, grant, reason, moved) : moved;
   if (decision === 'approve') {
     await startDriverSubscription(s.temporal, s.config.TEMPORAL_TASK_QUEUE, { driverId, tier: moved.tier, approvedAt: moved.status_changed_at ?? new Date() });
     await watchLicences(s.temporal, s.config.TEMPORAL_TASK_QUEUE, driverId, {
@@ -117,8 +170,29 @@ export async function decideDriver(
     });
     await notifyDriver(s, moved, 'approved', `You are approved to drive with Direct Taxi. Sign in at ${s.config.PUBLIC_BASE_URL}/driver with this phone number.`);
   }
-  if (decision === 'reject') await notifyDriver(s, moved, 'rejected', 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
-  return moved;
+  if (decision === 'reject') {
+    await drivers.closeFleetRequests(s.sql, driverId);
+    await notifyDriver(s, moved, 'rejected', 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
+  }
+  return driver;
+}
+
+async function grantRequested(
+  s: Pick<Services, 'sql'>,
+  staff: StaffMember,
+  request: drivers.FleetRequestRow,
+  reason: string | null,
+  driver: drivers.DriverRow,
+): Promise<drivers.DriverRow> {
+  const outcome = await drivers.decideFleetRequest(s.sql, {
+    requestId: request.id, fleetId: request.fleet_id, decision: 'granted', by: { kind: 'staff', id: staff.id, key: null }, reason,
+  });
+  if (outcome.result === 'in_another_fleet') throw new ProblemError(409, 'driver_in_another_fleet', `Driver ${driver.id} is in another fleet; its operator removes them first.`);
+  // Granted now, or a moment ago by the fleet's operator: either way the driver is in the fleet.
+  if (outcome.result === 'already_decided' && outcome.request.status !== 'granted') {
+    throw new ProblemError(409, 'fleet_request_decided', `The fleet's operator has already answered this request (${outcome.request.status}).`);
+  }
+  return { ...driver, partner_fleet_id: request.fleet_id };
 }
 
 const isoDay = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);

@@ -10,6 +10,7 @@ export interface DriverRow {
   whatsapp: string | null;
   tier: Tier;
   home_area: string | null;
+  /** The fleet the driver belongs to: only ever set by a grant (the operator's, or staff's). */
   partner_fleet_id: string | null;
   approved: boolean;
   vehicle_type: string;
@@ -57,17 +58,23 @@ export interface DriverApplication {
   wheelchairAccessible: boolean;
   homeArea: string | null;
   tier: Tier;
-  partnerFleetId: string | null;
+  /** The fleet the applicant asks to join: a request the fleet's operator answers, never membership. */
+  requestedFleetId: string | null;
 }
 
 export interface DriverDocument {
   kind: 'driver_licence' | 'vehicle_licence' | 'insurance' | 'other';
   contentType: 'application/pdf' | 'image/jpeg' | 'image/png';
-  data: Buffer;
+  /** The file as sent, padded base64: Postgres decodes it, so no decoded copy is built here. */
+  base64: string;
+  sizeBytes: number;
   sha256: string;
 }
 
-/** A new applicant and their documents, in one transaction: nothing half-applied. */
+/**
+ * A new applicant, their documents and the fleet they ask to join, in one transaction: nothing
+ * half-applied. The driver joins no fleet here, whatever they named.
+ */
 export async function insertApplication(sql: Sql, id: string, a: DriverApplication, documents: DriverDocument[]): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`
@@ -75,15 +82,17 @@ export async function insertApplication(sql: Sql, id: string, a: DriverApplicati
                            vehicle_description, plate, seats, wheelchair_accessible, online, licensing_authority,
                            driver_licence_number, driver_licence_expires, vehicle_licence_number, vehicle_licence_expires,
                            vehicle_make, vehicle_model, vehicle_registration, applied_at, status_changed_at)
-      values (${id}, ${a.name}, ${a.phone}, ${a.email}, ${a.tier}, ${a.homeArea}, ${a.partnerFleetId}, false, 'applicant',
+      values (${id}, ${a.name}, ${a.phone}, ${a.email}, ${a.tier}, ${a.homeArea}, null, false, 'applicant',
               ${a.vehicleType}, ${`${a.vehicleMake} ${a.vehicleModel}`}, ${a.vehicleLicenceNumber}, ${a.seats},
               ${a.wheelchairAccessible}, false, ${a.licensingAuthority}, ${a.driverLicenceNumber}, ${a.driverLicenceExpires},
               ${a.vehicleLicenceNumber}, ${a.vehicleLicenceExpires}, ${a.vehicleMake}, ${a.vehicleModel},
               ${a.vehicleRegistration}, now(), now())`;
     for (const d of documents) {
+      // A Buffer would go as a hex string twice its size (and a copy of it); the base64 is already here.
       await tx`insert into driver_documents (driver_id, kind, content_type, size_bytes, sha256, data)
-               values (${id}, ${d.kind}, ${d.contentType}, ${d.data.length}, ${d.sha256}, ${d.data})`;
+               values (${id}, ${d.kind}, ${d.contentType}, ${d.sizeBytes}, ${d.sha256}, decode(${d.base64}, 'base64'))`;
     }
+    if (a.requestedFleetId) await tx`insert into driver_fleet_requests (driver_id, fleet_id) values (${id}, ${a.requestedFleetId})`;
   });
 }
 
@@ -111,10 +120,19 @@ export async function moveDriverStatus(sql: Sql, id: string, from: DriverStatus[
   return d ?? null;
 }
 
-export async function listDrivers(sql: Sql, status: DriverStatus | null, limit = 100): Promise<DriverRow[]> {
+/** A driver as staff see them: with the fleet they have asked to join and not yet been answered on. */
+export type DriverWithRequest = DriverRow & { requested_fleet_id: string | null };
+
+export async function listDrivers(sql: Sql, status: DriverStatus | null, limit = 100): Promise<DriverWithRequest[]> {
   return status
-    ? sql<DriverRow[]>`select * from drivers where status = ${status} order by applied_at nulls last, created_at limit ${limit}`
-    : sql<DriverRow[]>`select * from drivers order by created_at desc limit ${limit}`;
+    ? sql<DriverWithRequest[]>`
+        select d.*, r.fleet_id as requested_fleet_id
+          from drivers d left join driver_fleet_requests r on r.driver_id = d.id and r.status = 'pending'
+         where d.status = ${status} order by d.applied_at nulls last, d.created_at limit ${limit}`
+    : sql<DriverWithRequest[]>`
+        select d.*, r.fleet_id as requested_fleet_id
+          from drivers d left join driver_fleet_requests r on r.driver_id = d.id and r.status = 'pending'
+         order by d.created_at desc limit ${limit}`;
 }
 
 export async function driverDocuments(sql: Sql, driverId: string) {
@@ -180,4 +198,116 @@ export async function loadDriver(sql: Sql, id: string): Promise<DriverRow> {
   const d = await findDriver(sql, id);
   if (!d) throw new Error(`driver ${id} not found`);
   return d;
+}
+
+// --- Fleet membership: requests, grants, refusals and removals (migration 00019). ---
+
+export type FleetRequestStatus = 'pending' | 'granted' | 'refused' | 'closed';
+
+export interface FleetRequestRow {
+  id: string;
+  driver_id: string;
+  fleet_id: string;
+  status: FleetRequestStatus;
+  requested_at: Date;
+  decided_at: Date | null;
+}
+
+/** Who changed a membership: an operator (by its bridge key) or a staff member. */
+export interface FleetActor {
+  kind: 'operator' | 'staff';
+  id: string;
+  key: string | null;
+}
+
+const REQUEST_ID = /^\d{1,18}$/;
+
+export async function pendingFleetRequest(sql: Sql, driverId: string): Promise<FleetRequestRow | null> {
+  const [r] = await sql<FleetRequestRow[]>`
+    select id::text, driver_id, fleet_id, status, requested_at, decided_at
+      from driver_fleet_requests where driver_id = ${driverId} and status = 'pending'`;
+  return r ?? null;
+}
+
+/** The open requests to join one fleet, oldest first, with what an operator needs to recognise the driver. */
+export async function pendingRequestsForFleet(sql: Sql, fleetId: string, limit = 200) {
+  return sql<{
+    id: string; driver_id: string; requested_at: Date; name: string; phone: string; status: DriverStatus; tier: Tier;
+    vehicle_description: string; vehicle_registration: string | null; seats: number; wheelchair_accessible: boolean; licensing_authority: string | null;
+  }[]>`
+    select r.id::text, r.driver_id, r.requested_at, d.name, d.phone, d.status, d.tier, d.vehicle_description,
+           d.vehicle_registration, d.seats, d.wheelchair_accessible, d.licensing_authority
+      from driver_fleet_requests r join drivers d on d.id = r.driver_id
+     where r.fleet_id = ${fleetId} and r.status = 'pending'
+     order by r.requested_at, r.id limit ${limit}`;
+}
+
+export type FleetDecisionOutcome =
+  | { result: 'decided'; request: FleetRequestRow }
+  | { result: 'not_found' }
+  | { result: 'already_decided'; request: FleetRequestRow }
+  | { result: 'in_another_fleet' };
+
+/**
+ * Grants or refuses one request to join `fleetId`. A request of another fleet is not found, so an
+ * operator can neither answer nor learn of another's. A grant moves the driver into the fleet only
+ * if they belong to no other; the request, the membership and the record change together.
+ */
+export async function decideFleetRequest(
+  sql: Sql,
+  q: { requestId: string; fleetId: string; decision: 'granted' | 'refused'; by: FleetActor; reason: string | null },
+): Promise<FleetDecisionOutcome> {
+  if (!REQUEST_ID.test(q.requestId)) return { result: 'not_found' };
+  return sql.begin(async (tx): Promise<FleetDecisionOutcome> => {
+    const [r] = await tx<FleetRequestRow[]>`
+      select id::text, driver_id, fleet_id, status, requested_at, decided_at
+        from driver_fleet_requests where id = ${q.requestId} and fleet_id = ${q.fleetId} for update`;
+    if (!r) return { result: 'not_found' };
+    if (r.status !== 'pending') return { result: 'already_decided', request: r };
+    if (q.decision === 'granted') {
+      const joined = await tx`
+        update drivers set partner_fleet_id = ${r.fleet_id}
+         where id = ${r.driver_id} and (partner_fleet_id is null or partner_fleet_id = ${r.fleet_id}) returning id`;
+      if (joined.length === 0) return { result: 'in_another_fleet' };
+    }
+    const [decided] = await tx<FleetRequestRow[]>`
+      update driver_fleet_requests set status = ${q.decision}, decided_at = now() where id = ${r.id}
+      returning id::text, driver_id, fleet_id, status, requested_at, decided_at`;
+    await tx`
+      insert into driver_fleet_events (driver_id, fleet_id, event, request_id, by_kind, by_id, by_key, reason)
+      values (${r.driver_id}, ${r.fleet_id}, ${q.decision}, ${r.id}, ${q.by.kind}, ${q.by.id}, ${q.by.key}, ${q.reason})`;
+    return { result: 'decided', request: decided! };
+  });
+}
+
+/** Takes a driver out of `fleetId` (on the record); false when they are not in it. */
+export async function removeFromFleet(sql: Sql, q: { driverId: string; fleetId: string; by: FleetActor; reason: string | null }): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const left = await tx`update drivers set partner_fleet_id = null where id = ${q.driverId} and partner_fleet_id = ${q.fleetId} returning id`;
+    if (left.length === 0) return false;
+    await tx`
+      insert into driver_fleet_events (driver_id, fleet_id, event, by_kind, by_id, by_key, reason)
+      values (${q.driverId}, ${q.fleetId}, 'removed', ${q.by.kind}, ${q.by.id}, ${q.by.key}, ${q.reason})`;
+    return true;
+  });
+}
+
+/** A rejected applicant's open request is nobody's to answer any more. */
+export async function closeFleetRequests(sql: Sql, driverId: string): Promise<void> {
+  await sql`update driver_fleet_requests set status = 'closed', decided_at = now() where driver_id = ${driverId} and status = 'pending'`;
+}
+
+/** Every request a driver made and every membership change, for staff. */
+export async function fleetHistory(sql: Sql, driverId: string) {
+  const requests = await sql<(FleetRequestRow & { fleet_name: string })[]>`
+    select r.id::text, r.driver_id, r.fleet_id, f.name as fleet_name, r.status, r.requested_at, r.decided_at
+      from driver_fleet_requests r join partner_fleets f on f.id = r.fleet_id
+     where r.driver_id = ${driverId} order by r.requested_at, r.id`;
+  const events = await sql<{ event: string; fleet_id: string; by_kind: 'operator' | 'staff'; by_id: string; by_name: string; reason: string | null; at: Date }[]>`
+    select e.event, e.fleet_id, e.by_kind, e.by_id, coalesce(s.name, p.name, e.by_id) as by_name, e.reason, e.at
+      from driver_fleet_events e
+      left join staff s on e.by_kind = 'staff' and s.id::text = e.by_id
+      left join partners p on e.by_kind = 'operator' and p.id = e.by_id
+     where e.driver_id = ${driverId} order by e.at, e.id`;
+  return { requests, events };
 }

@@ -1,10 +1,14 @@
+import { MAX_DOCUMENT_BYTES } from '../drivers/application-limits.js';
 import { html } from './escape-html.js';
 import { inlineAsset, layout, type Page } from './layout.js';
 
 // Applying to drive: licensing details and documents, sent to POST /api/drivers/applications. The
 // documents are read in the browser and sent with the form; they are stored for operators only.
 
+const MAX_MB = MAX_DOCUMENT_BYTES / 1024 / 1024;
+
 const APPLY_SCRIPT = inlineAsset(`(() => {
+  const MAX_BYTES = ${MAX_DOCUMENT_BYTES};
   const form = document.getElementById('apply');
   const message = document.getElementById('message');
   const say = (text, ok) => { message.textContent = text; message.className = 'alert ' + (ok ? 'ok' : 'error'); message.hidden = false; message.focus(); };
@@ -23,6 +27,7 @@ const APPLY_SCRIPT = inlineAsset(`(() => {
       const documents = [];
       for (const [kind, input] of [['driver_licence', f.driver_licence_file], ['vehicle_licence', f.vehicle_licence_file], ['insurance', f.insurance_file]]) {
         const file = input.files[0];
+        if (file && file.size > MAX_BYTES) throw new Error(file.name + ' is larger than ${MAX_MB} MB: take a smaller photo or scan, and try again.');
         if (file) documents.push({ kind, content_type: file.type, data_base64: await read(file) });
       }
       const body = {
@@ -33,7 +38,13 @@ const APPLY_SCRIPT = inlineAsset(`(() => {
         vehicle_type: f.vehicle_type.value, seats: Number(f.seats.value), wheelchair_accessible: f.wheelchair_accessible.checked,
         home_area: f.home_area.value || null, tier: f.tier.value, documents,
       };
-      const res = await fetch('/api/drivers/applications', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+      const send = () => fetch('/api/drivers/applications', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+      let res = await send();
+      // Busy with other uploads (503): wait as told and send again, a few times.
+      for (let tries = 0; res.status === 503 && tries < 5; tries++) {
+        await new Promise((r) => setTimeout(r, 1000 * Math.min(30, Number(res.headers.get('retry-after')) || 5)));
+        res = await send();
+      }
       const reply = await res.json().catch(() => null);
       if (res.ok) {
         form.hidden = true;
@@ -87,7 +98,7 @@ ${field('vehicle_registration', 'Registration')}
 <label for="tier">How you drive with us</label>
 <select id="tier" name="tier"><option value="local">Local driver</option><option value="national">National network</option></select>
 <h2>Documents</h2>
-<p class="hint">PDF, JPEG or PNG, up to 5 MB each. Seen only by our operators.</p>
+<p class="hint">PDF, JPEG or PNG, up to ${MAX_MB} MB each. Seen only by our operators.</p>
 <label for="driver_licence_file">Driver licence</label>
 <input id="driver_licence_file" name="driver_licence_file" type="file" accept="application/pdf,image/jpeg,image/png" required>
 <label for="vehicle_licence_file">Vehicle licence</label>

@@ -3,7 +3,8 @@ import { inlineAsset, layout, type Page } from './layout.js';
 
 // The operator's dashboard: sign in with the operator bridge key (kept for this browser tab only),
 // pick a day, see that day's jobs from the bridge by pickup time, and assign each to a driver of
-// the operator's own fleet. Everything goes through /api/operator.
+// the operator's own fleet; answer drivers asking to join the fleet, and take drivers out of it.
+// Everything goes through /api/operator.
 
 const OPERATOR_SCRIPT = inlineAsset(`(() => {
   const $ = (id) => document.getElementById(id);
@@ -16,7 +17,7 @@ const OPERATOR_SCRIPT = inlineAsset(`(() => {
     const res = await fetch(path, { method, headers: Object.assign({ accept: 'application/json', authorization: 'Bearer ' + key }, body ? { 'content-type': 'application/json' } : {}), body: body ? JSON.stringify(body) : undefined });
     if (res.status === 401) { sessionStorage.removeItem(KEY); key = null; $('dashboard').hidden = true; $('sign-in').hidden = false; throw new Error('That operator key is not valid.'); }
     if (!res.ok) { const p = await res.json().catch(() => null); throw new Error((p && p.detail) || 'Something went wrong.'); }
-    return res.json();
+    return res.status === 204 ? null : res.json();
   };
   const row = (j) => {
     const tr = el('tr'); tr.dataset.ref = j.ref;
@@ -39,8 +40,35 @@ const OPERATOR_SCRIPT = inlineAsset(`(() => {
     tr.append(cell);
     return tr;
   };
+  const act = (text, cls, run) => {
+    const b = el('button', text, cls); b.type = 'button';
+    b.addEventListener('click', async () => { try { await run(); await load(); } catch (e) { say(e.message); } });
+    return b;
+  };
+  const requestRow = (q) => {
+    const tr = el('tr'); tr.dataset.request = q.id;
+    tr.append(el('td', q.name + ', ' + q.phone), el('td', q.vehicle + (q.registration ? ' (' + q.registration + ')' : '') + ', ' + q.seats + ' seats'), el('td', q.driverStatus), el('td', q.requestedAt.slice(0, 10)));
+    const cell = el('td');
+    const answer = (decision) => api('POST', '/api/operator/fleet-requests/' + encodeURIComponent(q.id) + '/decision', { decision }).then(() => say(q.name + (decision === 'accept' ? ' joined your fleet.' : ' was refused.'), true));
+    cell.append(act('Accept ' + q.name, undefined, () => answer('accept')), act('Refuse ' + q.name, 'decline', () => answer('refuse')));
+    tr.append(cell);
+    return tr;
+  };
+  const memberRow = (d) => {
+    const tr = el('tr'); tr.dataset.driver = d.id;
+    tr.append(el('td', d.name), el('td', d.vehicle + ', ' + d.plate), el('td', d.online ? 'online' : 'offline'));
+    const cell = el('td');
+    cell.append(act('Remove ' + d.name, 'decline', () => api('DELETE', '/api/operator/drivers/' + encodeURIComponent(d.id)).then(() => say(d.name + ' is no longer in your fleet.', true))));
+    tr.append(cell);
+    return tr;
+  };
   const load = async () => {
     drivers = (await api('GET', '/api/operator/drivers')).drivers;
+    const requests = (await api('GET', '/api/operator/fleet-requests')).requests;
+    $('requests').replaceChildren(...requests.map(requestRow));
+    $('no-requests').hidden = requests.length > 0;
+    $('members').replaceChildren(...drivers.map(memberRow));
+    $('no-members').hidden = drivers.length > 0;
     const list = await api('GET', '/api/operator/jobs?day=' + encodeURIComponent($('day').value));
     $('operator-name').textContent = list.operator;
     $('jobs').replaceChildren(...list.jobs.map(row));
@@ -83,6 +111,29 @@ export function renderOperatorPage(): Page {
 </table>
 </div>
 <p class="hint" id="none" hidden>No jobs this day.</p>
+</section>
+<section aria-labelledby="requests-title">
+<h2 id="requests-title">Drivers asking to join your fleet</h2>
+<p class="hint">Nobody is in your fleet, or can be given your jobs, until you accept them.</p>
+<div class="table-scroll" role="region" aria-labelledby="requests-title" tabindex="0">
+<table>
+<caption class="visually-hidden">Requests to join, oldest first</caption>
+<thead><tr><th scope="col">Driver</th><th scope="col">Vehicle</th><th scope="col">Status with us</th><th scope="col">Asked</th><th scope="col">Answer</th></tr></thead>
+<tbody id="requests"></tbody>
+</table>
+</div>
+<p class="hint" id="no-requests" hidden>No requests.</p>
+</section>
+<section aria-labelledby="members-title">
+<h2 id="members-title">Your fleet</h2>
+<div class="table-scroll" role="region" aria-labelledby="members-title" tabindex="0">
+<table>
+<caption class="visually-hidden">Drivers in your fleet</caption>
+<thead><tr><th scope="col">Driver</th><th scope="col">Vehicle</th><th scope="col">Now</th><th scope="col">Remove</th></tr></thead>
+<tbody id="members"></tbody>
+</table>
+</div>
+<p class="hint" id="no-members" hidden>No drivers in your fleet yet.</p>
 </section>
 </div>`;
   return layout({ title: 'Operator dashboard', body, script: OPERATOR_SCRIPT });

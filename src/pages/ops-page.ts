@@ -2,8 +2,9 @@ import { html } from './escape-html.js';
 import { inlineAsset, layout, type Page } from './layout.js';
 
 // The operators' page: sign in with a staff key (kept for this browser tab only), review
-// applicants and their documents, approve or reject, suspend or reinstate, block a passenger and,
-// for admins, extend a trial. Every action goes through /api/ops and is recorded with who and why.
+// applicants and their documents and the fleet they ask to join, approve or reject, suspend or
+// reinstate, block a passenger and, for admins, extend a trial. Every action goes through /api/ops
+// and is recorded with who and why.
 
 const OPS_SCRIPT = inlineAsset(`(() => {
   const $ = (id) => document.getElementById(id);
@@ -21,9 +22,10 @@ const OPS_SCRIPT = inlineAsset(`(() => {
     const res = await api('GET', '/api/ops/drivers/' + encodeURIComponent(driverId) + '/documents/' + doc.id);
     const a = el('a'); a.href = URL.createObjectURL(await res.blob()); a.download = driverId + '-' + doc.kind; a.click();
   };
-  const decide = async (driverId, action, reasonInput) => {
+  const decide = async (driverId, action, reasonInput, grantFleet) => {
     try {
-      await api('POST', '/api/ops/drivers/' + encodeURIComponent(driverId) + '/decision', { action, reason: reasonInput.value.trim() || null });
+      const grant = action === 'approve' && grantFleet && grantFleet.checked ? grantFleet.value : null;
+      await api('POST', '/api/ops/drivers/' + encodeURIComponent(driverId) + '/decision', { action, reason: reasonInput.value.trim() || null, grant_fleet_id: grant });
       say('Driver ' + driverId + ': ' + action + ' recorded.', true);
       await load();
     } catch (e) { say(e.message); }
@@ -34,7 +36,7 @@ const OPS_SCRIPT = inlineAsset(`(() => {
     card.dataset.driver = d.id;
     card.append(el('h3', d.name + ' (' + d.status + ')'));
     const facts = el('dl', undefined, 'facts');
-    for (const [k, v] of [['Phone', d.phone], ['Email', d.email], ['Authority', d.licensing_authority], ['Driver licence', d.driver_licence_number + ', expires ' + d.driver_licence_expires], ['Vehicle licence', d.vehicle_licence_number + ', expires ' + d.vehicle_licence_expires], ['Vehicle', d.vehicle + ', ' + d.vehicle_registration + ', ' + d.seats + ' seats' + (d.wheelchair_accessible ? ', wheelchair accessible' : '')], ['Tier', d.tier + (d.home_area ? ', ' + d.home_area : '')]]) {
+    for (const [k, v] of [['Phone', d.phone], ['Email', d.email], ['Authority', d.licensing_authority], ['Driver licence', d.driver_licence_number + ', expires ' + d.driver_licence_expires], ['Vehicle licence', d.vehicle_licence_number + ', expires ' + d.vehicle_licence_expires], ['Vehicle', d.vehicle + ', ' + d.vehicle_registration + ', ' + d.seats + ' seats' + (d.wheelchair_accessible ? ', wheelchair accessible' : '')], ['Tier', d.tier + (d.home_area ? ', ' + d.home_area : '')], ['Fleet', d.fleet_id], ['Asks to join fleet', d.requested_fleet_id ? d.requested_fleet_id + ' (not a member until its operator accepts, or you grant it below)' : null]]) {
       facts.append(el('dt', k), el('dd', v || '—'));
     }
     card.append(facts);
@@ -47,11 +49,19 @@ const OPS_SCRIPT = inlineAsset(`(() => {
     const label = el('label', 'Reason (recorded)'); label.htmlFor = reasonId;
     const reason = el('input'); reason.type = 'text'; reason.id = reasonId;
     card.append(label, reason);
+    let grantFleet = null;
+    if (d.status === 'applicant' && d.requested_fleet_id) {
+      // Granting a fleet is a separate, visible choice: approving the driver alone leaves it to the operator.
+      const choice = el('label', undefined, 'choice');
+      grantFleet = el('input'); grantFleet.type = 'checkbox'; grantFleet.value = d.requested_fleet_id;
+      choice.append(grantFleet, document.createTextNode(' Also put them in fleet ' + d.requested_fleet_id + ' (checked with its operator)'));
+      card.append(choice);
+    }
     const actions = el('div', undefined, 'actions');
     const actionsFor = { applicant: [['approve', 'Approve'], ['reject', 'Reject']], approved: [['suspend', 'Suspend']], suspended: [['reinstate', 'Reinstate']], rejected: [] }[d.status] || [];
     for (const [action, text] of actionsFor) {
       const b = el('button', text, action === 'approve' || action === 'reinstate' ? undefined : 'decline'); b.type = 'button';
-      b.addEventListener('click', () => decide(d.id, action, reason));
+      b.addEventListener('click', () => decide(d.id, action, reason, grantFleet));
       actions.append(b);
     }
     card.append(actions);
@@ -70,9 +80,12 @@ const OPS_SCRIPT = inlineAsset(`(() => {
       });
       card.append(daysLabel, days, extend);
     }
-    if (detail.actions.length) {
+    const history = detail.actions.map((a) => [a.at, a.action + ' by ' + a.by + (a.details && a.details.requested_fleet_id ? ' (asked for fleet ' + a.details.requested_fleet_id + (a.details.fleet_granted ? ', granted' : ', left to its operator') + ')' : '') + (a.reason ? ': ' + a.reason : '')])
+      .concat(detail.fleet.history.map((e) => [e.at, 'fleet ' + e.fleet_id + ' ' + e.event + ' by ' + e.by + ' (' + e.by_kind + ')' + (e.reason ? ': ' + e.reason : '')]))
+      .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    if (history.length) {
       const log = el('ul');
-      for (const a of detail.actions) log.append(el('li', a.at.slice(0, 16).replace('T', ' ') + ' ' + a.action + ' by ' + a.by + (a.reason ? ': ' + a.reason : '')));
+      for (const [at, what] of history) log.append(el('li', at.slice(0, 16).replace('T', ' ') + ' ' + what));
       card.append(el('h4', 'History'), log);
     }
     return card;

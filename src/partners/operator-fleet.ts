@@ -73,6 +73,10 @@ export async function operatorJobsOn(s: Pick<Services, 'sql'>, operator: Partner
   }));
 }
 
+/**
+ * The approved drivers the operator has let into its fleet. partner_fleet_id is set only by a grant
+ * (src/drivers/fleet-membership.ts), never by what an applicant named, so assigning reads this.
+ */
 export async function fleetDrivers(s: Pick<Services, 'sql'>, operator: Partner): Promise<FleetDriver[]> {
   if (!operator.fleetId) return [];
   const rows = await s.sql<{ id: string; name: string; vehicle_description: string; plate: string; seats: number; wheelchair_accessible: boolean; online: boolean }[]>`

@@ -6,7 +6,7 @@ import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
 /** Route groups that share one allowance per caller. */
-export type RateLimitGroup = 'quote' | 'booking' | 'lookup' | 'driver' | 'partner' | 'oauth' | 'mcp';
+export type RateLimitGroup = 'quote' | 'booking' | 'application' | 'lookup' | 'driver' | 'partner' | 'oauth' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,6 +46,10 @@ export const rateLimitsPlugin = fp(
       quote: group('quote', config.QUOTE_RATE_LIMIT_PER_HOUR, HOUR_MS),
       // Every route that creates a ride: each one dispatches and texts drivers.
       booking: group('booking', config.BOOKING_RATE_LIMIT_PER_HOUR, HOUR_MS),
+      // Driver applications, apart from bookings (applying never costs an office its bookings), and
+      // counted before the body is read: a refused attempt costs no megabytes. A ceiling for
+      // floods; people meet the per-applicant and per-address allowances first (src/drivers/application-limits.ts).
+      application: { ...group('application', config.APPLICATION_RATE_LIMIT_PER_HOUR, HOUR_MS), hook: 'onRequest' },
       // Lookups, cancels and the tracking page: generous for people, useless for guessing references.
       lookup: group('lookup', config.LOOKUP_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
       // Job-card answers and trip reports: a driver app polls and retries, a script should not.

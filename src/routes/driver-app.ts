@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardFor, jobsFor } from '../drivers/app.js';
 import { confirmPayment, reportTrip, respondToOffer } from '../drivers/offers.js';
+import { admitApplication, APPLICATION_BODY_LIMIT } from '../drivers/application-limits.js';
 import { applyAsDriver } from '../drivers/onboarding.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
 import { requestSignInCode, verifySignInCode } from '../drivers/sign-in.js';
@@ -9,6 +10,7 @@ import { revokeSession } from '../drivers/session-store.js';
 import { setAvailability, setLocation, setPaymentOptions } from '../drivers/store.js';
 import { signedInDriver } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
+import { uploadSlots } from '../http/upload-slots.js';
 import { normaliseInternationalPhone } from '../passengers/phone.js';
 import { OfferResponseReply, SettlementReply, TripEventReply } from '../schemas/booking.js';
 import {
@@ -36,8 +38,6 @@ import {
 // as `Authorization: Bearer drs_...` and sees and touches only their own jobs; a suspended driver
 // none (403 driver_suspended).
 
-const APPLICATION_BODY_LIMIT = 48 * 1024 * 1024;
-
 function phoneOrProblem(input: string, field = 'body.phone', opts: { defaultCountry?: 'GB' } = {}): string {
   const p = normaliseInternationalPhone(input, opts);
   if (!p.ok) throw new ProblemError(400, 'validation_failed', p.reason, { errors: [{ field, message: p.reason }] });
@@ -50,23 +50,38 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   const tags = ['driver app'];
   const limited = { rateLimit: app.rateLimits.driver };
 
+  // An application is up to 16 MB of JSON, held in memory from the first byte read to the row
+  // written: how many are in flight, not how many an hour, bounds the process's memory. Both the
+  // slot and the hourly ceiling are taken before the body is read; a body over the limit is refused
+  // by its Content-Length (413) before a byte of it is read (docs/security/onboarding.md).
+  const applicationSlots = uploadSlots({
+    total: s.config.APPLICATION_UPLOADS_IN_FLIGHT,
+    perAddress: 1,
+    bodyTimeoutMs: s.config.APPLICATION_UPLOAD_TIMEOUT_SECONDS * 1000,
+    retryAfterSeconds: 5,
+  });
   r.post('/api/drivers/applications', {
     bodyLimit: APPLICATION_BODY_LIMIT,
+    onRequest: applicationSlots.admit,
+    preValidation: applicationSlots.bodyReceived,
     schema: {
       operationId: 'applyAsDriver',
       tags,
-      summary: 'Apply to drive: licensing details and documents; an operator reviews the application',
+      summary: `Apply to drive: licensing details and documents; an operator reviews the application. At most ${APPLICATION_BODY_LIMIT} bytes (413 beyond, by Content-Length); one upload at a time per address (503 with Retry-After)`,
       body: DriverApplicationRequest,
       response: { 201: DriverApplicationReply, ...problemResponses(400, 409, 413, 415, 422, 429, 503) },
     },
-    config: { rateLimit: app.rateLimits.booking },
+    config: { rateLimit: app.rateLimits.application },
     handler: async (request, reply) => {
       const b = request.body;
+      const phone = phoneOrProblem(b.phone);
+      const { caller } = request;
+      await admitApplication(s, { phone, rateKey: caller.rateKey, exempt: caller.kind === 'key' && caller.key.rateLimitExempt });
       const result = await applyAsDriver(
         s,
         {
           name: b.name,
-          phone: phoneOrProblem(b.phone),
+          phone,
           email: b.email.toLowerCase(),
           licensingAuthority: b.licensing_authority,
           driverLicenceNumber: b.driver_licence_number,
@@ -81,11 +96,15 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
           wheelchairAccessible: b.wheelchair_accessible,
           homeArea: b.home_area,
           tier: b.tier,
-          partnerFleetId: b.partner_fleet_id,
+          requestedFleetId: b.partner_fleet_id,
         },
         b.documents.map((d) => ({ kind: d.kind, contentType: d.content_type, base64: d.data_base64 })),
       );
-      return reply.code(201).send({ driver_id: result.driverId, status: 'applicant' as const });
+      return reply.code(201).send({
+        driver_id: result.driverId,
+        status: 'applicant' as const,
+        fleet_request: result.requestedFleetId ? { fleet_id: result.requestedFleetId, status: 'pending' as const } : null,
+      });
     },
   });
 

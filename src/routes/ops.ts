@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordStaffAction, staffActionsFor } from '../auth/staff.js';
 import { decideDriver } from '../drivers/onboarding.js';
-import { driverDocument, driverDocuments, findDriver, listDrivers, type DriverRow } from '../drivers/store.js';
+import { driverDocument, driverDocuments, findDriver, fleetHistory, listDrivers, pendingFleetRequest, type DriverRow } from '../drivers/store.js';
 import { staffMember } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { normaliseInternationalPhone } from '../passengers/phone.js';
@@ -36,11 +36,12 @@ import { SubscriptionFailure } from '../../workflows/subscriptions/definitions.j
 // The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
 // reject them, suspend and reinstate drivers, block passengers, extend trials (admins), end a trip
 // with the passenger on board. Every action is recorded with who, when and why (staff_actions),
-// and shown with the driver.
+// and shown with the driver, as is the fleet a driver asked to join and every grant, refusal and
+// removal of a fleet membership.
 
 const DocumentParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/), documentId: text(20).regex(/^\d+$/) });
 
-function driverSummary(d: DriverRow) {
+function driverSummary(d: DriverRow, requestedFleetId: string | null) {
   return {
     id: d.id,
     name: d.name,
@@ -60,6 +61,8 @@ function driverSummary(d: DriverRow) {
     seats: d.seats,
     wheelchair_accessible: d.wheelchair_accessible,
     applied_at: d.applied_at?.toISOString() ?? null,
+    fleet_id: d.partner_fleet_id,
+    requested_fleet_id: requestedFleetId,
   };
 }
 
@@ -74,7 +77,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     config: limited,
     handler: async (request) => {
       await staffMember(s, request);
-      return { drivers: (await listDrivers(s.sql, request.query.status ?? null)).map(driverSummary) };
+      return { drivers: (await listDrivers(s.sql, request.query.status ?? null)).map((d) => driverSummary(d, d.requested_fleet_id)) };
     },
   });
 
@@ -87,8 +90,16 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       if (!d) throw new ProblemError(404, 'driver_not_found', `No driver ${request.params.driverId}.`);
       const documents = await driverDocuments(s.sql, d.id);
       const actions = await staffActionsFor(s.sql, 'driver', d.id);
+      const fleet = await fleetHistory(s.sql, d.id);
       return {
-        driver: driverSummary(d),
+        driver: driverSummary(d, fleet.requests.find((x) => x.status === 'pending')?.fleet_id ?? null),
+        fleet: {
+          requests: fleet.requests.map((x) => ({
+            id: x.id, fleet_id: x.fleet_id, fleet_name: x.fleet_name, status: x.status,
+            requested_at: x.requested_at.toISOString(), decided_at: x.decided_at?.toISOString() ?? null,
+          })),
+          history: fleet.events.map((e) => ({ event: e.event, fleet_id: e.fleet_id, by_kind: e.by_kind, by: e.by_name, reason: e.reason, at: e.at.toISOString() })),
+        },
         documents: documents.map((x) => ({ id: x.id, kind: x.kind, content_type: x.content_type, size_bytes: x.size_bytes, sha256: x.sha256, uploaded_at: x.uploaded_at.toISOString() })),
         actions: actions.map((a) => ({ action: a.action, reason: a.reason, by: a.staff_name, role: a.staff_role, at: a.at.toISOString(), details: a.details })),
       };
@@ -116,7 +127,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsDecideDriver',
       tags,
-      summary: 'Approve or reject an applicant; suspend or reinstate a driver (recorded with who, when and why)',
+      summary: 'Approve or reject an applicant (and, on approval, grant the fleet they asked to join); suspend or reinstate a driver (recorded with who, when and why)',
       params: DriverIdParams,
       body: DriverDecisionRequest,
       response: { 200: OpsDecisionReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
@@ -124,12 +135,12 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     config: limited,
     handler: async (request) => {
       const staff = await staffMember(s, request);
-      const { action, reason } = request.body;
+      const { action, reason, grant_fleet_id: grantFleetId } = request.body;
       if (action !== 'approve' && !reason) {
         throw new ProblemError(400, 'validation_failed', `Say why (${action}).`, { errors: [{ field: 'body.reason', message: 'is required' }] });
       }
-      const d = await decideDriver(s, staff, request.params.driverId, action, reason);
-      return { driver: driverSummary(d) };
+      const d = await decideDriver(s, staff, request.params.driverId, action, reason, grantFleetId);
+      return { driver: driverSummary(d, (await pendingFleetRequest(s.sql, d.id))?.fleet_id ?? null) };
     },
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VEHICLE_TYPES } from '../pricing/types.js';
 import { PAYMENT_METHODS } from '../../workflows/bookings/definitions.js';
+import { MAX_DOCUMENT_BASE64_CHARS, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '../drivers/application-limits.js';
 import { DriverPaymentOptionsSchema } from '../settlement/payment-options.js';
 import { text } from './common.js';
 
@@ -35,22 +36,40 @@ export const DriverApplicationRequest = z
     wheelchair_accessible: z.boolean().default(false),
     home_area: text(60).trim().min(2).regex(/^[a-z0-9-]+$/, 'must be a licensing area id, e.g. manchester').nullable().default(null),
     tier: z.enum(['local', 'national', 'partner']).default('local'),
-    partner_fleet_id: text(60).trim().min(1).nullable().default(null),
+    partner_fleet_id: text(60)
+      .trim()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe("The fleet you ask to join (required for tier partner): a request its operator accepts or refuses; you are in no fleet until then"),
     documents: z
       .array(
         z.object({
           kind: z.enum(['driver_licence', 'vehicle_licence', 'insurance', 'other']),
           content_type: z.enum(['application/pdf', 'image/jpeg', 'image/png']),
-          data_base64: z.string().min(4).max(7_000_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
+          data_base64: z
+            .string()
+            .min(4)
+            .max(MAX_DOCUMENT_BASE64_CHARS, `must be at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB (${MAX_DOCUMENT_BASE64_CHARS} base64 characters)`)
+            .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
         }),
       )
       .min(2)
-      .max(6)
-      .describe('At least the driver licence and the vehicle licence; PDF, JPEG or PNG, 5 MB each at most. Never shown publicly.'),
+      .max(MAX_DOCUMENTS, `at most ${MAX_DOCUMENTS} documents`)
+      .describe(
+        `At least the driver licence and the vehicle licence; PDF, JPEG or PNG, ${MAX_DOCUMENTS} documents of ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB each at most. Never shown publicly.`,
+      ),
   })
   .meta({ id: 'DriverApplication' });
 
-export const DriverApplicationReply = z.object({ driver_id: z.string(), status: z.literal('applicant') });
+export const DriverApplicationReply = z.object({
+  driver_id: z.string(),
+  status: z.literal('applicant'),
+  fleet_request: z
+    .object({ fleet_id: z.string(), status: z.literal('pending') })
+    .nullable()
+    .describe("The fleet asked for, waiting for its operator's answer"),
+});
 
 export const SignInRequest = z.object({ phone });
 export const SignInReply = z.object({ status: z.literal('code_sent_if_registered') });
@@ -102,6 +121,12 @@ export const PaymentOptionsRequest = DriverPaymentOptionsSchema;
 export const DriverDecisionRequest = z.object({
   action: z.enum(['approve', 'reject', 'suspend', 'reinstate']),
   reason: text(500).trim().min(3, 'say why').nullable().default(null),
+  grant_fleet_id: text(60)
+    .trim()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe("With approve: also grant the fleet the driver asked to join, named as the driver's requested_fleet_id (otherwise its operator answers)"),
 });
 export const DriverIdParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/) });
 export const DriverListQuery = z.object({ status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional() });
@@ -178,11 +203,21 @@ export const OpsDriver = z
     seats: z.number().int(),
     wheelchair_accessible: z.boolean(),
     applied_at: z.string().nullable(),
+    fleet_id: z.string().nullable().describe('The fleet the driver is in (granted by its operator or by staff)'),
+    requested_fleet_id: z.string().nullable().describe('A fleet the driver asked to join, not yet answered: not a membership'),
   })
   .meta({ id: 'OpsDriver' });
 export const OpsDriverList = z.object({ drivers: z.array(OpsDriver) });
 export const OpsDriverDetail = z.object({
   driver: OpsDriver,
+  fleet: z.object({
+    requests: z.array(
+      z.object({ id: z.string(), fleet_id: z.string(), fleet_name: z.string(), status: z.enum(['pending', 'granted', 'refused', 'closed']), requested_at: z.string(), decided_at: z.string().nullable() }),
+    ),
+    history: z.array(
+      z.object({ event: z.string(), fleet_id: z.string(), by_kind: z.enum(['operator', 'staff']), by: z.string(), reason: z.string().nullable(), at: z.string() }),
+    ),
+  }),
   documents: z.array(z.object({ id: z.string(), kind: z.string(), content_type: z.string(), size_bytes: z.number().int(), sha256: z.string(), uploaded_at: z.string() })),
   actions: z.array(z.object({ action: z.string(), reason: z.string().nullable(), by: z.string(), role: z.string(), at: z.string(), details: z.unknown() })),
 });
