@@ -43,7 +43,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const keys = new ApiKeyStore(s.sql);
-  const operatorOf = (request: FastifyRequest) => authenticateSender(s, request, '', { kinds: ['operator'], idHeaders: [], keys });
+  const operatorOf = (request: FastifyRequest) => authenticateSender(s, request, Buffer.alloc(0), { kinds: ['operator'], idHeaders: [], keys });
 
   app.get('/operator', { schema: { hide: true }, handler: async (_request, reply) => sendPage(reply, renderOperatorPage()) });
 
