@@ -105,7 +105,11 @@ export const DriverDecisionRequest = z.object({
 });
 export const DriverIdParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/) });
 export const DriverListQuery = z.object({ status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional() });
-export const TrialExtensionRequest = z.object({ days: z.number().int().min(1).max(365), reason: text(500).trim().min(3) });
+export const TrialExtensionRequest = z.object({
+  // The business bounds (90 days at a time, 365 in all) are the subscription's, answered 422; this only keeps the number sane.
+  days: z.number().int().min(1).max(10_000).describe('At most 90 at a time; the trial at most 365 days in all (422 beyond)'),
+  reason: text(500).trim().min(3),
+});
 export const PassengerBlockRequest = z.object({
   email: z.email().max(254),
   action: z.enum(['block', 'unblock']),
@@ -191,11 +195,18 @@ export const RateOverrideRequest = z
   .object({
     scope: z.enum(['driver', 'partner']),
     subject_id: text(60).trim().min(1).regex(/^[A-Za-z0-9_-]+$/),
-    adjustment_basis_points: z.number().int().min(-9000).max(10_000).describe('+1000 = 10% above the council tariff'),
-    minimum_fare_pence: z.number().int().min(0).max(100_000).nullable().default(null),
+    // A rate far below the tariff is a fare the driver, who is paid by the passenger, never sees;
+    // far above it, one no passenger should be quoted. Beyond these, it is a typo, not a rate.
+    adjustment_basis_points: z
+      .number()
+      .int()
+      .min(-5000, 'must be at least -5000 (50% below the council tariff)')
+      .max(10_000, 'must be at most 10000 (100% above the council tariff)')
+      .describe('+1000 = 10% above the council tariff; from -5000 to +10000'),
+    minimum_fare_pence: z.number().int().min(0).max(20_000, 'must be at most 20000 (200 GBP)').nullable().default(null).describe('At most 20000 (200 GBP)'),
     vehicle_types: z.array(z.enum(VEHICLE_TYPES)).min(1).nullable().default(null).describe('null: every class'),
-    effective_from: z.iso.datetime({ offset: true }).optional(),
-    effective_to: z.iso.datetime({ offset: true }).nullable().default(null),
+    effective_from: z.iso.datetime({ offset: true }).optional().describe('Default: now; at most 366 days ahead'),
+    effective_to: z.iso.datetime({ offset: true }).nullable().default(null).describe('null: open-ended; else after effective_from and in the future'),
     reason: text(500).trim().min(3),
   })
   .meta({ id: 'RateOverrideRequest' });

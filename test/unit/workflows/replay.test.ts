@@ -43,6 +43,9 @@ describe('workflow replay', () => {
         'booking-first-card-one-task.json',
         'booking-first-card-with-record.json',
         'booking-first-card-with-record-let-go.json',
+        'subscription-extended.json',
+        // Extensions past today's bounds (200 days, then 80: a 370-day trial), accepted before them.
+        'subscription-extended-before-bounds.json',
       ]),
     );
   });
