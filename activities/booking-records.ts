@@ -50,7 +50,7 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
         method: settlement.method,
         recordedBy: settlement.by,
         idempotencyKey: settlementKey(ref),
-        note: settlement.eventId ? `provider event ${settlement.eventId}` : null,
+        note: settlement.note ?? (settlement.eventId ? `provider event ${settlement.eventId}` : null),
       });
     },
 

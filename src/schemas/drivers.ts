@@ -96,6 +96,7 @@ export const DriverTripRequest = z.object({ event: z.enum(['en_route', 'arrived'
 export const DriverPaymentRequest = z.object({
   method: z.enum(PAYMENT_METHODS),
   amount: z.number().min(0).max(10_000).multipleOf(0.01).optional(),
+  reason: text(300).optional().describe('Required when amount is less than the fare: why (kept with the payment record)'),
 });
 export const PaymentOptionsRequest = DriverPaymentOptionsSchema;
 

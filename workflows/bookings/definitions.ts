@@ -323,6 +323,8 @@ export interface SettleInput {
   by: 'driver' | 'provider' | 'ops';
   /** A provider's event id, kept with the record. */
   eventId?: string | null;
+  /** Why less than the fare was received: a driver must say (src/settlement/settle.ts); kept with the record. */
+  note?: string | null;
 }
 
 /** The immutable payment record a settlement wrote (payment_records). */
