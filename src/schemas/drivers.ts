@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VEHICLE_TYPES } from '../pricing/types.js';
 import { PAYMENT_METHODS } from '../../workflows/bookings/definitions.js';
+import { driverDetailProblem, type DriverDetail } from '../screening/driver-details.js';
 import { DriverPaymentOptionsSchema } from '../settlement/payment-options.js';
 import { text } from './common.js';
 
@@ -17,18 +18,29 @@ const day = z.iso
   }, 'must be a real calendar date')
   .describe('YYYY-MM-DD');
 
+/** What passengers and partners are shown of a driver: held to a safe character set (src/screening/driver-details.ts). */
+const shownToOthers = (kind: DriverDetail, max: number, min: number, describe: string) =>
+  text(max)
+    .trim()
+    .min(min)
+    .superRefine((v, ctx) => {
+      const problem = driverDetailProblem(kind, v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe(describe);
+
 export const DriverApplicationRequest = z
   .object({
-    name: text(100).trim().min(2),
+    name: shownToOthers('name', 60, 2, 'As passengers will see it: letters, spaces, apostrophes and hyphens'),
     phone,
     email: z.email('must be an email address').max(254),
     licensing_authority: text(100).trim().min(2).describe('The council that licensed the driver, e.g. Manchester City Council'),
     driver_licence_number: text(40).trim().min(3),
     driver_licence_expires: day,
-    vehicle_licence_number: text(40).trim().min(2).describe('The plate number'),
+    vehicle_licence_number: shownToOthers('licence', 20, 2, 'The plate number, as passengers will see it: letters, digits, spaces, - and /'),
     vehicle_licence_expires: day,
-    vehicle_make: text(40).trim().min(2),
-    vehicle_model: text(40).trim().min(1),
+    vehicle_make: shownToOthers('vehicle', 40, 2, "As passengers will see it: letters, digits, spaces and - ' & +"),
+    vehicle_model: shownToOthers('vehicle', 40, 1, "As passengers will see it: letters, digits, spaces and - ' & +"),
     vehicle_registration: text(10).trim().regex(/^[A-Za-z0-9 ]{2,10}$/, 'must be a UK registration'),
     vehicle_type: z.enum(VEHICLE_TYPES),
     seats: z.number().int().min(1).max(16),
