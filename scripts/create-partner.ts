@@ -55,7 +55,7 @@ try {
     console.log(`Created ${kind} ${partner.id} "${partner.name}"${partner.fleetId ? ` with fleet ${partner.fleetId}` : ''}.`);
     console.log('Store these now; they cannot be shown again.');
     console.log(`API key (Authorization: Bearer or x-api-key): ${key}`);
-    console.log(`Signing secret (x-signature HMAC):            ${secret}`);
+    console.log(`Signing secret (x-signature HMAC, v2 encoding in src/partners/README.md): ${secret}`);
   }
 } finally {
   await sql.end({ timeout: 5 });

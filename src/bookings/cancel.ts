@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { ProblemError } from '../http/problem.js';
+import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
 import { bookingWorkflowId, cancelBookingUpdate, type CancelInput } from '../../workflows/bookings/definitions.js';
 import { bookingForHolder, type BookingProof } from './access.js';
@@ -9,13 +10,17 @@ import { findBooking, markCancelled, type BookingWithDriver } from './store.js';
  * Cancels a booking for whoever holds it. Idempotent: cancelling a cancelled booking answers with
  * it again. A completed journey cannot be cancelled (409 booking_closed), nor one with the
  * passenger on board (409 trip_in_progress): a trip under way is ended by ops, with a settlement
- * (src/bookings/end-trip.ts), never cancelled into "nothing due".
+ * (src/bookings/end-trip.ts), never cancelled into "nothing due". The reason is kept with the
+ * booking (its lookup, the ops view) when it passes the free-text screen, and dropped when it does
+ * not: a cancel is never refused for its reason. It goes into no message: the driver is told the
+ * job is cancelled, never why in the passenger's words.
  */
 export async function cancelBooking(
   s: Services,
   r: { ref: string; proof: BookingProof; reason: string | null; by: CancelInput['by'] },
 ): Promise<BookingWithDriver> {
   const row = await bookingForHolder(s, r.ref, r.proof);
+  const reason = screenedOrDropped('reason', r.reason, { maxLength: 300, multiline: true });
   if (row.status === 'completed') throw bookingClosed(r.ref);
   if (row.status === 'on_board') throw tripInProgress(r.ref);
   if (row.status !== 'cancelled') {
@@ -23,12 +28,12 @@ export async function cancelBooking(
       // The workflow stops offers, withdraws the job card and tells the driver; its validator
       // refuses if the journey completed or the passenger boarded in the meantime (mapped to 409
       // by the error handler: src/http/temporal-problems.ts).
-      await s.temporal.workflow.getHandle(bookingWorkflowId(r.ref)).executeUpdate(cancelBookingUpdate, { args: [{ reason: r.reason, by: r.by }] });
+      await s.temporal.workflow.getHandle(bookingWorkflowId(r.ref)).executeUpdate(cancelBookingUpdate, { args: [{ reason, by: r.by }] });
     } catch (err) {
       // The workflow closes once a booking can no longer be served (unassigned past pickup):
       // nothing is running to stop, so the record alone is marked.
       if (!(err instanceof WorkflowNotFoundError)) throw err;
-      await markCancelled(s.sql, r.ref, r.reason);
+      await markCancelled(s.sql, r.ref, reason);
     }
   }
   const after = await findBooking(s.sql, r.ref);

@@ -13,6 +13,7 @@ import {
   type TripEvent,
 } from '../../workflows/bookings/definitions.js';
 import { findBooking } from '../bookings/store.js';
+import { screenFreeText } from '../screening/free-text.js';
 import { settleBooking } from '../settlement/settle.js';
 import { assertDriverMayWork } from './suspension.js';
 import type { PaymentMethod, PaymentRecord } from '../../workflows/bookings/definitions.js';
@@ -98,19 +99,26 @@ export async function reportTrip(
 
 /**
  * The driver confirms what the passenger paid for a completed trip (the fare unless they say
- * otherwise). Written once as an immutable payment record; a repeat answers the same record.
+ * otherwise; less than the fare with a reason, which staff read). Written once as an immutable
+ * payment record; a repeat answers the same record.
  */
 export async function confirmPayment(
   s: Services,
-  r: OfferProof & { method: PaymentMethod; amountPence?: number },
+  r: OfferProof & { method: PaymentMethod; amountPence?: number; reason?: string | undefined },
 ): Promise<{ ref: string; payment: PaymentRecord }> {
   const offer = await verified(s, r);
+  let note: string | null = null;
+  if (r.reason !== undefined && r.reason.trim() !== '') {
+    const screened = screenFreeText('reason', r.reason, { maxLength: 300 });
+    if (!screened.ok) throw new ProblemError(400, screened.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', screened.message, { errors: [{ field: 'body.reason', message: screened.message }] });
+    note = screened.value;
+  }
   let amountPence = r.amountPence;
   if (amountPence === undefined) {
     const row = await findBooking(s.sql, offer.ref);
     if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${offer.ref}.`);
     amountPence = row.fare_pence;
   }
-  const payment = await settleBooking(s, offer.ref, { driverId: offer.driverId, amountPence, method: r.method, by: 'driver' });
+  const payment = await settleBooking(s, offer.ref, { driverId: offer.driverId, amountPence, method: r.method, by: 'driver', ...(note ? { note } : {}) });
   return { ref: offer.ref, payment };
 }

@@ -23,6 +23,12 @@ function declareProblemMediaType<T>(doc: T): T {
   return doc;
 }
 
+/** How partners, operators and suppliers sign requests (src/partners/signature.ts, src/partners/README.md). */
+const SIGNATURE_ENCODING =
+  't=<unix seconds>,v2=<hex HMAC-SHA256(secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)>: the method, the request target and the body bytes. ' +
+  'The job intake POSTs also take spec 5\'s body-only form t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body bytes)> when the body is not empty. ' +
+  'Five minutes tolerance; a signed request is accepted once, whichever and however many of the live secrets signed it (one v2 or v1 per secret, comma separated, during a rotation).';
+
 /** The OpenAPI 3.1.0 document, generated from the routes' zod schemas so it cannot drift. */
 export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
   const servers = [config.PUBLIC_BASE_URL, ...config.PUBLIC_DOMAINS.filter((d) => d !== config.PUBLIC_BASE_URL)];
@@ -42,8 +48,8 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           bearer: { type: 'http', scheme: 'bearer' },
           // Partner, operator and supplier intake (spec 5). The signer is named in x-partner or x-operator.
-          partnerSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: 'With x-partner: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>' },
-          operatorSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: 'With x-operator: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>' },
+          partnerSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: `With x-partner: ${SIGNATURE_ENCODING}` },
+          operatorSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: `With x-operator: ${SIGNATURE_ENCODING}` },
           supplierSecret: { type: 'apiKey', in: 'header', name: 'x-supplier-a-secret' },
           aggregatorSecret: { type: 'apiKey', in: 'header', name: 'x-aggregator-secret' },
         },

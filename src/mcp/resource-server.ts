@@ -5,14 +5,24 @@ import type { McpCaller } from './tools.js';
 // /mcp as an OAuth 2.1 resource server (MCP authorization, RFC 6750, RFC 9728): which tokens it
 // takes, how it says no, and the metadata that tells a client where to get a token. Tokens are
 // accepted only from this service's own authorization server, only for this resource (the
-// audience is the /mcp URL) and only in the Authorization header; they are never passed on.
+// audience is the /mcp URL) and only in the Authorization header; they are never passed on. A
+// token names its grant (`grant_id`, put there by src/mcp/oauth/provider.ts), which the route
+// looks up on every request: a revoked grant stops its tokens at once, not when they expire.
 
 export class TokenRefused extends Error {
   override name = 'TokenRefused';
 }
 
+/** A verified access token: who it acts for, and the grant (the passenger's consent) it came from. */
+export interface VerifiedToken extends McpCaller {
+  grantId: string;
+}
+
+/** The claim naming the token's grant. */
+export const GRANT_CLAIM = 'grant_id';
+
 /** Verifies access tokens locally against the authorization server's public keys (no network call). */
-export function accessTokenVerifier(config: { PUBLIC_BASE_URL: string }, publicJwks: JWK[]): (token: string) => Promise<McpCaller> {
+export function accessTokenVerifier(config: { PUBLIC_BASE_URL: string }, publicJwks: JWK[]): (token: string) => Promise<VerifiedToken> {
   const keys = createLocalJWKSet({ keys: publicJwks });
   const issuer = oauthIssuer(config);
   const audience = mcpResourceUrl(config);
@@ -23,10 +33,10 @@ export function accessTokenVerifier(config: { PUBLIC_BASE_URL: string }, publicJ
         audience,
         algorithms: ['ES256'],
         typ: 'at+jwt',
-        requiredClaims: ['exp', 'sub', 'client_id'],
+        requiredClaims: ['exp', 'sub', 'client_id', GRANT_CLAIM],
         clockTolerance: 5,
       });
-      return { accountId: String(payload.sub), clientId: String(payload.client_id), scopes: grantedScopes(payload.scope) };
+      return { accountId: String(payload.sub), clientId: String(payload.client_id), scopes: grantedScopes(payload.scope), grantId: String(payload[GRANT_CLAIM]) };
     } catch (err) {
       throw new TokenRefused(refusalReason(err));
     }
@@ -38,6 +48,8 @@ function refusalReason(err: unknown): string {
   if (err instanceof jose.JWTClaimValidationFailed) {
     if (err.claim === 'aud') return `the access token was not issued for this resource`;
     if (err.claim === 'iss') return 'the access token was not issued by this service';
+    // Tokens issued before grants were checked on every request: a refresh gets one that does.
+    if (err.claim === GRANT_CLAIM) return 'the access token names no grant; refresh it';
     return `the access token's ${err.claim} claim is not valid`;
   }
   if (err instanceof jose.JWSSignatureVerificationFailed || err instanceof jose.JWKSNoMatchingKey) return 'the access token signature is not valid';

@@ -2,8 +2,13 @@ import { DateTime } from 'luxon';
 import type { BookingRow } from '../bookings/store.js';
 import type { DriverRow } from '../drivers/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
+import { shownDriverDetail } from '../screening/driver-details.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
+// Text another party typed reaches a message only screened: a booking's notes and names were
+// screened at entry (src/screening/free-text.ts) and go to the driver's job card; a driver's name,
+// car and plate go to the passenger only if they pass src/screening/driver-details.ts; a cancel
+// reason goes into no message at all (the driver is told the job is cancelled, not why).
 
 export function londonTime(at: Date): string {
   return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat("ccc d LLL HH:mm");
@@ -33,9 +38,15 @@ export function renderJobCardText(b: BookingRow, link: string): string {
   return lines.join('\n');
 }
 
+/**
+ * The passenger's "your driver" text. What the driver typed (name, car, plate) was checked when they
+ * applied; it is checked again here, and left out if it fails, since an SMS is not the place to find
+ * a row that predates the check (src/screening/driver-details.ts).
+ */
 export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUrl: string): string {
-  const vehicle = [d.vehicle_description, d.plate].filter(Boolean).join(', ');
-  return `Booking ${b.ref}: ${d.name} will pick you up at ${londonTime(b.pickup_at)}${vehicle ? ` (${vehicle})` : ''}. Track: ${trackUrl}`;
+  const name = shownDriverDetail('name', d.name) ?? 'Your driver';
+  const vehicle = [shownDriverDetail('vehicle', d.vehicle_description), shownDriverDetail('licence', d.plate)].filter(Boolean).join(', ');
+  return `Booking ${b.ref}: ${name} will pick you up at ${londonTime(b.pickup_at)}${vehicle ? ` (${vehicle})` : ''}. Track: ${trackUrl}`;
 }
 
 /**

@@ -87,11 +87,13 @@ const APP_SCRIPT = inlineAsset(`(() => {
       for (const [v, t] of [['cash', 'Cash'], ['card', 'Card reader'], ['payment_link', 'My payment link'], ['bank_transfer', 'Bank transfer'], ['account', 'Account']]) { const o = el('option', t); o.value = v; method.append(o); }
       const amountLabel = el('label', 'Amount received (£)'); amountLabel.htmlFor = id + '-amount';
       const amount = el('input'); amount.id = id + '-amount'; amount.type = 'number'; amount.step = '0.01'; amount.min = '0'; amount.inputMode = 'decimal'; amount.value = (j.fare_pence / 100).toFixed(2);
+      const reasonLabel = el('label', 'If less than the fare, why'); reasonLabel.htmlFor = id + '-reason';
+      const reason = el('input'); reason.id = id + '-reason'; reason.type = 'text'; reason.maxLength = 300; reason.autocomplete = 'off';
       const submit = el('button', 'Confirm payment'); submit.type = 'submit';
-      form.append(el('h3', 'Payment received'), methodLabel, method, amountLabel, amount, submit);
+      form.append(el('h3', 'Payment received'), methodLabel, method, amountLabel, amount, reasonLabel, reason, submit);
       form.addEventListener('submit', async (ev) => {
         ev.preventDefault(); submit.disabled = true;
-        try { await api('POST', base + '/payment', { method: method.value, amount: Number(amount.value) }); say('Payment recorded. Thank you.', true); await refresh(); } catch (e) { say(e.message); }
+        try { await api('POST', base + '/payment', Object.assign({ method: method.value, amount: Number(amount.value) }, reason.value.trim() ? { reason: reason.value.trim() } : {})); say('Payment recorded. Thank you.', true); await refresh(); } catch (e) { say(e.message); }
         submit.disabled = false;
       });
       card.append(form);

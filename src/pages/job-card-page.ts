@@ -108,7 +108,8 @@ const TRIP_SCRIPT = inlineAsset(`(() => {
   if (form) form.addEventListener('submit', (event) => {
     event.preventDefault();
     const amount = Number(form.elements.amount.value);
-    send('/payment', { method: form.elements.method.value, amount });
+    const reason = form.elements.reason.value.trim();
+    send('/payment', Object.assign({ method: form.elements.method.value, amount }, reason ? { reason } : {}));
   });
 })();
 `);
@@ -146,6 +147,8 @@ function tripPanel(b: BookingWithDriver): SafeHtml {
 <select id="method" name="method">${METHODS.map(([v, label]) => html`<option value="${v}">${label}</option>`)}</select>
 <label for="amount">Amount received (£)</label>
 <input id="amount" name="amount" type="number" inputmode="decimal" min="0" max="10000" step="0.01" value="${(b.fare_pence / 100).toFixed(2)}" required>
+<label for="reason">If less than the fare, why</label>
+<input id="reason" name="reason" type="text" maxlength="300" autocomplete="off">
 <button type="submit">Confirm payment</button>
 </form>`
       : '';

@@ -7,7 +7,9 @@ import { activeSigningSecrets, findPartner, rememberSignature, type Partner, typ
 
 // Who sent a job: a partner, operator or supplier, by API key or by signature (spec 5). A refused
 // credential is one 401 whatever was wrong (no such sender, bad key, bad, stale or replayed
-// signature); the reason goes to the log, never to the caller.
+// signature); the reason goes to the log, never to the caller. A request carrying two kinds of
+// credential (a signature and an API key, say) is refused with 400: one of them would be ignored,
+// and the sender could not tell which.
 
 export interface SenderCredentials {
   /** The kinds of sender this intake takes. */
@@ -16,13 +18,19 @@ export interface SenderCredentials {
   idHeaders: readonly string[];
   /** A shared-secret header this intake also takes (x-supplier-a-secret), checked like an API key. */
   secretHeader?: string;
+  /**
+   * Does this route take the body-only v1 signature (spec 5's form)? Only the job intake POSTs,
+   * whose body says everything the request does; every other signed route needs v2, which also
+   * covers the method and the target (signature.ts).
+   */
+  bodyOnlySignatures?: boolean;
   keys: ApiKeyStore;
 }
 
 export async function authenticateSender(
   s: Pick<Services, 'sql' | 'config'>,
   request: FastifyRequest,
-  rawBody: string,
+  rawBody: Buffer,
   c: SenderCredentials,
 ): Promise<Partner> {
   const refuse = (reason: string): never => {
@@ -37,15 +45,25 @@ export async function authenticateSender(
 
   const signature = header('x-signature');
   const secret = c.secretHeader ? header(c.secretHeader) : undefined;
+  if ([signature !== undefined, secret !== undefined, request.caller.kind === 'key'].filter(Boolean).length > 1) {
+    throw new ProblemError(400, 'conflicting_credentials', 'Send one credential: an API key, a shared secret or a signature, not several.');
+  }
   if (signature !== undefined) {
     const id = c.idHeaders.map(header).find((v) => v !== undefined);
     if (!id) return refuse('signature without a sender id');
-    const secrets = await activeSigningSecrets(s.sql, s.config.PARTNER_SECRETS_KEY, id.trim().toLowerCase()).catch(() => [] as string[]);
-    const check = verifyPartnerSignature(secrets, signature, rawBody, Math.floor(Date.now() / 1000));
+    const signer = id.trim().toLowerCase();
+    const secrets = await activeSigningSecrets(s.sql, s.config.PARTNER_SECRETS_KEY, signer).catch(() => [] as string[]);
+    const check = verifyPartnerSignature(
+      secrets,
+      signature,
+      { method: request.method, target: request.url, body: rawBody },
+      Math.floor(Date.now() / 1000),
+      { signer, route: request.routeOptions.url ?? request.url, bodyOnly: c.bodyOnlySignatures ?? false },
+    );
     if (!check.ok) return refuse(`signature ${check.reason}`);
     // Kept for twice the tolerance: a timestamp can be that far from a signature's first sighting.
-    if (!(await rememberSignature(s.sql, check.replayKey, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
-    partnerId = id.trim().toLowerCase();
+    if (!(await rememberSignature(s.sql, check.replayKeys, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
+    partnerId = signer;
   } else if (secret !== undefined) {
     const key = await c.keys.verify(secret.trim());
     if (!key?.partnerId) return refuse('shared secret not valid');

@@ -15,7 +15,7 @@ import { normaliseInternationalPhone } from '../passengers/phone.js';
 import type { VehicleType } from '../pricing/types.js';
 import { MAX_JOBS_PER_REQUEST, PartnerJobSchema, type JobBatchResult, type JobResult, type PartnerJob } from '../schemas/partner-job.js';
 import { normaliseFlightNumber } from '../screening/flight-number.js';
-import { screenFreeText } from '../screening/free-text.js';
+import { screenFreeText, screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
 import type { NewBooking } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
@@ -159,7 +159,9 @@ async function alreadySettled(s: Services, partner: Partner, job: PartnerJob): P
 
 async function prepare(s: Services, partner: Partner, job: PartnerJob, field: string): Promise<JobSubmission> {
   const fingerprint = jobFingerprint(job);
-  if (job.action === 'cancel') return { action: 'cancel', fingerprint, reason: job.notes?.trim() || null };
+  // A cancel's notes are its reason: kept with the booking (shown in its lookup) only if they pass
+  // the screen a new job's notes pass, else dropped; the cancel itself is never refused for them.
+  if (job.action === 'cancel') return { action: 'cancel', fingerprint, reason: screenedOrDropped('notes', job.notes, { maxLength: 500, multiline: true }) };
   const passenger = partnerPassenger(partner, job, field);
   let vehicleType: VehicleType | undefined;
   try {

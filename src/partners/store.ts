@@ -120,11 +120,16 @@ export async function activeSigningSecrets(sql: Sql, secretsKey: string, partner
   return rows.map((r) => openSecret(secretsKey, r.ciphertext));
 }
 
-/** true the first time a signature is seen; false for a replay. Old entries are swept as it goes. */
-export async function rememberSignature(sql: Sql, replayKey: string, keepSeconds: number): Promise<boolean> {
-  const [row] = await sql`insert into partner_signature_replays (replay_key) values (${replayKey}) on conflict do nothing returning replay_key`;
+/**
+ * true the first time a signed request is seen, under every one of its keys; false when any of
+ * them was seen before (a replay). Old entries are swept as it goes.
+ */
+export async function rememberSignature(sql: Sql, replayKeys: readonly string[], keepSeconds: number): Promise<boolean> {
+  const rows = await sql`
+    insert into partner_signature_replays (replay_key) select unnest(${replayKeys as string[]}::text[])
+    on conflict do nothing returning replay_key`;
   await sql`delete from partner_signature_replays where seen_at < now() - make_interval(secs => ${keepSeconds})`;
-  return row !== undefined;
+  return replayKeys.length > 0 && rows.length === replayKeys.length;
 }
 
 export type PartnerJobState = 'pending' | 'live' | 'cancelled';

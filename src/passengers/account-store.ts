@@ -19,6 +19,15 @@ export async function findAccount(sql: Sql, id: string): Promise<PassengerAccoun
   return row ?? null;
 }
 
+/** The account and whether staff have blocked its email (a blocked passenger's assistant is refused). */
+export async function accountStanding(sql: Sql, id: string): Promise<{ account: PassengerAccount; blocked: boolean } | null> {
+  const [row] = await sql<(PassengerAccount & { blocked: boolean })[]>`
+    select a.id, a.phone, a.email, (e.blocked_at is not null) as blocked
+      from passenger_accounts a left join passenger_emails e on e.email = a.email
+     where a.id = ${id}`;
+  return row ? { account: { id: row.id, phone: row.phone, email: row.email }, blocked: row.blocked } : null;
+}
+
 /** The account for this phone or email, made on first sign-in; two first sign-ins at once make one. */
 export async function accountFor(sql: Sql, i: SignInIdentifier): Promise<PassengerAccount> {
   const phone = i.kind === 'phone' ? i.value : null;

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiKeyStore, type ApiKey } from '../auth/api-keys.js';
@@ -15,20 +16,41 @@ declare module 'fastify' {
 /** Bearer tokens that are not API keys: driver sessions (src/drivers/sign-in.ts) and staff keys (src/auth/staff.ts). */
 const OTHER_BEARER_PREFIXES = ['drs_', 'stf_'];
 
-/** The three headers the spec accepts for a public API key, in order of precedence. */
+const conflicting = () =>
+  new ProblemError(400, 'conflicting_credentials', 'Send one credential: the same API key in each header that carries it, and no other token beside it.', {
+    headers: { 'www-authenticate': 'Bearer error="invalid_request"' },
+  });
+
+/**
+ * The API key presented in the three headers the spec accepts (X-Network-Taxi-AI-Key, x-api-key,
+ * Authorization: Bearer), or null. A request with a key header and an Authorization header that is
+ * not `Bearer <that same key>` carries two credentials: whichever one was used, the other would be
+ * ignored (a driver's or staff token beside a partner's key, someone else's key), so it is refused
+ * (400, RFC 6750's "more than one method" is invalid_request). A driver's session or staff key on
+ * its own is not an API key: the routes that take it check it.
+ */
 export function presentedApiKey(request: FastifyRequest): string | null {
   const h = request.headers;
-  const direct = h['x-network-taxi-ai-key'] ?? h['x-api-key'];
-  if (typeof direct === 'string' && direct.length > 0) return direct.trim();
-  const auth = h.authorization;
-  if (typeof auth === 'string') {
-    const m = /^Bearer\s+(.+)$/i.exec(auth);
-    // A driver's session or a staff key is another credential, checked by the routes that take it.
-    if (m?.[1] && !OTHER_BEARER_PREFIXES.some((p) => m[1]!.trim().startsWith(p))) return m[1].trim();
+  const keyHeaders = [h['x-network-taxi-ai-key'], h['x-api-key']]
+    .filter((v): v is string => typeof v === 'string' && v.trim().length > 0)
+    .map((v) => v.trim());
+  const auth = typeof h.authorization === 'string' && h.authorization.trim() !== '' ? h.authorization : undefined;
+  const bearer = auth === undefined ? undefined : /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+  const [key, ...others] = keyHeaders;
+  if (key !== undefined) {
+    if (others.some((o) => !sameSecret(o, key)) || (auth !== undefined && (bearer === undefined || !sameSecret(bearer, key)))) throw conflicting();
+    return key;
   }
+  if (bearer && !OTHER_BEARER_PREFIXES.some((p) => bearer.startsWith(p))) return bearer;
   return null;
 }
 
+/** Compared in constant time: the headers hold secrets. */
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 function isOAuthPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';

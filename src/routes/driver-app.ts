@@ -236,11 +236,12 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
-      const { amount, method } = request.body;
+      const { amount, method, reason } = request.body;
       const { ref, payment } = await confirmPayment(s, {
         offerId: request.params.offerId,
         driverId: me.driverId,
         method,
+        reason,
         ...(amount === undefined ? {} : { amountPence: Math.round(amount * 100) }),
       });
       return { booking_reference: ref, payment: { amount: payment.amountPence / 100, method: payment.method, recorded_at: payment.recordedAt, recorded_by: payment.recordedBy } };

@@ -60,18 +60,19 @@ export async function driverRoutes(app: FastifyInstance): Promise<void> {
       tags: ['drivers'],
       summary: 'Confirm what the passenger paid for a completed trip (written once, as an immutable payment record)',
       description:
-        'amount defaults to the fare. A repeat answers the record already written; a trip not yet completed is 409. Corrections are made by ops as new records, never by editing.',
+        'amount defaults to the fare; less than the fare needs a reason (400 reason_required), kept with the record. A repeat answers the record already written; a trip not yet completed is 409. Corrections are made by ops as new records, never by editing.',
       params: OfferIdParams,
       body: SettlementRequest,
       response: { 200: SettlementReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
     },
     config: { rateLimit: app.rateLimits.driver },
     handler: async (request) => {
-      const { token, method, amount } = request.body;
+      const { token, method, amount, reason } = request.body;
       const { ref, payment } = await confirmPayment(s, {
         offerId: request.params.offerId,
         token,
         method,
+        reason,
         ...(amount === undefined ? {} : { amountPence: Math.round(amount * 100) }),
       });
       return {

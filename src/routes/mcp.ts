@@ -2,14 +2,17 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
-import { TokenRefused, accessTokenVerifier, bearerChallenge, protectedResourceMetadata, requiredScope } from '../mcp/resource-server.js';
+import { TokenRefused, accessTokenVerifier, type VerifiedToken, bearerChallenge, protectedResourceMetadata, requiredScope } from '../mcp/resource-server.js';
 import { createTaxiMcpServer } from '../mcp/server.js';
+import { grantInForce } from '../mcp/oauth/store.js';
 import type { McpCaller } from '../mcp/tools.js';
-import { findAccount } from '../passengers/account-store.js';
+import { accountStanding } from '../passengers/account-store.js';
 
 // The MCP server at /mcp (spec 1, 5): Streamable HTTP, stateless, JSON responses, behind OAuth 2.1.
 // Every request is authenticated on its own (Origin, bearer token, scope), then answered by a
-// fresh MCP server bound to that caller.
+// fresh MCP server bound to that caller. A token's signature and expiry are checked locally, and
+// its grant and passenger in Postgres on every request: a revoked grant or a blocked passenger
+// stops an access token at once, not when it expires (up to MCP_ACCESS_TOKEN_TTL_SECONDS later).
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,19 +79,20 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
         headers: challenge({ error: 'invalid_token', description: 'malformed Authorization header' }),
       });
     }
-    let caller: McpCaller;
+    let token: VerifiedToken;
     try {
-      caller = await verify(m[1]!);
+      token = await verify(m[1]!);
     } catch (err) {
       if (!(err instanceof TokenRefused)) throw err;
       throw new ProblemError(401, 'invalid_token', `Refused: ${err.message}.`, { headers: challenge({ error: 'invalid_token', description: err.message }) });
     }
-    if (!(await findAccount(s.sql, caller.accountId))) {
-      throw new ProblemError(401, 'invalid_token', 'Refused: the passenger account no longer exists.', {
-        headers: challenge({ error: 'invalid_token', description: 'the passenger account no longer exists' }),
-      });
-    }
-    request.mcpCaller = caller;
+    const refused = (description: string) =>
+      new ProblemError(401, 'invalid_token', `Refused: ${description}.`, { headers: challenge({ error: 'invalid_token', description }) });
+    const [standing, granted] = await Promise.all([accountStanding(s.sql, token.accountId), grantInForce(s.sql, token)]);
+    if (!standing) throw refused('the passenger account no longer exists');
+    if (!granted) throw refused("the passenger's authorization for this client was revoked");
+    if (standing.blocked) throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
+    request.mcpCaller = { accountId: token.accountId, clientId: token.clientId, scopes: token.scopes };
   }
 
   const noStreams = async (_request: FastifyRequest, reply: FastifyReply) =>

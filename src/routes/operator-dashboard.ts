@@ -69,7 +69,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const keys = new ApiKeyStore(s.sql);
-  const operatorOf = (request: FastifyRequest) => authenticateSender(s, request, '', { kinds: ['operator'], idHeaders: [], keys });
+  const operatorOf = (request: FastifyRequest) => authenticateSender(s, request, Buffer.alloc(0), { kinds: ['operator'], idHeaders: [], keys });
   const actorOf = async (request: FastifyRequest): Promise<OperatorActor> => ({
     operator: await operatorOf(request),
     keyId: request.caller.kind === 'key' ? request.caller.key.id : null,

@@ -29,7 +29,7 @@ import { BookingRefParams } from '../schemas/booking.js';
 import { EndTripReply, EndTripRequest } from '../schemas/ops.js';
 import { endTrip } from '../bookings/end-trip.js';
 import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
-import { approveRateOverride } from '../quotes/rate-overrides.js';
+import { approveRate } from '../quotes/approve-rate-override.js';
 import { extendTrial } from '../settlement/subscriptions.js';
 import { SubscriptionFailure } from '../../workflows/subscriptions/definitions.js';
 
@@ -174,7 +174,15 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/ops/drivers/:driverId/trial', {
-    schema: { operationId: 'opsExtendTrial', tags, summary: 'Extend a driver’s free trial (administrators only)', params: DriverIdParams, body: TrialExtensionRequest, response: { 200: TrialExtensionReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) } },
+    schema: {
+      operationId: 'opsExtendTrial',
+      tags,
+      summary: 'Extend a driver’s free trial (administrators only)',
+      description: 'At most 90 days at a time, and a trial of at most 365 days in all (90 or 30 days free, then every extension): 422 beyond either. A trial that has ended is not extended (409).',
+      params: DriverIdParams,
+      body: TrialExtensionRequest,
+      response: { 200: TrialExtensionReply, ...problemResponses(400, 401, 403, 404, 409, 422, 429, 503) },
+    },
     config: limited,
     handler: async (request) => {
       const staff = await staffMember(s, request, 'admin');
@@ -186,7 +194,8 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) throw new ProblemError(404, 'no_subscription', `Driver ${request.params.driverId} has no subscription (not approved yet?).`);
         if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-          if (err.cause.type === SubscriptionFailure.invalidExtension) throw new ProblemError(400, 'invalid_trial_extension', err.cause.message);
+          if (err.cause.type === SubscriptionFailure.invalidExtension) throw new ProblemError(422, 'invalid_trial_extension', err.cause.message);
+          if (err.cause.type === SubscriptionFailure.trialTooLong) throw new ProblemError(422, 'trial_too_long', err.cause.message);
           throw new ProblemError(409, 'trial_not_extendable', err.cause.message);
         }
         throw err;
@@ -225,6 +234,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'opsApproveRateOverride',
       tags,
       summary: 'Approve a driver’s or partner’s own rate against the council tariff (the approver and time are part of the record)',
+      description: 'The driver or partner must exist (404 otherwise). The adjustment is from -50% to +100% on the meter, the minimum fare at most 200 GBP, and the window one the rate can be in force in: it starts within 366 days and, if it ends, ends in the future and after it starts (400 naming the field otherwise).',
       body: RateOverrideRequest,
       response: { 201: RateOverrideReply, ...problemResponses(400, 401, 404, 429) },
     },
@@ -232,21 +242,16 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const staff = await staffMember(s, request);
       const b = request.body;
-      if (b.scope === 'driver' && !(await findDriver(s.sql, b.subject_id))) throw new ProblemError(404, 'driver_not_found', `No driver ${b.subject_id}.`);
-      if (b.effective_to && Date.parse(b.effective_to) <= Date.parse(b.effective_from ?? new Date().toISOString())) {
-        throw new ProblemError(400, 'validation_failed', 'effective_to must come after effective_from.', { errors: [{ field: 'body.effective_to', message: 'is before the start' }] });
-      }
-      const o = await approveRateOverride(s.sql, {
+      const o = await approveRate(s, staff, {
         scope: b.scope,
         subjectId: b.subject_id,
         adjustmentBasisPoints: b.adjustment_basis_points,
         minimumFarePence: b.minimum_fare_pence,
-        approvedBy: staff.name,
-        ...(b.effective_from ? { effectiveFrom: new Date(b.effective_from) } : {}),
-        effectiveTo: b.effective_to ? new Date(b.effective_to) : null,
         vehicleTypes: b.vehicle_types,
+        effectiveFrom: b.effective_from ? new Date(b.effective_from) : null,
+        effectiveTo: b.effective_to ? new Date(b.effective_to) : null,
+        reason: b.reason,
       });
-      await recordStaffAction(s.sql, { staffId: staff.id, action: 'rate_override.approve', subjectKind: b.scope, subjectId: b.subject_id, reason: b.reason, details: { id: o.id, adjustment_basis_points: b.adjustment_basis_points } });
       return reply.code(201).send({
         id: o.id, scope: o.scope, subject_id: o.subjectId, adjustment_basis_points: o.adjustmentBasisPoints,
         minimum_fare_pence: o.minimumFarePence, approved_by: o.approvedBy, approved_at: o.approvedAt,

@@ -5,6 +5,7 @@ import { ApiKeyStore } from '../auth/api-keys.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { authenticateSender } from '../partners/auth.js';
 import { applyFleetStatus } from '../partners/fleet-status.js';
+import { parseJsonBytes, rawBody, readJsonAsBytes } from '../partners/raw-body.js';
 import type { Partner } from '../partners/store.js';
 import { listEvents, registerCallback, replayEvent, rotateWebhookSecret, unregisterCallback, webhookRegistration } from '../partners/webhooks.js';
 import {
@@ -21,7 +22,9 @@ import {
 // Status delivery to senders (spec 4.13, 6 "signed status fanout"): where a sender's events go, its
 // events and their replay, and the booking-status hook on which partner fleets report on jobs
 // given to their drivers. Senders authenticate as for intake (API key or x-partner/x-operator
-// signature, which covers the exact bytes, so bodies are read as text); the hook takes signatures only.
+// signature, which covers the exact bytes, so bodies are read as bytes); the hook takes signatures
+// only. None of these routes takes the body-only v1 signature: a GET, a DELETE, a rotation or a
+// replay has an empty body, so only v2, which covers the method and the target, says what was signed.
 
 const senderSecurity: Record<string, string[]>[] = [{ bearer: [] }, { apiKeyHeader: [] }, { partnerSignature: [] }, { operatorSignature: [] }];
 
@@ -29,10 +32,9 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const keys = new ApiKeyStore(s.sql);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  readJsonAsBytes(app);
   // Bodies are documented from their schemas and checked by parseBody once the sender is known.
   const documentedOnly = () => (data: unknown) => ({ value: data });
-  const raw = (request: FastifyRequest) => (typeof request.body === 'string' ? request.body : '');
 
   // The sender, authenticated before anything else about the request is looked at.
   const senders = new WeakMap<FastifyRequest, Partner>();
@@ -40,7 +42,7 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
     if (opts.signedOnly && typeof request.headers['x-signature'] !== 'string') {
       throw new ProblemError(401, 'invalid_credentials', 'Missing or invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
     }
-    const partner = await authenticateSender(s, request, raw(request), {
+    const partner = await authenticateSender(s, request, rawBody(request), {
       kinds: ['partner', 'operator', 'supplier'],
       idHeaders: ['x-partner', 'x-operator'],
       keys,
@@ -83,7 +85,7 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
     validatorCompiler: documentedOnly,
     config: limited,
     preValidation: asSender,
-    handler: async (request) => registerCallback(s, sender(request), parseBody(WebhookRegistrationRequest, raw(request)).url),
+    handler: async (request) => registerCallback(s, sender(request), parseBody(WebhookRegistrationRequest, rawBody(request)).url),
   });
 
   r.delete('/api/public/v1/partner/webhook', {
@@ -104,7 +106,8 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'rotatePartnerWebhookSecret',
       tags,
       summary: 'Issue a new signing secret (returned once); the previous one keeps signing for 24 hours',
-      description: 'While both are in use each delivery carries two signatures (space separated), so a receiver holding either verifies it.',
+      description:
+        'While both are in use each delivery carries two signatures (space separated), so a receiver holding either verifies it. Credentials as on every sender route: your API key, or x-partner/x-operator with a v2 x-signature, which covers the method and the target (POST /api/public/v1/partner/webhook/secret) with the (empty) body; a body-only v1 signature, or one made for another request, is refused.',
       security: senderSecurity,
       response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 429) },
     },
@@ -147,7 +150,7 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
       tags: ['suppliers'],
       summary: 'A partner fleet reports on a job given to one of its drivers: accepted, on the way, arrived, on board, completed, cancelled',
       description:
-        'Signed only: `x-partner: <partner id>` (or x-operator) with `x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>`; five minutes tolerance, each signature accepted once. The booking must be offered to or held by a driver of your fleet (else 404). accepted takes the job for the driver it is offered to; cancelled gives it back (it is offered to another driver), except with the passenger on board (409 trip_in_progress); the trip steps move forward only (409 otherwise); a job of a suspended driver takes no status (403 driver_suspended); completed straight from arrived implies the passenger was on board.',
+        'Signed only: `x-partner: <partner id>` (or x-operator) with `x-signature: t=<unix seconds>,v2=<hex HMAC-SHA256(signing secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)>`; five minutes tolerance, each signed request accepted once. The booking must be offered to or held by a driver of your fleet (else 404). accepted takes the job for the driver it is offered to; cancelled gives it back (it is offered to another driver), except with the passenger on board (409 trip_in_progress); the trip steps move forward only (409 otherwise); a job of a suspended driver takes no status (403 driver_suspended); completed straight from arrived implies the passenger was on board.',
       security: [{ partnerSignature: [] }, { operatorSignature: [] }],
       body: BookingStatusHookRequest,
       response: { 200: BookingStatusHookReply, ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 429, 503) },
@@ -155,18 +158,13 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
     validatorCompiler: documentedOnly,
     config: limited,
     preValidation: authenticate({ signedOnly: true }),
-    handler: async (request) => applyFleetStatus(s, sender(request), parseBody(BookingStatusHookRequest, raw(request))),
+    handler: async (request) => applyFleetStatus(s, sender(request), parseBody(BookingStatusHookRequest, rawBody(request))),
   });
 }
 
 /** The body, parsed and checked: 400 naming each bad field. */
-function parseBody<T extends z.ZodType>(schema: T, raw: string): z.infer<T> {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    throw new ProblemError(400, 'invalid_json', 'The body is not valid JSON.');
-  }
+function parseBody<T extends z.ZodType>(schema: T, raw: Buffer): z.infer<T> {
+  const data = parseJsonBytes(raw);
   const result = schema.safeParse(data);
   if (!result.success) {
     const errors = result.error.issues.map((i) => ({ field: ['body', ...i.path.map(String)].join('.'), message: i.message }));

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiKeyStore } from '../auth/api-keys.js';
-import { ProblemError, problemResponses } from '../http/problem.js';
+import { problemResponses } from '../http/problem.js';
 import { authenticateSender, type SenderCredentials } from '../partners/auth.js';
 import { submitJobs, type IntakeOptions } from '../partners/intake.js';
+import { parseJsonBytes, rawBody, readJsonAsBytes } from '../partners/raw-body.js';
 import type { PartnerKind } from '../partners/store.js';
 import {
   JobBatchResultSchema,
@@ -16,8 +17,10 @@ import {
 } from '../schemas/partner-job.js';
 
 // Job intake (spec 4.8, 4.10, 4.11, 4.13): partners, the operator bridge and supplier hooks. Every
-// intake reads the body as text (signatures cover the exact bytes), authenticates the sender,
+// intake reads the body as bytes (signatures cover the exact bytes), authenticates the sender,
 // then hands the jobs to src/partners/intake.ts. A sender is refused before its body is read.
+// These POSTs are the only routes that take spec 5's body-only signature (v1): a job body says
+// everything the request does. v2 (method, target and body) is taken everywhere.
 
 /** The operator guide's example: checked against the schema when the module loads, so it cannot drift. */
 const EXAMPLE_JOB: PartnerJob = PartnerJobSchema.parse({
@@ -35,6 +38,10 @@ const EXAMPLE_JOB: PartnerJob = PartnerJobSchema.parse({
   notes: 'Two large cases',
 });
 
+/** How a signed intake POST is signed (src/partners/signature.ts; src/partners/README.md). */
+const SIGNATURE_FORMS =
+  '`x-signature: t=<unix seconds>,v2=<hex HMAC-SHA256(signing secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)>`, covering the method, the target and the body bytes; on the job intake POSTs the body-only form `t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>." + raw body bytes)>` is also taken (spec 5). Five minutes tolerance; each signed request is accepted once, whichever and however many secrets signed it.';
+
 type Security = Record<string, string[]>[];
 const signedSecurity = (idHeader: string): Security => [{ bearer: [] }, { apiKeyHeader: [] }, { [idHeader === 'x-operator' ? 'operatorSignature' : 'partnerSignature']: [] }];
 
@@ -42,20 +49,14 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const keys = new ApiKeyStore(s.sql);
-  // The signature covers the exact bytes sent, so these routes read the body as text.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  readJsonAsBytes(app);
   // The body is documented from the schema, but checked job by job (one bad job is a 207 line, not a 400).
   const documentedOnly = () => (data: unknown) => ({ value: data });
 
   async function intake(request: FastifyRequest, reply: FastifyReply, kinds: PartnerKind[], creds: Omit<SenderCredentials, 'kinds' | 'keys'>, opts: IntakeOptions) {
-    const raw = typeof request.body === 'string' ? request.body : '';
-    const partner = await authenticateSender(s, request, raw, { kinds, keys, ...creds });
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      throw new ProblemError(400, 'invalid_json', 'The body is not valid JSON.');
-    }
+    const raw = rawBody(request);
+    const partner = await authenticateSender(s, request, raw, { kinds, keys, bodyOnlySignatures: true, ...creds });
+    const body = parseJsonBytes(raw);
     const { status, result } = await submitJobs(s, partner, body, opts);
     request.log.info({ partner: partner.id, accepted: result.accepted, rejected: result.rejected }, 'jobs received');
     return reply.code(status).send(result);
@@ -73,7 +74,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       tags: ['partners'],
       summary: 'Partner intake: new, amend and cancel jobs, matched on your jobRef',
       description:
-        'One PartnerJob or an array of at most 100. Credentials: a partner API key (Authorization: Bearer or x-api-key), or `x-partner: <partner id>` with `x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>` (five minutes tolerance; a signature is accepted once). 200 when every job is accepted; 207 with per-job outcomes otherwise; 429 when the daily limit of new jobs is reached.',
+        `One PartnerJob or an array of at most 100. Credentials (one kind per request): a partner API key (Authorization: Bearer or x-api-key), or \`x-partner: <partner id>\` with ${SIGNATURE_FORMS} 200 when every job is accepted; 207 with per-job outcomes otherwise; 429 when the daily limit of new jobs is reached.`,
       body: PartnerJobBatchSchema,
       security: signedSecurity('x-partner'),
       response: intakeResponses,
@@ -116,7 +117,8 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
         authentication: [
           'Authorization: Bearer <OPERATOR_BRIDGE_KEY>',
           'x-api-key: <OPERATOR_BRIDGE_KEY>',
-          'x-operator: <operator id> with x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>.<raw body>")>',
+          'x-operator: <operator id> with x-signature: t=<unix seconds>,v2=<hex HMAC-SHA256(signing secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)> (method, target and body; five minutes tolerance; each request accepted once)',
+          'or, on this POST only, the body-only form: x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>." + raw body bytes)>',
         ],
         body: `One PartnerJob, an array of at most ${MAX_JOBS_PER_REQUEST}, or {"jobs": [...]}`,
         maxJobsPerRequest: MAX_JOBS_PER_REQUEST,
@@ -141,7 +143,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       tags: ['operators'],
       summary: "Operator bridge: jobs into the operator's own dashboard, calendar and fleet dispatch",
       description:
-        'One PartnerJob, an array of at most 100, or {"jobs": [...]}. Jobs go to the operator’s own dashboard (/operator) and are assigned by the operator to drivers of its own fleet, never to central dispatch. Credentials: the operator bridge key (Bearer or x-api-key), or x-operator with x-signature as for partners.',
+        'One PartnerJob, an array of at most 100, or {"jobs": [...]}. Jobs go to the operator’s own dashboard (/operator) and are assigned by the operator to drivers of its own fleet, never to central dispatch. Credentials (one kind per request): the operator bridge key (Bearer or x-api-key), or x-operator with x-signature as for partners (v2, or the body-only v1 on this POST).',
       body: OperatorJobBatchSchema,
       security: signedSecurity('x-operator'),
       response: intakeResponses,
@@ -173,7 +175,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       tags: ['suppliers'],
       summary: 'Booking aggregator intake: PartnerJob, single or batch',
       description:
-        'The payload is a PartnerJob, an array of at most 100, or {"jobs": [...]} (the service’s own decision). Authenticated by x-partner with x-signature (as for partner intake), or by the aggregator’s shared secret in x-aggregator-secret, Authorization: Bearer or x-api-key. Idempotent by jobRef.',
+        'The payload is a PartnerJob, an array of at most 100, or {"jobs": [...]} (the service’s own decision). Authenticated (one kind per request) by x-partner with x-signature (as for partner intake: v2, or the body-only v1 on this POST), or by the aggregator’s shared secret in x-aggregator-secret, Authorization: Bearer or x-api-key. Idempotent by jobRef.',
       body: OperatorJobBatchSchema,
       security: [...signedSecurity('x-partner'), { aggregatorSecret: [] }],
       response: intakeResponses,

@@ -209,6 +209,7 @@ export const SettlementRequest = z.object({
   token: jobLinkToken,
   method: z.enum(PAYMENT_METHODS).describe('How the passenger paid'),
   amount: z.number().min(0).max(10_000).multipleOf(0.01).optional().describe('GBP received; the fare when omitted'),
+  reason: text(300).optional().describe('Required when amount is less than the fare: why (kept with the payment record)'),
 });
 
 export const SettlementReply = z.object({

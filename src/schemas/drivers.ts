@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { VEHICLE_TYPES } from '../pricing/types.js';
 import { PAYMENT_METHODS } from '../../workflows/bookings/definitions.js';
 import { MAX_DOCUMENT_BASE64_CHARS, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '../drivers/application-limits.js';
+import { driverDetailProblem, type DriverDetail } from '../screening/driver-details.js';
 import { DriverPaymentOptionsSchema } from '../settlement/payment-options.js';
 import { text } from './common.js';
 
@@ -18,18 +19,29 @@ const day = z.iso
   }, 'must be a real calendar date')
   .describe('YYYY-MM-DD');
 
+/** What passengers and partners are shown of a driver: held to a safe character set (src/screening/driver-details.ts). */
+const shownToOthers = (kind: DriverDetail, max: number, min: number, describe: string) =>
+  text(max)
+    .trim()
+    .min(min)
+    .superRefine((v, ctx) => {
+      const problem = driverDetailProblem(kind, v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe(describe);
+
 export const DriverApplicationRequest = z
   .object({
-    name: text(100).trim().min(2),
+    name: shownToOthers('name', 60, 2, 'As passengers will see it: letters, spaces, apostrophes and hyphens'),
     phone,
     email: z.email('must be an email address').max(254),
     licensing_authority: text(100).trim().min(2).describe('The council that licensed the driver, e.g. Manchester City Council'),
     driver_licence_number: text(40).trim().min(3),
     driver_licence_expires: day,
-    vehicle_licence_number: text(40).trim().min(2).describe('The plate number'),
+    vehicle_licence_number: shownToOthers('licence', 20, 2, 'The plate number, as passengers will see it: letters, digits, spaces, - and /'),
     vehicle_licence_expires: day,
-    vehicle_make: text(40).trim().min(2),
-    vehicle_model: text(40).trim().min(1),
+    vehicle_make: shownToOthers('vehicle', 40, 2, "As passengers will see it: letters, digits, spaces and - ' & +"),
+    vehicle_model: shownToOthers('vehicle', 40, 1, "As passengers will see it: letters, digits, spaces and - ' & +"),
     vehicle_registration: text(10).trim().regex(/^[A-Za-z0-9 ]{2,10}$/, 'must be a UK registration'),
     vehicle_type: z.enum(VEHICLE_TYPES),
     seats: z.number().int().min(1).max(16),
@@ -115,6 +127,7 @@ export const DriverTripRequest = z.object({ event: z.enum(['en_route', 'arrived'
 export const DriverPaymentRequest = z.object({
   method: z.enum(PAYMENT_METHODS),
   amount: z.number().min(0).max(10_000).multipleOf(0.01).optional(),
+  reason: text(300).optional().describe('Required when amount is less than the fare: why (kept with the payment record)'),
 });
 export const PaymentOptionsRequest = DriverPaymentOptionsSchema;
 
@@ -130,7 +143,11 @@ export const DriverDecisionRequest = z.object({
 });
 export const DriverIdParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/) });
 export const DriverListQuery = z.object({ status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional() });
-export const TrialExtensionRequest = z.object({ days: z.number().int().min(1).max(365), reason: text(500).trim().min(3) });
+export const TrialExtensionRequest = z.object({
+  // The business bounds (90 days at a time, 365 in all) are the subscription's, answered 422; this only keeps the number sane.
+  days: z.number().int().min(1).max(10_000).describe('At most 90 at a time; the trial at most 365 days in all (422 beyond)'),
+  reason: text(500).trim().min(3),
+});
 export const PassengerBlockRequest = z
   .object({
     email: z.email().max(254).optional(),
@@ -232,11 +249,18 @@ export const RateOverrideRequest = z
   .object({
     scope: z.enum(['driver', 'partner']),
     subject_id: text(60).trim().min(1).regex(/^[A-Za-z0-9_-]+$/),
-    adjustment_basis_points: z.number().int().min(-9000).max(10_000).describe('+1000 = 10% above the council tariff'),
-    minimum_fare_pence: z.number().int().min(0).max(100_000).nullable().default(null),
+    // A rate far below the tariff is a fare the driver, who is paid by the passenger, never sees;
+    // far above it, one no passenger should be quoted. Beyond these, it is a typo, not a rate.
+    adjustment_basis_points: z
+      .number()
+      .int()
+      .min(-5000, 'must be at least -5000 (50% below the council tariff)')
+      .max(10_000, 'must be at most 10000 (100% above the council tariff)')
+      .describe('+1000 = 10% above the council tariff; from -5000 to +10000'),
+    minimum_fare_pence: z.number().int().min(0).max(20_000, 'must be at most 20000 (200 GBP)').nullable().default(null).describe('At most 20000 (200 GBP)'),
     vehicle_types: z.array(z.enum(VEHICLE_TYPES)).min(1).nullable().default(null).describe('null: every class'),
-    effective_from: z.iso.datetime({ offset: true }).optional(),
-    effective_to: z.iso.datetime({ offset: true }).nullable().default(null),
+    effective_from: z.iso.datetime({ offset: true }).optional().describe('Default: now; at most 366 days ahead'),
+    effective_to: z.iso.datetime({ offset: true }).nullable().default(null).describe('null: open-ended; else after effective_from and in the future'),
     reason: text(500).trim().min(3),
   })
   .meta({ id: 'RateOverrideRequest' });

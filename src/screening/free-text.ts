@@ -160,6 +160,16 @@ export function screenFreeText(field: string, value: string, opts: ScreenOptions
   return { ok: true, value: cleaned };
 }
 
+/**
+ * Optional text whose absence costs nothing (a cancel's reason): the screened value, or null when
+ * there is none or it fails the screen, so the request it came with is never refused for it.
+ */
+export function screenedOrDropped(field: string, value: string | null | undefined, opts: ScreenOptions): string | null {
+  if (!value || value.trim() === '') return null;
+  const r = screenFreeText(field, value, opts);
+  return r.ok ? r.value : null;
+}
+
 /** Single spaces; for multi-line text, trimmed lines joined by single line breaks (blank lines dropped). */
 function collapseWhitespace(text: string, multiline: boolean): string {
   if (!multiline) return text.replace(/\s+/g, ' ').trim();

@@ -52,6 +52,13 @@ export async function insertPaymentRecord(
   return toRecord(row);
 }
 
+/** The record written under an idempotency key (a booking's settlement: settlementKey), if any. */
+export async function findPaymentRecord(sql: Sql, idempotencyKey: string): Promise<PaymentRecord | null> {
+  const [row] = await sql<PaymentRow[]>`
+    select id, amount_pence, method, recorded_by, recorded_at from payment_records where idempotency_key = ${idempotencyKey}`;
+  return row ? toRecord(row) : null;
+}
+
 /** The booking's payment records in force (corrections replace what they correct), oldest first. */
 export async function effectivePayments(sql: Sql, bookingRef: string): Promise<PaymentRecord[]> {
   const rows = await sql<PaymentRow[]>`

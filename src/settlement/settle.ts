@@ -11,7 +11,7 @@ import {
   type PaymentRecord,
   type SettleInput,
 } from '../../workflows/bookings/definitions.js';
-import { insertPaymentRecord } from './payments-store.js';
+import { findPaymentRecord, insertPaymentRecord } from './payments-store.js';
 
 /**
  * Settles a completed trip: what the passenger paid the driver, as an immutable payment record.
@@ -20,6 +20,7 @@ import { insertPaymentRecord } from './payments-store.js';
  * idempotency key, so it still gets one record at most.
  */
 export async function settleBooking(s: Pick<Services, 'sql' | 'temporal'>, ref: string, input: SettleInput): Promise<PaymentRecord> {
+  if (input.by === 'driver') await requireReasonBelowFare(s, ref, input);
   try {
     return await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(settleBookingUpdate, { args: [input] });
   } catch (err) {
@@ -47,5 +48,22 @@ export async function settleBooking(s: Pick<Services, 'sql' | 'temporal'>, ref: 
     method: input.method,
     recordedBy: input.by,
     idempotencyKey: settlementKey(ref),
+    note: input.note ?? (input.eventId ? `provider event ${input.eventId}` : null),
+  });
+}
+
+/**
+ * A driver who confirms less than the fare says why, and the reason is kept with the record for
+ * staff to read. (It changes nothing in the weekly fee line, which counts a completed trip at its
+ * fare whatever a driver records: src/settlement/subscription-store.ts.) A trip not completed yet
+ * is left to the workflow's 409, and a settlement already written is answered as it stands.
+ */
+async function requireReasonBelowFare(s: Pick<Services, 'sql'>, ref: string, input: SettleInput): Promise<void> {
+  if (input.note) return;
+  const row = await findBooking(s.sql, ref);
+  if (!row || row.status !== 'completed' || input.amountPence >= row.fare_pence) return;
+  if (await findPaymentRecord(s.sql, settlementKey(ref))) return;
+  throw new ProblemError(400, 'reason_required', 'The amount is less than the fare: say why in reason.', {
+    errors: [{ field: 'body.reason', message: 'is required when the amount is less than the fare' }],
   });
 }

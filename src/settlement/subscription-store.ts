@@ -27,12 +27,24 @@ export async function recordTrialExtension(sql: Sql, e: TrialExtension): Promise
   });
 }
 
-/** Settled fares of the week: payment records in force (corrections replace what they correct). */
+/**
+ * The driver's earnings for the fee line (spec 8: 20 GBP in weeks above 500 GBP): the trips they
+ * completed that week, each at its fare, or at what the payment records in force say was paid
+ * when that is more (a tip, an extra stop settled on the day). What a driver records can raise a
+ * trip's figure but never lower it below the fare: a 0 GBP or 1p settlement, or none, kept busy
+ * weeks under the line. Only staff can: when a record in force for the trip was made by ops (a
+ * correction after the passenger did not pay, say), its amount is the trip's figure.
+ */
 export async function weekEarningsPence(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number> {
   const [row] = await sql<{ pence: number }[]>`
-    select coalesce(sum(amount_pence), 0)::integer as pence
-      from effective_payment_records
-     where driver_id = ${driverId} and recorded_at >= ${weekStart} and recorded_at < ${weekEnd}`;
+    select coalesce(sum(case when p.by_ops then p.paid else greatest(b.fare_pence, coalesce(p.paid, 0)) end), 0)::integer as pence
+      from bookings b
+      left join lateral (
+        select sum(e.amount_pence)::integer as paid, bool_or(e.recorded_by = 'ops') as by_ops
+          from effective_payment_records e where e.booking_ref = b.ref
+      ) p on true
+     where b.driver_id = ${driverId} and b.status = 'completed'
+       and b.completed_at >= ${weekStart} and b.completed_at < ${weekEnd}`;
   return row?.pence ?? 0;
 }
 

@@ -248,7 +248,7 @@ describe('suspension and dispatch (issue 20, item 3)', () => {
       const body = JSON.stringify({ bookingReference, status });
       return stack.app.inject({
         method: 'POST', url: '/api/public/hooks/booking-status', payload: body, remoteAddress: ip(),
-        headers: { 'x-partner': id, 'x-signature': signPartnerRequest(secret, at, body), 'content-type': 'application/json' },
+        headers: { 'x-partner': id, 'x-signature': signPartnerRequest(secret, at, { method: 'POST', target: '/api/public/hooks/booking-status', body }), 'content-type': 'application/json' },
       });
     };
     const now = () => Math.floor(Date.now() / 1000);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { createStaff } from '../../src/auth/staff.js';
 import { CookieBrowser, signInAndAllow, startClientHost, startRoundRobinProxy, type ClientHost } from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -309,6 +310,39 @@ describe('refusals', () => {
       expect(res.headers.get('www-authenticate')).toContain(reason);
     }
     expect((await initialize(tokens.access_token)).status).toBe(200);
+  });
+
+  it('refuses an access token as soon as its grant is revoked, or its passenger blocked, not when it expires', async () => {
+    // The finding: a token kept working for up to its 10 minutes after the grant was revoked.
+    const { as, client, tokens } = await authorize();
+    expect((await initialize(tokens.access_token)).status).toBe(200);
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    const revoked = await initialize(tokens.access_token);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(revoked.headers.get('www-authenticate')).toContain('revoked');
+
+    const email = `mcp-${randomUUID().slice(0, 8)}@example.com`;
+    const signedIn = await authorize({ phone: email });
+    expect((await initialize(signedIn.tokens.access_token)).status).toBe(200);
+    const staff = (await createStaff(stack.sql, { name: `Ops ${email}`, role: 'operator' })).key;
+    const block = await fetch(`${base}/api/ops/passengers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${staff}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, action: 'block', reason: 'fraudulent bookings' }),
+    });
+    expect(block.status).toBe(200);
+    const blocked = await initialize(signedIn.tokens.access_token);
+    expect(blocked.status).toBe(403);
+    expect(((await blocked.json()) as { code: string }).code).toBe('passenger_blocked');
+    // Nor does a blocked passenger's assistant get a fresh token.
+    await expect(
+      oauth.processRefreshTokenResponse(
+        signedIn.as,
+        signedIn.client,
+        await oauth.refreshTokenGrantRequest(signedIn.as, signedIn.client, oauth.None(), signedIn.tokens.refresh_token!, { additionalParameters: { resource }, ...insecure }),
+      ),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('takes tokens only in the Authorization header', async () => {

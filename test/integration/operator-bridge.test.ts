@@ -73,7 +73,7 @@ describe('the operator bridge', () => {
     const body = JSON.stringify({ jobs: [job('R-1', { pickupTime: soon(600) })] });
     const signed = await stack.app.inject({
       method: 'POST', url: '/api/public/v1/operator/jobs', payload: body, remoteAddress: ip(),
-      headers: { 'content-type': 'application/json', 'x-operator': op.id, 'x-signature': signPartnerRequest(op.secret, Math.floor(Date.now() / 1000), body) },
+      headers: { 'content-type': 'application/json', 'x-operator': op.id, 'x-signature': signPartnerRequest(op.secret, Math.floor(Date.now() / 1000), { method: 'POST', target: '/api/public/v1/operator/jobs', body }) },
     });
     expect(signed.statusCode).toBe(200);
     const over = await send(op.key, job('R-2'));

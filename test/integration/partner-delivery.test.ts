@@ -120,7 +120,7 @@ function signedHook(p: TestPartner, body: string, opts: { secret?: string; at?: 
   return stack.app.inject({
     method: 'POST',
     url: '/api/public/hooks/booking-status',
-    headers: { 'x-partner': p.id, 'x-signature': signPartnerRequest(opts.secret ?? p.secret, t, body), 'content-type': 'application/json' },
+    headers: { 'x-partner': p.id, 'x-signature': signPartnerRequest(opts.secret ?? p.secret, t, { method: 'POST', target: '/api/public/hooks/booking-status', body }), 'content-type': 'application/json' },
     payload: body,
     remoteAddress: ip(),
   });

@@ -39,9 +39,10 @@ async function newPartner(kind: 'partner' | 'operator' | 'supplier' = 'partner',
 const send = (p: TestPartner, payload: unknown, url = '/api/public/v1/jobs') =>
   stack.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload), remoteAddress: ip() });
 
-function signed(p: TestPartner, body: string, opts: { at?: number; secret?: string; idHeader?: string } = {}) {
+function signed(p: TestPartner, body: string, opts: { at?: number; secret?: string; idHeader?: string; url?: string } = {}) {
   const t = opts.at ?? Math.floor(Date.now() / 1000);
-  return { [opts.idHeader ?? 'x-partner']: p.id, 'x-signature': signPartnerRequest(opts.secret ?? p.secret, t, body), 'content-type': 'application/json' };
+  const signature = signPartnerRequest(opts.secret ?? p.secret, t, { method: 'POST', target: opts.url ?? '/api/public/v1/jobs', body });
+  return { [opts.idHeader ?? 'x-partner']: p.id, 'x-signature': signature, 'content-type': 'application/json' };
 }
 
 const job = (jobRef: string, extra: object = {}) => ({
@@ -226,7 +227,7 @@ describe('partner intake', () => {
 
     const aggregator = '/api/public/hooks/aggregator-booking';
     const batch = JSON.stringify([job('AG-1'), job('AG-2')]);
-    expect((await hook(aggregator, signed(partner, batch), batch)).statusCode).toBe(200);
+    expect((await hook(aggregator, signed(partner, batch, { url: aggregator }), batch)).statusCode).toBe(200);
     expect((await hook(aggregator, { 'x-aggregator-secret': partner.key }, [job('AG-1')])).json().results[0].code).toBe('duplicate');
     expect((await hook(aggregator, { 'x-aggregator-secret': 'ntk_not-the-aggregator-secret' }, [job('AG-3')])).statusCode).toBe(401);
     expect((await bookingsOf(partner.id)).map((r) => r.partner_job_ref)).toEqual(['AG-1', 'AG-2']);

@@ -1,6 +1,6 @@
 // The weekly billing activity against the real Postgres: one invoice per driver and week however
-// often and however concurrently it runs, earnings from the payment records in force (a correction
-// replaces what it corrects), SMS counted from the outbox. Then the whole subscription on the real
+// often and however concurrently it runs, earnings from the trips completed in the week (each at its
+// fare, or more when more was paid; a staff correction as it stands), SMS counted from the outbox. Then the whole subscription on the real
 // Temporal dev server: a driver approved long ago has every week since the trial billed once.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,25 +26,31 @@ const WEEK: Omit<BillWeekInput, 'driverId'> = { weekStart: '2026-10-18T23:00:00.
 
 const driver = () => createDriver(stack.sql, { lat: 53.48, lon: -2.24, phone: `+4474009${String(10000 + Math.floor(Math.random() * 89999))}` });
 
-async function booking(d: TestDriver): Promise<string> {
+/** A trip the driver completed at `completedAt`. */
+async function trip(d: TestDriver, completedAt: string, farePence = 3000): Promise<string> {
   const ref = `TXS${randomUUID().slice(0, 8).toUpperCase()}`;
   const place = stack.sql.json({ label: 'Manchester', kind: 'place', lat: 53.48, lon: -2.24 });
   await stack.sql`
     insert into bookings (ref, status, source, passenger_name, passenger_phone, payment_method, pickup_query, dropoff_query,
                           pickup, dropoff, pickup_area, pickup_at, passengers, vehicle_type, fare_pence, fare_source,
-                          distance_m, duration_s, driver_id)
+                          distance_m, duration_s, driver_id, completed_at)
     values (${ref}, 'completed', 'agent_instant', 'Ada', '+447400123456', 'cash', 'a', 'b', ${place}, ${place}, 'manchester',
-            '2026-10-20T10:00:00Z', 1, 'saloon', 3000, 'tariff', 5000, 900, ${d.id})`;
+            ${completedAt}, 1, 'saloon', ${farePence}, 'tariff', 5000, 900, ${d.id}, ${completedAt})`;
   return ref;
 }
 
-async function payment(d: TestDriver, amountPence: number, recordedAt: string, corrects: number | null = null): Promise<number> {
-  const ref = await booking(d);
+/** A payment record for a trip; by ops when it corrects another. */
+async function record(d: TestDriver, ref: string, amountPence: number, recordedAt: string, corrects: number | null = null): Promise<number> {
   const [row] = await stack.sql<{ id: string }[]>`
     insert into payment_records (booking_ref, driver_id, amount_pence, method, recorded_by, corrects, idempotency_key, recorded_at)
     values (${ref}, ${d.id}, ${amountPence}, 'cash', ${corrects ? 'ops' : 'driver'}, ${corrects}, ${`test:${randomUUID()}`}, ${recordedAt})
     returning id`;
   return Number(row!.id);
+}
+
+/** A trip completed at `at` (fare 30 GBP) and settled then for `amountPence`. */
+async function payment(d: TestDriver, amountPence: number, at: string): Promise<number> {
+  return record(d, await trip(d, at), amountPence, at);
 }
 
 async function sms(to: string, sentAt: string | null, channel = 'sms') {
@@ -80,17 +86,42 @@ describe('weekly billing (real Postgres)', () => {
     await expect(stack.sql`delete from driver_invoices where driver_id = ${d.id}`).rejects.toThrow(/immutable/);
   });
 
-  it('counts the payment records in force: a correction replaces the record it corrects', async () => {
+  it('counts the trips completed in the week, at the records in force when more than the fare: a correction replaces what it corrects', async () => {
     const d = await driver();
     const other = await driver();
-    const wrong = await payment(d, 30_000, '2026-10-19T09:00:00Z');
-    await payment(d, 52_000, '2026-10-19T18:00:00Z', wrong); // ops corrected 300 GBP to 520 GBP
-    await payment(d, 500, '2026-10-18T23:30:00Z'); // Monday 00:30 BST: inside the week
+    const corrected = await trip(d, '2026-10-19T09:00:00Z');
+    const wrong = await record(d, corrected, 30_000, '2026-10-19T09:00:00Z');
+    await record(d, corrected, 52_000, '2026-10-19T18:00:00Z', wrong); // ops corrected 300 GBP to 520 GBP
+    await payment(d, 3_500, '2026-10-18T23:30:00Z'); // Monday 00:30 BST: inside the week, a 5 GBP tip on 30
     await payment(d, 7_000, '2026-10-18T22:59:59Z'); // Sunday 23:59 BST: the week before
     await payment(d, 8_000, WEEK.weekEnd); // the next week's first instant
     await payment(other, 99_000, '2026-10-20T12:00:00Z'); // another driver's fare
+    // Settled in this week, completed in the one before: it belongs to the week it was driven in.
+    await record(d, await trip(d, '2026-10-18T22:00:00Z'), 60_000, '2026-10-19T10:00:00Z');
     const invoice = await acts.billDriverWeek({ driverId: d.id, ...WEEK });
-    expect(invoice).toMatchObject({ earningsPence: 52_500, feePence: 2000, totalPence: 2000, status: 'billed' });
+    expect(invoice).toMatchObject({ earningsPence: 55_500, feePence: 2000, totalPence: 2000, status: 'billed' });
+  });
+
+  it('keeps a busy week over the fee line however little is recorded: 0 GBP, 1p or no settlement counts the fare', async () => {
+    // The finding: trips settled at 0 GBP kept a driver under the 500 GBP line.
+    const d = await driver();
+    const days = ['2026-10-19', '2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23', '2026-10-24', '2026-10-25'];
+    for (let i = 0; i < 17; i++) {
+      const ref = await trip(d, `${days[i % 7]}T${String(8 + (i % 10)).padStart(2, '0')}:00:00Z`);
+      if (i < 10) await record(d, ref, 0, `${days[i % 7]}T23:00:00Z`);
+      else if (i < 15) await record(d, ref, 1, `${days[i % 7]}T23:00:00Z`);
+      // The last two are never settled.
+    }
+    expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({ earningsPence: 51_000, feePence: 2000, status: 'billed' });
+
+    // Staff, not the driver, can lower a trip's figure: a passenger who never paid, corrected by ops.
+    const e = await driver();
+    for (let i = 0; i < 17; i++) {
+      const ref = await trip(e, `${days[i % 7]}T${String(8 + (i % 10)).padStart(2, '0')}:00:00Z`);
+      const recorded = await record(e, ref, 3000, `${days[i % 7]}T23:00:00Z`);
+      if (i === 0) await record(e, ref, 0, '2026-10-25T12:00:00Z', recorded);
+    }
+    expect(await acts.billDriverWeek({ driverId: e.id, ...WEEK })).toMatchObject({ earningsPence: 48_000, feePence: 0, status: 'free' });
   });
 
   it('bills exactly 500 GBP as a free week and 2p for each SMS sent to the driver that week', async () => {

@@ -37,7 +37,7 @@ import { licenceWorkflowId, licencesRenewedSignal, suspensionWorkflowId } from '
 import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { cancelSubscriptionSignal, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
+import { cancelSubscriptionSignal, extendTrialUpdate, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
 import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
 import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
@@ -274,6 +274,23 @@ await worker.runUntil(async () => {
         if (Date.now() > deadline) throw new Error('no week billed');
         await new Promise((r) => setTimeout(r, 200));
       }
+      await h.signal(cancelSubscriptionSignal, { reason: 'recorded' });
+      await h.result();
+      return h.workflowId;
+    },
+    // An administrator extends a trial twice (the bounds of issue 20: 90 days at a time, 365 in all,
+    // so the marker of PATCH_TRIAL_BOUNDS is in the history), then the driver is removed.
+    // test/histories/subscription-extended-before-bounds.json is the same path recorded on the code
+    // before those bounds (a 200-day extension, then 80 days more: 370 days in all), by this scenario
+    // with 200 and 80; it has no scenario here, as today's code refuses both.
+    'subscription-extended': async () => {
+      await insertDriver('rec-x');
+      const h = await client.workflow.start('driverSubscriptionWorkflow', {
+        workflowId: subscriptionWorkflowId('rec-x'),
+        taskQueue,
+        args: [{ driverId: 'rec-x', tier: 'local', approvedAt: new Date().toISOString() }],
+      });
+      for (const days of [90, 30]) await h.executeUpdate(extendTrialUpdate, { args: [{ days, by: 'Rec (admin)', reason: 'recorded' }] });
       await h.signal(cancelSubscriptionSignal, { reason: 'recorded' });
       await h.result();
       return h.workflowId;

@@ -346,7 +346,7 @@ export interface SettleInput {
   by: 'driver' | 'provider' | 'ops';
   /** A provider's event id, kept with the record. */
   eventId?: string | null;
-  /** Kept with the record (ops: why the trip was ended, and why nothing is due). */
+  /** Kept with the record: why less than the fare was received (a driver must say: src/settlement/settle.ts), or why ops ended the trip and why nothing is due. */
   note?: string | null;
 }
 

@@ -22,7 +22,12 @@ export const TRIAL_DAYS: Readonly<Record<Tier, number>> = { local: 90, national:
 export const FREE_WEEK_MAX_EARNINGS_PENCE = 50_000;
 export const WEEKLY_FEE_PENCE = 2_000;
 export const SMS_PENCE = 2;
-export const MAX_EXTENSION_DAYS = 365;
+/** Days one extension may add (spec 8: the trial is "extendable by an administrator"). */
+export const MAX_EXTENSION_DAYS = 90;
+/** A trial is never longer than this in all, however often it is extended. */
+export const MAX_TRIAL_DAYS = 365;
+/** The one bound before issue 20 (per extension, no total): histories recorded then replay with it. */
+export const LEGACY_MAX_EXTENSION_DAYS = 365;
 
 export interface WeekCharge {
   feePence: number;
@@ -120,6 +125,8 @@ export interface CancelSubscriptionInput {
 export const SubscriptionFailure = {
   trialEnded: 'TrialEnded',
   invalidExtension: 'InvalidTrialExtension',
+  /** The extension would make the trial longer than MAX_TRIAL_DAYS in all. */
+  trialTooLong: 'TrialTooLong',
 } as const;
 
 export const subscriptionStateQuery = defineQuery<SubscriptionState>('subscriptionState');

@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config.js';
 import type { Sql } from '../../db/sql.js';
-import { findAccount } from '../../passengers/account-store.js';
+import { accountStanding } from '../../passengers/account-store.js';
 import { CONTROL_CHARACTER } from '../../schemas/common.js';
+import { GRANT_CLAIM } from '../resource-server.js';
 import { MCP_SCOPES, mcpResourceUrl, oauthIssuer } from '../scopes.js';
 import type { SigningKeys } from './keys.js';
 import { checkRedirectUri } from './redirect-uris.js';
@@ -15,7 +16,8 @@ import { postgresAdapter } from './store.js';
 // - clients identified by a Client ID Metadata Document (an https URL as client_id), or registered
 //   dynamically (RFC 7591) for older clients; redirect URIs https or loopback http, matched exactly;
 // - one resource, the /mcp URL (RFC 8707): its access tokens are JWTs (ES256) whose audience is
-//   that URL, short-lived; refresh tokens rotate on every use, and reusing a spent one revokes the grant;
+//   that URL, short-lived, and names its grant so /mcp can check the grant is still in force on every
+//   request; refresh tokens rotate on every use, and reusing a spent one revokes the grant;
 // - `iss` in every authorization response (RFC 9207), metadata at the RFC 8414 well-known path;
 // - sign-in and consent are this service's own pages (src/routes/oauth.ts), everything else the library's.
 
@@ -77,8 +79,10 @@ export function createAuthorizationServer(o: AuthorizationServerOptions): Provid
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
     async findAccount(_ctx, sub) {
-      const account = await findAccount(o.sql, sub);
-      return account ? { accountId: account.id, claims: () => ({ sub: account.id }) } : undefined;
+      // A blocked passenger's refresh tokens stop working too (the library answers invalid_grant).
+      const standing = await accountStanding(o.sql, sub);
+      if (!standing || standing.blocked) return undefined;
+      return { accountId: standing.account.id, claims: () => ({ sub: standing.account.id }) };
     },
     // Resource scopes (taxi:*) come from getResourceServerInfo; these are the library's own.
     scopes: ['openid', 'offline_access'],
@@ -108,6 +112,13 @@ export function createAuthorizationServer(o: AuthorizationServerOptions): Provid
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'ES256' } },
           };
+        },
+      },
+    },
+    formats: {
+      customizers: {
+        jwt(_ctx, token, jwt) {
+          if ('grantId' in token && token.grantId) jwt.payload[GRANT_CLAIM] = token.grantId;
         },
       },
     },

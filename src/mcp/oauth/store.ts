@@ -69,6 +69,19 @@ interface Row {
   consumed_at: Date | null;
 }
 
+/**
+ * Is the grant an access token names still in force, for that passenger and that client? Revoking
+ * a grant (the revocation endpoint, a reused refresh token) deletes its row, so this is the check
+ * that stops the grant's access tokens before they expire.
+ */
+export async function grantInForce(sql: Sql, g: { grantId: string; accountId: string; clientId: string }): Promise<boolean> {
+  const rows = await sql`
+    select 1 from oauth_records
+     where model = 'Grant' and id = ${g.grantId} and (expires_at is null or expires_at > now())
+       and payload->>'accountId' = ${g.accountId} and payload->>'clientId' = ${g.clientId}`;
+  return rows.length > 0;
+}
+
 /** Deletes what has expired; returns how many rows went. */
 export async function purgeExpiredOAuthRecords(sql: Sql): Promise<number> {
   const rows = await sql`delete from oauth_records where expires_at < now() - interval '1 hour' returning 1`;

@@ -46,6 +46,9 @@ describe('workflow replay', () => {
         'booking-driver-suspended.json',
         'booking-suspended-on-board-ended.json',
         'driver-suspension-signalled.json',
+        'subscription-extended.json',
+        // Extensions past today's bounds (200 days, then 80: a 370-day trial), accepted before them.
+        'subscription-extended-before-bounds.json',
       ]),
     );
   });
