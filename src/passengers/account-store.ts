@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
+import { isPassengerBlocked } from './standing.js';
 
 // Passenger accounts (migration 00012): made the first time someone signs in with a code sent to
 // their phone or email, so an assistant they authorise books in their name.
@@ -19,13 +20,11 @@ export async function findAccount(sql: Sql, id: string): Promise<PassengerAccoun
   return row ?? null;
 }
 
-/** The account and whether staff have blocked its email (a blocked passenger's assistant is refused). */
+/** The account and whether staff have blocked its email or phone (a blocked passenger's assistant is refused). */
 export async function accountStanding(sql: Sql, id: string): Promise<{ account: PassengerAccount; blocked: boolean } | null> {
-  const [row] = await sql<(PassengerAccount & { blocked: boolean })[]>`
-    select a.id, a.phone, a.email, (e.blocked_at is not null) as blocked
-      from passenger_accounts a left join passenger_emails e on e.email = a.email
-     where a.id = ${id}`;
-  return row ? { account: { id: row.id, phone: row.phone, email: row.email }, blocked: row.blocked } : null;
+  const account = await findAccount(sql, id);
+  if (!account) return null;
+  return { account, blocked: await isPassengerBlocked(sql, { email: account.email, phone: account.phone }) };
 }
 
 /** The account for this phone or email, made on first sign-in; two first sign-ins at once make one. */
