@@ -180,6 +180,16 @@ export async function recordWrongGuess(s: Pick<Services, 'sql' | 'config'>, subj
   });
 }
 
+/**
+ * A wrong code, answered: 429 sign_in_locked when it was the one that locked the identifier,
+ * otherwise the caller's own refusal (the same for a wrong, spent or expired code).
+ */
+export async function refuseWrongCode(s: Pick<Services, 'sql' | 'config'>, subject: string, address: string, refusal: ProblemError): Promise<never> {
+  const { lockedForMs } = await recordWrongGuess(s, subject, address);
+  if (lockedForMs > 0) throw tooMany(`Too many wrong codes: sign-in is locked for ${inMinutes(lockedForMs)}.`, lockedForMs, 'sign_in_locked');
+  throw refusal;
+}
+
 /** A right code: the identifier starts afresh. */
 export async function recordRightGuess(s: Pick<Services, 'sql'>, subject: string): Promise<void> {
   await lockouts.clearFailures(s.sql, subject);

@@ -1,4 +1,4 @@
-import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess, servedMobile } from '../auth/code-guard.js';
+import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, newSecret, sameDigest } from '../auth/secrets.js';
 import { ProblemError } from '../http/problem.js';
 import type { Services } from '../services.js';
@@ -64,18 +64,13 @@ export async function verifySignInCode(
   code: string,
   ctx: { address: string },
 ): Promise<{ token: string; driverId: string }> {
+  const refused = () => new ProblemError(401, 'invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
   const subject = lockSubject.driver(phone);
   await admitGuess(s, subject, ctx.address);
   const driver = await driverWithPhone(s, phone);
   const stored = driver ? await sessions.takeSignInAttempt(s.sql, driver.id, MAX_ATTEMPTS) : null;
   if (!driver || !stored || !sameDigest(stored, hashCode(s.config.JOB_LINK_SECRET, driver.id, code))) {
-    const { lockedForMs } = await recordWrongGuess(s, subject, ctx.address);
-    if (lockedForMs > 0) {
-      throw new ProblemError(429, 'sign_in_locked', `Too many wrong codes: sign-in is locked for ${Math.ceil(lockedForMs / 60_000)} minutes.`, {
-        headers: { 'retry-after': String(Math.ceil(lockedForMs / 1000)) },
-      });
-    }
-    throw new ProblemError(401, 'invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
+    return refuseWrongCode(s, subject, ctx.address, refused());
   }
   await sessions.spendSignInCode(s.sql, driver.id);
   await recordRightGuess(s, subject);
@@ -86,7 +81,7 @@ export async function verifySignInCode(
   // saw this session, or this read sees the suspension: no session outlives it.
   if (!(await sessions.driverMaySignIn(s.sql, driver.id))) {
     await sessions.revokeSession(s.sql, tokenHash);
-    throw new ProblemError(401, 'invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
+    throw refused();
   }
   return { token, driverId: driver.id };
 }

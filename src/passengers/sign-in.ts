@@ -1,4 +1,4 @@
-import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess, servedMobile } from '../auth/code-guard.js';
+import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, sameDigest } from '../auth/secrets.js';
 import { ProblemError } from '../http/problem.js';
 import type { Services } from '../services.js';
@@ -100,13 +100,7 @@ export async function verifyPassengerSignInCode(
   const key = identifierKey(identifier);
   const stored = await takeSignInAttempt(s.sql, key, MAX_ATTEMPTS);
   if (!stored || !/^\d{6}$/.test(code) || !sameDigest(stored, hashCode(s.config.OAUTH_SECRET, key, code))) {
-    const { lockedForMs } = await recordWrongGuess(s, subject, ctx.address);
-    if (lockedForMs > 0) {
-      throw new ProblemError(429, 'sign_in_locked', `Too many wrong codes: sign-in is locked for ${Math.ceil(lockedForMs / 60_000)} minutes.`, {
-        headers: { 'retry-after': String(Math.ceil(lockedForMs / 1000)) },
-      });
-    }
-    throw new ProblemError(401, 'invalid_code', 'That code is not right, or it has expired. Ask for a new one.');
+    return refuseWrongCode(s, subject, ctx.address, new ProblemError(401, 'invalid_code', 'That code is not right, or it has expired. Ask for a new one.'));
   }
   await spendSignInCode(s.sql, key);
   await recordRightGuess(s, subject);
