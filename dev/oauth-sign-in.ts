@@ -2,6 +2,7 @@
 // the forms, with the sign-in code read from the outbox (the embedded notifier), as a passenger
 // reads a text. For development and tests only (`npm run mcp:token -- --dev-sign-in`, the OAuth
 // tests): with a live notifier the code goes to a real phone and this cannot read it.
+import * as oauth from 'oauth4webapi';
 import type { Sql } from '../src/db/sql.js';
 
 async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
@@ -55,6 +56,25 @@ export class CookieBrowser {
     }
     return { url: current, res };
   }
+}
+
+/**
+ * An authorization request as an MCP client makes it (PKCE S256, the /mcp resource, both scopes),
+ * for a sign-in that goes no further than the pages: the verifier is not kept.
+ */
+export async function authorizationRequestUrl(o: { endpoint: string; clientId: string; redirectUri: string; resource: string }): Promise<string> {
+  const url = new URL(o.endpoint);
+  url.search = new URLSearchParams({
+    client_id: o.clientId,
+    redirect_uri: o.redirectUri,
+    response_type: 'code',
+    scope: 'taxi:quote taxi:book',
+    state: oauth.generateRandomState(),
+    code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+    code_challenge_method: 'S256',
+    resource: o.resource,
+  }).toString();
+  return url.toString();
 }
 
 /** The newest sign-in code sent to this phone or email. */

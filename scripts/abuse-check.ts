@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import * as oauth from 'oauth4webapi';
-import { CookieBrowser, interactionUid } from '../dev/oauth-sign-in.js';
+import { authorizationRequestUrl, CookieBrowser, interactionUid } from '../dev/oauth-sign-in.js';
 import { createSql } from '../src/db/sql.js';
 
 const { values } = parseArgs({ options: { url: { type: 'string', default: `http://localhost:${process.env.PORT ?? '3000'}` } } });
@@ -52,20 +52,10 @@ async function paced(request: () => Promise<Response>): Promise<Response> {
 }
 
 async function signIn(): Promise<{ browser: CookieBrowser; uid: string }> {
-  const url = new URL(as.authorization_endpoint!);
-  url.search = new URLSearchParams({
-    client_id: client.client_id,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'taxi:quote taxi:book',
-    state: oauth.generateRandomState(),
-    code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-    code_challenge_method: 'S256',
-    resource: `${base}/mcp`,
-  }).toString();
+  const url = await authorizationRequestUrl({ endpoint: as.authorization_endpoint!, clientId: client.client_id, redirectUri, resource: `${base}/mcp` });
   for (;;) {
     const browser = new CookieBrowser();
-    const { res } = await browser.follow(url.toString());
+    const { res } = await browser.follow(url);
     const page = await res.text();
     if (res.status !== 429) return { browser, uid: interactionUid(page) };
     await new Promise((r) => setTimeout(r, (Number(res.headers.get('retry-after')) || 5) * 1000));

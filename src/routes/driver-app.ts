@@ -143,7 +143,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/sign-out', {
-    schema: { operationId: 'driverSignOut', tags, summary: 'End this session', response: { 204: NoContent, ...problemResponses(401, 429) } },
+    schema: { operationId: 'driverSignOut', tags, summary: 'End this session', response: { 204: NoContent, ...problemResponses(400, 401, 429) } },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
@@ -153,7 +153,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get('/api/driver/me', {
-    schema: { operationId: 'driverDashboard', tags, summary: 'The signed-in driver: status, rides, earnings, dead mileage, weeks, subscription, invoices', response: { 200: DriverDashboard, ...problemResponses(401, 429) } },
+    schema: { operationId: 'driverDashboard', tags, summary: 'The signed-in driver: status, rides, earnings, dead mileage, weeks, subscription, invoices', response: { 200: DriverDashboard, ...problemResponses(400, 401, 429) } },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -202,7 +202,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'getDriverJobs',
       tags,
       summary: 'The signed-in driver’s feed: offers open to them and the jobs they hold',
-      response: { 200: DriverJobsReply, ...problemResponses(401, 403, 429) },
+      response: { 200: DriverJobsReply, ...problemResponses(400, 401, 403, 429) },
     },
     config: limited,
     handler: async (request) => {

@@ -21,7 +21,7 @@ export async function opsSignInRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'opsSignInLockouts',
       tags: ['ops'],
       summary: 'Sign-in codes sent today against the daily ceiling, and the identifiers locked by wrong codes',
-      response: { 200: SignInLockoutsReply, ...problemResponses(401, 429) },
+      response: { 200: SignInLockoutsReply, ...problemResponses(400, 401, 429) },
     },
     config: limited,
     handler: async (request) => {

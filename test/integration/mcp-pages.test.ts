@@ -4,12 +4,11 @@
 // what it may do; Allow sends the browser back to the assistant with a code, Deny with
 // access_denied. Each page is checked with axe, light and dark, under its real CSP.
 import { existsSync } from 'node:fs';
-import * as oauth from 'oauth4webapi';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { signInCodeSentTo, startClientHost, type ClientHost } from '../support/oauth.js';
+import { authorizationRequestUrl, signInCodeSentTo, startClientHost, type ClientHost } from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -49,20 +48,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('signing in and allowi
     await host?.close();
   });
 
-  async function authorizationUrl(): Promise<string> {
-    const url = new URL(`${base}/oauth/authorize`);
-    url.search = new URLSearchParams({
-      client_id: host.metadataClientId('planner'),
-      redirect_uri: host.redirectUri,
-      response_type: 'code',
-      scope: 'taxi:quote taxi:book',
-      state: oauth.generateRandomState(),
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-      code_challenge_method: 'S256',
-      resource: `${base}/mcp`,
-    }).toString();
-    return url.toString();
-  }
+  const authorizationUrl = () =>
+    authorizationRequestUrl({ endpoint: `${base}/oauth/authorize`, clientId: host.metadataClientId('planner'), redirectUri: host.redirectUri, resource: `${base}/mcp` });
 
   async function open(url: string): Promise<{ page: Page; context: BrowserContext }> {
     const context = await browser.newContext({ viewport: PHONE_VIEWPORT });

@@ -3,13 +3,12 @@
 // phone (not the code) for longer each time, and a driver is never billed for a code. Through the
 // real sign-in pages and driver API, with every SMS counted in the outbox.
 import { randomUUID } from 'node:crypto';
-import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { accountFor } from '../../src/passengers/account-store.js';
 import { weekSmsCount } from '../../src/settlement/subscription-store.js';
-import { CookieBrowser, interactionUid, pageText, startClientHost, type ClientHost } from '../support/oauth.js';
+import { authorizationRequestUrl, CookieBrowser, interactionUid, pageText, startClientHost, type ClientHost } from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -50,18 +49,8 @@ const e164 = (national: string) => `+44${national.replace(/\s/g, '').slice(1)}`;
 
 async function startSignIn(address: string): Promise<{ browser: CookieBrowser; uid: string }> {
   const browser = new CookieBrowser({ 'x-forwarded-for': address });
-  const url = new URL(`${base}/oauth/authorize`);
-  url.search = new URLSearchParams({
-    client_id: host.metadataClientId('pump'),
-    redirect_uri: host.redirectUri,
-    response_type: 'code',
-    scope: 'taxi:quote taxi:book',
-    state: oauth.generateRandomState(),
-    code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-    code_challenge_method: 'S256',
-    resource: `${base}/mcp`,
-  }).toString();
-  const { res } = await browser.follow(url.toString());
+  const url = await authorizationRequestUrl({ endpoint: `${base}/oauth/authorize`, clientId: host.metadataClientId('pump'), redirectUri: host.redirectUri, resource: `${base}/mcp` });
+  const { res } = await browser.follow(url);
   return { browser, uid: interactionUid(await res.text()) };
 }
 

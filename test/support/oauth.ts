@@ -3,7 +3,7 @@
 // forms, and the sign-in code the notifier "sent" (read from the outbox, as a passenger reads a text).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-export { CookieBrowser, interactionUid, pageText, signInAndAllow, signInCodeSentTo } from '../../dev/oauth-sign-in.js';
+export { authorizationRequestUrl, CookieBrowser, interactionUid, pageText, signInAndAllow, signInCodeSentTo } from '../../dev/oauth-sign-in.js';
 export { startRoundRobinProxy } from '../../dev/round-robin-proxy.js';
 
 /** The https host a metadata-document client_id names; the test's fetch serves it from a local server. */
