@@ -4,14 +4,23 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
+import { createSql } from './db/sql.js';
 import { preloadGazetteer } from './geo/index.js';
 import { runMain } from './run-main.js';
 
 runMain('api', async () => {
   const config = loadConfig();
+  // Migrations come first, on a pool of their own: building the app reads tables (the OAuth
+  // signing keys), and on a fresh database another process may still be migrating, under the lock
+  // migrate() waits for. An API once died here on a cluster start when the worker migrated first.
+  const migrations = createSql(config.DATABASE_URL, 2);
+  try {
+    await migrate(migrations);
+  } finally {
+    await migrations.end({ timeout: 5 });
+  }
   // Postgres and Temporal are the app's plugins: opened here, closed by app.close().
   const app = await buildApp({ config });
-  await migrate(app.sql);
   // Load the gazetteer while the server starts listening, so neither boot nor the first quote waits.
   void Promise.resolve(preloadGazetteer()).catch((err: unknown) => app.log.error({ err }, 'gazetteer preload failed'));
 
