@@ -21,8 +21,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('taking charge of a bo
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    // The browser's pages come from the one loopback address other files' browsers share, within the same minute.
-    stack = await startStack({ PUBLIC_BASE_URL: base, LOOKUP_RATE_LIMIT_PER_MINUTE: '1000' });
+    stack = await startStack({ PUBLIC_BASE_URL: base });
     await stack.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });

@@ -28,8 +28,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    // The browser's pages come from the one loopback address other files' browsers share, within the same minute.
-    stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', PUBLIC_BASE_URL: base, LOOKUP_RATE_LIMIT_PER_MINUTE: '1000' });
+    stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', PUBLIC_BASE_URL: base });
     await stack.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     staffKey = (await createStaff(stack.sql, { name: 'Olu (ops)', role: 'operator' })).key;

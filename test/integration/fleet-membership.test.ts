@@ -21,8 +21,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 let stack: TestStack;
 let staffKey: string;
 beforeAll(async () => {
-  // Its dashboards' pages come from the one loopback address other files' browsers share.
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', LOOKUP_RATE_LIMIT_PER_MINUTE: '1000' });
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60' });
   staffKey = (await createStaff(stack.sql, { name: 'Sam (ops)', role: 'operator' })).key;
 });
 // Drivers stay in the shared database: offline, no later test file's booking is offered to them.

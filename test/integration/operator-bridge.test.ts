@@ -24,8 +24,7 @@ const created: TestDriver[] = [];
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  // Its pages come from the one loopback address other files' browsers share, within the same minute.
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', PUBLIC_BASE_URL: base, LOOKUP_RATE_LIMIT_PER_MINUTE: '1000' });
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', PUBLIC_BASE_URL: base });
   await stack.app.listen({ port, host: '127.0.0.1' });
 });
 afterEach(async () => takeDriversOffline(stack.sql, created.splice(0)));

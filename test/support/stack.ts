@@ -47,6 +47,10 @@ export async function startStack(
     TEMPORAL_TASK_QUEUE: taskQueue,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    // Every file's browser and default inject come from 127.0.0.1, and rate-limit counters live in
+    // the one database the files share: a per-minute allowance on that address is shared by every
+    // file that runs in the same minute, whatever its own limit. Files that test the limit set it.
+    LOOKUP_RATE_LIMIT_PER_MINUTE: '10000',
     ...env,
   });
   const sql = createSql(config.DATABASE_URL, 5);
