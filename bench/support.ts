@@ -30,6 +30,21 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
+/**
+ * The dev server on `port`, or on a fresh free port if it exits at once: a port found free a moment
+ * ago can be taken before the server binds it (the scripts test once lost a run to that).
+ */
+async function startDevServerRetrying(port: number, dbFile: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTemporalDevServer({ port, dbFile, readyTimeoutMs: 120_000 });
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof Error) || !/exited early/.test(err.message)) throw err;
+      port = await freePort();
+    }
+  }
+}
+
 /** Ports default to the fixed ones bench/quote.ts has always used; pass free ones to run beside it. */
 export async function startBenchStack(ports: { postgres?: number; temporal?: number } = {}): Promise<Stack> {
   const stops: Array<() => Promise<void>> = [];
@@ -47,7 +62,7 @@ export async function startBenchStack(ports: { postgres?: number; temporal?: num
     temporalAddress = t.address;
   } else if (!temporalAddress) {
     // Same persistence as `npm start` (SQLite file), so the figures match what a newcomer runs.
-    const t = await startTemporalDevServer({ port: ports.temporal ?? 7261, dbFile: path.join(tmp, 'temporal.sqlite'), readyTimeoutMs: 120_000 });
+    const t = await startDevServerRetrying(ports.temporal ?? 7261, path.join(tmp, 'temporal.sqlite'));
     stops.push(t.stop);
     temporalAddress = t.address;
   }
