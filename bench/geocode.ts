@@ -1,4 +1,4 @@
-// Gazetteer load time and geocode latency. Not a test: prints figures for README/PRs.
+// Gazetteer load time and geocode latency. Not a test: prints figures for docs/benchmarks.md.
 //   npx tsx bench/geocode.ts            (load in this process + 5 fresh processes, then queries)
 //   npx tsx bench/geocode.ts --load-only
 import { spawnSync } from 'node:child_process';

@@ -10,7 +10,7 @@ export type RateLimitGroup = 'quote' | 'booking' | 'application' | 'lookup' | 'd
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Per-route options for `config: { rateLimit }`, by group (see README, Rate limits). */
+    /** Per-route options for `config: { rateLimit }`, by group (docs/decisions.md, Rate limits). */
     rateLimits: Record<RateLimitGroup, RateLimitOptions>;
   }
 }

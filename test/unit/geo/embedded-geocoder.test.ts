@@ -207,7 +207,7 @@ describe('places', () => {
     expect(await find('High Street, Bracknell')).toMatchObject({ kind: 'street', precision: 'street', council: 'Bracknell Forest', postcodeDistrict: 'RG12' });
     expect(await find('Station Road, Filton')).toMatchObject({ kind: 'street', council: 'South Gloucestershire' });
     expect(await find('Mansfield Road Nottingham')).toMatchObject({ kind: 'street', postcodeDistrict: 'NG1' });
-    // London's streets are not in the street data (see README): the town, said to be only that.
+    // London's streets are not in the street data (docs/pricing.md, Geocoding): the town, said to be only that.
     expect(await find('Oxford Street, London')).toMatchObject({ region: 'London', precision: 'town_centre' });
   });
 
