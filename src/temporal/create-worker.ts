@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities/index.js';
 
-export const WORKFLOWS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../workflows/index.ts');
+// Under tsx this module is TypeScript and bundles the workflow sources; in the production build it
+// is compiled JavaScript and bundles the compiled workflows beside it.
+const here = fileURLToPath(import.meta.url);
+export const WORKFLOWS_PATH = path.resolve(path.dirname(here), `../../workflows/index${path.extname(here)}`);
 
 /** Builds a worker for the service's task queue; entry points and tests share this. */
 export async function createWorker(opts: {

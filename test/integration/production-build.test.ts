@@ -1,0 +1,106 @@
+// The service as production runs it (issue 21, item 9): `npm run build` compiles it to JavaScript
+// in build/, the Dockerfile's layout, and plain `node` runs the API and the worker from there, with
+// no tsx and none of the packages production leaves out (`npm ci --omit=dev`).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../dev/free-port.js';
+import { eventually } from '../support/stack.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const build = path.join(root, 'build');
+const children: ChildProcess[] = [];
+const output: string[] = [];
+
+function node(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [path.join(build, script)], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  children.push(child);
+  return child;
+}
+
+/** Every package a compiled module imports by name, whether statically or with import(). */
+function importedPackages(dir: string): Set<string> {
+  const names = new Set<string>();
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const text = fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
+    const specs = [
+      ...text.matchAll(/^\s*(?:import|export)\b[^;'"]*?from\s*['"]([^'"]+)['"]/gm),
+      ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+      ...text.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ].map((m) => m[1]!);
+    for (const spec of specs) {
+      if (spec.startsWith('node:') || spec.startsWith('.')) continue;
+      names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+  }
+  return names;
+}
+
+describe('npm run build', () => {
+  beforeAll(async () => {
+    const built = spawn('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    built.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    built.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => built.once('exit', resolve));
+    expect(code, out).toBe(0);
+  }, 180_000);
+
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+  });
+
+  it('imports only production dependencies', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const missing = [...importedPackages(build)].filter((name) => !(name in pkg.dependencies));
+    expect(missing).toEqual([]);
+  });
+
+  it('runs the API and the worker with plain node: a booking made through the compiled API is dispatched by the compiled worker', async () => {
+    const port = await freePort();
+    const env = {
+      NODE_ENV: 'production',
+      DATABASE_URL: inject('databaseUrl'),
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      // A queue of its own, so only the compiled worker can run this booking.
+      TEMPORAL_TASK_QUEUE: `built-${randomBytes(4).toString('hex')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      JOB_LINK_SECRET: randomBytes(32).toString('base64'),
+      PARTNER_SECRETS_KEY: randomBytes(32).toString('base64'),
+      OAUTH_SECRET: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'warn',
+      NOTIFIER: 'outbox',
+    };
+    const api = node('src/server.js', env);
+    node('src/worker.js', env);
+    const base = `http://127.0.0.1:${port}`;
+    await eventually(async () => {
+      if (api.exitCode !== null) throw new Error(`the API exited: ${output.join('').slice(-3000)}`);
+      return (await fetch(`${base}/readyz`).catch(() => null))?.ok || undefined;
+    }, 60_000, 'the compiled API to be ready');
+
+    const booked = await fetch(`${base}/api/public/bookings/instant`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        pickup_address: '1 Piccadilly, Manchester M1 1RG', dropoff_address: 'Manchester Airport', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123456',
+      }),
+    });
+    expect(booked.status, await booked.clone().text()).toBe(200);
+    const { booking_reference: ref, manage_token: token } = (await booked.json()) as { booking_reference: string; manage_token: string };
+    // Only the workflow moves a booking on from 'confirmed': the compiled worker ran it.
+    const status = await eventually(async () => {
+      const s = ((await (await fetch(`${base}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { status: string }).status;
+      return s === 'confirmed' ? undefined : s;
+    }, 60_000, `the compiled worker to dispatch ${ref}`);
+    expect(['dispatching', 'unassigned', 'assigned']).toContain(status);
+  }, 180_000);
+});
