@@ -7,7 +7,7 @@ import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import { insertPaymentRecord } from '../src/settlement/payments-store.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import { renderPassengerCancelledText } from '../src/notify/templates.js';
+import { renderDriverJobCancelledText, renderPassengerCancelledText, type CancelledBy } from '../src/notify/templates.js';
 import { settlementKey, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../workflows/bookings/definitions.js';
 
 /** Bookings a partner, operator or supplier sent: their customer is theirs to tell. */
@@ -61,9 +61,18 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
     /**
      * Cancels the record, withdraws open job cards, and tells the passenger (whoever cancelled: a
      * cancel by someone else holding the booking must not go unnoticed) and the driver who held the
-     * job, if any. A partner's or operator's own customer hears from them, not from us.
+     * job, if any: the driver is told who cancelled (`by`), never why. A partner's or operator's own
+     * customer hears from them, not from us. `by` is optional: an activity scheduled before the
+     * workflow passed it arrives without, and the driver's text then names no one.
      */
-    async cancelBooking({ ref, reason, offerId, driverId }: { ref: string; reason: string | null; offerId: string | null; driverId: string | null }): Promise<void> {
+    async cancelBooking({ ref, reason, offerId, driverId, by }: {
+      ref: string;
+      reason: string | null;
+      offerId: string | null;
+      driverId: string | null;
+      /** Who cancelled: the workflow's CancelInput['by']. */
+      by?: CancelledBy | null;
+    }): Promise<void> {
       await bookings.markCancelled(sql, ref, reason);
       const b = await bookings.loadBooking(sql, ref);
       if (!PARTNER_SOURCES.has(b.source) && b.passenger_phone) {
@@ -76,12 +85,13 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
       const notifyId = driverId ?? (offerId ? offerId.split(':').slice(2).join(':') : null);
       if (!notifyId) return;
       const d = await loadDriver(sql, notifyId);
+      const partnerName = by === 'partner' ? await registeredPartnerName(sql, ref) : null;
       await sendBestEffort(
         notifier,
         {
           channel: 'sms',
           to: d.phone,
-          body: `Job ${ref} has been cancelled by the passenger. No action needed.`,
+          body: renderDriverJobCancelledText(ref, by, partnerName),
           idempotencyKey: `cancelled:${ref}:${notifyId}`,
           bookingRef: ref,
         },
@@ -89,4 +99,14 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
       );
     },
   };
+}
+
+/**
+ * The name our staff registered the partner, operator or supplier under (scripts/create-partner.ts;
+ * a partner cannot change it) whose job this booking is; null for a booking no partner sent.
+ */
+async function registeredPartnerName(sql: Sql, ref: string): Promise<string | null> {
+  const [row] = await sql<{ name: string }[]>`
+    select p.name from partner_jobs j join partners p on p.id = j.partner_id where j.booking_ref = ${ref} limit 1`;
+  return row?.name ?? null;
 }

@@ -3,6 +3,7 @@ import type { Sql } from '../src/db/sql.js';
 import { bookingsOfDriver, loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
+import { renderDriverLicenceReminderText } from '../src/notify/templates.js';
 
 /** Messages about the driver themselves (not a job), keyed per driver and date: never sent twice; and the bookings a suspension reaches. */
 export function createDriverActivities({ sql, notifier }: { sql: Sql; notifier: Notifier }) {
@@ -19,7 +20,7 @@ export function createDriverActivities({ sql, notifier }: { sql: Sql; notifier: 
         {
           channel: 'sms',
           to: d.phone,
-          body: `Direct Taxi: your taxi licence runs out on ${expires}. Renew it and send us the new one, or job offers stop on that day.`,
+          body: renderDriverLicenceReminderText(expires),
           idempotencyKey: `licence-reminder:${driverId}:${expires}`,
         },
         (m, a) => log.warn(m, a),

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
+import { renderOpsCodeCeilingEmail } from '../notify/templates.js';
 import type { Services } from '../services.js';
 import * as lockouts from './code-guard-store.js';
 
@@ -135,16 +136,14 @@ async function spendFromCeiling(s: Pick<Services, 'sql' | 'config' | 'notifier'>
   // Every code past the mark asks; the outbox key lets one email a day through.
   if (current >= Math.ceil(ceiling * CODE_CEILING_ALERT_RATIO)) {
     const day = new Date().toISOString().slice(0, 10);
+    const { subject, body } = renderOpsCodeCeilingEmail({ channel, sent: current, ceiling, alertRatio: CODE_CEILING_ALERT_RATIO });
     // Best effort: the alert must never stop the passenger's own code.
     await s.notifier
       .send({
         channel: 'email',
         to: s.config.OPS_ALERT_EMAIL,
-        subject: `Sign-in ${channel} codes at ${Math.round(CODE_CEILING_ALERT_RATIO * 100)} % of today's ceiling`,
-        body:
-          `${current} of the ${ceiling} ${channel} codes allowed today (UTC) have been sent. At the ceiling, sign-in and ` +
-          `verification codes by ${channel} stop until midnight UTC. If this is not real demand, look for SMS pumping ` +
-          `(many new numbers from few addresses) in the API logs; raise SIGN_IN_${channel === 'sms' ? 'SMS' : 'EMAILS'}_PER_DAY if it is.`,
+        subject,
+        body,
         idempotencyKey: `ops-code-ceiling:${channel}:${day}`,
         purpose: 'ops_alert',
       })

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { StaffMember } from '../auth/staff.js';
 import { recordStaffAction } from '../auth/staff.js';
 import { ProblemError } from '../http/problem.js';
+import { renderDriverApprovedText, renderDriverRejectedText } from '../notify/templates.js';
 import type { Services } from '../services.js';
 import { startDriverSubscription } from '../settlement/subscriptions.js';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './application-limits.js';
@@ -168,11 +169,11 @@ export async function decideDriver(
       driverLicenceExpires: isoDay(moved.driver_licence_expires),
       vehicleLicenceExpires: isoDay(moved.vehicle_licence_expires),
     });
-    await notifyDriver(s, moved, 'approved', `You are approved to drive with Direct Taxi. Sign in at ${s.config.PUBLIC_BASE_URL}/driver with this phone number.`);
+    await notifyDriver(s, moved, 'approved', renderDriverApprovedText(s.config.PUBLIC_BASE_URL));
   }
   if (decision === 'reject') {
     await drivers.closeFleetRequests(s.sql, driverId);
-    await notifyDriver(s, moved, 'rejected', 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
+    await notifyDriver(s, moved, 'rejected', renderDriverRejectedText());
   }
   return driver;
 }

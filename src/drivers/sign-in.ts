@@ -1,6 +1,7 @@
 import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, newSecret, sameDigest } from '../auth/secrets.js';
 import { ProblemError } from '../http/problem.js';
+import { renderDriverSignInCodeText } from '../notify/templates.js';
 import type { Services } from '../services.js';
 import * as sessions from './session-store.js';
 
@@ -40,7 +41,7 @@ export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'no
   await s.notifier.send({
     channel: 'sms',
     to: phone,
-    body: `Your Direct Taxi driver sign-in code is ${code}. It expires in 10 minutes. Never share it.`,
+    body: renderDriverSignInCodeText(code, CODE_TTL_MS / 60_000),
     // One message per code: a new code is a new message.
     idempotencyKey: `driver-sign-in:${driver.id}:${hashSecret(code).slice(0, 16)}:${Date.now()}`,
     purpose: 'sign_in_code',

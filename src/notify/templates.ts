@@ -3,12 +3,14 @@ import type { BookingRow } from '../bookings/store.js';
 import type { DriverRow } from '../drivers/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
+import type { CancelInput } from '../../workflows/bookings/definitions.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
 // Text another party typed reaches a message only screened: a booking's notes and names were
 // screened at entry (src/screening/free-text.ts) and go to the driver's job card; a driver's name,
 // car and plate go to the passenger only if they pass src/screening/driver-details.ts; a cancel
-// reason goes into no message at all (the driver is told the job is cancelled, not why).
+// reason goes into no message at all (the driver is told the job is cancelled, and by whom, from a
+// fixed set: never why). Every message's words are here, whoever sends it.
 
 export function londonTime(at: Date): string {
   return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat("ccc d LLL HH:mm");
@@ -60,6 +62,43 @@ export function renderPassengerDriverChangedText(b: BookingRow, trackUrl: string
 /** To the driver a job was taken off by staff (suspension): the job is gone, do not go. */
 export function renderDriverJobWithdrawnText(b: BookingRow): string {
   return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
+}
+
+/**
+ * To a driver a job was taken off for the workflow's own reasons (they dropped it, did not reach the
+ * pickup in time, or it no longer fits the amended booking). The reason is the workflow's fixed word
+ * for it, never text anyone typed.
+ */
+export function renderDriverJobReleasedText(ref: string, reason: string): string {
+  return `Job ${ref} is no longer yours (${reason}). No action needed.`;
+}
+
+/** Who cancelled a booking, as its workflow was told (CancelInput['by']): never why. */
+export type CancelledBy = CancelInput['by'];
+
+const CANCELLED_BY: Record<CancelledBy, (partnerName: string | null) => string> = {
+  passenger: () => 'the passenger',
+  // The name our staff registered the partner, operator or supplier under (scripts/create-partner.ts).
+  partner: (name) => name ?? 'the booking partner',
+  ops: () => 'Direct Taxi operations',
+};
+
+/** A registered partner name fit for one line of an SMS, or null. */
+function partnerDisplayName(name: string | null | undefined): string | null {
+  const shown = name?.replace(/\s+/g, ' ').trim() ?? '';
+  return shown.length > 0 && shown.length <= 60 ? shown : null;
+}
+
+/**
+ * To the driver who held a cancelled job (its job card or the job itself): who cancelled it, from a
+ * fixed set. `by` is absent when the workflow did not say (an activity scheduled before it passed
+ * it): then the text names no one rather than guess. `partnerName` is used only for a partner's
+ * cancel, and only the name our staff registered, never anything the partner sent.
+ */
+export function renderDriverJobCancelledText(ref: string, by?: CancelledBy | null, partnerName?: string | null): string {
+  // A value this code does not know (a newer workflow's) names no one either.
+  const who = by && Object.hasOwn(CANCELLED_BY, by) ? CANCELLED_BY[by](partnerDisplayName(partnerName)) : null;
+  return `Job ${ref} has been cancelled${who ? ` by ${who}` : ''}. No action needed.`;
 }
 
 /** A trip ops ended: what the record says was paid, or that nothing is due. */
@@ -151,4 +190,52 @@ export function renderClaimLinkText(t: TripSummary, link: string): string {
 /** To the passenger's phone whenever a booking is cancelled, whoever cancelled it. */
 export function renderPassengerCancelledText(b: BookingRow): string {
   return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled. If you did not expect this, book again or reply to this message.`;
+}
+
+/** To an applicant staff approved: where to sign in. */
+export function renderDriverApprovedText(publicBaseUrl: string): string {
+  return `You are approved to drive with Direct Taxi. Sign in at ${publicBaseUrl}/driver with this phone number.`;
+}
+
+export function renderDriverRejectedText(): string {
+  return 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.';
+}
+
+/**
+ * A fortnight before a driver's (or their vehicle's) licence runs out. It is good through its last
+ * day: offers stop once that day is over (src/dispatch/store.ts, licence_invalid_from).
+ */
+export function renderDriverLicenceReminderText(expires: string): string {
+  return `Direct Taxi: your taxi licence runs out on ${expires}. Renew it and send us the new one, or job offers stop after that day.`;
+}
+
+export function renderDriverSignInCodeText(code: string, validMinutes: number): string {
+  return `Your Direct Taxi driver sign-in code is ${code}. It expires in ${validMinutes} minutes. Never share it.`;
+}
+
+/** A passenger's sign-in code, by SMS (the body) or email (subject and body). */
+export function renderPassengerSignInCode(code: string, validMinutes: number): { subject: string; body: string } {
+  return {
+    subject: 'Your Direct Taxi sign-in code',
+    body: `Your Direct Taxi sign-in code is ${code}. It expires in ${validMinutes} minutes. Never share it: nobody from Direct Taxi will ask for it.`,
+  };
+}
+
+/** The code that proves a passenger reads the email they booked with. */
+export function renderEmailVerificationCode(code: string, validMinutes: number): { subject: string; body: string } {
+  return {
+    subject: 'Your Direct Taxi verification code',
+    body: `Your code is ${code}. It expires in ${validMinutes} minutes. If you did not ask for it, ignore this email.`,
+  };
+}
+
+/** To ops, once a day, when a channel's one-time codes near the day's ceiling (src/auth/code-guard.ts). */
+export function renderOpsCodeCeilingEmail(c: { channel: 'sms' | 'email'; sent: number; ceiling: number; alertRatio: number }): { subject: string; body: string } {
+  return {
+    subject: `Sign-in ${c.channel} codes at ${Math.round(c.alertRatio * 100)} % of today's ceiling`,
+    body:
+      `${c.sent} of the ${c.ceiling} ${c.channel} codes allowed today (UTC) have been sent. At the ceiling, sign-in and ` +
+      `verification codes by ${c.channel} stop until midnight UTC. If this is not real demand, look for SMS pumping ` +
+      `(many new numbers from few addresses) in the API logs; raise SIGN_IN_${c.channel === 'sms' ? 'SMS' : 'EMAILS'}_PER_DAY if it is.`,
+  };
 }

@@ -1,6 +1,7 @@
 import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, sameDigest } from '../auth/secrets.js';
 import { ProblemError } from '../http/problem.js';
+import { renderPassengerSignInCode } from '../notify/templates.js';
 import type { Services } from '../services.js';
 import {
   accountFor,
@@ -73,12 +74,12 @@ export async function sendPassengerSignInCode(
   const key = identifierKey(identifier);
   const code = newCode();
   await saveSignInCode(s.sql, key, hashCode(s.config.OAUTH_SECRET, key, code), new Date(Date.now() + CODE_TTL_MS));
-  const text = `Your Direct Taxi sign-in code is ${code}. It expires in 10 minutes. Never share it: nobody from Direct Taxi will ask for it.`;
+  const { subject, body } = renderPassengerSignInCode(code, CODE_TTL_MS / 60_000);
   await s.notifier.send({
     channel: identifier.kind === 'phone' ? 'sms' : 'email',
     to: identifier.value,
-    ...(identifier.kind === 'email' ? { subject: 'Your Direct Taxi sign-in code' } : {}),
-    body: text,
+    ...(identifier.kind === 'email' ? { subject } : {}),
+    body,
     // One message per code: a new code is a new message.
     idempotencyKey: `passenger-sign-in:${hashSecret(key).slice(0, 16)}:${hashSecret(code).slice(0, 16)}:${Date.now()}`,
     purpose: 'sign_in_code',

@@ -5,6 +5,7 @@ import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess 
 import { hashCode, sameDigest } from '../auth/secrets.js';
 import { bookingsAwaitingEmail, markEmailVerified } from '../bookings/store.js';
 import type { Sql } from '../db/sql.js';
+import { renderEmailVerificationCode } from '../notify/templates.js';
 import type { Services } from '../services.js';
 import { mailboxKey } from './email.js';
 import { isPassengerBlocked } from './standing.js';
@@ -42,11 +43,12 @@ export async function sendVerificationCode(deps: Pick<Services, 'sql' | 'notifie
     values (${email}, ${hash}, now() + make_interval(mins => ${CODE_TTL_MINUTES}), 0)
     on conflict (email) do update set code_hash = excluded.code_hash, code_expires_at = excluded.code_expires_at, attempts = 0
     returning created_at`;
+  const { subject, body } = renderEmailVerificationCode(code, CODE_TTL_MINUTES);
   await deps.notifier.send({
     channel: 'email',
     to: email,
-    subject: 'Your Direct Taxi verification code',
-    body: `Your code is ${code}. It expires in ${CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this email.`,
+    subject,
+    body,
     // A new key per code: each request is a message of its own.
     idempotencyKey: `verify:${email}:${hash.slice(0, 16)}:${Date.now()}:${row?.created_at.getTime() ?? 0}`,
     purpose: 'verification_code',

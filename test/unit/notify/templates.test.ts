@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  renderDriverApprovedText,
+  renderDriverJobCancelledText,
+  renderDriverJobReleasedText,
+  renderDriverLicenceReminderText,
+  renderDriverRejectedText,
+  renderDriverSignInCodeText,
+  renderEmailVerificationCode,
+  renderOpsCodeCeilingEmail,
+  renderPassengerSignInCode,
+  type CancelledBy,
+} from '../../../src/notify/templates.js';
+
+// Every message's words live in src/notify/templates.ts. A driver whose job is cancelled is told who
+// cancelled it, from a fixed set, and never why.
+
+describe('the driver’s cancellation text', () => {
+  it('says who cancelled: the passenger, the partner by its registered name, or Direct Taxi', () => {
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'passenger')).toBe('Job TXAB12CD34 has been cancelled by the passenger. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'partner', 'Acme Travel')).toBe('Job TXAB12CD34 has been cancelled by Acme Travel. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'ops')).toBe('Job TXAB12CD34 has been cancelled by Direct Taxi operations. No action needed.');
+  });
+
+  it('says "the booking partner" when no registered name fits', () => {
+    for (const name of [null, undefined, '', '   ', 'x'.repeat(61)]) {
+      expect(renderDriverJobCancelledText('TXAB12CD34', 'partner', name), String(name)).toBe(
+        'Job TXAB12CD34 has been cancelled by the booking partner. No action needed.',
+      );
+    }
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'partner', '  North \n Cabs ')).toBe('Job TXAB12CD34 has been cancelled by North Cabs. No action needed.');
+  });
+
+  it('never names the partner for anyone else’s cancel', () => {
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'passenger', 'Acme Travel')).not.toContain('Acme');
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'ops', 'Acme Travel')).not.toContain('Acme');
+  });
+
+  it('names no one when the workflow did not say who (never "the passenger" by default)', () => {
+    expect(renderDriverJobCancelledText('TXAB12CD34')).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', null)).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
+    // A value a newer workflow might send that this code does not know.
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'system' as CancelledBy)).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'toString' as CancelledBy)).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
+  });
+});
+
+describe('texts moved into the templates', () => {
+  it('keep their words', () => {
+    expect(renderDriverJobReleasedText('TXAB12CD34', 'dropped')).toBe('Job TXAB12CD34 is no longer yours (dropped). No action needed.');
+    expect(renderDriverApprovedText('https://taxi.example')).toBe(
+      'You are approved to drive with Direct Taxi. Sign in at https://taxi.example/driver with this phone number.',
+    );
+    expect(renderDriverRejectedText()).toBe('Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
+    expect(renderDriverSignInCodeText('123456', 10)).toBe('Your Direct Taxi driver sign-in code is 123456. It expires in 10 minutes. Never share it.');
+    expect(renderPassengerSignInCode('123456', 10)).toEqual({
+      subject: 'Your Direct Taxi sign-in code',
+      body: 'Your Direct Taxi sign-in code is 123456. It expires in 10 minutes. Never share it: nobody from Direct Taxi will ask for it.',
+    });
+    expect(renderEmailVerificationCode('123456', 15)).toEqual({
+      subject: 'Your Direct Taxi verification code',
+      body: 'Your code is 123456. It expires in 15 minutes. If you did not ask for it, ignore this email.',
+    });
+  });
+
+  it('tell a driver offers stop once the licence’s last day is over, not on it', () => {
+    expect(renderDriverLicenceReminderText('2026-07-31')).toBe(
+      'Direct Taxi: your taxi licence runs out on 2026-07-31. Renew it and send us the new one, or job offers stop after that day.',
+    );
+  });
+
+  it('tell ops which channel nears its ceiling and which setting raises it', () => {
+    const sms = renderOpsCodeCeilingEmail({ channel: 'sms', sent: 1600, ceiling: 2000, alertRatio: 0.8 });
+    expect(sms.subject).toBe("Sign-in sms codes at 80 % of today's ceiling");
+    expect(sms.body).toBe(
+      '1600 of the 2000 sms codes allowed today (UTC) have been sent. At the ceiling, sign-in and verification codes by sms stop until ' +
+        'midnight UTC. If this is not real demand, look for SMS pumping (many new numbers from few addresses) in the API logs; ' +
+        'raise SIGN_IN_SMS_PER_DAY if it is.',
+    );
+    expect(renderOpsCodeCeilingEmail({ channel: 'email', sent: 4000, ceiling: 5000, alertRatio: 0.8 }).body).toContain('raise SIGN_IN_EMAILS_PER_DAY');
+  });
+});
