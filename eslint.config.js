@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const NODE_BUILTINS = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads', 'url', 'util', 'dns', 'stream'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'build/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'build/**', 'coverage/**', 'test/histories/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

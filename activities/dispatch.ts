@@ -7,7 +7,12 @@ import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAccept
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import { renderDriverJobWithdrawnText, renderPassengerAssignedText, renderPassengerDriverChangedText } from '../src/notify/templates.js';
+import {
+  renderDriverJobReleasedText,
+  renderDriverJobWithdrawnText,
+  renderPassengerAssignedText,
+  renderPassengerDriverChangedText,
+} from '../src/notify/templates.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
 import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../workflows/bookings/definitions.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
@@ -163,12 +168,6 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       }
     },
 
-    /** Superseded by findCandidatePage; kept for bookings whose history already calls it. */
-    async findCandidates({ ref, tier, job, exclude }: { ref: string; tier: Tier; job: JobSpec; exclude: string[] }): Promise<CandidateDecision[]> {
-      const b = await loadBooking(sql, ref);
-      return decide(ref, tier, job, exclude, { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickup_area, durationS: b.duration_s }, Number.POSITIVE_INFINITY);
-    },
-
     async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {
       const claim = await claimOffer(sql, o);
       // Counted where the decision is recorded, once: a retried activity finds its offer already claimed.
@@ -215,7 +214,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
         {
           channel: 'sms',
           to: d.phone,
-          body: b ? renderDriverJobWithdrawnText(b) : `Job ${ref} is no longer yours (${reason}). No action needed.`,
+          body: b ? renderDriverJobWithdrawnText(b) : renderDriverJobReleasedText(ref, reason),
           idempotencyKey: `released:${ref}:${driverId}:${reason}`,
           bookingRef: ref,
         },

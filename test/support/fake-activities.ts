@@ -74,10 +74,6 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
         eligible: eligible.length,
       };
     },
-    async findCandidates(p) {
-      log('findCandidates', p);
-      return [];
-    },
     async claimFromCandidatePage(p) {
       // As the real one: the page as findCandidatePage reads it, then the first free driver claimed.
       const page = await activities.findCandidatePage(p);

@@ -1,5 +1,6 @@
-// Records the histories the replay test keeps under test/histories/. Run after a deliberate,
-// versioned (patched()) workflow change, with new scenario names for what changed:
+// Records the histories the replay test keeps for a release, under
+// test/histories/releases/<package.json version>/ (docs/versioning.md). Run when a version is
+// released, and after a patched() change to record its new paths under new scenario names:
 //   npx tsx test/support/record-histories.ts
 // A history already recorded is never overwritten: running workflows still have the old ones, and
 // replaying them is the point. HISTORIES_OUT writes elsewhere (the scripts test records into a
@@ -44,7 +45,9 @@ import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const outDir = process.env.HISTORIES_OUT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../histories');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { version } = JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8')) as { version: string };
+const outDir = process.env.HISTORIES_OUT ?? path.join(here, '../histories/releases', version);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-record-'));
 const pg = await startPostgresProcess({ dataDir: path.join(tmp, 'pg'), port: await freePort(), persistent: false });
 const temporal = await startTemporalDevServer({ port: await freePort(), readyTimeoutMs: 120_000 });
@@ -278,11 +281,7 @@ await worker.runUntil(async () => {
       await h.result();
       return h.workflowId;
     },
-    // An administrator extends a trial twice (the bounds of issue 20: 90 days at a time, 365 in all,
-    // so the marker of PATCH_TRIAL_BOUNDS is in the history), then the driver is removed.
-    // test/histories/subscription-extended-before-bounds.json is the same path recorded on the code
-    // before those bounds (a 200-day extension, then 80 days more: 370 days in all), by this scenario
-    // with 200 and 80; it has no scenario here, as today's code refuses both.
+    // An administrator extends a trial twice (90 days at a time, 365 in all), then the driver is removed.
     'subscription-extended': async () => {
       await insertDriver('rec-x');
       const h = await client.workflow.start('driverSubscriptionWorkflow', {

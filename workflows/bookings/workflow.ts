@@ -4,7 +4,6 @@ import {
   TimeoutFailure,
   allHandlersFinished,
   condition,
-  patched,
   upsertSearchAttributes,
   proxyActivities,
   proxyLocalActivities,
@@ -74,32 +73,6 @@ const EMAIL_CONFIRM_MIN_MS = 30 * 60_000;
 
 type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
 
-// patched() ids: each marks a change made while workflows of the earlier code may be running.
-/** Trip progress only moves forward (signals included). */
-const PATCH_TRIP_STEPS_FORWARD_ONLY = 'trip-steps-forward-only';
-/** Candidates come a page at a time; skipped drivers go to the decision log in Postgres, not history. */
-const PATCH_PAGED_CANDIDATES = 'paged-candidates';
-/** Status changes upsert the booking's search attributes. */
-const PATCH_SEARCH_ATTRIBUTES = 'search-attributes';
-/** A driver who reported being on the way is no longer reassigned as a no-show at pickup time. */
-const PATCH_NO_SHOW_BEFORE_MOVING = 'no-show-only-before-moving';
-/** A completed trip stays open for its settlement, which is recorded once as a payment record. */
-const PATCH_SETTLEMENT = 'settlement';
-/**
- * The first job card goes out in the booking's first workflow task: one local activity reads the
- * candidates and claims the first free driver, and the card is sent as a local activity, so no
- * server round trip (activity task, completion, a second workflow task) stands between a booking
- * and its card.
- */
-const PATCH_FIRST_CARD_IN_ONE_TASK = 'first-card-in-one-task';
-
-/**
- * A booking dispatched at once writes its record, claims the first free driver of its first page
- * and sends them the job card in one local activity (openBookingWithFirstCard): one workflow
- * activation instead of three between a booking and its first job card.
- */
-const PATCH_FIRST_CARD_WITH_RECORD = 'first-card-with-record';
-
 /** How long a completed trip waits for the driver (or a provider) to confirm what was paid. */
 const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
 /** Far above any taxi fare: a typo in the amount, not a payment. */
@@ -116,22 +89,16 @@ type Candidate = { driverId: string; driverName: string; distanceMeters: number 
 export async function bookingWorkflow(input: BookingWorkflowInput): Promise<BookingState> {
   const ref = input.booking.ref;
   const policy = input.policy;
-  // A job card that cannot be delivered within the offer window is no use to anyone.
-  const jobCards = proxyActivities<BookingActivities>({
+  // A job card that cannot be delivered within the offer window is no use to anyone. It runs
+  // inside the workflow task, so no server round trip stands between a booking and its card; a
+  // card is a couple of notifier calls under an idempotency key per offer and channel, so running
+  // it again after a worker crash (a local activity's at-least-once) never sends one twice.
+  const jobCards = proxyLocalActivities<BookingActivities>({
     startToCloseTimeout: '30 seconds',
     scheduleToCloseTimeout: policy.offerTimeoutSeconds * 1000,
     retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
   });
-  // The same, run inside the workflow task (PATCH_FIRST_CARD_IN_ONE_TASK). A card is a couple of
-  // notifier calls under an idempotency key per offer and channel, so running it again after a
-  // worker crash (a local activity's at-least-once) never sends one twice.
-  const localJobCards = proxyLocalActivities<BookingActivities>({
-    startToCloseTimeout: '30 seconds',
-    scheduleToCloseTimeout: policy.offerTimeoutSeconds * 1000,
-    retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
-  });
-  const sendJobCard = (card: { offerId: string; ref: string; driverId: string }) =>
-    (patched(PATCH_FIRST_CARD_IN_ONE_TASK) ? localJobCards : jobCards).sendJobCard(card);
+  const sendJobCard = (card: { offerId: string; ref: string; driverId: string }) => jobCards.sendJobCard(card);
   const state: BookingState = {
     ref,
     identity: input.booking.identity ?? null,
@@ -160,7 +127,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   const operatorId = input.booking.operatorId ?? null;
   /**
    * The first page of round 1, read and claimed with the booking's record and its card sent
-   * (PATCH_FIRST_CARD_WITH_RECORD), waiting for the cascade to take it up; let go (its claim
+   * (openBookingWithFirstCard), waiting for the cascade to take it up; let go (its claim
    * withdrawn) if anything else comes first.
    */
   let firstPage: FirstCardPage | null = null;
@@ -187,15 +154,13 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
    */
   const markStatus = (status: BookingStatus) => {
     state.status = status;
-    if (patched(PATCH_SEARCH_ATTRIBUTES)) {
-      upsertSearchAttributes([
-        { key: BookingSearchAttributes.status, value: status },
-        { key: BookingSearchAttributes.pickupAt, value: new Date(state.job.pickupAt) },
-        { key: BookingSearchAttributes.driver, value: state.driverId },
-        { key: BookingSearchAttributes.source, value: input.booking.source },
-        { key: BookingSearchAttributes.partner, value: input.booking.partnerId ?? null },
-      ]);
-    }
+    upsertSearchAttributes([
+      { key: BookingSearchAttributes.status, value: status },
+      { key: BookingSearchAttributes.pickupAt, value: new Date(state.job.pickupAt) },
+      { key: BookingSearchAttributes.driver, value: state.driverId },
+      { key: BookingSearchAttributes.source, value: input.booking.source },
+      { key: BookingSearchAttributes.partner, value: input.booking.partnerId ?? null },
+    ]);
   };
   /** A status change the workflow itself records in Postgres (others are written by the activity that caused them). */
   const setStatus = async (status: BookingStatus) => {
@@ -444,18 +409,9 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
       return { candidates: p.candidates, claim: p.claim, card: p.card };
     }
-    if (patched(PATCH_PAGED_CANDIDATES)) {
-      const query = pageQuery(round, tier, page, offered);
-      const p = patched(PATCH_FIRST_CARD_IN_ONE_TASK)
-        ? await db.claimFromCandidatePage({ ...query, offerTimeoutSeconds: policy.offerTimeoutSeconds })
-        : { ...(await db.findCandidatePage(query)), claim: null };
-      if (page === 0) (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
-      return { candidates: p.candidates, claim: p.claim };
-    }
-    if (page > 0) return { candidates: [], claim: null };
-    const decisions = await db.findCandidates({ ref, tier, job: state.job, exclude: [...offered] });
-    for (const d of decisions) if (!d.eligible) record(tier, d, 'skipped', d.skipReason);
-    return { candidates: decisions.filter((d) => d.eligible), claim: null };
+    const p = await db.claimFromCandidatePage({ ...pageQuery(round, tier, page, offered), offerTimeoutSeconds: policy.offerTimeoutSeconds });
+    if (page === 0) (state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
+    return { candidates: p.candidates, claim: p.claim };
   }
 
   /** Sends the card, unless it went with the claim already; false when it could not be delivered. */
@@ -658,7 +614,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   const confirmationFirst = Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
   // (A booking waiting for its email to be confirmed starts as awaiting_confirmation, not dispatching.)
   const dispatchAtOnce = state.status === 'dispatching' && !operatorId && !confirmationFirst;
-  if (dispatchAtOnce && patched(PATCH_FIRST_CARD_WITH_RECORD)) {
+  if (dispatchAtOnce) {
     state.round = 1;
     firstPage = await db.openBookingWithFirstCard({
       booking: input.booking,
@@ -686,7 +642,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   for (;;) {
     if (firstPage && interrupted()) await letFirstPageGo(firstPage);
     if (cancelRequest) {
-      await acts.cancelBooking({ ref, reason: cancelRequest.reason, offerId: state.offer?.offerId ?? null, driverId: state.driverId });
+      await acts.cancelBooking({ ref, reason: cancelRequest.reason, by: cancelRequest.by, offerId: state.offer?.offerId ?? null, driverId: state.driverId });
       state.offer = null;
       state.cancelReason = cancelRequest.reason;
       markStatus('cancelled');
@@ -756,9 +712,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     // who has not reached the pickup by pickup time plus the grace is treated as a no-show.
     const woken = () => interrupted() || progress !== null;
     // Only a driver who never reported moving is a no-show; one on the way may be stuck in traffic.
-    // (Histories from before kept the timer for en_route too.)
-    const noShowWatch = state.status === 'assigned' || (state.status === 'en_route' && !patched(PATCH_NO_SHOW_BEFORE_MOVING));
-    if (noShowWatch) {
+    if (state.status === 'assigned') {
       const noShowAt = Date.parse(state.job.pickupAt) + policy.noShowGraceSeconds * 1000;
       if (!(await condition(woken, Math.max(1000, noShowAt - Date.now())))) {
         drop = { driverId: state.driverId, reason: 'no_show' };
@@ -770,10 +724,9 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     if (progress !== null) {
       const p: TripProgress = progress;
       progress = null;
-      // Reports arriving as signals (from clients of the earlier release) are checked here; the
-      // reportTrip update's validator already refuses them. Histories from before the check keep
-      // their old, unchecked path.
-      if (patched(PATCH_TRIP_STEPS_FORWARD_ONLY) && !isNextTripStep(state.status, p)) continue;
+      // Reports arriving as signals are checked here; the reportTrip update's validator already
+      // refuses them.
+      if (!isNextTripStep(state.status, p)) continue;
       await setStatus(p);
       if (p === 'completed' || p === 'no_show') break;
     }
@@ -781,7 +734,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
 
   // Settling is a step of the booking: the driver confirms what was received (or a provider's
   // webhook does), and it is written once as an immutable payment record.
-  if (state.status === 'completed' && patched(PATCH_SETTLEMENT)) {
+  if (state.status === 'completed') {
     state.payment = null;
     if (await condition(() => settlement !== null, SETTLEMENT_WINDOW_MS)) {
       state.payment = await acts.recordPayment({ ref, driverId: state.driverId, settlement: settlement! });

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { BookingStatus, BookingWorkflowInput, PlaceSnapshot } from '../bookings/definitions.js';
 import {
@@ -11,10 +11,6 @@ import {
   type PartnerJobStart,
 } from './job-definitions.js';
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
 const db = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '500 ms', maximumInterval: '30 seconds' },
@@ -25,9 +21,6 @@ const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
-/** patched() id: the booking is made, amended and cancelled by local activities (histories before used full ones). */
-const PATCH_LOCAL_BOOKING_CHANGES = 'local-booking-changes';
-const bookings = () => (patched(PATCH_LOCAL_BOOKING_CHANGES) ? local : acts);
 
 const HOUR_MS = 60 * 60_000;
 /** A booked job stays changeable (and its retries answerable here) until a day after pickup. */
@@ -122,7 +115,7 @@ export async function partnerJobWorkflow(start: PartnerJobStart): Promise<JobSta
     }
     // An amendment that arrived first is the job as it stands now: book that.
     const input = held ?? sub.booking!;
-    const created = await bookings().createPartnerBooking({ input });
+    const created = await local.createPartnerBooking({ input });
     bookingRef = created.ref;
     bookingStatus = created.status;
     booked = input;
@@ -157,7 +150,7 @@ export async function partnerJobWorkflow(start: PartnerJobStart): Promise<JobSta
     ) {
       return answer('rejected', 'amend_route_change', 'An amendment cannot change the pickup, drop-off or fare of a booked job: cancel it and send a new job.');
     }
-    const changed = await bookings().amendPartnerBooking({
+    const changed = await local.amendPartnerBooking({
       ref: bookingRef!,
       changes: {
         pickupAt: next.job.pickupAt,
@@ -183,7 +176,7 @@ export async function partnerJobWorkflow(start: PartnerJobStart): Promise<JobSta
       await save();
       return answer('accepted', 'cancel_held', 'No new job with this reference yet: when it arrives it will not be dispatched.');
     }
-    const changed = await bookings().cancelPartnerBooking({ ref: bookingRef!, reason: sub.reason ?? null });
+    const changed = await local.cancelPartnerBooking({ ref: bookingRef!, reason: sub.reason ?? null });
     bookingStatus = changed.status;
     if (!changed.ok && changed.code === 'trip_in_progress') {
       return answer('rejected', 'trip_in_progress', 'The passenger is on board: a trip under way cannot be cancelled.');

@@ -26,8 +26,6 @@ export const SMS_PENCE = 2;
 export const MAX_EXTENSION_DAYS = 90;
 /** A trial is never longer than this in all, however often it is extended. */
 export const MAX_TRIAL_DAYS = 365;
-/** The one bound before issue 20 (per extension, no total): histories recorded then replay with it. */
-export const LEGACY_MAX_EXTENSION_DAYS = 365;
 
 export interface WeekCharge {
   feePence: number;

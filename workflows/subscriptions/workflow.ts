@@ -7,7 +7,6 @@ import {
   continueAsNew,
   executeChild,
   log,
-  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -16,7 +15,6 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities/index.js';
 import {
-  LEGACY_MAX_EXTENSION_DAYS,
   MAX_EXTENSION_DAYS,
   MAX_TRIAL_DAYS,
   SubscriptionFailure,
@@ -53,8 +51,6 @@ const DAY_MS = 86_400_000;
 const WEEKS_PER_RUN = 8;
 /** A week's billing run that failed outright (it retries its activity without limit, so rarely) is tried again after this. */
 const FAILED_WEEK_RETRY_MS = 60 * 60_000;
-/** patched() id: extensions are bounded to MAX_EXTENSION_DAYS each and MAX_TRIAL_DAYS in all (issue 20). */
-const PATCH_TRIAL_BOUNDS = 'trial-extension-bounds';
 
 /** Bills one week for one driver; its workflow id makes it happen once per week. */
 export async function billWeekWorkflow(input: BillWeekInput): Promise<Invoice> {
@@ -92,18 +88,16 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
   });
   const saveRecord = () => acts.saveSubscription({ driverId, tier, approvedAt, trialDays, trialExtendedDays: extendedDays, state: status });
 
-  /** `legacy`: the one bound extensions had before PATCH_TRIAL_BOUNDS, for histories recorded then. */
-  const refuseExtension = (e: ExtendTrialInput, legacy = false): void => {
+  const refuseExtension = (e: ExtendTrialInput): void => {
     if (status !== 'trial' || Date.now() >= trialEndsMs()) {
       throw ApplicationFailure.nonRetryable(
         `the trial of driver ${driverId} ${status === 'cancelled' ? 'was cancelled' : `ended at ${new Date(trialEndsMs()).toISOString()}`}`,
         SubscriptionFailure.trialEnded,
       );
     }
-    const maxDays = legacy ? LEGACY_MAX_EXTENSION_DAYS : MAX_EXTENSION_DAYS;
     const bad =
-      !Number.isInteger(e.days) || e.days < 1 || e.days > maxDays
-        ? `days must be a whole number from 1 to ${maxDays}`
+      !Number.isInteger(e.days) || e.days < 1 || e.days > MAX_EXTENSION_DAYS
+        ? `days must be a whole number from 1 to ${MAX_EXTENSION_DAYS}`
         : typeof e.by !== 'string' || e.by.trim() === ''
           ? 'by must name the administrator'
           : typeof e.reason !== 'string' || e.reason.trim() === ''
@@ -111,7 +105,7 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
             : null;
     if (bad) throw ApplicationFailure.nonRetryable(bad, SubscriptionFailure.invalidExtension);
     const total = trialDays + extendedDays;
-    if (!legacy && total + e.days > MAX_TRIAL_DAYS) {
+    if (total + e.days > MAX_TRIAL_DAYS) {
       throw ApplicationFailure.nonRetryable(
         `a trial is at most ${MAX_TRIAL_DAYS} days in all; this one is ${total} days, so it can be extended by ${Math.max(0, MAX_TRIAL_DAYS - total)} more at most`,
         SubscriptionFailure.trialTooLong,
@@ -125,8 +119,7 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
     async (e) => {
       // The validator (never run on replay) refused most; checked again here against the state
       // this update finds, as two extensions accepted in one task both passed the validator.
-      // Histories from before the bounds replay with the bound they had.
-      refuseExtension(e, !patched(PATCH_TRIAL_BOUNDS));
+      refuseExtension(e);
       // Moved synchronously, before the first await, so the trial timer is re-armed at once and a
       // second extension in the same task builds on this one.
       extendedDays += e.days;
