@@ -33,6 +33,11 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly BookingStatus[] = ['completed', 'cancelled', 'no_show'];
 
 export type Tier = 'local' | 'national' | 'partner';
+/**
+ * Dispatch tiers in cascade order: a job goes to the next tier only when the previous one has nobody
+ * left to ask. The one declaration: workflow code and src/dispatch/policy.ts both import it.
+ */
+export const TIERS: readonly Tier[] = ['local', 'national', 'partner'];
 
 /** What dispatch needs to match drivers, and what an amendment can change. */
 export interface JobSpec {
@@ -113,6 +118,12 @@ export interface BookingWorkflowInput {
   policy: DispatchPolicy;
   /** Hold dispatch until the passenger confirms their email (unverified v1 bookings). */
   awaitEmailConfirmation: boolean;
+  /**
+   * Email the passenger their booking confirmation before dispatch begins (the v1 API's bookings
+   * with an email). Absent on bookings started by release 0.1.0, which decided it from the
+   * booking's source: see confirmationFirst in workflows/bookings/run.ts.
+   */
+  emailConfirmationFirst?: boolean;
 }
 
 /** One page of the best eligible drivers of a tier (the full decision log is in Postgres). */

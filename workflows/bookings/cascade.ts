@@ -1,0 +1,136 @@
+// Finding a driver: a round of the cascade goes through the tiers in order (local, national,
+// partner fleets), a page of the nearest eligible drivers at a time, offering the job to one
+// driver at a time (offer.ts). An operator's job skips the cascade: its own pick is offered.
+import { db, type jobCardActivities } from './activities.js';
+import { CANDIDATE_PAGE_SIZE, TIERS, offerId, type CandidateClaim, type FirstCardPage, type FleetAssignInput, type Tier } from './definitions.js';
+import { offerJob } from './offer.js';
+import type { BookingRun, Candidate } from './run.js';
+
+export type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
+
+type JobCards = ReturnType<typeof jobCardActivities>;
+
+/** What a page of candidates is read with; round 1's first page is read so with the record. */
+export function pageQuery(run: BookingRun, round: number, tier: Tier, page: number, offered: Set<string>) {
+  const b = run.input.booking;
+  return {
+    ref: run.ref, round, tier, job: run.state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page,
+    trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
+  };
+}
+
+/** Round 1's first page, read and claimed with the booking's record (and its card sent). */
+export function firstPageQuery(run: BookingRun) {
+  return { ...pageQuery(run, run.state.round, TIERS[0]!, 0, new Set(run.state.droppedDriverIds)), offerTimeoutSeconds: run.policy.offerTimeoutSeconds };
+}
+
+/**
+ * A first page claimed with the record but overtaken (a cancel or an amendment came first): the
+ * driver it holds is let go at once, and its round counts as run, so the next round's offers
+ * and decision log start afresh.
+ */
+export async function letFirstPageGo(run: BookingRun, page: FirstCardPage): Promise<void> {
+  run.firstPage = null;
+  const claim = page.claim;
+  const held = claim?.driverId ? page.candidates.find((c) => c.driverId === claim.driverId) : undefined;
+  if (!claim?.offerId || !held) return;
+  await db.closeOffer({ offerId: claim.offerId, status: 'withdrawn' });
+  run.record(TIERS[0]!, held, 'withdrawn', run.cancelRequest ? 'cancelled' : 'amendment');
+}
+
+/** The next page of eligible candidates of a tier, with the first of them claimed if free. */
+async function candidatePage(
+  run: BookingRun, round: number, tier: Tier, page: number, offered: Set<string>,
+): Promise<{ candidates: Candidate[]; claim: CandidateClaim | null; card?: FirstCardPage['card'] }> {
+  // Round 1's first page, when it came with the record (runCascadeRound keeps its round number).
+  if (run.firstPage && tier === TIERS[0] && page === 0) {
+    const p = run.firstPage;
+    run.firstPage = null;
+    (run.state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
+    return { candidates: p.candidates, claim: p.claim, card: p.card };
+  }
+  const p = await db.claimFromCandidatePage({ ...pageQuery(run, round, tier, page, offered), offerTimeoutSeconds: run.policy.offerTimeoutSeconds });
+  if (page === 0) (run.state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
+  return { candidates: p.candidates, claim: p.claim };
+}
+
+export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Promise<RoundResult> {
+  // A round begun with the booking's record (its first page already claimed) is this one.
+  if (!run.firstPage) run.state.round += 1;
+  const round = run.state.round;
+  // Nobody who dropped the job, or was suspended while offered it, is asked again.
+  const offered = new Set([...run.state.droppedDriverIds, ...(run.state.suspendedDriverIds ?? [])]);
+  await run.setStatus('dispatching');
+  for (const tier of TIERS) {
+    for (let page = 0; ; page++) {
+      const { candidates, claim, card } = await candidatePage(run, round, tier, page, offered);
+      if (candidates.length === 0) break;
+      // What the page's own claim found: drivers taken by other bookings, and the one it holds.
+      const busy = new Set(claim?.busy ?? []);
+      let held = claim?.driverId != null ? claim : null;
+      for (const c of candidates) {
+        if (run.interrupted()) {
+          // A driver claimed with the page but never sent the card is let go at once.
+          if (held?.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+          return 'interrupted';
+        }
+        const id = offerId(run.ref, round, c.driverId);
+        offered.add(c.driverId);
+        if (run.isSuspended(c.driverId)) {
+          // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
+          if (held?.driverId === c.driverId && held.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+          if (held?.driverId === c.driverId) held = null;
+          run.record(tier, c, 'skipped', 'driver_suspended');
+          continue;
+        }
+        if (busy.has(c.driverId)) {
+          run.record(tier, c, 'skipped', 'busy');
+          continue;
+        }
+        let expiresAt: string;
+        // What became of the card already sent with the claim (first pages claimed with the record).
+        let cardSent: FirstCardPage['card'] | undefined;
+        if (held?.driverId === c.driverId && held.expiresAt) {
+          expiresAt = held.expiresAt;
+          cardSent = card;
+          held = null;
+        } else {
+          expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
+          // Another booking may have claimed this driver since the candidates were read.
+          const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: c.driverId, round, tier, expiresAt });
+          if (!claimed) {
+            run.record(tier, c, 'skipped', 'busy');
+            continue;
+          }
+        }
+        const outcome = await offerJob(run, jobCards, { tier, round, candidate: c, offerId: id, expiresAt, cardSent });
+        if (outcome === 'assigned') return 'assigned';
+        if (outcome === 'withdrawn') return 'interrupted';
+      }
+    }
+  }
+  return 'exhausted';
+}
+
+/**
+ * Operator bookings never enter the cascade: the operator picks a driver of its own fleet, who gets
+ * the job card like any other and accepts or declines in the driver app. A decline or silence
+ * hands the job back to the operator's dashboard.
+ */
+export async function offerToFleetDriver(run: BookingRun, jobCards: JobCards, pick: FleetAssignInput): Promise<void> {
+  run.state.round += 1;
+  const round = run.state.round;
+  const c = { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null };
+  const id = offerId(run.ref, round, pick.driverId);
+  const expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
+  const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: pick.driverId, round, tier: 'partner', expiresAt });
+  if (!claimed) {
+    run.record('partner', c, 'skipped', 'busy');
+    run.fleetPicksServed += 1;
+    return;
+  }
+  // The operator's request is answered once the card is out (or could not be delivered).
+  const served = () => (run.fleetPicksServed += 1);
+  const outcome = await offerJob(run, jobCards, { tier: 'partner', round, candidate: c, offerId: id, expiresAt, onCardOut: served });
+  if (outcome === 'undeliverable') served();
+}

@@ -1,0 +1,264 @@
+// What a booking answers while it runs: the query, the updates and the signals. Each handler checks
+// the message (validators refuse without entering history) and hands it to the main loop through
+// the run; updates answer once the main loop has acted on them.
+import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import {
+  BookingFailure,
+  NEXT_TRIP_STEPS,
+  amendBookingUpdate,
+  assignFleetDriverUpdate,
+  bookingCreatedUpdate,
+  bookingStateQuery,
+  cancelBookingUpdate,
+  driverDroppedSignal,
+  driverSuspendedSignal,
+  emailConfirmedSignal,
+  endTripSettlement,
+  endTripUpdate,
+  isNextTripStep,
+  reportTripUpdate,
+  respondToOfferUpdate,
+  settleBookingUpdate,
+  tripProgressSignal,
+  type AmendInput,
+  type BookingCreatedInput,
+  type CancelInput,
+  type EndTripInput,
+  type FleetAssignInput,
+  type OfferResponseInput,
+  type ReportTripInput,
+  type SettleInput,
+} from './definitions.js';
+import type { BookingRun } from './run.js';
+
+/** Far above any taxi fare: a typo in the amount, not a payment. */
+export const MAX_SETTLEMENT_PENCE = 1_000_000;
+
+export function installHandlers(run: BookingRun): void {
+  setHandler(bookingStateQuery, () => run.state);
+  handleCreation(run);
+  handleOfferAnswers(run);
+  handleCancelAndAmend(run);
+  handleFleetPicks(run);
+  handleDriverMessages(run);
+  handleTripReports(run);
+  handleSettlement(run);
+}
+
+const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
+
+function refuseIfClosed(run: BookingRun): void {
+  if (run.closed()) throw refuse(`booking ${run.ref} is ${run.state.status}`, BookingFailure.closed);
+}
+
+function handleCreation(run: BookingRun): void {
+  setHandler(
+    bookingCreatedUpdate,
+    async () => {
+      await condition(() => run.persisted);
+      return run.state;
+    },
+    {
+      // A random reference can, however rarely, already name another request's ride: joining it
+      // would hand a stranger someone else's booking.
+      validator: (created?: BookingCreatedInput) => {
+        const mine = run.input.booking.identity;
+        if (created?.identity && mine && created.identity !== mine) {
+          throw refuse(`booking ${run.ref} was made for another request`, BookingFailure.identityMismatch);
+        }
+      },
+    },
+  );
+  setHandler(emailConfirmedSignal, () => {
+    run.emailConfirmed = true;
+  });
+}
+
+function handleOfferAnswers(run: BookingRun): void {
+  const state = run.state;
+  setHandler(
+    respondToOfferUpdate,
+    async (r) => {
+      const offer = state.offer;
+      if (!offer || offer.offerId !== r.offerId || offer.driverId !== r.driverId) {
+        if (state.driverId === r.driverId) return 'accepted';
+        return state.driverId !== null ? 'taken' : 'expired';
+      }
+      if (offer.response) return offer.response;
+      if (r.decision === 'decline') {
+        offer.response = 'declined';
+        return 'declined';
+      }
+      offer.response = 'accepted';
+      // Answer only once the assignment is recorded, so the driver and every lookup agree.
+      await condition(() => state.offer?.offerId !== r.offerId);
+      return state.driverId === r.driverId ? 'accepted' : 'expired';
+    },
+    {
+      // Stale clicks (an old card, a job already gone) are answered without entering history.
+      validator: (r: OfferResponseInput) => {
+        const offer = state.offer;
+        if (offer && offer.offerId === r.offerId && offer.driverId === r.driverId) return;
+        if (state.driverId === r.driverId) throw refuse(`driver ${r.driverId} already has booking ${run.ref}`, BookingFailure.offerAlreadyAccepted);
+        if (state.driverId !== null) throw refuse(`booking ${run.ref} went to another driver`, BookingFailure.offerTaken);
+        throw refuse(`offer ${r.offerId} is no longer open`, BookingFailure.offerExpired);
+      },
+    },
+  );
+}
+
+function handleCancelAndAmend(run: BookingRun): void {
+  setHandler(
+    cancelBookingUpdate,
+    async (c) => {
+      if (run.state.status !== 'cancelled') {
+        run.cancelRequest ??= c;
+        await condition(() => run.state.status === 'cancelled');
+      }
+      return run.state;
+    },
+    {
+      validator: (_c: CancelInput) => {
+        const status = run.state.status;
+        if (status === 'completed' || status === 'no_show') throw refuse(`booking ${run.ref} is ${status}`, BookingFailure.closed);
+        // Whoever asks: a trip under way is ended by ops (endTrip), never cancelled into "nothing due".
+        // (A boarding report not yet applied counts: it was accepted first.)
+        if (status === 'on_board' || run.progress === 'on_board') {
+          throw refuse(`booking ${run.ref}: the passenger is on board, the trip cannot be cancelled`, BookingFailure.tripInProgress);
+        }
+      },
+    },
+  );
+  setHandler(
+    amendBookingUpdate,
+    async (a) => {
+      const ticket = ++run.amendmentsReceived;
+      run.amendments.push(a);
+      await condition(() => run.amendmentsApplied >= ticket || run.closed());
+      return run.state;
+    },
+    { validator: (_a: AmendInput) => refuseIfClosed(run) },
+  );
+}
+
+function handleFleetPicks(run: BookingRun): void {
+  setHandler(
+    assignFleetDriverUpdate,
+    async (pick) => {
+      run.fleetPick = pick;
+      const served = run.fleetPicksServed;
+      await condition(() => run.fleetPicksServed > served || run.closed());
+      return run.state;
+    },
+    {
+      validator: (pick: FleetAssignInput) => {
+        if (!run.operatorId || pick.operatorId !== run.operatorId) throw refuse(`booking ${run.ref} is not this operator's job`, BookingFailure.notOperatorJob);
+        refuseIfClosed(run);
+        if (run.state.driverId !== null || run.state.offer !== null || run.fleetPick !== null) {
+          throw refuse(`booking ${run.ref} already has a driver or an open job card`, BookingFailure.alreadyAssigned);
+        }
+      },
+    },
+  );
+}
+
+function handleDriverMessages(run: BookingRun): void {
+  setHandler(driverDroppedSignal, (d) => {
+    if (d.driverId === run.state.driverId) run.drop = d;
+  });
+  setHandler(driverSuspendedSignal, ({ driverId }) => {
+    // Remembered even when the driver has neither the card nor the job yet: an accept racing the
+    // suspension is taken off them as soon as it lands (the main loop and the cascade check).
+    if (run.closed() || run.isSuspended(driverId)) return;
+    (run.state.suspendedDriverIds ??= []).push(driverId);
+  });
+  setHandler(tripProgressSignal, (p) => {
+    if (p.driverId === run.state.driverId) run.progress = p.progress;
+  });
+}
+
+function handleTripReports(run: BookingRun): void {
+  const state = run.state;
+  setHandler(
+    reportTripUpdate,
+    async (r) => {
+      if (r.event === 'drop') {
+        run.drop = { driverId: r.driverId, reason: 'dropped' };
+        await condition(() => state.driverId !== r.driverId || run.closed());
+        return state.status;
+      }
+      if (state.status !== r.event) run.progress = r.event;
+      await condition(() => state.status === r.event || state.driverId !== r.driverId || run.closed());
+      return state.status;
+    },
+    {
+      validator: (r: ReportTripInput) => {
+        refuseIfClosed(run);
+        // A cancel accepted first wins: a boarding report after it must not leave a cancelled trip on board.
+        if (run.cancelRequest !== null) throw refuse(`booking ${run.ref} is being cancelled`, BookingFailure.closed);
+        if (state.driverId !== r.driverId) throw refuse(`booking ${run.ref} is not assigned to ${r.driverId}`, BookingFailure.notYourJob);
+        if (r.event === 'drop') {
+          if (state.status === 'on_board') throw refuse('the passenger is on board: finish the trip instead', BookingFailure.invalidTripStep);
+          return;
+        }
+        // A repeated report of the current step is a retry, not a mistake.
+        if (r.event === state.status) return;
+        if (!isNextTripStep(state.status, r.event)) {
+          const next = (NEXT_TRIP_STEPS[state.status] ?? []).join(' or ') || 'nowhere';
+          throw refuse(`a trip goes ${state.status} -> ${next}, not ${r.event}`, BookingFailure.invalidTripStep);
+        }
+      },
+    },
+  );
+}
+
+function refuseIfNotAPayment(amountPence: number): void {
+  if (!Number.isInteger(amountPence) || amountPence < 0 || amountPence > MAX_SETTLEMENT_PENCE) {
+    throw refuse(`amount ${amountPence} pence is not a payment`, BookingFailure.invalidPayment);
+  }
+}
+
+function handleSettlement(run: BookingRun): void {
+  const state = run.state;
+  setHandler(
+    settleBookingUpdate,
+    async (input) => {
+      // The first confirmation is the settlement; a repeat (a retry, a second tap) gets its record.
+      run.settlement ??= input;
+      await condition(() => state.payment != null);
+      return state.payment!;
+    },
+    {
+      validator: (input: SettleInput) => {
+        if (state.status !== 'completed') throw refuse(`booking ${run.ref} is ${state.status}: only a completed trip is settled`, BookingFailure.notCompleted);
+        if (input.by === 'driver' && input.driverId !== state.driverId) throw refuse(`booking ${run.ref} is not assigned to ${input.driverId}`, BookingFailure.notYourJob);
+        refuseIfNotAPayment(input.amountPence);
+      },
+    },
+  );
+  setHandler(
+    endTripUpdate,
+    async (e: EndTripInput) => {
+      const endedNow = state.ended == null;
+      if (endedNow) {
+        state.ended = { by: 'ops', reason: e.reason };
+        run.settlement = endTripSettlement(e);
+        if (state.status === 'on_board') run.progress = 'completed';
+      }
+      await condition(() => state.payment != null);
+      return { payment: state.payment!, endedNow };
+    },
+    {
+      validator: (e: EndTripInput) => {
+        if (state.ended != null) return; // a retry: answered with the record it wrote
+        const awaitingSettlement = state.status === 'completed' && state.payment == null && run.settlement === null;
+        if (state.status === 'completed' && !awaitingSettlement) throw refuse(`booking ${run.ref} is already settled`, BookingFailure.alreadySettled);
+        if (state.status !== 'on_board' && !awaitingSettlement) {
+          throw refuse(`booking ${run.ref} is ${state.status}: only a trip with the passenger on board is ended`, BookingFailure.tripNotInProgress);
+        }
+        const s = e.settlement;
+        if (!('nothingDue' in s)) refuseIfNotAPayment(s.amountPence);
+      },
+    },
+  );
+}

@@ -1,0 +1,168 @@
+// One booking's workflow state: what the bookingState query answers, the messages waiting for the
+// main loop, and the named transitions that move it. Handlers (handlers.ts) only put messages in;
+// the main loop (workflow.ts) and the offer loop (offer.ts) take them out and move the state.
+import { upsertSearchAttributes } from '@temporalio/workflow';
+import { db } from './activities.js';
+import {
+  BookingSearchAttributes,
+  TERMINAL_STATUSES,
+  initialStatus,
+  type AmendInput,
+  type BookingState,
+  type BookingStatus,
+  type BookingWorkflowInput,
+  type CancelInput,
+  type CandidateOutcome,
+  type CurrentOffer,
+  type DriverDroppedInput,
+  type FirstCardPage,
+  type FleetAssignInput,
+  type SettleInput,
+  type Tier,
+  type TripProgress,
+} from './definitions.js';
+
+export type Candidate = { driverId: string; driverName: string; distanceMeters: number | null };
+
+export class BookingRun {
+  readonly ref: string;
+  readonly state: BookingState;
+  /** Operator bookings never enter the cascade: the operator's dashboard picks the driver. */
+  readonly operatorId: string | null;
+  /** The passenger is emailed their confirmation before dispatch begins. */
+  readonly confirmationFirst: boolean;
+
+  // Messages for the main loop, put there by the handlers.
+  /** The record is written: the routes waiting on bookingCreated may answer. */
+  persisted = false;
+  emailConfirmed: boolean;
+  cancelRequest: CancelInput | null = null;
+  readonly amendments: AmendInput[] = [];
+  amendmentsReceived = 0;
+  amendmentsApplied = 0;
+  drop: DriverDroppedInput | null = null;
+  progress: TripProgress | null = null;
+  settlement: SettleInput | null = null;
+  /** Operator bookings: the fleet driver the operator picked, waiting to be offered the job. */
+  fleetPick: FleetAssignInput | null = null;
+  fleetPicksServed = 0;
+
+  // The main loop's own bookkeeping.
+  exhaustedRounds = 0;
+  /** Ops have been told that a suspended driver has a passenger on board. */
+  opsToldOnBoard = false;
+  /**
+   * The first page of round 1, read and claimed with the booking's record and its card sent
+   * (openBookingWithFirstCard), waiting for the cascade to take it up; let go (its claim
+   * withdrawn) if anything else comes first.
+   */
+  firstPage: FirstCardPage | null = null;
+
+  constructor(readonly input: BookingWorkflowInput) {
+    this.ref = input.booking.ref;
+    this.operatorId = input.booking.operatorId ?? null;
+    // Release 0.1.0 started bookings without the field and decided it from the source: its
+    // bookings keep that rule until they have drained (docs/versioning.md).
+    this.confirmationFirst = input.emailConfirmationFirst ?? Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
+    this.emailConfirmed = !input.awaitEmailConfirmation;
+    this.state = {
+      ref: this.ref,
+      identity: input.booking.identity ?? null,
+      status: initialStatus(input, Date.now()),
+      job: { ...input.job },
+      round: 0,
+      driverId: null,
+      offer: null,
+      candidates: [],
+      droppedDriverIds: [],
+      cancelReason: null,
+    };
+  }
+
+  get policy() {
+    return this.input.policy;
+  }
+
+  closed(): boolean {
+    return TERMINAL_STATUSES.includes(this.state.status);
+  }
+
+  /** Staff suspended this driver while they had this booking's job card or job. */
+  isSuspended(driverId: string | null | undefined): boolean {
+    return driverId != null && (this.state.suspendedDriverIds?.includes(driverId) ?? false);
+  }
+
+  /**
+   * The job is held by a suspended driver and must be taken off them. Not once the passenger is on
+   * board: pulling the job then would strand them mid-trip; ops are told instead and end the trip.
+   */
+  holderSuspended(): boolean {
+    return this.isSuspended(this.state.driverId) && this.state.status !== 'on_board' && !this.closed();
+  }
+
+  onBoardWithSuspendedDriver(): boolean {
+    return this.isSuspended(this.state.driverId) && this.state.status === 'on_board' && !this.opsToldOnBoard;
+  }
+
+  /** Something the main loop must deal with before waiting any longer. */
+  interrupted(): boolean {
+    return this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.holderSuspended() || this.onBoardWithSuspendedDriver();
+  }
+
+  /** The decision log: every driver considered, and what became of them. */
+  record(tier: Tier, c: Candidate, outcome: CandidateOutcome, reason: string | null = null): void {
+    this.state.candidates.push({ round: this.state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
+  }
+
+  /**
+   * Every status change goes through here: the state the query answers, and the search attributes
+   * ops filter on in the Web UI (the starting values come with the start request,
+   * src/bookings/start-workflow.ts).
+   */
+  markStatus(status: BookingStatus): void {
+    this.state.status = status;
+    upsertSearchAttributes([
+      { key: BookingSearchAttributes.status, value: status },
+      { key: BookingSearchAttributes.pickupAt, value: new Date(this.state.job.pickupAt) },
+      { key: BookingSearchAttributes.driver, value: this.state.driverId },
+      { key: BookingSearchAttributes.source, value: this.input.booking.source },
+      { key: BookingSearchAttributes.partner, value: this.input.booking.partnerId ?? null },
+    ]);
+  }
+
+  /** A status change the workflow itself records in Postgres (others are written by the activity that caused them). */
+  async setStatus(status: BookingStatus): Promise<void> {
+    if (this.state.status === status) return;
+    this.markStatus(status);
+    await db.setBookingStatus({ ref: this.ref, status });
+  }
+
+  // Transitions.
+
+  /** A job card is on its way to a driver. */
+  offered(offer: Omit<CurrentOffer, 'response'>): void {
+    this.state.offer = { ...offer, response: null };
+  }
+
+  /** The driver accepted and the assignment is recorded. */
+  assigned(driverId: string): void {
+    this.state.driverId = driverId;
+    this.markStatus('assigned');
+    this.state.offer = null;
+  }
+
+  /** The driver no longer has the job (dropped it, no-show, suspended, no longer fits): dispatch again. */
+  released(driverId: string, outcome: CandidateOutcome, reason: string): void {
+    this.state.candidates.push({
+      round: this.state.round, tier: 'local', driverId, driverName: '', distanceMeters: null, outcome, reason, at: new Date().toISOString(),
+    });
+    this.state.driverId = null;
+    this.markStatus('dispatching');
+  }
+
+  cancelled(reason: string | null): void {
+    this.state.offer = null;
+    this.state.cancelReason = reason;
+    this.markStatus('cancelled');
+  }
+}
