@@ -1,19 +1,19 @@
 import type { Sql } from '../src/db/sql.js';
-import * as store from '../src/settlement/subscription-store.js';
+import * as store from '../src/billing/subscription-store.js';
 import {
   weekCharge,
   type BillWeekInput,
   type Invoice,
   type SubscriptionRecord,
   type TrialExtension,
-} from '../workflows/subscriptions/definitions.js';
+} from '../workflows/billing/definitions.js';
 
 /**
  * The subscription workflow's reads and writes. Each is idempotent (upserts, an extension keyed by
  * its number, an invoice keyed by driver and week), so a retry or a worker dying mid-activity
  * records nothing twice and charges no week twice.
  */
-export function createSubscriptionActivities({ sql }: { sql: Sql }) {
+export function createBillingActivities({ sql }: { sql: Sql }) {
   return {
     async saveSubscription(s: SubscriptionRecord): Promise<void> {
       await store.upsertSubscription(sql, s);

@@ -9,7 +9,7 @@ import { createOpsActivities } from './ops.js';
 import { createPartnerEventActivities, type PartnerDeliverySettings } from './partner-events.js';
 import { createPartnerJobActivities } from './partner-jobs.js';
 import { createQuoteActivities } from './quotes.js';
-import { createSubscriptionActivities } from './subscriptions.js';
+import { createBillingActivities } from './billing.js';
 
 export interface ActivityDeps {
   sql: Sql;
@@ -32,7 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDispatchActivities({ ...deps, publicBaseUrl: deps.settings.publicBaseUrl, jobLinkSecret: deps.settings.jobLinkSecret }),
     ...createNotificationActivities(deps),
     ...createDriverActivities(deps),
-    ...createSubscriptionActivities(deps),
+    ...createBillingActivities(deps),
     ...createPartnerJobActivities(deps),
     ...createPartnerEventActivities(deps),
     ...createOpsActivities(deps),

@@ -2,7 +2,7 @@
 // (benchmark baselines run from bench/ on a worker of their own).
 export { quoteWorkflow } from './quotes/workflow.js';
 export { bookingWorkflow } from './bookings/workflow.js';
-export { billWeekWorkflow, driverSubscriptionWorkflow } from './subscriptions/workflow.js';
+export { billWeekWorkflow, driverSubscriptionWorkflow } from './billing/workflow.js';
 export { driverLicenceWorkflow } from './drivers/workflow.js';
 export { driverSuspensionWorkflow } from './drivers/suspension.js';
 export { partnerJobWorkflow } from './partners/job-workflow.js';

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/sql.js';
-import type { Invoice, SubscriptionRecord, TrialExtension, WeekCharge } from '../../workflows/subscriptions/definitions.js';
+import type { Invoice, SubscriptionRecord, TrialExtension, WeekCharge } from '../../workflows/billing/definitions.js';
 
 // The subscription tables (migration 00006): the driver's subscription row, trial extensions and
 // weekly invoices, plus the two weekly figures billing reads (earnings and SMS). The workflow

@@ -8,7 +8,7 @@ import {
   type DriverSubscriptionInput,
   type ExtendTrialInput,
   type SubscriptionState,
-} from '../../workflows/subscriptions/definitions.js';
+} from '../../workflows/billing/definitions.js';
 
 // The drivers' subscription use cases, whoever calls them (driver approval, an admin route, the
 // driver app). Everything goes through the driver's workflow subscription:<driver id>; the tables

@@ -4,7 +4,7 @@ import { recordStaffAction } from '../auth/staff.js';
 import { ProblemError } from '../http/problem.js';
 import { renderDriverApprovedText, renderDriverRejectedText } from '../notify/templates.js';
 import type { Services } from '../services.js';
-import { startDriverSubscription } from '../settlement/subscriptions.js';
+import { startDriverSubscription } from '../billing/subscriptions.js';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './application-limits.js';
 import { watchLicences } from './licences.js';
 import { takeSuspendedDriverOffJobs } from './suspension.js';

@@ -30,8 +30,8 @@ import { EndTripReply, EndTripRequest } from '../schemas/ops.js';
 import { endTrip } from '../bookings/end-trip.js';
 import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 import { approveRate } from '../quotes/approve-rate-override.js';
-import { extendTrial } from '../settlement/subscriptions.js';
-import { SubscriptionFailure } from '../../workflows/subscriptions/definitions.js';
+import { extendTrial } from '../billing/subscriptions.js';
+import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
 
 // The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
 // reject them, suspend and reinstate drivers, block passengers, extend trials (admins), end a trip

@@ -55,7 +55,7 @@ export async function settleBooking(s: Pick<Services, 'sql' | 'temporal'>, ref: 
 /**
  * A driver who confirms less than the fare says why, and the reason is kept with the record for
  * staff to read. (It changes nothing in the weekly fee line, which counts a completed trip at its
- * fare whatever a driver records: src/settlement/subscription-store.ts.) A trip not completed yet
+ * fare whatever a driver records: src/billing/subscription-store.ts.) A trip not completed yet
  * is left to the workflow's 409, and a settlement already written is answered as it stands.
  */
 async function requireReasonBelowFare(s: Pick<Services, 'sql'>, ref: string, input: SettleInput): Promise<void> {

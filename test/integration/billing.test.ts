@@ -4,19 +4,19 @@
 // Temporal dev server: a driver approved long ago has every week since the trial billed once.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubscriptionActivities } from '../../activities/subscriptions.js';
-import { listInvoices } from '../../src/settlement/subscription-store.js';
-import { startDriverSubscription, subscriptionState } from '../../src/settlement/subscriptions.js';
-import { subscriptionWorkflowId, type BillWeekInput } from '../../workflows/subscriptions/definitions.js';
-import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/subscriptions/weeks.js';
+import { createBillingActivities } from '../../activities/billing.js';
+import { listInvoices } from '../../src/billing/subscription-store.js';
+import { startDriverSubscription, subscriptionState } from '../../src/billing/subscriptions.js';
+import { subscriptionWorkflowId, type BillWeekInput } from '../../workflows/billing/definitions.js';
+import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/billing/weeks.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
-let acts: ReturnType<typeof createSubscriptionActivities>;
+let acts: ReturnType<typeof createBillingActivities>;
 beforeAll(async () => {
   stack = await startStack();
-  acts = createSubscriptionActivities({ sql: stack.sql });
+  acts = createBillingActivities({ sql: stack.sql });
 });
 afterAll(async () => stack?.close());
 

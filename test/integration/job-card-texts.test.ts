@@ -3,7 +3,7 @@
 // first offer of a booking comes by SMS and WhatsApp, later ones of the same booking by WhatsApp
 // (and the driver app) only, and the week's pass-through counts the one text.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { weekSmsCount } from '../../src/settlement/subscription-store.js';
+import { weekSmsCount } from '../../src/billing/subscription-store.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { createPartner } from '../../src/partners/store.js';
-import { startDriverSubscription } from '../../src/settlement/subscriptions.js';
-import { subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
+import { startDriverSubscription } from '../../src/billing/subscriptions.js';
+import { subscriptionWorkflowId } from '../../workflows/billing/definitions.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { accountFor } from '../../src/passengers/account-store.js';
-import { weekSmsCount } from '../../src/settlement/subscription-store.js';
+import { weekSmsCount } from '../../src/billing/subscription-store.js';
 import { authorizationRequestUrl, CookieBrowser, interactionUid, pageText, startClientHost, type ClientHost } from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
 

@@ -38,7 +38,7 @@ import { licenceWorkflowId, licencesRenewedSignal, suspensionWorkflowId } from '
 import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { cancelSubscriptionSignal, extendTrialUpdate, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscriptions/definitions.js';
+import { cancelSubscriptionSignal, extendTrialUpdate, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/billing/definitions.js';
 import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
 import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';

@@ -8,8 +8,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createSubscriptionActivities } from '../../activities/subscriptions.js';
-import { cancelDriverSubscription, extendTrial, startDriverSubscription, subscriptionState } from '../../src/settlement/subscriptions.js';
+import type { createBillingActivities } from '../../activities/billing.js';
+import { cancelDriverSubscription, extendTrial, startDriverSubscription, subscriptionState } from '../../src/billing/subscriptions.js';
 import type { Tier } from '../../workflows/bookings/definitions.js';
 import {
   SubscriptionFailure,
@@ -20,11 +20,11 @@ import {
   type BillWeekInput,
   type Invoice,
   type SubscriptionState,
-} from '../../workflows/subscriptions/definitions.js';
-import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/subscriptions/weeks.js';
+} from '../../workflows/billing/definitions.js';
+import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/billing/weeks.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 
-type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;
+type SubscriptionActivities = ReturnType<typeof createBillingActivities>;
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundle;

@@ -2,7 +2,7 @@
 // zone database (luxon stays out of the workflow bundle, and Intl's zone data moves with a worker's
 // Node version, which a replay must never notice), so the UK rule is written out:
 // BST (UTC+1) from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last Sunday of
-// October, GMT otherwise. Pure and import-free; test/unit/settlement/weeks.test.ts holds it to
+// October, GMT otherwise. Pure and import-free; test/unit/billing/weeks.test.ts holds it to
 // luxon's tz data hour by hour across 2026-2028.
 
 const HOUR_MS = 3_600_000;
