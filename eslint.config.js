@@ -30,6 +30,8 @@ export default tseslint.config(
     // test/unit/lint/workflow-imports.test.ts proves each of these is caught.
     files: ['workflows/**/*.ts'],
     rules: {
+      // A workflow reads as the business process: long functions hide it (issue 21).
+      'max-lines-per-function': ['error', { max: 120 }],
       'no-restricted-imports': [
         'error',
         {

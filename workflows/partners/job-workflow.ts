@@ -30,6 +30,55 @@ const UNBOOKED_MS = 7 * 24 * HOUR_MS;
 
 const samePlace = (a: PlaceSnapshot, b: PlaceSnapshot) => Math.abs(a.lat - b.lat) < 1e-5 && Math.abs(a.lon - b.lon) < 1e-5;
 
+/** One job reference's record, as this workflow and partner_jobs in Postgres keep it. */
+class PartnerJob {
+  state: JobState = 'none';
+  bookingRef: string | null = null;
+  bookingStatus: BookingStatus | null = null;
+  booked: BookingWorkflowInput | null = null;
+  held: BookingWorkflowInput | null = null;
+  heldFingerprint: string | null = null;
+  newFingerprint: string | null = null;
+  readonly amendFingerprints: string[] = [];
+
+  constructor(
+    readonly partnerId: string,
+    readonly jobRef: string,
+  ) {}
+
+  answer(outcome: 'accepted' | 'rejected', code: JobOutcomeCode, message: string): JobOutcome {
+    return { outcome, code, message, bookingRef: this.bookingRef, bookingStatus: this.bookingStatus, state: this.state };
+  }
+
+  save(): Promise<void> {
+    return db.savePartnerJobRecord({
+      partnerId: this.partnerId,
+      jobRef: this.jobRef,
+      state: this.state === 'none' ? 'pending' : this.state,
+      bookingRef: this.bookingRef,
+      newFingerprint: this.newFingerprint,
+      amendFingerprints: this.amendFingerprints,
+      booked: this.booked,
+      held: this.held,
+      heldFingerprint: this.heldFingerprint,
+    });
+  }
+
+  /** An earlier run for this reference (closed, or past the server's retention) left its record. */
+  async load(): Promise<void> {
+    const record = await db.loadPartnerJobRecord({ partnerId: this.partnerId, jobRef: this.jobRef });
+    if (!record) return;
+    this.state = record.state === 'pending' && !record.held ? 'none' : record.state;
+    this.bookingRef = record.bookingRef;
+    this.bookingStatus = record.bookingStatus;
+    this.booked = record.booked;
+    this.held = record.held;
+    this.heldFingerprint = record.heldFingerprint;
+    this.newFingerprint = record.newFingerprint;
+    this.amendFingerprints.push(...record.amendFingerprints);
+  }
+}
+
 /**
  * One sender's job reference (job:<partner>:<jobRef>). Senders retry, duplicate, batch and reorder,
  * so every submission for the reference is applied here one at a time, whatever order they arrive
@@ -40,175 +89,134 @@ const samePlace = (a: PlaceSnapshot, b: PlaceSnapshot) => Math.abs(a.lat - b.lat
  * workflow: a later run for the same reference starts from it.
  */
 export async function partnerJobWorkflow(start: PartnerJobStart): Promise<JobState> {
-  const { partnerId, jobRef } = start;
-  let state: JobState = 'none';
-  let bookingRef: string | null = null;
-  let bookingStatus: BookingStatus | null = null;
-  let booked: BookingWorkflowInput | null = null;
-  let held: BookingWorkflowInput | null = null;
-  let heldFingerprint: string | null = null;
-  let newFingerprint: string | null = null;
-  const amendFingerprints: string[] = [];
+  const job = new PartnerJob(start.partnerId, start.jobRef);
   let lastChangeAt = Date.now();
-
   // Submissions are served strictly in arrival order: each waits for its ticket.
   let loaded = false;
   let issued = 0;
   let serving = 1;
 
-  setHandler(partnerJobQuery, () => ({ partnerId, jobRef, state, bookingRef }));
+  setHandler(partnerJobQuery, () => ({ partnerId: job.partnerId, jobRef: job.jobRef, state: job.state, bookingRef: job.bookingRef }));
   setHandler(submitJobUpdate, async (sub) => {
     const ticket = ++issued;
     await condition(() => loaded && serving === ticket);
     try {
-      return await apply(sub);
+      return await apply(job, sub);
     } finally {
       serving += 1;
       lastChangeAt = Date.now();
     }
   });
 
-  const answer = (outcome: 'accepted' | 'rejected', code: JobOutcomeCode, message: string): JobOutcome => ({
-    outcome,
-    code,
-    message,
-    bookingRef,
-    bookingStatus,
-    state,
-  });
-  const save = () =>
-    db.savePartnerJobRecord({
-      partnerId,
-      jobRef,
-      state: state === 'none' ? 'pending' : state,
-      bookingRef,
-      newFingerprint,
-      amendFingerprints,
-      booked,
-      held,
-      heldFingerprint,
-    });
-
-  async function apply(sub: JobSubmission): Promise<JobOutcome> {
-    switch (sub.action) {
-      case 'new':
-        return applyNew(sub);
-      case 'amend':
-        return applyAmend(sub);
-      case 'cancel':
-        return applyCancel(sub);
-    }
-  }
-
-  async function applyNew(sub: JobSubmission): Promise<JobOutcome> {
-    if (state === 'cancelled') {
-      return bookingRef
-        ? answer('accepted', 'already_cancelled', 'This job was cancelled; its booking stays cancelled.')
-        : answer('accepted', 'cancelled_before_new', 'A cancel for this job arrived first: it will not be dispatched.');
-    }
-    if (state === 'live') {
-      if (sub.fingerprint === newFingerprint) return answer('accepted', 'duplicate', 'Already booked: the same booking.');
-      return answer('rejected', 'job_ref_conflict', 'This job reference is already booked with different details; send action amend to change it.');
-    }
-    if (sub.limit && !(await db.countPartnerJob({ partnerId, jobRef, ...sub.limit }))) {
-      return answer('rejected', 'daily_limit_reached', `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`);
-    }
-    // An amendment that arrived first is the job as it stands now: book that.
-    const input = held ?? sub.booking!;
-    const created = await local.createPartnerBooking({ input });
-    bookingRef = created.ref;
-    bookingStatus = created.status;
-    booked = input;
-    newFingerprint = sub.fingerprint;
-    if (held && heldFingerprint) amendFingerprints.push(heldFingerprint);
-    const withHeld = held !== null;
-    held = null;
-    heldFingerprint = null;
-    state = 'live';
-    await save();
-    return answer('accepted', 'created', withHeld ? 'Booked, with the amendment that arrived before it.' : 'Booked.');
-  }
-
-  async function applyAmend(sub: JobSubmission): Promise<JobOutcome> {
-    if (state === 'cancelled') return answer('rejected', 'job_cancelled', 'This job was cancelled; send a new job with a new reference.');
-    if (state !== 'live') {
-      held = sub.booking!;
-      heldFingerprint = sub.fingerprint;
-      state = 'pending';
-      await save();
-      return answer('accepted', 'amendment_held', 'No new job with this reference yet: the amendment is held and booked when it arrives.');
-    }
-    if (amendFingerprints.includes(sub.fingerprint) || sub.fingerprint === newFingerprint) {
-      return answer('accepted', 'duplicate', 'Already applied.');
-    }
-    const next = sub.booking!;
-    const current = booked!;
-    if (
-      !samePlace(next.booking.pickup, current.booking.pickup) ||
-      !samePlace(next.booking.dropoff, current.booking.dropoff) ||
-      next.booking.farePence !== current.booking.farePence
-    ) {
-      return answer('rejected', 'amend_route_change', 'An amendment cannot change the pickup, drop-off or fare of a booked job: cancel it and send a new job.');
-    }
-    const changed = await local.amendPartnerBooking({
-      ref: bookingRef!,
-      changes: {
-        pickupAt: next.job.pickupAt,
-        passengers: next.job.passengers,
-        vehicleType: next.job.vehicleType,
-        wheelchair: next.job.wheelchair,
-        notes: next.job.notes,
-      },
-    });
-    bookingStatus = changed.status;
-    if (!changed.ok) return answer('rejected', 'amend_too_late', `The booking is ${changed.status ?? 'closed'}: it can no longer be amended.`);
-    booked = next;
-    amendFingerprints.push(sub.fingerprint);
-    await save();
-    return answer('accepted', 'amended', 'Amended.');
-  }
-
-  async function applyCancel(sub: JobSubmission): Promise<JobOutcome> {
-    if (state === 'cancelled') return answer('accepted', 'already_cancelled', 'Already cancelled.');
-    if (state !== 'live') {
-      state = 'cancelled';
-      held = null;
-      await save();
-      return answer('accepted', 'cancel_held', 'No new job with this reference yet: when it arrives it will not be dispatched.');
-    }
-    const changed = await local.cancelPartnerBooking({ ref: bookingRef!, reason: sub.reason ?? null });
-    bookingStatus = changed.status;
-    if (!changed.ok && changed.code === 'trip_in_progress') {
-      return answer('rejected', 'trip_in_progress', 'The passenger is on board: a trip under way cannot be cancelled.');
-    }
-    if (!changed.ok) return answer('rejected', 'job_completed', `The booking is ${changed.status ?? 'closed'}: it can no longer be cancelled.`);
-    state = 'cancelled';
-    await save();
-    return answer('accepted', 'cancelled', 'Cancelled.');
-  }
-
-  // An earlier run for this reference (closed, or past the server's retention) left its record.
-  const record = await db.loadPartnerJobRecord({ partnerId, jobRef });
-  if (record) {
-    state = record.state === 'pending' && !record.held ? 'none' : record.state;
-    bookingRef = record.bookingRef;
-    bookingStatus = record.bookingStatus;
-    booked = record.booked;
-    held = record.held;
-    heldFingerprint = record.heldFingerprint;
-    newFingerprint = record.newFingerprint;
-    amendFingerprints.push(...record.amendFingerprints);
-  }
+  await job.load();
   loaded = true;
 
   // Open while the job can still change: a day past pickup once booked, a week otherwise.
   for (;;) {
     const seen = lastChangeAt;
-    const closeAt = state === 'live' && booked ? Date.parse(booked.job.pickupAt) + LIVE_AFTER_PICKUP_MS : lastChangeAt + UNBOOKED_MS;
+    const closeAt = job.state === 'live' && job.booked ? Date.parse(job.booked.job.pickupAt) + LIVE_AFTER_PICKUP_MS : lastChangeAt + UNBOOKED_MS;
     const wait = closeAt - Date.now();
     if (wait <= 0 && serving > issued) break;
     await condition(() => lastChangeAt !== seen, Math.max(wait, 1000));
   }
   await condition(allHandlersFinished);
-  return state;
+  return job.state;
+}
+
+async function apply(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
+  switch (sub.action) {
+    case 'new':
+      return applyNew(job, sub);
+    case 'amend':
+      return applyAmend(job, sub);
+    case 'cancel':
+      return applyCancel(job, sub);
+  }
+}
+
+async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
+  if (job.state === 'cancelled') {
+    return job.bookingRef
+      ? job.answer('accepted', 'already_cancelled', 'This job was cancelled; its booking stays cancelled.')
+      : job.answer('accepted', 'cancelled_before_new', 'A cancel for this job arrived first: it will not be dispatched.');
+  }
+  if (job.state === 'live') {
+    if (sub.fingerprint === job.newFingerprint) return job.answer('accepted', 'duplicate', 'Already booked: the same booking.');
+    return job.answer('rejected', 'job_ref_conflict', 'This job reference is already booked with different details; send action amend to change it.');
+  }
+  if (sub.limit && !(await db.countPartnerJob({ partnerId: job.partnerId, jobRef: job.jobRef, ...sub.limit }))) {
+    return job.answer('rejected', 'daily_limit_reached', `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`);
+  }
+  // An amendment that arrived first is the job as it stands now: book that.
+  const input = job.held ?? sub.booking!;
+  const created = await local.createPartnerBooking({ input });
+  job.bookingRef = created.ref;
+  job.bookingStatus = created.status;
+  job.booked = input;
+  job.newFingerprint = sub.fingerprint;
+  if (job.held && job.heldFingerprint) job.amendFingerprints.push(job.heldFingerprint);
+  const withHeld = job.held !== null;
+  job.held = null;
+  job.heldFingerprint = null;
+  job.state = 'live';
+  await job.save();
+  return job.answer('accepted', 'created', withHeld ? 'Booked, with the amendment that arrived before it.' : 'Booked.');
+}
+
+async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
+  if (job.state === 'cancelled') return job.answer('rejected', 'job_cancelled', 'This job was cancelled; send a new job with a new reference.');
+  if (job.state !== 'live') {
+    job.held = sub.booking!;
+    job.heldFingerprint = sub.fingerprint;
+    job.state = 'pending';
+    await job.save();
+    return job.answer('accepted', 'amendment_held', 'No new job with this reference yet: the amendment is held and booked when it arrives.');
+  }
+  if (job.amendFingerprints.includes(sub.fingerprint) || sub.fingerprint === job.newFingerprint) {
+    return job.answer('accepted', 'duplicate', 'Already applied.');
+  }
+  const next = sub.booking!;
+  const current = job.booked!;
+  if (
+    !samePlace(next.booking.pickup, current.booking.pickup) ||
+    !samePlace(next.booking.dropoff, current.booking.dropoff) ||
+    next.booking.farePence !== current.booking.farePence
+  ) {
+    return job.answer('rejected', 'amend_route_change', 'An amendment cannot change the pickup, drop-off or fare of a booked job: cancel it and send a new job.');
+  }
+  const changed = await local.amendPartnerBooking({
+    ref: job.bookingRef!,
+    changes: {
+      pickupAt: next.job.pickupAt,
+      passengers: next.job.passengers,
+      vehicleType: next.job.vehicleType,
+      wheelchair: next.job.wheelchair,
+      notes: next.job.notes,
+    },
+  });
+  job.bookingStatus = changed.status;
+  if (!changed.ok) return job.answer('rejected', 'amend_too_late', `The booking is ${changed.status ?? 'closed'}: it can no longer be amended.`);
+  job.booked = next;
+  job.amendFingerprints.push(sub.fingerprint);
+  await job.save();
+  return job.answer('accepted', 'amended', 'Amended.');
+}
+
+async function applyCancel(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
+  if (job.state === 'cancelled') return job.answer('accepted', 'already_cancelled', 'Already cancelled.');
+  if (job.state !== 'live') {
+    job.state = 'cancelled';
+    job.held = null;
+    await job.save();
+    return job.answer('accepted', 'cancel_held', 'No new job with this reference yet: when it arrives it will not be dispatched.');
+  }
+  const changed = await local.cancelPartnerBooking({ ref: job.bookingRef!, reason: sub.reason ?? null });
+  job.bookingStatus = changed.status;
+  if (!changed.ok && changed.code === 'trip_in_progress') {
+    return job.answer('rejected', 'trip_in_progress', 'The passenger is on board: a trip under way cannot be cancelled.');
+  }
+  if (!changed.ok) return job.answer('rejected', 'job_completed', `The booking is ${changed.status ?? 'closed'}: it can no longer be cancelled.`);
+  job.state = 'cancelled';
+  await job.save();
+  return job.answer('accepted', 'cancelled', 'Cancelled.');
 }
