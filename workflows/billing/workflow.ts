@@ -7,13 +7,12 @@ import {
   continueAsNew,
   executeChild,
   log,
-  proxyActivities,
   setHandler,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
+import { acts } from '../activities.js';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { Activities } from '../../activities/index.js';
 import {
   MAX_EXTENSION_DAYS,
   MAX_TRIAL_DAYS,
@@ -41,10 +40,6 @@ import { nextWeekStart, weekStartAtOrAfter } from './weeks.js';
 // retried activity nor a worker dying mid-run can charge a week twice. Continue-as-new every
 // WEEKS_PER_RUN weeks keeps the history a few dozen events long for years of billing.
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
 
 const DAY_MS = 86_400_000;
 /** Weeks billed per run before continuing as new (each week is about ten history events). */

@@ -1,20 +1,12 @@
 // The activities a booking calls, as the booking workflow sees them.
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { DispatchPolicy } from './definitions.js';
 
-// Messages leave the service, so they are full activities (visible in history, retried by the server).
-export const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
-// Short Postgres writes and reads run as local activities: no server round trip per step, which
-// is most of the time between a booking and its first job card.
-export const db = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 ms', maximumInterval: '30 seconds' },
-});
+// Messages leave the service, so they are full activities (visible in history, retried by the
+// server); short Postgres writes and reads run as local activities: no server round trip per step,
+// which is most of the time between a booking and its first job card.
+export { acts, db } from '../activities.js';
 
 /**
  * Job cards: a card that cannot be delivered within the offer window is no use to anyone. They run

@@ -1,12 +1,8 @@
-import { TemporalFailure, getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import { TemporalFailure, getExternalWorkflowHandle } from '@temporalio/workflow';
+import { acts } from '../activities.js';
 import { bookingWorkflowId, driverSuspendedSignal } from '../bookings/definitions.js';
 import type { SuspensionInput, SuspensionResult } from './definitions.js';
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
 
 /**
  * A driver was suspended (`driver-suspension:<driverId>:<at>`): every booking with a job card open

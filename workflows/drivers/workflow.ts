@@ -1,5 +1,5 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import { condition, setHandler } from '@temporalio/workflow';
+import { acts } from '../activities.js';
 import {
   firstExpiry,
   licenceStateQuery,
@@ -9,10 +9,6 @@ import {
   type LicenceWorkflowInput,
 } from './definitions.js';
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
 
 /**
  * One per approved driver (`licence:<driverId>`): sleeps until a fortnight before the first of the

@@ -1,11 +1,7 @@
-import { continueAsNew, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import { continueAsNew, setHandler, sleep } from '@temporalio/workflow';
+import { acts } from '../activities.js';
 import { OPS_WATCH_CHECKS_PER_RUN, OPS_WATCH_INTERVAL_MS, opsWatchStateQuery, type OpsWatchInput, type OpsWatchState } from './definitions.js';
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
 
 /**
  * `ops-watch:unassigned`: each minute, alert ops about every booking still without a driver near

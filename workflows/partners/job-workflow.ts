@@ -1,4 +1,5 @@
 import { allHandlersFinished, condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { db } from '../activities.js';
 import type { Activities } from '../../activities/index.js';
 import type { BookingStatus, BookingWorkflowInput, PlaceSnapshot } from '../bookings/definitions.js';
 import {
@@ -11,10 +12,6 @@ import {
   type PartnerJobStart,
 } from './job-definitions.js';
 
-const db = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 ms', maximumInterval: '30 seconds' },
-});
 // Booking, amending and cancelling wait on the booking workflow, which is quick: as local activities
 // they cost no activity task round trip (most of a job's time in a batch of 100).
 const local = proxyLocalActivities<Activities>({
