@@ -1,8 +1,8 @@
 import { log } from '@temporalio/activity';
 import * as bookings from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
-import { vehicleCanServe } from '../src/dispatch/candidates.js';
-import { overlappingActiveJobs } from '../src/dispatch/store.js';
+import { heldJobMisfit, jobFit } from '../src/dispatch/policy.js';
+import { readHeldJobDriver } from '../src/dispatch/store.js';
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import { insertPaymentRecord } from '../src/settlement/payments-store.js';
@@ -28,21 +28,20 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
     },
 
     /**
-     * Writes the amended job and says whether the assigned driver still fits it: their vehicle, and
-     * their time (a pickup moved onto another of their jobs would give them two at once).
+     * Writes the amended job and says whether the assigned driver still fits it, by the same rules
+     * and reasons as a new offer (heldJobMisfit, src/dispatch/policy.ts): their licence at the
+     * pickup, their time (a pickup moved onto another of their jobs would give them two at once),
+     * their seats, their vehicle's class and wheelchair access.
      */
     async applyAmendment({ ref, job, driverId }: { ref: string; job: JobSpec; driverId: string | null }): Promise<{ driverStillFits: boolean }> {
       await bookings.updateJob(sql, ref, job);
       if (!driverId) return { driverStillFits: true };
-      const d = await loadDriver(sql, driverId);
-      const needsWheelchair = job.wheelchair || job.vehicleType === 'wav';
-      const vehicleFits =
-        d.seats >= job.passengers && vehicleCanServe(d.vehicle_type, job.vehicleType) && (!needsWheelchair || d.wheelchair_accessible);
-      if (!vehicleFits) return { driverStillFits: false };
       const b = await bookings.loadBooking(sql, ref);
       const start = new Date(job.pickupAt);
-      const clash = await overlappingActiveJobs(sql, { driverId, ref, start, end: new Date(start.getTime() + b.duration_s * 1000) });
-      return { driverStillFits: clash === 0 };
+      const driver = await readHeldJobDriver(sql, { driverId, ref, start, end: new Date(start.getTime() + b.duration_s * 1000) });
+      const misfit = heldJobMisfit(driver, jobFit(job, new Date()));
+      if (misfit) log.info('driver no longer fits the amended booking', { ref, driverId, reason: misfit });
+      return { driverStillFits: misfit === null };
     },
 
     /** The completed trip's settlement, as an immutable payment record: one per booking, however often retried. */

@@ -2,7 +2,7 @@ import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { insertBooking, loadBooking, unassignDriver } from '../src/bookings/store.js';
 import type { Sql } from '../src/db/sql.js';
-import { DEFAULT_CASCADE_POLICY, rankTier, type CandidateDecision, type DriverSnapshot } from '../src/dispatch/candidates.js';
+import { DEFAULT_CASCADE_POLICY, jobFit, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds } from '../src/dispatch/policy.js';
 import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
 import { loadDriver } from '../src/drivers/store.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
@@ -60,14 +60,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
    */
   async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts, wanted: number): Promise<CandidateDecision[]> {
     const start = new Date(job.pickupAt);
-    const needs = {
-      pickup: trip.pickup,
-      pickupArea: trip.pickupArea,
-      passengers: job.passengers,
-      vehicleType: job.vehicleType,
-      wheelchair: job.wheelchair || job.vehicleType === 'wav',
-      now: new Date(),
-    };
+    const needs: JobNeeds = { ...jobFit(job, new Date()), pickup: trip.pickup, pickupArea: trip.pickupArea };
     const excluded = new Set(exclude);
     const drivers: DriverSnapshot[] = [];
     let decisions: CandidateDecision[] = [];

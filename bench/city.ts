@@ -36,6 +36,7 @@ import { createApiKey } from '../src/auth/api-keys.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
 import { jobLinkToken } from '../src/dispatch/job-link.js';
+import { JOB_BUFFER_MINUTES } from '../src/dispatch/policy.js';
 import { createPartner } from '../src/partners/store.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
@@ -74,7 +75,7 @@ const runId = randomUUID().slice(0, 8);
 const driverPrefix = `city-${runId}-`;
 const JOB_LINK_SECRET = `bench-city-job-link-secret-${randomUUID()}`;
 const ACTIVE = ['assigned', 'en_route', 'arrived', 'on_board'];
-const BUFFER = '20 minutes'; // src/dispatch/store.ts JOB_BUFFER_MINUTES
+const BUFFER = `${JOB_BUFFER_MINUTES} minutes`; // the dispatch policy's buffer between two jobs of one driver
 const PARTNER_FARE = 30;
 
 const PICKUPS = ['Manchester Piccadilly', 'Manchester Victoria', 'Manchester Oxford Road', 'Deansgate station', 'Manchester Royal Infirmary', 'Etihad Stadium', 'Manchester Arndale'];

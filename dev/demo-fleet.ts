@@ -5,7 +5,8 @@
 // say DEMO so no real car is named.
 import type { VehicleType } from '../src/pricing/types.js';
 import { SEATS } from '../src/quotes/vehicle-choice.js';
-import type { DriverSnapshot, Tier } from '../src/dispatch/candidates.js';
+import type { DriverSnapshot } from '../src/dispatch/policy.js';
+import type { Tier } from '../workflows/bookings/definitions.js';
 
 export interface DemoFleet {
   id: string;

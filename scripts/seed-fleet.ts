@@ -5,7 +5,8 @@
 // for dispatch after DEFAULT_CASCADE_POLICY.freshLocationMs (10 minutes), as a real driver app
 // would keep reporting; --keep-fresh stands in for that app, re-reporting until Ctrl-C.
 import { parseArgs } from 'node:util';
-import { DEFAULT_CASCADE_POLICY, TIERS } from '../src/dispatch/candidates.js';
+import { DEFAULT_CASCADE_POLICY } from '../src/dispatch/policy.js';
+import { TIERS } from '../workflows/bookings/definitions.js';
 import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS } from '../dev/demo-fleet.js';
 import { seedFleet } from '../dev/seed-fleet.js';
 import { migrate } from '../src/db/migrate.js';

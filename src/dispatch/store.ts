@@ -1,13 +1,13 @@
 import type { PendingQuery, Row, TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
 import { ACTIVE_STATUSES } from '../bookings/store.js';
-import type { DriverSnapshot, Tier } from './candidates.js';
+import type { Tier } from '../../workflows/bookings/definitions.js';
+import { JOB_BUFFER_MINUTES, type DriverSnapshot } from './policy.js';
 
 // Dispatch's tables: the drivers a cascade may ask, the offers (job cards) it made, and the claim
-// that keeps one driver from holding two job cards at once.
-
-/** Minutes either side of a job during which the same driver cannot take another one. */
-const JOB_BUFFER_MINUTES = 20;
+// that keeps one driver from holding two job cards at once. The rules are not decided here but in
+// src/dispatch/policy.ts: these queries read the facts the rules need (DriverSnapshot) and narrow
+// what is read by the rules' own parameters, said so where they do.
 
 export interface OfferRow {
   id: string;
@@ -19,87 +19,44 @@ export interface OfferRow {
   expires_at: Date;
 }
 
+type Window = Date | PendingQuery<Row[]>;
+
 /**
- * What keeps a driver from a new job (start..end) of booking `ref`: their active jobs overlapping it
- * with a buffer either side, plus job cards they hold open for other bookings. One definition for
- * the candidate read and for the locked claim, so the two never disagree.
+ * DriverSnapshot.overlappingJobs for a job (start..end) of booking `ref`: the driver's other active
+ * jobs overlapping it with policy.ts's JOB_BUFFER_MINUTES either side, plus, for a new offer
+ * (`openOffers`), the job cards they hold open for other bookings. One definition for the candidate
+ * read, the locked claim and the amendment fit check, so they never disagree; policy.ts's 'busy'
+ * rule decides on the count.
  */
-function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: string, start: Date | PendingQuery<Row[]>, end: Date | PendingQuery<Row[]>) {
+function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: string, start: Window, end: Window, openOffers: boolean) {
   const buffer = `${JOB_BUFFER_MINUTES} minutes`;
-  return q`(
-    (select count(*)::int from bookings o
+  const jobs = q`(select count(*)::int from bookings o
       where o.driver_id = ${driver} and o.ref <> ${ref} and o.status in ${q(ACTIVE_STATUSES as string[])}
         and o.pickup_at - ${buffer}::interval < ${end}
-        and o.pickup_at + make_interval(secs => o.duration_s) + ${buffer}::interval > ${start})
+        and o.pickup_at + make_interval(secs => o.duration_s) + ${buffer}::interval > ${start})`;
+  if (!openOffers) return jobs;
+  return q`(${jobs}
     + (select count(*)::int from offers x
         where x.driver_id = ${driver} and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now()))`;
 }
 
-/**
- * The driver's other active jobs overlapping this job's window (start..end, with the buffer either
- * side): an amendment that moves a job onto another of the driver's jobs must take it off them.
- * Open job cards elsewhere do not count here, as they do for a new offer: a card is gone within a
- * minute, a confirmed job is not given up for it.
- */
-export async function overlappingActiveJobs(sql: Sql, q: { driverId: string; ref: string; start: Date; end: Date }): Promise<number> {
-  const buffer = `${JOB_BUFFER_MINUTES} minutes`;
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from bookings o
-     where o.driver_id = ${q.driverId} and o.ref <> ${q.ref} and o.status in ${sql(ACTIVE_STATUSES as string[])}
-       and o.pickup_at - ${buffer}::interval < ${q.end}
-       and o.pickup_at + make_interval(secs => o.duration_s) + ${buffer}::interval > ${q.start}`;
-  return row?.n ?? 0;
-}
-
-/** A lat/lon box containing every point within `meters` of the centre (a little more at corners). */
-function boundingBox(c: { lat: number; lon: number }, meters: number) {
-  const dLat = meters / 111_320;
-  const dLon = meters / (111_320 * Math.max(0.1, Math.cos((c.lat * Math.PI) / 180)));
-  return { minLat: c.lat - dLat, maxLat: c.lat + dLat, minLon: c.lon - dLon, maxLon: c.lon + dLon };
-}
-
-/** Longitude's scale in the nearest-driver index (src/db/migrations/00014_dispatch_nearest.sql). */
-const LON_SCALE = 0.62;
-
-/**
- * The online drivers of one tier within the tier's reach of the pickup, nearest first, one window
- * at a time (`limit`, `offset`), with their load for this job's time window. A nearest-neighbour
- * scan of the position index of online drivers: the work per window is the same whether ten
- * drivers are near or fifty thousand, and however many are off duty. Offline drivers are never
- * candidates, so they are not read (nor logged).
- */
-export async function readNearestTierDrivers(
-  sql: Sql,
-  q: { ref: string; tier: Tier; pickup: { lat: number; lon: number }; reachMeters: number; start: Date; end: Date; limit: number; offset: number },
-): Promise<DriverSnapshot[]> {
-  const box = boundingBox(q.pickup, q.reachMeters);
-  type Row = {
-    id: string; name: string; tier: Tier; home_area: string | null; partner_fleet_id: string | null; fleet_approved: boolean | null;
-    approved: boolean; online: boolean; vehicle_type: string; seats: number; wheelchair_accessible: boolean;
-    lat: number | null; lon: number | null; location_at: Date | null; overlapping: number; licence_invalid_from: Date | null;
-  };
-  // Postgres estimates any `point <@ box` at a fixed 0.1 % of rows, so with many drivers near it
-  // would pick a bitmap scan of the whole box and sort it (26 ms for 50,000 drivers) over the
-  // nearest-neighbour walk that stops after the window (0.3 ms). The two settings hold for this
-  // one statement's transaction; the statements are pipelined in one round trip.
-  const [, , rows] = await sql.begin((tx) => [
-    tx`set local enable_bitmapscan = off`,
-    tx`set local enable_sort = off`,
-    tx<Row[]>`
-    select d.id, d.name, d.tier, d.home_area, d.partner_fleet_id, f.approved as fleet_approved, d.approved, d.online,
+/** The columns of a DriverSnapshot, of drivers `d` left-joined to partner_fleets `f`, with the load given. */
+function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>) {
+  return q`d.id, d.name, d.tier, d.home_area, d.partner_fleet_id, f.approved as fleet_approved, d.approved, d.online,
            d.vehicle_type, d.seats, d.wheelchair_accessible, d.lat, d.lon, d.location_at,
-           -- A licence is valid through its expiry date.
+           -- A licence is valid through its expiry date (the licence_expired rule in policy.ts compares this with the pickup).
            (least(d.driver_licence_expires, d.vehicle_licence_expires) + 1)::timestamptz as licence_invalid_from,
-           ${driverLoad(tx, tx`d.id`, q.ref, q.start, q.end)} as overlapping
-      from (select * from drivers
-             where online and tier = ${q.tier}
-               and point(lon * 0.62::float8, lat) <@ box(point(${box.minLon * LON_SCALE}::float8, ${box.minLat}::float8),
-                                                        point(${box.maxLon * LON_SCALE}::float8, ${box.maxLat}::float8))
-             order by point(lon * 0.62::float8, lat) <-> point(${q.pickup.lon * LON_SCALE}::float8, ${q.pickup.lat}::float8)
-             limit ${q.limit} offset ${q.offset}) d
-      left join partner_fleets f on f.id = d.partner_fleet_id`,
-  ]);
-  return rows.map((d) => ({
+           ${load} as overlapping`;
+}
+
+type SnapshotRow = {
+  id: string; name: string; tier: Tier; home_area: string | null; partner_fleet_id: string | null; fleet_approved: boolean | null;
+  approved: boolean; online: boolean; vehicle_type: string; seats: number; wheelchair_accessible: boolean;
+  lat: number | null; lon: number | null; location_at: Date | null; overlapping: number; licence_invalid_from: Date | null;
+};
+
+function toSnapshot(d: SnapshotRow): DriverSnapshot {
+  return {
     id: d.id,
     name: d.name,
     tier: d.tier,
@@ -116,7 +73,67 @@ export async function readNearestTierDrivers(
     locationAt: d.location_at,
     overlappingJobs: d.overlapping,
     licenceInvalidFrom: d.licence_invalid_from,
-  }));
+  };
+}
+
+/**
+ * The driver who holds booking `ref`, as the amendment fit check (policy.ts, heldJobMisfit) sees
+ * them: their load is their other active jobs overlapping the job's amended window (start..end,
+ * with the buffer either side), so an amendment that moves a job onto another of the driver's jobs
+ * takes it off them. Open job cards elsewhere do not count here, as they do for a new offer: a card
+ * is gone within a minute, a confirmed job is not given up for it.
+ */
+export async function readHeldJobDriver(sql: Sql, q: { driverId: string; ref: string; start: Date; end: Date }): Promise<DriverSnapshot> {
+  const [row] = await sql<SnapshotRow[]>`
+    select ${snapshotColumns(sql, driverLoad(sql, sql`d.id`, q.ref, q.start, q.end, false))}
+      from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
+     where d.id = ${q.driverId}`;
+  if (!row) throw new Error(`driver ${q.driverId} not found`);
+  return toSnapshot(row);
+}
+
+/** A lat/lon box containing every point within `meters` of the centre (a little more at corners). */
+function boundingBox(c: { lat: number; lon: number }, meters: number) {
+  const dLat = meters / 111_320;
+  const dLon = meters / (111_320 * Math.max(0.1, Math.cos((c.lat * Math.PI) / 180)));
+  return { minLat: c.lat - dLat, maxLat: c.lat + dLat, minLon: c.lon - dLon, maxLon: c.lon + dLon };
+}
+
+/** Longitude's scale in the nearest-driver index (src/db/migrations/00014_dispatch_nearest.sql). */
+const LON_SCALE = 0.62;
+
+/**
+ * The online drivers of one tier within the tier's reach of the pickup, nearest first, one window
+ * at a time (`limit`, `offset`), with their load for this job's time window. A nearest-neighbour
+ * scan of the position index of online drivers: the work per window is the same whether ten
+ * drivers are near or fifty thousand, and however many are off duty. A coarse prefilter only:
+ * offline drivers are never candidates (policy.ts's 'offline'), so they are not read (nor logged),
+ * and `reachMeters` (the tier's DEFAULT_CASCADE_POLICY.maxDistanceMeters) bounds a box a little
+ * larger than the circle; policy.ts decides every driver read, 'too_far' included.
+ */
+export async function readNearestTierDrivers(
+  sql: Sql,
+  q: { ref: string; tier: Tier; pickup: { lat: number; lon: number }; reachMeters: number; start: Date; end: Date; limit: number; offset: number },
+): Promise<DriverSnapshot[]> {
+  const box = boundingBox(q.pickup, q.reachMeters);
+  // Postgres estimates any `point <@ box` at a fixed 0.1 % of rows, so with many drivers near it
+  // would pick a bitmap scan of the whole box and sort it (26 ms for 50,000 drivers) over the
+  // nearest-neighbour walk that stops after the window (0.3 ms). The two settings hold for this
+  // one statement's transaction; the statements are pipelined in one round trip.
+  const [, , rows] = await sql.begin((tx) => [
+    tx`set local enable_bitmapscan = off`,
+    tx`set local enable_sort = off`,
+    tx<SnapshotRow[]>`
+    select ${snapshotColumns(tx, driverLoad(tx, tx`d.id`, q.ref, q.start, q.end, true))}
+      from (select * from drivers
+             where online and tier = ${q.tier}
+               and point(lon * 0.62::float8, lat) <@ box(point(${box.minLon * LON_SCALE}::float8, ${box.minLat}::float8),
+                                                        point(${box.maxLon * LON_SCALE}::float8, ${box.maxLat}::float8))
+             order by point(lon * 0.62::float8, lat) <-> point(${q.pickup.lon * LON_SCALE}::float8, ${q.pickup.lat}::float8)
+             limit ${q.limit} offset ${q.offset}) d
+      left join partner_fleets f on f.id = d.partner_fleet_id`,
+  ]);
+  return rows.map(toSnapshot);
 }
 
 /**
@@ -142,7 +159,7 @@ export async function claimOffer(
       free as (
         select 1 from b
          where not exists (select 1 from existing) and ${approved}
-           and ${driverLoad(tx, tx`${o.driverId}`, o.ref, tx`b.pickup_at`, tx`b.end_at`)} = 0),
+           and ${driverLoad(tx, tx`${o.driverId}`, o.ref, tx`b.pickup_at`, tx`b.end_at`, true)} = 0),
       claimed as (
         insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
         select ${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt} from free

@@ -1,5 +1,5 @@
 import { londonDateTime } from '../pages/format.js';
-import { DEFAULT_CASCADE_POLICY } from '../dispatch/candidates.js';
+import { DEFAULT_CASCADE_POLICY } from '../dispatch/policy.js';
 import { haversineMeters } from '../geo/haversine.js';
 import type { Services } from '../services.js';
 import type { Tier } from '../../workflows/bookings/definitions.js';

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CASCADE_POLICY,
   rankTier,
-  TIERS,
   vehicleCanServe,
   VEHICLE_SERVED_BY,
   type DriverSnapshot,
   type JobNeeds,
   type SkipReason,
-} from '../../../src/dispatch/candidates.js';
+} from '../../../src/dispatch/policy.js';
+import { TIERS } from '../../../workflows/bookings/definitions.js';
 import { haversineMeters } from '../../../src/geo/haversine.js';
 import { VEHICLE_TYPES } from '../../../src/pricing/types.js';
 import { SEATS } from '../../../src/quotes/vehicle-choice.js';
@@ -16,10 +16,12 @@ import { SEATS } from '../../../src/quotes/vehicle-choice.js';
 // Manchester Piccadilly Gardens. One degree of latitude is ~111.2 km, so 0.01° north ~ 1.11 km.
 const PICKUP = { lat: 53.4808, lon: -2.2426 };
 const NOW = new Date('2026-06-01T12:00:00Z');
+/** Dispatched the default 15 minutes ahead of pickup. */
+const PICKUP_AT = new Date(NOW.getTime() + 15 * 60_000);
 const KM_LAT = 1 / 111.195;
 
 function needs(over: Partial<JobNeeds> = {}): JobNeeds {
-  return { pickup: PICKUP, pickupArea: 'manchester', passengers: 1, vehicleType: 'saloon', wheelchair: false, now: NOW, ...over };
+  return { pickup: PICKUP, pickupArea: 'manchester', passengers: 1, vehicleType: 'saloon', wheelchair: false, pickupAt: PICKUP_AT, now: NOW, ...over };
 }
 
 /** A driver who passes every check for needs(): local, approved, online, fresh, 1 km north of the pickup. */
@@ -55,7 +57,7 @@ function only(tier: DriverSnapshot['tier'], d: DriverSnapshot, n: JobNeeds = nee
 
 describe('rankTier skip reasons', () => {
   it('accepts a driver who passes every check', () => {
-    expect(only('local', driver({ licenceInvalidFrom: new Date(NOW.getTime() + 1) })).eligible).toBe(true);
+    expect(only('local', driver({ licenceInvalidFrom: new Date(PICKUP_AT.getTime() + 1) })).eligible).toBe(true);
     const d = only('local', driver());
     expect(d).toEqual({ driverId: 'drv-1', driverName: 'Driver One', tier: 'local', distanceMeters: 1000, eligible: true, skipReason: null });
   });
@@ -65,6 +67,10 @@ describe('rankTier skip reasons', () => {
     // A licence runs out at the end of its expiry day: from then on, no offers.
     ['licence_expired', 'local', driver({ licenceInvalidFrom: new Date('2026-06-01T00:00:00Z') })],
     ['licence_expired', 'local', driver({ licenceInvalidFrom: NOW })],
+    // Valid when offered but not at pickup: the driver could not lawfully do the job.
+    ['licence_expired', 'local', driver({ licenceInvalidFrom: PICKUP_AT })],
+    // A pickup already past (a late retry) still needs a licence valid now.
+    ['licence_expired', 'local', driver({ licenceInvalidFrom: NOW }), needs({ pickupAt: new Date(NOW.getTime() - 60_000) })],
     ['fleet_not_approved', 'partner', partner({ partnerFleetApproved: false })],
     ['fleet_not_approved', 'partner', partner({ partnerFleetId: null, partnerFleetApproved: null })],
     ['offline', 'local', driver({ online: false })],

@@ -1,14 +1,16 @@
-// The pure core of the dispatch cascade: who may be offered a job, in what order, and why the
-// others were passed over. No I/O and no clock reads (the caller passes `now`), so the same
-// snapshot always yields the same decisions; the activity that calls this records them in the
-// workflow history, and tests can assert them exactly.
+// The dispatch policy, written once: which driver may be offered a job, which driver still fits a
+// job they hold after it is amended, why not (the reason codes of the decision log), how far each
+// tier reaches, the buffer between two jobs of one driver, and the order candidates are asked in.
+// The candidate decision (activities/dispatch.ts), the amendment fit check (applyAmendment,
+// activities/booking-records.ts) and the decision log all take their verdicts and reasons from
+// here. Pure: no I/O and no clock reads (the caller passes `now`), so the same snapshot always
+// yields the same decisions. SQL (src/dispatch/store.ts) only narrows what it reads and counts a
+// driver's load, with its parameters taken from the constants below.
 import { haversineMeters } from '../geo/haversine.js';
 import type { VehicleType } from '../pricing/types.js';
+import type { JobSpec, Tier } from '../../workflows/bookings/definitions.js';
 
-export type Tier = 'local' | 'national' | 'partner';
-/** Cascade order: a job goes to the next tier only when the previous one has nobody left to ask. */
-export const TIERS: readonly Tier[] = ['local', 'national', 'partner'];
-
+/** A driver as the rules see them, read by src/dispatch/store.ts. */
 export interface DriverSnapshot {
   id: string;
   name: string;
@@ -25,22 +27,33 @@ export interface DriverSnapshot {
   lat: number | null;
   lon: number | null;
   locationAt: Date | null;
-  /** Accepted/assigned jobs of this driver whose time window overlaps this job's (computed by the caller's query). */
+  /**
+   * The driver's load over this job's time (computed by the caller's query, JOB_BUFFER_MINUTES
+   * either side): for a new offer, their active jobs overlapping it plus the job cards they hold open
+   * for other bookings; for a job they already hold, their other active jobs overlapping it (a
+   * confirmed job is not given up for a card that is gone within a minute).
+   */
   overlappingJobs: number;
   /** The first instant the driver's or vehicle's licence is no longer valid (null: no expiry on record). */
   licenceInvalidFrom?: Date | null;
 }
 
-export interface JobNeeds {
-  pickup: { lat: number; lon: number };
-  /** Tariff area id of the pickup. */
-  pickupArea: string;
+/** What a job asks of whoever drives it, wherever they are: the rules a held job is checked against again. */
+export interface JobFit {
   passengers: number;
   /** Requested class. */
   vehicleType: string;
   /** Wheelchair access required (requested class 'wav' implies true). */
   wheelchair: boolean;
+  pickupAt: Date;
   now: Date;
+}
+
+/** Everything a new offer is decided on. */
+export interface JobNeeds extends JobFit {
+  pickup: { lat: number; lon: number };
+  /** Tariff area id of the pickup. */
+  pickupArea: string;
 }
 
 export type SkipReason =
@@ -94,6 +107,12 @@ export const DEFAULT_CASCADE_POLICY: CascadePolicy = {
 };
 
 /**
+ * Minutes either side of a job during which the same driver cannot take another one. Counted in SQL
+ * (driverLoad in src/dispatch/store.ts, into DriverSnapshot.overlappingJobs); decided by 'busy' below.
+ */
+export const JOB_BUFFER_MINUTES = 20;
+
+/**
  * Which driver vehicles may serve each requested class: the class itself, or a better one that is
  * at least as good for what the passenger asked for (boot, comfort, seats). The group's size is
  * checked separately against the driver's own seat count, so an entry here never has to encode it.
@@ -132,18 +151,61 @@ export function vehicleCanServe(driverVehicle: string, requested: string): boole
   return servers.includes(driverVehicle);
 }
 
-export function needsWheelchair(needs: JobNeeds): boolean {
-  return needs.wheelchair || needs.vehicleType === 'wav';
+export function needsWheelchair(job: { wheelchair: boolean; vehicleType: string }): boolean {
+  return job.wheelchair || job.vehicleType === 'wav';
 }
 
-function distanceToPickup(driver: DriverSnapshot, needs: JobNeeds): number | null {
-  if (driver.lat === null || driver.lon === null) return null;
-  return Math.round(haversineMeters(driver.lat, driver.lon, needs.pickup.lat, needs.pickup.lon));
+/** The booking's job as the rules read it, at `now`. */
+export function jobFit(job: JobSpec, now: Date): JobFit {
+  return { passengers: job.passengers, vehicleType: job.vehicleType, wheelchair: needsWheelchair(job), pickupAt: new Date(job.pickupAt), now };
+}
+
+/** What only a new offer is decided on, beyond the driver and the job. */
+interface OfferFacts {
+  distanceMeters: number | null;
+  alreadyOffered: ReadonlySet<string>;
+  policy: CascadePolicy;
 }
 
 /**
- * The first rule a driver fails, in the documented order, or null when the driver may be offered
- * the job. Availability comes before suitability so the reason recorded is the most basic one.
+ * One rule: the reason recorded when a driver fails it. A 'job' rule is about the driver and the
+ * job alone, so it decides a new offer and is checked again when a job the driver holds is amended;
+ * an 'offer' rule is about asking now (approval, where the driver is, earlier offers) and decides a
+ * new offer only (a suspended driver's jobs are withdrawn by the suspension itself).
+ */
+type Rule =
+  | { reason: SkipReason; scope: 'job'; fails: (d: DriverSnapshot, job: JobFit) => boolean }
+  | { reason: SkipReason; scope: 'offer'; fails: (d: DriverSnapshot, job: JobNeeds, offer: OfferFacts) => boolean };
+
+/**
+ * The rules in the order they are checked; the first one failed is the reason recorded.
+ * Availability comes before suitability so the reason recorded is the most basic one.
+ */
+const RULES: readonly Rule[] = [
+  { reason: 'not_approved', scope: 'offer', fails: (d) => !d.approved },
+  // A licence must be valid at pickup (and now, for a pickup already past), not only when the job is offered.
+  {
+    reason: 'licence_expired',
+    scope: 'job',
+    fails: (d, job) => !!d.licenceInvalidFrom && d.licenceInvalidFrom.getTime() <= Math.max(job.now.getTime(), job.pickupAt.getTime()),
+  },
+  { reason: 'fleet_not_approved', scope: 'offer', fails: (d) => d.tier === 'partner' && (d.partnerFleetId === null || d.partnerFleetApproved !== true) },
+  { reason: 'offline', scope: 'offer', fails: (d) => !d.online },
+  { reason: 'no_location', scope: 'offer', fails: (d, _job, o) => o.distanceMeters === null || d.locationAt === null },
+  // A timestamp slightly in the future (device clock ahead) counts as fresh, not as stale.
+  { reason: 'stale_location', scope: 'offer', fails: (d, job, o) => d.locationAt !== null && job.now.getTime() - d.locationAt.getTime() > o.policy.freshLocationMs },
+  { reason: 'out_of_area', scope: 'offer', fails: (d, job) => d.tier === 'local' && d.homeArea !== job.pickupArea },
+  { reason: 'too_far', scope: 'offer', fails: (d, _job, o) => o.distanceMeters !== null && o.distanceMeters > o.policy.maxDistanceMeters[d.tier] },
+  { reason: 'busy', scope: 'job', fails: (d) => d.overlappingJobs > 0 },
+  { reason: 'too_few_seats', scope: 'job', fails: (d, job) => d.seats < job.passengers },
+  { reason: 'vehicle_class', scope: 'job', fails: (d, job) => !vehicleCanServe(d.vehicleType, job.vehicleType) },
+  { reason: 'not_wheelchair_accessible', scope: 'job', fails: (d, job) => needsWheelchair(job) && !d.wheelchairAccessible },
+  { reason: 'already_offered', scope: 'offer', fails: (d, _job, o) => o.alreadyOffered.has(d.id) },
+];
+
+/**
+ * The first rule a driver fails for a new offer of the job, in the documented order, or null when
+ * the driver may be offered it.
  */
 export function skipReasonFor(
   driver: DriverSnapshot,
@@ -152,21 +214,22 @@ export function skipReasonFor(
   alreadyOffered: ReadonlySet<string>,
   policy: CascadePolicy = DEFAULT_CASCADE_POLICY,
 ): SkipReason | null {
-  if (!driver.approved) return 'not_approved';
-  if (driver.licenceInvalidFrom && driver.licenceInvalidFrom.getTime() <= needs.now.getTime()) return 'licence_expired';
-  if (driver.tier === 'partner' && (driver.partnerFleetId === null || driver.partnerFleetApproved !== true)) return 'fleet_not_approved';
-  if (!driver.online) return 'offline';
-  if (distanceMeters === null || driver.locationAt === null) return 'no_location';
-  // A timestamp slightly in the future (device clock ahead) counts as fresh, not as stale.
-  if (needs.now.getTime() - driver.locationAt.getTime() > policy.freshLocationMs) return 'stale_location';
-  if (driver.tier === 'local' && driver.homeArea !== needs.pickupArea) return 'out_of_area';
-  if (distanceMeters > policy.maxDistanceMeters[driver.tier]) return 'too_far';
-  if (driver.overlappingJobs > 0) return 'busy';
-  if (driver.seats < needs.passengers) return 'too_few_seats';
-  if (!vehicleCanServe(driver.vehicleType, needs.vehicleType)) return 'vehicle_class';
-  if (needsWheelchair(needs) && !driver.wheelchairAccessible) return 'not_wheelchair_accessible';
-  if (alreadyOffered.has(driver.id)) return 'already_offered';
-  return null;
+  const offer = { distanceMeters, alreadyOffered, policy };
+  return RULES.find((r) => (r.scope === 'job' ? r.fails(driver, needs) : r.fails(driver, needs, offer)))?.reason ?? null;
+}
+
+/**
+ * Whether a driver still fits a job they hold after it was amended: the 'job' rules, in the same
+ * order and with the same reasons as a new offer, or null when they still fit. `driver` carries the
+ * held job's load (their other active jobs within the buffer of its amended time).
+ */
+export function heldJobMisfit(driver: DriverSnapshot, job: JobFit): SkipReason | null {
+  return RULES.find((r) => r.scope === 'job' && r.fails(driver, job))?.reason ?? null;
+}
+
+function distanceToPickup(driver: DriverSnapshot, needs: JobNeeds): number | null {
+  if (driver.lat === null || driver.lon === null) return null;
+  return Math.round(haversineMeters(driver.lat, driver.lon, needs.pickup.lat, needs.pickup.lon));
 }
 
 export function decideDriver(
