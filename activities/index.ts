@@ -1,10 +1,10 @@
 import type { Sql } from '../src/db/sql.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
-import { createBookingRecordActivities } from './booking-records.js';
-import { createDispatchActivities } from './dispatch.js';
+import { createBookingRecordActivities } from './bookings/records.js';
+import { createDispatchActivities } from './bookings/dispatch.js';
 import { createDriverActivities } from './drivers.js';
-import { createNotificationActivities, type NotificationSettings } from './notifications.js';
+import { createNotificationActivities, type NotificationSettings } from './bookings/notifications.js';
 import { createOpsActivities } from './ops.js';
 import { createPartnerEventActivities, type PartnerDeliverySettings } from './partner-events.js';
 import { createPartnerJobActivities } from './partner-jobs.js';

@@ -6,7 +6,7 @@ import type { Notifier } from '../src/notify/notifier.js';
 import { renderOpsNearPickupEmail } from '../src/notify/templates.js';
 import { alertsToSend, claimUnassignedNearPickup } from '../src/ops/alerts-store.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
-import type { NotificationSettings } from './notifications.js';
+import type { NotificationSettings } from './bookings/notifications.js';
 
 export const nearPickupOutboxKey = (ref: string) => `ops:unassigned-near-pickup:${ref}`;
 

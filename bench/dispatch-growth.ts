@@ -12,7 +12,7 @@
 // A flat table is the goal: a booking's work bounded by a window of the nearest drivers, however
 // many are near. The raw start + signal round trip of the same run is printed as the baseline.
 import { randomUUID } from 'node:crypto';
-import { createDispatchActivities } from '../activities/dispatch.js';
+import { createDispatchActivities } from '../activities/bookings/dispatch.js';
 import { loadBooking } from '../src/bookings/store.js';
 import { createWorkerMetrics } from '../src/ops/metrics.js';
 import { connectTemporal } from '../src/temporal/connection.js';

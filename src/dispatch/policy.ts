@@ -1,8 +1,8 @@
 // The dispatch policy, written once: which driver may be offered a job, which driver still fits a
 // job they hold after it is amended, why not (the reason codes of the decision log), how far each
 // tier reaches, the buffer between two jobs of one driver, and the order candidates are asked in.
-// The candidate decision (activities/dispatch.ts), the amendment fit check (applyAmendment,
-// activities/booking-records.ts) and the decision log all take their verdicts and reasons from
+// The candidate decision (activities/bookings/dispatch.ts), the amendment fit check (applyAmendment,
+// activities/bookings/records.ts) and the decision log all take their verdicts and reasons from
 // here. Pure: no I/O and no clock reads (the caller passes `now`), so the same snapshot always
 // yields the same decisions. SQL (src/dispatch/store.ts) only narrows what it reads and counts a
 // driver's load, with its parameters taken from the constants below.

@@ -4,7 +4,7 @@
 // drivers, not all of them.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_WINDOW } from '../../activities/dispatch.js';
+import { CANDIDATE_WINDOW } from '../../activities/bookings/dispatch.js';
 import { haversineMeters } from '../../src/geo/haversine.js';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { waitForJobCard } from '../support/drivers.js';

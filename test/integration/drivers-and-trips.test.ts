@@ -11,7 +11,7 @@ import { createStaff } from '../../src/auth/staff.js';
 import { claimOffer } from '../../src/dispatch/store.js';
 import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
-import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from '../../activities/job-card.js';
+import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from '../../activities/bookings/job-card.js';
 import { offerId as offerIdOf } from '../../workflows/bookings/definitions.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, freePortBelowEphemeral } from '../../dev/free-port.js';
 import { createSql } from '../../src/db/sql.js';
-import { CANDIDATE_WINDOW } from '../../activities/dispatch.js';
+import { CANDIDATE_WINDOW } from '../../activities/bookings/dispatch.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const children = new Set<ChildProcess>();

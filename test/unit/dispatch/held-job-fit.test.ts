@@ -18,7 +18,7 @@ vi.mock('../../../src/bookings/store.js', () => ({
 vi.mock('../../../src/dispatch/store.js', () => ({
   readHeldJobDriver: vi.fn(async () => db.driver),
 }));
-const { createBookingRecordActivities } = await import('../../../activities/booking-records.js');
+const { createBookingRecordActivities } = await import('../../../activities/bookings/records.js');
 const { readHeldJobDriver } = await import('../../../src/dispatch/store.js');
 
 const PICKUP = { lat: 53.4808, lon: -2.2426 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBookingRecordActivities } from '../../../activities/booking-records.js';
+import { createBookingRecordActivities } from '../../../activities/bookings/records.js';
 import type { Sql } from '../../../src/db/sql.js';
 import type { Notifier, OutboundMessage } from '../../../src/notify/notifier.js';
 

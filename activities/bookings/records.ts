@@ -1,14 +1,14 @@
 import { log } from '@temporalio/activity';
-import * as bookings from '../src/bookings/store.js';
-import type { Sql } from '../src/db/sql.js';
-import { heldJobMisfit, jobFit } from '../src/dispatch/policy.js';
-import { readHeldJobDriver } from '../src/dispatch/store.js';
-import { loadDriver } from '../src/drivers/store.js';
-import { sendBestEffort } from '../src/notify/best-effort.js';
-import { insertPaymentRecord } from '../src/settlement/payments-store.js';
-import type { Notifier } from '../src/notify/notifier.js';
-import { renderDriverJobCancelledText, renderPassengerCancelledText, type CancelledBy } from '../src/notify/templates.js';
-import { settlementKey, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../workflows/bookings/definitions.js';
+import * as bookings from '../../src/bookings/store.js';
+import type { Sql } from '../../src/db/sql.js';
+import { heldJobMisfit, jobFit } from '../../src/dispatch/policy.js';
+import { readHeldJobDriver } from '../../src/dispatch/store.js';
+import { loadDriver } from '../../src/drivers/store.js';
+import { sendBestEffort } from '../../src/notify/best-effort.js';
+import { insertPaymentRecord } from '../../src/settlement/payments-store.js';
+import type { Notifier } from '../../src/notify/notifier.js';
+import { renderDriverJobCancelledText, renderPassengerCancelledText, type CancelledBy } from '../../src/notify/templates.js';
+import { settlementKey, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../../workflows/bookings/definitions.js';
 
 /** Bookings a partner, operator or supplier sent: their customer is theirs to tell. */
 const PARTNER_SOURCES: ReadonlySet<string> = new Set(['partner', 'operator', 'supplier']);

@@ -1,20 +1,20 @@
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { insertBooking, loadBooking, unassignDriver } from '../src/bookings/store.js';
-import type { Sql } from '../src/db/sql.js';
-import { DEFAULT_CASCADE_POLICY, jobFit, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds } from '../src/dispatch/policy.js';
-import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../src/dispatch/store.js';
-import { loadDriver } from '../src/drivers/store.js';
-import { sendBestEffort } from '../src/notify/best-effort.js';
-import type { Notifier } from '../src/notify/notifier.js';
+import { insertBooking, loadBooking, unassignDriver } from '../../src/bookings/store.js';
+import type { Sql } from '../../src/db/sql.js';
+import { DEFAULT_CASCADE_POLICY, jobFit, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds } from '../../src/dispatch/policy.js';
+import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../../src/dispatch/store.js';
+import { loadDriver } from '../../src/drivers/store.js';
+import { sendBestEffort } from '../../src/notify/best-effort.js';
+import type { Notifier } from '../../src/notify/notifier.js';
 import {
   renderDriverJobReleasedText,
   renderDriverJobWithdrawnText,
   renderPassengerAssignedText,
   renderPassengerDriverChangedText,
-} from '../src/notify/templates.js';
-import type { WorkerMetrics } from '../src/ops/metrics.js';
-import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../workflows/bookings/definitions.js';
+} from '../../src/notify/templates.js';
+import type { WorkerMetrics } from '../../src/ops/metrics.js';
+import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../../workflows/bookings/definitions.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
 
 /**

@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { loadBooking } from '../src/bookings/store.js';
-import type { Sql } from '../src/db/sql.js';
-import { jobCardUrl } from '../src/dispatch/job-link.js';
-import { loadDriver } from '../src/drivers/store.js';
-import { isNonRetryable } from '../src/notify/delivery-error.js';
-import type { Notifier } from '../src/notify/notifier.js';
-import { renderJobCardText } from '../src/notify/templates.js';
+import { loadBooking } from '../../src/bookings/store.js';
+import type { Sql } from '../../src/db/sql.js';
+import { jobCardUrl } from '../../src/dispatch/job-link.js';
+import { loadDriver } from '../../src/drivers/store.js';
+import { isNonRetryable } from '../../src/notify/delivery-error.js';
+import type { Notifier } from '../../src/notify/notifier.js';
+import { renderJobCardText } from '../../src/notify/templates.js';
 
 export interface JobCardDeps {
   sql: Sql;

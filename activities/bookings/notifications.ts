@@ -1,17 +1,17 @@
 import { log } from '@temporalio/activity';
-import { confirmUrl } from '../src/bookings/confirm-link.js';
-import { loadBooking } from '../src/bookings/store.js';
-import type { Sql } from '../src/db/sql.js';
-import { sendBestEffort } from '../src/notify/best-effort.js';
-import type { Notifier } from '../src/notify/notifier.js';
-import { loadDriver } from '../src/drivers/store.js';
+import { confirmUrl } from '../../src/bookings/confirm-link.js';
+import { loadBooking } from '../../src/bookings/store.js';
+import type { Sql } from '../../src/db/sql.js';
+import { sendBestEffort } from '../../src/notify/best-effort.js';
+import type { Notifier } from '../../src/notify/notifier.js';
+import { loadDriver } from '../../src/drivers/store.js';
 import {
   renderBookingConfirmationEmail,
   renderDriverTripEndedText,
   renderOpsSuspendedOnBoardEmail,
   renderOpsUnassignedEmail,
   renderPassengerTripEndedText,
-} from '../src/notify/templates.js';
+} from '../../src/notify/templates.js';
 import { deliverJobCard } from './job-card.js';
 
 export interface NotificationSettings {
