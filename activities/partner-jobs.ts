@@ -1,17 +1,15 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { createBooking } from '../src/bookings/book.js';
+import { AmendTooLate, amendBooking } from '../src/bookings/amend.js';
 import { partnerJobIdentity } from '../src/bookings/identity.js';
-import { requestOwner } from '../src/bookings/ownership.js';
+import { requestOwner } from '../src/bookings/request-owner.js';
+import { createBooking } from '../src/bookings/start-workflow.js';
 import { findBooking, markCancelled } from '../src/bookings/store.js';
 import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../src/partners/store.js';
 import type { Sql } from '../src/db/sql.js';
 import {
   BookingFailure,
-  TERMINAL_STATUSES,
-  amendBookingUpdate,
-  bookingStateQuery,
   bookingWorkflowId,
   cancelBookingUpdate,
   type AmendInput,
@@ -21,11 +19,9 @@ import {
 import type { BookingChange } from '../workflows/partners/job-definitions.js';
 
 // The partner job workflow's hands: its record in Postgres, and the booking it creates, amends and
-// cancels through the same update-with-start and updates every booking route uses. The Temporal
-// client is the worker's own (activity context).
-
-/** Statuses from which an amendment is refused: the passenger is on board, or it is over. */
-const TOO_LATE_TO_AMEND: readonly BookingStatus[] = ['on_board', ...TERMINAL_STATUSES];
+// cancels through the same paths every booking route uses (src/bookings/start-workflow.ts,
+// src/bookings/amend.ts). The Temporal client is the worker's own (activity context). Nothing here
+// imports the API's services (src/services.ts imports the activities).
 
 const refused = (err: unknown, type: string) =>
   err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === type;
@@ -65,13 +61,11 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
     },
 
     async amendPartnerBooking(a: { ref: string; changes: AmendInput }): Promise<BookingChange> {
-      const handle = Context.current().client.workflow.getHandle(bookingWorkflowId(a.ref));
       try {
-        const now = await handle.query(bookingStateQuery);
-        if (TOO_LATE_TO_AMEND.includes(now.status)) return { ok: false, code: 'amend_too_late', status: now.status };
-        const after = await handle.executeUpdate(amendBookingUpdate, { args: [a.changes] });
+        const after = await amendBooking({ temporal: Context.current().client }, a.ref, a.changes);
         return { ok: true, status: after.status };
       } catch (err) {
+        if (err instanceof AmendTooLate) return { ok: false, code: 'amend_too_late', status: err.status };
         if (refused(err, BookingFailure.closed) || err instanceof WorkflowNotFoundError) {
           return { ok: false, code: 'amend_too_late', status: (await findBooking(sql, a.ref))?.status ?? null };
         }

@@ -1,7 +1,36 @@
-import type { Services } from '../services.js';
-import { amendBookingUpdate, bookingWorkflowId, type AmendInput, type BookingState } from '../../workflows/bookings/definitions.js';
+import type { Client } from '@temporalio/client';
+import {
+  TERMINAL_STATUSES,
+  amendBookingUpdate,
+  bookingStateQuery,
+  bookingWorkflowId,
+  type BookingState,
+  type BookingStatus,
+} from '../../workflows/bookings/definitions.js';
+import { amendmentInput, type BookingAmendment } from './request/index.js';
 
-/** Applies an amendment to a running booking; the workflow re-dispatches if the driver no longer fits. */
-export function amendBooking(s: Pick<Services, 'temporal'>, ref: string, changes: AmendInput): Promise<BookingState> {
-  return s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(amendBookingUpdate, { args: [changes] });
+// The one path that amends a booked job (partner intake's amend, through the job's workflow and
+// its amendPartnerBooking activity; any later source that amends calls it the same way). Needs
+// only a Temporal client, so the worker's activities call it without the API's services.
+
+/** Statuses from which an amendment is refused: the passenger is on board, or it is over. */
+export const TOO_LATE_TO_AMEND: readonly BookingStatus[] = ['on_board', ...TERMINAL_STATUSES];
+
+export class AmendTooLate extends Error {
+  constructor(readonly status: BookingStatus) {
+    super(`the booking is ${status}: it can no longer be amended`);
+  }
+}
+
+/**
+ * Applies an amendment to a running booking, with the rules a new request gets
+ * (src/bookings/request/amendment.ts); the workflow re-dispatches if the driver no longer fits.
+ * AmendTooLate once the passenger is on board or the booking is over; the workflow's own refusal
+ * (BookingClosed) or WorkflowNotFoundError when it closed in between.
+ */
+export async function amendBooking(deps: { temporal: Client }, ref: string, amendment: BookingAmendment): Promise<BookingState> {
+  const handle = deps.temporal.workflow.getHandle(bookingWorkflowId(ref));
+  const now = await handle.query(bookingStateQuery);
+  if (TOO_LATE_TO_AMEND.includes(now.status)) throw new AmendTooLate(now.status);
+  return handle.executeUpdate(amendBookingUpdate, { args: [amendmentInput(now.job, amendment)] });
 }

@@ -1,34 +1,49 @@
-import type { ApiKey } from '../auth/api-keys.js';
-import type { GeoLocation } from '../geo/types.js';
+import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../config.js';
+import type { Sql } from '../db/sql.js';
+import type { GeoLocation, Geocoder, Router } from '../geo/types.js';
 import { ProblemError } from '../http/problem.js';
-import type { VehicleType } from '../pricing/types.js';
+import type { Notifier } from '../notify/notifier.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
 import { refuseBlockedPassenger } from '../passengers/standing.js';
-import type { Services } from '../services.js';
-import type {
-  BookingState,
-  BookingWorkflowInput,
-  DispatchPolicy,
-  NewBooking,
-  PlaceSnapshot,
+import {
+  bookingCreatedUpdate,
+  bookingWorkflowId,
+  type BookingState,
+  type BookingWorkflowInput,
+  type DispatchPolicy,
+  type NewBooking,
+  type PlaceSnapshot,
 } from '../../workflows/bookings/definitions.js';
-import { newBookingRef, quoteIdentity, tripIdentity, type RequestIdentity } from './identity.js';
+import { newBookingRef, partnerJobIdentity, quoteIdentity, tripIdentity, type RequestIdentity } from './identity.js';
 import { issueManageToken, repeatedBy, sendClaimLink } from './ownership.js';
 import type { Passenger } from './passenger-input.js';
-import { BookingRefTaken, startBookingWorkflow } from './start-workflow.js';
-import { claimBookingRef, findBooking, reassignBookingRef, type RefClaim, type RequestOwner } from './store.js';
-import { WorkflowNotFoundError } from '@temporalio/common';
-import { bookingCreatedUpdate, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
+import { jobSpec, type BookingRequest, type QuoteBookingRequest, type TripBookingRequest } from './request/index.js';
+import { createBooking, type BookingStarter, type StartedBooking } from './start-workflow.js';
+import { claimBookingRef, findBooking, type RefClaim, type RequestOwner } from './store.js';
 
-// Booking use cases: every entry point that creates a ride (agent routes, v1 routes, and later
-// partner intake and MCP tools) calls one of these two functions.
+// The booking use case: every entry point that creates a ride turns what it was sent into a
+// BookingRequest (src/bookings/request/, one file per source) and calls book(); partner intake,
+// whose jobs are booked by their own workflow in the order sent, prices its request with
+// priceTripBooking() and the workflow's activity starts it (src/bookings/start-workflow.ts).
+//
+// What the use case needs is passed in (BookingDeps): it does not import src/services.ts, which the
+// worker's activities import, so the worker and the API do not import each other.
 
-export interface CreatedBooking {
-  ref: string;
-  state: BookingState;
-  farePence: number;
+/** What booking needs: Postgres, Temporal, the geocoder and router, the notifier, the configuration and the clock (the API's services have them). */
+export interface BookingDeps {
+  config: Config;
+  sql: Sql;
+  temporal: Client;
+  geo: { geocoder: Geocoder; router: Router };
+  notifier: Notifier;
+  now: () => Date;
+}
+
+export interface CreatedBooking extends StartedBooking {
   /**
    * Lets the holder look the booking up and cancel it: for the caller that made it (each time it
    * asks again, a new one), null for a repeated request from anyone else (src/bookings/ownership.ts).
@@ -42,9 +57,7 @@ export interface BookingCaller {
   address: string;
 }
 
-export type BookingSource = NewBooking['source'];
-
-export function dispatchPolicy(config: Services['config']): DispatchPolicy {
+export function dispatchPolicy(config: Config): DispatchPolicy {
   return {
     dispatchLeadSeconds: config.DISPATCH_LEAD_SECONDS,
     offerTimeoutSeconds: config.OFFER_TIMEOUT_SECONDS,
@@ -70,29 +83,9 @@ function passengerFields(p: Passenger) {
   };
 }
 
-export interface TripBookingRequest {
-  source: BookingSource;
-  /** How the caller's contract names its fields, for error messages. */
-  fields: { pickup: string; dropoff: string; departAt: string };
-  pickup: string;
-  dropoff: string;
-  /** Absent: now. */
-  departAt?: string | undefined;
-  passengers: number;
-  vehicleType: VehicleType;
-  meetAndGreet: boolean;
-  passenger: Passenger;
-  apiKey: ApiKey | null;
-  /** A partner's agreed fare (partner keys only); otherwise the tariff (or the partner's approved override) prices it. */
-  agreedFarePence?: number | undefined;
-  /**
-   * false: a pickup time in the past is refused outright (the v1 booking contract). true: a few
-   * minutes' slack for clocks and slow typing, as quotes allow.
-   */
-  pickupMayBePast?: boolean;
-  awaitEmailConfirmation: boolean;
-  /** The signed-in passenger an AI assistant books for (MCP). */
-  passengerAccountId?: string;
+/** Books any request: a trip priced on the spot, or a quote redeemed. */
+export function book(s: BookingDeps, r: BookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
+  return r.kind === 'quote' ? bookQuote(s, r, caller) : bookTrip(s, r, caller);
 }
 
 /**
@@ -100,8 +93,8 @@ export interface TripBookingRequest {
  * answered as ownership.ts says: the same caller gets the booking again, anyone else a 409 (and
  * the booking's phone a link to take charge of it).
  */
-export async function bookTrip(s: Services, r: TripBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
-  const priced = await priceTripBooking(s, r, r.passengerAccountId ? { booking: { passengerAccountId: r.passengerAccountId } } : {});
+async function bookTrip(s: BookingDeps, r: TripBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
+  const priced = await priceTripBooking(s, r);
   const claim = await claimBookingRef(s.sql, priced.identity, newBookingRef(), caller.owner);
   const sample = priced.input(claim.ref).booking;
   return createOrAnswer(s, caller, claim, priced.identity, priced.farePence, priced.input, {
@@ -119,7 +112,7 @@ export async function bookTrip(s: Services, r: TripBookingRequest, caller: Booki
  * else, 409 booking_exists, never the reference, and a claim link texted to the booking's phone.
  */
 async function createOrAnswer(
-  s: Services,
+  s: BookingDeps,
   caller: BookingCaller,
   claim: RefClaim,
   identity: RequestIdentity,
@@ -143,7 +136,7 @@ async function createOrAnswer(
 }
 
 /** A ride made by an earlier request, once its record exists (its first request may still be making it). */
-async function existingBooking(s: Services, ref: string, farePence: number): Promise<Omit<CreatedBooking, 'manageToken'>> {
+async function existingBooking(s: BookingDeps, ref: string, farePence: number): Promise<StartedBooking> {
   try {
     const state = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
     const row = await findBooking(s.sql, ref);
@@ -156,6 +149,14 @@ async function existingBooking(s: Services, ref: string, farePence: number): Pro
   }
 }
 
+/** Who the booking is for beyond its passenger: a sender's job, or the signed-in passenger an assistant booked for. */
+function senderFields(r: TripBookingRequest): Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId' | 'passengerAccountId'> {
+  return {
+    ...(r.senderJob ? { partnerId: r.senderJob.partnerId, partnerJobRef: r.senderJob.jobRef, operatorId: r.senderJob.operatorId } : {}),
+    ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
+  };
+}
+
 /** A trip priced and checked, ready to be booked under whatever reference it is given. */
 export interface PricedTripBooking {
   identity: RequestIdentity;
@@ -164,18 +165,14 @@ export interface PricedTripBooking {
 }
 
 /**
- * Everything bookTrip does before a ride exists: the checks, geocoding and pricing. Partner intake
- * (src/partners/intake.ts) prices here and hands the input to the job's own workflow, which books
- * it when the job's order allows. `identity` replaces the trip's own (a partner's job reference).
+ * Everything booking a trip does before a ride exists: the checks, geocoding and pricing. Partner
+ * intake (src/partners/intake.ts) prices here and hands the input to the job's own workflow, which
+ * books it when the job's order allows; a sender's job reference is then the request's identity.
  */
-export async function priceTripBooking(
-  s: Services,
-  r: TripBookingRequest,
-  extra: { identity?: RequestIdentity; booking?: Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId' | 'passengerAccountId'> } = {},
-): Promise<PricedTripBooking> {
+export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): Promise<PricedTripBooking> {
   // One standing on every route: the booking's email or phone blocked is a 403 (a partner's job a rejected one).
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone || null });
-  const partnerId = extra.booking?.partnerId ?? r.apiKey?.partnerId;
+  const partnerId = r.senderJob?.partnerId ?? r.apiKey?.partnerId;
   if (r.agreedFarePence !== undefined && !partnerId) {
     throw new ProblemError(403, 'fare_not_allowed', 'Only partner keys may supply a fare; omit it to be priced on the published tariff.');
   }
@@ -195,15 +192,15 @@ export async function priceTripBooking(
     worldwide: false,
     apiKey: r.apiKey,
   });
-  const identity =
-    extra.identity ??
-    tripIdentity({
-      phone: r.passenger.phone,
-      pickup: trip.pickup,
-      dropoff: trip.dropoff,
-      departAt: r.departAt === undefined ? null : trip.departAt,
-      nowWindowSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
-    });
+  const identity = r.senderJob
+    ? partnerJobIdentity({ partnerId: r.senderJob.partnerId, jobRef: r.senderJob.jobRef })
+    : tripIdentity({
+        phone: r.passenger.phone,
+        pickup: trip.pickup,
+        dropoff: trip.dropoff,
+        departAt: r.departAt === undefined ? null : trip.departAt,
+        nowWindowSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
+      });
   const farePence = r.agreedFarePence ?? trip.price.totalPence;
   const input = (ref: string): BookingWorkflowInput => ({
     booking: {
@@ -223,35 +220,21 @@ export async function priceTripBooking(
       requestFingerprint: null,
       identity: identity.key,
       meetAndGreet: r.meetAndGreet,
-      ...(extra.booking ?? {}),
+      ...senderFields(r),
     },
-    job: {
-      pickupAt: trip.departAt.toISOString(),
-      passengers: r.passengers,
-      vehicleType: r.vehicleType,
-      wheelchair: r.vehicleType === 'wav',
-      notes: r.passenger.notes,
-    },
+    job: jobSpec({ pickupAt: trip.departAt, passengers: r.passengers, vehicleType: r.vehicleType, notes: r.passenger.notes }),
     policy: dispatchPolicy(s.config),
     awaitEmailConfirmation: r.awaitEmailConfirmation,
+    emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
   });
   return { identity, farePence, input };
-}
-
-export interface QuoteBookingRequest {
-  source: BookingSource;
-  quoteId: string;
-  passenger: Passenger;
-  awaitEmailConfirmation: boolean;
-  /** The signed-in passenger an AI assistant books for (MCP). */
-  passengerAccountId?: string;
 }
 
 /**
  * Redeems a quote and books it. 404 unknown quote, 410 expired, 409 redeemed by another request
  * (or its booking was cancelled: a quote is spent once); the same request again gets its booking.
  */
-export async function bookQuote(s: Services, r: QuoteBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
+async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone });
   const q = await findQuote(s.sql, r.quoteId);
   if (!q) throw new ProblemError(404, 'quote_not_found', `No quote ${r.quoteId}.`);
@@ -285,51 +268,11 @@ export async function bookQuote(s: Services, r: QuoteBookingRequest, caller: Boo
       meetAndGreet: q.meet_and_greet,
       ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
     },
-    job: {
-      pickupAt: pickupAt.toISOString(),
-      passengers: q.passengers,
-      vehicleType: q.vehicle_type,
-      wheelchair: q.vehicle_type === 'wav',
-      notes: r.passenger.notes,
-    },
+    job: jobSpec({ pickupAt, passengers: q.passengers, vehicleType: q.vehicle_type, notes: r.passenger.notes }),
     policy: dispatchPolicy(s.config),
     awaitEmailConfirmation: r.awaitEmailConfirmation,
+    emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
   }), { ref, phone: r.passenger.phone, pickupLabel: q.pickup.label, dropoffLabel: q.dropoff.label, pickupAt });
 }
 
-/** What starting a booking needs: the API has it in Services, a worker's activity from its context. */
-export interface BookingStarter {
-  sql: Services['sql'];
-  temporal: Services['temporal'];
-  taskQueue: string;
-}
-
-const bookingStarter = (s: Services): BookingStarter => ({ sql: s.sql, temporal: s.temporal, taskQueue: s.config.TEMPORAL_TASK_QUEUE });
-
-/**
- * The one path from a request identity to a running booking workflow, for the request's owner. The
- * identity's reference is claimed atomically (src/bookings/store.ts), unless the caller claimed it
- * already; should that random reference already belong to another request's ride, the workflow
- * refuses and a fresh one is drawn.
- */
-export async function createBooking(
-  s: BookingStarter,
-  identity: RequestIdentity,
-  farePence: number,
-  build: (ref: string) => BookingWorkflowInput,
-  owner: RequestOwner,
-  claimed?: RefClaim,
-): Promise<Omit<CreatedBooking, 'manageToken'>> {
-  let ref = claimed?.ref ?? (await claimBookingRef(s.sql, identity, newBookingRef(), owner)).ref;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const state = await startBookingWorkflow(s.temporal, s.taskQueue, build(ref));
-      // A duplicate joins the first request's ride, whose fare is the one that stands.
-      const row = await findBooking(s.sql, ref);
-      return { ref, state, farePence: row?.fare_pence ?? farePence };
-    } catch (err) {
-      if (!(err instanceof BookingRefTaken) || attempt >= 3) throw err;
-      ref = await reassignBookingRef(s.sql, identity.key, ref, newBookingRef());
-    }
-  }
-}
+const bookingStarter = (s: BookingDeps): BookingStarter => ({ sql: s.sql, temporal: s.temporal, taskQueue: s.config.TEMPORAL_TASK_QUEUE });

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { admitCode, servedMobile } from '../auth/code-guard.js';
 import { hashSecret, newSecret } from '../auth/secrets.js';
 import { ProblemError } from '../http/problem.js';
 import { renderClaimLinkText, type TripSummary } from '../notify/templates.js';
-import { checkPassengerEmail, mailboxKey } from '../passengers/email.js';
+import { checkPassengerEmail } from '../passengers/email.js';
 import type { Services } from '../services.js';
 import * as tokens from './ownership-store.js';
-import { findBooking, type RequestOwner } from './store.js';
+import { findBooking } from './store.js';
 
 // A booking belongs to whoever made it (issue 20). A trip (one phone, between the same places at
 // the same time) is still one ride, however many ask for it; what changes is the answer to a
@@ -22,37 +21,9 @@ const MANAGE_TOKEN_PREFIX = 'bmt_';
 const CLAIM_TOKEN_PREFIX = 'bcl_';
 const CLAIM_TTL_MS = 24 * 3600_000;
 
-/** Who is asking, as far as a booking's ownership goes. */
-export function requestOwner(c: {
-  apiKeyId?: string | null;
-  accountId?: string | null;
-  partnerId?: string | null;
-  /** An anonymous caller's Idempotency-Key, with the scope it was read in. */
-  idempotency?: { scope: string; key: string } | null;
-  email?: string | null;
-}): RequestOwner {
-  const principal = c.partnerId
-    ? `partner:${c.partnerId}`
-    : c.accountId
-      ? `account:${c.accountId}`
-      : c.apiKeyId
-        ? `key:${c.apiKeyId}`
-        : c.idempotency
-          ? `idem:${createHash('sha256').update(`${c.idempotency.scope}\n${c.idempotency.key}`).digest('hex')}`
-          : 'anonymous';
-  return { principal, mailbox: c.email ? mailboxKey(c.email) : null };
-}
-
-/**
- * How a repeated request for an existing ride is answered: 'owner' (the same caller: the booking
- * again, with a token), 'same_email' (anonymous, the booking's email: the booking without a
- * token), or 'stranger' (409).
- */
-export function repeatedBy(first: RequestOwner, now: RequestOwner): 'owner' | 'same_email' | 'stranger' {
-  if (first.principal === now.principal && now.principal !== 'anonymous') return 'owner';
-  if (first.mailbox && now.mailbox && first.mailbox === now.mailbox) return 'same_email';
-  return 'stranger';
-}
+// Who is asking and how a repeat is answered live in request-owner.ts (pure, so the worker's
+// activities use them without this module's services); exported here for the routes.
+export { repeatedBy, requestOwner } from './request-owner.js';
 
 /** A new manage token for this booking's holder; the plain token is only ever in this reply. */
 export async function issueManageToken(sql: Services['sql'], ref: string, holder: string): Promise<string> {

@@ -7,6 +7,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import type { Sql } from '../db/sql.js';
 import {
   BookingFailure,
   bookingCreatedUpdate,
@@ -17,6 +18,12 @@ import {
   type BookingState,
   type BookingWorkflowInput,
 } from '../../workflows/bookings/definitions.js';
+import { newBookingRef, type RequestIdentity } from './identity.js';
+import { claimBookingRef, findBooking, reassignBookingRef, type RefClaim, type RequestOwner } from './store.js';
+
+// From a request identity to a running booking workflow. Needs only Postgres, a Temporal client and
+// the task queue, so the API (src/bookings/book.ts) and the worker's partner job activities
+// (activities/partner-jobs.ts) share it without the worker importing the API's services.
 
 export class BookingRefTaken extends Error {
   constructor(readonly ref: string) {
@@ -60,5 +67,47 @@ export async function startBookingWorkflow(client: Client, taskQueue: string, in
       return state;
     }
     throw err;
+  }
+}
+
+/** What starting a booking needs: the API has it in its services, a worker's activity from its context. */
+export interface BookingStarter {
+  sql: Sql;
+  temporal: Client;
+  taskQueue: string;
+}
+
+/** A booking that exists: its reference, its state, and the fare that stands. */
+export interface StartedBooking {
+  ref: string;
+  state: BookingState;
+  farePence: number;
+}
+
+/**
+ * The one path from a request identity to a running booking workflow, for the request's owner. The
+ * identity's reference is claimed atomically (src/bookings/store.ts), unless the caller claimed it
+ * already; should that random reference already belong to another request's ride, the workflow
+ * refuses and a fresh one is drawn.
+ */
+export async function createBooking(
+  s: BookingStarter,
+  identity: RequestIdentity,
+  farePence: number,
+  build: (ref: string) => BookingWorkflowInput,
+  owner: RequestOwner,
+  claimed?: RefClaim,
+): Promise<StartedBooking> {
+  let ref = claimed?.ref ?? (await claimBookingRef(s.sql, identity, newBookingRef(), owner)).ref;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const state = await startBookingWorkflow(s.temporal, s.taskQueue, build(ref));
+      // A duplicate joins the first request's ride, whose fare is the one that stands.
+      const row = await findBooking(s.sql, ref);
+      return { ref, state, farePence: row?.fare_pence ?? farePence };
+    } catch (err) {
+      if (!(err instanceof BookingRefTaken) || attempt >= 3) throw err;
+      ref = await reassignBookingRef(s.sql, identity.key, ref, newBookingRef());
+    }
   }
 }

@@ -2,9 +2,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { bookQuote, bookTrip } from '../bookings/book.js';
+import { book } from '../bookings/book.js';
 import { requestOwner } from '../bookings/ownership.js';
-import { readPassenger } from '../bookings/passenger-input.js';
+import { fromMcp, screenedPlace } from '../bookings/request/mcp.js';
+import { vehicleClass } from '../bookings/request/index.js';
 import { statusUrl } from '../bookings/present.js';
 import { findBooking } from '../bookings/store.js';
 import { precisionOf } from '../geo/precision.js';
@@ -17,16 +18,15 @@ import { PRECISIONS } from '../geo/types.js';
 import { VEHICLE_TYPES } from '../pricing/types.js';
 import { createQuote, type CreatedQuote } from '../quotes/create-quote.js';
 import { bookingUrl } from '../quotes/present-quote.js';
-import { chooseVehicle } from '../quotes/vehicle-choice.js';
 import { gbp } from '../schemas/common.js';
-import { screenFreeText } from '../screening/free-text.js';
 import type { Services } from '../services.js';
 import type { McpScope } from './scopes.js';
 import { ServiceInfo, serviceInfo } from './service-info.js';
 
 // The three tools AI assistants call (spec 1), on the application functions the HTTP routes use:
-// an estimate is a quote like any other (createQuote), a booking a booking like any other
-// (bookQuote, bookTrip), with the same checks, screening, request identities and limits.
+// an estimate is a quote like any other (createQuote), a booking a booking like any other (the
+// request mapped in src/bookings/request/mcp.ts, then book), with the same checks, screening,
+// request identities, vehicle rule and limits.
 //
 // Everything a tool returns is data: JSON in structuredContent and the same JSON as text. Nothing
 // the caller typed comes back unscreened, and no answer is phrased as an instruction, so a model
@@ -59,7 +59,7 @@ const place = (what: string) =>
 const pickupTime = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T06:30:00Z' })
   .describe('When to be picked up (ISO 8601 with offset). Omit for as soon as possible.');
-const vehicleType = z.enum(VEHICLE_TYPES).describe('Vehicle class; omitted: the smallest standard car that seats everyone');
+const vehicleType = z.enum(VEHICLE_TYPES).describe('Vehicle class; omitted: a saloon for up to 4 passengers, for more the smallest of 6seater, 7seater and mpv that seats everyone');
 const passengers = z.number().int().min(1).max(8).describe('1 to 8');
 
 const EstimateFareInput = {
@@ -178,15 +178,6 @@ async function guarded(ctx: ToolContext, run: () => Promise<CallToolResult>): Pr
   }
 }
 
-/** Free text is screened before it reaches the booking engine (spec 5 rule 1), as on every route. */
-function screened(field: string, value: string): string {
-  const r = screenFreeText(field, value, { maxLength: 200 });
-  if (!r.ok) throw new ProblemError(400, r.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', `${field} was refused.`, {
-    errors: [{ field, message: r.message }],
-  });
-  return r.value;
-}
-
 /** Each signed-in passenger's own allowance, beside the per-IP limit on /mcp. */
 async function allowance(ctx: ToolContext, what: 'quote' | 'book'): Promise<void> {
   const { config, sql } = ctx.services;
@@ -258,38 +249,16 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
   }
   const email = a.passenger_email ?? account.email ?? undefined;
   await allowance(ctx, 'book');
-  const passenger = readPassenger(
-    {
-      name: { field: 'passenger_name', value: a.passenger_name },
-      phone: { field: 'passenger_phone', value: phone },
-      email: { field: 'passenger_email', value: email },
-      paymentMethod: 'pay_driver',
-      flightNumber: { field: 'flight_number', value: a.flight_number },
-      notes: { field: 'notes', value: a.notes },
-    },
+  const request = fromMcp(a, {
+    accountId: account.id,
+    phone,
+    email,
     // The passenger proved this email by signing in with it.
-    email !== undefined && email.toLowerCase() === account.email,
-  );
+    emailVerified: email !== undefined && email.toLowerCase() === account.email,
+  });
   // The signed-in passenger is the caller: a repeat of their own booking, from any assistant they allowed, is theirs.
-  const caller = { owner: requestOwner({ accountId: account.id, email: passenger.email }), address: ctx.address };
-  const booked =
-    a.quote_id !== undefined
-      ? await bookQuote(s, { source: 'mcp', quoteId: a.quote_id, passenger, awaitEmailConfirmation: false, passengerAccountId: account.id }, caller)
-      : await bookTrip(s, {
-          source: 'mcp',
-          fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'pickup_time' },
-          pickup: screened('pickup', a.pickup!),
-          dropoff: screened('dropoff', a.dropoff!),
-          departAt: a.pickup_time,
-          passengers: a.passengers ?? 1,
-          vehicleType: chooseVehicle(a.vehicle_type, a.passengers ?? 1, 'vehicle_type'),
-          meetAndGreet: false,
-          passenger,
-          apiKey: null,
-          pickupMayBePast: true,
-          awaitEmailConfirmation: false,
-          passengerAccountId: account.id,
-        }, caller);
+  const caller = { owner: requestOwner({ accountId: account.id, email: request.passenger.email }), address: ctx.address };
+  const booked = await book(s, request, caller);
   const row = await findBooking(s.sql, booked.ref);
   if (!row) throw new Error(`booking ${booked.ref} has no record`);
   const base = s.config.PUBLIC_BASE_URL;
@@ -332,10 +301,10 @@ export function registerTaxiTools(server: McpServer, ctx: ToolContext): void {
         const count = a.passengers ?? 1;
         const quote = await createQuote(s, {
           contract: 'v1',
-          pickup: screened('pickup', a.pickup),
-          dropoff: screened('dropoff', a.dropoff),
+          pickup: screenedPlace('pickup', a.pickup),
+          dropoff: screenedPlace('dropoff', a.dropoff),
           departAt: a.pickup_time,
-          vehicleType: chooseVehicle(a.vehicle_type, count, 'vehicle_type'),
+          vehicleType: vehicleClass(a.vehicle_type, count, { field: 'vehicle_type', tooSmall: 'refuse' }),
           passengers: count,
           meetAndGreet: a.meet_and_greet ?? false,
           worldwide: false,

@@ -7,23 +7,18 @@ import {
 } from '@temporalio/client';
 import { DateTime } from 'luxon';
 import { priceTripBooking } from '../bookings/book.js';
-import { partnerJobIdentity } from '../bookings/identity.js';
-import type { Passenger } from '../bookings/passenger-input.js';
-import { v1VehicleType } from '../bookings/v1-vehicle.js';
-import { ProblemError, type FieldError } from '../http/problem.js';
-import { normaliseInternationalPhone } from '../passengers/phone.js';
-import type { VehicleType } from '../pricing/types.js';
+import { fromPartnerJob } from '../bookings/request/partner-job.js';
+import { ProblemError } from '../http/problem.js';
 import { MAX_JOBS_PER_REQUEST, PartnerJobSchema, type JobBatchResult, type JobResult, type PartnerJob } from '../schemas/partner-job.js';
-import { normaliseFlightNumber } from '../screening/flight-number.js';
-import { screenFreeText, screenedOrDropped } from '../screening/free-text.js';
+import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
-import type { NewBooking } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { findBooking } from '../bookings/store.js';
 import { findPartnerJob, type Partner } from './store.js';
 
 // Partner, operator and supplier intake (spec 2.4, 4.8, 4.11, 4.13): a body of jobs in, one outcome
-// per job out. Each job is checked and priced here, then handed to its own workflow
+// per job out. Each job is mapped to the one booking request (src/bookings/request/partner-job.ts)
+// and priced here, then handed to its own workflow
 // (job:<sender>:<jobRef>), which applies new, amend and cancel in turn and books through the same
 // booking workflow as every other route. Jobs for one reference are sent in the order they came;
 // different references in parallel.
@@ -162,37 +157,8 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, field: st
   // A cancel's notes are its reason: kept with the booking (shown in its lookup) only if they pass
   // the screen a new job's notes pass, else dropped; the cancel itself is never refused for them.
   if (job.action === 'cancel') return { action: 'cancel', fingerprint, reason: screenedOrDropped('notes', job.notes, { maxLength: 500, multiline: true }) };
-  const passenger = partnerPassenger(partner, job, field);
-  let vehicleType: VehicleType | undefined;
-  try {
-    vehicleType = v1VehicleType(job.vehicleType);
-  } catch (err) {
-    if (err instanceof ProblemError) throw new ProblemError(400, 'invalid_job', err.message, { errors: [{ field: `${field}.vehicleType`, message: err.extra.errors?.[0]?.message ?? 'unknown' }] });
-    throw err;
-  }
-  const source: NewBooking['source'] = partner.kind;
-  const priced = await priceTripBooking(
-    s,
-    {
-      source,
-      fields: { pickup: `${field}.pickup`, dropoff: `${field}.dropoff`, departAt: `${field}.pickupTime` },
-      pickup: job.pickup,
-      dropoff: job.dropoff,
-      departAt: job.pickupTime,
-      passengers: job.passengers ?? 1,
-      vehicleType: vehicleType ?? ((job.passengers ?? 1) > 4 ? 'mpv' : 'saloon'),
-      meetAndGreet: false,
-      passenger,
-      apiKey: null,
-      agreedFarePence: job.fare === undefined ? undefined : Math.round(job.fare * 100),
-      pickupMayBePast: true,
-      awaitEmailConfirmation: false,
-    },
-    {
-      identity: partnerJobIdentity({ partnerId: partner.id, jobRef: job.jobRef }),
-      booking: { partnerId: partner.id, partnerJobRef: job.jobRef, operatorId: partner.kind === 'operator' ? partner.id : null },
-    },
-  );
+  // new and amend alike: the job as it stands, mapped as any request is (an amendment is the whole job again).
+  const priced = await priceTripBooking(s, fromPartnerJob(partner, job, field));
   return {
     action: job.action,
     fingerprint,
@@ -226,43 +192,6 @@ async function sendToJobWorkflow(s: Services, partner: Partner, jobRef: string, 
 function isClosedRace(err: unknown): boolean {
   const text = err instanceof Error ? `${err.message} ${err instanceof WorkflowUpdateFailedError ? String(err.cause) : ''}` : '';
   return /already completed|workflow execution.*(completed|closed)|not found/i.test(text);
-}
-
-function partnerPassenger(partner: Partner, job: PartnerJob, field: string): Passenger {
-  const errors: FieldError[] = [];
-  const screened = (name: string, value: string | undefined, max: number, multiline = false): string | null => {
-    if (value === undefined || value.trim() === '') return null;
-    const r = screenFreeText(name, value, { maxLength: max, multiline });
-    if (r.ok) return r.value;
-    errors.push({ field: `${field}.${name}`, message: r.message });
-    return null;
-  };
-  const name = screened('passengerName', job.passengerName, 100);
-  const notes = screened('notes', job.notes, 500, true);
-  let phone = '';
-  if (job.passengerPhone?.trim()) {
-    const p = normaliseInternationalPhone(job.passengerPhone);
-    if (p.ok) phone = p.e164;
-    else errors.push({ field: `${field}.passengerPhone`, message: p.reason });
-  }
-  let flightNumber: string | null = null;
-  if (job.flightNumber?.trim()) {
-    const f = normaliseFlightNumber(job.flightNumber);
-    if (f.ok) flightNumber = f.value;
-    else errors.push({ field: `${field}.flightNumber`, message: f.reason });
-  }
-  if (errors.length > 0) throw new ProblemError(400, 'invalid_job', 'The job has invalid fields.', { errors });
-  return {
-    // The sender knows its passenger; the driver's card needs a name to ask for.
-    name: name ?? `${partner.name} passenger`,
-    phone,
-    email: job.passengerEmail?.toLowerCase() ?? null,
-    emailVerified: false,
-    paymentMethod: 'pay_driver',
-    flightNumber,
-    notes,
-    agent: partner.name,
-  };
 }
 
 /** The job's meaning: equal for a retry however it is spelled, different for any real change. */

@@ -1,18 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bookingForHolder, type BookingProof } from '../bookings/access.js';
-import { bookQuote, bookTrip, type BookingCaller, type CreatedBooking } from '../bookings/book.js';
+import { book, type BookingCaller, type CreatedBooking } from '../bookings/book.js';
 import { requestClaimLink, requestOwner } from '../bookings/ownership.js';
 import { normaliseInternationalPhone } from '../passengers/phone.js';
 import { cancelBooking } from '../bookings/cancel.js';
-import { readPassenger } from '../bookings/passenger-input.js';
 import { createdBookingLinks, presentBooking } from '../bookings/present.js';
-import { v1VehicleType } from '../bookings/v1-vehicle.js';
+import { fromAgentCreate, fromAgentInstant } from '../bookings/request/agent.js';
+import { fromV1, v1Email, type V1DirectBody, type V1QuoteBody } from '../bookings/request/v1.js';
 import { idempotencyScope, readIdempotencyKey, withIdempotencyKey, type StoredResponse } from '../http/idempotency.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { admitPassengerEmail } from '../passengers/admission.js';
 import { checkPassengerEmail } from '../passengers/email.js';
-import { chooseVehicle } from '../quotes/vehicle-choice.js';
 import {
   AgentBookingResponse,
   AgentCreateBookingRequest,
@@ -25,17 +24,11 @@ import {
   BookingView,
   V1BookingRequest,
   V1BookingResponse,
-  type V1DirectBookingRequest,
-  type V1QuoteBookingRequest,
 } from '../schemas/booking.js';
-import type { z } from 'zod';
 
-// Booking routes (spec 4.2, 4.3, 4.5-4.7): each validates, calls one use case of src/bookings/ and
-// shapes the reply in its contract's field names.
-
-type DirectBody = z.infer<typeof V1DirectBookingRequest>;
-type QuoteBody = z.infer<typeof V1QuoteBookingRequest>;
-const isQuoteForm = (b: DirectBody | QuoteBody): b is QuoteBody => 'quote_id' in b;
+// Booking routes (spec 4.2, 4.3, 4.5-4.7): each validates, maps its body to the one booking request
+// (src/bookings/request/), calls the booking use case (book) and shapes the reply in its
+// contract's field names.
 
 const apiKeyOf = (request: FastifyRequest) => (request.caller.kind === 'key' ? request.caller.key : null);
 
@@ -88,21 +81,10 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { rateLimit: app.rateLimits.booking },
     handler: async (request, reply) => {
-      const b = request.body;
-      const passenger = readPassenger(
-        {
-          name: { field: 'passenger_name', value: b.passenger_name },
-          phone: { field: 'passenger_phone_whatsapp', value: b.passenger_phone_whatsapp },
-          email: { field: 'passenger_email', value: b.passenger_email },
-          paymentMethod: b.payment_method,
-          flightNumber: { field: 'flight_number', value: b.flight_number },
-          notes: { field: 'notes', value: b.notes },
-        },
-        false,
-      );
+      const booking = fromAgentCreate(request.body);
       const res = await idempotent(app, request, 'bookings', async (callerFor) => {
-        const booking = await bookQuote(s, { source: 'agent_create', quoteId: b.quote_id, passenger, awaitEmailConfirmation: false }, callerFor(passenger.email));
-        return { status: 200, body: agentReply(booking) };
+        const booked = await book(s, booking, callerFor(booking.passenger.email));
+        return { status: 200, body: agentReply(booked) };
       });
       return reply.code(res.status as 200).send(res.body as never);
     },
@@ -121,88 +103,21 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { rateLimit: app.rateLimits.booking },
     handler: async (request, reply) => {
-      const b = request.body;
-      const passenger = readPassenger(
-        {
-          name: { field: 'passenger_name', value: b.passenger_name },
-          phone: { field: 'passenger_phone_whatsapp', value: b.passenger_phone_whatsapp },
-          email: { field: 'passenger_email', value: b.passenger_email },
-          paymentMethod: b.payment_method ?? 'cash_to_driver',
-          flightNumber: { field: 'flight_number', value: b.flight_number },
-          notes: { field: 'notes', value: b.notes },
-          agent: { field: 'agent', value: b.agent },
-        },
-        false,
-      );
-      const passengers = b.passenger_count ?? 1;
-      const vehicleType = chooseVehicle(b.vehicle_type, passengers, 'vehicle_type');
+      const booking = fromAgentInstant(request.body, apiKeyOf(request));
       const res = await idempotent(app, request, 'bookings', async (callerFor) => {
-        const booking = await bookTrip(s, {
-          source: 'agent_instant',
-          fields: { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at' },
-          pickup: b.pickup_address,
-          dropoff: b.dropoff_address,
-          departAt: b.depart_at,
-          passengers,
-          vehicleType,
-          meetAndGreet: false,
-          passenger,
-          apiKey: apiKeyOf(request),
-          awaitEmailConfirmation: false,
-        }, callerFor(passenger.email));
-        return { status: 200, body: agentReply(booking) };
+        const booked = await book(s, booking, callerFor(booking.passenger.email));
+        return { status: 200, body: agentReply(booked) };
       });
       return reply.code(res.status as 200).send(res.body as never);
     },
   });
 
-  /** v1 booking, either form (spec 4.5): email admitted first, then the direct or quote use case. */
-  async function bookV1(request: FastifyRequest, body: DirectBody | QuoteBody, callerFor: CallerFor): Promise<CreatedBooking> {
-    if (isQuoteForm(body)) {
-      const email = emailOrError('passenger_email', body.passenger_email);
-      const { verified } = await admitPassengerEmail(s, email);
-      const passenger = readPassenger(
-        {
-          name: { field: 'passenger_name', value: body.passenger_name },
-          phone: { field: 'passenger_phone', value: body.passenger_phone },
-          email: { field: 'passenger_email', value: email },
-          paymentMethod: body.payment_method ?? 'direct_to_driver',
-          flightNumber: { field: 'flight_number', value: body.flight_number },
-          notes: { field: 'notes', value: body.notes },
-        },
-        verified,
-      );
-      return bookQuote(s, { source: 'v1_quote', quoteId: body.quote_id, passenger, awaitEmailConfirmation: !verified }, callerFor(email));
-    }
-    const email = emailOrError('passengerEmail', body.passengerEmail);
+  /** v1 booking, either form (spec 4.5): email admitted first, then mapped and booked. */
+  async function bookV1(request: FastifyRequest, body: V1DirectBody | V1QuoteBody, callerFor: CallerFor): Promise<CreatedBooking> {
+    const given = v1Email(body);
+    const email = emailOrError(given.field, given.value);
     const { verified } = await admitPassengerEmail(s, email);
-    const passenger = readPassenger(
-      {
-        name: { field: 'passengerName', value: body.passengerName },
-        phone: { field: 'passengerPhone', value: body.passengerPhone },
-        email: { field: 'passengerEmail', value: email },
-        paymentMethod: body.paymentMethod ?? 'pay_driver',
-        flightNumber: { field: 'flightNumber', value: body.flightNumber },
-        notes: { field: 'notes', value: body.notes },
-      },
-      verified,
-    );
-    const passengers = body.passengers ?? 1;
-    return bookTrip(s, {
-      source: 'v1_direct',
-      fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt' },
-      pickup: body.pickup,
-      dropoff: body.dropoff,
-      departAt: body.departAt,
-      passengers,
-      vehicleType: chooseVehicle(v1VehicleType(body.vehicleType), passengers, 'vehicleType'),
-      meetAndGreet: false,
-      passenger,
-      apiKey: apiKeyOf(request),
-      agreedFarePence: body.fareGBP === undefined ? undefined : Math.round(body.fareGBP * 100),
-      pickupMayBePast: false,
-      awaitEmailConfirmation: !verified,
-    }, callerFor(email));
+    return book(s, fromV1(body, { email, verified, apiKey: apiKeyOf(request) }), callerFor(email));
   }
 
   for (const url of ['/api/public/v1/booking', '/api/public/v1/bookings']) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { vehicleClass } from '../bookings/request/index.js';
 import { problemResponses } from '../http/problem.js';
 import { createQuote } from '../quotes/create-quote.js';
 import { presentSimpleQuote, presentV1Quote } from '../quotes/present-quote.js';
-import { chooseVehicle } from '../quotes/vehicle-choice.js';
 import { SimpleQuoteRequest, SimpleQuoteResponse, V1QuoteRequest, V1QuoteResponse } from '../schemas/quote.js';
 
 export async function quoteRoutes(app: FastifyInstance): Promise<void> {
@@ -30,7 +30,8 @@ export async function quoteRoutes(app: FastifyInstance): Promise<void> {
         pickup: b.pickup,
         dropoff: b.dropoff,
         departAt: b.departAt,
-        vehicleType: chooseVehicle(b.vehicleType ?? b.vehicle_type, b.passengers ?? 1, b.vehicle_type ? 'vehicle_type' : 'vehicleType'),
+        // A quote's class is the booking's when it is redeemed: the same rule as every booking request.
+        vehicleType: vehicleClass(b.vehicleType ?? b.vehicle_type, b.passengers ?? 1, { field: b.vehicle_type ? 'vehicle_type' : 'vehicleType', tooSmall: 'refuse' }),
         passengers: b.passengers ?? 1,
         meetAndGreet: b.meetAndGreet ?? false,
         worldwide: b.worldwide ?? false,
@@ -56,7 +57,7 @@ export async function quoteRoutes(app: FastifyInstance): Promise<void> {
         pickup: b.pickup_address,
         dropoff: b.dropoff_address,
         departAt: b.depart_at,
-        vehicleType: chooseVehicle(b.vehicle_type, b.passenger_count, 'vehicle_type'),
+        vehicleType: vehicleClass(b.vehicle_type, b.passenger_count, { field: 'vehicle_type', tooSmall: 'refuse' }),
         passengers: b.passenger_count,
         meetAndGreet: false,
         worldwide: false,

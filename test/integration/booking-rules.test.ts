@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ServiceError, type Client } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
+import { createPartner, type PartnerKind } from '../../src/partners/store.js';
 import { markVerified } from '../../src/passengers/verification.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
@@ -93,6 +94,76 @@ describe('one ride per trip', () => {
     // The same passenger, places and time again: a different reference, so no one can compute it.
     expect(b.booking_reference).toMatch(/^TX[0-9A-HJKMNP-TV-Z]{10}$/);
     expect(b.booking_reference).not.toBe(a.booking_reference);
+  });
+});
+
+describe('one booking request, whatever the source', () => {
+  // docs/interface.md 2.6: "use mpv or 6seater and larger for groups over 4". Before the one request
+  // (src/bookings/request/), partner intake asked for an mpv and the agent and v1 routes a 5seater.
+  it('books five passengers with no vehicle named in the same class from every source, as its lookup shows', async () => {
+    const when = new Date(Date.now() + 26 * 3600_000).toISOString();
+    const trip = { pickup: 'Hexham station', dropoff: 'Hexham' };
+    const email = () => `five.${randomUUID().slice(0, 8)}@example.com`;
+    /** Each source's booking, and how its passenger looks it up (the token it was given, or the email on it). */
+    const booked: Record<string, { ref: string; proof: string }> = {};
+
+    const instantReply = (await post('/api/public/bookings/instant', instant({ passenger_count: 5, depart_at: when }))).json();
+    booked.agent_instant = { ref: instantReply.booking_reference, proof: `token=${instantReply.manage_token}` };
+
+    const simpleQuote = await post('/api/public/quotes/estimate', { pickup_address: trip.pickup, dropoff_address: trip.dropoff, passenger_count: 5, depart_at: when });
+    expect(simpleQuote.statusCode, simpleQuote.body).toBe(200);
+    const createReply = (
+      await post('/api/public/bookings/create', { quote_id: simpleQuote.json().quote_id, passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: phone(), payment_method: 'cash_to_driver' })
+    ).json();
+    booked.agent_create = { ref: createReply.booking_reference, proof: `token=${createReply.manage_token}` };
+
+    const directEmail = email();
+    const direct = await post('/api/public/v1/booking', { ...trip, departAt: when, passengerName: 'Ada Lovelace', passengerEmail: directEmail, passengerPhone: phone(), passengers: 5 });
+    expect(direct.statusCode, direct.body).toBe(201);
+    booked.v1_direct = { ref: direct.json().booking_reference, proof: `email=${directEmail}` };
+
+    const v1Quote = await post('/api/public/v1/quote', { ...trip, departAt: when, passengers: 5 });
+    expect(v1Quote.json().vehicle_type).toBe('6seater');
+    const quoteEmail = email();
+    const redeemed = await post('/api/public/v1/bookings', { quote_id: v1Quote.json().quote_id, passenger_name: 'Ada Lovelace', passenger_email: quoteEmail, passenger_phone: phone() });
+    expect(redeemed.statusCode, redeemed.body).toBe(201);
+    booked.v1_quote = { ref: redeemed.json().booking_reference, proof: `email=${quoteEmail}` };
+
+    const senders: [PartnerKind, string, (key: string) => Record<string, string>][] = [
+      ['partner', '/api/public/v1/jobs', (key) => ({ authorization: `Bearer ${key}` })],
+      ['operator', '/api/public/v1/operator/jobs', (key) => ({ 'x-api-key': key })],
+      ['supplier', '/api/public/hooks/supplier-a-booking', (key) => ({ 'x-supplier-a-secret': key })],
+    ];
+    for (const [kind, url, credentials] of senders) {
+      const id = `five-${kind}-${randomUUID().slice(0, 8)}`;
+      await createPartner(stack.sql, { id, name: `Sender ${id}`, kind, liveIntakeApproved: true });
+      const { key } = await createApiKey(stack.sql, { name: id, partnerId: id });
+      const passengerEmail = email();
+      const res = await stack.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...credentials(key), 'content-type': 'application/json' },
+        payload: JSON.stringify({ jobRef: 'FIVE-1', ...trip, pickupTime: when, passengerName: 'Ada Lovelace', passengerPhone: phone(), passengerEmail, passengers: 5 }),
+        remoteAddress: ip(),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      booked[kind] = { ref: res.json().results[0].bookingReference, proof: `email=${passengerEmail}` };
+    }
+
+    const seen: Record<string, unknown> = {};
+    for (const [source, { ref, proof }] of Object.entries(booked)) {
+      const lookup = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?${proof}`, remoteAddress: ip() });
+      expect(lookup.statusCode, `${source}: ${lookup.body}`).toBe(200);
+      seen[source] = { passengers: lookup.json().passengers, vehicle_type: lookup.json().vehicle_type };
+    }
+    const expected = { passengers: 5, vehicle_type: '6seater' };
+    expect(seen).toEqual(Object.fromEntries(Object.keys(booked).map((source) => [source, expected])));
+    expect(Object.keys(seen)).toHaveLength(7);
+    // The job dispatch matches drivers on carries the same class.
+    const jobs = await stack.sql<{ vehicle_type: string; wheelchair: boolean }[]>`
+      select vehicle_type, wheelchair from bookings where ref in ${stack.sql(Object.values(booked).map((b) => b.ref))}`;
+    expect(jobs).toHaveLength(7);
+    expect(jobs.every((j) => j.vehicle_type === '6seater' && !j.wheelchair)).toBe(true);
   });
 });
 

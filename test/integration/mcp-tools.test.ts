@@ -182,6 +182,15 @@ describe('the SDK client', () => {
     expect(rows).toHaveLength(1);
     await stack.client.workflow.getHandle(`booking:${String(data(a).booking_reference)}`).terminate('test over').catch(() => undefined);
   });
+
+  it('books five passengers with no vehicle named in a 6seater, as every other source does (docs/interface.md 2.6)', async () => {
+    const args = { pickup: 'York station', dropoff: 'Leeds station', pickup_time: new Date(Date.now() + 32 * 3600_000).toISOString(), passengers: 5, passenger_name: 'Katherine Johnson' };
+    const booked = data(await call(client, 'start_booking', args));
+    expect(booked).toMatchObject({ passengers: 5, vehicle_type: '6seater' });
+    const lookup = await fetch(`${String(booked.cancel_url)}?token=${String(booked.manage_token)}`);
+    expect(await lookup.json()).toMatchObject({ passengers: 5, vehicle_type: '6seater' });
+    await stack.client.workflow.getHandle(`booking:${String(booked.booking_reference)}`).terminate('test over').catch(() => undefined);
+  });
 });
 
 describe('refusals are tool results', () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
+import { createSql } from '../../src/db/sql.js';
 import { eventually } from '../support/stack.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,9 +65,17 @@ describe('npm run build', () => {
 
   it('runs the API and the worker with plain node: a booking made through the compiled API is dispatched by the compiled worker', async () => {
     const port = await freePort();
+    // A database of its own: production secrets seal what the API writes (its OAuth signing keys)
+    // under keys the other test files' stacks do not have.
+    const database = `taxi_build_${randomBytes(4).toString('hex')}`;
+    const admin = createSql(inject('databaseUrl'), 1);
+    await admin.unsafe(`create database ${database}`);
+    await admin.end();
+    const url = new URL(inject('databaseUrl'));
+    url.pathname = `/${database}`;
     const env = {
       NODE_ENV: 'production',
-      DATABASE_URL: inject('databaseUrl'),
+      DATABASE_URL: url.toString(),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       // A queue of its own, so only the compiled worker can run this booking.
       TEMPORAL_TASK_QUEUE: `built-${randomBytes(4).toString('hex')}`,

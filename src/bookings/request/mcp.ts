@@ -1,0 +1,65 @@
+import { ProblemError } from '../../http/problem.js';
+import type { VehicleType } from '../../pricing/types.js';
+import { screenFreeText } from '../../screening/free-text.js';
+import { readPassenger } from '../passenger-input.js';
+import { quoteRequest, tripRequest, type BookingRequest } from './index.js';
+
+// The MCP start_booking tool (src/mcp/tools.ts): an AI assistant books for the signed-in
+// passenger, from an estimate_fare quote_id or from pickup and dropoff. The tool's arguments are
+// checked by its zod input schema; the tool itself settles the passenger's phone and email from
+// their account (and that exactly one of quote_id and pickup/dropoff is given) before this runs.
+
+/** start_booking's arguments, as its input schema gives them. */
+export interface McpBookingArgs {
+  quote_id?: string | undefined;
+  pickup?: string | undefined;
+  dropoff?: string | undefined;
+  pickup_time?: string | undefined;
+  vehicle_type?: VehicleType | undefined;
+  passengers?: number | undefined;
+  passenger_name: string;
+  flight_number?: string | undefined;
+  notes?: string | undefined;
+}
+
+/** Free text is screened before it reaches the booking engine (spec 5 rule 1), as on every route. */
+export function screenedPlace(field: string, value: string): string {
+  const r = screenFreeText(field, value, { maxLength: 200 });
+  if (!r.ok) throw new ProblemError(400, r.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', `${field} was refused.`, {
+    errors: [{ field, message: r.message }],
+  });
+  return r.value;
+}
+
+export function fromMcp(
+  a: McpBookingArgs,
+  who: { accountId: string; phone: string; email: string | undefined; emailVerified: boolean },
+): BookingRequest {
+  const passenger = readPassenger(
+    {
+      name: { field: 'passenger_name', value: a.passenger_name },
+      phone: { field: 'passenger_phone', value: who.phone },
+      email: { field: 'passenger_email', value: who.email },
+      paymentMethod: 'pay_driver',
+      flightNumber: { field: 'flight_number', value: a.flight_number },
+      notes: { field: 'notes', value: a.notes },
+    },
+    who.emailVerified,
+  );
+  if (a.quote_id !== undefined) {
+    return quoteRequest({ source: 'mcp', quoteId: a.quote_id, passenger, awaitEmailConfirmation: false, passengerAccountId: who.accountId });
+  }
+  return tripRequest({
+    source: 'mcp',
+    fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'pickup_time', vehicleType: 'vehicle_type' },
+    pickup: screenedPlace('pickup', a.pickup!),
+    dropoff: screenedPlace('dropoff', a.dropoff!),
+    departAt: a.pickup_time,
+    passengers: a.passengers,
+    vehicle: a.vehicle_type,
+    passenger,
+    pickupMayBePast: true,
+    awaitEmailConfirmation: false,
+    passengerAccountId: who.accountId,
+  });
+}

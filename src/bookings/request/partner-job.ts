@@ -1,0 +1,80 @@
+import { ProblemError, type FieldError } from '../../http/problem.js';
+import type { Partner } from '../../partners/store.js';
+import { normaliseInternationalPhone } from '../../passengers/phone.js';
+import type { VehicleType } from '../../pricing/types.js';
+import type { PartnerJob } from '../../schemas/partner-job.js';
+import { normaliseFlightNumber } from '../../screening/flight-number.js';
+import { screenFreeText } from '../../screening/free-text.js';
+import type { Passenger } from '../passenger-input.js';
+import { tripRequest, type TripBookingRequest } from './index.js';
+import { vehicleFromName } from './vehicle.js';
+
+// A PartnerJob (spec 2.4), new or amend, from whoever sends one: partner intake (/v1/jobs), the
+// operator bridge (/v1/operator/jobs), the supplier and aggregator hooks. The sender is the
+// source (partner, operator or supplier), its job reference the request's identity. Problems are
+// `invalid_job`, named by the job's place in the body (`field`: "body" or "body[3]"), so one bad
+// job is one rejected line of a 207, not a 400 for the batch.
+
+export function fromPartnerJob(partner: Partner, job: PartnerJob, field: string): TripBookingRequest {
+  const passenger = partnerPassenger(partner, job, field);
+  let vehicle: VehicleType | undefined;
+  try {
+    vehicle = vehicleFromName(job.vehicleType);
+  } catch (err) {
+    if (err instanceof ProblemError) throw new ProblemError(400, 'invalid_job', err.message, { errors: [{ field: `${field}.vehicleType`, message: err.extra.errors?.[0]?.message ?? 'unknown' }] });
+    throw err;
+  }
+  return tripRequest({
+    source: partner.kind,
+    fields: { pickup: `${field}.pickup`, dropoff: `${field}.dropoff`, departAt: `${field}.pickupTime`, vehicleType: `${field}.vehicleType` },
+    pickup: job.pickup,
+    dropoff: job.dropoff,
+    departAt: job.pickupTime,
+    passengers: job.passengers,
+    vehicle,
+    // A sender names a class in free text, and has always had it kept: dispatch still needs seats for everyone.
+    tooSmall: 'keep',
+    passenger,
+    agreedFarePence: job.fare === undefined ? undefined : Math.round(job.fare * 100),
+    pickupMayBePast: true,
+    awaitEmailConfirmation: false,
+    senderJob: { partnerId: partner.id, jobRef: job.jobRef, operatorId: partner.kind === 'operator' ? partner.id : null },
+  });
+}
+
+function partnerPassenger(partner: Partner, job: PartnerJob, field: string): Passenger {
+  const errors: FieldError[] = [];
+  const screened = (name: string, value: string | undefined, max: number, multiline = false): string | null => {
+    if (value === undefined || value.trim() === '') return null;
+    const r = screenFreeText(name, value, { maxLength: max, multiline });
+    if (r.ok) return r.value;
+    errors.push({ field: `${field}.${name}`, message: r.message });
+    return null;
+  };
+  const name = screened('passengerName', job.passengerName, 100);
+  const notes = screened('notes', job.notes, 500, true);
+  let phone = '';
+  if (job.passengerPhone?.trim()) {
+    const p = normaliseInternationalPhone(job.passengerPhone);
+    if (p.ok) phone = p.e164;
+    else errors.push({ field: `${field}.passengerPhone`, message: p.reason });
+  }
+  let flightNumber: string | null = null;
+  if (job.flightNumber?.trim()) {
+    const f = normaliseFlightNumber(job.flightNumber);
+    if (f.ok) flightNumber = f.value;
+    else errors.push({ field: `${field}.flightNumber`, message: f.reason });
+  }
+  if (errors.length > 0) throw new ProblemError(400, 'invalid_job', 'The job has invalid fields.', { errors });
+  return {
+    // The sender knows its passenger; the driver's card needs a name to ask for.
+    name: name ?? `${partner.name} passenger`,
+    phone,
+    email: job.passengerEmail?.toLowerCase() ?? null,
+    emailVerified: false,
+    paymentMethod: 'pay_driver',
+    flightNumber,
+    notes,
+    agent: partner.name,
+  };
+}
