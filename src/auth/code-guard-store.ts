@@ -1,6 +1,9 @@
 import type { Sql } from '../db/sql.js';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
 
+/** Where a one-time code goes. */
+export type CodeChannel = 'sms' | 'email';
+
 // Lockouts of identifiers guessed at (src/auth/code-guard.ts), and the per-address failure count.
 
 const HOUR_MS = 3600_000;

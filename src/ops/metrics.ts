@@ -4,7 +4,7 @@ import type { Notifier } from '../notify/notifier.js';
 import { isNonRetryable } from '../notify/delivery-error.js';
 import { WITHOUT_DRIVER } from './alerts-store.js';
 import { countActiveLockouts, codesToday } from '../auth/code-guard-store.js';
-import type { CodeChannel } from '../auth/code-guard.js';
+import type { CodeChannel } from '../auth/code-guard-store.js';
 
 // The service's own metrics, in Prometheus format. Each process has its own registry (the API's
 // and the worker's are scraped separately), built here so tests can make as many as they like
