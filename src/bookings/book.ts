@@ -1,10 +1,8 @@
-import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../config.js';
-import type { Sql } from '../db/sql.js';
-import type { GeoLocation, Geocoder, Router } from '../geo/types.js';
+import type { GeoLocation } from '../geo/types.js';
 import { ProblemError } from '../http/problem.js';
-import type { Notifier } from '../notify/notifier.js';
+import type { Services } from '../services.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
@@ -30,18 +28,12 @@ import { claimBookingRef, findBooking, type RefClaim, type RequestOwner } from '
 // whose jobs are booked by their own workflow in the order sent, prices its request with
 // priceTripBooking() and the workflow's activity starts it (src/bookings/start-workflow.ts).
 //
-// What the use case needs is passed in (BookingDeps): it does not import src/services.ts, which the
-// worker's activities import, so the worker and the API do not import each other.
+// What the use case needs is passed in (BookingDeps, a part of the API's services); the worker's
+// activities do not import this module (partner jobs start and amend bookings through
+// start-workflow.ts and amend.ts), so the worker and the API do not import each other.
 
-/** What booking needs: Postgres, Temporal, the geocoder and router, the notifier, the configuration and the clock (the API's services have them). */
-export interface BookingDeps {
-  config: Config;
-  sql: Sql;
-  temporal: Client;
-  geo: { geocoder: Geocoder; router: Router };
-  notifier: Notifier;
-  now: () => Date;
-}
+/** What booking needs: Postgres, Temporal, the geocoder and router, the notifier, the configuration and the clock. */
+export type BookingDeps = Pick<Services, 'config' | 'sql' | 'temporal' | 'geo' | 'notifier' | 'now'>;
 
 export interface CreatedBooking extends StartedBooking {
   /**
