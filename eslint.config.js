@@ -60,4 +60,37 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A Refusal is the domain's "no" (docs/refusals.md): it knows nothing of the entry points that
+    // translate it, and Temporal's failures are read only where they become one.
+    files: ['src/refusal.ts', 'src/temporal/refusals.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'fastify', message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' }],
+          patterns: [
+            { group: ['**/http/**', '**/plugins/**', '**/routes/**'], message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' },
+            { group: ['**/mcp/**', '@modelcontextprotocol/*'], message: 'Refusals know nothing of MCP; src/mcp/refusal-result.ts translates them.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/refusal.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'fastify', message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' }],
+          patterns: [
+            { group: ['**/http/**', '**/plugins/**', '**/routes/**'], message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' },
+            { group: ['**/mcp/**', '@modelcontextprotocol/*'], message: 'Refusals know nothing of MCP; src/mcp/refusal-result.ts translates them.' },
+            { group: ['@temporalio/*', '**/temporal/**', '**/workflows/**'], message: 'Temporal failures become Refusals in src/temporal/refusals.ts, not here.' },
+          ],
+        },
+      ],
+    },
+  },
 );

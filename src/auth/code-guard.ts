@@ -1,7 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
-import { ProblemError } from '../http/problem.js';
+import { rethrowAsProblem } from '../http/refusal-problem.js';
 import { renderOpsCodeCeilingEmail } from '../notify/templates.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import * as lockouts from './code-guard-store.js';
 
@@ -16,7 +17,8 @@ import * as lockouts from './code-guard-store.js';
 // And every wrong guess counts against the identifier, across codes, locking it for longer each
 // time, so a new code never brings new tries. docs/security/threat-model.md says why each number.
 
-export type CodeChannel = 'sms' | 'email';
+export type { CodeChannel } from './code-guard-store.js';
+import type { CodeChannel } from './code-guard-store.js';
 
 /** Mobile ranges only: premium-rate, personal (070), shared-cost, VoIP and pager numbers can cost the sender. */
 const SERVED_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
@@ -83,19 +85,24 @@ export interface CodeRequest {
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-function tooMany(message: string, ttlMs: number, code = 'too_many_codes'): ProblemError {
-  const retry = Math.max(1, Math.ceil(ttlMs / 1000));
-  return new ProblemError(429, code, message, { headers: { 'retry-after': String(retry) } });
+function tooMany(message: string, ttlMs: number, code = 'too_many_codes'): Refusal {
+  return Refusal.tooMany(code, message, { retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) });
 }
 
 const inMinutes = (ms: number) => `${Math.max(1, Math.ceil(ms / 60_000))} minutes`;
 
 /**
- * Admits one code to be sent, or throws: 429 when a limit is reached or the identifier is locked,
- * 503 when the day's ceiling for the channel is spent. Counts the request against each allowance
- * it passes; only a code that will be sent counts against the ceiling.
+ * Admits one code to be sent, or refuses: too_many when a limit is reached or the identifier is
+ * locked, unavailable (codes_paused) when the day's ceiling for the channel is spent. Counts the
+ * request against each allowance it passes; only a code that will be sent counts against the ceiling.
  */
 export async function admitCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, r: CodeRequest): Promise<void> {
+  // Phase-1 bridge (docs/refusals.md): the claim link (src/bookings/ownership.ts sendClaimLink)
+  // still tells a refusal here by `instanceof ProblemError`.
+  return admit(s, r).catch(rethrowAsProblem);
+}
+
+async function admit(s: Pick<Services, 'sql' | 'config' | 'notifier'>, r: CodeRequest): Promise<void> {
   const c = s.config;
   const locked = await lockouts.lockedFor(s.sql, r.subject);
   if (locked > 0) throw tooMany(`Too many wrong codes: sign-in is locked for ${inMinutes(locked)}.`, locked, 'sign_in_locked');
@@ -129,9 +136,7 @@ async function spendFromCeiling(s: Pick<Services, 'sql' | 'config' | 'notifier'>
   const ceiling = dailyCeiling(s.config, channel);
   const { current, ttl } = await hitCounter(s.sql, ceilingKey(channel), DAY_MS);
   if (current > ceiling) {
-    throw new ProblemError(503, 'codes_paused', 'We cannot send codes right now. Please try again later.', {
-      headers: { 'retry-after': String(Math.ceil(ttl / 1000)) },
-    });
+    throw Refusal.unavailable('codes_paused', 'We cannot send codes right now. Please try again later.', { retryAfterSeconds: Math.ceil(ttl / 1000) });
   }
   // Every code past the mark asks; the outbox key lets one email a day through.
   if (current >= Math.ceil(ceiling * CODE_CEILING_ALERT_RATIO)) {
@@ -157,8 +162,8 @@ export const dailyCeiling = (config: Services['config'], channel: CodeChannel) =
   channel === 'sms' ? config.SIGN_IN_SMS_PER_DAY : config.SIGN_IN_EMAILS_PER_DAY;
 
 /**
- * Before a code is checked: 429 while the identifier is locked (even a right code waits, or the
- * lock would be no use), and when the address has guessed wrong too often.
+ * Before a code is checked: too_many (sign_in_locked) while the identifier is locked (even a right
+ * code waits, or the lock would be no use), and when the address has guessed wrong too often.
  */
 export async function admitGuess(s: Pick<Services, 'sql' | 'config'>, subject: string, address: string): Promise<void> {
   const locked = await lockouts.lockedFor(s.sql, subject);
@@ -180,10 +185,10 @@ export async function recordWrongGuess(s: Pick<Services, 'sql' | 'config'>, subj
 }
 
 /**
- * A wrong code, answered: 429 sign_in_locked when it was the one that locked the identifier,
+ * A wrong code, answered: too_many (sign_in_locked) when it was the one that locked the identifier,
  * otherwise the caller's own refusal (the same for a wrong, spent or expired code).
  */
-export async function refuseWrongCode(s: Pick<Services, 'sql' | 'config'>, subject: string, address: string, refusal: ProblemError): Promise<never> {
+export async function refuseWrongCode(s: Pick<Services, 'sql' | 'config'>, subject: string, address: string, refusal: Refusal): Promise<never> {
   const { lockedForMs } = await recordWrongGuess(s, subject, address);
   if (lockedForMs > 0) throw tooMany(`Too many wrong codes: sign-in is locked for ${inMinutes(lockedForMs)}.`, lockedForMs, 'sign_in_locked');
   throw refusal;

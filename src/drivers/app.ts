@@ -1,7 +1,7 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
 import { ACTIVE_STATUSES, type BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import type { Services } from '../services.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
 import { listInvoices } from '../billing/subscription-store.js';
 import { subscriptionState } from '../billing/subscriptions.js';
 import { NEXT_TRIP_STEPS } from '../../workflows/bookings/definitions.js';
@@ -78,7 +78,7 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driver
     subscription = await subscriptionState(s.temporal, driverId);
   } catch (err) {
     // An applicant, or a driver from before subscriptions: nothing to show yet.
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!isWorkflowGone(err)) throw err;
   }
   return {
     driver: {

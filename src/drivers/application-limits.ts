@@ -1,5 +1,5 @@
 import { hitCounter } from '../http/pg-rate-limit-store.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 
 // How big a driver application may be and how often one may be sent (docs/security/onboarding.md).
@@ -30,9 +30,7 @@ export async function admitApplication(
 ): Promise<void> {
   const refuse = (what: string, ttl: number): never => {
     const retry = Math.ceil(ttl / 1000);
-    throw new ProblemError(429, 'too_many_applications', `Too many applications ${what}; try again in ${Math.ceil(retry / 60)} minutes.`, {
-      headers: { 'retry-after': String(retry) },
-    });
+    throw Refusal.tooMany('too_many_applications', `Too many applications ${what}; try again in ${Math.ceil(retry / 60)} minutes.`, { retryAfterSeconds: retry });
   };
   const applicant = await hitCounter(s.sql, `application-phone:${who.phone}`, HOUR_MS);
   if (applicant.current > s.config.APPLICATIONS_PER_PHONE_PER_HOUR) refuse('for this phone number', applicant.ttl);

@@ -1,5 +1,5 @@
-import { ProblemError } from '../http/problem.js';
 import type { Partner } from '../partners/store.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import * as drivers from './store.js';
 
@@ -63,18 +63,18 @@ export async function answerFleetRequest(
   answer: 'accept' | 'refuse',
   reason: string | null,
 ): Promise<FleetRequestAnswer> {
-  const notFound = () => new ProblemError(404, 'fleet_request_not_found', `No request ${requestId} to join your fleet.`);
+  const notFound = () => Refusal.notFound('fleet_request_not_found', `No request ${requestId} to join your fleet.`);
   if (!who.operator.fleetId) throw notFound();
   const decision = answer === 'accept' ? 'granted' : 'refused';
   const outcome = await drivers.decideFleetRequest(s.sql, { requestId, fleetId: who.operator.fleetId, decision, by: actor(who), reason });
   if (outcome.result === 'not_found') throw notFound();
   if (outcome.result === 'in_another_fleet') {
-    throw new ProblemError(409, 'driver_in_another_fleet', 'This driver is already in another fleet.');
+    throw Refusal.conflict('driver_in_another_fleet', 'This driver is already in another fleet.');
   }
   const r = outcome.request;
   // The same answer again is a retry; a different one comes too late.
   if (outcome.result === 'already_decided' && r.status !== decision) {
-    throw new ProblemError(409, 'fleet_request_decided', `This request has already been answered (${r.status}).`);
+    throw Refusal.conflict('fleet_request_decided', `This request has already been answered (${r.status}).`);
   }
   return { id: r.id, driverId: r.driver_id, status: decision, decidedAt: (r.decided_at ?? new Date()).toISOString() };
 }
@@ -84,5 +84,5 @@ export async function removeFleetDriver(s: Pick<Services, 'sql'>, who: OperatorA
   const removed = who.operator.fleetId
     ? await drivers.removeFromFleet(s.sql, { driverId, fleetId: who.operator.fleetId, by: actor(who), reason })
     : false;
-  if (!removed) throw new ProblemError(404, 'driver_not_in_fleet', `No driver ${driverId} in your fleet.`);
+  if (!removed) throw Refusal.notFound('driver_not_in_fleet', `No driver ${driverId} in your fleet.`);
 }

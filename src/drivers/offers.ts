@@ -1,8 +1,7 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
+import { failureType, isWorkflowGone } from '../temporal/refusals.js';
 import {
   BookingFailure,
   bookingWorkflowId,
@@ -21,24 +20,21 @@ import type { PaymentMethod, PaymentRecord } from '../../workflows/bookings/defi
 // What a driver does with a job: accept or decline it, then report the trip or give it back, and
 // confirm what was paid. The job-card link authenticates the driver for that one offer
 // (src/dispatch/job-link.ts); in the driver app, their signed-in session does. Either way, a
-// suspended driver is refused (403 driver_suspended).
+// suspended driver is refused (forbidden, driver_suspended).
 
 function offerFromLink(s: Pick<Services, 'config'>, offerId: string, token: string) {
   if (!verifyJobLinkToken(s.config.JOB_LINK_SECRET, offerId, token)) {
-    throw new ProblemError(403, 'invalid_job_link', 'This job link is not valid.');
+    throw Refusal.forbidden('invalid_job_link', 'This job link is not valid.');
   }
   const offer = parseOfferId(offerId);
-  if (!offer) throw new ProblemError(404, 'offer_not_found', `No offer ${offerId}.`);
+  if (!offer) throw Refusal.notFound('offer_not_found', `No offer ${offerId}.`);
   return offer;
 }
-
-const failureType = (err: unknown) =>
-  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
 
 /** The offer a signed-in driver names: theirs, or as good as not there. */
 export function offerOfDriver(offerId: string, driverId: string) {
   const offer = parseOfferId(offerId);
-  if (!offer || offer.driverId !== driverId) throw new ProblemError(404, 'offer_not_found', `No offer ${offerId} of yours.`);
+  if (!offer || offer.driverId !== driverId) throw Refusal.notFound('offer_not_found', `No offer ${offerId} of yours.`);
   return offer;
 }
 
@@ -66,17 +62,17 @@ export async function respondToOffer(
     // A repeated accept of a job this driver already has is a retry, not a conflict.
     if (failureType(err) === BookingFailure.offerAlreadyAccepted && r.decision === 'accept') return { result: 'accepted', ref: offer.ref };
     // A finished booking (cancelled, completed) no longer takes answers.
-    if (err instanceof WorkflowNotFoundError) result = 'expired' as const;
+    if (isWorkflowGone(err)) result = 'expired' as const;
     else throw err;
   }
-  if (result === 'taken') throw new ProblemError(409, 'job_taken', 'Another driver has already taken this job.');
-  if (result === 'expired') throw new ProblemError(410, 'offer_expired', 'This offer is no longer open.');
+  if (result === 'taken') throw Refusal.conflict('job_taken', 'Another driver has already taken this job.');
+  if (result === 'expired') throw Refusal.gone('offer_expired', 'This offer is no longer open.');
   return { result, ref: offer.ref };
 }
 
 /**
  * The assigned driver's trip report (on the way, arrived, on board, completed) or drop. Answers
- * once the booking shows it; refused with 409 when the booking has closed, is not this driver's,
+ * once the booking shows it; refused (conflict) when the booking has closed, is not this driver's,
  * or the step is not the trip's next one.
  */
 export async function reportTrip(
@@ -90,10 +86,10 @@ export async function reportTrip(
       .executeUpdate(reportTripUpdate, { args: [{ driverId: offer.driverId, event: r.event }] });
     return { ref: offer.ref, status };
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!isWorkflowGone(err)) throw err;
     const row = await findBooking(s.sql, offer.ref);
-    if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${offer.ref}.`);
-    throw new ProblemError(409, 'booking_closed', `Booking ${offer.ref} is ${row.status}; it takes no more trip reports.`);
+    if (!row) throw Refusal.notFound('booking_not_found', `No booking ${offer.ref}.`);
+    throw Refusal.conflict('booking_closed', `Booking ${offer.ref} is ${row.status}; it takes no more trip reports.`);
   }
 }
 
@@ -110,13 +106,17 @@ export async function confirmPayment(
   let note: string | null = null;
   if (r.reason !== undefined && r.reason.trim() !== '') {
     const screened = screenFreeText('reason', r.reason, { maxLength: 300 });
-    if (!screened.ok) throw new ProblemError(400, screened.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', screened.message, { errors: [{ field: 'body.reason', message: screened.message }] });
+    if (!screened.ok) {
+      throw Refusal.invalid(screened.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', screened.message, {
+        field: { name: 'reason', message: screened.message },
+      });
+    }
     note = screened.value;
   }
   let amountPence = r.amountPence;
   if (amountPence === undefined) {
     const row = await findBooking(s.sql, offer.ref);
-    if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${offer.ref}.`);
+    if (!row) throw Refusal.notFound('booking_not_found', `No booking ${offer.ref}.`);
     amountPence = row.fare_pence;
   }
   const payment = await settleBooking(s, offer.ref, { driverId: offer.driverId, amountPence, method: r.method, by: 'driver', ...(note ? { note } : {}) });

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { StaffMember } from '../auth/staff.js';
 import { recordStaffAction } from '../auth/staff.js';
-import { ProblemError } from '../http/problem.js';
 import { renderDriverApprovedText, renderDriverRejectedText } from '../notify/templates.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { startDriverSubscription } from '../billing/subscriptions.js';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './application-limits.js';
@@ -53,51 +53,49 @@ export async function applyAsDriver(
   uploads: Array<{ kind: drivers.DriverDocument['kind']; contentType: string; base64: string }>,
 ): Promise<{ driverId: string; status: drivers.DriverStatus; requestedFleetId: string | null }> {
   if (uploads.length > MAX_DOCUMENTS) {
-    throw new ProblemError(413, 'too_many_documents', `At most ${MAX_DOCUMENTS} documents.`, { errors: [{ field: 'body.documents', message: `at most ${MAX_DOCUMENTS}` }] });
+    throw Refusal.tooLarge('too_many_documents', `At most ${MAX_DOCUMENTS} documents.`, { field: { name: 'documents', message: `at most ${MAX_DOCUMENTS}` } });
   }
   const documents = uploads.map((u, i): drivers.DriverDocument => {
     const doc = readBase64Document(u.base64);
     if (!doc) {
-      throw new ProblemError(400, 'validation_failed', `Document ${i + 1} is not valid base64.`, { errors: [{ field: `body.documents.${i}.data_base64`, message: 'must be base64' }] });
+      throw Refusal.invalid('validation_failed', `Document ${i + 1} is not valid base64.`, { field: { name: `documents.${i}.data_base64`, message: 'must be base64' } });
     }
     if (doc.sizeBytes === 0 || doc.sizeBytes > MAX_DOCUMENT_BYTES) {
-      throw new ProblemError(413, 'document_too_large', `Document ${i + 1} must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`);
+      throw Refusal.tooLarge('document_too_large', `Document ${i + 1} must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`);
     }
     const sniffed = sniffDocumentType(doc.head);
     if (!sniffed || sniffed !== u.contentType) {
-      throw new ProblemError(415, 'document_type', `Document ${i + 1} must be a PDF, JPEG or PNG, and be what it says it is.`, {
-        errors: [{ field: `body.documents.${i}.content_type`, message: 'does not match the file' }],
+      throw Refusal.unsupported('document_type', `Document ${i + 1} must be a PDF, JPEG or PNG, and be what it says it is.`, {
+        field: { name: `documents.${i}.content_type`, message: 'does not match the file' },
       });
     }
     return { kind: u.kind, contentType: sniffed, base64: doc.base64, sizeBytes: doc.sizeBytes, sha256: doc.sha256 };
   });
   for (const kind of ['driver_licence', 'vehicle_licence'] as const) {
     if (!documents.some((d) => d.kind === kind)) {
-      throw new ProblemError(400, 'documents_missing', `The ${kind.replace('_', ' ')} document is required.`, {
-        errors: [{ field: 'body.documents', message: `needs a ${kind}` }],
+      throw Refusal.invalid('documents_missing', `The ${kind.replace('_', ' ')} document is required.`, {
+        field: { name: 'documents', message: `needs a ${kind}` },
       });
     }
   }
   if (application.tier === 'partner' && !application.requestedFleetId) {
-    throw new ProblemError(400, 'validation_failed', 'A partner-fleet driver names the fleet they ask to join.', {
-      errors: [{ field: 'body.partner_fleet_id', message: 'is required for tier partner' }],
+    throw Refusal.invalid('validation_failed', 'A partner-fleet driver names the fleet they ask to join.', {
+      field: { name: 'partner_fleet_id', message: 'is required for tier partner' },
     });
   }
   if (application.requestedFleetId && !(await drivers.partnerFleetExists(s.sql, application.requestedFleetId))) {
-    throw new ProblemError(422, 'unknown_partner_fleet', `No partner fleet ${application.requestedFleetId}.`, {
-      errors: [{ field: 'body.partner_fleet_id', message: 'is not a partner fleet' }],
+    throw Refusal.unprocessable('unknown_partner_fleet', `No partner fleet ${application.requestedFleetId}.`, {
+      field: { name: 'partner_fleet_id', message: 'is not a partner fleet' },
     });
   }
   const today = new Date().toISOString().slice(0, 10);
   for (const [field, date] of [['driver_licence_expires', application.driverLicenceExpires], ['vehicle_licence_expires', application.vehicleLicenceExpires]] as const) {
     if (date < today) {
-      throw new ProblemError(400, 'licence_expired', 'A licence that has already expired cannot be used to apply.', {
-        errors: [{ field: `body.${field}`, message: 'is in the past' }],
-      });
+      throw Refusal.invalid('licence_expired', 'A licence that has already expired cannot be used to apply.', { field: { name: field, message: 'is in the past' } });
     }
   }
   if (await drivers.liveDriverWithPhone(s.sql, application.phone)) {
-    throw new ProblemError(409, 'already_applied', 'A driver with this phone number has already applied or is already driving with us.');
+    throw Refusal.conflict('already_applied', 'A driver with this phone number has already applied or is already driving with us.');
   }
   const driverId = `drv_${randomBytes(8).toString('hex')}`;
   await drivers.insertApplication(s.sql, driverId, application, documents);
@@ -126,19 +124,19 @@ export async function decideDriver(
   grantFleetId: string | null = null,
 ): Promise<drivers.DriverRow> {
   if (grantFleetId !== null && decision !== 'approve') {
-    throw new ProblemError(400, 'validation_failed', 'A fleet is granted only with an approval.', { errors: [{ field: 'body.grant_fleet_id', message: 'only with action approve' }] });
+    throw Refusal.invalid('validation_failed', 'A fleet is granted only with an approval.', { field: { name: 'grant_fleet_id', message: 'only with action approve' } });
   }
   const requested = await drivers.pendingFleetRequest(s.sql, driverId);
   let grant: drivers.FleetRequestRow | null = null;
   if (grantFleetId !== null) {
     const current = await drivers.findDriver(s.sql, driverId);
-    if (!current) throw new ProblemError(404, 'driver_not_found', `No driver ${driverId}.`);
+    if (!current) throw Refusal.notFound('driver_not_found', `No driver ${driverId}.`);
     // Repeating an approval that already granted this fleet is a retry; anything else names a fleet nobody asked for.
     if (current.partner_fleet_id !== grantFleetId) {
       if (requested?.fleet_id !== grantFleetId) {
-        throw new ProblemError(409, 'no_such_fleet_request', `Driver ${driverId} has not asked to join ${grantFleetId}${requested ? ` (they asked for ${requested.fleet_id})` : ''}.`);
+        throw Refusal.conflict('no_such_fleet_request', `Driver ${driverId} has not asked to join ${grantFleetId}${requested ? ` (they asked for ${requested.fleet_id})` : ''}.`);
       }
-      if (current.partner_fleet_id !== null) throw new ProblemError(409, 'driver_in_another_fleet', `Driver ${driverId} is in another fleet; its operator removes them first.`);
+      if (current.partner_fleet_id !== null) throw inAnotherFleet(driverId);
       grant = requested;
     }
   }
@@ -146,10 +144,10 @@ export async function decideDriver(
   const moved = await drivers.moveDriverStatus(s.sql, driverId, move.from, move.to);
   if (!moved) {
     const current = await drivers.findDriver(s.sql, driverId);
-    if (!current) throw new ProblemError(404, 'driver_not_found', `No driver ${driverId}.`);
+    if (!current) throw Refusal.notFound('driver_not_found', `No driver ${driverId}.`);
     // Repeating a decision that has already taken effect is a retry, not a conflict. A repeated
     // suspension finishes what a first attempt that died after writing the status may have left.
-    if (current.status !== move.to) throw new ProblemError(409, 'invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
+    if (current.status !== move.to) throw Refusal.conflict('invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
     if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, current);
     if (!grant) return current;
     // Approved already: the grant alone is new, and goes on the record as such.
@@ -188,13 +186,16 @@ async function grantRequested(
   const outcome = await drivers.decideFleetRequest(s.sql, {
     requestId: request.id, fleetId: request.fleet_id, decision: 'granted', by: { kind: 'staff', id: staff.id, key: null }, reason,
   });
-  if (outcome.result === 'in_another_fleet') throw new ProblemError(409, 'driver_in_another_fleet', `Driver ${driver.id} is in another fleet; its operator removes them first.`);
+  if (outcome.result === 'in_another_fleet') throw inAnotherFleet(driver.id);
   // Granted now, or a moment ago by the fleet's operator: either way the driver is in the fleet.
   if (outcome.result === 'already_decided' && outcome.request.status !== 'granted') {
-    throw new ProblemError(409, 'fleet_request_decided', `The fleet's operator has already answered this request (${outcome.request.status}).`);
+    throw Refusal.conflict('fleet_request_decided', `The fleet's operator has already answered this request (${outcome.request.status}).`);
   }
   return { ...driver, partner_fleet_id: request.fleet_id };
 }
+
+const inAnotherFleet = (driverId: string) =>
+  Refusal.conflict('driver_in_another_fleet', `Driver ${driverId} is in another fleet; its operator removes them first.`);
 
 const isoDay = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 

@@ -1,7 +1,7 @@
 import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, newSecret, sameDigest } from '../auth/secrets.js';
-import { ProblemError } from '../http/problem.js';
 import { renderDriverSignInCodeText } from '../notify/templates.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import * as sessions from './session-store.js';
 
@@ -23,7 +23,7 @@ const SESSION_PREFIX = 'drs_';
  */
 export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, phone: string, ctx: { address: string }): Promise<void> {
   const served = servedMobile(phone, s.config.SIGN_IN_CODE_COUNTRIES);
-  if (!served.ok) throw new ProblemError(400, 'number_not_served', `Sorry: ${served.reason}.`, { errors: [{ field: 'body.phone', message: served.reason }] });
+  if (!served.ok) throw Refusal.invalid('number_not_served', `Sorry: ${served.reason}.`, { field: { name: 'phone', message: served.reason } });
   const driver = await driverWithPhone(s, phone);
   // Counted for every phone; only the daily ceiling, which stands for money spent, is left alone
   // when nothing will be sent.
@@ -65,7 +65,7 @@ export async function verifySignInCode(
   code: string,
   ctx: { address: string },
 ): Promise<{ token: string; driverId: string }> {
-  const refused = () => new ProblemError(401, 'invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
+  const refused = () => Refusal.unauthenticated('invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
   const subject = lockSubject.driver(phone);
   await admitGuess(s, subject, ctx.address);
   const driver = await driverWithPhone(s, phone);

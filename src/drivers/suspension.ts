@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { suspensionWorkflowId } from '../../workflows/drivers/definitions.js';
 import { revokeDriverSessions } from './session-store.js';
@@ -42,7 +42,7 @@ async function startSuspensionWorkflow(client: Client, taskQueue: string, driver
 export async function assertDriverMayWork(s: Pick<Services, 'sql'>, driverId: string): Promise<void> {
   const status = await driverStatus(s.sql, driverId);
   if (status === 'suspended') {
-    throw new ProblemError(403, 'driver_suspended', 'This driver account is suspended: its jobs cannot be taken, worked or settled from it. Contact Direct Taxi.');
+    throw Refusal.forbidden('driver_suspended', 'This driver account is suspended: its jobs cannot be taken, worked or settled from it. Contact Direct Taxi.');
   }
-  if (status !== 'approved') throw new ProblemError(403, 'driver_not_approved', 'This driver account is not approved to work jobs.');
+  if (status !== 'approved') throw Refusal.forbidden('driver_not_approved', 'This driver account is not approved to work jobs.');
 }

@@ -1,7 +1,7 @@
 import { tripInProgress } from '../bookings/cancel.js';
 import { findBooking } from '../bookings/store.js';
 import { reportTrip, respondToOffer } from '../drivers/offers.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { BookingStatusUpdate } from '../schemas/partner-events.js';
 import type { Services } from '../services.js';
 import { offerId, type BookingStatus, type TripProgress } from '../../workflows/bookings/definitions.js';
@@ -54,11 +54,11 @@ export async function applyFleetStatus(
   fleet: Partner,
   u: BookingStatusUpdate,
 ): Promise<{ bookingReference: string; status: BookingStatus; driverId: string | null }> {
-  if (!fleet.fleetId) throw new ProblemError(403, 'not_a_fleet', 'Only a partner with a fleet of drivers reports booking statuses.');
+  if (!fleet.fleetId) throw Refusal.forbidden('not_a_fleet', 'Only a partner with a fleet of drivers reports booking statuses.');
   const ref = u.bookingReference;
   const view = await fleetView(s, fleet.fleetId, ref);
   // Someone else's booking, or one that left this fleet, is as good as not there.
-  if (!view) throw new ProblemError(404, 'booking_not_found', `No booking ${ref} with a driver of yours.`);
+  if (!view) throw Refusal.notFound('booking_not_found', `No booking ${ref} with a driver of yours.`);
 
   const answer = async (status?: BookingStatus) => {
     const row = await findBooking(s.sql, ref);
@@ -82,7 +82,7 @@ export async function applyFleetStatus(
     return answer();
   }
 
-  if (!view.assigned) throw new ProblemError(409, 'not_accepted', `Booking ${ref} is offered to your driver but not accepted yet: send accepted first.`);
+  if (!view.assigned) throw Refusal.conflict('not_accepted', `Booking ${ref} is offered to your driver but not accepted yet: send accepted first.`);
   // A fleet's system may know only "completed": from the pickup, the passenger was on board.
   if (u.status === 'completed' && view.status === 'arrived') await reportTrip(s, { ...view.assigned, event: 'on_board' });
   const { status } = await reportTrip(s, { ...view.assigned, event: TRIP_STEP[u.status] });

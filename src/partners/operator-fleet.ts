@@ -1,8 +1,7 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { DateTime } from 'luxon';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
+import { failureType, isWorkflowGone } from '../temporal/refusals.js';
 import { BookingFailure, assignFleetDriverUpdate, bookingWorkflowId, type BookingStatus } from '../../workflows/bookings/definitions.js';
 import type { Partner } from './store.js';
 
@@ -41,7 +40,7 @@ export interface FleetDriver {
 /** The operator's jobs picking up on a London calendar day, by pickup time. */
 export async function operatorJobsOn(s: Pick<Services, 'sql'>, operator: Partner, day: string): Promise<OperatorJob[]> {
   const start = DateTime.fromISO(day, { zone: 'Europe/London' }).startOf('day');
-  if (!start.isValid) throw new ProblemError(400, 'validation_failed', 'day must be a date, e.g. 2026-12-24.');
+  if (!start.isValid) throw Refusal.invalid('validation_failed', 'day must be a date, e.g. 2026-12-24.');
   const rows = await s.sql<
     {
       ref: string; partner_job_ref: string | null; status: BookingStatus; pickup_at: Date; pickup: { label: string }; dropoff: { label: string };
@@ -88,20 +87,22 @@ export async function fleetDrivers(s: Pick<Services, 'sql'>, operator: Partner):
 /** Offers one of the operator's jobs to a driver of its fleet; answers once the job card is out. */
 export async function assignOperatorJob(s: Services, operator: Partner, ref: string, driverId: string): Promise<OperatorJob> {
   const [booking] = await s.sql<{ pickup_at: Date }[]>`select pickup_at from bookings where ref = ${ref} and operator_id = ${operator.id}`;
-  if (!booking) throw new ProblemError(404, 'job_not_found', `No job ${ref} of yours.`);
+  if (!booking) throw Refusal.notFound('job_not_found', `No job ${ref} of yours.`);
   const driver = (await fleetDrivers(s, operator)).find((d) => d.id === driverId);
-  if (!driver) throw new ProblemError(404, 'driver_not_in_fleet', `No driver ${driverId} in your fleet.`);
+  if (!driver) throw Refusal.notFound('driver_not_in_fleet', `No driver ${driverId} in your fleet.`);
   try {
     const state = await s.temporal.workflow
       .getHandle(bookingWorkflowId(ref))
       .executeUpdate(assignFleetDriverUpdate, { args: [{ operatorId: operator.id, driverId, driverName: driver.name }] });
     if (state.offer?.driverId !== driverId && state.driverId !== driverId) {
-      throw new ProblemError(409, 'driver_busy', `${driver.name} is on another job; pick another driver.`);
+      throw Refusal.conflict('driver_busy', `${driver.name} is on another job; pick another driver.`);
     }
   } catch (err) {
-    const type = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
-    if (type === BookingFailure.alreadyAssigned) throw new ProblemError(409, 'already_assigned', 'This job already has a driver or a job card waiting for an answer.');
-    if (type === BookingFailure.closed || err instanceof WorkflowNotFoundError) throw new ProblemError(409, 'job_closed', 'This job is closed.');
+    // The operator is told in its own terms: a job, not a booking; closed whether the workflow
+    // refused or has already finished.
+    const type = failureType(err);
+    if (type === BookingFailure.alreadyAssigned) throw Refusal.conflict('already_assigned', 'This job already has a driver or a job card waiting for an answer.');
+    if (type === BookingFailure.closed || isWorkflowGone(err)) throw Refusal.conflict('job_closed', 'This job is closed.');
     throw err;
   }
   const day = DateTime.fromJSDate(booking.pickup_at, { zone: 'Europe/London' }).toISODate()!;

@@ -1,4 +1,4 @@
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { buildEventPayload } from './event-payload.js';
 import { signalDelivery } from './event-pump.js';
@@ -35,7 +35,7 @@ export async function webhookRegistration(s: Pick<Services, 'sql'>, partner: Par
 export async function registerCallback(s: Pick<Services, 'sql' | 'config'>, partner: Partner, url: string): Promise<Registration> {
   const check = await validateCallbackUrl(url, s.config.NODE_ENV);
   if (!check.ok) {
-    throw new ProblemError(400, 'invalid_callback_url', `The callback URL ${check.reason}.`, { errors: [{ field: 'body.url', message: check.reason }] });
+    throw Refusal.invalid('invalid_callback_url', `The callback URL ${check.reason}.`, { field: { name: 'url', message: check.reason } });
   }
   await updatePartner(s.sql, partner.id, { callbackUrl: check.url });
   const issuedAt = await webhookSecretIssuedAt(s.sql, partner.id);
@@ -78,7 +78,7 @@ export async function listEvents(
 ): Promise<z.infer<typeof PartnerEventListSchema>> {
   const page = await listPartnerEvents(s.sql, partner.id, { limit: q.limit, after: q.after, bookingRef: q.bookingReference });
   if (!page) {
-    throw new ProblemError(400, 'invalid_cursor', 'after names no event of yours.', { errors: [{ field: 'querystring.after', message: 'names no event of yours' }] });
+    throw Refusal.invalid('invalid_cursor', 'after names no event of yours.', { field: { name: 'after', in: 'query', message: 'names no event of yours' } });
   }
   const last = page.events.at(-1);
   return { events: page.events.map(listItem), nextAfter: last?.id ?? q.after ?? null, hasMore: page.hasMore };
@@ -90,8 +90,8 @@ export async function listEvents(
  */
 export async function replayEvent(s: Pick<Services, 'sql' | 'temporal' | 'config'>, partner: Partner, id: string): Promise<{ id: string; replay: 'queued' }> {
   const known = await findPartnerEvent(s.sql, partner.id, id);
-  if (!known) throw new ProblemError(404, 'event_not_found', `No event ${id} of yours.`);
-  if (!partner.callbackUrl) throw new ProblemError(409, 'no_callback_url', 'Register a callback URL first (PUT /api/public/v1/partner/webhook).');
+  if (!known) throw Refusal.notFound('event_not_found', `No event ${id} of yours.`);
+  if (!partner.callbackUrl) throw Refusal.conflict('no_callback_url', 'Register a callback URL first (PUT /api/public/v1/partner/webhook).');
   await requestReplay(s.sql, partner.id, id);
   // The replay is recorded: if this signal is lost, the worker's sweep starts the delivery.
   await signalDelivery({ client: s.temporal, taskQueue: s.config.TEMPORAL_TASK_QUEUE }, { partnerId: partner.id, bookingRef: known.bookingRef }).catch(() => {});

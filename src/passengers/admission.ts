@@ -1,7 +1,8 @@
 import { hitCounter } from '../http/pg-rate-limit-store.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { mailboxKey } from './email.js';
+import { passengerBlocked } from './standing.js';
 import { emailStanding } from './verification.js';
 
 const HOUR_MS = 3600_000;
@@ -13,14 +14,12 @@ const HOUR_MS = 3600_000;
  */
 export async function admitPassengerEmail(s: Pick<Services, 'sql' | 'config'>, email: string): Promise<{ verified: boolean }> {
   const standing = await emailStanding(s.sql, email);
-  if (standing.blocked) throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
+  if (standing.blocked) throw passengerBlocked();
   const max = standing.verified ? s.config.VERIFIED_EMAIL_BOOKINGS_PER_HOUR : s.config.UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR;
   const { current, ttl } = await hitCounter(s.sql, `email:${mailboxKey(email)}`, HOUR_MS);
   if (current > max) {
     const retry = Math.ceil(ttl / 1000);
-    throw new ProblemError(429, 'email_rate_limited', `Too many bookings or price checks from this email; retry in ${retry} s.`, {
-      headers: { 'retry-after': String(retry) },
-    });
+    throw Refusal.tooMany('email_rate_limited', `Too many bookings or price checks from this email; retry in ${retry} s.`, { retryAfterSeconds: retry });
   }
   return { verified: standing.verified };
 }

@@ -1,7 +1,7 @@
 import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, sameDigest } from '../auth/secrets.js';
-import { ProblemError } from '../http/problem.js';
 import { renderPassengerSignInCode } from '../notify/templates.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import {
   accountFor,
@@ -59,7 +59,7 @@ export async function sendPassengerSignInCode(
 ): Promise<void> {
   if (identifier.kind === 'phone') {
     const served = servedMobile(identifier.value, s.config.SIGN_IN_CODE_COUNTRIES);
-    if (!served.ok) throw new ProblemError(400, 'number_not_served', `Sorry: ${served.reason}.`);
+    if (!served.ok) throw Refusal.invalid('number_not_served', `Sorry: ${served.reason}.`);
   }
   await refuseBlockedPassenger(s.sql, { [identifier.kind]: identifier.value });
   await admitCode(s, {
@@ -101,7 +101,7 @@ export async function verifyPassengerSignInCode(
   const key = identifierKey(identifier);
   const stored = await takeSignInAttempt(s.sql, key, MAX_ATTEMPTS);
   if (!stored || !/^\d{6}$/.test(code) || !sameDigest(stored, hashCode(s.config.OAUTH_SECRET, key, code))) {
-    return refuseWrongCode(s, subject, ctx.address, new ProblemError(401, 'invalid_code', 'That code is not right, or it has expired. Ask for a new one.'));
+    return refuseWrongCode(s, subject, ctx.address, Refusal.unauthenticated('invalid_code', 'That code is not right, or it has expired. Ask for a new one.'));
   }
   await spendSignInCode(s.sql, key);
   await recordRightGuess(s, subject);

@@ -1,7 +1,8 @@
 import type { StaffMember } from '../auth/staff.js';
 import { recordStaffAction } from '../auth/staff.js';
 import type { Sql } from '../db/sql.js';
-import { ProblemError } from '../http/problem.js';
+import { rethrowAsProblem } from '../http/refusal-problem.js';
+import { Refusal } from '../refusal.js';
 import { mailboxKey } from './email.js';
 
 // A passenger's standing is one thing, whatever route they come by and however they spell their
@@ -24,12 +25,14 @@ export async function isPassengerBlocked(sql: Sql, p: { email?: string | null; p
   return rows.length > 0;
 }
 
-/** 403 passenger_blocked when the passenger's email or phone is blocked. */
+/** Refused (forbidden, passenger_blocked) when the passenger's email or phone is blocked. */
 export async function refuseBlockedPassenger(sql: Sql, p: { email?: string | null; phone?: string | null }): Promise<void> {
-  if (await isPassengerBlocked(sql, p)) throw passengerBlocked();
+  // Phase-1 bridge (docs/refusals.md): partner intake (src/partners/intake.ts, through
+  // src/bookings/book.ts) still rejects a job on `instanceof ProblemError`, else fails the batch.
+  if (await isPassengerBlocked(sql, p)) rethrowAsProblem(passengerBlocked());
 }
 
-export const passengerBlocked = () => new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
+export const passengerBlocked = () => Refusal.forbidden('passenger_blocked', 'This passenger account is blocked. Contact support.');
 
 /** Staff block or unblock a passenger's mailbox or phone, on the record. Answers the key it acted on. */
 export async function setPassengerBlocked(sql: Sql, staff: StaffMember, who: PassengerIdentifier, blocked: boolean, reason: string): Promise<string> {

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
 import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess } from '../auth/code-guard.js';
 import { hashCode, sameDigest } from '../auth/secrets.js';
 import { bookingsAwaitingEmail, markEmailVerified } from '../bookings/store.js';
 import type { Sql } from '../db/sql.js';
 import { renderEmailVerificationCode } from '../notify/templates.js';
 import type { Services } from '../services.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
 import { mailboxKey } from './email.js';
 import { isPassengerBlocked } from './standing.js';
 import { bookingWorkflowId, emailConfirmedSignal } from '../../workflows/bookings/definitions.js';
@@ -98,7 +98,7 @@ export async function markVerified(deps: { sql: Sql; temporal: Client }, email: 
     try {
       await deps.temporal.workflow.getHandle(bookingWorkflowId(ref)).signal(emailConfirmedSignal);
     } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      if (!isWorkflowGone(err)) throw err;
     }
     await markEmailVerified(deps.sql, ref);
   }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ProblemError, type FieldError } from '../http/problem.js';
 import { databaseProblem } from '../http/database-problems.js';
-import { temporalProblem } from '../http/temporal-problems.js';
+import { failureProblem } from '../http/refusal-problem.js';
 
 /** Maps Fastify's own error codes to our problem codes, so malformed input never becomes a 500. */
 const FASTIFY_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
@@ -19,11 +19,14 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; detail: str
   FST_ERR_BAD_URL: { status: 400, code: 'invalid_request', detail: 'The URL is not valid.' },
 };
 
-/** Any error thrown while handling a request, as the problem the client is told about. */
+/**
+ * Any error thrown while handling a request, as the problem the client is told about: a use case's
+ * Refusal, a workflow's refusal or Temporal failing (src/http/refusal-problem.ts), the database
+ * briefly gone, Fastify's own errors; anything else is a 500.
+ */
 export function toProblemError(err: FastifyError): ProblemError {
-  if (err instanceof ProblemError) return err;
-  const temporal = temporalProblem(err);
-  if (temporal) return temporal;
+  const refused = failureProblem(err);
+  if (refused) return refused;
   const database = databaseProblem(err);
   if (database) return database;
   if (hasZodFastifySchemaValidationErrors(err)) {

@@ -1,8 +1,8 @@
 import { recordStaffAction, type StaffMember } from '../auth/staff.js';
 import { findDriver } from '../drivers/store.js';
-import { ProblemError } from '../http/problem.js';
 import { findPartner } from '../partners/store.js';
 import type { RateOverride, VehicleType } from '../pricing/types.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { approveRateOverride } from './rate-overrides.js';
 
@@ -29,14 +29,14 @@ export interface RateOverrideApproval {
 export async function approveRate(s: Pick<Services, 'sql'>, staff: StaffMember, a: RateOverrideApproval, now = new Date()): Promise<RateOverride> {
   // An override for nobody was once recorded as approved: it priced nothing, and said it did.
   if (a.scope === 'driver' && !(await findDriver(s.sql, a.subjectId))) {
-    throw new ProblemError(404, 'driver_not_found', `No driver ${a.subjectId}.`, { errors: [{ field: 'body.subject_id', message: 'is no driver' }] });
+    throw Refusal.notFound('driver_not_found', `No driver ${a.subjectId}.`, { field: { name: 'subject_id', message: 'is no driver' } });
   }
   if (a.scope === 'partner' && !(await findPartner(s.sql, a.subjectId))) {
-    throw new ProblemError(404, 'partner_not_found', `No partner ${a.subjectId}.`, { errors: [{ field: 'body.subject_id', message: 'is no partner' }] });
+    throw Refusal.notFound('partner_not_found', `No partner ${a.subjectId}.`, { field: { name: 'subject_id', message: 'is no partner' } });
   }
   const from = a.effectiveFrom ?? now;
   const window = (field: string, message: string) =>
-    new ProblemError(400, 'validation_failed', `${field} ${message}.`, { errors: [{ field: `body.${field}`, message }] });
+    Refusal.invalid('validation_failed', `${field} ${message}.`, { field: { name: field, message } });
   if (from.getTime() > now.getTime() + MAX_OVERRIDE_LEAD_DAYS * DAY_MS) throw window('effective_from', `is more than ${MAX_OVERRIDE_LEAD_DAYS} days ahead`);
   if (a.effectiveTo && a.effectiveTo.getTime() <= from.getTime()) throw window('effective_to', 'is before the start');
   if (a.effectiveTo && a.effectiveTo.getTime() <= now.getTime()) throw window('effective_to', 'has already passed');

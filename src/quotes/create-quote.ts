@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { GeoLocation, Geocoder } from '../geo/types.js';
-import { ProblemError } from '../http/problem.js';
+import { rethrowAsProblem } from '../http/refusal-problem.js';
 import { priceJourney } from '../pricing/index.js';
 import { PricingError, type PriceResult, type RateOverride, type VehicleType } from '../pricing/types.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { quoteWorkflowId, type QuoteWorkflowInput } from '../../workflows/quotes/definitions.js';
 import { findPartnerRateOverride } from './rate-overrides.js';
@@ -30,23 +31,24 @@ export interface CreatedQuote {
 }
 
 /**
- * Where a query is, or a 422: `address_not_found` when nothing matched, `address_uncertain` when
- * nothing matched confidently enough to send a driver there; both carry up to five `suggestions`
- * (label, kind, town, precision) a client can offer the passenger and send back as the query.
+ * Where a query is, or refused as unprocessable: `address_not_found` when nothing matched,
+ * `address_uncertain` when nothing matched confidently enough to send a driver there; both carry up
+ * to five `suggestions` (label, kind, town, precision) a client can offer the passenger and send
+ * back as the query.
  */
 async function locate(geocoder: Geocoder, query: string, field: string): Promise<GeoLocation> {
   const result = await geocoder.resolve(query);
   if (result.status === 'found') return result.place;
   const suggestions = result.suggestions;
   if (result.status === 'uncertain') {
-    throw new ProblemError(422, 'address_uncertain', `Not sure where ${field} "${query}" is${suggestions.length > 0 ? '; did you mean one of the suggestions?' : '.'}`, {
-      errors: [{ field: `body.${field}`, message: 'is not precise enough to send a driver to; name the place, street or postcode, or choose a suggestion' }],
-      suggestions,
+    throw Refusal.unprocessable('address_uncertain', `Not sure where ${field} "${query}" is${suggestions.length > 0 ? '; did you mean one of the suggestions?' : '.'}`, {
+      field: { name: field, message: 'is not precise enough to send a driver to; name the place, street or postcode, or choose a suggestion' },
+      details: { suggestions },
     });
   }
-  throw new ProblemError(422, 'address_not_found', `Could not locate ${field} "${query}".`, {
-    errors: [{ field: `body.${field}`, message: 'could not be located; try a postcode, station, landmark or airport name' }],
-    suggestions,
+  throw Refusal.unprocessable('address_not_found', `Could not locate ${field} "${query}".`, {
+    field: { name: field, message: 'could not be located; try a postcode, station, landmark or airport name' },
+    details: { suggestions },
   });
 }
 
@@ -54,14 +56,10 @@ function departureTime(raw: string | undefined, now: Date, field: string): Date 
   if (raw === undefined) return now;
   const at = new Date(raw);
   if (at.getTime() < now.getTime() - PAST_TOLERANCE_MS) {
-    throw new ProblemError(400, 'depart_at_in_past', 'The pickup time is in the past.', {
-      errors: [{ field: `body.${field}`, message: 'must not be in the past' }],
-    });
+    throw Refusal.invalid('depart_at_in_past', 'The pickup time is in the past.', { field: { name: field, message: 'must not be in the past' } });
   }
   if (at.getTime() > now.getTime() + MAX_AHEAD_MS) {
-    throw new ProblemError(400, 'depart_at_too_far', 'Quotes are given up to one year ahead.', {
-      errors: [{ field: `body.${field}`, message: 'must be within one year' }],
-    });
+    throw Refusal.invalid('depart_at_too_far', 'Quotes are given up to one year ahead.', { field: { name: field, message: 'must be within one year' } });
   }
   return at;
 }
@@ -94,6 +92,13 @@ export interface PricedTrip {
  * booking route that prices on the tariff.
  */
 export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, input: TripInput): Promise<PricedTrip> {
+  // Phase-1 bridge (docs/refusals.md): partner intake (src/partners/intake.ts, through
+  // src/bookings/book.ts) still rejects a job on `instanceof ProblemError`, else fails the batch.
+  // createQuote, whose callers all take a Refusal, calls tripPrice itself.
+  return tripPrice(deps, input).catch(rethrowAsProblem);
+}
+
+async function tripPrice(deps: Pick<Services, 'sql' | 'geo' | 'now'>, input: TripInput): Promise<PricedTrip> {
   const now = deps.now();
   const departAt = departureTime(input.departAt, now, input.fields.departAt);
   const [pickup, dropoff] = await Promise.all([
@@ -118,7 +123,7 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
     });
     return { pickup, dropoff, departAt, distanceMeters: route.distanceMeters, durationSeconds: route.durationSeconds, price, override };
   } catch (err) {
-    if (err instanceof PricingError) throw new ProblemError(422, err.code, err.message);
+    if (err instanceof PricingError) throw Refusal.unprocessable(err.code, err.message);
     throw err;
   }
 }
@@ -130,7 +135,7 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
 export async function createQuote(deps: Services, input: QuoteInput): Promise<CreatedQuote> {
   const now = deps.now();
   const simple = input.contract === 'simple';
-  const trip = await priceTrip(deps, {
+  const trip = await tripPrice(deps, {
     ...input,
     fields: simple
       ? { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at' }

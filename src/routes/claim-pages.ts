@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { cancelBooking } from '../bookings/cancel.js';
 import { claimBooking, openClaim } from '../bookings/ownership.js';
 import { findBooking } from '../bookings/store.js';
-import { ProblemError } from '../http/problem.js';
+import { refusalProblem } from '../http/refusal-problem.js';
 import { cancelledPage, claimedPage, claimGonePage, claimPage } from '../pages/claim-page.js';
 import { html } from '../pages/escape-html.js';
 import { messagePage } from '../pages/layout.js';
@@ -53,13 +53,12 @@ export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
         const booking = await findBooking(s.sql, claimed.ref);
         return sendPage(reply, claimedPage({ booking: booking!, manageToken: claimed.manageToken }));
       } catch (err) {
-        if (!(err instanceof ProblemError) || err.status === 410) {
-          if (err instanceof ProblemError) return sendPage(reply, claimGonePage());
-          throw err;
-        }
+        const refused = refusalProblem(err);
+        if (!refused) throw err;
+        if (refused.status === 410) return sendPage(reply, claimGonePage());
         const booking = await openClaim(s, token);
         if (!booking) return sendPage(reply, claimGonePage());
-        return sendPage(reply, claimPage({ token, booking, ...request.body, error: err.message, status: err.status }));
+        return sendPage(reply, claimPage({ token, booking, ...request.body, error: refused.message, status: refused.status }));
       }
     },
   });
@@ -72,8 +71,9 @@ export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
         const row = await cancelBooking(s, { ref: request.params.ref, proof: { token: request.body.token }, reason: request.body.reason?.trim() || null, by: 'passenger' });
         return sendPage(reply, cancelledPage(row));
       } catch (err) {
-        if (!(err instanceof ProblemError) || err.status >= 500) throw err;
-        return sendPage(reply, messagePage(err.status, 'Not cancelled', html`<p>${err.message}</p>`));
+        const refused = refusalProblem(err);
+        if (!refused || refused.status >= 500) throw err;
+        return sendPage(reply, messagePage(refused.status, 'Not cancelled', html`<p>${refused.message}</p>`));
       }
     },
   });

@@ -4,6 +4,7 @@ import { errors, type InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
+import { refusalProblem } from '../http/refusal-problem.js';
 import { OAUTH_ROUTES } from '../mcp/oauth/provider.js';
 import { MCP_SCOPES, SCOPE_DESCRIPTIONS, mcpResourceUrl, type McpScope } from '../mcp/scopes.js';
 import { findAccount } from '../passengers/account-store.js';
@@ -131,8 +132,9 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
         await sendPassengerSignInCode(s, read.identifier, { address: request.ip, interaction: details.uid });
       } catch (err) {
         // Refusals the passenger can act on (and "codes paused", 503) are shown on the page.
-        if (!(err instanceof ProblemError) || (err.status >= 500 && err.code !== 'codes_paused')) throw err;
-        return sendPage(reply, signInPage({ uid: details.uid, client, identifier: given, error: err.message, status: err.status }));
+        const refused = refusalProblem(err);
+        if (!refused || (refused.status >= 500 && refused.code !== 'codes_paused')) throw err;
+        return sendPage(reply, signInPage({ uid: details.uid, client, identifier: given, error: refused.message, status: refused.status }));
       }
       return sendPage(reply, codePage({ uid: details.uid, client, identifier: read.identifier.value }));
     },
@@ -150,8 +152,9 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
         const account = await verifyPassengerSignInCode(s, read.identifier, request.body.code.trim(), { address: request.ip, interaction: details.uid });
         return finish(request, reply, { login: { accountId: account.id } }, false);
       } catch (err) {
-        if (!(err instanceof ProblemError) || err.status >= 500) throw err;
-        return sendPage(reply, codePage({ uid: details.uid, client: await clientFacts(details), identifier: read.identifier.value, error: err.message, status: err.status }));
+        const refused = refusalProblem(err);
+        if (!refused || refused.status >= 500) throw err;
+        return sendPage(reply, codePage({ uid: details.uid, client: await clientFacts(details), identifier: read.identifier.value, error: refused.message, status: refused.status }));
       }
     },
   });

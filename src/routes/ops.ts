@@ -1,5 +1,3 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,7 +29,8 @@ import { endTrip } from '../bookings/end-trip.js';
 import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 import { approveRate } from '../quotes/approve-rate-override.js';
 import { extendTrial } from '../billing/subscriptions.js';
-import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
+import { Refusal } from '../refusal.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
 
 // The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
 // reject them, suspend and reinstate drivers, block passengers, extend trials (admins), end a trip
@@ -192,12 +191,9 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
         await recordStaffAction(s.sql, { staffId: staff.id, action: 'trial.extend', subjectKind: 'driver', subjectId: request.params.driverId, reason, details: { days } });
         return { trial_ends_at: state.trialEndsAt, trial_days_remaining: state.trialDaysRemaining };
       } catch (err) {
-        if (err instanceof WorkflowNotFoundError) throw new ProblemError(404, 'no_subscription', `Driver ${request.params.driverId} has no subscription (not approved yet?).`);
-        if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-          if (err.cause.type === SubscriptionFailure.invalidExtension) throw new ProblemError(422, 'invalid_trial_extension', err.cause.message);
-          if (err.cause.type === SubscriptionFailure.trialTooLong) throw new ProblemError(422, 'trial_too_long', err.cause.message);
-          throw new ProblemError(409, 'trial_not_extendable', err.cause.message);
-        }
+        // The subscription workflow's own refusals (trial ended, a bad or too long extension) are
+        // mapped with every workflow's, in src/temporal/refusals.ts.
+        if (isWorkflowGone(err)) throw Refusal.notFound('no_subscription', `Driver ${request.params.driverId} has no subscription (not approved yet?).`);
         throw err;
       }
     },

@@ -1,8 +1,7 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { findBooking } from '../bookings/store.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
+import { failureType, isWorkflowGone } from '../temporal/refusals.js';
 import {
   BookingFailure,
   bookingWorkflowId,
@@ -24,23 +23,18 @@ export async function settleBooking(s: Pick<Services, 'sql' | 'temporal'>, ref: 
   try {
     return await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(settleBookingUpdate, { args: [input] });
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-      switch (err.cause.type) {
-        case BookingFailure.notCompleted:
-          throw new ProblemError(409, 'trip_not_completed', `Booking ${ref} has not completed; report the trip completed first.`);
-        case BookingFailure.notYourJob:
-          throw new ProblemError(403, 'not_your_job', `Booking ${ref} is not assigned to you.`);
-        case BookingFailure.invalidPayment:
-          throw new ProblemError(400, 'invalid_payment', err.cause.message);
-      }
-      throw err;
-    }
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    // Said with the booking's reference, and a driver's not being on the job is theirs to be
+    // refused (forbidden), not a conflict; the workflow's other refusals (invalid_payment) are
+    // told as src/temporal/refusals.ts maps them.
+    const type = failureType(err);
+    if (type === BookingFailure.notCompleted) throw notCompleted(`Booking ${ref} has not completed; report the trip completed first.`);
+    if (type === BookingFailure.notYourJob) throw notYourJob(ref);
+    if (!isWorkflowGone(err)) throw err;
   }
   const row = await findBooking(s.sql, ref);
-  if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${ref}.`);
-  if (row.status !== 'completed') throw new ProblemError(409, 'trip_not_completed', `Booking ${ref} is ${row.status}; only a completed trip is settled.`);
-  if (input.by === 'driver' && row.driver_id !== input.driverId) throw new ProblemError(403, 'not_your_job', `Booking ${ref} is not assigned to you.`);
+  if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
+  if (row.status !== 'completed') throw notCompleted(`Booking ${ref} is ${row.status}; only a completed trip is settled.`);
+  if (input.by === 'driver' && row.driver_id !== input.driverId) throw notYourJob(ref);
   return insertPaymentRecord(s.sql, {
     bookingRef: ref,
     driverId: row.driver_id,
@@ -58,12 +52,15 @@ export async function settleBooking(s: Pick<Services, 'sql' | 'temporal'>, ref: 
  * fare whatever a driver records: src/billing/subscription-store.ts.) A trip not completed yet
  * is left to the workflow's 409, and a settlement already written is answered as it stands.
  */
+const notCompleted = (message: string) => Refusal.conflict('trip_not_completed', message);
+const notYourJob = (ref: string) => Refusal.forbidden('not_your_job', `Booking ${ref} is not assigned to you.`);
+
 async function requireReasonBelowFare(s: Pick<Services, 'sql'>, ref: string, input: SettleInput): Promise<void> {
   if (input.note) return;
   const row = await findBooking(s.sql, ref);
   if (!row || row.status !== 'completed' || input.amountPence >= row.fare_pence) return;
   if (await findPaymentRecord(s.sql, settlementKey(ref))) return;
-  throw new ProblemError(400, 'reason_required', 'The amount is less than the fare: say why in reason.', {
-    errors: [{ field: 'body.reason', message: 'is required when the amount is less than the fare' }],
+  throw Refusal.invalid('reason_required', 'The amount is less than the fare: say why in reason.', {
+    field: { name: 'reason', message: 'is required when the amount is less than the fare' },
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProblemError } from '../../src/http/problem.js';
-import { temporalProblem } from '../../src/http/temporal-problems.js';
+import type { ProblemError } from '../../src/http/problem.js';
+import { failureProblem } from '../../src/http/refusal-problem.js';
 import { redeemQuote } from '../../src/quotes/redeem-quote.js';
 import { quoteStateQuery, quoteWorkflowId } from '../../workflows/quotes/definitions.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
@@ -31,7 +31,7 @@ async function newQuote(s: TestStack): Promise<string> {
 
 /** The problem a client would be told: as the error handler maps it (workflow refusals included). */
 function asProblem(err: unknown): ProblemError {
-  const problem = err instanceof ProblemError ? err : temporalProblem(err);
+  const problem = failureProblem(err);
   if (!problem) throw err;
   return problem;
 }

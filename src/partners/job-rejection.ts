@@ -1,0 +1,38 @@
+import { fieldPath } from '../http/refusal-problem.js';
+import { ProblemError } from '../http/problem.js';
+import { Refusal, type RefusalKind } from '../refusal.js';
+import type { JobResult } from '../schemas/partner-job.js';
+
+// The one translation of a refusal into partner intake's answer for one job (docs/refusals.md): a
+// job the use cases refuse is one rejected line of a 207, not a failed batch. What is nobody's
+// job in particular (a limit reached, the service unavailable) fails the batch, and so does
+// anything unexpected. Fields are named as in the problem the same refusal makes ("body[2].pickupTime").
+
+export type JobRejection = Pick<JobResult, 'outcome' | 'code' | 'message' | 'bookingReference' | 'bookingStatus' | 'errors'>;
+
+/** Refusals that are the whole request's, not one job's. */
+const BATCH_KINDS = new Set<RefusalKind>(['too_many', 'unavailable']);
+
+/** A refusal as the job's rejected line; null when the batch is to fail (rethrow it). */
+export function jobRejection(err: unknown): JobRejection | null {
+  if (err instanceof Refusal) {
+    if (BATCH_KINDS.has(err.kind)) return null;
+    const errors = err.fields.map((f) => ({ field: fieldPath(f), message: f.message }));
+    return rejected(err.code, err.message, errors.length > 0 ? errors : undefined);
+  }
+  // Phase 1: a ProblemError from a use case not converted yet, judged by its status as before.
+  if (err instanceof ProblemError) {
+    if (err.status >= 500 || err.status === 429) return null;
+    return rejected(err.code, err.message, err.extra.errors);
+  }
+  return null;
+}
+
+const rejected = (code: string, message: string, errors: JobResult['errors']): JobRejection => ({
+  outcome: 'rejected',
+  code,
+  message,
+  bookingReference: null,
+  bookingStatus: null,
+  ...(errors ? { errors } : {}),
+});
