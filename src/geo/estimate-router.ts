@@ -8,17 +8,13 @@ export const ESTIMATE_MODEL = 'estimate:circuity-v1';
 const MPH = 1609.344 / 3600; // metres per second
 
 // Lovelace's fit to Levinson & El-Geneidy: Q = 1.72 − 0.14·ln(d_km), clamped (see ROUTING.md).
-const CIRCUITY_INTERCEPT = 1.72;
-const CIRCUITY_SLOPE = 0.14;
-const CIRCUITY_MIN = 1.25;
-const CIRCUITY_MAX = 1.9;
+const CIRCUITY = { intercept: 1.72, slope: 0.14, min: 1.25, max: 1.9 } as const;
 
 // Geocoded points are centroids, so "the same point" means "somewhere close by", never zero.
-const MIN_ROAD_METERS = 500;
-const MIN_DURATION_SECONDS = 120;
+const AT_LEAST = { roadMeters: 500, durationSeconds: 120 } as const;
 
-const END_SEGMENT_METERS = 3_000;
-const LOCAL_A_ROAD_METERS = 30_000;
+// How a road trip's length splits into speeds: town streets at each end, local A roads, then trunk.
+const SEGMENT_METERS = { eachEnd: 3_000, localARoad: 30_000 } as const;
 
 const SPEED = {
   londonCentral: 10 * MPH,
@@ -35,7 +31,7 @@ const LONDON_INNER_RADIUS_M = 9_000;
 
 export function circuityFactor(straightLineMeters: number): number {
   const km = Math.max(straightLineMeters, 1) / 1000;
-  return Math.min(CIRCUITY_MAX, Math.max(CIRCUITY_MIN, CIRCUITY_INTERCEPT - CIRCUITY_SLOPE * Math.log(km)));
+  return Math.min(CIRCUITY.max, Math.max(CIRCUITY.min, CIRCUITY.intercept - CIRCUITY.slope * Math.log(km)));
 }
 
 /** Average door-to-door speed for the few kilometres around one end of the trip. */
@@ -48,9 +44,9 @@ export function urbanSpeed(point: Pick<GeoLocation, 'lat' | 'lon' | 'region'>): 
 }
 
 export function estimateDurationSeconds(roadMeters: number, from: Pick<GeoLocation, 'lat' | 'lon' | 'region'>, to: Pick<GeoLocation, 'lat' | 'lon' | 'region'>): number {
-  const endEach = Math.min(END_SEGMENT_METERS, roadMeters / 2);
+  const endEach = Math.min(SEGMENT_METERS.eachEnd, roadMeters / 2);
   const middle = roadMeters - 2 * endEach;
-  const local = Math.min(middle, LOCAL_A_ROAD_METERS);
+  const local = Math.min(middle, SEGMENT_METERS.localARoad);
   const strategic = middle - local;
   return endEach / urbanSpeed(from) + endEach / urbanSpeed(to) + local / SPEED.localARoad + strategic / SPEED.strategicRoad;
 }
@@ -64,8 +60,8 @@ export class EstimateRouter implements Router {
 export function estimateRoute(from: Pick<GeoLocation, 'lat' | 'lon' | 'region'>, to: Pick<GeoLocation, 'lat' | 'lon' | 'region'>): RouteEstimate {
   const straight = haversineMeters(from.lat, from.lon, to.lat, to.lon);
   const factor = circuityFactor(straight);
-  const road = Math.max(MIN_ROAD_METERS, straight * factor);
-  const duration = Math.max(MIN_DURATION_SECONDS, estimateDurationSeconds(road, from, to));
+  const road = Math.max(AT_LEAST.roadMeters, straight * factor);
+  const duration = Math.max(AT_LEAST.durationSeconds, estimateDurationSeconds(road, from, to));
   return {
     distanceMeters: Math.round(road),
     durationSeconds: Math.round(duration),

@@ -1,22 +1,12 @@
-import type { Country } from './types.js';
+import type { PlaceFacts } from './types.js';
 import type { PlaceType } from './gazetteer-file.js';
 
 export type EntryKind = 'place' | 'station' | 'airport' | 'poi' | 'street';
 
 /** One thing a passenger can name: a populated place, a rail station or an airport (terminal). */
-export interface GazetteerEntry {
+export interface GazetteerEntry extends PlaceFacts {
   kind: EntryKind;
-  label: string;
-  lat: number;
-  lon: number;
-  postcodeDistrict: string | null;
-  council: string | null;
-  region: string | null;
-  country: Country | null;
-  inUk: boolean;
-  iata?: string;
   icao?: string;
-  crs?: string;
   placeType?: PlaceType;
   /** The town or city it is in, as a passenger would name it. */
   town?: string | null;

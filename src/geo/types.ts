@@ -20,10 +20,10 @@ export type Country =
   | 'Jersey'
   | 'Guernsey';
 
-export interface GeoLocation {
-  /** Human-readable name of what the query resolved to, e.g. "Manchester Piccadilly (MAN) station". */
+/** Where a named place is, and what it belongs to: shared by gazetteer entries and geocoded answers. */
+export interface PlaceFacts {
+  /** Human-readable name, e.g. "Manchester Piccadilly (MAN) station". */
   label: string;
-  kind: PlaceKind;
   lat: number;
   lon: number;
   /** Outward code such as "M1" when known. */
@@ -37,6 +37,10 @@ export interface GeoLocation {
   inUk: boolean;
   iata?: string;
   crs?: string;
+}
+
+export interface GeoLocation extends PlaceFacts {
+  kind: PlaceKind;
   /** 0..1; 1 for exact code matches, lower for fuzzy name matches. */
   confidence: number;
   precision: Precision;

@@ -120,13 +120,12 @@ const BOOK_SCRIPT = inlineAsset(`(() => {
 })();
 `);
 
-const REQUOTE_SCRIPT = inlineAsset(`(() => {
-  const button = document.getElementById('requote');
-  const error = document.getElementById('requote-error');
-  button.addEventListener('click', async () => {
-    const d = button.dataset;
+// Both ways of pricing the trip again (a new price for an expired quote, a more exact pickup) ask
+// for a quote with the page's trip and go to its booking page once it is priced; otherwise they
+// have the API's reply (null when it was not JSON) to show.
+const QUOTE_AGAIN = `async function quoteAgain(d, pickup) {
     const body = {
-      pickup: d.pickup,
+      pickup: pickup,
       dropoff: d.dropoff,
       vehicleType: d.vehicleType,
       passengers: Number(d.passengers),
@@ -134,19 +133,30 @@ const REQUOTE_SCRIPT = inlineAsset(`(() => {
       worldwide: d.worldwide === 'true',
     };
     if (d.departAt) body.departAt = d.departAt;
+    const res = await fetch('/api/public/v1/quote', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const reply = await res.json().catch(() => null);
+    if (res.ok && reply && typeof reply.booking_url === 'string') {
+      location.assign(reply.booking_url);
+      return { priced: true, reply };
+    }
+    return { priced: false, reply };
+  }`;
+
+const REQUOTE_SCRIPT = inlineAsset(`(() => {
+  ${QUOTE_AGAIN}
+  const button = document.getElementById('requote');
+  const error = document.getElementById('requote-error');
+  button.addEventListener('click', async () => {
+    const d = button.dataset;
     button.disabled = true;
     error.hidden = true;
     try {
-      const res = await fetch('/api/public/v1/quote', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const reply = await res.json().catch(() => null);
-      if (res.ok && reply && typeof reply.booking_url === 'string') {
-        location.assign(reply.booking_url);
-        return;
-      }
+      const { priced, reply } = await quoteAgain(d, d.pickup);
+      if (priced) return;
       error.textContent = (reply && reply.detail) || 'Could not get a new price. Please try again.';
     } catch {
       error.textContent = 'Could not reach Direct Taxi. Check your connection and try again.';
@@ -221,34 +231,18 @@ ${PAYMENT_METHODS.map(
 // the page asks where exactly, re-quotes with the answer, and offers the suggestions the API
 // returns when it is still not sure (a 422 with up to five). Every text is set with textContent.
 const REFINE_SCRIPT = inlineAsset(`(() => {
+  ${QUOTE_AGAIN}
   const form = document.getElementById('refine');
   const input = document.getElementById('pickup_detail');
   const error = document.getElementById('refine-error');
   const list = document.getElementById('suggestions');
   const d = form.dataset;
   async function requote(pickup) {
-    const body = {
-      pickup: pickup,
-      dropoff: d.dropoff,
-      vehicleType: d.vehicleType,
-      passengers: Number(d.passengers),
-      meetAndGreet: d.meetAndGreet === 'true',
-      worldwide: d.worldwide === 'true',
-    };
-    if (d.departAt) body.departAt = d.departAt;
     error.hidden = true;
     list.replaceChildren();
     try {
-      const res = await fetch('/api/public/v1/quote', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const reply = await res.json().catch(() => null);
-      if (res.ok && reply && typeof reply.booking_url === 'string') {
-        location.assign(reply.booking_url);
-        return;
-      }
+      const { priced, reply } = await quoteAgain(d, pickup);
+      if (priced) return;
       const offered = (reply && Array.isArray(reply.suggestions)) ? reply.suggestions : [];
       for (const s of offered) {
         const button = document.createElement('button');

@@ -19,17 +19,20 @@ import {
 export async function driverRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
+  // Every action on a job card names its offer and answers the same refusals.
+  const onOffer = { tags: ['drivers'], params: OfferIdParams };
+  const refusals = problemResponses(400, 401, 403, 404, 409, 429, 503);
+  const perDriver = { rateLimit: app.rateLimits.driver };
 
   r.post('/api/driver/offers/:offerId/respond', {
     schema: {
+      ...onOffer,
       operationId: 'respondToOffer',
-      tags: ['drivers'],
       summary: 'Accept or decline a job card (driver-authenticated by the signed job-card link)',
-      params: OfferIdParams,
       body: OfferResponseRequest,
-      response: { 200: OfferResponseReply, ...problemResponses(400, 401, 403, 404, 409, 410, 429, 503) },
+      response: { 200: OfferResponseReply, ...refusals, ...problemResponses(410) },
     },
-    config: { rateLimit: app.rateLimits.driver },
+    config: perDriver,
     handler: async (request) => {
       const { result, ref } = await respondToOffer(s, { offerId: request.params.offerId, ...request.body });
       return { result, booking_reference: ref };
@@ -38,16 +41,15 @@ export async function driverRoutes(app: FastifyInstance): Promise<void> {
 
   r.post('/api/driver/offers/:offerId/trip', {
     schema: {
+      ...onOffer,
       operationId: 'reportTrip',
-      tags: ['drivers'],
       summary: 'Report trip progress (en_route, arrived, on_board, completed, no_show) or drop an accepted job',
       description:
         'Steps go forward only: assigned -> en_route (optional) -> arrived -> on_board -> completed, or arrived -> no_show when the passenger did not come. Repeating the current step is accepted; anything else, a closed booking, or a job that is not yours is 409.',
-      params: OfferIdParams,
       body: TripEventRequest,
-      response: { 202: TripEventReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
+      response: { 202: TripEventReply, ...refusals },
     },
-    config: { rateLimit: app.rateLimits.driver },
+    config: perDriver,
     handler: async (request, reply) => {
       const { ref, status } = await reportTrip(s, { offerId: request.params.offerId, ...request.body });
       return reply.code(202).send({ booking_reference: ref, event: request.body.event, status });
@@ -56,16 +58,15 @@ export async function driverRoutes(app: FastifyInstance): Promise<void> {
 
   r.post('/api/driver/offers/:offerId/payment', {
     schema: {
+      ...onOffer,
       operationId: 'confirmPayment',
-      tags: ['drivers'],
       summary: 'Confirm what the passenger paid for a completed trip (written once, as an immutable payment record)',
       description:
         'amount defaults to the fare; less than the fare needs a reason (400 reason_required), kept with the record. A repeat answers the record already written; a trip not yet completed is 409. Corrections are made by ops as new records, never by editing.',
-      params: OfferIdParams,
       body: SettlementRequest,
-      response: { 200: SettlementReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
+      response: { 200: SettlementReply, ...refusals },
     },
-    config: { rateLimit: app.rateLimits.driver },
+    config: perDriver,
     handler: async (request) => {
       const { token, method, amount, reason } = request.body;
       const { ref, payment } = await confirmPayment(s, {

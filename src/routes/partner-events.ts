@@ -57,90 +57,81 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
   const asSender = authenticate({ signedOnly: false });
   const limited = { rateLimit: app.rateLimits.partner };
   const tags = ['partner events'];
+  // What every sender route's schema and options share.
+  const senderSchema = { tags, security: senderSecurity };
+  const asSenderLimited = { config: limited, preValidation: asSender };
 
   r.get('/api/public/v1/partner/webhook', {
     schema: {
       operationId: 'getPartnerWebhook',
-      tags,
+      ...senderSchema,
       summary: 'Where your booking status events are delivered',
-      security: senderSecurity,
       response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 429) },
     },
-    config: limited,
-    preValidation: asSender,
+    ...asSenderLimited,
     handler: async (request) => webhookRegistration(s, sender(request)),
   });
 
   r.put('/api/public/v1/partner/webhook', {
     schema: {
       operationId: 'registerPartnerWebhook',
-      tags,
+      ...senderSchema,
       summary: 'Register or change your callback URL; the first registration returns the signing secret, once',
       description:
         'Every status change of your bookings is POSTed to this URL, signed as Standard Webhooks sign (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the whsec_ secret): verify with any Standard Webhooks library. In order per booking, retried with backoff for 72 hours. The URL must be https and resolve only to public addresses.',
-      security: senderSecurity,
       body: WebhookRegistrationRequest,
       response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 413, 415, 429) },
     },
     validatorCompiler: documentedOnly,
-    config: limited,
-    preValidation: asSender,
+    ...asSenderLimited,
     handler: async (request) => registerCallback(s, sender(request), parseBody(WebhookRegistrationRequest, rawBody(request)).url),
   });
 
   r.delete('/api/public/v1/partner/webhook', {
     schema: {
       operationId: 'deletePartnerWebhook',
-      tags,
+      ...senderSchema,
       summary: 'Stop deliveries (events are still recorded and listed)',
-      security: senderSecurity,
       response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 429) },
     },
-    config: limited,
-    preValidation: asSender,
+    ...asSenderLimited,
     handler: async (request) => unregisterCallback(s, sender(request)),
   });
 
   r.post('/api/public/v1/partner/webhook/secret', {
     schema: {
       operationId: 'rotatePartnerWebhookSecret',
-      tags,
+      ...senderSchema,
       summary: 'Issue a new signing secret (returned once); the previous one keeps signing for 24 hours',
       description:
         'While both are in use each delivery carries two signatures (space separated), so a receiver holding either verifies it. Credentials as on every sender route: your API key, or x-partner/x-operator with a v2 x-signature, which covers the method and the target (POST /api/public/v1/partner/webhook/secret) with the (empty) body; a body-only v1 signature, or one made for another request, is refused.',
-      security: senderSecurity,
       response: { 200: WebhookRegistrationSchema, ...problemResponses(400, 401, 429) },
     },
-    config: limited,
-    preValidation: asSender,
+    ...asSenderLimited,
     handler: async (request) => rotateWebhookSecret(s, sender(request)),
   });
 
   r.get('/api/public/v1/partner/events', {
     schema: {
       operationId: 'listPartnerEvents',
-      tags,
+      ...senderSchema,
       summary: 'Your bookings’ status events of the last 30 days, oldest first, with how their delivery is going',
-      security: senderSecurity,
       querystring: PartnerEventListQuery,
       response: { 200: PartnerEventListSchema, ...problemResponses(400, 401, 429) },
     },
-    config: limited,
-    preValidation: asSender,
+    ...asSenderLimited,
     handler: async (request) => listEvents(s, sender(request), request.query),
   });
 
   r.post('/api/public/v1/partner/events/:id/replay', {
     schema: {
       operationId: 'replayPartnerEvent',
-      tags,
+      ...senderSchema,
       summary: 'Deliver one of your events again, with the same webhook-id and body',
-      security: senderSecurity,
       params: PartnerEventParams,
       response: { 202: ReplayReplySchema, ...problemResponses(400, 401, 404, 409, 429) },
     },
-    config: limited,
-    preValidation: asSender,
+    ...asSenderLimited,
     handler: async (request, reply) => reply.code(202).send(await replayEvent(s, sender(request), request.params.id)),
   });
 
