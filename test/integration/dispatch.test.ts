@@ -1,21 +1,47 @@
+// The dispatch cascade on the real stack. Nothing here races the wall clock, so a busy machine is
+// only slower: an offer stays open an hour and a driver assigned has a day to turn up, longer than
+// any test here may run; where an offer has to run out (or the driver not turn up), the test runs on
+// a time-skipping Temporal server of its own and moves its clock once the booking waits on it.
 import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { amendBooking } from '../../src/bookings/amend.js';
 import { DeliveryError } from '../../src/notify/delivery-error.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
+
+// A driver's time to answer an offer: an hour, so an answer is never too late however busy the
+// machine (3 s here once). Where an offer has to run out, the time-skipping server's clock moves past it.
+const OFFER_TIMEOUT_SECONDS = 3600;
+// How long past pickup an assigned driver may go without reporting moving: a day, so no test's
+// driver becomes a no-show while it runs (4 s here once), nor when the skipping server's clock
+// moves an offer's hour on; the no-show test moves the clock past it.
+const NO_SHOW_GRACE_SECONDS = 24 * 3600;
 
 let stack: TestStack;
+// The same stack on a time-skipping Temporal server, for the tests where an offer or the no-show
+// grace has to run out.
+let skipping: TimeSkippingStack;
 const created: TestDriver[] = [];
+// Bookings whose workflows are ended after each test: none keeps an hour's offer or a day's timer
+// running (on the skipping server, the next test's clock moves would fire them).
+const bookings: Array<{ client: Client; ref: string }> = [];
 beforeAll(async () => {
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '3', NO_SHOW_GRACE_SECONDS: '4' });
+  const env = { OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS), NO_SHOW_GRACE_SECONDS: String(NO_SHOW_GRACE_SECONDS) };
+  stack = await startStack(env);
+  skipping = await startTimeSkippingStack(env);
 });
 afterEach(async () => {
   // Drivers stay in the shared database; offline, they can never be offered another test's job.
   await takeDriversOffline(stack.sql, created.splice(0));
+  await Promise.all(bookings.splice(0).map(({ client, ref }) => client.workflow.getHandle(bookingWorkflowId(ref)).terminate('test done').catch(() => {})));
 });
-afterAll(async () => stack?.close());
+afterAll(async () => {
+  await skipping?.close();
+  await stack?.close();
+});
 
 async function driverNear(lat: number, lon: number, opts: Parameters<typeof createDriver>[1] extends infer O ? Partial<O> : never = {}) {
   const d = await createDriver(stack.sql, { lat, lon, homeArea: 'national-default', ...opts });
@@ -24,11 +50,12 @@ async function driverNear(lat: number, lon: number, opts: Parameters<typeof crea
 }
 
 let ipCounter = 1;
-async function quoteAndBook(pickup: string, dropoff: string, extra: Record<string, unknown> = {}) {
+/** Quotes and books through `on`'s HTTP app (the dev-server stack unless given the skipping one). */
+async function quoteAndBook(pickup: string, dropoff: string, extra: Record<string, unknown> = {}, on: TestStack = stack) {
   const ip = `10.77.${ipCounter >> 8}.${ipCounter++ & 255}`;
-  const q = await stack.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: ip, payload: { pickup, dropoff, ...extra } });
+  const q = await on.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: ip, payload: { pickup, dropoff, ...extra } });
   expect(q.statusCode).toBe(200);
-  const res = await stack.app.inject({
+  const res = await on.app.inject({
     method: 'POST',
     url: '/api/public/bookings/create',
     remoteAddress: ip,
@@ -42,10 +69,35 @@ async function quoteAndBook(pickup: string, dropoff: string, extra: Record<strin
     },
   });
   expect(res.statusCode).toBe(200);
-  return res.json<{ booking_reference: string; status: string }>();
+  const booked = res.json<{ booking_reference: string; status: string }>();
+  bookings.push({ client: on.client, ref: booked.booking_reference });
+  return booked;
 }
 
-const state = (ref: string) => stack.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+const state = (ref: string, on: TestStack = stack) => on.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+
+/**
+ * Until the booking waits on `driver`'s answer: the offer's timer is set in the same workflow task
+ * as the status 'offered', so a clock moved after this fires it.
+ */
+const waitingOn = (on: TestStack, ref: string, driver: TestDriver) =>
+  eventually(async () => {
+    const s = await state(ref, on);
+    return s.status === 'offered' && s.offer?.driverId === driver.id ? true : undefined;
+  }, 30_000, `booking ${ref} to wait on ${driver.id}`);
+
+/** The timers a booking's workflow has started and not seen fire or cancelled, in seconds. */
+async function openTimers(client: Client, ref: string): Promise<number[]> {
+  const history = await client.workflow.getHandle(bookingWorkflowId(ref)).fetchHistory();
+  const open = new Map<string, number>();
+  for (const e of history.events ?? []) {
+    const started = e.timerStartedEventAttributes;
+    if (started?.timerId) open.set(started.timerId, Number(String(started.startToFireTimeout?.seconds ?? 0)));
+    const ended = e.timerFiredEventAttributes ?? e.timerCanceledEventAttributes;
+    if (ended?.timerId) open.delete(ended.timerId);
+  }
+  return [...open.values()];
+}
 
 /** The decision log: every time the cascade considered this driver for this booking, and why not. */
 const decisions = (ref: string, driverId: string) =>
@@ -55,52 +107,59 @@ const decisions = (ref: string, driverId: string) =>
 
 describe('dispatch cascade', () => {
   it('offers local drivers nearest first: the first declines, the second times out, the third accepts; a late accept is told the job is taken', async () => {
+    // On the time-skipping server: the second driver's offer runs out when the test moves the clock.
+    const { stack: s, temporal } = skipping;
     // Norwich: a national-default area far from the demo fleet.
     const first = await driverNear(52.6275, 1.3070);
     const second = await driverNear(52.6330, 1.3070);
     const third = await driverNear(52.6420, 1.3070);
-    const { booking_reference: ref } = await quoteAndBook('Norwich station', 'Norwich Airport');
+    const { booking_reference: ref } = await quoteAndBook('Norwich station', 'Norwich Airport', {}, s);
 
     const card1 = await waitForJobCard(stack.sql, first, ref);
     expect(card1.body).toContain('Norwich');
-    expect((await respond(stack.app, card1, 'decline')).json()).toMatchObject({ result: 'declined' });
+    expect((await respond(s.app, card1, 'decline')).json()).toMatchObject({ result: 'declined' });
 
     const card2 = await waitForJobCard(stack.sql, second, ref);
-    const card3 = await waitForJobCard(stack.sql, third, ref); // arrives after the 3 s timeout
-    const accepted = await respond(stack.app, card3, 'accept');
+    // The second driver says nothing: their offer runs out.
+    await waitingOn(s, ref, second);
+    await temporal.sleep(OFFER_TIMEOUT_SECONDS * 1000);
+    const card3 = await waitForJobCard(stack.sql, third, ref);
+    const accepted = await respond(s.app, card3, 'accept');
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
 
     const row = await waitForStatus(stack.sql, ref, 'assigned');
     expect(row.driver_id).toBe(third.id);
-    const late = await respond(stack.app, card2, 'accept');
+    const late = await respond(s.app, card2, 'accept');
     expect(late.statusCode).toBe(409);
     expect(late.json().code).toBe('job_taken');
 
-    const s = await state(ref);
-    const outcome = (d: TestDriver) => s.candidates.filter((c) => c.driverId === d.id).map((c) => c.outcome);
+    const st = await state(ref, s);
+    const outcome = (d: TestDriver) => st.candidates.filter((c) => c.driverId === d.id).map((c) => c.outcome);
     expect(outcome(first)).toEqual(['offered', 'declined']);
     expect(outcome(second)).toEqual(['offered', 'timed_out']);
     expect(outcome(third)).toEqual(['offered', 'accepted']);
-    expect(s.candidates.find((c) => c.driverId === first.id)?.tier).toBe('local');
+    expect(st.candidates.find((c) => c.driverId === first.id)?.tier).toBe('local');
 
     // Exactly one job card per offer and channel, and the passenger told who is coming.
     const cards = await stack.sql<{ recipient: string; channel: string }[]>`
       select recipient, channel from outbox where booking_ref = ${ref} and body like 'New job%'`;
     expect(cards).toHaveLength(6);
-    const lookup = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=ada.lovelace@example.com` });
+    const lookup = await s.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=ada.lovelace@example.com` });
     expect(lookup.json()).toMatchObject({ status: 'assigned', driver: { plate: expect.any(String) } });
     const [told] = await stack.sql`select body from outbox where booking_ref = ${ref} and recipient = '+447400123456'`;
     expect(told?.body).toContain(ref);
   });
 
   it('stops offering when the passenger cancels mid-cascade, and cancelling again answers the same', async () => {
+    // On the time-skipping server, so the first driver's offer window can pass without waiting for it.
+    const { stack: s, temporal } = skipping;
     const first = await driverNear(50.3790, -4.1430); // Plymouth
     const second = await driverNear(50.3850, -4.1430);
-    const { booking_reference: ref } = await quoteAndBook('Plymouth station', 'Plymouth');
+    const { booking_reference: ref } = await quoteAndBook('Plymouth station', 'Plymouth', {}, s);
     await waitForJobCard(stack.sql, first, ref);
     const cancel = () =>
-      stack.app.inject({
+      s.app.inject({
         method: 'POST',
         url: `/api/public/v1/booking/${ref}`,
         payload: { action: 'cancel', email: 'ADA.LOVELACE@example.com', reason: 'plans changed' },
@@ -110,13 +169,15 @@ describe('dispatch cascade', () => {
     expect(res.json()).toMatchObject({ status: 'cancelled', cancel_reason: 'plans changed' });
     expect((await cancel()).json()).toEqual(res.json());
 
-    // Longer than an offer timeout: the second driver never hears of it.
-    await new Promise((r) => setTimeout(r, 4000));
+    // The clock moves past the first driver's offer window, and the booking's workflow ends,
+    // cancelled: nothing is left that could offer the job to anyone. The second driver never heard of it.
+    await temporal.sleep(OFFER_TIMEOUT_SECONDS * 1000);
+    expect((await s.client.workflow.getHandle(bookingWorkflowId(ref)).result()).status).toBe('cancelled');
     const [{ n }] = (await stack.sql`select count(*)::int as n from outbox where recipient = ${second.phone} and booking_ref = ${ref}`) as unknown as [{ n: number }];
     expect(n).toBe(0);
     const [offer] = await stack.sql`select status from offers where booking_ref = ${ref} and driver_id = ${first.id}`;
     expect(offer?.status).toBe('withdrawn');
-    const wrongEmail = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=someone@example.com` });
+    const wrongEmail = await s.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=someone@example.com` });
     expect(wrongEmail.statusCode).toBe(403);
   });
 
@@ -172,6 +233,7 @@ describe('dispatch cascade', () => {
     expect(replies.filter((r) => r.statusCode === 409).every((r) => r.json().code === 'booking_exists' && !('booking_reference' in r.json()))).toBe(true);
     const refs = new Set(replies.filter((r) => r.statusCode === 200).map((r) => r.json().booking_reference));
     const [ref] = [...refs] as [string];
+    bookings.push({ client: stack.client, ref });
     await waitForJobCard(stack.sql, d, ref);
     const rows = await stack.sql`select ref from bookings where passenger_phone = '+447400123457'`;
     expect(rows).toHaveLength(1);
@@ -213,19 +275,38 @@ describe('dispatch cascade', () => {
   });
 
   it('treats a driver who has not arrived by pickup time plus the grace as a no-show and reassigns', async () => {
+    // On the time-skipping server: the grace runs out when the test moves the clock past it.
+    const { stack: s, temporal } = skipping;
     // Cambridge: its own licensing area, so its local drivers are licensed there.
     const late = await driverNear(52.2050, 0.1190, { homeArea: 'cambridge' });
     const punctual = await driverNear(52.2100, 0.1190, { homeArea: 'cambridge' });
-    const { booking_reference: ref } = await quoteAndBook('Cambridge station', 'Cambridge');
+    const { booking_reference: ref } = await quoteAndBook('Cambridge station', 'Cambridge', {}, s);
     const card = await waitForJobCard(stack.sql, late, ref);
-    await respond(stack.app, card, 'accept');
+    await respond(s.app, card, 'accept');
     await waitForStatus(stack.sql, ref, 'assigned');
-    // Pickup is now; with a 4 s grace the no-show fires without anyone touching the booking.
+    // Pickup is now. Once the booking waits on the driver (assigned, its no-show timer set in the
+    // same workflow task), the clock moves past pickup plus the grace, and the no-show fires
+    // without anyone touching the booking.
+    const assigned = await eventually(async () => {
+      const st = await state(ref, s);
+      return st.status === 'assigned' && st.driverId === late.id ? st : undefined;
+    }, 30_000, 'the booking to wait on the late driver');
+    // To just past that moment on the server's clock (which earlier tests here moved on), not a
+    // whole grace further: the next driver's offer must not run out in the same move.
+    const noShowAt = Date.parse(assigned.job.pickupAt) + NO_SHOW_GRACE_SECONDS * 1000;
+    await temporal.sleep(noShowAt - (await temporal.currentTimeMs()) + 1000);
     const next = await waitForJobCard(stack.sql, punctual, ref, 30_000);
-    await respond(stack.app, next, 'accept');
-    expect((await waitForStatus(stack.sql, ref, 'assigned')).driver_id).toBe(punctual.id);
-    const s = await state(ref);
-    expect(s.candidates.find((c) => c.driverId === late.id && c.outcome === 'dropped')?.reason).toBe('no_show');
+    // The answer comes once the assignment is recorded, and only as 'accepted' if the job is theirs.
+    // (Read as that and from the records rather than the booking's status: pickup plus the grace has
+    // passed for whoever takes the job now, so the workflow gives them a second before the next no-show.)
+    const accepted = await respond(s.app, next, 'accept');
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
+    const [offer] = await stack.sql<{ status: string }[]>`select status from offers where booking_ref = ${ref} and driver_id = ${punctual.id}`;
+    expect(offer?.status).toBe('accepted');
+    const st = await state(ref, s);
+    expect(st.candidates.filter((c) => c.driverId === punctual.id).map((c) => c.outcome).slice(0, 2)).toEqual(['offered', 'accepted']);
+    expect(st.candidates.find((c) => c.driverId === late.id && c.outcome === 'dropped')?.reason).toBe('no_show');
   }, 60_000);
 
   it('waits on a durable timer for a pre-booked journey: scheduled, nothing offered yet', async () => {
@@ -233,7 +314,14 @@ describe('dispatch cascade', () => {
     const departAt = new Date(Date.now() + 3 * 3600_000).toISOString();
     const { booking_reference: ref, status } = await quoteAndBook('Lincoln', 'Lincoln station', { departAt });
     expect(status).toBe('scheduled');
-    await new Promise((r) => setTimeout(r, 1500));
+    // The workflow is parked on a timer until the dispatch lead before pickup (15 minutes), hours away.
+    const timers = await eventually(async () => {
+      const open = await openTimers(stack.client, ref);
+      return open.length > 0 ? open : undefined;
+    }, 30_000, 'the booking to wait on its dispatch timer');
+    expect(timers).toHaveLength(1);
+    expect(timers[0]).toBeGreaterThan(2.5 * 3600);
+    expect(timers[0]).toBeLessThanOrEqual(2.75 * 3600);
     expect((await state(ref)).status).toBe('scheduled');
     const offers = await stack.sql`select 1 from offers where booking_ref = ${ref}`;
     expect(offers).toHaveLength(0);
@@ -302,7 +390,7 @@ describe('dispatch cascade', () => {
 
   it('moves on to the next driver when a job card cannot be delivered, without losing the booking', async () => {
     const unreachable = '+447700909999';
-    const refusing = await startStack({ OFFER_TIMEOUT_SECONDS: '5' }, {
+    const refusing = await startStack({ OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS) }, {
       // A provider that permanently refuses one number (as Twilio does an invalid one), else delivers.
       wrapNotifier: (real) => ({
         send: async (msg) => {
