@@ -93,4 +93,36 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Use cases refuse with a Refusal (src/refusal.ts), never with an HTTP problem: each entry point
+    // translates a Refusal once (docs/refusals.md). ProblemError stays with HTTP (src/http,
+    // src/plugins, src/routes, src/app.ts), the partner endpoints' credentials and body parsing
+    // (src/partners/auth.ts, raw-body.ts), and the modules that render refusals for MCP and for a
+    // partner's rejected job. test/unit/lint/refusal-imports.test.ts proves it is caught.
+    files: [
+      'src/bookings/**/*.ts',
+      'src/quotes/**/*.ts',
+      'src/drivers/**/*.ts',
+      'src/passengers/**/*.ts',
+      'src/settlement/**/*.ts',
+      'src/billing/**/*.ts',
+      'src/auth/**/*.ts',
+      'src/partners/**/*.ts',
+      'src/mcp/**/*.ts',
+    ],
+    ignores: ['src/partners/auth.ts', 'src/partners/raw-body.ts', 'src/partners/job-rejection.ts', 'src/mcp/refusal-result.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/problem.js', '**/http/problem'],
+              message: 'A use case refuses with a Refusal (src/refusal.ts); only the entry points make HTTP problems (docs/refusals.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,4 @@
 import { Context } from '@temporalio/activity';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { AmendTooLate, amendBooking } from '../src/bookings/amend.js';
 import { partnerJobIdentity } from '../src/bookings/identity.js';
 import { requestOwner } from '../src/bookings/request-owner.js';
@@ -8,6 +6,7 @@ import { createBooking } from '../src/bookings/start-workflow.js';
 import { findBooking, markCancelled } from '../src/bookings/store.js';
 import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../src/partners/store.js';
 import type { Sql } from '../src/db/sql.js';
+import { failureType, isWorkflowGone } from '../src/temporal/refusals.js';
 import {
   BookingFailure,
   bookingWorkflowId,
@@ -22,9 +21,6 @@ import type { BookingChange } from '../workflows/partners/job-definitions.js';
 // cancels through the same paths every booking route uses (src/bookings/start-workflow.ts,
 // src/bookings/amend.ts). The Temporal client is the worker's own (activity context). Nothing here
 // imports the API's services (src/services.ts imports the activities).
-
-const refused = (err: unknown, type: string) =>
-  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === type;
 
 export function createPartnerJobActivities(deps: { sql: Sql }) {
   const { sql } = deps;
@@ -66,7 +62,7 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
         return { ok: true, status: after.status };
       } catch (err) {
         if (err instanceof AmendTooLate) return { ok: false, code: 'amend_too_late', status: err.status };
-        if (refused(err, BookingFailure.closed) || err instanceof WorkflowNotFoundError) {
+        if (failureType(err) === BookingFailure.closed || isWorkflowGone(err)) {
           return { ok: false, code: 'amend_too_late', status: (await findBooking(sql, a.ref))?.status ?? null };
         }
         throw err;
@@ -79,13 +75,13 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
         const after = await handle.executeUpdate(cancelBookingUpdate, { args: [{ reason: c.reason, by: 'partner' }] });
         return { ok: true, status: after.status };
       } catch (err) {
-        if (refused(err, BookingFailure.closed)) {
+        if (failureType(err) === BookingFailure.closed) {
           return { ok: false, code: 'job_completed', status: (await findBooking(sql, c.ref))?.status ?? null };
         }
         // The passenger is on board: only ops can end the trip.
-        if (refused(err, BookingFailure.tripInProgress)) return { ok: false, code: 'trip_in_progress', status: 'on_board' };
+        if (failureType(err) === BookingFailure.tripInProgress) return { ok: false, code: 'trip_in_progress', status: 'on_board' };
         // The booking workflow closes once it can no longer be served (unassigned past pickup).
-        if (err instanceof WorkflowNotFoundError) {
+        if (isWorkflowGone(err)) {
           const row = await findBooking(sql, c.ref);
           if (row && (row.status === 'completed' || row.status === 'no_show')) return { ok: false, code: 'job_completed', status: row.status };
           await markCancelled(sql, c.ref, c.reason);

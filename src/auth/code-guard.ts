@@ -1,6 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
-import { rethrowAsProblem } from '../http/refusal-problem.js';
 import { renderOpsCodeCeilingEmail } from '../notify/templates.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
@@ -97,12 +96,6 @@ const inMinutes = (ms: number) => `${Math.max(1, Math.ceil(ms / 60_000))} minute
  * request against each allowance it passes; only a code that will be sent counts against the ceiling.
  */
 export async function admitCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, r: CodeRequest): Promise<void> {
-  // Phase-1 bridge (docs/refusals.md): the claim link (src/bookings/ownership.ts sendClaimLink)
-  // still tells a refusal here by `instanceof ProblemError`.
-  return admit(s, r).catch(rethrowAsProblem);
-}
-
-async function admit(s: Pick<Services, 'sql' | 'config' | 'notifier'>, r: CodeRequest): Promise<void> {
   const c = s.config;
   const locked = await lockouts.lockedFor(s.sql, r.subject);
   if (locked > 0) throw tooMany(`Too many wrong codes: sign-in is locked for ${inMinutes(locked)}.`, locked, 'sign_in_locked');

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { manageTokenHolds } from './ownership.js';
 import { findBooking, type BookingWithDriver } from './store.js';
@@ -27,11 +27,11 @@ export async function proofHolds(sql: Services['sql'], row: Pick<BookingWithDriv
 /** The booking, if the proof holds: 404 when there is no such booking, 403 when the proof is wrong. */
 export async function bookingForHolder(s: Pick<Services, 'sql' | 'config'>, ref: string, proof: BookingProof): Promise<BookingWithDriver> {
   const row = await findBooking(s.sql, ref);
-  if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${ref}.`);
+  if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
   if (!(await proofHolds(s.sql, row, proof))) {
     throw 'token' in proof
-      ? new ProblemError(403, 'token_mismatch', 'The manage token does not match this booking, has been revoked, or has expired (a day after pickup).')
-      : new ProblemError(403, 'email_mismatch', 'The email does not match this booking.');
+      ? Refusal.forbidden('token_mismatch', 'The manage token does not match this booking, has been revoked, or has expired (a day after pickup).')
+      : Refusal.forbidden('email_mismatch', 'The email does not match this booking.');
   }
   return row;
 }

@@ -1,8 +1,8 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../config.js';
 import type { GeoLocation } from '../geo/types.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
@@ -119,8 +119,7 @@ async function createOrAnswer(
   }
   if (repeat === 'same_email') return { ...(await existingBooking(s, claim.ref, farePence)), manageToken: null };
   const texted = await sendClaimLink(s, trip, { address: caller.address });
-  throw new ProblemError(
-    409,
+  throw Refusal.conflict(
     'booking_exists',
     `This passenger already has this trip booked, by another caller. ${texted ? "We have texted the passenger's phone a link to manage it. " : ''}` +
       'Retrying your own request? Send the same Idempotency-Key (or API key) as the first time to get its reply.',
@@ -134,9 +133,9 @@ async function existingBooking(s: BookingDeps, ref: string, farePence: number): 
     const row = await findBooking(s.sql, ref);
     return { ref, state, farePence: row?.fare_pence ?? farePence };
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!isWorkflowGone(err)) throw err;
     const row = await findBooking(s.sql, ref);
-    if (!row) throw new ProblemError(409, 'booking_in_progress', 'This trip is being booked by an earlier request; retry in a moment.', { headers: { 'retry-after': '1' } });
+    if (!row) throw Refusal.conflict('booking_in_progress', 'This trip is being booked by an earlier request; retry in a moment.', { retryAfterSeconds: 1 });
     return { ref, state: { status: row.status } as BookingState, farePence: row.fare_pence };
   }
 }
@@ -166,12 +165,10 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): P
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone || null });
   const partnerId = r.senderJob?.partnerId ?? r.apiKey?.partnerId;
   if (r.agreedFarePence !== undefined && !partnerId) {
-    throw new ProblemError(403, 'fare_not_allowed', 'Only partner keys may supply a fare; omit it to be priced on the published tariff.');
+    throw Refusal.forbidden('fare_not_allowed', 'Only partner keys may supply a fare; omit it to be priced on the published tariff.');
   }
   if (r.pickupMayBePast === false && r.departAt !== undefined && Date.parse(r.departAt) < s.now().getTime()) {
-    throw new ProblemError(400, 'depart_at_in_past', 'The pickup time is in the past.', {
-      errors: [{ field: `body.${r.fields.departAt}`, message: 'must not be in the past' }],
-    });
+    throw Refusal.invalid('depart_at_in_past', 'The pickup time is in the past.', { field: { name: r.fields.departAt, message: 'must not be in the past' } });
   }
   const trip = await priceTrip(s, {
     fields: r.fields,
@@ -229,14 +226,14 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): P
 async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone });
   const q = await findQuote(s.sql, r.quoteId);
-  if (!q) throw new ProblemError(404, 'quote_not_found', `No quote ${r.quoteId}.`);
+  if (!q) throw Refusal.notFound('quote_not_found', `No quote ${r.quoteId}.`);
   const identity = quoteIdentity({ phone: r.passenger.phone, quoteId: q.id });
   const claim = await claimBookingRef(s.sql, identity, newBookingRef(), caller.owner);
   const ref = claim.ref;
   const redemption = await redeemQuote(s, q.id, { requestId: identity.key, bookingRef: ref });
   if (redemption.bookingRef !== ref) {
     // This request's earlier booking was cancelled: the quote went with it.
-    throw new ProblemError(409, 'quote_already_redeemed', `Quote ${q.id} was used for a booking since cancelled. Ask for a new quote.`);
+    throw Refusal.conflict('quote_already_redeemed', `Quote ${q.id} was used for a booking since cancelled. Ask for a new quote.`);
   }
   // A pickup time that passed while the quote sat unused becomes "now".
   const pickupAt = q.depart_at.getTime() < s.now().getTime() ? s.now() : q.depart_at;

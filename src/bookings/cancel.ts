@@ -1,7 +1,7 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
 import { bookingWorkflowId, cancelBookingUpdate, type CancelInput } from '../../workflows/bookings/definitions.js';
 import { bookingForHolder, type BookingProof } from './access.js';
 import { findBooking, markCancelled, type BookingWithDriver } from './store.js';
@@ -26,13 +26,13 @@ export async function cancelBooking(
   if (row.status !== 'cancelled') {
     try {
       // The workflow stops offers, withdraws the job card and tells the driver; its validator
-      // refuses if the journey completed or the passenger boarded in the meantime (mapped to 409
-      // by the error handler: src/http/temporal-problems.ts).
+      // refuses if the journey completed or the passenger boarded in the meantime (a conflict, as
+      // src/temporal/refusals.ts maps it for every entry point).
       await s.temporal.workflow.getHandle(bookingWorkflowId(r.ref)).executeUpdate(cancelBookingUpdate, { args: [{ reason, by: r.by }] });
     } catch (err) {
       // The workflow closes once a booking can no longer be served (unassigned past pickup):
       // nothing is running to stop, so the record alone is marked.
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      if (!isWorkflowGone(err)) throw err;
       await markCancelled(s.sql, r.ref, reason);
     }
   }
@@ -41,7 +41,7 @@ export async function cancelBooking(
   return after ?? row;
 }
 
-const bookingClosed = (ref: string) => new ProblemError(409, 'booking_closed', `Booking ${ref} is already completed and cannot be cancelled.`);
+const bookingClosed = (ref: string) => Refusal.conflict('booking_closed', `Booking ${ref} is already completed and cannot be cancelled.`);
 
 export const tripInProgress = (ref: string) =>
-  new ProblemError(409, 'trip_in_progress', `Booking ${ref} has its passenger on board: a trip under way cannot be cancelled.`);
+  Refusal.conflict('trip_in_progress', `Booking ${ref} has its passenger on board: a trip under way cannot be cancelled.`);

@@ -1,7 +1,7 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
 import { recordStaffActionOnce, type StaffMember } from '../auth/staff.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
 import { bookingWorkflowId, endTripUpdate, type EndTripSettlement, type PaymentRecord } from '../../workflows/bookings/definitions.js';
 import { effectivePayments } from '../settlement/payments-store.js';
 import { findBooking } from './store.js';
@@ -21,18 +21,18 @@ export async function endTrip(
   r: { reason: string; settlement: EndTripSettlement },
 ): Promise<{ ref: string; payment: PaymentRecord; endedNow: boolean }> {
   const row = await findBooking(s.sql, ref);
-  if (!row) throw new ProblemError(404, 'booking_not_found', `No booking ${ref}.`);
+  if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
   let result;
   try {
     result = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(endTripUpdate, { args: [r] });
   } catch (err) {
     // Closed: settled (or closed unsettled a week after completing), cancelled, or never served.
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!isWorkflowGone(err)) throw err;
     // Once its trip is ended and settled the workflow closes: a repeat is answered from the record.
     const settled = row.status === 'completed' ? (await effectivePayments(s.sql, ref)).at(-1) : undefined;
     if (settled?.recordedBy === 'ops') result = { payment: settled, endedNow: false };
-    else if (settled) throw new ProblemError(409, 'trip_already_settled', `Booking ${ref} is already settled.`);
-    else throw new ProblemError(409, 'trip_not_in_progress', `Booking ${ref} is ${row.status} and no longer running: there is no trip to end.`);
+    else if (settled) throw Refusal.conflict('trip_already_settled', `Booking ${ref} is already settled.`);
+    else throw Refusal.conflict('trip_not_in_progress', `Booking ${ref} is ${row.status} and no longer running: there is no trip to end.`);
   }
   const { payment } = result;
   // Recorded by whichever request ended it; a retry after a crash between the two records it then.

@@ -1,8 +1,8 @@
 import { admitCode, servedMobile } from '../auth/code-guard.js';
 import { hashSecret, newSecret } from '../auth/secrets.js';
-import { ProblemError } from '../http/problem.js';
 import { renderClaimLinkText, type TripSummary } from '../notify/templates.js';
 import { checkPassengerEmail } from '../passengers/email.js';
+import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import * as tokens from './ownership-store.js';
 import { findBooking } from './store.js';
@@ -50,7 +50,8 @@ export async function sendClaimLink(
   try {
     await admitCode(s, { channel: 'sms', audience: 'claim', recipient: `phone:${trip.phone}`, subject: `claim:${trip.phone}`, address: ctx.address });
   } catch (err) {
-    if (err instanceof ProblemError) return false;
+    // A limit reached, or codes paused: no link this time, and the caller is not told why.
+    if (err instanceof Refusal) return false;
     throw err;
   }
   const token = newSecret(CLAIM_TOKEN_PREFIX);
@@ -97,11 +98,11 @@ export async function claimBooking(
   let email: string | null = null;
   if (contact.email?.trim()) {
     const checked = checkPassengerEmail(contact.email);
-    if (!checked.ok) throw new ProblemError(400, checked.code, checked.reason, { errors: [{ field: 'body.email', message: checked.reason }] });
+    if (!checked.ok) throw Refusal.invalid(checked.code, checked.reason, { field: { name: 'email', message: checked.reason } });
     email = checked.email;
   }
   if (!booking || !(await tokens.spendClaim(s.sql, hashSecret(token)))) {
-    throw new ProblemError(410, 'claim_link_spent', 'This link has been used or has expired. Ask for a new one from the booking page.');
+    throw Refusal.gone('claim_link_spent', 'This link has been used or has expired. Ask for a new one from the booking page.');
   }
   await tokens.revokeManageTokens(s.sql, booking.ref);
   await tokens.setPassengerContact(s.sql, booking.ref, { name: contact.name?.trim() || null, email });

@@ -1,6 +1,6 @@
-import { ProblemError, type FieldError } from '../http/problem.js';
 import { checkPassengerEmail } from '../passengers/email.js';
 import { normaliseInternationalPhone } from '../passengers/phone.js';
+import { Refusal, type RefusedField } from '../refusal.js';
 import { normaliseFlightNumber } from '../screening/flight-number.js';
 import { screenFreeText } from '../screening/free-text.js';
 
@@ -17,60 +17,67 @@ export interface Passenger {
   agent: string | null;
 }
 
-export interface RawPassenger {
-  name: { field: string; value: string };
-  phone: { field: string; value: string };
-  email?: { field: string; value: string | undefined };
-  paymentMethod: string;
-  flightNumber?: { field: string; value: string | undefined };
-  notes?: { field: string; value: string | undefined };
-  agent?: { field: string; value: string | undefined };
+/** What a check of a phone, an email or a flight number answers. */
+type Check = { ok: true } | { ok: false; reason: string };
+
+/** A body's fields that hold text. */
+export type TextField<B> = { [K in keyof B]-?: NonNullable<B[K]> extends string ? K : never }[keyof B] & string;
+
+/**
+ * Where a contract puts what it says about the passenger: its own field names, stated once per
+ * contract (passenger_name, passengerName, ...). The values are read from the body by these names,
+ * and refusals name the fields so.
+ */
+export interface PassengerFields<B> {
+  name: TextField<B>;
+  phone: TextField<B>;
+  email: TextField<B>;
+  flightNumber: TextField<B>;
+  notes: TextField<B>;
+  /** Only the contracts that take one: the assistant booking for the passenger. */
+  agent?: TextField<B>;
 }
 
 /**
  * Checks and normalises everything a passenger typed before it reaches the booking engine or a
  * driver's job card: names and notes are screened for injected instructions, the phone must be
- * international, the email a real person's. All problems are reported together as one 400.
+ * international, the email a real person's. All problems are refused together, as invalid. `body`
+ * holds the values under the contract's names (with any the caller settled elsewhere, such as an
+ * admitted email, put in their place).
  */
-export function readPassenger(raw: RawPassenger, emailVerified: boolean): Passenger {
-  const errors: FieldError[] = [];
+export function readPassenger<B extends object>(body: B, fields: PassengerFields<NoInfer<B>>, paymentMethod: string, emailVerified: boolean): Passenger {
+  const value = (field: TextField<B> | undefined) => (field === undefined ? undefined : (body[field] as string | undefined));
+  const refused: RefusedField[] = [];
   let suspicious = false;
-  const text = (f: { field: string; value: string | undefined } | undefined, maxLength: number, multiline = false): string | null => {
-    if (!f || f.value === undefined || f.value.trim() === '') return null;
-    const r = screenFreeText(f.field, f.value, { maxLength, multiline });
+  const text = (field: TextField<B> | undefined, maxLength: number, multiline = false): string | null => {
+    const v = value(field);
+    if (field === undefined || v === undefined || v.trim() === '') return null;
+    const r = screenFreeText(field, v, { maxLength, multiline });
     if (r.ok) return r.value;
     if (r.code === 'suspicious_content') suspicious = true;
-    errors.push({ field: `body.${f.field}`, message: r.message });
+    refused.push({ name: field, message: r.message });
     return null;
   };
-  const name = text(raw.name, 100);
-  const notes = text(raw.notes, 500, true);
-  const agent = text(raw.agent, 100);
+  const name = text(fields.name, 100);
+  const notes = text(fields.notes, 500, true);
+  const agent = text(fields.agent, 100);
 
-  let phone = '';
-  const p = normaliseInternationalPhone(raw.phone.value);
-  if (p.ok) phone = p.e164;
-  else errors.push({ field: `body.${raw.phone.field}`, message: p.reason });
+  /** A field checked: what the check made of it, or undefined when it was refused (or, unless required, not given). */
+  const checked = <C extends Check>(field: TextField<B>, check: (v: string) => C, required = false): Extract<C, { ok: true }> | undefined => {
+    const v = value(field) ?? '';
+    if (!v && !required) return undefined;
+    const r: Check = check(v);
+    if (r.ok) return r as Extract<C, { ok: true }>;
+    refused.push({ name: field, message: r.reason });
+    return undefined;
+  };
+  const phone = checked(fields.phone, (v) => normaliseInternationalPhone(v), true)?.e164 ?? '';
+  const email = checked(fields.email, checkPassengerEmail)?.email ?? null;
+  const flightNumber = checked(fields.flightNumber, normaliseFlightNumber)?.value ?? null;
 
-  let email: string | null = null;
-  if (raw.email?.value) {
-    const e = checkPassengerEmail(raw.email.value);
-    if (e.ok) email = e.email;
-    else errors.push({ field: `body.${raw.email.field}`, message: e.reason });
+  if (refused.length > 0 || name === null) {
+    if (name === null && !refused.some((e) => e.name === fields.name)) refused.push({ name: fields.name, message: 'is required' });
+    throw Refusal.invalid(suspicious ? 'rejected_content' : 'validation_failed', 'The booking has invalid fields.', { fields: refused });
   }
-
-  let flightNumber: string | null = null;
-  if (raw.flightNumber?.value) {
-    const f = normaliseFlightNumber(raw.flightNumber.value);
-    if (f.ok) flightNumber = f.value;
-    else errors.push({ field: `body.${raw.flightNumber.field}`, message: f.reason });
-  }
-
-  if (errors.length > 0 || name === null) {
-    if (name === null && !errors.some((e) => e.field === `body.${raw.name.field}`)) {
-      errors.push({ field: `body.${raw.name.field}`, message: 'is required' });
-    }
-    throw new ProblemError(400, suspicious ? 'rejected_content' : 'validation_failed', 'The booking has invalid fields.', { errors });
-  }
-  return { name, phone, email, emailVerified, paymentMethod: raw.paymentMethod, flightNumber, notes, agent };
+  return { name, phone, email, emailVerified, paymentMethod, flightNumber, notes, agent };
 }

@@ -3,11 +3,10 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
-  WorkflowUpdateFailedError,
   type Client,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import type { Sql } from '../db/sql.js';
+import { failureType } from '../temporal/refusals.js';
 import {
   BookingFailure,
   bookingCreatedUpdate,
@@ -56,9 +55,7 @@ export async function startBookingWorkflow(client: Client, taskQueue: string, in
       startWorkflowOperation,
     });
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === BookingFailure.identityMismatch) {
-      throw new BookingRefTaken(input.booking.ref);
-    }
+    if (failureType(err) === BookingFailure.identityMismatch) throw new BookingRefTaken(input.booking.ref);
     // The reference's workflow has finished (REJECT_DUPLICATE): its final state answers.
     if (err instanceof WorkflowExecutionAlreadyStartedError) {
       const state = await client.workflow.getHandle(workflowId).query(bookingStateQuery);

@@ -24,8 +24,16 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
 /** Fastify's names for where a request carries a field, as its own validation errors spell them. */
 const LOCATION: Record<FieldLocation, string> = { body: 'body', query: 'querystring', params: 'params' };
 
-/** A refused field's path in the request: 'body.passenger_phone', 'querystring.after'. */
-export const fieldPath = (f: RefusedField): string => `${LOCATION[f.in ?? 'body']}.${f.name}`;
+/**
+ * A refused field's path in the request: 'body.passenger_phone', 'querystring.after'. A name that
+ * starts with an index is an item of a body that is a list ('[2].pickupTime': 'body[2].pickupTime'),
+ * and the empty name is the whole of it ('body').
+ */
+export function fieldPath(f: RefusedField): string {
+  const where = LOCATION[f.in ?? 'body'];
+  if (f.name === '') return where;
+  return f.name.startsWith('[') ? `${where}${f.name}` : `${where}.${f.name}`;
+}
 
 export function problemFromRefusal(r: Refusal): ProblemError {
   const errors: FieldError[] = r.fields.map((f) => ({ field: fieldPath(f), message: f.message }));
@@ -38,7 +46,7 @@ export function problemFromRefusal(r: Refusal): ProblemError {
 
 /**
  * A refusal thrown at a caller, as the problem it is told: a Refusal translated, or a ProblemError
- * (from HTTP code, or a use case not converted yet) as it is; null for anything else.
+ * (HTTP's own: credentials, body parsing, a route's input check) as it is; null for anything else.
  */
 export function refusalProblem(err: unknown): ProblemError | null {
   if (err instanceof ProblemError) return err;
@@ -55,14 +63,4 @@ export function failureProblem(err: unknown): ProblemError | null {
   if (refused) return refused;
   const temporal = refusalFromTemporal(err);
   return temporal ? problemFromRefusal(temporal) : null;
-}
-
-/**
- * Phase-1 bridge (docs/refusals.md): a Refusal rethrown as the ProblemError it renders as, for the
- * few use cases whose callers in files not converted yet still tell a refusal by
- * `instanceof ProblemError` (partner intake's per-job rejection, the claim link's code guard).
- * Anything else is rethrown as it is. Phase 2 removes each use once its caller takes a Refusal.
- */
-export function rethrowAsProblem(err: unknown): never {
-  throw err instanceof Refusal ? problemFromRefusal(err) : err;
 }

@@ -28,8 +28,9 @@ export function refusalResult(r: Refusal): CallToolResult | null {
 const argumentName = (field: string) => field.replace(/^(body|querystring)\./, '');
 
 /**
- * Phase 1 (docs/refusals.md): a ProblemError from a use case not converted yet, told the same way.
- * Its fields lose the request location the HTTP code gave them.
+ * A ProblemError is HTTP's own (use cases refuse with a Refusal, and ESLint keeps them from
+ * importing ProblemError): should one reach a tool through shared code, it is told the same way,
+ * its fields without the request location HTTP gave them.
  */
 function problemResult(p: ProblemError): CallToolResult | null {
   if (p.status >= 500) return null;

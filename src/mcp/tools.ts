@@ -10,16 +10,16 @@ import { statusUrl } from '../bookings/present.js';
 import { findBooking } from '../bookings/store.js';
 import { precisionOf } from '../geo/precision.js';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
-import { ProblemError } from '../http/problem.js';
-import { temporalProblem } from '../http/temporal-problems.js';
 import { findAccount, type PassengerAccount } from '../passengers/account-store.js';
 import { refuseBlockedPassenger } from '../passengers/standing.js';
 import { PRECISIONS } from '../geo/types.js';
 import { VEHICLE_TYPES } from '../pricing/types.js';
 import { createQuote, type CreatedQuote } from '../quotes/create-quote.js';
 import { bookingUrl } from '../quotes/present-quote.js';
+import { Refusal } from '../refusal.js';
 import { gbp } from '../schemas/common.js';
 import type { Services } from '../services.js';
+import { toolFailure } from './refusal-result.js';
 import type { McpScope } from './scopes.js';
 import { ServiceInfo, serviceInfo } from './service-info.js';
 
@@ -152,29 +152,15 @@ function ok<T extends Record<string, unknown>>(data: T): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 
-function refused(code: string, message: string, extra: Record<string, unknown> = {}): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message, ...extra } }) }] };
-}
-
-/** Request-shaped field names ("body.pickup") as the tool's own ("pickup"). */
-const fieldName = (f: string) => f.replace(/^(body|querystring)\./, '');
-
-/** Runs a tool: business refusals and unexpected failures both become isError results. */
+/**
+ * Runs a tool: refusals (a workflow's too, an expired quote say) and unexpected failures both
+ * become isError results, as src/mcp/refusal-result.ts tells them.
+ */
 async function guarded(ctx: ToolContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (caught) {
-    // A workflow's refusal (an expired quote, say) is the same problem the HTTP routes answer.
-    const err = temporalProblem(caught) ?? caught;
-    if (err instanceof ProblemError && err.status < 500) {
-      const { errors, suggestions } = err.extra;
-      return refused(err.code, err.message, {
-        ...(errors ? { fields: errors.map((e) => ({ field: fieldName(e.field), message: e.message })) } : {}),
-        ...(Array.isArray(suggestions) && suggestions.length > 0 ? { suggestions } : {}),
-      });
-    }
-    ctx.logError('mcp tool failed', caught);
-    return refused('temporarily_unavailable', 'The taxi service could not complete this just now. Try again in a minute.');
+    return toolFailure(caught, ctx.logError);
   }
 }
 
@@ -184,7 +170,9 @@ async function allowance(ctx: ToolContext, what: 'quote' | 'book'): Promise<void
   const max = what === 'quote' ? config.QUOTE_RATE_LIMIT_PER_HOUR : config.BOOKING_RATE_LIMIT_PER_HOUR;
   const { current, ttl } = await hitCounter(sql, `mcp-${what}:${ctx.caller.accountId}`, HOUR_MS);
   if (current > max) {
-    throw new ProblemError(429, 'rate_limited', `This account has reached its limit of ${max} ${what === 'quote' ? 'fare estimates' : 'bookings'} an hour; try again in ${Math.ceil(ttl / 60_000)} minutes.`);
+    throw Refusal.tooMany('rate_limited', `This account has reached its limit of ${max} ${what === 'quote' ? 'fare estimates' : 'bookings'} an hour; try again in ${Math.ceil(ttl / 60_000)} minutes.`, {
+      retryAfterSeconds: Math.ceil(ttl / 1000),
+    });
   }
 }
 
@@ -222,7 +210,7 @@ function fareEstimate(q: CreatedQuote, baseUrl: string): z.infer<typeof FareEsti
 
 async function signedInPassenger(ctx: ToolContext): Promise<PassengerAccount> {
   const account = await findAccount(ctx.services.sql, ctx.caller.accountId);
-  if (!account) throw new ProblemError(403, 'account_not_found', 'The signed-in passenger account no longer exists; sign in again.');
+  if (!account) throw Refusal.forbidden('account_not_found', 'The signed-in passenger account no longer exists; sign in again.');
   await refuseBlockedPassenger(ctx.services.sql, { email: account.email, phone: account.phone });
   return account;
 }
@@ -234,17 +222,17 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
   const account = await signedInPassenger(ctx);
   const direct = a.pickup !== undefined || a.dropoff !== undefined;
   if (a.quote_id !== undefined && direct) {
-    throw new ProblemError(400, 'validation_failed', 'Give quote_id, or pickup and dropoff, not both.', { errors: [{ field: 'quote_id', message: 'not with pickup and dropoff' }] });
+    throw Refusal.invalid('validation_failed', 'Give quote_id, or pickup and dropoff, not both.', { field: { name: 'quote_id', message: 'not with pickup and dropoff' } });
   }
   if (a.quote_id === undefined && (a.pickup === undefined || a.dropoff === undefined)) {
-    throw new ProblemError(400, 'validation_failed', 'Give quote_id (from estimate_fare), or both pickup and dropoff.', {
-      errors: [{ field: a.pickup === undefined ? 'pickup' : 'dropoff', message: 'is required without quote_id' }],
+    throw Refusal.invalid('validation_failed', 'Give quote_id (from estimate_fare), or both pickup and dropoff.', {
+      field: { name: a.pickup === undefined ? 'pickup' : 'dropoff', message: 'is required without quote_id' },
     });
   }
   const phone = a.passenger_phone ?? account.phone;
   if (!phone) {
-    throw new ProblemError(400, 'validation_failed', 'The driver needs a phone number: give passenger_phone.', {
-      errors: [{ field: 'passenger_phone', message: 'is required (the passenger signed in with an email)' }],
+    throw Refusal.invalid('validation_failed', 'The driver needs a phone number: give passenger_phone.', {
+      field: { name: 'passenger_phone', message: 'is required (the passenger signed in with an email)' },
     });
   }
   const email = a.passenger_email ?? account.email ?? undefined;

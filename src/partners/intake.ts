@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto';
-import {
-  WithStartWorkflowOperation,
-  WorkflowIdConflictPolicy,
-  WorkflowIdReusePolicy,
-  WorkflowUpdateFailedError,
-} from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { DateTime } from 'luxon';
 import { priceTripBooking } from '../bookings/book.js';
 import { fromPartnerJob } from '../bookings/request/partner-job.js';
-import { ProblemError } from '../http/problem.js';
+import { Refusal, type RefusedField } from '../refusal.js';
 import { MAX_JOBS_PER_REQUEST, PartnerJobSchema, type JobBatchResult, type JobResult, type PartnerJob } from '../schemas/partner-job.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { findBooking } from '../bookings/store.js';
+import { jobRejection } from './job-rejection.js';
 import { findPartnerJob, type Partner } from './store.js';
 
 // Partner, operator and supplier intake (spec 2.4, 4.8, 4.11, 4.13): a body of jobs in, one outcome
@@ -30,62 +27,61 @@ export interface IntakeOptions {
   acceptJobsKey: boolean;
 }
 
-/** Reads a body as a list of jobs: 400 when it is neither a job nor a list of at most 100. */
+/** Reads a body as a list of jobs: refused (invalid) when it is neither a job nor a list of at most 100. */
 export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]; single: boolean } {
   const shape = opts.acceptJobsKey ? 'a PartnerJob, an array of at most 100, or {"jobs": [...]}' : 'a PartnerJob or an array of at most 100 PartnerJobs';
   let list: unknown = body;
   if (opts.acceptJobsKey && body !== null && typeof body === 'object' && !Array.isArray(body) && 'jobs' in body && !('jobRef' in body)) {
     list = body.jobs;
-    if (!Array.isArray(list)) throw new ProblemError(400, 'invalid_body', `"jobs" must be an array; the body must be ${shape}.`, { errors: [{ field: 'body.jobs', message: 'must be an array' }] });
+    if (!Array.isArray(list)) throw Refusal.invalid('invalid_body', `"jobs" must be an array; the body must be ${shape}.`, { field: { name: 'jobs', message: 'must be an array' } });
   }
   if (Array.isArray(list)) {
-    if (list.length === 0) throw new ProblemError(400, 'invalid_body', `The list of jobs is empty; the body must be ${shape}.`);
+    if (list.length === 0) throw Refusal.invalid('invalid_body', `The list of jobs is empty; the body must be ${shape}.`);
     if (list.length > MAX_JOBS_PER_REQUEST) {
-      throw new ProblemError(400, 'too_many_jobs', `${list.length} jobs in one request; at most ${MAX_JOBS_PER_REQUEST}.`, {
-        errors: [{ field: 'body', message: `must hold at most ${MAX_JOBS_PER_REQUEST} jobs` }],
+      // The field is the body itself (named '').
+      throw Refusal.invalid('too_many_jobs', `${list.length} jobs in one request; at most ${MAX_JOBS_PER_REQUEST}.`, {
+        field: { name: '', message: `must hold at most ${MAX_JOBS_PER_REQUEST} jobs` },
       });
     }
     return { items: list, single: false };
   }
-  if (list === null || typeof list !== 'object') throw new ProblemError(400, 'invalid_body', `The body must be ${shape}.`);
+  if (list === null || typeof list !== 'object') throw Refusal.invalid('invalid_body', `The body must be ${shape}.`);
   return { items: [list], single: true };
 }
 
 export async function submitJobs(s: Services, partner: Partner, body: unknown, opts: IntakeOptions): Promise<{ status: 200 | 207; result: JobBatchResult }> {
   if (partner.kind === 'operator') {
-    if (!partner.liveIntakeApproved) throw new ProblemError(403, 'operator_not_approved', 'This operator is not approved for live intake yet.');
-    if (partner.bridgePaused) throw new ProblemError(403, 'bridge_paused', 'The operator bridge is paused for this operator.');
+    if (!partner.liveIntakeApproved) throw Refusal.forbidden('operator_not_approved', 'This operator is not approved for live intake yet.');
+    if (partner.bridgePaused) throw Refusal.forbidden('bridge_paused', 'The operator bridge is paused for this operator.');
   } else if (!partner.allowedToBook) {
-    throw new ProblemError(403, 'partner_not_allowed', 'This sender is not allowed to book.');
+    throw Refusal.forbidden('partner_not_allowed', 'This sender is not allowed to book.');
   }
   const { items, single } = jobItems(body, opts);
   const results: JobResult[] = new Array(items.length);
   const valid: { index: number; job: PartnerJob }[] = [];
+  const invalid: RefusedField[] = [];
   items.forEach((item, index) => {
     const parsed = PartnerJobSchema.safeParse(item);
     if (parsed.success) {
       valid.push({ index, job: parsed.data });
       return;
     }
-    const prefix = single ? 'body' : `body[${index}]`;
-    const errors = parsed.error.issues.map((i) => ({ field: [prefix, ...i.path].join('.'), message: i.message }));
+    // Named in the body ("pickupTime"), or in its item ("[2].pickupTime"; "[2]" for the item itself).
+    const fields = parsed.error.issues.map((i) => {
+      const path = i.path.join('.');
+      return { name: single ? path : `[${index}]${path === '' ? '' : `.${path}`}`, message: i.message };
+    });
+    invalid.push(...fields);
     const ref = item !== null && typeof item === 'object' ? (item as { jobRef?: unknown }).jobRef : undefined;
     const action = item !== null && typeof item === 'object' ? (item as { action?: unknown }).action : undefined;
     results[index] = {
       jobRef: typeof ref === 'string' ? ref.slice(0, 100) : null,
       action: action === undefined ? 'new' : action === 'new' || action === 'amend' || action === 'cancel' ? action : null,
-      outcome: 'rejected',
-      code: 'invalid_job',
-      message: 'The job has invalid fields.',
-      bookingReference: null,
-      bookingStatus: null,
-      errors,
+      ...jobRejection(Refusal.invalid('invalid_job', 'The job has invalid fields.', { fields }))!,
     };
   });
   if (valid.length === 0) {
-    throw new ProblemError(400, 'validation_failed', single ? 'The job has invalid fields.' : 'Every job in the request has invalid fields.', {
-      errors: results.flatMap((r) => r.errors ?? []).slice(0, 200),
-    });
+    throw Refusal.invalid('validation_failed', single ? 'The job has invalid fields.' : 'Every job in the request has invalid fields.', { fields: invalid.slice(0, 200) });
   }
 
   // Jobs for one reference go in the order sent; references in parallel, a few at a time.
@@ -94,7 +90,7 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
   const queues = [...byRef.values()];
   const workers = Array.from({ length: Math.min(PARALLEL_JOB_REFS, queues.length) }, async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? 'body' : `body[${index}]`);
+      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? null : index);
     }
   });
   await Promise.all(workers);
@@ -102,31 +98,24 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
   const accepted = results.filter((r) => r.outcome === 'accepted').length;
   const rejected = results.length - accepted;
   if (accepted === 0 && results.every((r) => r.code === 'daily_limit_reached' || r.code === 'invalid_job') && results.some((r) => r.code === 'daily_limit_reached')) {
-    throw new ProblemError(429, 'daily_limit_reached', `The daily limit of ${partner.dailyJobLimit} new jobs is reached; send them again tomorrow.`, { results });
+    throw Refusal.tooMany('daily_limit_reached', `The daily limit of ${partner.dailyJobLimit} new jobs is reached; send them again tomorrow.`, { details: { results } });
   }
   return { status: rejected === 0 ? 200 : 207, result: { accepted, rejected, results } };
 }
 
-/** One job: checked and priced here, decided by its workflow. Problems become a rejected result. */
-async function submitJob(s: Services, partner: Partner, job: PartnerJob, field: string): Promise<JobResult> {
+/** One job: checked and priced here, decided by its workflow. Its refusals become a rejected result. */
+async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: number | null): Promise<JobResult> {
   const base = { jobRef: job.jobRef, action: job.action };
   const settled = await alreadySettled(s, partner, job);
   if (settled) return { ...base, ...settled };
   try {
-    const submission = await prepare(s, partner, job, field);
+    const submission = await prepare(s, partner, job, at);
     const o = await sendToJobWorkflow(s, partner, job.jobRef, submission);
     return { ...base, outcome: o.outcome, code: o.code, message: o.message, bookingReference: o.bookingRef, bookingStatus: o.bookingStatus };
   } catch (err) {
-    if (!(err instanceof ProblemError) || err.status >= 500 || err.status === 429) throw err;
-    return {
-      ...base,
-      outcome: 'rejected',
-      code: err.code,
-      message: err.message,
-      bookingReference: null,
-      bookingStatus: null,
-      ...(err.extra.errors ? { errors: err.extra.errors } : {}),
-    };
+    const rejected = jobRejection(err);
+    if (!rejected) throw err;
+    return { ...base, ...rejected };
   }
 }
 
@@ -152,13 +141,13 @@ async function alreadySettled(s: Services, partner: Partner, job: PartnerJob): P
   };
 }
 
-async function prepare(s: Services, partner: Partner, job: PartnerJob, field: string): Promise<JobSubmission> {
+async function prepare(s: Services, partner: Partner, job: PartnerJob, at: number | null): Promise<JobSubmission> {
   const fingerprint = jobFingerprint(job);
   // A cancel's notes are its reason: kept with the booking (shown in its lookup) only if they pass
   // the screen a new job's notes pass, else dropped; the cancel itself is never refused for them.
   if (job.action === 'cancel') return { action: 'cancel', fingerprint, reason: screenedOrDropped('notes', job.notes, { maxLength: 500, multiline: true }) };
   // new and amend alike: the job as it stands, mapped as any request is (an amendment is the whole job again).
-  const priced = await priceTripBooking(s, fromPartnerJob(partner, job, field));
+  const priced = await priceTripBooking(s, fromPartnerJob(partner, job, at));
   return {
     action: job.action,
     fingerprint,
@@ -183,15 +172,10 @@ async function sendToJobWorkflow(s: Services, partner: Partner, jobRef: string, 
     try {
       return await s.temporal.workflow.executeUpdateWithStart(submitJobUpdate, { args: [submission], startWorkflowOperation });
     } catch (err) {
-      if (attempt < 3 && isClosedRace(err)) continue;
+      if (attempt < 3 && isWorkflowGone(err)) continue;
       throw err;
     }
   }
-}
-
-function isClosedRace(err: unknown): boolean {
-  const text = err instanceof Error ? `${err.message} ${err instanceof WorkflowUpdateFailedError ? String(err.cause) : ''}` : '';
-  return /already completed|workflow execution.*(completed|closed)|not found/i.test(text);
 }
 
 /** The job's meaning: equal for a retry however it is spelled, different for any real change. */

@@ -20,7 +20,8 @@ export function jobRejection(err: unknown): JobRejection | null {
     const errors = err.fields.map((f) => ({ field: fieldPath(f), message: f.message }));
     return rejected(err.code, err.message, errors.length > 0 ? errors : undefined);
   }
-  // Phase 1: a ProblemError from a use case not converted yet, judged by its status as before.
+  // Use cases raise Refusals (a lint rule keeps them off ProblemError); an HTTP-layer problem that
+  // still reaches here is judged by its status, as intake always did.
   if (err instanceof ProblemError) {
     if (err.status >= 500 || err.status === 429) return null;
     return rejected(err.code, err.message, err.extra.errors);

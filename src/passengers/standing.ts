@@ -1,7 +1,6 @@
 import type { StaffMember } from '../auth/staff.js';
 import { recordStaffAction } from '../auth/staff.js';
 import type { Sql } from '../db/sql.js';
-import { rethrowAsProblem } from '../http/refusal-problem.js';
 import { Refusal } from '../refusal.js';
 import { mailboxKey } from './email.js';
 
@@ -27,9 +26,7 @@ export async function isPassengerBlocked(sql: Sql, p: { email?: string | null; p
 
 /** Refused (forbidden, passenger_blocked) when the passenger's email or phone is blocked. */
 export async function refuseBlockedPassenger(sql: Sql, p: { email?: string | null; phone?: string | null }): Promise<void> {
-  // Phase-1 bridge (docs/refusals.md): partner intake (src/partners/intake.ts, through
-  // src/bookings/book.ts) still rejects a job on `instanceof ProblemError`, else fails the batch.
-  if (await isPassengerBlocked(sql, p)) rethrowAsProblem(passengerBlocked());
+  if (await isPassengerBlocked(sql, p)) throw passengerBlocked();
 }
 
 export const passengerBlocked = () => Refusal.forbidden('passenger_blocked', 'This passenger account is blocked. Contact support.');

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { GeoLocation, Geocoder } from '../geo/types.js';
-import { rethrowAsProblem } from '../http/refusal-problem.js';
 import { priceJourney } from '../pricing/index.js';
 import { PricingError, type PriceResult, type RateOverride, type VehicleType } from '../pricing/types.js';
 import { Refusal } from '../refusal.js';
@@ -92,13 +91,6 @@ export interface PricedTrip {
  * booking route that prices on the tariff.
  */
 export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, input: TripInput): Promise<PricedTrip> {
-  // Phase-1 bridge (docs/refusals.md): partner intake (src/partners/intake.ts, through
-  // src/bookings/book.ts) still rejects a job on `instanceof ProblemError`, else fails the batch.
-  // createQuote, whose callers all take a Refusal, calls tripPrice itself.
-  return tripPrice(deps, input).catch(rethrowAsProblem);
-}
-
-async function tripPrice(deps: Pick<Services, 'sql' | 'geo' | 'now'>, input: TripInput): Promise<PricedTrip> {
   const now = deps.now();
   const departAt = departureTime(input.departAt, now, input.fields.departAt);
   const [pickup, dropoff] = await Promise.all([
@@ -135,7 +127,7 @@ async function tripPrice(deps: Pick<Services, 'sql' | 'geo' | 'now'>, input: Tri
 export async function createQuote(deps: Services, input: QuoteInput): Promise<CreatedQuote> {
   const now = deps.now();
   const simple = input.contract === 'simple';
-  const trip = await tripPrice(deps, {
+  const trip = await priceTrip(deps, {
     ...input,
     fields: simple
       ? { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at' }

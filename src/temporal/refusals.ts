@@ -49,10 +49,13 @@ export function failureType(err: unknown): string | undefined {
 /**
  * The workflow is not running (it has closed, or never was): it takes no more updates or signals,
  * and what it left is in Postgres. gRPC NOT_FOUND can also surface as a ServiceError whose cause
- * carries the code.
+ * carries the code, or as the bare gRPC error.
  */
 export function isWorkflowGone(err: unknown): boolean {
-  return err instanceof WorkflowNotFoundError || (err instanceof ServiceError && (err.cause as { code?: unknown } | undefined)?.code === NOT_FOUND);
+  // The client rethrows a multi-operation failure (update-with-start on a run that just closed)
+  // as the bare gRPC error, unwrapped.
+  const grpc = err instanceof ServiceError ? err.cause : err;
+  return err instanceof WorkflowNotFoundError || (isGrpcServiceError(grpc) && Number(grpc.code) === NOT_FOUND);
 }
 
 /** Temporal cannot be reached just now (deadline exceeded, unavailable): worth a retry shortly. */

@@ -2,7 +2,7 @@ import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
 import { ProblemError } from '../../src/http/problem.js';
-import { REFUSAL_STATUS, failureProblem, problemFromRefusal, refusalProblem, rethrowAsProblem } from '../../src/http/refusal-problem.js';
+import { REFUSAL_STATUS, failureProblem, fieldPath, problemFromRefusal, refusalProblem } from '../../src/http/refusal-problem.js';
 import { refusalResult, toolFailure, toolRefusal } from '../../src/mcp/refusal-result.js';
 import { jobRejection } from '../../src/partners/job-rejection.js';
 import { toProblemError } from '../../src/plugins/error-handler.js';
@@ -118,11 +118,15 @@ describe('a Refusal over HTTP', () => {
     expect(failureProblem(new Error('bug'))).toBeNull();
   });
 
-  it('rethrows a Refusal as its ProblemError for callers not converted yet, and anything else as it is', () => {
-    const refusal = CASES[0]!.refusal;
-    expect(() => rethrowAsProblem(refusal)).toThrow(ProblemError);
-    const bug = new Error('bug');
-    expect(() => rethrowAsProblem(bug)).toThrow(bug);
+  it('names an item of a body that is a list by its index, and the body itself by the empty name', () => {
+    expect(fieldPath({ name: '[2].pickupTime', message: 'x' })).toBe('body[2].pickupTime');
+    expect(fieldPath({ name: '[2]', message: 'x' })).toBe('body[2]');
+    expect(fieldPath({ name: '', message: 'x' })).toBe('body');
+    expect(fieldPath({ name: 'jobs', message: 'x' })).toBe('body.jobs');
+    const tooMany = Refusal.invalid('too_many_jobs', '101 jobs in one request; at most 100.', { field: { name: '', message: 'must hold at most 100 jobs' } });
+    expect(sent(problemFromRefusal(tooMany))).toEqual(
+      sent(new ProblemError(400, 'too_many_jobs', '101 jobs in one request; at most 100.', { errors: [{ field: 'body', message: 'must hold at most 100 jobs' }] })),
+    );
   });
 });
 
@@ -190,7 +194,7 @@ describe('a Refusal to an MCP tool', () => {
     });
   });
 
-  it("tells a workflow's refusal, and a ProblemError from code not converted yet with its request location dropped", () => {
+  it("tells a workflow's refusal, and a ProblemError (HTTP's own) with its request location dropped", () => {
     expect(body(toolRefusal(updateFailure(QuoteFailure.expired, 'quote q1 expired'))).error).toEqual({ code: 'quote_expired', message: 'quote q1 expired' });
     const problem = new ProblemError(400, 'vehicle_too_small', 'A saloon seats 4.', { errors: [{ field: 'body.vehicle_type', message: 'seats 4' }] });
     expect(body(toolRefusal(problem)).error.fields).toEqual([{ field: 'vehicle_type', message: 'seats 4' }]);
@@ -221,6 +225,11 @@ describe('a Refusal to partner intake', () => {
     });
     expect(jobRejection(Refusal.forbidden('passenger_blocked', 'Blocked.'))).toMatchObject({ outcome: 'rejected', code: 'passenger_blocked' });
     expect(jobRejection(Refusal.forbidden('passenger_blocked', 'Blocked.'))).not.toHaveProperty('errors');
+    // A job's own fields, at its place in a batch.
+    expect(jobRejection(Refusal.invalid('invalid_job', 'The job has invalid fields.', { fields: [{ name: '[0].notes', message: 'y' }] }))).toMatchObject({
+      outcome: 'rejected',
+      errors: [{ field: 'body[0].notes', message: 'y' }],
+    });
   });
 
   it('fails the batch for a limit, the service unavailable or anything unexpected, as the statuses did', () => {

@@ -1,7 +1,7 @@
 import type { ApiKey } from '../../auth/api-keys.js';
 import type { VehicleType } from '../../pricing/types.js';
 import type { JobSpec, NewBooking } from '../../../workflows/bookings/definitions.js';
-import type { Passenger } from '../passenger-input.js';
+import type { Passenger, TextField } from '../passenger-input.js';
 import { needsWheelchair, vehicleClass, type VehicleChoice } from './vehicle.js';
 
 // The one booking request. Every source (the agent routes, the v1 booking, partner intake with the
@@ -21,6 +21,19 @@ export interface FieldNames {
   dropoff: string;
   departAt: string;
   vehicleType: string;
+}
+
+/** A contract's names for a trip's fields, where the body holds them under those names. */
+export interface TripFieldNames<B> extends FieldNames {
+  pickup: TextField<B>;
+  dropoff: TextField<B>;
+  departAt: TextField<B>;
+}
+
+/** A trip's places and time, read from a body by the contract's own names for them (which the request keeps, for refusals). */
+export function placesAndTime<B extends object>(body: B, fields: TripFieldNames<NoInfer<B>>): Pick<TripFields, 'fields' | 'pickup' | 'dropoff' | 'departAt'> {
+  const text = (field: TextField<B>) => body[field] as string | undefined;
+  return { fields, pickup: text(fields.pickup) ?? '', dropoff: text(fields.dropoff) ?? '', departAt: text(fields.departAt) };
 }
 
 /** A sender's own job (partner intake, operator bridge, supplier and aggregator hooks): its reference is the request's identity. */

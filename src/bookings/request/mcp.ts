@@ -1,7 +1,7 @@
-import { ProblemError } from '../../http/problem.js';
 import type { VehicleType } from '../../pricing/types.js';
+import { Refusal } from '../../refusal.js';
 import { screenFreeText } from '../../screening/free-text.js';
-import { readPassenger } from '../passenger-input.js';
+import { readPassenger, type PassengerFields } from '../passenger-input.js';
 import { quoteRequest, tripRequest, type BookingRequest } from './index.js';
 
 // The MCP start_booking tool (src/mcp/tools.ts): an AI assistant books for the signed-in
@@ -22,11 +22,17 @@ export interface McpBookingArgs {
   notes?: string | undefined;
 }
 
+/** The arguments, with the phone and email the tool settled from the passenger's account. */
+type McpPassengerArgs = McpBookingArgs & { passenger_phone: string; passenger_email: string | undefined };
+
+/** start_booking's names for the passenger's fields. */
+const PASSENGER_FIELDS = { name: 'passenger_name', phone: 'passenger_phone', email: 'passenger_email', flightNumber: 'flight_number', notes: 'notes' } as const satisfies PassengerFields<McpPassengerArgs>;
+
 /** Free text is screened before it reaches the booking engine (spec 5 rule 1), as on every route. */
 export function screenedPlace(field: string, value: string): string {
   const r = screenFreeText(field, value, { maxLength: 200 });
-  if (!r.ok) throw new ProblemError(400, r.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', `${field} was refused.`, {
-    errors: [{ field, message: r.message }],
+  if (!r.ok) throw Refusal.invalid(r.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', `${field} was refused.`, {
+    field: { name: field, message: r.message },
   });
   return r.value;
 }
@@ -35,17 +41,8 @@ export function fromMcp(
   a: McpBookingArgs,
   who: { accountId: string; phone: string; email: string | undefined; emailVerified: boolean },
 ): BookingRequest {
-  const passenger = readPassenger(
-    {
-      name: { field: 'passenger_name', value: a.passenger_name },
-      phone: { field: 'passenger_phone', value: who.phone },
-      email: { field: 'passenger_email', value: who.email },
-      paymentMethod: 'pay_driver',
-      flightNumber: { field: 'flight_number', value: a.flight_number },
-      notes: { field: 'notes', value: a.notes },
-    },
-    who.emailVerified,
-  );
+  const settled: McpPassengerArgs = { ...a, passenger_phone: who.phone, passenger_email: who.email };
+  const passenger = readPassenger(settled, PASSENGER_FIELDS, 'pay_driver', who.emailVerified);
   if (a.quote_id !== undefined) {
     return quoteRequest({ source: 'mcp', quoteId: a.quote_id, passenger, awaitEmailConfirmation: false, passengerAccountId: who.accountId });
   }

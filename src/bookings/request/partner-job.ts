@@ -1,7 +1,7 @@
-import { ProblemError, type FieldError } from '../../http/problem.js';
 import type { Partner } from '../../partners/store.js';
 import { normaliseInternationalPhone } from '../../passengers/phone.js';
 import type { VehicleType } from '../../pricing/types.js';
+import { Refusal, type RefusedField } from '../../refusal.js';
 import type { PartnerJob } from '../../schemas/partner-job.js';
 import { normaliseFlightNumber } from '../../screening/flight-number.js';
 import { screenFreeText } from '../../screening/free-text.js';
@@ -12,21 +12,30 @@ import { vehicleFromName } from './vehicle.js';
 // A PartnerJob (spec 2.4), new or amend, from whoever sends one: partner intake (/v1/jobs), the
 // operator bridge (/v1/operator/jobs), the supplier and aggregator hooks. The sender is the
 // source (partner, operator or supplier), its job reference the request's identity. Problems are
-// `invalid_job`, named by the job's place in the body (`field`: "body" or "body[3]"), so one bad
-// job is one rejected line of a 207, not a 400 for the batch.
+// `invalid_job` refusals, their fields named by the job's place in the body (`at`: its index in a
+// list, null when the body is the job: "[3].passengerPhone", "passengerPhone"), so one bad job is
+// one rejected line of a 207, not a 400 for the batch.
 
-export function fromPartnerJob(partner: Partner, job: PartnerJob, field: string): TripBookingRequest {
-  const passenger = partnerPassenger(partner, job, field);
+/** A job's field as a refusal names it: in the body, or in the body's item `at`. */
+const jobField = (at: number | null, name: string) => (at === null ? name : `[${at}].${name}`);
+
+export function fromPartnerJob(partner: Partner, job: PartnerJob, at: number | null): TripBookingRequest {
+  const passenger = partnerPassenger(partner, job, at);
   let vehicle: VehicleType | undefined;
   try {
     vehicle = vehicleFromName(job.vehicleType);
   } catch (err) {
-    if (err instanceof ProblemError) throw new ProblemError(400, 'invalid_job', err.message, { errors: [{ field: `${field}.vehicleType`, message: err.extra.errors?.[0]?.message ?? 'unknown' }] });
+    if (err instanceof Refusal) {
+      throw Refusal.invalid('invalid_job', err.message, { field: { name: jobField(at, 'vehicleType'), message: err.fields[0]?.message ?? 'unknown' } });
+    }
     throw err;
   }
+  // Pricing names the places and time as they have always been told to senders, in its messages
+  // too ("Could not locate body[1].pickup ...").
+  const label = at === null ? 'body' : `body[${at}]`;
   return tripRequest({
     source: partner.kind,
-    fields: { pickup: `${field}.pickup`, dropoff: `${field}.dropoff`, departAt: `${field}.pickupTime`, vehicleType: `${field}.vehicleType` },
+    fields: { pickup: `${label}.pickup`, dropoff: `${label}.dropoff`, departAt: `${label}.pickupTime`, vehicleType: `${label}.vehicleType` },
     pickup: job.pickup,
     dropoff: job.dropoff,
     departAt: job.pickupTime,
@@ -42,13 +51,13 @@ export function fromPartnerJob(partner: Partner, job: PartnerJob, field: string)
   });
 }
 
-function partnerPassenger(partner: Partner, job: PartnerJob, field: string): Passenger {
-  const errors: FieldError[] = [];
+function partnerPassenger(partner: Partner, job: PartnerJob, at: number | null): Passenger {
+  const errors: RefusedField[] = [];
   const screened = (name: string, value: string | undefined, max: number, multiline = false): string | null => {
     if (value === undefined || value.trim() === '') return null;
     const r = screenFreeText(name, value, { maxLength: max, multiline });
     if (r.ok) return r.value;
-    errors.push({ field: `${field}.${name}`, message: r.message });
+    errors.push({ name: jobField(at, name), message: r.message });
     return null;
   };
   const name = screened('passengerName', job.passengerName, 100);
@@ -57,15 +66,15 @@ function partnerPassenger(partner: Partner, job: PartnerJob, field: string): Pas
   if (job.passengerPhone?.trim()) {
     const p = normaliseInternationalPhone(job.passengerPhone);
     if (p.ok) phone = p.e164;
-    else errors.push({ field: `${field}.passengerPhone`, message: p.reason });
+    else errors.push({ name: jobField(at, 'passengerPhone'), message: p.reason });
   }
   let flightNumber: string | null = null;
   if (job.flightNumber?.trim()) {
     const f = normaliseFlightNumber(job.flightNumber);
     if (f.ok) flightNumber = f.value;
-    else errors.push({ field: `${field}.flightNumber`, message: f.reason });
+    else errors.push({ name: jobField(at, 'flightNumber'), message: f.reason });
   }
-  if (errors.length > 0) throw new ProblemError(400, 'invalid_job', 'The job has invalid fields.', { errors });
+  if (errors.length > 0) throw Refusal.invalid('invalid_job', 'The job has invalid fields.', { fields: errors });
   return {
     // The sender knows its passenger; the driver's card needs a name to ask for.
     name: name ?? `${partner.name} passenger`,

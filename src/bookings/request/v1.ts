@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ApiKey } from '../../auth/api-keys.js';
 import type { V1DirectBookingRequest, V1QuoteBookingRequest } from '../../schemas/booking.js';
-import { readPassenger } from '../passenger-input.js';
-import { quoteRequest, tripRequest, type BookingRequest } from './index.js';
+import { readPassenger, type PassengerFields } from '../passenger-input.js';
+import { placesAndTime, quoteRequest, tripRequest, type BookingRequest, type TripFieldNames } from './index.js';
 import { vehicleFromName } from './vehicle.js';
 
 // The v1 booking (spec 4.5), either form on either path: direct (camelCase, a free-text
@@ -15,45 +15,28 @@ export type V1QuoteBody = z.infer<typeof V1QuoteBookingRequest>;
 
 export const isV1QuoteForm = (b: V1DirectBody | V1QuoteBody): b is V1QuoteBody => 'quote_id' in b;
 
+/** Each form's names for the passenger's fields, and the direct form's for the trip's. */
+const QUOTE_FORM = { name: 'passenger_name', phone: 'passenger_phone', email: 'passenger_email', flightNumber: 'flight_number', notes: 'notes' } as const satisfies PassengerFields<V1QuoteBody>;
+const DIRECT_FORM = { name: 'passengerName', phone: 'passengerPhone', email: 'passengerEmail', flightNumber: 'flightNumber', notes: 'notes' } as const satisfies PassengerFields<V1DirectBody>;
+const DIRECT_TRIP = { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt', vehicleType: 'vehicleType' } as const satisfies TripFieldNames<V1DirectBody>;
+
 /** The passenger's email as the form names it, for the route to admit before mapping. */
 export function v1Email(b: V1DirectBody | V1QuoteBody): { field: string; value: string } {
-  return isV1QuoteForm(b) ? { field: 'passenger_email', value: b.passenger_email } : { field: 'passengerEmail', value: b.passengerEmail };
+  return isV1QuoteForm(b) ? { field: QUOTE_FORM.email, value: b.passenger_email } : { field: DIRECT_FORM.email, value: b.passengerEmail };
 }
 
 export function fromV1(b: V1DirectBody | V1QuoteBody, p: { email: string; verified: boolean; apiKey: ApiKey | null }): BookingRequest {
+  // The email is the one the route admitted.
   if (isV1QuoteForm(b)) {
-    const passenger = readPassenger(
-      {
-        name: { field: 'passenger_name', value: b.passenger_name },
-        phone: { field: 'passenger_phone', value: b.passenger_phone },
-        email: { field: 'passenger_email', value: p.email },
-        paymentMethod: b.payment_method ?? 'direct_to_driver',
-        flightNumber: { field: 'flight_number', value: b.flight_number },
-        notes: { field: 'notes', value: b.notes },
-      },
-      p.verified,
-    );
+    const passenger = readPassenger({ ...b, passenger_email: p.email }, QUOTE_FORM, b.payment_method ?? 'direct_to_driver', p.verified);
     return quoteRequest({ source: 'v1_quote', quoteId: b.quote_id, passenger, awaitEmailConfirmation: !p.verified, emailConfirmationFirst: true });
   }
-  const passenger = readPassenger(
-    {
-      name: { field: 'passengerName', value: b.passengerName },
-      phone: { field: 'passengerPhone', value: b.passengerPhone },
-      email: { field: 'passengerEmail', value: p.email },
-      paymentMethod: b.paymentMethod ?? 'pay_driver',
-      flightNumber: { field: 'flightNumber', value: b.flightNumber },
-      notes: { field: 'notes', value: b.notes },
-    },
-    p.verified,
-  );
+  const passenger = readPassenger({ ...b, passengerEmail: p.email }, DIRECT_FORM, b.paymentMethod ?? 'pay_driver', p.verified);
   return tripRequest({
     source: 'v1_direct',
-    fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt', vehicleType: 'vehicleType' },
-    pickup: b.pickup,
-    dropoff: b.dropoff,
-    departAt: b.departAt,
+    ...placesAndTime(b, DIRECT_TRIP),
     passengers: b.passengers,
-    vehicle: vehicleFromName(b.vehicleType),
+    vehicle: vehicleFromName(b.vehicleType, DIRECT_TRIP.vehicleType),
     passenger,
     apiKey: p.apiKey,
     agreedFarePence: b.fareGBP === undefined ? undefined : Math.round(b.fareGBP * 100),

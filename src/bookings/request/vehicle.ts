@@ -1,6 +1,6 @@
-import { ProblemError } from '../../http/problem.js';
 import { VEHICLE_TYPES, type VehicleType } from '../../pricing/types.js';
 import { SEATS } from '../../quotes/vehicle-choice.js';
+import { Refusal } from '../../refusal.js';
 
 // The vehicle rules every booking request and quote shares, whichever source it came from.
 //
@@ -36,7 +36,7 @@ export interface VehicleChoice {
   /** Where the class was named, for errors ("vehicle_type", "vehicleType", "body[3].vehicleType"). */
   field: string;
   /**
-   * A named class too small for the group: refused with a 400 (the API's and MCP's contract: the
+   * A named class too small for the group: refused as invalid (the API's and MCP's contract: the
    * fare would change under the caller if it were upgraded), or kept and left to dispatch to find a
    * car of that class with enough seats (partner intake since it opened: senders name a class in
    * free text, and a refusal there is a lost job).
@@ -52,8 +52,8 @@ export function vehicleClass(named: VehicleType | undefined, passengers: number,
   if (named === undefined) return defaultVehicleClass(passengers);
   if (SEATS[named] < passengers && choice.tooSmall === 'refuse') {
     const fits = BY_SIZE.filter((v) => SEATS[v] >= passengers).join(', ');
-    throw new ProblemError(400, 'vehicle_too_small', `A ${named} seats ${SEATS[named]}; for ${passengers} passengers choose ${fits}.`, {
-      errors: [{ field: `body.${choice.field}`, message: `seats ${SEATS[named]}, fewer than ${passengers} passengers` }],
+    throw Refusal.invalid('vehicle_too_small', `A ${named} seats ${SEATS[named]}; for ${passengers} passengers choose ${fits}.`, {
+      field: { name: choice.field, message: `seats ${SEATS[named]}, fewer than ${passengers} passengers` },
     });
   }
   return named;
@@ -66,7 +66,7 @@ export function needsWheelchair(vehicleType: string): boolean {
 
 // Where a class is named in free text (the v1 booking's vehicleType, spec 2.6; a PartnerJob's,
 // spec 2.4), known classes pass through; a few everyday names map onto them; anything else is a
-// clear 400 rather than a guess that changes the fare.
+// clear refusal rather than a guess that changes the fare.
 const SYNONYMS: Record<string, VehicleType> = {
   car: 'saloon',
   taxi: 'saloon',
@@ -87,15 +87,15 @@ const SYNONYMS: Record<string, VehicleType> = {
   '7 seater': '7seater',
 };
 
-/** A class named in free text; undefined when none is named. `field` names it in the 400 (default the v1 booking's). */
-export function vehicleFromName(input: string | undefined, field = 'body.vehicleType'): VehicleType | undefined {
+/** A class named in free text; undefined when none is named. `field` names it in the refusal (default the v1 booking's). */
+export function vehicleFromName(input: string | undefined, field = 'vehicleType'): VehicleType | undefined {
   if (input === undefined || input.trim() === '') return undefined;
   const key = input.trim().toLowerCase().replace(/[-_]/g, ' ').replace(/\s+/g, ' ');
   const direct = VEHICLE_TYPES.find((v) => v === key.replace(/ /g, ''));
   const mapped = direct ?? SYNONYMS[key];
   if (!mapped) {
-    throw new ProblemError(400, 'validation_failed', `Unknown vehicleType "${input}".`, {
-      errors: [{ field, message: `use one of ${VEHICLE_TYPES.join(', ')}` }],
+    throw Refusal.invalid('validation_failed', `Unknown vehicleType "${input}".`, {
+      field: { name: field, message: `use one of ${VEHICLE_TYPES.join(', ')}` },
     });
   }
   return mapped;

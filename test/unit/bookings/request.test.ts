@@ -2,7 +2,9 @@
 // from docs/interface.md 2.6 ("use mpv or 6seater and larger for groups over 4; use wav for
 // wheelchair access"), amendments, and each source's mapper giving the same request.
 import { describe, expect, it } from 'vitest';
-import { ProblemError } from '../../../src/http/problem.js';
+import type { ProblemError } from '../../../src/http/problem.js';
+import { problemFromRefusal } from '../../../src/http/refusal-problem.js';
+import { Refusal } from '../../../src/refusal.js';
 import type { Partner, PartnerKind } from '../../../src/partners/store.js';
 import { amendmentInput, defaultVehicleClass, jobSpec, vehicleClass, vehicleFromName } from '../../../src/bookings/request/index.js';
 import { fromAgentInstant } from '../../../src/bookings/request/agent.js';
@@ -23,15 +25,19 @@ const partner = (kind: PartnerKind): Partner => ({
   callbackUrl: null,
 });
 
-const problem = (run: () => unknown): ProblemError => {
+/** The Refusal a mapper throws. */
+const refusal = (run: () => unknown): Refusal => {
   try {
     run();
   } catch (err) {
-    if (err instanceof ProblemError) return err;
+    if (err instanceof Refusal) return err;
     throw err;
   }
-  throw new Error('expected a ProblemError');
+  throw new Error('expected a Refusal');
 };
+
+/** The same, as the problem HTTP answers with. */
+const problem = (run: () => unknown): ProblemError => problemFromRefusal(refusal(run));
 
 describe('the vehicle rule', () => {
   it('gives up to 4 passengers a saloon, and larger groups the smallest of 6seater, 7seater and mpv that seats them', () => {
@@ -57,7 +63,8 @@ describe('the vehicle rule', () => {
     expect(vehicleFromName('Minibus')).toBe('mpv');
     expect(vehicleFromName('6-seater')).toBe('6seater');
     expect(vehicleFromName('wheelchair accessible')).toBe('wav');
-    expect(problem(() => vehicleFromName('hovercraft', 'body[2].vehicleType')).extra.errors?.[0]?.field).toBe('body[2].vehicleType');
+    expect(problem(() => vehicleFromName('hovercraft')).extra.errors?.[0]?.field).toBe('body.vehicleType');
+    expect(problem(() => vehicleFromName('hovercraft', '[2].vehicleType')).extra.errors?.[0]?.field).toBe('body[2].vehicleType');
   });
 
   it('puts wheelchair access with the wav class, and only with it', () => {
@@ -100,9 +107,9 @@ describe('every source', () => {
       { email: 'ada@example.com', verified: true, apiKey: null },
     ),
     mcp: fromMcp({ pickup: 'Hexham station', dropoff: 'Hexham', pickup_time: at, passengers: 5, passenger_name: 'Ada' }, { accountId: 'acc-1', phone: '+447400123456', email: undefined, emailVerified: false }),
-    partner: fromPartnerJob(partner('partner'), fiveJob(), 'body'),
-    operator: fromPartnerJob(partner('operator'), fiveJob(), 'body'),
-    supplier: fromPartnerJob(partner('supplier'), fiveJob(), 'body'),
+    partner: fromPartnerJob(partner('partner'), fiveJob(), null),
+    operator: fromPartnerJob(partner('operator'), fiveJob(), null),
+    supplier: fromPartnerJob(partner('supplier'), fiveJob(), null),
   });
 
   it('asks for the same vehicle for five passengers with none named: the spec\'s 6seater', () => {
@@ -125,15 +132,64 @@ describe('every source', () => {
 
   it('keeps a class a sender names too small for the group, where the API refuses it', () => {
     const job = PartnerJobSchema.parse({ jobRef: 'J-2', pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: at, passengers: 6, vehicleType: 'car' });
-    expect(fromPartnerJob(partner('partner'), job, 'body[1]')).toMatchObject({ passengers: 6, vehicleType: 'saloon' });
+    expect(fromPartnerJob(partner('partner'), job, 1)).toMatchObject({ passengers: 6, vehicleType: 'saloon' });
     const err = problem(() => fromAgentInstant({ pickup_address: 'Hexham station', dropoff_address: 'Hexham', passenger_name: 'Ada', passenger_phone_whatsapp: '+447400123456', passenger_count: 6, vehicle_type: 'saloon' }, null));
     expect(err.code).toBe('vehicle_too_small');
   });
 
   it('names a partner job\'s unknown class as an invalid job at its place in the batch', () => {
     const job = PartnerJobSchema.parse({ jobRef: 'J-3', pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: at, vehicleType: 'hovercraft' });
-    const err = problem(() => fromPartnerJob(partner('partner'), job, 'body[4]'));
+    const err = problem(() => fromPartnerJob(partner('partner'), job, 4));
     expect(err).toMatchObject({ status: 400, code: 'invalid_job' });
     expect(err.extra.errors?.[0]?.field).toBe('body[4].vehicleType');
+    expect(problem(() => fromPartnerJob(partner('partner'), job, null)).extra.errors?.[0]?.field).toBe('body.vehicleType');
+  });
+
+  it("names a partner job's passenger fields at its place in the batch, and keeps pricing's names for its places", () => {
+    const job = PartnerJobSchema.parse({ jobRef: 'J-4', pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: at, passengerPhone: '123', flightNumber: '!!' });
+    expect(problem(() => fromPartnerJob(partner('partner'), job, 2)).extra.errors?.map((e) => e.field)).toEqual(['body[2].passengerPhone', 'body[2].flightNumber']);
+    const r = fromPartnerJob(partner('partner'), PartnerJobSchema.parse({ jobRef: 'J-5', pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: at }), 2);
+    expect(r.kind === 'trip' && r.fields).toEqual({ pickup: 'body[2].pickup', dropoff: 'body[2].dropoff', departAt: 'body[2].pickupTime', vehicleType: 'body[2].vehicleType' });
+  });
+});
+
+describe("the passenger's fields, named as each contract names them", () => {
+  const at = '2026-12-24T06:30:00Z';
+  const bad = { phone: '123', email: 'not-an-email', flight: '!!' };
+  const fields = (run: () => unknown) => refusal(run).fields.map((f) => f.name);
+
+  it('in the agent routes (snake_case, a WhatsApp phone)', () => {
+    expect(
+      fields(() =>
+        fromAgentInstant(
+          { pickup_address: 'Hexham station', dropoff_address: 'Hexham', passenger_name: ' ', passenger_phone_whatsapp: bad.phone, passenger_email: bad.email, flight_number: bad.flight, depart_at: at },
+          null,
+        ),
+      ),
+    ).toEqual(['passenger_phone_whatsapp', 'passenger_email', 'flight_number', 'passenger_name']);
+    expect(fromAgentInstant({ pickup_address: 'Hexham station', dropoff_address: 'Hexham', passenger_name: 'Ada', passenger_phone_whatsapp: '+447400123456', agent: 'Concierge' }, null).passenger.agent).toBe('Concierge');
+  });
+
+  it('in both forms of the v1 booking, with the email the route admitted', () => {
+    const who = { email: bad.email, verified: false, apiKey: null };
+    expect(fields(() => fromV1({ pickup: 'Hexham station', dropoff: 'Hexham', departAt: at, passengerName: 'Ada', passengerEmail: 'ada@example.com', passengerPhone: bad.phone, flightNumber: bad.flight }, who))).toEqual([
+      'passengerPhone',
+      'passengerEmail',
+      'flightNumber',
+    ]);
+    expect(fields(() => fromV1({ quote_id: '00000000-0000-4000-8000-000000000000', passenger_name: 'Ada', passenger_email: 'ada@example.com', passenger_phone: bad.phone }, who))).toEqual([
+      'passenger_phone',
+      'passenger_email',
+    ]);
+    const ok = fromV1({ pickup: 'Hexham station', dropoff: 'Hexham', departAt: at, passengerName: 'Ada', passengerEmail: 'ADA@example.com', passengerPhone: '+447400123456' }, { email: 'ada@example.com', verified: true, apiKey: null });
+    expect(ok.passenger).toMatchObject({ name: 'Ada', phone: '+447400123456', email: 'ada@example.com', emailVerified: true, paymentMethod: 'pay_driver' });
+  });
+
+  it("in start_booking, with the phone and email from the passenger's account", () => {
+    expect(fields(() => fromMcp({ pickup: 'Hexham station', dropoff: 'Hexham', passenger_name: 'Ada', flight_number: bad.flight }, { accountId: 'acc-1', phone: bad.phone, email: bad.email, emailVerified: false }))).toEqual([
+      'passenger_phone',
+      'passenger_email',
+      'flight_number',
+    ]);
   });
 });
