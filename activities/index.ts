@@ -6,8 +6,8 @@ import { createDispatchActivities } from './bookings/dispatch.js';
 import { createDriverActivities } from './drivers.js';
 import { createNotificationActivities, type NotificationSettings } from './bookings/notifications.js';
 import { createOpsActivities } from './ops.js';
-import { createPartnerEventActivities, type PartnerDeliverySettings } from './partner-events.js';
-import { createPartnerJobActivities } from './partner-jobs.js';
+import { createPartnerEventActivities, type PartnerDeliverySettings } from './partners/delivery.js';
+import { createPartnerJobActivities } from './partners/jobs.js';
 import { createQuoteActivities } from './quotes.js';
 import { createBillingActivities } from './billing.js';
 

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Sql } from '../src/db/sql.js';
-import type { DeploymentEnv } from '../src/partners/callback-url.js';
-import { postWebhook } from '../src/partners/deliver.js';
-import { eventBody } from '../src/partners/event-payload.js';
+import type { Sql } from '../../src/db/sql.js';
+import type { DeploymentEnv } from '../../src/partners/callback-url.js';
+import { postWebhook } from '../../src/partners/deliver.js';
+import { eventBody } from '../../src/partners/event-payload.js';
 import {
   activeWebhookSecrets,
   dueEvents,
@@ -12,9 +12,9 @@ import {
   markUnregistered,
   recordAttemptFailed,
   recordAttemptStarted,
-} from '../src/partners/event-store.js';
-import { findPartner } from '../src/partners/store.js';
-import { DELIVERY_FAILURE } from '../workflows/partners/delivery-definitions.js';
+} from '../../src/partners/event-store.js';
+import { findPartner } from '../../src/partners/store.js';
+import { DELIVERY_FAILURE } from '../../workflows/partners/delivery-definitions.js';
 
 // The delivery workflow's hands: which of a booking's events are due, one attempt to POST one of
 // them, and giving up on one. Each attempt is recorded on the event (attempts, last error), so the

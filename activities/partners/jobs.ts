@@ -1,12 +1,12 @@
 import { Context } from '@temporalio/activity';
-import { AmendTooLate, amendBooking } from '../src/bookings/amend.js';
-import { partnerJobIdentity } from '../src/bookings/identity.js';
-import { requestOwner } from '../src/bookings/request-owner.js';
-import { createBooking } from '../src/bookings/start-workflow.js';
-import { findBooking, markCancelled } from '../src/bookings/store.js';
-import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../src/partners/store.js';
-import type { Sql } from '../src/db/sql.js';
-import { failureType, isWorkflowGone } from '../src/temporal/refusals.js';
+import { AmendTooLate, amendBooking } from '../../src/bookings/amend.js';
+import { partnerJobIdentity } from '../../src/bookings/identity.js';
+import { requestOwner } from '../../src/bookings/request-owner.js';
+import { createBooking } from '../../src/bookings/start-workflow.js';
+import { findBooking, markCancelled } from '../../src/bookings/store.js';
+import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../../src/partners/store.js';
+import type { Sql } from '../../src/db/sql.js';
+import { failureType, isWorkflowGone } from '../../src/temporal/refusals.js';
 import {
   BookingFailure,
   bookingWorkflowId,
@@ -14,8 +14,8 @@ import {
   type AmendInput,
   type BookingStatus,
   type BookingWorkflowInput,
-} from '../workflows/bookings/definitions.js';
-import type { BookingChange } from '../workflows/partners/job-definitions.js';
+} from '../../workflows/bookings/definitions.js';
+import type { BookingChange } from '../../workflows/partners/job-definitions.js';
 
 // The partner job workflow's hands: its record in Postgres, and the booking it creates, amends and
 // cancels through the same paths every booking route uses (src/bookings/start-workflow.ts,
