@@ -162,6 +162,38 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     await page.context().close();
   });
 
+  it('prices a group of five in a 6-seater and books it from a phone; the 6-seat driver near Rusholme gets the job card, the saloon beside them does not', async () => {
+    // Five passengers and no vehicle named: spec 2.6's class for groups over 4, whoever asks (issue 21).
+    // National network drivers on Wilmslow Road, Rusholme: the nearest of them is the saloon.
+    const saloon = await createDriver(stack.sql, { lat: 53.4582, lon: -2.2262, tier: 'national', name: 'Tom Hale' });
+    const sixSeater = await createDriver(stack.sql, { lat: 53.4590, lon: -2.2262, tier: 'national', name: 'Priya Shah', vehicleType: '6seater', seats: 6 });
+    drivers.push(saloon, sixSeater);
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/v1/quote',
+      remoteAddress: `10.79.${ipCounter >> 8}.${ipCounter++ & 255}`,
+      payload: { pickup: '10 Wilmslow Road, Rusholme, Manchester M14 5TQ', dropoff: 'Manchester Airport', passengers: 5 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const q = res.json<{ quote_id: string; booking_url: string }>();
+
+    const { page } = await openPage(q.booking_url);
+    expect(await page.textContent('main')).toMatch(/6[- ]seater, 5 passengers/i);
+    await page.fill('#passenger_name', 'Grace Hopper');
+    await page.fill('#passenger_phone_whatsapp', '+44 7400 123456');
+    await page.check('input[name="payment_method"][value="cash_to_driver"]');
+    await page.click('#submit');
+    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}$/);
+    const ref = new URL(page.url()).pathname.split('/').pop()!;
+    const [booking] = await stack.sql<{ passengers: number; vehicle_type: string }[]>`select passengers, vehicle_type from bookings where ref = ${ref}`;
+    expect(booking).toEqual({ passengers: 5, vehicle_type: '6seater' });
+    const card = await waitForJobCard(stack.sql, sixSeater, ref);
+    expect(card.body).toContain('5 passengers, 6seater');
+    const [saloonOffers] = await stack.sql<{ n: number }[]>`select count(*)::int as n from offers where booking_ref = ${ref} and driver_id = ${saloon.id}`;
+    expect(saloonOffers!.n).toBe(0);
+    await page.context().close();
+  });
+
   it('books from the quote link and shows the driver on the tracking page without a reload once they accept on their job card', async () => {
     const driver = await driverNear(57.4790, -4.2250, 'Morag Fraser'); // Inverness
     const q = await quote('Inverness station', 'Inverness Airport');
