@@ -32,9 +32,14 @@ export async function startTimeSkipping(): Promise<{ env: TestWorkflowEnvironmen
   return { env, bundle };
 }
 
-/** After the clock moves, the worker still has to run what fell due: poll (real time) until it has. */
+/**
+ * After the clock moves, the worker still has to run what fell due: poll (real time) until it has.
+ * The deadline only turns a hang into a message before the test's own 60 s timeout; it is no
+ * measure of speed (10 s was once too short for a worker taking over a retried activity while
+ * both cores were busy).
+ */
 export async function until<T>(check: () => Promise<T> | T, pass: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 45_000;
   for (;;) {
     const v = await check();
     if (pass(v)) return v;
