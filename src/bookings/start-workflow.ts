@@ -22,7 +22,7 @@ import { claimBookingRef, findBooking, reassignBookingRef, type RefClaim, type R
 
 // From a request identity to a running booking workflow. Needs only Postgres, a Temporal client and
 // the task queue, so the API (src/bookings/book.ts) and the worker's partner job activities
-// (activities/partner-jobs.ts) share it without the worker importing the API's services.
+// (activities/partners/jobs.ts) share it without the worker importing the API's services.
 
 export class BookingRefTaken extends Error {
   constructor(readonly ref: string) {

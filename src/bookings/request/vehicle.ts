@@ -10,7 +10,7 @@ import { Refusal } from '../../refusal.js';
 // So, with no class named: up to 4 passengers get a saloon; a group over 4 gets the smallest of
 // 6seater, 7seater and mpv that seats it (never a 5seater, which the guidance leaves out): 5 and 6
 // passengers a 6seater, 7 a 7seater, 8 an mpv. The smallest such class is the one the most
-// drivers can serve (an mpv or 7seater also answers a 6seater job: src/dispatch/candidates.ts),
+// drivers can serve (an mpv or 7seater also answers a 6seater job: src/dispatch/policy.ts),
 // and the class adds nothing to the fare (docs/decisions.md, "Fares follow the council table").
 // Wheelchair access is the wav class, and only it.
 
