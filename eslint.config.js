@@ -4,6 +4,15 @@ import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads', 'url', 'util', 'dns', 'stream'];
 
+// What neither the Refusal nor the module turning Temporal failures into Refusals may import.
+const REFUSAL_NOT_ENTRY_POINTS = {
+  paths: [{ name: 'fastify', message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' }],
+  patterns: [
+    { group: ['**/http/**', '**/plugins/**', '**/routes/**'], message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' },
+    { group: ['**/mcp/**', '@modelcontextprotocol/*'], message: 'Refusals know nothing of MCP; src/mcp/refusal-result.ts translates them.' },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'build/**', 'coverage/**', 'test/histories/**'] },
   js.configs.recommended,
@@ -63,19 +72,8 @@ export default tseslint.config(
   {
     // A Refusal is the domain's "no" (docs/refusals.md): it knows nothing of the entry points that
     // translate it, and Temporal's failures are read only where they become one.
-    files: ['src/refusal.ts', 'src/temporal/refusals.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'fastify', message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' }],
-          patterns: [
-            { group: ['**/http/**', '**/plugins/**', '**/routes/**'], message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' },
-            { group: ['**/mcp/**', '@modelcontextprotocol/*'], message: 'Refusals know nothing of MCP; src/mcp/refusal-result.ts translates them.' },
-          ],
-        },
-      ],
-    },
+    files: ['src/temporal/refusals.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: REFUSAL_NOT_ENTRY_POINTS.paths, patterns: REFUSAL_NOT_ENTRY_POINTS.patterns }] },
   },
   {
     files: ['src/refusal.ts'],
@@ -83,10 +81,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'fastify', message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' }],
+          paths: REFUSAL_NOT_ENTRY_POINTS.paths,
           patterns: [
-            { group: ['**/http/**', '**/plugins/**', '**/routes/**'], message: 'Refusals know nothing of HTTP; src/http/refusal-problem.ts translates them.' },
-            { group: ['**/mcp/**', '@modelcontextprotocol/*'], message: 'Refusals know nothing of MCP; src/mcp/refusal-result.ts translates them.' },
+            ...REFUSAL_NOT_ENTRY_POINTS.patterns,
             { group: ['@temporalio/*', '**/temporal/**', '**/workflows/**'], message: 'Temporal failures become Refusals in src/temporal/refusals.ts, not here.' },
           ],
         },
