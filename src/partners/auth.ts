@@ -24,6 +24,12 @@ export interface SenderCredentials {
    * covers the method and the target (signature.ts).
    */
   bodyOnlySignatures?: boolean;
+  /**
+   * Is sending the request again harmless (the job intake POSTs, idempotent by jobRef)? Then a
+   * repeated signed request is answered like any retry, with its original outcome; elsewhere (a
+   * secret rotation, an event replay) a signed request is accepted once.
+   */
+  idempotent?: boolean;
   keys: ApiKeyStore;
 }
 
@@ -62,7 +68,7 @@ export async function authenticateSender(
     );
     if (!check.ok) return refuse(`signature ${check.reason}`);
     // Kept for twice the tolerance: a timestamp can be that far from a signature's first sighting.
-    if (!(await rememberSignature(s.sql, check.replayKeys, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
+    if (!c.idempotent && !(await rememberSignature(s.sql, check.replayKeys, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
     partnerId = signer;
   } else if (secret !== undefined) {
     const key = await c.keys.verify(secret.trim());

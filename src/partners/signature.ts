@@ -17,11 +17,24 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 // there the body alone says what is asked. Both are computed over the bytes received, never over
 // text decoded from them (two byte strings can decode to the same text).
 //
+// Where a route takes the body-only form it also takes spec 5's words read plainly, an HMAC of the
+// raw body with no timestamp at all, in the usual encodings:
+//
+//   x-signature: <lowercase hex HMAC-SHA256(secret, raw body bytes)>
+//   x-signature: sha256=<hex ...>
+//   x-signature: <base64 ...>          (padded or not; base64url too)
+//
+// That is what an integrator builds from the spec alone. It is only taken where a request changes
+// nothing when it is sent again (the job intake POSTs, idempotent by jobRef: docs/partners.md,
+// "Signatures"): an untimestamped signature can be replayed for ever, so it must never be what
+// stands between a replay and a change.
+//
 // The timestamp is inside what is signed, so a captured request cannot be replayed later than the
-// tolerance; within it, the caller remembers `replayKeys` and refuses a repeat. A key names the
-// request (signer, time, method, target or route, body digest), never the secret or the signature
-// that matched it: while a secret is rotated the sender may send one signature per secret (comma
-// separated), and a captured request re-sent with fewer of them is the same request.
+// tolerance; within it, a route that is not idempotent remembers `replayKeys` and refuses a
+// repeat. A key names the request (signer, time, method, target or route, body digest), never the
+// secret or the signature that matched it: while a secret is rotated the sender may send one
+// signature per secret (comma separated), and a captured request re-sent with fewer of them is the
+// same request.
 
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 const MAX_HEADER_LENGTH = 1_000;
@@ -44,12 +57,18 @@ export interface VerifyContext {
 }
 
 export type PartnerSignatureCheck =
-  | { ok: true; timestamp: number; form: 'v1' | 'v2'; replayKeys: string[] }
+  /** raw: an untimestamped HMAC of the body (timestamp null, nothing to remember). */
+  | { ok: true; timestamp: number | null; form: 'v1' | 'v2' | 'raw'; replayKeys: string[] }
   | { ok: false; reason: 'malformed' | 'stale' | 'mismatch' | 'body_only_not_accepted' };
 
 /** The v2 header for a request: what every sender should send. */
 export function signPartnerRequest(secret: string, timestamp: number, r: { method: string; target: string; body?: Buffer | string }): string {
   return `t=${timestamp},v2=${v2Hmac(secret, timestamp, { method: r.method, target: r.target, body: bytes(r.body) }).toString('hex')}`;
+}
+
+/** The plain raw-body HMAC in lowercase hex (spec 5 read literally), taken only on the job intake POSTs. */
+export function signPartnerBodyRaw(secret: string, body: Buffer | string): string {
+  return rawHmac(secret, bytes(body)).toString('hex');
 }
 
 /** The body-only v1 header (spec 5's form), taken only on the job intake POSTs. */
@@ -65,6 +84,12 @@ export function verifyPartnerSignature(
   ctx: VerifyContext,
 ): PartnerSignatureCheck {
   if (!header || header.length > MAX_HEADER_LENGTH) return { ok: false, reason: 'malformed' };
+  const raw = rawSignature(header);
+  if (raw) {
+    if (!(ctx.bodyOnly && request.body.length > 0)) return { ok: false, reason: 'body_only_not_accepted' };
+    const ok = secrets.some((secret) => timingSafeEqual(raw, rawHmac(secret, request.body)));
+    return ok ? { ok: true, timestamp: null, form: 'raw', replayKeys: [] } : { ok: false, reason: 'mismatch' };
+  }
   let timestamp: number | null = null;
   const presented = { v1: [] as Buffer[], v2: [] as Buffer[] };
   for (const part of header.split(',')) {
@@ -99,10 +124,29 @@ export function verifyPartnerSignature(
   return { ok: true, timestamp: t, form: v2 ? 'v2' : 'v1', replayKeys };
 }
 
+/**
+ * An untimestamped signature's 32 bytes, or null when the header is not one: hex (either case,
+ * optionally `sha256=`) or base64/base64url (optionally `sha256=`, padded or not). A header with
+ * `t=` is never read so.
+ */
+function rawSignature(header: string): Buffer | null {
+  const v = header.trim().replace(/^sha256=/i, '');
+  if (/^[0-9a-fA-F]{64}$/.test(v)) return Buffer.from(v, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) {
+    const decoded = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return decoded.length === 32 ? decoded : null;
+  }
+  return null;
+}
+
 const bytes = (body: Buffer | string | undefined): Buffer => (Buffer.isBuffer(body) ? body : Buffer.from(body ?? '', 'utf8'));
 
 function v2Hmac(secret: string, timestamp: number, r: SignedRequest): Buffer {
   return createHmac('sha256', secret).update(`${timestamp}\n${r.method.toUpperCase()}\n${r.target}\n`, 'utf8').update(r.body).digest();
+}
+
+function rawHmac(secret: string, body: Buffer): Buffer {
+  return createHmac('sha256', secret).update(body).digest();
 }
 
 function v1Hmac(secret: string, timestamp: number, body: Buffer): Buffer {

@@ -55,7 +55,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
 
   async function intake(request: FastifyRequest, reply: FastifyReply, kinds: PartnerKind[], creds: Omit<SenderCredentials, 'kinds' | 'keys'>, opts: IntakeOptions) {
     const raw = rawBody(request);
-    const partner = await authenticateSender(s, request, raw, { kinds, keys, bodyOnlySignatures: true, ...creds });
+    const partner = await authenticateSender(s, request, raw, { kinds, keys, bodyOnlySignatures: true, idempotent: true, ...creds });
     const body = parseJsonBytes(raw);
     const { status, result } = await submitJobs(s, partner, body, opts);
     request.log.info({ partner: partner.id, accepted: result.accepted, rejected: result.rejected }, 'jobs received');

@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signPartnerBody, signPartnerRequest, verifyPartnerSignature, type SignedRequest, type VerifyContext } from '../../../src/partners/signature.js';
+import { signPartnerBody, signPartnerBodyRaw, signPartnerRequest, verifyPartnerSignature, type SignedRequest, type VerifyContext } from '../../../src/partners/signature.js';
 
 // What a partner's signed request must satisfy before anything reads its body.
 const NOW = 1_795_000_000;
@@ -61,6 +62,28 @@ describe('partner request signatures', () => {
     expect(verify([OLD], signPartnerBody(OLD, NOW, BODY), { ...ROTATE, body: BODY }, NOW, SENDER_ROUTE)).toEqual({ ok: false, reason: 'body_only_not_accepted' });
     // A v2 made for the rotation is good for it.
     expect(verify([OLD], sign(OLD, ROTATE), ROTATE, NOW, SENDER_ROUTE)).toMatchObject({ ok: true, form: 'v2' });
+  });
+
+  it("takes spec 5's plain raw-body HMAC in hex, sha256=hex, base64 and base64url, where the body-only form is taken, with any live secret", () => {
+    const mac = createHmac('sha256', NEW).update(BODY).digest();
+    const forms = [
+      signPartnerBodyRaw(NEW, BODY),
+      mac.toString('hex').toUpperCase(),
+      `sha256=${mac.toString('hex')}`,
+      mac.toString('base64'),
+      mac.toString('base64').replace(/=+$/, ''),
+      `sha256=${mac.toString('base64url')}`,
+    ];
+    for (const header of forms) {
+      expect(verify([OLD, NEW], header), header).toEqual({ ok: true, timestamp: null, form: 'raw', replayKeys: [] });
+      // Another body, a retired secret, a route that needs v2, an empty body: refused.
+      expect(verify([OLD, NEW], header, { ...JOBS, body: Buffer.from('{}') }), header).toEqual({ ok: false, reason: 'mismatch' });
+      expect(verify([OLD], header), header).toEqual({ ok: false, reason: 'mismatch' });
+      expect(verify([NEW], header, { ...ROTATE, body: BODY }, NOW, SENDER_ROUTE)).toEqual({ ok: false, reason: 'body_only_not_accepted' });
+    }
+    expect(verify([NEW], signPartnerBodyRaw(NEW, ''), { ...JOBS, body: Buffer.alloc(0) })).toEqual({ ok: false, reason: 'body_only_not_accepted' });
+    // 31 or 33 bytes are no signature.
+    expect(verify([NEW], mac.subarray(1).toString('base64'))).toEqual({ ok: false, reason: 'malformed' });
   });
 
   it('verifies the bytes sent, not text decoded from them', () => {
