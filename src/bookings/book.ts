@@ -1,3 +1,4 @@
+import type { ApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import type { GeoLocation } from '../geo/types.js';
 import { Refusal } from '../refusal.js';
@@ -7,6 +8,7 @@ import { priceTrip } from '../quotes/create-quote.js';
 import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
 import { refuseBlockedPassenger } from '../passengers/standing.js';
+import { findPartner } from '../partners/store.js';
 import {
   bookingCreatedUpdate,
   bookingWorkflowId,
@@ -73,6 +75,19 @@ function passengerFields(p: Passenger) {
     flightNumber: p.flightNumber,
     agent: p.agent,
   };
+}
+
+/**
+ * A v1 booking made with a partner's API key books only while that partner is allowed to
+ * (partners.allowed_to_book): otherwise 403 partner_not_allowed (spec 4.5), before anything is
+ * priced, held or emailed. A key of no partner is not a partner's booking.
+ */
+export async function refusePartnerNotAllowed(s: Pick<BookingDeps, 'sql'>, apiKey: ApiKey | null): Promise<void> {
+  if (!apiKey?.partnerId) return;
+  const partner = await findPartner(s.sql, apiKey.partnerId);
+  if (partner && !partner.allowedToBook) {
+    throw Refusal.forbidden('partner_not_allowed', 'This partner is not allowed to book; ask the network operator to enable booking for it.');
+  }
 }
 
 /** Books any request: a trip priced on the spot, or a quote redeemed. */
@@ -180,6 +195,8 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): P
     meetAndGreet: r.meetAndGreet,
     worldwide: false,
     apiKey: r.apiKey,
+    // The sender's approved rate prices its own jobs as it prices its key's quotes (an agreed fare still wins below).
+    ratePartnerId: partnerId ?? null,
   });
   const identity = r.senderJob
     ? partnerJobIdentity({ partnerId: r.senderJob.partnerId, jobRef: r.senderJob.jobRef })

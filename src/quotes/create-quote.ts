@@ -74,6 +74,11 @@ export interface TripInput {
   meetAndGreet: boolean;
   worldwide: boolean;
   apiKey: ApiKey | null;
+  /**
+   * Whose approved rate prices the trip: a sender's own job names its sender here; otherwise the
+   * API key's partner (a quote or booking made with a partner's key). Absent: the key's partner.
+   */
+  ratePartnerId?: string | null | undefined;
 }
 
 export interface PricedTrip {
@@ -98,9 +103,8 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
     locate(deps.geo.geocoder, input.dropoff, input.fields.dropoff),
   ]);
   const route = await deps.geo.router.route(pickup, dropoff);
-  const override: RateOverride | null = input.apiKey?.partnerId
-    ? await findPartnerRateOverride(deps.sql, input.apiKey.partnerId, departAt, input.vehicleType)
-    : null;
+  const ratePartnerId = input.ratePartnerId ?? input.apiKey?.partnerId ?? null;
+  const override: RateOverride | null = ratePartnerId ? await findPartnerRateOverride(deps.sql, ratePartnerId, departAt, input.vehicleType) : null;
   try {
     const price = priceJourney({
       pickup,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bookingForHolder, type BookingProof } from '../bookings/access.js';
-import { book, type BookingCaller, type CreatedBooking } from '../bookings/book.js';
+import { book, refusePartnerNotAllowed, type BookingCaller, type CreatedBooking } from '../bookings/book.js';
 import { requestClaimLink, requestOwner } from '../bookings/ownership.js';
 import { normaliseInternationalPhone } from '../passengers/phone.js';
 import { cancelBooking } from '../bookings/cancel.js';
@@ -114,6 +114,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
 
   /** v1 booking, either form (spec 4.5): email admitted first, then mapped and booked. */
   async function bookV1(request: FastifyRequest, body: V1DirectBody | V1QuoteBody, callerFor: CallerFor): Promise<CreatedBooking> {
+    await refusePartnerNotAllowed(s, apiKeyOf(request));
     const given = v1Email(body);
     const email = emailOrError(given.field, given.value);
     const { verified } = await admitPassengerEmail(s, email);

@@ -147,7 +147,7 @@ export const V1DirectBookingRequest = z
     passengerEmail: v1Email.describe('A real, reachable address: disposable and role addresses are rejected'),
     passengerPhone: phone,
     passengers: passengerCount.optional(),
-    vehicleType: text(40).optional().describe('Free text; the v1 vehicle classes and common names (car, minibus, wheelchair) are understood'),
+    vehicleType: text(40).optional().describe('Free text, never refused: the v1 vehicle classes and everyday names (estate car, people carrier, 8 seater, wheelchair accessible, exec...) are understood; any other name books the class the group gets by default and is shown to the driver'),
     flightNumber: flight.optional(),
     notes: notes.optional(),
     fareGBP: z.number().positive().max(10_000).optional().describe('Partner-supplied fare (partner keys only); otherwise priced on published tariffs'),

@@ -2,7 +2,7 @@ import type { ApiKey } from '../../auth/api-keys.js';
 import type { VehicleType } from '../../pricing/types.js';
 import type { JobSpec, NewBooking } from '../../../workflows/bookings/definitions.js';
 import type { Passenger, TextField } from '../passenger-input.js';
-import { needsWheelchair, vehicleClass, type VehicleChoice } from './vehicle.js';
+import { needsWheelchair, notesWithVehicleName, vehicleClass, type VehicleChoice } from './vehicle.js';
 
 // The one booking request. Every source (the agent routes, the v1 booking, partner intake with the
 // operator bridge and the supplier and aggregator hooks, MCP, and any fleet added later) turns
@@ -100,8 +100,13 @@ export type BookingRequest = TripBookingRequest | QuoteBookingRequest;
 export interface TripFields extends Omit<TripBookingRequest, 'kind' | 'passengers' | 'vehicleType' | 'meetAndGreet' | 'apiKey'> {
   /** Absent: one. */
   passengers?: number | undefined;
-  /** The class the sender named, if any (free-text names read with vehicleFromName). */
+  /** The class the sender named, if any (free-text names read with readVehicleName). */
   vehicle?: VehicleType | undefined;
+  /**
+   * A free-text vehicle name no class matched: the group gets its default class, and the name is
+   * kept at the head of the booking's notes, which the driver's job card shows.
+   */
+  vehicleUnrecognised?: string | null | undefined;
   /** What a named class too small for the group does (vehicle.ts); default refuse. */
   tooSmall?: VehicleChoice['tooSmall'];
   meetAndGreet?: boolean;
@@ -110,10 +115,11 @@ export interface TripFields extends Omit<TripBookingRequest, 'kind' | 'passenger
 
 /** A trip request with the rules every source shares applied: one passenger by default, and the vehicle rule. */
 export function tripRequest(t: TripFields): TripBookingRequest {
-  const { vehicle, tooSmall, ...rest } = t;
+  const { vehicle, tooSmall, vehicleUnrecognised, ...rest } = t;
   const passengers = t.passengers ?? 1;
   return {
     ...rest,
+    passenger: vehicleUnrecognised ? { ...t.passenger, notes: notesWithVehicleName(t.passenger.notes, vehicleUnrecognised) } : t.passenger,
     kind: 'trip',
     passengers,
     vehicleType: vehicleClass(vehicle, passengers, { field: t.fields.vehicleType, tooSmall: tooSmall ?? 'refuse' }),
@@ -138,4 +144,4 @@ export function jobSpec(j: { pickupAt: Date; passengers: number; vehicleType: st
 }
 
 export { amendmentInput, type BookingAmendment } from './amendment.js';
-export { defaultVehicleClass, needsWheelchair, seatsGroup, vehicleClass, vehicleFromName } from './vehicle.js';
+export { defaultVehicleClass, needsWheelchair, readVehicleName, seatsGroup, vehicleClass, vehicleFromName, VEHICLE_ASKED_FOR } from './vehicle.js';

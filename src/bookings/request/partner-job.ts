@@ -1,13 +1,12 @@
 import type { Partner } from '../../partners/store.js';
 import { normaliseInternationalPhone } from '../../passengers/phone.js';
-import type { VehicleType } from '../../pricing/types.js';
 import { Refusal, type RefusedField } from '../../refusal.js';
 import type { PartnerJob } from '../../schemas/partner-job.js';
 import { normaliseFlightNumber } from '../../screening/flight-number.js';
 import { screenFreeText } from '../../screening/free-text.js';
 import type { Passenger } from '../passenger-input.js';
 import { tripRequest, type TripBookingRequest } from './index.js';
-import { vehicleFromName } from './vehicle.js';
+import { readVehicleName } from './vehicle.js';
 
 // A PartnerJob (spec 2.4), new or amend, from whoever sends one: partner intake (/v1/jobs), the
 // operator bridge (/v1/operator/jobs), the supplier and aggregator hooks. The sender is the
@@ -21,15 +20,8 @@ const jobField = (at: number | null, name: string) => (at === null ? name : `[${
 
 export function fromPartnerJob(partner: Partner, job: PartnerJob, at: number | null): TripBookingRequest {
   const passenger = partnerPassenger(partner, job, at);
-  let vehicle: VehicleType | undefined;
-  try {
-    vehicle = vehicleFromName(job.vehicleType);
-  } catch (err) {
-    if (err instanceof Refusal) {
-      throw Refusal.invalid('invalid_job', err.message, { field: { name: jobField(at, 'vehicleType'), message: err.fields[0]?.message ?? 'unknown' } });
-    }
-    throw err;
-  }
+  // Free text (spec 2.4), never a refusal: a name no class matches books the group's class and is kept for the driver.
+  const vehicle = readVehicleName(job.vehicleType);
   // Pricing names the places and time as they have always been told to senders, in its messages
   // too ("Could not locate body[1].pickup ...").
   const label = at === null ? 'body' : `body[${at}]`;
@@ -40,7 +32,8 @@ export function fromPartnerJob(partner: Partner, job: PartnerJob, at: number | n
     dropoff: job.dropoff,
     departAt: job.pickupTime,
     passengers: job.passengers,
-    vehicle,
+    vehicle: vehicle.vehicle,
+    vehicleUnrecognised: vehicle.unrecognised,
     // A sender names a class in free text, and has always had it kept: dispatch still needs seats for everyone.
     tooSmall: 'keep',
     passenger,

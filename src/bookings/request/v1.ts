@@ -3,7 +3,7 @@ import type { ApiKey } from '../../auth/api-keys.js';
 import type { V1DirectBookingRequest, V1QuoteBookingRequest } from '../../schemas/booking.js';
 import { readPassenger, type PassengerFields } from '../passenger-input.js';
 import { placesAndTime, quoteRequest, tripRequest, type BookingRequest, type TripFieldNames } from './index.js';
-import { vehicleFromName } from './vehicle.js';
+import { readVehicleName } from './vehicle.js';
 
 // The v1 booking (spec 4.5), either form on either path: direct (camelCase, a free-text
 // vehicleType, a partner's fareGBP, a pickup time that must not be past) or redeeming a quote_id
@@ -32,11 +32,14 @@ export function fromV1(b: V1DirectBody | V1QuoteBody, p: { email: string; verifi
     return quoteRequest({ source: 'v1_quote', quoteId: b.quote_id, passenger, awaitEmailConfirmation: !p.verified, emailConfirmationFirst: true });
   }
   const passenger = readPassenger({ ...b, passengerEmail: p.email }, DIRECT_FORM, b.paymentMethod ?? 'pay_driver', p.verified);
+  // A free string (spec 2.6), never refused: a name no class matches books the group's class and is kept for the driver.
+  const vehicle = readVehicleName(b.vehicleType);
   return tripRequest({
     source: 'v1_direct',
     ...placesAndTime(b, DIRECT_TRIP),
     passengers: b.passengers,
-    vehicle: vehicleFromName(b.vehicleType, DIRECT_TRIP.vehicleType),
+    vehicle: vehicle.vehicle,
+    vehicleUnrecognised: vehicle.unrecognised,
     passenger,
     apiKey: p.apiKey,
     agreedFarePence: b.fareGBP === undefined ? undefined : Math.round(b.fareGBP * 100),

@@ -1,6 +1,7 @@
 import { VEHICLE_TYPES, type VehicleType } from '../../pricing/types.js';
 import { SEATS } from '../../quotes/vehicle-choice.js';
 import { Refusal } from '../../refusal.js';
+import { screenedOrDropped } from '../../screening/free-text.js';
 
 // The vehicle rules every booking request and quote shares, whichever source it came from.
 //
@@ -65,38 +66,103 @@ export function needsWheelchair(vehicleType: string): boolean {
 }
 
 // Where a class is named in free text (the v1 booking's vehicleType, spec 2.6; a PartnerJob's,
-// spec 2.4), known classes pass through; a few everyday names map onto them; anything else is a
-// clear refusal rather than a guess that changes the fare.
-const SYNONYMS: Record<string, VehicleType> = {
-  car: 'saloon',
-  taxi: 'saloon',
-  sedan: 'saloon',
-  standard: 'saloon',
-  exec: 'executive',
-  business: 'executive',
-  premium: 'luxury',
-  minibus: 'mpv',
-  minivan: 'mpv',
-  'people carrier': 'mpv',
-  van: 'mpv',
-  wheelchair: 'wav',
-  accessible: 'wav',
-  'wheelchair accessible': 'wav',
-  '5 seater': '5seater',
-  '6 seater': '6seater',
-  '7 seater': '7seater',
+// spec 2.4), it is read generously and never refused (docs/partners.md, "Vehicle types in free
+// text"): case, spaces, hyphens, plurals and number words do not matter; the v1 classes pass
+// through ("6-seater", "MPV"); a seat count names the class that seats it ("8 seater", "eight
+// seats": an mpv; "4 seater": a saloon); wheelchair words name a wav whatever else is said; then
+// everyday names ("estate car", "people carrier", "exec") by the words they hold. A name none of
+// that reads falls back to the class the group gets when none is named (defaultVehicleClass), and
+// its text is kept for the driver (vehicleNote): a job is never lost for the word its sender used.
+
+/** Whole names meaning "no class in particular": the group's own class. */
+const NO_PREFERENCE: ReadonlySet<string> = new Set(['any', 'anything', 'any car', 'any vehicle', 'any type', 'any class', 'no preference', 'none', 'not specified', 'unspecified', 'n a', 'na', 'tbc', 'default']);
+
+/** Words naming a class, checked in this order (the first class with a word in the name wins). */
+const CLASS_WORDS: readonly (readonly [VehicleType, readonly string[]])[] = [
+  ['wav', ['wav', 'wheelchair', 'wheelchairs', 'accessible', 'accessibility', 'ramp', 'disabled', 'disability']],
+  ['mpv', ['mpv', 'minibus', 'minivan', 'van', 'carrier', 'multiseater', 'multi seater', 'people mover', 'large vehicle', 'large car', 'xl']],
+  ['luxury', ['luxury', 'lux', 'premium', 'vip', 'first class', 'prestige', 'limo', 'limousine', 'chauffeur']],
+  ['executive', ['exec', 'executive', 'business', 'business class']],
+  ['estate', ['estate', 'wagon', 'station wagon', 'tourer', 'estate car']],
+  ['saloon', ['saloon', 'sedan', 'car', 'taxi', 'cab', 'standard', 'regular', 'normal', 'economy', 'hatchback', 'private hire', 'black cab', 'hackney']],
+];
+
+const NUMBER_WORDS: Record<string, string> = {
+  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+  eleven: '11', twelve: '12', fourteen: '14', sixteen: '16',
 };
 
-/** A class named in free text; undefined when none is named. `field` names it in the refusal (default the v1 booking's). */
-export function vehicleFromName(input: string | undefined, field = 'vehicleType'): VehicleType | undefined {
-  if (input === undefined || input.trim() === '') return undefined;
-  const key = input.trim().toLowerCase().replace(/[-_]/g, ' ').replace(/\s+/g, ' ');
+/** "seats" is "seat", "minibuses" "minibus"; "class", "bus" and short words stay as they are. */
+function singular(w: string): string {
+  if (w.length <= 3 || !w.endsWith('s') || /(?:ss|us)$/.test(w)) return w;
+  return w.endsWith('uses') ? w.slice(0, -2) : w.slice(0, -1);
+}
+
+/** Lower case, words only, single spaces, number words as digits, a plural's "s" dropped ("Seats" is "seat"). */
+function normaliseVehicleName(input: string): string {
+  return input
+    .toLowerCase()
+    .replace(/(\d)([a-z])/g, '$1 $2')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .map((w) => NUMBER_WORDS[w] ?? singular(w))
+    .join(' ');
+}
+
+/** The class that seats `seats`: 4 or fewer a saloon, 5, 6 and 7 their own classes, 8 or more an mpv. */
+function classForSeats(seats: number): VehicleType {
+  if (seats <= 4) return 'saloon';
+  if (seats >= 8) return 'mpv';
+  return `${seats}seater` as VehicleType;
+}
+
+/** A seat count said in a name: "8 seater", "8 seat", "8 passenger", "8 person", "8 pax", "seat 8". */
+function seatsNamed(key: string): number | null {
+  const m = /\b(\d{1,2}) ?(?:seater|seat|passenger|person|people|pax|place)\b/.exec(key) ?? /\b(?:seater|seat) (\d{1,2})\b/.exec(key);
+  return m ? Number(m[1]) : null;
+}
+
+/** What a free-text vehicle name says: the class it names (undefined: none), and its text when it named nothing known. */
+export interface VehicleName {
+  vehicle: VehicleType | undefined;
+  /** The name as sent (trimmed), when it named no class this reads: kept for the driver, never refused. */
+  unrecognised: string | null;
+}
+
+/** Reads a class named in free text. Never refuses: a name it cannot read is `unrecognised`. */
+export function readVehicleName(input: string | undefined): VehicleName {
+  if (input === undefined || input.trim() === '') return { vehicle: undefined, unrecognised: null };
+  const key = normaliseVehicleName(input);
+  if (key === '' || NO_PREFERENCE.has(key)) return { vehicle: undefined, unrecognised: null };
   const direct = VEHICLE_TYPES.find((v) => v === key.replace(/ /g, ''));
-  const mapped = direct ?? SYNONYMS[key];
-  if (!mapped) {
-    throw Refusal.invalid('validation_failed', `Unknown vehicleType "${input}".`, {
-      field: { name: field, message: `use one of ${VEHICLE_TYPES.join(', ')}` },
-    });
-  }
-  return mapped;
+  if (direct) return { vehicle: direct, unrecognised: null };
+  const padded = ` ${key} `;
+  const says = (word: string) => padded.includes(` ${word} `);
+  // Wheelchair access first: whatever else the name says, a wheelchair user needs a wav.
+  if (CLASS_WORDS[0]![1].some(says)) return { vehicle: 'wav', unrecognised: null };
+  const seats = seatsNamed(key);
+  if (seats !== null && seats >= 1) return { vehicle: classForSeats(seats), unrecognised: null };
+  const named = CLASS_WORDS.find(([, words]) => words.some(says))?.[0];
+  if (named) return { vehicle: named, unrecognised: null };
+  return { vehicle: undefined, unrecognised: input.trim().replace(/\s+/g, ' ') };
+}
+
+/** A class named in free text; undefined when none is named or the name is not one this reads. */
+export function vehicleFromName(input: string | undefined): VehicleType | undefined {
+  return readVehicleName(input).vehicle;
+}
+
+/** How the job card's notes name a vehicle the sender asked for in words no class matched. */
+export const VEHICLE_ASKED_FOR = 'Vehicle asked for: ';
+
+/**
+ * The notes a booking carries with a vehicle name nobody could read: the name first ("Vehicle
+ * asked for: ..."), then the sender's own notes, so the driver's job card shows what was asked for.
+ * The name is screened like any text that reaches a driver; one that fails the screen is dropped.
+ */
+export function notesWithVehicleName(notes: string | null, unrecognised: string | null): string | null {
+  const name = screenedOrDropped('vehicleType', unrecognised, { maxLength: 60 });
+  if (!name) return notes;
+  return [`${VEHICLE_ASKED_FOR}${name}`, notes].filter(Boolean).join('\n');
 }
