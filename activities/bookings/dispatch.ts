@@ -9,6 +9,7 @@ import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import {
   renderDriverJobReleasedText,
+  renderDriverJobAmendedText,
   renderDriverJobWithdrawnText,
   renderPassengerAssignedText,
   renderPassengerDriverChangedText,
@@ -197,23 +198,30 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
      * Takes the job off a driver (dropped, no-show, no longer fits, suspended) and tells them so.
      * A job withdrawn from a suspended driver is news to the passenger too, who had their name.
      */
-    async releaseDriver({ ref, driverId, reason }: { ref: string; driverId: string; reason: string }): Promise<void> {
+    async releaseDriver({ ref, driverId, reason, amendment }: {
+      ref: string;
+      driverId: string;
+      reason: string;
+      /** reason 'amended': which amendment (the booker moved the pickup or drop-off), so each is told once. */
+      amendment?: number;
+    }): Promise<void> {
       await unassignDriver(sql, ref, driverId);
       const d = await loadDriver(sql, driverId);
       const suspended = reason === 'suspended';
-      const b = suspended ? await loadBooking(sql, ref) : null;
+      const amended = reason === 'amended';
+      const b = suspended || amended ? await loadBooking(sql, ref) : null;
       await sendBestEffort(
         notifier,
         {
           channel: 'sms',
           to: d.phone,
-          body: b ? renderDriverJobWithdrawnText(b) : renderDriverJobReleasedText(ref, reason),
-          idempotencyKey: `released:${ref}:${driverId}:${reason}`,
+          body: b ? (amended ? renderDriverJobAmendedText(b) : renderDriverJobWithdrawnText(b)) : renderDriverJobReleasedText(ref, reason),
+          idempotencyKey: `released:${ref}:${driverId}:${reason}${amendment !== undefined ? `:${amendment}` : ''}`,
           bookingRef: ref,
         },
         warn,
       );
-      if (b) {
+      if (b && suspended) {
         await sendBestEffort(
           notifier,
           {

@@ -7,8 +7,8 @@ import { loadDriver } from '../../src/drivers/store.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import { insertPaymentRecord } from '../../src/settlement/payments-store.js';
 import type { Notifier } from '../../src/notify/notifier.js';
-import { renderDriverJobCancelledText, renderPassengerCancelledText, type CancelledBy } from '../../src/notify/templates.js';
-import { settlementKey, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../../workflows/bookings/definitions.js';
+import { renderDriverJobCancelledText, renderDriverPickupMovedText, renderPassengerCancelledText, type CancelledBy } from '../../src/notify/templates.js';
+import { settlementKey, type AmendedFare, type AmendedRoute, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../../workflows/bookings/definitions.js';
 
 /** Bookings a partner, operator or supplier sent: their customer is theirs to tell. */
 const PARTNER_SOURCES: ReadonlySet<string> = new Set(['partner', 'operator', 'supplier']);
@@ -33,14 +33,32 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
      * pickup, their time (a pickup moved onto another of their jobs would give them two at once),
      * their seats, their vehicle's class and wheelchair access.
      */
-    async applyAmendment({ ref, job, driverId }: { ref: string; job: JobSpec; driverId: string | null }): Promise<{ driverStillFits: boolean }> {
-      await bookings.updateJob(sql, ref, job);
-      if (!driverId) return { driverStillFits: true };
+    async applyAmendment({ ref, job, driverId, route, fare }: {
+      ref: string;
+      job: JobSpec;
+      driverId: string | null;
+      /** A new pickup or drop-off and the fare (absent from activities scheduled before amendments carried them). */
+      route?: AmendedRoute | null;
+      fare?: AmendedFare | null;
+    }): Promise<{ driverStillFits: boolean }> {
+      const before = driverId ? await bookings.loadBooking(sql, ref) : null;
+      if (route || fare) await bookings.updateAmendedJob(sql, ref, job, { route: route ?? null, fare: fare ?? null });
+      else await bookings.updateJob(sql, ref, job);
+      if (!driverId || !before) return { driverStillFits: true };
       const b = await bookings.loadBooking(sql, ref);
       const start = new Date(job.pickupAt);
       const driver = await readHeldJobDriver(sql, { driverId, ref, start, end: new Date(start.getTime() + b.duration_s * 1000) });
       const misfit = heldJobMisfit(driver, jobFit(job, new Date()));
       if (misfit) log.info('driver no longer fits the amended booking', { ref, driverId, reason: misfit });
+      // A driver keeping the job hears of a new pickup time: they would otherwise go at the old one.
+      if (misfit === null && before.pickup_at.getTime() !== b.pickup_at.getTime()) {
+        const d = await loadDriver(sql, driverId);
+        await sendBestEffort(
+          notifier,
+          { channel: 'sms', to: d.phone, body: renderDriverPickupMovedText(b), idempotencyKey: `retimed:${ref}:${driverId}:${b.pickup_at.toISOString()}`, bookingRef: ref },
+          (m, a) => log.warn(m, a),
+        );
+      }
       return { driverStillFits: misfit === null };
     },
 

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { AmendTooLate, amendBooking } from '../../src/bookings/amend.js';
+import { AmendDriverOnTheWay, AmendTooLate, amendBooking } from '../../src/bookings/amend.js';
 import { partnerJobIdentity } from '../../src/bookings/identity.js';
 import { requestOwner } from '../../src/bookings/request-owner.js';
 import { createBooking } from '../../src/bookings/start-workflow.js';
@@ -40,11 +40,17 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
       return countNewJob(sql, c);
     },
 
-    /** Books the job (idempotent: the job reference is the request identity, so a retry finds its ride). */
-    async createPartnerBooking(c: { input: BookingWorkflowInput }): Promise<{ ref: string; status: BookingStatus }> {
+    /**
+     * Books the job (idempotent: the job reference is the request identity, so a retry finds its ride).
+     * A job booked again after its cancel (`rebooking`: the fingerprint of the new that rebooked it) is
+     * a request of its own: the reference and that fingerprint, so a retry finds the new ride, never
+     * the cancelled one. ('|' cannot occur in a jobRef, so no reference can spell another's key.)
+     */
+    async createPartnerBooking(c: { input: BookingWorkflowInput; rebooking?: string | null }): Promise<{ ref: string; status: BookingStatus }> {
       const ctx = Context.current();
       const b = c.input.booking;
-      const identity = partnerJobIdentity({ partnerId: b.partnerId ?? b.operatorId ?? '', jobRef: b.partnerJobRef ?? '' });
+      const jobRef = c.rebooking ? `${b.partnerJobRef ?? ''}|rebooked|${c.rebooking}` : (b.partnerJobRef ?? '');
+      const identity = partnerJobIdentity({ partnerId: b.partnerId ?? b.operatorId ?? '', jobRef });
       const sender = b.partnerId ?? b.operatorId ?? '';
       const created = await createBooking(
         { sql, temporal: ctx.client, taskQueue: ctx.info.taskQueue },
@@ -62,6 +68,10 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
         return { ok: true, status: after.status };
       } catch (err) {
         if (err instanceof AmendTooLate) return { ok: false, code: 'amend_too_late', status: err.status };
+        if (err instanceof AmendDriverOnTheWay) return { ok: false, code: 'amend_driver_on_the_way', status: err.status };
+        if (failureType(err) === BookingFailure.driverOnTheWay) {
+          return { ok: false, code: 'amend_driver_on_the_way', status: (await findBooking(sql, a.ref))?.status ?? null };
+        }
         if (failureType(err) === BookingFailure.closed || isWorkflowGone(err)) {
           return { ok: false, code: 'amend_too_late', status: (await findBooking(sql, a.ref))?.status ?? null };
         }

@@ -1,7 +1,7 @@
 import type { Sql } from '../db/sql.js';
 import type { VehicleType } from '../pricing/types.js';
 import type { DriverPaymentOptions } from '../settlement/payment-options.js';
-import type { BookingStatus, JobSpec, NewBooking, PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+import type { AmendedFare, AmendedRoute, BookingStatus, JobSpec, NewBooking, PlaceSnapshot } from '../../workflows/bookings/definitions.js';
 
 // The bookings table: what lookups, pages and job cards read. The booking workflow owns every
 // transition and writes it here through activities; routes only read (and the one exception, a
@@ -109,6 +109,29 @@ export async function setBookingStatus(sql: Sql, ref: string, status: BookingSta
 export async function updateJob(sql: Sql, ref: string, job: JobSpec): Promise<void> {
   await sql`update bookings set pickup_at = ${job.pickupAt}, passengers = ${job.passengers}, vehicle_type = ${job.vehicleType},
                    wheelchair = ${job.wheelchair}, notes = ${job.notes}, updated_at = now()
+             where ref = ${ref}`;
+}
+
+/**
+ * An amended job, with its new pickup or drop-off and fare when the amendment brought them (partner
+ * intake re-priced the job), in one statement: a partner's booking records one booking.amended
+ * event for it (migration 00021).
+ */
+export async function updateAmendedJob(sql: Sql, ref: string, job: JobSpec, change: { route: AmendedRoute | null; fare: AmendedFare | null }): Promise<void> {
+  const { route, fare } = change;
+  const place = (p: PlaceSnapshot | undefined) => (p ? sql.json(p as never) : null);
+  await sql`update bookings set pickup_at = ${job.pickupAt}, passengers = ${job.passengers}, vehicle_type = ${job.vehicleType},
+                   wheelchair = ${job.wheelchair}, notes = ${job.notes},
+                   pickup_query = coalesce(${route?.pickupQuery ?? null}, pickup_query),
+                   dropoff_query = coalesce(${route?.dropoffQuery ?? null}, dropoff_query),
+                   pickup = coalesce(${place(route?.pickup)}::jsonb, pickup),
+                   dropoff = coalesce(${place(route?.dropoff)}::jsonb, dropoff),
+                   pickup_area = coalesce(${route?.pickupArea ?? null}, pickup_area),
+                   distance_m = coalesce(${route?.distanceM ?? null}::integer, distance_m),
+                   duration_s = coalesce(${route?.durationS ?? null}::integer, duration_s),
+                   fare_pence = coalesce(${fare?.farePence ?? null}::integer, fare_pence),
+                   fare_source = coalesce(${fare?.fareSource ?? null}, fare_source),
+                   updated_at = now()
              where ref = ${ref}`;
 }
 

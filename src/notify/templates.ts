@@ -65,6 +65,20 @@ export function renderDriverJobWithdrawnText(b: BookingRow): string {
 }
 
 /**
+ * To the driver holding a job, or whose job card was out, when the booker moved its pickup or
+ * drop-off: the job as they knew it is gone (the booking is dispatched again, and a new card comes
+ * if it is offered to them).
+ */
+export function renderDriverJobAmendedText(b: BookingRow): string {
+  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) was changed by the booker and has been withdrawn from you. Do not go to the pickup. If it is offered to you again you will get a new job card.`;
+}
+
+/** To the driver keeping a job whose pickup time the booker moved. */
+export function renderDriverPickupMovedText(b: BookingRow): string {
+  return `Job ${b.ref}: the pickup time has changed to ${londonTime(b.pickup_at)} (${b.pickup.label}). The job is still yours.`;
+}
+
+/**
  * To a driver a job was taken off for the workflow's own reasons (they dropped it, did not reach the
  * pickup in time, or it no longer fits the amended booking). The reason is the workflow's fixed word
  * for it, never text anyone typed.

@@ -1,13 +1,17 @@
-import type { PartnerEventPayload } from '../schemas/partner-events.js';
+import type { AmendmentChanges, PartnerEventPayload } from '../schemas/partner-events.js';
 import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 
-// What a sender is told about a status change, built only from what the event row recorded when it
+// What a sender is told about a status change or an amendment, built only from what the event row recorded when it
 // happened: every delivery and every replay of one event is the same bytes, whatever the booking
 // or the driver look like since.
 
-/** The facts partner_events keeps of one status change. */
+/** The facts partner_events keeps of one status change or amendment. */
 export interface PartnerEventFacts {
   id: string;
+  /** Absent: a status change (facts built before amendments were events). */
+  type?: 'booking.status_changed' | 'booking.amended';
+  /** booking.amended: what changed (migration 00021). */
+  changes?: AmendmentChanges | null;
   bookingRef: string;
   seq: number;
   status: BookingStatus;
@@ -21,6 +25,23 @@ export interface PartnerEventFacts {
 }
 
 export function buildEventPayload(f: PartnerEventFacts): PartnerEventPayload {
+  const driver = f.driverName !== null ? { name: f.driverName, vehicle: f.driverVehicle ?? '', plate: f.driverPlate ?? '' } : null;
+  if (f.type === 'booking.amended' && f.changes) {
+    return {
+      id: f.id,
+      type: 'booking.amended',
+      timestamp: f.occurredAt.toISOString(),
+      data: {
+        bookingReference: f.bookingRef,
+        jobRef: f.jobRef,
+        sequence: f.seq,
+        status: f.status,
+        pickupAt: f.pickupAt.toISOString(),
+        ...f.changes,
+        driver,
+      },
+    };
+  }
   return {
     id: f.id,
     type: 'booking.status_changed',
@@ -32,7 +53,7 @@ export function buildEventPayload(f: PartnerEventFacts): PartnerEventPayload {
       status: f.status,
       previousStatus: f.previousStatus,
       pickupAt: f.pickupAt.toISOString(),
-      driver: f.driverName !== null ? { name: f.driverName, vehicle: f.driverVehicle ?? '', plate: f.driverPlate ?? '' } : null,
+      driver,
     },
   };
 }

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
-import type { DeliveryState } from '../schemas/partner-events.js';
+import type { AmendmentChanges, DeliveryState } from '../schemas/partner-events.js';
 import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 import type { PartnerEventFacts } from './event-payload.js';
 import { openSecret, sealSecret } from '../auth/secret-box.js';
 
-// partner_events (written by the bookings trigger of migration 00011, never by this code) and the
+// partner_events (written by the bookings triggers of migrations 00011 and 00021, never by this code) and the
 // senders' Standard Webhooks secrets. Every read a sender can cause is scoped to that sender.
 
 export interface PartnerEventRecord extends PartnerEventFacts {
@@ -25,6 +25,8 @@ interface EventRow {
   partner_id: string;
   booking_ref: string;
   seq: number;
+  type: 'booking.status_changed' | 'booking.amended';
+  changes: AmendmentChanges | null;
   status: BookingStatus;
   previous_status: BookingStatus | null;
   job_ref: string | null;
@@ -47,6 +49,8 @@ const toRecord = (r: EventRow): PartnerEventRecord => ({
   partnerId: r.partner_id,
   bookingRef: r.booking_ref,
   seq: r.seq,
+  type: r.type,
+  changes: r.changes,
   status: r.status,
   previousStatus: r.previous_status,
   jobRef: r.job_ref,

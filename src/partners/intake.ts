@@ -8,7 +8,7 @@ import { MAX_JOBS_PER_REQUEST, PartnerJobSchema, type JobBatchResult, type JobRe
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
-import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
+import { CANCELLED_RETRY_MESSAGE, partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { findBooking } from '../bookings/store.js';
 import { jobRejection } from './job-rejection.js';
 import { findPartnerJob, type Partner } from './store.js';
@@ -120,22 +120,27 @@ async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: num
 }
 
 /**
- * Retries are most of what a sender repeats, and two answers never change once true: a booked job's
- * own new is a duplicate, and a cancelled job stays cancelled. Those are answered from the record,
- * without pricing or a workflow round trip; everything else goes to the job's workflow.
+ * Retries are most of what a sender repeats, and three answers never change once true: a booked
+ * job's own new is a duplicate, a cancelled job stays cancelled, and a cancelled job's new (or an
+ * amendment it had) sent again is a retry that leaves it cancelled. Those are answered from the
+ * record, without pricing or a workflow round trip; everything else goes to the job's workflow
+ * (a cancelled reference sent as a new with different details books afresh there: rebooked).
  */
 async function alreadySettled(s: Services, partner: Partner, job: PartnerJob): Promise<Omit<JobResult, 'jobRef' | 'action'> | null> {
   if (job.action === 'amend') return null;
   const record = await findPartnerJob(s.sql, partner.id, job.jobRef);
   if (!record?.bookingRef) return null;
-  const duplicateNew = job.action === 'new' && record.state === 'live' && record.newFingerprint === jobFingerprint(job);
+  const fingerprint = job.action === 'new' ? jobFingerprint(job) : null;
+  const duplicateNew = record.state === 'live' && fingerprint !== null && record.newFingerprint === fingerprint;
+  const cancelledRetry =
+    record.state === 'cancelled' && fingerprint !== null && (record.newFingerprint === fingerprint || record.amendFingerprints.includes(fingerprint));
   const repeatedCancel = job.action === 'cancel' && record.state === 'cancelled';
-  if (!duplicateNew && !repeatedCancel) return null;
+  if (!duplicateNew && !cancelledRetry && !repeatedCancel) return null;
   const booking = await findBooking(s.sql, record.bookingRef);
   return {
     outcome: 'accepted',
     code: duplicateNew ? 'duplicate' : 'already_cancelled',
-    message: duplicateNew ? 'Already booked: the same booking.' : 'Already cancelled.',
+    message: duplicateNew ? 'Already booked: the same booking.' : cancelledRetry ? CANCELLED_RETRY_MESSAGE : 'Already cancelled.',
     bookingReference: record.bookingRef,
     bookingStatus: booking?.status ?? null,
   };

@@ -3,14 +3,19 @@ import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { BookingStatusSchema } from './booking.js';
 import { NO_CONTROL_CHARACTERS } from './common.js';
 
-// Status events a sender receives about its bookings, its callback registration, and the status
+// Status and amendment events a sender receives about its bookings, its callback registration, and the status
 // updates a partner fleet sends about jobs dispatched to its drivers. Partner-facing fields are
 // camelCase, as in the PartnerJob.
 
 export const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/;
 const eventId = z.string().regex(EVENT_ID_PATTERN, 'must be an event id (evt_ and 32 hex digits)');
 
-export const PartnerEventSchema = z
+const eventDriver = z
+  .object({ name: z.string(), vehicle: z.string(), plate: z.string() })
+  .nullable()
+  .describe('The assigned driver (null until one accepts, and again if the job is given back)');
+
+export const PartnerStatusEventSchema = z
   .object({
     id: eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates'),
     type: z.literal('booking.status_changed'),
@@ -22,13 +27,48 @@ export const PartnerEventSchema = z
       status: BookingStatusSchema,
       previousStatus: BookingStatusSchema.nullable(),
       pickupAt: z.iso.datetime(),
-      driver: z
-        .object({ name: z.string(), vehicle: z.string(), plate: z.string() })
-        .nullable()
-        .describe('The assigned driver (null until one accepts, and again if the job is given back)'),
+      driver: eventDriver,
     }),
   })
-  .meta({ id: 'PartnerEvent', description: 'The body POSTed to your callback URL, signed as Standard Webhooks sign' });
+  .meta({ id: 'PartnerStatusEvent', description: 'A booking’s status changed' });
+
+export const AMENDED_FIELDS = ['pickupAt', 'pickup', 'dropoff', 'fare', 'passengers', 'vehicleType', 'wheelchair', 'notes'] as const;
+
+/** What a booking.amended event says changed (recorded by migration 00021's trigger). */
+export const AmendmentChangesSchema = z.object({
+  changed: z.array(z.enum(AMENDED_FIELDS)).min(1).describe('The fields the amendment changed (notes are named, never copied)'),
+  pickup: z.string().describe('The pickup as it now stands'),
+  dropoff: z.string().describe('The drop-off as it now stands'),
+  fare: z.number().describe('The fare as it now stands, GBP (your agreed fare, or the tariff’s for the amended job)'),
+  passengers: z.number().int(),
+  vehicleType: z.string(),
+  wheelchair: z.boolean(),
+  previous: z
+    .object({ pickupAt: z.iso.datetime(), pickup: z.string(), dropoff: z.string(), fare: z.number() })
+    .describe('The pickup time, places and fare before the amendment'),
+});
+export type AmendmentChanges = z.infer<typeof AmendmentChangesSchema>;
+
+export const PartnerAmendmentEventSchema = z
+  .object({
+    id: eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates'),
+    type: z.literal('booking.amended'),
+    timestamp: z.iso.datetime().describe('When the amendment was applied (UTC)'),
+    data: z.object({
+      bookingReference: z.string(),
+      jobRef: z.string().nullable().describe('Your own job reference'),
+      sequence: z.number().int().min(1).describe('1, 2, 3... per booking, shared with status changes: deliveries keep this order'),
+      status: BookingStatusSchema.describe('The booking’s status when the amendment was applied'),
+      pickupAt: z.iso.datetime().describe('The pickup time as it now stands'),
+      ...AmendmentChangesSchema.shape,
+      driver: eventDriver,
+    }),
+  })
+  .meta({ id: 'PartnerAmendmentEvent', description: 'An amendment was applied to a booking (its time, places, fare, passengers, vehicle or notes)' });
+
+export const PartnerEventSchema = z
+  .discriminatedUnion('type', [PartnerStatusEventSchema, PartnerAmendmentEventSchema])
+  .meta({ id: 'PartnerEvent', description: 'The body POSTed to your callback URL, signed as Standard Webhooks sign: a status change or an amendment, by `type`' });
 export type PartnerEventPayload = z.infer<typeof PartnerEventSchema>;
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'unregistered'] as const;

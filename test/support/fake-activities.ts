@@ -161,6 +161,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('amendPartnerBooking', a);
       const status = world.bookings.get(a.ref) ?? null;
       if (status === null || ['on_board', 'completed', 'cancelled', 'no_show'].includes(status)) return { ok: false as const, code: 'amend_too_late' as const, status };
+      if (a.changes.route && ['en_route', 'arrived'].includes(status)) return { ok: false as const, code: 'amend_driver_on_the_way' as const, status };
       return { ok: true as const, status };
     },
     async cancelPartnerBooking(c) {

@@ -126,12 +126,32 @@ describe('a partner job reference', () => {
     });
   });
 
-  it('refuses a route change and an amendment once the passenger is on board, and a cancel once completed', async () => {
+  it('moves the route and re-prices until the driver is on the way, refuses a move after, and an amendment once the passenger is on board, and a cancel once completed', async () => {
     await withWorker(async ({ world, taskQueue }) => {
       const ref = `J-${randomUUID().slice(0, 6)}`;
       const pickupAt = await later(1);
       const made = await submit(taskQueue, ref, { action: 'new', fingerprint: 'n', booking: bookingInput({ pickupAt }), limit: { day: 'd', limit: 5 } });
-      expect(await submit(taskQueue, ref, { action: 'amend', fingerprint: 'x', booking: bookingInput({ pickupAt, dropLat: 53 }) })).toMatchObject({ code: 'amend_route_change' });
+      // A new drop-off, re-priced by the intake: the booking gets the route and the fare.
+      const moved = bookingInput({ pickupAt, dropLat: 53 });
+      moved.booking.farePence = 2400;
+      expect(await submit(taskQueue, ref, { action: 'amend', fingerprint: 'x', booking: moved })).toMatchObject({ outcome: 'accepted', code: 'amended' });
+      expect(world.called('amendPartnerBooking').at(-1)).toMatchObject({
+        changes: { route: { dropoff: { lat: 53 } }, fare: { farePence: 2400, fareSource: 'tariff' } },
+      });
+      // The time alone changes: no route, no fare sent.
+      const retimed = bookingInput({ pickupAt: await later(2), dropLat: 53 });
+      retimed.booking.farePence = 2400;
+      expect(await submit(taskQueue, ref, { action: 'amend', fingerprint: 't', booking: retimed })).toMatchObject({ code: 'amended' });
+      const sent = world.called('amendPartnerBooking').at(-1) as { changes: object };
+      expect(sent.changes).not.toHaveProperty('route');
+      expect(sent.changes).not.toHaveProperty('fare');
+      world.bookings.set(made.bookingRef!, 'en_route');
+      expect(await submit(taskQueue, ref, { action: 'amend', fingerprint: 'y', booking: bookingInput({ pickupAt, dropLat: 54 }) })).toMatchObject({
+        outcome: 'rejected',
+        code: 'amend_driver_on_the_way',
+        bookingStatus: 'en_route',
+      });
+      world.bookings.set(made.bookingRef!, 'assigned');
       expect(await submit(taskQueue, ref, { action: 'amend', fingerprint: 'p2', booking: bookingInput({ pickupAt, passengers: 2 }) })).toMatchObject({ code: 'amended' });
       world.bookings.set(made.bookingRef!, 'on_board');
       expect(await submit(taskQueue, ref, { action: 'amend', fingerprint: 'p3', booking: bookingInput({ pickupAt, passengers: 3 }) })).toMatchObject({
@@ -141,6 +161,32 @@ describe('a partner job reference', () => {
       });
       world.bookings.set(made.bookingRef!, 'completed');
       expect(await submit(taskQueue, ref, { action: 'cancel', fingerprint: 'c' })).toMatchObject({ outcome: 'rejected', code: 'job_completed' });
+    });
+  });
+
+  it("answers a cancelled job's new sent again as already cancelled, and books one with other details afresh", async () => {
+    await withWorker(async ({ world, taskQueue }) => {
+      const ref = `J-${randomUUID().slice(0, 6)}`;
+      const pickupAt = await later(3);
+      const made = await submit(taskQueue, ref, { action: 'new', fingerprint: 'n', booking: bookingInput({ pickupAt }), limit: { day: 'd', limit: 5 } });
+      expect(await submit(taskQueue, ref, { action: 'cancel', fingerprint: 'c' })).toMatchObject({ code: 'cancelled' });
+      expect(await submit(taskQueue, ref, { action: 'new', fingerprint: 'n', booking: bookingInput({ pickupAt }), limit: { day: 'd', limit: 5 } })).toMatchObject({
+        outcome: 'accepted',
+        code: 'already_cancelled',
+        bookingRef: made.bookingRef,
+      });
+      expect(world.called('createPartnerBooking')).toHaveLength(1);
+      const again = await submit(taskQueue, ref, { action: 'new', fingerprint: 'n2', booking: bookingInput({ pickupAt, passengers: 2 }), limit: { day: 'd', limit: 5 } });
+      expect(again).toMatchObject({ outcome: 'accepted', code: 'rebooked', state: 'live' });
+      expect(again.bookingRef).not.toBe(made.bookingRef);
+      expect(again.message).toContain(made.bookingRef!);
+      expect(world.called('createPartnerBooking').at(-1)).toMatchObject({ rebooking: 'n2' });
+      // Retries of either new change nothing: the new booking is the same booking, the old one stays cancelled.
+      expect(await submit(taskQueue, ref, { action: 'new', fingerprint: 'n2', booking: bookingInput({ pickupAt, passengers: 2 }), limit: { day: 'd', limit: 5 } })).toMatchObject({
+        code: 'duplicate',
+        bookingRef: again.bookingRef,
+      });
+      expect(world.called('createPartnerBooking')).toHaveLength(2);
     });
   });
 

@@ -237,6 +237,10 @@ export interface BookingState {
   suspendedDriverIds?: string[];
   /** Set when ops ended the trip (POST /api/ops/bookings/:ref/end); absent otherwise. */
   ended?: { by: 'ops'; reason: string } | null;
+  /** The fare, pickup and drop-off as they stand (amendments change them); absent on bookings from before. */
+  fare?: AmendedFare;
+  pickup?: PlaceSnapshot;
+  dropoff?: PlaceSnapshot;
 }
 
 export function offerId(ref: string, round: number, driverId: string): string {
@@ -267,7 +271,34 @@ export interface AmendInput {
   vehicleType?: string;
   wheelchair?: boolean;
   notes?: string | null;
+  /**
+   * A new pickup or drop-off, already geocoded and priced (partner intake). Refused once the driver
+   * is on the way (BookingFailure.driverOnTheWay); before that, a driver holding the job or its card
+   * is told it is withdrawn and the booking is dispatched again.
+   */
+  route?: AmendedRoute;
+  /** The fare of the amended job: the sender's agreed fare, or the tariff's for the new time or route. */
+  fare?: AmendedFare;
 }
+
+/** Where an amended booking now goes (the fields of NewBooking a pickup or drop-off change moves). */
+export interface AmendedRoute {
+  pickupQuery: string;
+  dropoffQuery: string;
+  pickup: PlaceSnapshot;
+  dropoff: PlaceSnapshot;
+  pickupArea: string;
+  distanceM: number;
+  durationS: number;
+}
+
+export interface AmendedFare {
+  farePence: number;
+  fareSource: NewBooking['fareSource'];
+}
+
+/** The driver is on the way or further: the pickup and drop-off can no longer change. */
+export const DRIVER_ON_THE_WAY: readonly BookingStatus[] = ['en_route', 'arrived', 'on_board'];
 
 export interface DriverDroppedInput {
   driverId: string;
@@ -437,4 +468,6 @@ export const BookingFailure = {
   tripNotInProgress: 'TripNotInProgress',
   /** endTrip: the trip is already settled (by its driver, a provider or ops). */
   alreadySettled: 'TripAlreadySettled',
+  /** amendBooking: a new pickup or drop-off once the driver is on the way (DRIVER_ON_THE_WAY). */
+  driverOnTheWay: 'DriverOnTheWay',
 } as const;

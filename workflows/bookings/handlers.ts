@@ -4,6 +4,7 @@
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import {
   BookingFailure,
+  DRIVER_ON_THE_WAY,
   NEXT_TRIP_STEPS,
   amendBookingUpdate,
   assignFleetDriverUpdate,
@@ -137,7 +138,15 @@ function handleCancelAndAmend(run: BookingRun): void {
       await condition(() => run.amendmentsApplied >= ticket || run.closed());
       return run.state;
     },
-    { validator: (_a: AmendInput) => refuseIfClosed(run) },
+    {
+      validator: (a: AmendInput) => {
+        refuseIfClosed(run);
+        // A new pickup or drop-off only while no driver is on the way (a report accepted but not yet applied counts).
+        if (a.route && (DRIVER_ON_THE_WAY.includes(run.state.status) || (run.progress !== null && run.progress !== 'no_show'))) {
+          throw refuse(`booking ${run.ref} is ${run.state.status}: the driver is on the way, the pickup and drop-off cannot change`, BookingFailure.driverOnTheWay);
+        }
+      },
+    },
   );
 }
 

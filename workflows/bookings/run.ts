@@ -8,6 +8,8 @@ import {
   TERMINAL_STATUSES,
   initialStatus,
   type AmendInput,
+  type AmendedFare,
+  type AmendedRoute,
   type BookingState,
   type BookingStatus,
   type BookingWorkflowInput,
@@ -57,6 +59,11 @@ export class BookingRun {
    * withdrawn) if anything else comes first.
    */
   firstPage: FirstCardPage | null = null;
+  /**
+   * Drivers whose job card was withdrawn since the last amendment was applied (the cascade withdraws
+   * an open card whenever something interrupts it): a new pickup or drop-off tells them.
+   */
+  readonly withdrawnCards: string[] = [];
 
   constructor(readonly input: BookingWorkflowInput) {
     this.ref = input.booking.ref;
@@ -76,6 +83,9 @@ export class BookingRun {
       candidates: [],
       droppedDriverIds: [],
       cancelReason: null,
+      fare: { farePence: input.booking.farePence, fareSource: input.booking.fareSource },
+      pickup: input.booking.pickup,
+      dropoff: input.booking.dropoff,
     };
   }
 
@@ -112,6 +122,7 @@ export class BookingRun {
   /** The decision log: every driver considered, and what became of them. */
   record(tier: Tier, c: Candidate, outcome: CandidateOutcome, reason: string | null = null): void {
     this.state.candidates.push({ round: this.state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
+    if (outcome === 'withdrawn' && reason !== 'driver_suspended' && !this.withdrawnCards.includes(c.driverId)) this.withdrawnCards.push(c.driverId);
   }
 
   /**
@@ -158,6 +169,15 @@ export class BookingRun {
     });
     this.state.driverId = null;
     this.markStatus('dispatching');
+  }
+
+  /** An amendment moved the pickup or drop-off, or changed the fare. */
+  rerouted(route: AmendedRoute | undefined, fare: AmendedFare | undefined): void {
+    if (route) {
+      this.state.pickup = route.pickup;
+      this.state.dropoff = route.dropoff;
+    }
+    if (fare) this.state.fare = fare;
   }
 
   cancelled(reason: string | null): void {

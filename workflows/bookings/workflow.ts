@@ -4,10 +4,20 @@
 // first with whatever arrived meanwhile (a cancel, an amendment, a driver dropping out or being
 // suspended); a completed trip then waits for its settlement.
 // State and transitions: run.ts. Messages: handlers.ts. Finding a driver: cascade.ts, offer.ts.
-import { allHandlersFinished, condition } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
 import { firstPageQuery, letFirstPageGo, offerToFleetDriver, runCascadeRound } from './cascade.js';
-import { isNextTripStep, type BookingState, type BookingWorkflowInput, type DriverDroppedInput, type FleetAssignInput, type TripProgress } from './definitions.js';
+import {
+  isNextTripStep,
+  type AmendedFare,
+  type AmendedRoute,
+  type BookingState,
+  type BookingWorkflowInput,
+  type DriverDroppedInput,
+  type FleetAssignInput,
+  type JobSpec,
+  type TripProgress,
+} from './definitions.js';
 import { installHandlers } from './handlers.js';
 import { BookingRun } from './run.js';
 
@@ -17,6 +27,14 @@ const UNASSIGNED_GRACE_MS = 60 * 60_000;
 const EMAIL_CONFIRM_MIN_MS = 30 * 60_000;
 /** How long a completed trip waits for the driver (or a provider) to confirm what was paid. */
 const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * Patch (issue 22): an amendment may carry a new pickup or drop-off and a new fare. With one, the
+ * driver holding the job (or its withdrawn card) is told and released before the amendment is
+ * written, and the amendment activity writes the route and fare too. Only amendments carrying a
+ * route or fare reach the check, which bookings of release 0.1.0 never received.
+ */
+export const AMEND_ROUTE_AND_FARE = 'amend-route-and-fare';
 
 type JobCards = ReturnType<typeof jobCardActivities>;
 /** What a step of the main loop leaves: go round again, or the booking is closed. */
@@ -103,22 +121,59 @@ async function applyChanges(run: BookingRun): Promise<boolean> {
 
 async function applyAmendments(run: BookingRun): Promise<void> {
   const batch = run.amendments.splice(0);
+  const withdrawnCards = run.withdrawnCards.splice(0);
   const next = { ...run.state.job };
+  let route: AmendedRoute | undefined;
+  let fare: AmendedFare | undefined;
   for (const a of batch) {
     if (a.pickupAt !== undefined) next.pickupAt = a.pickupAt;
     if (a.passengers !== undefined) next.passengers = a.passengers;
     if (a.vehicleType !== undefined) next.vehicleType = a.vehicleType;
     if (a.wheelchair !== undefined) next.wheelchair = a.wheelchair;
     if (a.notes !== undefined) next.notes = a.notes;
+    if (a.route !== undefined) route = a.route;
+    if (a.fare !== undefined) fare = a.fare;
   }
   run.state.job = next;
   const driverId = run.state.driverId;
+  if ((route || fare) && patched(AMEND_ROUTE_AND_FARE)) {
+    await applyRouteAndFare(run, { job: next, route, fare, driverId, withdrawnCards, ticket: run.amendmentsReceived });
+    run.amendmentsApplied += batch.length;
+    return;
+  }
   const { driverStillFits } = await acts.applyAmendment({ ref: run.ref, job: next, driverId });
   if (driverId && !driverStillFits) {
     await acts.releaseDriver({ ref: run.ref, driverId, reason: 'no longer fits the amended booking' });
     run.released(driverId, 'withdrawn', 'amendment');
   }
   run.amendmentsApplied += batch.length;
+}
+
+/**
+ * A new pickup or drop-off (or fare), before any driver is on the way: the driver holding the job,
+ * and any whose card the amendment withdrew, are told it is withdrawn, before the record changes
+ * (their text names the job they knew); then the amended job is written and dispatched again from
+ * the start. A fare change alone keeps the driver if they still fit, like any other amendment.
+ */
+async function applyRouteAndFare(
+  run: BookingRun,
+  a: { job: JobSpec; route: AmendedRoute | undefined; fare: AmendedFare | undefined; driverId: string | null; withdrawnCards: string[]; ticket: number },
+): Promise<void> {
+  let holder = a.driverId;
+  if (a.route) {
+    const told = holder ? [holder, ...a.withdrawnCards.filter((d) => d !== holder)] : a.withdrawnCards;
+    for (const driverId of told) {
+      await acts.releaseDriver({ ref: run.ref, driverId, reason: 'amended', amendment: a.ticket });
+    }
+    if (holder) run.released(holder, 'withdrawn', 'amendment');
+    holder = null;
+  }
+  run.rerouted(a.route, a.fare);
+  const { driverStillFits } = await acts.applyAmendment({ ref: run.ref, job: a.job, driverId: holder, route: a.route ?? null, fare: a.fare ?? null });
+  if (holder && !driverStillFits) {
+    await acts.releaseDriver({ ref: run.ref, driverId: holder, reason: 'no longer fits the amended booking' });
+    run.released(holder, 'withdrawn', 'amendment');
+  }
 }
 
 async function releaseDriver(run: BookingRun, d: DriverDroppedInput): Promise<void> {

@@ -33,11 +33,14 @@ export interface JobSubmission {
 
 /**
  * Stable codes of what happened to a job (published in the OpenAPI document).
- * Accepted: created, duplicate, amended, amendment_held, cancelled, cancel_held, already_cancelled,
- * cancelled_before_new. Rejected: job_ref_conflict, job_cancelled, amend_too_late,
- * amend_route_change, job_completed, trip_in_progress (a cancel with the passenger on board),
- * daily_limit_reached (plus the intake's own: invalid_job and
- * the pricing codes, which never reach the workflow).
+ * Accepted: created, duplicate, amended, amendment_held, cancelled, cancel_held, already_cancelled
+ * (also a cancelled job's own new sent again), cancelled_before_new, rebooked (a cancelled job's
+ * reference sent as a new with different details: a new booking). Rejected: job_ref_conflict,
+ * job_cancelled, amend_too_late, amend_driver_on_the_way (a new pickup or drop-off once the driver is
+ * on the way), amend_route_change (only a job whose workflow started on release 0.1.0's code: a
+ * changed pickup, drop-off or fare), job_completed, trip_in_progress (a cancel with the passenger on board),
+ * daily_limit_reached (plus the intake's own: invalid_job and the pricing codes, which never reach
+ * the workflow).
  */
 export const JOB_OUTCOME_CODES = [
   'created',
@@ -55,8 +58,14 @@ export const JOB_OUTCOME_CODES = [
   'job_completed',
   'trip_in_progress',
   'daily_limit_reached',
+  'rebooked',
+  'amend_driver_on_the_way',
 ] as const;
 export type JobOutcomeCode = (typeof JOB_OUTCOME_CODES)[number];
+
+/** A cancelled job's own new (or an amendment it had) sent again: a retry, which changes nothing. */
+export const CANCELLED_RETRY_MESSAGE =
+  'This job was cancelled and this is the same job sent again: its booking stays cancelled. To book it again, send it as a new job with a new jobRef or with the details changed.';
 
 export interface JobOutcome {
   outcome: 'accepted' | 'rejected';
@@ -81,4 +90,4 @@ export const partnerJobQuery = defineQuery<PartnerJobView>('partnerJob');
 /** What the activities answer when a change to the booking is refused. */
 export type BookingChange =
   | { ok: true; status: BookingStatus }
-  | { ok: false; code: 'amend_too_late' | 'job_completed' | 'trip_in_progress'; status: BookingStatus | null };
+  | { ok: false; code: 'amend_too_late' | 'amend_driver_on_the_way' | 'job_completed' | 'trip_in_progress'; status: BookingStatus | null };

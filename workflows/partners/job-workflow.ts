@@ -1,8 +1,9 @@
-import { allHandlersFinished, condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { db } from '../activities.js';
 import type { Activities } from '../../activities/index.js';
-import type { BookingStatus, BookingWorkflowInput, PlaceSnapshot } from '../bookings/definitions.js';
+import type { AmendInput, BookingStatus, BookingWorkflowInput, NewBooking, PlaceSnapshot } from '../bookings/definitions.js';
 import {
+  CANCELLED_RETRY_MESSAGE,
   partnerJobQuery,
   submitJobUpdate,
   type JobOutcome,
@@ -27,6 +28,30 @@ const UNBOOKED_MS = 7 * 24 * HOUR_MS;
 
 const samePlace = (a: PlaceSnapshot, b: PlaceSnapshot) => Math.abs(a.lat - b.lat) < 1e-5 && Math.abs(a.lon - b.lon) < 1e-5;
 
+/**
+ * Patch (issue 22): an amendment may move the pickup or drop-off (until the driver is on the way)
+ * and change the fare, re-priced by the intake; release 0.1.0 refused both (amend_route_change).
+ * Checked only for an amendment that changes one of them.
+ */
+export const AMEND_ROUTE_AND_FARE = 'partner-amend-route-and-fare';
+/**
+ * Patch (issue 22): a cancelled job's reference sent as a new with details never sent before books
+ * afresh (rebooked); release 0.1.0 answered already_cancelled. Checked only for such a new.
+ */
+export const REBOOK_CANCELLED = 'partner-rebook-cancelled';
+
+function routeOf(b: NewBooking): NonNullable<AmendInput['route']> {
+  return {
+    pickupQuery: b.pickupQuery,
+    dropoffQuery: b.dropoffQuery,
+    pickup: b.pickup,
+    dropoff: b.dropoff,
+    pickupArea: b.pickupArea,
+    distanceM: b.distanceM,
+    durationS: b.durationS,
+  };
+}
+
 /** One job reference's record, as this workflow and partner_jobs in Postgres keep it. */
 class PartnerJob {
   state: JobState = 'none';
@@ -36,12 +61,18 @@ class PartnerJob {
   held: BookingWorkflowInput | null = null;
   heldFingerprint: string | null = null;
   newFingerprint: string | null = null;
+  /** Every amendment applied, and (since a cancelled reference can be booked again) every earlier new. */
   readonly amendFingerprints: string[] = [];
 
   constructor(
     readonly partnerId: string,
     readonly jobRef: string,
   ) {}
+
+  /** This exact job was sent for this reference before (a new, or an amendment applied). */
+  seen(fingerprint: string): boolean {
+    return fingerprint === this.newFingerprint || this.amendFingerprints.includes(fingerprint);
+  }
 
   answer(outcome: 'accepted' | 'rejected', code: JobOutcomeCode, message: string): JobOutcome {
     return { outcome, code, message, bookingRef: this.bookingRef, bookingStatus: this.bookingStatus, state: this.state };
@@ -133,9 +164,12 @@ async function apply(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
 
 async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
   if (job.state === 'cancelled') {
-    return job.bookingRef
-      ? job.answer('accepted', 'already_cancelled', 'This job was cancelled; its booking stays cancelled.')
-      : job.answer('accepted', 'cancelled_before_new', 'A cancel for this job arrived first: it will not be dispatched.');
+    if (!job.bookingRef) return job.answer('accepted', 'cancelled_before_new', 'A cancel for this job arrived first: it will not be dispatched.');
+    // The job as it was sent before is a retry, which never changes anything; different details book afresh.
+    if (job.seen(sub.fingerprint) || !patched(REBOOK_CANCELLED)) {
+      return job.answer('accepted', 'already_cancelled', CANCELLED_RETRY_MESSAGE);
+    }
+    return rebook(job, sub);
   }
   if (job.state === 'live') {
     if (sub.fingerprint === job.newFingerprint) return job.answer('accepted', 'duplicate', 'Already booked: the same booking.');
@@ -160,6 +194,25 @@ async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome
   return job.answer('accepted', 'created', withHeld ? 'Booked, with the amendment that arrived before it.' : 'Booked.');
 }
 
+/** A cancelled job's reference sent as a new with different details: a booking of its own. */
+async function rebook(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
+  if (sub.limit && !(await db.countPartnerJob({ partnerId: job.partnerId, jobRef: job.jobRef, ...sub.limit }))) {
+    return job.answer('rejected', 'daily_limit_reached', `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`);
+  }
+  const cancelledRef = job.bookingRef;
+  const input = sub.booking!;
+  const created = await local.createPartnerBooking({ input, rebooking: sub.fingerprint });
+  // The cancelled job's details stay known: its new sent again later is never booked a third time.
+  if (job.newFingerprint) job.amendFingerprints.push(job.newFingerprint);
+  job.bookingRef = created.ref;
+  job.bookingStatus = created.status;
+  job.booked = input;
+  job.newFingerprint = sub.fingerprint;
+  job.state = 'live';
+  await job.save();
+  return job.answer('accepted', 'rebooked', `Booked again as ${created.ref}: the earlier booking ${cancelledRef} stays cancelled.`);
+}
+
 async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
   if (job.state === 'cancelled') return job.answer('rejected', 'job_cancelled', 'This job was cancelled; send a new job with a new reference.');
   if (job.state !== 'live') {
@@ -174,13 +227,13 @@ async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutco
   }
   const next = sub.booking!;
   const current = job.booked!;
-  if (
-    !samePlace(next.booking.pickup, current.booking.pickup) ||
-    !samePlace(next.booking.dropoff, current.booking.dropoff) ||
-    next.booking.farePence !== current.booking.farePence
-  ) {
+  const routeChanged = !samePlace(next.booking.pickup, current.booking.pickup) || !samePlace(next.booking.dropoff, current.booking.dropoff);
+  const fareChanged = next.booking.farePence !== current.booking.farePence || next.booking.fareSource !== current.booking.fareSource;
+  if ((routeChanged || fareChanged) && !patched(AMEND_ROUTE_AND_FARE)) {
     return job.answer('rejected', 'amend_route_change', 'An amendment cannot change the pickup, drop-off or fare of a booked job: cancel it and send a new job.');
   }
+  // The intake priced the amended job: the sender's agreed fare if it sent one, else the tariff's
+  // for the new time and route (a move into the night rate costs the night rate).
   const changed = await local.amendPartnerBooking({
     ref: job.bookingRef!,
     changes: {
@@ -189,14 +242,24 @@ async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutco
       vehicleType: next.job.vehicleType,
       wheelchair: next.job.wheelchair,
       notes: next.job.notes,
+      ...(routeChanged ? { route: routeOf(next.booking) } : {}),
+      ...(fareChanged ? { fare: { farePence: next.booking.farePence, fareSource: next.booking.fareSource } } : {}),
     },
   });
   job.bookingStatus = changed.status;
+  if (!changed.ok && changed.code === 'amend_driver_on_the_way') {
+    return job.answer(
+      'rejected',
+      'amend_driver_on_the_way',
+      `The driver is on the way (${changed.status ?? 'en_route'}): the pickup and drop-off can no longer change. Send an amendment with the booked pickup and drop-off to change anything else, or cancel the job and send it again as a new job (a new booking).`,
+    );
+  }
   if (!changed.ok) return job.answer('rejected', 'amend_too_late', `The booking is ${changed.status ?? 'closed'}: it can no longer be amended.`);
   job.booked = next;
   job.amendFingerprints.push(sub.fingerprint);
   await job.save();
-  return job.answer('accepted', 'amended', 'Amended.');
+  const what = [routeChanged ? 'new pickup or drop-off: re-priced and dispatched afresh' : null, fareChanged ? `fare now £${(next.booking.farePence / 100).toFixed(2)}` : null].filter(Boolean);
+  return job.answer('accepted', 'amended', what.length > 0 ? `Amended (${what.join('; ')}).` : 'Amended.');
 }
 
 async function applyCancel(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {

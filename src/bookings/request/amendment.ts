@@ -3,8 +3,9 @@ import { defaultVehicleClass, needsWheelchair, seatsGroup } from './vehicle.js';
 
 /**
  * An amendment is a partial request applied to a booked job: the pickup time, passengers, vehicle
- * class, wheelchair access and notes may change (the places and the fare may not: a partner cancels
- * and sends a new job for those). Applied through src/bookings/amend.ts.
+ * class, wheelchair access and notes may change, and (partner intake, which re-prices the job) the
+ * pickup, drop-off and fare, the places only until the driver is on the way. Applied through
+ * src/bookings/amend.ts.
  */
 export type BookingAmendment = AmendInput;
 
