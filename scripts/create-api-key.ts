@@ -1,7 +1,11 @@
 // Creates an API key and prints it once; only its hash is stored.
-//   npm run api-key:create -- --name "Acme agent" [--partner acme] [--exempt]
+//   npm run api-key:create -- --name "Acme agent" [--partner acme] [--exempt] [--sandbox]
+// --sandbox: bookings made with the key are priced and acknowledged but offered to sandbox drivers
+// only (docs/partners.md, "Sandbox keys"). Not with --partner: a partner's keys are in the sandbox
+// when the partner is (partner:create --sandbox), since its signed jobs carry no key.
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/auth/api-keys.js';
+import { findPartner } from '../src/partners/store.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
 
@@ -10,11 +14,16 @@ const { values } = parseArgs({
     name: { type: 'string' },
     partner: { type: 'string' },
     exempt: { type: 'boolean', default: false },
+    sandbox: { type: 'boolean', default: false },
   },
 });
 const url = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi';
+if (values.sandbox && values.partner) {
+  console.error("--sandbox is for keys of no partner: a partner's keys are in the sandbox when the partner is (npm run partner:create -- ... --sandbox).");
+  process.exit(2);
+}
 if (!values.name) {
-  console.error('usage: npm run api-key:create -- --name "<who holds it>" [--partner <partner id>] [--exempt]');
+  console.error('usage: npm run api-key:create -- --name "<who holds it>" [--partner <partner id>] [--exempt] [--sandbox]');
   console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
   process.exit(2);
 }
@@ -22,8 +31,11 @@ if (!values.name) {
 const sql = createSql(url, 2);
 try {
   await migrate(sql);
-  const { key, apiKey } = await createApiKey(sql, { name: values.name, partnerId: values.partner ?? null, rateLimitExempt: values.exempt });
-  console.log(`Created API key ${apiKey.id} for "${apiKey.name}"${apiKey.rateLimitExempt ? ' (exempt from rate limits)' : ''}.`);
+  const partner = values.partner ? await findPartner(sql, values.partner) : null;
+  if (values.partner && !partner) throw new Error(`no partner ${values.partner}`);
+  const { key, apiKey } = await createApiKey(sql, { name: values.name, partnerId: values.partner ?? null, rateLimitExempt: values.exempt, sandbox: values.sandbox });
+  const notes = [apiKey.rateLimitExempt ? 'exempt from rate limits' : null, values.sandbox || partner?.sandbox ? 'sandbox: its bookings go to sandbox drivers only' : null].filter(Boolean);
+  console.log(`Created API key ${apiKey.id} for "${apiKey.name}"${notes.length > 0 ? ` (${notes.join('; ')})` : ''}.`);
   console.log('Store it now; it cannot be shown again:');
   console.log(key);
 } finally {

@@ -4,6 +4,7 @@
 //   npm run partner:create -- --id northcabs --name "North Cabs" --kind operator --approved
 //   npm run partner:create -- --id acme --rotate [--overlap-hours 24]   (a new signing secret)
 //   npm run partner:create -- --id acme-test --name "Acme (test)" --not-allowed-to-book   (registered, books nothing yet)
+//   npm run partner:create -- --id acme-sandbox --name "Acme (sandbox)" --sandbox   (priced and acknowledged, never a real driver)
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { loadConfig } from '../src/config.js';
@@ -18,13 +19,14 @@ const { values } = parseArgs({
     kind: { type: 'string', default: 'partner' },
     approved: { type: 'boolean', default: false },
     'not-allowed-to-book': { type: 'boolean', default: false },
+    sandbox: { type: 'boolean', default: false },
     'daily-limit': { type: 'string' },
     rotate: { type: 'boolean', default: false },
     'overlap-hours': { type: 'string', default: '24' },
   },
 });
 const usage = () => {
-  console.error('usage: npm run partner:create -- --id <id> --name "<name>" [--kind partner|operator|supplier] [--approved] [--daily-limit N] [--not-allowed-to-book]');
+  console.error('usage: npm run partner:create -- --id <id> --name "<name>" [--kind partner|operator|supplier] [--approved] [--daily-limit N] [--not-allowed-to-book] [--sandbox]');
   console.error('       npm run partner:create -- --id <id> --rotate [--overlap-hours 24]');
   console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
   process.exit(2);
@@ -51,11 +53,12 @@ try {
       kind,
       liveIntakeApproved: values.approved,
       allowedToBook: !values['not-allowed-to-book'],
+      sandbox: values.sandbox,
       ...(values['daily-limit'] ? { dailyJobLimit: Number(values['daily-limit']) } : {}),
     });
     const { key } = await createApiKey(sql, { name: `${partner.name} (${kind})`, partnerId: partner.id });
     const secret = await issueSigningSecret(sql, config.PARTNER_SECRETS_KEY, partner.id);
-    console.log(`Created ${kind} ${partner.id} "${partner.name}"${partner.fleetId ? ` with fleet ${partner.fleetId}` : ''}${partner.allowedToBook ? '' : ', not allowed to book'}.`);
+    console.log(`Created ${kind} ${partner.id} "${partner.name}"${partner.fleetId ? ` with fleet ${partner.fleetId}` : ''}${partner.allowedToBook ? '' : ', not allowed to book'}${partner.sandbox ? ', in the sandbox (its jobs go to sandbox drivers only)' : ''}.`);
     console.log('Store these now; they cannot be shown again.');
     console.log(`API key (Authorization: Bearer or x-api-key): ${key}`);
     console.log(`Signing secret (x-signature HMAC, v2 encoding in src/partners/README.md): ${secret}`);

@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { insertBooking, loadBooking, unassignDriver } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { DEFAULT_CASCADE_POLICY, jobFit, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds } from '../../src/dispatch/policy.js';
-import { claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../../src/dispatch/store.js';
+import { bookingIsSandbox, claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
@@ -61,7 +61,9 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
    */
   async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts, wanted: number): Promise<CandidateDecision[]> {
     const start = new Date(job.pickupAt);
-    const needs: JobNeeds = { ...jobFit(job, new Date()), pickup: trip.pickup, pickupArea: trip.pickupArea };
+    // A sandbox booking reads and is offered to sandbox (test) drivers only (policy.ts's 'sandbox_mismatch').
+    const sandbox = await bookingIsSandbox(sql, ref);
+    const needs: JobNeeds = { ...jobFit(job, new Date()), pickup: trip.pickup, pickupArea: trip.pickupArea, sandbox };
     const excluded = new Set(exclude);
     const drivers: DriverSnapshot[] = [];
     let decisions: CandidateDecision[] = [];
@@ -75,6 +77,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
         end: new Date(start.getTime() + trip.durationS * 1000),
         limit: size,
         offset,
+        sandbox,
       });
       drivers.push(...window);
       decisions = rankTier(tier, drivers, needs, excluded);

@@ -19,14 +19,20 @@ export function hashApiKey(plain: string): string {
 
 export async function createApiKey(
   sql: Sql,
-  opts: { name: string; partnerId?: string | null; rateLimitExempt?: boolean },
+  opts: {
+    name: string;
+    partnerId?: string | null;
+    rateLimitExempt?: boolean;
+    /** Bookings made with it go to sandbox drivers only (migration 00023; a partner's keys follow the partner's own flag). */
+    sandbox?: boolean;
+  },
 ): Promise<{ key: string; apiKey: ApiKey }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
   await sql`
-    insert into api_keys (id, name, key_prefix, key_hash, partner_id, rate_limit_exempt)
+    insert into api_keys (id, name, key_prefix, key_hash, partner_id, rate_limit_exempt, sandbox)
     values (${id}, ${opts.name}, ${key.slice(0, 10)}, ${hashApiKey(key)}, ${opts.partnerId ?? null},
-            ${opts.rateLimitExempt ?? false})`;
+            ${opts.rateLimitExempt ?? false}, ${opts.sandbox ?? false})`;
   return { key, apiKey: { id, name: opts.name, partnerId: opts.partnerId ?? null, rateLimitExempt: !!opts.rateLimitExempt } };
 }
 

@@ -36,6 +36,8 @@ export interface DriverSnapshot {
   overlappingJobs: number;
   /** The first instant the driver's or vehicle's licence is no longer valid (null: no expiry on record). */
   licenceInvalidFrom?: Date | null;
+  /** A sandbox (test) driver: offered sandbox bookings only (docs/partners.md, "Sandbox keys"). Absent: a live driver. */
+  sandbox?: boolean;
 }
 
 /** What a job asks of whoever drives it, wherever they are: the rules a held job is checked against again. */
@@ -54,9 +56,12 @@ export interface JobNeeds extends JobFit {
   pickup: { lat: number; lon: number };
   /** Tariff area id of the pickup. */
   pickupArea: string;
+  /** A sandbox booking (made under a sandbox partner or key): offered to sandbox drivers only. Absent: a live booking. */
+  sandbox?: boolean;
 }
 
 export type SkipReason =
+  | 'sandbox_mismatch'
   | 'not_approved'
   | 'licence_expired'
   | 'fleet_not_approved'
@@ -182,6 +187,10 @@ type Rule =
  * Availability comes before suitability so the reason recorded is the most basic one.
  */
 const RULES: readonly Rule[] = [
+  // The sandbox and live service never meet: a sandbox booking is offered to sandbox (test) drivers
+  // only, and a sandbox driver never to a live booking. First, so a real driver near a sandbox job is
+  // logged for that reason whatever else is true of them.
+  { reason: 'sandbox_mismatch', scope: 'offer', fails: (d, job) => (d.sandbox ?? false) !== (job.sandbox ?? false) },
   { reason: 'not_approved', scope: 'offer', fails: (d) => !d.approved },
   // A licence must be valid at pickup (and now, for a pickup already past), not only when the job is offered.
   {

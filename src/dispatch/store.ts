@@ -46,13 +46,14 @@ function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>) {
            d.vehicle_type, d.seats, d.wheelchair_accessible, d.lat, d.lon, d.location_at,
            -- A licence is valid through its expiry date (the licence_expired rule in policy.ts compares this with the pickup).
            (least(d.driver_licence_expires, d.vehicle_licence_expires) + 1)::timestamptz as licence_invalid_from,
-           ${load} as overlapping`;
+           d.sandbox, ${load} as overlapping`;
 }
 
 type SnapshotRow = {
   id: string; name: string; tier: Tier; home_area: string | null; partner_fleet_id: string | null; fleet_approved: boolean | null;
   approved: boolean; online: boolean; vehicle_type: string; seats: number; wheelchair_accessible: boolean;
   lat: number | null; lon: number | null; location_at: Date | null; overlapping: number; licence_invalid_from: Date | null;
+  sandbox: boolean;
 };
 
 function toSnapshot(d: SnapshotRow): DriverSnapshot {
@@ -73,7 +74,17 @@ function toSnapshot(d: SnapshotRow): DriverSnapshot {
     locationAt: d.location_at,
     overlappingJobs: d.overlapping,
     licenceInvalidFrom: d.licence_invalid_from,
+    sandbox: d.sandbox,
   };
+}
+
+/**
+ * Whether booking `ref` is in the sandbox (made under a sandbox partner or key; migration 00023
+ * decides it when the row is written): its JobNeeds.sandbox, and which drivers a read narrows to.
+ */
+export async function bookingIsSandbox(sql: Sql, ref: string): Promise<boolean> {
+  const [row] = await sql<{ sandbox: boolean }[]>`select sandbox from bookings where ref = ${ref}`;
+  return row?.sandbox ?? false;
 }
 
 /**
@@ -109,11 +120,18 @@ const LON_SCALE = 0.62;
  * drivers are near or fifty thousand, and however many are off duty. A coarse prefilter only:
  * offline drivers are never candidates (policy.ts's 'offline'), so they are not read (nor logged),
  * and `reachMeters` (the tier's DEFAULT_CASCADE_POLICY.maxDistanceMeters) bounds a box a little
- * larger than the circle; policy.ts decides every driver read, 'too_far' included.
+ * larger than the circle; policy.ts decides every driver read, 'too_far' included. Drivers of the
+ * other side of the sandbox (policy.ts's 'sandbox_mismatch') are not read either: a live booking
+ * never reads test drivers, and a sandbox booking (`sandbox`) reads test drivers only, through their
+ * own index, however many live drivers are nearer.
  */
 export async function readNearestTierDrivers(
   sql: Sql,
-  q: { ref: string; tier: Tier; pickup: { lat: number; lon: number }; reachMeters: number; start: Date; end: Date; limit: number; offset: number },
+  q: {
+    ref: string; tier: Tier; pickup: { lat: number; lon: number }; reachMeters: number; start: Date; end: Date; limit: number; offset: number;
+    /** The booking is a sandbox booking (bookingIsSandbox). Absent: live. */
+    sandbox?: boolean;
+  },
 ): Promise<DriverSnapshot[]> {
   const box = boundingBox(q.pickup, q.reachMeters);
   // Postgres estimates any `point <@ box` at a fixed 0.1 % of rows, so with many drivers near it
@@ -126,7 +144,7 @@ export async function readNearestTierDrivers(
     tx<SnapshotRow[]>`
     select ${snapshotColumns(tx, driverLoad(tx, tx`d.id`, q.ref, q.start, q.end, true))}
       from (select * from drivers
-             where online and tier = ${q.tier}
+             where online and tier = ${q.tier} and ${q.sandbox ? tx`sandbox` : tx`not sandbox`}
                and point(lon * 0.62::float8, lat) <@ box(point(${box.minLon * LON_SCALE}::float8, ${box.minLat}::float8),
                                                         point(${box.maxLon * LON_SCALE}::float8, ${box.maxLat}::float8))
              order by point(lon * 0.62::float8, lat) <-> point(${q.pickup.lon * LON_SCALE}::float8, ${q.pickup.lat}::float8)
@@ -148,17 +166,20 @@ export async function claimOffer(
   return sql.begin(async (tx) => {
     // The lock also orders the claim against a suspension (which updates this row): a driver suspended
     // first is never claimed, and a claim made first is there for the suspension to withdraw.
-    const [driver] = await tx<{ status: string }[]>`select status from drivers where id = ${o.driverId} for update`;
+    const [driver] = await tx<{ status: string; sandbox: boolean }[]>`select status, sandbox from drivers where id = ${o.driverId} for update`;
     const approved = driver?.status === 'approved';
+    // The sandbox and live service never meet, whoever asks for the claim (policy.ts's
+    // 'sandbox_mismatch' decides the cascade's candidates; this holds for every claim).
+    const sandboxDriver = driver?.sandbox ?? false;
     // One statement for the rest, its snapshot taken once the lock is held, so it sees every claim
     // committed before: an offer already made for this id, the driver's load over this booking's
     // trip, and, only when free, the offer written and the booking marked offered.
     const [r] = await tx<{ booking: boolean; existing: boolean; claimed: boolean }[]>`
-      with b as (select pickup_at, pickup_at + make_interval(secs => duration_s) as end_at from bookings where ref = ${o.ref}),
+      with b as (select pickup_at, pickup_at + make_interval(secs => duration_s) as end_at, sandbox from bookings where ref = ${o.ref}),
       existing as (select 1 from offers where id = ${o.offerId}),
       free as (
         select 1 from b
-         where not exists (select 1 from existing) and ${approved}
+         where not exists (select 1 from existing) and ${approved} and b.sandbox = ${sandboxDriver}
            and ${driverLoad(tx, tx`${o.driverId}`, o.ref, tx`b.pickup_at`, tx`b.end_at`, true)} = 0),
       claimed as (
         insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)

@@ -1,6 +1,7 @@
 import type { Sql } from '../db/sql.js';
 import { DeliveryError } from './delivery-error.js';
 import type { Channel, Notifier, OutboundMessage, SendResult } from './notifier.js';
+import { withheldForSandbox } from './sandbox.js';
 
 // Makes any real transport idempotent with the outbox as its ledger: a key whose row has sent_at
 // set is never delivered again, however often the activity retries.
@@ -26,6 +27,9 @@ export class DeliveringNotifier implements Notifier {
     if (!this.#transport.channels.includes(msg.channel)) {
       throw new DeliveryError({ provider, nonRetryable: true, message: `${provider} does not carry ${msg.channel} messages` });
     }
+    // A text about a sandbox booking is recorded, never delivered (sandbox.ts).
+    const withheld = await withheldForSandbox(this.#sql, msg);
+    if (withheld) return withheld;
 
     // The claim commits on its own so an attempt that fails leaves its unsent row behind, visible
     // to anyone reading the outbox, rather than vanishing with a rolled-back transaction.

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/sql.js';
 import type { Notifier, OutboundMessage, SendResult } from './notifier.js';
+import { withheldForSandbox } from './sandbox.js';
 
 // The embedded default: the outbox row is the delivery. Tests and the demo read what would have
 // been sent from the table; the unique key makes a retried activity a no-op.
@@ -12,6 +13,8 @@ export class OutboxNotifier implements Notifier {
   }
 
   async send(msg: OutboundMessage): Promise<SendResult> {
+    const withheld = await withheldForSandbox(this.#sql, msg);
+    if (withheld) return withheld;
     const inserted = await this.#sql`
       insert into outbox (idempotency_key, channel, recipient, subject, body, booking_ref, provider, sent_at, purpose)
       values (${msg.idempotencyKey}, ${msg.channel}, ${msg.to}, ${msg.subject ?? null}, ${msg.body},

@@ -18,6 +18,8 @@ export interface Partner {
   dailyJobLimit: number;
   fleetId: string | null;
   callbackUrl: string | null;
+  /** Its jobs are priced and acknowledged, and offered to sandbox drivers only (docs/partners.md, "Sandbox keys"). */
+  sandbox: boolean;
 }
 
 interface PartnerRow {
@@ -30,6 +32,7 @@ interface PartnerRow {
   daily_job_limit: number;
   fleet_id: string | null;
   callback_url: string | null;
+  sandbox: boolean;
 }
 
 const toPartner = (r: PartnerRow): Partner => ({
@@ -42,6 +45,7 @@ const toPartner = (r: PartnerRow): Partner => ({
   dailyJobLimit: r.daily_job_limit,
   fleetId: r.fleet_id,
   callbackUrl: r.callback_url,
+  sandbox: r.sandbox,
 });
 
 export const PARTNER_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,39}$/;
@@ -61,6 +65,7 @@ export interface NewPartner {
   dailyJobLimit?: number;
   fleetId?: string | null;
   callbackUrl?: string | null;
+  sandbox?: boolean;
 }
 
 /** Creates the partner (an operator also gets its own fleet, named after it). */
@@ -72,9 +77,9 @@ export async function createPartner(sql: Sql, p: NewPartner): Promise<Partner> {
       await tx`insert into partner_fleets (id, name, approved) values (${fleetId}, ${p.name}, true) on conflict (id) do nothing`;
     }
     const [row] = await tx<PartnerRow[]>`
-      insert into partners (id, name, kind, allowed_to_book, live_intake_approved, daily_job_limit, fleet_id, callback_url)
+      insert into partners (id, name, kind, allowed_to_book, live_intake_approved, daily_job_limit, fleet_id, callback_url, sandbox)
       values (${p.id}, ${p.name}, ${p.kind}, ${p.allowedToBook ?? true}, ${p.liveIntakeApproved ?? false},
-              ${p.dailyJobLimit ?? 1000}, ${fleetId}, ${p.callbackUrl ?? null})
+              ${p.dailyJobLimit ?? 1000}, ${fleetId}, ${p.callbackUrl ?? null}, ${p.sandbox ?? false})
       returning *`;
     return toPartner(row!);
   });

@@ -23,6 +23,7 @@ const partner = (kind: PartnerKind): Partner => ({
   dailyJobLimit: 100,
   fleetId: null,
   callbackUrl: null,
+  sandbox: false,
 });
 
 /** The Refusal a mapper throws. */
