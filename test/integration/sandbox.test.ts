@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { claimOffer } from '../../src/dispatch/store.js';
+import { DeliveringNotifier } from '../../src/notify/delivering-notifier.js';
 import { createPartner } from '../../src/partners/store.js';
 import { createDriver, takeDriversOffline, waitForJobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
@@ -74,6 +75,15 @@ describe('the partner sandbox', () => {
     const texts = await stack.sql<{ provider: string }[]>`select provider from outbox where booking_ref = ${ref} and channel in ('sms', 'whatsapp')`;
     expect(texts.length).toBeGreaterThan(0);
     expect(new Set(texts.map((t) => t.provider))).toEqual(new Set(['sandbox']));
+
+    // The live notifier withholds them too: its provider is never called for a sandbox booking.
+    let delivered = 0;
+    const live = new DeliveringNotifier({ sql: stack.sql, transport: { name: 'twilio', channels: ['sms', 'whatsapp', 'email'], deliver: async () => ({ providerMessageId: `SM${++delivered}` }) } });
+    const text = { channel: 'sms' as const, to: phone, body: 'Your driver is on the way', idempotencyKey: `sbx-test:${ref}`, bookingRef: ref };
+    await expect(live.send(text)).resolves.toEqual({ provider: 'sandbox', providerMessageId: null, duplicate: false });
+    await expect(live.send(text)).resolves.toEqual({ provider: 'sandbox', providerMessageId: null, duplicate: true });
+    await expect(live.send({ ...text, channel: 'email', to: 'ops@example.com', idempotencyKey: `sbx-test-email:${ref}` })).resolves.toMatchObject({ provider: 'twilio' });
+    expect(delivered).toBe(1);
 
     // Even asked directly, the real driver cannot be given it.
     const claim = await claimOffer(stack.sql, { offerId: `${ref}:9:${real.id}`, ref, driverId: real.id, round: 9, tier: 'local', expiresAt: new Date(Date.now() + 60_000).toISOString() });
