@@ -82,7 +82,10 @@ describe('the partner sandbox', () => {
     const text = { channel: 'sms' as const, to: phone, body: 'Your driver is on the way', idempotencyKey: `sbx-test:${ref}`, bookingRef: ref };
     await expect(live.send(text)).resolves.toEqual({ provider: 'sandbox', providerMessageId: null, duplicate: false });
     await expect(live.send(text)).resolves.toEqual({ provider: 'sandbox', providerMessageId: null, duplicate: true });
-    await expect(live.send({ ...text, channel: 'email', to: 'ops@example.com', idempotencyKey: `sbx-test-email:${ref}` })).resolves.toMatchObject({ provider: 'twilio' });
+    // Ops are not emailed about it either; only the booking's own passenger email goes.
+    await expect(live.send({ ...text, channel: 'email', to: 'ops@example.com', idempotencyKey: `sbx-test-ops:${ref}` })).resolves.toMatchObject({ provider: 'sandbox' });
+    await stack.sql`update bookings set passenger_email = 'integrator@example.com' where ref = ${ref}`;
+    await expect(live.send({ ...text, channel: 'email', to: 'Integrator@example.com', idempotencyKey: `sbx-test-email:${ref}` })).resolves.toMatchObject({ provider: 'twilio' });
     expect(delivered).toBe(1);
 
     // Even asked directly, the real driver cannot be given it.
