@@ -15,14 +15,14 @@ declare
   registered boolean;
   d record;
 begin
-  if old.pickup_at is distinct from new.pickup_at then changed := changed || 'pickupAt'; end if;
-  if old.pickup is distinct from new.pickup then changed := changed || 'pickup'; end if;
-  if old.dropoff is distinct from new.dropoff then changed := changed || 'dropoff'; end if;
-  if old.fare_pence is distinct from new.fare_pence then changed := changed || 'fare'; end if;
-  if old.passengers is distinct from new.passengers then changed := changed || 'passengers'; end if;
-  if old.vehicle_type is distinct from new.vehicle_type then changed := changed || 'vehicleType'; end if;
-  if old.wheelchair is distinct from new.wheelchair then changed := changed || 'wheelchair'; end if;
-  if old.notes is distinct from new.notes then changed := changed || 'notes'; end if;
+  if old.pickup_at is distinct from new.pickup_at then changed := array_append(changed, 'pickupAt'); end if;
+  if old.pickup is distinct from new.pickup then changed := array_append(changed, 'pickup'); end if;
+  if old.dropoff is distinct from new.dropoff then changed := array_append(changed, 'dropoff'); end if;
+  if old.fare_pence is distinct from new.fare_pence then changed := array_append(changed, 'fare'); end if;
+  if old.passengers is distinct from new.passengers then changed := array_append(changed, 'passengers'); end if;
+  if old.vehicle_type is distinct from new.vehicle_type then changed := array_append(changed, 'vehicleType'); end if;
+  if old.wheelchair is distinct from new.wheelchair then changed := array_append(changed, 'wheelchair'); end if;
+  if old.notes is distinct from new.notes then changed := array_append(changed, 'notes'); end if;
   if cardinality(changed) = 0 then
     return null;
   end if;
