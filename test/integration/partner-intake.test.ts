@@ -122,9 +122,9 @@ describe('partner intake', () => {
     const rows = await bookingsOf(p.id);
     expect(rows.map((r) => [r.partner_job_ref, r.fare_pence])).toEqual([['M-2', 4250]]);
 
-    // An amendment that changes the route is refused; one that changes the time and passengers is applied.
+    // An amendment may move the drop-off (the agreed fare sent with it is kept), and the time and passengers.
     const moved = await send(p, job('M-2', { action: 'amend', fare: 42.5, dropoff: 'Corbridge' }));
-    expect(moved.json().results[0]).toMatchObject({ outcome: 'rejected', code: 'amend_route_change' });
+    expect(moved.json().results[0]).toMatchObject({ outcome: 'accepted', code: 'amended' });
     const amended = await send(p, job('M-2', { action: 'amend', fare: 42.5, passengers: 2, pickupTime: tomorrow(30) }));
     expect(amended.json().results[0]).toMatchObject({ outcome: 'accepted', code: 'amended' });
     await expect.poll(async () => (await bookingsOf(p.id))[0]?.passengers).toBe(2);
