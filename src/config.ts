@@ -40,6 +40,12 @@ const ConfigSchema = z.object({
   VERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(30),
   BODY_LIMIT_BYTES: positiveInt.default(32 * 1024),
   /**
+   * How long a job intake request waits for its jobs' outcomes (docs/partners.md, "Batches"): a job
+   * taken in but not applied by then is answered `processing` and applied all the same; one not
+   * taken in within 2 s more is answered `try_again`. 0 answers every job taken in as `processing`.
+   */
+  INTAKE_REPLY_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(8_000),
+  /**
    * Driver applications (docs/security/onboarding.md). Attempts per hour per caller, counted before
    * the body is read: a ceiling on what one address can make the API read, never reached by people.
    */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowUpdateStage } from '@temporalio/client';
 import { DateTime } from 'luxon';
 import { priceTripBooking } from '../bookings/book.js';
 import { fromPartnerJob } from '../bookings/request/partner-job.js';
@@ -7,8 +7,8 @@ import { Refusal, type RefusedField } from '../refusal.js';
 import { MAX_JOBS_PER_REQUEST, PartnerJobSchema, type JobBatchResult, type JobResult, type PartnerJob } from '../schemas/partner-job.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
-import { CANCELLED_RETRY_MESSAGE, partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
+import { isTemporalServiceFailure, isWorkflowGone } from '../temporal/refusals.js';
+import { CANCELLED_RETRY_MESSAGE, partnerJobWorkflowId, submitJobUpdate, type JobOutcome, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { findBooking } from '../bookings/store.js';
 import { jobRejection } from './job-rejection.js';
 import { findPartnerJob, type Partner } from './store.js';
@@ -53,10 +53,25 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
   if (partner.kind === 'operator') {
     if (!partner.liveIntakeApproved) throw Refusal.forbidden('operator_not_approved', 'This operator is not approved for live intake yet.');
     if (partner.bridgePaused) throw Refusal.forbidden('bridge_paused', 'The operator bridge is paused for this operator.');
-  } else if (!partner.allowedToBook) {
-    throw Refusal.forbidden('partner_not_allowed', 'This sender is not allowed to book.');
   }
   const { items, single } = jobItems(body, opts);
+  // Spec 4.8 lists no 403 for partner intake (4.5 puts "partner not allowed to book" on v1 booking):
+  // here it is each job's outcome, and nothing is applied.
+  if (partner.kind !== 'operator' && !partner.allowedToBook) {
+    const results = items.map((item): JobResult => {
+      const fields = item !== null && typeof item === 'object' ? (item as { jobRef?: unknown; action?: unknown }) : {};
+      return {
+        jobRef: typeof fields.jobRef === 'string' ? fields.jobRef.slice(0, 100) : null,
+        action: fields.action === 'amend' || fields.action === 'cancel' ? fields.action : 'new',
+        outcome: 'rejected',
+        code: 'partner_not_allowed',
+        message: 'This sender is not allowed to book: ask the network operator to allow it. Nothing was applied.',
+        bookingReference: null,
+        bookingStatus: null,
+      };
+    });
+    return { status: 207, result: { accepted: 0, rejected: results.length, results } };
+  }
   const results: JobResult[] = new Array(items.length);
   const valid: { index: number; job: PartnerJob }[] = [];
   const invalid: RefusedField[] = [];
@@ -84,13 +99,15 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
     throw Refusal.invalid('validation_failed', single ? 'The job has invalid fields.' : 'Every job in the request has invalid fields.', { fields: invalid.slice(0, 200) });
   }
 
-  // Jobs for one reference go in the order sent; references in parallel, a few at a time.
+  // Jobs for one reference go in the order sent; references in parallel, a few at a time, each
+  // waited for until the request's reply budget is spent (answered `processing` after that).
+  const budget = { until: Date.now() + s.config.INTAKE_REPLY_BUDGET_MS };
   const byRef = new Map<string, { index: number; job: PartnerJob }[]>();
   for (const v of valid) byRef.set(v.job.jobRef, [...(byRef.get(v.job.jobRef) ?? []), v]);
   const queues = [...byRef.values()];
   const workers = Array.from({ length: Math.min(PARALLEL_JOB_REFS, queues.length) }, async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? null : index);
+      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? null : index, budget);
     }
   });
   await Promise.all(workers);
@@ -103,21 +120,44 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
   return { status: rejected === 0 ? 200 : 207, result: { accepted, rejected, results } };
 }
 
-/** One job: checked and priced here, decided by its workflow. Its refusals become a rejected result. */
-async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: number | null): Promise<JobResult> {
+/**
+ * One job: checked and priced here, decided by its workflow. Its refusals become a rejected result;
+ * so does Temporal being unreachable (`try_again`: nothing was applied, and a repeat is safe), so one
+ * job's trouble never fails the batch. A job taken in by its workflow but not applied within the
+ * budget is `processing`: it is applied all the same, and its outcome is on its status events and
+ * at GET /api/public/v1/partner/jobs/{jobRef}.
+ */
+async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: number | null, budget: { until: number }): Promise<JobResult> {
   const base = { jobRef: job.jobRef, action: job.action };
-  const settled = await alreadySettled(s, partner, job);
-  if (settled) return { ...base, ...settled };
+  if (Date.now() >= budget.until + ACCEPT_GRACE_MS) return { ...base, ...TRY_AGAIN('This job was not reached before the request’s time ran out: nothing was applied.') };
   try {
+    const settled = await alreadySettled(s, partner, job);
+    if (settled) return { ...base, ...settled };
     const submission = await prepare(s, partner, job, at);
-    const o = await sendToJobWorkflow(s, partner, job.jobRef, submission);
+    const o = await sendToJobWorkflow(s, partner, job.jobRef, submission, budget);
+    if (o === 'not_taken') return { ...base, ...TRY_AGAIN('The job could not be taken in in time: it may not have been applied.') };
+    if (o === 'processing') {
+      return { ...base, outcome: 'accepted', code: 'processing', message: PROCESSING_MESSAGE, bookingReference: null, bookingStatus: null };
+    }
     return { ...base, outcome: o.outcome, code: o.code, message: o.message, bookingReference: o.bookingRef, bookingStatus: o.bookingStatus };
   } catch (err) {
     const rejected = jobRejection(err);
-    if (!rejected) throw err;
-    return { ...base, ...rejected };
+    if (rejected) return { ...base, ...rejected };
+    if (!isTemporalServiceFailure(err)) throw err;
+    return { ...base, ...TRY_AGAIN('The job could not be taken in just now: nothing was applied.') };
   }
 }
+
+const PROCESSING_MESSAGE =
+  'Received and being applied: its outcome arrives as a status event, and GET /api/public/v1/partner/jobs/{jobRef} shows it. Sending it again is safe.';
+
+const TRY_AGAIN = (why: string) => ({
+  outcome: 'rejected' as const,
+  code: 'try_again',
+  message: `${why} Send it again (a repeat is answered as a duplicate once applied).`,
+  bookingReference: null,
+  bookingStatus: null,
+});
 
 /**
  * Retries are most of what a sender repeats, and three answers never change once true: a booked
@@ -161,8 +201,13 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, at: numbe
   };
 }
 
-/** Update-with-start on the job's workflow; a run that closed as the update arrived is started afresh. */
-async function sendToJobWorkflow(s: Services, partner: Partner, jobRef: string, submission: JobSubmission) {
+/**
+ * Update-with-start on the job's workflow, waiting only until the workflow has taken the update in
+ * (from then on it is in the workflow's history and is applied whatever happens to this request),
+ * then for its outcome until the budget is spent. A run that closed as the update arrived is started
+ * afresh.
+ */
+async function sendToJobWorkflow(s: Services, partner: Partner, jobRef: string, submission: JobSubmission, budget: { until: number }): Promise<JobOutcome | 'processing' | 'not_taken'> {
   const workflowId = partnerJobWorkflowId(partner.id, jobRef);
   for (let attempt = 1; ; attempt++) {
     const startWorkflowOperation = new WithStartWorkflowOperation('partnerJobWorkflow', {
@@ -175,11 +220,43 @@ async function sendToJobWorkflow(s: Services, partner: Partner, jobRef: string, 
       memo: { partner: partner.id, jobRef },
     });
     try {
-      return await s.temporal.workflow.executeUpdateWithStart(submitJobUpdate, { args: [submission], startWorkflowOperation });
+      const taken = s.temporal.workflow.startUpdateWithStart(submitJobUpdate, {
+        args: [submission],
+        startWorkflowOperation,
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      // Not taken in even a little past the budget: the sender is told to send it again, which is
+      // safe whether or not it was taken in after all (a repeat of an applied job is a duplicate).
+      const handle = await within(taken, budget.until + ACCEPT_GRACE_MS - Date.now(), 'not_taken');
+      if (handle === 'not_taken') return 'not_taken';
+      const left = budget.until - Date.now();
+      if (left <= 0) return 'processing';
+      return await within(handle.result(), left, 'processing');
     } catch (err) {
       if (attempt < 3 && isWorkflowGone(err)) continue;
       throw err;
     }
+  }
+}
+
+/** After the reply budget, how much longer a job's workflow has to take the job in before it is `try_again`. */
+const ACCEPT_GRACE_MS = 2_000;
+
+/** The promise's value, or `late` once `ms` have passed (the promise is left to settle on its own). */
+async function within<T, L extends string>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  if (ms <= 0) {
+    promise.catch(() => {});
+    return late;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<L>((resolve) => {
+    timer = setTimeout(() => resolve(late), ms);
+  });
+  promise.catch(() => {});
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

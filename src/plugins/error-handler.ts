@@ -24,7 +24,7 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; detail: str
  * Refusal, a workflow's refusal or Temporal failing (src/http/refusal-problem.ts), the database
  * briefly gone, Fastify's own errors; anything else is a 500.
  */
-export function toProblemError(err: FastifyError): ProblemError {
+export function toProblemError(err: FastifyError, bodyLimit?: number): ProblemError {
   const refused = failureProblem(err);
   if (refused) return refused;
   const database = databaseProblem(err);
@@ -37,6 +37,10 @@ export function toProblemError(err: FastifyError): ProblemError {
     return new ProblemError(400, 'validation_failed', 'The request has invalid fields.', { errors });
   }
   const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
+  // A body over the limit is told the limit, so a sender can split it.
+  if (known && err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimit) {
+    return new ProblemError(known.status, known.code, `The request body is larger than this route's limit of ${bodyLimit} bytes.`, { limitBytes: bodyLimit });
+  }
   if (known) return new ProblemError(known.status, known.code, known.detail);
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return new ProblemError(err.statusCode, 'invalid_request', err.message);
@@ -72,7 +76,7 @@ export const errorHandlerPlugin = fp(
       // A request no route matched can fail before the not-found handler runs (an unknown method
       // such as QUERY without a body type): on a known path it is still a 405, not a 400.
       const allowed = request.is404 ? allowedOn(path) : [];
-      const problem = allowed.length > 0 ? notAllowed(request, path, allowed) : toProblemError(err);
+      const problem = allowed.length > 0 ? notAllowed(request, path, allowed) : toProblemError(err, request.routeOptions.bodyLimit);
       if (problem.status >= 500) request.log.error({ err }, 'request failed');
       else request.log.info({ code: problem.code, status: problem.status }, 'request rejected');
       return send(request, reply, problem, path);

@@ -5,10 +5,14 @@ import { ApiKeyStore } from '../auth/api-keys.js';
 import { problemResponses } from '../http/problem.js';
 import { authenticateSender, type SenderCredentials } from '../partners/auth.js';
 import { submitJobs, type IntakeOptions } from '../partners/intake.js';
+import { lookUpJob } from '../partners/job-lookup.js';
 import { parseJsonBytes, rawBody, readJsonAsBytes } from '../partners/raw-body.js';
 import type { PartnerKind } from '../partners/store.js';
 import {
   JobBatchResultSchema,
+  JobLookupParams,
+  JobLookupSchema,
+  MAX_JOB_BATCH_BYTES,
   MAX_JOBS_PER_REQUEST,
   OperatorJobBatchSchema,
   PartnerJobBatchSchema,
@@ -65,8 +69,10 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
   const intakeResponses = {
     200: JobBatchResultSchema.describe('Every job accepted'),
     207: JobBatchResultSchema.describe('Mixed result: see each job’s outcome and code'),
-    ...problemResponses(400, 401, 403, 429),
+    ...problemResponses(400, 401, 403, 413, 429),
   };
+  // 100 of the largest valid jobs fit (src/schemas/partner-job.ts, MAX_JOB_BATCH_BYTES); more is a 413 naming the limit.
+  const bodyLimit = MAX_JOB_BATCH_BYTES;
 
   r.post('/api/public/v1/jobs', {
     schema: {
@@ -80,8 +86,33 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       response: intakeResponses,
     },
     validatorCompiler: documentedOnly,
+    bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
     handler: (request, reply) => intake(request, reply, ['partner', 'supplier'], { idHeaders: ['x-partner'] }, { acceptJobsKey: false }),
+  });
+
+  r.get('/api/public/v1/partner/jobs/:jobRef', {
+    schema: {
+      operationId: 'getPartnerJob',
+      tags: ['partners'],
+      summary: 'One of your jobs, by your own jobRef: what became of it',
+      description:
+        'For a job answered `processing`, or one whose reply was lost. Percent-encode `/` and `#` in the jobRef. Credentials as for the sender routes: your API key, or x-partner (x-operator) with a v2 signature of this GET. Another sender’s jobRef is a 404.',
+      params: JobLookupParams,
+      security: [{ bearer: [] }, { apiKeyHeader: [] }, { partnerSignature: [] }, { operatorSignature: [] }],
+      response: { 200: JobLookupSchema, ...problemResponses(400, 401, 404, 429) },
+    },
+    config: { rateLimit: app.rateLimits.partner },
+    handler: async (request) => {
+      const partner = await authenticateSender(s, request, rawBody(request), {
+        kinds: ['partner', 'operator', 'supplier'],
+        idHeaders: ['x-partner', 'x-operator'],
+        // A lookup changes nothing: asking twice with one signature is harmless.
+        idempotent: true,
+        keys,
+      });
+      return lookUpJob(s, partner, request.params.jobRef);
+    },
   });
 
   r.get('/api/public/v1/operator/jobs', {
@@ -149,6 +180,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       response: intakeResponses,
     },
     validatorCompiler: documentedOnly,
+    bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
     handler: (request, reply) => intake(request, reply, ['operator'], { idHeaders: ['x-operator'] }, { acceptJobsKey: true }),
   });
@@ -165,6 +197,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       response: intakeResponses,
     },
     validatorCompiler: documentedOnly,
+    bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
     handler: (request, reply) => intake(request, reply, ['supplier'], { idHeaders: [], secretHeader: 'x-supplier-a-secret' }, { acceptJobsKey: true }),
   });
@@ -181,6 +214,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       response: intakeResponses,
     },
     validatorCompiler: documentedOnly,
+    bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
     handler: (request, reply) =>
       intake(request, reply, ['partner', 'supplier'], { idHeaders: ['x-partner'], secretHeader: 'x-aggregator-secret' }, { acceptJobsKey: true }),

@@ -15,17 +15,20 @@ export const PartnerJobSchema = z
   .object({
     jobRef: z
       .string()
+      .max(100, 'must be at most 100 characters')
       .regex(JOB_REF_PATTERN, 'must be 1 to 100 letters, digits or . _ : / # - (starting with a letter or digit)')
       .describe("The sender's own unique reference: new, amend and cancel are matched on it"),
     action: z.enum(JOB_ACTIONS).default('new').describe('new (default), amend or cancel'),
     pickup: placeText,
     dropoff: placeText,
-    pickupTime: isoDateTime,
+    pickupTime: isoDateTime.max(64, 'must be at most 64 characters'),
     passengerName: text(100).optional(),
     passengerPhone: text(32).optional().describe('International format, e.g. +447400123456'),
     passengerEmail: z.email('must be an email address').max(254).optional(),
     passengers: passengerCount.optional().describe('1 to 8; default 1'),
-    vehicleType: text(40).optional().describe('Free string: the v1 vehicle classes and common names (car, minibus, wheelchair) are understood'),
+    vehicleType: text(40)
+      .optional()
+      .describe('Free string, never refused: the v1 vehicle classes and everyday names (estate car, people carrier, 8 seater, wheelchair accessible, exec...) are understood; any other name books the class the group gets by default and is shown to the driver'),
     flightNumber: text(12).optional(),
     fare: z
       .number()
@@ -38,6 +41,34 @@ export const PartnerJobSchema = z
   })
   .meta({ id: 'PartnerJob' });
 export type PartnerJob = z.infer<typeof PartnerJobSchema>;
+
+type JsonSchemaField = { type?: string; maxLength?: number; enum?: unknown[] };
+
+/**
+ * The most bytes one valid job can be sent as, read off the schema's own limits, so the body limit
+ * moves with them: every string at its longest with every character escaped as \uXXXX (6 bytes, the
+ * longest JSON spelling of a UTF-16 unit), every number at 32 bytes, each field's name and
+ * punctuation, and 512 bytes of whitespace. A string field without a length limit would make this
+ * unbounded, so it throws (a unit test loads it).
+ */
+export function maxJobBytes(): number {
+  const doc = z.toJSONSchema(PartnerJobSchema, { io: 'input' }) as { properties?: Record<string, JsonSchemaField>; $ref?: string; $defs?: Record<string, { properties?: Record<string, JsonSchemaField> }> };
+  const properties = (doc.$ref ? doc.$defs?.[doc.$ref.split('/').pop()!]?.properties : doc.properties) ?? {};
+  let bytes = 2 + 512;
+  for (const [name, field] of Object.entries(properties)) {
+    let value: number;
+    if (field.enum) value = Math.max(...field.enum.map((v) => JSON.stringify(v).length));
+    else if (field.type === 'string') {
+      if (field.maxLength === undefined) throw new Error(`PartnerJob.${name} has no length limit: the intake body limit cannot follow from the schema`);
+      value = 6 * field.maxLength + 2;
+    } else value = 32;
+    bytes += name.length + 4 + value;
+  }
+  return bytes;
+}
+
+/** A body of 100 of the largest valid jobs, in any of the three shapes: the intake routes' body limit. */
+export const MAX_JOB_BATCH_BYTES = MAX_JOBS_PER_REQUEST * (maxJobBytes() + 1) + 1024;
 
 export const PartnerJobBatchSchema = z
   .union([PartnerJobSchema, z.array(PartnerJobSchema).min(1).max(MAX_JOBS_PER_REQUEST)])
@@ -77,3 +108,22 @@ export const JobBatchResultSchema = z
   .meta({ id: 'JobBatchResult' });
 export type JobBatchResult = z.infer<typeof JobBatchResultSchema>;
 export type JobResult = z.infer<typeof JobResultSchema>;
+
+export const JobLookupParams = z.object({
+  jobRef: z.string().regex(JOB_REF_PATTERN, 'must be 1 to 100 letters, digits or . _ : / # - (percent-encode / and #)'),
+});
+
+export const JobLookupSchema = z
+  .object({
+    jobRef: z.string(),
+    state: z
+      .enum(['processing', 'held', 'booked', 'cancelled'])
+      .describe('processing: taken in, not applied yet; held: an amendment or cancel that arrived before its new; booked; cancelled'),
+    bookingReference: z.string().nullable(),
+    bookingStatus: z.enum(BOOKING_STATUSES).nullable(),
+    pickupAt: z.string().nullable().describe('UTC, ISO 8601'),
+    farePence: z.number().int().nullable().describe('The booked fare in pence (integer)'),
+    driver: z.object({ name: z.string(), vehicle: z.string(), plate: z.string() }).nullable(),
+  })
+  .meta({ id: 'JobLookup' });
+export type JobLookup = z.infer<typeof JobLookupSchema>;

@@ -1,4 +1,4 @@
-import { ServiceError, WorkflowUpdateFailedError, isGrpcServiceError } from '@temporalio/client';
+import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
 import { BookingFailure } from '../../workflows/bookings/definitions.js';
@@ -62,6 +62,16 @@ export function isWorkflowGone(err: unknown): boolean {
 export function isTemporalUnavailable(err: unknown): boolean {
   const grpc = err instanceof ServiceError ? err.cause : err;
   return isGrpcServiceError(grpc) && UNAVAILABLE.has(grpc.code);
+}
+
+/**
+ * Temporal did not take the request (unreachable, overloaded, an update the server gave up on
+ * before a worker answered it), as opposed to a workflow refusing it. Nothing may have been
+ * applied; where a repeat is harmless (job intake, idempotent by jobRef) it is worth one.
+ */
+export function isTemporalServiceFailure(err: unknown): boolean {
+  const grpc = err instanceof ServiceError ? err.cause : err;
+  return err instanceof ServiceError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isGrpcServiceError(grpc);
 }
 
 /**

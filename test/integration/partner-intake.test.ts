@@ -130,16 +130,19 @@ describe('partner intake', () => {
     await expect.poll(async () => (await bookingsOf(p.id))[0]?.passengers).toBe(2);
   });
 
-  it('takes signed requests once, and refuses bad, stale and replayed signatures and missing credentials alike', async () => {
+  it('answers a replayed signed request as the retry it may be, and refuses bad and stale signatures and missing credentials alike', async () => {
     const p = await newPartner();
     const body = JSON.stringify(job('S-1'));
     const post = (headers: Record<string, string>, payload = body) => stack.app.inject({ method: 'POST', url: '/api/public/v1/jobs', headers, payload, remoteAddress: ip() });
     const good = signed(p, body);
-    expect((await post(good)).statusCode).toBe(200);
+    const first = await post(good);
+    expect(first.statusCode).toBe(200);
+    // Intake is idempotent by jobRef: the same signed bytes again change nothing and say so.
     const replayed = await post(good);
-    expect(replayed.statusCode).toBe(401);
+    expect(replayed.statusCode).toBe(200);
+    expect(replayed.json().results[0]).toMatchObject({ code: 'duplicate', bookingReference: first.json().results[0].bookingReference });
+    expect(await bookingsOf(p.id)).toHaveLength(1);
     const refusals = [
-      replayed,
       await post(signed(p, body, { secret: 'pss_not-the-secret' })),
       await post(signed(p, body, { at: Math.floor(Date.now() / 1000) - 3600 })),
       await post({ ...signed(p, body), 'x-partner': 'itk-nobody' }),
@@ -159,7 +162,7 @@ describe('partner intake', () => {
     expect((await post(signed(p, b3, { secret: fresh }), b3)).statusCode).toBe(200);
   });
 
-  it('keeps each partner to its own job references, and refuses a partner not allowed to book', async () => {
+  it('keeps each partner to its own job references, and refuses each job of a partner not allowed to book', async () => {
     const a = await newPartner();
     const b = await newPartner();
     expect((await send(a, job('SHARED-1'))).statusCode).toBe(200);
@@ -171,9 +174,11 @@ describe('partner intake', () => {
     const op = await newPartner('operator');
     expect((await send(op, job('X-1'))).statusCode).toBe(401);
     await updatePartner(stack.sql, b.id, { allowedToBook: false });
-    const refused = await send(b, job('SHARED-2'));
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().code).toBe('partner_not_allowed');
+    // Spec 4.8 lists no 403 for intake: each job is refused, and nothing is booked.
+    const refused = await send(b, [job('SHARED-2'), job('SHARED-3')]);
+    expect(refused.statusCode).toBe(207);
+    expect(refused.json()).toMatchObject({ accepted: 0, rejected: 2, results: [{ jobRef: 'SHARED-2', outcome: 'rejected', code: 'partner_not_allowed' }, { jobRef: 'SHARED-3', code: 'partner_not_allowed' }] });
+    expect(await bookingsOf(b.id)).toEqual([]);
   });
 
   it('stops new jobs at the daily limit with 429, but still takes amends, cancels and repeats of counted jobs', async () => {

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, patched, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { db } from '../activities.js';
 import type { Activities } from '../../activities/index.js';
 import type { AmendInput, BookingStatus, BookingWorkflowInput, NewBooking, PlaceSnapshot } from '../bookings/definitions.js';
@@ -13,12 +13,18 @@ import {
   type PartnerJobStart,
 } from './job-definitions.js';
 
-// Booking, amending and cancelling wait on the booking workflow, which is quick: as local activities
-// they cost no activity task round trip (most of a job's time in a batch of 100).
-const local = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+// Booking, amending and cancelling wait on the booking workflow. Release 0.1.0 ran them as local
+// activities, to save an activity task round trip; but a local activity holds its workflow task (and
+// the worker's slot for it) open while it waits, and the booking workflow it waits on needs a slot
+// of its own: with a few batches of 100 at once every slot was a job waiting on a booking that could
+// not run (issue 22: 112-165 s replies). They are ordinary activities now; histories of 0.1.0 replay
+// with the local ones (docs/versioning.md).
+const retry = { initialInterval: '1 second', maximumInterval: '30 seconds' };
+const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
+const booking = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
+const BOOKING_AS_ACTIVITIES = 'partner-job-booking-as-activities';
+/** Who books, amends and cancels for this run: ordinary activities, or 0.1.0's local ones on replay. */
+const bookingHands = () => (patched(BOOKING_AS_ACTIVITIES) ? booking : local);
 
 const HOUR_MS = 60 * 60_000;
 /** A booked job stays changeable (and its retries answerable here) until a day after pickup. */
@@ -180,7 +186,7 @@ async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome
   }
   // An amendment that arrived first is the job as it stands now: book that.
   const input = job.held ?? sub.booking!;
-  const created = await local.createPartnerBooking({ input });
+  const created = await bookingHands().createPartnerBooking({ input });
   job.bookingRef = created.ref;
   job.bookingStatus = created.status;
   job.booked = input;
@@ -201,7 +207,7 @@ async function rebook(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> 
   }
   const cancelledRef = job.bookingRef;
   const input = sub.booking!;
-  const created = await local.createPartnerBooking({ input, rebooking: sub.fingerprint });
+  const created = await bookingHands().createPartnerBooking({ input, rebooking: sub.fingerprint });
   // The cancelled job's details stay known: its new sent again later is never booked a third time.
   if (job.newFingerprint) job.amendFingerprints.push(job.newFingerprint);
   job.bookingRef = created.ref;
@@ -234,7 +240,7 @@ async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutco
   }
   // The intake priced the amended job: the sender's agreed fare if it sent one, else the tariff's
   // for the new time and route (a move into the night rate costs the night rate).
-  const changed = await local.amendPartnerBooking({
+  const changed = await bookingHands().amendPartnerBooking({
     ref: job.bookingRef!,
     changes: {
       pickupAt: next.job.pickupAt,
@@ -270,7 +276,7 @@ async function applyCancel(job: PartnerJob, sub: JobSubmission): Promise<JobOutc
     await job.save();
     return job.answer('accepted', 'cancel_held', 'No new job with this reference yet: when it arrives it will not be dispatched.');
   }
-  const changed = await local.cancelPartnerBooking({ ref: job.bookingRef!, reason: sub.reason ?? null });
+  const changed = await bookingHands().cancelPartnerBooking({ ref: job.bookingRef!, reason: sub.reason ?? null });
   job.bookingStatus = changed.status;
   if (!changed.ok && changed.code === 'trip_in_progress') {
     return job.answer('rejected', 'trip_in_progress', 'The passenger is on board: a trip under way cannot be cancelled.');

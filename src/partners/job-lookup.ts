@@ -1,0 +1,42 @@
+import { findBooking } from '../bookings/store.js';
+import { Refusal } from '../refusal.js';
+import type { JobLookup } from '../schemas/partner-job.js';
+import type { Services } from '../services.js';
+import { isWorkflowGone } from '../temporal/refusals.js';
+import { partnerJobWorkflowId } from '../../workflows/partners/job-definitions.js';
+import { findPartnerJob, type Partner } from './store.js';
+
+// A sender looks one of its jobs up by its own jobRef (issue 22): what became of a job answered
+// `processing`, or of one whose reply was lost. Only the sender's own references: another sender's
+// jobRef is as good as not there (404), whoever asks.
+
+export async function lookUpJob(s: Pick<Services, 'sql' | 'temporal'>, partner: Partner, jobRef: string): Promise<JobLookup> {
+  const record = await findPartnerJob(s.sql, partner.id, jobRef);
+  if (!record) {
+    if (await jobWorkflowRunning(s, partner, jobRef)) return { jobRef, state: 'processing', bookingReference: null, bookingStatus: null, pickupAt: null, farePence: null, driver: null };
+    throw Refusal.notFound('job_not_found', `No job ${jobRef} from you.`);
+  }
+  const booking = record.bookingRef ? await findBooking(s.sql, record.bookingRef) : null;
+  const state =
+    record.state === 'live' ? 'booked' : record.state === 'cancelled' ? 'cancelled' : record.held ? 'held' : 'processing';
+  return {
+    jobRef,
+    state,
+    bookingReference: record.bookingRef,
+    bookingStatus: booking?.status ?? null,
+    pickupAt: booking ? booking.pickup_at.toISOString() : null,
+    farePence: booking?.fare_pence ?? null,
+    driver: booking?.d_name ? { name: booking.d_name, vehicle: booking.d_vehicle ?? '', plate: booking.d_plate ?? '' } : null,
+  };
+}
+
+/** A job taken in whose workflow has not yet written its record. */
+async function jobWorkflowRunning(s: Pick<Services, 'temporal'>, partner: Partner, jobRef: string): Promise<boolean> {
+  try {
+    const d = await s.temporal.workflow.getHandle(partnerJobWorkflowId(partner.id, jobRef)).describe();
+    return d.status.name === 'RUNNING';
+  } catch (err) {
+    if (isWorkflowGone(err)) return false;
+    throw err;
+  }
+}
