@@ -10,6 +10,7 @@ import { createPartnerEventActivities, type PartnerDeliverySettings } from './pa
 import { createPartnerJobActivities } from './partners/jobs.js';
 import { createQuoteActivities } from './quotes.js';
 import { createBillingActivities } from './billing.js';
+import { createExchangeActivities } from './exchange.js';
 
 export interface ActivityDeps {
   sql: Sql;
@@ -36,6 +37,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPartnerJobActivities(deps),
     ...createPartnerEventActivities(deps),
     ...createOpsActivities(deps),
+    ...createExchangeActivities({ sql: deps.sql, secretsKey: deps.partnerDelivery.secretsKey }),
   };
 }
 

@@ -27,7 +27,7 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
     vehicle_type: row.vehicle_type,
     meet_and_greet: row.meet_and_greet,
     flight_number: row.flight_number,
-    driver: row.driver_id && row.d_name ? { name: row.d_name, vehicle: row.d_vehicle ?? '', plate: row.d_plate ?? '' } : null,
+    driver: row.d_name ? { name: row.d_name, vehicle: row.d_vehicle ?? '', plate: row.d_plate ?? '' } : null,
     payment: {
       method: row.payment_method,
       state: paymentState(row),

@@ -45,7 +45,10 @@ export interface BookingRow {
   created_at: Date;
 }
 
-/** A booking with the public facts of its driver, as lookups and pages show it. */
+/**
+ * A booking with the public facts of its driver, as lookups and pages show it: our driver's, or
+ * the driver of the exchange fleet holding the job (then driver_id is null and d_name is set).
+ */
 export type BookingWithDriver = BookingRow & {
   d_name: string | null;
   d_vehicle: string | null;
@@ -81,10 +84,13 @@ export async function findBooking(sql: Sql, ref: string): Promise<BookingWithDri
   // The payment in force comes from the immutable payment records, never from a column someone
   // could overwrite: the booking's payment state is derived from them (src/settlement/payment-state.ts).
   const [row] = await sql<BookingWithDriver[]>`
-    select b.*, d.name as d_name, d.vehicle_description as d_vehicle, d.plate as d_plate,
+    select b.*, coalesce(d.name, x.driver_name) as d_name, coalesce(d.vehicle_description, x.driver_vehicle) as d_vehicle,
+           coalesce(d.plate, x.driver_plate) as d_plate,
            d.payment_options as d_payment_options,
            p.amount_pence as paid_pence, p.method as paid_method, p.recorded_at as paid_at
       from bookings b left join drivers d on d.id = b.driver_id
+      -- A job an exchange fleet holds (docs/exchange.md): its driver, as its events named them.
+      left join exchange_jobs x on x.booking_ref = b.ref and x.state = 'sent' and b.driver_id is null
       left join lateral (
         select amount_pence, method, recorded_at from effective_payment_records e
          where e.booking_ref = b.ref order by e.id desc limit 1

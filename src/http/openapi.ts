@@ -52,6 +52,13 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
           operatorSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: `With x-operator: ${SIGNATURE_ENCODING}` },
           supplierSecret: { type: 'apiKey', in: 'header', name: 'x-supplier-a-secret' },
           aggregatorSecret: { type: 'apiKey', in: 'header', name: 'x-aggregator-secret' },
+          // An exchange fleet's status fan-out to the booking-status hook (docs/exchange.md).
+          standardWebhooks: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'webhook-signature',
+            description: 'With webhook-id and webhook-timestamp: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the whsec_ secret the fleet issued us',
+          },
         },
       },
       // Keys are optional on the public endpoints (anonymous callers are limited by IP).

@@ -99,7 +99,7 @@ export interface LiveDriver {
 export function trackStatus(row: BookingWithDriver, live: LiveDriver = { position: null, now: new Date() }): TrackStatus {
   const words = WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
   const driver =
-    SHOWS_DRIVER.has(row.status) && row.driver_id && row.d_name
+    SHOWS_DRIVER.has(row.status) && row.d_name
       ? { name: row.d_name, vehicle: row.d_vehicle || vehicleLabel(row.vehicle_type), plate: row.d_plate ?? '' }
       : null;
   const state = paymentState(row);

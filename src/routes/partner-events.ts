@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiKeyStore } from '../auth/api-keys.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { authenticateSender } from '../partners/auth.js';
+import { isStandardWebhook, receiveExchangeEvent } from '../exchange/inbound.js';
 import { applyFleetStatus } from '../partners/fleet-status.js';
 import { parseJsonBytes, rawBody, readJsonAsBytes } from '../partners/raw-body.js';
 import type { Partner } from '../partners/store.js';
@@ -11,6 +12,7 @@ import { listEvents, registerCallback, replayEvent, rotateWebhookSecret, unregis
 import {
   BookingStatusHookReply,
   BookingStatusHookRequest,
+  ExchangeEventReply,
   PartnerEventListQuery,
   PartnerEventListSchema,
   PartnerEventParams,
@@ -142,14 +144,21 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
       summary: 'A partner fleet reports on a job given to one of its drivers: accepted, on the way, arrived, on board, completed, cancelled',
       description:
         'Signed only: `x-partner: <partner id>` (or x-operator) with `x-signature: t=<unix seconds>,v2=<hex HMAC-SHA256(signing secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)>`; five minutes tolerance, each signed request accepted once. The booking must be offered to or held by a driver of your fleet (else 404). accepted takes the job for the driver it is offered to; cancelled gives it back (it is offered to another driver), except with the passenger on board (409 trip_in_progress); the trip steps move forward only (409 otherwise); a job of a suspended driver takes no status (403 driver_suspended); completed straight from arrived implies the passenger was on board.',
-      security: [{ partnerSignature: [] }, { operatorSignature: [] }],
+      security: [{ partnerSignature: [] }, { operatorSignature: [] }, { standardWebhooks: [] }],
       body: BookingStatusHookRequest,
-      response: { 200: BookingStatusHookReply, ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 429, 503) },
+      response: { 200: z.union([BookingStatusHookReply, ExchangeEventReply]), ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 429, 503) },
     },
     validatorCompiler: documentedOnly,
     config: limited,
-    preValidation: authenticate({ signedOnly: true }),
-    handler: async (request) => applyFleetStatus(s, sender(request), parseBody(BookingStatusHookRequest, rawBody(request))),
+    // An exchange fleet's status fan-out (webhook-signature, docs/exchange.md) is verified by its own
+    // secret; everything else is a partner fleet's signed report.
+    preValidation: async (request) => {
+      if (!isStandardWebhook(request.headers)) await authenticate({ signedOnly: true })(request);
+    },
+    handler: async (request) =>
+      isStandardWebhook(request.headers)
+        ? receiveExchangeEvent(s, request.headers, rawBody(request))
+        : applyFleetStatus(s, sender(request), parseBody(BookingStatusHookRequest, rawBody(request))),
   });
 }
 

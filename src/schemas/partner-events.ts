@@ -149,3 +149,12 @@ export const BookingStatusHookReply = z
     driverId: z.string().nullable(),
   })
   .meta({ id: 'BookingStatusHookReply' });
+
+export const ExchangeEventReply = z
+  .object({
+    received: z.literal(true),
+    outcome: z
+      .enum(['accepted', 'duplicate', 'ignored'])
+      .describe('accepted: handed to the booking; duplicate: this webhook-id came before; ignored: another event type, or the booking is over'),
+  })
+  .meta({ id: 'ExchangeEventReply', description: "An exchange fleet's status event, received (docs/exchange.md)" });

@@ -186,6 +186,17 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       return 'delivered' as const;
     },
     async givePartnerEventUp(e) { log('givePartnerEventUp', e); },
+    // No exchange fleets in the fake world: an exhausted cascade stays exhausted.
+    async nextExchangeFleet(q) {
+      log('nextExchangeFleet', q);
+      return null;
+    },
+    async sendExchangeJob(s) {
+      log('sendExchangeJob', s);
+      return { outcome: 'rejected', code: 'fake' };
+    },
+    async endExchangeJob(e) { log('endExchangeJob', e); },
+    async applyExchangeStatus(u) { log('applyExchangeStatus', u); },
   };
   return { activities, world };
 }

@@ -1,8 +1,11 @@
 // Finding a driver: a round of the cascade goes through the tiers in order (local, national,
 // partner fleets), a page of the nearest eligible drivers at a time, offering the job to one
-// driver at a time (offer.ts). An operator's job skips the cascade: its own pick is offered.
+// driver at a time (offer.ts); when every tier is exhausted, an exchange fleet running this same API
+// may take the job (exchange.ts), and the round then follows it there. An operator's job skips the
+// cascade: its own pick is offered.
 import { db, type jobCardActivities } from './activities.js';
 import { CANDIDATE_PAGE_SIZE, TIERS, offerId, type CandidateClaim, type FirstCardPage, type FleetAssignInput, type Tier } from './definitions.js';
+import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
 import { offerJob } from './offer.js';
 import type { BookingRun, Candidate } from './run.js';
 
@@ -55,6 +58,8 @@ async function candidatePage(
 }
 
 export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Promise<RoundResult> {
+  // The job is with an exchange fleet (only ever so on the exchange's patched path): follow it there.
+  if (heldByExchangeFleet(run)) return followExchangeFleet(run);
   // A round begun with the booking's record (its first page already claimed) is this one.
   if (!run.firstPage) run.state.round += 1;
   const round = run.state.round;
@@ -109,7 +114,8 @@ export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Prom
       }
     }
   }
-  return 'exhausted';
+  // Nobody of ours: an exchange fleet, if one takes it (bookings started before it: 'exhausted').
+  return handToExchangeFleet(run);
 }
 
 /**

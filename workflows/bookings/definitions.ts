@@ -471,3 +471,50 @@ export const BookingFailure = {
   /** amendBooking: a new pickup or drop-off once the driver is on the way (DRIVER_ON_THE_WAY). */
   driverOnTheWay: 'DriverOnTheWay',
 } as const;
+
+// Exchange fleets (Cab Exchange, docs/exchange.md): a booking nobody of ours takes is handed to a
+// partner fleet running this same API; its status events come back through our booking-status hook.
+
+/** What we send an exchange fleet about a job it holds. */
+export type ExchangeAction = 'new' | 'amend' | 'cancel';
+/** The fleet's answer: accepted (a repeat is accepted as a duplicate) or refused with its code. */
+export type ExchangeSendResult = { outcome: 'accepted' | 'rejected'; code: string };
+/** The ApplicationFailure type of a fleet that could not be reached (retried). */
+export const EXCHANGE_FAILURE = 'ExchangeFleetUnavailable';
+
+/** One of the fleet's status events, as our hook verified it (its booking's status, in its words). */
+export interface ExchangeStatusInput {
+  fleetId: string;
+  /** The event's webhook-id. */
+  eventId: string;
+  /** The fleet's per-booking sequence: only a newer one than the last applied is taken. */
+  sequence: number;
+  /** The fleet's booking status (its BOOKING_STATUSES). */
+  status: string;
+  driver: { name: string; vehicle: string; plate: string } | null;
+}
+
+/** Sent by the booking-status hook; a repeated or older event changes nothing. */
+export const exchangeStatusSignal = defineSignal<[ExchangeStatusInput]>('exchangeStatus');
+
+/** The exchange fleet holding the job (absent on bookings that never reached one). */
+export interface ExchangeState {
+  /** The fleet holding the job now; null once it gave it back (or none took it). */
+  fleetId: string | null;
+  fleetName: string | null;
+  /** Fleets already handed this booking: never again. */
+  tried: string[];
+  /** The last sequence taken from the holding fleet. */
+  sequence: number;
+  /** Its latest status and driver, not yet applied by the main loop when `pending`. */
+  remoteStatus: string | null;
+  driver: ExchangeStatusInput['driver'];
+  pending: boolean;
+  /** The job as last sent to the fleet (an amendment is sent when it differs). */
+  sentJob: JobSpec | null;
+}
+
+// (Declaration merging: the booking's state gains the exchange without editing the declaration above.)
+export interface BookingState {
+  exchange?: ExchangeState | null;
+}

@@ -7,6 +7,7 @@
 import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
 import { firstPageQuery, letFirstPageGo, offerToFleetDriver, runCascadeRound } from './cascade.js';
+import { cancelExchangeJob, installExchangeHandlers } from './exchange.js';
 import {
   isNextTripStep,
   type AmendedFare,
@@ -44,6 +45,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   const run = new BookingRun(input);
   const jobCards = jobCardActivities(input.policy);
   installHandlers(run);
+  installExchangeHandlers(run);
 
   await open(run);
   await awaitEmailConfirmation(run);
@@ -53,6 +55,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       await cancel(run);
       break;
     }
+    // (Only a trip an exchange fleet drove is closed here; every other closes where it ends.)
+    if (run.closed()) break;
     if (await applyChanges(run)) continue;
     const next =
       run.state.driverId !== null ? await followTrip(run)
@@ -60,7 +64,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       : await findDriver(run, jobCards);
     if (next === 'closed') break;
   }
-  if (run.state.status === 'completed') await settle(run);
+  // A trip an exchange fleet drove is settled by that fleet (docs/exchange.md).
+  if (run.state.status === 'completed' && !run.state.exchange?.fleetId) await settle(run);
 
   await condition(allHandlersFinished);
   return run.state;
@@ -99,6 +104,7 @@ async function cancel(run: BookingRun): Promise<void> {
   const c = run.cancelRequest!;
   await acts.cancelBooking({ ref: run.ref, reason: c.reason, by: c.by, offerId: run.state.offer?.offerId ?? null, driverId: run.state.driverId });
   run.cancelled(c.reason);
+  await cancelExchangeJob(run);
 }
 
 /** Whatever changed the plan since the last step, dealt with one at a time; true when one was. */

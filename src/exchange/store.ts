@@ -1,0 +1,163 @@
+import { openSecret, sealSecret } from '../auth/secret-box.js';
+import type { Sql } from '../db/sql.js';
+
+// The exchange tables (migration 00022): the fleets we hand jobs to, which booking each holds, and
+// the events they delivered to our hook (docs/exchange.md).
+
+export const EXCHANGE_FLEET_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,39}$/;
+
+export interface ExchangeFleet {
+  id: string;
+  name: string;
+  baseUrl: string;
+  /** The partner id the fleet registered us under. */
+  ourPartnerId: string;
+  approved: boolean;
+  hookRegistered: boolean;
+}
+
+interface FleetRow {
+  id: string;
+  name: string;
+  base_url: string;
+  our_partner_id: string;
+  signing_secret: string;
+  webhook_secret: string | null;
+  approved: boolean;
+}
+
+const toFleet = (r: FleetRow): ExchangeFleet => ({
+  id: r.id,
+  name: r.name,
+  baseUrl: r.base_url,
+  ourPartnerId: r.our_partner_id,
+  approved: r.approved,
+  hookRegistered: r.webhook_secret !== null,
+});
+
+export interface NewExchangeFleet {
+  id: string;
+  name: string;
+  baseUrl: string;
+  ourPartnerId: string;
+  signingSecret: string;
+  approved?: boolean;
+  /** Our partner record of the fleet (the jobs it sends us); default: the partner of the same id, if there is one. */
+  partnerId?: string | null;
+}
+
+/** Registers (or updates) a fleet; its secret is sealed. A changed secret or base URL replaces the old. */
+export async function saveExchangeFleet(sql: Sql, secretsKey: string, f: NewExchangeFleet): Promise<ExchangeFleet> {
+  if (!EXCHANGE_FLEET_ID_PATTERN.test(f.id)) throw new Error(`exchange fleet id ${f.id} must match ${EXCHANGE_FLEET_ID_PATTERN}`);
+  const baseUrl = f.baseUrl.replace(/\/+$/, '');
+  const [row] = await sql<FleetRow[]>`
+    insert into exchange_fleets (id, name, base_url, our_partner_id, signing_secret, approved, partner_id)
+    values (${f.id}, ${f.name}, ${baseUrl}, ${f.ourPartnerId}, ${sealSecret(secretsKey, f.signingSecret)}, ${f.approved ?? true},
+            (select id from partners where id = ${f.partnerId ?? f.id}))
+    on conflict (id) do update set name = excluded.name, base_url = excluded.base_url, our_partner_id = excluded.our_partner_id,
+                                   signing_secret = excluded.signing_secret, approved = excluded.approved,
+                                   partner_id = excluded.partner_id, updated_at = now()
+    returning *`;
+  return toFleet(row!);
+}
+
+export async function saveWebhookSecret(sql: Sql, secretsKey: string, fleetId: string, whsec: string): Promise<void> {
+  await sql`update exchange_fleets set webhook_secret = ${sealSecret(secretsKey, whsec)}, updated_at = now() where id = ${fleetId}`;
+}
+
+export async function findExchangeFleet(sql: Sql, id: string): Promise<ExchangeFleet | null> {
+  const [row] = await sql<FleetRow[]>`select * from exchange_fleets where id = ${id}`;
+  return row ? toFleet(row) : null;
+}
+
+/** The fleet and the secret we sign what we send it with. */
+export async function fleetWithSigningSecret(sql: Sql, secretsKey: string, id: string): Promise<(ExchangeFleet & { signingSecret: string }) | null> {
+  const [row] = await sql<FleetRow[]>`select * from exchange_fleets where id = ${id}`;
+  return row ? { ...toFleet(row), signingSecret: openSecret(secretsKey, row.signing_secret) } : null;
+}
+
+/** Every fleet whose events our hook can verify, with the whsec_ secret each issued us. */
+export async function fleetsWithWebhookSecrets(sql: Sql, secretsKey: string): Promise<{ id: string; secret: string }[]> {
+  const rows = await sql<{ id: string; webhook_secret: string }[]>`
+    select id, webhook_secret from exchange_fleets where webhook_secret is not null order by id`;
+  return rows.map((r) => ({ id: r.id, secret: openSecret(secretsKey, r.webhook_secret) }));
+}
+
+/**
+ * The next approved fleet (by id) this booking has not been handed to; null when none is left, and
+ * always for a job that came from an exchange fleet (one hop: it is never handed on).
+ */
+export async function nextFleetFor(sql: Sql, ref: string, tried: readonly string[]): Promise<{ id: string; name: string } | null> {
+  const [row] = await sql<{ id: string; name: string }[]>`
+    select f.id, f.name from exchange_fleets f
+     where f.approved and f.webhook_secret is not null
+       and not (f.id = any(${[...tried]}::text[]))
+       and not exists (select 1 from exchange_jobs j where j.booking_ref = ${ref} and j.fleet_id = f.id and j.state <> 'sent')
+       and not exists (select 1 from bookings b join exchange_fleets src on src.partner_id = b.partner_id where b.ref = ${ref})
+     order by f.id limit 1`;
+  return row ?? null;
+}
+
+export type ExchangeJobState = 'sent' | 'refused' | 'released' | 'cancelled' | 'failed';
+
+/** The job is with the fleet (idempotent: a retried send finds its row). */
+export async function markJobSent(sql: Sql, ref: string, fleetId: string, remoteRef: string | null): Promise<void> {
+  await sql`
+    insert into exchange_jobs (booking_ref, fleet_id, state, remote_ref) values (${ref}, ${fleetId}, 'sent', ${remoteRef})
+    on conflict (booking_ref, fleet_id) do update set remote_ref = coalesce(excluded.remote_ref, exchange_jobs.remote_ref), updated_at = now()
+     where exchange_jobs.state = 'sent'`;
+}
+
+/** The fleet no longer holds the job: refused it, gave it back, could not be reached, or we cancelled it. */
+export async function markJobEnded(sql: Sql, ref: string, fleetId: string, state: Exclude<ExchangeJobState, 'sent'>, refusal: string | null = null): Promise<void> {
+  await sql`
+    insert into exchange_jobs (booking_ref, fleet_id, state, refusal) values (${ref}, ${fleetId}, ${state}, ${refusal})
+    on conflict (booking_ref, fleet_id) do update set state = excluded.state, refusal = coalesce(excluded.refusal, exchange_jobs.refusal),
+                                                      updated_at = now()`;
+}
+
+export interface ExchangeDriver {
+  name: string;
+  vehicle: string;
+  plate: string;
+}
+
+/**
+ * What the fleet's latest event said, applied to our booking in one transaction: its status and the
+ * fleet's driver (what our passenger sees). Only a newer sequence than the last applied is taken,
+ * so a late or repeated event changes nothing.
+ */
+export async function applyRemoteStatus(
+  sql: Sql,
+  u: { ref: string; fleetId: string; sequence: number; remoteStatus: string; status: string | null; driver: ExchangeDriver | null },
+): Promise<void> {
+  await sql.begin(async (tx) => {
+    const [job] = await tx<{ last_sequence: number }[]>`
+      update exchange_jobs set last_sequence = ${u.sequence}, remote_status = ${u.remoteStatus},
+             driver_name = ${u.driver?.name ?? null}, driver_vehicle = ${u.driver?.vehicle ?? null}, driver_plate = ${u.driver?.plate ?? null},
+             updated_at = now()
+       where booking_ref = ${u.ref} and fleet_id = ${u.fleetId} and state = 'sent' and last_sequence < ${u.sequence}
+      returning last_sequence`;
+    if (!job || !u.status) return;
+    await tx`update bookings set status = ${u.status}, updated_at = now()
+              where ref = ${u.ref} and status not in ('cancelled', 'completed', 'no_show')`;
+  });
+}
+
+/** Whether this booking was handed to this fleet (whatever became of it). */
+export async function exchangeJobExists(sql: Sql, ref: string, fleetId: string): Promise<boolean> {
+  const [row] = await sql`select 1 from exchange_jobs where booking_ref = ${ref} and fleet_id = ${fleetId}`;
+  return row !== undefined;
+}
+
+/** Records a delivered event by its webhook-id; false when it was delivered before (a redelivery). */
+export async function recordInboxEvent(
+  sql: Sql,
+  e: { fleetId: string; webhookId: string; ref: string | null; sequence: number | null; status: string | null },
+): Promise<boolean> {
+  const rows = await sql`
+    insert into exchange_inbox (fleet_id, webhook_id, booking_ref, sequence, status)
+    values (${e.fleetId}, ${e.webhookId}, ${e.ref}, ${e.sequence}, ${e.status})
+    on conflict (fleet_id, webhook_id) do nothing returning 1`;
+  return rows.length > 0;
+}

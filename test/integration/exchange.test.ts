@@ -1,0 +1,371 @@
+// Jobs exchanged between fleets (Cab Exchange, docs/exchange.md), on two instances of the service
+// on one machine: each its own Postgres database, task queue, HTTP port and worker process, and
+// each registered as the other's partner and exchange fleet. A booking nobody on instance A takes
+// goes to instance B's job intake; a driver of B accepts it in B's driver app and drives it; B's
+// status fan-out comes back through A's booking-status hook and A's passenger page follows every
+// step, across B being restarted mid-trip; a cancel on A cancels on B; redelivered and late events
+// change nothing.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
+import { freePort } from '../../dev/free-port.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createSql, type Sql } from '../../src/db/sql.js';
+import { registerExchangeFleet } from '../../src/exchange/register.js';
+import { fleetsWithWebhookSecrets } from '../../src/exchange/store.js';
+import { signPartnerRequest } from '../../src/partners/signature.js';
+import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
+import { createDriver, type TestDriver } from '../support/drivers.js';
+import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';
+import { eventually } from '../support/stack.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The suite shares two cores with everything else: generous deadlines, never fixed sleeps.
+const DEADLINE_MS = 45_000;
+const HOOK = '/api/public/hooks/booking-status';
+// Manchester Piccadilly: where B's driver waits, and A has nobody.
+const PICCADILLY = { lat: 53.4774, lon: -2.2309 };
+
+interface Instance {
+  name: string;
+  /** Its partner id on the other instance. */
+  partnerIdThere: string;
+  port: number;
+  url: string;
+  databaseUrl: string;
+  taskQueue: string;
+  api: ApiOnlyStack;
+  worker: WorkerProcess;
+  sql: Sql;
+}
+
+async function createDatabase(name: string): Promise<string> {
+  const admin = createSql(inject('databaseUrl'), 1);
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(inject('databaseUrl'));
+  url.pathname = `/${name}`;
+  const sql = createSql(url.toString(), 2);
+  await migrate(sql);
+  await sql.end();
+  return url.toString();
+}
+
+/** An instance's API (listening on its port) and its worker process, as `npm start` runs them. */
+async function startInstance(i: Pick<Instance, 'name' | 'partnerIdThere' | 'port' | 'databaseUrl'> & { taskQueue?: string }): Promise<Instance> {
+  const url = `http://127.0.0.1:${i.port}`;
+  const api = await startApiOnly({
+    env: {
+      DATABASE_URL: i.databaseUrl,
+      PUBLIC_BASE_URL: url,
+      // A driver of B has time to answer; an exhausted round on A is tried again soon.
+      OFFER_TIMEOUT_SECONDS: '600',
+      DISPATCH_RETRY_BASE_SECONDS: '5',
+      LOOKUP_RATE_LIMIT_PER_MINUTE: '10000',
+      PARTNER_RATE_LIMIT_PER_MINUTE: '10000',
+      ...(i.taskQueue ? { TEMPORAL_TASK_QUEUE: i.taskQueue } : {}),
+    },
+  });
+  await api.app.listen({ port: i.port, host: '127.0.0.1' });
+  const worker = await startWorkerProcess(api.workerEnv);
+  return { ...i, url, taskQueue: api.workerEnv.TEMPORAL_TASK_QUEUE!, api, worker, sql: api.sql };
+}
+
+/** Stops both processes of an instance (the worker killed outright, as a crash would). */
+async function stopInstance(i: Instance): Promise<void> {
+  await i.worker.crash();
+  await i.api.close();
+}
+
+/** `npm run exchange:register` as written in docs/exchange.md (the script itself, without npm's wrapper). */
+async function runRegisterScript(env: Record<string, string>, args: string[]): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/register-exchange-fleet.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`exchange:register exited ${code}:\n${out}`);
+  return out;
+}
+
+/** `from` becomes a partner of `to`: what `npm run partner:create` prints there, once. */
+async function partnerOf(from: Instance, to: Instance): Promise<void> {
+  await createPartner(to.sql, { id: from.partnerIdThere, name: `Instance ${from.name}`, kind: 'partner' });
+  secrets.set(`${to.name}:${from.partnerIdThere}`, await issueSigningSecret(to.sql, to.api.config.PARTNER_SECRETS_KEY, from.partnerIdThere));
+}
+
+/** `from` registers `to` as an exchange fleet with the credentials `to` gave it. */
+async function pair(from: Instance, to: Instance, viaScript: boolean): Promise<void> {
+  const secret = secretOf(to, from.partnerIdThere);
+  const fleet = { id: to.partnerIdThere, name: `Instance ${to.name}`, baseUrl: to.url, ourPartnerId: from.partnerIdThere, signingSecret: secret, hookUrl: `${from.url}${HOOK}` };
+  if (viaScript) {
+    const out = await runRegisterScript(
+      { DATABASE_URL: from.databaseUrl, PARTNER_SECRETS_KEY: from.api.config.PARTNER_SECRETS_KEY, PUBLIC_BASE_URL: from.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      ['--id', fleet.id, '--name', fleet.name, '--base-url', fleet.baseUrl, '--partner-id', fleet.ourPartnerId, '--secret', fleet.signingSecret],
+    );
+    expect(out).toContain(`Exchange fleet ${fleet.id}`);
+  } else {
+    await registerExchangeFleet(from.sql, from.api.config.PARTNER_SECRETS_KEY, fleet);
+  }
+}
+
+let a: Instance;
+let b: Instance;
+const secrets = new Map<string, string>();
+const suffix = randomUUID().slice(0, 8).replace(/-/g, '');
+
+beforeAll(async () => {
+  const [dbA, dbB] = await Promise.all([createDatabase(`taxi_xa_${suffix}`), createDatabase(`taxi_xb_${suffix}`)]);
+  const [portA, portB] = [await freePort(), await freePort()];
+  a = await startInstance({ name: 'A', partnerIdThere: `inst-a-${suffix}`, port: portA, databaseUrl: dbA });
+  b = await startInstance({ name: 'B', partnerIdThere: `inst-b-${suffix}`, port: portB, databaseUrl: dbB });
+  await partnerOf(a, b);
+  await partnerOf(b, a);
+  await pair(a, b, true);
+  await pair(b, a, false);
+  // Each knows the other's jobs as an exchange fleet's: never handed back (one hop).
+  expect(await a.sql`select partner_id from exchange_fleets`).toEqual([{ partner_id: b.partnerIdThere }]);
+}, 240_000);
+
+afterAll(async () => {
+  await killAllWorkerProcesses();
+  await a?.api.close().catch(() => {});
+  await b?.api.close().catch(() => {});
+});
+
+const explain = () =>
+  onTestFailed(async () => {
+    console.log('A exchange_jobs', await a.sql`select * from exchange_jobs`);
+    console.log('A bookings', await a.sql`select ref, status from bookings`);
+    console.log('B bookings', await b.sql`select ref, status, partner_job_ref, pickup_area, vehicle_type, passengers from bookings`);
+    console.log('B decisions', await b.sql`select * from dispatch_decisions`);
+    console.log('B drivers', await b.sql`select id, online, approved, tier, lat, lon, location_at, home_area, status from drivers`);
+    console.log('A worker', a.worker.output().slice(-4000));
+    console.log('B worker', b.worker.output().slice(-4000));
+  });
+
+let n = 0;
+const ip = () => `10.95.${Math.floor(n / 250) % 250}.${n++ % 250}`;
+
+async function call(i: Instance, method: 'GET' | 'POST', url: string, o: { body?: unknown; bearer?: string } = {}) {
+  const res = await fetch(`${i.url}${url}`, {
+    method,
+    headers: { ...(o.body === undefined ? {} : { 'content-type': 'application/json' }), ...(o.bearer ? { authorization: `Bearer ${o.bearer}` } : {}) },
+    ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: <T = Record<string, unknown>>() => JSON.parse(text) as T };
+}
+
+async function bookOnA(): Promise<{ ref: string; token: string }> {
+  const res = await a.api.app.inject({
+    method: 'POST',
+    url: '/api/public/bookings/instant',
+    remoteAddress: ip(),
+    payload: {
+      pickup_address: 'Manchester Piccadilly',
+      dropoff_address: 'Manchester Airport',
+      passenger_name: 'Ada Lovelace',
+      // A phone of its own per booking: the same trip for the same passenger is one booking.
+      passenger_phone_whatsapp: `+44 7400 ${String(100000 + ((Date.now() + n++) % 899_999))}`,
+      passenger_count: 2,
+    },
+  });
+  expect(res.statusCode, res.body).toBeLessThan(300);
+  const body = res.json<{ booking_reference: string; manage_token: string }>();
+  return { ref: body.booking_reference, token: body.manage_token };
+}
+
+interface TrackStatus {
+  status: string;
+  driver: { name: string; vehicle: string; plate: string } | null;
+}
+/** A's passenger page (what its tracking page polls) until it shows `status`. */
+const passengerSees = (ref: string, status: string) =>
+  eventually(
+    async () => {
+      const res = await call(a, 'GET', `/track/${ref}/status.json`);
+      const t = res.status === 200 ? res.json<TrackStatus>() : null;
+      return t?.status === status ? t : undefined;
+    },
+    DEADLINE_MS,
+    `A's passenger page of ${ref} to show ${status}`,
+  );
+
+/** B's own booking of A's job (its jobRef is A's reference). */
+const bookingOnB = (refA: string, status?: string) =>
+  eventually(
+    async () => {
+      const [row] = await b.sql<{ ref: string; status: string }[]>`select ref, status from bookings where partner_job_ref = ${refA} and partner_id = ${a.partnerIdThere}`;
+      return row && (!status || row.status === status) ? row : undefined;
+    },
+    DEADLINE_MS,
+    `B's booking of ${refA}${status ? ` to be ${status}` : ''}`,
+  );
+
+async function signInOnB(driver: TestDriver): Promise<string> {
+  const asked = await call(b, 'POST', '/api/driver/sign-in', { body: { phone: driver.phone } });
+  expect(asked.status, asked.text).toBe(202);
+  const code = await eventually(
+    async () => {
+      const [m] = await b.sql<{ body: string }[]>`select body from outbox where recipient = ${driver.phone} and body like '%sign-in code%' order by id desc limit 1`;
+      return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
+    },
+    DEADLINE_MS,
+    'the sign-in code',
+  );
+  const verified = await call(b, 'POST', '/api/driver/sign-in/verify', { body: { phone: driver.phone, code } });
+  expect(verified.status, verified.text).toBe(200);
+  return verified.json<{ token: string }>().token;
+}
+
+/** The offer of B's booking in the driver's feed (the driver app's GET /api/public/v1/jobs). */
+const offerInFeed = (token: string, refB: string) =>
+  eventually(
+    async () => {
+      const res = await call(b, 'GET', '/api/public/v1/jobs', { bearer: token });
+      if (res.status !== 200) return undefined;
+      const job = res.json<{ jobs: { offer_id: string; booking_reference: string; offer: string }[] }>().jobs.find((j) => j.booking_reference === refB);
+      return job ?? undefined;
+    },
+    DEADLINE_MS,
+    `an offer of ${refB} in the driver's feed`,
+  );
+
+async function trip(token: string, offerId: string, event: string) {
+  const res = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offerId)}/trip`, { body: { event }, bearer: token });
+  expect(res.status, res.text).toBe(202);
+}
+
+describe('jobs exchanged between two instances', () => {
+  let driver: TestDriver;
+  let token: string;
+
+  it('a booking nobody on A takes is driven to completed by a driver of B, A following every step, across a restart of B', async () => {
+    explain();
+    driver = await createDriver(b.sql, { ...PICCADILLY, name: 'Bea Exchange', tier: 'national', phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}` });
+    token = await signInOnB(driver);
+    const { ref } = await bookOnA();
+
+    // Nobody on A: B holds the job under A's reference, and A shows it offered.
+    const onB = await bookingOnB(ref);
+    await passengerSees(ref, 'offered');
+    const job = await offerInFeed(token, onB.ref);
+    const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(job.offer_id)}/respond`, { body: { decision: 'accept' }, bearer: token });
+    expect(accepted.status, accepted.text).toBe(200);
+
+    const assigned = await passengerSees(ref, 'assigned');
+    expect(assigned.driver).toMatchObject({ name: 'Bea Exchange', vehicle: 'Skoda Octavia', plate: expect.stringMatching(/^TS/) });
+    await trip(token, job.offer_id, 'en_route');
+    await passengerSees(ref, 'en_route');
+    await trip(token, job.offer_id, 'arrived');
+    await passengerSees(ref, 'arrived');
+
+    // B goes down mid-trip (its worker killed, its API stopped) and comes back on its own data.
+    await stopInstance(b);
+    b = await startInstance({ name: b.name, partnerIdThere: b.partnerIdThere, port: b.port, databaseUrl: b.databaseUrl, taskQueue: b.taskQueue });
+    await trip(token, job.offer_id, 'on_board');
+    await passengerSees(ref, 'on_board');
+    await trip(token, job.offer_id, 'completed');
+    const done = await passengerSees(ref, 'completed');
+    expect(done.driver?.name).toBe('Bea Exchange');
+
+    // Exactly once: one job on B, one hand-over on A, every event of B's booking delivered to A once.
+    expect(await b.sql`select ref from bookings where partner_job_ref = ${ref}`).toHaveLength(1);
+    const handovers = await a.sql<{ state: string; last_sequence: number }[]>`select state, last_sequence from exchange_jobs where booking_ref = ${ref}`;
+    expect(handovers).toEqual([expect.objectContaining({ state: 'sent' })]);
+    const sent = await eventually(
+      async () => {
+        const rows = await b.sql<{ id: string; seq: number; delivery: string }[]>`select id, seq, delivery from partner_events where booking_ref = ${onB.ref} order by seq`;
+        return rows.length > 0 && rows.every((r) => r.delivery === 'delivered') ? rows : undefined;
+      },
+      DEADLINE_MS,
+      "B's events all delivered",
+    );
+    const received = await a.sql<{ webhook_id: string; sequence: number }[]>`select webhook_id, sequence from exchange_inbox where booking_ref = ${ref} order by sequence`;
+    expect(received.map((r) => r.webhook_id)).toEqual(sent.map((e) => e.id));
+    expect(handovers[0]!.last_sequence).toBe(sent.at(-1)!.seq);
+
+    // A redelivery of an old event (B's replay, same webhook-id and body) moves nothing.
+    const first = sent.find((e) => e.seq === 1)!;
+    const target = `/api/public/v1/partner/events/${first.id}/replay`;
+    const t = Math.floor(Date.now() / 1000);
+    const replay = await fetch(`${b.url}${target}`, {
+      method: 'POST',
+      headers: { 'x-partner': a.partnerIdThere, 'x-signature': signPartnerRequest(secretOf(b, a.partnerIdThere), t, { method: 'POST', target, body: '' }) },
+    });
+    expect(replay.status, await replay.text()).toBe(202);
+    await eventually(
+      async () => {
+        const [row] = await b.sql<{ replay_requested_at: Date | null; attempts: number }[]>`select replay_requested_at, attempts from partner_events where id = ${first.id}`;
+        return row && row.replay_requested_at === null && row.attempts >= 2 ? true : undefined;
+      },
+      DEADLINE_MS,
+      'the replay delivered',
+    );
+    expect((await passengerSees(ref, 'completed')).status).toBe('completed');
+    expect(await a.sql`select 1 from exchange_inbox where booking_ref = ${ref}`).toHaveLength(sent.length);
+  }, 300_000);
+
+  it('cancelling on A cancels the job on B', async () => {
+    explain();
+    const { ref, token: manage } = await bookOnA();
+    const onB = await bookingOnB(ref);
+    await passengerSees(ref, 'offered');
+    const cancelled = await a.api.app.inject({
+      method: 'POST',
+      url: `/api/public/v1/booking/${ref}`,
+      remoteAddress: ip(),
+      payload: { action: 'cancel', token: manage, reason: 'plans changed' },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await passengerSees(ref, 'cancelled');
+    await bookingOnB(ref, 'cancelled');
+    expect(onB.ref).toBeTruthy();
+    await eventually(
+      async () => ((await a.sql<{ state: string }[]>`select state from exchange_jobs where booking_ref = ${ref}`)[0]?.state === 'cancelled' ? true : undefined),
+      DEADLINE_MS,
+      'the hand-over recorded as cancelled',
+    );
+  }, 180_000);
+
+  it('refuses an event no fleet signed, and acknowledges event types it does not know', async () => {
+    const body = JSON.stringify({ id: 'evt_x', type: 'booking.status_changed', timestamp: new Date().toISOString(), data: {} });
+    const forged = await fetch(`${a.url}${HOOK}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': 'evt_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+      body,
+    });
+    expect(forged.status).toBe(401);
+
+    // What B's fan-out may send one day (booking.amended, say), signed with the secret B issued A: acknowledged.
+    const [fromB] = (await fleetsWithWebhookSecrets(a.sql, a.api.config.PARTNER_SECRETS_KEY)).filter((f) => f.id === b.partnerIdThere);
+    const id = `evt_${randomUUID().replace(/-/g, '')}`;
+    const amended = JSON.stringify({ id, type: 'booking.amended', timestamp: new Date().toISOString(), data: { bookingReference: 'TX0000000000' } });
+    const at = new Date();
+    const unknown = await fetch(`${a.url}${HOOK}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(fromB!.secret).sign(id, at, amended) },
+      body: amended,
+    });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual({ received: true, outcome: 'ignored' });
+  });
+});
+
+/** The signing secret `partnerId` was issued at instance `i` (what partner:create printed there). */
+function secretOf(i: Instance, partnerId: string): string {
+  const secret = secrets.get(`${i.name}:${partnerId}`);
+  if (!secret) throw new Error(`no secret of ${partnerId} at ${i.name}`);
+  return secret;
+}
