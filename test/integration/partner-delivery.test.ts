@@ -369,7 +369,10 @@ describe('the published contract', () => {
     expect(op('/api/public/v1/partner/events', 'get')).toBe('listPartnerEvents');
     expect(op('/api/public/v1/partner/events/{id}/replay', 'post')).toBe('replayPartnerEvent');
     expect(op('/api/public/hooks/booking-status', 'post')).toBe('bookingStatusHook');
-    expect(doc.components.schemas.PartnerEvent.required).toEqual(['id', 'type', 'timestamp', 'data']);
+    // A status change or an amendment, told apart by type; a status change's shape as it always was.
+    expect(doc.components.schemas.PartnerEvent.oneOf).toEqual([{ $ref: '#/components/schemas/PartnerStatusEvent' }, { $ref: '#/components/schemas/PartnerAmendmentEvent' }]);
+    expect(doc.components.schemas.PartnerStatusEvent.required).toEqual(['id', 'type', 'timestamp', 'data']);
+    expect(doc.components.schemas.PartnerAmendmentEvent.properties.type.const).toBe('booking.amended');
     expect(doc.components.schemas.BookingStatusHookRequest.properties.status.enum).toEqual(['accepted', 'on_the_way', 'arrived', 'on_board', 'completed', 'cancelled']);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);

@@ -436,3 +436,66 @@ describe('booking workflow (time-skipping)', () => {
     expect(many / few).toBeLessThan(1.05);
   });
 });
+
+describe('amending a booking: the time, the places and the fare (time-skipping)', () => {
+  const corbridge = { label: 'Corbridge', kind: 'place', lat: 54.97, lon: -2.02, postcodeDistrict: null, council: null };
+  const route = { pickupQuery: 'a', dropoffQuery: 'Corbridge', pickup: place, dropoff: corbridge, pickupArea: 'test', distanceM: 9000, durationS: 1200 };
+  const amend = (b: Booking, a: AmendInput) => b.handle.executeUpdate(amendBookingUpdate, { args: [a] });
+
+  it('re-times a pre-booked dispatch to the amended pickup and keeps the amended fare', async () => {
+    await scenario([{ id: 'a', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 5 * HOUR, agent: true });
+      await statusIs(b, 'scheduled');
+      // Moved later still: it waits for the new time's lead, not the old one's.
+      const later = new Date((await env.currentTimeMs()) + 9 * HOUR).toISOString();
+      const s = await amend(b, { pickupAt: later, fare: { farePence: 2450, fareSource: 'tariff' } });
+      expect(s).toMatchObject({ status: 'scheduled', job: { pickupAt: later }, fare: { farePence: 2450, fareSource: 'tariff' } });
+      expect(world.called('applyAmendment')).toEqual([expect.objectContaining({ fare: { farePence: 2450, fareSource: 'tariff' }, route: null })]);
+      await env.sleep(6 * HOUR);
+      expect(world.called('sendJobCard')).toEqual([]);
+      // Brought forward into the lead time: dispatched at once.
+      await amend(b, { pickupAt: new Date((await env.currentTimeMs()) + 10 * MINUTE).toISOString() });
+      await b.offerTo('a');
+    });
+  });
+
+  it('withdraws the job from its driver on a new drop-off, tells them, and dispatches it again', async () => {
+    await scenario([{ id: 'a', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0, agent: true });
+      expect(await b.accept('a')).toBe('accepted');
+      const s = await amend(b, { route, fare: { farePence: 1800, fareSource: 'tariff' } });
+      expect(s).toMatchObject({ dropoff: corbridge, fare: { farePence: 1800 }, driverId: null });
+      expect(world.called('releaseDriver')).toEqual([expect.objectContaining({ driverId: 'a', reason: 'amended' })]);
+      // Told before the record changes (their text names the job they knew), then written with its new places.
+      const order = world.calls.map(([n]) => n).filter((n) => n === 'releaseDriver' || n === 'applyAmendment');
+      expect(order).toEqual(['releaseDriver', 'applyAmendment']);
+      expect(world.called('applyAmendment')).toEqual([expect.objectContaining({ driverId: null, route })]);
+      // A new round: the driver, not dropped, may be offered the amended job.
+      const offer = await b.offerTo('a');
+      expect(offer).toBe(offerIdOf(b.handle.workflowId.slice('booking:'.length), 2, 'a'));
+      expect((await b.state()).droppedDriverIds).toEqual([]);
+    });
+  });
+
+  it('tells the driver whose job card a new pickup withdrew', async () => {
+    await scenario([{ id: 'a', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0, agent: true });
+      await b.offerTo('a');
+      await amend(b, { route });
+      expect(world.called('releaseDriver')).toEqual([expect.objectContaining({ driverId: 'a', reason: 'amended' })]);
+      expect((await b.state()).candidates.filter((c) => c.outcome === 'withdrawn')).toHaveLength(1);
+    });
+  });
+
+  it('refuses a new pickup or drop-off once the driver is on the way, and takes any other change', async () => {
+    await scenario([{ id: 'a', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0, agent: true });
+      await b.accept('a');
+      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'a', event: 'en_route' }] })).toBe('en_route');
+      const refused = await amend(b, { route }).catch((e: unknown) => e);
+      expect(failureType(refused)).toBe(BookingFailure.driverOnTheWay);
+      expect(await amend(b, { notes: 'Ring on arrival' })).toMatchObject({ status: 'en_route', driverId: 'a', job: { notes: 'Ring on arrival' } });
+      expect(world.called('releaseDriver')).toEqual([]);
+    });
+  });
+});

@@ -1,4 +1,4 @@
-// The status event a sender receives: built only from what was recorded when the status changed,
+// The status and amendment events a sender receives: built only from what was recorded when the status changed,
 // so every delivery and replay of one event is the same bytes; signed so that the standardwebhooks
 // library, as any receiver would use it, verifies it.
 import { Webhook } from 'standardwebhooks';
@@ -44,6 +44,28 @@ describe('status event payload', () => {
     const first = buildEventPayload({ ...facts, seq: 1, status: 'dispatching', previousStatus: null, driverName: null, driverVehicle: null, driverPlate: null });
     expect(first.data).toMatchObject({ sequence: 1, status: 'dispatching', previousStatus: null, driver: null });
     expect(PartnerEventSchema.safeParse(first).success).toBe(true);
+  });
+
+  it('says what an amendment changed, as it stands now and as it stood (booking.amended)', () => {
+    const changes = {
+      changed: ['pickupAt' as const, 'fare' as const],
+      pickup: 'Hexham station', dropoff: 'Corbridge', fare: 24.5, passengers: 2, vehicleType: 'saloon', wheelchair: false,
+      previous: { pickupAt: '2026-12-24T06:00:00.000Z', pickup: 'Hexham station', dropoff: 'Corbridge', fare: 21 },
+    };
+    const amended = buildEventPayload({ ...facts, seq: 4, type: 'booking.amended', previousStatus: null, changes });
+    expect(amended).toEqual({
+      id: facts.id,
+      type: 'booking.amended',
+      timestamp: '2026-12-24T06:12:03.456Z',
+      data: {
+        bookingReference: 'TXAB12CD34EF', jobRef: 'ACME-1', sequence: 4, status: 'assigned', pickupAt: '2026-12-24T06:30:00.000Z',
+        ...changes,
+        driver: { name: 'Sam Driver', vehicle: 'Skoda Octavia', plate: 'MA12 XYZ' },
+      },
+    });
+    expect(PartnerEventSchema.safeParse(amended).success).toBe(true);
+    // A status change says nothing of amendments, whatever the row holds.
+    expect(buildEventPayload({ ...facts, type: 'booking.status_changed', changes: null })).toEqual(buildEventPayload(facts));
   });
 
   it('is the same bytes every time it is built', () => {
