@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { ApiKeyStore } from '../auth/api-keys.js';
 import { problemResponses } from '../http/problem.js';
@@ -26,21 +27,28 @@ import {
 // These POSTs are the only routes that take spec 5's body-only signature (v1): a job body says
 // everything the request does. v2 (method, target and body) is taken everywhere.
 
-/** The operator guide's example: checked against the schema when the module loads, so it cannot drift. */
-const EXAMPLE_JOB: PartnerJob = PartnerJobSchema.parse({
-  jobRef: 'OPS-2026-000123',
-  action: 'new',
-  pickup: 'Manchester Piccadilly station',
-  dropoff: 'Manchester Airport',
-  pickupTime: '2026-12-24T06:30:00Z',
-  passengerName: 'Sam Patel',
-  passengerPhone: '+447700900123',
-  passengerEmail: 'sam.patel@example.com',
-  passengers: 2,
-  vehicleType: 'saloon',
-  flightNumber: 'BA1387',
-  notes: 'Two large cases',
-});
+/**
+ * The operator guide's example, as it is sent today: a job for tomorrow at 06:30 (London), with a
+ * number the live endpoint takes (not one of Ofcom's drama ranges, which passenger numbers refuse).
+ * Checked against the schema on every call, so it cannot drift from it; a test posts it back.
+ */
+function exampleJob(now: Date): PartnerJob {
+  const tomorrow = DateTime.fromJSDate(now, { zone: 'Europe/London' }).plus({ days: 1 }).set({ hour: 6, minute: 30, second: 0, millisecond: 0 });
+  return PartnerJobSchema.parse({
+    jobRef: 'OPS-2026-000123',
+    action: 'new',
+    pickup: 'Manchester Piccadilly station',
+    dropoff: 'Manchester Airport',
+    pickupTime: tomorrow.toUTC().toISO({ suppressMilliseconds: true }),
+    passengerName: 'Sam Patel',
+    passengerPhone: '+447400123456',
+    passengerEmail: 'sam.patel@example.com',
+    passengers: 2,
+    vehicleType: 'saloon',
+    flightNumber: 'BA1387',
+    notes: 'Two large cases',
+  });
+}
 
 /** How a signed intake POST is signed (src/partners/signature.ts; src/partners/README.md). */
 const SIGNATURE_FORMS =
@@ -155,7 +163,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
         maxJobsPerRequest: MAX_JOBS_PER_REQUEST,
         acceptedFields: schema.properties ?? {},
         requiredFields: schema.required ?? [],
-        examplePayload: { jobs: [EXAMPLE_JOB] },
+        examplePayload: { jobs: [exampleJob(s.now())] },
         responses: {
           '200': 'every job accepted',
           '207': 'mixed result: one outcome per job (jobRef, outcome, code, bookingReference)',

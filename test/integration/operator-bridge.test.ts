@@ -48,7 +48,7 @@ const api = (key: string, method: 'GET' | 'POST', url: string, payload?: object)
   stack.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}), remoteAddress: ip() });
 
 describe('the operator bridge', () => {
-  it('publishes a guide generated from the intake schema, whose example the schema accepts', async () => {
+  it('publishes a guide generated from the intake schema, whose example the live endpoint accepts', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/api/public/v1/operator/jobs', remoteAddress: ip() });
     expect(res.statusCode).toBe(200);
     const guide = res.json();
@@ -56,6 +56,12 @@ describe('the operator bridge', () => {
     expect(Object.keys(guide.acceptedFields).sort()).toEqual(Object.keys(PartnerJobSchema.shape).sort());
     expect(guide.requiredFields).toEqual(expect.arrayContaining(['jobRef', 'pickup', 'dropoff', 'pickupTime']));
     for (const j of guide.examplePayload.jobs) expect(PartnerJobSchema.safeParse(j).success).toBe(true);
+    // Posted back as the guide says, by an approved operator: every job of it accepted, for the future.
+    expect(Date.parse(guide.examplePayload.jobs[0].pickupTime)).toBeGreaterThan(Date.now());
+    const op = await newOperator();
+    const sent = await send(op.key, guide.examplePayload);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().results[0]).toMatchObject({ jobRef: 'OPS-2026-000123', outcome: 'accepted', code: 'created' });
   });
 
   it('refuses a bad key, an unapproved operator, a paused bridge and jobs past the daily limit', async () => {

@@ -126,8 +126,8 @@ describe('partner signatures', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().results[0]).toMatchObject({ outcome: 'accepted', code: 'duplicate', bookingReference: ref });
     }
-    const [{ count }] = await stack.sql<{ count: number }[]>`select count(*)::int as count from bookings where partner_id = ${p.id}`;
-    expect(count).toBe(1);
+    const rows = await stack.sql<{ count: number }[]>`select count(*)::int as count from bookings where partner_id = ${p.id}`;
+    expect(rows[0]?.count).toBe(1);
   });
 
   it('still takes a signed secret rotation once: a replayed rotation is refused and returns no secret', async () => {
