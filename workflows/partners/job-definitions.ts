@@ -37,8 +37,8 @@ export interface JobSubmission {
  * (also a cancelled job's own new sent again), cancelled_before_new, rebooked (a cancelled job's
  * reference sent as a new with different details: a new booking). Rejected: job_ref_conflict,
  * job_cancelled, amend_too_late, amend_driver_on_the_way (a new pickup or drop-off once the driver is
- * on the way), amend_route_change (only a job whose workflow started on release 0.1.0's code: a
- * changed pickup, drop-off or fare), job_completed, trip_in_progress (a cancel with the passenger on board),
+ * on the way), amend_route_change (a changed pickup, drop-off or fare, refused by release 0.1.0's
+ * workers: kept for the answers they give during a rolling deploy), job_completed, trip_in_progress (a cancel with the passenger on board),
  * daily_limit_reached (plus the intake's own: invalid_job and the pricing codes, which never reach
  * the workflow).
  */
