@@ -114,6 +114,23 @@ describe('the README commands', () => {
       expect(applicants.status).toBe(200);
       for (const page of ['/driver', '/drivers/apply', '/ops']) expect((await fetch(`${api}${page}`)).status, page).toBe(200);
 
+      // The README's partner section, run as written (its port made this run's): register a partner,
+      // send a job with its key and one signed as spec 5 says, look the second up by its jobRef.
+      const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('Register one, then send it a job:'), readme.indexOf('## Where things are'));
+      const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!.replaceAll('localhost:3000', `127.0.0.1:${port}`);
+      const [createLine, ...rest] = block.split('\n');
+      const created = run('bash', ['-c', createLine!], { DATABASE_URL: databaseUrl });
+      expect(await finished(created, 60_000), created.output()).toBe(0);
+      const partnerKey = /^API key .*: (ntk_\S+)$/m.exec(created.output())?.[1];
+      const secret = /^Signing secret .*: (\S+)$/m.exec(created.output())?.[1];
+      expect(partnerKey && secret, created.output()).toBeTruthy();
+      const partnerSection = run('bash', ['-c', `set -eu\n${rest.join('\n')}`], { KEY: partnerKey!, SECRET: secret! });
+      expect(await finished(partnerSection, 120_000), partnerSection.output()).toBe(0);
+      const replies = partnerSection.output();
+      expect(replies.match(/"accepted":1,"rejected":0/g), replies).toHaveLength(2);
+      expect(replies).toMatch(/"jobRef":"ACME-2","state":"booked","bookingReference":"[A-Z0-9]+"/);
+
       // An assistant's access: a token as the README gets one, then the MCP Inspector CLI (Node 22
       // from the npm registry, as the README runs it) lists and calls the tools with it.
       const tokenRun = run('npm', ['run', '--silent', 'mcp:token', '--', '--url', api, '--dev-sign-in', '+447400123457'], { DATABASE_URL: databaseUrl });
