@@ -3,7 +3,7 @@
 // each registered as the other's partner and exchange fleet. A booking nobody on instance A takes
 // goes to instance B's job intake; a driver of B accepts it in B's driver app and drives it; B's
 // status fan-out comes back through A's booking-status hook and A's passenger page follows every
-// step, across B being restarted mid-trip; a cancel on A cancels on B; redelivered and late events
+// step, across B being restarted mid-trip and A's worker crashing; a cancel on A cancels on B; redelivered and late events
 // change nothing.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -251,7 +251,7 @@ describe('jobs exchanged between two instances', () => {
   let driver: TestDriver;
   let token: string;
 
-  it('a booking nobody on A takes is driven to completed by a driver of B, A following every step, across a restart of B', async () => {
+  it('a booking nobody on A takes is driven to completed by a driver of B, A following every step, across a restart of B and a crash of A', async () => {
     explain();
     driver = await createDriver(b.sql, { ...PICCADILLY, name: 'Bea Exchange', tier: 'national', phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}` });
     token = await signInOnB(driver);
@@ -276,7 +276,12 @@ describe('jobs exchanged between two instances', () => {
     b = await startInstance({ name: b.name, partnerIdThere: b.partnerIdThere, port: b.port, databaseUrl: b.databaseUrl, taskQueue: b.taskQueue });
     await trip(token, job.offer_id, 'on_board');
     await passengerSees(ref, 'on_board');
+    // Now A's worker crashes: B's completion reaches A's hook while no worker of A runs, and the
+    // worker started again applies it, once.
+    await a.worker.crash();
     await trip(token, job.offer_id, 'completed');
+    await bookingOnB(ref, 'completed');
+    a.worker = await startWorkerProcess(a.api.workerEnv);
     const done = await passengerSees(ref, 'completed');
     expect(done.driver?.name).toBe('Bea Exchange');
 
