@@ -114,7 +114,7 @@ describe('a partner integrator working from the spec alone', () => {
     expect(refused.json.detail).toContain(String(refused.json.limitBytes));
   });
 
-  it('moves a job late in the evening without resending a fare, cancels it, sends it again, and looks it up by jobRef', async () => {
+  it('moves a job late in the evening without resending a fare, changes its pickup and vehicle, cancels it, sends it again, and looks it up by jobRef', async () => {
     const p = await integrator();
     const ref = 'ACME/2026#000123';
     const job = { jobRef: ref, pickup: '10 Wilmslow Road, Rusholme, Manchester M14 5TQ', dropoff: 'Manchester Piccadilly station', pickupTime: at(14 * 60), passengerName: 'Sam Patel', passengerPhone: '+447400123456', vehicleType: 'people carrier', passengers: 5 };
@@ -132,8 +132,19 @@ describe('a partner integrator working from the spec alone', () => {
     const moved = await lookUp(p, ref);
     expect(moved.status, JSON.stringify(moved.json)).toBe(200);
     expect(moved.json.pickupAt).toBe(at(23 * 60 + 30));
+    // A new pickup (no driver is on the way yet), then a vehicle named the way people name it.
+    const pickup = '221 Wilmslow Road, Fallowfield, Manchester M14 6LS';
+    const repicked = await post(p, JSON.stringify({ ...job, action: 'amend', pickup, pickupTime: at(23 * 60 + 30) }));
+    expect(repicked.json.results[0], JSON.stringify(repicked.json)).toMatchObject({ outcome: 'accepted', code: 'amended', bookingReference: bookingRef });
+    const wheelchair = await post(p, JSON.stringify({ ...job, action: 'amend', pickup, pickupTime: at(23 * 60 + 30), vehicleType: 'Wheelchair accessible' }));
+    expect(wheelchair.json.results[0], JSON.stringify(wheelchair.json)).toMatchObject({ outcome: 'accepted', code: 'amended' });
+    const [row] = await stack.sql<{ pickup: { lat: number; lon: number }; vehicle_type: string }[]>`select pickup, vehicle_type from bookings where ref = ${bookingRef}`;
+    expect(row?.vehicle_type).toBe('wav');
+    // M14 6LS (Fallowfield) is about 2 km south of M14 5TQ (Rusholme).
+    expect(row!.pickup.lat).toBeGreaterThan(53.435);
+    expect(row!.pickup.lat).toBeLessThan(53.45);
 
-    expect((await post(p, JSON.stringify({ jobRef: ref, action: 'cancel', pickup: job.pickup, dropoff: job.dropoff, pickupTime: at(23 * 60 + 30) }))).json.results[0]).toMatchObject({ code: 'cancelled' });
+    expect((await post(p, JSON.stringify({ jobRef: ref, action: 'cancel', pickup, dropoff: job.dropoff, pickupTime: at(23 * 60 + 30) }))).json.results[0]).toMatchObject({ code: 'cancelled' });
     expect((await lookUp(p, ref)).json).toMatchObject({ state: 'cancelled', bookingStatus: 'cancelled' });
     // Sent again as new, with new details: the code is one the OpenAPI document lists.
     const codes = openapi.components.schemas.JobResult!.properties!.code!.description!;
