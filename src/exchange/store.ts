@@ -85,7 +85,8 @@ export async function fleetsWithWebhookSecrets(sql: Sql, secretsKey: string): Pr
 
 /**
  * The next approved fleet (by id) this booking has not been handed to; null when none is left, and
- * always for a job that came from an exchange fleet (one hop: it is never handed on).
+ * always for a job that came from an exchange fleet (one hop: it is never handed on) and for a
+ * sandbox booking.
  */
 export async function nextFleetFor(sql: Sql, ref: string, tried: readonly string[]): Promise<{ id: string; name: string } | null> {
   const [row] = await sql<{ id: string; name: string }[]>`
@@ -94,6 +95,8 @@ export async function nextFleetFor(sql: Sql, ref: string, tried: readonly string
        and not (f.id = any(${[...tried]}::text[]))
        and not exists (select 1 from exchange_jobs j where j.booking_ref = ${ref} and j.fleet_id = f.id and j.state <> 'sent')
        and not exists (select 1 from bookings b join exchange_fleets src on src.partner_id = b.partner_id where b.ref = ${ref})
+       -- A sandbox booking (migration 00023) never leaves this service.
+       and not exists (select 1 from bookings b where b.ref = ${ref} and b.sandbox)
      order by f.id limit 1`;
   return row ?? null;
 }

@@ -57,3 +57,39 @@ create table exchange_inbox (
   received_at timestamptz not null default now(),
   primary key (fleet_id, webhook_id)
 );
+
+-- The status events of a partner's booking (migration 00011) name the driver; of a job an exchange
+-- fleet holds, that is the fleet's driver, written to exchange_jobs in the same transaction as the
+-- status (src/exchange/store.ts applyRemoteStatus). Otherwise as 00011 defined it.
+create or replace function record_partner_event() returns trigger language plpgsql as $$
+declare
+  next_seq integer;
+  registered boolean;
+  d record;
+begin
+  if tg_op = 'UPDATE' and old.status is not distinct from new.status then
+    return null;
+  end if;
+  select coalesce(max(seq), 0) + 1 into next_seq from partner_events where booking_ref = new.ref;
+  select callback_url is not null into registered from partners where id = new.partner_id;
+  if new.driver_id is not null then
+    select name, vehicle_description, plate into d from drivers where id = new.driver_id;
+  else
+    select driver_name as name, driver_vehicle as vehicle_description, driver_plate as plate into d
+      from exchange_jobs where booking_ref = new.ref and state = 'sent';
+  end if;
+  insert into partner_events (id, partner_id, booking_ref, seq, type, status, previous_status, job_ref, pickup_at,
+                              driver_name, driver_vehicle, driver_plate, occurred_at, delivery)
+  values (
+    'evt_' || lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0')
+           || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
+    new.partner_id, new.ref, next_seq, 'booking.status_changed', new.status,
+    case when tg_op = 'UPDATE' then old.status end, new.partner_job_ref, new.pickup_at,
+    d.name, d.vehicle_description, d.plate, clock_timestamp(),
+    case when coalesce(registered, false) then 'pending' else 'unregistered' end);
+  if coalesce(registered, false) then
+    perform pg_notify('partner_events', new.partner_id || ':' || new.ref);
+  end if;
+  return null;
+end
+$$;
