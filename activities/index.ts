@@ -10,7 +10,7 @@ import { createPartnerEventActivities, type PartnerDeliverySettings } from './pa
 import { createPartnerJobActivities } from './partners/jobs.js';
 import { createQuoteActivities } from './quotes.js';
 import { createBillingActivities } from './billing.js';
-import { createExchangeActivities } from './exchange.js';
+import { createExchangeActivities } from './bookings/exchange.js';
 
 export interface ActivityDeps {
   sql: Sql;

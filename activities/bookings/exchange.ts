@@ -1,10 +1,10 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
-import { loadBooking } from '../src/bookings/store.js';
-import type { Sql } from '../src/db/sql.js';
-import { FleetUnavailable, postJob } from '../src/exchange/client.js';
-import { exchangeJob } from '../src/exchange/job.js';
-import { applyRemoteStatus, fleetWithSigningSecret, markJobEnded, markJobSent, nextFleetFor, type ExchangeDriver } from '../src/exchange/store.js';
-import { EXCHANGE_FAILURE, type ExchangeAction, type ExchangeSendResult } from '../workflows/bookings/definitions.js';
+import { loadBooking } from '../../src/bookings/store.js';
+import type { Sql } from '../../src/db/sql.js';
+import { FleetUnavailable, postJob } from '../../src/exchange/client.js';
+import { exchangeJob } from '../../src/exchange/job.js';
+import { applyRemoteStatus, fleetWithSigningSecret, markJobEnded, markJobSent, nextFleetFor, type ExchangeDriver } from '../../src/exchange/store.js';
+import { EXCHANGE_FAILURE, type ExchangeAction, type ExchangeSendResult } from '../../workflows/bookings/definitions.js';
 
 // The booking workflow's hands for exchange fleets (docs/exchange.md): which fleet is next, sending it
 // the job (new, amend, cancel) over its own API, and writing what its events said to our record.
