@@ -255,7 +255,7 @@ describe('jobs exchanged between two instances', () => {
     explain();
     driver = await createDriver(b.sql, { ...PICCADILLY, name: 'Bea Exchange', tier: 'national', phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}` });
     token = await signInOnB(driver);
-    const { ref } = await bookOnA();
+    const { ref, token: manage } = await bookOnA();
 
     // Nobody on A: B holds the job under A's reference, and A shows it offered.
     const onB = await bookingOnB(ref);
@@ -266,6 +266,10 @@ describe('jobs exchanged between two instances', () => {
 
     const assigned = await passengerSees(ref, 'assigned');
     expect(assigned.driver).toMatchObject({ name: 'Bea Exchange', vehicle: 'Skoda Octavia', plate: expect.stringMatching(/^TS/) });
+    // The booking lookup says the same.
+    const looked = await call(a, 'GET', `/api/public/v1/booking/${ref}?token=${manage}`);
+    expect(looked.status, looked.text).toBe(200);
+    expect(looked.json()).toMatchObject({ status: 'assigned', driver: { name: 'Bea Exchange', vehicle: 'Skoda Octavia' } });
     await trip(token, job.offer_id, 'en_route');
     await passengerSees(ref, 'en_route');
     await trip(token, job.offer_id, 'arrived');
