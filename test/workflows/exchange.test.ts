@@ -169,6 +169,24 @@ describe('a booking handed to an exchange fleet (time-skipping)', () => {
     });
   });
 
+  it('waits as scheduled when an amendment moves the pickup hours away, then shows the fleet\'s last word again', async () => {
+    await scenario({ ids: ['fx'] }, async ({ world, b }) => {
+      await heldBy(b, 'fx');
+      await b.signal(exchangeStatusSignal, event('fx', 2, 'assigned', DRIVER));
+      await statusIs(b, 'assigned');
+      const later = new Date((await env.currentTimeMs()) + 3 * HOUR).toISOString();
+      await b.executeUpdate(amendBookingUpdate, { args: [{ pickupAt: later }] });
+      await statusIs(b, 'scheduled');
+      // Sent at once, not when our booking next looks for a driver.
+      await until(() => sent(world), (s) => s.includes('amend:fx'), 'the amendment sent');
+      await env.sleep(3 * HOUR - 10 * 60_000);
+      await statusIs(b, 'assigned');
+      expect(sent(world)).toEqual(['new:fx', 'amend:fx']);
+      await b.signal(exchangeStatusSignal, event('fx', 3, 'en_route', DRIVER));
+      await statusIs(b, 'en_route');
+    });
+  });
+
   it('takes the job back from a fleet that found nobody by pickup and an hour after it', async () => {
     await scenario({ ids: ['fx'] }, async ({ world, b }) => {
       await heldBy(b, 'fx');

@@ -109,6 +109,12 @@ export async function handToExchangeFleet(run: BookingRun): Promise<'exhausted' 
  */
 export async function followExchangeFleet(run: BookingRun): Promise<'exhausted' | 'interrupted' | 'assigned'> {
   const x = run.state.exchange!;
+  // Back from a wait that set our status aside (a pickup amended beyond the dispatch lead waited as
+  // scheduled): the fleet's last word stands again.
+  if (run.state.status !== 'offered' && !WITH_DRIVER.includes(run.state.status)) {
+    const last = x.remoteStatus ?? '';
+    await run.setStatus(WITH_DRIVER.includes(last as BookingStatus) ? (last as BookingStatus) : 'offered');
+  }
   const withDriver = () => WITH_DRIVER.includes(run.state.status);
   const jobChanged = () => !sameJob(x.sentJob, run.state.job);
   const wake = () => x.pending || run.interrupted() || jobChanged();
@@ -127,17 +133,28 @@ export async function followExchangeFleet(run: BookingRun): Promise<'exhausted' 
   // A cancel goes through the main loop (cancelExchangeJob tells the fleet); amendments are applied there first.
   if (run.interrupted()) return 'interrupted';
   if (jobChanged()) {
-    x.sentJob = { ...run.state.job };
-    try {
-      const r = await followUps.sendExchangeJob({ ref: run.ref, fleetId: x.fleetId!, action: 'amend' });
-      if (r.outcome === 'rejected') log.warn('exchange fleet refused an amendment', { ref: run.ref, fleetId: x.fleetId, code: r.code });
-    } catch {
-      log.warn('exchange fleet unreachable for an amendment', { ref: run.ref, fleetId: x.fleetId });
-    }
+    await sendAmendmentToExchangeFleet(run);
     return 'interrupted';
   }
   x.pending = false;
   return applyFleetStatus(run, x);
+}
+
+/**
+ * Our booking was amended (the main loop calls this once the amendment is written): the fleet
+ * holding the job is sent it at once, whatever our booking waits for next. Nothing when no fleet
+ * holds the job, or it already has this version.
+ */
+export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<void> {
+  const x = run.state.exchange;
+  if (!x?.fleetId || sameJob(x.sentJob, run.state.job)) return;
+  x.sentJob = { ...run.state.job };
+  try {
+    const r = await followUps.sendExchangeJob({ ref: run.ref, fleetId: x.fleetId, action: 'amend' });
+    if (r.outcome === 'rejected') log.warn('exchange fleet refused an amendment', { ref: run.ref, fleetId: x.fleetId, code: r.code });
+  } catch {
+    log.warn('exchange fleet unreachable for an amendment', { ref: run.ref, fleetId: x.fleetId });
+  }
 }
 
 /** The fleet's latest status, applied to our booking. */

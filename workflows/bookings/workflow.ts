@@ -7,7 +7,7 @@
 import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
 import { firstPageQuery, letFirstPageGo, offerToFleetDriver, runCascadeRound } from './cascade.js';
-import { cancelExchangeJob, installExchangeHandlers } from './exchange.js';
+import { cancelExchangeJob, installExchangeHandlers, sendAmendmentToExchangeFleet } from './exchange.js';
 import {
   isNextTripStep,
   type AmendedFare,
@@ -57,7 +57,10 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     }
     // (Only a trip an exchange fleet drove is closed here; every other closes where it ends.)
     if (run.closed()) break;
-    if (await applyChanges(run)) continue;
+    if (await applyChanges(run)) {
+      await sendAmendmentToExchangeFleet(run);
+      continue;
+    }
     const next =
       run.state.driverId !== null ? await followTrip(run)
       : run.operatorId ? await awaitOperatorPick(run, jobCards)
