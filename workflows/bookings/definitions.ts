@@ -510,8 +510,8 @@ export interface ExchangeState {
   remoteStatus: string | null;
   driver: ExchangeStatusInput['driver'];
   pending: boolean;
-  /** The job as last sent to the fleet (an amendment is sent when it differs). */
-  sentJob: JobSpec | null;
+  /** The job as last sent to the fleet, as a fingerprint (an amendment is sent when it differs). */
+  sent: string | null;
 }
 
 // (Declaration merging: the booking's state gains the exchange without editing the declaration above.)

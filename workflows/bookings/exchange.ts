@@ -11,7 +11,6 @@ import {
   type BookingStatus,
   type ExchangeSendResult,
   type ExchangeState,
-  type JobSpec,
 } from './definitions.js';
 import type { BookingRun, Candidate } from './run.js';
 
@@ -59,11 +58,14 @@ export function heldByExchangeFleet(run: BookingRun): boolean {
 const fleetCandidate = (x: ExchangeState): Candidate => ({ driverId: `exchange:${x.fleetId}`, driverName: x.fleetName ?? x.fleetId ?? '', distanceMeters: null });
 
 function letGo(x: ExchangeState): void {
-  Object.assign(x, { fleetId: null, fleetName: null, sequence: 0, remoteStatus: null, driver: null, pending: false, sentJob: null });
+  Object.assign(x, { fleetId: null, fleetName: null, sequence: 0, remoteStatus: null, driver: null, pending: false, sent: null });
 }
 
-const sameJob = (a: JobSpec | null, b: JobSpec) =>
-  a !== null && a.pickupAt === b.pickupAt && a.passengers === b.passengers && a.vehicleType === b.vehicleType && a.wheelchair === b.wheelchair && a.notes === b.notes;
+/** What the fleet was sent: the job, and the route and fare an amendment may change. */
+const jobSent = (run: BookingRun): string => {
+  const j = run.state.job;
+  return JSON.stringify([j.pickupAt, j.passengers, j.vehicleType, j.wheelchair, j.notes, run.state.pickup?.label ?? null, run.state.dropoff?.label ?? null, run.state.fare ?? null]);
+};
 
 /**
  * Every tier exhausted: the next approved fleet not yet asked gets the job. 'exhausted' when none
@@ -71,14 +73,14 @@ const sameJob = (a: JobSpec | null, b: JobSpec) =>
  */
 export async function handToExchangeFleet(run: BookingRun): Promise<'exhausted' | 'interrupted' | 'assigned'> {
   if (!patched(EXCHANGE_PATCH)) return 'exhausted';
-  const x = (run.state.exchange ??= { fleetId: null, fleetName: null, tried: [], sequence: 0, remoteStatus: null, driver: null, pending: false, sentJob: null });
+  const x = (run.state.exchange ??= { fleetId: null, fleetName: null, tried: [], sequence: 0, remoteStatus: null, driver: null, pending: false, sent: null });
   for (;;) {
     if (run.interrupted()) return 'interrupted';
     const next = await db.nextExchangeFleet({ ref: run.ref, tried: x.tried });
     if (!next) return 'exhausted';
     x.tried.push(next.fleetId);
     // Held before it is sent: the fleet's first events can arrive before its answer does.
-    Object.assign(x, { fleetId: next.fleetId, fleetName: next.name, sequence: 0, remoteStatus: null, driver: null, pending: false, sentJob: { ...run.state.job } });
+    Object.assign(x, { fleetId: next.fleetId, fleetName: next.name, sequence: 0, remoteStatus: null, driver: null, pending: false, sent: jobSent(run) });
     const c = fleetCandidate(x);
     run.record('partner', c, 'offered');
     let sent: ExchangeSendResult;
@@ -116,7 +118,7 @@ export async function followExchangeFleet(run: BookingRun): Promise<'exhausted' 
     await run.setStatus(WITH_DRIVER.includes(last as BookingStatus) ? (last as BookingStatus) : 'offered');
   }
   const withDriver = () => WITH_DRIVER.includes(run.state.status);
-  const jobChanged = () => !sameJob(x.sentJob, run.state.job);
+  const jobChanged = () => x.sent !== jobSent(run);
   const wake = () => x.pending || run.interrupted() || jobChanged();
   let woke = true;
   if (withDriver()) await condition(wake);
@@ -147,8 +149,8 @@ export async function followExchangeFleet(run: BookingRun): Promise<'exhausted' 
  */
 export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<void> {
   const x = run.state.exchange;
-  if (!x?.fleetId || sameJob(x.sentJob, run.state.job)) return;
-  x.sentJob = { ...run.state.job };
+  if (!x?.fleetId || x.sent === jobSent(run)) return;
+  x.sent = jobSent(run);
   try {
     const r = await followUps.sendExchangeJob({ ref: run.ref, fleetId: x.fleetId, action: 'amend' });
     if (r.outcome === 'rejected') log.warn('exchange fleet refused an amendment', { ref: run.ref, fleetId: x.fleetId, code: r.code });
