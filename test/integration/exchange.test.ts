@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
+import { createApiKey } from '../../src/auth/api-keys.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
 import { registerExchangeFleet } from '../../src/exchange/register.js';
@@ -247,9 +248,10 @@ async function trip(token: string, offerId: string, event: string) {
   expect(res.status, res.text).toBe(202);
 }
 
+let driver: TestDriver;
+let token: string;
+
 describe('jobs exchanged between two instances', () => {
-  let driver: TestDriver;
-  let token: string;
 
   it('a booking nobody on A takes is driven to completed by a driver of B, A following every step, across a restart of B and a crash of A', async () => {
     explain();
@@ -346,6 +348,47 @@ describe('jobs exchanged between two instances', () => {
       DEADLINE_MS,
       'the hand-over recorded as cancelled',
     );
+  }, 180_000);
+
+  it("a partner's job on A follows to B: its amendment reaches B's booking, its status events name B's driver, its cancel cancels on B", async () => {
+    explain();
+    // A partner of A (an aggregator, no exchange fleet): its jobs may be handed on.
+    const aggregator = `agg-${suffix}`;
+    await createPartner(a.sql, { id: aggregator, name: 'Aggregator', kind: 'partner' });
+    const { key } = await createApiKey(a.sql, { name: aggregator, partnerId: aggregator });
+    const job = {
+      jobRef: `AGG-${suffix}`, pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport',
+      pickupTime: new Date(Date.now() + 5 * 60_000).toISOString(), passengerName: 'Grace Hopper', passengerPhone: '+447400765432', passengers: 1,
+    };
+    const sent = await call(a, 'POST', '/api/public/v1/jobs', { body: job, bearer: key });
+    expect(sent.status, sent.text).toBe(200);
+    const ref = sent.json<{ results: { bookingReference: string }[] }>().results[0]!.bookingReference;
+    const onB = await bookingOnB(ref);
+    await passengerSees(ref, 'offered');
+
+    const amended = await call(a, 'POST', '/api/public/v1/jobs', { body: { ...job, action: 'amend', passengers: 3, notes: 'Three with luggage' }, bearer: key });
+    expect(amended.status, amended.text).toBe(200);
+    await eventually(
+      async () => {
+        const [row] = await b.sql<{ passengers: number; notes: string | null }[]>`select passengers, notes from bookings where ref = ${onB.ref}`;
+        return row?.passengers === 3 && row.notes === 'Three with luggage' ? row : undefined;
+      },
+      DEADLINE_MS,
+      "the amendment on B's booking",
+    );
+
+    const offer = await offerInFeed(token, onB.ref);
+    const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offer.offer_id)}/respond`, { body: { decision: 'accept' }, bearer: token });
+    expect(accepted.status, accepted.text).toBe(200);
+    await passengerSees(ref, 'assigned');
+    // What A tells its own partner names B's driver (the status-event trigger reads the exchange's).
+    const [event] = await a.sql<{ driver_name: string | null }[]>`select driver_name from partner_events where booking_ref = ${ref} and status = 'assigned'`;
+    expect(event?.driver_name).toBe('Bea Exchange');
+
+    const cancelled = await call(a, 'POST', '/api/public/v1/jobs', { body: { ...job, action: 'cancel' }, bearer: key });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    await passengerSees(ref, 'cancelled');
+    await bookingOnB(ref, 'cancelled');
   }, 180_000);
 
   it('refuses an event no fleet signed, and acknowledges event types it does not know', async () => {
