@@ -48,6 +48,8 @@ export async function postJob(f: FleetEndpoint, job: PartnerJob, now: () => Date
     const reply = JSON.parse(text) as { results?: { outcome: string; code: string; message: string; bookingReference: string | null; bookingStatus: string | null }[] };
     const r = reply.results?.[0];
     if (!r) throw new FleetUnavailable(`POST jobs answered ${status} without a result`);
+    // Not taken in in time (nothing applied, a repeat is safe): sent again, like an unreachable fleet.
+    if (r.outcome === 'rejected' && r.code === 'try_again') throw new FleetUnavailable(`POST jobs: try_again: ${r.message}`);
     return r.outcome === 'accepted'
       ? { outcome: 'accepted', code: r.code, remoteRef: r.bookingReference, remoteStatus: r.bookingStatus }
       : { outcome: 'rejected', code: r.code, message: r.message };

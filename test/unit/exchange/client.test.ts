@@ -74,6 +74,9 @@ describe('the job an exchange fleet is sent', () => {
   it('reads a refused job as refused, and an unreachable or failing fleet as worth retrying', async () => {
     answer = { status: 207, body: { accepted: 0, rejected: 1, results: [{ jobRef: booking.ref, action: 'new', outcome: 'rejected', code: 'address_uncertain', message: 'Not sure', bookingReference: null, bookingStatus: null }] } };
     expect(await postJob(fleet(), exchangeJob(booking, 'new'))).toEqual({ outcome: 'rejected', code: 'address_uncertain', message: 'Not sure' });
+    // Not taken in in time: nothing applied, sent again.
+    answer = { status: 207, body: { accepted: 0, rejected: 1, results: [{ jobRef: booking.ref, action: 'new', outcome: 'rejected', code: 'try_again', message: 'Send it again', bookingReference: null, bookingStatus: null }] } };
+    await expect(postJob(fleet(), exchangeJob(booking, 'new'))).rejects.toBeInstanceOf(FleetUnavailable);
     for (const status of [401, 429, 503]) {
       answer = { status, body: { code: 'x' } };
       await expect(postJob(fleet(), exchangeJob(booking, 'new'))).rejects.toBeInstanceOf(FleetUnavailable);
