@@ -94,7 +94,7 @@ export async function nextFleetFor(sql: Sql, ref: string, tried: readonly string
      where f.approved and f.webhook_secret is not null
        and not (f.id = any(${[...tried]}::text[]))
        and not exists (select 1 from exchange_jobs j where j.booking_ref = ${ref} and j.fleet_id = f.id and j.state <> 'sent')
-       and not exists (select 1 from bookings b join exchange_fleets src on src.partner_id = b.partner_id where b.ref = ${ref})
+       and not exists (select 1 from bookings b join exchange_fleets src on b.partner_id in (src.partner_id, src.id) where b.ref = ${ref})
        -- A sandbox booking (migration 00023) never leaves this service.
        and not exists (select 1 from bookings b where b.ref = ${ref} and b.sandbox)
      order by f.id limit 1`;
