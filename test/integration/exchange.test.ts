@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
@@ -19,6 +20,7 @@ import { registerExchangeFleet } from '../../src/exchange/register.js';
 import { fleetsWithWebhookSecrets } from '../../src/exchange/store.js';
 import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
+import { PHONE_VIEWPORT } from '../support/axe.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
 import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';
 import { eventually } from '../support/stack.js';
@@ -390,6 +392,40 @@ describe('jobs exchanged between two instances', () => {
     await passengerSees(ref, 'cancelled');
     await bookingOnB(ref, 'cancelled');
   }, 180_000);
+
+  it("A's passenger, on a phone in Chromium, watches B's driver come: the tracking page names them and follows each step", async () => {
+    explain();
+    // B's driver of the first test, or one of its own when run alone.
+    if (!token) {
+      driver = await createDriver(b.sql, { ...PICCADILLY, name: 'Bea Exchange', tier: 'national', phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}` });
+      token = await signInOnB(driver);
+    }
+    const { ref } = await bookOnA();
+    const onB = await bookingOnB(ref);
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await (await browser.newContext({ viewport: PHONE_VIEWPORT })).newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (err) => problems.push(err.message));
+      expect((await page.goto(`${a.url}/track/${ref}`))?.status()).toBe(200);
+      // The page polls on its own; each step must appear without a reload.
+      const shows = (text: string) => page.getByText(text, { exact: false }).first().waitFor({ timeout: DEADLINE_MS });
+      await shows('Finding your driver');
+      const offer = await offerInFeed(token, onB.ref);
+      const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offer.offer_id)}/respond`, { body: { decision: 'accept' }, bearer: token });
+      expect(accepted.status, accepted.text).toBe(200);
+      await shows('Driver confirmed');
+      await shows('Bea Exchange');
+      for (const [event, headline] of [['en_route', 'Your driver is on the way'], ['arrived', 'Your driver is here'], ['on_board', 'On your way'], ['completed', 'Journey complete']] as const) {
+        await trip(token, offer.offer_id, event);
+        await shows(headline);
+      }
+      expect(await page.getByText('Bea Exchange').count()).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 240_000);
 
   it('refuses an event no fleet signed, and acknowledges event types it does not know', async () => {
     const body = JSON.stringify({ id: 'evt_x', type: 'booking.status_changed', timestamp: new Date().toISOString(), data: {} });
