@@ -10,10 +10,11 @@ import type { Notifier } from '../../../src/notify/notifier.js';
 import type { JobSpec } from '../../../workflows/bookings/definitions.js';
 
 // applyAmendment's reads and writes, replaced so the test sees exactly the driver it decides on.
-const db = vi.hoisted(() => ({ driver: null as DriverSnapshot | null, durationS: 900 }));
+// The pickup time read before and after is the same: a driver kept on the job is not told of a move.
+const db = vi.hoisted(() => ({ driver: null as DriverSnapshot | null, durationS: 900, pickupAt: new Date('2026-12-24T06:30:00Z') }));
 vi.mock('../../../src/bookings/store.js', () => ({
   updateJob: vi.fn(async () => {}),
-  loadBooking: vi.fn(async () => ({ duration_s: db.durationS })),
+  loadBooking: vi.fn(async () => ({ duration_s: db.durationS, pickup_at: db.pickupAt })),
 }));
 vi.mock('../../../src/dispatch/store.js', () => ({
   readHeldJobDriver: vi.fn(async () => db.driver),
