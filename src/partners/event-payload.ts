@@ -26,36 +26,14 @@ export interface PartnerEventFacts {
 
 export function buildEventPayload(f: PartnerEventFacts): PartnerEventPayload {
   const driver = f.driverName !== null ? { name: f.driverName, vehicle: f.driverVehicle ?? '', plate: f.driverPlate ?? '' } : null;
+  // Field order is part of the bytes delivered (and signed): each type keeps its own.
+  const timestamp = f.occurredAt.toISOString();
+  const booking = { bookingReference: f.bookingRef, jobRef: f.jobRef, sequence: f.seq, status: f.status };
+  const pickupAt = f.pickupAt.toISOString();
   if (f.type === 'booking.amended' && f.changes) {
-    return {
-      id: f.id,
-      type: 'booking.amended',
-      timestamp: f.occurredAt.toISOString(),
-      data: {
-        bookingReference: f.bookingRef,
-        jobRef: f.jobRef,
-        sequence: f.seq,
-        status: f.status,
-        pickupAt: f.pickupAt.toISOString(),
-        ...f.changes,
-        driver,
-      },
-    };
+    return { id: f.id, type: 'booking.amended', timestamp, data: { ...booking, pickupAt, ...f.changes, driver } };
   }
-  return {
-    id: f.id,
-    type: 'booking.status_changed',
-    timestamp: f.occurredAt.toISOString(),
-    data: {
-      bookingReference: f.bookingRef,
-      jobRef: f.jobRef,
-      sequence: f.seq,
-      status: f.status,
-      previousStatus: f.previousStatus,
-      pickupAt: f.pickupAt.toISOString(),
-      driver,
-    },
-  };
+  return { id: f.id, type: 'booking.status_changed', timestamp, data: { ...booking, previousStatus: f.previousStatus, pickupAt, driver } };
 }
 
 /** The exact body delivered (and signed) for an event. */

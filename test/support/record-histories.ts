@@ -29,6 +29,7 @@ import {
   cancelBookingUpdate as cancelUpdate,
   driverSuspendedSignal,
   emailConfirmedSignal,
+  exchangeStatusSignal,
   endTripUpdate,
   reportTripUpdate,
   respondToOfferUpdate,
@@ -41,6 +42,7 @@ import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePo
 import { cancelSubscriptionSignal, extendTrialUpdate, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/billing/definitions.js';
 import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
+import { saveExchangeFleet, saveWebhookSecret } from '../../src/exchange/store.js';
 import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -102,6 +104,16 @@ async function offerTo(ref: string, driverId: string): Promise<string> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no offer to ${driverId}`);
+}
+
+/** Waits until the booking's job card is out with a driver (whoever), and returns the offer. */
+async function anyOffer(ref: string): Promise<{ offerId: string; driverId: string }> {
+  for (let i = 0; i < 300; i++) {
+    const s = await client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+    if (s.offer && s.status === 'offered') return s.offer;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no offer of ${ref}`);
 }
 
 async function startBookingWorkflow(ref: string, awaitEmailConfirmation = false, over: Parameters<typeof bookingInput>[2] = {}) {
@@ -480,6 +492,80 @@ await worker.runUntil(async () => {
       await submit({ action: 'amend', fingerprint: 'amended', booking: booking(3) });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
       return partnerJobWorkflowId('rec-partner', 'REC-2');
+    },
+    // From here on: release 0.2.0 (issue 22). A partner job booked through ordinary activities; its
+    // drop-off moved (re-priced, dispatched again); cancelled; sent again as new with other details (rebooked).
+    'partner-job-route-amended-rebooked': async () => {
+      await sql`insert into partners (id, name, kind) values ('rec-partner', 'Rec Partner', 'partner') on conflict do nothing`;
+      const input = bookingInput('', false, { pickupInMs: 2 * 3600_000 });
+      const elsewhere = { ...place, label: 'Record Village', lat: 55.05 };
+      const booking = (dropoff = place, farePence = 1234) => ({
+        ...input,
+        booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-partner', partnerJobRef: 'REC-3', dropoff, dropoffQuery: dropoff.label, farePence },
+      });
+      const submit = jobSubmitter('rec-partner', 'REC-3');
+      await submit({ action: 'new', fingerprint: 'original', booking: booking(), limit: { day: '2026-11-26', limit: 10 } });
+      await submit({ action: 'amend', fingerprint: 'moved', booking: booking(elsewhere, 2345) });
+      await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
+      await submit({ action: 'new', fingerprint: 'again', booking: booking(place, 1500), limit: { day: '2026-11-26', limit: 10 } });
+      await submit({ action: 'cancel', fingerprint: 'cancel-again', reason: 'recorded' });
+      return partnerJobWorkflowId('rec-partner', 'REC-3');
+    },
+    // A booking whose drop-off moves while a driver holds it: the driver is told and let go, the job
+    // dispatched again and taken by another, then cancelled.
+    'booking-route-amended-redispatched': async () => {
+      await insertDriver('rec-y', 4, 'saloon', 55.001);
+      await insertDriver('rec-z', 4, 'saloon', 55.002);
+      const ref = 'TXREC00019';
+      const h = await startBookingWorkflow(ref, false, { policy: { offerTimeoutSeconds: 600 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-y'), driverId: 'rec-y', decision: 'accept' }] });
+      const elsewhere = { ...place, label: 'Record Village', lat: 55.05 };
+      await h.executeUpdate(amendBookingUpdate, {
+        args: [{ route: { pickupQuery: 'a', dropoffQuery: 'Record Village', pickup: place, dropoff: elsewhere, pickupArea: 'record-area', distanceM: 9000, durationS: 1200 }, fare: { farePence: 2345, fareSource: 'tariff' } }],
+      });
+      // Whoever is asked next (the driver let go is not barred from the changed job) takes it.
+      const next = await anyOffer(ref);
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: next.offerId, driverId: next.driverId, decision: 'accept' }] });
+      await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // Nobody of ours: the booking is handed to an exchange fleet (a stand-in for its job intake
+    // answers), whose status events drive it to completed.
+    'booking-exchanged-completed': async () => {
+      const fleetAnswers: string[] = [];
+      const fleet = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          const job = JSON.parse(body) as { jobRef: string; action?: string };
+          fleetAnswers.push(job.action ?? 'new');
+          const result = { jobRef: job.jobRef, action: job.action ?? 'new', outcome: 'accepted', code: 'created', message: 'Booked.', bookingReference: 'TXREMOTE01', bookingStatus: 'dispatching' };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: 1, rejected: 0, results: [result] }));
+        });
+      });
+      await new Promise<void>((resolve) => fleet.listen(0, '127.0.0.1', resolve));
+      await saveExchangeFleet(sql, config.PARTNER_SECRETS_KEY, {
+        id: 'rec-fleet', name: 'Rec Fleet', baseUrl: `http://127.0.0.1:${(fleet.address() as AddressInfo).port}`, ourPartnerId: 'rec-us', signingSecret: 'rec-fleet-signing-secret',
+      });
+      await saveWebhookSecret(sql, config.PARTNER_SECRETS_KEY, 'rec-fleet', 'whsec_cmVjb3JkZWQtZmxlZXQtd2ViaG9vay1zZWNyZXQ=');
+      const ref = 'TXREC00020';
+      const h = await startBookingWorkflow(ref, false, { agent: true });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      for (let i = 0; i < 300 && fleetAnswers.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      if (fleetAnswers.length === 0) throw new Error('the booking was never handed to the exchange fleet');
+      const driver = { name: 'Rec Remote', vehicle: 'Skoda Octavia', plate: 'RE11 OTE' };
+      let sequence = 1;
+      for (const status of ['assigned', 'en_route', 'arrived', 'on_board', 'completed']) {
+        sequence += 1;
+        await h.signal(exchangeStatusSignal, { fleetId: 'rec-fleet', eventId: `evt_rec_${sequence}`, sequence, status, driver });
+        await waitForStatus(ref, status);
+      }
+      await h.result();
+      fleet.close();
+      await sql`update exchange_fleets set approved = false where id = 'rec-fleet'`;
+      return h.workflowId;
     },
     // Status delivery: a partner booking's events (scheduled, cancelled) to a receiver that answers
     // 503 once, then 200: one retried attempt, both delivered in order, then the idle close.
