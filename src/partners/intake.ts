@@ -117,7 +117,7 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
   if (accepted === 0 && results.every((r) => r.code === 'daily_limit_reached' || r.code === 'invalid_job') && results.some((r) => r.code === 'daily_limit_reached')) {
     throw Refusal.tooMany('daily_limit_reached', `The daily limit of ${partner.dailyJobLimit} new jobs is reached; send them again tomorrow.`, { details: { results } });
   }
-  return { status: rejected === 0 ? 200 : 207, result: { accepted, rejected, results } };
+  return { status: rejected === 0 ? 200 : 207, result: { accepted, rejected, results, ...(partner.sandbox ? { sandbox: true } : {}) } };
 }
 
 /**

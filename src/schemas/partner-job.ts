@@ -104,6 +104,7 @@ export const JobBatchResultSchema = z
     accepted: z.number().int(),
     rejected: z.number().int(),
     results: z.array(JobResultSchema).describe('One per job sent, in the order sent'),
+    sandbox: z.literal(true).optional().describe('Present when the sender is a sandbox partner: jobs are priced and acknowledged but only ever offered to test drivers'),
   })
   .meta({ id: 'JobBatchResult' });
 export type JobBatchResult = z.infer<typeof JobBatchResultSchema>;

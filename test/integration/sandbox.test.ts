@@ -59,6 +59,8 @@ describe('the partner sandbox', () => {
     expect(res.statusCode, res.body).toBe(200);
     const result = res.json().results[0];
     expect(result).toMatchObject({ outcome: 'accepted', code: 'created' });
+    // The integrator is told where its jobs went.
+    expect(res.json().sandbox).toBe(true);
     const ref = result.bookingReference as string;
     expect(ref).toMatch(/^TX/);
     const [row] = await stack.sql<{ sandbox: boolean; fare_pence: number }[]>`select sandbox, fare_pence from bookings where ref = ${ref}`;
@@ -99,6 +101,7 @@ describe('the partner sandbox', () => {
     const real = await driverAt(2_500, false);
     const p = await newPartner(false);
     const res = await send(p, 'LIVE-1', uniquePhone());
+    expect(res.json()).not.toHaveProperty('sandbox');
     const ref = res.json().results[0].bookingReference as string;
     await waitForJobCard(stack.sql, real, ref);
     expect(await offersTo(test.id)).toEqual([]);
