@@ -24,6 +24,7 @@ import type { Passenger } from './passenger-input.js';
 import { jobSpec, type BookingRequest, type QuoteBookingRequest, type TripBookingRequest } from './request/index.js';
 import { createBooking, type BookingStarter, type StartedBooking } from './start-workflow.js';
 import { claimBookingRef, findBooking, type RefClaim, type RequestOwner } from './store.js';
+import { meetAndGreetApplies } from '../pricing/index.js';
 
 // The booking use case: every entry point that creates a ride turns what it was sent into a
 // BookingRequest (src/bookings/request/, one file per source) and calls book(); partner intake,
@@ -225,7 +226,8 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): P
       durationS: trip.durationSeconds,
       requestFingerprint: null,
       identity: identity.key,
-      meetAndGreet: r.meetAndGreet,
+      // Only at an airport (the price says so too): the driver's job card asks for it.
+      meetAndGreet: r.meetAndGreet && meetAndGreetApplies(trip.pickup, trip.dropoff),
       ...senderFields(r),
     },
     job: jobSpec({ pickupAt: trip.departAt, passengers: r.passengers, vehicleType: r.vehicleType, notes: r.passenger.notes }),

@@ -68,7 +68,7 @@ const EstimateFareInput = {
   pickup_time: pickupTime.optional(),
   vehicle_type: vehicleType.optional(),
   passengers: passengers.optional(),
-  meet_and_greet: z.boolean().optional().describe('Airport meet and greet: the driver waits inside with a name board (adds a fixed charge)'),
+  meet_and_greet: z.boolean().optional().describe('Airport meet and greet: the driver waits inside with a name board (adds a fixed charge when the pickup or drop-off is an airport; nothing elsewhere)'),
 };
 
 const StartBookingInput = {
@@ -83,7 +83,7 @@ const StartBookingInput = {
     .string()
     .max(32)
     .optional()
-    .describe('International format (+44 ...); the driver calls or texts it. Default: the phone the passenger signed in with.'),
+    .describe('National UK (07400 123456) or international (+44 7400 123456); the driver calls or texts it. Default: the phone the passenger signed in with.'),
   passenger_email: z.string().max(254).optional().describe('Default: the email the passenger signed in with'),
   flight_number: z.string().max(10).optional().describe('For airport pickups, so the driver can follow the flight'),
   notes: z.string().max(500).optional().describe('For the driver: entrance, luggage, child seat...'),

@@ -138,7 +138,7 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
   if (group) rules.push(group);
   const wav = wheelchairAccessibleRule(req.vehicleType);
   if (wav) rules.push(wav);
-  if (req.meetAndGreet) rules.push(meetAndGreetRule());
+  if (req.meetAndGreet) rules.push(meetAndGreetRule(req.pickup, req.dropoff));
   if (req.override) rules.push(rateOverrideRule(req.override, actual.rawPence, actual.pence, version.minimumFarePence));
   if (worldwide) rules.push(worldwideRule(req.pickup, req.dropoff));
 

@@ -43,7 +43,26 @@ export function worldwideRule(pickup: GeoLocation, dropoff: GeoLocation): Priced
   };
 }
 
-export function meetAndGreetRule(): PricedRule {
+/**
+ * Meet and greet is waiting inside arrivals with a name board: an airport service. Asked for on a
+ * trip with no airport at either end it is not charged (issue 23: £25 was added to trips that touched
+ * no airport), and the quote says why. An airport is a place the gazetteer knows as one, as for the
+ * councils' airport extras.
+ */
+export function meetAndGreetApplies(pickup: GeoLocation, dropoff: GeoLocation): boolean {
+  return pickup.kind === 'airport' || dropoff.kind === 'airport';
+}
+
+/** The rule for a request that asked for meet and greet: the charge, or a zero line saying why not. */
+export function meetAndGreetRule(pickup: GeoLocation, dropoff: GeoLocation): PricedRule {
+  if (!meetAndGreetApplies(pickup, dropoff)) {
+    return {
+      code: 'meet_and_greet_not_applied',
+      description: 'Meet and greet is an airport service (the driver waits in arrivals with a name board); neither end of this trip is an airport, so nothing is added',
+      amountPence: 0,
+      provisional: false,
+    };
+  }
   return {
     code: 'meet_and_greet',
     description: `Meet and greet: the driver meets the passenger inside with a name board (${formatPence(MEET_AND_GREET_PENCE)})`,

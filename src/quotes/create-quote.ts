@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { GeoLocation, Geocoder } from '../geo/types.js';
-import { priceJourney } from '../pricing/index.js';
+import { meetAndGreetApplies, priceJourney } from '../pricing/index.js';
 import { PricingError, type PriceResult, type RateOverride, type VehicleType } from '../pricing/types.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
@@ -157,7 +157,8 @@ export async function createQuote(deps: Services, input: QuoteInput): Promise<Cr
       departAt,
       vehicleType: input.vehicleType,
       passengers: input.passengers,
-      meetAndGreet: input.meetAndGreet,
+      // Kept only where it is provided (an airport at either end): the driver is told of it.
+      meetAndGreet: input.meetAndGreet && meetAndGreetApplies(pickup, dropoff),
       worldwide: input.worldwide,
       price,
       distanceMeters: route.distanceMeters,

@@ -33,7 +33,7 @@ export const V1QuoteRequest = z
     vehicleType: z.enum(VEHICLE_TYPES).optional(),
     vehicle_type: z.enum(VEHICLE_TYPES).optional().describe('Snake-case spelling of vehicleType, also accepted'),
     passengers: passengerCount.optional(),
-    meetAndGreet: z.boolean().optional().describe('Airport meet and greet, adds 25 GBP'),
+    meetAndGreet: z.boolean().optional().describe('Airport meet and greet: adds 25 GBP when the pickup or drop-off is an airport; elsewhere nothing is added (applied_rules says so: meet_and_greet_not_applied)'),
     worldwide: z.boolean().optional().describe('Set true for journeys starting or ending outside the UK'),
   })
   .refine((b) => !(b.vehicleType && b.vehicle_type && b.vehicleType !== b.vehicle_type), {

@@ -119,12 +119,22 @@ describe('POST /api/public/v1/quote', () => {
     expect(group.json().fare_pence).toBeGreaterThan(single.fare_pence);
   });
 
-  it('adds 25 GBP for meet and greet', async () => {
+  it('adds 25 GBP for meet and greet at an airport', async () => {
     const base = { pickup: 'Glasgow Airport', dropoff: 'Glasgow Central', departAt: inAnHour() };
     const plain = (await quote(base)).json();
     const met = (await quote({ ...base, meetAndGreet: true })).json();
     expect(met.fare_pence - plain.fare_pence).toBe(2500);
     expect(met.applied_rules.find((r: { code: string }) => r.code === 'meet_and_greet')?.amount).toBe(25);
+  });
+
+  it('adds nothing for meet and greet on a trip that touches no airport, and says so', async () => {
+    const base = { pickup: '10 Wilmslow Road, Rusholme, Manchester M14 5TQ', dropoff: 'Manchester Piccadilly station', departAt: inAnHour() };
+    const plain = (await quote(base)).json();
+    const asked = (await quote({ ...base, meetAndGreet: true })).json();
+    expect(asked.fare_pence).toBe(plain.fare_pence);
+    const codes = asked.applied_rules.map((r: { code: string }) => r.code);
+    expect(codes).toContain('meet_and_greet_not_applied');
+    expect(codes).not.toContain('meet_and_greet');
   });
 
   it('answers 422 with the problem body when a place cannot be located', async () => {

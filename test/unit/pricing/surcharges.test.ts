@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MEET_AND_GREET_PENCE, PricingError, VEHICLE_TYPES, priceJourney, type RateOverride } from '../../../src/pricing/index.js';
-import { DIDSBURY, JERSEY_AIRPORT, LEEDS, MANCHESTER_CENTRE, MILE, ST_HELIER, WESTMINSTER, codes, request, route, rule } from './fixtures.js';
+import { DIDSBURY, JERSEY_AIRPORT, LEEDS, MANCHESTER_AIRPORT, MANCHESTER_CENTRE, MILE, ST_HELIER, WESTMINSTER, codes, request, route, rule } from './fixtures.js';
 
 // The journey used throughout: Manchester, 5 miles at 30 mph. Day meter £16.00; night meter £20.80
 // (hand-computed in manchester.test.ts).
@@ -21,11 +21,21 @@ const override = (extra: Partial<RateOverride> = {}): RateOverride => ({
 });
 
 describe('meet and greet', () => {
-  it('adds £25.00 when requested', () => {
-    const result = priceJourney(base({ meetAndGreet: true }));
+  it('adds £25.00 when requested at an airport, at either end', () => {
     expect(MEET_AND_GREET_PENCE).toBe(2500);
-    expect(rule(result, 'meet_and_greet')?.amountPence).toBe(2500);
-    expect(result.totalPence).toBe(1600 + 2500);
+    for (const trip of [{ pickup: MANCHESTER_AIRPORT }, { dropoff: MANCHESTER_AIRPORT }]) {
+      const plain = priceJourney(base(trip));
+      const result = priceJourney(base({ ...trip, meetAndGreet: true }));
+      expect(rule(result, 'meet_and_greet')?.amountPence).toBe(2500);
+      expect(result.totalPence).toBe(plain.totalPence + 2500);
+    }
+  });
+
+  it('adds nothing on a trip with no airport at either end, and says why', () => {
+    const result = priceJourney(base({ meetAndGreet: true }));
+    expect(rule(result, 'meet_and_greet')).toBeUndefined();
+    expect(rule(result, 'meet_and_greet_not_applied')).toMatchObject({ amountPence: 0, description: expect.stringContaining('airport') });
+    expect(result.totalPence).toBe(1600);
   });
 });
 
