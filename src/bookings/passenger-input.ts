@@ -1,5 +1,5 @@
 import { checkPassengerEmail } from '../passengers/email.js';
-import { normaliseInternationalPhone } from '../passengers/phone.js';
+import { normalisePhone } from '../passengers/phone.js';
 import { Refusal, type RefusedField } from '../refusal.js';
 import { normaliseFlightNumber } from '../screening/flight-number.js';
 import { screenFreeText } from '../screening/free-text.js';
@@ -41,9 +41,9 @@ export interface PassengerFields<B> {
 /**
  * Checks and normalises everything a passenger typed before it reaches the booking engine or a
  * driver's job card: names and notes are screened for injected instructions, the phone must be
- * international, the email a real person's. All problems are refused together, as invalid. `body`
- * holds the values under the contract's names (with any the caller settled elsewhere, such as an
- * admitted email, put in their place).
+ * a real number (national UK or international; kept in E.164), the email a real person's. All
+ * problems are refused together, as invalid. `body` holds the values under the contract's names
+ * (with any the caller settled elsewhere, such as an admitted email, put in their place).
  */
 export function readPassenger<B extends object>(body: B, fields: PassengerFields<NoInfer<B>>, paymentMethod: string, emailVerified: boolean): Passenger {
   const value = (field: TextField<B> | undefined) => (field === undefined ? undefined : (body[field] as string | undefined));
@@ -71,7 +71,7 @@ export function readPassenger<B extends object>(body: B, fields: PassengerFields
     refused.push({ name: field, message: r.reason });
     return undefined;
   };
-  const phone = checked(fields.phone, (v) => normaliseInternationalPhone(v), true)?.e164 ?? '';
+  const phone = checked(fields.phone, (v) => normalisePhone(v), true)?.e164 ?? '';
   const email = checked(fields.email, checkPassengerEmail)?.email ?? null;
   const flightNumber = checked(fields.flightNumber, normaliseFlightNumber)?.value ?? null;
 

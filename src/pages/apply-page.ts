@@ -75,7 +75,7 @@ export function renderApplyPage(): Page {
 <form id="apply" class="card">
 <h2>You</h2>
 ${field('name', 'Full name', 'text', 'name')}
-${field('phone', 'Mobile number (international, e.g. +44 7400 123456)', 'tel', 'tel')}
+${field('phone', 'Mobile number (e.g. 07400 123456, or + and the country code)', 'tel', 'tel')}
 ${field('email', 'Email', 'email', 'email')}
 <h2>Licences</h2>
 ${field('licensing_authority', 'Licensing authority (council)')}

@@ -209,8 +209,8 @@ ${field({
   autocomplete: 'tel',
   maxlength: 32,
   required: true,
-  placeholder: '+44 7911 123456',
-  hint: "International format: + and the country code (UK: +44, without the leading 0). Your driver's details come here by WhatsApp or text.",
+  placeholder: '07400 123456',
+  hint: "A UK number as you would dial it at home, or + and the country code for any other. Your driver's details come here by WhatsApp or text.",
 })}
 ${field({ name: 'passenger_email', label: 'Email', type: 'email', autocomplete: 'email', maxlength: 254, required: false })}
 <fieldset aria-describedby="payment_method-error">

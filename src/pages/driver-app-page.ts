@@ -153,7 +153,7 @@ export function renderDriverAppPage(): Page {
 <h2 id="sign-in-title">Sign in</h2>
 <form id="phone-form">
 <label for="phone">Your phone number</label>
-<input id="phone" name="phone" type="tel" autocomplete="tel" placeholder="+44 7400 123456" required>
+<input id="phone" name="phone" type="tel" autocomplete="tel" placeholder="07400 123456" required>
 <button type="submit">Text me a code</button>
 </form>
 <form id="code-form" hidden>

@@ -1,24 +1,31 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
-// Passenger and driver numbers are texted and WhatsApped by Twilio, which needs E.164. Accepting
-// only international input means a number is never guessed into the wrong country: "07911 123456"
-// is British to us but not to a US travel agent. The 'max' metadata checks each country's real
-// number ranges, not only lengths.
+// Passenger and driver numbers are texted and WhatsApped by Twilio, which needs E.164, so that is
+// what is stored. People type them as they say them: a number starting with a single 0 is read as
+// a UK national number ("07400 123456" is +447400123456), as this is a UK taxi service and a
+// Briton should never have to be taught +44; anything else needs + (or 00) and its country code,
+// so a foreign number is never guessed into the wrong country. The 'max' metadata checks each
+// country's real number ranges, not only lengths. (docs/decisions.md, "Passenger checks".)
 
 export type PhoneCheck = { ok: true; e164: string } | { ok: false; reason: string };
 
 const MAX_LENGTH = 32;
-// What people type around digits. Letters (vanity numbers, "ext 12") cannot be texted.
-const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
+// What people type around digits: spaces (a no-break space too, as pasted from a web page),
+// brackets, dots and hyphens. Letters (vanity numbers, "ext 12") cannot be texted; tabs, line
+// breaks and other control characters are no part of a number.
+const PHONE_CHARACTERS = /^\+?[\d \u00a0().-]+$/;
+const SEPARATORS = /[ \u00a0().-]/g;
 // Ofcom reserves 07700 900000-900999 for TV and radio drama; libphonenumber (rightly) calls these
 // invalid, as no handset will ever have one.
 const DRAMA_MOBILE = /^\+447700900\d{3}$/;
+const EXAMPLES = 'e.g. 07400 123456 or +44 7400 123456';
 
 /**
- * `defaultCountry` 'GB' also reads national UK input ("07400 123456"): for forms only UK numbers
- * may use (sign-in codes go to UK mobiles), where asking a Briton for +44 helps nobody.
+ * A phone number as someone typed it, national UK ("07400 123456", "(07400) 123 456") or
+ * international ("+44 (0)7400 123456", "0044 7400 123456", "+33 6 12 34 56 78"), to E.164, or
+ * why it is not one. Numbers in Ofcom's drama range are refused unless `allowDramaNumbers`.
  */
-export function normaliseInternationalPhone(input: string, opts: { allowDramaNumbers?: boolean; defaultCountry?: 'GB' } = {}): PhoneCheck {
+export function normalisePhone(input: string, opts: { allowDramaNumbers?: boolean } = {}): PhoneCheck {
   const text = input.trim();
   if (text === '') return { ok: false, reason: 'phone number is empty' };
   if (text.length > MAX_LENGTH) return { ok: false, reason: `phone number is longer than ${MAX_LENGTH} characters` };
@@ -26,25 +33,43 @@ export function normaliseInternationalPhone(input: string, opts: { allowDramaNum
     return { ok: false, reason: 'phone number may contain only digits, spaces, brackets, dots, hyphens and a leading +' };
   }
 
-  const digits = text.replace(/[\s().-]/g, '');
-  const national = opts.defaultCountry === 'GB' && /^0[1-9]\d+$/.test(digits) ? `+44${digits.slice(1)}` : null;
-  const international = text.startsWith('+') ? text : text.startsWith('00') ? `+${text.slice(2)}` : national;
+  const digits = text.replace(SEPARATORS, '');
+  const international = digits.startsWith('+')
+    ? digits
+    : digits.startsWith('00')
+      ? `+${digits.slice(2)}`
+      : /^0[1-9]/.test(digits)
+        ? `+44${digits.slice(1)}`
+        : null;
   if (!international) {
     return {
       ok: false,
-      reason: text.startsWith('0')
-        ? 'phone number must be in international format: for a UK number use +44 and drop the leading 0 (07911 123456 is +44 7911 123456)'
-        : 'phone number must be in international format, starting with + (or 00) and the country code, e.g. +44 7911 123456',
+      reason: `phone number must start with 0 (a UK number) or with + (or 00) and the country code, ${EXAMPLES}`,
     };
   }
 
+  // The separators go before parsing: "+44 (0)7400 123456" is +44 07400123456, which
+  // libphonenumber reads by dropping the UK's national 0.
   const phone = parsePhoneNumberFromString(international, { extract: false });
-  if (!phone) return { ok: false, reason: 'phone number is not a number in international format (+ and the country code, e.g. +44 7911 123456)' };
+  if (!phone) return { ok: false, reason: `phone number is not a phone number, ${EXAMPLES}` };
   if (phone.isValid()) return { ok: true, e164: phone.number };
   if (DRAMA_MOBILE.test(phone.number)) {
     return opts.allowDramaNumbers
       ? { ok: true, e164: phone.number }
       : { ok: false, reason: 'phone number is in the 07700 900xxx range Ofcom reserves for drama, so it cannot be reached' };
   }
-  return { ok: false, reason: `phone number is not a valid number for country code +${phone.countryCallingCode}` };
+  return phone.countryCallingCode === '44'
+    ? { ok: false, reason: `phone number is not a valid UK number (a UK mobile has 11 digits, ${EXAMPLES})` }
+    : { ok: false, reason: `phone number is not a valid number for country code +${phone.countryCallingCode}` };
+}
+
+/**
+ * How a stored (E.164) number is shown to people: a UK number as written at home ("07400 123456",
+ * "020 7946 0958"), any other internationally ("+33 6 12 34 56 78"). Whatever cannot be parsed is
+ * shown as stored.
+ */
+export function displayPhone(e164: string): string {
+  const phone = parsePhoneNumberFromString(e164, { extract: false });
+  if (!phone) return e164;
+  return phone.countryCallingCode === '44' ? phone.formatNational() : phone.formatInternational();
 }

@@ -14,7 +14,7 @@ import {
   type SignInIdentifier,
 } from './account-store.js';
 import { checkPassengerEmail, mailboxKey } from './email.js';
-import { normaliseInternationalPhone } from './phone.js';
+import { normalisePhone } from './phone.js';
 import { refuseBlockedPassenger } from './standing.js';
 
 // Password-less sign-in for passengers (to authorise an AI assistant to quote and book for them):
@@ -41,7 +41,7 @@ export function readSignInIdentifier(input: string): IdentifierCheck {
     const e = checkPassengerEmail(text);
     return e.ok ? { ok: true, identifier: { kind: 'email', value: e.email } } : { ok: false, reason: e.reason };
   }
-  const p = normaliseInternationalPhone(text, { defaultCountry: 'GB' });
+  const p = normalisePhone(text);
   return p.ok ? { ok: true, identifier: { kind: 'phone', value: p.e164 } } : { ok: false, reason: p.reason };
 }
 

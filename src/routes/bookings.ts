@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bookingForHolder, type BookingProof } from '../bookings/access.js';
 import { book, refusePartnerNotAllowed, type BookingCaller, type CreatedBooking } from '../bookings/book.js';
 import { requestClaimLink, requestOwner } from '../bookings/ownership.js';
-import { normaliseInternationalPhone } from '../passengers/phone.js';
+import { normalisePhone } from '../passengers/phone.js';
 import { cancelBooking } from '../bookings/cancel.js';
 import { createdBookingLinks, presentBooking } from '../bookings/present.js';
 import { fromAgentCreate, fromAgentInstant } from '../bookings/request/agent.js';
@@ -79,7 +79,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       body: AgentCreateBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 404, 409, 410, 422, 429, 503) },
     },
-    config: { rateLimit: app.rateLimits.booking },
+    config: { rateLimit: app.rateLimits.booking, idempotencyGroup: 'bookings' },
     handler: async (request, reply) => {
       const booking = fromAgentCreate(request.body);
       const res = await idempotent(app, request, 'bookings', async (callerFor) => {
@@ -101,7 +101,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       body: AgentInstantBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 409, 422, 429, 503) },
     },
-    config: { rateLimit: app.rateLimits.booking },
+    config: { rateLimit: app.rateLimits.booking, idempotencyGroup: 'bookings' },
     handler: async (request, reply) => {
       const booking = fromAgentInstant(request.body, apiKeyOf(request));
       const res = await idempotent(app, request, 'bookings', async (callerFor) => {
@@ -133,7 +133,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         body: V1BookingRequest,
         response: { 201: V1BookingResponse, ...problemResponses(400, 401, 403, 404, 409, 410, 422, 429, 503) },
       },
-      config: { rateLimit: app.rateLimits.booking },
+      config: { rateLimit: app.rateLimits.booking, idempotencyGroup: 'v1-bookings' },
       handler: async (request, reply) => {
         const res = await idempotent(app, request, 'v1-bookings', async (callerFor) => {
           const b = await bookV1(request, request.body, callerFor);
@@ -203,7 +203,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { rateLimit: app.rateLimits.lookup },
     handler: async (request, reply) => {
-      const phone = normaliseInternationalPhone(request.body.passenger_phone, { defaultCountry: 'GB' });
+      const phone = normalisePhone(request.body.passenger_phone);
       if (!phone.ok) throw new ProblemError(400, 'validation_failed', phone.reason, { errors: [{ field: 'body.passenger_phone', message: phone.reason }] });
       await requestClaimLink(s, request.params.ref, phone.e164, { address: request.ip });
       return reply.code(202).send({ status: 'link_sent_if_booking_phone' as const });

@@ -11,7 +11,7 @@ import { setAvailability, setLocation, setPaymentOptions } from '../drivers/stor
 import { signedInDriver } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { uploadSlots } from '../http/upload-slots.js';
-import { normaliseInternationalPhone } from '../passengers/phone.js';
+import { normalisePhone } from '../passengers/phone.js';
 import { OfferResponseReply, SettlementReply, TripEventReply } from '../schemas/booking.js';
 import {
   AvailabilityReply,
@@ -38,8 +38,8 @@ import {
 // as `Authorization: Bearer drs_...` and sees and touches only their own jobs; a suspended driver
 // none (403 driver_suspended).
 
-function phoneOrProblem(input: string, field = 'body.phone', opts: { defaultCountry?: 'GB' } = {}): string {
-  const p = normaliseInternationalPhone(input, opts);
+function phoneOrProblem(input: string, field = 'body.phone'): string {
+  const p = normalisePhone(input);
   if (!p.ok) throw new ProblemError(400, 'validation_failed', p.reason, { errors: [{ field, message: p.reason }] });
   return p.e164;
 }
@@ -120,7 +120,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     },
     config: limited,
     handler: async (request, reply) => {
-      await requestSignInCode(s, phoneOrProblem(request.body.phone, 'body.phone', { defaultCountry: 'GB' }), { address: request.ip });
+      await requestSignInCode(s, phoneOrProblem(request.body.phone), { address: request.ip });
       return reply.code(202).send({ status: 'code_sent_if_registered' as const });
     },
   });
@@ -137,7 +137,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     },
     config: limited,
     handler: async (request) => {
-      const { token, driverId } = await verifySignInCode(s, phoneOrProblem(request.body.phone, 'body.phone', { defaultCountry: 'GB' }), request.body.code, { address: request.ip });
+      const { token, driverId } = await verifySignInCode(s, phoneOrProblem(request.body.phone), request.body.code, { address: request.ip });
       return { token, driver_id: driverId };
     },
   });

@@ -6,7 +6,7 @@ import { decideDriver } from '../drivers/onboarding.js';
 import { driverDocument, driverDocuments, findDriver, fleetHistory, listDrivers, pendingFleetRequest, type DriverRow } from '../drivers/store.js';
 import { staffMember } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
-import { normaliseInternationalPhone } from '../passengers/phone.js';
+import { normalisePhone } from '../passengers/phone.js';
 import { setPassengerBlocked } from '../passengers/standing.js';
 import {
   DriverDecisionRequest,
@@ -69,7 +69,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const tags = ['ops'];
-  const limited = { rateLimit: app.rateLimits.lookup };
+  const limited = { rateLimit: app.rateLimits.staff };
 
   r.get('/api/ops/drivers', {
     schema: { operationId: 'opsListDrivers', tags, summary: 'Drivers, by status (applicants first in line)', querystring: DriverListQuery, response: { 200: OpsDriverList, ...problemResponses(400, 401, 429) } },
@@ -216,7 +216,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       let who: { email: string } | { phone: string };
       if (email) who = { email };
       else {
-        const p = normaliseInternationalPhone(phone ?? '', { defaultCountry: 'GB' });
+        const p = normalisePhone(phone ?? '');
         if (!p.ok) throw new ProblemError(400, 'validation_failed', p.reason, { errors: [{ field: 'body.phone', message: p.reason }] });
         who = { phone: p.e164 };
       }

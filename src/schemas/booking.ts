@@ -10,7 +10,7 @@ import { PrecisionSchema } from './quote.js';
 // here are the outer bound; src/screening checks content before anything reaches a driver.
 
 const name = text(100).trim().min(1, 'is required');
-const phone = text(32).trim().min(5).describe('International format, e.g. +447400123456');
+const phone = text(32).trim().min(5).describe('National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)');
 const email = z.email('must be an email address').max(254);
 const notes = text(500);
 const flight = text(12);

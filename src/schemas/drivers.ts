@@ -8,7 +8,7 @@ import { text } from './common.js';
 
 // The driver's side: applying, signing in, the app's feed and controls, and what staff decide.
 
-const phone = text(32).trim().min(5).describe('International format, e.g. +447400123456');
+const phone = text(32).trim().min(5).describe('National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)');
 const day = z.iso
   .date('must be a date, e.g. 2027-03-31')
   // "2027-02-30" has the right shape but is no day at all.

@@ -23,7 +23,7 @@ export const PartnerJobSchema = z
     dropoff: placeText,
     pickupTime: isoDateTime.max(64, 'must be at most 64 characters'),
     passengerName: text(100).optional(),
-    passengerPhone: text(32).optional().describe('International format, e.g. +447400123456'),
+    passengerPhone: text(32).optional().describe('National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)'),
     passengerEmail: z.email('must be an email address').max(254).optional(),
     passengers: passengerCount.optional().describe('1 to 8; default 1'),
     vehicleType: text(40)
