@@ -31,6 +31,7 @@ import { claimPageRoutes } from './routes/claim-pages.js';
 import { opsViewRoutes } from './routes/ops-view.js';
 import { paymentWebhookRoutes } from './routes/payment-webhooks.js';
 import { healthRoutes } from './routes/health.js';
+import { homeRoutes } from './routes/home.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -138,6 +139,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(mcpRoutes);
   await app.register(pageRoutes);
   await app.register(claimPageRoutes);
+  await app.register(homeRoutes);
   await app.register(assetRoutes);
   return app;
 }
