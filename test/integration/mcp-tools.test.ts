@@ -183,6 +183,16 @@ describe('the SDK client', () => {
     await stack.client.workflow.getHandle(`booking:${String(data(a).booking_reference)}`).terminate('test over').catch(() => undefined);
   });
 
+  it('books for a passenger_phone typed as at home (07...), stored in E.164', async () => {
+    const other = newPhone();
+    const typed = `0${other.slice(3, 7)} ${other.slice(7)}`;
+    const args = { pickup: 'York station', dropoff: 'Leeds station', pickup_time: new Date(Date.now() + 34 * 3600_000).toISOString(), passenger_name: 'Mary Somerville', passenger_phone: typed };
+    const booked = data(await call(client, 'start_booking', args));
+    const [row] = await stack.sql<{ passenger_phone: string }[]>`select passenger_phone from bookings where ref = ${String(booked.booking_reference)}`;
+    expect(row?.passenger_phone).toBe(other);
+    await stack.client.workflow.getHandle(`booking:${String(booked.booking_reference)}`).terminate('test over').catch(() => undefined);
+  });
+
   it('books five passengers with no vehicle named in a 6seater, as every other source does (docs/interface.md 2.6)', async () => {
     const args = { pickup: 'York station', dropoff: 'Leeds station', pickup_time: new Date(Date.now() + 32 * 3600_000).toISOString(), passengers: 5, passenger_name: 'Katherine Johnson' };
     const booked = data(await call(client, 'start_booking', args));
@@ -209,7 +219,7 @@ describe('refusals are tool results', () => {
     const noPlaces = errorOf(await call(client, 'start_booking', { passenger_name: 'Ada' }));
     expect(noPlaces.code).toBe('validation_failed');
     expect(noPlaces.fields?.[0]?.field).toBe('pickup');
-    const badPhone = errorOf(await call(client, 'start_booking', { pickup: 'Leeds station', dropoff: 'York station', passenger_name: 'Ada', passenger_phone: '07911 123456' }));
+    const badPhone = errorOf(await call(client, 'start_booking', { pickup: 'Leeds station', dropoff: 'York station', passenger_name: 'Ada', passenger_phone: '7911 123456' }));
     expect(badPhone.fields?.map((f) => f.field)).toContain('passenger_phone');
   });
 

@@ -180,13 +180,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     const { page } = await openPage(q.booking_url);
     expect(await page.textContent('main')).toMatch(/6[- ]seater, 5 passengers/i);
     await page.fill('#passenger_name', 'Grace Hopper');
-    await page.fill('#passenger_phone_whatsapp', '+44 7400 123456');
+    // The number as a Briton types it (issue 23): no +44 needed, and it is stored in E.164.
+    expect(await page.getAttribute('#passenger_phone_whatsapp', 'placeholder')).toBe('07400 123456');
+    await page.fill('#passenger_phone_whatsapp', '07400 123456');
     await page.check('input[name="payment_method"][value="cash_to_driver"]');
     await page.click('#submit');
     await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}$/);
     const ref = new URL(page.url()).pathname.split('/').pop()!;
-    const [booking] = await stack.sql<{ passengers: number; vehicle_type: string }[]>`select passengers, vehicle_type from bookings where ref = ${ref}`;
-    expect(booking).toEqual({ passengers: 5, vehicle_type: '6seater' });
+    const [booking] = await stack.sql<{ passengers: number; vehicle_type: string; passenger_phone: string }[]>`select passengers, vehicle_type, passenger_phone from bookings where ref = ${ref}`;
+    expect(booking).toEqual({ passengers: 5, vehicle_type: '6seater', passenger_phone: '+447400123456' });
     const card = await waitForJobCard(stack.sql, sixSeater, ref);
     expect(card.body).toContain('5 passengers, 6seater');
     const [saloonOffers] = await stack.sql<{ n: number }[]>`select count(*)::int as n from offers where booking_ref = ${ref} and driver_id = ${saloon.id}`;
@@ -493,15 +495,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     expect(await stale.page.locator('button[data-decision]').count()).toBe(0);
   });
 
-  it("shows the API's problem detail for a phone number without the country code, and explains unknown and expired quotes", async () => {
+  it("shows the API's problem detail for a phone number of no country it can tell, and explains unknown and expired quotes", async () => {
     const q = await quote('Swansea station', 'Neath');
     const { page } = await openPage(q.booking_url);
     await page.fill('#passenger_name', 'Alan Turing');
-    await page.fill('#passenger_phone_whatsapp', '07911 123456');
+    await page.fill('#passenger_phone_whatsapp', '7911 123456');
     await page.click('#submit');
     await page.waitForSelector('#form-error:not([hidden])');
     expect(await page.textContent('#form-error')).toContain('The booking has invalid fields.');
-    expect(await page.textContent('#passenger_phone_whatsapp-error')).toContain('international format: for a UK number use +44');
+    expect(await page.textContent('#passenger_phone_whatsapp-error')).toContain('Phone number must start with 0 (a UK number) or with + (or 00) and the country code');
     expect(await page.getAttribute('#passenger_phone_whatsapp', 'aria-invalid')).toBe('true');
     expect(await page.isEnabled('#submit')).toBe(true);
     expect(page.url()).toBe(q.booking_url);
