@@ -28,12 +28,22 @@ const ConfigSchema = z.object({
     .transform((s) => s.split(',').map((d) => d.trim()).filter(Boolean))
     .pipe(z.array(z.url())),
   QUOTE_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
-  QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
-  BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
-  /** Booking lookups, cancels and tracking pages per caller per minute. */
-  LOOKUP_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
-  /** Job-card answers and trip reports per caller per minute. */
-  DRIVER_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
+  /**
+   * Per-caller (API key, else IP) allowances are sized for many people behind one address (a hotel
+   * desk, an office, a mobile carrier's CGNAT): docs/security/threat-model.md, "Shared addresses".
+   * Spam is held by the per-phone and per-email allowances, which an address cannot share out.
+   */
+  QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
+  /** New bookings per caller per hour; a retry answered from its Idempotency-Key's stored reply is not counted. */
+  BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
+  /** New bookings per hour for one passenger phone from anonymous callers (each texts that phone). */
+  PHONE_BOOKINGS_PER_HOUR: positiveInt.default(6),
+  /** Booking lookups, cancels, tracking, booking and claim pages (the public's) per caller per minute. */
+  LOOKUP_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  /** The driver app and pages, job-card answers and trip reports per caller per minute. */
+  DRIVER_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  /** Staff consoles (/ops, /api/ops, the operator dashboard) per staff member or API key per minute. */
+  STAFF_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   PARTNER_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
   /** v1 bookings (each a price check) per hour from an email not yet verified (spec section 8). */
   UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(8),

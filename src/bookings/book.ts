@@ -1,6 +1,7 @@
 import type { ApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import type { GeoLocation } from '../geo/types.js';
+import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
@@ -37,6 +38,8 @@ import { meetAndGreetApplies } from '../pricing/index.js';
 
 /** What booking needs: Postgres, Temporal, the geocoder and router, the notifier, the configuration and the clock. */
 export type BookingDeps = Pick<Services, 'config' | 'sql' | 'temporal' | 'geo' | 'notifier' | 'now'>;
+
+const HOUR_MS = 3600_000;
 
 export interface CreatedBooking extends StartedBooking {
   /**
@@ -130,6 +133,7 @@ async function createOrAnswer(
 ): Promise<CreatedBooking> {
   const repeat = claim.created ? 'owner' : repeatedBy(claim.owner, caller.owner);
   if (repeat === 'owner') {
+    await admitPhoneBooking(s, caller.owner, trip.phone, claim.ref);
     const booking = await createBooking(bookingStarter(s), identity, farePence, build, caller.owner, claim);
     return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
   }
@@ -140,6 +144,24 @@ async function createOrAnswer(
     `This passenger already has this trip booked, by another caller. ${texted ? "We have texted the passenger's phone a link to manage it. " : ''}` +
       'Retrying your own request? Send the same Idempotency-Key (or API key) as the first time to get its reply.',
   );
+}
+
+/**
+ * A new ride for a passenger phone, from a caller without an account with us (anonymous, by
+ * Idempotency-Key, or a signed-in passenger): at most PHONE_BOOKINGS_PER_HOUR an hour for one phone,
+ * 429 beyond. Each ride texts that phone (driver assigned, cancelled), so this, not the per-address
+ * allowance, is what stops anyone sending rides to someone's phone from an address many share.
+ * Counted only while the ride does not exist yet: a retry of one already made costs nothing. API
+ * key holders and partners are accounted per key (a hotel desk may book every guest on its phone).
+ */
+async function admitPhoneBooking(s: BookingDeps, owner: RequestOwner, phone: string, ref: string): Promise<void> {
+  if (!phone || owner.principal.startsWith('key:') || owner.principal.startsWith('partner:')) return;
+  if (await findBooking(s.sql, ref)) return;
+  const { current, ttl } = await hitCounter(s.sql, `booking-phone:${phone}`, HOUR_MS);
+  if (current > s.config.PHONE_BOOKINGS_PER_HOUR) {
+    const retry = Math.ceil(ttl / 1000);
+    throw Refusal.tooMany('phone_rate_limited', `Too many new bookings for this phone number; retry in ${retry} s.`, { retryAfterSeconds: retry });
+  }
 }
 
 /** A ride made by an earlier request, once its record exists (its first request may still be making it). */

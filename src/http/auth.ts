@@ -16,9 +16,22 @@ export async function signedInDriver(s: Pick<Services, 'sql'>, request: FastifyR
   return session;
 }
 
+/** Staff keys already checked for a request (by the staff rate limit, src/plugins/rate-limits.ts): checked once. */
+const checkedStaff = new WeakMap<FastifyRequest, Promise<StaffMember | null>>();
+
+/** The staff member whose key the request carries, or null; the key is looked up once per request. */
+export function verifiedStaffOf(sql: Services['sql'], request: FastifyRequest): Promise<StaffMember | null> {
+  let found = checkedStaff.get(request);
+  if (!found) {
+    const token = bearerToken(request.headers.authorization);
+    found = token ? verifyStaffKey(sql, token) : Promise.resolve(null);
+    checkedStaff.set(request, found);
+  }
+  return found;
+}
+
 export async function staffMember(s: Pick<Services, 'sql'>, request: FastifyRequest, role: StaffRole = 'operator'): Promise<StaffMember> {
-  const token = bearerToken(request.headers.authorization);
-  const staff = token ? await verifyStaffKey(s.sql, token) : null;
+  const staff = await verifiedStaffOf(s.sql, request);
   if (!staff) throw new ProblemError(401, 'not_staff', 'A valid staff key is required.', { headers: { 'www-authenticate': 'Bearer' } });
   if (role === 'admin' && staff.role !== 'admin') throw new ProblemError(403, 'admin_only', 'Only an administrator can do this.');
   return staff;

@@ -41,6 +41,18 @@ export function idempotencyScope(group: string, caller: { kind: 'key'; key: { id
 }
 
 /**
+ * Whether this key, in this scope, already holds a stored successful reply to this very request
+ * (the same body): a retry that withIdempotencyKey will answer from it without making anything.
+ */
+export async function hasStoredReply(sql: Sql, opts: { scope: string; key: string; body: unknown }): Promise<boolean> {
+  const hash = sha256(canonicalJson(opts.body));
+  const rows = await sql`select 1 from idempotency_keys
+                          where scope = ${opts.scope} and key = ${opts.key} and request_hash = ${hash}
+                            and response_status between 200 and 299`;
+  return rows.length > 0;
+}
+
+/**
  * Honours an Idempotency-Key: the same key with the same body gets the first response again; the
  * same key with a different body is a 422 (it is a client bug, not a retry). Without a key, `run`
  * is called as is. `run` must itself be idempotent (a request identity maps to one booking),

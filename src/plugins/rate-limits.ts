@@ -2,16 +2,25 @@ import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { verifiedStaffOf } from '../http/auth.js';
+import { hasStoredReply, idempotencyScope, readIdempotencyKey } from '../http/idempotency.js';
 import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
 /** Route groups that share one allowance per caller. */
-export type RateLimitGroup = 'quote' | 'booking' | 'application' | 'lookup' | 'driver' | 'partner' | 'oauth' | 'mcp';
+export type RateLimitGroup = 'quote' | 'booking' | 'application' | 'lookup' | 'driver' | 'staff' | 'partner' | 'oauth' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Per-route options for `config: { rateLimit }`, by group (docs/decisions.md, Rate limits). */
     rateLimits: Record<RateLimitGroup, RateLimitOptions>;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The Idempotency-Key group a booking route stores its replies under (src/routes/bookings.ts):
+     * a retry whose reply is already stored is answered from it and not counted (booking group).
+     */
+    idempotencyGroup?: string;
   }
 }
 
@@ -41,19 +50,56 @@ export const rateLimitsPlugin = fp(
       keyGenerator: (req) => `${name}:${req.caller.rateKey}`,
       allowList: exempt,
     });
+    /**
+     * A retry of a booking already made: the same Idempotency-Key, the same caller (the key's scope
+     * is the API key, or for anonymous callers the identical body) and a reply already stored. It
+     * is answered from that reply and makes nothing, so it costs no allowance. A key without a
+     * stored reply (new, or its first attempt died) is counted like any request: a fresh key per
+     * request never gets a new booking for free.
+     */
+    const storedRetry = async (req: FastifyRequest): Promise<boolean> => {
+      const group = req.routeOptions.config.idempotencyGroup;
+      if (!group) return false;
+      let key: string | null;
+      try {
+        key = readIdempotencyKey(req.headers['idempotency-key']);
+      } catch {
+        return false; // a malformed key is the route's 400, counted like any request
+      }
+      if (!key) return false;
+      return hasStoredReply(app.sql, { scope: idempotencyScope(group, req.caller, req.body), key, body: req.body });
+    };
+    /**
+     * Staff consoles are counted per staff member (their key, checked here once and remembered for
+     * the route: src/http/auth.ts), or per API key (operators' dashboards); only a request with no
+     * valid credential falls back to its IP, in the staff group's own buckets, apart from the public's.
+     */
+    const staffKey = async (req: FastifyRequest): Promise<string> => {
+      if (req.caller.kind === 'key') return `staff:${req.caller.rateKey}`;
+      const staff = await verifiedStaffOf(app.sql, req);
+      return staff ? `staff:member:${staff.id}` : `staff:${req.caller.rateKey}`;
+    };
     app.decorate('rateLimits', {
       // Both quote paths (and email verification, which sends mail) share one allowance: one pricing path.
       quote: group('quote', config.QUOTE_RATE_LIMIT_PER_HOUR, HOUR_MS),
       // Every route that creates a ride: each one dispatches and texts drivers.
-      booking: group('booking', config.BOOKING_RATE_LIMIT_PER_HOUR, HOUR_MS),
+      // A retry answered from its stored reply is free (above).
+      booking: {
+        ...group('booking', config.BOOKING_RATE_LIMIT_PER_HOUR, HOUR_MS),
+        allowList: async (req) => exempt(req) || (await storedRetry(req)),
+      },
       // Driver applications, apart from bookings (applying never costs an office its bookings), and
       // counted before the body is read: a refused attempt costs no megabytes. A ceiling for
       // floods; people meet the per-applicant and per-address allowances first (src/drivers/application-limits.ts).
       application: { ...group('application', config.APPLICATION_RATE_LIMIT_PER_HOUR, HOUR_MS), hook: 'onRequest' },
-      // Lookups, cancels and the tracking page: generous for people, useless for guessing references.
+      // The public's: lookups, cancels, the tracking, booking and claim pages. Generous for people
+      // (many behind one address), useless for guessing references.
       lookup: group('lookup', config.LOOKUP_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
-      // Job-card answers and trip reports: a driver app polls and retries, a script should not.
+      // The driver app and its pages, job-card answers and trip reports: a driver app polls and
+      // retries, a script should not.
       driver: group('driver', config.DRIVER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
+      // Staff consoles (/ops, /api/ops, the operator dashboard): per staff member, never the public's.
+      staff: { ...group('staff', config.STAFF_RATE_LIMIT_PER_MINUTE, MINUTE_MS), keyGenerator: staffKey },
       // Partner, operator and supplier intake (up to 100 jobs a request) and their event listings.
       partner: group('partner', config.PARTNER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
       // Sign-in and consent pages and the OAuth endpoints (src/routes/oauth.ts counts the latter by hand).

@@ -7,12 +7,14 @@ import { sendPage } from '../pages/send-page.js';
 
 // The pages of the driver's and the operator's side: applying, the driver app, the ops console.
 // Each is a shell whose script talks to the API; no data is rendered into them, so they need no
-// authentication themselves (the API calls they make do).
+// authentication themselves (the API calls they make do). Each side is on its own allowance
+// (src/plugins/rate-limits.ts): staff loading /ops never spend the public's tracking-page budget.
 
 export async function driverPageRoutes(app: FastifyInstance): Promise<void> {
-  const hidden = { schema: { hide: true }, config: { rateLimit: app.rateLimits.lookup } };
-  app.get('/driver', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderDriverAppPage()) });
-  app.get('/drivers/apply', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderApplyPage()) });
-  app.get('/ops', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderOpsPage()) });
-  app.get('/ops/bookings', { ...hidden, handler: async (_request, reply) => sendPage(reply, renderOpsBookingsPage()) });
+  const driverSide = { schema: { hide: true }, config: { rateLimit: app.rateLimits.driver } };
+  const staffSide = { schema: { hide: true }, config: { rateLimit: app.rateLimits.staff } };
+  app.get('/driver', { ...driverSide, handler: async (_request, reply) => sendPage(reply, renderDriverAppPage()) });
+  app.get('/drivers/apply', { ...driverSide, handler: async (_request, reply) => sendPage(reply, renderApplyPage()) });
+  app.get('/ops', { ...staffSide, handler: async (_request, reply) => sendPage(reply, renderOpsPage()) });
+  app.get('/ops/bookings', { ...staffSide, handler: async (_request, reply) => sendPage(reply, renderOpsBookingsPage()) });
 }

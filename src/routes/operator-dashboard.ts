@@ -75,7 +75,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
     keyId: request.caller.kind === 'key' ? request.caller.key.id : null,
   });
 
-  app.get('/operator', { schema: { hide: true }, handler: async (_request, reply) => sendPage(reply, renderOperatorPage()) });
+  app.get('/operator', { schema: { hide: true }, config: { rateLimit: app.rateLimits.staff }, handler: async (_request, reply) => sendPage(reply, renderOperatorPage()) });
 
   r.get('/api/operator/jobs', {
     schema: {
@@ -86,7 +86,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       security,
       response: { 200: z.object({ operator: z.string(), day: z.string(), jobs: z.array(OperatorJobSchema) }), ...problemResponses(400, 401) },
     },
-    config: { rateLimit: app.rateLimits.lookup },
+    config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => {
       const operator = await operatorOf(request);
       const day = request.query.day ?? DateTime.now().setZone('Europe/London').toISODate()!;
@@ -102,7 +102,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       security,
       response: { 200: z.object({ drivers: z.array(FleetDriverSchema) }), ...problemResponses(400, 401, 429) },
     },
-    config: { rateLimit: app.rateLimits.lookup },
+    config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => ({ drivers: await fleetDrivers(s, await operatorOf(request)) }),
   });
 
@@ -116,7 +116,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       security,
       response: { 200: OperatorJobSchema, ...problemResponses(400, 401, 404, 409) },
     },
-    config: { rateLimit: app.rateLimits.driver },
+    config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => assignOperatorJob(s, await operatorOf(request), request.params.ref, request.body.driverId),
   });
 
@@ -128,7 +128,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       security,
       response: { 200: z.object({ requests: z.array(FleetRequestSchema) }), ...problemResponses(400, 401, 429) },
     },
-    config: { rateLimit: app.rateLimits.lookup },
+    config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => ({ requests: await fleetRequestsFor(s, await operatorOf(request)) }),
   });
 
@@ -142,7 +142,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       security,
       response: { 200: FleetRequestAnswerSchema, ...problemResponses(400, 401, 404, 409, 429) },
     },
-    config: { rateLimit: app.rateLimits.driver },
+    config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => answerFleetRequest(s, await actorOf(request), request.params.requestId, request.body.decision, request.body.reason),
   });
 
@@ -155,7 +155,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       security,
       response: { 204: z.null().describe('No content'), ...problemResponses(400, 401, 404, 429) },
     },
-    config: { rateLimit: app.rateLimits.driver },
+    config: { rateLimit: app.rateLimits.staff },
     handler: async (request, reply) => {
       await removeFleetDriver(s, await actorOf(request), request.params.driverId, null);
       return reply.code(204).send(null);

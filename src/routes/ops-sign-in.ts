@@ -14,7 +14,7 @@ import { SignInLockoutsReply, SignInUnlockReply, SignInUnlockRequest } from '../
 export async function opsSignInRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
-  const limited = { rateLimit: app.rateLimits.lookup };
+  const limited = { rateLimit: app.rateLimits.staff };
 
   r.get('/api/ops/sign-in-lockouts', {
     schema: {

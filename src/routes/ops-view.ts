@@ -13,7 +13,7 @@ export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const tags = ['ops'];
-  const limited = { rateLimit: app.rateLimits.lookup };
+  const limited = { rateLimit: app.rateLimits.staff };
   const noBooking = (ref: string) => new ProblemError(404, 'booking_not_found', `No booking ${ref}.`);
 
   r.get('/api/ops/bookings', {
