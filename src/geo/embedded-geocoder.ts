@@ -5,6 +5,7 @@ import { getGazetteer, type Gazetteer, type PostcodeArea } from './gazetteer.js'
 import type { GazetteerEntry } from './gazetteer-entry.js';
 import { haversineMeters } from './haversine.js';
 import { NameSearch } from './name-search.js';
+import { postcodeUnits } from './postcode-units.js';
 import { streetIndex } from './streets.js';
 import { tokens } from './normalise-text.js';
 import { isIntentWord, parseQueryText, type FoundPostcode, type QueryText } from './query-text.js';
@@ -172,8 +173,29 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
 
 function locatePostcode(gazetteer: Gazetteer, postcode: FoundPostcode): GeoLocation | null {
   const sector = gazetteer.sector(postcode.sector);
-  if (sector) return fromPostcodeArea(sector, postcode.postcode, 'postcode_sector', 1);
   const district = gazetteer.district(postcode.outcode);
+  // The unit's own point (OS Code-Point Open): typically within 100 m of every door it serves.
+  const unit = postcodeUnits()?.find(postcode.postcode);
+  if (unit) {
+    const area = sector ?? district;
+    const where = area?.council ?? area?.region ?? area?.country;
+    return {
+      label: where ? `${unit.postcode}, ${where}` : unit.postcode,
+      kind: 'postcode',
+      lat: unit.lat,
+      lon: unit.lon,
+      postcodeDistrict: postcode.outcode,
+      council: area?.council ?? null,
+      region: area?.region ?? null,
+      country: area?.country ?? null,
+      inUk: true,
+      confidence: 1,
+      precision: 'postcode',
+      town: area?.council ?? null,
+    };
+  }
+  // Not in the data (retired, newer than the data, Northern Ireland): the sector, else the district.
+  if (sector) return fromPostcodeArea(sector, postcode.postcode, 'postcode_sector', 1);
   if (district) return fromPostcodeArea(district, postcode.postcode, 'postcode_district', 0.9);
   // Crown dependency postcodes have no coordinates in the source; use the island's main town.
   const island = CROWN_DEPENDENCIES.find((c) => c.postcodeArea === postcode.area);

@@ -3,6 +3,7 @@
 import { EmbeddedGeocoder } from './embedded-geocoder.js';
 import { EstimateRouter } from './estimate-router.js';
 import { getGazetteer } from './gazetteer.js';
+import { preloadPostcodeUnits } from './postcode-units.js';
 import { preloadStreets } from './streets.js';
 import type { Geocoder, Router } from './types.js';
 
@@ -27,8 +28,8 @@ export function createGeoProviders(opts: GeoProviderOptions): { geocoder: Geocod
  */
 export async function preloadGazetteer(): Promise<void> {
   await getGazetteer();
-  // Streets are a second, lazily used file: loaded after the gazetteer, off the request path.
-  await preloadStreets();
+  // Streets and unit postcodes are lazily used files: loaded after the gazetteer, off the request path.
+  await Promise.all([preloadStreets(), preloadPostcodeUnits()]);
 }
 
 function unreachable(value: never): never {

@@ -4,6 +4,7 @@ import type { Precision } from './types.js';
 export function precisionOf(place: { precision?: string | null; kind: string }): Precision {
   switch (place.precision) {
     case 'point':
+    case 'postcode':
     case 'street':
     case 'postcode_sector':
     case 'postcode_district':
@@ -12,6 +13,7 @@ export function precisionOf(place: { precision?: string | null; kind: string }):
   }
   if (place.kind === 'station' || place.kind === 'airport' || place.kind === 'poi') return 'point';
   if (place.kind === 'street') return 'street';
+  // Before unit postcodes were in the data, a full postcode answered at its sector.
   if (place.kind === 'postcode_sector' || place.kind === 'postcode') return 'postcode_sector';
   if (place.kind === 'postcode_district') return 'postcode_district';
   return 'town_centre';
@@ -21,6 +23,7 @@ export function precisionOf(place: { precision?: string | null; kind: string }):
 export function precisionNote(precision: Precision): string | null {
   switch (precision) {
     case 'point':
+    case 'postcode':
     case 'street':
       return null;
     case 'postcode_sector':

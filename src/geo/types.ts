@@ -5,11 +5,12 @@ export type PlaceKind = 'postcode' | 'postcode_sector' | 'postcode_district' | '
 
 /**
  * How close to the door an answer is, so nobody sends a driver to a town centre believing it is
- * the pickup: a named point (a station, airport, hospital, venue), a street, a postcode sector or
- * district centroid, or a town or village centre.
+ * the pickup: a named point (a station, airport, hospital, venue), a full unit postcode's point
+ * (typically within 100 m of its doors), a street, a postcode sector or district centroid, or a
+ * town or village centre.
  */
-export type Precision = 'point' | 'street' | 'postcode_sector' | 'postcode_district' | 'town_centre';
-export const PRECISIONS: readonly Precision[] = ['point', 'street', 'postcode_sector', 'postcode_district', 'town_centre'];
+export type Precision = 'point' | 'postcode' | 'street' | 'postcode_sector' | 'postcode_district' | 'town_centre';
+export const PRECISIONS: readonly Precision[] = ['point', 'postcode', 'street', 'postcode_sector', 'postcode_district', 'town_centre'];
 
 export type Country =
   | 'England'

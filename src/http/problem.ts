@@ -12,7 +12,7 @@ export const FieldErrorSchema = z.object({
 export const PlaceSuggestionSchema = z
   .object({
     label: z.string(),
-    kind: z.string().describe('place, station, airport, poi, street, postcode_district, postcode_sector'),
+    kind: z.string().describe('place, station, airport, poi, street, postcode, postcode_district, postcode_sector'),
     town: z.string().nullable(),
     precision: z.enum(PRECISIONS),
   })

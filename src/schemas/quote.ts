@@ -44,7 +44,7 @@ export const V1QuoteRequest = z
 
 export const PrecisionSchema = z
   .enum(PRECISIONS)
-  .describe('How close to the door: point (a station, airport, hospital, venue...), street, postcode_sector, postcode_district, town_centre')
+  .describe('How close to the door: point (a station, airport, hospital, venue...), postcode (the point of a full unit postcode, typically within 100 m), street, postcode_sector, postcode_district, town_centre')
   .meta({ id: 'Precision' });
 
 const ResolvedPlace = z

@@ -99,6 +99,23 @@ describe('POST /api/public/v1/quote', () => {
     for (const s of body.suggestions) expect(Object.keys(s).sort()).toEqual(['kind', 'label', 'precision', 'town']);
   });
 
+  it('places a full postcode pickup at its unit point, alone or after a house and street', async () => {
+    for (const pickup of ['M14 5TQ', 'm145tq', '10 Wilmslow Road, Rusholme, Manchester M14 5TQ']) {
+      const res = await quote({ pickup, dropoff: 'Manchester Piccadilly station', departAt: inAnHour() });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      expect(body.pickup).toMatchObject({ kind: 'postcode', precision: 'postcode', town: 'Manchester' });
+      expect(body.pickup.label).toMatch(/^M14 5TQ\b/);
+      // Code-Point Open's point for M14 5TQ (E 385112, N 395473), to within about 50 m.
+      expect(body.pickup.latitude).toBeCloseTo(53.4558, 3);
+      expect(body.pickup.longitude).toBeCloseTo(-2.22567, 3);
+      expect(body.tariff_source.area_id).toBe('manchester');
+    }
+    // A unit not in the data (never issued) still answers, at its sector.
+    const sector = (await quote({ pickup: 'SW1A 1ZZ', dropoff: 'Heathrow Airport', departAt: inAnHour() })).json();
+    expect(sector.pickup).toMatchObject({ kind: 'postcode_sector', precision: 'postcode_sector' });
+  });
+
   it('says how precise each end of a quote is', async () => {
     const res = await quote({ pickup: 'Manchester Piccadilly', dropoff: 'Leeds' });
     expect(res.json().pickup).toMatchObject({ precision: 'point', town: 'Manchester' });
@@ -326,7 +343,7 @@ describe('OpenAPI document and health', () => {
     // Booking status names are part of the published contract.
     expect(doc.components.schemas.BookingStatus.enum).toEqual([...BOOKING_STATUSES]);
     // So are the precision of a place and the suggestions a 422 offers.
-    expect(doc.components.schemas.Precision.enum).toEqual(['point', 'street', 'postcode_sector', 'postcode_district', 'town_centre']);
+    expect(doc.components.schemas.Precision.enum).toEqual(['point', 'postcode', 'street', 'postcode_sector', 'postcode_district', 'town_centre']);
     expect(doc.components.schemas.PlaceSuggestion.required).toEqual(['label', 'kind', 'town', 'precision']);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createGeoProviders, preloadGazetteer } from '../../../src/geo/index.js';
+import { haversineMeters } from '../../../src/geo/haversine.js';
 import type { GeoLocation } from '../../../src/geo/types.js';
 
 // What a passenger typing into the pickup/drop-off box gets back. Uses the real bundled
@@ -36,20 +37,37 @@ describe('acceptance examples', () => {
 });
 
 describe('postcodes', () => {
-  it('places a full postcode at its sector, however it is spaced or cased', async () => {
+  it('places a full postcode at its own unit point, however it is spaced or cased', async () => {
     for (const query of ['SW1A 2AA', 'sw1a2aa', 'Sw1A   2aA']) {
-      expect(await find(query)).toMatchObject({
-        kind: 'postcode_sector',
+      const place = await find(query);
+      expect(place).toMatchObject({
+        kind: 'postcode',
+        precision: 'postcode',
+        label: 'SW1A 2AA, City of Westminster',
         postcodeDistrict: 'SW1A',
         council: 'City of Westminster',
         region: 'London',
         confidence: 1,
       });
+      // 10 Downing Street (Code-Point Open: E 530047, N 179951).
+      expect(haversineMeters(place.lat, place.lon, 51.50354, -0.12768)).toBeLessThan(100);
     }
     const m1 = await find('M1 1AE');
-    expect(m1).toMatchObject({ postcodeDistrict: 'M1', council: 'Manchester' });
+    expect(m1).toMatchObject({ postcodeDistrict: 'M1', council: 'Manchester', precision: 'postcode' });
     expect(m1.lat).toBeCloseTo(53.48, 1);
     expect(m1.lon).toBeCloseTo(-2.235, 1);
+  });
+
+  it('places the unit after a house and street, not the street or the sector', async () => {
+    const place = await find('10 Wilmslow Road, Rusholme, Manchester M14 5TQ');
+    expect(place).toMatchObject({ kind: 'postcode', precision: 'postcode', postcodeDistrict: 'M14', council: 'Manchester' });
+    // Code-Point Open: E 385112, N 395473.
+    expect(haversineMeters(place.lat, place.lon, 53.4558, -2.22567)).toBeLessThan(100);
+  });
+
+  it('falls back to the sector when the unit is not in the data (retired or not yet issued)', async () => {
+    // SW1A 1ZZ is not a unit; sector SW1A 1 is.
+    expect(await find('SW1A 1ZZ')).toMatchObject({ kind: 'postcode_sector', precision: 'postcode_sector', postcodeDistrict: 'SW1A' });
   });
 
   it('uses the postcode inside a full address', async () => {

@@ -52,7 +52,8 @@ describe('never a confident wrong town', () => {
 
   it('says how precise every answer is', async () => {
     expect((await geocoder.geocode('Manchester Piccadilly'))?.precision).toBe('point');
-    expect((await geocoder.geocode('SW1A 1AA'))?.precision).toBe('postcode_sector');
+    expect((await geocoder.geocode('SW1A 1AA'))?.precision).toBe('postcode');
+    expect((await geocoder.geocode('SW1A 1'))?.precision).toBe('postcode_sector');
     expect((await geocoder.geocode('M1'))?.precision).toBe('postcode_district');
     expect((await geocoder.geocode('Leeds'))?.precision).toBe('town_centre');
   });
