@@ -1,4 +1,5 @@
 import { html } from './escape-html.js';
+import { displayPhone } from '../passengers/phone.js';
 import { layout, messagePage, type Page } from './layout.js';
 
 // The pages a passenger sees when an AI assistant asks to use their account (OAuth 2.1, behind
@@ -45,13 +46,19 @@ ${fieldError('identifier-error', o.error)}
   );
 }
 
-/** The identifier with most of it hidden: enough to recognise, not to learn. */
+/**
+ * The identifier with most of it hidden: enough to recognise, not to learn. A phone is shown as
+ * people write it (displayPhone: "07400 ••• 456" for a UK number, "+33 ••• 678" for another), not
+ * as stored (docs/decisions.md, "Passenger checks").
+ */
 export function maskIdentifier(identifier: string): string {
   if (identifier.includes('@')) {
     const [local = '', domain = ''] = identifier.split('@');
     return `${local.slice(0, 1)}•••@${domain}`;
   }
-  return `${identifier.slice(0, 3)} ••• ${identifier.slice(-3)}`;
+  const shown = displayPhone(identifier);
+  const lead = shown.includes(' ') ? shown.slice(0, shown.indexOf(' ')) : shown.slice(0, 3);
+  return `${lead} ••• ${identifier.slice(-3)}`;
 }
 
 export function codePage(o: { uid: string; client: ClientFacts; identifier: string; error?: string; status?: number }): Page {

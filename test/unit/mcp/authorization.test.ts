@@ -67,12 +67,15 @@ describe('sign-in identifiers', () => {
     expect(readSignInIdentifier('Ada@Example.com')).toEqual({ ok: true, identifier: { kind: 'email', value: 'ada@example.com' } });
     const bare = readSignInIdentifier('7400 123456');
     expect(bare.ok).toBe(false);
-    expect(!bare.ok && bare.reason).toMatch(/international/);
+    expect(!bare.ok && bare.reason).toMatch(/country code/);
     expect(readSignInIdentifier('info@example.com').ok).toBe(false);
   });
 
   it('masks what the pages show of it', () => {
-    expect(maskIdentifier('+447400123456')).toBe('+44 ••• 456');
+    // A phone as people write it, not as stored.
+    expect(maskIdentifier('+447400123456')).toBe('07400 ••• 456');
+    expect(maskIdentifier('+442079460958')).toBe('020 ••• 958');
+    expect(maskIdentifier('+33612345678')).toBe('+33 ••• 678');
     expect(maskIdentifier('ada@example.com')).toBe('a•••@example.com');
   });
 });
