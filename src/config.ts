@@ -36,8 +36,8 @@ const ConfigSchema = z.object({
   QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
   /** New bookings per caller per hour; a retry answered from its Idempotency-Key's stored reply is not counted. */
   BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
-  /** New bookings per hour for one passenger phone from anonymous callers (each texts that phone). */
-  PHONE_BOOKINGS_PER_HOUR: positiveInt.default(6),
+  /** New bookings per hour for one passenger phone, and for one mailbox, from callers without an API key (each ride texts and emails them). */
+  RECIPIENT_BOOKINGS_PER_HOUR: positiveInt.default(6),
   /** Booking lookups, cancels, tracking, booking and claim pages (the public's) per caller per minute. */
   LOOKUP_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   /** The driver app and pages, job-card answers and trip reports per caller per minute. */

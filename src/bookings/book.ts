@@ -133,7 +133,7 @@ async function createOrAnswer(
 ): Promise<CreatedBooking> {
   const repeat = claim.created ? 'owner' : repeatedBy(claim.owner, caller.owner);
   if (repeat === 'owner') {
-    await admitPhoneBooking(s, caller.owner, trip.phone, claim.ref);
+    await admitNewRide(s, caller.owner, trip.phone, claim.ref);
     const booking = await createBooking(bookingStarter(s), identity, farePence, build, caller.owner, claim);
     return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
   }
@@ -147,20 +147,28 @@ async function createOrAnswer(
 }
 
 /**
- * A new ride for a passenger phone, from a caller without an account with us (anonymous, by
- * Idempotency-Key, or a signed-in passenger): at most PHONE_BOOKINGS_PER_HOUR an hour for one phone,
- * 429 beyond. Each ride texts that phone (driver assigned, cancelled), so this, not the per-address
- * allowance, is what stops anyone sending rides to someone's phone from an address many share.
- * Counted only while the ride does not exist yet: a retry of one already made costs nothing. API
- * key holders and partners are accounted per key (a hotel desk may book every guest on its phone).
+ * A new ride for a passenger, from a caller without an API key (anonymous, by Idempotency-Key, or
+ * a signed-in passenger): at most RECIPIENT_BOOKINGS_PER_HOUR an hour for one phone, and for one
+ * mailbox, 429 beyond. Each ride texts that phone (driver assigned, cancelled) and emails that
+ * mailbox (the confirmation), so these, not the per-address allowance, stop anyone sending rides
+ * to someone else from an address many share. Counted only while the ride does not exist yet: a
+ * retry of one already made costs nothing. API key holders and partners are accounted per key (a
+ * hotel desk may book every guest on its own phone).
  */
-async function admitPhoneBooking(s: BookingDeps, owner: RequestOwner, phone: string, ref: string): Promise<void> {
-  if (!phone || owner.principal.startsWith('key:') || owner.principal.startsWith('partner:')) return;
+async function admitNewRide(s: BookingDeps, owner: RequestOwner, phone: string, ref: string): Promise<void> {
+  if (owner.principal.startsWith('key:') || owner.principal.startsWith('partner:')) return;
+  if (!phone && !owner.mailbox) return;
   if (await findBooking(s.sql, ref)) return;
-  const { current, ttl } = await hitCounter(s.sql, `booking-phone:${phone}`, HOUR_MS);
-  if (current > s.config.PHONE_BOOKINGS_PER_HOUR) {
-    const retry = Math.ceil(ttl / 1000);
-    throw Refusal.tooMany('phone_rate_limited', `Too many new bookings for this phone number; retry in ${retry} s.`, { retryAfterSeconds: retry });
+  const max = s.config.RECIPIENT_BOOKINGS_PER_HOUR;
+  const recipients: [string, string, string][] = [];
+  if (phone) recipients.push([`booking-phone:${phone}`, 'phone_rate_limited', 'this phone number']);
+  if (owner.mailbox) recipients.push([`booking-email:${owner.mailbox}`, 'email_rate_limited', 'this email']);
+  for (const [key, code, what] of recipients) {
+    const { current, ttl } = await hitCounter(s.sql, key, HOUR_MS);
+    if (current > max) {
+      const retry = Math.ceil(ttl / 1000);
+      throw Refusal.tooMany(code, `Too many new bookings for ${what}; retry in ${retry} s.`, { retryAfterSeconds: retry });
+    }
   }
 }
 

@@ -11,7 +11,7 @@ import { startStack, type TestStack } from '../support/stack.js';
 let stack: TestStack;
 beforeAll(async () => {
   // The per-address booking allowance is left at its default: that default is what is under test.
-  stack = await startStack({ LOOKUP_RATE_LIMIT_PER_MINUTE: '5', STAFF_RATE_LIMIT_PER_MINUTE: '5', PHONE_BOOKINGS_PER_HOUR: '2' });
+  stack = await startStack({ LOOKUP_RATE_LIMIT_PER_MINUTE: '5', STAFF_RATE_LIMIT_PER_MINUTE: '5', RECIPIENT_BOOKINGS_PER_HOUR: '2' });
 });
 afterAll(async () => stack?.close());
 
@@ -86,7 +86,7 @@ describe('bookings from a shared address', () => {
     expect(statuses).toEqual(Array(35).fill(200));
   }, 120_000);
 
-  it('gives one phone few new rides an hour from anonymous callers, wherever they come from; retries and key holders are not held by it', async () => {
+  it('gives one phone, and one mailbox, few new rides an hour from callers without a key, wherever they come from; retries and key holders are not held by it', async () => {
     const p = phone();
     const first = instant(p, 7);
     const key = `phone-${randomUUID()}`;
@@ -102,6 +102,15 @@ describe('bookings from a shared address', () => {
     // A partner's key is accounted per key (a hotel desk may book its guests on its own phone).
     const { key: apiKey } = await createApiKey(stack.sql, { name: `phone-cap-${randomUUID()}` });
     expect((await post(instant(p, 10), { 'x-api-key': apiKey })).statusCode).toBe(200);
+
+    // One mailbox the same (each ride emails its confirmation), variants of it counted as one.
+    const local = `spam${randomUUID().slice(0, 6)}`;
+    const emailed = [];
+    for (const [i, email] of [`${local}@gmail.com`, `${local}+2@gmail.com`, `${local.toUpperCase()}@gmail.com`].entries()) {
+      const res = await post({ ...instant(phone(), 11 + i), passenger_email: email });
+      emailed.push(res.statusCode === 429 ? res.json().code : res.statusCode);
+    }
+    expect(emailed).toEqual([200, 200, 'email_rate_limited']);
   });
 });
 

@@ -40,6 +40,8 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
     TEMPORAL_TASK_QUEUE: taskQueue,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    // As in stack.ts: files book for the same few test phones within one hour, in one database.
+    RECIPIENT_BOOKINGS_PER_HOUR: '10000',
     ...opts.env,
   };
   const config = loadConfig(env);

@@ -54,7 +54,7 @@ export async function startStack(
     // The same for the staff consoles' per-address bucket (pages loaded without a key), and for the
     // per-phone allowance of new bookings: many files book for the same few test phones in one hour.
     STAFF_RATE_LIMIT_PER_MINUTE: '10000',
-    PHONE_BOOKINGS_PER_HOUR: '10000',
+    RECIPIENT_BOOKINGS_PER_HOUR: '10000',
     // Job intake answers jobs not applied within its budget as `processing`; on a busy machine that
     // would make a test's outcome depend on its speed. Files that test the budget set it.
     INTAKE_REPLY_BUDGET_MS: '60000',
