@@ -106,7 +106,9 @@ const BOOK_SCRIPT = inlineAsset(`(() => {
       });
       const reply = await res.json().catch(() => null);
       if (res.ok && reply && typeof reply.status_url === 'string') {
-        location.assign(reply.status_url);
+        // The manage token rides in the fragment: the tracking page offers to cancel with it, and
+        // it is never sent to the server in a page request or a log line.
+        location.assign(reply.status_url + (typeof reply.manage_token === 'string' ? '#t=' + encodeURIComponent(reply.manage_token) : ''));
         return;
       }
       showProblem(reply, res.status);

@@ -191,7 +191,44 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
     if (map && wasHidden) map.invalidateSize();
     place(p.lat, p.lon);
   };
+  // Cancelling is for whoever holds the booking: the page the booking page opens carries its manage
+  // token in the fragment (#t=...), which never leaves the browser but in the cancel request itself.
+  const token = new URLSearchParams(location.hash.slice(1)).get('t');
+  const manage = document.getElementById('manage');
+  const cancelButton = document.getElementById('cancel');
+  const confirmBox = document.getElementById('cancel-confirm');
+  const cancelError = document.getElementById('cancel-error');
+  const CANCELLABLE = ['awaiting_confirmation', 'scheduled', 'dispatching', 'offered', 'assigned', 'en_route', 'arrived', 'unassigned'];
+  const showManage = (status) => { manage.hidden = !token || !CANCELLABLE.includes(status); };
+  const askAgain = (open) => { confirmBox.hidden = !open; cancelButton.hidden = open; cancelButton.setAttribute('aria-expanded', String(open)); };
+  cancelButton.addEventListener('click', () => askAgain(true));
+  document.getElementById('cancel-no').addEventListener('click', () => askAgain(false));
+  document.getElementById('cancel-yes').addEventListener('click', async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    cancelError.textContent = '';
+    try {
+      const res = await fetch('/api/public/v1/booking/' + encodeURIComponent(root.dataset.ref), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'cancel', token, reason: 'Cancelled by the passenger on the tracking page' }),
+      });
+      if (!res.ok) {
+        const problem = await res.json().catch(() => null);
+        cancelError.textContent = (problem && problem.detail) || 'The booking could not be cancelled just now. Please try again.';
+        return;
+      }
+      const status = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
+      if (status.ok) apply(await status.json());
+    } catch {
+      cancelError.textContent = 'No connection: the booking is not cancelled yet. Please try again.';
+    } finally {
+      button.disabled = false;
+    }
+  });
   const apply = (s) => {
+    showManage(s.status);
+    if (s.final) live.hidden = true;
     set('headline', s.headline);
     set('detail', s.detail);
     set('pickup_time', s.pickup_time);
@@ -242,6 +279,7 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
     setTimeout(poll, Math.min(2500 * 2 ** Math.min(failures, 4), 30000));
   };
   if (mapCard && !mapCard.hidden) place(Number(mapEl.dataset.driverLat), Number(mapEl.dataset.driverLon));
+  showManage(root.dataset.status);
   if (root.dataset.final !== 'true') setTimeout(poll, 2500);
 })();
 `);
@@ -297,6 +335,16 @@ ${withMap && mapCard(s, map)}
   ${s.pickup_note && html`<dt>Note</dt><dd>Your pickup is ${s.pickup_note}. Your driver may call you for the exact place.</dd>`}
   <dt>To</dt><dd data-field="dropoff">${s.dropoff}</dd>
 </dl>
+</div>
+<div class="card" id="manage" hidden>
+<h2>Change of plans?</h2>
+<p class="muted">You can cancel until your driver has picked you up. Your driver is told at once.</p>
+<button type="button" class="decline" id="cancel" aria-expanded="false" aria-controls="cancel-confirm">Cancel this booking</button>
+<div id="cancel-confirm" hidden>
+<p><strong>Cancel booking ${s.booking_reference}?</strong></p>
+<div class="actions"><button type="button" id="cancel-yes">Yes, cancel it</button><button type="button" class="decline" id="cancel-no">Keep it</button></div>
+</div>
+<p class="field-error" id="cancel-error" role="alert"></p>
 </div>
 <p class="hint" id="live"${s.final && html` hidden`}>This page updates by itself.</p>`;
   const extras = withMap ? { stylesheets: [LEAFLET_CSS], scripts: [LEAFLET_JS], imgSrc: tiles ? [tiles] : [] } : {};

@@ -38,7 +38,7 @@ async function phonePage(path: string): Promise<Page> {
 const tomorrowMorning = () => DateTime.now().setZone('Europe/London').plus({ days: 1 }).set({ hour: 9, minute: 30 }).toFormat("yyyy-LL-dd'T'HH:mm");
 
 describe('the front door', () => {
-  it('quotes from / and books the trip from a phone', async () => {
+  it('quotes from / and books the trip from a phone, then cancels it from the tracking page the booking opened', async () => {
     const page = await phonePage('/');
     expect(await page.title()).toContain('Book a taxi');
     await page.fill('#pickup', '10 Wilmslow Road, Rusholme, Manchester M14 5TQ');
@@ -52,13 +52,27 @@ describe('the front door', () => {
     await page.fill('#passenger_phone_whatsapp', '+44 7400 123456');
     await page.check('input[name="payment_method"][value="cash_to_driver"]');
     await page.click('#submit');
-    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}$/);
+    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}(#t=[^#]+)?$/);
     const ref = new URL(page.url()).pathname.split('/').pop()!;
     const [row] = await stack.sql<{ passengers: number; pickup_at: Date }[]>`select passengers, pickup_at from bookings where ref = ${ref}`;
     expect(row?.passengers).toBe(2);
     // Booked for the time chosen, read as UK time.
     expect(DateTime.fromJSDate(row!.pickup_at).setZone('Europe/London').toFormat("yyyy-LL-dd'T'HH:mm")).toBe(tomorrowMorning());
+
+    // The tracking page the booking opened lets its holder cancel, after asking once more.
+    await page.waitForSelector('#manage:not([hidden])');
+    await page.click('#cancel');
+    await page.click('#cancel-yes');
+    await page.waitForSelector('[data-field="headline"]:has-text("Cancelled")');
+    await page.waitForSelector('#manage', { state: 'hidden' });
+    const [after] = await stack.sql<{ status: string }[]>`select status from bookings where ref = ${ref}`;
+    expect(after?.status).toBe('cancelled');
     await page.context().close();
+
+    // The same page without the link's token (anyone with the reference) offers no cancel.
+    const stranger = await phonePage(`/track/${ref}`);
+    expect(await stranger.isHidden('#manage')).toBe(true);
+    await stranger.context().close();
   });
 
   it('shows the form again, as typed, with the problem beside the place it could not find', async () => {

@@ -185,7 +185,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     await page.fill('#passenger_phone_whatsapp', '07400 123456');
     await page.check('input[name="payment_method"][value="cash_to_driver"]');
     await page.click('#submit');
-    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}$/);
+    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}(#t=[^#]+)?$/);
     const ref = new URL(page.url()).pathname.split('/').pop()!;
     const [booking] = await stack.sql<{ passengers: number; vehicle_type: string; passenger_phone: string }[]>`select passengers, vehicle_type, passenger_phone from bookings where ref = ${ref}`;
     expect(booking).toEqual({ passengers: 5, vehicle_type: '6seater', passenger_phone: '+447400123456' });
@@ -227,7 +227,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     await page.click('#submit');
     await page.waitForSelector('text=Could not reach Direct Taxi');
     await page.click('#submit');
-    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}$/);
+    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}(#t=[^#]+)?$/);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
