@@ -98,9 +98,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
     const [actions] = await stack.sql<{ n: number }[]>`select count(*)::int as n from staff_actions where subject_id = ${driver!.id} and action = 'driver.approve'`;
     expect(actions!.n).toBe(1);
 
-    // 3. The driver signs in with the texted code and goes online where they are.
+    // 3. The driver signs in with the texted code and goes online where they are. Applied as +44,
+    // they type the number as at home (issue 23).
     const app = await open(`${base}/driver`, { geolocation: NEAR_PICKUP, permissions: ['geolocation'] });
-    await app.fill('#phone', phone);
+    await app.fill('#phone', `0${phone.slice(3, 7)} ${phone.slice(7)}`);
     await app.click('#phone-form button[type=submit]');
     await app.waitForSelector('#code-form:not([hidden])');
     const code = await eventually(async () => {
