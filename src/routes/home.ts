@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { vehicleClass } from '../bookings/request/index.js';
 import { findBooking } from '../bookings/store.js';
+import { normalisePhone } from '../passengers/phone.js';
 import { html } from '../pages/escape-html.js';
 import { EMPTY_FIND, EMPTY_QUOTE, renderHomePage, VEHICLE_CHOICES, type FindFormValues, type QuoteFormValues } from '../pages/home-page.js';
 import { messagePage } from '../pages/layout.js';
@@ -106,12 +107,10 @@ function londonTime(raw: string): string | undefined | null {
   return t.isValid ? t.toUTC().toISO() : null;
 }
 
-/** The email or phone typed matches the booking's: emails ignoring case, phones by their national number. */
+/** The email or phone typed matches the booking's: emails ignoring case, phones read as every form reads them (E.164). */
 export function sameContact(typed: string, email: string | null, phone: string | null): boolean {
   const t = typed.trim();
   if (t.includes('@')) return email !== null && email.toLowerCase() === t.toLowerCase();
-  // The UK number without its country code or trunk zero: +44 (0)7400 123456, 0044 7400 123456 and 07400 123456 alike.
-  const national = (p: string) => p.replace(/[^\d+]/g, '').replace(/^(\+|00)44/, '').replace(/^0+/, '');
-  const typedNational = national(t);
-  return phone !== null && typedNational.length >= 9 && national(phone) === typedNational;
+  const read = normalisePhone(t, { allowDramaNumbers: true });
+  return phone !== null && read.ok && read.e164 === phone;
 }
