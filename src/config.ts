@@ -39,7 +39,7 @@ const ConfigSchema = z.object({
   /** New bookings per hour for one passenger phone, and for one mailbox, from callers without an API key (each ride texts and emails them). */
   RECIPIENT_BOOKINGS_PER_HOUR: positiveInt.default(6),
   /** Booking lookups, cancels, tracking, booking and claim pages (the public's) per caller per minute. */
-  LOOKUP_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  LOOKUP_RATE_LIMIT_PER_MINUTE: positiveInt.default(1200),
   /** The driver app and pages, job-card answers and trip reports per caller per minute. */
   DRIVER_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   /** Staff consoles (/ops, /api/ops, the operator dashboard) per staff member or API key per minute. */
