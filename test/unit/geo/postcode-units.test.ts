@@ -6,8 +6,10 @@ import { DEFAULT_POSTCODE_UNITS_PATH, PostcodeUnits, postcodeUnits } from '../..
 
 // The bundled index (data/gazetteer/postcode_units.bin.gz, built by scripts/build-postcodes.py
 // from OS Code-Point Open 2025.2.0). Expected points: the Code-Point eastings and northings
-// converted to WGS84 (the OS worked example, E 651409.903 N 313177.270, converts to within 1 m
-// of its published answer with the same method).
+// converted to WGS84. The build's conversion gives the OS worked example (E 651409.903,
+// N 313177.270) to within 1 m of its published answer, and the same WGS84 as pyproj, to 1e-5
+// degree, for the OSGB points in bench/data/destinations.csv (E 530059 N 179937, E 529414 N 180598,
+// E 383683 N 397930).
 const units = postcodeUnits();
 
 describe('unit postcode index', () => {
