@@ -46,7 +46,7 @@ type JsonSchemaField = { type?: string; maxLength?: number; enum?: unknown[] };
 
 /**
  * The most bytes one valid job can be sent as, read off the schema's own limits, so the body limit
- * moves with them: every string at its longest with every character escaped as \uXXXX (6 bytes, the
+ * moves with them: every string at its longest with every character written as a \u escape (6 bytes, the
  * longest JSON spelling of a UTF-16 unit), every number at 32 bytes, each field's name and
  * punctuation, and 512 bytes of whitespace. A string field without a length limit would make this
  * unbounded, so it throws (a unit test loads it).
