@@ -32,6 +32,8 @@ export interface DriverRow {
   vehicle_make: string | null;
   vehicle_model: string | null;
   vehicle_registration: string | null;
+  /** As the driver gave it (migration 00024); null when they did not. */
+  vehicle_colour: string | null;
   payment_options: unknown;
   applied_at: Date | null;
   status_changed_at: Date | null;
@@ -53,6 +55,8 @@ export interface DriverApplication {
   vehicleMake: string;
   vehicleModel: string;
   vehicleRegistration: string;
+  /** Optional: "silver", "dark blue". */
+  vehicleColour: string | null;
   vehicleType: string;
   seats: number;
   wheelchairAccessible: boolean;
@@ -81,12 +85,12 @@ export async function insertApplication(sql: Sql, id: string, a: DriverApplicati
       insert into drivers (id, name, phone, email, tier, home_area, partner_fleet_id, approved, status, vehicle_type,
                            vehicle_description, plate, seats, wheelchair_accessible, online, licensing_authority,
                            driver_licence_number, driver_licence_expires, vehicle_licence_number, vehicle_licence_expires,
-                           vehicle_make, vehicle_model, vehicle_registration, applied_at, status_changed_at)
+                           vehicle_make, vehicle_model, vehicle_registration, vehicle_colour, applied_at, status_changed_at)
       values (${id}, ${a.name}, ${a.phone}, ${a.email}, ${a.tier}, ${a.homeArea}, null, false, 'applicant',
               ${a.vehicleType}, ${`${a.vehicleMake} ${a.vehicleModel}`}, ${a.vehicleLicenceNumber}, ${a.seats},
               ${a.wheelchairAccessible}, false, ${a.licensingAuthority}, ${a.driverLicenceNumber}, ${a.driverLicenceExpires},
               ${a.vehicleLicenceNumber}, ${a.vehicleLicenceExpires}, ${a.vehicleMake}, ${a.vehicleModel},
-              ${a.vehicleRegistration}, now(), now())`;
+              ${a.vehicleRegistration}, ${a.vehicleColour}, now(), now())`;
     for (const d of documents) {
       // A Buffer would go as a hex string twice its size (and a copy of it); the base64 is already here.
       await tx`insert into driver_documents (driver_id, kind, content_type, size_bytes, sha256, data)
@@ -186,6 +190,16 @@ export async function bookingsOfDriver(sql: Sql, driverId: string): Promise<stri
 export async function driverStatus(sql: Sql, id: string): Promise<DriverStatus | null> {
   const [d] = await sql<{ status: DriverStatus }[]>`select status from drivers where id = ${id}`;
   return d?.status ?? null;
+}
+
+/** What a passenger is told to look for: the car as it is seen in the street, and who drives it. */
+export type DriverCar = Pick<DriverRow, 'name' | 'vehicle_description' | 'plate' | 'vehicle_make' | 'vehicle_model' | 'vehicle_registration' | 'vehicle_colour'>;
+
+export async function findDriverCar(sql: Sql, id: string): Promise<DriverCar | null> {
+  const [d] = await sql<DriverCar[]>`
+    select name, vehicle_description, plate, vehicle_make, vehicle_model, vehicle_registration, vehicle_colour
+      from drivers where id = ${id}`;
+  return d ?? null;
 }
 
 export async function findDriver(sql: Sql, id: string): Promise<DriverRow | null> {

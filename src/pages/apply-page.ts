@@ -35,6 +35,7 @@ const APPLY_SCRIPT = inlineAsset(`(() => {
         driver_licence_number: f.driver_licence_number.value, driver_licence_expires: f.driver_licence_expires.value,
         vehicle_licence_number: f.vehicle_licence_number.value, vehicle_licence_expires: f.vehicle_licence_expires.value,
         vehicle_make: f.vehicle_make.value, vehicle_model: f.vehicle_model.value, vehicle_registration: f.vehicle_registration.value,
+        vehicle_colour: f.vehicle_colour.value.trim() || null,
         vehicle_type: f.vehicle_type.value, seats: Number(f.seats.value), wheelchair_accessible: f.wheelchair_accessible.checked,
         home_area: f.home_area.value || null, tier: f.tier.value, documents,
       };
@@ -86,7 +87,10 @@ ${field('vehicle_licence_expires', 'Vehicle licence expires', 'date')}
 <h2>Vehicle</h2>
 ${field('vehicle_make', 'Make')}
 ${field('vehicle_model', 'Model')}
-${field('vehicle_registration', 'Registration')}
+${field('vehicle_registration', 'Registration (as on the number plate, e.g. AB12 CDE)')}
+<label for="vehicle_colour">Colour <span class="muted">(optional)</span></label>
+<input id="vehicle_colour" name="vehicle_colour" type="text" maxlength="30" aria-describedby="vehicle_colour-hint">
+<p class="hint" id="vehicle_colour-hint">As passengers will see it, e.g. silver or dark blue: with the registration, it is how they find your car.</p>
 <label for="vehicle_type">Vehicle class</label>
 <select id="vehicle_type" name="vehicle_type">${VEHICLES.map(([v, l]) => html`<option value="${v}">${l}</option>`)}</select>
 <label for="seats">Passenger seats</label>

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
+import { carDescription, firstName, formatRegistration } from '../drivers/car.js';
+import type { DriverCar } from '../drivers/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 import { payOptions } from '../settlement/payment-options.js';
@@ -75,7 +77,19 @@ export const TrackStatus = z.object({
   /** Said when the pickup is only approximate (a town centre, a postcode area). */
   pickup_note: z.string().nullable(),
   dropoff: z.string(),
-  driver: z.object({ name: z.string(), vehicle: z.string(), plate: z.string() }).nullable(),
+  /**
+   * Who is coming and the car to look for: the driver's first name only, the car with its colour,
+   * and its registration; when no registration is on file, the council licence (plate) number,
+   * labelled as such, instead.
+   */
+  driver: z
+    .object({
+      name: z.string(),
+      vehicle: z.string(),
+      registration: z.string().nullable(),
+      council_licence: z.string().nullable(),
+    })
+    .nullable(),
   fare: z.string().describe('GBP, e.g. "£12.40"'),
   payment: z.object({ state: z.enum(PAYMENT_STATES), detail: z.string() }),
   /** How the assigned driver takes payment; empty until a driver accepts and once paid. */
@@ -94,14 +108,34 @@ export const showsDriverPosition = (row: BookingWithDriver): boolean => row.driv
 export interface LiveDriver {
   position: DriverPosition | null;
   now: Date;
+  /** Our driver's car as the drivers table has it; absent for an exchange fleet's driver. */
+  car?: DriverCar | null;
+}
+
+/** The driver as the passenger is told of them, from our driver's row or the booking's (exchange) driver. */
+function driverFacts(row: BookingWithDriver, car: DriverCar | null | undefined): NonNullable<TrackStatus['driver']> | null {
+  const name = firstName(car?.name ?? row.d_name);
+  if (!name) return null;
+  const fallback = vehicleLabel(row.vehicle_type);
+  const registration = formatRegistration(car?.vehicle_registration);
+  const licence = (car ? car.plate : row.d_plate)?.trim() || null;
+  return {
+    name,
+    vehicle: car ? carDescription(car, fallback) : row.d_vehicle || fallback,
+    registration,
+    council_licence: registration ? null : licence,
+  };
+}
+
+/** The label and value of the car's plate line: the registration, or failing it the council licence number. */
+function plateLine(d: NonNullable<TrackStatus['driver']> | null): { label: string; value: string } {
+  if (d?.registration) return { label: 'Registration', value: d.registration };
+  return { label: 'Council licence no.', value: d?.council_licence ?? 'Not on file' };
 }
 
 export function trackStatus(row: BookingWithDriver, live: LiveDriver = { position: null, now: new Date() }): TrackStatus {
   const words = WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
-  const driver =
-    SHOWS_DRIVER.has(row.status) && row.d_name
-      ? { name: row.d_name, vehicle: row.d_vehicle || vehicleLabel(row.vehicle_type), plate: row.d_plate ?? '' }
-      : null;
+  const driver = SHOWS_DRIVER.has(row.status) && row.d_name ? driverFacts(row, live.car) : null;
   const state = paymentState(row);
   const p = live.position;
   const position = driver && showsDriverPosition(row) && p && live.now.getTime() - p.at.getTime() < FRESH_POSITION_MS ? p : null;
@@ -237,7 +271,9 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
     if (s.driver) {
       set('driver_name', s.driver.name);
       set('driver_vehicle', s.driver.vehicle);
-      set('driver_plate', s.driver.plate);
+      // The same choice as plateLine: the registration, else the council licence number said to be one.
+      set('driver_plate_label', s.driver.registration ? 'Registration' : 'Council licence no.');
+      set('driver_plate', s.driver.registration || s.driver.council_licence || 'Not on file');
     }
     driverCard.hidden = !s.driver;
     showPosition(s);
@@ -302,6 +338,7 @@ function mapCard(s: TrackStatus, m: TrackMap) {
 
 export function renderTrackPage(s: TrackStatus, map: TrackMap): Page {
   const d = s.driver;
+  const plate = plateLine(d);
   const withMap = !MAP_OVER.has(s.status as BookingStatus);
   const tiles = tileImageSource(map.tileUrl);
   const body = html`<div class="card" id="track" data-ref="${s.booking_reference}" data-status="${s.status}" data-payment="${s.payment.state}" data-final="${String(s.final)}">
@@ -311,11 +348,11 @@ export function renderTrackPage(s: TrackStatus, map: TrackMap): Page {
 </div>
 ${withMap && mapCard(s, map)}
 <div class="card" id="driver"${!d && html` hidden`}>
-<h2>Your driver</h2>
+<h2>Look out for</h2>
 <dl class="facts">
-  <dt>Name</dt><dd data-field="driver_name">${d?.name}</dd>
-  <dt>Vehicle</dt><dd data-field="driver_vehicle">${d?.vehicle}</dd>
-  <dt>Plate</dt><dd><span class="plate" data-field="driver_plate">${d?.plate}</span></dd>
+  <dt>Your driver</dt><dd data-field="driver_name">${d?.name}</dd>
+  <dt>Car</dt><dd data-field="driver_vehicle">${d?.vehicle}</dd>
+  <dt data-field="driver_plate_label">${plate.label}</dt><dd><span class="plate" data-field="driver_plate">${plate.value}</span></dd>
 </dl>
 </div>
 <div class="card" id="pay">

@@ -91,6 +91,8 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
           vehicleMake: b.vehicle_make,
           vehicleModel: b.vehicle_model,
           vehicleRegistration: b.vehicle_registration.toUpperCase(),
+          // Left blank on the form: no colour on file.
+          vehicleColour: b.vehicle_colour || null,
           vehicleType: b.vehicle_type,
           seats: b.seats,
           wheelchairAccessible: b.wheelchair_accessible,

@@ -5,6 +5,7 @@ import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { findBooking, type BookingWithDriver } from '../bookings/store.js';
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { findOffer } from '../dispatch/store.js';
+import { findDriverCar } from '../drivers/store.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderQuotePage } from '../pages/book-page.js';
@@ -24,10 +25,11 @@ import { BookingRefParams } from '../schemas/booking.js';
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const s = app.services;
 
-  /** The status with the driver's position, read only when the page could show it. */
+  /** The status with the driver's position, read only when the page could show it, and their car. */
   const liveStatus = async (row: BookingWithDriver): Promise<TrackStatus> => {
     const position = showsDriverPosition(row) ? await findDriverPosition(s.sql, row.driver_id!) : null;
-    return trackStatus(row, { position, now: s.now() });
+    const car = row.driver_id && row.d_name ? await findDriverCar(s.sql, row.driver_id) : null;
+    return trackStatus(row, { position, now: s.now(), car });
   };
 
   // The tracking page polls this; a JSON endpoint, so its errors stay problem details.

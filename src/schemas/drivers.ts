@@ -43,6 +43,16 @@ export const DriverApplicationRequest = z
     vehicle_make: shownToOthers('vehicle', 40, 2, "As passengers will see it: letters, digits, spaces and - ' & +"),
     vehicle_model: shownToOthers('vehicle', 40, 1, "As passengers will see it: letters, digits, spaces and - ' & +"),
     vehicle_registration: text(10).trim().regex(/^[A-Za-z0-9 ]{2,10}$/, 'must be a UK registration'),
+    vehicle_colour: text(30)
+      .trim()
+      .superRefine((v, ctx) => {
+        // A colour is words: no digits, nothing but letters, spaces, hyphens and apostrophes.
+        const problem = v === '' ? null : /^\p{L}[\p{L} '-]*$/u.test(v) ? driverDetailProblem('vehicle', v) : 'may contain only letters, spaces and hyphens';
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .nullable()
+      .default(null)
+      .describe("Optional: the car's colour as passengers will see it, e.g. silver, dark blue (letters, spaces and hyphens)"),
     vehicle_type: z.enum(VEHICLE_TYPES),
     seats: z.number().int().min(1).max(16),
     wheelchair_accessible: z.boolean().default(false),

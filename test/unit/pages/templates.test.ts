@@ -94,7 +94,9 @@ describe('html templates', () => {
       expect(page.html.match(/<script>/g)).toHaveLength(1);
       expectHashesMatch(page);
     }
-    expect(track.html).toContain('Sam &quot;The Cab&quot; O&#39;Neil');
+    // The passenger sees the driver's first name only (issue 23, item 5).
+    expect(track.html).toContain('data-field="driver_name">Sam</dd>');
+    expect(track.html).not.toContain('Neil');
     expect(card.html).toContain('data-token="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(card.html).toContain('data-seconds-left="60"');
   });
