@@ -89,6 +89,28 @@ function divisionFor(version: TariffVersion, req: PriceRequest) {
   return version.bankHolidayDivision === 'pickup_country' ? divisionForCountry(req.pickup.country) : version.bankHolidayDivision;
 }
 
+/** The place a passenger would recognise: the council, else the town, else the label. */
+function placeName(pickup: PriceRequest['pickup']): string {
+  return pickup.council ?? pickup.town ?? pickup.label;
+}
+
+/**
+ * Says plainly why a quote is on the national default (issue 23 item 8): no council table is held
+ * for the pickup's area, so the fare is the service's estimate from the medians of the council
+ * tables it holds, not the council's maximum. Informational: it adds nothing.
+ */
+export function nationalDefaultRule(pickup: PriceRequest['pickup']): PricedRule {
+  return {
+    code: 'national_default',
+    description:
+      `National default fare: the pickup (${placeName(pickup)}) is outside every licensing area whose council fare table this service holds, ` +
+      `so this fare is the service's estimate from the medians of the council tables it holds, not ${pickup.council ? `${pickup.council}'s` : "the local council's"} own table. ` +
+      `Where a locally licensed hackney carriage takes the hire, that council's table is the legal maximum.`,
+    amountPence: 0,
+    provisional: true,
+  };
+}
+
 /** Prices a journey against the tariffs in `data`; tests pass their own data to pin it. */
 export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceResult {
   validate(req);
@@ -114,14 +136,16 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
 
   const holiday = start.bankHoliday ?? (condition.type === 'bank_holiday' ? matchedBankHoliday(condition, start) : null);
   const holidayNote = holiday ? `, ${holiday}` : '';
-  const rules: PricedRule[] = [
+  const rules: PricedRule[] = [];
+  if (areaId === NATIONAL_DEFAULT_AREA && !worldwide) rules.push(nationalDefaultRule(req.pickup));
+  rules.push(
     {
       code: 'tariff_period',
       description: `${period.name} — ${describeLocal(start.dateTime)}${holidayNote}; ${describeMeter(version, period, actual)}`,
       amountPence: 0,
       provisional: actual.provisional,
     },
-  ];
+  );
   if (period.id !== basePeriod.id) {
     rules.push({
       code: condition.code ?? period.code ?? 'tariff_period_premium',

@@ -63,7 +63,7 @@ const ResolvedPlace = z
 
 const AppliedRule = z
   .object({
-    code: z.string().describe('e.g. tariff_period, night_rate, bank_holiday, meet_and_greet, vehicle_class'),
+    code: z.string().describe('e.g. tariff_period, night_rate, bank_holiday, meet_and_greet, vehicle_class; national_default (0, first) when no council table is held for the pickup and the fare is the service estimate'),
     description: z.string(),
     amount: z.number().describe('GBP this rule added (negative if it removed money)'),
     amount_pence: z.number().int(),

@@ -50,6 +50,11 @@ export const NEWPORT_WALES = place('NP20 1DW', 'Casnewydd - Newport', 'Wales', '
 export const NEWPORT_ISLE_OF_WIGHT = place('Newport', 'Isle of Wight', 'South East', 'England', { kind: 'place', postcodeDistrict: 'PO30' });
 export const NEWPORT_SHROPSHIRE = place('Newport', 'Telford and Wrekin', 'West Midlands', 'England', { kind: 'place', postcodeDistrict: 'TF10' });
 export const NEWPORT_PEMBROKESHIRE = place('Trefdraeth / Newport', 'Sir Benfro - Pembrokeshire', 'Wales', 'Wales', { kind: 'place', postcodeDistrict: 'SA42' });
+export const LEYLAND = place('PR25 1DH', 'South Ribble', 'North West', 'England', { postcodeDistrict: 'PR25' });
+export const PRESTON = place('PR1 2RL', 'Preston', 'North West', 'England', { postcodeDistrict: 'PR1' });
+export const ABERDEENSHIRE_STONEHAVEN = place('AB39 2AA', 'Aberdeenshire', 'Scotland', 'Scotland', { postcodeDistrict: 'AB39' });
+// Places no council table held covers, for the national default's tests.
+export const INVERNESS = place('IV1 1AA', 'Highland', 'Scotland', 'Scotland', { postcodeDistrict: 'IV1' });
 export const YORK = place('YO1 7HH', 'York', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'YO1' });
 export const SOUTHAMPTON = place('SO14 7DU', 'City of Southampton', 'South East', 'England', { postcodeDistrict: 'SO14' });
 export const HARROGATE = place('HG1 1AA', 'Harrogate', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'HG1' });

@@ -34,6 +34,7 @@ describe('tariff files', () => {
 
   it('all validate and cover every area', () => {
     expect(book.areaIds()).toEqual([
+      'aberdeen',
       'birmingham',
       'bracknell-forest',
       'brighton-and-hove',
@@ -47,6 +48,7 @@ describe('tariff files', () => {
       'nottingham',
       'sheffield',
       'south-gloucestershire',
+      'south-ribble',
       'wirral',
     ]);
   });
@@ -57,7 +59,7 @@ describe('tariff files', () => {
       for (const v of book.area(id)!.versions) expect(v.provisional, id).toBe(true);
     }
     expect(book.area('national-default')).toMatchObject({ kind: 'service_default' });
-    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest', 'sheffield', 'nottingham', 'newport']) {
+    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest', 'sheffield', 'nottingham', 'newport', 'aberdeen', 'south-ribble']) {
       expect(book.area(id)!.kind).toBe('council');
       expect(book.area(id)!.versions.at(-1)!.provisional, id).toBe(false);
     }
@@ -158,6 +160,10 @@ describe('licensing area', () => {
     expect(area('Cambridge', 'Eastern')).toBe('cambridge');
     expect(area('South Cambridgeshire', 'Eastern')).toBe('national-default');
     expect(area('Casnewydd - Newport', 'Wales')).toBe('newport');
+    expect(area('Aberdeen City', 'Scotland')).toBe('aberdeen');
+    expect(area('Aberdeenshire', 'Scotland')).toBe('national-default');
+    expect(area('South Ribble', 'North West')).toBe('south-ribble');
+    expect(area('Preston', 'North West')).toBe('national-default');
     expect(area('Trafford', 'North West')).toBe('national-default');
     expect(area(null, null)).toBe('national-default');
   });
