@@ -105,12 +105,38 @@ function main(): void {
     sources[file] = sha256;
     csv[file] = parseCsv(text);
   }
-  const placeRows = csv['gb_places.csv'] ?? [];
   const districtRows = csv['postcode_districts.csv'] ?? [];
   const sectorRows = csv['postcode_sectors.csv'] ?? [];
   const airportRows = csv['uk_airports.csv'] ?? [];
   const stationRows = csv['uk_railway_stations.csv'] ?? [];
   const poiRows = csv['pois.csv'] ?? [];
+
+  const sectorLat = sectorRows.map((r) => num(r, 'latitude'));
+  const sectorLon = sectorRows.map((r) => num(r, 'longitude'));
+  const sectorGrid = new SpatialGrid(sectorLat, sectorLon);
+  const liveSector = (i: number): boolean => sectorRows[i]?.likely_retired !== '1';
+
+  // Northern Ireland and the Crown dependencies (GeoNames) after GB's own places, in the same
+  // columns: a Northern Ireland town takes the outward code of its nearest BT sector.
+  const placeRows = [
+    ...(csv['gb_places.csv'] ?? []),
+    ...(csv['geonames_places.csv'] ?? []).map((row): CsvRecord => {
+      const near = sectorGrid.nearest(num(row, 'latitude'), num(row, 'longitude'), liveSector, NEAREST_SECTOR_RADIUS_M);
+      const outcode = row.country === NORTHERN_IRELAND && near >= 0 ? (sectorRows[near]?.outcode ?? '') : '';
+      return {
+        name: row.name ?? '',
+        name_alt: row.name_alt ?? '',
+        local_type: row.local_type ?? '',
+        latitude: row.latitude ?? '',
+        longitude: row.longitude ?? '',
+        postcode_district: outcode.startsWith('BT') ? outcode : '',
+        district_borough: row.council ?? '',
+        county_unitary: '',
+        region: row.country ?? '',
+        country: row.country ?? '',
+      };
+    }),
+  ];
 
   const strings = new StringTable();
   const districtIndex = new Map<string, number>();
@@ -124,11 +150,6 @@ function main(): void {
   const placeDistrict = placeRows.map((r) => districtOf(r.postcode_district));
   const placeGrid = new SpatialGrid(placeLat, placeLon);
   const councilOf = (row: CsvRecord): string => row.district_borough || row.county_unitary || '';
-
-  const sectorLat = sectorRows.map((r) => num(r, 'latitude'));
-  const sectorLon = sectorRows.map((r) => num(r, 'longitude'));
-  const sectorGrid = new SpatialGrid(sectorLat, sectorLon);
-  const liveSector = (i: number): boolean => sectorRows[i]?.likely_retired !== '1';
 
   const placeAdmin = (i: number, district: number): Admin => {
     const row = placeRows[i];

@@ -7,7 +7,7 @@ import { haversineMeters } from './haversine.js';
 import { NameSearch } from './name-search.js';
 import { postcodeUnits } from './postcode-units.js';
 import { streetIndex } from './streets.js';
-import { tokens } from './normalise-text.js';
+import { normaliseText, tokens } from './normalise-text.js';
 import { isIntentWord, parseQueryText, type FoundPostcode, type QueryText } from './query-text.js';
 import type { GeocodeResult, GeoLocation, Geocoder, PlaceSuggestion, Precision } from './types.js';
 
@@ -36,6 +36,14 @@ const ENTRY_PRECISION: Record<GazetteerEntry['kind'], Precision> = {
 const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 const SECTOR = /^([A-Z]{1,2}\d[A-Z\d]?) (\d)$/;
 const MAX_QUERY_LENGTH = 300;
+/** Alderney (GY9) and Sark (GY10) are their own islands, not Guernsey: no point of ours is on them. */
+const UNPLACED_POSTCODE_DISTRICTS = new Set(['GY9', 'GY10']);
+const POSTCODE_AREA_COUNTRY: Partial<Record<string, string>> = {
+  BT: 'Northern Ireland',
+  JE: 'Jersey',
+  GY: 'Guernsey',
+  IM: 'Isle of Man',
+};
 // A trailing outward code is trusted over the town named before it unless they are this far apart.
 const OUTCODE_TOWN_AGREEMENT_M = 40_000;
 
@@ -103,9 +111,13 @@ export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult 
     seen.add(s.label);
     suggestions.push(s);
   };
-  if (raw !== '') {
+  const text = raw === '' ? null : parseQueryText(raw);
+  // A postcode outside Great Britain says which country the place is in: nothing elsewhere is offered.
+  const postcodeCountry = text?.postcode ? POSTCODE_AREA_COUNTRY[text.postcode.area] : undefined;
+  if (text && !(text.postcode && UNPLACED_POSTCODE_DISTRICTS.has(text.postcode.outcode))) {
     // The doubtful answer is among these, ranked with the rest (after places in a town the query names).
-    for (const entry of names.suggest(parseQueryText(raw), MAX_SUGGESTIONS * 2)) {
+    for (const entry of names.suggest(text, MAX_SUGGESTIONS * 2)) {
+      if (postcodeCountry && entry.country !== postcodeCountry) continue;
       const place = fromEntry(entry, 0);
       offer({ label: place.label, kind: place.kind, town: place.town, precision: place.precision });
     }
@@ -121,7 +133,18 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
 
   if (text.postcode) {
     const located = locatePostcode(gazetteer, text.postcode);
+    // A Crown dependency postcode only names its island: a town the address names on that island
+    // ("Ramsey, IM8 ...") is nearer the door than the island's main town.
+    if (located && located.precision === 'town_centre' && !located.inUk && text.parts.length > 0) {
+      const named = names.search({ ...text, parts: [...text.parts, normaliseText(located.country ?? '')] });
+      if (named && named.confidence >= MIN_CONFIDENCE && named.entry.country === located.country) {
+        return { ...fromEntry(named.entry, located.confidence), label: `${text.postcode.postcode}, ${named.entry.label}` };
+      }
+    }
     if (located) return located;
+    // A postcode of an island we hold no place for (Alderney GY9, Sark GY10): refuse rather than
+    // answer with another island or a namesake in Great Britain.
+    if (UNPLACED_POSTCODE_DISTRICTS.has(text.postcode.outcode)) return null;
   }
   const whole = text.parts.join(' ');
   const compact = whole.toUpperCase();
@@ -198,6 +221,7 @@ function locatePostcode(gazetteer: Gazetteer, postcode: FoundPostcode): GeoLocat
   if (sector) return fromPostcodeArea(sector, postcode.postcode, 'postcode_sector', 1);
   if (district) return fromPostcodeArea(district, postcode.postcode, 'postcode_district', 0.9);
   // Crown dependency postcodes have no coordinates in the source; use the island's main town.
+  if (UNPLACED_POSTCODE_DISTRICTS.has(postcode.outcode)) return null;
   const island = CROWN_DEPENDENCIES.find((c) => c.postcodeArea === postcode.area);
   if (island) {
     return {

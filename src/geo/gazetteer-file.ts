@@ -14,6 +14,7 @@ export const SOURCE_FILES = [
   'uk_airports.csv',
   'uk_railway_stations.csv',
   'pois.csv',
+  'geonames_places.csv',
 ] as const;
 
 /** Admin columns shared by every table; values index `strings`. */

@@ -31,6 +31,13 @@ export const DEFAULT_GAZETTEER_PATH = new URL('../../data/gazetteer/gazetteer.js
 
 const COUNTRIES: readonly Country[] = ['England', 'Scotland', 'Wales', 'Northern Ireland', 'Isle of Man', 'Jersey', 'Guernsey'];
 
+const GREAT_BRITAIN: ReadonlySet<Country> = new Set(['England', 'Scotland', 'Wales']);
+
+/** Jersey, Guernsey and the Isle of Man: not the UK. */
+export function isCrownDependency(country: Country | null): boolean {
+  return country === 'Jersey' || country === 'Guernsey' || country === 'Isle of Man';
+}
+
 function asCountry(value: string | null): Country | null {
   return value !== null && (COUNTRIES as readonly string[]).includes(value) ? (value as Country) : null;
 }
@@ -189,7 +196,11 @@ export class Gazetteer {
         context: normaliseText(island.country),
       };
       this.addSynthetic(entry, island.names, CROWN_DEPENDENCY_SCORE);
+      // "St Helier, Jersey": the island qualifies like a town, and an answer outside it is wrong.
+      for (const name of island.names) if (!name.includes(' ')) this.townKeys.add(name);
+      this.townKeys.add(normaliseText(island.country));
     }
+    this.townKeys.add('northern ireland');
   }
 
   private addSynthetic(entry: GazetteerEntry, keys: string[], score: number): void {
@@ -361,19 +372,24 @@ export class Gazetteer {
     const name = p.name[i] ?? '';
     const alt = p.alt[i] ?? '';
     const council = this.str(p.council[i]);
-    const display = alt ? `${name} (${alt})` : name;
+    const country = asCountry(this.str(p.country[i]));
+    // GeoNames spells "Saint Peter Port" where the island writes "St Peter Port": one name shown.
+    const display = alt && normaliseText(alt) !== normaliseText(name) ? `${name} (${alt})` : name;
     const showCouncil = council !== null && !this.key(p.council[i]).includes(normaliseText(name));
+    // Outside Great Britain the country is part of the name people need: "Newcastle, Down, Northern Ireland".
+    const outsideGb = country !== null && !GREAT_BRITAIN.has(country);
+    const label = [display, showCouncil ? council : null, outsideGb ? country : null].filter((x) => x !== null).join(', ');
     return {
       kind: 'place',
-      label: showCouncil ? `${display}, ${council}` : display,
+      label,
       town: name,
       lat: p.lat[i] ?? 0,
       lon: p.lon[i] ?? 0,
       postcodeDistrict: this.districtCode(p.district[i]),
       council,
       region: this.str(p.region[i]),
-      country: asCountry(this.str(p.country[i])),
-      inUk: true,
+      country,
+      inUk: !isCrownDependency(country),
       placeType: this.placeType(i),
       context: this.context(this.key(p.council[i]), this.key(p.county[i]), this.key(p.region[i]), this.key(p.country[i])),
     };

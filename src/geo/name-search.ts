@@ -6,7 +6,7 @@ import type { AliasRef, GazetteerEntry } from './gazetteer-entry.js';
 import { wordsAlign } from './edit-distance.js';
 import { haversineMeters } from './haversine.js';
 import { containsWords, tokens } from './normalise-text.js';
-import { nameVariants, withoutIntentWords, type Intent, type QueryText } from './query-text.js';
+import { isStreetWord, nameVariants, withoutIntentWords, type Intent, type QueryText } from './query-text.js';
 
 export interface NameMatch {
   entry: GazetteerEntry;
@@ -139,8 +139,10 @@ export class NameSearch {
       if (tail.length < 4) continue;
       const candidates = this.exactCandidates(tail).filter((c) => isSubstantial(c.ref.entry));
       if (candidates.length === 0) continue;
-      const match = this.choose(candidates, parts.slice(1), query, 0.7);
       const dropped = words.slice(0, k);
+      // "Manchester Road Huddersfield": a street before the town is as sure as the same with a comma.
+      const streetFirst = isStreetWord(dropped.at(-1) ?? '');
+      const match = this.choose(candidates, parts.slice(1), query, streetFirst ? 0.8 : 0.7);
       // "10 Downing Street London": a street before the town only costs precision.
       const factor = STREET.test(dropped.join(' ')) ? 1 : this.leftoverFactor(match.entry, dropped);
       return { entry: match.entry, confidence: round2(match.confidence * factor) };
@@ -163,6 +165,8 @@ export class NameSearch {
       }
     };
     const words = query.parts.flatMap((p) => tokens(p));
+    // A name followed by "road", "street"... is part of a street's name, not a place of its own.
+    const inStreetName = (end: number) => isStreetWord(words[end] ?? '');
     for (const part of query.parts) {
       consider(this.exactCandidates(part), 1);
       // "London airport": every airport the city's name with the word the passenger used names.
@@ -172,23 +176,58 @@ export class NameSearch {
       for (let j = words.length; j > i; j--) {
         const span = words.slice(i, j);
         if (span.length === 1 && (isRefinement(span[0] ?? '') || (span[0] ?? '').length < 4)) continue;
+        if (inStreetName(j)) continue;
         consider(this.exactCandidates(span.join(' ')), span.length / words.length);
       }
     }
     for (const part of query.parts) consider(this.fuzzyCandidates(part, false), 0.8);
-    // A town named after the name ("St Thomas Hospital London"), not the town a name starts with ("London airport").
-    const towns: GazetteerEntry[] = [];
-    for (const w of words.slice(1)) if (this.gazetteer.isTownName(w)) towns.push(...this.exactCandidates(w).map((c) => c.ref.entry));
-    const inNamedTown = (e: GazetteerEntry) =>
-      towns.some((t) => t !== e && haversineMeters(e.lat, e.lon, t.lat, t.lon) <= QUALIFIER_TOWN_RADIUS_M);
-    return [...best.entries()]
-      .sort((a, b) => Number(inNamedTown(b[0])) - Number(inNamedTown(a[0])) || b[1] - a[1])
-      .slice(0, limit)
-      .map(([entry]) => entry);
+    // A town named after the name ("St Thomas Hospital London", "Headingley Stadium, Leeds"), not
+    // the town a name starts with ("London airport") nor one in a street's name ("Leeds Road"):
+    // only places in it are offered. Leeds in Kent is not a suggestion for the Leeds named.
+    const named = this.namedAreas(words);
+    const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]).map(([entry]) => entry);
+    if (named.length === 0) return ranked.slice(0, limit);
+    const inNamed = ranked.filter((e) => named.some((area) => this.inArea(e, area)));
+    for (const area of named) if (!inNamed.includes(area.anchor)) inNamed.push(area.anchor);
+    return inNamed.slice(0, limit);
+  }
+
+  /** The towns (or islands, or Northern Ireland) a query names after its first word, each by its most prominent place. */
+  namedAreas(words: string[]): Array<{ key: string; anchor: GazetteerEntry }> {
+    const out: Array<{ key: string; anchor: GazetteerEntry }> = [];
+    for (let i = 1; i < words.length; i++) {
+      for (let j = Math.min(words.length, i + 3); j > i; j--) {
+        const key = words.slice(i, j).join(' ');
+        if (!this.gazetteer.isTownName(key) || isStreetWord(words[j] ?? '')) continue;
+        const anchor = this.anchorOf(key);
+        if (anchor) out.push({ key, anchor });
+        break;
+      }
+    }
+    return out;
+  }
+
+  private anchorOf(key: string): GazetteerEntry | undefined {
+    let anchor: GazetteerEntry | undefined;
+    let best = -Infinity;
+    for (const ref of this.gazetteer.exact(key)) {
+      if (ref.entry.kind === 'place' && ref.score > best) {
+        best = ref.score;
+        anchor = ref.entry;
+      }
+    }
+    return anchor;
+  }
+
+  private inArea(entry: GazetteerEntry, area: { key: string; anchor: GazetteerEntry }): boolean {
+    if (entry === area.anchor || containsWords(entry.context, area.key)) return true;
+    return haversineMeters(entry.lat, entry.lon, area.anchor.lat, area.anchor.lon) <= QUALIFIER_TOWN_RADIUS_M;
   }
 
   private leadingName(words: string[], otherParts: string[], query: QueryText): { match: NameMatch; qualified: boolean } | null {
     for (let k = words.length - 1; k >= 1; k--) {
+      // "Wilmslow Road", "Leeds Road Bradford": a town's name before "road" is a street's name.
+      if (isStreetWord(words[k] ?? '')) continue;
       const candidates = this.exactCandidates(words.slice(0, k).join(' '));
       if (candidates.length === 0) continue;
       const rest = withoutIntentWords(words.slice(k).join(' '));

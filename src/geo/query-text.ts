@@ -131,6 +131,11 @@ export function nameVariants(part: string): string[] {
   return variants;
 }
 
+/** "road", "street", "lane"...: after a town's name ("Wilmslow Road") it makes the words a street. */
+export function isStreetWord(word: string): boolean {
+  return STREET_WORDS.has(word) || word === 'rd' || word === 'avenue' || word === 'ave' || word === 'crescent' || word === 'row' || word === 'walk';
+}
+
 export function isIntentWord(word: string): boolean {
   return AIRPORT_WORDS.has(word) || STATION_WORDS.has(word);
 }

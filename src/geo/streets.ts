@@ -25,6 +25,9 @@ interface StreetRow {
 
 /** How far a street may lie from the town a query names and still be "in" it. */
 const IN_TOWN_M = 12_000;
+/** How far a street may lie from a named suburb or village ("Rusholme") and still be in it. */
+const NEAR_LOCALITY_M = 4_000;
+const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 /** Two rows of one street name closer than this are one street (a long road over two districts). */
 const SAME_STREET_M = 2_000;
 const STREET_ABBREVIATIONS: Record<string, string> = {
@@ -125,7 +128,13 @@ export class StreetIndex {
   private choose(gazetteer: Gazetteer, rows: StreetRow[], qualifiers: string[]): (GazetteerEntry & { qualified: boolean }) | null {
     let candidates = rows;
     if (qualifiers.length > 0) {
-      candidates = rows.filter((row) => qualifiers.some((q) => this.inPlace(gazetteer, row, q)));
+      // Every place the passenger names constrains the street ("Wilmslow Road, Rusholme,
+      // Manchester" is not the Wilmslow Road in Wilmslow, 12 km from Rusholme and 16 from
+      // Manchester); words that name no place ("Greater Manchester", "flat 2") neither help nor hurt.
+      candidates = rows.filter((row) => {
+        const verdicts = qualifiers.map((q) => this.inPlace(gazetteer, row, q));
+        return verdicts.includes('yes') && !verdicts.includes('no');
+      });
       if (candidates.length === 0) return null;
     }
     if (candidates.length === 0) return null;
@@ -176,16 +185,25 @@ export class StreetIndex {
     return best;
   }
 
-  /** A qualifier names the street's district ("M3"), its town, or a town it lies within reach of. */
-  private inPlace(gazetteer: Gazetteer, row: StreetRow, qualifier: string): boolean {
-    if (qualifier.toUpperCase() === row.district) return true;
-    if (row.townKey !== '' && row.townKey === qualifier) return true;
+  /**
+   * Whether a qualifier puts the street in a place: its district ("M3"), its town, a town it lies
+   * within reach of, or a locality (suburb, village) it passes close to. 'no' when the qualifier
+   * names a place the street is not in; 'unknown' when it names no place we know.
+   */
+  private inPlace(gazetteer: Gazetteer, row: StreetRow, qualifier: string): 'yes' | 'no' | 'unknown' {
+    if (qualifier.toUpperCase() === row.district) return 'yes';
+    if (OUTCODE.test(qualifier.toUpperCase())) return gazetteer.district(qualifier) ? 'no' : 'unknown';
+    if (row.townKey !== '' && row.townKey === qualifier) return 'yes';
     const district = gazetteer.district(row.district);
-    if (district?.council && normaliseText(district.council).split(' ').includes(qualifier)) return true;
-    if (!gazetteer.isTownName(qualifier)) return false;
-    return gazetteer.exact(qualifier).some(
-      (ref) => ref.entry.kind === 'place' && haversineMeters(ref.entry.lat, ref.entry.lon, row.lat, row.lon) <= IN_TOWN_M,
-    );
+    if (district?.council && normaliseText(district.council).split(' ').includes(qualifier)) return 'yes';
+    const places = gazetteer.exact(qualifier).filter((ref) => ref.entry.kind === 'place');
+    if (places.length === 0) return 'unknown';
+    const near = places.some((ref) => {
+      const type = ref.entry.placeType;
+      const radius = type === 'City' || type === 'Town' ? IN_TOWN_M : NEAR_LOCALITY_M;
+      return haversineMeters(ref.entry.lat, ref.entry.lon, row.lat, row.lon) <= radius;
+    });
+    return near ? 'yes' : 'no';
   }
 }
 

@@ -58,3 +58,65 @@ describe('never a confident wrong town', () => {
     expect((await geocoder.geocode('Leeds'))?.precision).toBe('town_centre');
   });
 });
+
+// Issue 23: streets named after towns, the Crown dependencies and Northern Ireland.
+describe('never a street in the wrong town', () => {
+  const near = (place: { lat: number; lon: number }, lat: number, lon: number, km: number) =>
+    expect(haversineMeters(place.lat, place.lon, lat, lon)).toBeLessThan(km * 1000);
+
+  it('reads "Wilmslow Road" as a street, and the locality and town named constrain it', async () => {
+    // Not Wilmslow Road in Wilmslow (SK9), 12 km south: our street data has no Manchester streets,
+    // so the honest answer is Rusholme, said to be a town centre.
+    const place = await geocoder.geocode('25 Wilmslow Road, Rusholme, Manchester');
+    expect(place).toMatchObject({ town: 'Rusholme', precision: 'town_centre' });
+    near(place!, 53.4519, -2.2078, 1);
+    for (const query of ['Wilmslow Road, Manchester', 'Oxford Road, Manchester', 'Chester Road, Stretford', 'Leeds Road, Bradford', 'Manchester Road, Huddersfield', 'Manchester Road Huddersfield']) {
+      const town = query.split(/,| Road /).at(-1)!.trim();
+      const answer = await geocoder.geocode(query);
+      expect(answer?.label, query).toContain(town);
+    }
+    expect((await geocoder.geocode('London Road, Sheffield'))?.town).toBe('Sheffield');
+    expect((await geocoder.geocode('Bristol Road, Birmingham'))?.town).toBe('Birmingham');
+  });
+
+  it('never answers a bare street named after a town with the town', async () => {
+    const result = await geocoder.resolve('Wilmslow Road');
+    expect(result.status).not.toBe('found');
+    if (result.status !== 'found') expect(result.suggestions.map((s) => s.label)).not.toContain('Wilmslow, Cheshire East');
+  });
+
+  it('finds Crown dependency and Northern Ireland places there, never a namesake in Great Britain', async () => {
+    const cases: Array<[string, string, number, number]> = [
+      ['St Helier, Jersey', 'Jersey', 49.188, -2.105],
+      ['Douglas, Isle of Man', 'Isle of Man', 54.15, -4.483],
+      ['St Peter Port, Guernsey', 'Guernsey', 49.46, -2.535],
+      ['Belfast', 'Northern Ireland', 54.583, -5.933],
+      ['Derry/Londonderry', 'Northern Ireland', 54.998, -7.309],
+      ['Londonderry', 'Northern Ireland', 54.998, -7.309],
+      ['Newry', 'Northern Ireland', 54.178, -6.337],
+      ['Lisburn', 'Northern Ireland', 54.523, -6.035],
+      ['Ramsey, Isle of Man', 'Isle of Man', 54.323, -4.385],
+    ];
+    for (const [query, country, lat, lon] of cases) {
+      const place = await geocoder.geocode(query);
+      expect(place?.country, query).toBe(country);
+      near(place!, lat, lon, 2);
+    }
+    expect((await geocoder.geocode('St Helier, Jersey'))?.inUk).toBe(false);
+  });
+
+  it('places an island postcode at a town the address names on that island, and refuses islands it has no place for', async () => {
+    expect(await geocoder.geocode('Parliament Street, Ramsey IM8 1AA')).toMatchObject({ town: 'Ramsey', country: 'Isle of Man', precision: 'town_centre' });
+    const alderney = await geocoder.resolve('Victoria Street, Alderney GY9 3TA');
+    expect(alderney.status).toBe('not_found');
+    if (alderney.status !== 'found') expect(alderney.suggestions).toEqual([]);
+  });
+
+  it('offers suggestions only in the town a query names', async () => {
+    const result = await geocoder.resolve('Headingley Stadium, Leeds');
+    if (result.status !== 'found') {
+      expect(result.suggestions.length).toBeGreaterThan(0);
+      for (const s of result.suggestions) expect(s.label).not.toContain('Maidstone');
+    }
+  });
+});
