@@ -8,7 +8,7 @@ import type { QuoteRow } from '../quotes/store.js';
 export type QuoteForPage = Pick<
   QuoteRow,
   'id' | 'status' | 'pickup_query' | 'dropoff_query' | 'depart_at' | 'vehicle_type' | 'passengers' | 'meet_and_greet' | 'worldwide' | 'fare_pence' | 'expires_at' | 'booking_ref'
-> & { pickup: { label: string; kind: string; precision?: string; town?: string | null }; dropoff: { label: string } };
+> & { pickup: { label: string; kind: string; precision?: string; town?: string | null; postcodeDistrict?: string | null }; dropoff: { label: string } };
 
 // The page behind a quote's booking_url: the journey as quoted and the few details a booking
 // still needs. It books through POST /api/public/bookings/create like any other client, so the
@@ -123,9 +123,10 @@ const BOOK_SCRIPT = inlineAsset(`(() => {
 `);
 
 // Both ways of pricing the trip again (a new price for an expired quote, a more exact pickup) ask
-// for a quote with the page's trip and go to its booking page once it is priced; otherwise they
-// have the API's reply (null when it was not JSON) to show.
-const QUOTE_AGAIN = `async function quoteAgain(d, pickup) {
+// for a quote with the page's trip and go to its booking page once it is priced (and, when `accept`
+// is given, only if it accepts the priced reply); otherwise they have the API's reply (null when it
+// was not JSON) to show.
+const QUOTE_AGAIN = `async function quoteAgain(d, pickup, accept) {
     const body = {
       pickup: pickup,
       dropoff: d.dropoff,
@@ -141,7 +142,7 @@ const QUOTE_AGAIN = `async function quoteAgain(d, pickup) {
       body: JSON.stringify(body),
     });
     const reply = await res.json().catch(() => null);
-    if (res.ok && reply && typeof reply.booking_url === 'string') {
+    if (res.ok && reply && typeof reply.booking_url === 'string' && (!accept || accept(reply))) {
       location.assign(reply.booking_url);
       return { priced: true, reply };
     }
@@ -230,59 +231,113 @@ ${PAYMENT_METHODS.map(
 }
 
 // A pickup known only as a town centre (or a postcode district) is not a place to send a driver:
-// the page asks where exactly, re-quotes with the answer, and offers the suggestions the API
-// returns when it is still not sure (a 422 with up to five). Every text is set with textContent.
+// the page asks plainly for a full postcode or a house number and street, and re-quotes with the
+// answer. It moves on (to the new quote's booking page) only once the answer is precise enough; an
+// answer that comes back as vague as before (the same place, or no closer) is said to be so, with
+// what to add, instead of showing the same step again. The API's suggestions are offered when it is
+// unsure, leaving out every place this page has already called too vague. Every text is set with
+// textContent.
+const VAGUE_PRECISIONS = ['town_centre', 'postcode_district'];
+/** Closest to the door first (src/geo/types.ts). */
+const PRECISION_ORDER = ['point', 'postcode', 'street', 'postcode_sector', 'postcode_district', 'town_centre'];
+const POSTCODE_EXAMPLE = 'M14 5TP';
+
+/** "the centre of Manchester", "the postcode district M14": what a vague answer finds, in words. */
+function vagueWhere(p: { label: string; precision: string; town?: string | null; postcodeDistrict?: string | null }): string {
+  return p.precision === 'postcode_district' ? `the postcode district ${p.postcodeDistrict ?? p.label}` : `the centre of ${p.town ?? p.label}`;
+}
+
 const REFINE_SCRIPT = inlineAsset(`(() => {
   ${QUOTE_AGAIN}
+  const VAGUE = ${JSON.stringify(VAGUE_PRECISIONS)};
+  const ORDER = ${JSON.stringify(PRECISION_ORDER)};
+  const ADD = 'add the full postcode, e.g. ${POSTCODE_EXAMPLE}, or a house number and street';
   const form = document.getElementById('refine');
   const input = document.getElementById('pickup_detail');
   const error = document.getElementById('refine-error');
   const list = document.getElementById('suggestions');
+  const button = document.getElementById('find');
   const d = form.dataset;
+  const rank = (precision) => { const i = ORDER.indexOf(precision); return i < 0 ? ORDER.length : i; };
+  const key = (label) => String(label || '').trim().toLowerCase();
+  // The answer the page stands at, and every place it has called too vague: never offered again.
+  let current = { label: d.label, precision: d.precision, town: d.town || null, postcode_district: d.district || null };
+  const tooVague = new Set([key(d.label)]);
+  const where = (p) => p.precision === 'postcode_district'
+    ? 'the postcode district ' + (p.postcode_district || p.label)
+    : 'the centre of ' + (p.town || p.label);
+  const say = (text) => { error.textContent = text; error.hidden = false; };
+  // A full postcode stands on its own; anything else is looked for in the pickup's town, once.
+  const FULL_POSTCODE = /^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/;
+  const withTown = (detail) =>
+    !d.town || FULL_POSTCODE.test(detail) || key(detail).includes(key(d.town)) ? detail : detail + ', ' + d.town;
   async function requote(pickup) {
     error.hidden = true;
     list.replaceChildren();
+    button.disabled = true;
     try {
-      const { priced, reply } = await quoteAgain(d, pickup);
+      const { priced, reply } = await quoteAgain(d, pickup, (r) => !(r.pickup && VAGUE.includes(r.pickup.precision)));
       if (priced) return;
-      const offered = (reply && Array.isArray(reply.suggestions)) ? reply.suggestions : [];
-      for (const s of offered) {
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'suggestion';
-        button.textContent = s.label + (s.town ? ' (' + s.town + ')' : '');
-        button.addEventListener('click', () => requote(s.label));
-        list.append(button);
+      const found = reply && reply.pickup && typeof reply.pickup.label === 'string' ? reply.pickup : null;
+      if (found) {
+        // Priced, but no nearer the door than a driver can use.
+        const closer = rank(found.precision) < rank(current.precision) && key(found.label) !== key(current.label);
+        tooVague.add(key(found.label));
+        say(closer
+          ? 'That only narrows it to ' + where(found) + ': ' + ADD + '.'
+          : 'That still only finds ' + where(found) + ': ' + ADD + '.');
+        if (closer) current = found;
+        input.focus();
+        return;
       }
-      error.textContent = offered.length > 0 ? 'We are not sure which place you mean. Did you mean one of these?' : ((reply && reply.detail) || 'We could not find that place. Try a street, a postcode or a landmark.');
+      const offered = (reply && Array.isArray(reply.suggestions) ? reply.suggestions : [])
+        .filter((s) => s && typeof s.label === 'string' && !tooVague.has(key(s.label)) && !VAGUE.includes(s.precision));
+      for (const s of offered) {
+        const choice = document.createElement('button');
+        choice.type = 'button';
+        choice.className = 'suggestion';
+        choice.textContent = s.label + (s.town && !key(s.label).includes(key(s.town)) ? ' (' + s.town + ')' : '');
+        choice.addEventListener('click', () => requote(s.label));
+        list.append(choice);
+      }
+      if (offered.length > 0) say('We are not sure which place you mean. Did you mean one of these? If not, ' + ADD + '.');
+      else if (reply && reply.code === 'address_uncertain') say('We could not place that any closer than ' + where(current) + ': ' + ADD + '.');
+      else say(((reply && reply.detail) || 'We could not find that place.') + ' Try the full postcode, e.g. ${POSTCODE_EXAMPLE}, or a house number and street.');
     } catch {
-      error.textContent = 'Could not reach Direct Taxi. Check your connection and try again.';
+      say('Could not reach Direct Taxi. Check your connection and try again.');
+    } finally {
+      button.disabled = false;
     }
-    error.hidden = false;
   }
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const detail = input.value.trim();
-    if (detail) requote(d.town ? detail + ', ' + d.town : detail);
+    if (!detail) {
+      say('Type the full postcode, e.g. ${POSTCODE_EXAMPLE}, or a house number and street.');
+      input.focus();
+      return;
+    }
+    requote(withTown(detail));
   });
 })();
 `);
 
 /** Only a town centre or a postcode district: the driver would not know where to stop. */
 function needsDetail(q: QuoteForPage): boolean {
-  const precision = precisionOf(q.pickup);
-  return precision === 'town_centre' || precision === 'postcode_district';
+  return VAGUE_PRECISIONS.includes(precisionOf(q.pickup));
 }
 
 function refinePage(q: QuoteForPage, now: Date): Page {
   const departAt = q.depart_at.getTime() > now.getTime() + 10 * 60_000 ? q.depart_at.toISOString() : '';
+  const precision = precisionOf(q.pickup);
   const body = html`<h1>Where exactly?</h1>
 <div class="card">
 ${journey(q, now)}
-<p>We only know your pickup as <strong>${q.pickup.label}</strong>, which is not enough for a driver to find you. Tell us the street and number, the postcode, or the place (a station, hotel, hospital...).</p>
-<form id="refine" data-dropoff="${q.dropoff_query}" data-vehicle-type="${q.vehicle_type}" data-passengers="${q.passengers}" data-meet-and-greet="${String(q.meet_and_greet)}" data-worldwide="${String(q.worldwide)}" data-depart-at="${departAt}" data-town="${q.pickup.town ?? ''}" novalidate>
-<label for="pickup_detail">Exact pickup</label>
-<input id="pickup_detail" name="pickup_detail" type="text" autocomplete="street-address" maxlength="150" required placeholder="e.g. 1 Deansgate, or the Midland Hotel">
+<p>We can only find ${vagueWhere({ ...q.pickup, precision })} from your pickup, which is not enough for a driver to find you.</p>
+<form id="refine" data-dropoff="${q.dropoff_query}" data-vehicle-type="${q.vehicle_type}" data-passengers="${q.passengers}" data-meet-and-greet="${String(q.meet_and_greet)}" data-worldwide="${String(q.worldwide)}" data-depart-at="${departAt}" data-town="${q.pickup.town ?? ''}" data-label="${q.pickup.label}" data-precision="${precision}" data-district="${q.pickup.postcodeDistrict ?? ''}" novalidate>
+<label for="pickup_detail">Full postcode, or house number and street</label>
+<input id="pickup_detail" name="pickup_detail" type="text" autocomplete="street-address" maxlength="150" required placeholder="e.g. ${POSTCODE_EXAMPLE}, or 1 Deansgate" aria-describedby="pickup_detail-hint refine-error">
+<p class="hint" id="pickup_detail-hint">A station, hotel or hospital by name works too.</p>
 <button type="submit" id="find">Find this pickup</button>
 </form>
 <p class="alert error" id="refine-error" role="alert" hidden></p>

@@ -71,15 +71,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
     await fill('vehicle_licence_expires', '2029-06-30');
     await fill('vehicle_make', 'Toyota');
     await fill('vehicle_model', 'Corolla');
-    await fill('vehicle_registration', 'NU24 TXI');
+    await fill('vehicle_registration', 'nu24txi');
+    await fill('vehicle_colour', 'Pearl white');
     await fill('home_area', 'national-default');
     await apply.selectOption('#tier', 'national');
     await apply.setInputFiles('#driver_licence_file', { name: 'licence.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF') });
     await apply.setInputFiles('#vehicle_licence_file', { name: 'plate.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]) });
     await apply.click('button[type=submit]');
     await apply.waitForSelector('text=is with our operators');
-    const [driver] = await stack.sql<{ id: string; status: string }[]>`select id, status from drivers where phone = ${phone}`;
-    expect(driver).toMatchObject({ status: 'applicant' });
+    const [driver] = await stack.sql<{ id: string; status: string; vehicle_registration: string; vehicle_colour: string }[]>`
+      select id, status, vehicle_registration, vehicle_colour from drivers where phone = ${phone}`;
+    expect(driver).toMatchObject({ status: 'applicant', vehicle_registration: 'NU24TXI', vehicle_colour: 'Pearl white' });
 
     // 2. An operator approves, saying why.
     const ops = await open(`${base}/ops`);
@@ -143,8 +145,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
     expect(await seriousA11yProblems(browser, `${base}/drivers/apply`, { ready: '#apply' })).toEqual([]);
     expect(await seriousA11yProblems(browser, `${base}/ops`, { ready: '#key' })).toEqual([]);
 
-    // 5. The trip, step by step, as the passenger sees it.
+    // 5. The trip, step by step, as the passenger sees it: who to look for is the driver's first
+    // name, the car's colour, make and model, and its registration as on the number plate.
     const track = await open(`${base}/track/${ref}`);
+    expect(await track.textContent('[data-field="driver_name"]')).toBe('Jo');
+    expect(await track.textContent('[data-field="driver_vehicle"]')).toBe('Pearl white Toyota Corolla');
+    expect(await track.textContent('[data-field="driver_plate_label"]')).toBe('Registration');
+    expect(await track.textContent('[data-field="driver_plate"]')).toBe('NU24 TXI');
+    expect(await track.textContent('main')).not.toMatch(/Jo Driver|NCC-V-77/);
     for (const [button, passengerSees, status] of [
       ['On my way', 'Your driver is on the way', 'en_route'],
       ['Arrived at pickup', 'Your driver is here', 'arrived'],
