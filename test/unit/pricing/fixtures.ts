@@ -53,6 +53,8 @@ export const NEWPORT_PEMBROKESHIRE = place('Trefdraeth / Newport', 'Sir Benfro -
 export const LEYLAND = place('PR25 1DH', 'South Ribble', 'North West', 'England', { postcodeDistrict: 'PR25' });
 export const PRESTON = place('PR1 2RL', 'Preston', 'North West', 'England', { postcodeDistrict: 'PR1' });
 export const ABERDEENSHIRE_STONEHAVEN = place('AB39 2AA', 'Aberdeenshire', 'Scotland', 'Scotland', { postcodeDistrict: 'AB39' });
+export const WALSALL = place('WS1 1TP', 'Walsall', 'West Midlands', 'England', { postcodeDistrict: 'WS1' });
+export const BRADFORD_CITY = place('BD1 1HY', 'Bradford', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'BD1' });
 // Places no council table held covers, for the national default's tests.
 export const INVERNESS = place('IV1 1AA', 'Highland', 'Scotland', 'Scotland', { postcodeDistrict: 'IV1' });
 export const YORK = place('YO1 7HH', 'York', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'YO1' });

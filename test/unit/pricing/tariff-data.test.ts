@@ -12,7 +12,6 @@ import {
   type TariffArea,
 } from '../../../src/pricing/index.js';
 import {
-  BRADFORD,
   GLASGOW_CENTRE,
   LEEDS,
   MANCHESTER_CENTRE,
@@ -37,6 +36,7 @@ describe('tariff files', () => {
       'aberdeen',
       'birmingham',
       'bracknell-forest',
+      'bradford',
       'brighton-and-hove',
       'cambridge',
       'edinburgh',
@@ -49,6 +49,7 @@ describe('tariff files', () => {
       'sheffield',
       'south-gloucestershire',
       'south-ribble',
+      'walsall',
       'wirral',
     ]);
   });
@@ -164,6 +165,9 @@ describe('licensing area', () => {
     expect(area('Aberdeenshire', 'Scotland')).toBe('national-default');
     expect(area('South Ribble', 'North West')).toBe('south-ribble');
     expect(area('Preston', 'North West')).toBe('national-default');
+    expect(area('Walsall', 'West Midlands')).toBe('walsall');
+    expect(area('Bradford', 'Yorkshire and the Humber')).toBe('bradford');
+    expect(area('Leeds', 'Yorkshire and the Humber')).toBe('national-default');
     expect(area('Trafford', 'North West')).toBe('national-default');
     expect(area(null, null)).toBe('national-default');
   });
@@ -183,6 +187,6 @@ describe('licensing area', () => {
     const departAt = new Date('2026-06-17T09:00:00Z');
     expect(priceJourneyWith(data, request({ pickup: MANCHESTER_CENTRE, dropoff: WESTMINSTER, route: route(300000, 16000), departAt })).tariff.areaId).toBe('manchester');
     expect(priceJourneyWith(data, request({ pickup: WESTMINSTER, dropoff: GLASGOW_CENTRE, route: route(600000, 30000), departAt })).tariff.areaId).toBe('london-tfl');
-    expect(priceJourneyWith(data, request({ pickup: BRADFORD, dropoff: MANCHESTER_CENTRE, route: route(60000, 3600), departAt })).tariff.areaId).toBe('national-default');
+    expect(priceJourneyWith(data, request({ pickup: LEEDS, dropoff: MANCHESTER_CENTRE, route: route(60000, 3600), departAt })).tariff.areaId).toBe('national-default');
   });
 });
