@@ -26,13 +26,17 @@ export async function seedFleet(sql: Sql, opts: SeedFleetOptions = {}): Promise<
       // location_at is the database's now(), the clock the dispatch query compares it with.
       await tx`
         insert into drivers (id, name, phone, whatsapp, tier, home_area, partner_fleet_id, approved,
-          vehicle_type, vehicle_description, plate, seats, wheelchair_accessible, online, lat, lon, location_at)
+          vehicle_type, vehicle_description, vehicle_make, vehicle_model, vehicle_colour, vehicle_registration, plate,
+          seats, wheelchair_accessible, online, lat, lon, location_at)
         values (${d.id}, ${d.name}, ${d.phone}, ${d.whatsapp}, ${d.tier}, ${d.homeArea}, ${d.partnerFleetId}, ${d.approved},
-          ${d.vehicleType}, ${d.vehicleDescription}, ${d.plate}, ${d.seats}, ${d.wheelchairAccessible}, ${d.online}, ${d.lat}, ${d.lon}, now())
+          ${d.vehicleType}, ${d.vehicleDescription}, ${d.vehicleMake}, ${d.vehicleModel}, ${d.vehicleColour}, ${d.vehicleRegistration},
+          ${d.plate}, ${d.seats}, ${d.wheelchairAccessible}, ${d.online}, ${d.lat}, ${d.lon}, now())
         on conflict (id) do update set
           name = excluded.name, phone = excluded.phone, whatsapp = excluded.whatsapp, tier = excluded.tier,
           home_area = excluded.home_area, partner_fleet_id = excluded.partner_fleet_id, approved = excluded.approved,
-          vehicle_type = excluded.vehicle_type, vehicle_description = excluded.vehicle_description, plate = excluded.plate,
+          vehicle_type = excluded.vehicle_type, vehicle_description = excluded.vehicle_description,
+          vehicle_make = excluded.vehicle_make, vehicle_model = excluded.vehicle_model, vehicle_colour = excluded.vehicle_colour,
+          vehicle_registration = excluded.vehicle_registration, plate = excluded.plate,
           seats = excluded.seats, wheelchair_accessible = excluded.wheelchair_accessible,
           online = case when ${refresh} then excluded.online else drivers.online end,
           lat = case when ${refresh} then excluded.lat else drivers.lat end,

@@ -4,6 +4,7 @@
 // DATABASE_URL defaults to the embedded Postgres that `npm start` runs.
 import { parseArgs } from 'node:util';
 import { migrate } from '../src/db/migrate.js';
+import { formatRegistration } from '../src/drivers/car.js';
 import { createSql } from '../src/db/sql.js';
 
 const { values } = parseArgs({ options: { id: { type: 'string' }, live: { type: 'boolean', default: false } } });
@@ -16,10 +17,19 @@ const sql = createSql(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@
 try {
   await migrate(sql);
   const sandbox = !values.live;
-  const rows = await sql<{ id: string; name: string }[]>`update drivers set sandbox = ${sandbox} where id = ${values.id} returning id, name`;
+  const rows = await sql<{ id: string; name: string; vehicle_registration: string | null; vehicle_colour: string | null }[]>`
+    update drivers set sandbox = ${sandbox} where id = ${values.id} returning id, name, vehicle_registration, vehicle_colour`;
   if (rows.length === 0) throw new Error(`no driver ${values.id}`);
+  const d = rows[0]!;
   // A job card open elsewhere stays until it is answered or runs out; new offers follow the flag at once.
-  console.log(`Driver ${rows[0]!.id} "${rows[0]!.name}" is now a ${sandbox ? 'sandbox (test) driver: offered sandbox bookings only' : 'live driver'}.`);
+  console.log(`Driver ${d.id} "${d.name}" is now a ${sandbox ? 'sandbox (test) driver: offered sandbox bookings only' : 'live driver'}.`);
+  // What a passenger's tracking page will name the car by (src/drivers/car.ts).
+  const registration = formatRegistration(d.vehicle_registration);
+  console.log(
+    registration
+      ? `Passengers look for registration ${registration}${d.vehicle_colour ? `, colour ${d.vehicle_colour}` : ' (no colour on file)'}.`
+      : 'No registration on file: passengers are shown the council licence number instead.',
+  );
 } finally {
   await sql.end({ timeout: 5 });
 }

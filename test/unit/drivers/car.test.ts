@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEMO_DRIVERS } from '../../../dev/demo-fleet.js';
 import { carDescription, firstName, formatRegistration } from '../../../src/drivers/car.js';
 
 describe("the car a passenger is told to look for", () => {
@@ -25,5 +26,16 @@ describe("the car a passenger is told to look for", () => {
     expect(carDescription({ ...car, vehicle_make: null, vehicle_model: null }, 'Saloon')).toBe('Skoda Octavia, silver');
     expect(carDescription({ ...car, vehicle_colour: null }, 'Saloon')).toBe('Skoda Octavia');
     expect(carDescription({ vehicle_colour: 'dark blue', vehicle_make: null, vehicle_model: null, vehicle_description: '' }, 'Saloon (up to 4)')).toBe('Dark blue Saloon (up to 4)');
+  });
+
+  it('gives every demo driver a colour and a registration no real car has, as on the plate', () => {
+    for (const d of DEMO_DRIVERS) {
+      expect(formatRegistration(d.vehicleRegistration)).toBe(d.vehicleRegistration);
+      expect(d.vehicleRegistration).toMatch(/^ZZ\d{2} [A-Z]{3}$/);
+      expect(d.vehicleRegistration).not.toBe(d.plate);
+      const car = { vehicle_colour: d.vehicleColour, vehicle_make: d.vehicleMake, vehicle_model: d.vehicleModel, vehicle_description: d.vehicleDescription };
+      expect(carDescription(car, '')).toBe(`${d.vehicleColour.charAt(0).toUpperCase()}${d.vehicleColour.slice(1)} ${d.vehicleMake} ${d.vehicleModel}`);
+    }
+    expect(new Set(DEMO_DRIVERS.map((d) => d.vehicleRegistration)).size).toBe(DEMO_DRIVERS.length);
   });
 });
