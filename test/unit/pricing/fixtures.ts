@@ -55,6 +55,7 @@ export const PRESTON = place('PR1 2RL', 'Preston', 'North West', 'England', { po
 export const ABERDEENSHIRE_STONEHAVEN = place('AB39 2AA', 'Aberdeenshire', 'Scotland', 'Scotland', { postcodeDistrict: 'AB39' });
 export const WALSALL = place('WS1 1TP', 'Walsall', 'West Midlands', 'England', { postcodeDistrict: 'WS1' });
 export const BRADFORD_CITY = place('BD1 1HY', 'Bradford', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'BD1' });
+export const DUMFRIES = place('DG1 1JA', 'Dumfries and Galloway', 'Scotland', 'Scotland', { postcodeDistrict: 'DG1' });
 // Places no council table held covers, for the national default's tests.
 export const INVERNESS = place('IV1 1AA', 'Highland', 'Scotland', 'Scotland', { postcodeDistrict: 'IV1' });
 export const YORK = place('YO1 7HH', 'York', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'YO1' });

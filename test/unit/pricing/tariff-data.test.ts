@@ -39,6 +39,7 @@ describe('tariff files', () => {
       'bradford',
       'brighton-and-hove',
       'cambridge',
+      'dumfries-and-galloway',
       'edinburgh',
       'glasgow',
       'london-tfl',
@@ -168,6 +169,7 @@ describe('licensing area', () => {
     expect(area('Walsall', 'West Midlands')).toBe('walsall');
     expect(area('Bradford', 'Yorkshire and the Humber')).toBe('bradford');
     expect(area('Leeds', 'Yorkshire and the Humber')).toBe('national-default');
+    expect(area('Dumfries & Galloway', 'Scotland')).toBe('dumfries-and-galloway');
     expect(area('Trafford', 'North West')).toBe('national-default');
     expect(area(null, null)).toBe('national-default');
   });
