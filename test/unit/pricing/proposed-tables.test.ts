@@ -43,10 +43,16 @@ describe('proposed tables are not quoted', () => {
     }
   });
 
-  it('York, Southampton and North Yorkshire pickups get the national default', () => {
-    for (const pickup of [YORK, SOUTHAMPTON, HARROGATE]) {
+  it('Southampton and North Yorkshire pickups get the national default; York gets its last confirmed table, not the proposal', () => {
+    for (const pickup of [SOUTHAMPTON, HARROGATE]) {
       expect(priceJourney(request({ pickup, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(TUESDAY_10AM_BST) })).tariff.areaId).toBe('national-default');
     }
+    // data/tariffs/york.json (in force June 2023, provisional), never the proposed/ file
+    expect(priceJourney(request({ pickup: YORK, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(TUESDAY_10AM_BST) })).tariff).toMatchObject({
+      areaId: 'york',
+      status: 'in_force_reported',
+      provisional: true,
+    });
   });
 });
 

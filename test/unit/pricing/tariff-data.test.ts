@@ -52,6 +52,7 @@ describe('tariff files', () => {
       'south-ribble',
       'walsall',
       'wirral',
+      'york',
     ]);
   });
 
