@@ -37,6 +37,7 @@ const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 const SECTOR = /^([A-Z]{1,2}\d[A-Z\d]?) (\d)$/;
 const MAX_QUERY_LENGTH = 300;
 /** Alderney (GY9) and Sark (GY10) are their own islands, not Guernsey: no point of ours is on them. */
+const ISLAND_POSTCODE_CONFIDENCE = 0.75;
 const UNPLACED_POSTCODE_DISTRICTS = new Set(['GY9', 'GY10']);
 const POSTCODE_AREA_COUNTRY: Partial<Record<string, string>> = {
   BT: 'Northern Ireland',
@@ -114,6 +115,14 @@ export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult 
   const text = raw === '' ? null : parseQueryText(raw);
   // A postcode outside Great Britain says which country the place is in: nothing elsewhere is offered.
   const postcodeCountry = text?.postcode ? POSTCODE_AREA_COUNTRY[text.postcode.area] : undefined;
+  if (text && postcodeCountry === 'Isle of Man') {
+    // An IM postcode we could not place: the island's towns we hold are the question to ask.
+    for (const entry of names.suggest({ ...text, parts: ['isle of man'] }, MAX_SUGGESTIONS * 2)) {
+      if (entry.country !== postcodeCountry) continue;
+      const place = fromEntry(entry, 0);
+      offer({ label: place.label, kind: place.kind, town: place.town, precision: place.precision });
+    }
+  }
   if (text && !(text.postcode && UNPLACED_POSTCODE_DISTRICTS.has(text.postcode.outcode))) {
     // The doubtful answer is among these, ranked with the rest (after places in a town the query names).
     for (const entry of names.suggest(text, MAX_SUGGESTIONS * 2)) {
@@ -135,10 +144,11 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
     const located = locatePostcode(gazetteer, text.postcode);
     // A Crown dependency postcode only names its island: a town the address names on that island
     // ("Ramsey, IM8 ...") is nearer the door than the island's main town.
-    if (located && located.precision === 'town_centre' && !located.inUk && text.parts.length > 0) {
-      const named = names.search({ ...text, parts: [...text.parts, normaliseText(located.country ?? '')] });
-      if (named && named.confidence >= MIN_CONFIDENCE && named.entry.country === located.country) {
-        return { ...fromEntry(named.entry, located.confidence), label: `${text.postcode.postcode}, ${named.entry.label}` };
+    const island = CROWN_DEPENDENCIES.find((c) => c.postcodeArea === text.postcode?.area);
+    if (island && text.parts.length > 0) {
+      const named = names.search({ ...text, parts: [...text.parts, normaliseText(island.country)] });
+      if (named && named.confidence >= MIN_CONFIDENCE && named.entry.country === island.country) {
+        return { ...fromEntry(named.entry, ISLAND_POSTCODE_CONFIDENCE), label: `${text.postcode.postcode}, ${named.entry.label}` };
       }
     }
     if (located) return located;
@@ -184,7 +194,10 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
   if (!match || match.confidence < MIN_CONFIDENCE || match.entry.kind === 'place' || (streetLike && match.entry.kind === 'station')) {
     const street = streetIndex()?.find(gazetteer, text);
     const sameTown = (e: GazetteerEntry) => !!street && haversineMeters(e.lat, e.lon, street.lat, street.lon) <= STREET_IN_TOWN_M;
-    if (street && (!match || match.confidence < MIN_CONFIDENCE || sameTown(match.entry))) {
+    // A street found in a town of the name the query gives beats a namesake town elsewhere:
+    // "28 Winchester Street, Whitchurch" is Whitchurch in Hampshire, not Shropshire.
+    const streetPlacesTown = !!street?.qualified && match?.entry.kind === 'place';
+    if (street && (!match || match.confidence < MIN_CONFIDENCE || sameTown(match.entry) || streetPlacesTown)) {
       // Without a town named, a street name is anywhere's ("Trafalgar Square" is in Scarborough too).
       return fromEntry(street, street.qualified ? STREET_CONFIDENCE : UNQUALIFIED_STREET_CONFIDENCE);
     }
@@ -223,6 +236,8 @@ function locatePostcode(gazetteer: Gazetteer, postcode: FoundPostcode): GeoLocat
   // Crown dependency postcodes have no coordinates in the source; use the island's main town.
   if (UNPLACED_POSTCODE_DISTRICTS.has(postcode.outcode)) return null;
   const island = CROWN_DEPENDENCIES.find((c) => c.postcodeArea === postcode.area);
+  // The Isle of Man's main town is no answer for a postcode elsewhere on it ("Jurby IM7").
+  if (island?.townDistricts && !island.townDistricts.includes(postcode.outcode)) return null;
   if (island) {
     return {
       label: `${postcode.postcode}, ${island.town}, ${island.country}`,
@@ -237,7 +252,7 @@ function locatePostcode(gazetteer: Gazetteer, postcode: FoundPostcode): GeoLocat
       country: island.country,
       inUk: false,
       // The postcode names the island for certain; its precision says the point is only its main town.
-      confidence: 0.75,
+      confidence: ISLAND_POSTCODE_CONFIDENCE,
     };
   }
   return null;

@@ -259,6 +259,11 @@ export class NameSearch {
     return factor;
   }
 
+  /** True when a qualifier is the name of a town, a village or an island ("Corwen", "Jersey"). */
+  private namesPlace(qualifier: string): boolean {
+    return this.gazetteer.isTownName(qualifier) || this.gazetteer.exact(qualifier).some((ref) => ref.entry.kind === 'place' && !ref.derived);
+  }
+
   private exactCandidates(part: string): Candidate[] {
     const out: Candidate[] = [];
     for (const key of nameVariants(part)) for (const ref of this.gazetteer.exact(key)) out.push({ ref, distance: 0 });
@@ -350,7 +355,8 @@ export class NameSearch {
     if (query.intent !== null && !matchesIntent(entry, query.intent)) confidence *= 0.6;
     if (qualifierList.length > 0 && !top.qualified) {
       // "Newport, Wales" answered with a Newport elsewhere: a named town outranks everything.
-      confidence *= qualifierList.some((q) => this.gazetteer.isTownName(q)) ? WRONG_TOWN_FACTOR : 0.85;
+      // Any place named counts: "Capel Coch, London Road, Corwen" is not the hamlet on Anglesey.
+      confidence *= qualifierList.some((q) => this.namesPlace(q)) ? WRONG_TOWN_FACTOR : 0.85;
     }
     if (query.intentCorrected) confidence *= 0.9;
     return { entry, confidence: round2(confidence * partConfidence), qualified: top.qualified };

@@ -23,10 +23,21 @@ interface StreetRow {
   townKey: string;
 }
 
-/** How far a street may lie from the town a query names and still be "in" it. */
-const IN_TOWN_M = 12_000;
 /** How far a street may lie from a named suburb or village ("Rusholme") and still be in it. */
 const NEAR_LOCALITY_M = 4_000;
+/** ... from a named town's centre (Tetbury, Holmfirth), and from a city's (Manchester to Didsbury is 7 km). */
+const NEAR_TOWN_M = 6_000;
+const NEAR_CITY_M = 8_000;
+function reachOf(type: string | undefined): number {
+  return type === 'City' ? NEAR_CITY_M : type === 'Town' ? NEAR_TOWN_M : NEAR_LOCALITY_M;
+}
+/** "off Thurcaston Road", "junction of Bold Street": a street the address says it is beside. */
+const CROSS_STREET = /^(off|near|by|opposite|junction of|corner of) (.+)$/;
+const CROSS_STREET_M = 1_500;
+/** A place this much less prominent than another of its name is not what the name means on its own. */
+const NAMESAKE_MARGIN = 15;
+/** Rows of one road are at most this far from the next row along it (one per postcode district). */
+const ROAD_LINK_M = 3_000;
 const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 /** Two rows of one street name closer than this are one street (a long road over two districts). */
 const SAME_STREET_M = 2_000;
@@ -141,6 +152,10 @@ export class StreetIndex {
     // Several rows of one name: one street if they are all close together. Spread out, they are
     // a long road through the town the query names ("Mansfield Road, Nottingham" runs through
     // NG1 to NG5): its part nearest that town's centre. With no town named they are ambiguous.
+    // Rows labelled with the very town named are that town's street ("Station Road, Filton" is
+    // the one in Filton, not Bristol's 5 km away).
+    const labelled = candidates.filter((c) => c.townKey !== '' && qualifiers.includes(c.townKey));
+    if (labelled.length > 0) candidates = labelled;
     const spread = candidates.some((c) => haversineMeters(c.lat, c.lon, candidates[0]!.lat, candidates[0]!.lon) > SAME_STREET_M);
     if (spread) {
       const centre = qualifiers.map((q) => this.townCentre(gazetteer, q)).find((c) => c !== null);
@@ -148,6 +163,19 @@ export class StreetIndex {
       const nearest = candidates.reduce((a, b) =>
         haversineMeters(a.lat, a.lon, centre.lat, centre.lon) <= haversineMeters(b.lat, b.lon, centre.lat, centre.lon) ? a : b,
       );
+      // One road is a chain of rows each near the next; rows of that name the chain does not
+      // reach are other streets ("Church Road, Leicester" is several): which one is meant is
+      // unknown, so no street answers (the town does, at its precision).
+      const road = [nearest];
+      for (let grown = true; grown; ) {
+        grown = false;
+        for (const c of candidates) {
+          if (road.includes(c) || !road.some((r) => haversineMeters(c.lat, c.lon, r.lat, r.lon) <= ROAD_LINK_M)) continue;
+          road.push(c);
+          grown = true;
+        }
+      }
+      if (road.length < candidates.length) return null;
       candidates = candidates.filter((c) => haversineMeters(c.lat, c.lon, nearest.lat, nearest.lon) <= SAME_STREET_M);
     }
     const first = candidates[0];
@@ -192,18 +220,30 @@ export class StreetIndex {
    */
   private inPlace(gazetteer: Gazetteer, row: StreetRow, qualifier: string): 'yes' | 'no' | 'unknown' {
     if (qualifier.toUpperCase() === row.district) return 'yes';
+    // "Church Road, off Thurcaston Road": another street named beside it must be near it.
+    const beside = CROSS_STREET.exec(qualifier);
+    const crossRows = beside?.[2] ? this.rowsFor(tokens(beside[2])) : undefined;
+    if (crossRows) return crossRows.some((c) => haversineMeters(c.lat, c.lon, row.lat, row.lon) <= CROSS_STREET_M) ? 'yes' : 'no';
     if (OUTCODE.test(qualifier.toUpperCase())) return gazetteer.district(qualifier) ? 'no' : 'unknown';
+    // A named place: the street must lie within its reach, however the row is labelled ("Malmesbury
+    // Road" in Malmesbury is not the one in Tetbury, 8 km away; Coleshill Street in Sutton
+    // Coldfield is not the one in central Birmingham).
+    // Only places of that name about as prominent as the most prominent one are what the name can
+    // mean: "Manchester Road, Bradford" is not in the suburb of Manchester called Bradford, but
+    // "Winchester Street, Whitchurch" may be in either of the two towns called Whitchurch.
+    const places = gazetteer.exact(qualifier).filter((ref) => ref.entry.kind === 'place');
+    if (places.length > 0) {
+      const top = Math.max(...places.map((ref) => ref.score));
+      const near = places.some(
+        (ref) => ref.score >= top - NAMESAKE_MARGIN && haversineMeters(ref.entry.lat, ref.entry.lon, row.lat, row.lon) <= reachOf(ref.entry.placeType),
+      );
+      return near ? 'yes' : 'no';
+    }
+    // Otherwise a council ("Trafford") or the town the row is labelled with.
     if (row.townKey !== '' && row.townKey === qualifier) return 'yes';
     const district = gazetteer.district(row.district);
     if (district?.council && normaliseText(district.council).split(' ').includes(qualifier)) return 'yes';
-    const places = gazetteer.exact(qualifier).filter((ref) => ref.entry.kind === 'place');
-    if (places.length === 0) return 'unknown';
-    const near = places.some((ref) => {
-      const type = ref.entry.placeType;
-      const radius = type === 'City' || type === 'Town' ? IN_TOWN_M : NEAR_LOCALITY_M;
-      return haversineMeters(ref.entry.lat, ref.entry.lon, row.lat, row.lon) <= radius;
-    });
-    return near ? 'yes' : 'no';
+    return 'unknown';
   }
 }
 
