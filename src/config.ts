@@ -168,6 +168,12 @@ const ConfigSchema = z.object({
   /** Where the Temporal SDK's own Prometheus exporter listens (loopback only); default WORKER_METRICS_PORT + 1. */
   WORKER_SDK_METRICS_PORT: port.optional(),
   NOTIFIER: z.enum(['outbox', 'live']).default('outbox'),
+  /**
+   * How a passenger's phone hears about their booking. SMS reaches every mobile (WhatsApp users'
+   * too) at any hour; a business-initiated WhatsApp message needs a template the provider has
+   * approved for each message, so 'whatsapp' is for deployments that have them (docs/notifications.md).
+   */
+  PASSENGER_PHONE_CHANNEL: z.enum(['sms', 'whatsapp']).default('sms'),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_SMS_FROM: z.string().optional(),

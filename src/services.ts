@@ -60,6 +60,7 @@ export function activityDeps(
       jobLinkSecret: config.JOB_LINK_SECRET,
       opsAlertEmail: config.OPS_ALERT_EMAIL,
       opsUnassignedAlertMinutes: config.OPS_UNASSIGNED_ALERT_MINUTES,
+      passengerPhoneChannel: config.PASSENGER_PHONE_CHANNEL,
       temporalUiBookingUrl: (ref) => temporalUiBookingUrl(config, ref),
     },
     partnerDelivery: { secretsKey: config.PARTNER_SECRETS_KEY, env: config.NODE_ENV },

@@ -5,6 +5,8 @@ import type { Sql } from '../../src/db/sql.js';
 import { DEFAULT_CASCADE_POLICY, jobFit, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds } from '../../src/dispatch/policy.js';
 import { bookingIsSandbox, claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
+import { findDriverPosition, type DriverPosition } from '../../src/pages/driver-position-store.js';
+import { pickupEtaMinutes } from '../../src/pages/eta.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import {
@@ -17,6 +19,22 @@ import {
 import type { WorkerMetrics } from '../../src/ops/metrics.js';
 import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../../workflows/bookings/definitions.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
+import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
+
+/** A driver's reported position older than this says nothing about when they will arrive. */
+const POSITION_FRESH_MS = 10 * 60_000;
+/** A pickup further off than this is given as its time, not as minutes away. */
+const ETA_HORIZON_MS = 60 * 60_000;
+
+/**
+ * "Arriving in about N min" for a pickup due within the hour, from where the driver last said they
+ * were; null (say the pickup time instead) for a booking ahead or a driver whose position is stale.
+ */
+function arrivingSoonEta(b: { pickup_at: Date; pickup: { lat: number; lon: number } }, position: DriverPosition | null, now = Date.now()): number | null {
+  if (!position || now - position.at.getTime() > POSITION_FRESH_MS) return null;
+  if (b.pickup_at.getTime() - now > ETA_HORIZON_MS) return null;
+  return pickupEtaMinutes(position, b.pickup);
+}
 
 /**
  * Drivers read in the first window, nearest first: five pages of offers, so one window is the usual
@@ -46,10 +64,11 @@ interface TripFacts {
 }
 
 /** The cascade's reads and claims: who may be asked, the offer a driver holds, the assignment. */
-export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLinkSecret, metrics }: {
-  sql: Sql; notifier: Notifier; publicBaseUrl: string; jobLinkSecret: string; metrics: WorkerMetrics;
+export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLinkSecret, metrics, passengerPhoneChannel = 'sms' }: {
+  sql: Sql; notifier: Notifier; publicBaseUrl: string; jobLinkSecret: string; metrics: WorkerMetrics; passengerPhoneChannel?: PassengerPhoneChannel;
 }) {
   const jobCards = { sql, notifier, publicBaseUrl, jobLinkSecret };
+  const passengerNotifier = { notifier, channel: passengerPhoneChannel };
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
 
   /**
@@ -183,18 +202,11 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
         metrics.offerOutcomes.inc({ outcome: 'accepted' });
         if (accepted.secondsSinceDispatch !== null) metrics.timeToAssignment.observe(accepted.secondsSinceDispatch);
       }
-      const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
-      await sendBestEffort(
-        notifier,
-        {
-          channel: 'sms',
-          to: b.passenger_phone,
-          body: renderPassengerAssignedText(b, d, `${publicBaseUrl}/track/${ref}`),
-          idempotencyKey: `assigned:${offerId}`,
-          bookingRef: ref,
-        },
-        warn,
-      );
+      const [b, d, position] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId), findDriverPosition(sql, driverId)]);
+      await tellPassenger(passengerNotifier, b, {
+        key: `assigned:${offerId}`,
+        text: renderPassengerAssignedText(b, d, `${publicBaseUrl}/track/${ref}`, arrivingSoonEta(b, position)),
+      });
     },
 
     /**
@@ -224,18 +236,10 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
         },
         warn,
       );
+      // (A booking's workflow of this release tells the passenger of any driver replaced; one of an
+      // older release relies on this, under the same outbox key, so the passenger hears once.)
       if (b && suspended) {
-        await sendBestEffort(
-          notifier,
-          {
-            channel: 'sms',
-            to: b.passenger_phone,
-            body: renderPassengerDriverChangedText(b, `${publicBaseUrl}/track/${ref}`),
-            idempotencyKey: `driver-changed:${ref}:${driverId}`,
-            bookingRef: ref,
-          },
-          warn,
-        );
+        await tellPassenger(passengerNotifier, b, { key: `driver-changed:${ref}:${driverId}`, text: renderPassengerDriverChangedText(b, `${publicBaseUrl}/track/${ref}`) });
       }
     },
   };

@@ -1,18 +1,29 @@
 import { log } from '@temporalio/activity';
 import { confirmUrl } from '../../src/bookings/confirm-link.js';
-import { loadBooking } from '../../src/bookings/store.js';
+import { loadBooking, type BookingRow } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import { loadDriver } from '../../src/drivers/store.js';
+import { findQuote } from '../../src/quotes/store.js';
+import { effectivePayments } from '../../src/settlement/payments-store.js';
+import type { PassengerNews } from '../../workflows/bookings/definitions.js';
 import {
   renderBookingConfirmationEmail,
+  renderPassengerBookedText,
+  renderPassengerDriverChangedText,
+  renderPassengerNoDriverFoundText,
+  renderPassengerNoDriverYetText,
+  renderPassengerReceiptEmail,
+  renderPassengerReceiptText,
+  type Receipt,
   renderDriverTripEndedText,
   renderOpsSuspendedOnBoardEmail,
   renderOpsUnassignedEmail,
   renderPassengerTripEndedText,
 } from '../../src/notify/templates.js';
 import { deliverJobCard } from './job-card.js';
+import { tellPassenger, type PassengerMessage, type PassengerPhoneChannel } from './passenger.js';
 
 export interface NotificationSettings {
   publicBaseUrl: string;
@@ -22,6 +33,8 @@ export interface NotificationSettings {
   opsUnassignedAlertMinutes: number;
   /** The booking's workflow in the Temporal Web UI, for links in ops emails. */
   temporalUiBookingUrl: (ref: string) => string;
+  /** How a passenger's phone hears about their booking (config PASSENGER_PHONE_CHANNEL). */
+  passengerPhoneChannel: PassengerPhoneChannel;
 }
 
 /**
@@ -32,12 +45,61 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
   const jobCards = { sql, notifier, publicBaseUrl: settings.publicBaseUrl, jobLinkSecret: settings.jobLinkSecret };
 
+  const trackUrl = (ref: string) => `${settings.publicBaseUrl}/track/${ref}`;
+
+  /** The words of each piece of news, and its outbox key: once per booking, or per dropped driver. */
+  async function passengerMessage(b: BookingRow, news: PassengerNews): Promise<PassengerMessage> {
+    switch (news.kind) {
+      case 'booked': {
+        const link = confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, b.ref);
+        // The email keeps the key it has always had, so a booking of an older release is not emailed twice.
+        const email = renderBookingConfirmationEmail(b, trackUrl(b.ref), link);
+        return { key: `booked:${b.ref}`, text: renderPassengerBookedText(b, trackUrl(b.ref)), email, emailKey: `confirmation:${b.ref}` };
+      }
+      case 'driver_replaced':
+        return { key: `driver-changed:${b.ref}:${news.driverId}`, text: renderPassengerDriverChangedText(b, trackUrl(b.ref)) };
+      case 'no_driver_yet':
+        return { key: `no-driver-yet:${b.ref}`, text: renderPassengerNoDriverYetText(b, trackUrl(b.ref)) };
+      case 'no_driver_found':
+        return { key: `no-driver-found:${b.ref}`, text: renderPassengerNoDriverFoundText(b), email: { subject: `No driver for taxi ${b.ref}`, body: renderPassengerNoDriverFoundText(b) } };
+      case 'receipt': {
+        const receipt = await receiptOf(b);
+        return { key: `receipt:${b.ref}`, text: renderPassengerReceiptText(b, receipt), email: renderPassengerReceiptEmail(b, receipt) };
+      }
+    }
+  }
+
+  /** The rules the fare was priced under (the quote's, when it came from one) and the payment in force. */
+  async function receiptOf(b: BookingRow): Promise<Receipt> {
+    const quote = b.quote_id ? await findQuote(sql, b.quote_id) : null;
+    const payments = await effectivePayments(sql, b.ref);
+    const last = payments.at(-1);
+    const basis =
+      quote ? `${quote.tariff.authority} tariff, ${quote.tariff.period}`
+      : b.fare_source === 'partner' ? 'the fare agreed when it was booked'
+      : `the council tariff for where the trip started`;
+    return {
+      basis,
+      rules: quote?.rules ?? [],
+      payment: last ? { id: last.id, amountPence: last.amountPence, method: last.method, recordedAt: new Date(last.recordedAt) } : null,
+    };
+  }
+
   return {
+    /**
+     * The passenger hears what happened to their booking, by the channel they gave (their phone,
+     * and email when given), once per piece of news: the workflow calls this at each turn.
+     */
+    async tellPassenger({ ref, news }: { ref: string; news: PassengerNews }): Promise<void> {
+      const b = await loadBooking(sql, ref);
+      await tellPassenger({ notifier, channel: settings.passengerPhoneChannel }, b, await passengerMessage(b, news));
+    },
+
     async sendBookingConfirmation({ ref, awaitingConfirmation }: { ref: string; awaitingConfirmation: boolean }): Promise<void> {
       const b = await loadBooking(sql, ref);
       if (!b.passenger_email) return;
       const link = awaitingConfirmation ? confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, ref) : null;
-      const { subject, body } = renderBookingConfirmationEmail(b, `${settings.publicBaseUrl}/track/${ref}`, link);
+      const { subject, body } = renderBookingConfirmationEmail(b, `${settings.publicBaseUrl}/track/${ref}`, link, awaitingConfirmation);
       await sendBestEffort(notifier, { channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref }, warn);
     },
 

@@ -7,17 +7,16 @@ import { loadDriver } from '../../src/drivers/store.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import { insertPaymentRecord } from '../../src/settlement/payments-store.js';
 import type { Notifier } from '../../src/notify/notifier.js';
+import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
 import { renderDriverJobCancelledText, renderDriverPickupMovedText, renderPassengerCancelledText, type CancelledBy } from '../../src/notify/templates.js';
 import { settlementKey, type AmendedFare, type AmendedRoute, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../../workflows/bookings/definitions.js';
-
-/** Bookings a partner, operator or supplier sent: their customer is theirs to tell. */
-const PARTNER_SOURCES: ReadonlySet<string> = new Set(['partner', 'operator', 'supplier']);
 
 /**
  * The booking workflow's writes to the booking record. Each is idempotent (insert-or-ignore,
  * conditional updates, outbox keys), so a retry or a worker crash mid-activity changes nothing twice.
  */
-export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; notifier: Notifier }) {
+export function createBookingRecordActivities({ sql, notifier, settings }: { sql: Sql; notifier: Notifier; settings?: { passengerPhoneChannel: PassengerPhoneChannel } }) {
+  const passengerNotifier = { notifier, channel: settings?.passengerPhoneChannel ?? 'sms' };
   return {
     async persistBooking({ booking, job, status }: { booking: NewBooking; job: JobSpec; status: BookingStatus }): Promise<void> {
       await bookings.insertBooking(sql, booking, job, status);
@@ -92,13 +91,12 @@ export function createBookingRecordActivities({ sql, notifier }: { sql: Sql; not
     }): Promise<void> {
       await bookings.markCancelled(sql, ref, reason);
       const b = await bookings.loadBooking(sql, ref);
-      if (!PARTNER_SOURCES.has(b.source) && b.passenger_phone) {
-        await sendBestEffort(
-          notifier,
-          { channel: 'sms', to: b.passenger_phone, body: renderPassengerCancelledText(b), idempotencyKey: `passenger-cancelled:${ref}`, bookingRef: ref },
-          (m, a) => log.warn(m, a),
-        );
-      }
+      const text = renderPassengerCancelledText(b, by);
+      await tellPassenger(passengerNotifier, b, {
+        key: `passenger-cancelled:${ref}`,
+        text,
+        email: { subject: `Taxi ${ref} cancelled`, body: text },
+      });
       const notifyId = driverId ?? (offerId ? offerId.split(':').slice(2).join(':') : null);
       if (!notifyId) return;
       const d = await loadDriver(sql, notifyId);

@@ -4,6 +4,9 @@ import { renderClaimLinkText, type TripSummary } from '../notify/templates.js';
 import { checkPassengerEmail } from '../passengers/email.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
+import { markVerified } from '../passengers/verification.js';
+import { verifyConfirmToken } from './confirm-link.js';
+import { BOOKING_REF_PATTERN } from './identity.js';
 import * as tokens from './ownership-store.js';
 import { findBooking } from './store.js';
 
@@ -24,6 +27,20 @@ const CLAIM_TTL_MS = 24 * 3600_000;
 // Who is asking and how a repeat is answered live in request-owner.ts (pure, so the worker's
 // activities use them without this module's services); exported here for the routes.
 export { repeatedBy, requestOwner } from './request-owner.js';
+
+/**
+ * The link in the booking email proves the passenger reads that mailbox: the address is marked
+ * verified (which also releases any booking an older release held for it) and the opener gets a
+ * manage token, so the link both confirms and manages the booking. Null when the link is not this
+ * booking's (a forged or mistyped token, or a booking without that email).
+ */
+export async function openFromEmailLink(s: Pick<Services, 'sql' | 'temporal' | 'config'>, ref: string, token: string): Promise<{ manageToken: string } | null> {
+  if (!BOOKING_REF_PATTERN.test(ref) || !verifyConfirmToken(s.config.JOB_LINK_SECRET, ref, token)) return null;
+  const row = await findBooking(s.sql, ref);
+  if (!row?.passenger_email) return null;
+  await markVerified(s, row.passenger_email.toLowerCase());
+  return { manageToken: await issueManageToken(s.sql, ref, 'email') };
+}
 
 /** A new manage token for this booking's holder; the plain token is only ever in this reply. */
 export async function issueManageToken(sql: Services['sql'], ref: string, holder: string): Promise<string> {

@@ -41,22 +41,50 @@ export function renderJobCardText(b: BookingRow, link: string): string {
 }
 
 /**
- * The passenger's "your driver" text. What the driver typed (name, car, plate) was checked when they
- * applied; it is checked again here, and left out if it fails, since an SMS is not the place to find
- * a row that predates the check (src/screening/driver-details.ts).
+ * The passenger's "your driver" text: first name only (a passenger needs to greet the driver, not
+ * to know their surname), the car as they will see it at the kerb (colour, make and model, the
+ * registration on its number plate) and when it arrives. What the driver typed was checked when
+ * they applied; it is checked again here, and left out if it fails, since an SMS is not the place
+ * to find a row that predates the check (src/screening/driver-details.ts).
  */
-export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUrl: string): string {
-  const name = shownDriverDetail('name', d.name) ?? 'Your driver';
-  const vehicle = [shownDriverDetail('vehicle', d.vehicle_description), shownDriverDetail('licence', d.plate)].filter(Boolean).join(', ');
-  return `Booking ${b.ref}: ${name} will pick you up at ${londonTime(b.pickup_at)}${vehicle ? ` (${vehicle})` : ''}. Track: ${trackUrl}`;
+export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUrl: string, etaMinutes: number | null = null): string {
+  const car = passengerCarDescription(d);
+  const arriving = etaMinutes !== null ? `arriving in about ${etaMinutes} min` : `picking you up at ${londonTime(b.pickup_at)}`;
+  return `Direct Taxi: booking ${b.ref}: ${driverFirstName(d.name) ?? 'your driver'} is ${arriving}${car ? `, ${car}` : ''}. Track: ${trackUrl}`;
+}
+
+/** The first word of a driver's name as screened, or null when it may not be shown. */
+export function driverFirstName(name: string): string | null {
+  return shownDriverDetail('name', name)?.split(' ')[0] ?? null;
+}
+
+/** A UK registration as it is printed on the plate: "AB12CDE" is shown "AB12 CDE". */
+export function formatRegistration(registration: string): string {
+  const compact = registration.replace(/\s+/g, '').toUpperCase();
+  return /^[A-Z]{2}\d{2}[A-Z]{3}$/.test(compact) ? `${compact.slice(0, 4)} ${compact.slice(4)}` : registration.trim().toUpperCase();
 }
 
 /**
- * The job was taken off its driver (staff suspended them) and is being dispatched again. Never
- * says why: that is between the operator and the driver.
+ * "silver Toyota Prius, registration AB12 CDE": what a passenger looks for at the kerb. Without a
+ * registration on file the council licence number is given, labelled as what it is.
+ */
+export function passengerCarDescription(d: Pick<DriverRow, 'vehicle_description' | 'plate' | 'vehicle_registration' | 'vehicle_colour'>): string {
+  const colour = d.vehicle_colour ? shownDriverDetail('vehicle', d.vehicle_colour) : null;
+  const model = shownDriverDetail('vehicle', d.vehicle_description);
+  const registration = d.vehicle_registration ? shownDriverDetail('licence', d.vehicle_registration) : null;
+  const licence = registration ? null : shownDriverDetail('licence', d.plate);
+  const parts = [[colour?.toLowerCase(), model].filter(Boolean).join(' ')];
+  if (registration) parts.push(`registration ${formatRegistration(registration)}`);
+  else if (licence) parts.push(`council licence ${licence}`);
+  return parts.filter(Boolean).join(', ');
+}
+
+/**
+ * The job was taken off its driver (they dropped out, did not show, or staff suspended them) and
+ * is being dispatched again. Never says why: that is between the operator and the driver.
  */
 export function renderPassengerDriverChangedText(b: BookingRow, trackUrl: string): string {
-  return `Booking ${b.ref}: your driver has changed. We are finding you another driver and will text you who is coming. Track: ${trackUrl}`;
+  return `Direct Taxi: booking ${b.ref}: your driver can no longer take your trip. We are finding you another driver now, at the same fare, and will text you who is coming. Track: ${trackUrl}`;
 }
 
 /** To the driver a job was taken off by staff (suspension): the job is gone, do not go. */
@@ -167,18 +195,25 @@ export function renderOpsNearPickupEmail(b: BookingRow, baseUrl: string, workflo
   };
 }
 
-export function renderBookingConfirmationEmail(b: BookingRow, trackUrl: string, confirmLink: string | null): { subject: string; body: string } {
+/**
+ * Booked, by email: the trip, and a link that both confirms the address (so later bookings from it
+ * need no screening) and opens the booking with the right to cancel it. `awaitingConfirmation` is
+ * for bookings of releases that held dispatch until the link was opened.
+ */
+export function renderBookingConfirmationEmail(b: BookingRow, trackUrl: string, confirmLink: string | null, awaitingConfirmation = false): { subject: string; body: string } {
   const lines = [
     `Hello ${b.passenger_name},`,
     '',
     `Your taxi ${b.ref}: ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}.`,
     `Fare ${pounds(b.fare_pence)}, paid to the driver (${b.payment_method.replace(/_/g, ' ')}).`,
   ];
-  if (confirmLink) {
+  if (confirmLink && awaitingConfirmation) {
     lines.push('', 'Please confirm this booking so we can send it to a driver:', confirmLink);
+  } else if (confirmLink) {
+    lines.push('', 'Confirm your email and manage or cancel this booking (free until you are on board):', confirmLink);
   }
   lines.push('', `Track it here: ${trackUrl}`);
-  return { subject: confirmLink ? `Confirm your taxi ${b.ref}` : `Your taxi ${b.ref} is booked`, body: lines.join('\n') };
+  return { subject: awaitingConfirmation ? `Confirm your taxi ${b.ref}` : `Your taxi ${b.ref} is booked`, body: lines.join('\n') };
 }
 
 /** The trip a passenger is told about, before or after its record exists. */
@@ -201,9 +236,69 @@ export function renderClaimLinkText(t: TripSummary, link: string): string {
   ].join('\n');
 }
 
-/** To the passenger's phone whenever a booking is cancelled, whoever cancelled it. */
-export function renderPassengerCancelledText(b: BookingRow): string {
-  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled. If you did not expect this, book again or reply to this message.`;
+/** Who cancelled, as the passenger is told it. */
+const CANCELLED_FOR_PASSENGER: Record<CancelledBy, string> = {
+  passenger: 'as you asked',
+  partner: 'by the company you booked through',
+  ops: 'by Direct Taxi operations',
+};
+
+/**
+ * To the passenger whenever a booking is cancelled, saying by whom (never a reason typed by
+ * someone else). `by` is absent from activities scheduled before the workflow passed it.
+ */
+export function renderPassengerCancelledText(b: BookingRow, by?: CancelledBy | null): string {
+  const who = by && Object.hasOwn(CANCELLED_FOR_PASSENGER, by) ? ` ${CANCELLED_FOR_PASSENGER[by]}` : '';
+  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled${who}. Nothing is due. If you did not expect this, book again or reply to this message.`;
+}
+
+/** Booked: what, when, the fare, and where to follow it. Sent to the passenger's phone. */
+export function renderPassengerBookedText(b: BookingRow, trackUrl: string): string {
+  return `Direct Taxi: taxi ${b.ref} booked, ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}. Fare ${pounds(b.fare_pence)}, paid to the driver. We will text you who is coming. Track or cancel: ${trackUrl}`;
+}
+
+/**
+ * A round of the cascade found nobody: the passenger hears once, with what happens next and that
+ * they may cancel free, so they are not left waiting on a taxi that may not come.
+ */
+export function renderPassengerNoDriverYetText(b: BookingRow, trackUrl: string): string {
+  return `Direct Taxi: booking ${b.ref}: no driver has accepted yet. We keep asking drivers near ${b.pickup.label} until your pickup time (${londonTime(b.pickup_at)}) and will text you as soon as one does. You can cancel free at any time: ${trackUrl}`;
+}
+
+/** Past pickup and its grace with nobody found: the booking is closed. */
+export function renderPassengerNoDriverFoundText(b: BookingRow): string {
+  return `Direct Taxi: sorry, no driver could take booking ${b.ref} (${londonTime(b.pickup_at)} from ${b.pickup.label}). The booking is closed and nothing is due. Please make other arrangements.`;
+}
+
+/** What a completed trip cost, under which rules, and what the driver recorded as paid. */
+export interface Receipt {
+  rules: { description: string; amountPence: number }[];
+  /** The authority whose tariff priced it, or how else the fare was set. */
+  basis: string;
+  payment: { id: number; amountPence: number; method: string; recordedAt: Date } | null;
+}
+
+function receiptLines(b: BookingRow, r: Receipt): string[] {
+  const paid = r.payment
+    ? r.payment.method === 'none'
+      ? 'Nothing was paid (recorded by the driver or our team).'
+      : `Paid ${pounds(r.payment.amountPence)} to the driver (${r.payment.method.replace(/_/g, ' ')}), recorded ${londonTime(r.payment.recordedAt)}.`
+    : 'No payment has been recorded yet.';
+  return [
+    `Receipt for taxi ${b.ref}: ${londonTime(b.pickup_at)}, ${b.pickup.label} to ${b.dropoff.label}.`,
+    `Fare ${pounds(b.fare_pence)}: ${r.basis}.`,
+    ...r.rules.filter((x) => x.amountPence !== 0).map((x) => `  ${x.description}: ${pounds(x.amountPence)}`),
+    paid,
+    ...(r.payment ? [`Payment record ${r.payment.id}.`] : []),
+  ];
+}
+
+export function renderPassengerReceiptText(b: BookingRow, r: Receipt): string {
+  return `Direct Taxi: ${receiptLines(b, r).join('\n')}`;
+}
+
+export function renderPassengerReceiptEmail(b: BookingRow, r: Receipt): { subject: string; body: string } {
+  return { subject: `Your receipt for taxi ${b.ref}`, body: [`Hello ${b.passenger_name},`, '', ...receiptLines(b, r), '', 'Thank you for travelling with Direct Taxi.'].join('\n') };
 }
 
 /** To an applicant staff approved: where to sign in. */

@@ -128,7 +128,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         tags: ['bookings'],
         summary: 'Create a ride (direct form, or redeeming a quote_id) and dispatch it to the nearest licensed driver',
         description:
-          'Both forms are accepted on both paths. A confirmation link is emailed to the passenger: a booking from an email not verified before is held until that link is opened, then dispatched; a verified email is dispatched at once. ' +
+          'Both forms are accepted on both paths. The ride is created and dispatched at once; a confirmation link is emailed to the passenger, which confirms their address and opens the booking with the right to cancel it. An email not verified before may make 8 bookings an hour. ' +
           'One ride per trip (same phone, places and pickup time). Asked again with the email on the booking, it is answered with the same booking (manage_token only for the caller that made it: the same API key or Idempotency-Key); with another email, 409 booking_exists, and the passenger\'s phone is texted a link to take charge of it. An Idempotency-Key makes retries return the first reply exactly.',
         body: V1BookingRequest,
         response: { 201: V1BookingResponse, ...problemResponses(400, 401, 403, 404, 409, 410, 422, 429, 503) },

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { verifyConfirmToken } from '../bookings/confirm-link.js';
-import { findBooking } from '../bookings/store.js';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { openFromEmailLink } from '../bookings/ownership.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { html } from '../pages/escape-html.js';
 import { messagePage } from '../pages/layout.js';
 import { checkPassengerEmail } from '../passengers/email.js';
-import { emailStanding, markVerified, sendVerificationCode, verifyCode } from '../passengers/verification.js';
+import { emailStanding, sendVerificationCode, verifyCode } from '../passengers/verification.js';
 import { PassengerVerifyRequest, PassengerVerifyResponse } from '../schemas/booking.js';
 
 // Passenger email verification (spec 4.12) and the confirmation link in booking emails.
@@ -47,8 +45,8 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  // The link in the booking confirmation email: proves the passenger reads that mailbox, which
-  // releases every booking held for it.
+  // The link in the booking email confirms the address and opens the booking on its tracking
+  // page with a manage token in the fragment (never sent to the server again but to cancel).
   r.get('/confirm/:ref', {
     schema: {
       hide: true,
@@ -57,13 +55,9 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { rateLimit: app.rateLimits.lookup },
     handler: async (request, reply) => {
-      const { ref } = request.params;
-      const valid = BOOKING_REF_PATTERN.test(ref) && verifyConfirmToken(s.config.JOB_LINK_SECRET, ref, request.query.t);
-      const row = valid ? await findBooking(s.sql, ref) : null;
-      if (row?.passenger_email) await markVerified(s, row.passenger_email.toLowerCase());
-      const page = row?.passenger_email
-        ? messagePage(200, 'Booking confirmed', html`<p>Thank you. Booking <strong>${ref}</strong> is confirmed and is being sent to a driver.</p><p><a href="/track/${ref}">Track your taxi</a></p>`)
-        : messagePage(403, 'Link not valid', html`<p>This confirmation link is not valid. Please use the link from your email.</p>`);
+      const opened = await openFromEmailLink(s, request.params.ref, request.query.t);
+      if (opened) return reply.redirect(`/track/${request.params.ref}#t=${encodeURIComponent(opened.manageToken)}`, 303);
+      const page = messagePage(403, 'Link not valid', html`<p>This confirmation link is not valid. Please use the link from your email.</p>`);
       return reply.code(page.status).header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
     },
   });

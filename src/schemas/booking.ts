@@ -179,7 +179,7 @@ export const V1BookingResponse = z
     currency: z.literal('GBP'),
     email_confirmation: z
       .enum(['required', 'not_required'])
-      .describe('required: dispatch waits until the passenger opens the emailed confirmation link'),
+      .describe('Always not_required from this release: the ride is dispatched at once and the emailed link confirms the address. required was answered by releases that held dispatch until the link was opened.'),
     manage_token: manageToken,
   })
   .meta({ id: 'V1BookingResponse' });

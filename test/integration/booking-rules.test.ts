@@ -2,13 +2,11 @@
 // spelled or retried, hostile input answered with a 4xx problem, closed bookings refused, and every
 // costly route limited.
 import { randomUUID } from 'node:crypto';
-import { ServiceError, type Client } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createPartner, type PartnerKind } from '../../src/partners/store.js';
-import { markVerified } from '../../src/passengers/verification.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 const created: TestDriver[] = [];
@@ -306,22 +304,3 @@ describe('pickup precision', () => {
   });
 });
 
-describe('email confirmation', () => {
-  it('keeps a held booking held when Temporal cannot be reached, so the confirmation can be retried', async () => {
-    const email = `held.${Date.now()}@example.com`;
-    const res = await post('/api/public/v1/booking', {
-      pickup: 'Hexham station', dropoff: 'Hexham', departAt: new Date(Date.now() + 3 * 3600_000).toISOString(),
-      passengerName: 'Held Passenger', passengerEmail: email, passengerPhone: phone(),
-    });
-    expect(res.json().status).toBe('awaiting_confirmation');
-    const ref = res.json().booking_reference as string;
-    const unreachable = {
-      workflow: { getHandle: () => ({ signal: () => Promise.reject(new ServiceError('14 UNAVAILABLE: connection refused')) }) },
-    } as unknown as Client;
-    await expect(markVerified({ sql: stack.sql, temporal: unreachable }, email)).rejects.toBeInstanceOf(ServiceError);
-    expect((await stack.sql`select email_verified from bookings where ref = ${ref}`)[0]?.email_verified).toBe(false);
-    // Retried once Temporal is back: the booking is released.
-    await markVerified({ sql: stack.sql, temporal: stack.client }, email);
-    await eventually(async () => ((await stack.sql`select status from bookings where ref = ${ref}`)[0]?.status === 'scheduled' ? true : undefined));
-  });
-});

@@ -335,7 +335,7 @@ describe('dispatch cascade', () => {
     await waitForStatus(stack.sql, ref, 'unassigned');
     const alert = await eventually(async () => {
       const [row] = await stack.sql<{ recipient: string; subject: string }[]>`
-        select recipient, subject from outbox where booking_ref = ${ref} and channel = 'email'`;
+        select recipient, subject from outbox where booking_ref = ${ref} and channel = 'email' and recipient = ${stack.config.OPS_ALERT_EMAIL}`;
       return row;
     });
     expect(alert).toEqual({ recipient: stack.config.OPS_ALERT_EMAIL, subject: `Unassigned booking ${ref} (round 1)` });

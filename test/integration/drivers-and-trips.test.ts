@@ -134,7 +134,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
 
     const toDriver = await eventually(async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('withdrawn')), 10_000, 'the driver told');
     expect(toDriver).toContain('Do not go to the pickup');
-    const toPassenger = await eventually(async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('driver has changed')), 10_000, 'the passenger told');
+    const toPassenger = await eventually(async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('your driver can no longer take your trip')), 10_000, 'the passenger told');
     expect(toPassenger).not.toMatch(/suspen|complaint/i);
 
     // Nothing more from them on this job, by link.

@@ -41,32 +41,44 @@ async function outboxFor(recipient: string) {
 }
 
 describe('POST /api/public/v1/booking', () => {
-  it('holds a booking from an unconfirmed email until the emailed link is opened, then dispatches it', async () => {
+  it('dispatches a booking from an email never verified at once; the emailed link confirms the address and opens the booking to manage', async () => {
     const driver = await createDriver(stack.sql, { lat: 54.7800, lon: -1.5800, homeArea: 'national-default' });
     created.push(driver);
     const body = direct();
     const res = await post('/api/public/v1/booking', body);
     expect(res.statusCode).toBe(201);
     const b = res.json();
-    expect(b).toMatchObject({ status: 'awaiting_confirmation', email_confirmation: 'required', currency: 'GBP' });
+    expect(b).toMatchObject({ email_confirmation: 'not_required', currency: 'GBP' });
+    expect(b.status).not.toBe('awaiting_confirmation');
     expect(b.status_url).toBe(`${stack.config.PUBLIC_BASE_URL}/track/${b.booking_reference}`);
     expect(b.pay_driver_url).toContain(b.booking_reference);
+    // Spec 4.5: "creates the ride and dispatches" — the driver's card goes out without waiting for the email.
+    await waitForJobCard(stack.sql, driver, b.booking_reference);
 
     const mail = await eventually(async () => (await outboxFor(body.passengerEmail))[0]);
-    expect(mail.subject).toContain(b.booking_reference);
+    expect(mail.subject).toBe(`Your taxi ${b.booking_reference} is booked`);
+    expect(mail.body).toMatch(/Confirm your email and manage or cancel this booking/);
     const link = /\/confirm\/(TX[0-9A-Z]{8,10})\?t=([\w-]+)/.exec(mail.body);
     expect(link?.[1]).toBe(b.booking_reference);
-    // Nothing is offered while the booking waits for its passenger.
-    const [{ offers }] = (await stack.sql`select count(*)::int as offers from offers where booking_ref = ${b.booking_reference}`) as unknown as [{ offers: number }];
-    expect(offers).toBe(0);
+    const texts = await eventually(async () => {
+      const rows = await outboxFor(body.passengerPhone);
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(texts[0]!.body).toContain(`taxi ${b.booking_reference} booked`);
 
     const forged = await stack.app.inject({ method: 'GET', url: `/confirm/${b.booking_reference}?t=forged` });
     expect(forged.statusCode).toBe(403);
     const confirm = await stack.app.inject({ method: 'GET', url: `/confirm/${b.booking_reference}?t=${link![2]}` });
-    expect(confirm.statusCode).toBe(200);
-    await waitForJobCard(stack.sql, driver, b.booking_reference);
+    expect(confirm.statusCode).toBe(303);
+    const opened = new RegExp(`^/track/${b.booking_reference}#t=(bmt_[\\w-]+)$`).exec(String(confirm.headers.location));
+    expect(opened).not.toBeNull();
+    const [{ verified }] = (await stack.sql`select verified_at is not null as verified from passenger_emails where email = ${body.passengerEmail.toLowerCase()}`) as unknown as [{ verified: boolean }];
+    expect(verified).toBe(true);
+    // The token from the link manages the booking: it cancels it.
+    const cancel = await post(`/api/public/v1/booking/${b.booking_reference}`, { action: 'cancel', token: decodeURIComponent(opened![1]!) });
+    expect(cancel.statusCode).toBe(200);
     const lookup = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${b.booking_reference}?email=${body.passengerEmail}` });
-    expect(lookup.json().status).toBe('offered');
+    expect(lookup.json().status).toBe('cancelled');
   });
 
   it('dispatches at once for an email verified beforehand, redeeming a quote on the plural path', async () => {

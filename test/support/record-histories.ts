@@ -567,6 +567,22 @@ await worker.runUntil(async () => {
       await sql`update exchange_fleets set approved = false where id = 'rec-fleet'`;
       return h.workflowId;
     },
+    // From release 0.3.0 (issue 23): the passenger told at every turn. Booked; the first driver
+    // accepts and drops out (driver replaced); the second drives it, is paid, and a receipt follows.
+    'booking-dropped-passenger-told-receipt': async () => {
+      await insertDriver('rec-t1', 4, 'saloon', 55.001);
+      await insertDriver('rec-t2', 4, 'saloon', 55.002);
+      const ref = 'TXREC00030';
+      const h = await startBookingWorkflow(ref);
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-t1'), driverId: 'rec-t1', decision: 'accept' }] });
+      await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-t1', event: 'drop' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-t2'), driverId: 'rec-t2', decision: 'accept' }] });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-t2', event }] });
+      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-t2', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await h.result();
+      return h.workflowId;
+    },
     // Status delivery: a partner booking's events (scheduled, cancelled) to a receiver that answers
     // 503 once, then 200: one retried attempt, both delivered in order, then the idle close.
     'partner-delivery-retried-delivered': async () => {

@@ -14,6 +14,7 @@ import {
   cancelBookingUpdate,
   bookingStateQuery,
   bookingWorkflowId,
+  driverDroppedSignal,
   emailConfirmedSignal,
   offerId as offerIdOf,
   reportTripUpdate,
@@ -135,6 +136,7 @@ class Booking {
 }
 
 const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
+const news = (world: FakeWorld) => world.called('tellPassenger').map((t) => (t as { news: { kind: string } }).news.kind);
 const rounds = (world: FakeWorld) => world.called('alertOps').map((a) => (a as { round: number }).round);
 
 describe('booking workflow (time-skipping)', () => {
@@ -175,8 +177,10 @@ describe('booking workflow (time-skipping)', () => {
       const b = await start({ pickupInMs: 0, agent: true });
       const first = await b.offerTo('d1');
       expect(first).toBe(offerIdOf(b.handle.workflowId.replace('booking:', ''), 1, 'd1'));
-      // The record, the claim and the card were one local activity: nothing else before the card.
-      expect(world.calls.map(([n]) => n)).toEqual(['openBookingWithFirstCard', 'persistBooking', 'findCandidatePage', 'claimFromCandidatePage', 'sendJobCard']);
+      // The record, the claim and the card were one local activity: nothing else before the card
+      // (the passenger hears they are booked just after it).
+      await until(async () => world.calls.map(([n]) => n), (c) => c.includes('tellPassenger'), 'the booked message');
+      expect(world.calls.map(([n]) => n)).toEqual(['openBookingWithFirstCard', 'persistBooking', 'findCandidatePage', 'claimFromCandidatePage', 'sendJobCard', 'tellPassenger']);
       const s = await b.state();
       expect(s.status).toBe('offered');
       expect(s.candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'busy', 'skipped', 'busy'], [1, 'd1', 'offered', null]]);
@@ -274,6 +278,27 @@ describe('booking workflow (time-skipping)', () => {
       await env.sleep(2 * MINUTE);
       const final = await b.handle.result();
       expect(final.status).toBe('unassigned');
+      // Told once that nobody had accepted yet (not once a round), and once that nobody was found.
+      expect(news(world)).toEqual(['booked', 'no_driver_yet', 'no_driver_found']);
+    });
+  });
+
+  it('tells the passenger at every turn: booked, their driver replaced when the first drops out, and a receipt once paid', async () => {
+    await scenario([{ id: 'first', tier: 'local' }, { id: 'second', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      await b.accept('first');
+      await b.handle.signal(driverDroppedSignal, { driverId: 'first', reason: 'dropped' });
+      await b.accept('second');
+      for (const event of ['arrived', 'on_board', 'completed'] as const) await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'second', event }] });
+      await b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'second', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await b.handle.result();
+      expect(world.called('tellPassenger')).toEqual([
+        { ref: expect.any(String), news: { kind: 'booked' } },
+        { ref: expect.any(String), news: { kind: 'driver_replaced', driverId: 'first' } },
+        { ref: expect.any(String), news: { kind: 'receipt' } },
+      ]);
+      // Each driver's acceptance is told by the activity that records it.
+      expect(world.called('assignDriver').map((a) => (a as { driverId: string }).driverId)).toEqual(['first', 'second']);
     });
   });
 

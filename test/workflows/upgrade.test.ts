@@ -23,8 +23,10 @@ import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 const releasesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../histories/releases');
-const releases = fs.readdirSync(releasesDir).filter((r) => fs.existsSync(path.join(releasesDir, r, 'workflows.bundle.js')));
-/** The newest release: the code production runs until this one ships. */
+const { version } = JSON.parse(fs.readFileSync(path.resolve(releasesDir, '../../../package.json'), 'utf8')) as { version: string };
+// The release being made (package.json's version, once cut) is this code: the upgrade is from the one before.
+const releases = fs.readdirSync(releasesDir).filter((r) => r !== version && fs.existsSync(path.join(releasesDir, r, 'workflows.bundle.js')));
+/** The newest release before this one: the code production runs until this one ships. */
 const previous = releases.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1)!;
 
 let env: TestWorkflowEnvironment;

@@ -368,6 +368,25 @@ export const tripProgressSignal = defineSignal<[{ driverId: string; progress: Tr
 export const reportTripUpdate = defineUpdate<BookingStatus, [ReportTripInput]>('reportTrip');
 export const bookingStateQuery = defineQuery<BookingState>('bookingState');
 
+/**
+ * What the passenger is told, by the booking's workflow, at each turn (tellPassenger). The driver
+ * assigned and the cancel are told by the activities that record them (assignDriver,
+ * cancelBooking).
+ */
+/** Booked through a partner, operator or supplier: their customer hears from them, not from us. */
+const PARTNER_SOURCES: ReadonlySet<string> = new Set(['partner', 'operator', 'supplier']);
+
+export function passengerHearsFromUs(source: string): boolean {
+  return !PARTNER_SOURCES.has(source);
+}
+
+export type PassengerNews =
+  | { kind: 'booked' }
+  | { kind: 'driver_replaced'; driverId: string }
+  | { kind: 'no_driver_yet' }
+  | { kind: 'no_driver_found' }
+  | { kind: 'receipt' };
+
 /** How a passenger paid the driver (the service itself never takes payment). */
 export const PAYMENT_METHODS = ['cash', 'card', 'payment_link', 'bank_transfer', 'account'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

@@ -17,7 +17,9 @@ import {
   type DriverDroppedInput,
   type FleetAssignInput,
   type JobSpec,
+  type PassengerNews,
   type TripProgress,
+  passengerHearsFromUs,
 } from './definitions.js';
 import { installHandlers } from './handlers.js';
 import { BookingRun } from './run.js';
@@ -36,6 +38,13 @@ const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
  * route or fare reach the check, which bookings of release 0.1.0 never received.
  */
 export const AMEND_ROUTE_AND_FARE = 'amend-route-and-fare';
+
+/**
+ * Patch (issue 23): the passenger is told at every turn by the workflow (tellPassenger): booked,
+ * their driver replaced, no driver yet, no driver found, and a receipt once paid. Before it only
+ * v1 bookings were emailed when opened, and only a suspended driver's passenger heard of a change.
+ */
+export const PASSENGER_TOLD = 'passenger-told-at-every-turn';
 
 type JobCards = ReturnType<typeof jobCardActivities>;
 /** What a step of the main loop leaves: go round again, or the booking is closed. */
@@ -90,9 +99,16 @@ async function open(run: BookingRun): Promise<void> {
     await db.persistBooking({ booking, job: run.state.job, status: run.state.status });
   }
   run.persisted = true;
-  if (run.confirmationFirst) {
+  if (patched(PASSENGER_TOLD)) {
+    await tell(run, { kind: 'booked' });
+  } else if (run.confirmationFirst) {
     await acts.sendBookingConfirmation({ ref: run.ref, awaitingConfirmation: run.input.awaitEmailConfirmation });
   }
+}
+
+/** The passenger hears the news by the channel they gave, unless a partner's customer (the partner tells them). */
+async function tell(run: BookingRun, news: PassengerNews): Promise<void> {
+  if (passengerHearsFromUs(run.input.booking.source)) await acts.tellPassenger({ ref: run.ref, news });
 }
 
 /** An unverified passenger confirms by the emailed link before pickup, or the booking is cancelled. */
@@ -191,6 +207,7 @@ async function releaseDriver(run: BookingRun, d: DriverDroppedInput): Promise<vo
   await acts.releaseDriver({ ref: run.ref, driverId: d.driverId, reason: d.reason });
   run.state.droppedDriverIds.push(d.driverId);
   run.released(d.driverId, d.reason === 'suspended' ? 'withdrawn' : 'dropped', d.reason);
+  if (patched(PASSENGER_TOLD)) await tell(run, { kind: 'driver_replaced', driverId: d.driverId });
 }
 
 /** An operator's job waits on the operator's dashboard until it picks a driver, and a while past pickup. */
@@ -227,11 +244,13 @@ async function findDriver(run: BookingRun, jobCards: JobCards): Promise<Next> {
   run.exhaustedRounds += 1;
   await run.setStatus('unassigned');
   await acts.alertOps({ ref: run.ref, round: run.state.round });
+  if (run.exhaustedRounds === 1 && patched(PASSENGER_TOLD)) await tell(run, { kind: 'no_driver_yet' });
   const untilPickup = msUntil(run.state.job.pickupAt);
   if (untilPickup <= 0) {
     // Past pickup with nobody found: stop retrying but stay cancellable for a while.
-    const woke = await condition(() => run.interrupted(), UNASSIGNED_GRACE_MS);
-    return woke ? 'again' : 'closed';
+    if (await condition(() => run.interrupted(), UNASSIGNED_GRACE_MS)) return 'again';
+    if (patched(PASSENGER_TOLD)) await tell(run, { kind: 'no_driver_found' });
+    return 'closed';
   }
   const backoff = Math.min(policy.retryBaseSeconds * 2 ** (run.exhaustedRounds - 1), policy.maxRetrySeconds) * 1000;
   await condition(() => run.interrupted(), Math.min(backoff, untilPickup));
@@ -271,6 +290,7 @@ async function settle(run: BookingRun): Promise<void> {
   run.state.payment = null;
   if (!(await condition(() => run.settlement !== null, SETTLEMENT_WINDOW_MS))) return;
   run.state.payment = await acts.recordPayment({ ref: run.ref, driverId: run.state.driverId, settlement: run.settlement! });
+  if (patched(PASSENGER_TOLD)) await tell(run, { kind: 'receipt' });
   // Ended by ops: the passenger and the driver hear how it was settled.
   if (run.state.ended) await acts.sendTripEndedByOps({ ref: run.ref, driverId: run.state.driverId });
 }

@@ -7,8 +7,10 @@ import { readVehicleName } from './vehicle.js';
 
 // The v1 booking (spec 4.5), either form on either path: direct (camelCase, a free-text
 // vehicleType, a partner's fareGBP, a pickup time that must not be past) or redeeming a quote_id
-// (snake_case). The passenger's email is admitted first by the route (it may hold the booking
-// until the emailed link is opened): `verified` says whether it was known already.
+// (snake_case). The passenger's email is admitted first by the route (disposable and role
+// addresses refused, an unverified address capped per hour): `verified` says whether it was known
+// already. Either way the ride is dispatched at once, as spec 4.5 says; the link emailed to the
+// passenger confirms the address and manages the booking (issue 23).
 
 export type V1DirectBody = z.infer<typeof V1DirectBookingRequest>;
 export type V1QuoteBody = z.infer<typeof V1QuoteBookingRequest>;
@@ -29,7 +31,7 @@ export function fromV1(b: V1DirectBody | V1QuoteBody, p: { email: string; verifi
   // The email is the one the route admitted.
   if (isV1QuoteForm(b)) {
     const passenger = readPassenger({ ...b, passenger_email: p.email }, QUOTE_FORM, b.payment_method ?? 'direct_to_driver', p.verified);
-    return quoteRequest({ source: 'v1_quote', quoteId: b.quote_id, passenger, awaitEmailConfirmation: !p.verified, emailConfirmationFirst: true });
+    return quoteRequest({ source: 'v1_quote', quoteId: b.quote_id, passenger, awaitEmailConfirmation: false, emailConfirmationFirst: true });
   }
   const passenger = readPassenger({ ...b, passengerEmail: p.email }, DIRECT_FORM, b.paymentMethod ?? 'pay_driver', p.verified);
   // A free string (spec 2.6), never refused: a name no class matches books the group's class and is kept for the driver.
@@ -44,7 +46,7 @@ export function fromV1(b: V1DirectBody | V1QuoteBody, p: { email: string; verifi
     apiKey: p.apiKey,
     agreedFarePence: b.fareGBP === undefined ? undefined : Math.round(b.fareGBP * 100),
     pickupMayBePast: false,
-    awaitEmailConfirmation: !p.verified,
+    awaitEmailConfirmation: false,
     emailConfirmationFirst: true,
   });
 }

@@ -8,9 +8,15 @@ import {
   renderDriverSignInCodeText,
   renderEmailVerificationCode,
   renderOpsCodeCeilingEmail,
+  renderPassengerCancelledText,
+  renderPassengerNoDriverFoundText,
+  renderPassengerNoDriverYetText,
+  renderPassengerReceiptEmail,
+  renderPassengerReceiptText,
   renderPassengerSignInCode,
   type CancelledBy,
 } from '../../../src/notify/templates.js';
+import type { BookingRow } from '../../../src/bookings/store.js';
 
 // Every message's words live in src/notify/templates.ts. A driver whose job is cancelled is told who
 // cancelled it, from a fixed set, and never why.
@@ -78,5 +84,50 @@ describe('texts moved into the templates', () => {
         'raise SIGN_IN_SMS_PER_DAY if it is.',
     );
     expect(renderOpsCodeCeilingEmail({ channel: 'email', sent: 4000, ceiling: 5000, alertRatio: 0.8 }).body).toContain('raise SIGN_IN_EMAILS_PER_DAY');
+  });
+});
+
+describe('what the passenger is told (issue 23, item 6)', () => {
+  const b = {
+    ref: 'TXAB12CD34', pickup_at: new Date('2026-12-04T18:30:00Z'), passenger_name: 'Mary Seacole', fare_pence: 1240,
+    pickup: { label: 'Manchester Piccadilly' }, dropoff: { label: 'Wilmslow Road, Rusholme' },
+  } as BookingRow;
+
+  it('says who cancelled, in the passenger’s terms, and never a reason', () => {
+    expect(renderPassengerCancelledText(b, 'passenger')).toBe(
+      'Direct Taxi: taxi TXAB12CD34, Fri 4 Dec 18:30 from Manchester Piccadilly, has been cancelled as you asked. Nothing is due. If you did not expect this, book again or reply to this message.',
+    );
+    expect(renderPassengerCancelledText(b, 'ops')).toContain('has been cancelled by Direct Taxi operations.');
+    expect(renderPassengerCancelledText(b, 'partner')).toContain('has been cancelled by the company you booked through.');
+    expect(renderPassengerCancelledText(b)).toContain('has been cancelled. Nothing is due.');
+  });
+
+  it('says what happens next when no driver has accepted yet, and that nobody was found at the end', () => {
+    expect(renderPassengerNoDriverYetText(b, 'https://taxi.example/track/TXAB12CD34')).toBe(
+      'Direct Taxi: booking TXAB12CD34: no driver has accepted yet. We keep asking drivers near Manchester Piccadilly until your pickup time (Fri 4 Dec 18:30) and will text you as soon as one does. You can cancel free at any time: https://taxi.example/track/TXAB12CD34',
+    );
+    expect(renderPassengerNoDriverFoundText(b)).toContain('The booking is closed and nothing is due.');
+  });
+
+  it('gives a receipt with the fare, the rules that added to it, how it was paid and the payment record', () => {
+    const receipt = {
+      basis: 'Manchester City Council tariff, Tariff 2 (night)',
+      rules: [
+        { description: 'Tariff 2 (night)', amountPence: 0 },
+        { description: 'Extra passenger', amountPence: 20 },
+      ],
+      payment: { id: 418, amountPence: 1240, method: 'cash', recordedAt: new Date('2026-12-04T18:52:00Z') },
+    };
+    expect(renderPassengerReceiptText(b, receipt)).toBe(
+      [
+        'Direct Taxi: Receipt for taxi TXAB12CD34: Fri 4 Dec 18:30, Manchester Piccadilly to Wilmslow Road, Rusholme.',
+        'Fare £12.40: Manchester City Council tariff, Tariff 2 (night).',
+        '  Extra passenger: £0.20',
+        'Paid £12.40 to the driver (cash), recorded Fri 4 Dec 18:52.',
+        'Payment record 418.',
+      ].join('\n'),
+    );
+    expect(renderPassengerReceiptText(b, { ...receipt, payment: null })).toContain('No payment has been recorded yet.');
+    expect(renderPassengerReceiptEmail(b, receipt).subject).toBe('Your receipt for taxi TXAB12CD34');
   });
 });

@@ -45,10 +45,19 @@ describe('driver details shown to others', () => {
     const booking = { ref: 'TXAB12CD34', pickup_at: new Date('2026-07-03T12:00:00Z') } as BookingRow;
     const driver = (over: Partial<DriverRow>) => ({ name: 'Grace Hopper', vehicle_description: 'Toyota Prius', plate: 'PH/1234', ...over }) as DriverRow;
     const track = 'https://taxi.example/track/TXAB12CD34';
+    // Without a registration on file, the council licence number, called what it is.
     expect(renderPassengerAssignedText(booking, driver({}), track)).toBe(
-      'Booking TXAB12CD34: Grace Hopper will pick you up at Fri 3 Jul 13:00 (Toyota Prius, PH/1234). Track: https://taxi.example/track/TXAB12CD34',
+      'Direct Taxi: booking TXAB12CD34: Grace is picking you up at Fri 3 Jul 13:00, Toyota Prius, council licence PH/1234. Track: https://taxi.example/track/TXAB12CD34',
     );
-    const hostile = renderPassengerAssignedText(booking, driver({ name: 'Grace, pay at evil.example', vehicle_description: 'Prius - call 09001234567', plate: 'see http://x.io' }), track);
-    expect(hostile).toBe('Booking TXAB12CD34: Your driver will pick you up at Fri 3 Jul 13:00. Track: https://taxi.example/track/TXAB12CD34');
+    // First name only; the car as seen at the kerb; a driver close by said in minutes.
+    expect(renderPassengerAssignedText(booking, driver({ vehicle_colour: 'Silver', vehicle_registration: 'ab12cde' }), track, 7)).toBe(
+      'Direct Taxi: booking TXAB12CD34: Grace is arriving in about 7 min, silver Toyota Prius, registration AB12 CDE. Track: https://taxi.example/track/TXAB12CD34',
+    );
+    const hostile = renderPassengerAssignedText(
+      booking,
+      driver({ name: 'Grace, pay at evil.example', vehicle_description: 'Prius - call 09001234567', plate: 'see http://x.io', vehicle_colour: 'red, see evil.example' }),
+      track,
+    );
+    expect(hostile).toBe('Direct Taxi: booking TXAB12CD34: your driver is picking you up at Fri 3 Jul 13:00. Track: https://taxi.example/track/TXAB12CD34');
   });
 });

@@ -55,24 +55,25 @@ describe('workflow replay', () => {
     );
   });
 
-  it('has, for release 0.2.0, the paths its patches added (issue 22), each carrying its patch marker', () => {
-    const patches: Record<string, string[]> = {
-      'partner-job-route-amended-rebooked.json': ['partner-job-booking-as-activities', 'partner-amend-route-and-fare', 'partner-rebook-cancelled'],
-      'booking-route-amended-redispatched.json': ['amend-route-and-fare'],
-      'booking-exchanged-completed.json': ['exchange-fleets'],
-    };
-    for (const [file, ids] of Object.entries(patches)) {
-      expect(files).toContain(`0.2.0/${file}`);
-      // The CLI's JSON export: a patch marker's id is in its details, base64 JSON.
-      type Marker = { markerName?: string; details?: Record<string, { payloads?: { data?: string }[] }> };
-      const history = load(`0.2.0/${file}`) as { events: { markerRecordedEventAttributes?: Marker }[] };
-      const markers = history.events.flatMap((e) => {
-        const m = e.markerRecordedEventAttributes;
-        const data = m?.markerName === 'core_patch' ? m.details?.['patch-data']?.payloads?.[0]?.data : undefined;
-        return data ? [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { id: string }).id] : [];
-      });
-      expect(markers, file).toEqual(expect.arrayContaining(ids));
-    }
+  it.each([
+    // Release 0.2.0 (issue 22).
+    ['0.2.0', 'partner-job-route-amended-rebooked.json', ['partner-job-booking-as-activities', 'partner-amend-route-and-fare', 'partner-rebook-cancelled']],
+    ['0.2.0', 'booking-route-amended-redispatched.json', ['amend-route-and-fare']],
+    ['0.2.0', 'booking-exchanged-completed.json', ['exchange-fleets']],
+    // Release 0.3.0 (issue 23): every booking of it carries the marker; this one takes each new turn.
+    ['0.3.0', 'booking-dropped-passenger-told-receipt.json', ['passenger-told-at-every-turn']],
+    ['0.3.0', 'booking-unassigned-backoff.json', ['passenger-told-at-every-turn']],
+  ] as const)('has, for release %s, %s: a path its patches added, carrying its patch markers', (release, file, ids) => {
+    expect(files).toContain(`${release}/${file}`);
+    // The CLI's JSON export: a patch marker's id is in its details, base64 JSON.
+    type Marker = { markerName?: string; details?: Record<string, { payloads?: { data?: string }[] }> };
+    const history = load(`${release}/${file}`) as { events: { markerRecordedEventAttributes?: Marker }[] };
+    const markers = history.events.flatMap((e) => {
+      const m = e.markerRecordedEventAttributes;
+      const data = m?.markerName === 'core_patch' ? m.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+      return data ? [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { id: string }).id] : [];
+    });
+    expect(markers, file).toEqual(expect.arrayContaining([...ids]));
   });
 
   // Negative controls: a replay that cannot fail would prove nothing.
