@@ -302,7 +302,9 @@ const REFINE_SCRIPT = inlineAsset(`(() => {
       }
       if (offered.length > 0) say('We are not sure which place you mean. Did you mean one of these? If not, ' + ADD + '.');
       else if (reply && reply.code === 'address_uncertain') say('We could not place that any closer than ' + where(current) + ': ' + ADD + '.');
-      else say(((reply && reply.detail) || 'We could not find that place.') + ' Try the full postcode, e.g. ${POSTCODE_EXAMPLE}, or a house number and street.');
+      else if (!reply || reply.code === 'address_not_found') say('We could not find that place: try the full postcode, e.g. ${POSTCODE_EXAMPLE}, or a house number and street.');
+      // Anything else (too many tries, a trip we cannot price) is the API's to say.
+      else say(reply.detail || 'Could not get a price. Please try again.');
     } catch {
       say('Could not reach Direct Taxi. Check your connection and try again.');
     } finally {

@@ -97,6 +97,17 @@ describe('"Where exactly?" converges', () => {
     expect(await page.textContent('#refine-error')).toBe(STILL_THE_CENTRE);
     expect(page.url()).toBe(refineUrl);
 
+    // Something it cannot place at all: told what to type, and not offered the town centre back.
+    await page.fill('#pickup_detail', 'Qwxyzzy Plonk');
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/public/v1/quote') && r.request().method() === 'POST'),
+      page.click('#find'),
+    ]);
+    await page.waitForSelector('#find:not([disabled])');
+    expect(await page.textContent('#refine-error')).toMatch(/the full postcode, e\.g\. M14 5TP, or a house number and street\.$/);
+    expect(await page.locator('#suggestions button', { hasText: /^Manchester$/ }).count()).toBe(0);
+    expect(page.url()).toBe(refineUrl);
+
     // A full postcode places it: a new quote at the postcode, and the booking form.
     await page.fill('#pickup_detail', 'M3 4LQ');
     await Promise.all([page.waitForURL((url) => url.pathname.startsWith('/book/') && url.href !== refineUrl), page.click('#find')]);
