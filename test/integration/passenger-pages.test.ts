@@ -81,6 +81,7 @@ describe('"Where exactly?" converges', () => {
     await page.waitForSelector('#refine-error:not([hidden])');
     expect(await page.textContent('#refine-error')).toBe(STILL_THE_CENTRE);
     expect(page.url()).toBe(refineUrl);
+    await page.screenshot({ path: '/tmp/page-where-exactly.png', fullPage: true });
     // The place it has just called too vague is never offered back.
     expect(await page.locator('#suggestions button', { hasText: /^Manchester$/ }).count()).toBe(0);
 
@@ -173,6 +174,7 @@ describe('the tracking page names the car to look for', () => {
     expect(await page.textContent('[data-field="driver_plate_label"]')).toBe('Registration');
     expect(await page.textContent('main')).not.toContain('Trelawny');
     expect(await page.textContent('main')).not.toContain(plate);
+    await page.screenshot({ path: '/tmp/page-track-car.png', fullPage: true });
 
     // The polled JSON says the same, and nothing more of the driver.
     const polled = await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json`, remoteAddress: '10.81.0.2' });
