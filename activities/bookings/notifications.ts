@@ -5,6 +5,7 @@ import type { Sql } from '../../src/db/sql.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import { loadDriver } from '../../src/drivers/store.js';
+import { textedManageToken } from '../../src/bookings/manage-tokens.js';
 import { findQuote } from '../../src/quotes/store.js';
 import { effectivePayments } from '../../src/settlement/payments-store.js';
 import type { PassengerNews } from '../../workflows/bookings/definitions.js';
@@ -54,7 +55,10 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
         const link = confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, b.ref);
         // The email keeps the key it has always had, so a booking of an older release is not emailed twice.
         const email = renderBookingConfirmationEmail(b, trackUrl(b.ref), link);
-        return { key: `booked:${b.ref}`, text: renderPassengerBookedText(b, trackUrl(b.ref)), email, emailKey: `confirmation:${b.ref}` };
+        // The text's link carries the right to cancel, like the page the booker was shown.
+        const manage = await textedManageToken(sql, settings.jobLinkSecret, b.ref);
+        const text = renderPassengerBookedText(b, `${trackUrl(b.ref)}#t=${manage}`);
+        return { key: `booked:${b.ref}`, text, email, emailKey: `confirmation:${b.ref}` };
       }
       case 'driver_replaced':
         return { key: `driver-changed:${b.ref}:${news.driverId}`, text: renderPassengerDriverChangedText(b, trackUrl(b.ref)) };

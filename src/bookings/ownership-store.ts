@@ -9,6 +9,11 @@ export async function insertManageToken(sql: Sql, t: { tokenHash: string; ref: s
   await sql`insert into booking_manage_tokens (token_hash, booking_ref, holder) values (${t.tokenHash}, ${t.ref}, ${t.holder})`;
 }
 
+/** The same token issued again (a retried activity) is stored once, and a revoked one stays revoked. */
+export async function insertManageTokenOnce(sql: Sql, t: { tokenHash: string; ref: string; holder: string }): Promise<void> {
+  await sql`insert into booking_manage_tokens (token_hash, booking_ref, holder) values (${t.tokenHash}, ${t.ref}, ${t.holder}) on conflict (token_hash) do nothing`;
+}
+
 /** Whether this token hash is a live manage token of this booking (not revoked, trip not long past). */
 export async function manageTokenValid(sql: Sql, ref: string, tokenHash: string): Promise<boolean> {
   const rows = await sql`

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { markVerified } from '../passengers/verification.js';
 import { verifyConfirmToken } from './confirm-link.js';
 import { BOOKING_REF_PATTERN } from './identity.js';
+import { MANAGE_TOKEN_PREFIX } from './manage-tokens.js';
 import * as tokens from './ownership-store.js';
 import { findBooking } from './store.js';
 
@@ -20,7 +21,6 @@ import { findBooking } from './store.js';
 // revokes every token handed out before and lets the passenger put their own name and email on it.
 // docs/security/threat-model.md tells the whole story.
 
-const MANAGE_TOKEN_PREFIX = 'bmt_';
 const CLAIM_TOKEN_PREFIX = 'bcl_';
 const CLAIM_TTL_MS = 24 * 3600_000;
 

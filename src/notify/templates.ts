@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { BookingRow } from '../bookings/store.js';
+import { carDescription, firstName, formatRegistration } from '../drivers/car.js';
 import type { DriverRow } from '../drivers/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
@@ -53,30 +54,23 @@ export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUr
   return `Direct Taxi: booking ${b.ref}: ${driverFirstName(d.name) ?? 'your driver'} is ${arriving}${car ? `, ${car}` : ''}. Track: ${trackUrl}`;
 }
 
-/** The first word of a driver's name as screened, or null when it may not be shown. */
+/** The first of the driver's names, as screened, or null when it may not be shown. */
 export function driverFirstName(name: string): string | null {
-  return shownDriverDetail('name', name)?.split(' ')[0] ?? null;
-}
-
-/** A UK registration as it is printed on the plate: "AB12CDE" is shown "AB12 CDE". */
-export function formatRegistration(registration: string): string {
-  const compact = registration.replace(/\s+/g, '').toUpperCase();
-  return /^[A-Z]{2}\d{2}[A-Z]{3}$/.test(compact) ? `${compact.slice(0, 4)} ${compact.slice(4)}` : registration.trim().toUpperCase();
+  return firstName(shownDriverDetail('name', name));
 }
 
 /**
- * "silver Toyota Prius, registration AB12 CDE": what a passenger looks for at the kerb. Without a
- * registration on file the council licence number is given, labelled as what it is.
+ * "Silver Toyota Prius, registration AB12 CDE": what a passenger looks for at the kerb (the same
+ * words as the tracking page, src/drivers/car.ts). Without a registration on file the council
+ * licence number is given, labelled as what it is.
  */
-export function passengerCarDescription(d: Pick<DriverRow, 'vehicle_description' | 'plate' | 'vehicle_registration' | 'vehicle_colour'>): string {
-  const colour = d.vehicle_colour ? shownDriverDetail('vehicle', d.vehicle_colour) : null;
-  const model = shownDriverDetail('vehicle', d.vehicle_description);
-  const registration = d.vehicle_registration ? shownDriverDetail('licence', d.vehicle_registration) : null;
+export function passengerCarDescription(d: Pick<DriverRow, 'vehicle_description' | 'vehicle_make' | 'vehicle_model' | 'plate' | 'vehicle_registration' | 'vehicle_colour'>): string {
+  const description = shownDriverDetail('vehicle', d.vehicle_description);
+  const known = description !== null || (d.vehicle_make && d.vehicle_model);
+  const car = known ? carDescription({ ...d, vehicle_description: description ?? '' }, '') : '';
+  const registration = formatRegistration(d.vehicle_registration ? shownDriverDetail('licence', d.vehicle_registration) : null);
   const licence = registration ? null : shownDriverDetail('licence', d.plate);
-  const parts = [[colour?.toLowerCase(), model].filter(Boolean).join(' ')];
-  if (registration) parts.push(`registration ${formatRegistration(registration)}`);
-  else if (licence) parts.push(`council licence ${licence}`);
-  return parts.filter(Boolean).join(', ');
+  return [car, registration ? `registration ${registration}` : licence ? `council licence ${licence}` : ''].filter(Boolean).join(', ');
 }
 
 /**

@@ -85,7 +85,11 @@ describe('the passenger, told at every turn', () => {
     // Booked: a text with the tracking link, and the email with the link that confirms and manages it.
     const booked = await told(ref, 'booked:');
     expect(booked.body).toContain(`taxi ${ref} booked`);
-    expect(booked.body).toContain(`${base}/track/${ref}`);
+    // Its link carries the right to manage the booking, for a booker who closed the page.
+    const texted = new RegExp(`${base}/track/${ref}#t=(bmt_[\\w-]+)`).exec(booked.body);
+    expect(texted).not.toBeNull();
+    const lookup = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?token=${texted![1]}` });
+    expect(lookup.statusCode).toBe(200);
     const email = await told(ref, 'confirmation:', 'email');
     expect(email.subject).toBe(`Your taxi ${ref} is booked`);
     expect(email.body).toMatch(new RegExp(`${base}/confirm/${ref}\\?t=`));
@@ -94,7 +98,7 @@ describe('the passenger, told at every turn', () => {
     const card = await waitForJobCard(stack.sql, first, ref);
     expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
     const assigned = await told(ref, 'assigned:');
-    expect(assigned.body).toMatch(/Grace is arriving in about \d+ min, silver Toyota Prius, registration MA19 XYZ/);
+    expect(assigned.body).toMatch(/Grace is arriving in about \d+ min, Silver Toyota Prius, registration MA19 XYZ/);
     expect(assigned.body).not.toContain('Hopper');
     await page.waitForSelector('[data-field="headline"]:has-text("Driver confirmed")');
 
@@ -107,7 +111,7 @@ describe('the passenger, told at every turn', () => {
     expect((await respond(stack.app, next, 'accept')).statusCode).toBe(200);
     await eventually(async () => ((await passengerMessages(ref)).filter((m) => m.key.startsWith('assigned:')).length === 2 ? true : undefined), 20_000, 'the new driver told');
     const secondAssigned = (await passengerMessages(ref)).filter((m) => m.key.startsWith('assigned:'))[1]!;
-    expect(secondAssigned.body).toMatch(/Alan is arriving in about \d+ min, black Skoda Octavia, registration BD51 SMR/);
+    expect(secondAssigned.body).toMatch(/Alan is arriving in about \d+ min, Black Skoda Octavia, registration BD51 SMR/);
 
     // The trip, paid in cash: a receipt by text and by email, naming the fare, the rules and the record.
     for (const event of ['arrived', 'on_board', 'completed']) expect((await trip(next, event)).statusCode).toBe(202);

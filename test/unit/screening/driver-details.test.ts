@@ -51,7 +51,7 @@ describe('driver details shown to others', () => {
     );
     // First name only; the car as seen at the kerb; a driver close by said in minutes.
     expect(renderPassengerAssignedText(booking, driver({ vehicle_colour: 'Silver', vehicle_registration: 'ab12cde' }), track, 7)).toBe(
-      'Direct Taxi: booking TXAB12CD34: Grace is arriving in about 7 min, silver Toyota Prius, registration AB12 CDE. Track: https://taxi.example/track/TXAB12CD34',
+      'Direct Taxi: booking TXAB12CD34: Grace is arriving in about 7 min, Silver Toyota Prius, registration AB12 CDE. Track: https://taxi.example/track/TXAB12CD34',
     );
     const hostile = renderPassengerAssignedText(
       booking,
