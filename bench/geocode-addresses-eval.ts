@@ -42,17 +42,18 @@ export function loadAddressCases(path: URL = ADDRESSES_PATH): AddressCase[] {
 
 /**
  * How far an answer may lie from the true position and still be in the right town. An answer that
- * claims to be near the door (a point, a unit postcode, a street, a postcode sector) must be within
- * 5 km; a postcode district or a town centre within 10 km, the distance between neighbouring
- * towns. Two cases name a whole area, so their extent is allowed: the centre of the very town the
- * address names ("..., London" answered with London's centre: 25 km, a city's reach), and a Jersey
- * or Guernsey postcode answered at the island's main town (15 km, the islands' size).
+ * claims to be near the door (a point, a unit postcode, a street) must be within 5 km; a postcode
+ * sector or district, or a town centre, within 10 km, the distance between neighbouring towns (a
+ * rural sector is as wide). Two answers name a whole area, so its extent is allowed: the centre of
+ * the very town the address names ("..., London" answered with London's centre: 25 km, a city's
+ * reach), and a Jersey or Guernsey postcode answered at the island's main town (15 km, the
+ * islands' size). Any answer in another country (Jersey, Northern Ireland...) is the wrong town.
  */
 export const WRONG_TOWN_KM: Record<Precision, number> = {
   point: 5,
   postcode: 5,
   street: 5,
-  postcode_sector: 5,
+  postcode_sector: 10,
   postcode_district: 10,
   town_centre: 10,
 };

@@ -56,6 +56,8 @@ CAPS = {
     ("Cardiff", "mm"): 20,
     ("Belfast", "mm"): 25,
     ("Crown Dependencies", "mm"): 40,
+    ("Northern Ireland (other)", "mm"): 30,
+    ("Wales (other)", "mm"): 20,
 }
 
 
@@ -157,6 +159,8 @@ def mm_rows(path: str):
             else "Cardiff" if "Cardiff" in admin
             else "Belfast" if "/Belfast (" in admin
             else "Crown Dependencies" if "Channel Islands" in admin or "Isle of Man" in admin
+            else "Northern Ireland (other)" if admin.startswith("/Northern Ireland")
+            else "Wales (other)" if admin.startswith("/Wales")
             else "elsewhere"
         )
         try:
@@ -174,10 +178,33 @@ def mm_rows(path: str):
         }
 
 
+# A published position this far from the middle of its own postcode sector contradicts its
+# postcode (Newry and Mourne Museum is given 12 km from Castle Street, Newry): the source's slip,
+# so the row is left out rather than used as the truth.
+SECTOR_DISAGREEMENT_KM = 8
+
+
+def sector_centres() -> dict[str, tuple[float, float]]:
+    with open(ROOT / "data" / "gazetteer" / "postcode_sectors.csv", encoding="utf-8") as f:
+        return {r["sector"]: (float(r["latitude"]), float(r["longitude"])) for r in csv.DictReader(f)}
+
+
+def km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    import math
+    dlat, dlon = math.radians(b[0] - a[0]), math.radians(b[1] - a[1])
+    h = math.sin(dlat / 2) ** 2 + math.cos(math.radians(a[0])) * math.cos(math.radians(b[0])) * math.sin(dlon / 2) ** 2
+    return 12742 * math.asin(math.sqrt(h))
+
+
 def main() -> None:
     if len(sys.argv) != 4:
         sys.exit(__doc__)
+    sectors = sector_centres()
     records = [*nhs_rows(sys.argv[1]), *phs_rows(sys.argv[2]), *mm_rows(sys.argv[3])]
+    dropped = [r for r in records if r["postcode"][:-2] in sectors and km(sectors[r["postcode"][:-2]], (r["lat"], r["lon"])) > SECTOR_DISAGREEMENT_KM]
+    records = [r for r in records if r not in dropped]
+    print(f"left out {len(dropped)} rows whose position is over {SECTOR_DISAGREEMENT_KM} km from their postcode sector: "
+          + "; ".join(f"{r['name']} {r['postcode']}" for r in dropped[:20]))
     taken: list[dict] = []
     counts: dict[tuple[str, str], int] = {}
     seen_postcodes: set[str] = set()

@@ -33,6 +33,7 @@ const POINT_IN_TOWN_RADIUS_M = 12_000;
 // station), so their tie is not an ambiguity.
 const SAME_PLACE_M = 5_000;
 const AMBIGUITY_MARGIN = 5;
+const MANY_NAMESAKES = 2;
 const MIN_FUZZY_LENGTH = 4;
 const MIN_FUZZY_SIMILARITY = 0.75;
 
@@ -111,7 +112,11 @@ export class NameSearch {
     // is not Glasgow's High Street station, "Birmingham New Street, Birmingham" is the station.
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] ?? '';
-      const candidates = this.exactCandidates(part);
+      let candidates = this.exactCandidates(part);
+      // After a street, a part is the town the street is in ("Main Street, Hillsborough" is the
+      // town, not Hillsborough Stadium).
+      const afterStreets = i > 0 && parts.slice(0, i).every((p) => STREET.test(p));
+      if (afterStreets && candidates.some((c) => c.ref.entry.kind === 'place')) candidates = candidates.filter((c) => c.ref.entry.kind === 'place');
       if (candidates.length === 0) continue;
       const chosen = this.rank(candidates, parts.slice(i + 1), query, i === 0 ? 1 : 0.8);
       if (i < parts.length - 1 && STREET.test(part) && !(chosen.qualified && isSubstantial(chosen.entry))) continue;
@@ -351,7 +356,11 @@ export class NameSearch {
         r.score >= top.score - AMBIGUITY_MARGIN &&
         haversineMeters(entry.lat, entry.lon, other.lat, other.lon) > SAME_PLACE_M,
     );
-    if (rival) confidence *= 0.75;
+    // A suburb or village whose name several other places share ("Moreton": five villages and a
+    // suburb of the Wirral) is no surer than a tie: none of them is the obvious one.
+    const namesakes = ranked.filter(([other]) => other !== entry && other.kind === 'place' && haversineMeters(entry.lat, entry.lon, other.lat, other.lon) > SAME_PLACE_M).length;
+    const obscure = entry.kind === 'place' && !top.qualified && entry.placeType !== 'City' && entry.placeType !== 'Town' && namesakes >= MANY_NAMESAKES;
+    if (rival || obscure) confidence *= 0.75;
     if (query.intent !== null && !matchesIntent(entry, query.intent)) confidence *= 0.6;
     if (qualifierList.length > 0 && !top.qualified) {
       // "Newport, Wales" answered with a Newport elsewhere: a named town outranks everything.
