@@ -181,7 +181,7 @@ export class NameSearch {
       for (let j = words.length; j > i; j--) {
         const span = words.slice(i, j);
         if (span.length === 1 && (isRefinement(span[0] ?? '') || (span[0] ?? '').length < 4)) continue;
-        if (inStreetName(j)) continue;
+        if (inStreetName(j) || (span.length === 1 && i > 0 && isStreetWord(span[0] ?? ''))) continue;
         consider(this.exactCandidates(span.join(' ')), span.length / words.length);
       }
     }
@@ -193,19 +193,23 @@ export class NameSearch {
     const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]).map(([entry]) => entry);
     if (named.length === 0) return ranked.slice(0, limit);
     const inNamed = ranked.filter((e) => named.some((area) => this.inArea(e, area)));
-    for (const area of named) if (!inNamed.includes(area.anchor)) inNamed.push(area.anchor);
+    for (const area of named) if (area.anchor && !inNamed.includes(area.anchor)) inNamed.push(area.anchor);
     return inNamed.slice(0, limit);
   }
 
-  /** The towns (or islands, or Northern Ireland) a query names after its first word, each by its most prominent place. */
-  namedAreas(words: string[]): Array<{ key: string; anchor: GazetteerEntry }> {
-    const out: Array<{ key: string; anchor: GazetteerEntry }> = [];
+  /**
+   * The towns (or islands, or Northern Ireland) a query names after its first word, each by its
+   * most prominent place ("northern ireland" has none: its places say so in their context).
+   */
+  namedAreas(words: string[]): Array<{ key: string; anchor: GazetteerEntry | undefined }> {
+    const out: Array<{ key: string; anchor: GazetteerEntry | undefined }> = [];
     for (let i = 1; i < words.length; i++) {
       for (let j = Math.min(words.length, i + 3); j > i; j--) {
         const key = words.slice(i, j).join(' ');
-        if (!this.gazetteer.isTownName(key) || isStreetWord(words[j] ?? '')) continue;
-        const anchor = this.anchorOf(key);
-        if (anchor) out.push({ key, anchor });
+        // "Castle Street" names no town called Street, and "Leeds Road" no Leeds.
+        if (!this.gazetteer.isTownName(key) || isStreetWord(words[j] ?? '') || isStreetWord(key)) continue;
+        out.push({ key, anchor: this.anchorOf(key) });
+        i = j - 1;
         break;
       }
     }
@@ -224,9 +228,9 @@ export class NameSearch {
     return anchor;
   }
 
-  private inArea(entry: GazetteerEntry, area: { key: string; anchor: GazetteerEntry }): boolean {
+  private inArea(entry: GazetteerEntry, area: { key: string; anchor: GazetteerEntry | undefined }): boolean {
     if (entry === area.anchor || containsWords(entry.context, area.key)) return true;
-    return haversineMeters(entry.lat, entry.lon, area.anchor.lat, area.anchor.lon) <= QUALIFIER_TOWN_RADIUS_M;
+    return !!area.anchor && haversineMeters(entry.lat, entry.lon, area.anchor.lat, area.anchor.lon) <= QUALIFIER_TOWN_RADIUS_M;
   }
 
   private leadingName(words: string[], otherParts: string[], query: QueryText): { match: NameMatch; qualified: boolean } | null {
