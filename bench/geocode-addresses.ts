@@ -133,8 +133,8 @@ console.log(
     `data loaded in ${loadMs.toFixed(0)} ms (gazetteer, streets, unit postcodes, sync)`,
 );
 console.log(
-  `wrong town: in another country, or farther from the published position than ${WRONG_TOWN_KM.point} km (point, postcode, street, sector) ` +
-    `or ${WRONG_TOWN_KM.town_centre} km (district, town centre); ${NAMED_TOWN_CENTRE_KM} km for the centre of the town the address names, ` +
+  `wrong town: in another country, or farther from the published position than ` +
+    `${Object.entries(WRONG_TOWN_KM).map(([p, km]) => `${km} km (${p})`).join(', ')}; ${NAMED_TOWN_CENTRE_KM} km for the centre of the town the address names, ` +
     `${ISLAND_KM} km for a Jersey/Guernsey postcode at the island's main town. Near: within ${POSTCODE_NEAR_M} m.\n`,
 );
 console.log('| geocoder | answered | refused (422) | wrong town | wrong town, streets named after towns | GB full postcodes within 150 m | all full postcodes within 150 m | answers without precision | p50 / p99 per query |');
