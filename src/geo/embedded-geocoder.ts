@@ -141,6 +141,14 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
   const raw = query.slice(0, MAX_QUERY_LENGTH).trim();
   if (raw === '') return null;
   const text = parseQueryText(raw);
+  const answer = geocodeText(gazetteer, text, names);
+  // A Northern Ireland or Crown dependency postcode says which country the place is in: an answer
+  // found by name elsewhere ("..., Jurby IM7 3BD" matching a name in Great Britain) is a namesake.
+  const required = text.postcode ? POSTCODE_AREA_COUNTRY[text.postcode.area] : undefined;
+  return answer && required && answer.country !== required ? null : answer;
+}
+
+function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): GeoLocation | null {
 
   if (text.postcode) {
     const located = locatePostcode(gazetteer, text.postcode);
@@ -155,7 +163,7 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
     }
     // A postcode we can only place at its sector or district (Northern Ireland, a retired code)
     // must still agree with the town the address names: a rural sector's middle can be 10 km from
-    // "Castle Street, Newry". When it does not, the town named is the nearer answer.
+    // the town. When it is more than 5 km from it, the town named is the answer the passenger gave.
     if (located && (located.precision === 'postcode_sector' || located.precision === 'postcode_district') && text.parts.length > 0) {
       const named = names.search(text);
       const apart = named ? haversineMeters(named.entry.lat, named.entry.lon, located.lat, located.lon) : 0;
