@@ -20,10 +20,12 @@ export async function startTemporalUi(opts: {
   logFile?: string;
   detached?: boolean;
 }): Promise<TemporalUiHandle> {
-  fs.mkdirSync(opts.configDir, { recursive: true });
+  // Absolute: the server is started with --root /, against which it resolves --config.
+  const configDir = path.resolve(opts.configDir);
+  fs.mkdirSync(configDir, { recursive: true });
   // Written fresh each start: the address and port are this start's.
   fs.writeFileSync(
-    path.join(opts.configDir, 'cluster.yaml'),
+    path.join(configDir, 'cluster.yaml'),
     [
       `temporalGrpcAddress: ${opts.temporalAddress}`,
       'host: 127.0.0.1',
@@ -38,7 +40,7 @@ export async function startTemporalUi(opts: {
     ].join('\n'),
   );
   const log = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(path.join(opts.tools, 'temporal-ui-server'), ['--root', '/', '--config', opts.configDir, '--env', 'cluster', 'start'], {
+  const child = spawn(path.join(opts.tools, 'temporal-ui-server'), ['--root', '/', '--config', configDir, '--env', 'cluster', 'start'], {
     stdio: ['ignore', log, log],
     detached: opts.detached ?? false,
   });

@@ -2,17 +2,17 @@
 // address, as an attacker would, and prints each beside what the issue measured before the fix:
 //   npx tsx scripts/abuse-check.ts [--url http://localhost:3000]
 // Texts are counted in the outbox, so this needs the embedded notifier and the database
-// (DATABASE_URL, default the embedded Postgres `npm start` runs). It makes throwaway passengers,
+// (that of the stack `npm start` runs with the same DATA_DIR, unless DATABASE_URL names another). It makes throwaway passengers,
 // one approved driver and two bookings two days ahead, all marked "abuse-check"; nothing is sent.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { authorizationRequestUrl, CookieBrowser, interactionUid } from '../dev/oauth-sign-in.js';
-import { createSql } from '../src/db/sql.js';
+import { scriptStack, stackDatabaseOrExit } from '../dev/stack-settings.js';
 
-const { values } = parseArgs({ options: { url: { type: 'string', default: `http://localhost:${process.env.PORT ?? '3000'}` } } });
-const base = values.url.replace(/\/$/, '');
-const sql = createSql(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi', 2);
+const { values } = parseArgs({ options: { url: { type: 'string' } } });
+const base = (values.url ?? scriptStack().apiUrl).replace(/\/$/, '');
+const { sql } = await stackDatabaseOrExit('abuse-check', 2);
 const insecure = base.startsWith('http://') ? { [oauth.allowInsecureRequests]: true } : {};
 const run = String(Math.floor(Math.random() * 900) + 100);
 let serial = 0;

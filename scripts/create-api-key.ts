@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { findPartner } from '../src/partners/store.js';
 import { migrate } from '../src/db/migrate.js';
-import { createSql } from '../src/db/sql.js';
+import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
 const { values } = parseArgs({
   options: {
@@ -17,18 +17,17 @@ const { values } = parseArgs({
     sandbox: { type: 'boolean', default: false },
   },
 });
-const url = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi';
 if (values.sandbox && values.partner) {
   console.error("--sandbox is for keys of no partner: a partner's keys are in the sandbox when the partner is (npm run partner:create -- ... --sandbox).");
   process.exit(2);
 }
 if (!values.name) {
   console.error('usage: npm run api-key:create -- --name "<who holds it>" [--partner <partner id>] [--exempt] [--sandbox]');
-  console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
+  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
   process.exit(2);
 }
 // Two connections: migrate holds one for its lock while it runs the migrations on the other.
-const sql = createSql(url, 2);
+const { sql } = await stackDatabaseOrExit('api-key:create', 2);
 try {
   await migrate(sql);
   const partner = values.partner ? await findPartner(sql, values.partner) : null;

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
-import { createSql } from '../src/db/sql.js';
+import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 import { createPartner, findPartner, issueSigningSecret, PARTNER_ID_PATTERN, type PartnerKind } from '../src/partners/store.js';
 
 const { values } = parseArgs({
@@ -28,15 +28,15 @@ const { values } = parseArgs({
 const usage = () => {
   console.error('usage: npm run partner:create -- --id <id> --name "<name>" [--kind partner|operator|supplier] [--approved] [--daily-limit N] [--not-allowed-to-book] [--sandbox]');
   console.error('       npm run partner:create -- --id <id> --rotate [--overlap-hours 24]');
-  console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
+  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
   process.exit(2);
 };
 if (!values.id || !PARTNER_ID_PATTERN.test(values.id)) usage();
 const kind = values.kind as PartnerKind;
 if (!['partner', 'operator', 'supplier'].includes(kind)) usage();
 
-const config = loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi' });
-const sql = createSql(config.DATABASE_URL, 2);
+const { sql, stack } = await stackDatabaseOrExit('partner:create', 2);
+const config = loadConfig({ ...process.env, DATABASE_URL: stack.databaseUrl });
 try {
   await migrate(sql);
   const id = values.id!;

@@ -3,16 +3,16 @@
 import { parseArgs } from 'node:util';
 import { createStaff } from '../src/auth/staff.js';
 import { migrate } from '../src/db/migrate.js';
-import { createSql } from '../src/db/sql.js';
+import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
 const { values } = parseArgs({ options: { name: { type: 'string' }, role: { type: 'string', default: 'operator' } } });
-const url = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi';
 if (!values.name || (values.role !== 'operator' && values.role !== 'admin')) {
   console.error('usage: npm run staff:create -- --name "<who>" [--role operator|admin]');
-  console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
+  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
   process.exit(2);
 }
-const sql = createSql(url, 2);
+// Two connections: migrate holds one for its lock while it runs the migrations on the other.
+const { sql } = await stackDatabaseOrExit('staff:create', 2);
 try {
   await migrate(sql);
   const { key, staff } = await createStaff(sql, { name: values.name, role: values.role });

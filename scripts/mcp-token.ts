@@ -4,24 +4,25 @@
 //   npm run mcp:token -- --dev-sign-in +447400123456   sign in without a browser (embedded notifier only)
 //   npm run mcp:token -- --url https://taxi.example --scope taxi:quote
 // Discovery from /mcp's 401, dynamic client registration with a loopback redirect, PKCE (S256)
-// and the resource parameter, the code exchange. DATABASE_URL (for --dev-sign-in, where the code
-// is read from the outbox) defaults to the embedded Postgres that `npm start` runs.
+// and the resource parameter, the code exchange. --url and the database (for --dev-sign-in, where
+// the code is read from the outbox) default to those of the stack `npm start` runs with the same
+// DATA_DIR (docs/configuration.md), unless PORT or DATABASE_URL name others.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { CookieBrowser, signInAndAllow } from '../dev/oauth-sign-in.js';
-import { createSql } from '../src/db/sql.js';
+import { scriptStack, stackDatabaseOrExit } from '../dev/stack-settings.js';
 
 const { values } = parseArgs({
   options: {
-    url: { type: 'string', default: `http://localhost:${process.env.PORT ?? '3000'}` },
+    url: { type: 'string' },
     scope: { type: 'string', default: 'taxi:quote taxi:book' },
     'dev-sign-in': { type: 'string' },
     'timeout-seconds': { type: 'string', default: '600' },
   },
 });
-const base = values.url.replace(/\/$/, '');
+const base = (values.url ?? scriptStack().apiUrl).replace(/\/$/, '');
 const mcpUrl = `${base}/mcp`;
 const say = (line: string) => process.stderr.write(`${line}\n`);
 // The service's own address may be plain http in development; the library refuses that unless told.
@@ -80,7 +81,7 @@ try {
   let callback: URL;
   const identifier = values['dev-sign-in'];
   if (identifier) {
-    const sql = createSql(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi', 2);
+    const { sql } = await stackDatabaseOrExit('mcp:token', 2);
     try {
       callback = await signInAndAllow(new CookieBrowser(), { authorizationUrl: authorize.toString(), identifier, sql, redirectUri });
     } finally {

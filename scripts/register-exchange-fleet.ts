@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
-import { createSql } from '../src/db/sql.js';
+import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 import { EXCHANGE_HOOK_PATH, registerExchangeFleet } from '../src/exchange/register.js';
 import { EXCHANGE_FLEET_ID_PATTERN } from '../src/exchange/store.js';
 
@@ -30,13 +30,13 @@ const { values } = parseArgs({
 });
 const usage = () => {
   console.error('usage: npm run exchange:register -- --id <id> --name "<name>" --base-url <its API> --partner-id <our id there> --secret <its signing secret for us> [--hook-url <our hook>] [--partner <its partner id here>] [--not-approved]');
-  console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
+  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
   process.exit(2);
 };
 if (!values.id || !EXCHANGE_FLEET_ID_PATTERN.test(values.id) || !values.name || !values['base-url'] || !values['partner-id'] || !values.secret) usage();
 
-const config = loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi' });
-const sql = createSql(config.DATABASE_URL, 2);
+const { sql, stack } = await stackDatabaseOrExit('exchange:register', 2);
+const config = loadConfig({ ...process.env, DATABASE_URL: stack.databaseUrl });
 try {
   await migrate(sql);
   const fleet = await registerExchangeFleet(sql, config.PARTNER_SECRETS_KEY, {

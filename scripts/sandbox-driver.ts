@@ -1,19 +1,19 @@
 // Marks a driver as a sandbox (test) driver, or back to a live one (docs/partners.md, "Sandbox keys").
 // A sandbox driver is offered sandbox bookings only, and only sandbox drivers are offered them.
 //   npm run driver:sandbox -- --id <driver id> [--live]
-// DATABASE_URL defaults to the embedded Postgres that `npm start` runs.
+// The database is the one of the stack `npm start` runs with the same DATA_DIR, unless DATABASE_URL names another.
 import { parseArgs } from 'node:util';
 import { migrate } from '../src/db/migrate.js';
 import { formatRegistration } from '../src/drivers/car.js';
-import { createSql } from '../src/db/sql.js';
+import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
 const { values } = parseArgs({ options: { id: { type: 'string' }, live: { type: 'boolean', default: false } } });
 if (!values.id) {
   console.error('usage: npm run driver:sandbox -- --id <driver id> [--live]');
-  console.error('DATABASE_URL defaults to the embedded Postgres that `npm start` runs.');
+  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
   process.exit(2);
 }
-const sql = createSql(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi', 2);
+const { sql } = await stackDatabaseOrExit('driver:sandbox', 2);
 try {
   await migrate(sql);
   const sandbox = !values.live;

@@ -1,6 +1,6 @@
 // Seeds (or refreshes) the demo fleet so a booking has drivers to cascade through.
 //   npm run fleet:seed [-- --keep-fresh]
-// DATABASE_URL defaults to the embedded Postgres `npm start` runs. Safe to run again at any time:
+// The database is the one of the stack `npm start` runs with the same DATA_DIR, unless DATABASE_URL names another. Safe to run again at any time:
 // it upserts by id and puts the demo drivers back online with fresh positions. Positions go stale
 // for dispatch after DEFAULT_CASCADE_POLICY.freshLocationMs (10 minutes), as a real driver app
 // would keep reporting; --keep-fresh stands in for that app, re-reporting until Ctrl-C.
@@ -10,12 +10,11 @@ import { TIERS } from '../workflows/bookings/definitions.js';
 import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS } from '../dev/demo-fleet.js';
 import { seedFleet } from '../dev/seed-fleet.js';
 import { migrate } from '../src/db/migrate.js';
-import { createSql } from '../src/db/sql.js';
+import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
 const { values } = parseArgs({ options: { 'keep-fresh': { type: 'boolean', default: false } } });
-const url = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:54329/taxi';
 // Two connections: migrate holds one for its advisory lock while applying on the other.
-const sql = createSql(url, 2);
+const { sql } = await stackDatabaseOrExit('fleet:seed', 2);
 const close = () => sql.end({ timeout: 5 });
 try {
   await migrate(sql);

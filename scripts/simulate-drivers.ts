@@ -2,11 +2,13 @@
 // each open job card to a demo driver is accepted, declined or ignored (left to time out), and
 // accepted trips are driven through en_route, arrived, on_board and completed, then settled in cash.
 //   npm run fleet:simulate [-- --accept 0.4 --decline 0.3 --api http://localhost:3000]
+// The database and the API (--api's default) are those of the stack `npm start` runs with the same
+// DATA_DIR (docs/configuration.md), unless DATABASE_URL or PORT name others.
 // What is left over after accept and decline is ignored. Uses the same JOB_LINK_SECRET as the
 // API (the development default unless set), exactly as a driver's phone would use the link.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { createSql } from '../src/db/sql.js';
+import { scriptStack, stackDatabaseOrExit } from '../dev/stack-settings.js';
 import { seedFleet } from '../dev/seed-fleet.js';
 import { jobLinkToken } from '../src/dispatch/job-link.js';
 
@@ -14,7 +16,7 @@ const { values } = parseArgs({
   options: {
     accept: { type: 'string', default: '0.4' },
     decline: { type: 'string', default: '0.3' },
-    api: { type: 'string', default: 'http://localhost:3000' },
+    api: { type: 'string' },
     'trip-step-seconds': { type: 'string', default: '10' },
   },
 });
@@ -25,13 +27,14 @@ if (!(pAccept >= 0 && pDecline >= 0 && pAccept + pDecline <= 1)) {
   console.error('--accept and --decline are probabilities that add up to at most 1');
   process.exit(2);
 }
-const config = loadConfig({ DATABASE_URL: 'postgres://postgres:postgres@127.0.0.1:54329/taxi', ...process.env });
-const sql = createSql(config.DATABASE_URL, 2);
+const api = (values.api ?? scriptStack().apiUrl).replace(/\/$/, '');
+const { sql, stack } = await stackDatabaseOrExit('fleet:simulate', 2);
+const config = loadConfig({ ...process.env, DATABASE_URL: stack.databaseUrl });
 const decided = new Set<string>();
 const STEPS = ['en_route', 'arrived', 'on_board', 'completed'] as const;
 
 async function post(path: string, body: unknown): Promise<number> {
-  const res = await fetch(`${values.api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return res.status;
 }
 
@@ -69,7 +72,7 @@ async function driveTrip(offerId: string, driverId: string): Promise<void> {
 await seedFleet(sql);
 const refresh = setInterval(() => void seedFleet(sql, { refreshLocations: true }).catch(() => undefined), 4 * 60_000);
 const poll = setInterval(() => void answerOffers().catch((err: unknown) => console.error('poll failed:', err)), 1000);
-console.log(`Simulating demo drivers against ${values.api}: accept ${pAccept}, decline ${pDecline}, ignore ${(1 - pAccept - pDecline).toFixed(2)}. Ctrl-C to stop.`);
+console.log(`Simulating demo drivers against ${api}: accept ${pAccept}, decline ${pDecline}, ignore ${(1 - pAccept - pDecline).toFixed(2)}. Ctrl-C to stop.`);
 process.once('SIGINT', () => {
   clearInterval(refresh);
   clearInterval(poll);

