@@ -34,6 +34,12 @@ const POINT_IN_TOWN_RADIUS_M = 12_000;
 const SAME_PLACE_M = 5_000;
 const AMBIGUITY_MARGIN = 5;
 const MANY_NAMESAKES = 2;
+/** A town across the sea this much less prominent is still a likely meaning of its name. */
+const OVER_SEA_MARGIN = 30;
+/** Great Britain, Northern Ireland and each Crown dependency: a taxi does not cross between them. */
+function landOf(entry: GazetteerEntry): string {
+  return entry.country === 'England' || entry.country === 'Scotland' || entry.country === 'Wales' || entry.country === null ? 'GB' : entry.country;
+}
 const MIN_FUZZY_LENGTH = 4;
 const MIN_FUZZY_SIMILARITY = 0.75;
 
@@ -364,7 +370,14 @@ export class NameSearch {
     // suburb of the Wirral) is no surer than a tie: none of them is the obvious one.
     const namesakes = ranked.filter(([other]) => other !== entry && other.kind === 'place' && haversineMeters(entry.lat, entry.lon, other.lat, other.lon) > SAME_PLACE_M).length;
     const obscure = entry.kind === 'place' && !top.qualified && entry.placeType !== 'City' && entry.placeType !== 'Town' && namesakes >= MANY_NAMESAKES;
-    if (rival || obscure) confidence *= 0.75;
+    // A namesake across the sea is a fare across the sea: "St Helier" may be Jersey's capital or
+    // the estate in Sutton, "Bangor" the city in Gwynedd or in County Down. Unless the query says
+    // which, it is asked, not guessed.
+    const overSea = !top.qualified && ranked.some(
+      ([other, r]) => other !== entry && other.kind === 'place' && TOWN_TYPES.has(other.placeType ?? 'Hamlet') && landOf(other) !== landOf(entry) && r.score >= top.score - OVER_SEA_MARGIN,
+    );
+    if (overSea) confidence *= 0.7;
+    else if (rival || obscure) confidence *= 0.75;
     if (query.intent !== null && !matchesIntent(entry, query.intent)) confidence *= 0.6;
     if (qualifierList.length > 0 && !top.qualified) {
       // "Newport, Wales" answered with a Newport elsewhere: a named town outranks everything.

@@ -112,6 +112,23 @@ describe('never a street in the wrong town', () => {
     if (alderney.status !== 'found') expect(alderney.suggestions).toEqual([]);
   });
 
+  it('asks rather than guesses between namesakes across the sea', async () => {
+    for (const [query, where] of [['St Helier', ['Jersey', 'Sutton']], ['Bangor', ['Northern Ireland', 'Gwynedd']]] as const) {
+      const result = await geocoder.resolve(query);
+      expect(result.status, query).toBe('uncertain');
+      if (result.status !== 'found') for (const w of where) expect(result.suggestions.some((s) => s.label.includes(w)), `${query}: ${w}`).toBe(true);
+    }
+    expect((await geocoder.geocode('Bangor, Gwynedd'))?.country).toBe('Wales');
+    expect((await geocoder.geocode('Newcastle'))?.label).toBe('Newcastle upon Tyne');
+  });
+
+  it('keeps an answer in the country its postcode names', async () => {
+    // IM7 is not Douglas, and Wilmslow is not on the Isle of Man: refused, not answered in Cheshire.
+    const result = await geocoder.resolve('Main Street, Wilmslow IM7 3BD');
+    expect(result.status).not.toBe('found');
+    if (result.status !== 'found') for (const s of result.suggestions) expect(s.label).toContain('Isle of Man');
+  });
+
   it('offers suggestions only in the town a query names', async () => {
     const result = await geocoder.resolve('Headingley Stadium, Leeds');
     if (result.status !== 'found') {
