@@ -1,7 +1,8 @@
 // The commands the README tells people to run, run for real: `npm start` (the whole service on
 // embedded defaults), then against it `npm run api-key:create`, `npm run fleet:seed`,
 // `npm run fleet:simulate`, `npm run staff:create`, `npm run mcp:token` and the MCP Inspector CLI;
-// the benchmarks on a short setting; and the history recorder. On the cluster topology run, also
+// scripts given only a stack's DATA_DIR or EMBEDDED_PG_PORT writing into that stack's database and
+// no other; the benchmarks on a short setting; and the history recorder. On the cluster topology run, also
 // `npm run start:cluster`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, freePortBelowEphemeral } from '../../dev/free-port.js';
+import { startPostgresProcess } from '../../dev/postgres-process.js';
+import { writeStackState } from '../../dev/stack-settings.js';
 import { createSql } from '../../src/db/sql.js';
 import { CANDIDATE_WINDOW } from '../../activities/bookings/dispatch.js';
 
@@ -106,7 +109,9 @@ describe('the README commands', () => {
       const lookup = (await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { payment: { state: string } };
       expect(lookup.payment.state).toBe('paid');
 
-      const staff = run('npm', ['run', 'staff:create', '--', '--name', 'README ops', '--role', 'admin'], { DATABASE_URL: databaseUrl });
+      // Given only the stack's DATA_DIR (no DATABASE_URL), a script finds it by the stack.json npm start wrote.
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'stack.json'), 'utf8'))).toMatchObject({ kind: 'start', databaseUrl, apiUrl: `http://localhost:${port}` });
+      const staff = run('npm', ['run', 'staff:create', '--', '--name', 'README ops', '--role', 'admin'], { DATA_DIR: dataDir });
       expect(await finished(staff, 60_000), staff.output()).toBe(0);
       const staffKey = /^(stf_\S+)$/m.exec(staff.output())?.[1];
       expect(staffKey).toBeDefined();
@@ -153,10 +158,54 @@ describe('the README commands', () => {
       const code = await finished(start, 90_000);
       fs.rmSync(dataDir, { recursive: true, force: true });
       // Everything it started is stopped, in order, before it exits.
-      expect(start.output()).toMatch(/stopped api[\s\S]*stopped worker[\s\S]*stopped temporal[\s\S]*stopped postgres/);
+      expect(start.output()).toMatch(/stopped stack.json[\s\S]*stopped api[\s\S]*stopped worker[\s\S]*stopped temporal[\s\S]*stopped postgres/);
       expect([0, 'SIGINT'], start.output().slice(-3000)).toContain(code);
     }
   }, 420_000);
+
+  it("staff:create and partner:create write into the database of the stack their DATA_DIR (relative or not) and EMBEDDED_PG_PORT name, never another stack's", async () => {
+    // Two stacks' embedded Postgres on one machine, as two `npm start`s with their own DATA_DIR and port would run them.
+    const [a, b, c] = [0, 1, 2].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-stack-')));
+    const pgA = await startPostgresProcess({ dataDir: path.join(a!, 'postgres'), port: await freePort() });
+    const pgB = await startPostgresProcess({ dataDir: path.join(b!, 'postgres'), port: await freePort() });
+    const sqlA = createSql(pgA.url, 1);
+    const sqlB = createSql(pgB.url, 1);
+    const portOf = (url: string) => /:(\d+)\/taxi$/.exec(url)![1]!;
+    // DATABASE_URL empty: unset, whatever the test's environment has.
+    const script = (args: string[], env: Record<string, string>) => run('npm', ['run', ...args], { DATABASE_URL: '', EMBEDDED_PG_PORT: '', ...env });
+    const staffIn = async (sql: typeof sqlA, name: string) => (await sql`select 1 from staff where name = ${name}`).length;
+    try {
+      // A's DATA_DIR and port: A's database, not B's.
+      const staffA = script(['staff:create', '--', '--name', 'Stack A ops'], { DATA_DIR: a!, EMBEDDED_PG_PORT: portOf(pgA.url) });
+      expect(await finished(staffA, 60_000), staffA.output()).toBe(0);
+      expect(staffA.output()).toMatch(/^stf_\S+$/m);
+      expect(await staffIn(sqlA, 'Stack A ops')).toBe(1);
+      // B's database untouched: not even migrated.
+      expect((await sqlB<{ t: string | null }[]>`select to_regclass('public.staff') as t`)[0]!.t).toBeNull();
+
+      // B's DATA_DIR alone, relative to where the command runs: its stack.json (as npm start writes it) names B's database.
+      writeStackState(path.join(b!, 'stack.json'), {
+        kind: 'start', pid: process.pid, startedAt: new Date().toISOString(), dataDir: b!, apiUrl: 'http://localhost:1',
+        databaseUrl: pgB.url, postgresDataDir: path.join(b!, 'postgres'), temporalAddress: 'localhost:1', temporalUiUrl: null, workerMetricsPorts: [],
+      });
+      const partnerB = script(['partner:create', '--', '--id', 'stack-b', '--name', 'Stack B Travel'], { DATA_DIR: path.relative(root, b!) });
+      expect(await finished(partnerB, 60_000), partnerB.output()).toBe(0);
+      expect(await sqlB`select 1 from partners where id = 'stack-b'`).toHaveLength(1);
+      expect(await sqlA`select 1 from partners where id = 'stack-b'`).toHaveLength(0);
+
+      // A third DATA_DIR pointed at A's port: the Postgres there serves another data directory, so nothing is written.
+      const stray = script(['staff:create', '--', '--name', 'Stray ops'], { DATA_DIR: c!, EMBEDDED_PG_PORT: portOf(pgA.url) });
+      expect(await finished(stray, 60_000), stray.output()).toBe(1);
+      expect(stray.output()).toMatch(/belongs to another stack, so nothing was written/);
+      expect(await staffIn(sqlA, 'Stray ops')).toBe(0);
+    } finally {
+      await sqlA.end();
+      await sqlB.end();
+      await pgA.stop();
+      await pgB.stop();
+      for (const d of [a!, b!, c!]) fs.rmSync(d, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   it('npm run temporal:install prints the pinned Temporal CLI', async () => {
     const r = run('npm', ['run', '--silent', 'temporal:install']);
