@@ -213,7 +213,8 @@ export class NameSearch {
       for (let j = Math.min(words.length, i + 3); j > i; j--) {
         const key = words.slice(i, j).join(' ');
         // "Castle Street" names no town called Street, and "Leeds Road" no Leeds.
-        if (!this.gazetteer.isTownName(key) || isStreetWord(words[j] ?? '') || isStreetWord(key)) continue;
+        // Nor does "Goodison Park" name the suburb of Bradford called Park.
+        if (!this.gazetteer.isTownName(key) || isStreetWord(words[j] ?? '') || isStreetWord(key) || (j === i + 1 && isRefinement(key))) continue;
         out.push({ key, anchor: this.anchorOf(key) });
         i = j - 1;
         break;
