@@ -85,10 +85,12 @@ describe('the README commands', () => {
       });
       expect(quote.status).toBe(200);
 
-      const seed = run('npm', ['run', 'fleet:seed'], { DATABASE_URL: databaseUrl });
+      // Given only the stack's DATA_DIR (no DATABASE_URL, no --api), scripts find it by the stack.json npm start wrote.
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'stack.json'), 'utf8'))).toMatchObject({ kind: 'start', databaseUrl, apiUrl: `http://localhost:${port}` });
+      const seed = run('npm', ['run', 'fleet:seed'], { DATA_DIR: dataDir });
       expect(await finished(seed, 60_000), seed.output()).toBe(0);
 
-      const simulate = run('npm', ['run', 'fleet:simulate', '--', '--accept', '1', '--decline', '0', '--trip-step-seconds', '1', '--api', api], { DATABASE_URL: databaseUrl });
+      const simulate = run('npm', ['run', 'fleet:simulate', '--', '--accept', '1', '--decline', '0', '--trip-step-seconds', '1'], { DATA_DIR: dataDir });
       await waitFor(simulate, /Simulating demo drivers/, 60_000);
       const booked = await fetch(`${api}/api/public/bookings/instant`, {
         method: 'POST',
@@ -109,8 +111,6 @@ describe('the README commands', () => {
       const lookup = (await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { payment: { state: string } };
       expect(lookup.payment.state).toBe('paid');
 
-      // Given only the stack's DATA_DIR (no DATABASE_URL), a script finds it by the stack.json npm start wrote.
-      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'stack.json'), 'utf8'))).toMatchObject({ kind: 'start', databaseUrl, apiUrl: `http://localhost:${port}` });
       const staff = run('npm', ['run', 'staff:create', '--', '--name', 'README ops', '--role', 'admin'], { DATA_DIR: dataDir });
       expect(await finished(staff, 60_000), staff.output()).toBe(0);
       const staffKey = /^(stf_\S+)$/m.exec(staff.output())?.[1];
@@ -156,6 +156,8 @@ describe('the README commands', () => {
     } finally {
       interrupt(start);
       const code = await finished(start, 90_000);
+      // Its state file goes first, so no script finds a stopping stack.
+      expect(fs.existsSync(path.join(dataDir, 'stack.json'))).toBe(false);
       fs.rmSync(dataDir, { recursive: true, force: true });
       // Everything it started is stopped, in order, before it exits.
       expect(start.output()).toMatch(/stopped stack.json[\s\S]*stopped api[\s\S]*stopped worker[\s\S]*stopped temporal[\s\S]*stopped postgres/);
