@@ -15,7 +15,7 @@ import {
   worldwideRule,
 } from './surcharges.js';
 import { NATIONAL_DEFAULT_AREA } from './tariff-book.js';
-import { switchRateId, type Period, type TariffVersion } from './tariff-schema.js';
+import { switchAfterMeters, switchRateId, type Period, type TariffVersion } from './tariff-schema.js';
 import { timeSupplementRules } from './time-supplements.js';
 import { PricingError, VEHICLE_TYPES, type PriceRequest, type PriceResult } from './types.js';
 
@@ -51,7 +51,7 @@ interface MeteredFare {
 function meteredFare(version: TariffVersion, period: Period, route: PriceRequest['route']): MeteredFare {
   const rate = version.rates[period.rate]!;
   const switchRate = version.switchRate ? version.rates[switchRateId(version.switchRate, period.rate)]! : null;
-  const reading = readMeter(rate, route, version.switchRate && switchRate ? { afterMeters: version.switchRate.afterMeters, rate: switchRate } : null);
+  const reading = readMeter(rate, route, version.switchRate && switchRate ? { afterMeters: switchAfterMeters(version.switchRate, period.rate), rate: switchRate } : null);
   const rawPence = shareOf(reading.pence, period.multiplierBasisPoints);
   const minimum = version.minimumFarePence ?? 0;
   const reachesSwitch = reading.beyondSwitch !== null;
@@ -71,7 +71,7 @@ function describeMeter(version: TariffVersion, period: Period, fare: MeteredFare
   let text = `meter ${formatPence(fare.reading.flagFallPence)} + ${main.unitsCharged} x ${formatPence(rate.unitPence)} (${clock(main)})`;
   if (beyondSwitch && version.switchRate) {
     const after = version.rates[switchRateId(version.switchRate, period.rate)]!;
-    text += ` + ${beyondSwitch.unitsCharged} x ${formatPence(after.unitPence)} beyond ${version.switchRate.afterMeters.toLocaleString('en-GB')} m at ${version.switchRate.name} (${clock(beyondSwitch)})`;
+    text += ` + ${beyondSwitch.unitsCharged} x ${formatPence(after.unitPence)} beyond ${switchAfterMeters(version.switchRate, period.rate).toLocaleString('en-GB')} m at ${version.switchRate.name} (${clock(beyondSwitch)})`;
   }
   if (period.multiplierBasisPoints !== 10000) text += `, x ${period.multiplierBasisPoints / 10000}`;
   text += ` = ${formatPence(fare.rawPence)}`;

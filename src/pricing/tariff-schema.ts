@@ -191,10 +191,21 @@ export const SwitchRateSchema = z
      * (Nottingham: 160 yd by day, 146.67 yd at night). Rates not listed switch to `rate`.
      */
     byRate: z.record(z.string(), z.string().min(1)).optional(),
+    /**
+     * Running rate id -> switch point in metres, for tables whose change of rate comes at a fare
+     * rather than a distance, so at a different distance on each tariff (Leeds: "up to £6.00" by
+     * day, "up to £7.20" late at night). Rates not listed switch at `afterMeters`.
+     */
+    afterMetersByRate: z.record(z.string(), z.number().positive()).optional(),
     provisional,
   })
   .strict();
 export type SwitchRate = z.infer<typeof SwitchRateSchema>;
+
+/** Where the switch point lies while `runningRate` is on the meter, in metres. */
+export function switchAfterMeters(switchRate: SwitchRate, runningRate: string): number {
+  return switchRate.afterMetersByRate?.[runningRate] ?? switchRate.afterMeters;
+}
 
 /** The rate that applies beyond the switch point while `runningRate` is on the meter. */
 export function switchRateId(switchRate: SwitchRate, runningRate: string): string {
@@ -262,6 +273,9 @@ export const TariffVersionSchema = z
       for (const [from, to] of [['rate', v.switchRate.rate] as const, ...Object.entries(v.switchRate.byRate ?? {})]) {
         if (from !== 'rate' && !rateIds.has(from)) ctx.addIssue({ code: 'custom', message: `switchRate.byRate names unknown rate ${from}` });
         if (!rateIds.has(to)) ctx.addIssue({ code: 'custom', message: `switchRate uses unknown rate ${to}` });
+      }
+      for (const from of Object.keys(v.switchRate.afterMetersByRate ?? {})) {
+        if (!rateIds.has(from)) ctx.addIssue({ code: 'custom', message: `switchRate.afterMetersByRate names unknown rate ${from}` });
       }
     }
   });

@@ -56,6 +56,8 @@ export const ABERDEENSHIRE_STONEHAVEN = place('AB39 2AA', 'Aberdeenshire', 'Scot
 export const WALSALL = place('WS1 1TP', 'Walsall', 'West Midlands', 'England', { postcodeDistrict: 'WS1' });
 export const BRADFORD_CITY = place('BD1 1HY', 'Bradford', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'BD1' });
 export const DUMFRIES = place('DG1 1JA', 'Dumfries and Galloway', 'Scotland', 'Scotland', { postcodeDistrict: 'DG1' });
+export const TOTNES = place('TQ9 5NE', 'South Hams', 'South West', 'England', { postcodeDistrict: 'TQ9' });
+export const PLYMOUTH = place('PL1 2AA', 'City of Plymouth', 'South West', 'England', { postcodeDistrict: 'PL1' });
 // Places no council table held covers, for the national default's tests.
 export const INVERNESS = place('IV1 1AA', 'Highland', 'Scotland', 'Scotland', { postcodeDistrict: 'IV1' });
 export const YORK = place('YO1 7HH', 'York', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'YO1' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MEET_AND_GREET_PENCE, PricingError, VEHICLE_TYPES, priceJourney, type RateOverride } from '../../../src/pricing/index.js';
-import { DIDSBURY, JERSEY_AIRPORT, LEEDS, MANCHESTER_AIRPORT, MANCHESTER_CENTRE, MILE, ST_HELIER, WESTMINSTER, codes, request, route, rule } from './fixtures.js';
+import { DIDSBURY, HARROGATE, JERSEY_AIRPORT, MANCHESTER_AIRPORT, MANCHESTER_CENTRE, MILE, ST_HELIER, WESTMINSTER, codes, request, route, rule } from './fixtures.js';
 
 // The journey used throughout: Manchester, 5 miles at 30 mph. Day meter £16.00; night meter £20.80
 // (hand-computed in manchester.test.ts).
@@ -96,7 +96,7 @@ describe('rate override', () => {
     // national default, 300 m / 60 s: raw meter £3.40; tariff minimum £4.20 -> metered £4.20
     // override -10 % with a £5.00 minimum: max(£3.40 - 34p, £5.00) = £5.00 -> rule +80p
     const short = (o: RateOverride) =>
-      priceJourney(request({ pickup: LEEDS, route: route(300, 60), departAt: DAY, override: o }));
+      priceJourney(request({ pickup: HARROGATE, route: route(300, 60), departAt: DAY, override: o }));
     const withFloor = short(override({ minimumFarePence: 500 }));
     expect(rule(withFloor, 'rate_override')?.amountPence).toBe(80);
     expect(withFloor.totalPence).toBe(500);

@@ -13,7 +13,7 @@ import {
 } from '../../../src/pricing/index.js';
 import {
   GLASGOW_CENTRE,
-  LEEDS,
+  HARROGATE,
   MANCHESTER_CENTRE,
   NEWPORT_ISLE_OF_WIGHT,
   NEWPORT_PEMBROKESHIRE,
@@ -42,6 +42,7 @@ describe('tariff files', () => {
       'dumfries-and-galloway',
       'edinburgh',
       'glasgow',
+      'leeds',
       'london-tfl',
       'manchester',
       'national-default',
@@ -49,6 +50,7 @@ describe('tariff files', () => {
       'nottingham',
       'sheffield',
       'south-gloucestershire',
+      'south-hams',
       'south-ribble',
       'walsall',
       'wirral',
@@ -58,11 +60,11 @@ describe('tariff files', () => {
 
   it('mark derived tables provisional and the national default as a service default', () => {
     for (const v of book.area('london-tfl')!.versions) expect(v.provisional).toBe(true);
-    for (const id of ['wirral', 'birmingham', 'edinburgh', 'national-default']) {
+    for (const id of ['wirral', 'birmingham', 'edinburgh', 'leeds', 'national-default']) {
       for (const v of book.area(id)!.versions) expect(v.provisional, id).toBe(true);
     }
     expect(book.area('national-default')).toMatchObject({ kind: 'service_default' });
-    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest', 'sheffield', 'nottingham', 'newport', 'aberdeen', 'south-ribble']) {
+    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest', 'sheffield', 'nottingham', 'newport', 'aberdeen', 'south-ribble', 'south-hams']) {
       expect(book.area(id)!.kind).toBe('council');
       expect(book.area(id)!.versions.at(-1)!.provisional, id).toBe(false);
     }
@@ -104,6 +106,11 @@ describe('tariff files', () => {
     // a per-rate switch naming an unknown rate
     const switchRate = { name: 'x', afterMeters: 1000, rate: 'tariff1', byRate: { tariff2: 'nope' } };
     expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate }] }).success).toBe(false);
+    // a per-rate switch point naming an unknown rate (Leeds switches at a different distance on each tariff)
+    const switchPoint = { name: 'x', afterMeters: 1000, rate: 'tariff1', afterMetersByRate: { nope: 900 } };
+    expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate: switchPoint }] }).success).toBe(false);
+    const goodSwitchPoint = { ...switchPoint, afterMetersByRate: { [version.periods[0]!.rate]: 900 } };
+    expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate: goodSwitchPoint }] }).success).toBe(true);
   });
 
   it('picks the version in force on the local date, from the start of its effective day', () => {
@@ -135,7 +142,7 @@ describe('tariff files', () => {
     ).toThrow(/no manchester tariff/);
     // national default day, 5 km / 600 s = £10.80
     expect(
-      priceJourneyWith({ ...data, tariffs: onlyDefault }, request({ pickup: LEEDS, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') })).totalPence,
+      priceJourneyWith({ ...data, tariffs: onlyDefault }, request({ pickup: HARROGATE, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') })).totalPence,
     ).toBe(1080);
   });
 });
@@ -169,7 +176,11 @@ describe('licensing area', () => {
     expect(area('Preston', 'North West')).toBe('national-default');
     expect(area('Walsall', 'West Midlands')).toBe('walsall');
     expect(area('Bradford', 'Yorkshire and the Humber')).toBe('bradford');
-    expect(area('Leeds', 'Yorkshire and the Humber')).toBe('national-default');
+    expect(area('Leeds', 'Yorkshire and the Humber')).toBe('leeds');
+    expect(area('Kirklees', 'Yorkshire and the Humber')).toBe('national-default');
+    expect(area('South Hams', 'South West')).toBe('south-hams');
+    expect(area('City of Plymouth', 'South West')).toBe('national-default');
+    expect(area('Torbay', 'South West')).toBe('national-default');
     expect(area('Dumfries & Galloway', 'Scotland')).toBe('dumfries-and-galloway');
     expect(area('Trafford', 'North West')).toBe('national-default');
     expect(area(null, null)).toBe('national-default');
@@ -190,6 +201,6 @@ describe('licensing area', () => {
     const departAt = new Date('2026-06-17T09:00:00Z');
     expect(priceJourneyWith(data, request({ pickup: MANCHESTER_CENTRE, dropoff: WESTMINSTER, route: route(300000, 16000), departAt })).tariff.areaId).toBe('manchester');
     expect(priceJourneyWith(data, request({ pickup: WESTMINSTER, dropoff: GLASGOW_CENTRE, route: route(600000, 30000), departAt })).tariff.areaId).toBe('london-tfl');
-    expect(priceJourneyWith(data, request({ pickup: LEEDS, dropoff: MANCHESTER_CENTRE, route: route(60000, 3600), departAt })).tariff.areaId).toBe('national-default');
+    expect(priceJourneyWith(data, request({ pickup: HARROGATE, dropoff: MANCHESTER_CENTRE, route: route(60000, 3600), departAt })).tariff.areaId).toBe('national-default');
   });
 });
