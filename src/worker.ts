@@ -11,7 +11,7 @@ import { runMain } from './run-main.js';
 import { installWorkerLogging } from './temporal/runtime-logging.js';
 import { createWorkerMetrics } from './ops/metrics.js';
 import { startMetricsServer } from './ops/metrics-server.js';
-import { ensureOpsWatch } from './ops/watch.js';
+import { ensureLocationWatch, ensureOpsWatch } from './ops/watch.js';
 import { ensureSearchAttributes } from './temporal/search-attributes.js';
 
 runMain('worker', async () => {
@@ -40,7 +40,11 @@ runMain('worker', async () => {
   // Partner status events: starts each booking's delivery workflow as the bookings trigger records them.
   const pump = await startEventPump({ sql, client: probe.client, taskQueue: config.TEMPORAL_TASK_QUEUE, log: (m, f) => console.warn(`[worker] ${m}`, f ?? '') });
   // Alerts ops about bookings still without a driver near pickup (workflows/ops/).
-  if (config.OPS_WATCH) await ensureOpsWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
+  // And texts online drivers whose app has gone quiet before dispatch passes them over (workflows/drivers/).
+  if (config.OPS_WATCH) {
+    await ensureOpsWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
+    await ensureLocationWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
+  }
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.
   await worker.run();

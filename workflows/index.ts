@@ -5,6 +5,7 @@ export { bookingWorkflow } from './bookings/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './billing/workflow.js';
 export { driverLicenceWorkflow } from './drivers/workflow.js';
 export { driverSuspensionWorkflow } from './drivers/suspension.js';
+export { driverLocationWatchWorkflow } from './drivers/location-watch.js';
 export { partnerJobWorkflow } from './partners/job-workflow.js';
 export { partnerDeliveryWorkflow } from './partners/delivery.js';
 export { opsWatchWorkflow } from './ops/workflow.js';

@@ -201,8 +201,7 @@ const RULES: readonly Rule[] = [
   { reason: 'fleet_not_approved', scope: 'offer', fails: (d) => d.tier === 'partner' && (d.partnerFleetId === null || d.partnerFleetApproved !== true) },
   { reason: 'offline', scope: 'offer', fails: (d) => !d.online },
   { reason: 'no_location', scope: 'offer', fails: (d, _job, o) => o.distanceMeters === null || d.locationAt === null },
-  // A timestamp slightly in the future (device clock ahead) counts as fresh, not as stale.
-  { reason: 'stale_location', scope: 'offer', fails: (d, job, o) => d.locationAt !== null && job.now.getTime() - d.locationAt.getTime() > o.policy.freshLocationMs },
+  { reason: 'stale_location', scope: 'offer', fails: (d, job, o) => d.locationAt !== null && locationStale(d.locationAt, job.now, o.policy) },
   { reason: 'out_of_area', scope: 'offer', fails: (d, job) => d.tier === 'local' && d.homeArea !== job.pickupArea },
   { reason: 'too_far', scope: 'offer', fails: (d, _job, o) => o.distanceMeters !== null && o.distanceMeters > o.policy.maxDistanceMeters[d.tier] },
   { reason: 'busy', scope: 'job', fails: (d) => d.overlappingJobs > 0 },
@@ -211,6 +210,32 @@ const RULES: readonly Rule[] = [
   { reason: 'not_wheelchair_accessible', scope: 'job', fails: (d, job) => needsWheelchair(job) && !d.wheelchairAccessible },
   { reason: 'already_offered', scope: 'offer', fails: (d, _job, o) => o.alreadyOffered.has(d.id) },
 ];
+
+/** A timestamp slightly in the future (device clock ahead) counts as fresh, not as stale. */
+export function locationStale(locationAt: Date, now: Date, policy: CascadePolicy = DEFAULT_CASCADE_POLICY): boolean {
+  return now.getTime() - locationAt.getTime() > policy.freshLocationMs;
+}
+
+/** Why a driver would be passed over for every job now, whatever the job: the driver-only rules above. */
+export type NotReceivingJobs = 'not_approved' | 'licence_expired' | 'offline' | 'no_location' | 'stale_location';
+
+/**
+ * The first of the driver-only rules (in RULES' order) this driver fails now, or null when they
+ * receive offers. For the driver's app and the ops view: an online driver must never be passed
+ * over without knowing why.
+ */
+export function whyNotReceivingJobs(
+  d: { approved: boolean; online: boolean; locationAt: Date | null; licenceInvalidFrom: Date | null },
+  now: Date,
+  policy: CascadePolicy = DEFAULT_CASCADE_POLICY,
+): NotReceivingJobs | null {
+  if (!d.approved) return 'not_approved';
+  if (d.licenceInvalidFrom && d.licenceInvalidFrom.getTime() <= now.getTime()) return 'licence_expired';
+  if (!d.online) return 'offline';
+  if (d.locationAt === null) return 'no_location';
+  if (locationStale(d.locationAt, now, policy)) return 'stale_location';
+  return null;
+}
 
 /**
  * The first rule a driver fails for a new offer of the job, in the documented order, or null when

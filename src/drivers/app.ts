@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { ACTIVE_STATUSES, type BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import type { Services } from '../services.js';
@@ -5,7 +6,8 @@ import { isWorkflowGone } from '../temporal/refusals.js';
 import { listInvoices } from '../billing/subscription-store.js';
 import { subscriptionState } from '../billing/subscriptions.js';
 import { NEXT_TRIP_STEPS } from '../../workflows/bookings/definitions.js';
-import { findDriver } from './store.js';
+import { whyNotReceivingJobs, type NotReceivingJobs } from '../dispatch/policy.js';
+import { findDriver, type DriverRow } from './store.js';
 import { assertDriverMayWork } from './suspension.js';
 
 // What the driver app shows a signed-in driver: their jobs (offers open to them and the jobs they
@@ -92,6 +94,7 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driver
       driver_licence_expires: d.driver_licence_expires?.toISOString().slice(0, 10) ?? null,
       vehicle_licence_expires: d.vehicle_licence_expires?.toISOString().slice(0, 10) ?? null,
     },
+    receiving_jobs: receivingJobs(d, new Date()),
     completed_rides: stats?.completed ?? 0,
     earnings_pence: stats?.earnings ?? 0,
     dead_mileage_miles: Math.round(((stats?.dead_m ?? 0) / 1609.344) * 10) / 10,
@@ -113,5 +116,29 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driver
       total_pence: i.totalPence,
       status: i.status,
     })),
+  };
+}
+
+/** What the driver is told when the service would pass them over for every job now (never silently). */
+const NOT_RECEIVING: Record<NotReceivingJobs, (lastSeen: string | null) => string> = {
+  not_approved: () => 'Your account is not approved to take jobs.',
+  licence_expired: () => 'A licence we hold for you has expired: you get no jobs until staff record the renewal.',
+  offline: () => 'You are offline: go online to get jobs.',
+  no_location: () => 'We have not had your location: allow location for this page and keep it open.',
+  stale_location: (lastSeen) => `We have not had your location since ${lastSeen}: keep this page open with location allowed, or you get no jobs.`,
+};
+
+/** Whether the driver gets offers now and, if not, why in plain words (src/dispatch/policy.ts decides). */
+export function receivingJobs(d: Pick<DriverRow, 'status' | 'online' | 'location_at' | 'driver_licence_expires' | 'vehicle_licence_expires'>, now: Date) {
+  const expiries = [d.driver_licence_expires, d.vehicle_licence_expires].filter((x): x is Date => x !== null).map((x) => x.getTime());
+  // A licence is good through its expiry date (as dispatch reads it: src/dispatch/store.ts).
+  const licenceInvalidFrom = expiries.length > 0 ? new Date(Math.min(...expiries) + 24 * 3600_000) : null;
+  const reason = whyNotReceivingJobs({ approved: d.status === 'approved', online: d.online, locationAt: d.location_at, licenceInvalidFrom }, now);
+  const lastSeen = d.location_at ? DateTime.fromJSDate(d.location_at, { zone: 'Europe/London' }).toFormat('HH:mm') : null;
+  return {
+    yes: reason === null,
+    reason,
+    message: reason ? NOT_RECEIVING[reason](lastSeen) : null,
+    location_at: d.location_at?.toISOString() ?? null,
   };
 }

@@ -295,6 +295,12 @@ export function renderPassengerReceiptEmail(b: BookingRow, r: Receipt): { subjec
   return { subject: `Your receipt for taxi ${b.ref}`, body: [`Hello ${b.passenger_name},`, '', ...receiptLines(b, r), '', 'Thank you for travelling with Direct Taxi.'].join('\n') };
 }
 
+/** To an online driver whose app stopped sending its position, before dispatch passes them over. */
+export function renderDriverLocationWarningText(lastSeen: Date, stopsAt: Date): string {
+  const hm = (d: Date) => DateTime.fromJSDate(d, { zone: 'Europe/London' }).toFormat('HH:mm');
+  return `Direct Taxi: you are online but we have not had your location since ${hm(lastSeen)}. Open the driver app and keep it open with location allowed, or you stop getting jobs at ${hm(stopsAt)}. Go offline in the app if you have finished.`;
+}
+
 /** To an applicant staff approved: where to sign in. */
 export function renderDriverApprovedText(publicBaseUrl: string): string {
   return `You are approved to drive with Direct Taxi. Sign in at ${publicBaseUrl}/driver with this phone number.`;

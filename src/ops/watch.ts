@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { LOCATION_WATCH_WORKFLOW_ID } from '../../workflows/drivers/definitions.js';
 import { OPS_WATCH_WORKFLOW_ID } from '../../workflows/ops/definitions.js';
 
 /**
@@ -7,8 +8,17 @@ import { OPS_WATCH_WORKFLOW_ID } from '../../workflows/ops/definitions.js';
  * started again by the next worker to start.
  */
 export async function ensureOpsWatch(client: Client, taskQueue: string, workflowId = OPS_WATCH_WORKFLOW_ID): Promise<void> {
+  await ensureWatch(client, taskQueue, 'opsWatchWorkflow', workflowId);
+}
+
+/** The same for the drivers' location watch (workflows/drivers/location-watch.ts). */
+export async function ensureLocationWatch(client: Client, taskQueue: string, workflowId = LOCATION_WATCH_WORKFLOW_ID): Promise<void> {
+  await ensureWatch(client, taskQueue, 'driverLocationWatchWorkflow', workflowId);
+}
+
+async function ensureWatch(client: Client, taskQueue: string, workflowType: string, workflowId: string): Promise<void> {
   try {
-    await client.workflow.start('opsWatchWorkflow', {
+    await client.workflow.start(workflowType, {
       workflowId,
       taskQueue,
       args: [{}],

@@ -33,14 +33,39 @@ const APP_SCRIPT = inlineAsset(`(() => {
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
   const button = (text, onClick, cls) => { const b = el('button', text, cls); b.type = 'button'; b.addEventListener('click', async () => { b.disabled = true; try { await onClick(); } catch (e) { say(e.message); } b.disabled = false; }); return b; };
 
+  // Online means dispatchable: the position goes on a heartbeat even while the car stands still on
+  // a rank (the browser reports a position only when it changes), and the driver is told plainly
+  // when the phone cannot give one. Dispatch passes over a position older than 10 minutes.
+  let lastFix = null;
+  let locationProblem = '';
+  const LOCATION_HEARTBEAT_MS = 60000;
+  const postFix = () => api('POST', '/api/driver/location', lastFix).then(() => { lastSent = Date.now(); }, (e) => say(e.message));
   const sendLocation = (pos) => {
+    lastFix = { lat: pos.coords.latitude, lon: pos.coords.longitude, accuracy_m: pos.coords.accuracy };
+    locationProblem = '';
     if (Date.now() - lastSent < 10000) return;
     lastSent = Date.now();
-    api('POST', '/api/driver/location', { lat: pos.coords.latitude, lon: pos.coords.longitude, accuracy_m: pos.coords.accuracy }).catch((e) => say(e.message));
+    postFix();
   };
+  const LOCATION_PROBLEMS = {
+    1: 'Location is blocked for this page: allow it in your browser settings, or you get no jobs.',
+    2: 'Your phone cannot find where it is just now (no GPS or network fix): you get no jobs until it can.',
+    3: 'Your phone is taking too long to find where it is: you get no jobs until it can.',
+  };
+  const locationFailed = (err) => { locationProblem = LOCATION_PROBLEMS[err.code] || LOCATION_PROBLEMS[2]; showReceiving(); };
   const startLocation = () => {
-    if (!navigator.geolocation || watch !== null) return;
-    watch = navigator.geolocation.watchPosition(sendLocation, () => say('Allow location so passengers near you can be offered to you.'), { enableHighAccuracy: true, maximumAge: 15000 });
+    if (!navigator.geolocation) { locationProblem = 'This browser cannot share your location: use another browser to get jobs.'; return; }
+    if (watch !== null) return;
+    watch = navigator.geolocation.watchPosition(sendLocation, locationFailed, { enableHighAccuracy: true, maximumAge: 15000 });
+  };
+  setInterval(() => { if (token && online && lastFix && !locationProblem && Date.now() - lastSent >= LOCATION_HEARTBEAT_MS - 1000) postFix(); }, LOCATION_HEARTBEAT_MS);
+  let receiving = null;
+  const showReceiving = () => {
+    const r = receiving;
+    const problem = online ? (locationProblem || (r && !r.yes ? r.message : '')) : '';
+    $('online-state').textContent = !online ? 'You are offline' : problem ? 'You are online, but not getting jobs' : 'You are online and getting jobs';
+    $('receiving').textContent = problem;
+    $('receiving').hidden = !problem;
   };
   const stopLocation = () => { if (watch !== null) navigator.geolocation.clearWatch(watch); watch = null; };
 
@@ -105,7 +130,8 @@ const APP_SCRIPT = inlineAsset(`(() => {
     const [me, feed] = await Promise.all([api('GET', '/api/driver/me'), api('GET', '/api/public/v1/jobs')]);
     $('driver-name').textContent = me.driver.name;
     online = me.driver.online;
-    $('online-state').textContent = online ? 'You are online' : 'You are offline';
+    receiving = me.receiving_jobs;
+    showReceiving();
     $('online-toggle').textContent = online ? 'Go offline' : 'Go online';
     $('online-toggle').setAttribute('aria-pressed', String(online));
     if (online) startLocation(); else stopLocation();
@@ -168,6 +194,7 @@ export function renderDriverAppPage(): Page {
 <div><strong id="driver-name"></strong><br><span id="online-state">You are offline</span></div>
 <button type="button" id="online-toggle" aria-pressed="false">Go online</button>
 </section>
+<p class="alert error" id="receiving" role="status" aria-live="polite" hidden></p>
 <section aria-labelledby="jobs-title">
 <h2 id="jobs-title">Jobs</h2>
 <p class="hint" id="no-jobs">No jobs right now. Stay online and new offers appear here.</p>

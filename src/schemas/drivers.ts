@@ -182,6 +182,14 @@ export const DriverDashboard = z
       driver_licence_expires: z.string().nullable(),
       vehicle_licence_expires: z.string().nullable(),
     }),
+    receiving_jobs: z
+      .object({
+        yes: z.boolean(),
+        reason: z.enum(['not_approved', 'licence_expired', 'offline', 'no_location', 'stale_location']).nullable(),
+        message: z.string().nullable().describe('Why no job is offered now, in plain words; null when jobs are offered'),
+        location_at: z.string().nullable().describe('When the service last had the driver\'s position (UTC)'),
+      })
+      .describe('Whether dispatch offers this driver jobs now (online, approved, licences valid, a position under 10 minutes old)'),
     completed_rides: z.number().int(),
     earnings_pence: z.number().int().describe('Settled fares of completed journeys; no commission is ever taken'),
     dead_mileage_miles: z.number().describe('Distance to each pickup when the job was offered (straight line)'),

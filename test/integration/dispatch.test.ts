@@ -215,7 +215,7 @@ describe('dispatch cascade', () => {
   });
 
   it('makes one booking and one dispatch from 20 identical instant requests sent at once', async () => {
-    const d = await driverNear(57.1440, -2.0990); // Aberdeen
+    const d = await driverNear(57.1440, -2.0990, { homeArea: 'aberdeen' }); // Aberdeen, a mapped licensing area
     const body = {
       pickup_address: 'Aberdeen station',
       dropoff_address: 'Aberdeen Airport',

@@ -28,6 +28,9 @@ export interface FakeWorld {
   /** Bookings the ops watcher would find without a driver near pickup, and those it alerted. */
   unassignedNearPickup: string[];
   opsAlerted: string[];
+  /** Drivers whose app has gone quiet, and those the location watch warned (once each). */
+  quietDrivers: string[];
+  locationWarned: string[];
   /** What Postgres would say each driver is in (a job card or a job), for the suspension workflow. */
   driverBookings: Map<string, string[]>;
 }
@@ -42,6 +45,8 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     dailyJobs: new Map(),
     unassignedNearPickup: [],
     opsAlerted: [],
+    quietDrivers: [],
+    locationWarned: [],
     driverBookings: new Map(),
   };
   const countedJobs = new Set<string>();
@@ -129,6 +134,13 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       const due = world.unassignedNearPickup.filter((ref) => !world.opsAlerted.includes(ref));
       world.opsAlerted.push(...due);
       return { alerted: due };
+    },
+    async warnDriversLosingLocation() {
+      log('warnDriversLosingLocation');
+      // Each quiet driver is warned once, as the real claim in Postgres makes it.
+      const due = world.quietDrivers.filter((id) => !world.locationWarned.includes(id));
+      world.locationWarned.push(...due);
+      return { warned: due };
     },
     async saveSubscription(s) { log('saveSubscription', s); },
     async recordTrialExtension(e) { log('recordTrialExtension', e); },

@@ -35,7 +35,7 @@ import {
   respondToOfferUpdate,
   settleBookingUpdate,
 } from '../../workflows/bookings/definitions.js';
-import { licenceWorkflowId, licencesRenewedSignal, suspensionWorkflowId } from '../../workflows/drivers/definitions.js';
+import { licenceWorkflowId, licencesRenewedSignal, locationWatchStateQuery, suspensionWorkflowId } from '../../workflows/drivers/definitions.js';
 import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -628,6 +628,16 @@ await worker.runUntil(async () => {
       const h = await client.workflow.start('opsWatchWorkflow', { workflowId: 'ops-watch:record', taskQueue, args: [{}] });
       for (let i = 0; i < 100 && (await h.query(opsWatchStateQuery)).alerted < 1; i++) await new Promise((r) => setTimeout(r, 100));
       if ((await h.query(opsWatchStateQuery)).alerted < 1) throw new Error('the ops watcher alerted nothing');
+      await h.terminate('recorded');
+      return h.workflowId;
+    },
+    // From release 0.3.0 (issue 24): the drivers' location watch texts an online driver gone quiet.
+    'location-watch-warned': async () => {
+      await insertDriver('rec-quiet');
+      await sql`update drivers set location_at = now() - interval '6 minutes', location_warned_for = null, location_warned_at = null where id = 'rec-quiet'`;
+      const h = await client.workflow.start('driverLocationWatchWorkflow', { workflowId: 'location-watch:record', taskQueue, args: [{}] });
+      for (let i = 0; i < 100 && (await h.query(locationWatchStateQuery)).warned < 1; i++) await new Promise((r) => setTimeout(r, 100));
+      if ((await h.query(locationWatchStateQuery)).warned < 1) throw new Error('the location watch warned nobody');
       await h.terminate('recorded');
       return h.workflowId;
     },

@@ -66,3 +66,26 @@ export interface SuspensionResult {
   /** Bookings whose workflow had already closed: nothing left to take off the driver. */
   closed: string[];
 }
+
+// The location watch: one long-running workflow for the service, which each minute texts online
+// drivers whose app has stopped sending its position, before dispatch passes them over.
+
+/** One id for the service: every worker starts it with USE_EXISTING, so it runs once. */
+export const LOCATION_WATCH_WORKFLOW_ID = 'drivers:location-watch';
+export const LOCATION_WATCH_INTERVAL_MS = 60_000;
+/** Looks per run before continuing as new (a day of minutes). */
+export const LOCATION_WATCH_CHECKS_PER_RUN = 1440;
+
+export interface LocationWatchState {
+  checks: number;
+  /** Drivers warned in this run. */
+  warned: number;
+  /** Across runs (carried over continue-as-new). */
+  warnedTotal: number;
+}
+
+export interface LocationWatchInput {
+  warnedTotal?: number;
+}
+
+export const locationWatchStateQuery = defineQuery<LocationWatchState>('locationWatchState');

@@ -12571,11 +12571,15 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   LICENCE_REMINDER_DAYS: () => (/* binding */ LICENCE_REMINDER_DAYS),
 /* harmony export */   LICENCE_WORKFLOW_PREFIX: () => (/* binding */ LICENCE_WORKFLOW_PREFIX),
+/* harmony export */   LOCATION_WATCH_CHECKS_PER_RUN: () => (/* binding */ LOCATION_WATCH_CHECKS_PER_RUN),
+/* harmony export */   LOCATION_WATCH_INTERVAL_MS: () => (/* binding */ LOCATION_WATCH_INTERVAL_MS),
+/* harmony export */   LOCATION_WATCH_WORKFLOW_ID: () => (/* binding */ LOCATION_WATCH_WORKFLOW_ID),
 /* harmony export */   SUSPENSION_WORKFLOW_PREFIX: () => (/* binding */ SUSPENSION_WORKFLOW_PREFIX),
 /* harmony export */   firstExpiry: () => (/* binding */ firstExpiry),
 /* harmony export */   licenceStateQuery: () => (/* binding */ licenceStateQuery),
 /* harmony export */   licenceWorkflowId: () => (/* binding */ licenceWorkflowId),
 /* harmony export */   licencesRenewedSignal: () => (/* binding */ licencesRenewedSignal),
+/* harmony export */   locationWatchStateQuery: () => (/* binding */ locationWatchStateQuery),
 /* harmony export */   reminderAt: () => (/* binding */ reminderAt),
 /* harmony export */   suspensionWorkflowId: () => (/* binding */ suspensionWorkflowId)
 /* harmony export */ });
@@ -12611,6 +12615,57 @@ const SUSPENSION_WORKFLOW_PREFIX = 'driver-suspension:';
  * suspension, after a reinstatement, is a new one.
  */ function suspensionWorkflowId(driverId, suspendedAt) {
     return `${SUSPENSION_WORKFLOW_PREFIX}${driverId}:${suspendedAt.getTime()}`;
+}
+// The location watch: one long-running workflow for the service, which each minute texts online
+// drivers whose app has stopped sending its position, before dispatch passes them over.
+/** One id for the service: every worker starts it with USE_EXISTING, so it runs once. */ const LOCATION_WATCH_WORKFLOW_ID = 'drivers:location-watch';
+const LOCATION_WATCH_INTERVAL_MS = 60000;
+/** Looks per run before continuing as new (a day of minutes). */ const LOCATION_WATCH_CHECKS_PER_RUN = 1440;
+const locationWatchStateQuery = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.defineQuery)('locationWatchState');
+
+
+/***/ },
+
+/***/ "./workflows/drivers/location-watch.ts"
+/*!*********************************************!*\
+  !*** ./workflows/drivers/location-watch.ts ***!
+  \*********************************************/
+(__unused_webpack_module, __webpack_exports__, __webpack_require__) {
+
+"use strict";
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   driverLocationWatchWorkflow: () => (/* binding */ driverLocationWatchWorkflow)
+/* harmony export */ });
+/* harmony import */ var _temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(/*! @temporalio/workflow */ "./node_modules/@temporalio/workflow/lib/index.js");
+/* harmony import */ var _temporalio_workflow__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _activities_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(/*! ../activities.js */ "./workflows/activities.ts");
+/* harmony import */ var _definitions_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(/*! ./definitions.js */ "./workflows/drivers/definitions.ts");
+
+
+
+/**
+ * `drivers:location-watch`: each minute, text every online driver whose app has gone quiet that
+ * dispatch will soon pass them over, once per silence (the activity claims each in Postgres). A
+ * driver is never left online and silently out of work. After a day of looks it continues as new.
+ */ async function driverLocationWatchWorkflow(input = {}) {
+    var _input_warnedTotal;
+    const state = {
+        checks: 0,
+        warned: 0,
+        warnedTotal: (_input_warnedTotal = input.warnedTotal) !== null && _input_warnedTotal !== void 0 ? _input_warnedTotal : 0
+    };
+    (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.setHandler)(_definitions_js__WEBPACK_IMPORTED_MODULE_2__.locationWatchStateQuery, ()=>state);
+    while(state.checks < _definitions_js__WEBPACK_IMPORTED_MODULE_2__.LOCATION_WATCH_CHECKS_PER_RUN){
+        const { warned } = await _activities_js__WEBPACK_IMPORTED_MODULE_1__.acts.warnDriversLosingLocation();
+        state.checks += 1;
+        state.warned += warned.length;
+        state.warnedTotal += warned.length;
+        await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.sleep)(_definitions_js__WEBPACK_IMPORTED_MODULE_2__.LOCATION_WATCH_INTERVAL_MS);
+    }
+    await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.continueAsNew)({
+        warnedTotal: state.warnedTotal
+    });
 }
 
 
@@ -12740,11 +12795,12 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   billWeekWorkflow: () => (/* reexport safe */ _billing_workflow_js__WEBPACK_IMPORTED_MODULE_2__.billWeekWorkflow),
 /* harmony export */   bookingWorkflow: () => (/* reexport safe */ _bookings_workflow_js__WEBPACK_IMPORTED_MODULE_1__.bookingWorkflow),
 /* harmony export */   driverLicenceWorkflow: () => (/* reexport safe */ _drivers_workflow_js__WEBPACK_IMPORTED_MODULE_3__.driverLicenceWorkflow),
+/* harmony export */   driverLocationWatchWorkflow: () => (/* reexport safe */ _drivers_location_watch_js__WEBPACK_IMPORTED_MODULE_5__.driverLocationWatchWorkflow),
 /* harmony export */   driverSubscriptionWorkflow: () => (/* reexport safe */ _billing_workflow_js__WEBPACK_IMPORTED_MODULE_2__.driverSubscriptionWorkflow),
 /* harmony export */   driverSuspensionWorkflow: () => (/* reexport safe */ _drivers_suspension_js__WEBPACK_IMPORTED_MODULE_4__.driverSuspensionWorkflow),
-/* harmony export */   opsWatchWorkflow: () => (/* reexport safe */ _ops_workflow_js__WEBPACK_IMPORTED_MODULE_7__.opsWatchWorkflow),
-/* harmony export */   partnerDeliveryWorkflow: () => (/* reexport safe */ _partners_delivery_js__WEBPACK_IMPORTED_MODULE_6__.partnerDeliveryWorkflow),
-/* harmony export */   partnerJobWorkflow: () => (/* reexport safe */ _partners_job_workflow_js__WEBPACK_IMPORTED_MODULE_5__.partnerJobWorkflow),
+/* harmony export */   opsWatchWorkflow: () => (/* reexport safe */ _ops_workflow_js__WEBPACK_IMPORTED_MODULE_8__.opsWatchWorkflow),
+/* harmony export */   partnerDeliveryWorkflow: () => (/* reexport safe */ _partners_delivery_js__WEBPACK_IMPORTED_MODULE_7__.partnerDeliveryWorkflow),
+/* harmony export */   partnerJobWorkflow: () => (/* reexport safe */ _partners_job_workflow_js__WEBPACK_IMPORTED_MODULE_6__.partnerJobWorkflow),
 /* harmony export */   quoteWorkflow: () => (/* reexport safe */ _quotes_workflow_js__WEBPACK_IMPORTED_MODULE_0__.quoteWorkflow)
 /* harmony export */ });
 /* harmony import */ var _quotes_workflow_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(/*! ./quotes/workflow.js */ "./workflows/quotes/workflow.ts");
@@ -12752,11 +12808,13 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _billing_workflow_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(/*! ./billing/workflow.js */ "./workflows/billing/workflow.ts");
 /* harmony import */ var _drivers_workflow_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(/*! ./drivers/workflow.js */ "./workflows/drivers/workflow.ts");
 /* harmony import */ var _drivers_suspension_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(/*! ./drivers/suspension.js */ "./workflows/drivers/suspension.ts");
-/* harmony import */ var _partners_job_workflow_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(/*! ./partners/job-workflow.js */ "./workflows/partners/job-workflow.ts");
-/* harmony import */ var _partners_delivery_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(/*! ./partners/delivery.js */ "./workflows/partners/delivery.ts");
-/* harmony import */ var _ops_workflow_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(/*! ./ops/workflow.js */ "./workflows/ops/workflow.ts");
+/* harmony import */ var _drivers_location_watch_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(/*! ./drivers/location-watch.js */ "./workflows/drivers/location-watch.ts");
+/* harmony import */ var _partners_job_workflow_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(/*! ./partners/job-workflow.js */ "./workflows/partners/job-workflow.ts");
+/* harmony import */ var _partners_delivery_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(/*! ./partners/delivery.js */ "./workflows/partners/delivery.ts");
+/* harmony import */ var _ops_workflow_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(/*! ./ops/workflow.js */ "./workflows/ops/workflow.ts");
 // The worker's workflow bundle entry point: every workflow type the service runs, and nothing else
 // (benchmark baselines run from bench/ on a worker of their own).
+
 
 
 
