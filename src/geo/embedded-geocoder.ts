@@ -38,8 +38,8 @@ const SECTOR = /^([A-Z]{1,2}\d[A-Z\d]?) (\d)$/;
 const MAX_QUERY_LENGTH = 300;
 /** Alderney (GY9) and Sark (GY10) are their own islands, not Guernsey: no point of ours is on them. */
 const ISLAND_POSTCODE_CONFIDENCE = 0.75;
-/** A postcode sector's middle this far from the town the address names does not place the address. */
-const AREA_TOWN_AGREEMENT_M = 5_000;
+/** A postcode sector's middle this far from the town the address names contradicts it. */
+const AREA_TOWN_AGREEMENT_M = 15_000;
 const UNPLACED_POSTCODE_DISTRICTS = new Set(['GY9', 'GY10']);
 const POSTCODE_AREA_COUNTRY: Partial<Record<string, string>> = {
   BT: 'Northern Ireland',
@@ -162,13 +162,14 @@ function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): 
       }
     }
     // A postcode we can only place at its sector or district (Northern Ireland, a retired code)
-    // must still agree with the town the address names: a rural sector's middle can be 10 km from
-    // the town. When it is more than 5 km from it, the town named is the answer the passenger gave.
+    // must still agree with the town the address names. A rural sector's middle can be 10 km from
+    // its post town, and then the sector is the better guess; farther apart, one of the two is
+    // wrong (a mistyped postcode) and which is not known: asked, not answered.
     if (located && (located.precision === 'postcode_sector' || located.precision === 'postcode_district') && text.parts.length > 0) {
       const named = names.search(text);
       const apart = named ? haversineMeters(named.entry.lat, named.entry.lon, located.lat, located.lon) : 0;
-      if (named?.entry.kind === 'place' && named.confidence >= MIN_CONFIDENCE && named.entry.country === located.country && apart > AREA_TOWN_AGREEMENT_M && apart <= OUTCODE_TOWN_AGREEMENT_M) {
-        return { ...fromEntry(named.entry, round2(named.confidence * 0.9)), label: `${text.postcode.postcode}, ${named.entry.label}` };
+      if (named?.entry.kind === 'place' && named.confidence >= MIN_CONFIDENCE && apart > AREA_TOWN_AGREEMENT_M) {
+        return { ...located, confidence: round2(located.confidence * 0.6) };
       }
     }
     if (located) return located;

@@ -27,7 +27,7 @@ interface StreetRow {
 const NEAR_LOCALITY_M = 4_000;
 /** ... from a named town's centre (Tetbury, Holmfirth), and from a city's (Manchester to Didsbury is 7 km). */
 const NEAR_TOWN_M = 6_000;
-const NEAR_CITY_M = 8_000;
+const NEAR_CITY_M = 10_000;
 function reachOf(type: string | undefined): number {
   return type === 'City' ? NEAR_CITY_M : type === 'Town' ? NEAR_TOWN_M : NEAR_LOCALITY_M;
 }
@@ -37,7 +37,7 @@ const CROSS_STREET_M = 1_500;
 /** A place this much less prominent than another of its name is not what the name means on its own. */
 const NAMESAKE_MARGIN = 15;
 /** Rows of one road are at most this far from the next row along it (one per postcode district). */
-const ROAD_LINK_M = 3_000;
+const ROAD_LINK_M = 4_500;
 const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 /** Two rows of one street name closer than this are one street (a long road over two districts). */
 const SAME_STREET_M = 2_000;
