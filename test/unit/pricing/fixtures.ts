@@ -58,6 +58,8 @@ export const BRADFORD_CITY = place('BD1 1HY', 'Bradford', 'Yorkshire and the Hum
 export const DUMFRIES = place('DG1 1JA', 'Dumfries and Galloway', 'Scotland', 'Scotland', { postcodeDistrict: 'DG1' });
 export const TOTNES = place('TQ9 5NE', 'South Hams', 'South West', 'England', { postcodeDistrict: 'TQ9' });
 export const PLYMOUTH = place('PL1 2AA', 'City of Plymouth', 'South West', 'England', { postcodeDistrict: 'PL1' });
+export const BLACKPOOL = place('FY1 1AP', 'Blackpool', 'North West', 'England', { postcodeDistrict: 'FY1' });
+export const FLEETWOOD = place('FY7 6AA', 'Wyre', 'North West', 'England', { postcodeDistrict: 'FY7' });
 // Places no council table held covers, for the national default's tests.
 export const INVERNESS = place('IV1 1AA', 'Highland', 'Scotland', 'Scotland', { postcodeDistrict: 'IV1' });
 export const YORK = place('YO1 7HH', 'York', 'Yorkshire and the Humber', 'England', { postcodeDistrict: 'YO1' });

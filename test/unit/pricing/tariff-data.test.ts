@@ -35,6 +35,7 @@ describe('tariff files', () => {
     expect(book.areaIds()).toEqual([
       'aberdeen',
       'birmingham',
+      'blackpool',
       'bracknell-forest',
       'bradford',
       'brighton-and-hove',
@@ -60,7 +61,7 @@ describe('tariff files', () => {
 
   it('mark derived tables provisional and the national default as a service default', () => {
     for (const v of book.area('london-tfl')!.versions) expect(v.provisional).toBe(true);
-    for (const id of ['wirral', 'birmingham', 'edinburgh', 'leeds', 'national-default']) {
+    for (const id of ['wirral', 'birmingham', 'edinburgh', 'leeds', 'blackpool', 'national-default']) {
       for (const v of book.area(id)!.versions) expect(v.provisional, id).toBe(true);
     }
     expect(book.area('national-default')).toMatchObject({ kind: 'service_default' });
@@ -181,6 +182,9 @@ describe('licensing area', () => {
     expect(area('South Hams', 'South West')).toBe('south-hams');
     expect(area('City of Plymouth', 'South West')).toBe('national-default');
     expect(area('Torbay', 'South West')).toBe('national-default');
+    expect(area('Blackpool', 'North West')).toBe('blackpool');
+    expect(area('Wyre', 'North West')).toBe('national-default');
+    expect(area('Fylde', 'North West')).toBe('national-default');
     expect(area('Dumfries & Galloway', 'Scotland')).toBe('dumfries-and-galloway');
     expect(area('Trafford', 'North West')).toBe('national-default');
     expect(area(null, null)).toBe('national-default');
