@@ -224,6 +224,12 @@ function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): 
     }
   }
   if (!match) return null;
+  // "Chester Road" alone is a street in dozens of towns, even if a suburb of Birmingham is named
+  // after one of them: without a town it is asked, like any street named without its town.
+  const bare = text.parts.length === 1 && match.entry.kind === 'place' && STREET_ENDING.test(text.parts[0] ?? '');
+  if (bare && (streetIndex()?.placesNamed(text.parts[0] ?? '') ?? 0) > 1) {
+    return fromEntry(match.entry, Math.min(match.confidence, UNQUALIFIED_STREET_CONFIDENCE));
+  }
   // A postcode we could not place (a typo'd district) lowers trust in the rest of the address.
   return fromEntry(match.entry, text.postcode ? round2(match.confidence * 0.8) : match.confidence);
 }

@@ -99,6 +99,11 @@ export class StreetIndex {
     return this.byName.size;
   }
 
+  /** How many places have a street of this name ("Chester Road": many). */
+  placesNamed(name: string): number {
+    return new Set((this.rowsFor(tokens(name)) ?? []).map((row) => row.townKey || row.district)).size;
+  }
+
   /**
    * The street a query names, in the town it names: "1 Deansgate, Manchester", "Princes Street
    * Edinburgh", "Bold Street, L1". Without a town, only a street name that exists once (or in one

@@ -79,6 +79,12 @@ describe('never a street in the wrong town', () => {
     expect((await geocoder.geocode('Bristol Road, Birmingham'))?.town).toBe('Birmingham');
   });
 
+  it('asks which town for a bare street name, even one a suburb is named after', async () => {
+    // "Chester Road" is a suburb of Birmingham in OS Open Names, and a street in dozens of towns.
+    for (const query of ['Chester Road', 'London Road', 'Mill Hill']) expect((await geocoder.resolve(query)).status, query).not.toBe('found');
+    expect((await geocoder.geocode('Chester Road, Birmingham'))?.town).toBe('Birmingham');
+  });
+
   it('never answers a bare street named after a town with the town', async () => {
     const result = await geocoder.resolve('Wilmslow Road');
     expect(result.status).not.toBe('found');
