@@ -139,6 +139,54 @@ export async function listDrivers(sql: Sql, status: DriverStatus | null, limit =
          order by d.created_at desc limit ${limit}`;
 }
 
+/**
+ * What staff search drivers by: words matched against the name, email, id and registration (any
+ * order, each somewhere), a phone in E.164 (the caller normalises a national number first), and the
+ * digits typed, matched inside the stored phone (a part of a number, typed either way).
+ */
+export interface DriverSearch {
+  text: string | null;
+  phone: string | null;
+  digits: readonly string[];
+}
+
+/**
+ * One page of drivers for staff, with how many match in all: by status (applicants oldest first,
+ * in line; everyone else by name; every status newest first), optionally searched.
+ */
+export async function searchDriverPage(
+  sql: Sql,
+  q: { status: DriverStatus | null; search: DriverSearch | null; limit: number; offset: number },
+): Promise<{ rows: DriverWithRequest[]; total: number }> {
+  const s = q.search;
+  const words = (s?.text ?? '').split(/\s+/).filter(Boolean).slice(0, 6);
+  const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const wordMatch = words.length === 0
+    ? sql`false`
+    : words.map((w) => sql`(d.name ilike ${like(w)} or d.email ilike ${like(w)} or d.id = ${w} or d.vehicle_registration ilike ${like(w)} or d.plate ilike ${like(w)})`).reduce((a, b) => sql`${a} and ${b}`);
+  const phoneMatch = [
+    ...(s?.phone ? [sql`d.phone = ${s.phone}`] : []),
+    ...(s?.digits ?? []).map((x) => sql`d.phone like ${like(x)}`),
+  ].reduce((a, b) => sql`${a} or ${b}`, sql`false`);
+  const where = sql`
+     where ${q.status ? sql`d.status = ${q.status}` : sql`true`}
+       ${s ? sql`and (${wordMatch} or ${phoneMatch})` : sql``}`;
+  const order = q.status === 'applicant'
+    ? sql`d.applied_at nulls last, d.created_at, d.id`
+    : q.status ? sql`d.name, d.id` : sql`d.created_at desc, d.id`;
+  const rows = await sql<(DriverWithRequest & { total: number })[]>`
+    select d.*, r.fleet_id as requested_fleet_id, count(*) over ()::int as total
+      from drivers d
+      left join lateral (select fleet_id from driver_fleet_requests where driver_id = d.id and status = 'pending' order by requested_at desc limit 1) r on true
+    ${where}
+     order by ${order}
+     limit ${q.limit} offset ${q.offset}`;
+  if (rows.length > 0 || q.offset === 0) return { rows: rows.map(({ total: _total, ...d }) => d as DriverWithRequest), total: rows[0]?.total ?? 0 };
+  // Past the last page: still say how many there are.
+  const [c] = await sql<{ n: number }[]>`select count(*)::int as n from drivers d ${where}`;
+  return { rows: [], total: c?.n ?? 0 };
+}
+
 export async function driverDocuments(sql: Sql, driverId: string) {
   return sql<{ id: string; kind: string; content_type: string; size_bytes: number; sha256: string; uploaded_at: Date }[]>`
     select id, kind, content_type, size_bytes, sha256, uploaded_at from driver_documents where driver_id = ${driverId} order by id`;

@@ -28,7 +28,7 @@ export interface BoardRow {
  * Live bookings (not closed, pickup from `since` to `until`), those without a driver first,
  * nearest pickup first; then the rest by pickup time.
  */
-export async function liveBookings(sql: Sql, q: { status: string | null; since: Date; until: Date; limit: number }): Promise<BoardRow[]> {
+export async function liveBookings(sql: Sql, q: { status: string | null; since: Date; until: Date; limit: number; offset?: number }): Promise<BoardRow[]> {
   return sql<BoardRow[]>`
     select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.wheelchair,
            b.fare_pence, b.driver_id, d.name as driver_name,
@@ -41,7 +41,42 @@ export async function liveBookings(sql: Sql, q: { status: string | null; since: 
        and b.pickup_at between ${q.since} and ${q.until}
        ${q.status ? sql`and b.status = ${q.status}` : sql``}
      order by (b.driver_id is null and b.status in ${sql(WITHOUT_DRIVER as unknown as string[])}) desc, b.pickup_at, b.ref
-     limit ${q.limit}`;
+     limit ${q.limit} offset ${q.offset ?? 0}`;
+}
+
+/** What staff search bookings by: a reference (or its start), a passenger phone in E.164, a partner's job reference. */
+export interface BookingSearch {
+  ref: string | null;
+  phone: string | null;
+  jobRef: string | null;
+}
+
+/**
+ * One page of bookings matching a search, open or closed, whenever their pickup: the most recent
+ * pickup first. A reference matches from its start; a phone and a job reference exactly.
+ */
+export async function searchBookings(sql: Sql, q: { search: BookingSearch; limit: number; offset: number }): Promise<{ rows: BoardRow[]; total: number }> {
+  const { ref, phone, jobRef } = q.search;
+  const like = (w: string) => `${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const match = [
+    ...(ref ? [sql`b.ref like ${like(ref)}`] : []),
+    ...(phone ? [sql`b.passenger_phone = ${phone}`] : []),
+    ...(jobRef ? [sql`b.partner_job_ref = ${jobRef}`] : []),
+  ].reduce((a, b) => sql`${a} or ${b}`, sql`false`);
+  const rows = await sql<(BoardRow & { total: number })[]>`
+    select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.wheelchair,
+           b.fare_pence, b.driver_id, d.name as driver_name,
+           (b.driver_id is null and b.status in ${sql(WITHOUT_DRIVER as unknown as string[])}) as without_driver,
+           a.alerted_at, b.created_at, count(*) over ()::int as total
+      from bookings b
+      left join drivers d on d.id = b.driver_id
+      left join ops_alerts a on a.booking_ref = b.ref and a.kind = 'unassigned_near_pickup'
+     where ${match}
+     order by b.pickup_at desc, b.ref
+     limit ${q.limit} offset ${q.offset}`;
+  if (rows.length > 0 || q.offset === 0) return { rows: rows.map(({ total: _total, ...b }) => b), total: rows[0]?.total ?? 0 };
+  const [c] = await sql<{ n: number }[]>`select count(*)::int as n from bookings b where ${match}`;
+  return { rows: [], total: c?.n ?? 0 };
 }
 
 /** How many live bookings are in each status (the same window as the board). */

@@ -13,10 +13,13 @@ import {
   liveBookings,
   liveCounts,
   roundsReached,
+  searchBookings,
   statusChanges,
   storyBooking,
   type BoardRow,
+  type BookingSearch,
 } from './store.js';
+import { normalisePhone } from '../passengers/phone.js';
 
 // The ops view's use cases: the live board, a booking's whole story from its reference, and the
 // answer to "why was this driver not offered this job". Times go out as UTC ISO strings with the
@@ -57,16 +60,48 @@ function boardItem(s: S, b: BoardRow) {
   };
 }
 
-/** Live bookings around now: without a driver first (nearest pickup first), then by pickup time. */
-export async function opsBoard(s: S, q: { status?: string | undefined; hoursBack: number; hoursAhead: number; limit: number }) {
+/**
+ * What staff typed to find bookings: a reference (or its start, any case), a passenger's phone as
+ * typed (07400 123456 is the stored +447400123456) and a partner's job reference, exactly as sent.
+ */
+export function bookingSearch(typed: string | undefined): BookingSearch | null {
+  const q = (typed ?? '').trim();
+  if (q === '') return null;
+  const upper = q.toUpperCase();
+  const phone = /^[+\d\s().-]+$/.test(q) ? normalisePhone(q, { allowDramaNumbers: true }) : null;
+  return { ref: /^TX[0-9A-Z]{0,10}$/.test(upper) ? upper : null, phone: phone?.ok ? phone.e164 : null, jobRef: q };
+}
+
+/**
+ * Live bookings around now: without a driver first (nearest pickup first), then by pickup time, a
+ * page at a time. With a search (q), every booking that matches instead, open or closed, whenever
+ * its pickup, the most recent pickup first.
+ */
+export async function opsBoard(s: S, q: { status?: string | undefined; hoursBack: number; hoursAhead: number; limit: number; offset?: number | undefined; q?: string | undefined }) {
   const now = s.now().getTime();
   const window = { since: new Date(now - q.hoursBack * 3_600_000), until: new Date(now + q.hoursAhead * 3_600_000) };
-  const [rows, counts] = await Promise.all([liveBookings(s.sql, { ...window, status: q.status ?? null, limit: q.limit }), liveCounts(s.sql, window)]);
+  const offset = q.offset ?? 0;
+  const search = bookingSearch(q.q);
+  const counts = await liveCounts(s.sql, window);
+  let rows: BoardRow[];
+  let total: number;
+  if (search) {
+    ({ rows, total } = await searchBookings(s.sql, { search, limit: q.limit, offset }));
+  } else {
+    rows = await liveBookings(s.sql, { ...window, status: q.status ?? null, limit: q.limit, offset });
+    total = q.status ? (counts[q.status] ?? 0) : Object.values(counts).reduce((a, b) => a + b, 0);
+  }
   return {
     since: window.since.toISOString(),
     until: window.until.toISOString(),
     alert_minutes: s.config.OPS_UNASSIGNED_ALERT_MINUTES,
     counts,
+    q: search ? q.q!.trim() : null,
+    total,
+    limit: q.limit,
+    offset,
+    next_offset: offset + rows.length < total ? offset + q.limit : null,
+    previous_offset: offset > 0 ? Math.max(0, offset - q.limit) : null,
     bookings: rows.map((b) => boardItem(s, b)),
   };
 }

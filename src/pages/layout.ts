@@ -62,7 +62,7 @@ dd{margin:0;overflow-wrap:anywhere}
 .fare .muted{font-size:1rem;font-weight:400}
 .muted{color:var(--muted)}
 label,legend{display:block;font-weight:600;margin:.9rem 0 .3rem;padding:0}
-input[type=text],input[type=tel],input[type=email],input[type=number],input[type=date],input[type=password],input[type=file],select{width:100%;padding:.7rem;font:inherit;border:1px solid var(--line);border-radius:8px;background:var(--card);color:var(--fg)}
+input[type=text],input[type=search],input[type=tel],input[type=email],input[type=number],input[type=date],input[type=password],input[type=file],select{width:100%;padding:.7rem;font:inherit;border:1px solid var(--line);border-radius:8px;background:var(--card);color:var(--fg)}
 input[aria-invalid=true]{border-color:var(--bad);outline-color:var(--bad)}
 fieldset{border:0;padding:0;margin:.9rem 0 0}
 fieldset legend{margin-top:0}
@@ -99,6 +99,27 @@ footer{color:var(--muted);font-size:.85rem;text-align:center;padding:0 1rem 1.5r
 .visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 td select,td button{width:auto;margin:.2rem .3rem .2rem 0}
 .table-scroll{overflow-x:auto;max-width:100%}
+select{max-width:100%}
+body.wide main{max-width:80rem;padding:1rem 1.5rem}
+.wide .table-scroll{position:relative}
+.wide td select{min-width:12rem}
+.wide td{vertical-align:top}
+.toolbar{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.25rem 1rem;margin:0 0 .75rem}
+.toolbar label{margin:.4rem 0 .3rem}
+.toolbar input,.toolbar select{width:auto;min-width:14rem;max-width:100%}
+.toolbar button{width:auto;margin:0;padding:.7rem 1.2rem}
+.pager{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:.75rem 0}
+.pager button{width:auto;margin:0;padding:.55rem 1rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,24rem),1fr));gap:1rem;align-items:start}
+.cards>.card{margin:0}
+.week{display:grid;grid-template-columns:repeat(7,minmax(8.5rem,1fr));gap:.5rem;min-width:63rem}
+.week section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.5rem;min-height:6rem}
+.week section.today{border-color:var(--accent);border-width:2px}
+.week h3{font-size:.95rem;margin:0 0 .4rem}
+.week ul{list-style:none;margin:0;padding:0;display:grid;gap:.35rem}
+.week li{font-size:.85rem;border-left:3px solid var(--line);padding:.1rem 0 .1rem .4rem;overflow-wrap:anywhere}
+.week li.open{border-left-color:var(--bad)}
+.week li.taken{border-left-color:var(--ok)}
 `);
 
 function contentSecurityPolicy(script: InlineAsset | undefined, extras: PageExtras): string {
@@ -117,7 +138,11 @@ function contentSecurityPolicy(script: InlineAsset | undefined, extras: PageExtr
   ].join('; ');
 }
 
-export function layout(opts: { status?: number; title: string; body: SafeHtml; script?: InlineAsset; extras?: PageExtras }): Page {
+/**
+ * `wide`: a console read on a desktop (ops, the operator dashboard) uses the screen's width, up to
+ * 80rem, with its tables scrolling inside their own box; every other page stays a phone's column.
+ */
+export function layout(opts: { status?: number; title: string; body: SafeHtml; script?: InlineAsset; extras?: PageExtras; wide?: boolean }): Page {
   const extras = opts.extras ?? {};
   const doc = html`<!doctype html>
 <html lang="en-GB">
@@ -128,7 +153,7 @@ export function layout(opts: { status?: number; title: string; body: SafeHtml; s
 <title>${opts.title} · Direct Taxi</title>
 ${(extras.stylesheets ?? []).map((a) => html`<link rel="stylesheet" href="${a.href}" integrity="${a.integrity}">\n`)}<style>${trustedHtml(CSS.source)}</style>
 </head>
-<body>
+${opts.wide ? html`<body class="wide">` : html`<body>`}
 <header>Direct Taxi</header>
 <main>
 ${opts.body}

@@ -5,11 +5,14 @@ import { staffSignIn } from './ops-page.js';
 // The ops view's page (/ops/bookings): live bookings, those without a driver near pickup first; a
 // booking's whole story from its reference; its decision log with a driver filter that says why a
 // driver was not offered the job. Signs in with the same staff key as /ops (kept for this tab).
-// Everything comes from /api/ops/bookings...; times are shown in Europe/London.
+// Everything comes from /api/ops/bookings...; times are shown in Europe/London. The board comes a
+// page at a time (50), searched by reference, passenger phone or a partner's jobRef, each look one
+// request, refreshed every 30 s while the tab is shown.
 
 const SCRIPT = inlineAsset(`(() => {
   const $ = (id) => document.getElementById(id);
   const KEY = 'directTaxiStaffKey';
+  const REFRESH_MS = 30000;
   let key = sessionStorage.getItem(KEY);
   const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; return e; };
@@ -34,19 +37,50 @@ const SCRIPT = inlineAsset(`(() => {
   };
   const workflowLink = (b) => { const a = el('a', 'Workflow history'); a.href = b.links.workflow; a.target = '_blank'; a.rel = 'noopener noreferrer'; return a; };
   let current = null;
+  const params = new URLSearchParams(location.search);
+  const view = { status: params.get('status') || '', q: params.get('q') || '', offset: Math.max(0, Number(params.get('offset')) || 0) };
+  let board = null;
+  let boardSig = '';
+  // The page's place is in its address (a reload opens where it was): the board's search, status and
+  // page, and the booking open.
+  const syncUrl = () => {
+    const q = new URLSearchParams();
+    if (view.status) q.set('status', view.status);
+    if (view.q) q.set('q', view.q);
+    if (view.offset) q.set('offset', String(view.offset));
+    if (current) q.set('ref', current);
+    history.replaceState(null, '', '/ops/bookings' + (q.toString() ? '?' + q : ''));
+  };
   const openButton = (ref) => { const b = el('button', ref, 'decline'); b.type = 'button'; b.dataset.ref = ref; b.addEventListener('click', () => openStory(ref).catch((e) => say(e.message))); return b; };
   const loadBoard = async () => {
-    const status = $('status').value;
-    const board = await api('/api/ops/bookings' + (status ? '?status=' + encodeURIComponent(status) : ''));
+    const q = new URLSearchParams();
+    if (view.status) q.set('status', view.status);
+    if (view.q) q.set('q', view.q);
+    if (view.offset) q.set('offset', String(view.offset));
+    board = await api('/api/ops/bookings' + (q.toString() ? '?' + q : ''));
+    syncUrl();
     $('counts').textContent = Object.entries(board.counts).map(([k, v]) => words(k) + ': ' + v).join(', ') || 'No live bookings.';
     $('alert-minutes').textContent = String(board.alert_minutes);
+    const first = board.total === 0 ? 0 : board.offset + 1;
+    $('board-count').textContent = board.q
+      ? (board.total === 0 ? 'No booking matches “' + board.q + '”.' : 'Bookings matching “' + board.q + '”, open or closed, latest pickup first: ' + first + '–' + (board.offset + board.bookings.length) + ' of ' + board.total + '.')
+      : (board.total === 0 ? '' : 'Showing ' + first + '–' + (board.offset + board.bookings.length) + ' of ' + board.total + '.');
+    $('board-pager').hidden = board.total <= board.limit && board.offset === 0;
+    $('board-prev').disabled = board.previous_offset === null;
+    $('board-next').disabled = board.next_offset === null;
+    $('board-page').textContent = 'Page ' + (Math.floor(board.offset / board.limit) + 1) + ' of ' + Math.max(1, Math.ceil(board.total / board.limit));
+    // Redrawn only when something on it changed (minutes to pickup count as a change).
+    const sig = JSON.stringify(board.bookings);
+    if (sig === boardSig) return;
+    boardSig = sig;
     const rows = board.bookings.map((b) => [
       openButton(b.ref), words(b.status), b.pickup_at_london,
       b.minutes_to_pickup + ' min', b.driver ? (b.driver.name || b.driver.id) : (b.without_driver ? 'No driver' : '—'),
       b.alerted_at ? 'Alerted ' + london(b.alerted_at) : '', workflowLink(b),
     ]);
-    $('board').replaceChildren(table('Live bookings, those without a driver first', ['Booking', 'Status', 'Pickup (London)', 'In', 'Driver', 'Ops alert', 'Temporal'], rows));
+    $('board').replaceChildren(table(board.q ? 'Bookings found' : 'Live bookings, those without a driver first', ['Booking', 'Status', 'Pickup (London)', 'In', 'Driver', 'Ops alert', 'Temporal'], rows));
   };
+  const turn = (offset) => { if (offset === null || offset === undefined) return; view.offset = offset; loadBoard().then(() => $('board-title').focus()).catch((e) => say(e.message)); };
   const section = (title, child) => { const s = el('section', undefined, 'card'); s.append(el('h3', title), child); return s; };
   const renderDecisions = (log) => {
     const out = [];
@@ -89,22 +123,31 @@ const SCRIPT = inlineAsset(`(() => {
     );
     $('story').hidden = false;
     $('ref').value = current;
-    history.replaceState(null, '', '/ops/bookings?ref=' + encodeURIComponent(current));
+    syncUrl();
     await loadDecisions();
     $('story-title').focus();
   };
+  let timer = null;
+  const refresh = () => { if (key && !document.hidden) loadBoard().catch((e) => say(e.message)); };
   const show = async () => {
     $('sign-in').hidden = true; $('console').hidden = false;
+    $('status').value = view.status; $('board-q').value = view.q;
     await loadBoard();
-    const ref = new URLSearchParams(location.search).get('ref');
+    const ref = params.get('ref');
     if (ref) await openStory(ref);
+    // The board keeps itself current: one request a look, every 30 s while the tab is shown.
+    if (!timer) timer = setInterval(refresh, REFRESH_MS);
   };
   $('key-form').addEventListener('submit', async (ev) => {
     ev.preventDefault(); key = $('key').value.trim();
     try { await show(); sessionStorage.setItem(KEY, key); say('', true); } catch (e) { say(e.message); }
   });
-  $('status').addEventListener('change', () => loadBoard().catch((e) => say(e.message)));
+  $('status').addEventListener('change', () => { view.status = $('status').value; view.offset = 0; loadBoard().catch((e) => say(e.message)); });
+  $('board-search').addEventListener('submit', (ev) => { ev.preventDefault(); view.status = $('status').value; view.q = $('board-q').value.trim(); view.offset = 0; loadBoard().then(() => say('', true)).catch((e) => say(e.message)); });
   $('refresh').addEventListener('click', () => loadBoard().then(() => say('', true)).catch((e) => say(e.message)));
+  $('board-prev').addEventListener('click', () => turn(board && board.previous_offset));
+  $('board-next').addEventListener('click', () => turn(board && board.next_offset));
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   $('find-form').addEventListener('submit', (ev) => { ev.preventDefault(); say('', true); openStory($('ref').value.trim().toUpperCase()).catch((e) => say(e.message)); });
   $('driver-form').addEventListener('submit', (ev) => { ev.preventDefault(); loadDecisions().then(() => say('', true)).catch((e) => say(e.message)); });
   if (key) show().catch((e) => say(e.message));
@@ -127,13 +170,24 @@ ${staffSignIn}
 </form>
 </section>
 <section aria-labelledby="board-title">
-<h2 id="board-title">Now and next</h2>
-<p class="hint">Bookings without a driver come first, nearest pickup first; ops are emailed when one has no driver <span id="alert-minutes"></span> minutes before pickup. Times are London time.</p>
+<h2 id="board-title" tabindex="-1">Now and next</h2>
+<p class="hint">Bookings without a driver come first, nearest pickup first; ops are emailed when one has no driver <span id="alert-minutes"></span> minutes before pickup. Times are London time. A search finds any booking, open or closed.</p>
 <p id="counts"></p>
-<label for="status">Show</label>
-<select id="status"><option value="">Every live status</option>${STATUSES.map((s) => html`<option value="${s}">${s.replace(/_/g, ' ')}</option>`)}</select>
+<form id="board-search" class="toolbar" role="search" aria-label="Bookings">
+<div><label for="status">Show</label>
+<select id="status"><option value="">Every live status</option>${STATUSES.map((s) => html`<option value="${s}">${s.replace(/_/g, ' ')}</option>`)}</select></div>
+<div><label for="board-q">Reference, passenger phone or job reference</label>
+<input id="board-q" type="search" maxlength="64" autocomplete="off" spellcheck="false" placeholder="TX…, 07400 123456, a partner’s jobRef"></div>
+<button type="submit">Search</button>
 <button type="button" id="refresh" class="decline">Refresh</button>
+</form>
+<p class="hint" id="board-count" role="status" aria-live="polite"></p>
 <div id="board"></div>
+<nav class="pager" id="board-pager" aria-label="Pages of bookings" hidden>
+<button type="button" id="board-prev" class="decline">Previous page</button>
+<span id="board-page"></span>
+<button type="button" id="board-next" class="decline">Next page</button>
+</nav>
 </section>
 <section class="card" id="story" aria-labelledby="story-title" hidden>
 <h2 id="story-title" tabindex="-1">Booking</h2>
@@ -147,5 +201,5 @@ ${staffSignIn}
 <div id="decisions"></div>
 </section>
 </div>`;
-  return layout({ title: 'Live bookings', body, script: SCRIPT });
+  return layout({ title: 'Live bookings', body, script: SCRIPT, wide: true });
 }

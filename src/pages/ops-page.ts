@@ -4,12 +4,18 @@ import { inlineAsset, layout, type Page } from './layout.js';
 // The operators' page: sign in with a staff key (kept for this browser tab only), review
 // applicants and their documents and the fleet they ask to join, approve or reject, suspend or
 // reinstate, block a passenger and, for admins, extend a trial. Every action goes through /api/ops
-// and is recorded with who and why.
+// and is recorded with who and why. Drivers come a page at a time (50), searched by name or phone,
+// each page in one request (GET /api/ops/drivers), refreshed every 30 s while the tab is shown; the
+// page's place (status, search, page) is in its address, so a reload opens where it was.
 
 const OPS_SCRIPT = inlineAsset(`(() => {
   const $ = (id) => document.getElementById(id);
   const KEY = 'directTaxiStaffKey';
+  const REFRESH_MS = 30000;
   let key = sessionStorage.getItem(KEY);
+  const params = new URLSearchParams(location.search);
+  const view = { status: params.has('status') ? params.get('status') : 'applicant', q: params.get('q') || '', offset: Math.max(0, Number(params.get('offset')) || 0) };
+  let page = null;
   const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
   const api = async (method, path, body) => {
@@ -30,8 +36,9 @@ const OPS_SCRIPT = inlineAsset(`(() => {
       await load();
     } catch (e) { say(e.message); }
   };
-  const driverCard = async (d) => {
-    const detail = await (await api('GET', '/api/ops/drivers/' + encodeURIComponent(d.id))).json();
+  // One driver's card, from the list's own answer: the list brings each driver's documents,
+  // staff actions and fleet history, so a page of drivers is one request.
+  const driverCard = (d) => {
     const card = el('article', undefined, 'card');
     card.dataset.driver = d.id;
     card.append(el('h3', d.name + ' (' + d.status + ')'));
@@ -40,7 +47,7 @@ const OPS_SCRIPT = inlineAsset(`(() => {
       facts.append(el('dt', k), el('dd', v || '—'));
     }
     card.append(facts);
-    for (const doc of detail.documents) {
+    for (const doc of d.documents) {
       const b = el('button', 'Download ' + doc.kind.replace(/_/g, ' '), 'decline'); b.type = 'button';
       b.addEventListener('click', () => download(d.id, doc).catch((e) => say(e.message)));
       card.append(b);
@@ -80,30 +87,65 @@ const OPS_SCRIPT = inlineAsset(`(() => {
       });
       card.append(daysLabel, days, extend);
     }
-    const history = detail.actions.map((a) => [a.at, a.action + ' by ' + a.by + (a.details && a.details.requested_fleet_id ? ' (asked for fleet ' + a.details.requested_fleet_id + (a.details.fleet_granted ? ', granted' : ', left to its operator') + ')' : '') + (a.reason ? ': ' + a.reason : '')])
-      .concat(detail.fleet.history.map((e) => [e.at, 'fleet ' + e.fleet_id + ' ' + e.event + ' by ' + e.by + ' (' + e.by_kind + ')' + (e.reason ? ': ' + e.reason : '')]))
+    const history = d.actions.map((a) => [a.at, a.action + ' by ' + a.by + (a.details && a.details.requested_fleet_id ? ' (asked for fleet ' + a.details.requested_fleet_id + (a.details.fleet_granted ? ', granted' : ', left to its operator') + ')' : '') + (a.reason ? ': ' + a.reason : '')])
+      .concat(d.fleet.history.map((e) => [e.at, 'fleet ' + e.fleet_id + ' ' + e.event + ' by ' + e.by + ' (' + e.by_kind + ')' + (e.reason ? ': ' + e.reason : '')]))
       .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     if (history.length) {
       const log = el('ul');
       for (const [at, what] of history) log.append(el('li', at.slice(0, 16).replace('T', ' ') + ' ' + what));
       card.append(el('h4', 'History'), log);
     }
+    card.dataset.sig = JSON.stringify(d);
     return card;
   };
-  const load = async () => {
-    const status = $('status').value;
-    const list = await (await api('GET', '/api/ops/drivers' + (status ? '?status=' + status : ''))).json();
-    const cards = [];
-    for (const d of list.drivers) cards.push(await driverCard(d));
-    $('drivers').replaceChildren(...cards);
-    $('none').hidden = cards.length > 0;
+  // Only what changed is redrawn: a card whose driver is as before is kept as it is, with whatever
+  // was typed into it.
+  const render = (list) => {
+    const box = $('drivers');
+    const old = new Map([...box.children].map((c) => [c.dataset.driver, c]));
+    const cards = list.drivers.map((d) => { const o = old.get(d.id); return o && o.dataset.sig === JSON.stringify(d) ? o : driverCard(d); });
+    if (cards.length !== box.children.length || cards.some((c, i) => box.children[i] !== c)) box.replaceChildren(...cards);
+    $('none').hidden = list.total > 0;
+    const first = list.total === 0 ? 0 : list.offset + 1;
+    const last = list.offset + list.drivers.length;
+    $('drivers-count').textContent = list.total === 0 ? '' : 'Showing ' + first + '–' + last + ' of ' + list.total + (list.q ? ' matching “' + list.q + '”' : '') + '.';
+    $('pager').hidden = list.total <= list.limit && list.offset === 0;
+    $('prev').disabled = list.previous_offset === null;
+    $('next').disabled = list.next_offset === null;
+    $('page-info').textContent = 'Page ' + (Math.floor(list.offset / list.limit) + 1) + ' of ' + Math.max(1, Math.ceil(list.total / list.limit));
   };
-  const show = async () => { $('sign-in').hidden = true; $('console').hidden = false; await load(); };
+  const load = async () => {
+    const q = new URLSearchParams();
+    q.set('status', view.status);
+    if (view.q) q.set('q', view.q);
+    if (view.offset) q.set('offset', String(view.offset));
+    history.replaceState(null, '', '/ops' + (q.toString() ? '?' + q : ''));
+    page = await (await api('GET', '/api/ops/drivers?' + (view.status ? q : new URLSearchParams([...q].filter(([k]) => k !== 'status'))))).json();
+    render(page);
+  };
+  const turn = (offset) => { if (offset === null) return; view.offset = offset; load().then(() => $('drivers-title').focus()).catch((e) => say(e.message)); };
+  let timer = null;
+  const refresh = () => {
+    // Skipped while the tab is hidden or someone is typing on a card; the next look catches up.
+    const typing = document.activeElement && $('drivers').contains(document.activeElement) && document.activeElement.tagName === 'INPUT';
+    if (!key || document.hidden || typing) return;
+    load().catch((e) => say(e.message));
+  };
+  const show = async () => {
+    $('sign-in').hidden = true; $('console').hidden = false;
+    $('status').value = view.status; $('driver-q').value = view.q;
+    await load();
+    if (!timer) timer = setInterval(refresh, REFRESH_MS);
+  };
   $('key-form').addEventListener('submit', async (ev) => {
     ev.preventDefault(); key = $('key').value.trim();
     try { await show(); sessionStorage.setItem(KEY, key); say('', true); } catch (e) { say(e.message); }
   });
-  $('status').addEventListener('change', () => load().catch((e) => say(e.message)));
+  $('status').addEventListener('change', () => { view.status = $('status').value; view.offset = 0; load().catch((e) => say(e.message)); });
+  $('driver-search').addEventListener('submit', (ev) => { ev.preventDefault(); view.status = $('status').value; view.q = $('driver-q').value.trim(); view.offset = 0; load().then(() => say('', true)).catch((e) => say(e.message)); });
+  $('prev').addEventListener('click', () => turn(page && page.previous_offset));
+  $('next').addEventListener('click', () => turn(page && page.next_offset));
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   $('block-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     try {
@@ -132,11 +174,22 @@ export function renderOpsPage(): Page {
 ${staffSignIn}
 <div id="console" hidden>
 <section aria-labelledby="drivers-title">
-<h2 id="drivers-title">Drivers</h2>
-<label for="status">Show</label>
-<select id="status"><option value="applicant">Applicants</option><option value="approved">Approved</option><option value="suspended">Suspended</option><option value="rejected">Rejected</option></select>
+<h2 id="drivers-title" tabindex="-1">Drivers</h2>
+<form id="driver-search" class="toolbar" role="search" aria-label="Drivers">
+<div><label for="status">Show</label>
+<select id="status"><option value="applicant">Applicants</option><option value="approved">Approved</option><option value="suspended">Suspended</option><option value="rejected">Rejected</option><option value="">Everyone</option></select></div>
+<div><label for="driver-q">Name or phone</label>
+<input id="driver-q" type="search" maxlength="100" autocomplete="off" spellcheck="false" placeholder="Jo Bloggs, 07400 123456"></div>
+<button type="submit">Search</button>
+</form>
+<p class="hint" id="drivers-count" role="status" aria-live="polite"></p>
 <p class="hint" id="none" hidden>Nobody here.</p>
-<div id="drivers"></div>
+<div id="drivers" class="cards"></div>
+<nav class="pager" id="pager" aria-label="Pages of drivers" hidden>
+<button type="button" id="prev" class="decline">Previous page</button>
+<span id="page-info"></span>
+<button type="button" id="next" class="decline">Next page</button>
+</nav>
 </section>
 <section class="card" aria-labelledby="block-title">
 <h2 id="block-title">Block or unblock a passenger</h2>
@@ -151,5 +204,5 @@ ${staffSignIn}
 </form>
 </section>
 </div>`;
-  return layout({ title: 'Operations', body, script: OPS_SCRIPT });
+  return layout({ title: 'Operations', body, script: OPS_SCRIPT, wide: true });
 }

@@ -8,6 +8,7 @@ import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { answerFleetRequest, fleetRequestsFor, removeFleetDriver, type OperatorActor } from '../drivers/fleet-membership.js';
 import { authenticateSender } from '../partners/auth.js';
 import { assignOperatorJob, fleetDrivers, operatorJobsOn } from '../partners/operator-fleet.js';
+import { operatorDashboard } from '../ops/operator-week.js';
 import { renderOperatorPage } from '../pages/operator-page.js';
 import { sendPage } from '../pages/send-page.js';
 import { text } from '../schemas/common.js';
@@ -77,6 +78,33 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
 
   app.get('/operator', { schema: { hide: true }, config: { rateLimit: app.rateLimits.staff }, handler: async (_request, reply) => sendPage(reply, renderOperatorPage()) });
 
+  r.get('/api/operator/dashboard', {
+    schema: {
+      operationId: 'getOperatorDashboard',
+      tags: ['operators'],
+      summary: "Everything the operator's dashboard shows, in one request: a week of the operator's own jobs (seven London days from `from`, each job on its pickup day), its fleet and the drivers asking to join",
+      description: 'The dashboard polls this one request to stay current.',
+      querystring: z.object({ from: z.iso.date('must be a date, e.g. 2026-12-24').optional().describe('The first of the seven days (Europe/London). Default: today') }),
+      security,
+      response: {
+        200: z
+          .object({
+            operator: z.string(),
+            today: z.string().describe('Today in Europe/London'),
+            from: z.string(),
+            days: z.array(z.object({ date: z.string(), label: z.string().describe('e.g. Thu 26 Nov'), today: z.boolean() })),
+            jobs: z.array(OperatorJobSchema.extend({ day: z.string().describe('The London day of the pickup') }).meta({ id: 'OperatorWeekJob' })),
+            drivers: z.array(FleetDriverSchema),
+            requests: z.array(FleetRequestSchema),
+          })
+          .meta({ id: 'OperatorDashboard' }),
+        ...problemResponses(400, 401, 429),
+      },
+    },
+    config: { rateLimit: app.rateLimits.staff },
+    handler: async (request) => operatorDashboard(s, await operatorOf(request), request.query.from),
+  });
+
   r.get('/api/operator/jobs', {
     schema: {
       operationId: 'listOperatorJobs',
@@ -84,7 +112,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       summary: "The operator's own jobs picking up on a day (Europe/London), by pickup time",
       querystring: z.object({ day: z.iso.date('must be a date, e.g. 2026-12-24').optional().describe('Default: today in Europe/London') }),
       security,
-      response: { 200: z.object({ operator: z.string(), day: z.string(), jobs: z.array(OperatorJobSchema) }), ...problemResponses(400, 401) },
+      response: { 200: z.object({ operator: z.string(), day: z.string(), jobs: z.array(OperatorJobSchema) }), ...problemResponses(400, 401, 429) },
     },
     config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => {
@@ -114,7 +142,7 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       params: z.object({ ref: z.string().regex(BOOKING_REF_PATTERN, 'must be a booking reference') }),
       body: z.object({ driverId: driverIdParam }),
       security,
-      response: { 200: OperatorJobSchema, ...problemResponses(400, 401, 404, 409) },
+      response: { 200: OperatorJobSchema, ...problemResponses(400, 401, 404, 409, 429) },
     },
     config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => assignOperatorJob(s, await operatorOf(request), request.params.ref, request.body.driverId),

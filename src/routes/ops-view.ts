@@ -1,10 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { staffMember } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { bookingStory, decisionLog, opsBoard } from '../ops/view.js';
 import { BookingRefParams } from '../schemas/booking.js';
+import { text } from '../schemas/common.js';
 import { OpsBoard, OpsBoardQuery, OpsBookingStory, OpsDecisionLog, OpsDecisionQuery } from '../schemas/ops.js';
+
+/** The board a page at a time, or a search over every booking. */
+const OpsBoardPageQuery = OpsBoardQuery.extend({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  q: text(64).trim().optional().describe('Find bookings, open or closed, whenever their pickup: by reference (or its start), passenger phone as typed (07400 123456), or a partner’s jobRef'),
+});
+
+const OpsBoardPage = OpsBoard.extend({
+  q: z.string().nullable().describe('The search, when one was asked'),
+  total: z.number().int().describe('Bookings on every page: live ones in the window (of the status asked), or those the search found'),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  next_offset: z.number().int().nullable().describe('The next page’s offset; null on the last'),
+  previous_offset: z.number().int().nullable(),
+});
 
 // The ops view for staff (Authorization: Bearer stf_...): live bookings, a booking's whole story,
 // and its dispatch decision log by driver. Reads only.
@@ -20,15 +38,16 @@ export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsListBookings',
       tags,
-      summary: 'Live bookings by status and pickup time: those without a driver first, nearest pickup first',
-      querystring: OpsBoardQuery,
-      response: { 200: OpsBoard, ...problemResponses(400, 401, 429) },
+      summary: 'Live bookings by status and pickup time: those without a driver first, nearest pickup first; or, with q, every booking found by reference, phone or jobRef',
+      description: 'A page at a time (limit, 50 by default, and offset), with the total on every page. With q the window and status are ignored: open and closed bookings, most recent pickup first.',
+      querystring: OpsBoardPageQuery,
+      response: { 200: OpsBoardPage, ...problemResponses(400, 401, 429) },
     },
     config: limited,
     handler: async (request) => {
       await staffMember(s, request);
       const q = request.query;
-      return opsBoard(s, { status: q.status, hoursBack: q.hours_back, hoursAhead: q.hours_ahead, limit: q.limit });
+      return opsBoard(s, { status: q.status, hoursBack: q.hours_back, hoursAhead: q.hours_ahead, limit: q.limit, offset: q.offset, q: q.q });
     },
   });
 

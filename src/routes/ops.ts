@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordStaffAction, staffActionsFor } from '../auth/staff.js';
 import { decideDriver } from '../drivers/onboarding.js';
-import { driverDocument, driverDocuments, findDriver, fleetHistory, listDrivers, pendingFleetRequest, type DriverRow } from '../drivers/store.js';
+import { driverDocument, driverDocuments, findDriver, fleetHistory, pendingFleetRequest } from '../drivers/store.js';
 import { staffMember } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { normalisePhone } from '../passengers/phone.js';
@@ -11,10 +11,9 @@ import { setPassengerBlocked } from '../passengers/standing.js';
 import {
   DriverDecisionRequest,
   DriverIdParams,
-  DriverListQuery,
   OpsDecisionReply,
+  OpsDriver,
   OpsDriverDetail,
-  OpsDriverList,
   PassengerBlockReply,
   PassengerBlockRequest,
   RateOverrideReply,
@@ -30,6 +29,7 @@ import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 import { approveRate } from '../quotes/approve-rate-override.js';
 import { extendTrial } from '../billing/subscriptions.js';
 import { Refusal } from '../refusal.js';
+import { DRIVER_PAGE_DEFAULT, DRIVER_PAGE_MAX, driverSummary, opsDriverPage } from '../ops/driver-list.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
 
 // The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
@@ -40,30 +40,31 @@ import { isWorkflowGone } from '../temporal/refusals.js';
 
 const DocumentParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/), documentId: text(20).regex(/^\d+$/) });
 
-function driverSummary(d: DriverRow, requestedFleetId: string | null) {
-  return {
-    id: d.id,
-    name: d.name,
-    phone: d.phone,
-    email: d.email,
-    status: d.status,
-    tier: d.tier,
-    home_area: d.home_area,
-    licensing_authority: d.licensing_authority,
-    driver_licence_number: d.driver_licence_number,
-    driver_licence_expires: d.driver_licence_expires?.toISOString().slice(0, 10) ?? null,
-    vehicle_licence_number: d.vehicle_licence_number,
-    vehicle_licence_expires: d.vehicle_licence_expires?.toISOString().slice(0, 10) ?? null,
-    vehicle: [d.vehicle_make, d.vehicle_model].filter(Boolean).join(' ') || d.vehicle_description,
-    vehicle_registration: d.vehicle_registration,
-    vehicle_type: d.vehicle_type,
-    seats: d.seats,
-    wheelchair_accessible: d.wheelchair_accessible,
-    applied_at: d.applied_at?.toISOString() ?? null,
-    fleet_id: d.partner_fleet_id,
-    requested_fleet_id: requestedFleetId,
-  };
-}
+const DriverPageQuery = z.object({
+  status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional().describe('Default: every status, newest first'),
+  q: text(100).trim().optional().describe('Search: words of the name (or email, id, registration), or a phone number as typed (07400 123456, +44 7400 123456, or part of one)'),
+  limit: z.coerce.number().int().min(1).max(DRIVER_PAGE_MAX).default(DRIVER_PAGE_DEFAULT),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+const OpsDriverCard = OpsDriver.extend({
+  documents: OpsDriverDetail.shape.documents,
+  actions: OpsDriverDetail.shape.actions,
+  fleet: OpsDriverDetail.shape.fleet,
+}).meta({ id: 'OpsDriverCard' });
+
+const OpsDriverPage = z
+  .object({
+    status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).nullable(),
+    q: z.string().nullable(),
+    total: z.number().int().describe('Drivers matching, on every page'),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    next_offset: z.number().int().nullable().describe('The next page’s offset; null on the last'),
+    previous_offset: z.number().int().nullable(),
+    drivers: z.array(OpsDriverCard),
+  })
+  .meta({ id: 'OpsDriverPage' });
 
 export async function opsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -72,11 +73,18 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   const limited = { rateLimit: app.rateLimits.staff };
 
   r.get('/api/ops/drivers', {
-    schema: { operationId: 'opsListDrivers', tags, summary: 'Drivers, by status (applicants first in line)', querystring: DriverListQuery, response: { 200: OpsDriverList, ...problemResponses(400, 401, 429) } },
+    schema: {
+      operationId: 'opsListDrivers',
+      tags,
+      summary: 'A page of drivers, by status (applicants oldest first, in line; the rest by name), searched by name or phone, each with its documents, staff actions and fleet history',
+      description: 'One request per look, however many drivers: the console pages with limit and offset (50 a page by default, at most 200) and says how many match in total.',
+      querystring: DriverPageQuery,
+      response: { 200: OpsDriverPage, ...problemResponses(400, 401, 429) },
+    },
     config: limited,
     handler: async (request) => {
       await staffMember(s, request);
-      return { drivers: (await listDrivers(s.sql, request.query.status ?? null)).map((d) => driverSummary(d, d.requested_fleet_id)) };
+      return opsDriverPage(s, request.query);
     },
   });
 

@@ -171,7 +171,7 @@ describe('the ops view through a real cascade', () => {
   }, 60_000);
 
   it('lists the booking on the board, tells its story and answers why each driver was or was not offered it', async () => {
-    const board = await ops('/api/ops/bookings?hours_back=1&hours_ahead=2');
+    const board = await ops('/api/ops/bookings?hours_back=1&hours_ahead=2&limit=500');
     expect(board.statusCode, board.body).toBe(200);
     const item = board.json<{ bookings: { ref: string; status: string; links: { workflow: string } }[] }>().bookings.find((b) => b.ref === ref);
     expect(item).toMatchObject({ status: 'assigned', links: { workflow: `http://temporal-ui.test:8233/namespaces/default/workflows/booking:${ref}` } });
@@ -273,7 +273,7 @@ describe('the unassigned-near-pickup alert (activity against Postgres)', () => {
     expect(n).toBe(1);
 
     // The board puts it first among those without a driver, with when ops were told.
-    const board = (await ops('/api/ops/bookings?hours_back=1&hours_ahead=2')).json<{ bookings: { ref: string; without_driver: boolean; alerted_at: string | null }[] }>().bookings;
+    const board = (await ops('/api/ops/bookings?hours_back=1&hours_ahead=2&limit=500')).json<{ bookings: { ref: string; without_driver: boolean; alerted_at: string | null }[] }>().bookings;
     const firstWithDriver = board.findIndex((b) => !b.without_driver);
     const dueAt = board.findIndex((b) => b.ref === due);
     expect(dueAt).toBeGreaterThanOrEqual(0);
@@ -320,7 +320,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the ops page in headl
     await page.goto(`${base}/ops/bookings`);
     await page.fill('#key', staffKey);
     await page.click('#key-form button[type=submit]');
+    await page.waitForSelector('#board table');
+    // Found on the board by its reference, typed in lower case (other files' bookings share the board).
+    await page.fill('#board-q', ref.toLowerCase());
+    await page.click('#board-search button[type=submit]');
     await page.waitForSelector(`#board button[data-ref="${ref}"]`);
+    expect(page.url()).toBe(`${base}/ops/bookings?q=${ref.toLowerCase()}`);
+    await page.fill('#board-q', '');
+    await page.click('#board-search button[type=submit]');
     await page.fill('#ref', ref.toLowerCase());
     await page.click('#find-form button[type=submit]');
     await page.waitForSelector(`#story-title:has-text("Booking ${ref}")`);
