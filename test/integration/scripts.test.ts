@@ -277,15 +277,23 @@ describe.skipIf(process.env.TEST_TOPOLOGY !== 'cluster')('npm run start:cluster'
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-cluster-'));
     // As root, Postgres runs as its own user, which must be able to pass through (mkdtemp makes 0700).
     fs.chmodSync(dataDir, 0o711);
-    const env: Record<string, string> = { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    // The first worker's metrics port and the SDK exporter's above it.
+    let metricsPort = await below();
+    while (!(await isFree(metricsPort + 1))) metricsPort = await below();
+    taken.add(metricsPort + 1);
+    // DATA_DIR relative to where the command runs, as a README reader may give it: the UI server must still find its config.
+    const env: Record<string, string> = { PORT: String(port), DATA_DIR: path.relative(root, dataDir), LOG_LEVEL: 'warn', WORKER_METRICS_PORT: String(metricsPort) };
     for (const name of ['CLUSTER_PG_PORT', 'TEMPORAL_SERVER_PORT', 'TEMPORAL_UI_PORT', 'TEMPORAL_FRONTEND_HTTP_PORT', 'TEMPORAL_FRONTEND_MEMBERSHIP_PORT',
       'TEMPORAL_HISTORY_GRPC_PORT', 'TEMPORAL_HISTORY_MEMBERSHIP_PORT', 'TEMPORAL_MATCHING_GRPC_PORT', 'TEMPORAL_MATCHING_MEMBERSHIP_PORT',
       'TEMPORAL_WORKER_GRPC_PORT', 'TEMPORAL_WORKER_MEMBERSHIP_PORT']) env[name] = String(await below());
     const api = `http://127.0.0.1:${port}`;
     const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${env.CLUSTER_PG_PORT}/taxi`;
 
+    let current: Run | null = null;
+    const running = () => current!;
     const startAndStop = async (during: () => Promise<void>) => {
       const cluster = run('npm', ['run', 'start:cluster'], env);
+      current = cluster;
       try {
         await waitFor(cluster, /Direct Taxi is running as a cluster/, 300_000);
         await during();
@@ -317,6 +325,23 @@ describe.skipIf(process.env.TEST_TOPOLOGY !== 'cluster')('npm run start:cluster'
         }
         quoteId = answers[0]!.quote_id;
         expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);
+        // Each worker's metrics where the start said, and a script given only the DATA_DIR finds the
+        // cluster by its stack.json, writing into its database.
+        const workersLine = /Workers .*\(metrics (.*)\)/.exec(running().output())?.[1] ?? '';
+        const metrics = [...workersLine.matchAll(/127\.0\.0\.1:(\d+)\/metrics/g)].map((m) => Number(m[1]));
+        expect(metrics).toHaveLength(2);
+        expect(metrics[0]).toBe(Number(env.WORKER_METRICS_PORT));
+        // The APIs are ready when the start says so; a worker serves metrics once it has connected, maybe later.
+        for (const p of metrics) expect(await statusOnceListening(`http://127.0.0.1:${p}/metrics`, 60_000), `worker metrics on ${p}`).toBe(200);
+        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'cluster', 'stack.json'), 'utf8'))).toMatchObject({ kind: 'cluster', databaseUrl, workerMetricsPorts: metrics });
+        const staff = run('npm', ['run', 'staff:create', '--', '--name', 'Cluster ops'], { DATA_DIR: env.DATA_DIR!, DATABASE_URL: '', PORT: '' });
+        expect(await finished(staff, 60_000), staff.output()).toBe(0);
+        const sql = createSql(databaseUrl, 1);
+        try {
+          expect(await sql`select 1 from staff where name = 'Cluster ops'`).toHaveLength(1);
+        } finally {
+          await sql.end();
+        }
       });
       await startAndStop(async () => {
         // The first start's quote: its row in Postgres and its workflow in Temporal (read through the UI's API).
@@ -334,6 +359,19 @@ describe.skipIf(process.env.TEST_TOPOLOGY !== 'cluster')('npm run start:cluster'
     }
   }, 600_000);
 });
+
+/** The status of a GET once something listens at the URL, polling until the deadline. */
+async function statusOnceListening(url: string, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return (await fetch(url)).status;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((res) => setTimeout(res, 250));
+    }
+  }
+}
 
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
