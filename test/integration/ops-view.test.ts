@@ -324,6 +324,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the ops page in headl
     // Found on the board by its reference, typed in lower case (other files' bookings share the board).
     await page.fill('#board-q', ref.toLowerCase());
     await page.click('#board-search button[type=submit]');
+    await page.waitForSelector(`#board-count:has-text("matching “${ref.toLowerCase()}”")`);
     await page.waitForSelector(`#board button[data-ref="${ref}"]`);
     expect(page.url()).toBe(`${base}/ops/bookings?q=${ref.toLowerCase()}`);
     await page.fill('#board-q', '');
