@@ -28,7 +28,8 @@ export async function freePortBelowEphemeral(taken: ReadonlySet<number> = new Se
   throw new Error(`no free port in [${min}, ${max})`);
 }
 
-function canListen(port: number): Promise<boolean> {
+/** Whether a server could listen on the port (on 127.0.0.1) right now. */
+export function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));

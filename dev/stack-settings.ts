@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { createSql, type Sql } from '../src/db/sql.js';
+import { canListen } from './free-port.js';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -131,6 +132,25 @@ export function stackSettingsOrExit(kind: StackKind, tag: string): StackSettings
     for (const line of err.message.split('\n')) console.error(`[${tag}] ${line}`);
     process.exit(1);
   }
+}
+
+/**
+ * The ports this starter is about to listen on that something already holds, by the variable that
+ * sets each ("EMBEDDED_PG_PORT 54329"): another stack on this machine, most likely. A starter stops
+ * with them named rather than half-start against that stack's servers.
+ */
+export async function takenPorts(s: StackSettings): Promise<string[]> {
+  const wanted: Array<[string, number]> = [];
+  if (s.embeddedPostgres) wanted.push([s.kind === 'cluster' ? 'CLUSTER_PG_PORT' : 'EMBEDDED_PG_PORT', s.embeddedPostgres.port]);
+  if (s.ownTemporal) wanted.push([s.kind === 'cluster' ? 'TEMPORAL_SERVER_PORT' : 'TEMPORAL_DEV_PORT', s.temporalPort]);
+  // start:cluster runs a UI server of its own even beside an external Temporal.
+  if (s.ownTemporal || s.kind === 'cluster') wanted.push(['TEMPORAL_UI_PORT', s.temporalUiPort]);
+  wanted.push(['PORT', s.apiPort]);
+  // start:cluster's two API processes listen on PORT+1 and PORT+2.
+  if (s.kind === 'cluster') wanted.push(['PORT+1', s.apiPort + 1], ['PORT+2', s.apiPort + 2]);
+  const taken: string[] = [];
+  for (const [name, p] of wanted) if (!(await canListen(p))) taken.push(`${name} ${p}`);
+  return taken;
 }
 
 /** What a running starter writes to <stackDir>/stack.json: the addresses it chose. */

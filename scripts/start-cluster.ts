@@ -10,7 +10,7 @@ import { freePortPair } from '../dev/free-port.js';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { ProcessStack } from '../dev/process-stack.js';
 import { startRoundRobinProxy } from '../dev/round-robin-proxy.js';
-import { removeStackState, stackSettingsOrExit, writeStackState } from '../dev/stack-settings.js';
+import { removeStackState, stackSettingsOrExit, takenPorts, writeStackState } from '../dev/stack-settings.js';
 import { postgresParts, startTemporalServer, temporalServerTools } from '../dev/temporal-server.js';
 import { startTemporalUi } from '../dev/temporal-ui.js';
 
@@ -21,6 +21,10 @@ const settings = stackSettingsOrExit('cluster', 'cluster');
 const stack = new ProcessStack('cluster');
 
 async function main(): Promise<void> {
+  const taken = await takenPorts(settings);
+  if (taken.length > 0) {
+    throw new Error(`already in use: ${taken.join(', ')} (another stack on this machine? give this one its own ports and DATA_DIR: docs/configuration.md#local-stacks)`);
+  }
   const dataDir = settings.stackDir;
   fs.mkdirSync(dataDir, { recursive: true });
   const started = Date.now();

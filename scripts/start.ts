@@ -10,7 +10,7 @@ import path from 'node:path';
 import { freePortPair } from '../dev/free-port.js';
 import { startPostgresProcess } from '../dev/postgres-process.js';
 import { ProcessStack } from '../dev/process-stack.js';
-import { removeStackState, stackSettingsOrExit, writeStackState } from '../dev/stack-settings.js';
+import { removeStackState, stackSettingsOrExit, takenPorts, writeStackState } from '../dev/stack-settings.js';
 import { startTemporalDevServer } from '../dev/temporal-dev-server.js';
 
 const settings = stackSettingsOrExit('start', 'start');
@@ -18,6 +18,10 @@ const settings = stackSettingsOrExit('start', 'start');
 const stack = new ProcessStack('start');
 
 async function main(): Promise<void> {
+  const taken = await takenPorts(settings);
+  if (taken.length > 0) {
+    throw new Error(`already in use: ${taken.join(', ')} (another stack on this machine? give this one its own ports and DATA_DIR: docs/configuration.md#local-stacks)`);
+  }
   fs.mkdirSync(settings.stackDir, { recursive: true });
 
   let databaseUrl = settings.databaseUrl;

@@ -165,7 +165,7 @@ describe('the README commands', () => {
     }
   }, 420_000);
 
-  it("staff:create and partner:create write into the database of the stack their DATA_DIR (relative or not) and EMBEDDED_PG_PORT name, never another stack's", async () => {
+  it("staff:create and partner:create write into the database of the stack their DATA_DIR (relative or not) and EMBEDDED_PG_PORT name, never another stack's; npm start refuses a port in use", async () => {
     // Two stacks' embedded Postgres on one machine, as two `npm start`s with their own DATA_DIR and port would run them.
     const [a, b, c] = [0, 1, 2].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-stack-')));
     const pgA = await startPostgresProcess({ dataDir: path.join(a!, 'postgres'), port: await freePort() });
@@ -200,6 +200,15 @@ describe('the README commands', () => {
       expect(await finished(stray, 60_000), stray.output()).toBe(1);
       expect(stray.output()).toMatch(/belongs to another stack, so nothing was written/);
       expect(await staffIn(sqlA, 'Stray ops')).toBe(0);
+
+      // Nor does a second npm start half-start against A's server: it stops first, naming the port.
+      const second = run('npm', ['start'], {
+        DATABASE_URL: '', DATA_DIR: c!, EMBEDDED_PG_PORT: portOf(pgA.url), PORT: String(await freePort()),
+        TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
+      });
+      expect(await finished(second, 60_000), second.output()).toBe(1);
+      expect(second.output()).toContain(`already in use: EMBEDDED_PG_PORT ${portOf(pgA.url)}`);
+      expect(fs.existsSync(path.join(c!, 'postgres'))).toBe(false);
     } finally {
       await sqlA.end();
       await sqlB.end();
