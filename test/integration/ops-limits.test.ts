@@ -1,7 +1,10 @@
 // Staff actions with bounds, through HTTP on the real stack (issue 20, lower items f and g): a rate
 // override must name a driver or partner that exists and a rate and window it can be in force
 // with; a trial is extended by at most 90 days at a time and is never longer than 365 days in all.
+// And the staff budget (issue 24, item 4): every staff route and console page is counted on the
+// staff allowance, per staff key (or operator key), never on the public's per-address budgets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/auth/api-keys.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { createPartner } from '../../src/partners/store.js';
 import { startDriverSubscription } from '../../src/billing/subscriptions.js';
@@ -108,5 +111,47 @@ describe('trial extensions', () => {
     expect((await extend(d, 1)).statusCode).toBe(422);
     expect(await stack.sql`select sum(days)::int as days from trial_extensions where driver_id = ${d.id}`).toEqual([{ days: 275 }]);
     expect(await stack.sql`select trial_days + trial_extended_days as total from driver_subscriptions where driver_id = ${d.id}`).toEqual([{ total: 365 }]);
+  });
+});
+
+describe('the staff budget', () => {
+  const countersFor = (address: string) =>
+    stack.sql<{ key: string; hits: number }[]>`select key, sum(hits)::int as hits from rate_limit_counters where key like ${`%ip:${address}`} group by key`;
+  const hitsOf = async (key: string) => (await stack.sql<{ n: number }[]>`select coalesce(sum(hits), 0)::int as n from rate_limit_counters where key = ${key}`)[0]!.n;
+  const dummy: Record<string, string> = { ref: 'TX00000000ZZ', driverId: 'drv_nobody', documentId: '1', requestId: '1' };
+
+  it('counts every documented /api/ops and /api/operator operation on the caller’s staff allowance, none on an address', async () => {
+    const { key: staffKey, staff } = await createStaff(stack.sql, { name: 'Lim (budget)', role: 'operator' });
+    const partnerId = `opr-lim-${Date.now()}`;
+    await createPartner(stack.sql, { id: partnerId, name: 'Limits Cabs', kind: 'operator', liveIntakeApproved: true });
+    const { key: operatorKey, apiKey } = await createApiKey(stack.sql, { name: partnerId, partnerId });
+    const doc = (await stack.app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/ops/') || path.startsWith('/api/operator/'))
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ path, method: method.toUpperCase() })));
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+    for (const { path, method } of operations) {
+      const operator = path.startsWith('/api/operator/');
+      const bucket = operator ? `staff:key:${apiKey.id}` : `staff:member:${staff.id}`;
+      const before = await hitsOf(bucket);
+      const from = ip();
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => dummy[name] ?? 'x');
+      const res = await stack.app.inject({
+        method: method as 'GET', url, remoteAddress: from,
+        headers: { authorization: `Bearer ${operator ? operatorKey : staffKey}` },
+        ...(method === 'POST' ? { payload: {} } : {}),
+      });
+      expect(res.statusCode, `${method} ${path}`).not.toBe(429);
+      expect(await hitsOf(bucket), `${method} ${path}`).toBe(before + 1);
+      expect(await countersFor(from), `${method} ${path}`).toEqual([]);
+    }
+  });
+
+  it('counts the console pages, which carry no key, in the staff group’s own per-address buckets', async () => {
+    for (const url of ['/ops', '/ops/bookings', '/operator']) {
+      const from = ip();
+      expect((await stack.app.inject({ method: 'GET', url, remoteAddress: from })).statusCode, url).toBe(200);
+      expect(await countersFor(from), url).toEqual([{ key: `staff:ip:${from}`, hits: 1 }]);
+    }
   });
 });
