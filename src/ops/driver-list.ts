@@ -67,7 +67,12 @@ export async function opsDriverPage(s: S, q: { status?: DriverStatus | undefined
   ]);
   const by = <T extends object>(list: T[], key: (x: T) => string) => {
     const m = new Map<string, T[]>();
-    for (const x of list) m.set(key(x), [...(m.get(key(x)) ?? []), x]);
+    for (const x of list) {
+      const k = key(x);
+      const had = m.get(k);
+      if (had) had.push(x);
+      else m.set(k, [x]);
+    }
     return (id: string) => m.get(id) ?? [];
   };
   const docsOf = by(documents, (x) => x.driver_id);
