@@ -178,9 +178,9 @@ describe('booking workflow (time-skipping)', () => {
       const first = await b.offerTo('d1');
       expect(first).toBe(offerIdOf(b.handle.workflowId.replace('booking:', ''), 1, 'd1'));
       // The record, the claim and the card were one local activity: nothing else before the card
-      // (the passenger hears they are booked just after it).
+      // (the passenger hears they are booked while the offer stands).
       await until(async () => world.calls.map(([n]) => n), (c) => c.includes('tellPassenger'), 'the booked message');
-      expect(world.calls.map(([n]) => n)).toEqual(['openBookingWithFirstCard', 'persistBooking', 'findCandidatePage', 'claimFromCandidatePage', 'sendJobCard', 'tellPassenger']);
+      expect(world.calls.map(([n]) => n).slice(0, 5)).toEqual(['openBookingWithFirstCard', 'persistBooking', 'findCandidatePage', 'claimFromCandidatePage', 'sendJobCard']);
       const s = await b.state();
       expect(s.status).toBe('offered');
       expect(s.candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'busy', 'skipped', 'busy'], [1, 'd1', 'offered', null]]);

@@ -57,6 +57,12 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   installExchangeHandlers(run);
 
   await open(run);
+  // The passenger hears they are booked while the first driver's card is already out. Not awaited
+  // here: the round starts in this same task, so a driver who accepts at once finds their offer open.
+  const toldBooked = patched(PASSENGER_TOLD) ? tell(run, { kind: 'booked' }) : null;
+  if (!toldBooked && run.confirmationFirst) {
+    await acts.sendBookingConfirmation({ ref: run.ref, awaitingConfirmation: run.input.awaitEmailConfirmation });
+  }
   await awaitEmailConfirmation(run);
   for (;;) {
     if (run.firstPage && run.interrupted()) await letFirstPageGo(run, run.firstPage);
@@ -79,6 +85,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
   // A trip an exchange fleet drove is settled by that fleet (docs/exchange.md).
   if (run.state.status === 'completed' && !run.state.exchange?.fleetId) await settle(run);
 
+  await toldBooked;
   await condition(allHandlersFinished);
   return run.state;
 }
@@ -99,11 +106,6 @@ async function open(run: BookingRun): Promise<void> {
     await db.persistBooking({ booking, job: run.state.job, status: run.state.status });
   }
   run.persisted = true;
-  if (patched(PASSENGER_TOLD)) {
-    await tell(run, { kind: 'booked' });
-  } else if (run.confirmationFirst) {
-    await acts.sendBookingConfirmation({ ref: run.ref, awaitingConfirmation: run.input.awaitEmailConfirmation });
-  }
 }
 
 /** The passenger hears the news by the channel they gave, unless a partner's customer (the partner tells them). */

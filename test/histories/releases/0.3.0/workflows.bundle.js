@@ -12251,6 +12251,17 @@ async function bookingWorkflow(input) {
     (0,_handlers_js__WEBPACK_IMPORTED_MODULE_5__.installHandlers)(run);
     (0,_exchange_js__WEBPACK_IMPORTED_MODULE_3__.installExchangeHandlers)(run);
     await open(run);
+    // The passenger hears they are booked while the first driver's card is already out. Not awaited
+    // here: the round starts in this same task, so a driver who accepts at once finds their offer open.
+    const toldBooked = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.patched)(PASSENGER_TOLD) ? tell(run, {
+        kind: 'booked'
+    }) : null;
+    if (!toldBooked && run.confirmationFirst) {
+        await _activities_js__WEBPACK_IMPORTED_MODULE_1__.acts.sendBookingConfirmation({
+            ref: run.ref,
+            awaitingConfirmation: run.input.awaitEmailConfirmation
+        });
+    }
     await awaitEmailConfirmation(run);
     for(;;){
         if (run.firstPage && run.interrupted()) await (0,_cascade_js__WEBPACK_IMPORTED_MODULE_2__.letFirstPageGo)(run, run.firstPage);
@@ -12269,6 +12280,7 @@ async function bookingWorkflow(input) {
     }
     // A trip an exchange fleet drove is settled by that fleet (docs/exchange.md).
     if (run.state.status === 'completed' && !((_run_state_exchange = run.state.exchange) === null || _run_state_exchange === void 0 ? void 0 : _run_state_exchange.fleetId)) await settle(run);
+    await toldBooked;
     await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.condition)(_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.allHandlersFinished);
     return run.state;
 }
@@ -12296,16 +12308,6 @@ async function bookingWorkflow(input) {
         });
     }
     run.persisted = true;
-    if ((0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.patched)(PASSENGER_TOLD)) {
-        await tell(run, {
-            kind: 'booked'
-        });
-    } else if (run.confirmationFirst) {
-        await _activities_js__WEBPACK_IMPORTED_MODULE_1__.acts.sendBookingConfirmation({
-            ref: run.ref,
-            awaitingConfirmation: run.input.awaitEmailConfirmation
-        });
-    }
 }
 /** The passenger hears the news by the channel they gave, unless a partner's customer (the partner tells them). */ async function tell(run, news) {
     if ((0,_definitions_js__WEBPACK_IMPORTED_MODULE_4__.passengerHearsFromUs)(run.input.booking.source)) await _activities_js__WEBPACK_IMPORTED_MODULE_1__.acts.tellPassenger({
