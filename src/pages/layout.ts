@@ -100,13 +100,17 @@ footer{color:var(--muted);font-size:.85rem;text-align:center;padding:0 1rem 1.5r
 td select,td button{width:auto;margin:.2rem .3rem .2rem 0}
 .table-scroll{overflow-x:auto;max-width:100%}
 select{max-width:100%}
-body.wide main{max-width:80rem;padding:1rem 1.5rem}
+body.wide main{max-width:80rem}
+@media (min-width:48rem){body.wide main{padding:1rem 1.5rem}}
 .wide .table-scroll{position:relative}
 .wide td select{min-width:12rem}
 .wide td{vertical-align:top}
+.wide td button{display:inline-block}
+.wide main>section:not(.card),.wide main>div>section:not(.card){margin:0 0 1.75rem}
 .toolbar{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.25rem 1rem;margin:0 0 .75rem}
 .toolbar label{margin:.4rem 0 .3rem}
 .toolbar input,.toolbar select{width:auto;min-width:14rem;max-width:100%}
+.toolbar input[type=search]{min-width:min(22rem,100%)}
 .toolbar button{width:auto;margin:0;padding:.7rem 1.2rem}
 .pager{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:.75rem 0}
 .pager button{width:auto;margin:0;padding:.55rem 1rem}

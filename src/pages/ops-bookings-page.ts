@@ -163,9 +163,9 @@ ${staffSignIn}
 <div id="console" hidden>
 <section class="card" aria-labelledby="find-title">
 <h2 id="find-title">Find a booking</h2>
-<form id="find-form">
-<label for="ref">Booking reference</label>
-<input id="ref" type="text" required maxlength="12" pattern="[A-Za-z0-9]{10,12}" autocomplete="off" spellcheck="false">
+<form id="find-form" class="toolbar">
+<div><label for="ref">Booking reference</label>
+<input id="ref" type="text" required maxlength="12" pattern="[A-Za-z0-9]{10,12}" autocomplete="off" spellcheck="false"></div>
 <button type="submit">Show its story</button>
 </form>
 </section>
@@ -193,9 +193,9 @@ ${staffSignIn}
 <h2 id="story-title" tabindex="-1">Booking</h2>
 <div id="story-body"></div>
 <h3>Why was a driver (not) offered this job?</h3>
-<form id="driver-form">
-<label for="driver-filter">Driver id (empty: every decision)</label>
-<input id="driver-filter" type="text" maxlength="60" autocomplete="off" spellcheck="false">
+<form id="driver-form" class="toolbar">
+<div><label for="driver-filter">Driver id (empty: every decision)</label>
+<input id="driver-filter" type="text" maxlength="60" autocomplete="off" spellcheck="false"></div>
 <button type="submit">Show decisions</button>
 </form>
 <div id="decisions"></div>
