@@ -88,8 +88,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     await stack?.close();
   });
 
-  async function driverNear(lat: number, lon: number, name: string) {
-    const d = await createDriver(stack.sql, { lat, lon, homeArea: 'national-default', name });
+  async function driverNear(lat: number, lon: number, name: string, homeArea = 'national-default') {
+    const d = await createDriver(stack.sql, { lat, lon, homeArea, name });
     drivers.push(d);
     const [row] = await stack.sql<{ plate: string }[]>`select plate from drivers where id = ${d.id}`;
     return { ...d, name, plate: row!.plate };
@@ -415,7 +415,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     try {
       const port = await freePort();
       await tiled.listen({ port, host: '127.0.0.1' });
-      const driver = await driverNear(53.7960, -1.5470, 'Priya Shah'); // Leeds
+      const driver = await driverNear(53.7960, -1.5470, 'Priya Shah', 'leeds'); // Leeds, a mapped licensing area
       const q = await quote('Leeds station', 'Leeds Bradford Airport');
       const booked = await stack.app.inject({
         method: 'POST',
