@@ -149,6 +149,16 @@ describe('the SDK client', () => {
     expect(JSON.stringify(fare)).not.toContain('"query"');
   });
 
+  it('places a street named after a town in the town the assistant names, not in its namesake (issue 23)', async () => {
+    // Wilmslow Road in Rusholme, Manchester, to Piccadilly is about 2.5 miles; Wilmslow in Cheshire is 12.
+    const fare = data(await call(client, 'estimate_fare', { pickup: '25 Wilmslow Road, Rusholme, Manchester', dropoff: 'Manchester Piccadilly station' }));
+    expect(JSON.stringify(fare.pickup)).toMatch(/Rusholme/);
+    expect(JSON.stringify(fare.pickup)).not.toMatch(/Cheshire|Wilmslow, /);
+    expect((fare.tariff_source as { authority: string }).authority).toMatch(/Manchester/);
+    const [row] = await stack.sql<{ distance_m: number }[]>`select distance_m from quotes where id = ${String(fare.quote_id)}`;
+    expect(row!.distance_m).toBeLessThan(6_000);
+  });
+
   it('books from a quote for the signed-in passenger; the same call again is the same booking', async () => {
     const fare = data(await call(client, 'estimate_fare', { pickup: 'Glasgow Central', dropoff: 'Glasgow Airport', pickup_time: new Date(Date.now() + 26 * 3600_000).toISOString() }));
     const args = { quote_id: fare.quote_id, passenger_name: 'Ada Lovelace' };
