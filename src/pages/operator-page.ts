@@ -15,6 +15,7 @@ const OPERATOR_SCRIPT = inlineAsset(`(() => {
   let key = sessionStorage.getItem(KEY);
   let drivers = [];
   let driversSig = '';
+  let looks = 0;
   const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
   const api = async (method, path, body) => {
@@ -101,7 +102,10 @@ const OPERATOR_SCRIPT = inlineAsset(`(() => {
   // Everything on the page comes from this one request, which the page repeats to stay current.
   const load = async () => {
     const from = $('day').value;
+    // Only the latest look is drawn: an earlier answer arriving late (another week picked) is dropped.
+    const look = ++looks;
     const dash = await api('GET', '/api/operator/dashboard' + (from ? '?from=' + encodeURIComponent(from) : ''));
+    if (look !== looks) return;
     drivers = dash.drivers;
     driversSig = JSON.stringify(drivers);
     $('operator-name').textContent = dash.operator;

@@ -40,6 +40,7 @@ const SCRIPT = inlineAsset(`(() => {
   const params = new URLSearchParams(location.search);
   const view = { status: params.get('status') || '', q: params.get('q') || '', offset: Math.max(0, Number(params.get('offset')) || 0) };
   let board = null;
+  let looks = 0;
   let boardSig = '';
   // The page's place is in its address (a reload opens where it was): the board's search, status and
   // page, and the booking open.
@@ -57,7 +58,11 @@ const SCRIPT = inlineAsset(`(() => {
     if (view.status) q.set('status', view.status);
     if (view.q) q.set('q', view.q);
     if (view.offset) q.set('offset', String(view.offset));
-    board = await api('/api/ops/bookings' + (q.toString() ? '?' + q : ''));
+    // Only the latest look is drawn: an earlier answer arriving late is dropped.
+    const look = ++looks;
+    const answer = await api('/api/ops/bookings' + (q.toString() ? '?' + q : ''));
+    if (look !== looks) return;
+    board = answer;
     syncUrl();
     $('counts').textContent = Object.entries(board.counts).map(([k, v]) => words(k) + ': ' + v).join(', ') || 'No live bookings.';
     $('alert-minutes').textContent = String(board.alert_minutes);

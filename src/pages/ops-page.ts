@@ -16,6 +16,7 @@ const OPS_SCRIPT = inlineAsset(`(() => {
   const params = new URLSearchParams(location.search);
   const view = { status: params.has('status') ? params.get('status') : 'applicant', q: params.get('q') || '', offset: Math.max(0, Number(params.get('offset')) || 0) };
   let page = null;
+  let looks = 0;
   const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
   const api = async (method, path, body) => {
@@ -120,7 +121,11 @@ const OPS_SCRIPT = inlineAsset(`(() => {
     if (view.q) q.set('q', view.q);
     if (view.offset) q.set('offset', String(view.offset));
     history.replaceState(null, '', '/ops' + (q.toString() ? '?' + q : ''));
-    page = await (await api('GET', '/api/ops/drivers?' + (view.status ? q : new URLSearchParams([...q].filter(([k]) => k !== 'status'))))).json();
+    // Only the latest look is drawn: an earlier answer arriving late (a page turned twice) is dropped.
+    const look = ++looks;
+    const list = await (await api('GET', '/api/ops/drivers?' + (view.status ? q : new URLSearchParams([...q].filter(([k]) => k !== 'status'))))).json();
+    if (look !== looks) return;
+    page = list;
     render(page);
   };
   const turn = (offset) => { if (offset === null) return; view.offset = offset; load().then(() => $('drivers-title').focus()).catch((e) => say(e.message)); };
