@@ -112,6 +112,11 @@ describe('the operator bridge', () => {
     const listed = (await api(op.key, 'GET', `/api/operator/jobs?day=${day}`)).json();
     expect(listed.jobs.map((j: { ref: string; jobRef: string }) => [j.ref, j.jobRef])).toEqual([[ref, 'F-1']]);
     expect((await api(op.key, 'GET', '/api/operator/drivers')).json().drivers.map((d: { id: string }) => d.id)).toEqual([own.id]);
+    // The dashboard's one request: the week's jobs on their London day, the fleet; another operator's is empty.
+    const week = (await api(op.key, 'GET', '/api/operator/dashboard')).json();
+    expect(week.jobs.map((j: { ref: string; day: string }) => [j.ref, j.day])).toEqual([[ref, day]]);
+    expect(week.drivers.map((d: { id: string }) => d.id)).toEqual([own.id]);
+    expect((await api(other.key, 'GET', '/api/operator/dashboard')).json()).toMatchObject({ jobs: [], drivers: [], requests: [] });
 
     const assigned = await api(op.key, 'POST', `/api/operator/jobs/${ref}/assign`, { driverId: own.id });
     expect(assigned.statusCode).toBe(200);
