@@ -3,6 +3,7 @@ import type { StaffMember } from '../auth/staff.js';
 import { recordStaffAction } from '../auth/staff.js';
 import { renderDriverApprovedText, renderDriverRejectedText } from '../notify/templates.js';
 import { Refusal } from '../refusal.js';
+import { isHomeArea } from './home-areas.js';
 import type { Services } from '../services.js';
 import { startDriverSubscription } from '../billing/subscriptions.js';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './application-limits.js';
@@ -77,6 +78,11 @@ export async function applyAsDriver(
         field: { name: 'documents', message: `needs a ${kind}` },
       });
     }
+  }
+  if (application.homeArea !== null && !isHomeArea(application.homeArea)) {
+    throw Refusal.invalid('unknown_home_area', `${application.homeArea} is not a licensing area we know.`, {
+      field: { name: 'home_area', message: 'is not one we know: choose the council that licensed you from the list' },
+    });
   }
   if (application.tier === 'partner' && !application.requestedFleetId) {
     throw Refusal.invalid('validation_failed', 'A partner-fleet driver names the fleet they ask to join.', {

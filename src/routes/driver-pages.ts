@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { homeAreas } from '../drivers/home-areas.js';
 import { renderApplyPage } from '../pages/apply-page.js';
 import { renderDriverAppPage } from '../pages/driver-app-page.js';
 import { renderOpsBookingsPage } from '../pages/ops-bookings-page.js';
@@ -14,7 +15,7 @@ export async function driverPageRoutes(app: FastifyInstance): Promise<void> {
   const driverSide = { schema: { hide: true }, config: { rateLimit: app.rateLimits.driver } };
   const staffSide = { schema: { hide: true }, config: { rateLimit: app.rateLimits.staff } };
   app.get('/driver', { ...driverSide, handler: async (_request, reply) => sendPage(reply, renderDriverAppPage()) });
-  app.get('/drivers/apply', { ...driverSide, handler: async (_request, reply) => sendPage(reply, renderApplyPage()) });
+  app.get('/drivers/apply', { ...driverSide, handler: async (_request, reply) => sendPage(reply, renderApplyPage(homeAreas())) });
   app.get('/ops', { ...staffSide, handler: async (_request, reply) => sendPage(reply, renderOpsPage()) });
   app.get('/ops/bookings', { ...staffSide, handler: async (_request, reply) => sendPage(reply, renderOpsBookingsPage()) });
 }

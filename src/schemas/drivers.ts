@@ -56,7 +56,13 @@ export const DriverApplicationRequest = z
     vehicle_type: z.enum(VEHICLE_TYPES),
     seats: z.number().int().min(1).max(16),
     wheelchair_accessible: z.boolean().default(false),
-    home_area: text(60).trim().min(2).regex(/^[a-z0-9-]+$/, 'must be a licensing area id, e.g. manchester').nullable().default(null),
+    home_area: text(60)
+      .trim()
+      .min(2)
+      .regex(/^[a-z0-9-]+$/, 'must be one of the licensing areas on the list')
+      .nullable()
+      .default(null)
+      .describe('The licensing area id of the council that licensed the driver (e.g. manchester), or national-default for a council whose tariff the service does not hold'),
     tier: z.enum(['local', 'national', 'partner']).default('local'),
     partner_fleet_id: text(60)
       .trim()

@@ -73,7 +73,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
     await fill('vehicle_model', 'Corolla');
     await fill('vehicle_registration', 'nu24txi');
     await fill('vehicle_colour', 'Pearl white');
-    await fill('home_area', 'national-default');
+    await apply.selectOption('#home_area', { label: 'Another council' });
     await apply.selectOption('#tier', 'national');
     await apply.setInputFiles('#driver_licence_file', { name: 'licence.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF') });
     await apply.setInputFiles('#vehicle_licence_file', { name: 'plate.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]) });
