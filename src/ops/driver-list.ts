@@ -1,3 +1,4 @@
+import { receivingJobs } from '../drivers/app.js';
 import { normalisePhone } from '../passengers/phone.js';
 import type { Services } from '../services.js';
 import { searchDriverPage, type DriverRow, type DriverSearch, type DriverStatus } from '../drivers/store.js';
@@ -36,6 +37,9 @@ export function driverSummary(d: DriverRow, requestedFleetId: string | null) {
     applied_at: d.applied_at?.toISOString() ?? null,
     fleet_id: d.partner_fleet_id,
     requested_fleet_id: requestedFleetId,
+    online: d.online,
+    // An online driver dispatch passes over is shown with why (issue 24): never out of work unseen.
+    receiving_jobs: (({ yes, reason, message }) => ({ yes, reason, message }))(receivingJobs(d, new Date())),
   };
 }
 

@@ -48,6 +48,11 @@ const OPS_SCRIPT = inlineAsset(`(() => {
       facts.append(el('dt', k), el('dd', v || '—'));
     }
     card.append(facts);
+    // Online but passed over by dispatch: said on the card, with the reason the driver is given.
+    if (d.status === 'approved' && d.online) {
+      const r = d.receiving_jobs;
+      card.append(el('p', r.yes ? 'Online and getting jobs.' : 'Online but not getting jobs: ' + r.message, r.yes ? 'hint' : 'alert error'));
+    }
     for (const doc of d.documents) {
       const b = el('button', 'Download ' + doc.kind.replace(/_/g, ' '), 'decline'); b.type = 'button';
       b.addEventListener('click', () => download(d.id, doc).catch((e) => say(e.message)));

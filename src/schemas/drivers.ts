@@ -246,6 +246,14 @@ export const OpsDriver = z
     applied_at: z.string().nullable(),
     fleet_id: z.string().nullable().describe('The fleet the driver is in (granted by its operator or by staff)'),
     requested_fleet_id: z.string().nullable().describe('A fleet the driver asked to join, not yet answered: not a membership'),
+    online: z.boolean(),
+    receiving_jobs: z
+      .object({
+        yes: z.boolean(),
+        reason: z.enum(['not_approved', 'licence_expired', 'offline', 'no_location', 'stale_location']).nullable(),
+        message: z.string().nullable(),
+      })
+      .describe('Whether dispatch offers this driver jobs now, and if not why (an online driver it passes over is shown)'),
   })
   .meta({ id: 'OpsDriver' });
 export const OpsDriverList = z.object({ drivers: z.array(OpsDriver) });

@@ -8,6 +8,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { createDriverActivities } from '../../activities/drivers.js';
+import { createStaff } from '../../src/auth/staff.js';
 import type { Sql } from '../../src/db/sql.js';
 import { OutboxNotifier } from '../../src/notify/outbox-notifier.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
@@ -127,5 +128,17 @@ describe('online means dispatchable', () => {
       .catch((err: unknown) => {
         if (err !== rolledBack) throw err;
       });
+  });
+
+  it('shows ops the online drivers dispatch passes over, and why', async () => {
+    const { key } = await createStaff(stack.sql, { name: 'Ops desk', role: 'operator' });
+    const parked = await createDriver(stack.sql, { lat: RANK.latitude, lon: RANK.longitude, homeArea: 'national-default', name: 'Parked Quietly' });
+    drivers.push(parked);
+    await stack.sql`update drivers set location_at = now() - interval '11 minutes' where id = ${parked.id}`;
+    const res = await stack.app.inject({ method: 'GET', url: '/api/ops/drivers?status=approved&q=Parked%20Quietly', headers: { authorization: `Bearer ${key}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    const [d] = res.json<{ drivers: { id: string; online: boolean; receiving_jobs: { yes: boolean; reason: string | null; message: string | null } }[] }>().drivers;
+    expect(d).toMatchObject({ id: parked.id, online: true, receiving_jobs: { yes: false, reason: 'stale_location' } });
+    expect(d!.receiving_jobs.message).toMatch(/We have not had your location since/);
   });
 });
