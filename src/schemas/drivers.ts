@@ -158,7 +158,6 @@ export const DriverDecisionRequest = z.object({
     .describe("With approve: also grant the fleet the driver asked to join, named as the driver's requested_fleet_id (otherwise its operator answers)"),
 });
 export const DriverIdParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/) });
-export const DriverListQuery = z.object({ status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional() });
 export const TrialExtensionRequest = z.object({
   // The business bounds (90 days at a time, 365 in all) are the subscription's, answered 422; this only keeps the number sane.
   days: z.number().int().min(1).max(10_000).describe('At most 90 at a time; the trial at most 365 days in all (422 beyond)'),
@@ -256,7 +255,6 @@ export const OpsDriver = z
       .describe('Whether dispatch offers this driver jobs now, and if not why (an online driver it passes over is shown)'),
   })
   .meta({ id: 'OpsDriver' });
-export const OpsDriverList = z.object({ drivers: z.array(OpsDriver) });
 export const OpsDriverDetail = z.object({
   driver: OpsDriver,
   fleet: z.object({
