@@ -224,7 +224,9 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       const d = await loadDriver(sql, driverId);
       const suspended = reason === 'suspended';
       const amended = reason === 'amended';
-      const b = suspended || amended ? await loadBooking(sql, ref) : null;
+      // Taken off them by staff (suspended, or released by ops): told it is withdrawn, not to go.
+      const withdrawn = suspended || reason === 'released';
+      const b = withdrawn || amended ? await loadBooking(sql, ref) : null;
       await sendBestEffort(
         notifier,
         {

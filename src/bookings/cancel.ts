@@ -1,3 +1,4 @@
+import { recordStaffActionOnce, type StaffMember } from '../auth/staff.js';
 import { Refusal } from '../refusal.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
@@ -21,23 +22,39 @@ export async function cancelBooking(
 ): Promise<BookingWithDriver> {
   const row = await bookingForHolder(s, r.ref, r.proof);
   const reason = screenedOrDropped('reason', r.reason, { maxLength: 300, multiline: true });
-  if (row.status === 'completed') throw bookingClosed(r.ref);
-  if (row.status === 'on_board') throw tripInProgress(r.ref);
+  return cancelRow(s, row, reason, r.by);
+}
+
+/**
+ * Ops cancel a live booking, saying why (kept with the booking and in staff_actions, once): the
+ * passenger is told it was cancelled by Direct Taxi operations and the driver that it is, never why.
+ */
+export async function cancelAsOps(s: Services, staff: StaffMember, ref: string, reason: string): Promise<BookingWithDriver> {
+  const row = await findBooking(s.sql, ref);
+  if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
+  const after = await cancelRow(s, row, screenedOrDropped('reason', reason, { maxLength: 300, multiline: true }), 'ops');
+  await recordStaffActionOnce(s.sql, { staffId: staff.id, action: 'booking.cancel', subjectKind: 'booking', subjectId: ref, reason, details: { status_before: row.status, driver_id: row.driver_id } });
+  return after;
+}
+
+async function cancelRow(s: Services, row: BookingWithDriver, reason: string | null, by: CancelInput['by']): Promise<BookingWithDriver> {
+  if (row.status === 'completed') throw bookingClosed(row.ref);
+  if (row.status === 'on_board') throw tripInProgress(row.ref);
   if (row.status !== 'cancelled') {
     try {
       // The workflow stops offers, withdraws the job card and tells the driver; its validator
       // refuses if the journey completed or the passenger boarded in the meantime (a conflict, as
       // src/temporal/refusals.ts maps it for every entry point).
-      await s.temporal.workflow.getHandle(bookingWorkflowId(r.ref)).executeUpdate(cancelBookingUpdate, { args: [{ reason, by: r.by }] });
+      await s.temporal.workflow.getHandle(bookingWorkflowId(row.ref)).executeUpdate(cancelBookingUpdate, { args: [{ reason, by }] });
     } catch (err) {
       // The workflow closes once a booking can no longer be served (unassigned past pickup):
       // nothing is running to stop, so the record alone is marked.
       if (!isWorkflowGone(err)) throw err;
-      await markCancelled(s.sql, r.ref, reason);
+      await markCancelled(s.sql, row.ref, reason);
     }
   }
-  const after = await findBooking(s.sql, r.ref);
-  if (after?.status === 'completed') throw bookingClosed(r.ref);
+  const after = await findBooking(s.sql, row.ref);
+  if (after?.status === 'completed') throw bookingClosed(row.ref);
   return after ?? row;
 }
 

@@ -22,9 +22,12 @@ import {
   TrialExtensionRequest,
 } from '../schemas/drivers.js';
 import { gbp, text } from '../schemas/common.js';
-import { BookingRefParams } from '../schemas/booking.js';
-import { EndTripReply, EndTripRequest } from '../schemas/ops.js';
+import { BookingRefParams, BookingView } from '../schemas/booking.js';
+import { EndTripReply, EndTripRequest, OpsCancelRequest, OpsReleaseReply, OpsReleaseRequest } from '../schemas/ops.js';
+import { cancelAsOps } from '../bookings/cancel.js';
 import { endTrip } from '../bookings/end-trip.js';
+import { presentBooking } from '../bookings/present.js';
+import { releaseDriverAsOps } from '../bookings/release-driver.js';
 import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 import { approveRate } from '../quotes/approve-rate-override.js';
 import { extendTrial } from '../billing/subscriptions.js';
@@ -148,6 +151,41 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       }
       const d = await decideDriver(s, staff, request.params.driverId, action, reason, grantFleetId);
       return { driver: driverSummary(d, (await pendingFleetRequest(s.sql, d.id))?.fleet_id ?? null) };
+    },
+  });
+
+  r.post('/api/ops/bookings/:ref/cancel', {
+    schema: {
+      operationId: 'opsCancelBooking',
+      tags,
+      summary: 'Cancel a live booking, saying why (recorded); the passenger is told it was cancelled by Direct Taxi operations, the driver that it is cancelled',
+      description: 'Idempotent: a cancelled booking answers the same. A completed booking is 409 booking_closed; one with the passenger on board is 409 trip_in_progress (end the trip instead).',
+      params: BookingRefParams,
+      body: OpsCancelRequest,
+      response: { 200: BookingView, ...problemResponses(400, 401, 404, 409, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      return presentBooking(await cancelAsOps(s, staff, request.params.ref, request.body.reason), s.config.PUBLIC_BASE_URL);
+    },
+  });
+
+  r.post('/api/ops/bookings/:ref/release', {
+    schema: {
+      operationId: 'opsReleaseDriver',
+      tags,
+      summary: 'Take the job off the driver who holds it (recorded) and dispatch it again; the driver and the passenger are told',
+      description: 'For a driver stuck, unreachable or no longer right for the job, before the passenger is on board (then 409 trip_in_progress: end the trip). A booking no driver holds is 409 no_driver_to_release.',
+      params: BookingRefParams,
+      body: OpsReleaseRequest,
+      response: { 200: OpsReleaseReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      const { ref, driverId } = await releaseDriverAsOps(s, staff, request.params.ref, request.body.reason);
+      return { booking_reference: ref, released_driver_id: driverId, status: 'dispatching_again' as const };
     },
   });
 

@@ -161,3 +161,13 @@ export const EndTripReply = z
     ended_now: z.boolean().describe("false for a repeat: the trip had already been ended, and the first request's record is answered"),
   })
   .meta({ id: 'EndTripReply' });
+
+export const OpsCancelRequest = z.object({ reason: text(300).trim().min(3, 'say why') }).meta({ id: 'OpsCancelRequest' });
+export const OpsReleaseRequest = z.object({ reason: text(300).trim().min(3, 'say why') }).meta({ id: 'OpsReleaseRequest' });
+export const OpsReleaseReply = z
+  .object({
+    booking_reference: z.string(),
+    released_driver_id: z.string(),
+    status: z.literal('dispatching_again').describe('The booking is dispatched again from the start of the cascade, never to the released driver'),
+  })
+  .meta({ id: 'OpsReleaseReply' });

@@ -302,8 +302,11 @@ export const DRIVER_ON_THE_WAY: readonly BookingStatus[] = ['en_route', 'arrived
 
 export interface DriverDroppedInput {
   driverId: string;
-  /** suspended: staff suspended the driver; the job is withdrawn from them (driverSuspendedSignal). */
-  reason: 'dropped' | 'no_show' | 'suspended';
+  /**
+   * suspended: staff suspended the driver; the job is withdrawn from them (driverSuspendedSignal).
+   * released: ops took the job off them (src/bookings/release-driver.ts).
+   */
+  reason: 'dropped' | 'no_show' | 'suspended' | 'released';
 }
 
 /** Staff suspended this driver: their open job card here is withdrawn and a job they hold is taken off them. */

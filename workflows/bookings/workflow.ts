@@ -208,7 +208,7 @@ async function releaseDriver(run: BookingRun, d: DriverDroppedInput): Promise<vo
   if (d.driverId !== run.state.driverId) return;
   await acts.releaseDriver({ ref: run.ref, driverId: d.driverId, reason: d.reason });
   run.state.droppedDriverIds.push(d.driverId);
-  run.released(d.driverId, d.reason === 'suspended' ? 'withdrawn' : 'dropped', d.reason);
+  run.released(d.driverId, d.reason === 'suspended' || d.reason === 'released' ? 'withdrawn' : 'dropped', d.reason);
   if (patched(PASSENGER_TOLD)) await tell(run, { kind: 'driver_replaced', driverId: d.driverId });
 }
 

@@ -1,0 +1,104 @@
+// Ops act on a live booking (issue 24, item 3, in part): take the job off a driver who holds it
+// (dispatched again, never to them) and cancel a booking, saying why. Everyone is told (the driver
+// that the job is withdrawn, the passenger that their driver changed or that Direct Taxi operations
+// cancelled it; a card still out is withdrawn), each action is in staff_actions once, and what the
+// booking's state does not allow is refused with a reason.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createStaff } from '../../src/auth/staff.js';
+import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import { eventually, startStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let staffKey: string;
+const created: TestDriver[] = [];
+beforeAll(async () => {
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '120' });
+  staffKey = (await createStaff(stack.sql, { name: 'Amara (ops)', role: 'operator' })).key;
+});
+afterEach(async () => takeDriversOffline(stack.sql, created.splice(0)));
+afterAll(async () => stack?.close());
+
+let n = 0;
+const passengerPhone = () => `+4474004${String(20000 + (Date.now() % 60000) + n++).padStart(5, '0')}`;
+
+function ops(action: 'cancel' | 'release', ref: string, body: object, key: string | null = staffKey) {
+  return stack.app.inject({
+    method: 'POST',
+    url: `/api/ops/bookings/${ref}/${action}`,
+    payload: body,
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    remoteAddress: '10.124.0.1',
+  });
+}
+
+/** A booking for now at Alnmouth station, Northumberland, with its passenger's phone. */
+async function book(phone: string): Promise<string> {
+  const res = await stack.app.inject({
+    method: 'POST',
+    url: '/api/public/bookings/instant',
+    remoteAddress: `10.124.1.${n % 250}`,
+    payload: { pickup_address: 'Alnmouth station', dropoff_address: 'Alnwick', passenger_name: 'Grace Darling', passenger_phone_whatsapp: phone },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ booking_reference: string }>().booking_reference;
+}
+
+const textsTo = (phone: string, ref: string) =>
+  stack.sql<{ key: string; body: string }[]>`select idempotency_key as key, body from outbox where recipient = ${phone} and booking_ref = ${ref} order by id`;
+const actionsOn = (ref: string) =>
+  stack.sql<{ action: string; reason: string }[]>`select action, reason from staff_actions where subject_kind = 'booking' and subject_id = ${ref} order by id`;
+
+describe('ops act on a live booking', () => {
+  it('takes the job off the driver holding it and dispatches it again; then cancels it; everyone told, each action recorded once', async () => {
+    const first = await createDriver(stack.sql, { lat: 55.3926, lon: -1.6370, homeArea: 'national-default', name: 'Stuck Driver' });
+    const second = await createDriver(stack.sql, { lat: 55.4100, lon: -1.6500, homeArea: 'national-default', name: 'Next Driver' });
+    created.push(first, second);
+    const phone = passengerPhone();
+    const ref = await book(phone);
+    const card = await waitForJobCard(stack.sql, first, ref);
+    expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
+    await waitForStatus(stack.sql, ref, 'assigned');
+
+    // Without a staff key: refused.
+    expect((await ops('release', ref, { reason: 'not answering the phone' }, null)).statusCode).toBe(401);
+    const released = await ops('release', ref, { reason: 'not answering the phone for 20 minutes' });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(released.json()).toEqual({ booking_reference: ref, released_driver_id: first.id, status: 'dispatching_again' });
+
+    // The released driver is told not to go; the passenger that another driver is being found; the next driver is offered it.
+    const toFirst = await eventually(async () => (await textsTo(first.phone, ref)).find((m) => m.body.includes('withdrawn')), 15_000, 'the released driver told');
+    expect(toFirst.body).toContain('Do not go to the pickup');
+    await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${first.id}`), 15_000, 'the passenger told');
+    const next = await waitForJobCard(stack.sql, second, ref);
+    expect(next.offerId).toContain(second.id);
+
+    // Nobody holds it while the card is out: nothing to release.
+    const nobody = await ops('release', ref, { reason: 'again' });
+    expect(nobody.statusCode).toBe(409);
+    expect(nobody.json().code).toBe('no_driver_to_release');
+
+    // Cancelled by ops, with a reason: the passenger hears who cancelled it, never the reason.
+    const cancelled = await ops('cancel', ref, { reason: 'passenger rang: travelling by train instead' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().status).toBe('cancelled');
+    const toPassenger = await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `passenger-cancelled:${ref}`), 15_000, 'the passenger told of the cancel');
+    expect(toPassenger.body).toContain('has been cancelled by Direct Taxi operations');
+    expect(toPassenger.body).not.toContain('train');
+    // The card still out is withdrawn: its link no longer takes the job.
+    await eventually(async () => ((await stack.sql`select status from offers where id = ${next.offerId}`)[0]?.status === 'withdrawn' ? true : undefined), 15_000, 'the open card withdrawn');
+    expect((await respond(stack.app, next, 'accept')).statusCode).toBeGreaterThanOrEqual(400);
+    // Again: the same answer, recorded once.
+    expect((await ops('cancel', ref, { reason: 'passenger rang: travelling by train instead' })).json().status).toBe('cancelled');
+    expect(await actionsOn(ref)).toEqual([
+      { action: 'booking.release_driver', reason: 'not answering the phone for 20 minutes' },
+      { action: 'booking.cancel', reason: 'passenger rang: travelling by train instead' },
+    ]);
+  });
+
+  it('refuses what the booking does not allow, saying why', async () => {
+    expect((await ops('cancel', 'TXNOSUCH001', { reason: 'no such booking' })).statusCode).toBe(404);
+    const short = await ops('cancel', 'TXNOSUCH001', { reason: 'x' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().errors[0]).toMatchObject({ field: 'body.reason', message: 'say why' });
+  });
+});
