@@ -123,6 +123,16 @@ const ConfigSchema = z.object({
   /** Wrong codes from one address per hour before it may guess no more. */
   SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: positiveInt.default(50),
   DISPATCH_LEAD_SECONDS: positiveInt.default(15 * 60),
+  /**
+   * Advance allocation (src/dispatch/advance.ts): airport runs and trips of at least
+   * ADVANCE_LONG_TRIP_KM start looking for a driver this many hours before pickup (0: off), and a
+   * pickup before EARLY_PICKUP_BEFORE_HOUR (London; 0: off) from EARLY_PICKUP_DISPATCH_FROM_HOUR the
+   * evening before.
+   */
+  ADVANCE_DISPATCH_HOURS: z.coerce.number().min(0).max(48).default(3),
+  ADVANCE_LONG_TRIP_KM: z.coerce.number().positive().max(1000).default(30),
+  EARLY_PICKUP_BEFORE_HOUR: z.coerce.number().int().min(0).max(12).default(7),
+  EARLY_PICKUP_DISPATCH_FROM_HOUR: z.coerce.number().int().min(12).max(23).default(20),
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_MAX_SECONDS: positiveInt.default(15 * 60),

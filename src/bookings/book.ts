@@ -1,6 +1,7 @@
 import type { ApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import type { GeoLocation } from '../geo/types.js';
+import { dispatchLeadSeconds, type TripForLead } from '../dispatch/advance.js';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
@@ -55,9 +56,16 @@ export interface BookingCaller {
   address: string;
 }
 
-export function dispatchPolicy(config: Config): DispatchPolicy {
+/** The booking's dispatch policy; its lead before pickup depends on the trip (src/dispatch/advance.ts). */
+export function dispatchPolicy(config: Config, trip: TripForLead): DispatchPolicy {
   return {
-    dispatchLeadSeconds: config.DISPATCH_LEAD_SECONDS,
+    dispatchLeadSeconds: dispatchLeadSeconds(trip, {
+      baseLeadSeconds: config.DISPATCH_LEAD_SECONDS,
+      advanceLeadSeconds: config.ADVANCE_DISPATCH_HOURS * 3600,
+      longTripMeters: config.ADVANCE_LONG_TRIP_KM * 1000,
+      earlyBeforeHour: config.EARLY_PICKUP_BEFORE_HOUR,
+      eveningFromHour: config.EARLY_PICKUP_DISPATCH_FROM_HOUR,
+    }),
     offerTimeoutSeconds: config.OFFER_TIMEOUT_SECONDS,
     retryBaseSeconds: config.DISPATCH_RETRY_BASE_SECONDS,
     maxRetrySeconds: config.DISPATCH_RETRY_MAX_SECONDS,
@@ -261,7 +269,7 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): P
       ...senderFields(r),
     },
     job: jobSpec({ pickupAt: trip.departAt, passengers: r.passengers, vehicleType: r.vehicleType, notes: r.passenger.notes }),
-    policy: dispatchPolicy(s.config),
+    policy: dispatchPolicy(s.config, { pickupAt: new Date(trip.departAt), pickupKind: trip.pickup.kind, dropoffKind: trip.dropoff.kind, distanceMeters: trip.distanceMeters }),
     awaitEmailConfirmation: r.awaitEmailConfirmation,
     emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
   });
@@ -307,7 +315,7 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
       ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
     },
     job: jobSpec({ pickupAt, passengers: q.passengers, vehicleType: q.vehicle_type, notes: r.passenger.notes }),
-    policy: dispatchPolicy(s.config),
+    policy: dispatchPolicy(s.config, { pickupAt, pickupKind: q.pickup.kind, dropoffKind: q.dropoff.kind, distanceMeters: q.distance_m }),
     awaitEmailConfirmation: r.awaitEmailConfirmation,
     emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
   }), { ref, phone: r.passenger.phone, pickupLabel: q.pickup.label, dropoffLabel: q.dropoff.label, pickupAt });

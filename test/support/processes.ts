@@ -42,6 +42,9 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
     NODE_ENV: 'test',
     // As in stack.ts: files book for the same few test phones within one hour, in one database.
     RECIPIENT_BOOKINGS_PER_HOUR: '10000',
+    // As in stack.ts: every pre-booked trip on the plain lead, whatever the time of day the suite runs.
+    ADVANCE_DISPATCH_HOURS: '0',
+    EARLY_PICKUP_BEFORE_HOUR: '0',
     ...opts.env,
   };
   const config = loadConfig(env);

@@ -58,6 +58,10 @@ export async function startStack(
     // Job intake answers jobs not applied within its budget as `processing`; on a busy machine that
     // would make a test's outcome depend on its speed. Files that test the budget set it.
     INTAKE_REPLY_BUDGET_MS: '60000',
+    // Advance allocation moves a pre-booked trip's dispatch by its kind and its hour: a file's
+    // "in two hours" would dispatch at once when the suite runs at night. Files that test it set it.
+    ADVANCE_DISPATCH_HOURS: '0',
+    EARLY_PICKUP_BEFORE_HOUR: '0',
     ...env,
   });
   const sql = createSql(config.DATABASE_URL, 5);

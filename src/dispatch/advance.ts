@@ -1,0 +1,44 @@
+import { DateTime } from 'luxon';
+
+// When a pre-booked trip starts looking for a driver (issue 24): early enough for its distance and
+// its time of day that a driver accepts while there is still time to replace one who drops out,
+// and ops hear of one nobody takes while they can still act. Pure: the API works the lead out when
+// the booking is made and the booking's workflow waits on it (its DispatchPolicy).
+
+export interface AdvanceSettings {
+  /** Any trip: this long before pickup (DISPATCH_LEAD_SECONDS). */
+  baseLeadSeconds: number;
+  /** Airport runs and long trips: this long before pickup; 0 turns the rule off. */
+  advanceLeadSeconds: number;
+  /** A trip at least this long (straight-line metres × circuity, as priced) is a long trip. */
+  longTripMeters: number;
+  /** A pickup before this hour (Europe/London) is dispatched the evening before; 0 turns the rule off. */
+  earlyBeforeHour: number;
+  /** ...from this hour the evening before (Europe/London). */
+  eveningFromHour: number;
+}
+
+export interface TripForLead {
+  pickupAt: Date;
+  pickupKind: string;
+  dropoffKind: string;
+  distanceMeters: number;
+}
+
+/**
+ * Seconds before pickup at which dispatch starts: the base lead; hours ahead for an airport run or
+ * a long trip (a driver has to plan for it, and a flight will not wait); and for a pickup in the
+ * small hours, from the evening before (nobody is awake to find a driver at 04:30 for 05:00). The
+ * evening is counted in London time, so a clock change overnight moves it with the clocks.
+ */
+export function dispatchLeadSeconds(trip: TripForLead, s: AdvanceSettings): number {
+  let lead = s.baseLeadSeconds;
+  const airport = trip.pickupKind === 'airport' || trip.dropoffKind === 'airport';
+  if (s.advanceLeadSeconds > 0 && (airport || trip.distanceMeters >= s.longTripMeters)) lead = Math.max(lead, s.advanceLeadSeconds);
+  const local = DateTime.fromJSDate(trip.pickupAt, { zone: 'Europe/London' });
+  if (s.earlyBeforeHour > 0 && local.hour < s.earlyBeforeHour) {
+    const evening = local.minus({ days: 1 }).set({ hour: s.eveningFromHour, minute: 0, second: 0, millisecond: 0 });
+    lead = Math.max(lead, (trip.pickupAt.getTime() - evening.toMillis()) / 1000);
+  }
+  return Math.round(lead);
+}
