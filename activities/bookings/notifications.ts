@@ -1,6 +1,6 @@
 import { log } from '@temporalio/activity';
 import { confirmUrl } from '../../src/bookings/confirm-link.js';
-import { loadBooking, type BookingRow } from '../../src/bookings/store.js';
+import { loadBooking, markDriverAskedToConfirm, type BookingRow } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
@@ -11,6 +11,7 @@ import { effectivePayments } from '../../src/settlement/payments-store.js';
 import type { PassengerNews } from '../../workflows/bookings/definitions.js';
 import {
   renderBookingConfirmationEmail,
+  renderDriverConfirmJobText,
   renderPassengerBookedText,
   renderPassengerDriverChangedText,
   renderPassengerNoDriverFoundText,
@@ -90,6 +91,20 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
   }
 
   return {
+    /**
+     * On the day, a driver who accepted the job well ahead is asked to confirm it (the app shows the
+     * button from then on); once per driver and booking.
+     */
+    async askDriverToConfirm({ ref, driverId, deadline }: { ref: string; driverId: string; deadline: string }): Promise<void> {
+      await markDriverAskedToConfirm(sql, ref, driverId);
+      const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
+      await sendBestEffort(
+        notifier,
+        { channel: 'sms', to: d.phone, body: renderDriverConfirmJobText(b, new Date(deadline)), idempotencyKey: `confirm-job:${ref}:${driverId}`, bookingRef: ref },
+        warn,
+      );
+    },
+
     /**
      * The passenger hears what happened to their booking, by the channel they gave (their phone,
      * and email when given), once per piece of news: the workflow calls this at each turn.

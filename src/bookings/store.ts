@@ -42,6 +42,9 @@ export interface BookingRow {
   request_identity: string | null;
   /** The signed-in passenger an assistant booked for (MCP); null for every other route. */
   passenger_account_id: string | null;
+  /** A driver who accepted well ahead: when they were asked to confirm on the day, and when they did (migration 00027). */
+  driver_confirm_asked_at?: Date | null;
+  driver_confirmed_at?: Date | null;
   created_at: Date;
 }
 
@@ -216,4 +219,14 @@ export async function reassignBookingRef(sql: Sql, identityKey: string, fromRef:
     update booking_requests set ref = case when ref = ${fromRef} then ${toRef} else ref end
      where identity = ${identityKey} returning ref`;
   return row?.ref ?? toRef;
+}
+
+/** A driver who accepted well ahead was asked to confirm on the day (once). */
+export async function markDriverAskedToConfirm(sql: Sql, ref: string, driverId: string): Promise<void> {
+  await sql`update bookings set driver_confirm_asked_at = coalesce(driver_confirm_asked_at, now()) where ref = ${ref} and driver_id = ${driverId}`;
+}
+
+/** ...and confirmed. */
+export async function markDriverConfirmed(sql: Sql, ref: string, driverId: string): Promise<void> {
+  await sql`update bookings set driver_confirmed_at = coalesce(driver_confirmed_at, now()) where ref = ${ref} and driver_id = ${driverId}`;
 }

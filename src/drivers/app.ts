@@ -35,6 +35,8 @@ export async function jobsFor(s: Pick<Services, 'sql'>, driverId: string) {
   return rows.map((r) => presentJob(r));
 }
 
+const awaitingConfirmation = (r: JobRow) => r.status === 'assigned' && r.driver_confirm_asked_at != null && r.driver_confirmed_at == null;
+
 function presentJob(r: JobRow) {
   const mine = r.offer_status === 'accepted';
   return {
@@ -57,7 +59,8 @@ function presentJob(r: JobRow) {
     meet_and_greet: r.meet_and_greet,
     // Who to collect, only once the job is theirs.
     passenger: mine ? { name: r.passenger_name, phone: r.passenger_phone } : null,
-    next_steps: mine ? [...(NEXT_TRIP_STEPS[r.status] ?? [])] : [],
+    // A job accepted well ahead is confirmed on the day, once asked (workflows/bookings/workflow.ts).
+    next_steps: mine ? [...(awaitingConfirmation(r) ? ['confirm'] : []), ...(NEXT_TRIP_STEPS[r.status] ?? [])] : [],
     awaiting_payment: mine && r.status === 'completed' && r.paid_pence === null,
   };
 }

@@ -11,7 +11,7 @@ import {
   type BookingStatus,
   type TripEvent,
 } from '../../workflows/bookings/definitions.js';
-import { findBooking } from '../bookings/store.js';
+import { findBooking, markDriverConfirmed } from '../bookings/store.js';
 import { screenFreeText } from '../screening/free-text.js';
 import { settleBooking } from '../settlement/settle.js';
 import { assertDriverMayWork } from './suspension.js';
@@ -84,6 +84,8 @@ export async function reportTrip(
     const status = await s.temporal.workflow
       .getHandle(bookingWorkflowId(offer.ref))
       .executeUpdate(reportTripUpdate, { args: [{ driverId: offer.driverId, event: r.event }] });
+    // Shown in the app (no more "Confirm" button) and the ops view; the workflow already holds it.
+    if (r.event === 'confirm') await markDriverConfirmed(s.sql, offer.ref, offer.driverId);
     return { ref: offer.ref, status };
   } catch (err) {
     if (!isWorkflowGone(err)) throw err;

@@ -106,7 +106,13 @@ export function renderDriverPickupMovedText(b: BookingRow): string {
  * for it, never text anyone typed.
  */
 export function renderDriverJobReleasedText(ref: string, reason: string): string {
+  if (reason === 'not_confirmed') return `Job ${ref} has gone to another driver: it was not confirmed in time. Do not go to the pickup.`;
   return `Job ${ref} is no longer yours (${reason}). No action needed.`;
+}
+
+/** On the day, to a driver who accepted a job well ahead: confirm it by the deadline, or it goes to another driver. */
+export function renderDriverConfirmJobText(b: BookingRow, deadline: Date): string {
+  return `Direct Taxi: please confirm job ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}: open the driver app and press "Confirm I am doing this job" by ${DateTime.fromJSDate(deadline, { zone: 'Europe/London' }).toFormat('HH:mm')}, or it goes to another driver.`;
 }
 
 /** Who cancelled a booking, as its workflow was told (CancelInput['by']): never why. */

@@ -16,7 +16,7 @@ const APP_SCRIPT = inlineAsset(`(() => {
   let phone = '';
   const pounds = (p) => '£' + (p / 100).toFixed(2);
   const when = (iso) => new Date(iso).toLocaleString('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-  const STEP = { en_route: 'On my way', arrived: 'Arrived at pickup', on_board: 'Passenger on board', completed: 'Trip completed', no_show: 'Passenger did not come' };
+  const STEP = { confirm: 'Confirm I am doing this job', en_route: 'On my way', arrived: 'Arrived at pickup', on_board: 'Passenger on board', completed: 'Trip completed', no_show: 'Passenger did not come' };
   const say = (text, ok) => { const m = $('message'); m.textContent = text; m.className = 'alert ' + (ok ? 'ok' : 'error'); m.hidden = !text; };
   const api = async (method, path, body) => {
     const res = await fetch(path, {

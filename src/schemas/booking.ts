@@ -201,8 +201,8 @@ export const PassengerVerifyResponse = z
 export const TripEventRequest = z.object({
   token: jobLinkToken,
   event: z
-    .enum(['en_route', 'arrived', 'on_board', 'completed', 'no_show', 'drop'])
-    .describe('no_show: at the pickup, the passenger did not come; drop: the driver gives the job back; it is reassigned'),
+    .enum(['en_route', 'arrived', 'on_board', 'completed', 'no_show', 'drop', 'confirm'])
+    .describe('no_show: at the pickup, the passenger did not come; drop: the driver gives the job back; it is reassigned; confirm: the driver confirms on the day a job they accepted well ahead'),
 });
 
 export const SettlementRequest = z.object({

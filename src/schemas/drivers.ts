@@ -139,7 +139,11 @@ export const DriverJobsReply = z.object({ jobs: z.array(DriverJob) }).meta({ id:
 
 export const DriverJobParams = z.object({ offerId: text(120).min(5) });
 export const DriverRespondRequest = z.object({ decision: z.enum(['accept', 'decline']) });
-export const DriverTripRequest = z.object({ event: z.enum(['en_route', 'arrived', 'on_board', 'completed', 'no_show', 'drop']) });
+export const DriverTripRequest = z.object({
+  event: z
+    .enum(['en_route', 'arrived', 'on_board', 'completed', 'no_show', 'drop', 'confirm'])
+    .describe('A trip step; drop gives the job back; confirm confirms on the day a job accepted well ahead'),
+});
 export const DriverPaymentRequest = z.object({
   method: z.enum(PAYMENT_METHODS),
   amount: z.number().min(0).max(10_000).multipleOf(0.01).optional(),

@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
-import { createDriver, takeDriversOffline, waitForStatus, type TestDriver } from '../support/drivers.js';
+import { createDriver, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -84,6 +84,13 @@ describe('advance allocation', () => {
       return m?.body;
     }, 15_000, 'the passenger told');
     expect(told).toMatch(/Harriet is picking you up at/);
+
+    // Confirming it (asked on the day; accepted at any time before the trip starts) is recorded.
+    const card = await waitForJobCard(stack.sql, d, airport.ref);
+    const confirmed = await stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/trip`, payload: { token: card.token, event: 'confirm' } });
+    expect(confirmed.statusCode, confirmed.body).toBe(202);
+    expect(confirmed.json()).toMatchObject({ status: 'assigned' });
+    expect((await stack.sql`select driver_confirmed_at is not null as yes from bookings where ref = ${airport.ref}`)[0]?.yes).toBe(true);
 
     // And drives it, step by step, to a cash payment.
     for (const step of ['On my way', 'Arrived at pickup', 'Passenger on board', 'Trip completed']) {

@@ -116,6 +116,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async releaseDriver(r) { log('releaseDriver', r); },
     async sendBookingConfirmation(c) { log('sendBookingConfirmation', c); },
     async tellPassenger(t) { log('tellPassenger', t); },
+    async askDriverToConfirm(a) { log('askDriverToConfirm', a); },
     async sendJobCard(c) {
       log('sendJobCard', c);
       if (world.drivers.some((d) => d.id === c.driverId && d.unreachable)) throw ApplicationFailure.nonRetryable(`job card to ${c.driverId} undeliverable`, 'JobCardUndeliverable');

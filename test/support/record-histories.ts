@@ -72,7 +72,9 @@ async function insertQuote(id: string, expiresAt: Date) {
     values (${id}, 'v1', 'a', 'b', '{}', '{}', now(), 'saloon', 1, 1000, 1000, 100, '[]', '{}', ${expiresAt})`;
 }
 
-const policy = { dispatchLeadSeconds: 900, offerTimeoutSeconds: 1, retryBaseSeconds: 60, maxRetrySeconds: 600, noShowGraceSeconds: 600 };
+const policy: { dispatchLeadSeconds: number; offerTimeoutSeconds: number; retryBaseSeconds: number; maxRetrySeconds: number; noShowGraceSeconds: number; confirmAskSeconds?: number; confirmDeadlineSeconds?: number } = {
+  dispatchLeadSeconds: 900, offerTimeoutSeconds: 1, retryBaseSeconds: 60, maxRetrySeconds: 600, noShowGraceSeconds: 600,
+};
 const place = { label: 'Record Town', kind: 'place', lat: 55.0, lon: -3.0, postcodeDistrict: null, council: null };
 
 async function insertDriver(id: string, seats = 4, vehicleType = 'saloon', lat = 55.001) {
@@ -580,6 +582,21 @@ await worker.runUntil(async () => {
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-t2'), driverId: 'rec-t2', decision: 'accept' }] });
       for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-t2', event }] });
       await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-t2', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // From release 0.3.0 (issue 24): a driver who accepted well ahead is asked to confirm on the
+    // day, does not, and is let go at the deadline; the next driver, accepting within the hour, is
+    // not asked; then the passenger cancels. (Seconds stand for the hour and half hour.)
+    'booking-accepted-ahead-not-confirmed': async () => {
+      await insertDriver('rec-ahead', 4, 'saloon', 55.001);
+      await insertDriver('rec-late', 4, 'saloon', 55.002);
+      const ref = 'TXREC00031';
+      const h = await startBookingWorkflow(ref, false, { agent: true, pickupInMs: 12_000, policy: { dispatchLeadSeconds: 60, offerTimeoutSeconds: 30, confirmAskSeconds: 8, confirmDeadlineSeconds: 5 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-ahead'), driverId: 'rec-ahead', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-late'), driverId: 'rec-late', decision: 'accept' }] });
+      await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
     },

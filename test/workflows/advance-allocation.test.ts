@@ -1,5 +1,5 @@
 // Advance allocation on the time-skipping server (issue 24, item 2): a 05:00 airport run booked
-// days ahead, over the night the clocks go forward, waits until 20:00 London the evening before
+// weeks ahead (the next spring clock change, worked out from the test server's clock), over the night the clocks go forward, waits until 20:00 London the evening before
 // (src/dispatch/advance.ts works the lead out; the workflow keeps it), is offered then, accepted
 // that evening, and driven in the morning. Months of timers pass in a second or two.
 import { randomUUID } from 'node:crypto';
@@ -26,15 +26,24 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => env?.teardown());
 
-// Sunday 28 March 2027, 05:00 BST (the clocks went forward at 01:00 GMT): 04:00Z.
-const PICKUP = '2027-03-28T04:00:00.000Z';
-// 20:00 GMT on Saturday 27 March: the evening before, in London time.
-const EVENING_BEFORE = Date.parse('2027-03-27T20:00:00.000Z');
+/**
+ * 05:00 BST on the next Sunday the clocks go forward (the last Sunday of March, at 01:00 GMT) at
+ * least a week after `nowMs`: 04:00Z. The evening before, 20:00 GMT on the Saturday, is 20:00Z.
+ */
+function nextSpringForwardPickup(nowMs: number): number {
+  for (let year = new Date(nowMs).getUTCFullYear(); ; year++) {
+    const lastOfMarch = new Date(Date.UTC(year, 2, 31));
+    const sunday = Date.UTC(year, 2, 31 - lastOfMarch.getUTCDay(), 4);
+    if (sunday - 7 * 24 * 3600_000 > nowMs) return sunday;
+  }
+}
+let PICKUP = '';
+let EVENING_BEFORE = 0;
 const place = (kind: string) => ({ label: kind === 'airport' ? 'Manchester Airport' : '14 Wilmslow Road, Rusholme', kind, lat: 53.45, lon: -2.22, postcodeDistrict: null, council: null });
 
-function input(ref: string): BookingWorkflowInput {
+function input(ref: string, pickupAt = PICKUP): BookingWorkflowInput {
   const lead = dispatchLeadSeconds(
-    { pickupAt: new Date(PICKUP), pickupKind: 'street', dropoffKind: 'airport', distanceMeters: 14_000 },
+    { pickupAt: new Date(pickupAt), pickupKind: 'street', dropoffKind: 'airport', distanceMeters: 14_000 },
     { baseLeadSeconds: 900, advanceLeadSeconds: 3 * 3600, longTripMeters: 30_000, earlyBeforeHour: 7, eveningFromHour: 20 },
   );
   return {
@@ -43,7 +52,7 @@ function input(ref: string): BookingWorkflowInput {
       paymentMethod: 'cash', flightNumber: 'BA1387', agent: null, pickupQuery: 'a', dropoffQuery: 'b', pickup: place('street'), dropoff: place('airport'),
       pickupArea: 'manchester', farePence: 3240, fareSource: 'tariff', distanceM: 14_000, durationS: 1500, requestFingerprint: null, identity: `identity-${ref}`,
     },
-    job: { pickupAt: PICKUP, passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    job: { pickupAt, passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
     policy: { dispatchLeadSeconds: lead, offerTimeoutSeconds: 300, retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600 },
     awaitEmailConfirmation: false,
   };
@@ -55,6 +64,9 @@ describe('advance allocation (time-skipping)', () => {
     const taskQueue = `advance-${randomUUID()}`;
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
     await worker.runUntil(async () => {
+      const pickupMs = nextSpringForwardPickup(await env.currentTimeMs());
+      PICKUP = new Date(pickupMs).toISOString();
+      EVENING_BEFORE = pickupMs - 8 * 3600_000;
       const ref = `TXA${randomUUID().slice(0, 7).toUpperCase()}`;
       const h = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref)] });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
@@ -73,12 +85,57 @@ describe('advance allocation (time-skipping)', () => {
         expect(await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: s.offer!.offerId, driverId: 'night-driver', decision: 'accept' }] })).toBe('accepted');
         expect(world.called('assignDriver')).toEqual([expect.objectContaining({ driverId: 'night-driver' })]);
 
-        // The night passes with the job held; in the morning the driver drives it and is paid.
+        // The night passes with the job held. An hour before pickup the driver is asked to confirm, and does.
+        await env.sleep(Date.parse(PICKUP) - (await env.currentTimeMs()) - 61 * 60_000);
+        expect(world.called('askDriverToConfirm')).toHaveLength(0);
+        await env.sleep(2 * 60_000);
+        await until(async () => world.called('askDriverToConfirm'), (c) => c.length === 1, 'the driver asked to confirm');
+        expect(world.called('askDriverToConfirm')[0]).toMatchObject({ driverId: 'night-driver', deadline: new Date(Date.parse(PICKUP) - 30 * 60_000).toISOString() });
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'night-driver', event: 'confirm' }] });
+        // Past the deadline, confirmed: still theirs. They drive it and are paid.
         await env.sleep(Date.parse(PICKUP) - (await env.currentTimeMs()) - 20 * 60_000);
         expect((await h.query(bookingStateQuery)).driverId).toBe('night-driver');
+        expect(world.called('releaseDriver')).toHaveLength(0);
         for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'night-driver', event }] });
         await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'night-driver', amountPence: 3240, method: 'cash', by: 'driver' }] });
         expect(await h.result()).toMatchObject({ status: 'completed', driverId: 'night-driver' });
+      } finally {
+        await h.terminate('test over').catch(() => undefined);
+      }
+    });
+  }, 120_000);
+
+  it('lets a driver who accepted the evening before and does not confirm go half an hour before pickup, tells the passenger, and finds another in time', async () => {
+    const { activities, world } = fakeActivities([{ id: 'silent-driver', tier: 'local' }, { id: 'morning-driver', tier: 'local' }]);
+    const taskQueue = `advance-${randomUUID()}`;
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const ref = `TXA${randomUUID().slice(0, 7).toUpperCase()}`;
+      // Two days from now, offered from nine hours before (as for a small-hours pickup).
+      const pickup = (await env.currentTimeMs()) + 48 * 3600_000;
+      const base = input(ref, new Date(pickup + 24 * 3600_000).toISOString());
+      const later = { ...base, job: { ...base.job, pickupAt: new Date(pickup).toISOString() }, policy: { ...base.policy, dispatchLeadSeconds: 9 * 3600 } };
+      const h = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [later] });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      try {
+        await env.sleep(pickup - 9 * 3600_000 - (await env.currentTimeMs()) + 60_000);
+        const s = await until(() => h.query(bookingStateQuery), (x) => x.offer?.driverId === 'silent-driver', 'the offer the evening before');
+        await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: s.offer!.offerId, driverId: 'silent-driver', decision: 'accept' }] });
+
+        // Asked an hour before; no answer by half an hour before: let go, the passenger told, another offered.
+        await env.sleep(pickup - (await env.currentTimeMs()) - 29 * 60_000);
+        await until(async () => world.called('releaseDriver'), (c) => c.length === 1, 'the silent driver let go');
+        expect(world.called('askDriverToConfirm')).toEqual([expect.objectContaining({ driverId: 'silent-driver' })]);
+        expect(world.called('releaseDriver')).toEqual([expect.objectContaining({ driverId: 'silent-driver', reason: 'not_confirmed' })]);
+        await until(async () => world.called('tellPassenger'), (c) => c.some((t) => (t as { news: { kind: string } }).news.kind === 'driver_replaced'), 'the passenger told');
+        const next = await until(() => h.query(bookingStateQuery), (x) => x.offer?.driverId === 'morning-driver', 'the next driver offered');
+        await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: next.offer!.offerId, driverId: 'morning-driver', decision: 'accept' }] });
+
+        // Accepted within the hour: nobody asks them to confirm; the trip goes ahead with them.
+        await env.sleep(25 * 60_000);
+        expect(world.called('askDriverToConfirm')).toHaveLength(1);
+        expect((await h.query(bookingStateQuery)).driverId).toBe('morning-driver');
+        expect((await h.query(bookingStateQuery)).droppedDriverIds).toEqual(['silent-driver']);
       } finally {
         await h.terminate('test over').catch(() => undefined);
       }

@@ -51,6 +51,13 @@ export interface JobSpec {
 export interface DispatchPolicy {
   /** How long before pickup a pre-booked journey starts looking for a driver. */
   dispatchLeadSeconds: number;
+  /**
+   * A driver who accepted more than this long before pickup confirms on the day: asked this long
+   * before pickup, and replaced if they have not confirmed confirmDeadlineSeconds before it.
+   * Absent on bookings from before advance allocation (defaults: 60 and 30 minutes).
+   */
+  confirmAskSeconds?: number;
+  confirmDeadlineSeconds?: number;
   /** How long a driver has to accept or decline a job card. */
   offerTimeoutSeconds: number;
   /** First wait before retrying an exhausted cascade; doubles up to maxRetrySeconds. */
@@ -237,6 +244,8 @@ export interface BookingState {
   suspendedDriverIds?: string[];
   /** Set when ops ended the trip (POST /api/ops/bookings/:ref/end); absent otherwise. */
   ended?: { by: 'ops'; reason: string } | null;
+  /** The driver who confirmed on the day a job they accepted well ahead (absent until one does). */
+  confirmedDriverId?: string | null;
   /** The fare, pickup and drop-off as they stand (amendments change them); absent on bookings from before. */
   fare?: AmendedFare;
   pickup?: PlaceSnapshot;
@@ -305,8 +314,9 @@ export interface DriverDroppedInput {
   /**
    * suspended: staff suspended the driver; the job is withdrawn from them (driverSuspendedSignal).
    * released: ops took the job off them (src/bookings/release-driver.ts).
+   * not_confirmed: they accepted it well ahead and did not confirm it on the day in time.
    */
-  reason: 'dropped' | 'no_show' | 'suspended' | 'released';
+  reason: 'dropped' | 'no_show' | 'suspended' | 'released' | 'not_confirmed';
 }
 
 /** Staff suspended this driver: their open job card here is withdrawn and a job they hold is taken off them. */
@@ -333,7 +343,8 @@ export function isNextTripStep(from: BookingStatus, to: TripProgress): boolean {
 }
 
 /** What the assigned driver reports from the app: a step of the trip, or giving the job back. */
-export type TripEvent = TripProgress | 'drop';
+/** confirm: the driver confirms, on the day, a job they accepted well ahead (advance allocation). */
+export type TripEvent = TripProgress | 'drop' | 'confirm';
 
 export interface ReportTripInput {
   driverId: string;

@@ -196,6 +196,10 @@ function handleTripReports(run: BookingRun): void {
         await condition(() => state.driverId !== r.driverId || run.closed());
         return state.status;
       }
+      if (r.event === 'confirm') {
+        state.confirmedDriverId = r.driverId;
+        return state.status;
+      }
       if (state.status !== r.event) run.progress = r.event;
       await condition(() => state.status === r.event || state.driverId !== r.driverId || run.closed());
       return state.status;
@@ -208,6 +212,11 @@ function handleTripReports(run: BookingRun): void {
         if (state.driverId !== r.driverId) throw refuse(`booking ${run.ref} is not assigned to ${r.driverId}`, BookingFailure.notYourJob);
         if (r.event === 'drop') {
           if (state.status === 'on_board') throw refuse('the passenger is on board: finish the trip instead', BookingFailure.invalidTripStep);
+          return;
+        }
+        // Confirming is for a job held and not yet started; once on the way, the trip speaks for itself.
+        if (r.event === 'confirm') {
+          if (!['assigned', 'en_route', 'arrived'].includes(state.status)) throw refuse(`booking ${run.ref} is ${state.status}: nothing to confirm`, BookingFailure.invalidTripStep);
           return;
         }
         // A repeated report of the current step is a retry, not a mistake.

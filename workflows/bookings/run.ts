@@ -51,6 +51,10 @@ export class BookingRun {
 
   // The main loop's own bookkeeping.
   exhaustedRounds = 0;
+  /** When the driver holding the job accepted it (workflow time): one who took it well ahead confirms on the day. */
+  assignedAtMs = 0;
+  /** The driver asked to confirm on the day (once per driver). */
+  confirmAskedOf: string | null = null;
   /** Ops have been told that a suspended driver has a passenger on board. */
   opsToldOnBoard = false;
   /**
@@ -157,6 +161,7 @@ export class BookingRun {
 
   /** The driver accepted and the assignment is recorded. */
   assigned(driverId: string): void {
+    this.assignedAtMs = Date.now();
     this.state.driverId = driverId;
     this.markStatus('assigned');
     this.state.offer = null;

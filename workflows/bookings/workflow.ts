@@ -46,6 +46,16 @@ export const AMEND_ROUTE_AND_FARE = 'amend-route-and-fare';
  */
 export const PASSENGER_TOLD = 'passenger-told-at-every-turn';
 
+/**
+ * Patch (issue 24): a driver who accepted a job well ahead (advance allocation) confirms on the
+ * day: asked an hour before pickup, and replaced if they have not confirmed (or started) half an
+ * hour before it, while there is still time to find another.
+ */
+export const CONFIRM_ON_THE_DAY = 'confirm-on-the-day';
+/** Defaults for bookings whose policy does not say (DispatchPolicy.confirmAskSeconds, confirmDeadlineSeconds). */
+const CONFIRM_ASK_MS = 60 * 60_000;
+const CONFIRM_DEADLINE_MS = 30 * 60_000;
+
 type JobCards = ReturnType<typeof jobCardActivities>;
 /** What a step of the main loop leaves: go round again, or the booking is closed. */
 type Next = 'again' | 'closed';
@@ -266,6 +276,9 @@ async function findDriver(run: BookingRun, jobCards: JobCards): Promise<Next> {
  */
 async function followTrip(run: BookingRun): Promise<Next> {
   const woken = () => run.interrupted() || run.progress !== null;
+  if (run.state.status === 'assigned' && acceptedWellAhead(run) && patched(CONFIRM_ON_THE_DAY)) {
+    if ((await confirmOnTheDay(run)) === 'again') return 'again';
+  }
   if (run.state.status === 'assigned') {
     const noShowAt = Date.parse(run.state.job.pickupAt) + run.policy.noShowGraceSeconds * 1000;
     if (!(await condition(woken, Math.max(1000, noShowAt - Date.now())))) {
@@ -282,6 +295,38 @@ async function followTrip(run: BookingRun): Promise<Next> {
   if (!isNextTripStep(run.state.status, p)) return 'again';
   await run.setStatus(p);
   return p === 'completed' || p === 'no_show' ? 'closed' : 'again';
+}
+
+function acceptedWellAhead(run: BookingRun): boolean {
+  const askMs = (run.policy.confirmAskSeconds ?? CONFIRM_ASK_MS / 1000) * 1000;
+  return run.assignedAtMs > 0 && run.assignedAtMs < Date.parse(run.state.job.pickupAt) - askMs;
+}
+
+/**
+ * A job accepted well ahead is confirmed on the day: the driver is asked an hour before pickup
+ * (unless they have confirmed, or started, already) and, with no answer half an hour before it, let
+ * go like a driver who dropped it (the passenger hears their driver is being replaced) so another
+ * is found in time. 'again' when something else came first or the driver was let go.
+ */
+async function confirmOnTheDay(run: BookingRun): Promise<'again' | 'proceed'> {
+  const driverId = run.state.driverId!;
+  const settled = () => run.state.confirmedDriverId === driverId || run.progress !== null;
+  if (settled()) return 'proceed';
+  const pickupMs = Date.parse(run.state.job.pickupAt);
+  const askAt = pickupMs - (run.policy.confirmAskSeconds ?? CONFIRM_ASK_MS / 1000) * 1000;
+  const deadline = pickupMs - (run.policy.confirmDeadlineSeconds ?? CONFIRM_DEADLINE_MS / 1000) * 1000;
+  if (Date.now() < askAt && (await condition(() => settled() || run.interrupted(), askAt - Date.now()))) {
+    return settled() ? 'proceed' : 'again';
+  }
+  if (run.confirmAskedOf !== driverId) {
+    run.confirmAskedOf = driverId;
+    await acts.askDriverToConfirm({ ref: run.ref, driverId, deadline: new Date(deadline).toISOString() });
+  }
+  if (await condition(() => settled() || run.interrupted(), Math.max(1000, deadline - Date.now()))) {
+    return settled() ? 'proceed' : 'again';
+  }
+  run.drop = { driverId, reason: 'not_confirmed' };
+  return 'again';
 }
 
 /**

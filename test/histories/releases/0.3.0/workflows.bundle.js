@@ -11734,6 +11734,10 @@ function handleTripReports(run) {
             await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.condition)(()=>state.driverId !== r.driverId || run.closed());
             return state.status;
         }
+        if (r.event === 'confirm') {
+            state.confirmedDriverId = r.driverId;
+            return state.status;
+        }
         if (state.status !== r.event) run.progress = r.event;
         await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.condition)(()=>state.status === r.event || state.driverId !== r.driverId || run.closed());
         return state.status;
@@ -11745,6 +11749,15 @@ function handleTripReports(run) {
             if (state.driverId !== r.driverId) throw refuse(`booking ${run.ref} is not assigned to ${r.driverId}`, _definitions_js__WEBPACK_IMPORTED_MODULE_1__.BookingFailure.notYourJob);
             if (r.event === 'drop') {
                 if (state.status === 'on_board') throw refuse('the passenger is on board: finish the trip instead', _definitions_js__WEBPACK_IMPORTED_MODULE_1__.BookingFailure.invalidTripStep);
+                return;
+            }
+            // Confirming is for a job held and not yet started; once on the way, the trip speaks for itself.
+            if (r.event === 'confirm') {
+                if (![
+                    'assigned',
+                    'en_route',
+                    'arrived'
+                ].includes(state.status)) throw refuse(`booking ${run.ref} is ${state.status}: nothing to confirm`, _definitions_js__WEBPACK_IMPORTED_MODULE_1__.BookingFailure.invalidTripStep);
                 return;
             }
             // A repeated report of the current step is a retry, not a mistake.
@@ -12064,6 +12077,7 @@ class BookingRun {
         });
     }
     /** The driver accepted and the assignment is recorded. */ assigned(driverId) {
+        this.assignedAtMs = Date.now();
         this.state.driverId = driverId;
         this.markStatus('assigned');
         this.state.offer = null;
@@ -12115,6 +12129,8 @@ class BookingRun {
         _define_property(this, "fleetPicksServed", void 0);
         // The main loop's own bookkeeping.
         _define_property(this, "exhaustedRounds", void 0);
+        /** When the driver holding the job accepted it (workflow time): one who took it well ahead confirms on the day. */ _define_property(this, "assignedAtMs", void 0);
+        /** The driver asked to confirm on the day (once per driver). */ _define_property(this, "confirmAskedOf", void 0);
         /** Ops have been told that a suspended driver has a passenger on board. */ _define_property(this, "opsToldOnBoard", void 0);
         /**
    * The first page of round 1, read and claimed with the booking's record and its card sent
@@ -12137,6 +12153,8 @@ class BookingRun {
         this.fleetPick = null;
         this.fleetPicksServed = 0;
         this.exhaustedRounds = 0;
+        this.assignedAtMs = 0;
+        this.confirmAskedOf = null;
         this.opsToldOnBoard = false;
         this.firstPage = null;
         this.withdrawnCards = [];
@@ -12180,6 +12198,7 @@ class BookingRun {
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   AMEND_ROUTE_AND_FARE: () => (/* binding */ AMEND_ROUTE_AND_FARE),
+/* harmony export */   CONFIRM_ON_THE_DAY: () => (/* binding */ CONFIRM_ON_THE_DAY),
 /* harmony export */   PASSENGER_TOLD: () => (/* binding */ PASSENGER_TOLD),
 /* harmony export */   bookingWorkflow: () => (/* binding */ bookingWorkflow)
 /* harmony export */ });
@@ -12244,6 +12263,13 @@ function _object_spread(target) {
  * their driver replaced, no driver yet, no driver found, and a receipt once paid. Before it only
  * v1 bookings were emailed when opened, and only a suspended driver's passenger heard of a change.
  */ const PASSENGER_TOLD = 'passenger-told-at-every-turn';
+/**
+ * Patch (issue 24): a driver who accepted a job well ahead (advance allocation) confirms on the
+ * day: asked an hour before pickup, and replaced if they have not confirmed (or started) half an
+ * hour before it, while there is still time to find another.
+ */ const CONFIRM_ON_THE_DAY = 'confirm-on-the-day';
+/** Defaults for bookings whose policy does not say (DispatchPolicy.confirmAskSeconds, confirmDeadlineSeconds). */ const CONFIRM_ASK_MS = 60 * 60000;
+const CONFIRM_DEADLINE_MS = 30 * 60000;
 async function bookingWorkflow(input) {
     var _run_state_exchange;
     const run = new _run_js__WEBPACK_IMPORTED_MODULE_6__.BookingRun(input);
@@ -12454,7 +12480,7 @@ async function releaseDriver(run, d) {
         reason: d.reason
     });
     run.state.droppedDriverIds.push(d.driverId);
-    run.released(d.driverId, d.reason === 'suspended' ? 'withdrawn' : 'dropped', d.reason);
+    run.released(d.driverId, d.reason === 'suspended' || d.reason === 'released' ? 'withdrawn' : 'dropped', d.reason);
     if ((0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.patched)(PASSENGER_TOLD)) await tell(run, {
         kind: 'driver_replaced',
         driverId: d.driverId
@@ -12515,6 +12541,9 @@ async function releaseDriver(run, d) {
  * one on the way may be stuck in traffic.
  */ async function followTrip(run) {
     const woken = ()=>run.interrupted() || run.progress !== null;
+    if (run.state.status === 'assigned' && acceptedWellAhead(run) && (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.patched)(CONFIRM_ON_THE_DAY)) {
+        if (await confirmOnTheDay(run) === 'again') return 'again';
+    }
     if (run.state.status === 'assigned') {
         const noShowAt = Date.parse(run.state.job.pickupAt) + run.policy.noShowGraceSeconds * 1000;
         if (!await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.condition)(woken, Math.max(1000, noShowAt - Date.now()))) {
@@ -12534,6 +12563,44 @@ async function releaseDriver(run, d) {
     if (!(0,_definitions_js__WEBPACK_IMPORTED_MODULE_4__.isNextTripStep)(run.state.status, p)) return 'again';
     await run.setStatus(p);
     return p === 'completed' || p === 'no_show' ? 'closed' : 'again';
+}
+function acceptedWellAhead(run) {
+    var _run_policy_confirmAskSeconds;
+    const askMs = ((_run_policy_confirmAskSeconds = run.policy.confirmAskSeconds) !== null && _run_policy_confirmAskSeconds !== void 0 ? _run_policy_confirmAskSeconds : CONFIRM_ASK_MS / 1000) * 1000;
+    return run.assignedAtMs > 0 && run.assignedAtMs < Date.parse(run.state.job.pickupAt) - askMs;
+}
+/**
+ * A job accepted well ahead is confirmed on the day: the driver is asked an hour before pickup
+ * (unless they have confirmed, or started, already) and, with no answer half an hour before it, let
+ * go like a driver who dropped it (the passenger hears their driver is being replaced) so another
+ * is found in time. 'again' when something else came first or the driver was let go.
+ */ async function confirmOnTheDay(run) {
+    var _run_policy_confirmAskSeconds, _run_policy_confirmDeadlineSeconds;
+    const driverId = run.state.driverId;
+    const settled = ()=>run.state.confirmedDriverId === driverId || run.progress !== null;
+    if (settled()) return 'proceed';
+    const pickupMs = Date.parse(run.state.job.pickupAt);
+    const askAt = pickupMs - ((_run_policy_confirmAskSeconds = run.policy.confirmAskSeconds) !== null && _run_policy_confirmAskSeconds !== void 0 ? _run_policy_confirmAskSeconds : CONFIRM_ASK_MS / 1000) * 1000;
+    const deadline = pickupMs - ((_run_policy_confirmDeadlineSeconds = run.policy.confirmDeadlineSeconds) !== null && _run_policy_confirmDeadlineSeconds !== void 0 ? _run_policy_confirmDeadlineSeconds : CONFIRM_DEADLINE_MS / 1000) * 1000;
+    if (Date.now() < askAt && await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.condition)(()=>settled() || run.interrupted(), askAt - Date.now())) {
+        return settled() ? 'proceed' : 'again';
+    }
+    if (run.confirmAskedOf !== driverId) {
+        run.confirmAskedOf = driverId;
+        await _activities_js__WEBPACK_IMPORTED_MODULE_1__.acts.askDriverToConfirm({
+            ref: run.ref,
+            driverId,
+            deadline: new Date(deadline).toISOString()
+        });
+    }
+    if (await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.condition)(()=>settled() || run.interrupted(), Math.max(1000, deadline - Date.now()))) {
+        return settled() ? 'proceed' : 'again';
+    }
+    run.drop = {
+        driverId,
+        reason: 'not_confirmed'
+    };
+    return 'again';
 }
 /**
  * Settling is a step of the booking: the driver confirms what was received (or a provider's
