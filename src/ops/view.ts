@@ -1,3 +1,4 @@
+import { staffActionsFor } from '../auth/staff.js';
 import { londonDateTime } from '../pages/format.js';
 import { DEFAULT_CASCADE_POLICY } from '../dispatch/policy.js';
 import { haversineMeters } from '../geo/haversine.js';
@@ -110,12 +111,13 @@ export async function opsBoard(s: S, q: { status?: string | undefined; hoursBack
 export async function bookingStory(s: S, ref: string) {
   const b = await storyBooking(s.sql, ref);
   if (!b) return null;
-  const [changes, rounds, offers, messages, payments] = await Promise.all([
+  const [changes, rounds, offers, messages, payments, actions] = await Promise.all([
     statusChanges(s.sql, ref),
     roundsReached(s.sql, ref),
     bookingOffers(s.sql, ref),
     bookingMessages(s.sql, ref),
     bookingPayments(s.sql, ref),
+    staffActionsFor(s.sql, 'booking', ref),
   ]);
   return {
     booking: {
@@ -132,6 +134,7 @@ export async function bookingStory(s: S, ref: string) {
     offers: offers.map(offerItem),
     messages: messages.map((m) => ({ key: m.idempotency_key, channel: m.channel, to: m.recipient, subject: m.subject, provider: m.provider, created_at: m.created_at.toISOString(), sent_at: iso(m.sent_at) })),
     payments: payments.map((p) => ({ id: p.id, driver_id: p.driver_id, amount_pence: p.amount_pence, method: p.method, recorded_by: p.recorded_by, corrects: p.corrects, note: p.note, recorded_at: p.recorded_at.toISOString() })),
+    staff_actions: actions.map((a) => ({ action: a.action, reason: a.reason, by: a.staff_name, at: a.at.toISOString() })),
   };
 }
 

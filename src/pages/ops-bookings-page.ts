@@ -25,6 +25,28 @@ const SCRIPT = inlineAsset(`(() => {
     if (!res.ok) { const p = await res.json().catch(() => null); throw new Error((p && p.detail) || 'Something went wrong.'); }
     return res.json();
   };
+  const post = async (path, body) => {
+    const res = await fetch(path, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer ' + key }, body: JSON.stringify(body) });
+    const reply = await res.json().catch(() => null);
+    if (!res.ok) throw new Error((reply && reply.detail) || 'Something went wrong.');
+    return reply;
+  };
+  // Staff act on the booking opened: each with a reason, recorded, refused with the service's reason.
+  const actionForm = (label, what, path) => {
+    const form = el('form', undefined, 'toolbar');
+    const id = 'act-' + path;
+    const l = el('label', 'Reason (recorded)'); l.htmlFor = id;
+    const reason = el('input'); reason.id = id; reason.type = 'text'; reason.maxLength = 300; reason.required = true; reason.autocomplete = 'off';
+    const wrap = el('div'); wrap.append(l, reason);
+    const b = el('button', label, path === 'cancel' ? 'decline' : undefined); b.type = 'submit';
+    form.append(wrap, b);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault(); b.disabled = true;
+      try { await post('/api/ops/bookings/' + encodeURIComponent(current) + '/' + path, { reason: reason.value.trim() }); say(what + ' ' + current + '.', true); await openStory(current); } catch (e) { say(e.message); }
+      b.disabled = false;
+    });
+    return form;
+  };
   const table = (caption, head, rows) => {
     // Focusable and named, so a keyboard can scroll a wide table on a phone.
     const wrap = el('div', undefined, 'table-scroll'); wrap.tabIndex = 0; wrap.setAttribute('role', 'region'); wrap.setAttribute('aria-label', caption);
@@ -86,7 +108,7 @@ const SCRIPT = inlineAsset(`(() => {
     $('board').replaceChildren(table(board.q ? 'Bookings found' : 'Live bookings, those without a driver first', ['Booking', 'Status', 'Pickup (London)', 'In', 'Driver', 'Ops alert', 'Temporal'], rows));
   };
   const turn = (offset) => { if (offset === null || offset === undefined) return; view.offset = offset; loadBoard().then(() => $('board-title').focus()).catch((e) => say(e.message)); };
-  const section = (title, child) => { const s = el('section', undefined, 'card'); s.append(el('h3', title), child); return s; };
+  const section = (title, ...children) => { const s = el('section', undefined, 'card'); s.append(el('h3', title), ...children); return s; };
   const renderDecisions = (log) => {
     const out = [];
     if (log.driver) {
@@ -125,7 +147,15 @@ const SCRIPT = inlineAsset(`(() => {
       section('Dispatch rounds', table('Dispatch rounds', ['Round', 'Tier', 'Drivers read', 'Eligible', 'At (London)'], story.rounds.map((r) => [r.round, r.tier, r.considered, r.eligible, london(r.at)]))),
       section('Messages sent', table('Messages sent', ['Created (London)', 'Channel', 'To', 'What', 'Sent'], story.messages.map((m) => [london(m.created_at), m.channel, m.to, m.subject || m.key.split(':')[0], m.sent_at ? london(m.sent_at) : 'not sent']))),
       section('Payment records', table('Payment records', ['Recorded (London)', 'Amount', 'Method', 'By', 'Corrects'], story.payments.map((p) => [london(p.recorded_at), pounds(p.amount_pence), words(p.method), p.recorded_by, p.corrects]))),
+      section('Staff actions', table('Staff actions', ['At (London)', 'Action', 'By', 'Reason'], story.staff_actions.map((a) => [london(a.at), words(a.action.replace('booking.', '')), a.by, a.reason]))),
     );
+    const live = !['completed', 'cancelled', 'no_show', 'unassigned', 'on_board'].includes(b.status);
+    if (live) {
+      const acts = [];
+      if (b.driver && ['assigned', 'en_route', 'arrived'].includes(b.status)) acts.push(actionForm('Take the job off this driver', 'Released the driver of', 'release'));
+      acts.push(actionForm('Cancel this booking', 'Cancelled', 'cancel'));
+      $('story-body').append(section('Act on this booking', ...acts));
+    }
     $('story').hidden = false;
     $('ref').value = current;
     syncUrl();

@@ -81,6 +81,7 @@ export const OpsBookingStory = z.object({
     id: z.string(), driver_id: z.string().nullable(), amount_pence: z.number().int(), method: z.string(), recorded_by: z.string(),
     corrects: z.string().nullable(), note: z.string().nullable(), recorded_at: at,
   })),
+  staff_actions: z.array(z.object({ action: z.string(), reason: z.string().nullable(), by: z.string(), at })).describe('What staff did to the booking (cancel, release its driver, end its trip), with the reason they gave'),
 });
 
 export const OpsDecisionLog = z.object({

@@ -3,20 +3,33 @@
 // that the job is withdrawn, the passenger that their driver changed or that Direct Taxi operations
 // cancelled it; a card still out is withdrawn), each action is in staff_actions once, and what the
 // booking's state does not allow is refused with a reason.
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../dev/free-port.js';
 import { createStaff } from '../../src/auth/staff.js';
+import { seriousA11yProblems } from '../support/axe.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let staffKey: string;
+let browser: Browser;
+let base: string;
 const created: TestDriver[] = [];
 beforeAll(async () => {
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '120' });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '120', PUBLIC_BASE_URL: base });
+  await stack.app.listen({ port, host: '127.0.0.1' });
   staffKey = (await createStaff(stack.sql, { name: 'Amara (ops)', role: 'operator' })).key;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 });
 afterEach(async () => takeDriversOffline(stack.sql, created.splice(0)));
-afterAll(async () => stack?.close());
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+const DESKTOP = { width: 1440, height: 900 };
 
 let n = 0;
 const passengerPhone = () => `+4474004${String(20000 + (Date.now() % 60000) + n++).padStart(5, '0')}`;
@@ -100,5 +113,52 @@ describe('ops act on a live booking', () => {
     const short = await ops('cancel', 'TXNOSUCH001', { reason: 'x' });
     expect(short.statusCode).toBe(400);
     expect(short.json().errors[0]).toMatchObject({ field: 'body.reason', message: 'say why' });
+  });
+
+  it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, then cancels it, each action in the story', async () => {
+    const stuck = await createDriver(stack.sql, { lat: 55.3926, lon: -1.6370, homeArea: 'national-default', name: 'Stuck Again' });
+    created.push(stuck);
+    const phone = passengerPhone();
+    const ref = await book(phone);
+    const card = await waitForJobCard(stack.sql, stuck, ref);
+    expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
+    await waitForStatus(stack.sql, ref, 'assigned');
+
+    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    const signIn = async (p: Page) => {
+      await p.fill('#key', staffKey);
+      await p.click('#key-form button[type=submit]');
+    };
+    await page.goto(`${base}/ops/bookings`);
+    await signIn(page);
+    // The passenger rang: staff type the number as they say it.
+    await page.fill('#board-q', `0${phone.slice(3, 7)} ${phone.slice(7)}`);
+    await page.click('#board-search button[type=submit]');
+    await page.click(`button[data-ref="${ref}"]`);
+    await page.waitForSelector('#story:not([hidden])');
+
+    await page.fill('#act-release', 'driver not answering for 20 minutes');
+    await page.click('button:has-text("Take the job off this driver")');
+    await page.waitForSelector(`text=Released the driver of ${ref}.`);
+    await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${stuck.id}`), 15_000, 'the passenger told');
+
+    await page.fill('#act-cancel', 'passenger no longer needs it');
+    await page.click('button:has-text("Cancel this booking")');
+    await page.waitForSelector(`text=Cancelled ${ref}.`);
+    await page.waitForSelector('#story-title:has-text("cancelled")');
+    const actions = await page.locator('[aria-label="Staff actions"] tbody tr').allTextContents();
+    expect(actions).toHaveLength(2);
+    expect(actions[0]).toMatch(/release driver.*Amara \(ops\).*driver not answering for 20 minutes/);
+    expect(actions[1]).toMatch(/cancel.*Amara \(ops\).*passenger no longer needs it/);
+    expect(await actionsOn(ref)).toEqual([
+      { action: 'booking.release_driver', reason: 'driver not answering for 20 minutes' },
+      { action: 'booking.cancel', reason: 'passenger no longer needs it' },
+    ]);
+    // Closed: nothing more to act on.
+    expect(await page.locator('text=Act on this booking').count()).toBe(0);
+    expect(
+      await seriousA11yProblems(browser, `${base}/ops/bookings?ref=${ref}`, { context: { viewport: DESKTOP }, before: signIn, ready: '#story:not([hidden])' }),
+    ).toEqual([]);
+    await page.context().close();
   });
 });
