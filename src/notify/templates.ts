@@ -252,6 +252,11 @@ export function renderPassengerCancelledText(b: BookingRow, by?: CancelledBy | n
   return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled${who}. Nothing is due. If you did not expect this, book again or reply to this message.`;
 }
 
+/** Ops changed the booking: how it now stands. */
+export function renderPassengerAmendedText(b: BookingRow): string {
+  return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}, fare ${pounds(b.fare_pence)}. If this is not right, reply to this message.`;
+}
+
 /** Booked: what, when, the fare, and where to follow it. Sent to the passenger's phone. */
 export function renderPassengerBookedText(b: BookingRow, trackUrl: string): string {
   return `Direct Taxi: taxi ${b.ref} booked, ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}. Fare ${pounds(b.fare_pence)}, paid to the driver. We will text you who is coming. Track or cancel: ${trackUrl}`;

@@ -47,6 +47,38 @@ const SCRIPT = inlineAsset(`(() => {
     });
     return form;
   };
+  // A new time, pickup or drop-off: only what is typed changes.
+  const amendForm = (b) => {
+    const form = el('form', undefined, 'toolbar');
+    const field = (id, label, type, value) => {
+      const wrap = el('div'); const l = el('label', label); l.htmlFor = id;
+      const input = el('input'); input.id = id; input.type = type; input.autocomplete = 'off'; if (value) input.placeholder = value;
+      wrap.append(l, input); form.append(wrap); return input;
+    };
+    const pickup = field('amend-pickup', 'New pickup', 'text', b.pickup);
+    const dropoff = field('amend-dropoff', 'New drop-off', 'text', b.dropoff);
+    const when = field('amend-when', 'New pickup time (London)', 'datetime-local', '');
+    const reason = field('amend-reason', 'Reason (recorded)', 'text', '');
+    reason.required = true; reason.maxLength = 300;
+    const go = el('button', 'Change the booking'); go.type = 'submit'; form.append(go);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault(); go.disabled = true;
+      const body = { reason: reason.value.trim() };
+      if (pickup.value.trim()) body.pickup = pickup.value.trim();
+      if (dropoff.value.trim()) body.dropoff = dropoff.value.trim();
+      // datetime-local is London wall time: sent as an instant with London's offset on that date.
+      if (when.value) body.pickup_at = londonInstant(when.value);
+      try { await post('/api/ops/bookings/' + encodeURIComponent(current) + '/amend', body); say('Changed ' + current + '.', true); await openStory(current); } catch (e) { say(e.message); }
+      go.disabled = false;
+    });
+    return form;
+  };
+  const londonInstant = (local) => {
+    const guess = new Date(local + 'Z');
+    const inLondon = new Date(guess.toLocaleString('en-US', { timeZone: 'Europe/London' }));
+    const inUtc = new Date(guess.toLocaleString('en-US', { timeZone: 'UTC' }));
+    return new Date(guess.getTime() - (inLondon.getTime() - inUtc.getTime())).toISOString();
+  };
   const table = (caption, head, rows) => {
     // Focusable and named, so a keyboard can scroll a wide table on a phone.
     const wrap = el('div', undefined, 'table-scroll'); wrap.tabIndex = 0; wrap.setAttribute('role', 'region'); wrap.setAttribute('aria-label', caption);
@@ -149,10 +181,11 @@ const SCRIPT = inlineAsset(`(() => {
       section('Payment records', table('Payment records', ['Recorded (London)', 'Amount', 'Method', 'By', 'Corrects'], story.payments.map((p) => [london(p.recorded_at), pounds(p.amount_pence), words(p.method), p.recorded_by, p.corrects]))),
       section('Staff actions', table('Staff actions', ['At (London)', 'Action', 'By', 'Reason'], story.staff_actions.map((a) => [london(a.at), words(a.action.replace('booking.', '')), a.by, a.reason]))),
     );
-    const live = !['completed', 'cancelled', 'no_show', 'unassigned', 'on_board'].includes(b.status);
+    const live = !['completed', 'cancelled', 'no_show', 'on_board'].includes(b.status);
     if (live) {
       const acts = [];
       if (b.driver && ['assigned', 'en_route', 'arrived'].includes(b.status)) acts.push(actionForm('Take the job off this driver', 'Released the driver of', 'release'));
+      if (!['en_route', 'arrived'].includes(b.status)) acts.push(amendForm(b));
       acts.push(actionForm('Cancel this booking', 'Cancelled', 'cancel'));
       $('story-body').append(section('Act on this booking', ...acts));
     }

@@ -23,7 +23,8 @@ import {
 } from '../schemas/drivers.js';
 import { gbp, text } from '../schemas/common.js';
 import { BookingRefParams, BookingView } from '../schemas/booking.js';
-import { EndTripReply, EndTripRequest, OpsCancelRequest, OpsReleaseReply, OpsReleaseRequest } from '../schemas/ops.js';
+import { EndTripReply, EndTripRequest, OpsAmendRequest, OpsCancelRequest, OpsReleaseReply, OpsReleaseRequest } from '../schemas/ops.js';
+import { amendAsOps } from '../bookings/amend-as-ops.js';
 import { cancelAsOps } from '../bookings/cancel.js';
 import { endTrip } from '../bookings/end-trip.js';
 import { presentBooking } from '../bookings/present.js';
@@ -168,6 +169,24 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const staff = await staffMember(s, request);
       return presentBooking(await cancelAsOps(s, staff, request.params.ref, request.body.reason), s.config.PUBLIC_BASE_URL);
+    },
+  });
+
+  r.post('/api/ops/bookings/:ref/amend', {
+    schema: {
+      operationId: 'opsAmendBooking',
+      tags,
+      summary: 'Change a live booking\'s pickup time, pickup or drop-off, saying why (recorded); priced again on the tariff, the passenger texted the booking as it now stands',
+      description: 'A new pickup or drop-off takes the job off a driver holding it (they are told) and dispatches it again; a new time keeps a driver who still fits. 409 too_late_to_amend once the passenger is on board, amend_driver_on_the_way for a new place once the driver is on the way. A place the geocoder cannot place is 422 with suggestions, as for a quote.',
+      params: BookingRefParams,
+      body: OpsAmendRequest,
+      response: { 200: BookingView, ...problemResponses(400, 401, 404, 409, 422, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      const { pickup, dropoff, pickup_at: pickupAt, reason } = request.body;
+      return presentBooking(await amendAsOps(s, staff, request.params.ref, { pickup, dropoff, pickupAt, reason }), s.config.PUBLIC_BASE_URL);
     },
   });
 

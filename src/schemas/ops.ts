@@ -172,3 +172,11 @@ export const OpsReleaseReply = z
     status: z.literal('dispatching_again').describe('The booking is dispatched again from the start of the cascade, never to the released driver'),
   })
   .meta({ id: 'OpsReleaseReply' });
+export const OpsAmendRequest = z
+  .object({
+    pickup: text(300).trim().min(2).optional().describe('The new pickup, as a passenger would type it'),
+    dropoff: text(300).trim().min(2).optional().describe('The new drop-off'),
+    pickup_at: z.iso.datetime({ offset: true }).optional().describe('The new pickup time, ISO 8601 with its offset'),
+    reason: text(300).trim().min(3, 'say why'),
+  })
+  .meta({ id: 'OpsAmendRequest' });

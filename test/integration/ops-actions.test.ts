@@ -115,7 +115,7 @@ describe('ops act on a live booking', () => {
     expect(short.json().errors[0]).toMatchObject({ field: 'body.reason', message: 'say why' });
   });
 
-  it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, then cancels it, each action in the story', async () => {
+  it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, changes its drop-off, then cancels it, each action in the story', async () => {
     const stuck = await createDriver(stack.sql, { lat: 55.3926, lon: -1.6370, homeArea: 'national-default', name: 'Stuck Again' });
     created.push(stuck);
     const phone = passengerPhone();
@@ -142,16 +142,31 @@ describe('ops act on a live booking', () => {
     await page.waitForSelector(`text=Released the driver of ${ref}.`);
     await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${stuck.id}`), 15_000, 'the passenger told');
 
+    // The passenger asks to go on to Morpeth instead: priced again, and they are texted the booking as it now is.
+    const [before] = await stack.sql<{ fare_pence: number }[]>`select fare_pence from bookings where ref = ${ref}`;
+    await page.fill('#amend-dropoff', 'Morpeth station');
+    await page.fill('#amend-reason', 'passenger rang to change the destination');
+    await page.click('button:has-text("Change the booking")');
+    await page.waitForSelector(`text=Changed ${ref}.`);
+    const [after] = await stack.sql<{ fare_pence: number; dropoff_query: string }[]>`select fare_pence, dropoff_query from bookings where ref = ${ref}`;
+    expect(after!.dropoff_query).toBe('Morpeth station');
+    expect(after!.fare_pence).toBeGreaterThan(before!.fare_pence);
+    const changed = await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key.startsWith(`amended-by-ops:${ref}:`)), 15_000, 'the passenger told of the change');
+    expect(changed.body).toMatch(/changed by Direct Taxi operations: now .* to Morpeth/);
+    expect(changed.body).toContain(`£${(after!.fare_pence / 100).toFixed(2)}`);
+
     await page.fill('#act-cancel', 'passenger no longer needs it');
     await page.click('button:has-text("Cancel this booking")');
     await page.waitForSelector(`text=Cancelled ${ref}.`);
     await page.waitForSelector('#story-title:has-text("cancelled")');
     const actions = await page.locator('[aria-label="Staff actions"] tbody tr').allTextContents();
-    expect(actions).toHaveLength(2);
+    expect(actions).toHaveLength(3);
     expect(actions[0]).toMatch(/release driver.*Amara \(ops\).*driver not answering for 20 minutes/);
-    expect(actions[1]).toMatch(/cancel.*Amara \(ops\).*passenger no longer needs it/);
+    expect(actions[1]).toMatch(/amend.*Amara \(ops\).*passenger rang to change the destination/);
+    expect(actions[2]).toMatch(/cancel.*Amara \(ops\).*passenger no longer needs it/);
     expect(await actionsOn(ref)).toEqual([
       { action: 'booking.release_driver', reason: 'driver not answering for 20 minutes' },
+      { action: 'booking.amend', reason: 'passenger rang to change the destination' },
       { action: 'booking.cancel', reason: 'passenger no longer needs it' },
     ]);
     // Closed: nothing more to act on.
