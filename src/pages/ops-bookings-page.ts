@@ -42,8 +42,22 @@ const SCRIPT = inlineAsset(`(() => {
     form.append(wrap, b);
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault(); b.disabled = true;
-      try { await post('/api/ops/bookings/' + encodeURIComponent(current) + '/' + path, { reason: reason.value.trim() }); say(what + ' ' + current + '.', true); await openStory(current); } catch (e) { say(e.message); }
+      try { await post('/api/ops/bookings/' + encodeURIComponent(current) + '/' + path, { reason: reason.value.trim() }); await openStory(current); say(what + ' ' + current + '.', true); } catch (e) { say(e.message); }
       b.disabled = false;
+    });
+    return form;
+  };
+  // Nobody holds it: offer it to a driver staff name (their id, from the drivers console).
+  const offerForm = () => {
+    const form = el('form', undefined, 'toolbar');
+    const add = (id, label) => { const wrap = el('div'); const l = el('label', label); l.htmlFor = id; const i = el('input'); i.id = id; i.type = 'text'; i.required = true; i.autocomplete = 'off'; i.spellcheck = false; wrap.append(l, i); form.append(wrap); return i; };
+    const driver = add('offer-driver', 'Driver id');
+    const reason = add('offer-reason', 'Reason (recorded)');
+    const go = el('button', 'Offer to this driver'); go.type = 'submit'; form.append(go);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault(); go.disabled = true;
+      try { const r = await post('/api/ops/bookings/' + encodeURIComponent(current) + '/offer', { driver_id: driver.value.trim(), reason: reason.value.trim() }); await openStory(current); say('Offered ' + current + ' to ' + r.offered_to + '.', true); } catch (e) { say(e.message); }
+      go.disabled = false;
     });
     return form;
   };
@@ -68,7 +82,7 @@ const SCRIPT = inlineAsset(`(() => {
       if (dropoff.value.trim()) body.dropoff = dropoff.value.trim();
       // datetime-local is London wall time: sent as an instant with London's offset on that date.
       if (when.value) body.pickup_at = londonInstant(when.value);
-      try { await post('/api/ops/bookings/' + encodeURIComponent(current) + '/amend', body); say('Changed ' + current + '.', true); await openStory(current); } catch (e) { say(e.message); }
+      try { await post('/api/ops/bookings/' + encodeURIComponent(current) + '/amend', body); await openStory(current); say('Changed ' + current + '.', true); } catch (e) { say(e.message); }
       go.disabled = false;
     });
     return form;
@@ -163,8 +177,12 @@ const SCRIPT = inlineAsset(`(() => {
     const driver = $('driver-filter').value.trim();
     renderDecisions(await api('/api/ops/bookings/' + encodeURIComponent(current) + '/decisions' + (driver ? '?driver_id=' + encodeURIComponent(driver) : '')));
   };
+  // A late answer to an older look never replaces a newer one (nor the form being typed in it).
+  let storySeq = 0;
   const openStory = async (ref) => {
+    const seq = ++storySeq;
     const story = await api('/api/ops/bookings/' + encodeURIComponent(ref));
+    if (seq !== storySeq) return;
     current = story.booking.ref;
     const b = story.booking;
     $('story-title').textContent = 'Booking ' + b.ref + ': ' + words(b.status);
@@ -185,6 +203,7 @@ const SCRIPT = inlineAsset(`(() => {
     if (live) {
       const acts = [];
       if (b.driver && ['assigned', 'en_route', 'arrived'].includes(b.status)) acts.push(actionForm('Take the job off this driver', 'Released the driver of', 'release'));
+      if (!b.driver) acts.push(offerForm());
       if (!['en_route', 'arrived'].includes(b.status)) acts.push(amendForm(b));
       acts.push(actionForm('Cancel this booking', 'Cancelled', 'cancel'));
       $('story-body').append(section('Act on this booking', ...acts));

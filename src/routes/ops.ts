@@ -23,11 +23,12 @@ import {
 } from '../schemas/drivers.js';
 import { gbp, text } from '../schemas/common.js';
 import { BookingRefParams, BookingView } from '../schemas/booking.js';
-import { EndTripReply, EndTripRequest, OpsAmendRequest, OpsCancelRequest, OpsReleaseReply, OpsReleaseRequest } from '../schemas/ops.js';
+import { EndTripReply, EndTripRequest, OpsAmendRequest, OpsCancelRequest, OpsOfferReply, OpsOfferRequest, OpsReleaseReply, OpsReleaseRequest } from '../schemas/ops.js';
 import { amendAsOps } from '../bookings/amend-as-ops.js';
 import { cancelAsOps } from '../bookings/cancel.js';
 import { endTrip } from '../bookings/end-trip.js';
 import { presentBooking } from '../bookings/present.js';
+import { offerToDriverAsOps } from '../bookings/offer-to-driver.js';
 import { releaseDriverAsOps } from '../bookings/release-driver.js';
 import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 import { approveRate } from '../quotes/approve-rate-override.js';
@@ -187,6 +188,24 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       const staff = await staffMember(s, request);
       const { pickup, dropoff, pickup_at: pickupAt, reason } = request.body;
       return presentBooking(await amendAsOps(s, staff, request.params.ref, { pickup, dropoff, pickupAt, reason }), s.config.PUBLIC_BASE_URL);
+    },
+  });
+
+  r.post('/api/ops/bookings/:ref/offer', {
+    schema: {
+      operationId: 'opsOfferToDriver',
+      tags,
+      summary: 'Offer a booking nobody holds to a driver you name (recorded); they get the job card and answer in the app',
+      description: 'Answered once the card is out. A decline or silence puts the booking back in the cascade. 409 already_assigned when a driver holds it (release them first), driver_busy when the named driver holds another card or a job at that time, driver_cannot_work when they are not approved; 404 driver_not_found.',
+      params: BookingRefParams,
+      body: OpsOfferRequest,
+      response: { 200: OpsOfferReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      const state = await offerToDriverAsOps(s, staff, request.params.ref, request.body.driver_id, request.body.reason);
+      return { booking_reference: state.ref, offered_to: request.body.driver_id, offer_expires_at: state.offer?.expiresAt ?? '' };
     },
   });
 

@@ -180,3 +180,12 @@ export const OpsAmendRequest = z
     reason: text(300).trim().min(3, 'say why'),
   })
   .meta({ id: 'OpsAmendRequest' });
+export const OpsOfferRequest = z
+  .object({
+    driver_id: text(60).trim().min(1).describe('The driver to offer the job to'),
+    reason: text(300).trim().min(3, 'say why'),
+  })
+  .meta({ id: 'OpsOfferRequest' });
+export const OpsOfferReply = z
+  .object({ booking_reference: z.string(), offered_to: z.string(), offer_expires_at: z.string() })
+  .meta({ id: 'OpsOfferReply' });

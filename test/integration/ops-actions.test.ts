@@ -115,7 +115,7 @@ describe('ops act on a live booking', () => {
     expect(short.json().errors[0]).toMatchObject({ field: 'body.reason', message: 'say why' });
   });
 
-  it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, changes its drop-off, then cancels it, each action in the story', async () => {
+  it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, hands it to a named driver, changes its drop-off, then cancels it, each action in the story', async () => {
     const stuck = await createDriver(stack.sql, { lat: 55.3926, lon: -1.6370, homeArea: 'national-default', name: 'Stuck Again' });
     created.push(stuck);
     const phone = passengerPhone();
@@ -142,6 +142,29 @@ describe('ops act on a live booking', () => {
     await page.waitForSelector(`text=Released the driver of ${ref}.`);
     await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${stuck.id}`), 15_000, 'the passenger told');
 
+    // Handed to a driver ops name, who rang in from Durham, beyond the cascade's reach: they alone get the card, and accept.
+    const named = await createDriver(stack.sql, { lat: 54.7761, lon: -1.5733, homeArea: 'national-default', tier: 'national', name: 'Named Driver' });
+    created.push(named);
+    // (The release is a signal: the story is looked at again once the driver is off the record.)
+    await eventually(async () => ((await stack.sql`select driver_id from bookings where ref = ${ref}`)[0]?.driver_id === null ? true : undefined), 15_000, 'the driver off the record');
+    // Opened afresh (the console keeps its place in the address, and the key for the tab).
+    await page.goto(`${base}/ops/bookings?ref=${ref}`);
+    await page.fill('#offer-driver', named.id);
+    await page.fill('#offer-reason', 'rang in and can be there in 30 minutes');
+    await page.click('button:has-text("Offer to this driver")');
+    await page.locator('#message', { hasText: `Offered ${ref} to ${named.id}.` }).waitFor();
+    const namedCard = await waitForJobCard(stack.sql, named, ref);
+    expect((await respond(stack.app, namedCard, 'accept')).statusCode).toBe(200);
+    await waitForStatus(stack.sql, ref, 'assigned');
+    expect((await stack.sql`select driver_id from bookings where ref = ${ref}`)[0]?.driver_id).toBe(named.id);
+    // A driver holds it now: nobody else can be named until they are released.
+    const again = await stack.app.inject({ method: 'POST', url: `/api/ops/bookings/${ref}/offer`, payload: { driver_id: stuck.id, reason: 'try again' }, headers: { authorization: `Bearer ${staffKey}` } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('already_assigned');
+    await page.goto(`${base}/ops/bookings?ref=${ref}`);
+    // The story as it now is: with the named driver on it.
+    await page.waitForSelector(`#story-body dd:has-text("${named.id}")`);
+
     // The passenger asks to go on to Morpeth instead: priced again, and they are texted the booking as it now is.
     const [before] = await stack.sql<{ fare_pence: number }[]>`select fare_pence from bookings where ref = ${ref}`;
     await page.fill('#amend-dropoff', 'Morpeth station');
@@ -160,12 +183,14 @@ describe('ops act on a live booking', () => {
     await page.waitForSelector(`text=Cancelled ${ref}.`);
     await page.waitForSelector('#story-title:has-text("cancelled")');
     const actions = await page.locator('[aria-label="Staff actions"] tbody tr').allTextContents();
-    expect(actions).toHaveLength(3);
+    expect(actions).toHaveLength(4);
     expect(actions[0]).toMatch(/release driver.*Amara \(ops\).*driver not answering for 20 minutes/);
-    expect(actions[1]).toMatch(/amend.*Amara \(ops\).*passenger rang to change the destination/);
-    expect(actions[2]).toMatch(/cancel.*Amara \(ops\).*passenger no longer needs it/);
+    expect(actions[1]).toMatch(/offer to driver.*Amara \(ops\).*rang in and can be there in 30 minutes/);
+    expect(actions[2]).toMatch(/amend.*Amara \(ops\).*passenger rang to change the destination/);
+    expect(actions[3]).toMatch(/cancel.*Amara \(ops\).*passenger no longer needs it/);
     expect(await actionsOn(ref)).toEqual([
       { action: 'booking.release_driver', reason: 'driver not answering for 20 minutes' },
+      { action: 'booking.offer_to_driver', reason: 'rang in and can be there in 30 minutes' },
       { action: 'booking.amend', reason: 'passenger rang to change the destination' },
       { action: 'booking.cancel', reason: 'passenger no longer needs it' },
     ]);

@@ -31,6 +31,7 @@ import {
   emailConfirmedSignal,
   exchangeStatusSignal,
   endTripUpdate,
+  offerToDriverUpdate,
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
@@ -596,6 +597,21 @@ await worker.runUntil(async () => {
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-ahead'), driverId: 'rec-ahead', decision: 'accept' }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-late'), driverId: 'rec-late', decision: 'accept' }] });
+      await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // From release 0.3.0 (issue 24): nobody within reach; ops hand the booking to a driver they
+    // name, who accepts it; the passenger then cancels.
+    'booking-offered-to-named-driver': async () => {
+      await insertDriver('rec-named', 4, 'saloon', 59.0); // hundreds of km away: never a candidate
+      const ref = 'TXREC00032';
+      const h = await startBookingWorkflow(ref, false, { agent: true, pickupInMs: 3_600_000, policy: { dispatchLeadSeconds: 7200, offerTimeoutSeconds: 30, retryBaseSeconds: 600 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await waitForStatus(ref, 'unassigned');
+      const state = await h.executeUpdate(offerToDriverUpdate, { args: [{ driverId: 'rec-named', driverName: 'rec-named' }] });
+      if (state.offer?.driverId !== 'rec-named') throw new Error('the named driver was not offered the job');
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: state.offer.offerId, driverId: 'rec-named', decision: 'accept' }] });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;

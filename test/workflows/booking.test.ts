@@ -16,6 +16,7 @@ import {
   bookingWorkflowId,
   driverDroppedSignal,
   emailConfirmedSignal,
+  offerToDriverUpdate,
   offerId as offerIdOf,
   reportTripUpdate,
   respondToOfferUpdate,
@@ -280,6 +281,21 @@ describe('booking workflow (time-skipping)', () => {
       expect(final.status).toBe('unassigned');
       // Told once that nobody had accepted yet (not once a round), and once that nobody was found.
       expect(news(world)).toEqual(['booked', 'no_driver_yet', 'no_driver_found']);
+    });
+  });
+
+  it('offers a booking nobody took to the driver ops name, then refuses another name while that driver holds it', async () => {
+    // Nobody within the cascade's reach ('far-away' is not among its candidates), but ops know them.
+    await scenario([], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 10 * MINUTE });
+      await roundsAre(world, [1]);
+      const state = await b.handle.executeUpdate(offerToDriverUpdate, { args: [{ driverId: 'far-away', driverName: 'Far Away' }] });
+      expect(state.offer).toMatchObject({ driverId: 'far-away' });
+      expect(world.called('sendJobCard')).toEqual([expect.objectContaining({ driverId: 'far-away' })]);
+      expect(await b.accept('far-away')).toBe('accepted');
+      await expect(b.handle.executeUpdate(offerToDriverUpdate, { args: [{ driverId: 'someone', driverName: 'Someone' }] })).rejects.toSatisfy(
+        (e) => failureType(e) === BookingFailure.alreadyAssigned,
+      );
     });
   });
 

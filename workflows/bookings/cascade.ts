@@ -4,7 +4,7 @@
 // may take the job (exchange.ts), and the round then follows it there. An operator's job skips the
 // cascade: its own pick is offered.
 import { db, type jobCardActivities } from './activities.js';
-import { CANDIDATE_PAGE_SIZE, TIERS, offerId, type CandidateClaim, type FirstCardPage, type FleetAssignInput, type Tier } from './definitions.js';
+import { CANDIDATE_PAGE_SIZE, TIERS, offerId, type CandidateClaim, type FirstCardPage, type FleetAssignInput, type OpsOfferInput, type Tier } from './definitions.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
 import { offerJob } from './offer.js';
 import type { BookingRun, Candidate } from './run.js';
@@ -124,19 +124,31 @@ export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Prom
  * hands the job back to the operator's dashboard.
  */
 export async function offerToFleetDriver(run: BookingRun, jobCards: JobCards, pick: FleetAssignInput): Promise<void> {
+  await offerToNamedDriver(run, jobCards, pick, 'partner', () => (run.fleetPicksServed += 1));
+}
+
+/**
+ * Ops hand a booking nobody holds to a driver they name: that driver alone is offered it, with the
+ * usual job card, in a round of its own. A decline or silence puts the booking back in the cascade.
+ */
+export async function offerToOpsPick(run: BookingRun, jobCards: JobCards, pick: OpsOfferInput): Promise<void> {
+  await offerToNamedDriver(run, jobCards, pick, 'local', () => (run.opsPicksServed += 1));
+}
+
+/** One named driver offered the job; `served` answers whoever named them once the card is out (or could not be). */
+async function offerToNamedDriver(run: BookingRun, jobCards: JobCards, pick: { driverId: string; driverName: string }, tier: Tier, served: () => void): Promise<void> {
   run.state.round += 1;
   const round = run.state.round;
   const c = { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null };
   const id = offerId(run.ref, round, pick.driverId);
   const expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
-  const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: pick.driverId, round, tier: 'partner', expiresAt });
+  const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: pick.driverId, round, tier, expiresAt });
   if (!claimed) {
-    run.record('partner', c, 'skipped', 'busy');
-    run.fleetPicksServed += 1;
+    run.record(tier, c, 'skipped', 'busy');
+    served();
     return;
   }
-  // The operator's request is answered once the card is out (or could not be delivered).
-  const served = () => (run.fleetPicksServed += 1);
-  const outcome = await offerJob(run, jobCards, { tier: 'partner', round, candidate: c, offerId: id, expiresAt, onCardOut: served });
+  // The request is answered once the card is out (or could not be delivered).
+  const outcome = await offerJob(run, jobCards, { tier, round, candidate: c, offerId: id, expiresAt, onCardOut: served });
   if (outcome === 'undeliverable') served();
 }

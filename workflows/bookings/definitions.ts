@@ -366,6 +366,13 @@ export interface FleetAssignInput {
   driverId: string;
   driverName: string;
 }
+/** Ops hand a booking nobody holds to a driver they name (src/bookings/offer-to-driver.ts). */
+export interface OpsOfferInput {
+  driverId: string;
+  driverName: string;
+}
+/** Answers once the named driver's job card is out (or they were found busy: `offer` is then not theirs). */
+export const offerToDriverUpdate = defineUpdate<BookingState, [OpsOfferInput]>('offerToDriver');
 /** Answers once the job card is out to the driver (or the driver was found busy: `offer` is then not theirs). */
 export const assignFleetDriverUpdate = defineUpdate<BookingState, [FleetAssignInput]>('assignFleetDriver');
 export const emailConfirmedSignal = defineSignal('emailConfirmed');

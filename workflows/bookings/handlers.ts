@@ -9,6 +9,7 @@ import {
   amendBookingUpdate,
   assignFleetDriverUpdate,
   bookingCreatedUpdate,
+  offerToDriverUpdate,
   bookingStateQuery,
   cancelBookingUpdate,
   driverDroppedSignal,
@@ -26,6 +27,7 @@ import {
   type CancelInput,
   type EndTripInput,
   type FleetAssignInput,
+  type OpsOfferInput,
   type OfferResponseInput,
   type ReportTripInput,
   type SettleInput,
@@ -172,6 +174,26 @@ function handleFleetPicks(run: BookingRun): void {
 }
 
 function handleDriverMessages(run: BookingRun): void {
+  setHandler(
+    offerToDriverUpdate,
+    async (pick) => {
+      run.opsPick = pick;
+      const served = run.opsPicksServed;
+      await condition(() => run.opsPicksServed > served || run.closed());
+      return run.state;
+    },
+    {
+      validator: (pick: OpsOfferInput) => {
+        refuseIfClosed(run);
+        if (run.operatorId) throw refuse(`booking ${run.ref} is an operator's job: its operator picks the driver`, BookingFailure.notOperatorJob);
+        if (run.cancelRequest !== null) throw refuse(`booking ${run.ref} is being cancelled`, BookingFailure.closed);
+        if (run.state.driverId !== null || run.opsPick !== null) {
+          throw refuse(`booking ${run.ref} already has a driver (take the job off them first) or a driver named for it`, BookingFailure.alreadyAssigned);
+        }
+        if (!pick.driverId) throw refuse('name a driver', BookingFailure.notYourJob);
+      },
+    },
+  );
   setHandler(driverDroppedSignal, (d) => {
     if (d.driverId === run.state.driverId) run.drop = d;
   });

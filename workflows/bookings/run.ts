@@ -19,6 +19,7 @@ import {
   type DriverDroppedInput,
   type FirstCardPage,
   type FleetAssignInput,
+  type OpsOfferInput,
   type SettleInput,
   type Tier,
   type TripProgress,
@@ -48,6 +49,9 @@ export class BookingRun {
   /** Operator bookings: the fleet driver the operator picked, waiting to be offered the job. */
   fleetPick: FleetAssignInput | null = null;
   fleetPicksServed = 0;
+  /** A driver ops named for the job (offerToDriver), waiting to be offered it. */
+  opsPick: OpsOfferInput | null = null;
+  opsPicksServed = 0;
 
   // The main loop's own bookkeeping.
   exhaustedRounds = 0;
@@ -120,7 +124,7 @@ export class BookingRun {
 
   /** Something the main loop must deal with before waiting any longer. */
   interrupted(): boolean {
-    return this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.holderSuspended() || this.onBoardWithSuspendedDriver();
+    return this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.opsPick !== null || this.holderSuspended() || this.onBoardWithSuspendedDriver();
   }
 
   /** The decision log: every driver considered, and what became of them. */

@@ -6,7 +6,7 @@
 // State and transitions: run.ts. Messages: handlers.ts. Finding a driver: cascade.ts, offer.ts.
 import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
-import { firstPageQuery, letFirstPageGo, offerToFleetDriver, runCascadeRound } from './cascade.js';
+import { firstPageQuery, letFirstPageGo, offerToFleetDriver, offerToOpsPick, runCascadeRound } from './cascade.js';
 import { cancelExchangeJob, installExchangeHandlers, sendAmendmentToExchangeFleet } from './exchange.js';
 import {
   isNextTripStep,
@@ -56,6 +56,9 @@ export const CONFIRM_ON_THE_DAY = 'confirm-on-the-day';
 const CONFIRM_ASK_MS = 60 * 60_000;
 const CONFIRM_DEADLINE_MS = 30 * 60_000;
 
+/** Patch (issue 24): ops hand a booking nobody holds to a driver they name (offerToDriver). */
+export const OPS_OFFER_TO_DRIVER = 'ops-offer-to-driver';
+
 type JobCards = ReturnType<typeof jobCardActivities>;
 /** What a step of the main loop leaves: go round again, or the booking is closed. */
 type Next = 'again' | 'closed';
@@ -84,6 +87,13 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
     if (run.closed()) break;
     if (await applyChanges(run)) {
       await sendAmendmentToExchangeFleet(run);
+      continue;
+    }
+    if (run.opsPick && patched(OPS_OFFER_TO_DRIVER)) {
+      // Taken first: a pick still waiting interrupts whatever is in progress, its own offer included.
+      const pick = run.opsPick;
+      run.opsPick = null;
+      await offerToOpsPick(run, jobCards, pick);
       continue;
     }
     const next =

@@ -64,6 +64,7 @@ describe('workflow replay', () => {
     ['0.3.0', 'booking-dropped-passenger-told-receipt.json', ['passenger-told-at-every-turn']],
     ['0.3.0', 'booking-unassigned-backoff.json', ['passenger-told-at-every-turn']],
     ['0.3.0', 'booking-accepted-ahead-not-confirmed.json', ['passenger-told-at-every-turn', 'confirm-on-the-day']],
+    ['0.3.0', 'booking-offered-to-named-driver.json', ['ops-offer-to-driver']],
   ] as const)('has, for release %s, %s: a path its patches added, carrying its patch markers', (release, file, ids) => {
     expect(files).toContain(`${release}/${file}`);
     // The CLI's JSON export: a patch marker's id is in its details, base64 JSON.

@@ -10681,6 +10681,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   firstPageQuery: () => (/* binding */ firstPageQuery),
 /* harmony export */   letFirstPageGo: () => (/* binding */ letFirstPageGo),
 /* harmony export */   offerToFleetDriver: () => (/* binding */ offerToFleetDriver),
+/* harmony export */   offerToOpsPick: () => (/* binding */ offerToOpsPick),
 /* harmony export */   pageQuery: () => (/* binding */ pageQuery),
 /* harmony export */   runCascadeRound: () => (/* binding */ runCascadeRound)
 /* harmony export */ });
@@ -10911,6 +10912,15 @@ async function runCascadeRound(run, jobCards) {
  * the job card like any other and accepts or declines in the driver app. A decline or silence
  * hands the job back to the operator's dashboard.
  */ async function offerToFleetDriver(run, jobCards, pick) {
+    await offerToNamedDriver(run, jobCards, pick, 'partner', ()=>run.fleetPicksServed += 1);
+}
+/**
+ * Ops hand a booking nobody holds to a driver they name: that driver alone is offered it, with the
+ * usual job card, in a round of its own. A decline or silence puts the booking back in the cascade.
+ */ async function offerToOpsPick(run, jobCards, pick) {
+    await offerToNamedDriver(run, jobCards, pick, 'local', ()=>run.opsPicksServed += 1);
+}
+/** One named driver offered the job; `served` answers whoever named them once the card is out (or could not be). */ async function offerToNamedDriver(run, jobCards, pick, tier, served) {
     run.state.round += 1;
     const round = run.state.round;
     const c = {
@@ -10925,18 +10935,17 @@ async function runCascadeRound(run, jobCards) {
         ref: run.ref,
         driverId: pick.driverId,
         round,
-        tier: 'partner',
+        tier,
         expiresAt
     });
     if (!claimed) {
-        run.record('partner', c, 'skipped', 'busy');
-        run.fleetPicksServed += 1;
+        run.record(tier, c, 'skipped', 'busy');
+        served();
         return;
     }
-    // The operator's request is answered once the card is out (or could not be delivered).
-    const served = ()=>run.fleetPicksServed += 1;
+    // The request is answered once the card is out (or could not be delivered).
     const outcome = await (0,_offer_js__WEBPACK_IMPORTED_MODULE_3__.offerJob)(run, jobCards, {
-        tier: 'partner',
+        tier,
         round,
         candidate: c,
         offerId: id,
@@ -10988,6 +10997,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   initialStatus: () => (/* binding */ initialStatus),
 /* harmony export */   isNextTripStep: () => (/* binding */ isNextTripStep),
 /* harmony export */   offerId: () => (/* binding */ offerId),
+/* harmony export */   offerToDriverUpdate: () => (/* binding */ offerToDriverUpdate),
 /* harmony export */   parseOfferId: () => (/* binding */ parseOfferId),
 /* harmony export */   passengerHearsFromUs: () => (/* binding */ passengerHearsFromUs),
 /* harmony export */   reportTripUpdate: () => (/* binding */ reportTripUpdate),
@@ -11122,6 +11132,7 @@ const respondToOfferUpdate = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1_
 const cancelBookingUpdate = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1__.defineUpdate)('cancelBooking');
 const amendBookingUpdate = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1__.defineUpdate)('amendBooking');
 /** Sent with update-with-start by every booking route: returns once the booking record exists. */ const bookingCreatedUpdate = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1__.defineUpdate)('bookingCreated');
+/** Answers once the named driver's job card is out (or they were found busy: `offer` is then not theirs). */ const offerToDriverUpdate = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1__.defineUpdate)('offerToDriver');
 /** Answers once the job card is out to the driver (or the driver was found busy: `offer` is then not theirs). */ const assignFleetDriverUpdate = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1__.defineUpdate)('assignFleetDriver');
 const emailConfirmedSignal = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1__.defineSignal)('emailConfirmed');
 const driverDroppedSignal = (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_1__.defineSignal)('driverDropped');
@@ -11709,7 +11720,23 @@ function handleFleetPicks(run) {
     });
 }
 function handleDriverMessages(run) {
-    ;(0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.setHandler)(_definitions_js__WEBPACK_IMPORTED_MODULE_1__.driverDroppedSignal, (d)=>{
+    ;(0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.setHandler)(_definitions_js__WEBPACK_IMPORTED_MODULE_1__.offerToDriverUpdate, async (pick)=>{
+        run.opsPick = pick;
+        const served = run.opsPicksServed;
+        await (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.condition)(()=>run.opsPicksServed > served || run.closed());
+        return run.state;
+    }, {
+        validator: (pick)=>{
+            refuseIfClosed(run);
+            if (run.operatorId) throw refuse(`booking ${run.ref} is an operator's job: its operator picks the driver`, _definitions_js__WEBPACK_IMPORTED_MODULE_1__.BookingFailure.notOperatorJob);
+            if (run.cancelRequest !== null) throw refuse(`booking ${run.ref} is being cancelled`, _definitions_js__WEBPACK_IMPORTED_MODULE_1__.BookingFailure.closed);
+            if (run.state.driverId !== null || run.opsPick !== null) {
+                throw refuse(`booking ${run.ref} already has a driver (take the job off them first) or a driver named for it`, _definitions_js__WEBPACK_IMPORTED_MODULE_1__.BookingFailure.alreadyAssigned);
+            }
+            if (!pick.driverId) throw refuse('name a driver', _definitions_js__WEBPACK_IMPORTED_MODULE_1__.BookingFailure.notYourJob);
+        }
+    });
+    (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.setHandler)(_definitions_js__WEBPACK_IMPORTED_MODULE_1__.driverDroppedSignal, (d)=>{
         if (d.driverId === run.state.driverId) run.drop = d;
     });
     (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.setHandler)(_definitions_js__WEBPACK_IMPORTED_MODULE_1__.driverSuspendedSignal, ({ driverId })=>{
@@ -12019,7 +12046,7 @@ class BookingRun {
         return this.isSuspended(this.state.driverId) && this.state.status === 'on_board' && !this.opsToldOnBoard;
     }
     /** Something the main loop must deal with before waiting any longer. */ interrupted() {
-        return this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.holderSuspended() || this.onBoardWithSuspendedDriver();
+        return this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.opsPick !== null || this.holderSuspended() || this.onBoardWithSuspendedDriver();
     }
     /** The decision log: every driver considered, and what became of them. */ record(tier, c, outcome, reason = null) {
         this.state.candidates.push(_object_spread_props(_object_spread({
@@ -12127,6 +12154,8 @@ class BookingRun {
         _define_property(this, "settlement", void 0);
         /** Operator bookings: the fleet driver the operator picked, waiting to be offered the job. */ _define_property(this, "fleetPick", void 0);
         _define_property(this, "fleetPicksServed", void 0);
+        /** A driver ops named for the job (offerToDriver), waiting to be offered it. */ _define_property(this, "opsPick", void 0);
+        _define_property(this, "opsPicksServed", void 0);
         // The main loop's own bookkeeping.
         _define_property(this, "exhaustedRounds", void 0);
         /** When the driver holding the job accepted it (workflow time): one who took it well ahead confirms on the day. */ _define_property(this, "assignedAtMs", void 0);
@@ -12152,6 +12181,8 @@ class BookingRun {
         this.settlement = null;
         this.fleetPick = null;
         this.fleetPicksServed = 0;
+        this.opsPick = null;
+        this.opsPicksServed = 0;
         this.exhaustedRounds = 0;
         this.assignedAtMs = 0;
         this.confirmAskedOf = null;
@@ -12199,6 +12230,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   AMEND_ROUTE_AND_FARE: () => (/* binding */ AMEND_ROUTE_AND_FARE),
 /* harmony export */   CONFIRM_ON_THE_DAY: () => (/* binding */ CONFIRM_ON_THE_DAY),
+/* harmony export */   OPS_OFFER_TO_DRIVER: () => (/* binding */ OPS_OFFER_TO_DRIVER),
 /* harmony export */   PASSENGER_TOLD: () => (/* binding */ PASSENGER_TOLD),
 /* harmony export */   bookingWorkflow: () => (/* binding */ bookingWorkflow)
 /* harmony export */ });
@@ -12270,6 +12302,7 @@ function _object_spread(target) {
  */ const CONFIRM_ON_THE_DAY = 'confirm-on-the-day';
 /** Defaults for bookings whose policy does not say (DispatchPolicy.confirmAskSeconds, confirmDeadlineSeconds). */ const CONFIRM_ASK_MS = 60 * 60000;
 const CONFIRM_DEADLINE_MS = 30 * 60000;
+/** Patch (issue 24): ops hand a booking nobody holds to a driver they name (offerToDriver). */ const OPS_OFFER_TO_DRIVER = 'ops-offer-to-driver';
 async function bookingWorkflow(input) {
     var _run_state_exchange;
     const run = new _run_js__WEBPACK_IMPORTED_MODULE_6__.BookingRun(input);
@@ -12299,6 +12332,13 @@ async function bookingWorkflow(input) {
         if (run.closed()) break;
         if (await applyChanges(run)) {
             await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_3__.sendAmendmentToExchangeFleet)(run);
+            continue;
+        }
+        if (run.opsPick && (0,_temporalio_workflow__WEBPACK_IMPORTED_MODULE_0__.patched)(OPS_OFFER_TO_DRIVER)) {
+            // Taken first: a pick still waiting interrupts whatever is in progress, its own offer included.
+            const pick = run.opsPick;
+            run.opsPick = null;
+            await (0,_cascade_js__WEBPACK_IMPORTED_MODULE_2__.offerToOpsPick)(run, jobCards, pick);
             continue;
         }
         const next = run.state.driverId !== null ? await followTrip(run) : run.operatorId ? await awaitOperatorPick(run, jobCards) : await findDriver(run, jobCards);
