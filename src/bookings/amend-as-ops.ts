@@ -1,4 +1,4 @@
-import { recordStaffAction, type StaffMember } from '../auth/staff.js';
+import { recordStaffAction, staffActionsFor, type StaffMember } from '../auth/staff.js';
 import { sendBestEffort } from '../notify/best-effort.js';
 import { renderPassengerAmendedText } from '../notify/templates.js';
 import { priceTrip } from '../quotes/create-quote.js';
@@ -87,9 +87,9 @@ export async function amendAsOps(s: Services, staff: StaffMember, ref: string, a
   });
   const after = (await findBooking(s.sql, ref)) ?? row;
   // Each amendment told once (its number among the booking's amendments); a partner's customer hears from the partner.
-  const [counted] = await s.sql<{ n: number }[]>`select count(*)::int as n from staff_actions where subject_kind = 'booking' and subject_id = ${ref} and action = 'booking.amend'`;
+  const amendments = (await staffActionsFor(s.sql, 'booking', ref)).filter((x) => x.action === 'booking.amend').length;
   if (after.passenger_phone && passengerHearsFromUs(after.source)) {
-    const msg = { channel: 'sms' as const, to: after.passenger_phone, body: renderPassengerAmendedText(after), idempotencyKey: `amended-by-ops:${ref}:${counted?.n ?? 0}`, bookingRef: ref };
+    const msg = { channel: 'sms' as const, to: after.passenger_phone, body: renderPassengerAmendedText(after), idempotencyKey: `amended-by-ops:${ref}:${amendments}`, bookingRef: ref };
     // The amendment stands whether or not the text goes: an undeliverable number is not an error here.
     await sendBestEffort(s.notifier, msg, () => undefined);
   }

@@ -5,23 +5,19 @@
 // cash payment. The small-hours rule (from the evening before) and the clock change are proved on
 // the time-skipping server (test/workflows/advance-allocation.test.ts), since this file cannot
 // choose the hour it runs at.
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../dev/free-port.js';
+import { startBrowserStack } from '../support/browser-stack.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
 import { createDriver, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
 let base: string;
 const drivers: TestDriver[] = [];
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  stack = await startStack({ PUBLIC_BASE_URL: base, OFFER_TIMEOUT_SECONDS: '300', ADVANCE_DISPATCH_HOURS: '3' });
-  await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  ({ stack, browser, base } = await startBrowserStack({ OFFER_TIMEOUT_SECONDS: '300', ADVANCE_DISPATCH_HOURS: '3' }));
 });
 afterAll(async () => {
   await takeDriversOffline(stack.sql, drivers);

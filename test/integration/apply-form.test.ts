@@ -2,21 +2,17 @@
 // at once, beside its field in plain words and listed at the top, never one at a time in field
 // ids; the home area is picked from a list of councils by name; the registration and colour are
 // asked for. axe finds no serious or critical issue on the form showing its problems.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../dev/free-port.js';
+import { startBrowserStack } from '../support/browser-stack.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import type { TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
 let base: string;
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  stack = await startStack({ PUBLIC_BASE_URL: base });
-  await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  ({ stack, browser, base } = await startBrowserStack());
 });
 afterAll(async () => {
   await browser?.close();

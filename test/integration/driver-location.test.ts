@@ -4,27 +4,23 @@
 // The page's clock is driven by the test (Playwright's clock), and the silence the server saw is
 // made by moving the driver's last position back, never by waiting. When the service cannot see a
 // driver it says so in the app, and the location watch texts them once before dispatch passes them over.
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../dev/free-port.js';
 import { createDriverActivities } from '../../activities/drivers.js';
 import { createStaff } from '../../src/auth/staff.js';
 import type { Sql } from '../../src/db/sql.js';
 import { OutboxNotifier } from '../../src/notify/outbox-notifier.js';
+import { startBrowserStack } from '../support/browser-stack.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
 let base: string;
 const drivers: TestDriver[] = [];
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  stack = await startStack({ PUBLIC_BASE_URL: base, OFFER_TIMEOUT_SECONDS: '120' });
-  await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  ({ stack, browser, base } = await startBrowserStack({ OFFER_TIMEOUT_SECONDS: '120' }));
 });
 afterAll(async () => {
   await takeDriversOffline(stack.sql, drivers);

@@ -3,13 +3,13 @@
 // that the job is withdrawn, the passenger that their driver changed or that Direct Taxi operations
 // cancelled it; a card still out is withdrawn), each action is in staff_actions once, and what the
 // booking's state does not allow is refused with a reason.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../dev/free-port.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { seriousA11yProblems } from '../support/axe.js';
+import { startBrowserStack } from '../support/browser-stack.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let staffKey: string;
@@ -17,12 +17,8 @@ let browser: Browser;
 let base: string;
 const created: TestDriver[] = [];
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '120', PUBLIC_BASE_URL: base });
-  await stack.app.listen({ port, host: '127.0.0.1' });
+  ({ stack, browser, base } = await startBrowserStack({ OFFER_TIMEOUT_SECONDS: '120' }));
   staffKey = (await createStaff(stack.sql, { name: 'Amara (ops)', role: 'operator' })).key;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 });
 afterEach(async () => takeDriversOffline(stack.sql, created.splice(0)));
 afterAll(async () => {

@@ -3,24 +3,20 @@
 // drops out. At each turn the passenger's messages in the outbox are read as the passenger would
 // read them (booked with the tracking link, who is coming, the driver replaced, the new driver, the
 // receipt), each once, while the tracking page follows without a reload.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../dev/free-port.js';
+import { startBrowserStack } from '../support/browser-stack.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
 let base: string;
 const drivers: TestDriver[] = [];
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  stack = await startStack({ PUBLIC_BASE_URL: base, OFFER_TIMEOUT_SECONDS: '120' });
-  await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  ({ stack, browser, base } = await startBrowserStack({ OFFER_TIMEOUT_SECONDS: '120' }));
 });
 afterAll(async () => {
   await takeDriversOffline(stack.sql, drivers);

@@ -22,7 +22,7 @@ export interface A11yProblem {
 
 /**
  * axe's serious and critical violations on the page at `url`, in light and dark colour schemes, on
- * a phone-sized screen, plus sideways scrolling (a page wider than the phone). `ready` is waited
+ * a phone-sized screen (or the viewport `context` gives), plus sideways scrolling (a page wider than the screen). `ready` is waited
  * for before checking, e.g. the map once it shows. `context` sets up the browser, e.g. a signed-in
  * session in localStorage; `before` acts on the page first, e.g. signs in.
  */
@@ -33,7 +33,8 @@ export async function seriousA11yProblems(
 ): Promise<A11yProblem[]> {
   const problems: A11yProblem[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
-    const context = await browser.newContext({ ...opts.context, viewport: PHONE_VIEWPORT, colorScheme, bypassCSP: true });
+    // A phone unless the test says otherwise (a console is checked on a desktop's screen).
+    const context = await browser.newContext({ ...opts.context, viewport: opts.context?.viewport ?? PHONE_VIEWPORT, colorScheme, bypassCSP: true });
     try {
       const page = await context.newPage();
       await page.goto(url);
@@ -55,6 +56,6 @@ async function check(page: Page): Promise<A11yProblem[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   const sideways = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-  if (sideways > 0) problems.push({ id: 'horizontal-scroll', impact: 'serious', help: `The page is ${sideways}px wider than a phone's screen`, targets: ['html'] });
+  if (sideways > 0) problems.push({ id: 'horizontal-scroll', impact: 'serious', help: `The page is ${sideways}px wider than the screen`, targets: ['html'] });
   return problems;
 }
