@@ -1,6 +1,7 @@
 import type { Sql } from '../src/db/sql.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
+import type { BillingSettings } from '../src/billing/settings.js';
 import { createBookingRecordActivities } from './bookings/records.js';
 import { createDispatchActivities } from './bookings/dispatch.js';
 import { createDriverActivities } from './drivers.js';
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   partnerDelivery: PartnerDeliverySettings;
   /** The worker's own counters (src/ops/metrics.ts), incremented where decisions are recorded. */
   metrics: WorkerMetrics;
+  /** Subscription prices and the payment provider that collects invoices (src/billing/settings.ts). */
+  billing: BillingSettings;
 }
 
 /**

@@ -133,6 +133,8 @@ const ConfigSchema = z.object({
   ADVANCE_LONG_TRIP_KM: z.coerce.number().positive().max(1000).default(30),
   EARLY_PICKUP_BEFORE_HOUR: z.coerce.number().int().min(0).max(12).default(7),
   EARLY_PICKUP_DISPATCH_FROM_HOUR: z.coerce.number().int().min(12).max(23).default(20),
+  /** The upcoming-jobs board in the driver app lists pre-booked jobs picking up within this many hours (src/dispatch/upcoming.ts). */
+  UPCOMING_JOBS_HORIZON_HOURS: z.coerce.number().positive().max(168).default(36),
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_MAX_SECONDS: positiveInt.default(15 * 60),
@@ -160,6 +162,33 @@ const ConfigSchema = z.object({
     .refine((v) => v.trim() === '' || v.trim().split(/\s+/).every((x) => /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(x)), {
       message: 'must be whsec_<base64> secrets separated by spaces',
     }),
+  /**
+   * The drivers' and partners' weekly subscription (docs/billing.md). The one named third-party job
+   * source (spec 8) is a partner id; jobs from it that a driver completes cost
+   * THIRD_PARTY_JOB_FEE_PENCE each. Empty: no source is named.
+   */
+  THIRD_PARTY_JOB_SOURCE: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || /^[a-z0-9][a-z0-9-]{1,39}$/.test(v), { message: 'must be a partner id (a-z, 0-9, -) or empty' }),
+  THIRD_PARTY_JOB_FEE_PENCE: z.coerce.number().int().min(0).max(10_000).default(50),
+  /** The card rail's processor fee, passed on per card payment: basis points of the payment plus a fixed amount. */
+  CARD_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1_000).default(150),
+  CARD_FEE_FIXED_PENCE: z.coerce.number().int().min(0).max(1_000).default(20),
+  /** Who collects the invoices: 'stripe' (live), or 'test', a double that charges nobody (development, tests). */
+  BILLING_PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{10,}$/, 'must be a Stripe secret or restricted key (sk_live_..., rk_live_...)').optional(),
+  /** The webhook endpoint's signing secrets (whsec_...), space separated while one is rolled. */
+  STRIPE_WEBHOOK_SECRETS: z
+    .string()
+    .default('')
+    .refine((v) => v.trim() === '' || v.trim().split(/\s+/).every((x) => /^whsec_[A-Za-z0-9]{16,}$/.test(x)), { message: 'must be whsec_ secrets separated by spaces' }),
+  STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
+  /** Signs the test double's webhooks (Standard Webhooks, whsec_<base64>); development only. */
+  BILLING_TEST_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_<base64>')
+    .default('whsec_ZGV2ZWxvcG1lbnQtb25seS1iaWxsaW5nLXdlYmhvb2s='),
   OPS_ALERT_EMAIL: z.email().default('ops@localhost'),
   /** Ops are emailed once when a booking still has no driver this many minutes before pickup. */
   OPS_UNASSIGNED_ALERT_MINUTES: positiveInt.max(24 * 60).default(15),
@@ -229,6 +258,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (c.NODE_ENV === 'production' && !c[required]) {
       throw new ConfigError(`Invalid configuration:\n  ${required}: is required in production`);
     }
+  }
+  if (c.BILLING_PAYMENT_PROVIDER === 'stripe' && (!c.STRIPE_SECRET_KEY || c.STRIPE_WEBHOOK_SECRETS.trim() === '')) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe');
   }
   return {
     ...c,

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities/index.js';
+import { billingSettings } from './billing/settings.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
 import type { Geocoder, Router } from './geo/types.js';
@@ -64,5 +65,6 @@ export function activityDeps(
       temporalUiBookingUrl: (ref) => temporalUiBookingUrl(config, ref),
     },
     partnerDelivery: { secretsKey: config.PARTNER_SECRETS_KEY, env: config.NODE_ENV },
+    billing: billingSettings(config),
   };
 }

@@ -12,6 +12,7 @@ import { installWorkerLogging } from './temporal/runtime-logging.js';
 import { createWorkerMetrics } from './ops/metrics.js';
 import { startMetricsServer } from './ops/metrics-server.js';
 import { ensureLocationWatch, ensureOpsWatch } from './ops/watch.js';
+import { ensurePartnerBilling } from './billing/partner-billing.js';
 import { ensureSearchAttributes } from './temporal/search-attributes.js';
 
 runMain('worker', async () => {
@@ -44,6 +45,8 @@ runMain('worker', async () => {
   if (config.OPS_WATCH) {
     await ensureOpsWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
     await ensureLocationWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
+    // And bills the partners' weeks (src/billing/, docs/billing.md).
+    await ensurePartnerBilling(probe.client, config.TEMPORAL_TASK_QUEUE);
   }
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.

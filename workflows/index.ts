@@ -3,6 +3,8 @@
 export { quoteWorkflow } from './quotes/workflow.js';
 export { bookingWorkflow } from './bookings/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './billing/workflow.js';
+export { invoiceCollectionWorkflow } from './billing/collection.js';
+export { partnerBillingWorkflow } from './billing/partner-billing.js';
 export { driverLicenceWorkflow } from './drivers/workflow.js';
 export { driverSuspensionWorkflow } from './drivers/suspension.js';
 export { driverLocationWatchWorkflow } from './drivers/location-watch.js';

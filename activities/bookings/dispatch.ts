@@ -2,8 +2,11 @@ import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { insertBooking, loadBooking, unassignDriver } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
-import { DEFAULT_CASCADE_POLICY, jobFit, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds } from '../../src/dispatch/policy.js';
-import { bookingIsSandbox, claimOffer, closeOffer, findOffer, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../../src/dispatch/store.js';
+import { offerFareFor, type OfferFare } from '../../src/dispatch/driver-fare.js';
+import { driverFares, offerFare, type DriverFares } from '../../src/dispatch/offer-fares.js';
+import { DEFAULT_CASCADE_POLICY, heldJobMisfit, jobFit, passOverAboveQuote, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds, type SkipReason } from '../../src/dispatch/policy.js';
+import { markClaimedFromBoard } from '../../src/dispatch/board-store.js';
+import { bookingIsSandbox, claimOffer, closeOffer, findOffer, readHeldJobDriver, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
 import { findDriverPosition, type DriverPosition } from '../../src/pages/driver-position-store.js';
 import { pickupEtaMinutes } from '../../src/pages/eta.js';
@@ -20,6 +23,15 @@ import type { WorkerMetrics } from '../../src/ops/metrics.js';
 import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../../workflows/bookings/definitions.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
+
+/** Why a board claim was refused, in the driver's words (policy.ts's reasons). */
+const BOARD_REFUSALS: Partial<Record<SkipReason, string>> = {
+  busy: 'you have another job at that time (or a job card open), or your account is not cleared to take jobs',
+  licence_expired: 'a licence we hold for you is not valid at the pickup time',
+  too_few_seats: 'your car has too few seats for the group',
+  vehicle_class: 'your car is not of the class booked',
+  not_wheelchair_accessible: 'the passenger needs a wheelchair-accessible vehicle',
+};
 
 /** A driver's reported position older than this says nothing about when they will arrive. */
 const POSITION_FRESH_MS = 10 * 60_000;
@@ -78,7 +90,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
    * near the pickup (50,000 round one station cost what 50 do), and drivers beyond the window were
    * not considered, which the decision log's ops view says.
    */
-  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts, wanted: number): Promise<CandidateDecision[]> {
+  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts, wanted: number): Promise<{ decisions: CandidateDecision[]; fares: DriverFares | null }> {
     const start = new Date(job.pickupAt);
     // A sandbox booking reads and is offered to sandbox (test) drivers only (policy.ts's 'sandbox_mismatch').
     const sandbox = await bookingIsSandbox(sql, ref);
@@ -86,6 +98,7 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
     const excluded = new Set(exclude);
     const drivers: DriverSnapshot[] = [];
     let decisions: CandidateDecision[] = [];
+    let fares: DriverFares | null = null;
     for (let offset = 0, size = CANDIDATE_WINDOW; offset < MAX_CONSIDERED; offset += size, size = Math.min(size * 2, MAX_CONSIDERED - offset)) {
       const window = await readNearestTierDrivers(sql, {
         ref,
@@ -100,9 +113,18 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       });
       drivers.push(...window);
       decisions = rankTier(tier, drivers, needs, excluded);
+      // A driver's own approved rate prices the job for them; above the quoted fare, they are passed over.
+      const eligibleIds = decisions.filter((d) => d.eligible).map((d) => d.driverId);
+      fares = eligibleIds.length > 0 ? await driverFares(sql, ref, eligibleIds) : null;
+      if (fares) decisions = passOverAboveQuote(decisions, new Set([...fares.fares].filter(([, f]) => f.aboveQuote).map(([id]) => id)));
       if (window.length < size || decisions.filter((d) => d.eligible).length >= wanted) break;
     }
-    return decisions;
+    return { decisions, fares };
+  }
+
+  /** The fare a page's candidate is offered at: their own, never above the quote. */
+  function fareOf(fares: DriverFares | null, driverId: string): OfferFare | undefined {
+    return fares ? offerFareFor(fares.basis, fares.fares.get(driverId) ?? null) : undefined;
   }
 
   /**
@@ -111,12 +133,12 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
    * the page itself goes back to the workflow, so its history stays small however many drivers
    * are near the pickup.
    */
-  async function findCandidatePage(p: {
+  async function readCandidatePage(p: {
     ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number;
     /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
     trip: TripFacts;
-  }): Promise<CandidatePage> {
-    const decisions = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit);
+  }): Promise<CandidatePage & { fares: DriverFares | null }> {
+    const { decisions, fares } = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit);
     // Every page logs what it considered; a later page may reach drivers beyond the first window.
     // The first decision recorded for a driver in a round stands (an offer made is not undone).
     await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
@@ -125,7 +147,13 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       candidates: eligible.slice(0, p.limit).map((d) => ({ driverId: d.driverId, driverName: d.driverName, distanceMeters: d.distanceMeters })),
       considered: decisions.length,
       eligible: eligible.length,
+      fares,
     };
+  }
+
+  async function findCandidatePage(p: Parameters<typeof readCandidatePage>[0]): Promise<CandidatePage> {
+    const { fares: _fares, ...page } = await readCandidatePage(p);
+    return page;
   }
 
   /**
@@ -135,12 +163,13 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
    * in page order, before the one it claimed. A retry (after a crash) finds its own claim again.
    */
   async function claimFromCandidatePage(p: ClaimQuery): Promise<CandidatePage & { claim: CandidateClaim | null }> {
-    const page = await findCandidatePage(p);
+    const { fares, ...page } = await readCandidatePage(p);
     const busy: string[] = [];
     for (const c of page.candidates) {
       const offerId = offerIdFor(p.ref, p.round, c.driverId);
       const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
-      const claim = await claimOffer(sql, { offerId, ref: p.ref, driverId: c.driverId, round: p.round, tier: p.tier, expiresAt });
+      const fare = fareOf(fares, c.driverId);
+      const claim = await claimOffer(sql, { offerId, ref: p.ref, driverId: c.driverId, round: p.round, tier: p.tier, expiresAt, ...(fare ? { fare } : {}) });
       if (claim === 'taken') {
         busy.push(c.driverId);
         continue;
@@ -185,7 +214,9 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
     },
 
     async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {
-      const claim = await claimOffer(sql, o);
+      // The cascade's later candidates, and drivers staff or an operator name: the fare is read again
+      // here (a rate approved since the page was read counts), never above the quote.
+      const claim = await claimOffer(sql, { ...o, fare: await offerFare(sql, o.ref, o.driverId) });
       // Counted where the decision is recorded, once: a retried activity finds its offer already claimed.
       if (claim === 'claimed') metrics.offersSent.inc({ tier: o.tier });
       return { claimed: claim !== 'taken' };
@@ -193,6 +224,29 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
 
     async closeOffer({ offerId, status }: { offerId: string; status: 'declined' | 'timed_out' | 'withdrawn' }): Promise<void> {
       if (await closeOffer(sql, offerId, status)) metrics.offerOutcomes.inc({ outcome: status });
+    },
+
+    /**
+     * A driver taking the job from the upcoming-jobs board, decided as an amended job's holder is
+     * (policy.ts's job rules: licence at pickup, their other jobs, seats, class, wheelchair), then
+     * claimed under the driver's row lock as any offer is (approved, sandbox, load): two bookings
+     * never give one driver overlapping jobs. Claimed, the offer is marked as taken from the board
+     * for the decision log. Idempotent: a retry finds its own claim.
+     */
+    async claimUpcomingJob(c: { ref: string; driverId: string; offerId: string; round: number; job: JobSpec; durationS: number }): Promise<{ claimed: true } | { claimed: false; reason: string }> {
+      const start = new Date(c.job.pickupAt);
+      const existing = await findOffer(sql, c.offerId);
+      if (!existing) {
+        const held = await readHeldJobDriver(sql, { driverId: c.driverId, ref: c.ref, start, end: new Date(start.getTime() + c.durationS * 1000) });
+        const misfit = heldJobMisfit(held, jobFit(c.job, new Date()));
+        if (misfit) return { claimed: false, reason: BOARD_REFUSALS[misfit] ?? misfit };
+        const expiresAt = new Date(Date.now() + 60_000).toISOString();
+        // At the driver's own approved rate where they have one, never above the quote (src/dispatch/driver-fare.ts).
+        const claim = await claimOffer(sql, { offerId: c.offerId, ref: c.ref, driverId: c.driverId, round: c.round, tier: 'local', expiresAt, fare: await offerFare(sql, c.ref, c.driverId) });
+        if (claim === 'taken') return { claimed: false, reason: BOARD_REFUSALS.busy! };
+      }
+      await markClaimedFromBoard(sql, c.offerId);
+      return { claimed: true };
     },
 
     /** Records the accepted offer and tells the passenger who is coming. */

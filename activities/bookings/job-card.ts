@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { loadBooking } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { jobCardUrl } from '../../src/dispatch/job-link.js';
+import { findOffer } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
 import { isNonRetryable } from '../../src/notify/delivery-error.js';
 import type { Notifier } from '../../src/notify/notifier.js';
@@ -26,10 +27,11 @@ export const JOB_CARD_UNDELIVERABLE = 'JobCardUndeliverable';
 export async function deliverJobCard(deps: JobCardDeps, card: { offerId: string; ref: string; driverId: string }): Promise<void> {
   const { sql, notifier } = deps;
   const { offerId, ref, driverId } = card;
-  const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
+  const [b, d, offer] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId), findOffer(sql, offerId)]);
   // Claimed just before staff suspended them: no card (its link would only say so); the cascade moves on.
   if (d.status !== 'approved') throw ApplicationFailure.nonRetryable(`driver ${driverId} is ${d.status}: no job card`, JOB_CARD_UNDELIVERABLE);
-  const body = renderJobCardText(b, jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId));
+  // The fare the offer was made at: the driver's own approved rate, where they have one (src/dispatch/driver-fare.ts).
+  const body = renderJobCardText(b, jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId), offer?.fare_pence ?? null);
   try {
     // Each SMS is billed to the driver, so a booking offered to them again (a later round of an
     // unanswered booking) comes by WhatsApp and the app only: one text per booking, not one a minute.

@@ -83,9 +83,12 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       quote ? `${quote.tariff.authority} tariff, ${quote.tariff.period}`
       : b.fare_source === 'partner' ? 'the fare agreed when it was booked'
       : `the council tariff for where the trip started`;
+    // The quote's rules add up to the quoted fare; a driver's own approved rate took it lower (never higher).
+    const quoted = b.quoted_fare_pence ?? b.fare_pence;
+    const ownRate = quoted === b.fare_pence ? [] : [{ description: `Your driver's own approved rate (quoted £${(quoted / 100).toFixed(2)})`, amountPence: b.fare_pence - quoted }];
     return {
       basis,
-      rules: quote?.rules ?? [],
+      rules: [...(quote?.rules ?? []), ...ownRate],
       payment: last ? { id: last.id, amountPence: last.amountPence, method: last.method, recordedAt: new Date(last.recordedAt) } : null,
     };
   }

@@ -1,6 +1,7 @@
 import { log } from '@temporalio/activity';
 import * as bookings from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
+import { offerFare } from '../../src/dispatch/offer-fares.js';
 import { heldJobMisfit, jobFit } from '../../src/dispatch/policy.js';
 import { readHeldJobDriver } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
@@ -49,6 +50,8 @@ export function createBookingRecordActivities({ sql, notifier, settings }: { sql
       const driver = await readHeldJobDriver(sql, { driverId, ref, start, end: new Date(start.getTime() + b.duration_s * 1000) });
       const misfit = heldJobMisfit(driver, jobFit(job, new Date()));
       if (misfit) log.info('driver no longer fits the amended booking', { ref, driverId, reason: misfit });
+      // A re-priced job the driver keeps: their own approved rate prices it again, never above the new fare.
+      if (misfit === null && fare) await bookings.setDriverFare(sql, ref, driverId, await offerFare(sql, ref, driverId));
       // A driver keeping the job hears of a new pickup time: they would otherwise go at the old one.
       if (misfit === null && before.pickup_at.getTime() !== b.pickup_at.getTime()) {
         const d = await loadDriver(sql, driverId);

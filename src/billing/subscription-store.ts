@@ -1,5 +1,6 @@
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
-import type { Invoice, SubscriptionRecord, TrialExtension, WeekCharge } from '../../workflows/billing/definitions.js';
+import type { Invoice, InvoiceCharge, InvoiceLine, SubscriptionRecord, TrialExtension } from '../../workflows/billing/definitions.js';
 
 // The subscription tables (migration 00006): the driver's subscription row, trial extensions and
 // weekly invoices, plus the two weekly figures billing reads (earnings and SMS). The workflow
@@ -53,15 +54,43 @@ export async function weekEarningsPence(sql: Sql, driverId: string, weekStart: s
  * driver's phone), counted by the driver's current phone as the outbox's recipient since the
  * outbox names no driver. Only messages actually sent count: a row without sent_at is a failed or
  * unfinished attempt. WhatsApp and email are free, and sign-in codes are never billed: anyone can
- * ask for one to any driver's phone.
+ * ask for one to any driver's phone. Nor are the service's own reminders to pay its invoice.
  */
 export async function weekSmsCount(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::integer as n
       from outbox o join drivers d on o.recipient = d.phone
      where d.id = ${driverId} and o.channel = 'sms' and o.sent_at >= ${weekStart} and o.sent_at < ${weekEnd}
-       and o.purpose is distinct from 'sign_in_code'`;
+       and (o.purpose is null or o.purpose not in ('sign_in_code', 'invoice_reminder'))`;
   return row?.n ?? 0;
+}
+
+/**
+ * Completed jobs from the named third-party job source (spec 8: fees for jobs originating from one
+ * named source) the driver completed in the week, counted like earnings: by `completed_at`.
+ */
+export async function weekThirdPartyJobs(sql: Sql, driverId: string, source: string, weekStart: string, weekEnd: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::integer as n from bookings
+     where driver_id = ${driverId} and status = 'completed' and partner_id = ${source}
+       and completed_at >= ${weekStart} and completed_at < ${weekEnd}`;
+  return row?.n ?? 0;
+}
+
+/**
+ * The card payments of the trips the driver completed in the week (one amount per trip, from the
+ * payment records in force whose method is card): the card rail's processor fee is charged on
+ * each. Cash, the driver's own payment link and bank transfers carry no fee.
+ */
+export async function weekCardPayments(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number[]> {
+  const rows = await sql<{ pence: number }[]>`
+    select sum(e.amount_pence)::integer as pence
+      from bookings b join effective_payment_records e on e.booking_ref = b.ref
+     where b.driver_id = ${driverId} and b.status = 'completed' and e.method = 'card'
+       and b.completed_at >= ${weekStart} and b.completed_at < ${weekEnd}
+     group by b.ref
+     order by b.ref`;
+  return rows.map((r) => r.pence);
 }
 
 interface InvoiceRow {
@@ -72,11 +101,27 @@ interface InvoiceRow {
   fee_pence: number;
   sms_count: number;
   sms_pence: number;
+  third_party_jobs: number;
+  third_party_pence: number;
+  card_trips: number;
+  card_pence: number;
   total_pence: number;
   status: 'billed' | 'free';
 }
 
-const toInvoice = (r: InvoiceRow): Invoice => ({
+interface LineRow {
+  account_id: string;
+  week_start: Date;
+  kind: InvoiceLine['kind'];
+  quantity: number;
+  unit_pence: number | null;
+  amount_pence: number;
+  description: string;
+}
+
+const toLine = (l: LineRow): InvoiceLine => ({ kind: l.kind, quantity: l.quantity, unitPence: l.unit_pence, amountPence: l.amount_pence, description: l.description });
+
+const toInvoice = (r: InvoiceRow, lines: InvoiceLine[]): Invoice => ({
   driverId: r.driver_id,
   weekStart: r.week_start.toISOString(),
   weekEnd: r.week_end.toISOString(),
@@ -84,37 +129,77 @@ const toInvoice = (r: InvoiceRow): Invoice => ({
   feePence: r.fee_pence,
   smsCount: r.sms_count,
   smsPence: r.sms_pence,
+  thirdPartyJobs: r.third_party_jobs,
+  thirdPartyPence: r.third_party_pence,
+  cardTrips: r.card_trips,
+  cardPence: r.card_pence,
   totalPence: r.total_pence,
   status: r.status,
+  lines,
 });
 
+/** The invoices' lines, in the order they were written. */
+export async function invoiceLines(sql: Sql, account: 'driver' | 'partner', accountId: string, weekStarts: Date[]): Promise<Map<string, InvoiceLine[]>> {
+  const byWeek = new Map<string, InvoiceLine[]>();
+  if (weekStarts.length === 0) return byWeek;
+  const rows = await sql<LineRow[]>`
+    select account_id, week_start, kind, quantity, unit_pence, amount_pence, description from invoice_lines
+     where account_kind = ${account} and account_id = ${accountId} and week_start in ${sql(weekStarts)}
+     order by week_start, position`;
+  for (const r of rows) {
+    const key = r.week_start.toISOString();
+    byWeek.set(key, [...(byWeek.get(key) ?? []), toLine(r)]);
+  }
+  return byWeek;
+}
+
+async function withLines(sql: Sql, rows: InvoiceRow[]): Promise<Invoice[]> {
+  if (rows.length === 0) return [];
+  const lines = await invoiceLines(sql, 'driver', rows[0]!.driver_id, rows.map((r) => r.week_start));
+  return rows.map((r) => toInvoice(r, lines.get(r.week_start.toISOString()) ?? []));
+}
+
 /**
- * Writes the week's invoice unless it exists, and returns the one in force: a retried or
- * concurrent run gets the first run's invoice back, never a second one.
+ * Writes the week's invoice and its lines unless it exists, and returns the one in force: a retried
+ * or concurrent run gets the first run's invoice back, never a second one. The lines are written
+ * in the same transaction as the invoice, so an invoice never lacks them.
  */
 export async function insertInvoice(
   sql: Sql,
-  i: { driverId: string; weekStart: string; weekEnd: string; earningsPence: number; smsCount: number } & WeekCharge,
+  i: { driverId: string; weekStart: string; weekEnd: string; earningsPence: number; smsCount: number } & InvoiceCharge,
 ): Promise<Invoice> {
-  await sql`
-    insert into driver_invoices (driver_id, week_start, week_end, earnings_pence, fee_pence, sms_count, sms_pence, total_pence, status)
-    values (${i.driverId}, ${i.weekStart}, ${i.weekEnd}, ${i.earningsPence}, ${i.feePence}, ${i.smsCount}, ${i.smsPence},
-            ${i.totalPence}, ${i.status})
-    on conflict (driver_id, week_start) do nothing`;
+  await sql.begin(async (tx) => {
+    const [written] = await tx`
+      insert into driver_invoices (driver_id, week_start, week_end, earnings_pence, fee_pence, sms_count, sms_pence,
+                                   third_party_jobs, third_party_pence, card_trips, card_pence, total_pence, status)
+      values (${i.driverId}, ${i.weekStart}, ${i.weekEnd}, ${i.earningsPence}, ${i.feePence}, ${i.smsCount}, ${i.smsPence},
+              ${i.thirdPartyJobs}, ${i.thirdPartyPence}, ${i.cardTrips}, ${i.cardPence}, ${i.totalPence}, ${i.status})
+      on conflict (driver_id, week_start) do nothing
+      returning driver_id`;
+    if (written) await insertLines(tx, 'driver', i.driverId, i.weekStart, i.lines);
+  });
   const invoice = await findInvoice(sql, i.driverId, i.weekStart);
   if (!invoice) throw new Error(`invoice for driver ${i.driverId} week ${i.weekStart} vanished`);
   return invoice;
 }
 
+export async function insertLines(sql: Sql | TransactionSql, account: 'driver' | 'partner', accountId: string, weekStart: string, lines: InvoiceLine[]): Promise<void> {
+  for (const [position, l] of lines.entries()) {
+    await sql`
+      insert into invoice_lines (account_kind, account_id, week_start, position, kind, quantity, unit_pence, amount_pence, description)
+      values (${account}, ${accountId}, ${weekStart}, ${position}, ${l.kind}, ${l.quantity}, ${l.unitPence}, ${l.amountPence}, ${l.description})`;
+  }
+}
+
 export async function findInvoice(sql: Sql, driverId: string, weekStart: string): Promise<Invoice | null> {
-  const [row] = await sql<InvoiceRow[]>`
+  const rows = await sql<InvoiceRow[]>`
     select * from driver_invoices where driver_id = ${driverId} and week_start = ${weekStart}`;
-  return row ? toInvoice(row) : null;
+  return (await withLines(sql, rows))[0] ?? null;
 }
 
 /** The driver's weeks, newest first: paid and free alike. */
 export async function listInvoices(sql: Sql, driverId: string, limit = 52): Promise<Invoice[]> {
   const rows = await sql<InvoiceRow[]>`
     select * from driver_invoices where driver_id = ${driverId} order by week_start desc limit ${limit}`;
-  return rows.map(toInvoice);
+  return withLines(sql, rows);
 }

@@ -74,7 +74,7 @@ export function dispatchPolicy(config: Config, trip: TripForLead): DispatchPolic
 }
 
 export function placeSnapshot(g: GeoLocation): PlaceSnapshot {
-  return { label: g.label, kind: g.kind, lat: g.lat, lon: g.lon, postcodeDistrict: g.postcodeDistrict, council: g.council, precision: g.precision };
+  return { label: g.label, kind: g.kind, lat: g.lat, lon: g.lon, postcodeDistrict: g.postcodeDistrict, council: g.council, precision: g.precision, country: g.country };
 }
 
 function passengerFields(p: Passenger) {
@@ -267,6 +267,7 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): P
       // Only at an airport (the price says so too): the driver's job card asks for it.
       meetAndGreet: r.meetAndGreet && meetAndGreetApplies(trip.pickup, trip.dropoff),
       ...senderFields(r),
+      ...(trip.override && r.agreedFarePence === undefined ? { rateOverrideId: trip.override.id } : {}),
     },
     job: jobSpec({ pickupAt: trip.departAt, passengers: r.passengers, vehicleType: r.vehicleType, notes: r.passenger.notes }),
     policy: dispatchPolicy(s.config, { pickupAt: new Date(trip.departAt), pickupKind: trip.pickup.kind, dropoffKind: trip.dropoff.kind, distanceMeters: trip.distanceMeters }),
@@ -313,6 +314,7 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
       identity: identity.key,
       meetAndGreet: q.meet_and_greet,
       ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
+      ...(q.rate_override_id ? { rateOverrideId: q.rate_override_id } : {}),
     },
     job: jobSpec({ pickupAt, passengers: q.passengers, vehicleType: q.vehicle_type, notes: r.passenger.notes }),
     policy: dispatchPolicy(s.config, { pickupAt, pickupKind: q.pickup.kind, dropoffKind: q.dropoff.kind, distanceMeters: q.distance_m }),

@@ -40,6 +40,13 @@ export interface BookingRow {
   cancel_reason: string | null;
   payment_state: string;
   request_identity: string | null;
+  /**
+   * The fare quoted to the passenger, kept aside while the driver who took the job charges their own
+   * approved rate (fare_pence, never above it); null when fare_pence is the quoted fare (migration 00028).
+   */
+  quoted_fare_pence?: number | null;
+  /** The driver's approved rate that priced fare_pence, when one does. */
+  driver_rate_override_id?: string | null;
   /** The signed-in passenger an assistant booked for (MCP); null for every other route. */
   passenger_account_id: string | null;
   /** A driver who accepted well ahead: when they were asked to confirm on the day, and when they did (migration 00027). */
@@ -73,13 +80,14 @@ export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, statu
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
                           distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id,
-                          passenger_account_id)
+                          passenger_account_id, rate_override_id)
     values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
             ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
             ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
             ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
             ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null}, ${b.partnerId ?? null},
-            ${b.partnerJobRef ?? null}, ${b.operatorId ?? null}, ${b.passengerAccountId ?? null})
+            ${b.partnerJobRef ?? null}, ${b.operatorId ?? null}, ${b.passengerAccountId ?? null},
+            ${b.rateOverrideId ?? null})
     on conflict (ref) do nothing`;
 }
 
@@ -140,12 +148,30 @@ export async function updateAmendedJob(sql: Sql, ref: string, job: JobSpec, chan
                    duration_s = coalesce(${route?.durationS ?? null}::integer, duration_s),
                    fare_pence = coalesce(${fare?.farePence ?? null}::integer, fare_pence),
                    fare_source = coalesce(${fare?.fareSource ?? null}, fare_source),
+                   -- A re-priced job is a new quote: a driver's own fare for the old one no longer stands
+                   -- (applyAmendment prices the holder's again, activities/bookings/records.ts).
+                   quoted_fare_pence = case when ${fare !== null} then null else quoted_fare_pence end,
+                   driver_rate_override_id = case when ${fare !== null} then null else driver_rate_override_id end,
                    updated_at = now()
              where ref = ${ref}`;
 }
 
+/**
+ * The fare of the job the driver holds, at their own approved rate (src/dispatch/driver-fare.ts):
+ * the quoted fare kept aside when it is lower than quoted. A fare at the quote leaves it as it is.
+ */
+export async function setDriverFare(sql: Sql, ref: string, driverId: string, fare: { farePence: number; overrideId: string | null }): Promise<void> {
+  if (!fare.overrideId) return;
+  await sql`update bookings set quoted_fare_pence = coalesce(quoted_fare_pence, fare_pence),
+                   fare_pence = least(${fare.farePence}::integer, coalesce(quoted_fare_pence, fare_pence)),
+                   driver_rate_override_id = ${fare.overrideId}, updated_at = now()
+             where ref = ${ref} and driver_id = ${driverId} and status not in ('cancelled', 'completed')`;
+}
+
 export async function unassignDriver(sql: Sql, ref: string, driverId: string): Promise<void> {
-  await sql`update bookings set driver_id = null, assigned_at = null, status = 'dispatching', updated_at = now()
+  // A fare at the driver's own rate went with the driver: the next one is offered the quoted fare again.
+  await sql`update bookings set driver_id = null, assigned_at = null, status = 'dispatching', updated_at = now(),
+                   fare_pence = coalesce(quoted_fare_pence, fare_pence), quoted_fare_pence = null, driver_rate_override_id = null
              where ref = ${ref} and driver_id = ${driverId} and status not in ('cancelled', 'completed')`;
 }
 

@@ -74,7 +74,9 @@ export type SkipReason =
   | 'not_wheelchair_accessible'
   | 'out_of_area'
   | 'too_far'
-  | 'already_offered';
+  | 'already_offered'
+  // Decided after the rules (passOverAboveQuote): the driver's own approved fare is above the quote.
+  | 'own_rate_above_fare';
 
 export interface CandidateDecision {
   driverId: string;
@@ -303,5 +305,18 @@ export function rankTier(
   return drivers
     .filter((d) => d.tier === tier)
     .map((d) => decideDriver(d, needs, alreadyOffered, policy))
+    .sort(byEligibilityThenDistance);
+}
+
+/**
+ * The last check of a new offer, made once the rules have passed a driver: their own approved rate
+ * (src/dispatch/driver-fare.ts, which needs the meter and the rates, so is read outside this pure
+ * module) prices the job above the fare quoted to the passenger, who was promised no more. They are
+ * passed over as 'own_rate_above_fare' and the decisions ranked again.
+ */
+export function passOverAboveQuote(decisions: CandidateDecision[], aboveQuote: ReadonlySet<string>): CandidateDecision[] {
+  if (aboveQuote.size === 0) return decisions;
+  return decisions
+    .map((d) => (d.eligible && aboveQuote.has(d.driverId) ? { ...d, eligible: false, skipReason: 'own_rate_above_fare' as const } : d))
     .sort(byEligibilityThenDistance);
 }

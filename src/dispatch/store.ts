@@ -17,6 +17,31 @@ export interface OfferRow {
   tier: Tier;
   status: 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn';
   expires_at: Date;
+  /** The fare the job card offered (the driver's own rate, or the quoted fare); null on offers made before it was kept (migration 00028). */
+  fare_pence?: number | null;
+}
+
+/** What a driver's own rate re-prices a booking on (src/dispatch/offer-fares.ts). */
+export interface BookingFareFacts {
+  /** The quoted fare: kept aside while a driver's fare is in force, else the fare itself. */
+  quoted_fare_pence: number;
+  fare_source: string;
+  pickup_area: string;
+  pickup_at: Date;
+  distance_m: number;
+  duration_s: number;
+  vehicle_type: string;
+  country: string | null;
+  rate_override_id: string | null;
+}
+
+export async function readBookingFareFacts(sql: Sql, ref: string): Promise<BookingFareFacts> {
+  const [row] = await sql<BookingFareFacts[]>`
+    select coalesce(quoted_fare_pence, fare_pence) as quoted_fare_pence, fare_source, pickup_area, pickup_at, distance_m,
+           duration_s, vehicle_type, pickup->>'country' as country, rate_override_id
+      from bookings where ref = ${ref}`;
+  if (!row) throw new Error(`booking ${ref} not found`);
+  return row;
 }
 
 type Window = Date | PendingQuery<Row[]>;
@@ -161,7 +186,11 @@ export async function readNearestTierDrivers(
  */
 export async function claimOffer(
   sql: Sql,
-  o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string },
+  o: {
+    offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string;
+    /** The fare the card offers and the driver's rate behind it (src/dispatch/driver-fare.ts); absent: the booking's fare. */
+    fare?: { farePence: number; overrideId: string | null };
+  },
 ): Promise<'claimed' | 'already_claimed' | 'taken'> {
   return sql.begin(async (tx) => {
     // The lock also orders the claim against a suspension (which updates this row): a driver suspended
@@ -182,8 +211,9 @@ export async function claimOffer(
          where not exists (select 1 from existing) and ${approved} and b.sandbox = ${sandboxDriver}
            and ${driverLoad(tx, tx`${o.driverId}`, o.ref, tx`b.pickup_at`, tx`b.end_at`, true)} = 0),
       claimed as (
-        insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at)
-        select ${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt} from free
+        insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at, fare_pence, rate_override_id)
+        select ${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt},
+               ${o.fare?.farePence ?? null}, ${o.fare?.overrideId ?? null} from free
         returning 1),
       marked as (
         update bookings set status = 'offered', updated_at = now()
@@ -218,8 +248,15 @@ export async function recordAcceptance(
     if (accepted.length === 0) {
       await tx`update offers set responded_at = coalesce(responded_at, now()) where id = ${a.offerId} and status = 'accepted'`;
     }
+    // The fare the driver accepted is the fare in force (never above the quote, which is kept aside):
+    // lookups, receipts and settlement read fare_pence. An offer from before fares were kept on it
+    // leaves the fare as it is.
     const [b] = await tx<{ waited: number | null }[]>`
+      with o as (select fare_pence, rate_override_id from offers where id = ${a.offerId} and fare_pence is not null)
       update bookings set driver_id = ${a.driverId}, status = 'assigned', assigned_at = coalesce(assigned_at, now()),
+                    quoted_fare_pence = case when exists (select 1 from o) then coalesce(quoted_fare_pence, fare_pence) else quoted_fare_pence end,
+                    fare_pence = coalesce((select least(o.fare_pence, coalesce(bookings.quoted_fare_pence, bookings.fare_pence)) from o), fare_pence),
+                    driver_rate_override_id = case when exists (select 1 from o) then (select o.rate_override_id from o) else driver_rate_override_id end,
                     updated_at = now()
               where ref = ${a.ref} and status not in ('cancelled', 'completed')
       returning extract(epoch from now() - coalesce(
@@ -230,7 +267,7 @@ export async function recordAcceptance(
 
 export async function findOffer(sql: Sql, offerId: string): Promise<OfferRow | null> {
   const [row] = await sql<OfferRow[]>`
-    select id, booking_ref, driver_id, round, tier, status, expires_at from offers where id = ${offerId}`;
+    select id, booking_ref, driver_id, round, tier, status, expires_at, fare_pence from offers where id = ${offerId}`;
   return row ?? null;
 }
 

@@ -6,6 +6,7 @@ import { isWorkflowGone } from '../temporal/refusals.js';
 import { listInvoices } from '../billing/subscription-store.js';
 import { subscriptionState } from '../billing/subscriptions.js';
 import { NEXT_TRIP_STEPS } from '../../workflows/bookings/definitions.js';
+import { LICENCE_REMINDER_DAYS } from '../../workflows/drivers/definitions.js';
 import { whyNotReceivingJobs, type NotReceivingJobs } from '../dispatch/policy.js';
 import { findDriver, type DriverRow } from './store.js';
 import { assertDriverMayWork } from './suspension.js';
@@ -14,13 +15,13 @@ import { assertDriverMayWork } from './suspension.js';
 // hold) and how they are doing (rides, earnings, dead mileage, weeks and the subscription). A
 // driver only ever sees their own.
 
-type JobRow = BookingWithDriver & { offer_id: string; offer_status: string; offer_expires_at: Date };
+type JobRow = BookingWithDriver & { offer_id: string; offer_status: string; offer_expires_at: Date; offer_fare_pence: number | null };
 
 export async function jobsFor(s: Pick<Services, 'sql'>, driverId: string) {
   // A suspended driver sees no jobs, and so no passenger's name, phone or notes.
   await assertDriverMayWork(s, driverId);
   const rows = await s.sql<JobRow[]>`
-    select b.*, o.id as offer_id, o.status as offer_status, o.expires_at as offer_expires_at,
+    select b.*, o.id as offer_id, o.status as offer_status, o.expires_at as offer_expires_at, o.fare_pence as offer_fare_pence,
            null as d_name, null as d_vehicle, null as d_plate, null as d_payment_options,
            p.amount_pence as paid_pence, p.method as paid_method, p.recorded_at as paid_at
       from offers o join bookings b on b.ref = o.booking_ref
@@ -39,6 +40,9 @@ const awaitingConfirmation = (r: JobRow) => r.status === 'assigned' && r.driver_
 
 function presentJob(r: JobRow) {
   const mine = r.offer_status === 'accepted';
+  // An open card's fare is the one it offered (the driver's own approved rate, where they have
+  // one); a job they hold, the booking's fare in force.
+  const fare = mine ? r.fare_pence : (r.offer_fare_pence ?? r.fare_pence);
   return {
     offer_id: r.offer_id,
     offer: mine ? ('accepted' as const) : ('offered' as const),
@@ -52,7 +56,8 @@ function presentJob(r: JobRow) {
     passengers: r.passengers,
     vehicle_type: r.vehicle_type,
     wheelchair: r.wheelchair,
-    fare_pence: r.fare_pence,
+    fare_pence: fare,
+    own_rate: fare !== (r.quoted_fare_pence ?? r.fare_pence),
     payment_method: r.payment_method,
     notes: r.notes,
     flight_number: r.flight_number,
@@ -98,6 +103,7 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driver
       vehicle_licence_expires: d.vehicle_licence_expires?.toISOString().slice(0, 10) ?? null,
     },
     receiving_jobs: receivingJobs(d, new Date()),
+    licence_notice: licenceNotice(d, new Date()),
     completed_rides: stats?.completed ?? 0,
     earnings_pence: stats?.earnings ?? 0,
     dead_mileage_miles: Math.round(((stats?.dead_m ?? 0) / 1609.344) * 10) / 10,
@@ -122,10 +128,30 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driver
   };
 }
 
+/**
+ * Within a fortnight of a licence running out, the app says so on every look, as the licence
+ * watch's texts do 14 and 3 days ahead (workflows/drivers/workflow.ts); null otherwise, or once it
+ * has run out (receiving_jobs says that).
+ */
+export function licenceNotice(d: Pick<DriverRow, 'driver_licence_expires' | 'vehicle_licence_expires'>, now: Date): string | null {
+  const day = now.toISOString().slice(0, 10);
+  const soonest = (
+    [['driver licence', d.driver_licence_expires], ['vehicle licence', d.vehicle_licence_expires]] as const
+  )
+    .flatMap(([what, at]) => (at ? [{ what, expires: at.toISOString().slice(0, 10) }] : []))
+    .filter((x) => x.expires >= day)
+    .sort((a, b) => a.expires.localeCompare(b.expires))[0];
+  if (!soonest) return null;
+  const daysLeft = Math.round((Date.parse(soonest.expires) - Date.parse(day)) / 86_400_000);
+  if (daysLeft > LICENCE_REMINDER_DAYS) return null;
+  const when = daysLeft === 0 ? 'today' : daysLeft === 1 ? 'tomorrow' : `in ${daysLeft} days`;
+  return `Your ${soonest.what} runs out ${when} (${soonest.expires}): send the renewed one under Your papers, or job offers stop after that day.`;
+}
+
 /** What the driver is told when the service would pass them over for every job now (never silently). */
 const NOT_RECEIVING: Record<NotReceivingJobs, (lastSeen: string | null) => string> = {
   not_approved: () => 'Your account is not approved to take jobs.',
-  licence_expired: () => 'A licence we hold for you has expired: you get no jobs until staff record the renewal.',
+  licence_expired: () => 'A licence we hold for you has expired: send the renewed one under Your papers; jobs come again once staff approve it.',
   offline: () => 'You are offline: go online to get jobs.',
   no_location: () => 'We have not had your location: allow location for this page and keep it open.',
   stale_location: (lastSeen) => `We have not had your location since ${lastSeen}: keep this page open with location allowed, or you get no jobs.`,

@@ -38,7 +38,7 @@ const HASH_CHUNK_CHARS = 64 * 1024; // a multiple of 4: each slice decodes on it
  * file decoded: it is stored as sent (decoded by Postgres), so an application costs its body and
  * little more. Null when the text cannot be base64 (the schema has already refused other characters).
  */
-function readBase64Document(text: string): { base64: string; sizeBytes: number; head: Buffer; sha256: string } | null {
+export function readBase64Document(text: string): { base64: string; sizeBytes: number; head: Buffer; sha256: string } | null {
   if (text.length % 4 === 1) return null;
   // Postgres' decoder wants the padding that Node's lets go.
   const base64 = text.length % 4 === 0 ? text : text + '='.repeat(4 - (text.length % 4));

@@ -18,7 +18,8 @@ export interface OutboundMessage {
   purpose?: MessagePurpose;
 }
 
-export type MessagePurpose = 'sign_in_code' | 'verification_code' | 'claim_link' | 'job_card' | 'ops_alert';
+/** 'invoice_reminder': the service chasing its own invoice, never billed as SMS pass-through. */
+export type MessagePurpose = 'sign_in_code' | 'verification_code' | 'claim_link' | 'job_card' | 'ops_alert' | 'invoice_reminder';
 
 /**
  * `duplicate` is true when the key had already been sent; `provider` and `providerMessageId` then

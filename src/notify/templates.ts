@@ -25,13 +25,19 @@ function withPrecision(place: BookingRow['pickup']): string {
   return note ? `${place.label} (${note})` : place.label;
 }
 
-export function renderJobCardText(b: BookingRow, link: string): string {
+/**
+ * `offerFarePence`: the fare the card offers (the offer's, src/dispatch/driver-fare.ts); a driver
+ * with their own approved rate is offered the job at it, and told so.
+ */
+export function renderJobCardText(b: BookingRow, link: string, offerFarePence: number | null = null): string {
+  const fare = offerFarePence ?? b.fare_pence;
+  const ownRate = fare !== (b.quoted_fare_pence ?? b.fare_pence) ? ', at your own approved rate' : '';
   const lines = [
     `New job ${b.ref}: ${londonTime(b.pickup_at)}`,
     `From: ${withPrecision(b.pickup)}`,
     `To: ${b.dropoff.label}`,
     `${b.passengers} passenger${b.passengers > 1 ? 's' : ''}, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}`,
-    `Fare ${pounds(b.fare_pence)} paid to you (${b.payment_method.replace(/_/g, ' ')})`,
+    `Fare ${pounds(fare)} paid to you (${b.payment_method.replace(/_/g, ' ')})${ownRate}`,
   ];
   if (b.flight_number) lines.push(`Flight ${b.flight_number}`);
   // The passenger paid for it: the driver is the one who has to do it.
@@ -51,7 +57,9 @@ export function renderJobCardText(b: BookingRow, link: string): string {
 export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUrl: string, etaMinutes: number | null = null): string {
   const car = passengerCarDescription(d);
   const arriving = etaMinutes !== null ? `arriving in about ${etaMinutes} min` : `picking you up at ${londonTime(b.pickup_at)}`;
-  return `Direct Taxi: booking ${b.ref}: ${driverFirstName(d.name) ?? 'your driver'} is ${arriving}${car ? `, ${car}` : ''}. Track: ${trackUrl}`;
+  // A driver charging their own approved rate takes less than quoted: the passenger pays that, and is told so.
+  const fare = b.quoted_fare_pence != null && b.fare_pence < b.quoted_fare_pence ? ` Fare ${pounds(b.fare_pence)} at your driver's rate (quoted ${pounds(b.quoted_fare_pence)}).` : '';
+  return `Direct Taxi: booking ${b.ref}: ${driverFirstName(d.name) ?? 'your driver'} is ${arriving}${car ? `, ${car}` : ''}.${fare} Track: ${trackUrl}`;
 }
 
 /** The first of the driver's names, as screened, or null when it may not be shown. */
@@ -329,6 +337,29 @@ export function renderDriverLicenceReminderText(expires: string): string {
   return `Direct Taxi: your taxi licence runs out on ${expires}. Renew it and send us the new one, or job offers stop after that day.`;
 }
 
+/** The last warning, 3 days before (0.4.0): where to send the renewed licence. */
+export function renderDriverLicenceWarningText(expires: string, daysLeft: number, publicBaseUrl: string): string {
+  return `Direct Taxi: ${daysLeft} days left: your taxi licence runs out on ${expires} and job offers stop after that day. Send us the renewed one in the driver app: ${publicBaseUrl}/driver`;
+}
+
+/** A code proving a driver holds the new phone they asked to change to. */
+export function renderDriverPhoneCodeText(code: string, validMinutes: number): string {
+  return `Your Direct Taxi code to confirm this as your new driver phone is ${code}. It expires in ${validMinutes} minutes. Never share it.`;
+}
+
+const CHANGE_WORDS = { licences: 'renewed licence', vehicle: 'vehicle change', phone: 'new phone number' } as const;
+
+/** Staff approved a change a driver sent from the app (src/drivers/changes.ts). */
+export function renderDriverChangeApprovedText(kind: keyof typeof CHANGE_WORDS): string {
+  return `Direct Taxi: your ${CHANGE_WORDS[kind]} is approved and on your record now.`;
+}
+
+/** Staff refused it, saying why (their words, cut to fit one text). */
+export function renderDriverChangeRefusedText(kind: keyof typeof CHANGE_WORDS, reason: string): string {
+  const why = reason.length > 200 ? `${reason.slice(0, 199)}…` : reason;
+  return `Direct Taxi: your ${CHANGE_WORDS[kind]} was not approved: ${why} You can send it again in the driver app.`;
+}
+
 export function renderDriverSignInCodeText(code: string, validMinutes: number): string {
   return `Your Direct Taxi driver sign-in code is ${code}. It expires in ${validMinutes} minutes. Never share it.`;
 }
@@ -357,5 +388,26 @@ export function renderOpsCodeCeilingEmail(c: { channel: 'sms' | 'email'; sent: n
       `${c.sent} of the ${c.ceiling} ${c.channel} codes allowed today (UTC) have been sent. At the ceiling, sign-in and ` +
       `verification codes by ${c.channel} stop until midnight UTC. If this is not real demand, look for SMS pumping ` +
       `(many new numbers from few addresses) in the API logs; raise SIGN_IN_${c.channel === 'sms' ? 'SMS' : 'EMAILS'}_PER_DAY if it is.`,
+  };
+}
+
+/** The driver's weekly invoice, with its pay link: sent when collection opens. */
+export function renderInvoiceNoticeText(weekOf: string, totalPence: number, payUrl: string): string {
+  return `Direct Taxi: your invoice for the week of ${weekOf} is ${pounds(totalPence)}. Pay here: ${payUrl} (the lines are in the driver app).`;
+}
+
+/** A reminder to pay (at most COLLECTION_POLICY.maxReminders per invoice). */
+export function renderInvoiceReminderText(weekOf: string, totalPence: number, payUrl: string, overdueOn: string): string {
+  return `Direct Taxi reminder: your invoice for the week of ${weekOf} (${pounds(totalPence)}) is unpaid. Pay by ${overdueOn}: ${payUrl}`;
+}
+
+/** To ops, once per invoice, when it becomes overdue. */
+export function renderOpsInvoiceOverdueEmail(i: { who: string; account: string; accountId: string; weekOf: string; totalPence: number; remindersSent: number }, baseUrl: string): { subject: string; body: string } {
+  return {
+    subject: `Overdue invoice: ${i.who}, week of ${i.weekOf}`,
+    body: [
+      `The invoice of ${i.account} ${i.who} (${i.accountId}) for the week of ${i.weekOf}, ${pounds(i.totalPence)}, is unpaid after ${i.remindersSent} reminder(s).`,
+      `Every unpaid and overdue invoice: ${baseUrl}/api/ops/invoices?status=overdue`,
+    ].join('\n'),
   };
 }

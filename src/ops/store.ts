@@ -120,8 +120,8 @@ export async function statusChanges(sql: Sql, ref: string) {
 }
 
 export async function bookingOffers(sql: Sql, ref: string, driverId: string | null = null) {
-  return sql<{ id: string; driver_id: string; driver_name: string | null; round: number; tier: string; status: OfferRow['status']; offered_at: Date; expires_at: Date; responded_at: Date | null }[]>`
-    select o.id, o.driver_id, d.name as driver_name, o.round, o.tier, o.status, o.offered_at, o.expires_at, o.responded_at
+  return sql<{ id: string; driver_id: string; driver_name: string | null; round: number; tier: string; status: OfferRow['status']; offered_at: Date; expires_at: Date; responded_at: Date | null; claimed_from_board: boolean; fare_pence: number | null }[]>`
+    select o.id, o.driver_id, d.name as driver_name, o.round, o.tier, o.status, o.offered_at, o.expires_at, o.responded_at, o.claimed_from_board, o.fare_pence
       from offers o left join drivers d on d.id = o.driver_id
      where o.booking_ref = ${ref} ${driverId ? sql`and o.driver_id = ${driverId}` : sql``}
      order by o.offered_at, o.id`;

@@ -139,7 +139,7 @@ export async function bookingStory(s: S, ref: string) {
 }
 
 function offerItem(o: Awaited<ReturnType<typeof bookingOffers>>[number]) {
-  return { id: o.id, driver_id: o.driver_id, driver_name: o.driver_name, round: o.round, tier: o.tier, status: o.status, offered_at: o.offered_at.toISOString(), expires_at: o.expires_at.toISOString(), responded_at: iso(o.responded_at) };
+  return { id: o.id, driver_id: o.driver_id, driver_name: o.driver_name, round: o.round, tier: o.tier, status: o.status, offered_at: o.offered_at.toISOString(), expires_at: o.expires_at.toISOString(), responded_at: iso(o.responded_at), claimed_from_board: o.claimed_from_board, fare_pence: o.fare_pence };
 }
 
 const DECISION_LIMIT = 500;

@@ -97,7 +97,7 @@ const APPLY_SCRIPT = inlineAsset(`(() => {
 })();
 `);
 
-const VEHICLES: Array<[string, string]> = [
+export const VEHICLES: Array<[string, string]> = [
   ['saloon', 'Saloon (4)'], ['estate', 'Estate (4)'], ['executive', 'Executive (4)'], ['luxury', 'Luxury (4)'], ['5seater', '5 seats'],
   ['6seater', '6 seats'], ['7seater', '7 seats'], ['mpv', 'MPV (8)'], ['wav', 'Wheelchair accessible'],
 ];

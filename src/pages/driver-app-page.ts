@@ -1,5 +1,6 @@
 import { html } from './escape-html.js';
 import { inlineAsset, layout, type Page } from './layout.js';
+import { PAPERS_SCRIPT, papersSection } from './driver-papers.js';
 
 // The driver app: a phone-sized page a driver uses one-handed in a car. Sign in with a texted code,
 // go online (the browser's location then feeds dispatch), answer offers, drive the trip and
@@ -80,7 +81,7 @@ const APP_SCRIPT = inlineAsset(`(() => {
     fact('To', j.dropoff);
     fact('Passengers', j.passengers);
     fact('Vehicle', j.vehicle_type + (j.wheelchair ? ', wheelchair user' : ''));
-    fact('Fare', pounds(j.fare_pence) + ' paid to you (' + j.payment_method.replace(/_/g, ' ') + ')');
+    fact('Fare', pounds(j.fare_pence) + ' paid to you (' + j.payment_method.replace(/_/g, ' ') + ')' + (j.own_rate ? ', at your own approved rate' : ''));
     fact('Flight', j.flight_number);
     if (j.meet_and_greet) fact('Meet and greet', 'Meet the passenger inside arrivals with a name board');
     fact('Notes', j.notes);
@@ -126,8 +127,44 @@ const APP_SCRIPT = inlineAsset(`(() => {
     return card;
   };
 
+  // The upcoming-jobs board: pre-booked jobs near the driver nobody holds yet, taken ahead.
+  let upcomingPage = 1;
+  const renderUpcoming = (j) => {
+    const card = el('div', undefined, 'card upcoming');
+    card.dataset.ref = j.booking_reference;
+    card.append(el('h3', j.pickup_time_london + ': ' + j.pickup_area));
+    const facts = el('dl', undefined, 'facts');
+    const fact = (k, v) => { if (v === null || v === undefined || v === '') return; facts.append(el('dt', k), el('dd', String(v))); };
+    fact('Pickup', j.pickup_time_london);
+    fact('From', j.pickup_area);
+    fact('To', j.dropoff_area);
+    fact('Fare', pounds(j.fare_pence) + ' paid to you (' + j.payment_method.replace(/_/g, ' ') + ')' + (j.own_rate ? ', at your own approved rate' : ''));
+    fact('Distance', j.distance_miles.toFixed(1) + ' mi');
+    fact('Passengers', j.passengers);
+    fact('Vehicle', j.vehicle_type + (j.wheelchair ? ', wheelchair user' : ''));
+    if (j.meet_and_greet) fact('Meet and greet', 'Meet the passenger inside arrivals with a name board');
+    if (j.miles_from_you !== null) fact('From you now', j.miles_from_you.toFixed(1) + ' mi');
+    card.append(facts);
+    const actions = el('div', undefined, 'actions');
+    actions.append(button('Take this job', async () => {
+      await api('POST', '/api/driver/upcoming/' + encodeURIComponent(j.booking_reference) + '/claim');
+      say('Job ' + j.booking_reference + ' is yours. The passenger has been told; confirm it on the day when asked.', true);
+      await refresh();
+    }));
+    card.append(actions);
+    return card;
+  };
+  const showUpcoming = (board) => {
+    $('upcoming').replaceChildren(...board.jobs.map(renderUpcoming));
+    $('no-upcoming').hidden = board.jobs.length > 0;
+    $('upcoming-prev').hidden = board.page <= 1;
+    $('upcoming-next').hidden = !board.more;
+    $('upcoming-pages').hidden = board.page <= 1 && !board.more;
+  };
+
   const refresh = async () => {
-    const [me, feed] = await Promise.all([api('GET', '/api/driver/me'), api('GET', '/api/public/v1/jobs')]);
+    const [me, feed, board, bills] = await Promise.all([api('GET', '/api/driver/me'), api('GET', '/api/public/v1/jobs'), api('GET', '/api/driver/upcoming?page=' + upcomingPage), api('GET', '/api/driver/invoices')]);
+    showUpcoming(board);
     $('driver-name').textContent = me.driver.name;
     online = me.driver.online;
     receiving = me.receiving_jobs;
@@ -144,12 +181,28 @@ const APP_SCRIPT = inlineAsset(`(() => {
     $('weeks').textContent = me.paid_weeks + ' paid, ' + me.free_weeks + ' free';
     const sub = me.subscription;
     $('subscription').textContent = !sub ? 'Starts when you are approved' : sub.state === 'trial' ? 'Free trial: ' + sub.trial_days_remaining + ' days left' : sub.state === 'active' ? '£20 in weeks you earn over £500; otherwise free' : 'Ended';
-    const rows = me.invoices.map((i) => { const tr = el('tr'); for (const v of [i.week_start.slice(0, 10), pounds(i.earnings_pence), pounds(i.fee_pence), pounds(i.sms_pence), pounds(i.total_pence)]) tr.append(el('td', v)); return tr; });
+    // Each week's charges line by line, and whether it is paid (with the link to pay it): docs/billing.md.
+    const paymentWords = { paid: 'Paid', unpaid: 'Unpaid', overdue: 'Overdue', nothing_due: 'Nothing due', below_minimum: 'Under 30p: not collected', not_collected: 'Not collected' };
+    const rows = bills.invoices.map((i) => {
+      const tr = el('tr');
+      const week = el('td', i.week_start.slice(0, 10));
+      week.append(el('div', 'earned ' + pounds(i.earnings_pence), 'hint'));
+      tr.append(week);
+      const charges = el('td');
+      if (i.lines.length === 0) charges.textContent = 'None';
+      for (const l of i.lines) charges.append(el('div', l.description + ': ' + pounds(l.amount_pence)));
+      tr.append(charges, el('td', pounds(i.total_pence)));
+      const pay = el('td', paymentWords[i.payment.status] ?? i.payment.status);
+      if (i.payment.pay_url && (i.payment.pay_url.startsWith('https://') || i.payment.pay_url.startsWith('http://'))) { const a = el('a', 'Pay now'); a.href = i.payment.pay_url; a.rel = 'noopener'; pay.append(' ', a); }
+      tr.append(pay);
+      return tr;
+    });
     $('invoices').replaceChildren(...rows);
     $('no-invoices').hidden = rows.length > 0;
   };
 
-  const showApp = async () => { $('sign-in').hidden = true; $('app').hidden = false; await refresh(); };
+${PAPERS_SCRIPT}
+  const showApp = async () => { $('sign-in').hidden = true; $('app').hidden = false; await Promise.all([refresh(), refreshPapers()]); };
 
   $('phone-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -163,6 +216,8 @@ const APP_SCRIPT = inlineAsset(`(() => {
       token = r.token; localStorage.setItem(TOKEN, token); say('', true); await showApp();
     } catch (e) { say(e.message); }
   });
+  $('upcoming-prev').addEventListener('click', async () => { upcomingPage = Math.max(1, upcomingPage - 1); try { await refresh(); } catch (e) { say(e.message); } });
+  $('upcoming-next').addEventListener('click', async () => { upcomingPage += 1; try { await refresh(); } catch (e) { say(e.message); } });
   $('online-toggle').addEventListener('click', async () => {
     try { await api('POST', '/api/driver/availability', { online: !online }); await refresh(); } catch (e) { say(e.message); }
   });
@@ -200,6 +255,13 @@ export function renderDriverAppPage(): Page {
 <p class="hint" id="no-jobs">No jobs right now. Stay online and new offers appear here.</p>
 <div id="jobs"></div>
 </section>
+<section aria-labelledby="upcoming-title">
+<h2 id="upcoming-title">Upcoming jobs you can take</h2>
+<p class="hint">Pre-booked jobs near you that nobody has yet. Take one and it is yours: you confirm it on the day. The address shows once it is yours.</p>
+<p class="hint" id="no-upcoming">No upcoming jobs near you just now.</p>
+<div id="upcoming"></div>
+<div class="actions" id="upcoming-pages" hidden><button type="button" id="upcoming-prev" hidden>Earlier jobs</button><button type="button" id="upcoming-next" hidden>Later jobs</button></div>
+</section>
 <section class="card" aria-labelledby="earnings-title">
 <h2 id="earnings-title">Your earnings</h2>
 <dl class="facts">
@@ -212,8 +274,9 @@ export function renderDriverAppPage(): Page {
 <p class="hint">No commission: every fare is yours. The subscription is £20 in weeks you earn over £500, otherwise free, plus 2p per text sent for you.</p>
 <h3>Invoices</h3>
 <p class="hint" id="no-invoices">No invoices yet.</p>
-<table><thead><tr><th scope="col">Week</th><th scope="col">Earned</th><th scope="col">Fee</th><th scope="col">Texts</th><th scope="col">Total</th></tr></thead><tbody id="invoices"></tbody></table>
+<div class="table-scroll"><table><thead><tr><th scope="col">Week</th><th scope="col">Charges</th><th scope="col">Total</th><th scope="col">Payment</th></tr></thead><tbody id="invoices"></tbody></table></div>
 </section>
+${papersSection}
 <button type="button" class="decline" id="sign-out">Sign out</button>
 </div>`;
   return layout({ title: 'Driver', body, script: APP_SCRIPT });

@@ -191,6 +191,10 @@ export function renderJobCardPage(opts: { offer: OfferForPage; booking: BookingW
   // The job is this driver's: they see who they are collecting and drive the trip from here.
   const mine = offer.status === 'accepted' && b.driver_id === offer.driver_id && b.status !== 'cancelled';
   const secondsLeft = Math.max(0, Math.ceil((offer.expires_at.getTime() - now.getTime()) / 1000));
+  // Until the job is theirs, the fare the card offered them (their own approved rate, where they
+  // have one); once it is, the booking's fare in force, which is that fare unless re-priced since.
+  const fare = mine ? b.fare_pence : (offer.fare_pence ?? b.fare_pence);
+  const ownRate = fare !== (b.quoted_fare_pence ?? b.fare_pence);
   const body = html`<h1>Job ${b.ref}</h1>
 <div class="card" id="job" data-offer-id="${offer.id}" data-token="${token}" data-seconds-left="${secondsLeft}">
 ${offerState(offer, b)}
@@ -201,7 +205,7 @@ ${offerState(offer, b)}
   <dt>To</dt><dd>${b.dropoff.label}</dd>
   <dt>Passengers</dt><dd>${passengersLabel(b.passengers)}</dd>
   <dt>Vehicle</dt><dd>${vehicleLabel(b.vehicle_type)}${b.wheelchair && ', wheelchair user'}</dd>
-  <dt>Fare</dt><dd><strong>${pounds(b.fare_pence)}</strong> paid to you (${paymentLabel(b.payment_method).toLowerCase()})</dd>
+  <dt>Fare</dt><dd><strong>${pounds(fare)}</strong> paid to you (${paymentLabel(b.payment_method).toLowerCase()})${ownRate && ', at your own approved rate'}</dd>
   ${b.flight_number && html`<dt>Flight</dt><dd>${b.flight_number}</dd>`}
   ${b.meet_and_greet && html`<dt>Meet and greet</dt><dd>Meet the passenger inside, in arrivals, with a name board</dd>`}
   ${b.notes && html`<dt>Notes</dt><dd>${b.notes}</dd>`}

@@ -170,7 +170,7 @@ const SCRIPT = inlineAsset(`(() => {
       d.eligible ? 'eligible' : 'skipped: ' + words(d.skip_reason), london(d.decided_at),
     ])));
     if (log.truncated) out.push(el('p', 'Only the first decisions are listed: filter by driver.', 'hint'));
-    out.push(el('h4', 'Offers'), table('Offers', ['Round', 'Driver', 'Outcome', 'Offered', 'Answered'], log.offers.map((o) => [o.round, (o.driver_name || '') + ' (' + o.driver_id + ')', words(o.status), london(o.offered_at), london(o.responded_at)])));
+    out.push(el('h4', 'Offers'), table('Offers', ['Round', 'Driver', 'Outcome', 'Offered', 'Answered'], log.offers.map((o) => [o.round, (o.driver_name || '') + ' (' + o.driver_id + ')', words(o.status) + (o.claimed_from_board ? ' (claimed from the board)' : ''), london(o.offered_at), london(o.responded_at)])));
     $('decisions').replaceChildren(...out);
   };
   const loadDecisions = async () => {

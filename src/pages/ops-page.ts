@@ -1,5 +1,6 @@
 import { html } from './escape-html.js';
 import { inlineAsset, layout, type Page } from './layout.js';
+import { OPS_CHANGES_SCRIPT, opsChangesSection } from './ops-driver-changes.js';
 
 // The operators' page: sign in with a staff key (kept for this browser tab only), review
 // applicants and their documents and the fleet they ask to join, approve or reject, suspend or
@@ -140,11 +141,13 @@ const OPS_SCRIPT = inlineAsset(`(() => {
     const typing = document.activeElement && $('drivers').contains(document.activeElement) && document.activeElement.tagName === 'INPUT';
     if (!key || document.hidden || typing) return;
     load().catch((e) => say(e.message));
+    if (!(document.activeElement && $('changes').contains(document.activeElement) && document.activeElement.tagName === 'INPUT')) loadChanges().catch((e) => say(e.message));
   };
+${OPS_CHANGES_SCRIPT}
   const show = async () => {
     $('sign-in').hidden = true; $('console').hidden = false;
     $('status').value = view.status; $('driver-q').value = view.q;
-    await load();
+    await Promise.all([load(), loadChanges()]);
     if (!timer) timer = setInterval(refresh, REFRESH_MS);
   };
   $('key-form').addEventListener('submit', async (ev) => {
@@ -181,6 +184,7 @@ export const staffSignIn = html`<p class="alert" id="message" role="status" aria
 export function renderOpsPage(): Page {
   const body = html`<h1>Operations</h1>
 <p><a href="/ops/bookings">Live bookings, their stories and dispatch decisions</a></p>
+<p><a href="/ops/invoices">Invoices owed by drivers and partners</a></p>
 ${staffSignIn}
 <div id="console" hidden>
 <section aria-labelledby="drivers-title">
@@ -201,6 +205,7 @@ ${staffSignIn}
 <button type="button" id="next" class="decline">Next page</button>
 </nav>
 </section>
+${opsChangesSection}
 <section class="card" aria-labelledby="block-title">
 <h2 id="block-title">Block or unblock a passenger</h2>
 <form id="block-form">

@@ -90,7 +90,9 @@ export const TrackStatus = z.object({
       council_licence: z.string().nullable(),
     })
     .nullable(),
-  fare: z.string().describe('GBP, e.g. "£12.40"'),
+  fare: z.string().describe('GBP, e.g. "£12.40": the fare in force'),
+  /** Set while the driver who took the job charges their own approved rate, below the quoted fare. */
+  fare_note: z.string().nullable(),
   payment: z.object({ state: z.enum(PAYMENT_STATES), detail: z.string() }),
   /** How the assigned driver takes payment; empty until a driver accepts and once paid. */
   pay_options: z.array(z.object({ kind: z.string(), label: z.string(), detail: z.string(), href: z.string().nullable() })),
@@ -151,6 +153,7 @@ export function trackStatus(row: BookingWithDriver, live: LiveDriver = { positio
     dropoff: row.dropoff.label,
     driver,
     fare: formatPounds(row.fare_pence),
+    fare_note: row.quoted_fare_pence != null && row.fare_pence < row.quoted_fare_pence ? `Your driver's own approved rate, below the ${formatPounds(row.quoted_fare_pence)} quoted.` : null,
     payment: { state, detail: state === 'paid' && row.paid_pence !== null ? `Paid ${formatPounds(row.paid_pence)} (${(row.paid_method ?? '').replace(/_/g, ' ')}). Thank you.` : PAYMENT_WORDING[state] },
     pay_options: driver && state !== 'paid' && state !== 'not_due' ? payOptions(row.d_payment_options, row.ref) : [],
     driver_position: position && { lat: roundCoord(position.lat), lon: roundCoord(position.lon), at: position.at.toISOString() },
@@ -278,6 +281,8 @@ const TRACK_SCRIPT = inlineAsset(`(() => {
     driverCard.hidden = !s.driver;
     showPosition(s);
     set('payment_detail', s.payment.detail);
+    set('fare', s.fare);
+    set('fare_note', s.fare_note || '');
     const options = document.getElementById('pay-options');
     const rendered = JSON.stringify(s.pay_options);
     if (options.dataset.rendered !== rendered) {
@@ -358,6 +363,7 @@ ${withMap && mapCard(s, map)}
 <div class="card" id="pay">
 <h2>Pay the driver</h2>
 <p class="fare"><span data-field="fare">${s.fare}</span></p>
+<p class="muted" data-field="fare_note">${s.fare_note}</p>
 <p data-field="payment_detail">${s.payment.detail}</p>
 <ul class="pay-options" id="pay-options" data-rendered="${JSON.stringify(s.pay_options)}">${s.pay_options.map(
     (o) => html`<li><strong>${o.label}</strong> ${o.href ? html`<a href="${o.href}" rel="noopener noreferrer" target="_blank">${o.detail}</a>` : html`<span>${o.detail}</span>`}</li>`,

@@ -1,7 +1,7 @@
 import { divisionForCountry } from './bank-holidays.js';
 import { airportExtraRules, largeGroupRule, passengerExtraRules } from './council-extras.js';
 import { licensingAreaFor } from './licensing-area.js';
-import { readMeter, type MeterReading } from './meter.js';
+import { readMeter, type MeterReading, type RouteDistanceTime } from './meter.js';
 import { formatPence, shareOf } from './money.js';
 import { choosePeriod, describeLocal, localInstant, londonDate, londonIso, matchedBankHoliday, type LocalInstant } from './periods.js';
 import { provisionalNote, publicRule, type PricedRule } from './priced-rule.js';
@@ -18,6 +18,7 @@ import { NATIONAL_DEFAULT_AREA } from './tariff-book.js';
 import { switchAfterMeters, switchRateId, type Period, type TariffVersion } from './tariff-schema.js';
 import { timeSupplementRules } from './time-supplements.js';
 import { PricingError, VEHICLE_TYPES, type PriceRequest, type PriceResult } from './types.js';
+import type { Country } from '../geo/types.js';
 
 /*
  * How a quote is put together:
@@ -48,7 +49,7 @@ interface MeteredFare {
   provisional: boolean;
 }
 
-function meteredFare(version: TariffVersion, period: Period, route: PriceRequest['route']): MeteredFare {
+function meteredFare(version: TariffVersion, period: Period, route: RouteDistanceTime): MeteredFare {
   const rate = version.rates[period.rate]!;
   const switchRate = version.switchRate ? version.rates[switchRateId(version.switchRate, period.rate)]! : null;
   const reading = readMeter(rate, route, version.switchRate && switchRate ? { afterMeters: switchAfterMeters(version.switchRate, period.rate), rate: switchRate } : null);
@@ -183,6 +184,36 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
     },
     localDepartAt: londonIso(start.dateTime),
   };
+}
+
+/**
+ * The council meter of a trip already priced, in the period in force at its pickup, as an approved
+ * rate is applied to it (rateOverrideRule): what a driver's own rate re-prices a booked job on
+ * (src/dispatch/driver-fare.ts). Read from what the booking keeps (its tariff area, pickup time,
+ * route and pickup country), so it is the same meter its fare was priced on; null when no
+ * tariff of the area is in force that day.
+ */
+export interface TripMeter {
+  /** After the period multiplier, before the tariff's minimum fare. */
+  rawPence: number;
+  /** rawPence raised to the tariff's minimum fare. */
+  pence: number;
+  tariffMinimumPence: number | null;
+  period: string;
+  authority: string;
+}
+
+export function tripMeterWith(
+  data: PricingData,
+  trip: { areaId: string; departAt: Date; route: RouteDistanceTime; country: Country | null },
+): TripMeter | null {
+  const area = data.tariffs.area(trip.areaId);
+  const version = data.tariffs.versionFor(trip.areaId, londonDate(trip.departAt));
+  if (!area || !version) return null;
+  const division = version.bankHolidayDivision === 'pickup_country' ? divisionForCountry(trip.country) : version.bankHolidayDivision;
+  const { period } = choosePeriod(version, localInstant(trip.departAt, data.holidays, division));
+  const fare = meteredFare(version, period, trip.route);
+  return { rawPence: fare.rawPence, pence: fare.pence, tariffMinimumPence: version.minimumFarePence ?? null, period: period.name, authority: area.authority };
 }
 
 /** Prices a journey against the project's tariff data (loaded and validated on first call). */

@@ -58,3 +58,37 @@ export async function approveRateOverride(
     returning id, scope, subject_id, adjustment_basis_points, minimum_fare_pence, approved_by, approved_at`;
   return toOverride(rows[0] as Row);
 }
+
+/** One approved rate by id (the partner rate a booking's quoted fare was priced with); null when gone. */
+export async function findRateOverrideById(sql: Sql, id: string): Promise<RateOverride | null> {
+  const rows = await sql<Row[]>`
+    select id, scope, subject_id, adjustment_basis_points, minimum_fare_pence, approved_by, approved_at
+      from rate_overrides where id = ${id}`;
+  return rows[0] ? toOverride(rows[0]) : null;
+}
+
+/**
+ * The approved driver rate in force for each of these drivers at the pickup time and for this
+ * vehicle class (findRateOverride's rule, newest approval first), in one statement however many
+ * candidates a dispatch page holds. Drivers with none are absent from the map.
+ */
+export async function findDriverRateOverrides(sql: Sql, driverIds: readonly string[], at: Date, vehicleType: string): Promise<Map<string, RateOverride>> {
+  if (driverIds.length === 0) return new Map();
+  const rows = await sql<Row[]>`
+    select distinct on (subject_id) id, scope, subject_id, adjustment_basis_points, minimum_fare_pence, approved_by, approved_at
+      from rate_overrides
+     where scope = 'driver' and subject_id = any (${sql.array([...driverIds])}::text[])
+       and effective_from <= ${at} and (effective_to is null or effective_to > ${at})
+       and (vehicle_types is null or ${vehicleType} = any (vehicle_types))
+     order by subject_id, approved_at desc`;
+  return new Map(rows.map((r) => [r.subject_id, toOverride(r)]));
+}
+
+/** Whether the driver has an approved rate in force now or later (the board prices their jobs then). */
+export async function driverHasRate(sql: Sql, driverId: string, now: Date): Promise<boolean> {
+  const rows = await sql`
+    select 1 from rate_overrides
+     where scope = 'driver' and subject_id = ${driverId} and (effective_to is null or effective_to > ${now})
+     limit 1`;
+  return rows.length > 0;
+}

@@ -30,6 +30,8 @@ export interface QuoteRow {
   redeemed_at: Date | null;
   redemption_request_id: string | null;
   booking_ref: string | null;
+  /** The approved partner rate that priced it, if any. */
+  rate_override_id: string | null;
 }
 
 export interface NewQuoteRecord {
@@ -74,7 +76,7 @@ export async function findQuote(sql: Sql, quoteId: string): Promise<QuoteRow | n
   const [row] = await sql<QuoteRow[]>`
     select id, status, contract, pickup_query, dropoff_query, pickup, dropoff, depart_at, vehicle_type, passengers,
            meet_and_greet, worldwide, fare_pence, distance_m, duration_s, rules, tariff, expires_at, redeemed_at,
-           redemption_request_id, booking_ref
+           redemption_request_id, booking_ref, rate_override_id
       from quotes where id = ${quoteId}`;
   return row ?? null;
 }

@@ -31,7 +31,12 @@ import {
   SignInRequest,
   SignInVerifyReply,
   SignInVerifyRequest,
+  UpcomingClaimReply,
+  UpcomingJobParams,
+  UpcomingJobsQuery,
+  UpcomingJobsReply,
 } from '../schemas/drivers.js';
+import { claimUpcomingJob, upcomingJobsFor } from '../dispatch/upcoming.js';
 
 // The driver app's API: applying, signing in with a texted code, going online, sharing location,
 // the job feed (spec 4.9) and answering and driving jobs. A signed-in driver sends their session
@@ -210,6 +215,37 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const me = await signedInDriver(s, request);
       return { jobs: await jobsFor(s, me.driverId) };
+    },
+  });
+
+  r.get('/api/driver/upcoming', {
+    schema: {
+      operationId: 'driverUpcomingJobs',
+      tags,
+      summary: 'The upcoming-jobs board: pre-booked jobs nobody holds yet that you could take ahead, soonest first, a page at a time',
+      querystring: UpcomingJobsQuery,
+      response: { 200: UpcomingJobsReply, ...problemResponses(400, 401, 403, 429) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const me = await signedInDriver(s, request);
+      return upcomingJobsFor(s, me.driverId, request.query.page);
+    },
+  });
+
+  r.post('/api/driver/upcoming/:ref/claim', {
+    schema: {
+      operationId: 'driverClaimUpcomingJob',
+      tags,
+      summary: 'Take a job from the board: it is yours as an accepted offer is (the passenger is told; confirm it on the day). Claiming again answers the same; 409 when another driver has it or you no longer fit',
+      params: UpcomingJobParams,
+      response: { 200: UpcomingClaimReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const me = await signedInDriver(s, request);
+      const { ref, offerId } = await claimUpcomingJob(s, me.driverId, request.params.ref);
+      return { result: 'claimed' as const, booking_reference: ref, offer_id: offerId };
     },
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { VEHICLE_TYPES } from '../pricing/types.js';
 import { PAYMENT_METHODS } from '../../workflows/bookings/definitions.js';
 import { MAX_DOCUMENT_BASE64_CHARS, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '../drivers/application-limits.js';
@@ -126,6 +127,7 @@ export const DriverJob = z
     vehicle_type: z.string(),
     wheelchair: z.boolean(),
     fare_pence: z.number().int(),
+    own_rate: z.boolean().describe('The fare is at your own approved rate (below the fare quoted to the passenger)'),
     payment_method: z.string(),
     notes: z.string().nullable(),
     flight_number: z.string().nullable(),
@@ -138,6 +140,38 @@ export const DriverJob = z
 export const DriverJobsReply = z.object({ jobs: z.array(DriverJob) }).meta({ id: 'DriverJobs' });
 
 export const DriverJobParams = z.object({ offerId: text(120).min(5) });
+
+/** The upcoming-jobs board (src/dispatch/upcoming.ts): where and when, not the address, until taken. */
+export const UpcomingJob = z
+  .object({
+    booking_reference: z.string(),
+    pickup_time: z.string().describe('UTC'),
+    pickup_time_london: z.string().describe('The pickup time as a driver reads it, Europe/London, e.g. "Fri 27 Nov, 05:30"'),
+    pickup_area: z.string().describe('Postcode district and town, or the airport or station: the address is shown once the job is yours'),
+    dropoff_area: z.string(),
+    passengers: z.number().int(),
+    vehicle_type: z.string(),
+    wheelchair: z.boolean(),
+    fare_pence: z.number().int().describe('What taking the job pays you: your own approved rate where it is below the quoted fare'),
+    own_rate: z.boolean().describe('The fare is at your own approved rate'),
+    distance_miles: z.number(),
+    payment_method: z.string(),
+    meet_and_greet: z.boolean(),
+    miles_from_you: z.number().nullable().describe('From where you last were, as the crow flies'),
+  })
+  .meta({ id: 'UpcomingJob' });
+export const UpcomingJobsQuery = z.object({
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(50, 'must be at most 50').default(1),
+});
+export const UpcomingJobsReply = z
+  .object({ jobs: z.array(UpcomingJob), page: z.number().int(), more: z.boolean(), horizon_hours: z.number() })
+  .meta({ id: 'UpcomingJobs' });
+export const UpcomingJobParams = z.object({
+  ref: text(12).regex(BOOKING_REF_PATTERN, 'is not a booking reference').describe('Booking reference, e.g. TX7K2M9QH4WD'),
+});
+export const UpcomingClaimReply = z
+  .object({ result: z.literal('claimed'), booking_reference: z.string(), offer_id: z.string().describe('The job in your feed (GET /api/public/v1/jobs), for the trip reports') })
+  .meta({ id: 'UpcomingClaim' });
 export const DriverRespondRequest = z.object({ decision: z.enum(['accept', 'decline']) });
 export const DriverTripRequest = z.object({
   event: z
@@ -199,6 +233,7 @@ export const DriverDashboard = z
         location_at: z.string().nullable().describe('When the service last had the driver\'s position (UTC)'),
       })
       .describe('Whether dispatch offers this driver jobs now (online, approved, licences valid, a position under 10 minutes old)'),
+    licence_notice: z.string().nullable().describe('Within a fortnight of a licence running out: which, when, and what to do; null otherwise'),
     completed_rides: z.number().int(),
     earnings_pence: z.number().int().describe('Settled fares of completed journeys; no commission is ever taken'),
     dead_mileage_miles: z.number().describe('Distance to each pickup when the job was offered (straight line)'),

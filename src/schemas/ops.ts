@@ -60,6 +60,8 @@ const OpsRound = z.object({ round: z.number().int(), tier: z.string(), considere
 const OpsOffer = z.object({
   id: z.string(), driver_id: z.string(), driver_name: z.string().nullable(), round: z.number().int(), tier: z.string(),
   status: z.enum(['offered', 'accepted', 'declined', 'timed_out', 'withdrawn']), offered_at: at, expires_at: at, responded_at: atOrNull,
+  claimed_from_board: z.boolean().describe('The driver took the job from the upcoming-jobs board rather than a job card'),
+  fare_pence: z.number().int().nullable().describe('The fare the job was offered at (a driver’s own approved rate, never above the quote); null for offers made before it was kept'),
 });
 
 export const OpsBookingStory = z.object({

@@ -7,16 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBillingActivities } from '../../activities/billing.js';
 import { listInvoices } from '../../src/billing/subscription-store.js';
 import { startDriverSubscription, subscriptionState } from '../../src/billing/subscriptions.js';
-import { subscriptionWorkflowId, type BillWeekInput } from '../../workflows/billing/definitions.js';
+import { invoiceCollectionWorkflowId, subscriptionWorkflowId, type BillWeekInput } from '../../workflows/billing/definitions.js';
+import { signTestProviderEvent } from '../../src/billing/test-provider.js';
+import { listPartnerInvoices } from '../../src/billing/partner-invoice-store.js';
+import { createStaff } from '../../src/auth/staff.js';
+import { createApiKey } from '../../src/auth/api-keys.js';
+import { hashSecret } from '../../src/auth/secrets.js';
+import { createSession } from '../../src/drivers/session-store.js';
 import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/billing/weeks.js';
+import { activityDeps } from '../../src/services.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let acts: ReturnType<typeof createBillingActivities>;
+/** The named third-party job source of this file's deployment (docs/billing.md). */
+const SOURCE = 'it-cabhub';
 beforeAll(async () => {
-  stack = await startStack();
-  acts = createBillingActivities({ sql: stack.sql });
+  stack = await startStack({ THIRD_PARTY_JOB_SOURCE: SOURCE, THIRD_PARTY_JOB_FEE_PENCE: '50', CARD_FEE_BASIS_POINTS: '150', CARD_FEE_FIXED_PENCE: '20' });
+  acts = createBillingActivities(activityDeps(stack.config, stack.sql));
+  await stack.sql`insert into partners (id, name, kind) values (${SOURCE}, 'Cab Hub', 'partner') on conflict do nothing`;
 });
 afterAll(async () => stack?.close());
 
@@ -26,24 +36,24 @@ const WEEK: Omit<BillWeekInput, 'driverId'> = { weekStart: '2026-10-18T23:00:00.
 
 const driver = () => createDriver(stack.sql, { lat: 53.48, lon: -2.24, phone: `+4474009${String(10000 + Math.floor(Math.random() * 89999))}` });
 
-/** A trip the driver completed at `completedAt`. */
-async function trip(d: TestDriver, completedAt: string, farePence = 3000): Promise<string> {
+/** A trip the driver completed at `completedAt` (from a partner's intake when `partnerId` is given). */
+async function trip(d: TestDriver, completedAt: string, farePence = 3000, partnerId: string | null = null): Promise<string> {
   const ref = `TXS${randomUUID().slice(0, 8).toUpperCase()}`;
   const place = stack.sql.json({ label: 'Manchester', kind: 'place', lat: 53.48, lon: -2.24 });
   await stack.sql`
     insert into bookings (ref, status, source, passenger_name, passenger_phone, payment_method, pickup_query, dropoff_query,
                           pickup, dropoff, pickup_area, pickup_at, passengers, vehicle_type, fare_pence, fare_source,
-                          distance_m, duration_s, driver_id, completed_at)
-    values (${ref}, 'completed', 'agent_instant', 'Ada', '+447400123456', 'cash', 'a', 'b', ${place}, ${place}, 'manchester',
-            ${completedAt}, 1, 'saloon', ${farePence}, 'tariff', 5000, 900, ${d.id}, ${completedAt})`;
+                          distance_m, duration_s, driver_id, completed_at, partner_id)
+    values (${ref}, 'completed', ${partnerId ? 'partner' : 'agent_instant'}, 'Ada', '+447400123456', 'cash', 'a', 'b', ${place}, ${place}, 'manchester',
+            ${completedAt}, 1, 'saloon', ${farePence}, 'tariff', 5000, 900, ${d.id}, ${completedAt}, ${partnerId})`;
   return ref;
 }
 
 /** A payment record for a trip; by ops when it corrects another. */
-async function record(d: TestDriver, ref: string, amountPence: number, recordedAt: string, corrects: number | null = null): Promise<number> {
+async function record(d: TestDriver, ref: string, amountPence: number, recordedAt: string, corrects: number | null = null, method = 'cash'): Promise<number> {
   const [row] = await stack.sql<{ id: string }[]>`
     insert into payment_records (booking_ref, driver_id, amount_pence, method, recorded_by, corrects, idempotency_key, recorded_at)
-    values (${ref}, ${d.id}, ${amountPence}, 'cash', ${corrects ? 'ops' : 'driver'}, ${corrects}, ${`test:${randomUUID()}`}, ${recordedAt})
+    values (${ref}, ${d.id}, ${amountPence}, ${method}, ${corrects ? 'ops' : 'driver'}, ${corrects}, ${`test:${randomUUID()}`}, ${recordedAt})
     returning id`;
   return Number(row!.id);
 }
@@ -53,10 +63,10 @@ async function payment(d: TestDriver, amountPence: number, at: string): Promise<
   return record(d, await trip(d, at), amountPence, at);
 }
 
-async function sms(to: string, sentAt: string | null, channel = 'sms') {
+async function sms(to: string, sentAt: string | null, channel = 'sms', purpose: string | null = null) {
   await stack.sql`
-    insert into outbox (idempotency_key, channel, recipient, body, provider, created_at, sent_at)
-    values (${`test:${randomUUID()}`}, ${channel}, ${to}, 'New job', 'outbox', ${sentAt ?? WEEK.weekStart}, ${sentAt})`;
+    insert into outbox (idempotency_key, channel, recipient, body, provider, created_at, sent_at, purpose)
+    values (${`test:${randomUUID()}`}, ${channel}, ${to}, 'New job', 'outbox', ${sentAt ?? WEEK.weekStart}, ${sentAt}, ${purpose})`;
 }
 
 const invoiceRows = (d: TestDriver) => stack.sql`select * from driver_invoices where driver_id = ${d.id}`;
@@ -67,7 +77,21 @@ describe('weekly billing (real Postgres)', () => {
     await payment(d, 60_000, '2026-10-20T12:00:00Z');
     const week = { driverId: d.id, ...WEEK };
     const first = await acts.billDriverWeek(week);
-    expect(first).toEqual({ driverId: d.id, ...WEEK, earningsPence: 60_000, feePence: 2000, smsCount: 0, smsPence: 0, totalPence: 2000, status: 'billed' });
+    expect(first).toEqual({
+      driverId: d.id,
+      ...WEEK,
+      earningsPence: 60_000,
+      feePence: 2000,
+      smsCount: 0,
+      smsPence: 0,
+      thirdPartyJobs: 0,
+      thirdPartyPence: 0,
+      cardTrips: 0,
+      cardPence: 0,
+      totalPence: 2000,
+      status: 'billed',
+      lines: [{ kind: 'weekly_fee', quantity: 1, unitPence: 2000, amountPence: 2000, description: 'Weekly subscription: earnings £600.00, above £500.00' }],
+    });
     const again = await Promise.all([...Array(8)].map(() => acts.billDriverWeek(week)));
     expect(again).toEqual(Array(8).fill(first));
 
@@ -189,5 +213,164 @@ describe('subscription workflow (real Temporal and Postgres)', () => {
     const history = await stack.client.workflow.getHandle(subscriptionWorkflowId(d.id)).fetchHistory();
     expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
     await stack.client.workflow.getHandle(subscriptionWorkflowId(d.id)).terminate('test over');
+  });
+});
+
+describe('the itemised invoice and its collection (real Postgres and Temporal)', () => {
+  it("invoices a partner 2p for each text about its jobs, not for the driver's (on the driver's invoice), once", async () => {
+    const partnerId = `it-p-${randomUUID().slice(0, 8)}`;
+    await stack.sql`insert into partners (id, name, kind) values (${partnerId}, 'Partner Ltd', 'partner')`;
+    const d = await driver();
+    const ref = await trip(d, '2026-10-20T10:00:00Z', 3000, partnerId);
+    const text = (to: string, sentAt: string, purpose: string | null = null) =>
+      stack.sql`insert into outbox (idempotency_key, channel, recipient, body, booking_ref, provider, sent_at, purpose)
+                values (${`test:${randomUUID()}`}, 'sms', ${to}, 'Your taxi', ${ref}, 'outbox', ${sentAt}, ${purpose})`;
+    for (let i = 0; i < 4; i++) await text('+447400123456', `2026-10-20T0${i}:00:00Z`); // the passenger: the partner's
+    await text(d.phone, '2026-10-20T09:00:00Z'); // the driver's job card: the driver's
+    await text('+447400123456', '2026-10-26T00:00:00Z'); // the next week's
+    const billed = await acts.billPartnersWeek(WEEK);
+    expect(billed.filter((b) => b.partnerId === partnerId)).toEqual([{ partnerId, totalPence: 8 }]);
+    expect(await acts.billPartnersWeek(WEEK)).toEqual(billed);
+    expect(await listPartnerInvoices(stack.sql, partnerId)).toEqual([
+      { partnerId, ...WEEK, smsCount: 4, smsPence: 8, totalPence: 8, lines: [{ kind: 'sms', quantity: 4, unitPence: 2, amountPence: 8, description: 'SMS pass-through: 4 texts at 2p about your jobs' }] },
+    ]);
+    expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({ smsCount: 1, smsPence: 2 });
+
+    // The partner reads it with its API key: 8p is under the card minimum, so it is not collected.
+    const { key } = await createApiKey(stack.sql, { name: partnerId, partnerId });
+    const res = await stack.app.inject({ method: 'GET', url: '/api/partner/invoices', headers: { authorization: `Bearer ${key}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      invoices: [
+        {
+          week_start: WEEK.weekStart,
+          week_end: WEEK.weekEnd,
+          sms_count: 4,
+          total_pence: 8,
+          lines: [{ kind: 'sms', quantity: 4, unit_pence: 2, amount_pence: 8, description: 'SMS pass-through: 4 texts at 2p about your jobs' }],
+          payment: { status: 'below_minimum', pay_url: null, paid_at: null, overdue_at: null },
+        },
+      ],
+    });
+    expect((await stack.app.inject({ method: 'GET', url: '/api/partner/invoices' })).statusCode).toBe(401);
+  });
+
+  it('bills a driver who never confirms a payment: completed trips count at their fare', async () => {
+    const d = await driver();
+    // 17 cash trips at 30 GBP, none of them confirmed by the driver: 510 GBP.
+    for (let i = 0; i < 17; i++) await trip(d, `2026-10-${19 + (i % 7)}T${String(8 + (i % 10)).padStart(2, '0')}:00:00Z`);
+    expect(await stack.sql`select 1 from payment_records p join bookings b on b.ref = p.booking_ref where b.driver_id = ${d.id}`).toHaveLength(0);
+    expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({ earningsPence: 51_000, feePence: 2000, totalPence: 2000, status: 'billed' });
+  });
+
+  it('itemises a week of cash, card and third-party trips and texts, collects it through the provider, and a signed webhook marks it paid once', async () => {
+    const d = await driver();
+    // The week of 19 October 2026: 300 GBP cash the driver never confirmed, a 200 GBP fare paid
+    // 210 GBP by card, a 50 GBP job from the named source (unconfirmed), three texts billed and
+    // two not (the service's own reminder, a sign-in code).
+    await trip(d, '2026-10-19T10:00:00Z', 30_000);
+    const card = await trip(d, '2026-10-20T10:00:00Z', 20_000);
+    await record(d, card, 21_000, '2026-10-20T10:30:00Z', null, 'card');
+    await trip(d, '2026-10-21T10:00:00Z', 5_000, SOURCE);
+    for (const day of [22, 23, 24]) await sms(d.phone, `2026-10-${day}T08:00:00Z`);
+    await sms(d.phone, '2026-10-22T09:00:00Z', 'sms', 'invoice_reminder');
+    await sms(d.phone, '2026-10-22T09:00:00Z', 'sms', 'sign_in_code');
+    // By hand: earnings 300 + 210 + 50 = 560 GBP, over the line: 20 GBP. Texts 3 x 2p. One job from
+    // the source at 50p. Card: 1.5 % of 210 GBP = 3.15 GBP, + 20p = 3.35 GBP. Total 23.91 GBP.
+    const lines = [
+      { kind: 'weekly_fee', quantity: 1, unitPence: 2000, amountPence: 2000, description: 'Weekly subscription: earnings £560.00, above £500.00' },
+      { kind: 'sms', quantity: 3, unitPence: 2, amountPence: 6, description: 'SMS pass-through: 3 texts at 2p' },
+      { kind: 'third_party_jobs', quantity: 1, unitPence: 50, amountPence: 50, description: `Jobs from ${SOURCE}: 1 at £0.50` },
+      { kind: 'card_processing', quantity: 1, unitPence: null, amountPence: 335, description: 'Card processing: 1.50% + £0.20 on each of 1 card payment (£210.00)' },
+    ];
+
+    // Approved so that the trial ends an hour before the week: the subscription bills it first.
+    const approvedAt = new Date(Date.parse(WEEK.weekStart) - 90 * DAY - 3_600_000);
+    await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'local', approvedAt });
+    const collectionId = invoiceCollectionWorkflowId({ account: 'driver', accountId: d.id, weekStart: WEEK.weekStart });
+    try {
+      const collection = await eventually(
+        async () => (await stack.sql<{ pay_url: string | null; provider_ref: string | null; status: string; total_pence: number }[]>`
+          select pay_url, provider_ref, status, total_pence from invoice_collections where account_id = ${d.id} and week_start = ${WEEK.weekStart} and pay_url is not null`)[0],
+        30_000,
+        'the invoice collection opened',
+      );
+      expect(collection).toMatchObject({ status: 'unpaid', total_pence: 2391, provider_ref: expect.stringMatching(/^test_cs_/) });
+      const [invoice] = (await listInvoices(stack.sql, d.id)).filter((i) => i.weekStart === WEEK.weekStart);
+      expect(invoice).toMatchObject({ earningsPence: 56_000, feePence: 2000, smsCount: 3, smsPence: 6, thirdPartyJobs: 1, thirdPartyPence: 50, cardTrips: 1, cardPence: 335, totalPence: 2391, status: 'billed', lines });
+      expect(await stack.sql`select total_pence from driver_invoices where driver_id = ${d.id} and week_start = ${WEEK.weekStart}`).toEqual([{ total_pence: 2391 }]);
+      expect(await stack.sql`select sum(amount_pence)::integer as sum from invoice_lines where account_id = ${d.id} and week_start = ${WEEK.weekStart}`).toEqual([{ sum: 2391 }]);
+      // The driver is texted the pay link (not billed as a text: it is the service's own reminder).
+      const notice = await eventually(async () => (await stack.sql<{ body: string; purpose: string }[]>`select body, purpose from outbox where idempotency_key = ${`invoice-notice:invoice:driver:${d.id}:2026-10-19`}`)[0], 15_000, 'the pay link texted');
+      expect(notice).toMatchObject({ purpose: 'invoice_reminder', body: expect.stringContaining(collection.pay_url!) });
+      expect(notice.body).toContain('£23.91');
+
+      // The driver's view: lines, unpaid, the pay link. Ops': owed.
+      const token = `drs_${randomUUID().replaceAll('-', '')}`;
+      await createSession(stack.sql, hashSecret(token), d.id);
+      const mine = async () => {
+        const res = await stack.app.inject({ method: 'GET', url: '/api/driver/invoices', headers: { authorization: `Bearer ${token}` } });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<{ invoices: Array<{ week_start: string; total_pence: number; lines: unknown[]; payment: { status: string; pay_url: string | null } }> }>().invoices.find((i) => i.week_start === WEEK.weekStart)!;
+      };
+      expect(await mine()).toMatchObject({
+        total_pence: 2391,
+        lines: lines.map((l) => ({ kind: l.kind, quantity: l.quantity, unit_pence: l.unitPence, amount_pence: l.amountPence, description: l.description })),
+        payment: { status: 'unpaid', pay_url: collection.pay_url },
+      });
+      expect((await stack.app.inject({ method: 'GET', url: '/api/driver/invoices' })).statusCode).toBe(401);
+      const staffKey = (await createStaff(stack.sql, { name: 'Bea (ops)', role: 'operator' })).key;
+      const owed = async (status: string) => {
+        const res = await stack.app.inject({ method: 'GET', url: `/api/ops/invoices?status=${status}`, headers: { authorization: `Bearer ${staffKey}` } });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<{ invoices: Array<{ account_id: string; week_start: string; total_pence: number; status: string }> }>().invoices.filter((i) => i.account_id === d.id);
+      };
+      expect(await owed('unpaid')).toEqual([expect.objectContaining({ week_start: WEEK.weekStart, total_pence: 2391, status: 'unpaid', name: `Driver ${d.id}` })]);
+      expect((await stack.app.inject({ method: 'GET', url: '/api/ops/invoices' })).statusCode).toBe(401);
+      expect((await stack.app.inject({ method: 'GET', url: '/api/ops/invoices?status=everything', headers: { authorization: `Bearer ${staffKey}` } })).statusCode).toBe(400);
+
+      // The provider's webhook: refused unsigned, mis-signed or stale; applied once.
+      const body = JSON.stringify({ type: 'invoice.paid', data: { invoice_reference: `invoice:driver:${d.id}:2026-10-19`, amount_pence: 2391, reference: collection.provider_ref } });
+      const secret = stack.config.BILLING_TEST_WEBHOOK_SECRET;
+      const now = Math.floor(Date.now() / 1000);
+      const hook = (headers: Record<string, string>, payload = body) => stack.app.inject({ method: 'POST', url: '/api/webhooks/billing', headers, payload });
+      const eventId = `evt_${randomUUID()}`;
+      expect((await hook({ 'content-type': 'application/json' })).statusCode).toBe(400);
+      expect((await hook(signTestProviderEvent('whsec_d3JvbmctYnV0LXdlbGwtZm9ybWVkLXNlY3JldA==', eventId, now, body))).statusCode).toBe(400);
+      const stale = await hook(signTestProviderEvent(secret, eventId, now - 600, body));
+      expect(stale.statusCode).toBe(400);
+      expect(stale.json()).toMatchObject({ code: 'invalid_signature' });
+      expect((await hook(signTestProviderEvent(secret, eventId, now, body), body.replace('2391', '9999'))).statusCode).toBe(400); // tampered
+      expect(await stack.sql`select status from invoice_collections where account_id = ${d.id}`).toEqual([{ status: 'unpaid' }]);
+
+      // A failed attempt is recorded and leaves it unpaid.
+      const failedId = `evt_${randomUUID()}`;
+      const failedBody = body.replace('invoice.paid', 'invoice.payment_failed');
+      expect((await hook(signTestProviderEvent(secret, failedId, now, failedBody), failedBody)).json()).toEqual({ received: true, duplicate: false });
+      expect(await stack.sql`select status, last_failure from invoice_collections where account_id = ${d.id}`).toEqual([{ status: 'unpaid', last_failure: failedId }]);
+
+      const paid = await hook(signTestProviderEvent(secret, eventId, now, body));
+      expect(paid.statusCode, paid.body).toBe(200);
+      expect(paid.json()).toEqual({ received: true, duplicate: false });
+      const settled = await eventually(
+        async () => (await stack.sql<{ status: string; paid_event_id: string; paid_amount_pence: number; paid_at: Date }[]>`
+          select status, paid_event_id, paid_amount_pence, paid_at from invoice_collections where account_id = ${d.id} and status = 'paid'`)[0],
+        15_000,
+        'the invoice paid',
+      );
+      expect(settled).toMatchObject({ paid_event_id: eventId, paid_amount_pence: 2391 });
+      // A replay is answered and changes nothing; nor does the provider's next event for the same payment.
+      expect((await hook(signTestProviderEvent(secret, eventId, now, body))).json()).toEqual({ received: true, duplicate: true });
+      const second = await hook(signTestProviderEvent(secret, `evt_${randomUUID()}`, now, body));
+      expect(second.json()).toEqual({ received: true, duplicate: false });
+      await eventually(async () => ((await stack.client.workflow.getHandle(collectionId).describe()).status.name === 'COMPLETED' ? true : undefined), 15_000, 'the collection closed');
+      expect(await stack.sql`select status, paid_event_id, paid_at from invoice_collections where account_id = ${d.id}`).toEqual([{ status: 'paid', paid_event_id: eventId, paid_at: settled.paid_at }]);
+
+      expect(await mine()).toMatchObject({ payment: { status: 'paid', pay_url: null } });
+      expect(await owed('open')).toEqual([]);
+    } finally {
+      await stack.client.workflow.getHandle(subscriptionWorkflowId(d.id)).terminate('test over').catch(() => undefined);
+      await stack.client.workflow.getHandle(collectionId).terminate('test over').catch(() => undefined);
+    }
   });
 });

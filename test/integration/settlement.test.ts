@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { createBillingActivities } from '../../activities/billing.js';
+import { activityDeps } from '../../src/services.js';
 import { signWebhook } from '../../src/settlement/webhook-signature.js';
 import { nextWeekStart, weekStartOf } from '../../workflows/billing/weeks.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -123,7 +124,7 @@ describe('track and settle', () => {
     const [completed] = await stack.sql<{ at: Date }[]>`select completed_at as at from bookings where ref = ${ref}`;
     const at = completed!.at.getTime();
     const week = { driverId: driver.id, weekStart: new Date(weekStartOf(at)).toISOString(), weekEnd: new Date(nextWeekStart(at)).toISOString() };
-    expect(await createBillingActivities({ sql: stack.sql }).billDriverWeek(week)).toMatchObject({ earningsPence: Math.round(fare * 100) });
+    expect(await createBillingActivities(activityDeps(stack.config, stack.sql)).billDriverWeek(week)).toMatchObject({ earningsPence: Math.round(fare * 100) });
   });
 
   it('closes as a no-show when the passenger never comes, with nothing to pay', async () => {

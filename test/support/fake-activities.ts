@@ -112,6 +112,10 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       return { claimed: !isBusy(o.driverId) };
     },
     async closeOffer(o) { log('closeOffer', o); },
+    async claimUpcomingJob(c) {
+      log('claimUpcomingJob', c);
+      return isBusy(c.driverId) ? { claimed: false as const, reason: 'you have another job at that time' } : { claimed: true as const };
+    },
     async assignDriver(a) { log('assignDriver', a); },
     async releaseDriver(r) { log('releaseDriver', r); },
     async sendBookingConfirmation(c) { log('sendBookingConfirmation', c); },
@@ -123,6 +127,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     },
     async alertOps(a) { log('alertOps', a); },
     async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
+    async sendLicenceLapseWarning(r) { log('sendLicenceLapseWarning', r); },
     async findDriverBookings(d) {
       log('findDriverBookings', d);
       return { refs: world.driverBookings.get(d.driverId) ?? [] };
@@ -188,7 +193,16 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     },
     async billDriverWeek(w) {
       log('billDriverWeek', w);
-      return { ...w, earningsPence: 0, smsCount: 0, feePence: 0, smsPence: 0, totalPence: 0, status: 'free' };
+      return { ...w, earningsPence: 0, smsCount: 0, feePence: 0, smsPence: 0, thirdPartyJobs: 0, thirdPartyPence: 0, cardTrips: 0, cardPence: 0, totalPence: 0, status: 'free', lines: [] };
+    },
+    // Invoice collection (test/workflows/billing.test.ts stands in its own world for it).
+    async openInvoiceCollection(i) { log('openInvoiceCollection', i); },
+    async remindInvoice(i) { log('remindInvoice', i); },
+    async markInvoiceOverdue(i) { log('markInvoiceOverdue', i); },
+    async markInvoicePaid(i) { log('markInvoicePaid', i); },
+    async billPartnersWeek(w) {
+      log('billPartnersWeek', w);
+      return [];
     },
     // Partner status delivery: nothing due unless a test stands in its own (test/workflows/partner-delivery.test.ts).
     async dueDeliveries(b) {

@@ -32,6 +32,7 @@ import {
   exchangeStatusSignal,
   endTripUpdate,
   offerToDriverUpdate,
+  claimUpcomingJobUpdate,
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
@@ -40,7 +41,15 @@ import { licenceWorkflowId, licencesRenewedSignal, locationWatchStateQuery, susp
 import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { cancelSubscriptionSignal, extendTrialUpdate, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/billing/definitions.js';
+import {
+  cancelSubscriptionSignal,
+  extendTrialUpdate,
+  invoiceCollectionWorkflowId,
+  invoicePaymentSignal,
+  subscriptionStateQuery,
+  subscriptionWorkflowId,
+} from '../../workflows/billing/definitions.js';
+import { weekStartOf } from '../../workflows/billing/weeks.js';
 import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
 import { saveExchangeFleet, saveWebhookSecret } from '../../src/exchange/store.js';
@@ -309,6 +318,44 @@ await worker.runUntil(async () => {
       await h.result();
       return h.workflowId;
     },
+    // 0.4.0 (patch collect-invoices): a week owing something (texts to the driver: 25 x 2p) is
+    // billed and its collection started as a workflow of its own; then the driver is removed.
+    'subscription-collection-started': async () => {
+      await sql`insert into drivers (id, name, phone, tier, home_area, approved, vehicle_type, seats)
+                values ('rec-cs', 'rec-cs', '+447700900998', 'local', 'record-area', true, 'saloon', 4) on conflict (id) do nothing`;
+      const sentAt = Date.now() - 20 * 86_400_000;
+      for (let i = 0; i < 25; i++) {
+        await sql`insert into outbox (idempotency_key, channel, recipient, body, provider, sent_at)
+                  values (${`rec-cs:${i}`}, 'sms', '+447700900998', 'New job', 'outbox', ${new Date(sentAt)}) on conflict do nothing`;
+      }
+      const h = await client.workflow.start('driverSubscriptionWorkflow', {
+        workflowId: subscriptionWorkflowId('rec-cs'),
+        taskQueue,
+        args: [{ driverId: 'rec-cs', tier: 'local', approvedAt: new Date(Date.now() - 120 * 86_400_000).toISOString() }],
+      });
+      const collection = client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'driver', accountId: 'rec-cs', weekStart: new Date(weekStartOf(sentAt)).toISOString() }));
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const started = await collection.describe().then(() => true, () => false);
+        if (started) break;
+        if (Date.now() > deadline) throw new Error('no collection started');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await h.signal(cancelSubscriptionSignal, { reason: 'recorded' });
+      await h.result();
+      await collection.terminate('recorded');
+      return h.workflowId;
+    },
+    // A collection (new in 0.4.0) opened and paid by the provider's webhook before any reminder.
+    'invoice-collection-paid': async () => {
+      const key = { account: 'driver' as const, accountId: 'rec-cp', weekStart: '2026-10-18T23:00:00.000Z' };
+      const h = await client.workflow.start('invoiceCollectionWorkflow', { workflowId: invoiceCollectionWorkflowId(key), taskQueue, args: [{ ...key, totalPence: 2000 }] });
+      // Paid once the pay link is out (the history then shows the opening before the payment).
+      for (let i = 0; i < 100 && (await sql`select 1 from invoice_collections where account_id = 'rec-cp' and pay_url is not null`).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await h.signal(invoicePaymentSignal, { eventId: 'evt_recorded', outcome: 'succeeded', amountPence: 2000, providerRef: 'test_cs_recorded' });
+      await h.result();
+      return h.workflowId;
+    },
     // A licence running out within a fortnight: reminded at once; then the dates are withdrawn.
     'licence-reminded': async () => {
       await insertDriver('rec-n');
@@ -321,6 +368,25 @@ await worker.runUntil(async () => {
       const deadline = Date.now() + 30_000;
       while ((await sql`select 1 from outbox where idempotency_key = ${`licence-reminder:rec-n:${soon}`}`).length === 0) {
         if (Date.now() > deadline) throw new Error('no reminder');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await h.signal(licencesRenewedSignal, { driverLicenceExpires: null, vehicleLicenceExpires: null });
+      await h.result();
+      return h.workflowId;
+    },
+    // 0.4.0 (licence-three-day-warning): a licence running out in two days gets the 3-day warning at
+    // once (not the fortnight's reminder too); then a renewal with no dates ends the watch.
+    'licence-three-day-warned': async () => {
+      await insertDriver('rec-lw');
+      const soon = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+      const h = await client.workflow.start('driverLicenceWorkflow', {
+        workflowId: licenceWorkflowId('rec-lw'),
+        taskQueue,
+        args: [{ driverId: 'rec-lw', driverLicenceExpires: null, vehicleLicenceExpires: soon }],
+      });
+      const deadline = Date.now() + 30_000;
+      while ((await sql`select 1 from outbox where idempotency_key = ${`licence-warning:rec-lw:${soon}:3`}`).length === 0) {
+        if (Date.now() > deadline) throw new Error('no 3-day warning');
         await new Promise((r) => setTimeout(r, 200));
       }
       await h.signal(licencesRenewedSignal, { driverLicenceExpires: null, vehicleLicenceExpires: null });
@@ -613,6 +679,25 @@ await worker.runUntil(async () => {
       if (state.offer?.driverId !== 'rec-named') throw new Error('the named driver was not offered the job');
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: state.offer.offerId, driverId: 'rec-named', decision: 'accept' }] });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // From release 0.4.0 (issue 24, patch claim-upcoming): while the booking waits for its dispatch
+    // time, a driver takes it from the upcoming-jobs board; asked on the day, they confirm, drive it
+    // and are paid. (Seconds stand for the hours.)
+    'booking-claimed-from-board': async () => {
+      await insertDriver('rec-board', 4, 'saloon', 55.001);
+      const ref = 'TXRECBOARD1';
+      const h = await startBookingWorkflow(ref, false, { agent: true, pickupInMs: 20_000, policy: { dispatchLeadSeconds: 10, offerTimeoutSeconds: 30, confirmAskSeconds: 15, confirmDeadlineSeconds: 5 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      await waitForStatus(ref, 'scheduled');
+      await h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: 'rec-board', driverName: 'rec-board' }] });
+      for (let i = 0; i < 200 && (await sql`select 1 from bookings where ref = ${ref} and driver_confirm_asked_at is not null`).length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-board', event: 'confirm' }] });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-board', event }] });
+      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-board', amountPence: 1234, method: 'cash', by: 'driver' }] });
       await h.result();
       return h.workflowId;
     },

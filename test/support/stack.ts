@@ -32,14 +32,19 @@ export interface TestStack {
 
 let loggingInstalled = false;
 
-export async function startStack(
-  env: Record<string, string> = {},
-  opts: { wrapNotifier?: (real: Notifier) => Notifier; oauthFetch?: typeof fetch } = {},
-): Promise<TestStack> {
+/** The worker runtime's logging, installed once per process before any worker or test server starts it. */
+export function ensureWorkerLogging(): void {
   if (!loggingInstalled) {
     installWorkerLogging('warn');
     loggingInstalled = true;
   }
+}
+
+export async function startStack(
+  env: Record<string, string> = {},
+  opts: { wrapNotifier?: (real: Notifier) => Notifier; oauthFetch?: typeof fetch } = {},
+): Promise<TestStack> {
+  ensureWorkerLogging();
   const taskQueue = `test-${randomUUID()}`;
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'),

@@ -7,7 +7,7 @@
 // client never unlocks time skipping, as the testing package's client does while awaiting a result).
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
-import { startStack, type TestStack } from './stack.js';
+import { ensureWorkerLogging, startStack, type TestStack } from './stack.js';
 import { testServerPath } from './time-skipping.js';
 
 export interface TimeSkippingStack {
@@ -18,6 +18,8 @@ export interface TimeSkippingStack {
 }
 
 export async function startTimeSkippingStack(env: Record<string, string> = {}): Promise<TimeSkippingStack> {
+  // The test server starts the worker runtime: its logging must be set first, in a file with no other stack.
+  ensureWorkerLogging();
   const temporal = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
   try {
     await ensureSearchAttributes(temporal.connection, temporal.namespace ?? 'default');

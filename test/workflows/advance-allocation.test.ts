@@ -3,6 +3,8 @@
 // (src/dispatch/advance.ts works the lead out; the workflow keeps it), is offered then, accepted
 // that evening, and driven in the morning. Months of timers pass in a second or two.
 import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import {
   bookingCreatedUpdate,
   bookingStateQuery,
   bookingWorkflowId,
+  claimUpcomingJobUpdate,
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
@@ -18,6 +21,8 @@ import {
 } from '../../workflows/bookings/definitions.js';
 import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
+
+const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundle;
@@ -136,6 +141,98 @@ describe('advance allocation (time-skipping)', () => {
         expect(world.called('askDriverToConfirm')).toHaveLength(1);
         expect((await h.query(bookingStateQuery)).driverId).toBe('morning-driver');
         expect((await h.query(bookingStateQuery)).droppedDriverIds).toEqual(['silent-driver']);
+      } finally {
+        await h.terminate('test over').catch(() => undefined);
+      }
+    });
+  }, 120_000);
+  it('lets a driver take a small-hours airport run from the board the evening before: the claim ends the wait for dispatch, a second claimant is refused, the driver confirms on the day and drives it', async () => {
+    const { activities, world } = fakeActivities([{ id: 'board-driver', tier: 'local' }, { id: 'second-driver', tier: 'local' }]);
+    const taskQueue = `advance-${randomUUID()}`;
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const pickupMs = nextSpringForwardPickup(await env.currentTimeMs());
+      const pickup = new Date(pickupMs).toISOString();
+      // Dispatch would start at 20:00 London the evening before; the board claim comes at 19:00.
+      const eveningBefore = pickupMs - 8 * 3600_000;
+      const ref = `TXB${randomUUID().slice(0, 7).toUpperCase()}`;
+      const h = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, pickup)] });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      try {
+        await env.sleep(eveningBefore - 3600_000 - (await env.currentTimeMs()));
+        expect((await h.query(bookingStateQuery)).status).toBe('scheduled');
+
+        // Two drivers claim it at once: exactly one gets it, the other is told it is taken.
+        const claims = await Promise.allSettled([
+          h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: 'board-driver', driverName: 'Board Driver' }] }),
+          h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: 'second-driver', driverName: 'Second Driver' }] }),
+        ]);
+        const won = claims.filter((c) => c.status === 'fulfilled');
+        const lost = claims.filter((c): c is PromiseRejectedResult => c.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(lost.map((c) => failureType(c.reason))).toEqual(['AlreadyAssigned']);
+        const winner = claims[0].status === 'fulfilled' ? 'board-driver' : 'second-driver';
+        const loser = winner === 'board-driver' ? 'second-driver' : 'board-driver';
+        const { offerId } = (won[0] as PromiseFulfilledResult<{ offerId: string }>).value;
+        expect(offerId).toBe(`${ref}:1:${winner}`);
+        const held = await h.query(bookingStateQuery);
+        expect(held).toMatchObject({ status: 'assigned', driverId: winner });
+        expect(held.candidates).toEqual([expect.objectContaining({ driverId: winner, outcome: 'accepted', reason: 'claimed_from_board' })]);
+        // Assigned as an accepted offer is (the passenger hears who is coming), with no job card.
+        expect(world.called('assignDriver')).toEqual([{ ref, driverId: winner, offerId }]);
+        expect(world.called('sendJobCard')).toHaveLength(0);
+        // The same driver claiming again (a retried request) is answered the same; the other is still refused.
+        expect(await h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: winner, driverName: 'Again' }] })).toEqual({ offerId });
+        expect(failureType(await h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: loser, driverName: 'Late' }] }).catch((e: unknown) => e))).toBe('AlreadyAssigned');
+
+        // 20:00 and the night pass: no cascade ever looks for anyone else.
+        await env.sleep(Date.parse(pickup) - (await env.currentTimeMs()) - 61 * 60_000);
+        expect(world.called('claimFromCandidatePage')).toHaveLength(0);
+        expect(world.called('findCandidatePage')).toHaveLength(0);
+        expect(world.called('askDriverToConfirm')).toHaveLength(0);
+
+        // On the day, an hour before pickup, they are asked to confirm; they do, and drive it.
+        await env.sleep(2 * 60_000);
+        await until(async () => world.called('askDriverToConfirm'), (c) => c.length === 1, 'the driver asked to confirm');
+        expect(world.called('askDriverToConfirm')[0]).toMatchObject({ driverId: winner });
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: winner, event: 'confirm' }] });
+        await env.sleep(15 * 60_000);
+        expect(world.called('releaseDriver')).toHaveLength(0);
+        for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: winner, event }] });
+        await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: winner, amountPence: 3240, method: 'cash', by: 'driver' }] });
+        expect(await h.result()).toMatchObject({ status: 'completed', driverId: winner });
+      } finally {
+        await h.terminate('test over').catch(() => undefined);
+      }
+    });
+  }, 120_000);
+
+  it('refuses a board claim the locked claim finds busy, leaving the booking waiting; the same driver, free again, then takes it', async () => {
+    const { activities, world } = fakeActivities([{ id: 'busy-driver', tier: 'local', busy: true }, { id: 'free-driver', tier: 'local' }]);
+    const taskQueue = `advance-${randomUUID()}`;
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const pickupMs = nextSpringForwardPickup(await env.currentTimeMs());
+      const ref = `TXB${randomUUID().slice(0, 7).toUpperCase()}`;
+      const h = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, new Date(pickupMs).toISOString())] });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      try {
+        const err = await h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: 'busy-driver', driverName: 'Busy' }] }).catch((e: unknown) => e);
+        expect(failureType(err)).toBe('DriverDoesNotFit');
+        expect((err as WorkflowUpdateFailedError).cause?.message).toMatch(/another job at that time/);
+        const refused = await h.query(bookingStateQuery);
+        expect(refused).toMatchObject({ status: 'scheduled', driverId: null });
+        expect(refused.candidates).toEqual([expect.objectContaining({ driverId: 'busy-driver', outcome: 'skipped', reason: 'board_claim_refused' })]);
+        expect(world.called('assignDriver')).toHaveLength(0);
+        // Free again (their other job gone), the same driver's next claim is decided afresh, and wins.
+        world.drivers[0]!.busy = false;
+        const again = await h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: 'busy-driver', driverName: 'Busy' }] });
+        expect(again.offerId).toBe(`${ref}:2:busy-driver`);
+        expect((await h.query(bookingStateQuery)).driverId).toBe('busy-driver');
+        // The evening before passes without a cascade: nobody else is offered it.
+        await env.sleep(pickupMs - 8 * 3600_000 - (await env.currentTimeMs()) + 60_000);
+        expect((await h.query(bookingStateQuery)).driverId).toBe('busy-driver');
+        expect(world.called('findCandidatePage')).toHaveLength(0);
       } finally {
         await h.terminate('test over').catch(() => undefined);
       }

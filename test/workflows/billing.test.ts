@@ -3,7 +3,7 @@
 // real table): months of trial and weeks of billing pass in milliseconds.
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
@@ -16,12 +16,21 @@ import {
   billWeekWorkflowId,
   subscriptionStateQuery,
   subscriptionWorkflowId,
-  weekCharge,
+  COLLECTION_POLICY,
+  MIN_COLLECTION_PENCE,
+  invoiceCollectionStateQuery,
+  invoiceCollectionWorkflowId,
+  invoicePaymentSignal,
+  partnerWeekCharge,
+  weekInvoice,
+  type BillingPrices,
+  type CollectionStatus,
   type BillWeekInput,
   type Invoice,
   type SubscriptionState,
 } from '../../workflows/billing/definitions.js';
-import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/billing/weeks.js';
+import { nextWeekStart, weekStartAtOrAfter, weekStartOf } from '../../workflows/billing/weeks.js';
+import { ensurePartnerBilling } from '../../src/billing/partner-billing.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 type SubscriptionActivities = ReturnType<typeof createBillingActivities>;
@@ -39,6 +48,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const iso = (t: number) => new Date(t).toISOString();
 const weekKey = (driverId: string, weekStart: string) => `${driverId}|${weekStart}`;
+/** The prices of a deployment that names a third-party job source (docs/billing.md). */
+const PRICES: BillingPrices = { thirdPartySource: 'cabhub', thirdPartyJobFeePence: 50, cardFeeBasisPoints: 150, cardFeeFixedPence: 20 };
 
 /**
  * The outside world of the subscription activities: what each driver earned and how many SMS they
@@ -49,15 +60,25 @@ const weekKey = (driverId: string, weekStart: string) => `${driverId}|${weekStar
 class World {
   readonly earnings = new Map<string, number>();
   readonly sms = new Map<string, number>();
+  readonly thirdParty = new Map<string, number>();
+  readonly cardPayments = new Map<string, number[]>();
   readonly invoices = new Map<string, Invoice>();
+  /** Collections as the real table keeps them: paid once, overdue only from unpaid. */
+  readonly collections = new Map<string, { status: CollectionStatus; reminders: number; paidBy: string | null }>();
+  /** Partners' texts per week (by the week's ISO start), as Postgres would count them. */
+  readonly partnerSms = new Map<string, Array<{ partnerId: string; smsCount: number }>>();
+  constructor(readonly prices: BillingPrices = PRICES) {}
   readonly charges: Invoice[] = [];
   readonly calls: Array<[string, unknown]> = [];
   /** Runs after the invoice is written and before the activity answers: a crash lands here. */
   afterCharge: (w: BillWeekInput, attempt: number) => Promise<void> = async () => {};
 
-  week(driverId: string, weekStart: number, o: { earningsPence?: number; sms?: number }) {
-    if (o.earningsPence !== undefined) this.earnings.set(weekKey(driverId, iso(weekStart)), o.earningsPence);
-    if (o.sms !== undefined) this.sms.set(weekKey(driverId, iso(weekStart)), o.sms);
+  week(driverId: string, weekStart: number, o: { earningsPence?: number; sms?: number; thirdPartyJobs?: number; cardPayments?: number[] }) {
+    const key = weekKey(driverId, iso(weekStart));
+    if (o.earningsPence !== undefined) this.earnings.set(key, o.earningsPence);
+    if (o.sms !== undefined) this.sms.set(key, o.sms);
+    if (o.thirdPartyJobs !== undefined) this.thirdParty.set(key, o.thirdPartyJobs);
+    if (o.cardPayments !== undefined) this.cardPayments.set(key, o.cardPayments);
   }
   called(name: keyof SubscriptionActivities, driverId: string): unknown[] {
     return this.calls.filter(([n, a]) => n === name && (a as { driverId: string }).driverId === driverId).map(([, a]) => a);
@@ -79,19 +100,75 @@ class World {
         const key = weekKey(w.driverId, w.weekStart);
         let invoice = this.invoices.get(key);
         if (!invoice) {
-          const earningsPence = this.earnings.get(key) ?? 0;
-          const smsCount = this.sms.get(key) ?? 0;
-          invoice = { ...w, earningsPence, smsCount, ...weekCharge(earningsPence, smsCount) };
+          const figures = { earningsPence: this.earnings.get(key) ?? 0, smsCount: this.sms.get(key) ?? 0, thirdPartyJobs: this.thirdParty.get(key) ?? 0, cardPayments: this.cardPayments.get(key) ?? [] };
+          invoice = { ...w, ...figures, ...weekInvoice(figures, this.prices) };
           this.invoices.set(key, invoice);
           this.charges.push(invoice);
         }
         await this.afterCharge(w, Context.current().info.attempt);
         return invoice;
       },
+      billPartnersWeek: async (w) => {
+        this.calls.push(['billPartnersWeek', { ...w, driverId: 'partners' }]);
+        return (this.partnerSms.get(w.weekStart) ?? []).map((p) => ({ partnerId: p.partnerId, totalPence: partnerWeekCharge(p.smsCount).totalPence }));
+      },
+      openInvoiceCollection: async (i) => {
+        this.calls.push(['openInvoiceCollection', { ...i, driverId: i.accountId }]);
+        const key = weekKey(i.accountId, i.weekStart);
+        if (!this.collections.has(key)) this.collections.set(key, { status: 'unpaid', reminders: 0, paidBy: null });
+      },
+      remindInvoice: async (i) => {
+        this.calls.push(['remindInvoice', { ...i, driverId: i.accountId }]);
+        const c = this.collections.get(weekKey(i.accountId, i.weekStart))!;
+        c.reminders = Math.max(c.reminders, i.reminder);
+      },
+      markInvoiceOverdue: async (i) => {
+        this.calls.push(['markInvoiceOverdue', { ...i, driverId: i.accountId }]);
+        const c = this.collections.get(weekKey(i.accountId, i.weekStart))!;
+        if (c.status === 'unpaid') c.status = 'overdue';
+      },
+      markInvoicePaid: async (i) => {
+        this.calls.push(['markInvoicePaid', { ...i, driverId: i.accountId }]);
+        const c = this.collections.get(weekKey(i.accountId, i.weekStart))!;
+        if (c.status !== 'paid') Object.assign(c, { status: 'paid', paidBy: i.eventId });
+      },
     };
   }
 }
 
+
+/**
+ * Collections outlive the billing run that starts them (weeks of reminders): ended with the test,
+ * like the subscriptions, so none is left holding the server's clock.
+ */
+async function terminateCollections(world: World): Promise<void> {
+  const due = world.charges.filter((c) => c.totalPence >= MIN_COLLECTION_PENCE);
+  await Promise.all(
+    due.map((c) =>
+      env.client.workflow
+        .getHandle(invoiceCollectionWorkflowId({ account: 'driver', accountId: c.driverId, weekStart: c.weekStart }))
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
+}
+
+/**
+ * Waits until the driver's subscription has taken in its collection's completion. The test server
+ * stops its clock for good when a child's completion reaches a parent already terminated (the
+ * scenario's end), so a test that completes a collection waits for this first.
+ */
+async function parentHeard(driverId: string, childId: string): Promise<void> {
+  await until(
+    async () => {
+      const events = (await env.client.workflow.getHandle(subscriptionWorkflowId(driverId)).fetchHistory()).events ?? [];
+      const at = events.findIndex((e) => e.childWorkflowExecutionCompletedEventAttributes?.workflowExecution?.workflowId === childId);
+      return at >= 0 && events.slice(at).some((e) => e.workflowTaskCompletedEventAttributes);
+    },
+    (heard) => heard,
+    `the subscription of ${driverId} told its collection completed`,
+  );
+}
 
 async function sleepUntil(t: number): Promise<void> {
   const now = await env.currentTimeMs();
@@ -151,6 +228,7 @@ async function scenario(run: (s: Scenario) => Promise<void>, world = new World()
       await run({ world, taskQueue, subscribe });
     } finally {
       await Promise.all(drivers.map((d) => env.client.workflow.getHandle(subscriptionWorkflowId(d.id)).terminate('test over').catch(() => undefined)));
+      await terminateCollections(world);
     }
   });
 }
@@ -360,6 +438,7 @@ describe('driver subscription (time-skipping)', () => {
         expect(await slept).toBeUndefined();
       } finally {
         await handle.terminate('test over').catch(() => undefined);
+        await terminateCollections(world);
       }
     });
   });
@@ -377,6 +456,103 @@ describe('driver subscription (time-skipping)', () => {
       expect(final).toMatchObject({ state: 'cancelled', weeksBilled: 0 });
       await env.sleep(14 * DAY);
       expect(d.billed()).toEqual([]);
+    });
+  });
+  it("itemises a week's every fee line, collects it when the signed webhook says paid (once), and follows an unpaid one up to overdue", async () => {
+    await scenario(async ({ world, subscribe }) => {
+      const now = await env.currentTimeMs();
+      const approvedAt = now - 90 * DAY - HOUR; // the trial is over
+      const payer = await subscribe({ tier: 'local', approvedAt });
+      const debtor = await subscribe({ tier: 'local', approvedAt });
+      const w1 = weekStartAtOrAfter(approvedAt + 90 * DAY);
+      const billedAt = nextWeekStart(w1);
+      // 620 GBP earned, 9 texts, 4 jobs from the named source, three card payments.
+      world.week(payer.id, w1, { earningsPence: 62_000, sms: 9, thirdPartyJobs: 4, cardPayments: [2600, 4000, 1234] });
+      // A free week (under 500 GBP) still owes its texts and card fees.
+      world.week(debtor.id, w1, { earningsPence: 31_000, sms: 10, cardPayments: [3000] });
+
+      await sleepUntil(billedAt + MINUTE);
+      const [invoice] = await payer.billedWeeks(1);
+      // By hand: 2000 + 9 x 2 + 4 x 50 + (round(39.0) + 20) + (60 + 20) + (round(18.51) + 20) = 2000 + 18 + 200 + 178.
+      expect(invoice!.lines).toEqual([
+        { kind: 'weekly_fee', quantity: 1, unitPence: 2000, amountPence: 2000, description: 'Weekly subscription: earnings £620.00, above £500.00' },
+        { kind: 'sms', quantity: 9, unitPence: 2, amountPence: 18, description: 'SMS pass-through: 9 texts at 2p' },
+        { kind: 'third_party_jobs', quantity: 4, unitPence: 50, amountPence: 200, description: 'Jobs from cabhub: 4 at £0.50' },
+        { kind: 'card_processing', quantity: 3, unitPence: null, amountPence: 178, description: 'Card processing: 1.50% + £0.20 on each of 3 card payments (£78.34)' },
+      ]);
+      expect(invoice).toMatchObject({ feePence: 2000, smsPence: 18, thirdPartyJobs: 4, thirdPartyPence: 200, cardTrips: 3, cardPence: 178, totalPence: 2396, status: 'billed' });
+      const [owed] = await debtor.billedWeeks(1);
+      expect(owed).toMatchObject({ status: 'free', feePence: 0, smsPence: 20, cardPence: 65, totalPence: 85 });
+      expect(owed!.lines.map((l) => l.kind)).toEqual(['sms', 'card_processing']);
+
+      const paying = env.client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'driver', accountId: payer.id, weekStart: iso(w1) }));
+      const owing = env.client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'driver', accountId: debtor.id, weekStart: iso(w1) }));
+      await until(() => world.called('openInvoiceCollection', payer.id), (c) => c.length === 1, 'the collection opened');
+      expect(world.called('openInvoiceCollection', payer.id)).toEqual([expect.objectContaining({ account: 'driver', accountId: payer.id, weekStart: iso(w1), totalPence: 2396 })]);
+
+      // Four days on: one reminder each, nothing paid.
+      await sleepUntil(billedAt + 4 * DAY);
+      await until(() => world.called('remindInvoice', payer.id), (c) => c.length === 1, 'the first reminder');
+      expect(await paying.query(invoiceCollectionStateQuery)).toMatchObject({ status: 'unpaid', remindersSent: 1 });
+
+      // Too little does not pay it; the provider's success does, once. (Each signal is sent once the
+      // one before is handled: the test server stops its clock when a signal lands mid-task.)
+      await paying.signal(invoicePaymentSignal, { eventId: 'evt_short', outcome: 'succeeded', amountPence: 2000, providerRef: 'cs_1' });
+      await until(() => paying.query(invoiceCollectionStateQuery), (x) => x.lastFailure === 'evt_short', 'the short payment refused');
+      await paying.signal(invoicePaymentSignal, { eventId: 'evt_paid', outcome: 'succeeded', amountPence: 2396, providerRef: 'cs_1' });
+      const paid = await paying.result();
+      await parentHeard(payer.id, paying.workflowId);
+      // Paid is final: a replayed event finds the collection closed (the webhook's own rule, marking
+      // only an unpaid row, applies then: test/integration/billing.test.ts).
+      const replay = await paying.signal(invoicePaymentSignal, { eventId: 'evt_paid', outcome: 'succeeded', amountPence: 2396, providerRef: 'cs_1' }).catch((e: unknown) => e);
+      expect(replay).toBeInstanceOf(WorkflowNotFoundError);
+      expect(paid).toMatchObject({ status: 'paid', paidBy: 'evt_paid', remindersSent: 1, lastFailure: 'evt_short', totalPence: 2396 });
+      expect(world.called('markInvoicePaid', payer.id)).toEqual([expect.objectContaining({ eventId: 'evt_paid', amountPence: 2396 })]);
+      expect(world.called('markInvoiceOverdue', payer.id)).toEqual([]);
+
+      // The debtor never pays: reminded every three days, at most three times, then overdue at day 14.
+      await sleepUntil(billedAt + (COLLECTION_POLICY.overdueAfterDays - 1) * DAY);
+      await until(() => world.called('remindInvoice', debtor.id), (c) => c.length === 3, 'three reminders');
+      expect(world.called('markInvoiceOverdue', debtor.id)).toEqual([]);
+      await sleepUntil(billedAt + (COLLECTION_POLICY.overdueAfterDays + 1) * DAY);
+      await until(() => world.called('markInvoiceOverdue', debtor.id), (c) => c.length === 1, 'the invoice overdue');
+      expect((world.called('remindInvoice', debtor.id) as Array<{ reminder: number }>).map((r) => r.reminder)).toEqual([1, 2, 3]);
+      expect(await owing.query(invoiceCollectionStateQuery)).toMatchObject({ status: 'overdue', remindersSent: 3, paidBy: null });
+      expect(world.collections.get(weekKey(debtor.id, iso(w1)))).toEqual({ status: 'overdue', reminders: 3, paidBy: null });
+      // No reminder after overdue; a late payment still settles it.
+      await sleepUntil(billedAt + 30 * DAY);
+      expect(world.called('remindInvoice', debtor.id)).toHaveLength(3);
+      await owing.signal(invoicePaymentSignal, { eventId: 'evt_late', outcome: 'succeeded', amountPence: 85, providerRef: 'cs_3' });
+      expect(await owing.result()).toMatchObject({ status: 'paid', paidBy: 'evt_late', remindersSent: 3 });
+      expect(world.collections.get(weekKey(debtor.id, iso(w1)))).toEqual({ status: 'paid', reminders: 3, paidBy: 'evt_late' });
+      await parentHeard(debtor.id, owing.workflowId);
+    });
+  });
+
+  it("bills partners' weeks at their end, 2p per text about their jobs, and collects what reaches the minimum", async () => {
+    await scenario(async ({ world, taskQueue }) => {
+      const now = await env.currentTimeMs();
+      const w1 = weekStartOf(now);
+      world.partnerSms.set(iso(w1), [
+        { partnerId: 'acme', smsCount: 20 },
+        { partnerId: 'tiny', smsCount: 3 }, // 6p: under the card minimum, invoiced but not collected
+      ]);
+      const workflowId = `partner-billing-${randomUUID()}`;
+      await ensurePartnerBilling(env.client, taskQueue, workflowId);
+      await ensurePartnerBilling(env.client, taskQueue, workflowId); // a second worker's start is the same workflow
+      try {
+        await sleepUntil(nextWeekStart(w1) - MINUTE);
+        expect(world.called('billPartnersWeek', 'partners')).toEqual([]);
+        await sleepUntil(nextWeekStart(w1) + MINUTE);
+        await until(() => world.called('openInvoiceCollection', 'acme'), (c) => c.length === 1, "acme's collection opened");
+        expect(world.called('billPartnersWeek', 'partners')).toEqual([expect.objectContaining({ weekStart: iso(w1), weekEnd: iso(nextWeekStart(w1)) })]);
+        expect(world.called('openInvoiceCollection', 'acme')).toEqual([expect.objectContaining({ account: 'partner', accountId: 'acme', weekStart: iso(w1), totalPence: 40 })]);
+        expect(world.called('openInvoiceCollection', 'tiny')).toEqual([]);
+        expect(partnerWeekCharge(20).lines).toEqual([{ kind: 'sms', quantity: 20, unitPence: 2, amountPence: 40, description: 'SMS pass-through: 20 texts at 2p about your jobs' }]);
+      } finally {
+        await env.client.workflow.getHandle(workflowId).terminate('test over').catch(() => undefined);
+        await env.client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'partner', accountId: 'acme', weekStart: iso(w1) })).terminate('test over').catch(() => undefined);
+      }
     });
   });
 });

@@ -1,10 +1,12 @@
 // The licence watch on the time-skipping test server: a text a fortnight before the first licence
-// runs out, once; a renewal moves the reminder to the new date.
+// runs out and a warning 3 days before, each once; a renewal moves both to the new date and
+// cancels the ones still waiting; a renewal after the watch ended (a lapsed driver) starts it again.
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
+import { renewLicenceWatch } from '../../src/drivers/licences.js';
+import { licenceStateQuery, licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
 import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping } from '../support/time-skipping.js';
 
@@ -44,6 +46,70 @@ describe('licence watch (time-skipping)', () => {
       await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: vehicle }, { driverId, expires: driver }]);
       // Past the driver licence's last day with no renewal: the watch ends (offers stopped at expiry by themselves).
       expect(await h.result()).toMatchObject({ remindedFor: [vehicle, driver], expires: driver });
+    });
+  });
+
+  it('warns 3 days ahead after the fortnight\'s reminder, each once per date; a renewal cancels the warnings still waiting', async () => {
+    const { activities, world } = fakeActivities();
+    const taskQueue = `lic-${randomUUID()}`;
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const now = await env.currentTimeMs();
+      const first = day(now + 30 * DAY);
+      const driverId = `drv_${randomUUID().slice(0, 8)}`;
+      const h = await env.client.workflow.start('driverLicenceWorkflow', {
+        workflowId: licenceWorkflowId(driverId), taskQueue, args: [{ driverId, driverLicenceExpires: first, vehicleLicenceExpires: null }],
+      });
+      await env.sleep(18 * DAY); // past 30 - 14, before 30 - 3
+      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: first }]);
+      expect(world.called('sendLicenceLapseWarning')).toEqual([]);
+      await env.sleep(11 * DAY); // day 29: past 30 - 3
+      await expect.poll(() => world.called('sendLicenceLapseWarning'), { timeout: 5000 }).toEqual([{ driverId, expires: first, daysLeft: 3 }]);
+
+      // Renewed to day 60: reminded a fortnight before it; renewed again before its 3-day warning, which never goes.
+      const second = day(now + 60 * DAY);
+      await h.signal(licencesRenewedSignal, { driverLicenceExpires: second, vehicleLicenceExpires: null });
+      await env.sleep(20 * DAY); // day 49: past 60 - 14
+      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: first }, { driverId, expires: second }]);
+      const third = day(now + 400 * DAY);
+      await h.signal(licencesRenewedSignal, { driverLicenceExpires: third, vehicleLicenceExpires: null });
+      await expect.poll(async () => (await h.query(licenceStateQuery)).expires, { timeout: 5000 }).toBe(third);
+      await env.sleep(20 * DAY); // day 69: well past day 60's 3-day warning, had it stood
+      expect(world.called('sendLicenceLapseWarning')).toEqual([{ driverId, expires: first, daysLeft: 3 }]);
+      expect(world.called('sendLicenceReminder')).toHaveLength(2);
+      expect(await h.query(licenceStateQuery)).toMatchObject({ expires: third, remindedFor: [first, second], warnedFor: [first] });
+      await h.terminate('test over');
+    });
+  });
+
+  it('starts the watch again for a driver whose licence lapsed, once the renewal is approved', async () => {
+    const { activities, world } = fakeActivities();
+    const taskQueue = `lic-${randomUUID()}`;
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const now = await env.currentTimeMs();
+      // Approved two days before the licence runs out: the 3-day warning at once, not the fortnight's reminder as well.
+      const lapsing = day(now + 2 * DAY);
+      const driverId = `drv_${randomUUID().slice(0, 8)}`;
+      const h = await env.client.workflow.start('driverLicenceWorkflow', {
+        workflowId: licenceWorkflowId(driverId), taskQueue, args: [{ driverId, driverLicenceExpires: null, vehicleLicenceExpires: lapsing }],
+      });
+      await expect.poll(() => world.called('sendLicenceLapseWarning'), { timeout: 5000 }).toEqual([{ driverId, expires: lapsing, daysLeft: 3 }]);
+      expect(world.called('sendLicenceReminder')).toEqual([]);
+      await env.sleep(4 * DAY);
+      // Not renewed by the end of its last day: the watch has ended.
+      await expect.poll(async () => (await h.describe()).status.name, { timeout: 5000 }).toBe('COMPLETED');
+      expect(await h.query(licenceStateQuery)).toMatchObject({ expires: lapsing, warnedFor: [lapsing] });
+
+      const renewed = day(now + 200 * DAY);
+      expect(await renewLicenceWatch(env.client, taskQueue, driverId, { driverLicenceExpires: null, vehicleLicenceExpires: renewed })).toBe('restarted');
+      const restarted = env.client.workflow.getHandle(licenceWorkflowId(driverId));
+      await expect.poll(async () => (await restarted.query(licenceStateQuery)).expires, { timeout: 5000 }).toBe(renewed);
+      // A second approval (a retry, or the other licence) tells the running watch rather than starting another.
+      expect(await renewLicenceWatch(env.client, taskQueue, driverId, { driverLicenceExpires: null, vehicleLicenceExpires: renewed })).toBe('signalled');
+      await env.sleep(190 * DAY); // past 200 - 14
+      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: renewed }]);
+      await restarted.terminate('test over');
     });
   });
 });

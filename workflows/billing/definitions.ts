@@ -41,6 +41,99 @@ export function weekCharge(earningsPence: number, smsCount: number): WeekCharge 
   return { feePence, smsPence, totalPence: feePence + smsPence, status: feePence > 0 ? 'billed' : 'free' };
 }
 
+/**
+ * The other charges of spec 8, priced by configuration (docs/billing.md): a fee per completed job
+ * from the one named third-party job source, and the card rail's processor fee (basis points of
+ * each card payment plus a fixed amount per payment). Passed into activities, never read by a workflow.
+ */
+export interface BillingPrices {
+  /** The partner id of the named third-party job source; null: no source is named, no such fee. */
+  thirdPartySource: string | null;
+  thirdPartyJobFeePence: number;
+  cardFeeBasisPoints: number;
+  cardFeeFixedPence: number;
+}
+
+export type InvoiceLineKind = 'weekly_fee' | 'sms' | 'third_party_jobs' | 'card_processing';
+
+/** One line of an invoice as the driver (or partner) reads it. */
+export interface InvoiceLine {
+  kind: InvoiceLineKind;
+  quantity: number;
+  /** Price of one; null where each one costs a different amount (card fees are a percentage). */
+  unitPence: number | null;
+  amountPence: number;
+  description: string;
+}
+
+/** What a week's invoice is computed from. */
+export interface WeekFigures {
+  earningsPence: number;
+  smsCount: number;
+  /** Jobs from the named third-party source the driver completed in the week. */
+  thirdPartyJobs: number;
+  /** Each card payment taken for a trip completed in the week, in pence. */
+  cardPayments: number[];
+}
+
+export interface InvoiceCharge extends WeekCharge {
+  thirdPartyJobs: number;
+  thirdPartyPence: number;
+  cardTrips: number;
+  cardPence: number;
+  /** Every non-zero charge as a line; their amounts add up to totalPence. */
+  lines: InvoiceLine[];
+}
+
+const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+
+/** The card rail's processor fee on one payment: basis points rounded to the nearest penny, plus the fixed part. */
+export function cardFeePence(paymentPence: number, prices: Pick<BillingPrices, 'cardFeeBasisPoints' | 'cardFeeFixedPence'>): number {
+  return Math.round((paymentPence * prices.cardFeeBasisPoints) / 10_000) + prices.cardFeeFixedPence;
+}
+
+/**
+ * The week's invoice, itemised: the 20 GBP fee above 500 GBP of earnings, SMS pass-through, the
+ * third-party source's per-job fee and the card processor fee. Lines are written only for what is
+ * charged; the total is their sum, and status says whether the weekly fee applied (a free week can
+ * still owe SMS or card fees).
+ */
+export function weekInvoice(f: WeekFigures, prices: BillingPrices): InvoiceCharge {
+  const base = weekCharge(f.earningsPence, f.smsCount);
+  const thirdPartyPence = prices.thirdPartySource ? f.thirdPartyJobs * prices.thirdPartyJobFeePence : 0;
+  const thirdPartyJobs = prices.thirdPartySource ? f.thirdPartyJobs : 0;
+  const cardPence = f.cardPayments.reduce((sum, p) => sum + cardFeePence(p, prices), 0);
+  const cardTakings = f.cardPayments.reduce((sum, p) => sum + p, 0);
+  const lines: InvoiceLine[] = [];
+  if (base.feePence > 0) {
+    lines.push({ kind: 'weekly_fee', quantity: 1, unitPence: base.feePence, amountPence: base.feePence, description: `Weekly subscription: earnings ${pounds(f.earningsPence)}, above ${pounds(FREE_WEEK_MAX_EARNINGS_PENCE)}` });
+  }
+  if (f.smsCount > 0) {
+    lines.push({ kind: 'sms', quantity: f.smsCount, unitPence: SMS_PENCE, amountPence: base.smsPence, description: `SMS pass-through: ${f.smsCount} text${f.smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p` });
+  }
+  if (thirdPartyJobs > 0) {
+    lines.push({ kind: 'third_party_jobs', quantity: thirdPartyJobs, unitPence: prices.thirdPartyJobFeePence, amountPence: thirdPartyPence, description: `Jobs from ${prices.thirdPartySource}: ${thirdPartyJobs} at ${pounds(prices.thirdPartyJobFeePence)}` });
+  }
+  if (f.cardPayments.length > 0) {
+    lines.push({
+      kind: 'card_processing',
+      quantity: f.cardPayments.length,
+      unitPence: null,
+      amountPence: cardPence,
+      description: `Card processing: ${(prices.cardFeeBasisPoints / 100).toFixed(2)}% + ${pounds(prices.cardFeeFixedPence)} on each of ${f.cardPayments.length} card payment${f.cardPayments.length === 1 ? '' : 's'} (${pounds(cardTakings)})`,
+    });
+  }
+  return {
+    ...base,
+    thirdPartyJobs,
+    thirdPartyPence,
+    cardTrips: f.cardPayments.length,
+    cardPence,
+    totalPence: base.totalPence + thirdPartyPence + cardPence,
+    lines,
+  };
+}
+
 export interface DriverSubscriptionInput {
   driverId: string;
   tier: Tier;
@@ -66,8 +159,11 @@ export interface BillWeekInput {
   weekEnd: string;
 }
 
-/** A driver's week as invoiced (a free week too, so the driver sees paid and free weeks alike). */
-export interface Invoice extends WeekCharge {
+/**
+ * A driver's week as invoiced (a free week too, so the driver sees paid and free weeks alike).
+ * Invoices carried in histories recorded before 0.4.0 lack the itemised fields.
+ */
+export interface Invoice extends InvoiceCharge {
   driverId: string;
   weekStart: string;
   weekEnd: string;
@@ -131,3 +227,94 @@ export const subscriptionStateQuery = defineQuery<SubscriptionState>('subscripti
 export const extendTrialUpdate = defineUpdate<SubscriptionState, [ExtendTrialInput]>('extendTrial');
 /** The driver was removed: no further weeks are billed (a week already being billed completes). */
 export const cancelSubscriptionSignal = defineSignal<[CancelSubscriptionInput]>('cancelSubscription');
+
+// Collecting an invoice (docs/billing.md, "Collection"). One workflow per invoice with something to
+// collect, started by the week's billing run.
+
+export const INVOICE_COLLECTION_PREFIX = 'invoice-collection:';
+/** billWeekWorkflow starts the invoice's collection (added in 0.4.0). */
+export const COLLECT_INVOICES_PATCH = 'collect-invoices';
+
+export type InvoiceAccountKind = 'driver' | 'partner';
+
+/** Names one invoice: whose (a driver or a partner) and which week. */
+export interface InvoiceKey {
+  account: InvoiceAccountKind;
+  accountId: string;
+  /** ISO instant of the week's Monday 00:00 Europe/London. */
+  weekStart: string;
+}
+
+/** invoice-collection:<driver|partner>:<id>:<Monday's London date>: one collection per invoice. */
+export function invoiceCollectionWorkflowId(k: InvoiceKey): string {
+  return `${INVOICE_COLLECTION_PREFIX}${k.account}:${k.accountId}:${londonDate(Date.parse(k.weekStart))}`;
+}
+
+/** The provider's idempotency key for the invoice: a retried request is the same collection. */
+export function invoiceReference(k: InvoiceKey): string {
+  return `invoice:${k.account}:${k.accountId}:${londonDate(Date.parse(k.weekStart))}`;
+}
+
+/**
+ * Card providers refuse smaller charges (Stripe's minimum in GBP is 30p): a week owing less (a few
+ * texts) is not collected; it stays on the record, shown as below the minimum.
+ */
+export const MIN_COLLECTION_PENCE = 30;
+
+/** How an unpaid invoice is followed up, counted from the day its collection opens. */
+export const COLLECTION_POLICY = {
+  /** A reminder every this many days while unpaid... */
+  reminderEveryDays: 3,
+  /** ...at most this many (each is a text to the driver). */
+  maxReminders: 3,
+  /** Unpaid this long: overdue, and ops are alerted. */
+  overdueAfterDays: 14,
+  /** The workflow listens for a payment this long; later payments are applied by the webhook directly. */
+  followForDays: 60,
+} as const;
+
+export type CollectionStatus = 'unpaid' | 'overdue' | 'paid';
+
+export interface InvoiceCollectionInput extends InvoiceKey {
+  totalPence: number;
+}
+
+/** A verified provider event about an invoice, as the webhook signals it. */
+export interface InvoicePaymentEvent {
+  eventId: string;
+  outcome: 'succeeded' | 'failed';
+  amountPence: number;
+  providerRef: string;
+}
+
+export interface InvoiceCollectionState extends InvoiceCollectionInput {
+  status: CollectionStatus;
+  remindersSent: number;
+  paidBy: string | null;
+  lastFailure: string | null;
+}
+
+export const invoicePaymentSignal = defineSignal<[InvoicePaymentEvent]>('invoicePayment');
+export const invoiceCollectionStateQuery = defineQuery<InvoiceCollectionState>('invoiceCollectionState');
+
+// Partners' weekly invoices (SMS pass-through for their jobs): one workflow bills every partner.
+
+export const PARTNER_BILLING_WORKFLOW_ID = 'partner-billing';
+
+export interface PartnerBillingInput {
+  /** The next week to bill (ISO instant of its Monday); absent on the first run: the current week. */
+  nextWeekStart?: string;
+}
+
+export interface PartnerWeekInput {
+  weekStart: string;
+  weekEnd: string;
+}
+
+/** What a partner's week costs: 2p per SMS sent about its jobs, itemised. */
+export function partnerWeekCharge(smsCount: number): { smsPence: number; totalPence: number; lines: InvoiceLine[] } {
+  const smsPence = smsCount * SMS_PENCE;
+  const lines: InvoiceLine[] =
+    smsCount > 0 ? [{ kind: 'sms', quantity: smsCount, unitPence: SMS_PENCE, amountPence: smsPence, description: `SMS pass-through: ${smsCount} text${smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p about your jobs` }] : [];
+  return { smsPence, totalPence: smsPence, lines };
+}

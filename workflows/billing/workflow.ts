@@ -7,20 +7,26 @@ import {
   continueAsNew,
   executeChild,
   log,
+  ParentClosePolicy,
+  patched,
   setHandler,
+  startChild,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import { acts } from '../activities.js';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
+  COLLECT_INVOICES_PATCH,
   MAX_EXTENSION_DAYS,
+  MIN_COLLECTION_PENCE,
   MAX_TRIAL_DAYS,
   SubscriptionFailure,
   TRIAL_DAYS,
   billWeekWorkflowId,
   cancelSubscriptionSignal,
   extendTrialUpdate,
+  invoiceCollectionWorkflowId,
   subscriptionStateQuery,
   type BillWeekInput,
   type DriverSubscriptionInput,
@@ -30,6 +36,7 @@ import {
   type SubscriptionStatus,
 } from './definitions.js';
 import { nextWeekStart, weekStartAtOrAfter } from './weeks.js';
+import { invoiceCollectionWorkflow } from './collection.js';
 
 // Design: one long-running workflow per driver, `subscription:<driverId>`, rather than a weekly
 // Schedule scanning all drivers. Each driver's trial end moves (an administrator extends it) and
@@ -155,6 +162,9 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
     const weekEnd = nextWeekStart(weekStart);
     if (weekEnd > Date.now() && (await condition(() => status !== 'active', weekEnd - Date.now()))) break;
     lastWeekBilled = await billWeek({ driverId, weekStart: new Date(weekStart).toISOString(), weekEnd: new Date(weekEnd).toISOString() });
+    // 0.4.0: a billed week with something to collect starts its collection. Histories of 0.3.0 go
+    // straight on to the next week's timer here.
+    if (patched(COLLECT_INVOICES_PATCH) && lastWeekBilled.totalPence >= MIN_COLLECTION_PENCE) await startCollection(lastWeekBilled);
     weeksBilled += 1;
     billedThisRun += 1;
     weekStart = weekEnd;
@@ -172,6 +182,27 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
   await saveRecord();
   await condition(allHandlersFinished);
   return state();
+}
+
+/**
+ * Starts the invoice's collection, a workflow of its own that outlives this run (ABANDON): it
+ * follows the invoice up for weeks while billing goes on. Started from this long-lived workflow
+ * rather than from the week's short billing run, so a collection that ends reports to a parent
+ * that is usually still running. A collection already started (this week replayed after a reset)
+ * is the same collection.
+ */
+async function startCollection(invoice: Invoice): Promise<void> {
+  const key = { account: 'driver' as const, accountId: invoice.driverId, weekStart: invoice.weekStart };
+  try {
+    await startChild(invoiceCollectionWorkflow, {
+      workflowId: invoiceCollectionWorkflowId(key),
+      args: [{ ...key, totalPence: invoice.totalPence }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // driver at a time (offer.ts); when every tier is exhausted, an exchange fleet running this same API
 // may take the job (exchange.ts), and the round then follows it there. An operator's job skips the
 // cascade: its own pick is offered.
-import { db, type jobCardActivities } from './activities.js';
+import { acts, db, type jobCardActivities } from './activities.js';
 import { CANDIDATE_PAGE_SIZE, TIERS, offerId, type CandidateClaim, type FirstCardPage, type FleetAssignInput, type OpsOfferInput, type Tier } from './definitions.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
 import { offerJob } from './offer.js';
@@ -151,4 +151,34 @@ async function offerToNamedDriver(run: BookingRun, jobCards: JobCards, pick: { d
   // The request is answered once the card is out (or could not be delivered).
   const outcome = await offerJob(run, jobCards, { tier, round, candidate: c, offerId: id, expiresAt, onCardOut: served });
   if (outcome === 'undeliverable') served();
+}
+
+/**
+ * A driver took the job from the upcoming-jobs board: their claim is made as an offer's is, under
+ * their row lock, and accepted at once (no job card: they chose it), so the passenger hears who is
+ * coming as on any assignment. The decision log records it as claimed from the board. Refused
+ * (the answer says why) when the job went to someone first or the driver no longer fits; the
+ * booking then carries on as it was, waiting for its dispatch time or its next round.
+ */
+export async function takeBoardClaim(run: BookingRun): Promise<void> {
+  const claim = run.boardClaim!;
+  run.boardClaim = null;
+  if (run.state.driverId !== null || run.state.offer !== null || heldByExchangeFleet(run)) {
+    run.boardClaims.set(claim.driverId, { refused: 'taken' });
+    return;
+  }
+  run.state.round += 1;
+  const round = run.state.round;
+  const c = { driverId: claim.driverId, driverName: claim.driverName, distanceMeters: null };
+  const id = offerId(run.ref, round, claim.driverId);
+  const r = await db.claimUpcomingJob({ ref: run.ref, driverId: claim.driverId, offerId: id, round, job: run.state.job, durationS: run.input.booking.durationS });
+  if (!r.claimed) {
+    run.record('local', c, 'skipped', 'board_claim_refused');
+    run.boardClaims.set(claim.driverId, { refused: r.reason });
+    return;
+  }
+  await acts.assignDriver({ ref: run.ref, driverId: claim.driverId, offerId: id });
+  run.assigned(claim.driverId);
+  run.record('local', c, 'accepted', 'claimed_from_board');
+  run.boardClaims.set(claim.driverId, { offerId: id });
 }

@@ -77,6 +77,11 @@ export interface PlaceSnapshot {
   council: string | null;
   /** How close to the door (src/geo/types.ts Precision); absent on bookings made before it was kept. */
   precision?: string;
+  /**
+   * The country (src/geo/types.ts Country), for the bank holidays a driver's own rate re-prices the
+   * meter with where the tariff follows the pickup's country; absent on bookings made before it was kept.
+   */
+  country?: string | null;
 }
 
 /** The booking record as the route built it; the workflow's first activity persists it. */
@@ -117,6 +122,8 @@ export interface NewBooking {
   operatorId?: string | null;
   /** The signed-in passenger who authorised the AI assistant that booked it (MCP). */
   passengerAccountId?: string | null;
+  /** The approved partner rate the fare was priced with, if any: a driver's own rate replaces it (src/dispatch/driver-fare.ts). */
+  rateOverrideId?: string | null;
 }
 
 export interface BookingWorkflowInput {
@@ -371,6 +378,21 @@ export interface OpsOfferInput {
   driverId: string;
   driverName: string;
 }
+/**
+ * A driver takes a pre-booked job from the upcoming-jobs board (src/dispatch/upcoming.ts) before its
+ * cascade has found anyone: assigned as an accepted offer is, without a job card. Refused (validator,
+ * out of history) when the booking is held, a card is out, closed or being cancelled; refused by the
+ * workflow (BookingFailure.driverDoesNotFit) when the driver's locked claim finds they no longer fit.
+ */
+export interface ClaimUpcomingInput {
+  driverId: string;
+  driverName: string;
+}
+/** The claimant's offer row (accepted): the driver app's job id for the trip reports. */
+export interface ClaimUpcomingResult {
+  offerId: string;
+}
+export const claimUpcomingJobUpdate = defineUpdate<ClaimUpcomingResult, [ClaimUpcomingInput]>('claimUpcomingJob');
 /** Answers once the named driver's job card is out (or they were found busy: `offer` is then not theirs). */
 export const offerToDriverUpdate = defineUpdate<BookingState, [OpsOfferInput]>('offerToDriver');
 /** Answers once the job card is out to the driver (or the driver was found busy: `offer` is then not theirs). */
@@ -510,6 +532,10 @@ export const BookingFailure = {
   alreadySettled: 'TripAlreadySettled',
   /** amendBooking: a new pickup or drop-off once the driver is on the way (DRIVER_ON_THE_WAY). */
   driverOnTheWay: 'DriverOnTheWay',
+  /** claimUpcomingJob: not a job the board offers (an operator's, awaiting the passenger's email, a card out, given back by this driver). */
+  notClaimable: 'NotClaimable',
+  /** claimUpcomingJob: the claim found the driver busy then, or no longer fitting the job (seats, class, licence). */
+  driverDoesNotFit: 'DriverDoesNotFit',
 } as const;
 
 // Exchange fleets (Cab Exchange, docs/exchange.md): a booking nobody of ours takes is handed to a

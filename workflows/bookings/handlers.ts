@@ -12,6 +12,8 @@ import {
   offerToDriverUpdate,
   bookingStateQuery,
   cancelBookingUpdate,
+  claimUpcomingJobUpdate,
+  offerId as offerIdOf,
   driverDroppedSignal,
   driverSuspendedSignal,
   emailConfirmedSignal,
@@ -25,6 +27,8 @@ import {
   type AmendInput,
   type BookingCreatedInput,
   type CancelInput,
+  type ClaimUpcomingInput,
+  type ClaimUpcomingResult,
   type EndTripInput,
   type FleetAssignInput,
   type OpsOfferInput,
@@ -44,6 +48,7 @@ export function installHandlers(run: BookingRun): void {
   handleCancelAndAmend(run);
   handleFleetPicks(run);
   handleDriverMessages(run);
+  handleBoardClaims(run);
   handleTripReports(run);
   handleSettlement(run);
 }
@@ -206,6 +211,61 @@ function handleDriverMessages(run: BookingRun): void {
   setHandler(tripProgressSignal, (p) => {
     if (p.driverId === run.state.driverId) run.progress = p.progress;
   });
+}
+
+/**
+ * A driver takes the job from the upcoming-jobs board. The validator refuses what is plainly not
+ * theirs to take; the handler checks again, since two claims can both pass their validators in the
+ * same workflow task, and the first one in wins. A repeat by the driver who has it answers their
+ * offer again (a retried request, a second tap).
+ */
+function handleBoardClaims(run: BookingRun): void {
+  const state = run.state;
+  /** The offer through which this driver holds the job now, if they do. */
+  const heldOffer = (driverId: string): ClaimUpcomingResult | null => {
+    if (state.driverId !== driverId) return null;
+    const known = run.boardClaims.get(driverId);
+    if (known && 'offerId' in known) return known;
+    const accepted = state.candidates.findLast((c) => c.driverId === driverId && c.outcome === 'accepted');
+    return accepted ? { offerId: offerIdOf(run.ref, accepted.round, driverId) } : null;
+  };
+  const refuseTaken = () => refuse(`booking ${run.ref} has already been taken by another driver`, BookingFailure.alreadyAssigned);
+  setHandler(
+    claimUpcomingJobUpdate,
+    async (c) => {
+      const held = heldOffer(c.driverId);
+      if (held) return held;
+      if (run.boardClaim === null) {
+        if (state.driverId !== null || state.offer !== null || state.exchange?.fleetId) throw refuseTaken();
+        // (What became of an earlier claim of theirs, refused, is not this one's answer.)
+        run.boardClaims.delete(c.driverId);
+        run.boardClaim = c;
+      } else if (run.boardClaim.driverId !== c.driverId) {
+        throw refuseTaken();
+      }
+      await condition(() => run.boardClaims.has(c.driverId) || run.closed());
+      const outcome = run.boardClaims.get(c.driverId);
+      if (outcome && 'offerId' in outcome) return outcome;
+      if (run.closed()) throw refuse(`booking ${run.ref} is ${state.status}`, BookingFailure.closed);
+      if (outcome?.refused === 'taken') throw refuseTaken();
+      throw refuse(`you cannot take booking ${run.ref}: ${outcome?.refused ?? 'refused'}`, BookingFailure.driverDoesNotFit);
+    },
+    {
+      validator: (c: ClaimUpcomingInput) => {
+        refuseIfClosed(run);
+        if (heldOffer(c.driverId)) return;
+        if (run.cancelRequest !== null) throw refuse(`booking ${run.ref} is being cancelled`, BookingFailure.closed);
+        if (state.driverId !== null || state.exchange?.fleetId) throw refuseTaken();
+        if (run.boardClaim !== null && run.boardClaim.driverId !== c.driverId) throw refuseTaken();
+        if (run.operatorId) throw refuse(`booking ${run.ref} is an operator's job: its operator picks the driver`, BookingFailure.notClaimable);
+        if (!run.emailConfirmed) throw refuse(`booking ${run.ref} is waiting for the passenger to confirm it`, BookingFailure.notClaimable);
+        if (state.offer !== null) throw refuse(`booking ${run.ref} is being offered to a driver right now`, BookingFailure.notClaimable);
+        if (state.droppedDriverIds.includes(c.driverId)) throw refuse(`you gave booking ${run.ref} back: it is not offered to you again`, BookingFailure.notClaimable);
+        if (run.isSuspended(c.driverId)) throw refuse(`booking ${run.ref} cannot go to a suspended driver`, BookingFailure.notClaimable);
+        if (!c.driverId) throw refuse('name a driver', BookingFailure.notYourJob);
+      },
+    },
+  );
 }
 
 function handleTripReports(run: BookingRun): void {

@@ -15,6 +15,7 @@ import {
   type BookingWorkflowInput,
   type CancelInput,
   type CandidateOutcome,
+  type ClaimUpcomingInput,
   type CurrentOffer,
   type DriverDroppedInput,
   type FirstCardPage,
@@ -52,6 +53,10 @@ export class BookingRun {
   /** A driver ops named for the job (offerToDriver), waiting to be offered it. */
   opsPick: OpsOfferInput | null = null;
   opsPicksServed = 0;
+  /** A driver taking the job from the upcoming-jobs board (claimUpcomingJob), waiting for the main loop. */
+  boardClaim: ClaimUpcomingInput | null = null;
+  /** What became of each board claim taken, by driver: their offer, or why the locked claim refused them. */
+  readonly boardClaims = new Map<string, { offerId: string } | { refused: string }>();
 
   // The main loop's own bookkeeping.
   exhaustedRounds = 0;
@@ -124,7 +129,10 @@ export class BookingRun {
 
   /** Something the main loop must deal with before waiting any longer. */
   interrupted(): boolean {
-    return this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.opsPick !== null || this.holderSuspended() || this.onBoardWithSuspendedDriver();
+    return (
+      this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.opsPick !== null || this.boardClaim !== null ||
+      this.holderSuspended() || this.onBoardWithSuspendedDriver()
+    );
   }
 
   /** The decision log: every driver considered, and what became of them. */

@@ -6,7 +6,7 @@
 // State and transitions: run.ts. Messages: handlers.ts. Finding a driver: cascade.ts, offer.ts.
 import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
-import { firstPageQuery, letFirstPageGo, offerToFleetDriver, offerToOpsPick, runCascadeRound } from './cascade.js';
+import { firstPageQuery, letFirstPageGo, offerToFleetDriver, offerToOpsPick, runCascadeRound, takeBoardClaim } from './cascade.js';
 import { cancelExchangeJob, installExchangeHandlers, sendAmendmentToExchangeFleet } from './exchange.js';
 import {
   isNextTripStep,
@@ -59,6 +59,13 @@ const CONFIRM_DEADLINE_MS = 30 * 60_000;
 /** Patch (issue 24): ops hand a booking nobody holds to a driver they name (offerToDriver). */
 export const OPS_OFFER_TO_DRIVER = 'ops-offer-to-driver';
 
+/**
+ * Patch (issue 24): a driver takes a pre-booked job from the upcoming-jobs board (claimUpcomingJob):
+ * the main loop claims and assigns it to them (claimUpcomingJob, assignDriver: no job card), ending
+ * a wait for the dispatch time for good. Only bookings that received a claim reach the check.
+ */
+export const CLAIM_UPCOMING = 'claim-upcoming';
+
 type JobCards = ReturnType<typeof jobCardActivities>;
 /** What a step of the main loop leaves: go round again, or the booking is closed. */
 type Next = 'again' | 'closed';
@@ -94,6 +101,10 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       const pick = run.opsPick;
       run.opsPick = null;
       await offerToOpsPick(run, jobCards, pick);
+      continue;
+    }
+    if (run.boardClaim && patched(CLAIM_UPCOMING)) {
+      await takeBoardClaim(run);
       continue;
     }
     const next =

@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-// The driver's licences over time: a reminder a fortnight before the first one runs out. (Offers
+// The driver's licences over time: a reminder a fortnight before the first one runs out, and a
+// warning 3 days before. (Offers
 // stop by themselves at expiry: dispatch skips a driver whose licence is out of date.)
 
 export const LICENCE_WORKFLOW_PREFIX = 'licence:';
@@ -10,6 +11,8 @@ export function licenceWorkflowId(driverId: string): string {
 
 /** How long before expiry the driver is told. */
 export const LICENCE_REMINDER_DAYS = 14;
+/** And told again, the last warning before offers stop (0.4.0). */
+export const LICENCE_WARNING_DAYS = 3;
 
 export interface LicenceDates {
   /** YYYY-MM-DD, or null when not on record. */
@@ -25,6 +28,8 @@ export interface LicenceState extends LicenceDates {
   /** The day the first licence runs out (its last valid day), or null. */
   expires: string | null;
   remindedFor: string[];
+  /** Expiry dates the 3-day warning went out for (always empty on a watch started before 0.4.0). */
+  warnedFor: string[];
 }
 
 /** New dates after a renewal: the reminder is worked out again. */
@@ -40,6 +45,11 @@ export function firstExpiry(d: LicenceDates): string | null {
 /** The instant to remind at: 09:00 UTC, a fortnight before the expiry day. */
 export function reminderAt(expires: string): number {
   return Date.parse(`${expires}T09:00:00Z`) - LICENCE_REMINDER_DAYS * 86_400_000;
+}
+
+/** The instant of the last warning: 09:00 UTC, 3 days before the expiry day. */
+export function warningAt(expires: string): number {
+  return Date.parse(`${expires}T09:00:00Z`) - LICENCE_WARNING_DAYS * 86_400_000;
 }
 
 // Suspension: staff suspend a driver (src/drivers/onboarding.ts); one short workflow per suspension

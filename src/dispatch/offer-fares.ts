@@ -1,0 +1,53 @@
+import type { Sql } from '../db/sql.js';
+import type { Country } from '../geo/types.js';
+import { tripMeterWith } from '../pricing/price-journey.js';
+import { defaultPricingData, type PricingData } from '../pricing/pricing-data.js';
+import { findDriverRateOverrides, findRateOverrideById } from '../quotes/rate-overrides.js';
+import { driverFareFor, offerFareFor, type DriverFare, type FareBasis, type OfferFare } from './driver-fare.js';
+import { readBookingFareFacts } from './store.js';
+
+// The reads behind a driver's own fare for a job (src/dispatch/driver-fare.ts decides it): the
+// booking's quoted fare and meter, the partner rate it was priced with, and each candidate's
+// approved rate in force at the pickup for the booking's vehicle class.
+
+export interface DriverFares {
+  basis: FareBasis;
+  /** Candidates with their own rate in force for this job; the rest are offered the quoted fare. */
+  fares: Map<string, DriverFare>;
+}
+
+async function fareBasis(sql: Sql, ref: string, data: PricingData) {
+  const b = await readBookingFareFacts(sql, ref);
+  // An agreed fare is not re-priced (driverFareFor): no meter needed.
+  const meter =
+    b.fare_source === 'partner'
+      ? null
+      : tripMeterWith(data, {
+          areaId: b.pickup_area,
+          departAt: b.pickup_at,
+          route: { distanceMeters: b.distance_m, durationSeconds: b.duration_s },
+          country: b.country as Country | null,
+        });
+  const pricedWith = b.rate_override_id ? await findRateOverrideById(sql, b.rate_override_id) : null;
+  const basis: FareBasis = { quotedFarePence: b.quoted_fare_pence, fareSource: b.fare_source, meter, pricedWith };
+  return { basis, at: b.pickup_at, vehicleType: b.vehicle_type };
+}
+
+/** Each of these drivers' fare for booking `ref` at their own approved rate, where they have one. */
+export async function driverFares(sql: Sql, ref: string, driverIds: readonly string[], data: PricingData = defaultPricingData()): Promise<DriverFares> {
+  const { basis, at, vehicleType } = await fareBasis(sql, ref, data);
+  const fares = new Map<string, DriverFare>();
+  if (driverIds.length === 0 || basis.fareSource === 'partner' || !basis.meter) return { basis, fares };
+  const rates = await findDriverRateOverrides(sql, driverIds, at, vehicleType);
+  for (const [driverId, rate] of rates) {
+    const fare = driverFareFor(basis, rate);
+    if (fare) fares.set(driverId, fare);
+  }
+  return { basis, fares };
+}
+
+/** The fare booking `ref` is offered to this driver at (never above the quote). */
+export async function offerFare(sql: Sql, ref: string, driverId: string, data: PricingData = defaultPricingData()): Promise<OfferFare> {
+  const { basis, fares } = await driverFares(sql, ref, [driverId], data);
+  return offerFareFor(basis, fares.get(driverId) ?? null);
+}

@@ -1,0 +1,147 @@
+import { DateTime } from 'luxon';
+import { Refusal } from '../refusal.js';
+import type { Services } from '../services.js';
+import { applicationFailure, failureType, isWorkflowGone } from '../temporal/refusals.js';
+import { findDriver } from '../drivers/store.js';
+import { assertDriverMayWork } from '../drivers/suspension.js';
+import { BookingFailure, bookingWorkflowId, claimUpcomingJobUpdate, type PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+import { boardBookingHolder, readBoard, type BoardRow } from './board-store.js';
+import { offerFare } from './offer-fares.js';
+import { driverHasRate } from '../quotes/rate-overrides.js';
+
+// The upcoming-jobs board (issue 24, advance allocation): pre-booked jobs nobody holds yet, picking
+// up within UPCOMING_JOBS_HORIZON_HOURS, that this driver could take (in their home area or within a
+// local driver's reach of where they are, and fitting them as dispatch would: src/dispatch/board-store.ts).
+// A driver claims one ahead (the booking's claimUpcomingJob update); it is then theirs exactly as an
+// accepted offer is: the passenger is told who is coming, and they confirm it on the day.
+
+/** Jobs on one page of the board. */
+export const BOARD_PAGE_SIZE = 20;
+
+export interface BoardJob {
+  booking_reference: string;
+  pickup_time: string;
+  pickup_time_london: string;
+  pickup_area: string;
+  dropoff_area: string;
+  passengers: number;
+  vehicle_type: string;
+  wheelchair: boolean;
+  /** What taking it pays this driver: their own approved rate's fare where it is below the quote. */
+  fare_pence: number;
+  own_rate: boolean;
+  distance_miles: number;
+  payment_method: string;
+  meet_and_greet: boolean;
+  /** Miles from where the driver last was to the pickup, as the crow flies; null without a position. */
+  miles_from_you: number | null;
+}
+
+/**
+ * Where a place is, without the door: an airport or a station by its name (a public place), any
+ * other by its postcode district and town. The full address is the claimant's only.
+ */
+export function areaOf(p: PlaceSnapshot): string {
+  if (p.kind === 'airport' || p.kind === 'station') return p.label;
+  const town = p.council ?? null;
+  if (p.postcodeDistrict && town) return `${p.postcodeDistrict}, ${town}`;
+  if (p.postcodeDistrict) return p.postcodeDistrict;
+  if (town) return town;
+  // No district or council held: the last part of the label is its town (never the house number).
+  const parts = p.label.split(',').map((x) => x.trim()).filter(Boolean);
+  // A full postcode there is cut to its district: the full one all but names the door.
+  return parts.length > 1 ? parts[parts.length - 1]!.replace(/\b([A-Z]{1,2}\d[A-Z\d]?)\s*\d[A-Z]{2}$/i, '$1') : 'See the job once you take it';
+}
+
+const miles = (m: number) => Math.round((m / 1609.344) * 10) / 10;
+
+function present(r: BoardRow, fare: { farePence: number; overrideId: string | null } | undefined): BoardJob {
+  return {
+    booking_reference: r.ref,
+    pickup_time: r.pickup_at.toISOString(),
+    pickup_time_london: DateTime.fromJSDate(r.pickup_at, { zone: 'Europe/London' }).toFormat('ccc d LLL, HH:mm'),
+    pickup_area: areaOf(r.pickup),
+    dropoff_area: areaOf(r.dropoff),
+    passengers: r.passengers,
+    vehicle_type: r.vehicle_type,
+    wheelchair: r.wheelchair,
+    fare_pence: fare?.farePence ?? r.fare_pence,
+    own_rate: (fare?.overrideId ?? null) !== null,
+    distance_miles: miles(r.distance_m),
+    payment_method: r.payment_method,
+    meet_and_greet: r.meet_and_greet,
+    miles_from_you: r.from_driver_m === null ? null : miles(r.from_driver_m),
+  };
+}
+
+/** One page (from 1) of the driver's board, soonest first, and whether another follows. */
+export async function upcomingJobsFor(
+  s: Pick<Services, 'sql' | 'config'>,
+  driverId: string,
+  page: number,
+  now = new Date(),
+): Promise<{ jobs: BoardJob[]; page: number; more: boolean; horizon_hours: number }> {
+  // A suspended driver sees no jobs.
+  await assertDriverMayWork(s, driverId);
+  const hours = s.config.UPCOMING_JOBS_HORIZON_HOURS;
+  const rows = await readBoard(s.sql, {
+    driverId, now, until: new Date(now.getTime() + hours * 3600_000), limit: BOARD_PAGE_SIZE, offset: (page - 1) * BOARD_PAGE_SIZE,
+  });
+  const shown = rows.slice(0, BOARD_PAGE_SIZE);
+  // A claim is priced as an offer is (offerFare): a driver with their own approved rate sees what
+  // taking each job would pay them, not the quote. Most drivers have none, and cost one read.
+  const fares = (await driverHasRate(s.sql, driverId, now)) ? await Promise.all(shown.map((r) => offerFare(s.sql, r.ref, driverId))) : [];
+  return { jobs: shown.map((r, i) => present(r, fares[i])), page, more: rows.length > BOARD_PAGE_SIZE, horizon_hours: hours };
+}
+
+const taken = () => Refusal.conflict('job_taken', 'Another driver has already taken this job.');
+
+/**
+ * The driver takes a job from their board. Answers their offer (the job's id in the app's feed);
+ * a repeat by the driver who has it answers the same. Refused (conflict) when someone else has it,
+ * it has closed or started, or it is not one they can take (no longer on their board, or the
+ * booking's own claim finds them busy or no longer fitting).
+ */
+export async function claimUpcomingJob(
+  s: Pick<Services, 'sql' | 'config' | 'temporal'>,
+  driverId: string,
+  ref: string,
+  now = new Date(),
+): Promise<{ ref: string; offerId: string }> {
+  await assertDriverMayWork(s, driverId);
+  const holder = await boardBookingHolder(s.sql, ref);
+  if (!holder) throw Refusal.notFound('booking_not_found', `No upcoming job ${ref}.`);
+  if (holder.driver_id === driverId && holder.offer_id) return { ref, offerId: holder.offer_id };
+  if (holder.driver_id !== null) throw taken();
+  if (['cancelled', 'completed', 'no_show'].includes(holder.status)) throw Refusal.conflict('booking_closed', `Booking ${ref} is ${holder.status.replace('_', ' ')}.`);
+  const until = new Date(now.getTime() + s.config.UPCOMING_JOBS_HORIZON_HOURS * 3600_000);
+  const [onBoard] = await readBoard(s.sql, { driverId, now, until, limit: 1, offset: 0, ref });
+  if (!onBoard) {
+    throw Refusal.conflict('not_on_your_board', `Booking ${ref} is not a job you can take now: it is out of your area or time, being offered to a driver, or does not fit your car or your other jobs.`);
+  }
+  const driver = await findDriver(s.sql, driverId);
+  try {
+    const { offerId } = await s.temporal.workflow
+      .getHandle(bookingWorkflowId(ref))
+      .executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId, driverName: driver?.name ?? driverId }] });
+    return { ref, offerId };
+  } catch (err) {
+    if (isWorkflowGone(err)) throw Refusal.conflict('booking_closed', `Booking ${ref} has closed.`);
+    switch (failureType(err)) {
+      case BookingFailure.alreadyAssigned:
+        throw taken();
+      case BookingFailure.closed:
+        throw Refusal.conflict('booking_closed', `Booking ${ref} is closed or being cancelled.`);
+      case BookingFailure.notClaimable:
+      case BookingFailure.driverDoesNotFit:
+        throw Refusal.conflict('cannot_take_job', sentence(applicationFailure(err)?.message ?? `You cannot take booking ${ref}.`));
+      default:
+        throw err;
+    }
+  }
+}
+
+const sentence = (m: string) => {
+  const t = m.trim();
+  return (t.charAt(0).toUpperCase() + t.slice(1)).replace(/[^.]$/, (c) => `${c}.`);
+};
