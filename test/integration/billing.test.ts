@@ -225,9 +225,11 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
     const text = (to: string, sentAt: string, purpose: string | null = null) =>
       stack.sql`insert into outbox (idempotency_key, channel, recipient, body, booking_ref, provider, sent_at, purpose)
                 values (${`test:${randomUUID()}`}, 'sms', ${to}, 'Your taxi', ${ref}, 'outbox', ${sentAt}, ${purpose})`;
-    for (let i = 0; i < 4; i++) await text('+447400123456', `2026-10-20T0${i}:00:00Z`); // the passenger: the partner's
+    // A number no driver in the shared test database has (a driver's number would make it the driver's text).
+    const passenger = `+4477009${randomUUID().replace(/\D/g, '').slice(0, 5).padEnd(5, '0')}`;
+    for (let i = 0; i < 4; i++) await text(passenger, `2026-10-20T0${i}:00:00Z`); // the passenger: the partner's
     await text(d.phone, '2026-10-20T09:00:00Z'); // the driver's job card: the driver's
-    await text('+447400123456', '2026-10-26T00:00:00Z'); // the next week's
+    await text(passenger, '2026-10-26T00:00:00Z'); // the next week's
     const billed = await acts.billPartnersWeek(WEEK);
     expect(billed.filter((b) => b.partnerId === partnerId)).toEqual([{ partnerId, totalPence: 8 }]);
     expect(await acts.billPartnersWeek(WEEK)).toEqual(billed);

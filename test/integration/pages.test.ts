@@ -271,7 +271,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(`server-rendered pages
     expect(polled.statusCode).toBe(200);
     expect(Object.keys(polled.json()).sort()).toEqual(
       [
-        'booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_note', 'pickup_time', 'status', 'fare', 'payment',
+        'booking_reference', 'detail', 'driver', 'dropoff', 'final', 'headline', 'pickup', 'pickup_note', 'pickup_time', 'status', 'fare', 'fare_note', 'payment',
         'pay_options', 'driver_position', 'eta_minutes',
       ].sort(),
     );
