@@ -16,7 +16,13 @@
 //   CITY_ANSWER_MIN_S=2 CITY_ANSWER_MAX_S=20            how long a driver takes to answer
 //   CITY_STEP_MIN_S=2 CITY_STEP_MAX_S=6                 each trip step (en_route, arrived, on_board, completed)
 //   CITY_OFFER_TIMEOUT_SECONDS=25 CITY_DISPATCH_LEAD_SECONDS=60 CITY_RETRY_BASE_SECONDS=15   the processes' env
+//   CITY_OFFER_GROUP_SIZE=3 CITY_OFFER_UNSEEN_SECONDS=15   the offer policy (OFFER_GROUP_SIZE, OFFER_UNSEEN_SECONDS;
+//                              1 and 0: one driver at a time for the full window, as before issue 25)
+//   CITY_OPEN_MAX_S=5          a driver who will answer opens the card (its page) 1-5 s after it arrives
 //   CITY_WORKERS=1             worker processes; BENCH_TOPOLOGY=cluster runs on Temporal Server on Postgres
+//   CITY_NO_SHOW_GRACE_SECONDS, CITY_LATE_ACCEPT_SECONDS   the processes' NO_SHOW_GRACE_SECONDS and
+//                              NO_SHOW_LATE_ACCEPT_SECONDS (unset: the service's 600 and 600); a short
+//                              grace makes an overloaded run's late acceptances happen in minutes
 //
 // The API and the worker are separate processes (src/server.ts, src/worker.ts), started as
 // `npm start` starts them, on a Postgres and a Temporal server of the run's own (bench/support.ts).
@@ -27,16 +33,28 @@
 // - a driver holding two jobs at once: two bookings whose held periods (assigned until released,
 //   completed or cancelled, from booking_status_changes) overlap while their trip windows (pickup to
 //   pickup + duration, 20 minutes either side: the dispatcher's own rule) overlap;
-// - a driver holding two open job cards at once (offered_at until answered or expired);
+// - a driver holding two open job cards at once: open from offered_at until closed (responded_at:
+//   answered, timed out or withdrawn by its workflow), or, never closed, until its expiry plus
+//   UNCLOSED_CARD_GRACE_MINUTES, as the claim counts it (src/dispatch/store.ts). Both stamps are
+//   clock_timestamp() inside their transactions, offered_at once the driver's row lock is held, so
+//   the table's order is the lock's order (before issue 25, offered_at was the claim transaction's
+//   start, before its wait for the lock, and a card closed during the wait seemed to overlap);
 // - a driver offered a card while holding an overlapping job;
 // - a booking dispatched twice: two job cards open at once for one booking, or a second accepted
 //   offer while the first driver still held it.
+// A run that breaks one writes the offending rows, with every card and status change of the drivers
+// and bookings involved, to CITY_EVIDENCE_DIR (default: the system's temporary directory) before its
+// database goes; to keep the whole database, run against a Postgres of your own (DATABASE_URL).
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
 import { jobLinkToken } from '../src/dispatch/job-link.js';
 import { JOB_BUFFER_MINUTES } from '../src/dispatch/policy.js';
+import { UNCLOSED_CARD_GRACE_MINUTES } from '../src/dispatch/store.js';
 import { createPartner } from '../src/partners/store.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
@@ -65,6 +83,10 @@ const answerMax = num('CITY_ANSWER_MAX_S', 20);
 const stepMin = num('CITY_STEP_MIN_S', 2);
 const stepMax = num('CITY_STEP_MAX_S', 6);
 const offerTimeout = num('CITY_OFFER_TIMEOUT_SECONDS', 25);
+const groupSize = Math.max(1, num('CITY_OFFER_GROUP_SIZE', 3));
+const unseenCut = num('CITY_OFFER_UNSEEN_SECONDS', 15);
+const openMax = Math.max(1, num('CITY_OPEN_MAX_S', 5));
+const noShowGrace = num('CITY_NO_SHOW_GRACE_SECONDS', 600);
 const dispatchLead = num('CITY_DISPATCH_LEAD_SECONDS', 60);
 const retryBase = num('CITY_RETRY_BASE_SECONDS', 15);
 const workerCount = Math.max(1, num('CITY_WORKERS', 1));
@@ -104,9 +126,13 @@ const env = {
   JOB_LINK_SECRET,
   PUBLIC_BASE_URL: apiUrl,
   OFFER_TIMEOUT_SECONDS: String(offerTimeout),
+  OFFER_GROUP_SIZE: String(groupSize),
+  OFFER_UNSEEN_SECONDS: String(unseenCut),
   DISPATCH_LEAD_SECONDS: String(dispatchLead),
   DISPATCH_RETRY_BASE_SECONDS: String(retryBase),
   DISPATCH_RETRY_MAX_SECONDS: String(Math.max(retryBase, 60)),
+  ...(process.env.CITY_NO_SHOW_GRACE_SECONDS ? { NO_SHOW_GRACE_SECONDS: String(noShowGrace) } : {}),
+  ...(process.env.CITY_LATE_ACCEPT_SECONDS ? { NO_SHOW_LATE_ACCEPT_SECONDS: String(num('CITY_LATE_ACCEPT_SECONDS', 600)) } : {}),
   // Every simulated driver and passenger answers from 127.0.0.1: the per-IP limits are for strangers.
   DRIVER_RATE_LIMIT_PER_MINUTE: '10000000',
   LOOKUP_RATE_LIMIT_PER_MINUTE: '10000000',
@@ -191,7 +217,14 @@ async function answer(offerId: string): Promise<void> {
   const behaviour = roll < pAccept ? 'accept' : roll < pAccept + pDecline ? 'decline' : roll < pAccept + pDecline + pDrop ? 'drop' : 'ignore';
   count(`card: ${behaviour}`);
   if (behaviour === 'ignore') return;
-  await sleep(between(answerMin, answerMax) * 1000);
+  // A driver who answers opens the card first (the offer policy gives an opened card its full window).
+  const answerAt = between(answerMin, answerMax);
+  const openAt = Math.min(answerAt, between(1, openMax));
+  await sleep(openAt * 1000);
+  const page = await fetch(`${apiUrl}/driver/jobs/${encodeURIComponent(offerId)}?t=${token}`).catch(() => null);
+  count(`open card -> ${page?.status ?? 'error'}`);
+  await page?.body?.cancel();
+  await sleep((answerAt - openAt) * 1000);
   const decision = behaviour === 'decline' ? 'decline' : 'accept';
   const r = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/respond`, { decision, token });
   count(`respond ${decision} -> ${r.status}`);
@@ -326,7 +359,11 @@ const pct = (xs: number[], p: number) => (xs.length ? percentile([...xs].sort((a
 const s1 = (x: number) => (Number.isFinite(x) ? (x / 1000).toFixed(1) : '-');
 
 async function invariants(refs: string[]) {
-  const [r] = await sql<{ held_two: number; held_two_any_window: number; two_cards: number; card_while_holding: number; two_cards_one_booking: number; accepted_while_held: number }[]>`
+  type Pair = { a: string; b: string; driver_id?: string; booking_ref?: string };
+  const [r] = await sql<{
+    held_two: number; held_two_any_window: number; two_cards: number; card_while_holding: number; two_cards_one_booking: number; accepted_while_held: number;
+    accepted_after_expiry: number; no_show_releases: number; accepted_after_grace: number; pairs: Pair[];
+  }[]>`
     with run as (select ref from bookings where ref in ${sql(refs)}),
     ch as (
       select c.booking_ref, c.status, c.driver_id, c.changed_at,
@@ -338,7 +375,8 @@ async function invariants(refs: string[]) {
         from ch h join bookings b on b.ref = h.booking_ref
        where h.status in ${sql(ACTIVE)} and h.driver_id is not null),
     o as (
-      select x.id, x.booking_ref, x.driver_id, x.offered_at, least(x.expires_at, coalesce(x.responded_at, 'infinity'::timestamptz)) as until,
+      select x.id, x.booking_ref, x.driver_id, x.offered_at,
+             coalesce(x.responded_at, x.expires_at + make_interval(mins => ${UNCLOSED_CARD_GRACE_MINUTES})) as until,
              b.pickup_at, b.pickup_at + make_interval(secs => b.duration_s) as end_at
         from offers x join run on run.ref = x.booking_ref join bookings b on b.ref = x.booking_ref),
     acc as (
@@ -355,13 +393,61 @@ async function invariants(refs: string[]) {
       (select count(*)::int from o join holds h on h.driver_id = o.driver_id and h.booking_ref <> o.booking_ref
          and o.offered_at < h.to_at and h.from_at < o.until
          and o.pickup_at - ${BUFFER}::interval < h.end_at and h.pickup_at - ${BUFFER}::interval < o.end_at) as card_while_holding,
-      (select count(*)::int from o a join o b on a.booking_ref = b.booking_ref and a.id < b.id
+      -- (A group offer holds several cards of one booking open by design: its guarantee is one
+      -- acceptance, accepted_while_held below.)
+      (select count(*)::int from o a join o b on a.booking_ref = b.booking_ref and a.id < b.id and ${groupSize <= 1}
          and a.offered_at < b.until and b.offered_at < a.until) as two_cards_one_booking,
       (select count(*)::int from acc a join acc b on a.booking_ref = b.booking_ref and b.n = a.n + 1
          where not exists (select 1 from booking_status_changes c
                             where c.booking_ref = a.booking_ref and c.changed_at > a.responded_at and c.changed_at <= b.responded_at
-                              and (c.status not in ${sql(ACTIVE)} or c.driver_id is distinct from a.driver_id))) as accepted_while_held`;
+                              and (c.status not in ${sql(ACTIVE)} or c.driver_id is distinct from a.driver_id))) as accepted_while_held,
+      -- For information: cards whose acceptance was recorded after their expiry (the workflow takes an
+      -- answer until its own timer, which starts once the card is sent).
+      (select count(*)::int from o join offers x on x.id = o.id where x.status = 'accepted' and x.responded_at > x.expires_at) as accepted_after_expiry,
+      -- For information: drivers let go as no-shows (their release text), and those who had accepted
+      -- after pickup plus the grace (issue 25: given the late-accept window, not a second).
+      (select count(*)::int from outbox m join run on run.ref = m.booking_ref where m.idempotency_key like 'released:%:no_show') as no_show_releases,
+      (select count(*)::int from o join offers x on x.id = o.id join bookings b on b.ref = x.booking_ref
+        where x.status = 'accepted' and x.responded_at > b.pickup_at + make_interval(secs => ${noShowGrace})) as accepted_after_grace,
+      -- The offending pairs, for the evidence a failing run keeps.
+      (select coalesce(jsonb_agg(p), '[]'::jsonb) from (
+         select 'two_cards' as invariant, a.id as a, b.id as b, a.driver_id from o a join o b on a.driver_id = b.driver_id and a.id < b.id
+            and a.offered_at < b.until and b.offered_at < a.until
+         union all
+         select 'card_while_holding', o.id, h.booking_ref, o.driver_id from o join holds h on h.driver_id = o.driver_id and h.booking_ref <> o.booking_ref
+            and o.offered_at < h.to_at and h.from_at < o.until
+            and o.pickup_at - ${BUFFER}::interval < h.end_at and h.pickup_at - ${BUFFER}::interval < o.end_at
+         union all
+         select 'two_cards_one_booking', a.id, b.id, null from o a join o b on a.booking_ref = b.booking_ref and a.id < b.id and ${groupSize <= 1}
+            and a.offered_at < b.until and b.offered_at < a.until
+         union all
+         select 'held_two', a.booking_ref, b.booking_ref, a.driver_id from holds a join holds b on a.driver_id = b.driver_id and a.booking_ref < b.booking_ref
+            and a.from_at < b.to_at and b.from_at < a.to_at
+            and a.pickup_at - ${BUFFER}::interval < b.end_at and b.pickup_at - ${BUFFER}::interval < a.end_at
+         limit 200) p) as pairs`;
   return r!;
+}
+
+/**
+ * A failing run's evidence, written before its database goes: the offending pairs and every card
+ * and status change of the drivers and bookings they name, with both stamps to the microsecond.
+ */
+async function keepEvidence(pairs: { a: string; b: string; driver_id?: string | null }[]): Promise<string> {
+  const drivers = [...new Set(pairs.flatMap((p) => (p.driver_id ? [p.driver_id] : [])))];
+  const refs = [...new Set(pairs.flatMap((p) => [p.a, p.b]).map((x) => x.split(':')[0]!))];
+  const offers = await sql`
+    select id, booking_ref, driver_id, round, status, to_char(offered_at, 'HH24:MI:SS.US') as offered_at,
+           to_char(expires_at, 'HH24:MI:SS.US') as expires_at, to_char(responded_at, 'HH24:MI:SS.US') as responded_at
+      from offers where driver_id in ${sql(drivers.length ? drivers : [''])} or booking_ref in ${sql(refs.length ? refs : [''])}
+     order by driver_id, offered_at`;
+  const changes = await sql`
+    select booking_ref, status, driver_id, to_char(changed_at, 'HH24:MI:SS.US') as changed_at from booking_status_changes
+     where booking_ref in ${sql(refs.length ? refs : [''])} or driver_id in ${sql(drivers.length ? drivers : [''])} order by id`;
+  const dir = process.env.CITY_EVIDENCE_DIR || os.tmpdir();
+  const file = path.join(dir, `city-${runId}-invariants.json`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ runId, pairs, offers, changes }, null, 1));
+  return file;
 }
 
 async function settled(refs: string[]): Promise<boolean> {
@@ -421,7 +507,7 @@ try {
     `bench city: ${driverCount} drivers (local, ${places.area}), ${rate}/s for ${seconds} s (${places.pickups.length} pickups, ${places.dropoffs.length} drop-offs); ` +
       `immediate ${(1 - sharePrebooked - sharePartner).toFixed(2)}, pre-booked ${sharePrebooked}, partner ${sharePartner}; cancel ${shareCancel}, partner amend ${shareAmend}; ` +
       `drivers accept ${pAccept}, decline ${pDecline}, drop ${pDrop}, ignore ${(1 - pAccept - pDecline - pDrop).toFixed(2)} after ${answerMin}-${answerMax} s; ` +
-      `offer timeout ${offerTimeout} s, dispatch lead ${dispatchLead} s; ${workerCount} worker(s); Temporal ${stack.temporalAddress} (${stack.topology})`,
+      `offer timeout ${offerTimeout} s (unseen cut ${unseenCut} s, group ${groupSize}), dispatch lead ${dispatchLead} s; ${workerCount} worker(s); Temporal ${stack.temporalAddress} (${stack.topology})`,
   );
 
   // Baseline in the same run: one booking at a time with nothing else happening, to its first job
@@ -477,7 +563,7 @@ try {
 
   // ---- read back --------------------------------------------------------------------------------
   const kindOf = new Map(made.map((m) => [m.ref, m.kind]));
-  type Row = { ref: string; status: string; created_ms: number; card_ms: number | null; dispatch_ms: number | null; assigned_ms: number | null };
+  type Row = { ref: string; status: string; created_ms: number; card_ms: number | null; dispatch_ms: number | null; assigned_ms: number | null; sms_cards: number };
   const rows = await sql<Row[]>`
     select b.ref, b.status,
            extract(epoch from b.created_at)::float8 * 1000 as created_ms,
@@ -486,7 +572,9 @@ try {
            (select extract(epoch from min(c.changed_at))::float8 * 1000 from booking_status_changes c
              where c.booking_ref = b.ref and c.status = 'dispatching') as dispatch_ms,
            (select extract(epoch from min(c.changed_at))::float8 * 1000 from booking_status_changes c
-             where c.booking_ref = b.ref and c.status = 'assigned') as assigned_ms
+             where c.booking_ref = b.ref and c.status = 'assigned') as assigned_ms,
+           -- What drivers paid for this booking's cards (2p each): the offer policy texts one driver of a group.
+           (select count(*)::int from outbox o where o.booking_ref = b.ref and o.channel = 'sms' and o.body like 'New job%') as sms_cards
       from bookings b where b.ref in ${sql(refs())}`;
   const byStatus: Record<string, number> = {};
   for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
@@ -508,7 +596,8 @@ try {
     const notCancelled = dispatched.filter((r) => r.status !== 'cancelled');
     const assigned = notCancelled.filter((r) => r.assigned_ms !== null).length;
     const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '-');
-    return `| ${label} | ${rs.length} | ${rs.filter((r) => r.status === 'cancelled').length} | ${ms(pct(fromPost, 50))} / ${ms(pct(fromPost, 99))} | ${ms(pct(card, 50))} / ${ms(pct(card, 99))} | ${s1(pct(assign, 50))} | ${s1(pct(assign, 99))} | ${assigned} / ${notCancelled.length} (${notCancelled.length ? ((100 * assigned) / notCancelled.length).toFixed(1) : '-'} %) |`;
+    const sms = dispatched.length ? (dispatched.reduce((n, r) => n + r.sms_cards, 0) / dispatched.length).toFixed(2) : '-';
+    return `| ${label} | ${rs.length} | ${rs.filter((r) => r.status === 'cancelled').length} | ${ms(pct(fromPost, 50))} / ${ms(pct(fromPost, 99))} | ${ms(pct(card, 50))} / ${ms(pct(card, 99))} | ${s1(pct(assign, 50))} | ${s1(pct(assign, 90))} | ${s1(pct(assign, 99))} | ${assigned} / ${notCancelled.length} (${notCancelled.length ? ((100 * assigned) / notCancelled.length).toFixed(1) : '-'} %) | ${sms} |`;
   };
   const inv = await invariants(refs());
 
@@ -531,8 +620,8 @@ try {
       `assigned (the first 'assigned') from the same start, including the drivers' 2-20 s to answer and every decline and timeout before. ` +
       `Assigned share: of bookings whose dispatch began and that were not cancelled.\n`,
   );
-  console.log('| bookings | made | cancelled | first job card from POST p50 / p99 ms | first job card p50 / p99 ms | assigned p50 s | p99 s | assigned |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| bookings | made | cancelled | first job card from POST p50 / p99 ms | first job card p50 / p99 ms | assigned p50 s | p90 s | p99 s | assigned | SMS cards per booking |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   console.log(line('immediate', rows.filter((r) => kindOf.get(r.ref) === 'immediate')));
   console.log(line('pre-booked', rows.filter((r) => kindOf.get(r.ref) === 'prebooked')));
   console.log(line('partner jobs', rows.filter((r) => kindOf.get(r.ref) === 'partner')));
@@ -545,10 +634,14 @@ try {
   console.log(`| driver offered a card while holding an overlapping job | ${inv.card_while_holding} |`);
   console.log(`| booking with two job cards open at once | ${inv.two_cards_one_booking} |`);
   console.log(`| booking accepted by a second driver while the first still held it | ${inv.accepted_while_held} |`);
-  console.log(`(for information: pairs of jobs one driver held at once whatever their trip windows: ${inv.held_two_any_window}; pre-booked dispatches begun: ${late.length})`);
+  console.log(
+    `(for information: pairs of jobs one driver held at once whatever their trip windows: ${inv.held_two_any_window}; pre-booked dispatches begun: ${late.length}; ` +
+      `cards accepted after their expiry: ${inv.accepted_after_expiry}; accepted after pickup plus the no-show grace: ${inv.accepted_after_grace}; ` +
+      `drivers let go as no-shows: ${inv.no_show_releases})`,
+  );
   const broken = inv.held_two + inv.two_cards + inv.card_while_holding + inv.two_cards_one_booking + inv.accepted_while_held;
   if (broken > 0) {
-    console.error(`bench city: ${broken} invariant violations`);
+    console.error(`bench city: ${broken} invariant violations; evidence in ${await keepEvidence(inv.pairs)}`);
     exitCode = 1;
   }
   if (acceptedInPhase === 0) exitCode = 1;

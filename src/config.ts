@@ -136,9 +136,19 @@ const ConfigSchema = z.object({
   /** The upcoming-jobs board in the driver app lists pre-booked jobs picking up within this many hours (src/dispatch/upcoming.ts). */
   UPCOMING_JOBS_HORIZON_HOURS: z.coerce.number().positive().max(168).default(36),
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
+  /**
+   * The offer policy (docs/dispatch.md "Offer policy"): a job card its driver has not opened within
+   * OFFER_UNSEEN_SECONDS is withdrawn and the next driver asked (0: off, every card gets the full
+   * OFFER_TIMEOUT_SECONDS); OFFER_GROUP_SIZE drivers hold the card at once, the first to accept
+   * winning (1: one at a time). Taken into each booking's policy when it starts.
+   */
+  OFFER_UNSEEN_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
+  OFFER_GROUP_SIZE: z.coerce.number().int().min(1).max(10).default(3),
   DISPATCH_RETRY_BASE_SECONDS: positiveInt.default(60),
   DISPATCH_RETRY_MAX_SECONDS: positiveInt.default(15 * 60),
   NO_SHOW_GRACE_SECONDS: positiveInt.default(10 * 60),
+  /** A driver who accepts after pickup + the grace (or just before) has this long to report moving before a no-show (issue 25). */
+  NO_SHOW_LATE_ACCEPT_SECONDS: positiveInt.max(3600).default(10 * 60),
   /** Identical bookings (same phone, pickup, drop-off and time) within this window are one booking. */
   BOOKING_DEDUPE_WINDOW_SECONDS: positiveInt.default(120),
   /**

@@ -6,13 +6,26 @@ import { findOffer } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
 import { isNonRetryable } from '../../src/notify/delivery-error.js';
 import type { Notifier } from '../../src/notify/notifier.js';
-import { renderJobCardText } from '../../src/notify/templates.js';
+import { renderJobCardText, renderJobTakenText } from '../../src/notify/templates.js';
+import { sendBestEffort } from '../../src/notify/best-effort.js';
 
 export interface JobCardDeps {
   sql: Sql;
   notifier: Notifier;
   publicBaseUrl: string;
   jobLinkSecret: string;
+}
+
+/**
+ * One driver's card. `sms: false` (a group offer's cards after the first, docs/dispatch.md "Offer
+ * policy"): WhatsApp and the app only, since each SMS is billed to the driver and another driver of
+ * the group may well win the job before they read it. Absent: by SMS too.
+ */
+export interface JobCard {
+  offerId: string;
+  ref: string;
+  driverId: string;
+  sms?: boolean;
 }
 
 /** The ApplicationFailure type of a job card the provider will never deliver (a bad number). */
@@ -24,7 +37,7 @@ export const JOB_CARD_UNDELIVERABLE = 'JobCardUndeliverable';
  * never deliver fails for good (JOB_CARD_UNDELIVERABLE), so the cascade moves on to the next driver
  * instead of retrying for ever; any other error is thrown as it is, to be retried.
  */
-export async function deliverJobCard(deps: JobCardDeps, card: { offerId: string; ref: string; driverId: string }): Promise<void> {
+export async function deliverJobCard(deps: JobCardDeps, card: JobCard): Promise<void> {
   const { sql, notifier } = deps;
   const { offerId, ref, driverId } = card;
   const [b, d, offer] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId), findOffer(sql, offerId)]);
@@ -35,7 +48,7 @@ export async function deliverJobCard(deps: JobCardDeps, card: { offerId: string;
   try {
     // Each SMS is billed to the driver, so a booking offered to them again (a later round of an
     // unanswered booking) comes by WhatsApp and the app only: one text per booking, not one a minute.
-    if (!(await textedJobCardBefore(sql, ref, d.phone, offerId))) {
+    if (card.sms !== false && !(await textedJobCardBefore(sql, ref, d.phone, offerId))) {
       await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref, purpose: 'job_card' });
     }
     await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref, purpose: 'job_card' });
@@ -53,4 +66,18 @@ async function textedJobCardBefore(sql: Sql, ref: string, phone: string, offerId
        and idempotency_key <> ${`jobcard:${offerId}:sms`}
      limit 1`;
   return rows.length > 0;
+}
+
+/**
+ * A group offer's card withdrawn because another driver accepted first: told at once by WhatsApp
+ * (never SMS, which the driver pays for), under one outbox key per offer; the app reads the offer's
+ * status. Best effort: the job is gone whether or not the message arrives.
+ */
+export async function tellCardTaken(deps: JobCardDeps, card: { offerId: string; ref: string; driverId: string }, warn: (msg: string, meta: Record<string, unknown>) => void): Promise<void> {
+  const [b, d] = await Promise.all([loadBooking(deps.sql, card.ref), loadDriver(deps.sql, card.driverId)]);
+  await sendBestEffort(
+    deps.notifier,
+    { channel: 'whatsapp', to: d.whatsapp ?? d.phone, body: renderJobTakenText(b), idempotencyKey: `jobcard:${card.offerId}:taken`, bookingRef: card.ref, purpose: 'job_card' },
+    warn,
+  );
 }

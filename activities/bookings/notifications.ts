@@ -24,7 +24,7 @@ import {
   renderOpsUnassignedEmail,
   renderPassengerTripEndedText,
 } from '../../src/notify/templates.js';
-import { deliverJobCard } from './job-card.js';
+import { deliverJobCard, tellCardTaken, type JobCard } from './job-card.js';
 import { tellPassenger, type PassengerMessage, type PassengerPhoneChannel } from './passenger.js';
 
 export interface NotificationSettings {
@@ -125,8 +125,12 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       await sendBestEffort(notifier, { channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref }, warn);
     },
 
-    async sendJobCard(card: { offerId: string; ref: string; driverId: string }): Promise<void> {
+    async sendJobCard(card: JobCard): Promise<void> {
       await deliverJobCard(jobCards, card);
+    },
+
+    async tellJobCardTaken(card: { offerId: string; ref: string; driverId: string }): Promise<void> {
+      await tellCardTaken(jobCards, card, warn);
     },
 
     async alertOps({ ref, round }: { ref: string; round: number }): Promise<void> {

@@ -70,7 +70,22 @@ export function dispatchPolicy(config: Config, trip: TripForLead): DispatchPolic
     retryBaseSeconds: config.DISPATCH_RETRY_BASE_SECONDS,
     maxRetrySeconds: config.DISPATCH_RETRY_MAX_SECONDS,
     noShowGraceSeconds: config.NO_SHOW_GRACE_SECONDS,
+    ...offerPolicy(config),
+    lateAcceptWindowSeconds: config.NO_SHOW_LATE_ACCEPT_SECONDS,
   };
+}
+
+/**
+ * The offer policy's knobs, carried in the booking's input so a running booking keeps the ones it
+ * started with. Left out when they ask for today's behaviour (one driver at a time, the full window
+ * for every card), so such a booking runs exactly as before the policy (workflows/bookings/group-offer.ts).
+ */
+function offerPolicy(config: Config): Pick<DispatchPolicy, 'offerGroupSize' | 'offerUnseenSeconds'> {
+  const group = config.OFFER_GROUP_SIZE;
+  const unseen = config.OFFER_UNSEEN_SECONDS;
+  const cuts = unseen > 0 && unseen < config.OFFER_TIMEOUT_SECONDS;
+  if (group <= 1 && !cuts) return {};
+  return { offerGroupSize: group, ...(cuts ? { offerUnseenSeconds: unseen } : {}) };
 }
 
 export function placeSnapshot(g: GeoLocation): PlaceSnapshot {

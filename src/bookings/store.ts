@@ -181,7 +181,7 @@ export async function markCancelled(sql: Sql, ref: string, reason: string | null
     await tx`update bookings set status = 'cancelled', cancelled_at = coalesce(cancelled_at, now()),
                     cancel_reason = coalesce(cancel_reason, ${reason}), updated_at = now()
               where ref = ${ref} and status <> 'completed'`;
-    await tx`update offers set status = 'withdrawn', responded_at = now() where booking_ref = ${ref} and status = 'offered'`;
+    await tx`update offers set status = 'withdrawn', responded_at = clock_timestamp() where booking_ref = ${ref} and status = 'offered'`;
   });
 }
 

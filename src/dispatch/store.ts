@@ -47,9 +47,19 @@ export async function readBookingFareFacts(sql: Sql, ref: string): Promise<Booki
 type Window = Date | PendingQuery<Row[]>;
 
 /**
+ * A job card still 'offered' past its expiry is still open: its booking's workflow takes an answer
+ * until its own timer, which starts once the card is sent (after the claim stamped expires_at), and
+ * records the outcome only then; under load that is seconds after expires_at, and a driver who
+ * accepted in those seconds would otherwise have been claimed by another booking meanwhile (issue
+ * 25). Only a card nobody closed this long after its expiry (its workflow gone) no longer counts.
+ */
+export const UNCLOSED_CARD_GRACE_MINUTES = 5;
+
+/**
  * DriverSnapshot.overlappingJobs for a job (start..end) of booking `ref`: the driver's other active
  * jobs overlapping it with policy.ts's JOB_BUFFER_MINUTES either side, plus, for a new offer
- * (`openOffers`), the job cards they hold open for other bookings. One definition for the candidate
+ * (`openOffers`), the job cards they hold open for other bookings (until their workflow closes
+ * them: UNCLOSED_CARD_GRACE_MINUTES). One definition for the candidate
  * read, the locked claim and the amendment fit check, so they never disagree; policy.ts's 'busy'
  * rule decides on the count.
  */
@@ -60,9 +70,10 @@ function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: s
         and o.pickup_at - ${buffer}::interval < ${end}
         and o.pickup_at + make_interval(secs => o.duration_s) + ${buffer}::interval > ${start})`;
   if (!openOffers) return jobs;
+  const grace = `${UNCLOSED_CARD_GRACE_MINUTES} minutes`;
   return q`(${jobs}
     + (select count(*)::int from offers x
-        where x.driver_id = ${driver} and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at > now()))`;
+        where x.driver_id = ${driver} and x.booking_ref <> ${ref} and x.status = 'offered' and x.expires_at + ${grace}::interval > now()))`;
 }
 
 /** The columns of a DriverSnapshot, of drivers `d` left-joined to partner_fleets `f`, with the load given. */
@@ -202,7 +213,11 @@ export async function claimOffer(
     const sandboxDriver = driver?.sandbox ?? false;
     // One statement for the rest, its snapshot taken once the lock is held, so it sees every claim
     // committed before: an offer already made for this id, the driver's load over this booking's
-    // trip, and, only when free, the offer written and the booking marked offered.
+    // trip, and, only when free, the offer written and the booking marked offered. offered_at is
+    // clock_timestamp(), read inside that statement, not now(): now() is when this transaction began,
+    // before it waited for the lock, and a card another booking held and closed during that wait
+    // would seem to overlap this one (issue 25: the city bench's two open cards were that).
+    // The load's own now() stays the transaction's start: a card expiring during the wait still counts.
     const [r] = await tx<{ booking: boolean; existing: boolean; claimed: boolean }[]>`
       with b as (select pickup_at, pickup_at + make_interval(secs => duration_s) as end_at, sandbox from bookings where ref = ${o.ref}),
       existing as (select 1 from offers where id = ${o.offerId}),
@@ -211,8 +226,8 @@ export async function claimOffer(
          where not exists (select 1 from existing) and ${approved} and b.sandbox = ${sandboxDriver}
            and ${driverLoad(tx, tx`${o.driverId}`, o.ref, tx`b.pickup_at`, tx`b.end_at`, true)} = 0),
       claimed as (
-        insert into offers (id, booking_ref, driver_id, round, tier, status, expires_at, fare_pence, rate_override_id)
-        select ${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', ${o.expiresAt},
+        insert into offers (id, booking_ref, driver_id, round, tier, status, offered_at, expires_at, fare_pence, rate_override_id)
+        select ${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', clock_timestamp(), ${o.expiresAt},
                ${o.fare?.farePence ?? null}, ${o.fare?.overrideId ?? null} from free
         returning 1),
       marked as (
@@ -227,9 +242,13 @@ export async function claimOffer(
   });
 }
 
-/** True when this call closed the offer (false for a retry, or an offer already answered). */
+/**
+ * True when this call closed the offer (false for a retry, or an offer already answered).
+ * responded_at is the moment of closing (clock_timestamp()), so the card's open period in the
+ * table is the period it blocked its driver's claims (claimOffer).
+ */
 export async function closeOffer(sql: Sql, offerId: string, status: 'declined' | 'timed_out' | 'withdrawn'): Promise<boolean> {
-  const rows = await sql`update offers set status = ${status}, responded_at = now() where id = ${offerId} and status = 'offered' returning 1`;
+  const rows = await sql`update offers set status = ${status}, responded_at = clock_timestamp() where id = ${offerId} and status = 'offered' returning 1`;
   return rows.length > 0;
 }
 
@@ -243,10 +262,10 @@ export async function recordAcceptance(
   a: { ref: string; driverId: string; offerId: string },
 ): Promise<{ newlyAccepted: boolean; secondsSinceDispatch: number | null }> {
   return sql.begin(async (tx) => {
-    const accepted = await tx`update offers set status = 'accepted', responded_at = now()
+    const accepted = await tx`update offers set status = 'accepted', responded_at = clock_timestamp()
               where id = ${a.offerId} and status = 'offered' returning 1`;
     if (accepted.length === 0) {
-      await tx`update offers set responded_at = coalesce(responded_at, now()) where id = ${a.offerId} and status = 'accepted'`;
+      await tx`update offers set responded_at = coalesce(responded_at, clock_timestamp()) where id = ${a.offerId} and status = 'accepted'`;
     }
     // The fare the driver accepted is the fare in force (never above the quote, which is kept aside):
     // lookups, receipts and settlement read fare_pence. An offer from before fares were kept on it

@@ -5,6 +5,7 @@ import { failureType, isWorkflowGone } from '../temporal/refusals.js';
 import {
   BookingFailure,
   bookingWorkflowId,
+  offerSeenSignal,
   parseOfferId,
   reportTripUpdate,
   respondToOfferUpdate,
@@ -12,6 +13,7 @@ import {
   type TripEvent,
 } from '../../workflows/bookings/definitions.js';
 import { findBooking, markDriverConfirmed } from '../bookings/store.js';
+import type { OfferRow } from '../dispatch/store.js';
 import { screenFreeText } from '../screening/free-text.js';
 import { settleBooking } from '../settlement/settle.js';
 import { assertDriverMayWork } from './suspension.js';
@@ -68,6 +70,38 @@ export async function respondToOffer(
   if (result === 'taken') throw Refusal.conflict('job_taken', 'Another driver has already taken this job.');
   if (result === 'expired') throw Refusal.gone('offer_expired', 'This offer is no longer open.');
   return { result, ref: offer.ref };
+}
+
+/**
+ * The driver opened their job card (its page): the booking is told, which gives the card its full
+ * window under the offer policy (docs/dispatch.md "Offer policy"). Only an open card counts; the
+ * booking takes a repeat (a reload) as a no-op. A booking already closed is nothing to tell.
+ */
+export async function offerSeen(s: Pick<Services, 'temporal'>, offer: Pick<OfferRow, 'id' | 'booking_ref' | 'driver_id' | 'status'>): Promise<void> {
+  if (offer.status !== 'offered') return;
+  try {
+    await s.temporal.workflow.getHandle(bookingWorkflowId(offer.booking_ref)).signal(offerSeenSignal, { offerId: offer.id, driverId: offer.driver_id });
+  } catch (err) {
+    if (!isWorkflowGone(err)) throw err;
+  }
+}
+
+/**
+ * The driver app showed these open cards on a visible screen (the app polls its feed only while it
+ * is in view): each counts as opened, as the card's own page does, so a driver answering from the
+ * app is not cut off as unseen. Best effort: the feed is never held up by a booking it could not tell.
+ */
+export async function offersShownInApp(
+  s: Pick<Services, 'temporal'>,
+  driverId: string,
+  jobs: ReadonlyArray<{ offer_id: string; booking_reference: string; offer: 'offered' | 'accepted' }>,
+  warn: (err: unknown, offerId: string) => void,
+): Promise<void> {
+  await Promise.all(
+    jobs
+      .filter((j) => j.offer === 'offered')
+      .map((j) => offerSeen(s, { id: j.offer_id, booking_ref: j.booking_reference, driver_id: driverId, status: 'offered' }).catch((err: unknown) => warn(err, j.offer_id))),
+  );
 }
 
 /**

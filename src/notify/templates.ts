@@ -90,6 +90,11 @@ export function renderPassengerDriverChangedText(b: BookingRow, trackUrl: string
 }
 
 /** To the driver a job was taken off by staff (suspension): the job is gone, do not go. */
+/** To a driver of a group offer whose card was withdrawn because another driver accepted first. */
+export function renderJobTakenText(b: BookingRow): string {
+  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been taken by another driver. No action needed.`;
+}
+
 export function renderDriverJobWithdrawnText(b: BookingRow): string {
   return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
 }

@@ -181,7 +181,10 @@ function offerState(offer: OfferForPage, booking: BookingWithDriver): SafeHtml {
     case 'timed_out':
       return html`<p class="alert error">This offer has expired.</p>`;
     case 'withdrawn':
-      return html`<p class="alert error">This job was withdrawn: the booking was cancelled or changed.</p>`;
+      // A group offer's card (docs/dispatch.md "Offer policy"): another driver of the group accepted first.
+      return booking.driver_id !== null && booking.driver_id !== offer.driver_id && booking.status !== 'cancelled'
+        ? html`<p class="alert error">Another driver took this job.</p>`
+        : html`<p class="alert error">This job was withdrawn: the booking was cancelled or changed.</p>`;
   }
 }
 

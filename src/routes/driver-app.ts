@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardFor, jobsFor } from '../drivers/app.js';
-import { confirmPayment, reportTrip, respondToOffer } from '../drivers/offers.js';
+import { confirmPayment, offersShownInApp, reportTrip, respondToOffer } from '../drivers/offers.js';
 import { admitApplication, APPLICATION_BODY_LIMIT } from '../drivers/application-limits.js';
 import { applyAsDriver } from '../drivers/onboarding.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
@@ -214,7 +214,9 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
-      return { jobs: await jobsFor(s, me.driverId) };
+      const jobs = await jobsFor(s, me.driverId);
+      await offersShownInApp(s, me.driverId, jobs, (err, offerId) => request.log.warn({ err, offerId }, 'job card shown in the app: booking not told'));
+      return { jobs };
     },
   });
 

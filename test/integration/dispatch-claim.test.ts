@@ -1,11 +1,13 @@
 // The claim that keeps a driver to one job card at a time, against the real Postgres: many
-// bookings racing for one driver, a retried claim, and a driver already on an overlapping job.
+// bookings racing for one driver, a retried claim, and a driver already on an overlapping job;
+// and the table's timestamps, which must say the same as the lock did (issue 25).
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../src/db/sql.js';
-import { claimOffer } from '../../src/dispatch/store.js';
+import { UNCLOSED_CARD_GRACE_MINUTES, claimOffer, closeOffer } from '../../src/dispatch/store.js';
 import { offerId } from '../../workflows/bookings/definitions.js';
 import { createDriver } from '../support/drivers.js';
+import { eventually } from '../support/stack.js';
 
 const sql = createSql(inject('databaseUrl'), 12);
 afterAll(async () => sql.end({ timeout: 5 }));
@@ -24,8 +26,27 @@ async function booking(o: { driverId?: string; status?: string; pickupInMinutes?
   return ref;
 }
 
-const claim = (ref: string, driverId: string) =>
-  claimOffer(sql, { offerId: offerId(ref, 1, driverId), ref, driverId, round: 1, tier: 'local', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+const claim = (ref: string, driverId: string, expiresInMs = 60_000) =>
+  claimOffer(sql, { offerId: offerId(ref, 1, driverId), ref, driverId, round: 1, tier: 'local', expiresAt: new Date(Date.now() + expiresInMs).toISOString() });
+
+/** A driver no other test's cascade can offer anything (offline). */
+async function quietDriver() {
+  const driver = await createDriver(sql, { lat: 58.59, lon: -3.52 });
+  await sql`update drivers set online = false where id = ${driver.id}`;
+  return driver;
+}
+
+/**
+ * Pairs of this driver's job cards open at once as the offers table tells it: open from offered_at
+ * until answered, withdrawn or timed out (responded_at), or, never closed, its expiry plus
+ * UNCLOSED_CARD_GRACE_MINUTES. The city bench's invariant (bench/city.ts, two_cards) is this.
+ */
+async function overlappingCards(driverId: string): Promise<{ a: string; b: string }[]> {
+  return sql<{ a: string; b: string }[]>`
+    with o as (select id, offered_at, coalesce(responded_at, expires_at + make_interval(mins => ${UNCLOSED_CARD_GRACE_MINUTES})) as until
+                 from offers where driver_id = ${driverId})
+    select a.id as a, b.id as b from o a join o b on a.id < b.id and a.offered_at < b.until and b.offered_at < a.until`;
+}
 
 describe('claiming a driver for a job card', () => {
   it('gives one driver to exactly one of ten bookings claiming at once; a retry of the winner is still its claim', async () => {
@@ -63,5 +84,104 @@ describe('claiming a driver for a job card', () => {
     const driver = await createDriver(sql, { lat: 58.59, lon: -3.52 });
     await sql`update drivers set online = false where id = ${driver.id}`;
     await expect(claim('TXNOSUCH0001', driver.id)).rejects.toThrow(/not found/);
+  });
+
+  it('holds a driver whose card ran out but is not yet closed by its workflow (it may still take their accept), not one nobody closed for minutes', async () => {
+    const driver = await quietDriver();
+    const [first, second] = [await booking(), await booking()];
+    // Its expiry passed a second ago; its workflow's timer, started once the card was sent, has not fired.
+    expect(await claim(first, driver.id, -1000)).toBe('claimed');
+    expect(await claim(second, driver.id)).toBe('taken');
+    expect(await closeOffer(sql, offerId(first, 1, driver.id), 'timed_out')).toBe(true);
+    expect(await claim(second, driver.id)).toBe('claimed');
+
+    // A card left open well past its expiry (its workflow terminated) holds nobody for ever.
+    const abandoned = await quietDriver();
+    const [left, next] = [await booking(), await booking()];
+    expect(await claim(left, abandoned.id, -(UNCLOSED_CARD_GRACE_MINUTES * 60_000 + 1000))).toBe('claimed');
+    expect(await claim(next, abandoned.id)).toBe('claimed');
+  });
+
+  it('stamps a card once the driver is locked: a claim that waited while the last card closed is stamped after that close', async () => {
+    const driver = await quietDriver();
+    const [first, second] = [await booking(), await booking()];
+    expect(await claim(first, driver.id)).toBe('claimed');
+
+    // Something else holds the driver's row (a claim for a third booking, a suspension) while the
+    // second booking's claim begins; meanwhile the driver declines the first card.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let holderPid = 0;
+    const holder = sql.begin(async (tx) => {
+      const [me] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      holderPid = me!.pid;
+      await tx`select 1 from drivers where id = ${driver.id} for update`;
+      await released;
+    });
+    await eventually(async () => (holderPid ? true : undefined), 15_000, 'the lock to be held');
+    const waiting = claim(second, driver.id);
+    await eventually(async () => {
+      const [w] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where ${holderPid}::int = any(pg_blocking_pids(pid))`;
+      return w!.n > 0 ? true : undefined;
+    }, 15_000, 'the second claim to wait for the driver');
+    expect(await closeOffer(sql, offerId(first, 1, driver.id), 'declined')).toBe(true);
+    release();
+    await holder;
+    expect(await waiting).toBe('claimed');
+
+    const [firstCard, secondCard] = await Promise.all([first, second].map(async (ref) => {
+      const [o] = await sql<{ offered_at: Date; responded_at: Date | null }[]>`select offered_at, responded_at from offers where id = ${offerId(ref, 1, driver.id)}`;
+      return o!;
+    }));
+    // The second card was open only after the first closed, and the table says so.
+    expect(secondCard!.offered_at.getTime()).toBeGreaterThanOrEqual(firstCard!.responded_at!.getTime());
+    expect(await overlappingCards(driver.id)).toEqual([]);
+  });
+
+  it('never gives one driver two open cards while many bookings race for them and their last card closes', async () => {
+    const driver = await quietDriver();
+    const ROUNDS = 12;
+    const PER_ROUND = 6;
+    let racing = true;
+    // Read alongside the race, each read one snapshot: the driver's open cards at that instant.
+    let mostOpen = 0;
+    let samples = 0;
+    const sampler = (async () => {
+      while (racing) {
+        const [r] = await sql<{ n: number }[]>`
+          select count(*)::int as n from offers where driver_id = ${driver.id} and status = 'offered'`;
+        mostOpen = Math.max(mostOpen, r!.n);
+        samples++;
+      }
+    })();
+    let open: string | null = null;
+    let claimedRounds = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const refs = await Promise.all(Array.from({ length: PER_ROUND }, () => booking()));
+      const closing = open;
+      const [, ...results] = await Promise.all([
+        // The card the driver holds is answered at the same moment as the next claims are made.
+        closing ? closeOffer(sql, closing, round % 2 ? 'declined' : 'timed_out') : Promise.resolve(false),
+        ...refs.map((ref) => claim(ref, driver.id)),
+      ]);
+      const won = results.flatMap((r, i) => (r === 'claimed' ? [refs[i]!] : []));
+      expect(won.length).toBeLessThanOrEqual(1);
+      if (!closing) expect(won).toHaveLength(1);
+      if (won.length === 1) {
+        claimedRounds++;
+        open = offerId(won[0]!, 1, driver.id);
+      } else if (closing) {
+        open = null; // closed after every claim had looked: none got the driver this round
+      }
+    }
+    racing = false;
+    await sampler;
+
+    expect(claimedRounds).toBeGreaterThan(1);
+    expect(samples).toBeGreaterThan(0);
+    expect(mostOpen).toBeLessThanOrEqual(1);
+    expect(await overlappingCards(driver.id)).toEqual([]);
+    const stillOpen = await sql`select 1 from offers where driver_id = ${driver.id} and status = 'offered'`;
+    expect(stillOpen.length).toBeLessThanOrEqual(1);
   });
 });

@@ -298,7 +298,7 @@ describe('dispatch cascade', () => {
     const next = await waitForJobCard(stack.sql, punctual, ref, 30_000);
     // The answer comes once the assignment is recorded, and only as 'accepted' if the job is theirs.
     // (Read as that and from the records rather than the booking's status: pickup plus the grace has
-    // passed for whoever takes the job now, so the workflow gives them a second before the next no-show.)
+    // passed for whoever takes the job now, so the next no-show watch is their late-accept window.)
     const accepted = await respond(s.app, next, 'accept');
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });

@@ -125,6 +125,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('sendJobCard', c);
       if (world.drivers.some((d) => d.id === c.driverId && d.unreachable)) throw ApplicationFailure.nonRetryable(`job card to ${c.driverId} undeliverable`, 'JobCardUndeliverable');
     },
+    async tellJobCardTaken(c) { log('tellJobCardTaken', c); },
     async alertOps(a) { log('alertOps', a); },
     async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
     async sendLicenceLapseWarning(r) { log('sendLicenceLapseWarning', r); },

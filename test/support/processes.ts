@@ -45,6 +45,9 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
     // As in stack.ts: every pre-booked trip on the plain lead, whatever the time of day the suite runs.
     ADVANCE_DISPATCH_HOURS: '0',
     EARLY_PICKUP_BEFORE_HOUR: '0',
+    // As in stack.ts: one driver at a time, the full window (the offer policy is off).
+    OFFER_GROUP_SIZE: '1',
+    OFFER_UNSEEN_SECONDS: '0',
     ...opts.env,
   };
   const config = loadConfig(env);

@@ -29,6 +29,7 @@ import {
   cancelBookingUpdate as cancelUpdate,
   driverSuspendedSignal,
   emailConfirmedSignal,
+  offerSeenSignal,
   exchangeStatusSignal,
   endTripUpdate,
   offerToDriverUpdate,
@@ -82,7 +83,7 @@ async function insertQuote(id: string, expiresAt: Date) {
     values (${id}, 'v1', 'a', 'b', '{}', '{}', now(), 'saloon', 1, 1000, 1000, 100, '[]', '{}', ${expiresAt})`;
 }
 
-const policy: { dispatchLeadSeconds: number; offerTimeoutSeconds: number; retryBaseSeconds: number; maxRetrySeconds: number; noShowGraceSeconds: number; confirmAskSeconds?: number; confirmDeadlineSeconds?: number } = {
+const policy: { dispatchLeadSeconds: number; offerTimeoutSeconds: number; retryBaseSeconds: number; maxRetrySeconds: number; noShowGraceSeconds: number; confirmAskSeconds?: number; confirmDeadlineSeconds?: number; lateAcceptWindowSeconds?: number; offerGroupSize?: number; offerUnseenSeconds?: number } = {
   dispatchLeadSeconds: 900, offerTimeoutSeconds: 1, retryBaseSeconds: 60, maxRetrySeconds: 600, noShowGraceSeconds: 600,
 };
 const place = { label: 'Record Town', kind: 'place', lat: 55.0, lon: -3.0, postcodeDistrict: null, council: null };
@@ -251,7 +252,7 @@ await worker.runUntil(async () => {
       await insertDriver('rec-h', 4, 'saloon', 55.001);
       await insertDriver('rec-i', 4, 'saloon', 55.002);
       const ref = 'TXREC00005';
-      const h = await startBookingWorkflow(ref, false, { policy: { noShowGraceSeconds: 2 } });
+      const h = await startBookingWorkflow(ref, false, { policy: { noShowGraceSeconds: 2, lateAcceptWindowSeconds: 1 } });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-h'), driverId: 'rec-h', decision: 'accept' }] });
       await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-i'), driverId: 'rec-i', decision: 'accept' }] });
@@ -698,6 +699,49 @@ await worker.runUntil(async () => {
       await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-board', event: 'confirm' }] });
       for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-board', event }] });
       await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-board', amountPence: 1234, method: 'cash', by: 'driver' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // From release 0.4.0 (issue 25, patch late-accept-window): a driver accepts after pickup plus
+    // the no-show grace, is given the late-accept window from accepting (3 seconds stand for the 10
+    // minutes), never reports moving and is let go; the next driver accepts; the passenger cancels.
+    'booking-late-accept-window': async () => {
+      await insertDriver('rec-tardy', 4, 'saloon', 55.001);
+      await insertDriver('rec-after', 4, 'saloon', 55.002);
+      const ref = 'TXRECLATE01';
+      const h = await startBookingWorkflow(ref, false, { agent: true, policy: { offerTimeoutSeconds: 30, noShowGraceSeconds: 1, lateAcceptWindowSeconds: 3 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      const card = await offerTo(ref, 'rec-tardy');
+      await new Promise((r) => setTimeout(r, 2000)); // past pickup plus the grace
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: card, driverId: 'rec-tardy', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-after'), driverId: 'rec-after', decision: 'accept' }] });
+      await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
+      await h.result();
+      return h.workflowId;
+    },
+    // From release 0.4.0 (issue 25, patch group-offers): two drivers hold the card at once; one opens
+    // it, the other leaves it unopened past the unseen cut (2 seconds) and the freed place goes to a
+    // third, who accepts: the opened card is withdrawn and its driver told; the passenger cancels.
+    'booking-group-offer-won': async () => {
+      await insertDriver('rec-grp-a', 4, 'saloon', 55.001);
+      await insertDriver('rec-grp-b', 4, 'saloon', 55.002);
+      await insertDriver('rec-grp-c', 4, 'saloon', 55.003);
+      const ref = 'TXRECGROUP1';
+      const h = await startBookingWorkflow(ref, false, { agent: true, policy: { offerTimeoutSeconds: 30, offerUnseenSeconds: 2, offerGroupSize: 2 } });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      const holders = async (ids: string[]) => {
+        for (let i = 0; i < 200; i++) {
+          const s = await h.query(bookingStateQuery);
+          if (JSON.stringify((s.group ?? []).map((o) => o.driverId)) === JSON.stringify(ids)) return s.group!;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`no cards out to ${ids.join(', ')}`);
+      };
+      const first = await holders(['rec-grp-a', 'rec-grp-b']);
+      await h.signal(offerSeenSignal, { offerId: first[1]!.offerId, driverId: 'rec-grp-b' });
+      const refilled = await holders(['rec-grp-b', 'rec-grp-c']);
+      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: refilled[1]!.offerId, driverId: 'rec-grp-c', decision: 'accept' }] });
+      await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
     },

@@ -67,6 +67,10 @@ export async function startStack(
     // "in two hours" would dispatch at once when the suite runs at night. Files that test it set it.
     ADVANCE_DISPATCH_HOURS: '0',
     EARLY_PICKUP_BEFORE_HOUR: '0',
+    // The offer policy's groups and unseen cut (docs/dispatch.md) would make a file's offers depend on
+    // how fast it opens cards in real time: one driver at a time, the full window. Files that test it set it.
+    OFFER_GROUP_SIZE: '1',
+    OFFER_UNSEEN_SECONDS: '0',
     ...env,
   });
   const sql = createSql(config.DATABASE_URL, 5);

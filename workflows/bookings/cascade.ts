@@ -3,9 +3,11 @@
 // driver at a time (offer.ts); when every tier is exhausted, an exchange fleet running this same API
 // may take the job (exchange.ts), and the round then follows it there. An operator's job skips the
 // cascade: its own pick is offered.
+import { patched } from '@temporalio/workflow';
 import { acts, db, type jobCardActivities } from './activities.js';
 import { CANDIDATE_PAGE_SIZE, TIERS, offerId, type CandidateClaim, type FirstCardPage, type FleetAssignInput, type OpsOfferInput, type Tier } from './definitions.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
+import { GROUP_OFFERS, OfferGroup, hasOfferPolicy, type GroupMember } from './group-offer.js';
 import { offerJob } from './offer.js';
 import type { BookingRun, Candidate } from './run.js';
 
@@ -66,6 +68,7 @@ export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Prom
   // Nobody who dropped the job, or was suspended while offered it, is asked again.
   const offered = new Set([...run.state.droppedDriverIds, ...(run.state.suspendedDriverIds ?? [])]);
   await run.setStatus('dispatching');
+  if (hasOfferPolicy(run) && patched(GROUP_OFFERS)) return runGroupRound(run, jobCards, round, offered);
   for (const tier of TIERS) {
     for (let page = 0; ; page++) {
       const { candidates, claim, card } = await candidatePage(run, round, tier, page, offered);
@@ -115,6 +118,73 @@ export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Prom
     }
   }
   // Nobody of ours: an exchange fleet, if one takes it (bookings started before it: 'exhausted').
+  return handToExchangeFleet(run);
+}
+
+/**
+ * A round under the offer policy (group-offer.ts): the same tiers, pages and checks as one driver
+ * at a time, but up to offerGroupSize drivers hold the card at once and a place freed (a decline, a
+ * card unopened or unanswered in its time) goes to the next candidate at once. A tier's cards are
+ * all settled before the next tier is asked, so a nearer tier is never raced by a further one.
+ */
+async function runGroupRound(run: BookingRun, jobCards: JobCards, round: number, offered: Set<string>): Promise<RoundResult> {
+  const group = new OfferGroup(run, jobCards);
+  /** Waits while the group is full (`drain`: until it is empty); what ends the round, if anything. */
+  const settle = async (drain: boolean): Promise<RoundResult | null> => {
+    while (drain ? group.size > 0 : group.size >= group.capacity) {
+      const r = await group.wait();
+      if (r === 'assigned') return 'assigned';
+      if (r === 'withdrawn') return 'interrupted';
+    }
+    return null;
+  };
+  for (const tier of TIERS) {
+    for (let page = 0; ; page++) {
+      const { candidates, claim, card } = await candidatePage(run, round, tier, page, offered);
+      if (candidates.length === 0) break;
+      const busy = new Set(claim?.busy ?? []);
+      let held = claim?.driverId != null ? claim : null;
+      for (const c of candidates) {
+        if (run.interrupted()) {
+          // A driver claimed with the page but never sent the card is let go at once, and every card out withdrawn.
+          if (held?.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+          await group.withdrawAll();
+          return 'interrupted';
+        }
+        offered.add(c.driverId);
+        if (run.isSuspended(c.driverId)) {
+          if (held?.driverId === c.driverId && held.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+          if (held?.driverId === c.driverId) held = null;
+          run.record(tier, c, 'skipped', 'driver_suspended');
+          continue;
+        }
+        if (busy.has(c.driverId)) {
+          run.record(tier, c, 'skipped', 'busy');
+          continue;
+        }
+        const id = offerId(run.ref, round, c.driverId);
+        let member: GroupMember;
+        if (held?.driverId === c.driverId && held.expiresAt) {
+          member = { tier, candidate: c, offerId: id, expiresAt: held.expiresAt, cardSent: card };
+          held = null;
+        } else {
+          const expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
+          // Another booking may have claimed this driver since the candidates were read.
+          const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: c.driverId, round, tier, expiresAt });
+          if (!claimed) {
+            run.record(tier, c, 'skipped', 'busy');
+            continue;
+          }
+          member = { tier, candidate: c, offerId: id, expiresAt };
+        }
+        await group.add(member);
+        const ended = await settle(false);
+        if (ended) return ended;
+      }
+    }
+    const ended = await settle(true);
+    if (ended) return ended;
+  }
   return handToExchangeFleet(run);
 }
 

@@ -58,13 +58,27 @@ export interface DispatchPolicy {
    */
   confirmAskSeconds?: number;
   confirmDeadlineSeconds?: number;
-  /** How long a driver has to accept or decline a job card. */
+  /** How long a driver has to accept or decline a job card (once they have opened it, under the offer policy below). */
   offerTimeoutSeconds: number;
+  /**
+   * The offer policy (issue 25, docs/dispatch.md "Offer policy"); absent on bookings started before
+   * it, which keep one driver at a time for the full offerTimeoutSeconds. A card its driver has not
+   * opened within offerUnseenSeconds is withdrawn and the next asked; offerGroupSize drivers are
+   * offered the job at once, the first to accept winning it.
+   */
+  offerUnseenSeconds?: number;
+  offerGroupSize?: number;
   /** First wait before retrying an exhausted cascade; doubles up to maxRetrySeconds. */
   retryBaseSeconds: number;
   maxRetrySeconds: number;
   /** An assigned driver not at the pickup this long after pickup time is a no-show: reassign. */
   noShowGraceSeconds: number;
+  /**
+   * A driver who accepts with less than this left before pickup plus the grace (or after it) has
+   * this long from accepting to report moving before they are a no-show. Absent on bookings from
+   * before it (default 10 minutes).
+   */
+  lateAcceptWindowSeconds?: number;
 }
 
 /** Where a place resolved to, as stored with the booking. */
@@ -216,6 +230,8 @@ export interface CurrentOffer {
   tier: Tier;
   expiresAt: string;
   response: 'accepted' | 'declined' | null;
+  /** The driver opened the card (offerSeen); absent on offers made before the offer policy. */
+  seen?: boolean;
 }
 
 /** One round and tier of the cascade in numbers; who was passed over and why is in the decision log. */
@@ -235,6 +251,11 @@ export interface BookingState {
   round: number;
   driverId: string | null;
   offer: CurrentOffer | null;
+  /**
+   * Every card of a group offer still open (the offer policy): `offer` is the first of them, so
+   * "a card is out" reads the same. Absent or null when one driver at a time is asked.
+   */
+  group?: CurrentOffer[] | null;
   /**
    * The offers made and what became of them. (Bookings from before the decision log also list the
    * drivers skipped, with reasons; newer ones keep those in Postgres: dispatch_decisions.)
@@ -398,6 +419,12 @@ export const offerToDriverUpdate = defineUpdate<BookingState, [OpsOfferInput]>('
 /** Answers once the job card is out to the driver (or the driver was found busy: `offer` is then not theirs). */
 export const assignFleetDriverUpdate = defineUpdate<BookingState, [FleetAssignInput]>('assignFleetDriver');
 export const emailConfirmedSignal = defineSignal('emailConfirmed');
+/** The driver opened the job card (its page, or the app showing it): the card gets its full window. */
+export interface OfferSeenInput {
+  offerId: string;
+  driverId: string;
+}
+export const offerSeenSignal = defineSignal<[OfferSeenInput]>('offerSeen');
 export const driverDroppedSignal = defineSignal<[DriverDroppedInput]>('driverDropped');
 /**
  * Sent to every booking with an open job card or an active job of a driver staff just suspended

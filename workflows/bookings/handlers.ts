@@ -10,6 +10,7 @@ import {
   assignFleetDriverUpdate,
   bookingCreatedUpdate,
   offerToDriverUpdate,
+  offerSeenSignal,
   bookingStateQuery,
   cancelBookingUpdate,
   claimUpcomingJobUpdate,
@@ -84,11 +85,13 @@ function handleCreation(run: BookingRun): void {
 
 function handleOfferAnswers(run: BookingRun): void {
   const state = run.state;
+  /** The open card this answer is for: one of a group's, or the one card out. */
+  const openOffer = (r: { offerId: string; driverId: string }) => run.openOffers().find((o) => o.offerId === r.offerId && o.driverId === r.driverId);
   setHandler(
     respondToOfferUpdate,
     async (r) => {
-      const offer = state.offer;
-      if (!offer || offer.offerId !== r.offerId || offer.driverId !== r.driverId) {
+      const offer = openOffer(r);
+      if (!offer) {
         if (state.driverId === r.driverId) return 'accepted';
         return state.driverId !== null ? 'taken' : 'expired';
       }
@@ -98,21 +101,29 @@ function handleOfferAnswers(run: BookingRun): void {
         return 'declined';
       }
       offer.response = 'accepted';
+      // In a group offer several may accept in one task: the first to arrive wins (group-offer.ts).
+      run.acceptances.push(r.offerId);
       // Answer only once the assignment is recorded, so the driver and every lookup agree.
-      await condition(() => state.offer?.offerId !== r.offerId);
-      return state.driverId === r.driverId ? 'accepted' : 'expired';
+      await condition(() => !openOffer(r));
+      if (state.driverId === r.driverId) return 'accepted';
+      // Another driver of the group accepted first: told plainly, not that the offer ran out.
+      return state.driverId !== null ? 'taken' : 'expired';
     },
     {
       // Stale clicks (an old card, a job already gone) are answered without entering history.
       validator: (r: OfferResponseInput) => {
-        const offer = state.offer;
-        if (offer && offer.offerId === r.offerId && offer.driverId === r.driverId) return;
+        if (openOffer(r)) return;
         if (state.driverId === r.driverId) throw refuse(`driver ${r.driverId} already has booking ${run.ref}`, BookingFailure.offerAlreadyAccepted);
         if (state.driverId !== null) throw refuse(`booking ${run.ref} went to another driver`, BookingFailure.offerTaken);
         throw refuse(`offer ${r.offerId} is no longer open`, BookingFailure.offerExpired);
       },
     },
   );
+  // The driver opened the card: it is given the full window (group-offer.ts). Stale ones change nothing.
+  setHandler(offerSeenSignal, (r) => {
+    const offer = openOffer(r);
+    if (offer) offer.seen = true;
+  });
 }
 
 function handleCancelAndAmend(run: BookingRun): void {

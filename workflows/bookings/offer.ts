@@ -62,9 +62,9 @@ export async function offerJob(run: BookingRun, jobCards: ReturnType<typeof jobC
 }
 
 /** Sends the card, unless it went with the claim already; false when it could not be delivered. */
-async function cardDelivered(
+export async function cardDelivered(
   jobCards: ReturnType<typeof jobCardActivities>,
-  card: { offerId: string; ref: string; driverId: string },
+  card: { offerId: string; ref: string; driverId: string; sms?: boolean },
   sentWithClaim: FirstCardPage['card'] | undefined,
 ): Promise<boolean> {
   if (sentWithClaim) return sentWithClaim === 'sent';

@@ -26,6 +26,9 @@ import {
   type TripProgress,
 } from './definitions.js';
 
+/** The decision log's reason for a group offer's card withdrawn because another driver accepted first. */
+export const TAKEN_BY_ANOTHER = 'taken_by_another_driver';
+
 export type Candidate = { driverId: string; driverName: string; distanceMeters: number | null };
 
 export class BookingRun {
@@ -77,6 +80,8 @@ export class BookingRun {
    * an open card whenever something interrupts it): a new pickup or drop-off tells them.
    */
   readonly withdrawnCards: string[] = [];
+  /** Offers accepted, in the order the acceptances arrived: the first still open wins a group offer. */
+  readonly acceptances: string[] = [];
 
   constructor(readonly input: BookingWorkflowInput) {
     this.ref = input.booking.ref;
@@ -110,6 +115,11 @@ export class BookingRun {
     return TERMINAL_STATUSES.includes(this.state.status);
   }
 
+  /** The job cards out now: a group offer's, or the one card of one driver at a time. */
+  openOffers(): CurrentOffer[] {
+    return this.state.group ?? (this.state.offer ? [this.state.offer] : []);
+  }
+
   /** Staff suspended this driver while they had this booking's job card or job. */
   isSuspended(driverId: string | null | undefined): boolean {
     return driverId != null && (this.state.suspendedDriverIds?.includes(driverId) ?? false);
@@ -138,7 +148,8 @@ export class BookingRun {
   /** The decision log: every driver considered, and what became of them. */
   record(tier: Tier, c: Candidate, outcome: CandidateOutcome, reason: string | null = null): void {
     this.state.candidates.push({ round: this.state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
-    if (outcome === 'withdrawn' && reason !== 'driver_suspended' && !this.withdrawnCards.includes(c.driverId)) this.withdrawnCards.push(c.driverId);
+    // (A driver who lost a group offer was told the job was taken: an amendment is no news to them.)
+    if (outcome === 'withdrawn' && reason !== 'driver_suspended' && reason !== TAKEN_BY_ANOTHER && !this.withdrawnCards.includes(c.driverId)) this.withdrawnCards.push(c.driverId);
   }
 
   /**

@@ -66,6 +66,18 @@ export const OPS_OFFER_TO_DRIVER = 'ops-offer-to-driver';
  */
 export const CLAIM_UPCOMING = 'claim-upcoming';
 
+/**
+ * Patch (issue 25): a driver who accepts late (after pickup plus the no-show grace, or so close to
+ * it that less than DispatchPolicy.lateAcceptWindowSeconds is left) has that long from accepting to
+ * report moving before the no-show watch lets them go. Before it the watch's timer was its floor of
+ * one second, and the job went back to dispatching a second after a late acceptance. Only bookings
+ * accepted with less than the window left reach the check (with the defaults, window = grace, an
+ * immediate booking's driver does: they accept after its pickup time).
+ */
+export const LATE_ACCEPT_WINDOW = 'late-accept-window';
+/** Default for bookings whose policy does not say (DispatchPolicy.lateAcceptWindowSeconds). */
+const LATE_ACCEPT_WINDOW_MS = 10 * 60_000;
+
 type JobCards = ReturnType<typeof jobCardActivities>;
 /** What a step of the main loop leaves: go round again, or the booking is closed. */
 type Next = 'again' | 'closed';
@@ -301,7 +313,7 @@ async function followTrip(run: BookingRun): Promise<Next> {
     if ((await confirmOnTheDay(run)) === 'again') return 'again';
   }
   if (run.state.status === 'assigned') {
-    const noShowAt = Date.parse(run.state.job.pickupAt) + run.policy.noShowGraceSeconds * 1000;
+    const noShowAt = noShowTime(run);
     if (!(await condition(woken, Math.max(1000, noShowAt - Date.now())))) {
       run.drop = { driverId: run.state.driverId!, reason: 'no_show' };
       return 'again';
@@ -316,6 +328,18 @@ async function followTrip(run: BookingRun): Promise<Next> {
   if (!isNextTripStep(run.state.status, p)) return 'again';
   await run.setStatus(p);
   return p === 'completed' || p === 'no_show' ? 'closed' : 'again';
+}
+
+/**
+ * When the assigned driver who has not reported moving is let go: pickup plus the grace, or, for a
+ * driver who accepted late, the late-accept window after they accepted (counted from the
+ * acceptance, so a wake-up meanwhile does not shorten it). Not their ETA: the watch waits for them
+ * to set off, not to arrive, and once on the way they are never a no-show.
+ */
+function noShowTime(run: BookingRun): number {
+  const graceEnds = Date.parse(run.state.job.pickupAt) + run.policy.noShowGraceSeconds * 1000;
+  const windowEnds = run.assignedAtMs + (run.policy.lateAcceptWindowSeconds ?? LATE_ACCEPT_WINDOW_MS / 1000) * 1000;
+  return run.assignedAtMs > 0 && windowEnds > graceEnds && patched(LATE_ACCEPT_WINDOW) ? windowEnds : graceEnds;
 }
 
 function acceptedWellAhead(run: BookingRun): boolean {

@@ -1,0 +1,116 @@
+// The offer policy on the real stack (docs/dispatch.md "Offer policy"): a group offer's cards, the
+// first by SMS and WhatsApp and the other by WhatsApp only (each SMS costs the driver 2p); a driver
+// opening their card tells the booking, which gives it its full window; the first acceptance wins and the
+// other driver is refused and told by WhatsApp. Nothing races the wall clock: a card stands an hour,
+// and the unseen cut is ten minutes, longer than the test may run.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jobLinkToken } from '../../src/dispatch/job-link.js';
+import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
+import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
+import { eventually, startStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+const created: TestDriver[] = [];
+const refs: string[] = [];
+beforeAll(async () => {
+  stack = await startStack({ OFFER_GROUP_SIZE: '2', OFFER_UNSEEN_SECONDS: '600', OFFER_TIMEOUT_SECONDS: '3600' });
+});
+afterEach(async () => {
+  await takeDriversOffline(stack.sql, created.splice(0));
+  await Promise.all(refs.splice(0).map((ref) => stack.client.workflow.getHandle(bookingWorkflowId(ref)).terminate('test done').catch(() => {})));
+});
+afterAll(async () => stack?.close());
+
+const link = (offerId: string) => `/driver/jobs/${encodeURIComponent(offerId)}?t=${jobLinkToken(stack.config.JOB_LINK_SECRET, offerId)}`;
+const respond = (offerId: string, decision: 'accept' | 'decline') =>
+  stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(offerId)}/respond`, payload: { decision, token: jobLinkToken(stack.config.JOB_LINK_SECRET, offerId) } });
+
+describe('offer policy', () => {
+  it('offers two drivers at once, texts only the first, tells the booking a card was opened, and gives the job to the first to accept', async () => {
+    // Kirkwall, Orkney: no other test's driver within any tier's reach.
+    const near = await createDriver(stack.sql, { lat: 58.9815, lon: -2.9612, homeArea: 'national-default' });
+    const next = await createDriver(stack.sql, { lat: 58.9850, lon: -2.9560, homeArea: 'national-default' });
+    created.push(near, next);
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/instant',
+      remoteAddress: '10.66.0.33',
+      payload: { pickup_address: 'Kirkwall', dropoff_address: 'Kirkwall Orkney Ferry Terminal', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123433' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const ref = res.json<{ booking_reference: string }>().booking_reference;
+    refs.push(ref);
+    const booking = stack.client.workflow.getHandle(bookingWorkflowId(ref));
+
+    const group = await eventually(async () => {
+      const s = await booking.query(bookingStateQuery);
+      return s.group?.length === 2 ? s.group : undefined;
+    }, 30_000, 'both cards out');
+    expect(group.map((o) => o.driverId)).toEqual([near.id, next.id]);
+    const [nearOffer, nextOffer] = group.map((o) => o.offerId) as [string, string];
+    const cards = await eventually(async () => {
+      const rows = await stack.sql<{ recipient: string; channel: string }[]>`
+        select recipient, channel from outbox where booking_ref = ${ref} and body like 'New job%' order by recipient, channel`;
+      return rows.length === 3 ? rows : undefined;
+    }, 30_000, 'three job card messages');
+    expect(cards.filter((c) => c.channel === 'sms').map((c) => c.recipient)).toEqual([near.phone]);
+    expect(cards.filter((c) => c.channel === 'whatsapp').map((c) => c.recipient).sort()).toEqual([near.phone, next.phone].sort());
+
+    // The second driver opens their card: the booking hears it (the card now has its full window).
+    expect((await stack.app.inject({ method: 'GET', url: link(nextOffer) })).statusCode).toBe(200);
+    await eventually(async () => ((await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === nextOffer)?.seen ? true : undefined), 30_000, 'the card seen');
+
+    const won = await respond(nextOffer, 'accept');
+    expect(won.statusCode, won.body).toBe(200);
+    const lost = await respond(nearOffer, 'accept');
+    expect(lost.statusCode, lost.body).toBe(409);
+    expect(lost.json<{ code: string }>().code).toBe('job_taken');
+    const rows = await stack.sql<{ id: string; status: string }[]>`select id, status from offers where booking_ref = ${ref} order by id`;
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [nearOffer]: 'withdrawn', [nextOffer]: 'accepted' });
+    const [b] = await stack.sql<{ driver_id: string }[]>`select driver_id from bookings where ref = ${ref}`;
+    expect(b?.driver_id).toBe(next.id);
+
+    // The loser is told by WhatsApp, never SMS, and their card's page says so.
+    const told = await eventually(async () => {
+      const r = await stack.sql<{ channel: string }[]>`select channel from outbox where booking_ref = ${ref} and recipient = ${near.phone} and body like '%taken by another driver%'`;
+      return r.length > 0 ? r : undefined;
+    }, 30_000, 'the other driver told');
+    expect(told.map((t) => t.channel)).toEqual(['whatsapp']);
+    expect((await stack.app.inject({ method: 'GET', url: link(nearOffer) })).body).toContain('Another driver took this job.');
+  });
+
+  it('counts a card the driver app shows on screen as opened, so a driver answering from the app keeps its full window', async () => {
+    // Lerwick, Shetland: nobody else's driver is near.
+    const phone = `+4474002${String(Date.now() % 100000).padStart(5, '0')}`;
+    const d = await createDriver(stack.sql, { lat: 60.1546, lon: -1.1494, homeArea: 'national-default', phone });
+    created.push(d);
+    const post = (url: string, payload: object) => stack.app.inject({ method: 'POST', url, payload, remoteAddress: '10.66.0.34' });
+    expect((await post('/api/driver/sign-in', { phone: d.phone })).statusCode).toBe(202);
+    const code = await eventually(async () => {
+      const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${d.phone} and body like '%sign-in code%' order by id desc limit 1`;
+      return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
+    }, 10_000, 'the sign-in code');
+    const verified = await post('/api/driver/sign-in/verify', { phone: d.phone, code });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const token = verified.json<{ token: string }>().token;
+
+    const res = await post('/api/public/bookings/instant', {
+      pickup_address: 'Lerwick', dropoff_address: 'Sumburgh Airport', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123434',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const ref = res.json<{ booking_reference: string }>().booking_reference;
+    refs.push(ref);
+    const booking = stack.client.workflow.getHandle(bookingWorkflowId(ref));
+    const [card] = await eventually(async () => {
+      const s = await booking.query(bookingStateQuery);
+      return s.group?.length === 1 ? s.group : undefined;
+    }, 30_000, 'the card out');
+    expect(card!.seen).toBeFalsy();
+
+    // The app's feed shows the card: the booking hears it was seen, as from the card's own page.
+    const feed = await stack.app.inject({ method: 'GET', url: '/api/public/v1/jobs', remoteAddress: '10.66.0.34', headers: { authorization: `Bearer ${token}` } });
+    expect(feed.statusCode, feed.body).toBe(200);
+    expect(feed.json<{ jobs: { offer_id: string; offer: string }[] }>().jobs).toEqual([expect.objectContaining({ offer_id: card!.offerId, offer: 'offered' })]);
+    await eventually(async () => ((await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === card!.offerId)?.seen ? true : undefined), 30_000, 'the card seen in the app');
+  });
+});

@@ -1,0 +1,222 @@
+// The offer policy (issue 25, docs/dispatch.md "Offer policy") on Temporal's time-skipping test
+// server: several drivers hold the card at once and the first to accept wins, a card nobody opens is
+// withdrawn early, a decline frees its place at once, and an acceptance that loses the race is told
+// the job was taken. Activities are faked behind the worker's factory shape (test/support/fake-activities.ts).
+import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BookingFailure,
+  bookingCreatedUpdate,
+  bookingStateQuery,
+  bookingWorkflowId,
+  offerSeenSignal,
+  respondToOfferUpdate,
+  type BookingState,
+  type BookingWorkflowInput,
+  type DispatchPolicy,
+} from '../../workflows/bookings/definitions.js';
+import type { Activities } from '../../activities/index.js';
+import { fakeActivities, type FakeDriver, type FakeWorld } from '../support/fake-activities.js';
+import { startTimeSkipping, until } from '../support/time-skipping.js';
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundle;
+
+beforeAll(async () => {
+  ({ env, bundle } = await startTimeSkipping());
+}, 180_000);
+afterAll(async () => env?.teardown());
+
+const SECOND = 1000;
+const basePolicy: DispatchPolicy = {
+  dispatchLeadSeconds: 900, offerTimeoutSeconds: 45, offerUnseenSeconds: 15, offerGroupSize: 3,
+  retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600,
+};
+const place = { label: 'Test Town', kind: 'place', lat: 52, lon: -1, postcodeDistrict: null, council: null };
+const local = (...ids: string[]): FakeDriver[] => ids.map((id) => ({ id, tier: 'local' }));
+
+/** A booking made as an AI agent does (no email): dispatched at once, its first card sent with its record. */
+function input(ref: string, nowMs: number, policy: DispatchPolicy): BookingWorkflowInput {
+  return {
+    booking: {
+      ref, source: 'agent_instant', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456', passengerEmail: null,
+      emailVerified: true, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: 'a', dropoffQuery: 'b',
+      pickup: place, dropoff: place, pickupArea: 'test', farePence: 1000, fareSource: 'tariff', distanceM: 5000, durationS: 900,
+      requestFingerprint: null, identity: `identity-${ref}`,
+    },
+    job: { pickupAt: new Date(nowMs).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    policy,
+    awaitEmailConfirmation: false,
+  };
+}
+
+class Booking {
+  constructor(readonly handle: WorkflowHandle) {}
+  state(): Promise<BookingState> {
+    return this.handle.query(bookingStateQuery);
+  }
+  /** The drivers holding the card now, once every one of their cards has gone. */
+  async holders(world: FakeWorld, drivers: string[]): Promise<BookingState> {
+    const s = await until(() => this.state(), (x) => JSON.stringify((x.group ?? []).map((o) => o.driverId)) === JSON.stringify(drivers), `cards out to ${drivers.join(', ')}`);
+    const ids = s.group!.map((o) => o.offerId);
+    await until(() => world.called('sendJobCard'), (cards) => ids.every((id) => cards.some((c) => (c as { offerId: string }).offerId === id)), 'their job cards');
+    return s;
+  }
+  offerOf(s: BookingState, driverId: string): string {
+    return s.group!.find((o) => o.driverId === driverId)!.offerId;
+  }
+  answer(offerId: string, driverId: string, decision: 'accept' | 'decline') {
+    return this.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId, driverId, decision }] });
+  }
+}
+
+/** A worker with fake activities (`tweak` may stand in for some) for the length of `run`; its bookings terminated after. */
+async function scenario<T>(
+  drivers: FakeDriver[],
+  run: (t: { world: FakeWorld; start: (policy?: Partial<DispatchPolicy>) => Promise<Booking> }) => Promise<T>,
+  tweak: (a: Activities) => Partial<Activities> = () => ({}),
+): Promise<T> {
+  const { activities, world } = fakeActivities(drivers);
+  const taskQueue = `offers-${randomUUID()}`;
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: { ...activities, ...tweak(activities) } });
+  const started: Booking[] = [];
+  const start = async (policy: Partial<DispatchPolicy> = {}) => {
+    const ref = `TXO${randomUUID().slice(0, 7).toUpperCase()}`;
+    const handle = await env.client.workflow.start('bookingWorkflow', {
+      workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, await env.currentTimeMs(), { ...basePolicy, ...policy })],
+    });
+    await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+    const b = new Booking(handle);
+    started.push(b);
+    return b;
+  };
+  return worker.runUntil(async () => {
+    try {
+      return await run({ world, start });
+    } finally {
+      await Promise.all(started.map((b) => b.handle.terminate('test over').catch(() => undefined)));
+    }
+  });
+}
+
+const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
+const log = (s: BookingState) => s.candidates.map((c) => [c.driverId, c.outcome, c.reason]);
+const cardsTo = (world: FakeWorld) => world.called('sendJobCard').map((c) => c as { driverId: string; sms?: boolean });
+
+describe('offer policy (time-skipping)', () => {
+  it('offers a group of three at once, only the first by SMS; the second to accept wins, the others are withdrawn and told, and a late accept hears the job was taken', async () => {
+    await scenario(local('d1', 'd2', 'd3', 'd4'), async ({ world, start }) => {
+      const b = await start();
+      const s = await b.holders(world, ['d1', 'd2', 'd3']);
+      // Each SMS costs a driver 2p: only the nearest, alone with the card when it went, is texted.
+      expect(cardsTo(world).map((c) => [c.driverId, c.sms ?? true])).toEqual([['d1', true], ['d2', false], ['d3', false]]);
+
+      expect(await b.answer(b.offerOf(s, 'd2'), 'd2', 'accept')).toBe('accepted');
+      const after = await b.state();
+      expect(after.driverId).toBe('d2');
+      expect(after.group ?? null).toBeNull();
+      expect(world.called('assignDriver')).toEqual([expect.objectContaining({ driverId: 'd2' })]);
+      expect(world.called('closeOffer')).toEqual([
+        { offerId: b.offerOf(s, 'd1'), status: 'withdrawn' },
+        { offerId: b.offerOf(s, 'd3'), status: 'withdrawn' },
+      ]);
+      expect(world.called('tellJobCardTaken').map((t) => (t as { driverId: string }).driverId).sort()).toEqual(['d1', 'd3']);
+      expect(log(after)).toEqual([
+        ['d1', 'offered', null], ['d2', 'offered', null], ['d3', 'offered', null],
+        ['d2', 'accepted', null], ['d1', 'withdrawn', 'taken_by_another_driver'], ['d3', 'withdrawn', 'taken_by_another_driver'],
+      ]);
+      // d1 taps accept on the card they were just told about: refused plainly, nothing changes.
+      const late = await b.answer(b.offerOf(s, 'd1'), 'd1', 'accept').catch((err: unknown) => err);
+      expect(failureType(late)).toBe(BookingFailure.offerTaken);
+      expect((await b.state()).driverId).toBe('d2');
+      expect(cardsTo(world).map((c) => c.driverId)).not.toContain('d4');
+    });
+  });
+
+  it('withdraws a card nobody opened after offerUnseenSeconds and asks the next driver, while an opened card gets the full window', async () => {
+    await scenario(local('d1', 'd2', 'd3'), async ({ world, start }) => {
+      const b = await start({ offerGroupSize: 1 });
+      const first = await b.holders(world, ['d1']);
+      const outAt = await env.currentTimeMs();
+      await env.sleep(15 * SECOND);
+      // Unopened for 15 s: d2 is asked 30 s before d1's full window would have run out.
+      const second = await b.holders(world, ['d2']);
+      expect(await env.currentTimeMs()).toBeLessThan(outAt + 20 * SECOND);
+      expect(log(second)).toEqual([['d1', 'offered', null], ['d1', 'timed_out', 'unseen'], ['d2', 'offered', null]]);
+      expect(world.called('closeOffer')).toEqual([{ offerId: b.offerOf(first, 'd1'), status: 'timed_out' }]);
+      // d1's stale tap is refused: their card is gone.
+      expect(failureType(await b.answer(b.offerOf(first, 'd1'), 'd1', 'accept').catch((err: unknown) => err))).toBe(BookingFailure.offerExpired);
+
+      // d2 opens the card: it stands past the unseen cut, until the full 45 s.
+      await b.handle.signal(offerSeenSignal, { offerId: b.offerOf(second, 'd2'), driverId: 'd2' });
+      await until(() => b.state(), (x) => x.offer?.seen === true, 'the card seen');
+      const seenAt = await env.currentTimeMs();
+      await env.sleep(30 * SECOND);
+      expect((await b.state()).group?.map((o) => o.driverId)).toEqual(['d2']);
+      await env.sleep(15 * SECOND);
+      const third = await b.holders(world, ['d3']);
+      expect(await env.currentTimeMs()).toBeLessThan(seenAt + 50 * SECOND);
+      expect(log(third).slice(3)).toEqual([['d2', 'timed_out', null], ['d3', 'offered', null]]);
+    });
+  });
+
+  it('moves on at once when a driver declines: one at a time the next is asked, in a group the freed place goes to the next driver', async () => {
+    await scenario(local('d1', 'd2', 'd3', 'd4'), async ({ world, start }) => {
+      const single = await start({ offerGroupSize: 1 });
+      const s1 = await single.holders(world, ['d1']);
+      const at = await env.currentTimeMs();
+      expect(await single.answer(single.offerOf(s1, 'd1'), 'd1', 'decline')).toBe('declined');
+      // No clock moved: d2 is asked without waiting out any window.
+      await single.holders(world, ['d2']);
+      expect(await env.currentTimeMs()).toBeLessThan(at + SECOND);
+    });
+    await scenario(local('d1', 'd2', 'd3', 'd4'), async ({ world, start }) => {
+      const group = await start();
+      const s = await group.holders(world, ['d1', 'd2', 'd3']);
+      expect(await group.answer(group.offerOf(s, 'd2'), 'd2', 'decline')).toBe('declined');
+      const refilled = await group.holders(world, ['d1', 'd3', 'd4']);
+      expect(log(refilled)).toEqual([['d1', 'offered', null], ['d2', 'offered', null], ['d3', 'offered', null], ['d2', 'declined', null], ['d4', 'offered', null]]);
+      expect(world.called('closeOffer')).toEqual([{ offerId: group.offerOf(s, 'd2'), status: 'declined' }]);
+      // d4 joined others holding the card: no SMS for them either.
+      expect(cardsTo(world).find((c) => c.driverId === 'd4')?.sms).toBe(false);
+    });
+  });
+
+  it('gives the job to exactly one driver when an acceptance arrives as its card is being withdrawn for the winner', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await scenario(
+      local('d1', 'd2', 'd3'),
+      async ({ world, start }) => {
+        const b = await start();
+        const s = await b.holders(world, ['d1', 'd2', 'd3']);
+        const winner = b.answer(b.offerOf(s, 'd1'), 'd1', 'accept');
+        // d1's assignment is being recorded (held there) when d3's acceptance lands on a card still open.
+        await until(() => world.called('assignDriver'), (a) => a.length === 1, 'the assignment under way');
+        const loser = b.answer(b.offerOf(s, 'd3'), 'd3', 'accept');
+        await until(() => b.state(), (x) => x.group?.find((o) => o.driverId === 'd3')?.response === 'accepted', "d3's acceptance in");
+        release();
+        expect(await winner).toBe('accepted');
+        expect(await loser).toBe('taken');
+        const after = await b.state();
+        expect(after.driverId).toBe('d1');
+        expect(world.called('assignDriver')).toEqual([expect.objectContaining({ driverId: 'd1' })]);
+        expect(log(after).filter(([, outcome]) => outcome === 'accepted')).toEqual([['d1', 'accepted', null]]);
+        expect(world.called('closeOffer')).toEqual([
+          { offerId: b.offerOf(s, 'd2'), status: 'withdrawn' },
+          { offerId: b.offerOf(s, 'd3'), status: 'withdrawn' },
+        ]);
+      },
+      (a) => ({
+        async assignDriver(x) {
+          await a.assignDriver(x);
+          await held;
+        },
+      }),
+    );
+  });
+});
