@@ -20,6 +20,7 @@ import { createSql, type Sql } from '../src/db/sql.js';
 
 export type Topology = 'dev' | 'cluster';
 export const topology: Topology = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'dev';
+const defaultTopology = topology;
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,8 +46,11 @@ async function startDevServerRetrying(port: number, dbFile: string) {
   }
 }
 
-/** Ports default to the fixed ones bench/quote.ts has always used; pass free ones to run beside it. */
-export async function startBenchStack(ports: { postgres?: number; temporal?: number } = {}): Promise<Stack> {
+/**
+ * Ports default to the fixed ones bench/quote.ts has always used; pass free ones to run beside it.
+ * The topology defaults to BENCH_TOPOLOGY; bench/capacity.ts passes each in turn.
+ */
+export async function startBenchStack(ports: { postgres?: number; temporal?: number } = {}, topology: Topology = defaultTopology): Promise<Stack> {
   const stops: Array<() => Promise<void>> = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-bench-'));
   let databaseUrl = process.env.DATABASE_URL;
