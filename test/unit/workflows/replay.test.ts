@@ -65,6 +65,12 @@ describe('workflow replay', () => {
     ['0.3.0', 'booking-unassigned-backoff.json', ['passenger-told-at-every-turn']],
     ['0.3.0', 'booking-accepted-ahead-not-confirmed.json', ['passenger-told-at-every-turn', 'confirm-on-the-day']],
     ['0.3.0', 'booking-offered-to-named-driver.json', ['ops-offer-to-driver']],
+    // Release 0.4.0 (issues 24 and 25).
+    ['0.4.0', 'booking-claimed-from-board.json', ['claim-upcoming']],
+    ['0.4.0', 'licence-three-day-warned.json', ['licence-three-day-warning']],
+    ['0.4.0', 'subscription-collection-started.json', ['collect-invoices']],
+    ['0.4.0', 'booking-late-accept-window.json', ['late-accept-window']],
+    ['0.4.0', 'booking-group-offer-won.json', ['group-offers']],
   ] as const)('has, for release %s, %s: a path its patches added, carrying its patch markers', (release, file, ids) => {
     expect(files).toContain(`${release}/${file}`);
     // The CLI's JSON export: a patch marker's id is in its details, base64 JSON.
