@@ -25,7 +25,9 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF').toStr
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const PNG = PNG_BYTES.toString('base64');
 let phoneN = 0;
-const driverPhone = () => `+4474006${String(10000 + ((Date.now() + phoneN++) % 89999)).padStart(5, '0')}`;
+// A range no other test file numbers its drivers from (a phone another driver has is refused), from a random start.
+const phoneStart = Math.floor(Math.random() * 89_999);
+const driverPhone = () => `+4477008${String(10000 + ((phoneStart + phoneN++) % 89999)).padStart(5, '0')}`;
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 function call(method: 'GET' | 'POST', url: string, o: { body?: unknown; bearer?: string } = {}) {

@@ -81,7 +81,7 @@ describe('offer policy', () => {
 
   it('counts a card the driver app shows on screen as opened, so a driver answering from the app keeps its full window', async () => {
     // Lerwick, Shetland: nobody else's driver is near.
-    const phone = `+4474002${String(Date.now() % 100000).padStart(5, '0')}`;
+    const phone = `+4477008${String(10000 + Math.floor(Math.random() * 89_999))}`;
     const d = await createDriver(stack.sql, { lat: 60.1546, lon: -1.1494, homeArea: 'national-default', phone });
     created.push(d);
     const post = (url: string, payload: object) => stack.app.inject({ method: 'POST', url, payload, remoteAddress: '10.66.0.34' });
