@@ -17,12 +17,11 @@ import { freePort } from '../../dev/free-port.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { createPartner } from '../../src/partners/store.js';
-import { seriousA11yProblems } from '../support/axe.js';
+import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
-const DESKTOP = { width: 1440, height: 900 };
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DRIVERS = 200;
 
@@ -135,7 +134,7 @@ describe('the lists behind the consoles', () => {
 async function desktopA11yProblems(browser: Browser, url: string, opts: { before: (p: Page) => Promise<void>; ready: string }) {
   const problems: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
-    const context = await browser.newContext({ viewport: DESKTOP, colorScheme, bypassCSP: true, extraHTTPHeaders: { 'x-forwarded-for': address() } });
+    const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, colorScheme, bypassCSP: true, extraHTTPHeaders: { 'x-forwarded-for': address() } });
     try {
       const page = await context.newPage();
       await page.goto(url);
@@ -163,7 +162,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
   /** A desktop browser from an address of its own, recording every 429 and every page error. */
   async function desk(): Promise<{ context: BrowserContext; page: Page; from: string; tooMany: string[]; errors: string[] }> {
     const from = address();
-    const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': from } });
+    const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, extraHTTPHeaders: { 'x-forwarded-for': from } });
     const page = await context.newPage();
     const tooMany: string[] = [];
     const errors: string[] = [];

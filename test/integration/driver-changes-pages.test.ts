@@ -8,52 +8,40 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
-import { seriousA11yProblems } from '../support/axe.js';
+import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
+import { CHROMIUM, openWatched } from '../support/browser-stack.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
-const PHONE_SIZE = { width: 390, height: 844 };
-const DESKTOP = { width: 1440, height: 900 };
 const PHONE = '+447400123456';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('a driver keeping their papers current, and staff approving it, in headless Chromium', () => {
+describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('a driver keeping their papers current, and staff approving it, in headless Chromium', () => {
   let stack: TestStack;
   let browser: Browser;
   let base: string;
   let staffKey: string;
-  let problems: string[] = [];
+  const problems: string[] = [];
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     stack = await startStack({ PUBLIC_BASE_URL: base });
     await stack.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch(CHROMIUM);
     staffKey = (await createStaff(stack.sql, { name: 'Priya (ops)', role: 'operator' })).key;
   });
   afterEach(() => {
     expect(problems).toEqual([]);
-    problems = [];
+    problems.length = 0;
   });
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
   });
 
-  async function open(url: string, options: BrowserContextOptions = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: PHONE_SIZE, ...options });
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`${page.url()}: ${msg.text()}`);
-    });
-    await page.goto(url);
-    return page;
-  }
+  const open = (url: string, options: BrowserContextOptions = {}): Promise<Page> => openWatched(browser, problems, url, options);
 
   it('takes a renewed licence and a changed car from the driver\'s phone to the record, approved at a desk', async () => {
     const applied = await stack.app.inject({
@@ -118,7 +106,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('a driver keeping thei
 
     // 5. An operator at a desk sees both, beside the record, and approves the licence.
     const [licence] = await stack.sql<{ id: string }[]>`select id::text from driver_changes where driver_id = ${driverId} and kind = 'licences' and status = 'pending'`;
-    const ops = await open(`${base}/ops`, { viewport: DESKTOP });
+    const ops = await open(`${base}/ops`, { viewport: DESKTOP_VIEWPORT });
     await ops.fill('#key', staffKey);
     await ops.click('#key-form button[type=submit]');
     const card = ops.locator(`article[data-change="${licence!.id}"]`);
@@ -128,7 +116,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('a driver keeping thei
       await page.fill('#key', staffKey);
       await page.click('#key-form button[type=submit]');
     };
-    expect(await seriousA11yProblems(browser, `${base}/ops`, { before: signInToOps, ready: `article[data-change="${licence!.id}"]`, context: { viewport: DESKTOP } })).toEqual([]);
+    expect(await seriousA11yProblems(browser, `${base}/ops`, { before: signInToOps, ready: `article[data-change="${licence!.id}"]`, context: { viewport: DESKTOP_VIEWPORT } })).toEqual([]);
     await card.locator('input[type=text]').fill('Checked with Manchester City Council');
     await card.locator('button:has-text("Approve")').click();
     await ops.waitForSelector('text=Renewed licence from Kiran Patel: approved, and the driver told.');

@@ -6,6 +6,7 @@ import { licenceStateQuery, licenceWorkflowId } from '../../workflows/drivers/de
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { MAX_DOCUMENT_BASE64_CHARS } from '../../src/drivers/application-limits.js';
+import { textedCode, testMobile } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -24,10 +25,6 @@ const ip = () => `10.97.${Math.floor(n / 250) % 250}.${n++ % 250}`;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF').toString('base64');
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const PNG = PNG_BYTES.toString('base64');
-let phoneN = 0;
-// A range no other test file numbers its drivers from (a phone another driver has is refused), from a random start.
-const phoneStart = Math.floor(Math.random() * 89_999);
-const driverPhone = () => `+4477008${String(10000 + ((phoneStart + phoneN++) % 89999)).padStart(5, '0')}`;
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 function call(method: 'GET' | 'POST', url: string, o: { body?: unknown; bearer?: string } = {}) {
@@ -38,15 +35,8 @@ function call(method: 'GET' | 'POST', url: string, o: { body?: unknown; bearer?:
   });
 }
 
-async function lastCode(phone: string, like: string): Promise<string> {
-  return eventually(async () => {
-    const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${phone} and body like ${like} order by id desc limit 1`;
-    return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
-  }, 10_000, 'the texted code');
-}
-
 async function approvedDriver() {
-  const phone = driverPhone();
+  const phone = testMobile();
   const applied = await call('POST', '/api/drivers/applications', {
     body: {
       name: 'Sam Renew', phone, email: 'sam.renew@example.com', licensing_authority: 'Northumberland County Council',
@@ -60,7 +50,7 @@ async function approvedDriver() {
   const id = applied.json<{ driver_id: string }>().driver_id;
   expect((await call('POST', `/api/ops/drivers/${id}/decision`, { body: { action: 'approve', reason: null }, bearer: operator })).statusCode).toBe(200);
   expect((await call('POST', '/api/driver/sign-in', { body: { phone } })).statusCode).toBe(202);
-  const code = await lastCode(phone, '%sign-in code%');
+  const code = await textedCode(stack.sql, phone, '%sign-in code%');
   const token = (await call('POST', '/api/driver/sign-in/verify', { body: { phone, code } })).json<{ token: string }>().token;
   return { id, phone, token };
 }
@@ -151,10 +141,10 @@ describe('drivers keeping their papers current', () => {
 
   it('changes the phone once the new number has proved itself with a texted code and staff approve', async () => {
     const { id, token } = await approvedDriver();
-    const newPhone = driverPhone();
+    const newPhone = testMobile();
     const asked = await call('POST', '/api/driver/changes/phone/code', { body: { phone: `0${newPhone.slice(3, 7)} ${newPhone.slice(7)}` }, bearer: token });
     expect(asked.statusCode, asked.body).toBe(202);
-    const code = await lastCode(newPhone, '%new driver phone%');
+    const code = await textedCode(stack.sql, newPhone, '%new driver phone%');
     const wrong = await call('POST', '/api/driver/changes/phone', { body: { phone: newPhone, code: code === '000000' ? '111111' : '000000' }, bearer: token });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json<{ detail: string }>().detail).toContain('That code is not right');

@@ -10,32 +10,30 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
 import { seriousA11yProblems } from '../support/axe.js';
+import { CHROMIUM, openWatched } from '../support/browser-stack.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
-const PHONE_SIZE = { width: 390, height: 844 };
 // Morpeth, Northumberland: the pickup, and where the driver's phone says they are.
 const NEAR_PICKUP = { latitude: 55.1634, longitude: -1.6830 };
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, applying and the ops console in headless Chromium', () => {
+describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('the driver app, applying and the ops console in headless Chromium', () => {
   let stack: TestStack;
   let browser: Browser;
   let base: string;
   let staffKey: string;
-  let problems: string[] = [];
+  const problems: string[] = [];
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', PUBLIC_BASE_URL: base });
     await stack.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch(CHROMIUM);
     staffKey = (await createStaff(stack.sql, { name: 'Olu (ops)', role: 'operator' })).key;
   });
   afterEach(() => {
     expect(problems).toEqual([]);
-    problems = [];
+    problems.length = 0;
   });
   afterAll(async () => {
     await browser?.close();
@@ -44,16 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the driver app, apply
     await stack?.close();
   });
 
-  async function open(url: string, options: BrowserContextOptions = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: PHONE_SIZE, ...options });
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`${page.url()}: ${msg.text()}`);
-    });
-    await page.goto(url);
-    return page;
-  }
+  const open = (url: string, options: BrowserContextOptions = {}): Promise<Page> => openWatched(browser, problems, url, options);
 
   it('takes a driver from applying to a paid trip, with the passenger watching', async () => {
     const phone = `+4474006${String(10000 + (Date.now() % 89999)).padStart(5, '0')}`;

@@ -10,7 +10,7 @@ import { priceJourney } from '../../src/pricing/index.js';
 import type { GeoLocation } from '../../src/geo/types.js';
 import type { RateOverride, VehicleType } from '../../src/pricing/types.js';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import { createDriver, respond, signInDriver, takeDriversOffline, testMobile, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -88,18 +88,7 @@ async function quotedAtRate(quoteId: string, ref: string, rate: RateOverride | n
 }
 
 /** The driver signs in to the app with the code texted to them. */
-async function signIn(driver: TestDriver): Promise<string> {
-  const post = (url: string, payload: object) => stack.app.inject({ method: 'POST', url, payload, remoteAddress: '10.131.2.1' });
-  const asked = await post('/api/driver/sign-in', { phone: driver.phone });
-  expect(asked.statusCode, asked.body).toBe(202);
-  const code = await eventually(async () => {
-    const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${driver.phone} and body like '%sign-in code%' order by id desc limit 1`;
-    return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
-  }, 10_000, 'the sign-in code');
-  const verified = await post('/api/driver/sign-in/verify', { phone: driver.phone, code });
-  expect(verified.statusCode, verified.body).toBe(200);
-  return verified.json<{ token: string }>().token;
-}
+const signIn = (driver: TestDriver): Promise<string> => signInDriver(stack.app, stack.sql, driver.phone);
 
 const told = (ref: string, prefix: string) =>
   eventually(async () => {
@@ -114,7 +103,7 @@ const trip = (card: JobCard, event: string) =>
 describe('a driver’s approved own rate', () => {
   it('offers the job to a driver below the quoted fare at their fare, which the booking, lookups, payment and receipt then carry', async () => {
     // A phone the sign-in accepts (the test fleet's drama-range numbers are refused there).
-    const cheap = await driverNear(51.0706, -1.8063, 'Cheap Driver', '+447400131190');
+    const cheap = await driverNear(51.0706, -1.8063, 'Cheap Driver', testMobile());
     const rate = await approveRate(cheap, -1000);
     const { ref, quoteId } = await quoteAndBook('+44 7400 131001');
 

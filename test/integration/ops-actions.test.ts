@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
-import { seriousA11yProblems } from '../support/axe.js';
+import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { startBrowserStack } from '../support/browser-stack.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
 import { eventually, type TestStack } from '../support/stack.js';
@@ -25,7 +25,6 @@ afterAll(async () => {
   await browser?.close();
   await stack?.close();
 });
-const DESKTOP = { width: 1440, height: 900 };
 
 let n = 0;
 const passengerPhone = () => `+4474004${String(20000 + (Date.now() % 60000) + n++).padStart(5, '0')}`;
@@ -120,7 +119,7 @@ describe('ops act on a live booking', () => {
     expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
     await waitForStatus(stack.sql, ref, 'assigned');
 
-    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    const page = await (await browser.newContext({ viewport: DESKTOP_VIEWPORT })).newPage();
     const signIn = async (p: Page) => {
       await p.fill('#key', staffKey);
       await p.click('#key-form button[type=submit]');
@@ -193,7 +192,7 @@ describe('ops act on a live booking', () => {
     // Closed: nothing more to act on.
     expect(await page.locator('text=Act on this booking').count()).toBe(0);
     expect(
-      await seriousA11yProblems(browser, `${base}/ops/bookings?ref=${ref}`, { context: { viewport: DESKTOP }, before: signIn, ready: '#story:not([hidden])' }),
+      await seriousA11yProblems(browser, `${base}/ops/bookings?ref=${ref}`, { context: { viewport: DESKTOP_VIEWPORT }, before: signIn, ready: '#story:not([hidden])' }),
     ).toEqual([]);
     await page.context().close();
   });

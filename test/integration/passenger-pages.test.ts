@@ -9,6 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
+import { watchPage } from '../support/browser-stack.js';
 import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -17,7 +18,7 @@ let browser: Browser;
 let base: string;
 const drivers: TestDriver[] = [];
 // Script errors and Content-Security-Policy refusals from every page a test opened.
-let browserProblems: string[] = [];
+const browserProblems: string[] = [];
 
 beforeAll(async () => {
   const port = await freePort();
@@ -37,7 +38,7 @@ afterEach(async () => {
   // Drivers stay in the shared database; offline, they can never be offered another test's job.
   await takeDriversOffline(stack.sql, drivers.splice(0));
   expect(browserProblems).toEqual([]);
-  browserProblems = [];
+  browserProblems.length = 0;
 });
 afterAll(async () => {
   await browser?.close();
@@ -45,11 +46,7 @@ afterAll(async () => {
 });
 
 async function phonePage(url: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: PHONE_VIEWPORT })).newPage();
-  page.on('pageerror', (err) => browserProblems.push(`${page.url()}: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) browserProblems.push(`${page.url()}: ${msg.text()}`);
-  });
+  const page = watchPage(await (await browser.newContext({ viewport: PHONE_VIEWPORT })).newPage(), browserProblems);
   const res = await page.goto(url);
   expect(res?.status()).toBe(200);
   return page;

@@ -13,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { CHROMIUM } from '../support/browser-stack.js';
+import { CHROMIUM, watchPage } from '../support/browser-stack.js';
 import { createDriver, takeDriversOffline, waitForStatus, type TestDriver } from '../support/drivers.js';
 import { eventually } from '../support/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
@@ -27,7 +27,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('the up
   let browser: Browser;
   let base: string;
   const drivers: TestDriver[] = [];
-  let browserProblems: string[] = [];
+  const browserProblems: string[] = [];
 
   beforeAll(async () => {
     const port = await freePort();
@@ -44,7 +44,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('the up
   });
   afterEach(() => {
     expect(browserProblems).toEqual([]);
-    browserProblems = [];
+    browserProblems.length = 0;
   });
   afterAll(async () => {
     if (skipping) await takeDriversOffline(skipping.stack.sql, drivers);
@@ -52,13 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('the up
     await skipping?.close();
   });
 
-  function watch(page: Page): Page {
-    page.on('pageerror', (err) => browserProblems.push(`${page.url()}: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) browserProblems.push(`${page.url()}: ${msg.text()}`);
-    });
-    return page;
-  }
+  const watch = (page: Page): Page => watchPage(page, browserProblems);
 
   it('a driver takes a 05:30 airport run from the board the day before, confirms it on the day and drives it', async () => {
     const { stack, temporal } = skipping;

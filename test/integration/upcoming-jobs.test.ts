@@ -5,7 +5,7 @@
 // answers the same job, which is theirs as an accepted offer is (the passenger is told who is coming).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
-import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
+import { createDriver, signInDriver, takeDriversOffline, testMobile, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -49,18 +49,10 @@ async function book(q: Record<string, unknown>, phone: string): Promise<string> 
 }
 
 async function driver(at: { lat: number; lon: number }, o: { seats?: number; vehicleType?: string; wheelchair?: boolean; name: string }) {
-  const phone = `+4474001${String(10000 + ((Date.now() + n++) % 89999)).padStart(5, '0')}`;
   // Newcastle has no council table of its own: its local drivers serve the national default area.
-  const d = await createDriver(stack.sql, { ...at, homeArea: 'national-default', phone, ...o });
+  const d = await createDriver(stack.sql, { ...at, homeArea: 'national-default', phone: testMobile(), ...o });
   drivers.push(d);
-  expect((await stack.app.inject({ method: 'POST', url: '/api/driver/sign-in', remoteAddress: ip(), payload: { phone: d.phone } })).statusCode).toBe(202);
-  const code = await eventually(async () => {
-    const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${d.phone} and body like '%sign-in code%' order by id desc limit 1`;
-    return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
-  }, 10_000, 'the sign-in code');
-  const verified = await stack.app.inject({ method: 'POST', url: '/api/driver/sign-in/verify', remoteAddress: ip(), payload: { phone: d.phone, code } });
-  expect(verified.statusCode, verified.body).toBe(200);
-  return { ...d, token: verified.json<{ token: string }>().token };
+  return { ...d, token: await signInDriver(stack.app, stack.sql, d.phone, ip()) };
 }
 
 type Board = { jobs: { booking_reference: string; pickup_area: string; dropoff_area: string; pickup_time_london: string; fare_pence: number; own_rate: boolean; distance_miles: number }[]; more: boolean };

@@ -11,6 +11,8 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 
 /** A phone: these pages are read on phones. */
 export const PHONE_VIEWPORT = { width: 390, height: 844 };
+/** The consoles are walked at a desk's size. */
+export const DESKTOP_VIEWPORT = { width: 1440, height: 900 };
 
 export interface A11yProblem {
   id: string;

@@ -1,7 +1,8 @@
 // A stack whose HTTP API listens on a port of its own, with headless Chromium beside it, for the
 // tests that walk pages in a browser. The pages link to PUBLIC_BASE_URL, so it is this run's address.
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { freePort } from '../../dev/free-port.js';
+import { PHONE_VIEWPORT } from './axe.js';
 import { startStack, type TestStack } from './stack.js';
 
 /** Debian's chromium, as .ci/run installs it. */
@@ -14,4 +15,24 @@ export async function startBrowserStack(env: Record<string, string> = {}): Promi
   await stack.app.listen({ port, host: '127.0.0.1' });
   const browser = await chromium.launch(CHROMIUM);
   return { stack, browser, base };
+}
+
+/**
+ * Records what a person would see go wrong on the page: a script error, or the browser refusing
+ * something under the Content Security Policy. Tests assert the list stays empty.
+ */
+export function watchPage(page: Page, problems: string[]): Page {
+  page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`${page.url()}: ${msg.text()}`);
+  });
+  return page;
+}
+
+/** A fresh context (phone-sized unless told otherwise) on url, watched as watchPage watches. */
+export async function openWatched(browser: Browser, problems: string[], url: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: PHONE_VIEWPORT, ...options });
+  const page = watchPage(await context.newPage(), problems);
+  await page.goto(url);
+  return page;
 }

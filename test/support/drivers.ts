@@ -41,6 +41,35 @@ export async function createDriver(
   return { id, phone };
 }
 
+/**
+ * A UK mobile for a test driver who signs in or is texted by number (the sign-in refuses the drama
+ * range createDriver uses). Test files share one database and a phone's codes and texts are
+ * counted by number, so every file draws from one wide range (+44 74xx, all valid mobiles) at a
+ * random start: two files overlapping is about as likely as two 20-number runs meeting in 10^8.
+ */
+let mobileCounter = Math.floor(Math.random() * 99_000_000);
+export function testMobile(): string {
+  return `+4474${String(mobileCounter++ % 100_000_000).padStart(8, '0')}`;
+}
+
+/** The latest six-digit code texted to this phone (a sign-in code unless told which message). */
+export async function textedCode(sql: Sql, phone: string, like = '%sign-in code%'): Promise<string> {
+  return eventually(async () => {
+    const [m] = await sql<{ body: string }[]>`select body from outbox where recipient = ${phone} and body like ${like} order by id desc limit 1`;
+    return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
+  }, 10_000, `the code texted to ${phone}`);
+}
+
+/** The driver signs in to the app as a person does: asks for a code, reads the text, sends it back. Returns the app token. */
+export async function signInDriver(app: FastifyInstance, sql: Sql, phone: string, remoteAddress = '10.131.2.1'): Promise<string> {
+  const post = (url: string, payload: object) => app.inject({ method: 'POST', url, payload, remoteAddress });
+  const asked = await post('/api/driver/sign-in', { phone });
+  if (asked.statusCode !== 202) throw new Error(`sign-in for ${phone} answered ${asked.statusCode}: ${asked.body}`);
+  const verified = await post('/api/driver/sign-in/verify', { phone, code: await textedCode(sql, phone) });
+  if (verified.statusCode !== 200) throw new Error(`sign-in code for ${phone} answered ${verified.statusCode}: ${verified.body}`);
+  return verified.json<{ token: string }>().token;
+}
+
 export async function takeDriversOffline(sql: Sql, drivers: TestDriver[]): Promise<void> {
   if (drivers.length === 0) return;
   await sql`update drivers set online = false where id in ${sql(drivers.map((d) => d.id))}`;
