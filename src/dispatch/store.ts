@@ -284,6 +284,37 @@ export async function recordAcceptance(
   });
 }
 
+/**
+ * A card younger than this is told to its booking as seen but not yet marked so: the driver app can
+ * show a card in the moment between its claim and the booking workflow holding it, when the booking
+ * would not know the card and would drop the news. Marked once settled, so a later look still counts.
+ */
+export const SEEN_SETTLE_SECONDS = 2;
+
+/**
+ * The driver looked at these open cards of theirs (a card's page, or the app's feed on screen):
+ * returns the ones never seen before, which their bookings must be told of, and marks those past
+ * SEEN_SETTLE_SECONDS as seen, so each card's booking hears of it once, not on every reload and
+ * every poll of the app. Another driver's card, or a closed one, is never returned.
+ */
+export async function markOffersSeen(sql: Sql, driverId: string, offerIds: readonly string[]): Promise<{ id: string; booking_ref: string; marked: boolean }[]> {
+  if (offerIds.length === 0) return [];
+  return sql<{ id: string; booking_ref: string; marked: boolean }[]>`
+    with unseen as (
+      select id, booking_ref, offered_at < clock_timestamp() - make_interval(secs => ${SEEN_SETTLE_SECONDS}) as settled
+        from offers
+       where id in ${sql(offerIds as string[])} and driver_id = ${driverId} and status = 'offered' and seen_at is null
+    ), marked as (
+      update offers o set seen_at = clock_timestamp() from unseen where o.id = unseen.id and unseen.settled returning o.id
+    )
+    select id, booking_ref, settled as marked from unseen`;
+}
+
+/** The booking could not be told: the card counts as unseen again, so the next look tells it. */
+export async function unmarkOfferSeen(sql: Sql, offerId: string): Promise<void> {
+  await sql`update offers set seen_at = null where id = ${offerId} and status = 'offered'`;
+}
+
 export async function findOffer(sql: Sql, offerId: string): Promise<OfferRow | null> {
   const [row] = await sql<OfferRow[]>`
     select id, booking_ref, driver_id, round, tier, status, expires_at, fare_pence from offers where id = ${offerId}`;

@@ -13,7 +13,7 @@ import {
   type TripEvent,
 } from '../../workflows/bookings/definitions.js';
 import { findBooking, markDriverConfirmed } from '../bookings/store.js';
-import type { OfferRow } from '../dispatch/store.js';
+import { markOffersSeen, unmarkOfferSeen } from '../dispatch/store.js';
 import { screenFreeText } from '../screening/free-text.js';
 import { settleBooking } from '../settlement/settle.js';
 import { assertDriverMayWork } from './suspension.js';
@@ -73,34 +73,29 @@ export async function respondToOffer(
 }
 
 /**
- * The driver opened their job card (its page): the booking is told, which gives the card its full
- * window under the offer policy (docs/dispatch.md "Offer policy"). Only an open card counts; the
- * booking takes a repeat (a reload) as a no-op. A booking already closed is nothing to tell.
+ * The driver looked at open job cards of theirs: on a card's page, or in the driver app's feed on a
+ * visible screen (the app polls its feed only while it is in view). Each card's booking is told once
+ * (offers.seen_at), which gives the card its full window under the offer policy (docs/dispatch.md
+ * "Offer policy"). A booking already closed is nothing to tell; one that could not be told is told
+ * at the next look. Best effort: the page and the feed are never held up by a booking.
  */
-export async function offerSeen(s: Pick<Services, 'temporal'>, offer: Pick<OfferRow, 'id' | 'booking_ref' | 'driver_id' | 'status'>): Promise<void> {
-  if (offer.status !== 'offered') return;
-  try {
-    await s.temporal.workflow.getHandle(bookingWorkflowId(offer.booking_ref)).signal(offerSeenSignal, { offerId: offer.id, driverId: offer.driver_id });
-  } catch (err) {
-    if (!isWorkflowGone(err)) throw err;
-  }
-}
-
-/**
- * The driver app showed these open cards on a visible screen (the app polls its feed only while it
- * is in view): each counts as opened, as the card's own page does, so a driver answering from the
- * app is not cut off as unseen. Best effort: the feed is never held up by a booking it could not tell.
- */
-export async function offersShownInApp(
-  s: Pick<Services, 'temporal'>,
+export async function offersSeen(
+  s: Pick<Services, 'temporal' | 'sql'>,
   driverId: string,
-  jobs: ReadonlyArray<{ offer_id: string; booking_reference: string; offer: 'offered' | 'accepted' }>,
+  offerIds: readonly string[],
   warn: (err: unknown, offerId: string) => void,
 ): Promise<void> {
+  const unseen = await markOffersSeen(s.sql, driverId, offerIds);
   await Promise.all(
-    jobs
-      .filter((j) => j.offer === 'offered')
-      .map((j) => offerSeen(s, { id: j.offer_id, booking_ref: j.booking_reference, driver_id: driverId, status: 'offered' }).catch((err: unknown) => warn(err, j.offer_id))),
+    unseen.map(async (o) => {
+      try {
+        await s.temporal.workflow.getHandle(bookingWorkflowId(o.booking_ref)).signal(offerSeenSignal, { offerId: o.id, driverId });
+      } catch (err) {
+        if (isWorkflowGone(err)) return;
+        if (o.marked) await unmarkOfferSeen(s.sql, o.id).catch(() => undefined);
+        warn(err, o.id);
+      }
+    }),
   );
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardFor, jobsFor } from '../drivers/app.js';
-import { confirmPayment, offersShownInApp, reportTrip, respondToOffer } from '../drivers/offers.js';
+import { confirmPayment, offersSeen, reportTrip, respondToOffer } from '../drivers/offers.js';
 import { admitApplication, APPLICATION_BODY_LIMIT } from '../drivers/application-limits.js';
 import { applyAsDriver } from '../drivers/onboarding.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
@@ -215,7 +215,8 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const me = await signedInDriver(s, request);
       const jobs = await jobsFor(s, me.driverId);
-      await offersShownInApp(s, me.driverId, jobs, (err, offerId) => request.log.warn({ err, offerId }, 'job card shown in the app: booking not told'));
+      const open = jobs.filter((j) => j.offer === 'offered').map((j) => j.offer_id);
+      await offersSeen(s, me.driverId, open, (err, offerId) => request.log.warn({ err, offerId }, 'job card shown in the app: booking not told'));
       return { jobs };
     },
   });

@@ -7,7 +7,7 @@ import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { findOffer } from '../dispatch/store.js';
 import { findDriverCar } from '../drivers/store.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
-import { offerSeen } from '../drivers/offers.js';
+import { offersSeen } from '../drivers/offers.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderQuotePage } from '../pages/book-page.js';
 import { findDriverPosition } from '../pages/driver-position-store.js';
@@ -93,7 +93,11 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
         if (offer) await assertDriverMayWork(s, offer.driver_id);
         const booking = offer && (await findBooking(s.sql, offer.booking_ref));
         // The driver is looking: their card gets its full window. Never in the way of showing it.
-        if (offer && booking) await offerSeen(s, offer).catch((err: unknown) => request.log.warn({ err, offerId }, 'job card seen: booking not told'));
+        if (offer && booking) {
+          await offersSeen(s, offer.driver_id, [offer.id], (err) => request.log.warn({ err, offerId }, 'job card seen: booking not told')).catch((err: unknown) =>
+            request.log.warn({ err, offerId }, 'job card seen: not recorded'),
+          );
+        }
         return sendPage(reply, offer && booking ? renderJobCardPage({ offer, booking, token, now: s.now() }) : jobNotFoundPage());
       },
     });
