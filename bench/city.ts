@@ -68,6 +68,7 @@ import { createPartner } from '../src/partners/store.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
 import { freePort } from '../dev/free-port.js';
+import { cpuPerOperation, cpuSnapshot } from './cpu.js';
 import { percentile, startBenchStack, startProcess, waitForHttp, type Stack } from './support.js';
 
 const num = (name: string, dflt: number) => {
@@ -168,6 +169,31 @@ export interface KindFigures {
   smsPerBooking: number;
 }
 
+/**
+ * What the run cost, per booking made, from the start of the arrivals to the end of the drain: the
+ * whole lifecycle (dispatch, answers, the trip, settlement, cancellations and amendments), for the
+ * capacity model in docs/capacity.md.
+ */
+export interface CityCost {
+  bookings: number;
+  /**
+   * CPU ms per booking by process (bench/cpu.ts names; "bench client" is the simulation itself),
+   * net of what each process used idle (sampled for IDLE_SAMPLE_MS before the arrivals) over the
+   * run; cpuMsWithIdle is the gross figure.
+   */
+  cpuMs: Record<string, number>;
+  cpuMsWithIdle: Record<string, number>;
+  idleCpuMsPerSecond: Record<string, number>;
+  /** Transactions committed and rows written (inserted, updated, deleted) per booking, by database, net of idle. */
+  service: { commits: number; rowWrites: number };
+  temporal: { commits: number; rowWrites: number };
+  /** Write-ahead log per booking, the whole Postgres server (both databases on the cluster), net of idle. */
+  walBytes: number;
+  /** Temporal history events per booking workflow (a sample of the bookings made). */
+  historyEventsMean: number;
+  historyEventsP90: number;
+}
+
 export interface CityResult {
   ok: boolean;
   error?: string;
@@ -180,6 +206,7 @@ export interface CityResult {
   failures: number;
   invariantsBroken: number;
   kinds: Record<'immediate' | 'prebooked' | 'partner' | 'all', KindFigures> | null;
+  cost?: CityCost;
 }
 
 export interface CityRunOptions {
@@ -205,6 +232,8 @@ export function seededRandom(...parts: (string | number)[]): () => number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long the run samples its processes idle, before the arrivals (for the cost per booking net of idle). */
+const IDLE_SAMPLE_MS = 10_000;
 const between = (rnd: () => number, lo: number, hi: number) => lo + rnd() * (hi - lo);
 const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 const pct = (xs: number[], p: number) => (xs.length ? percentile([...xs].sort((a, b) => a - b), p) : NaN);
@@ -604,6 +633,82 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     }
   }
 
+  // Stores' counters (pg_stat_database, the WAL position): the service's database and Temporal's
+  // (on the cluster, Temporal's databases live in the same Postgres; on the dev server, SQLite).
+  type StoreStats = { wal: number; service: { commits: number; rowWrites: number }; temporal: { commits: number; rowWrites: number } };
+  async function storeStats(): Promise<StoreStats> {
+    const rows = await sql<{ datname: string; mine: boolean; commits: number; writes: number; wal: number }[]>`
+      select datname, datname = current_database() as mine, xact_commit::float8 as commits,
+             (tup_inserted + tup_updated + tup_deleted)::float8 as writes, (pg_current_wal_lsn() - '0/0'::pg_lsn)::float8 as wal
+        from pg_stat_database where datname is not null`;
+    const sum = (f: (r: (typeof rows)[number]) => boolean) => ({
+      commits: rows.filter(f).reduce((n, r) => n + r.commits, 0),
+      rowWrites: rows.filter(f).reduce((n, r) => n + r.writes, 0),
+    });
+    return { wal: rows[0]?.wal ?? 0, service: sum((r) => r.mine), temporal: sum((r) => r.datname.startsWith('temporal')) };
+  }
+
+  const diffStats = (a: StoreStats, b: StoreStats): StoreStats => ({
+    wal: a.wal - b.wal,
+    service: { commits: a.service.commits - b.service.commits, rowWrites: a.service.rowWrites - b.service.rowWrites },
+    temporal: { commits: a.temporal.commits - b.temporal.commits, rowWrites: a.temporal.rowWrites - b.temporal.rowWrites },
+  });
+  const scaleStats = (a: StoreStats, k: number): StoreStats => ({
+    wal: a.wal * k,
+    service: { commits: a.service.commits * k, rowWrites: a.service.rowWrites * k },
+    temporal: { commits: a.temporal.commits * k, rowWrites: a.temporal.rowWrites * k },
+  });
+
+  async function costOf(
+    refs: string[],
+    cpuBefore: ReturnType<typeof cpuSnapshot>,
+    before: StoreStats,
+    idlePerSecond: Map<string, number>,
+    idleStoresPerSecond: StoreStats,
+    seconds: number,
+  ): Promise<CityCost> {
+    const cpu = cpuPerOperation(cpuBefore, cpuSnapshot(), refs.length);
+    const cpuNet = new Map([...cpu].map(([k, v]) => [k, Math.max(0, v - ((idlePerSecond.get(k) ?? 0) * seconds) / Math.max(1, refs.length))]));
+    // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
+    await sleep(1500);
+    // Net of what the stores do idle (the sample reads pg_stat_database itself, a few commits).
+    const used = diffStats(diffStats(await storeStats(), before), scaleStats(idleStoresPerSecond, seconds));
+    const per = (x: number) => Math.max(0, x) / Math.max(1, refs.length);
+    const lengths: number[] = [];
+    for (const ref of refs.slice(0, 60)) {
+      const d = await client.workflow.getHandle(bookingWorkflowId(ref)).describe().catch(() => null);
+      if (d) lengths.push(d.historyLength);
+    }
+    lengths.sort((a, b) => a - b);
+    return {
+      bookings: refs.length,
+      cpuMs: Object.fromEntries(cpuNet),
+      cpuMsWithIdle: Object.fromEntries(cpu),
+      idleCpuMsPerSecond: Object.fromEntries(idlePerSecond),
+      service: { commits: per(used.service.commits), rowWrites: per(used.service.rowWrites) },
+      temporal: { commits: per(used.temporal.commits), rowWrites: per(used.temporal.rowWrites) },
+      walBytes: per(used.wal),
+      historyEventsMean: lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length),
+      historyEventsP90: percentile(lengths, 90),
+    };
+  }
+
+  function printCost(c: CityCost): void {
+    const f1 = (x: number) => x.toFixed(1);
+    const service = Object.entries(c.cpuMs).filter(([k]) => k !== 'bench client');
+    console.log(`\nWhat a booking cost, from the first arrival to the end of the drain (${c.bookings} bookings made; the whole lifecycle, idle time included):`);
+    console.log('| per booking | value |');
+    console.log('|---|---:|');
+    for (const [k, v] of service.sort()) console.log(`| CPU ms, ${k} (with its idle share; idle ms a second) | ${f1(v)} (${f1(c.cpuMsWithIdle[k] ?? 0)}; ${f1(c.idleCpuMsPerSecond[k] ?? 0)}) |`);
+    const gross = Object.entries(c.cpuMsWithIdle).filter(([k]) => k !== 'bench client').reduce((n, [, v]) => n + v, 0);
+    console.log(`| **CPU ms, the service's processes** (with their idle share) | **${f1(service.reduce((n, [, v]) => n + v, 0))}** (${f1(gross)}) |`);
+    console.log(`| CPU ms, the simulation (drivers, passengers, partners; not the service) | ${f1(c.cpuMs['bench client'] ?? 0)} |`);
+    console.log(`| Postgres transactions / rows written, the service's database | ${f1(c.service.commits)} / ${f1(c.service.rowWrites)} |`);
+    console.log(`| Postgres transactions / rows written, Temporal's databases | ${f1(c.temporal.commits)} / ${f1(c.temporal.rowWrites)} |`);
+    console.log(`| write-ahead log KB (the whole server) | ${f1(c.walBytes / 1024)} |`);
+    console.log(`| history events per booking workflow, mean / p90 | ${f1(c.historyEventsMean)} / ${c.historyEventsP90} |`);
+  }
+
   let exitCode = 0;
   let result: CityResult = { ok: false, offered: 0, accepted: 0, shed: 0, phaseSeconds: 0, drained: false, failures: 0, invariantsBroken: 0, kinds: null };
   let driverLoopDone: Promise<void> = Promise.resolve();
@@ -658,8 +763,19 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
       const x = await post(`/api/public/v1/booking/${ref}`, { action: 'cancel', token: r.json.manage_token as string, reason: 'baseline' });
       if (x.status !== 200) throw new Error(`baseline cancel ${x.status} ${JSON.stringify(x.json)}`);
     }
+    // What the processes use doing nothing (pollers, Temporal's and Postgres' housekeeping), per
+    // second, so the cost per booking can leave out the idle share of a long drain.
+    const idleFrom = cpuSnapshot();
+    const idleStores = await storeStats();
+    const idleStarted = performance.now();
+    await sleep(IDLE_SAMPLE_MS);
+    const idleSeconds = (performance.now() - idleStarted) / 1000;
+    const idlePerSecond = cpuPerOperation(idleFrom, cpuSnapshot(), idleSeconds);
+    const idleStoresPerSecond = scaleStats(diffStats(await storeStats(), idleStores), 1 / idleSeconds);
     driverLoopDone = driverLoop();
 
+    const storesBefore = await storeStats();
+    const cpuBefore = cpuSnapshot();
     const started = performance.now();
     while (performance.now() - started < seconds * 1000) {
       const due = Math.floor(((performance.now() - started) / 1000) * rate);
@@ -678,6 +794,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     simStopped = true;
     await driverLoopDone;
     clearInterval(keepFresh);
+    const cost = await costOf(made.map((m) => m.ref), cpuBefore, storesBefore, idlePerSecond, idleStoresPerSecond, (performance.now() - started) / 1000);
 
     if (!drained) await explainOpen(made);
 
@@ -786,6 +903,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         `cards accepted after their expiry: ${inv.accepted_after_expiry}; accepted after pickup plus the no-show grace: ${inv.accepted_after_grace}; ` +
         `drivers let go as no-shows: ${inv.no_show_releases})`,
     );
+    printCost(cost);
     const broken = inv.held_two + inv.two_cards + inv.card_while_holding + inv.two_cards_one_booking + inv.accepted_while_held;
     if (broken > 0) {
       console.error(`bench city: ${broken} invariant violations; evidence in ${await keepEvidence(inv.pairs)}`);
@@ -802,6 +920,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
       failures: Object.values(failures).reduce((n, x) => n + x, 0),
       invariantsBroken: broken,
       kinds,
+      cost,
     };
   } catch (err) {
     console.error(err);
@@ -847,6 +966,11 @@ export function printComparison(old: CityResult, now: CityResult, labels: { old:
     for (const [label, get, fmt] of measures) console.log(`| ${names[k]} | ${label} | ${fmt(get(a))} | ${fmt(get(b))} | ${ratio(get(a), get(b))} |`);
   }
   console.log(`| all | bookings made / shed | ${old.accepted} / ${old.shed} | ${now.accepted} / ${now.shed} | |`);
+  const serviceCpu = (r: CityResult) => (r.cost ? Object.entries(r.cost.cpuMs).filter(([k]) => k !== 'bench client').reduce((n, [, v]) => n + v, 0) : NaN);
+  const events = (r: CityResult) => r.cost?.historyEventsMean ?? NaN;
+  const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+  console.log(`| all | CPU ms per booking, the service's processes | ${f1(serviceCpu(old))} | ${f1(serviceCpu(now))} | ${ratio(serviceCpu(old), serviceCpu(now))} |`);
+  console.log(`| all | history events per booking workflow | ${f1(events(old))} | ${f1(events(now))} | ${ratio(events(old), events(now))} |`);
 }
 
 async function main(): Promise<number> {

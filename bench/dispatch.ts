@@ -1,6 +1,6 @@
 // Booking -> first job card, end to end, beside a raw Temporal start-workflow + signal round trip
 // measured in the same run on the same server.
-//   npx tsx bench/dispatch.ts   (BENCH_CONCURRENCY=8 BENCH_SECONDS=20 BENCH_DRIVERS=1500 by default)
+//   npx tsx bench/dispatch.ts   (BENCH_CONCURRENCY=8 BENCH_SECONDS=20 BENCH_DRIVERS=4500 by default)
 // BENCH_SECONDS are split into BENCH_ROUNDS (3) rounds taken in turn with the baseline's, and the CPU
 // each process used in them is printed per operation.
 // Target: first job card p50 <= 1.3 x the raw round trip p50, on both topologies.
@@ -16,9 +16,11 @@
 // only to learn that the card exists, which delays the next booking of that client (it lowers
 // bookings/s by at most POLL_MS per booking) but does not enter the latency.
 //
-// Seeded drivers never answer and OFFER_TIMEOUT_SECONDS is 600, so no cascade moves on during the
-// run: each booking sends exactly one job card, to a driver who then counts as busy (an open job
-// card). So every booking uses up one driver, and the run stops early if the drivers run out.
+// Seeded drivers never answer, OFFER_TIMEOUT_SECONDS is 600 and no unopened card is cut
+// (OFFER_UNSEEN_SECONDS=0), so no cascade moves on during the run: each booking's first round sends
+// the offer policy's group of cards (OFFER_GROUP_SIZE, 3: the first by SMS, the others by WhatsApp
+// and the app) to drivers who then count as busy (an open job card). So every booking uses up a
+// group of drivers, and the run stops early if the drivers run out.
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../src/db/sql.js';
@@ -30,7 +32,9 @@ import { closedLoop, mergeRounds, percentile, prepareServiceBench, rounds, print
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const driverCount = Number(process.env.BENCH_DRIVERS ?? 1500);
+const driverCount = Number(process.env.BENCH_DRIVERS ?? 4500);
+/** The service's default OFFER_GROUP_SIZE (src/config.ts), which the bench's processes run with. */
+const OFFER_GROUP = 3;
 const POLL_MS = 5;
 const CARD_TIMEOUT_MS = 60_000;
 const taskQueue = 'bench-dispatch';
@@ -330,8 +334,9 @@ try {
   const cpuRaw: CpuSnapshot = new Map();
   const cpuBookings: CpuSnapshot = new Map();
   const run = { timings: new Map<string, { sentAt: number; cardAt: number }>(), stoppedEarly: false };
-  // Leave room for the bookings still in flight when the cap is reached.
-  let budget = driverCount - warmBookings - concurrency;
+  // Each booking holds a group of drivers (the service's OFFER_GROUP_SIZE, its default 3); leave
+  // room for the bookings still in flight when the cap is reached.
+  let budget = Math.floor(driverCount / OFFER_GROUP) - warmBookings - concurrency;
   for (let r = 0; r < rounds && !run.stoppedEarly; r++) {
     const t0 = cpuSnapshot();
     rawParts.push(await closedLoop(raw.label, concurrency, seconds / rounds, raw.call));
