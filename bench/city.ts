@@ -69,6 +69,7 @@ import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
 import { freePort } from '../dev/free-port.js';
 import { cpuPerOperation, cpuSnapshot } from './cpu.js';
+import { diffStats, scaleStats, storeStats, type StoreStats } from './stores.js';
 import { percentile, startBenchStack, startProcess, waitForHttp, type Stack } from './support.js';
 
 const num = (name: string, dflt: number) => {
@@ -232,6 +233,8 @@ export function seededRandom(...parts: (string | number)[]): () => number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The service's processes, as bench/cpu.ts names them: not the simulation, nor bench/capacity.ts's baseline worker. */
+const isService = (process: string) => process !== 'bench client' && process !== 'baseline worker';
 /** How long the run samples its processes idle, before the arrivals (for the cost per booking net of idle). */
 const IDLE_SAMPLE_MS = 10_000;
 const between = (rnd: () => number, lo: number, hi: number) => lo + rnd() * (hi - lo);
@@ -633,32 +636,6 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     }
   }
 
-  // Stores' counters (pg_stat_database, the WAL position): the service's database and Temporal's
-  // (on the cluster, Temporal's databases live in the same Postgres; on the dev server, SQLite).
-  type StoreStats = { wal: number; service: { commits: number; rowWrites: number }; temporal: { commits: number; rowWrites: number } };
-  async function storeStats(): Promise<StoreStats> {
-    const rows = await sql<{ datname: string; mine: boolean; commits: number; writes: number; wal: number }[]>`
-      select datname, datname = current_database() as mine, xact_commit::float8 as commits,
-             (tup_inserted + tup_updated + tup_deleted)::float8 as writes, (pg_current_wal_lsn() - '0/0'::pg_lsn)::float8 as wal
-        from pg_stat_database where datname is not null`;
-    const sum = (f: (r: (typeof rows)[number]) => boolean) => ({
-      commits: rows.filter(f).reduce((n, r) => n + r.commits, 0),
-      rowWrites: rows.filter(f).reduce((n, r) => n + r.writes, 0),
-    });
-    return { wal: rows[0]?.wal ?? 0, service: sum((r) => r.mine), temporal: sum((r) => r.datname.startsWith('temporal')) };
-  }
-
-  const diffStats = (a: StoreStats, b: StoreStats): StoreStats => ({
-    wal: a.wal - b.wal,
-    service: { commits: a.service.commits - b.service.commits, rowWrites: a.service.rowWrites - b.service.rowWrites },
-    temporal: { commits: a.temporal.commits - b.temporal.commits, rowWrites: a.temporal.rowWrites - b.temporal.rowWrites },
-  });
-  const scaleStats = (a: StoreStats, k: number): StoreStats => ({
-    wal: a.wal * k,
-    service: { commits: a.service.commits * k, rowWrites: a.service.rowWrites * k },
-    temporal: { commits: a.temporal.commits * k, rowWrites: a.temporal.rowWrites * k },
-  });
-
   async function costOf(
     refs: string[],
     cpuBefore: ReturnType<typeof cpuSnapshot>,
@@ -672,7 +649,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
     await sleep(1500);
     // Net of what the stores do idle (the sample reads pg_stat_database itself, a few commits).
-    const used = diffStats(diffStats(await storeStats(), before), scaleStats(idleStoresPerSecond, seconds));
+    const used = diffStats(diffStats(await storeStats(sql), before), scaleStats(idleStoresPerSecond, seconds));
     const per = (x: number) => Math.max(0, x) / Math.max(1, refs.length);
     const lengths: number[] = [];
     for (const ref of refs.slice(0, 60)) {
@@ -695,12 +672,12 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
 
   function printCost(c: CityCost): void {
     const f1 = (x: number) => x.toFixed(1);
-    const service = Object.entries(c.cpuMs).filter(([k]) => k !== 'bench client');
+    const service = Object.entries(c.cpuMs).filter(([k]) => isService(k));
     console.log(`\nWhat a booking cost, from the first arrival to the end of the drain (${c.bookings} bookings made; the whole lifecycle, idle time included):`);
     console.log('| per booking | value |');
     console.log('|---|---:|');
     for (const [k, v] of service.sort()) console.log(`| CPU ms, ${k} (with its idle share; idle ms a second) | ${f1(v)} (${f1(c.cpuMsWithIdle[k] ?? 0)}; ${f1(c.idleCpuMsPerSecond[k] ?? 0)}) |`);
-    const gross = Object.entries(c.cpuMsWithIdle).filter(([k]) => k !== 'bench client').reduce((n, [, v]) => n + v, 0);
+    const gross = Object.entries(c.cpuMsWithIdle).filter(([k]) => isService(k)).reduce((n, [, v]) => n + v, 0);
     console.log(`| **CPU ms, the service's processes** (with their idle share) | **${f1(service.reduce((n, [, v]) => n + v, 0))}** (${f1(gross)}) |`);
     console.log(`| CPU ms, the simulation (drivers, passengers, partners; not the service) | ${f1(c.cpuMs['bench client'] ?? 0)} |`);
     console.log(`| Postgres transactions / rows written, the service's database | ${f1(c.service.commits)} / ${f1(c.service.rowWrites)} |`);
@@ -766,15 +743,15 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     // What the processes use doing nothing (pollers, Temporal's and Postgres' housekeeping), per
     // second, so the cost per booking can leave out the idle share of a long drain.
     const idleFrom = cpuSnapshot();
-    const idleStores = await storeStats();
+    const idleStores = await storeStats(sql);
     const idleStarted = performance.now();
     await sleep(IDLE_SAMPLE_MS);
     const idleSeconds = (performance.now() - idleStarted) / 1000;
     const idlePerSecond = cpuPerOperation(idleFrom, cpuSnapshot(), idleSeconds);
-    const idleStoresPerSecond = scaleStats(diffStats(await storeStats(), idleStores), 1 / idleSeconds);
+    const idleStoresPerSecond = scaleStats(diffStats(await storeStats(sql), idleStores), 1 / idleSeconds);
     driverLoopDone = driverLoop();
 
-    const storesBefore = await storeStats();
+    const storesBefore = await storeStats(sql);
     const cpuBefore = cpuSnapshot();
     const started = performance.now();
     while (performance.now() - started < seconds * 1000) {
@@ -966,7 +943,7 @@ export function printComparison(old: CityResult, now: CityResult, labels: { old:
     for (const [label, get, fmt] of measures) console.log(`| ${names[k]} | ${label} | ${fmt(get(a))} | ${fmt(get(b))} | ${ratio(get(a), get(b))} |`);
   }
   console.log(`| all | bookings made / shed | ${old.accepted} / ${old.shed} | ${now.accepted} / ${now.shed} | |`);
-  const serviceCpu = (r: CityResult) => (r.cost ? Object.entries(r.cost.cpuMs).filter(([k]) => k !== 'bench client').reduce((n, [, v]) => n + v, 0) : NaN);
+  const serviceCpu = (r: CityResult) => (r.cost ? Object.entries(r.cost.cpuMs).filter(([k]) => isService(k)).reduce((n, [, v]) => n + v, 0) : NaN);
   const events = (r: CityResult) => r.cost?.historyEventsMean ?? NaN;
   const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
   console.log(`| all | CPU ms per booking, the service's processes | ${f1(serviceCpu(old))} | ${f1(serviceCpu(now))} | ${ratio(serviceCpu(old), serviceCpu(now))} |`);

@@ -14,6 +14,7 @@ import { connectTemporal } from '../src/temporal/connection.js';
 import { quoteWorkflowId } from '../workflows/quotes/definitions.js';
 import { freePort } from '../dev/free-port.js';
 import { addCpu, cpuPerOperation, cpuSnapshot, printCpuTable, type CpuSnapshot } from './cpu.js';
+import { addStats, diffStats, printStoreTable, scaleStats, storeStats, type StoreStats } from './stores.js';
 import { closedLoop, mergeRounds, printTable, rounds, startBenchStack, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -90,14 +91,23 @@ try {
   const cpuRaw: CpuSnapshot = new Map();
   const cpuQuotes: CpuSnapshot = new Map();
   const cpuQuoteWorkflows: CpuSnapshot = new Map();
+  // What each phase wrote to Postgres, summed over its rounds (a zero to start from).
+  const zero = scaleStats(await storeStats(sql), 0);
+  let storesRaw: StoreStats = zero;
+  let storesQuotes: StoreStats = zero;
   for (let r = 0; r < rounds; r++) {
+    const s0 = await storeStats(sql);
     const t0 = cpuSnapshot();
     rawParts.push(await closedLoop('raw', connections, seconds / rounds, async () => {
       await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
     }));
     const t1 = cpuSnapshot();
+    const s1 = await storeStats(sql);
     quoteParts.push(await http('quote', `http://127.0.0.1:${apiPort}`, quoteBody, headers, seconds / rounds));
     const t2 = cpuSnapshot();
+    const s2 = await storeStats(sql);
+    storesRaw = addStats(storesRaw, diffStats(s1, s0));
+    storesQuotes = addStats(storesQuotes, diffStats(s2, s1));
     // Not a target: the quote's own workflow started raw, as the API starts it (no HTTP, pricing or
     // row), to split a quote's cost between its workflow and the rest of the request.
     quoteWorkflowParts.push(await closedLoop('quote workflow', connections, seconds / rounds, async () => {
@@ -135,6 +145,10 @@ try {
     { label: 'raw start', perOp: cpuPerOperation(new Map(), cpuRaw, raw.requests) },
     { label: 'quote', perOp: cpuPerOperation(new Map(), cpuQuotes, quote.requests) },
     { label: 'quote workflow alone', perOp: cpuPerOperation(new Map(), cpuQuoteWorkflows, quoteWorkflow.requests) },
+  ]);
+  printStoreTable([
+    { label: 'raw start', perOp: scaleStats(storesRaw, 1 / Math.max(1, raw.requests)) },
+    { label: 'quote', perOp: scaleStats(storesQuotes, 1 / Math.max(1, quote.requests)) },
   ]);
   const [{ count }] = (await sql`select count(*)::int as count from quotes`) as unknown as [{ count: number }];
   console.log(`quotes recorded in Postgres: ${count}`);
