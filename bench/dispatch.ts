@@ -24,6 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../src/db/sql.js';
+import { loadConfig } from '../src/config.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
 import { signalRoundTripSignal, signalRoundTripWorkflow } from './workflows.js';
@@ -33,8 +34,6 @@ import { closedLoop, mergeRounds, percentile, prepareServiceBench, rounds, print
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const driverCount = Number(process.env.BENCH_DRIVERS ?? 4500);
-/** The service's default OFFER_GROUP_SIZE (src/config.ts), which the bench's processes run with. */
-const OFFER_GROUP = 3;
 const POLL_MS = 5;
 const CARD_TIMEOUT_MS = 60_000;
 const taskQueue = 'bench-dispatch';
@@ -334,9 +333,9 @@ try {
   const cpuRaw: CpuSnapshot = new Map();
   const cpuBookings: CpuSnapshot = new Map();
   const run = { timings: new Map<string, { sentAt: number; cardAt: number }>(), stoppedEarly: false };
-  // Each booking holds a group of drivers (the service's OFFER_GROUP_SIZE, its default 3); leave
+  // Each booking holds a group of drivers (OFFER_GROUP_SIZE, as the service's processes read it); leave
   // room for the bookings still in flight when the cap is reached.
-  let budget = Math.floor(driverCount / OFFER_GROUP) - warmBookings - concurrency;
+  let budget = Math.floor(driverCount / loadConfig({ ...process.env, ...env }).OFFER_GROUP_SIZE) - warmBookings - concurrency;
   for (let r = 0; r < rounds && !run.stoppedEarly; r++) {
     const t0 = cpuSnapshot();
     rawParts.push(await closedLoop(raw.label, concurrency, seconds / rounds, raw.call));

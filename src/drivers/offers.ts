@@ -85,7 +85,13 @@ export async function offersSeen(
   offerIds: readonly string[],
   warn: (err: unknown, offerId: string) => void,
 ): Promise<void> {
-  const unseen = await markOffersSeen(s.sql, driverId, offerIds);
+  let unseen: Awaited<ReturnType<typeof markOffersSeen>>;
+  try {
+    unseen = await markOffersSeen(s.sql, driverId, offerIds);
+  } catch (err) {
+    for (const id of offerIds) warn(err, id);
+    return;
+  }
   await Promise.all(
     unseen.map(async (o) => {
       try {

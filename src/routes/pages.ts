@@ -93,11 +93,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
         if (offer) await assertDriverMayWork(s, offer.driver_id);
         const booking = offer && (await findBooking(s.sql, offer.booking_ref));
         // The driver is looking: their card gets its full window. Never in the way of showing it.
-        if (offer && booking) {
-          await offersSeen(s, offer.driver_id, [offer.id], (err) => request.log.warn({ err, offerId }, 'job card seen: booking not told')).catch((err: unknown) =>
-            request.log.warn({ err, offerId }, 'job card seen: not recorded'),
-          );
-        }
+        if (offer && booking) await offersSeen(s, offer.driver_id, [offer.id], (err) => request.log.warn({ err, offerId }, 'job card seen: booking not told'));
         return sendPage(reply, offer && booking ? renderJobCardPage({ offer, booking, token, now: s.now() }) : jobNotFoundPage());
       },
     });
