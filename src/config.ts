@@ -122,6 +122,28 @@ const ConfigSchema = z.object({
   SIGN_IN_LOCK_MINUTES: positiveInt.default(15),
   /** Wrong codes from one address per hour before it may guess no more. */
   SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: positiveInt.default(50),
+  /**
+   * The sending policy for every other message the service pays for (src/notify/sending-policy.ts,
+   * docs/notifications.md "Sending policy"). Texts go only to mobiles of SIGN_IN_CODE_COUNTRIES.
+   * A booking's passenger is texted (and emailed) only while these allow it, decided at the
+   * booking's first message and kept for the rest of its story; the booking stands either way.
+   * Bookings texted to one phone (or emailed to one mailbox) per hour and per day, whoever booked:
+   */
+  BOOKING_TEXTS_PER_RECIPIENT_PER_HOUR: positiveInt.default(6),
+  BOOKING_TEXTS_PER_RECIPIENT_PER_DAY: positiveInt.default(20),
+  /** Bookings texted per hour for one caller without an API key: an address (IPv6 by /64), or a signed-in passenger. Recipients who have travelled or signed in before are not counted. */
+  BOOKING_TEXTS_PER_CALLER_PER_HOUR: positiveInt.default(30),
+  /** Bookings texted per hour for one API key or partner (its booking allowance is BOOKING_RATE_LIMIT_PER_HOUR). */
+  BOOKING_TEXTS_PER_KEY_PER_HOUR: positiveInt.default(300),
+  /**
+   * Bookings texted (and emailed) in a UTC day, service-wide, by channel. Past half of it, bookings
+   * from callers without a key to recipients never seen before are no longer texted, so the rest is
+   * kept for partners, keys and returning passengers; ops are emailed at 80 %.
+   */
+  BOOKING_SMS_PER_DAY: positiveInt.default(10_000),
+  BOOKING_EMAILS_PER_DAY: positiveInt.default(20_000),
+  /** Job cards texted to one driver per hour; beyond it, cards come by WhatsApp and the app only. */
+  JOB_CARD_SMS_PER_DRIVER_PER_HOUR: positiveInt.default(20),
   DISPATCH_LEAD_SECONDS: positiveInt.default(15 * 60),
   /**
    * Advance allocation (src/dispatch/advance.ts): airport runs and trips of at least

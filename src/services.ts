@@ -4,7 +4,7 @@ import { billingSettings } from './billing/settings.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
 import type { Geocoder, Router } from './geo/types.js';
-import { createNotifier } from './notify/index.js';
+import { createNotifier, sendingPolicySettings } from './notify/index.js';
 import type { Notifier } from './notify/notifier.js';
 import { temporalUiBookingUrl } from './ops/links.js';
 import { countingFailures, createWorkerMetrics, type WorkerMetrics } from './ops/metrics.js';
@@ -25,10 +25,12 @@ export interface Services {
 
 /** The notifier the configuration asks for: the outbox only, or the outbox plus Twilio and SMTP. */
 export function notifierFromConfig(config: Config, sql: Sql): Notifier {
-  if (config.NOTIFIER !== 'live') return createNotifier({ sql, kind: 'outbox' });
+  const policy = sendingPolicySettings(config);
+  if (config.NOTIFIER !== 'live') return createNotifier({ sql, kind: 'outbox', policy });
   return createNotifier({
     sql,
     kind: 'live',
+    policy,
     twilio: {
       accountSid: config.TWILIO_ACCOUNT_SID ?? '',
       authToken: config.TWILIO_AUTH_TOKEN ?? '',

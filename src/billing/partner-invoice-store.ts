@@ -17,13 +17,17 @@ export interface PartnerInvoice {
   lines: InvoiceLine[];
 }
 
-/** Partners whose jobs had SMS sent in the week, and how many (sign-in codes and invoice reminders never count). */
+/**
+ * Partners whose jobs had SMS sent in the week, and how many. Sign-in codes and invoice reminders
+ * never count, nor claim links: a claim link is texted because someone else asked for the
+ * partner's trip, so the service pays for it, never the partner (docs/billing.md, "Who pays for a text").
+ */
 export async function partnersSmsInWeek(sql: Sql, weekStart: string, weekEnd: string): Promise<Array<{ partnerId: string; smsCount: number }>> {
   const rows = await sql<{ partner_id: string; n: number }[]>`
     select b.partner_id, count(*)::integer as n
       from outbox o join bookings b on b.ref = o.booking_ref
      where b.partner_id is not null and o.channel = 'sms' and o.sent_at >= ${weekStart} and o.sent_at < ${weekEnd}
-       and (o.purpose is null or o.purpose not in ('sign_in_code', 'invoice_reminder'))
+       and (o.purpose is null or o.purpose not in ('sign_in_code', 'invoice_reminder', 'claim_link'))
        and not exists (select 1 from drivers d where d.phone = o.recipient)
      group by b.partner_id
      order by b.partner_id`;

@@ -55,13 +55,18 @@ export async function weekEarningsPence(sql: Sql, driverId: string, weekStart: s
  * outbox names no driver. Only messages actually sent count: a row without sent_at is a failed or
  * unfinished attempt. WhatsApp and email are free, and sign-in codes are never billed: anyone can
  * ask for one to any driver's phone. Nor are the service's own reminders to pay its invoice.
+ * A job card is billed only for a job the driver accepted: a card for a job they did not take (a
+ * stranger's booking nobody took, one another driver won) was caused by whoever booked it, and the
+ * service pays for it (docs/billing.md, "Who pays for a text").
  */
 export async function weekSmsCount(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::integer as n
       from outbox o join drivers d on o.recipient = d.phone
      where d.id = ${driverId} and o.channel = 'sms' and o.sent_at >= ${weekStart} and o.sent_at < ${weekEnd}
-       and (o.purpose is null or o.purpose not in ('sign_in_code', 'invoice_reminder'))`;
+       and (o.purpose is null or o.purpose not in ('sign_in_code', 'invoice_reminder', 'job_card')
+            or (o.purpose = 'job_card' and exists (
+                  select 1 from offers f where f.booking_ref = o.booking_ref and f.driver_id = d.id and f.status = 'accepted')))`;
   return row?.n ?? 0;
 }
 

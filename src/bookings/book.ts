@@ -1,8 +1,10 @@
 import type { ApiKey } from '../auth/api-keys.js';
+import { addressKey } from '../auth/code-guard.js';
 import type { Config } from '../config.js';
 import type { GeoLocation } from '../geo/types.js';
 import { dispatchLeadSeconds, type TripForLead } from '../dispatch/advance.js';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
+import { recordBookingSender } from '../notify/sending-policy-store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
@@ -157,6 +159,8 @@ async function createOrAnswer(
   const repeat = claim.created ? 'owner' : repeatedBy(claim.owner, caller.owner);
   if (repeat === 'owner') {
     await admitNewRide(s, caller.owner, trip.phone, claim.ref);
+    // Who caused this ride's texts, for the sending policy's allowances (src/notify/sending-policy.ts).
+    await recordBookingSender(s.sql, { ref: claim.ref, principal: caller.owner.principal, address: addressKey(caller.address) });
     const booking = await createBooking(bookingStarter(s), identity, farePence, build, caller.owner, claim);
     return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
   }

@@ -1,5 +1,5 @@
 import { checkPassengerEmail } from '../passengers/email.js';
-import { normalisePhone } from '../passengers/phone.js';
+import { normalisePassengerPhone } from '../passengers/phone.js';
 import { Refusal, type RefusedField } from '../refusal.js';
 import { normaliseFlightNumber } from '../screening/flight-number.js';
 import { screenFreeText } from '../screening/free-text.js';
@@ -71,7 +71,7 @@ export function readPassenger<B extends object>(body: B, fields: PassengerFields
     refused.push({ name: field, message: r.reason });
     return undefined;
   };
-  const phone = checked(fields.phone, (v) => normalisePhone(v), true)?.e164 ?? '';
+  const phone = checked(fields.phone, (v) => normalisePassengerPhone(v), true)?.e164 ?? '';
   const email = checked(fields.email, checkPassengerEmail)?.email ?? null;
   const flightNumber = checked(fields.flightNumber, normaliseFlightNumber)?.value ?? null;
 

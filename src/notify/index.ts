@@ -3,6 +3,7 @@ import { ChannelRouter } from './channel-router.js';
 import { DeliveringNotifier } from './delivering-notifier.js';
 import type { Notifier } from './notifier.js';
 import { OutboxNotifier } from './outbox-notifier.js';
+import { PolicedNotifier, type SendingPolicySettings } from './sending-policy.js';
 import { SmtpTransport, type SmtpTransportOptions } from './smtp-transport.js';
 import { TwilioTransport, type TwilioTransportOptions } from './twilio-transport.js';
 
@@ -14,6 +15,7 @@ export { ChannelRouter } from './channel-router.js';
 export { DeliveringNotifier } from './delivering-notifier.js';
 export { DeliveryError, isNonRetryable } from './delivery-error.js';
 export { OutboxNotifier } from './outbox-notifier.js';
+export { PolicedNotifier, sendingPolicySettings, WITHHELD_PROVIDER, type SendingPolicySettings } from './sending-policy.js';
 export { SmtpTransport } from './smtp-transport.js';
 export { TwilioTransport } from './twilio-transport.js';
 
@@ -23,9 +25,17 @@ export interface NotifierOptions {
   kind: 'outbox' | 'live';
   twilio?: TwilioTransportOptions;
   smtp?: SmtpTransportOptions;
+  /** The sending policy every message passes first (sending-policy.ts); absent only in the notifier's own tests. */
+  policy?: SendingPolicySettings;
 }
 
 export function createNotifier(opts: NotifierOptions): Notifier {
+  const carrier = createCarrier(opts);
+  return opts.policy ? new PolicedNotifier({ sql: opts.sql, inner: carrier, settings: opts.policy }) : carrier;
+}
+
+/** What carries a message the policy lets through: the outbox alone, or the providers with the outbox as their ledger. */
+function createCarrier(opts: NotifierOptions): Notifier {
   if (opts.kind === 'outbox') return new OutboxNotifier({ sql: opts.sql });
 
   // Failing here, at start, beats a job card that can never be sent being retried for ever.

@@ -396,6 +396,19 @@ export function renderOpsCodeCeilingEmail(c: { channel: 'sms' | 'email'; sent: n
   };
 }
 
+/** To ops, once a UTC day per channel, when the bookings texted (or emailed) today near the ceiling. */
+export function renderOpsMessageCeilingEmail(c: { channel: 'sms' | 'email'; sent: number; ceiling: number; alertRatio: number; newRecipientShare: number }): { subject: string; body: string } {
+  const what = c.channel === 'sms' ? 'texted' : 'emailed';
+  return {
+    subject: `Bookings ${what} at ${Math.round(c.alertRatio * 100)} % of today's ceiling`,
+    body:
+      `${c.sent} of the ${c.ceiling} bookings whose passengers may be ${what} today (UTC) have been. Past ` +
+      `${Math.round(c.newRecipientShare * 100)} %, bookings from callers without an API key to passengers never seen before are no longer ` +
+      `${what}; at the ceiling no booking is, until midnight UTC (the bookings themselves stand). If this is not real demand, look for ` +
+      `SMS pumping (many new numbers from few addresses) in the API logs and messages_withheld; raise BOOKING_${c.channel === 'sms' ? 'SMS' : 'EMAILS'}_PER_DAY if it is.`,
+  };
+}
+
 /** The driver's weekly invoice, with its pay link: sent when collection opens. */
 export function renderInvoiceNoticeText(weekOf: string, totalPence: number, payUrl: string): string {
   return `Direct Taxi: your invoice for the week of ${weekOf} is ${pounds(totalPence)}. Pay here: ${payUrl} (the lines are in the driver app).`;

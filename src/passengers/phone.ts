@@ -64,6 +64,36 @@ export function normalisePhone(input: string, opts: { allowDramaNumbers?: boolea
 }
 
 /**
+ * Numbers that charge whoever calls them (libphonenumber's types): a driver rings the passenger's
+ * number to find them at the kerb, so a booking must never be made to cost the driver a premium
+ * rate. Landlines, freephone and foreign mobiles stay bookable (visitors, a hotel's reception);
+ * only the sending policy decides which of them are texted (src/notify/served-numbers.ts).
+ */
+const CHARGES_THE_CALLER: Record<string, string> = {
+  PREMIUM_RATE: 'a premium-rate number (09...)',
+  SHARED_COST: 'a shared-cost number (084, 087...)',
+  PERSONAL_NUMBER: 'a personal-numbering number (070...), which charges the caller',
+  PAGER: 'a pager number',
+};
+
+/**
+ * A passenger's phone, as a booking takes it: as normalisePhone reads it, and refused when calling
+ * it would cost the driver (premium-rate, shared-cost, personal, pager, satellite and other
+ * non-geographic international networks such as +881, +882, +883).
+ */
+export function normalisePassengerPhone(input: string): PhoneCheck {
+  const read = normalisePhone(input);
+  if (!read.ok) return read;
+  const phone = parsePhoneNumberFromString(read.e164);
+  const costly = phone ? CHARGES_THE_CALLER[phone.getType() ?? ''] : undefined;
+  if (costly) return { ok: false, reason: `phone number is ${costly}: give a mobile or landline the driver can call, ${EXAMPLES}` };
+  if (phone && !phone.country) {
+    return { ok: false, reason: `phone number is on a satellite or international network (+${phone.countryCallingCode}), which charges the caller: give a mobile or landline, ${EXAMPLES}` };
+  }
+  return read;
+}
+
+/**
  * How a stored (E.164) number is shown to people: a UK number as written at home ("07400 123456",
  * "020 7946 0958"), any other internationally ("+33 6 12 34 56 78"). Whatever cannot be parsed is
  * shown as stored.

@@ -32,7 +32,7 @@ describe('dispatch at scale', () => {
     // Spread over ~12 km around the pickup, all within the local tier's reach; phones unique.
     await stack.sql`
       insert into drivers (id, name, phone, tier, home_area, approved, vehicle_type, vehicle_description, plate, seats, online, lat, lon, location_at)
-      select ${prefix} || '-' || g, 'Scale driver ' || g, '+4477009' || lpad((g % 100000)::text, 5, '0'), 'local', 'national-default', true,
+      select ${prefix} || '-' || g, 'Scale driver ' || g, '+44740' || lpad((g % 10000000)::text, 7, '0'), 'local', 'national-default', true,
              'saloon', 'Skoda Octavia', 'SC' || g, 4, true,
              ${lat}::float8 + (0.001 + (g % 200) * 0.0005) * cos(g), ${lon}::float8 + (0.001 + (g % 200) * 0.0008) * sin(g), now()
         from generate_series(1, ${DRIVERS}) g`;

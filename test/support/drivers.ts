@@ -10,11 +10,6 @@ export interface TestDriver {
   phone: string;
 }
 
-// Each test file numbers its drivers from a random start across the whole range, so two files
-// sharing the database rarely give two drivers one phone (a start within the first 900 made that
-// likely, and a phone's texts are counted by number).
-let phoneCounter = Math.floor(Math.random() * 89_999);
-
 export async function createDriver(
   sql: Sql,
   opts: {
@@ -30,8 +25,8 @@ export async function createDriver(
   },
 ): Promise<TestDriver> {
   const id = `test-${randomUUID().slice(0, 8)}`;
-  // Ofcom drama range: never a real phone.
-  const phone = opts.phone ?? `+4477009${String(10000 + (phoneCounter++ % 89999)).padStart(5, '0')}`;
+  // A valid UK mobile: the sending policy texts nothing else (src/notify/served-numbers.ts).
+  const phone = opts.phone ?? testMobile();
   await sql`
     insert into drivers (id, name, phone, tier, home_area, approved, vehicle_type, vehicle_description, plate, seats,
                          wheelchair_accessible, online, lat, lon, location_at)

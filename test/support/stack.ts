@@ -60,6 +60,15 @@ export async function startStack(
     // per-phone allowance of new bookings: many files book for the same few test phones in one hour.
     STAFF_RATE_LIMIT_PER_MINUTE: '10000',
     RECIPIENT_BOOKINGS_PER_HOUR: '10000',
+    // Likewise the sending policy's allowances (src/notify/sending-policy.ts): the files share test
+    // phones, the 127.0.0.1 address and the day's counters. test/integration/sending-policy.test.ts sets them.
+    BOOKING_TEXTS_PER_RECIPIENT_PER_HOUR: '10000',
+    BOOKING_TEXTS_PER_RECIPIENT_PER_DAY: '10000',
+    BOOKING_TEXTS_PER_CALLER_PER_HOUR: '10000',
+    BOOKING_TEXTS_PER_KEY_PER_HOUR: '10000',
+    BOOKING_SMS_PER_DAY: '10000000',
+    BOOKING_EMAILS_PER_DAY: '10000000',
+    JOB_CARD_SMS_PER_DRIVER_PER_HOUR: '10000',
     // Job intake answers jobs not applied within its budget as `processing`; on a busy machine that
     // would make a test's outcome depend on its speed. Files that test the budget set it.
     INTAKE_REPLY_BUDGET_MS: '60000',

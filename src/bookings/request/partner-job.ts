@@ -1,5 +1,5 @@
 import type { Partner } from '../../partners/store.js';
-import { normalisePhone } from '../../passengers/phone.js';
+import { normalisePassengerPhone } from '../../passengers/phone.js';
 import { Refusal, type RefusedField } from '../../refusal.js';
 import type { PartnerJob } from '../../schemas/partner-job.js';
 import { normaliseFlightNumber } from '../../screening/flight-number.js';
@@ -57,7 +57,7 @@ function partnerPassenger(partner: Partner, job: PartnerJob, at: number | null):
   const notes = screened('notes', job.notes, 500, true);
   let phone = '';
   if (job.passengerPhone?.trim()) {
-    const p = normalisePhone(job.passengerPhone);
+    const p = normalisePassengerPhone(job.passengerPhone);
     if (p.ok) phone = p.e164;
     else errors.push({ name: jobField(at, 'passengerPhone'), message: p.reason });
   }
