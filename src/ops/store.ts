@@ -128,13 +128,19 @@ export async function bookingOffers(sql: Sql, ref: string, driverId: string | nu
 }
 
 /**
- * Messages sent about the booking, from the outbox: what, to whom and when, never the body (a job
- * card's body holds the driver's signed link).
+ * Messages about the booking: those handed to a provider (the outbox) and those the sending policy
+ * held back (src/notify/sending-policy.ts), in time order; what, to whom and when, never the body
+ * (a job card's body holds the driver's signed link).
  */
 export async function bookingMessages(sql: Sql, ref: string) {
-  return sql<{ idempotency_key: string; channel: string; recipient: string; subject: string | null; provider: string; created_at: Date; sent_at: Date | null }[]>`
-    select idempotency_key, channel, recipient, subject, provider, created_at, sent_at
-      from outbox where booking_ref = ${ref} order by id`;
+  return sql<{ idempotency_key: string; channel: string; recipient: string; subject: string | null; provider: string; created_at: Date; sent_at: Date | null; withheld: string | null }[]>`
+    select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, withheld from (
+      select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, null::text as withheld, id as n
+        from outbox where booking_ref = ${ref}
+      union all
+      select idempotency_key, channel, recipient, null, 'withheld', withheld_at, null, reason, null
+        from messages_withheld where booking_ref = ${ref}
+    ) m order by created_at, n nulls last, idempotency_key`;
 }
 
 export async function bookingPayments(sql: Sql, ref: string) {

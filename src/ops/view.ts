@@ -132,7 +132,7 @@ export async function bookingStory(s: S, ref: string) {
     status_changes: changes.map((c) => ({ status: c.status, previous_status: c.previous_status, driver_id: c.driver_id, at: c.changed_at.toISOString(), at_london: londonDateTime(c.changed_at) })),
     rounds: rounds.map((r) => ({ round: r.round, tier: r.tier, considered: r.considered, eligible: r.eligible, at: r.at.toISOString() })),
     offers: offers.map(offerItem),
-    messages: messages.map((m) => ({ key: m.idempotency_key, channel: m.channel, to: m.recipient, subject: m.subject, provider: m.provider, created_at: m.created_at.toISOString(), sent_at: iso(m.sent_at) })),
+    messages: messages.map((m) => ({ key: m.idempotency_key, channel: m.channel, to: m.recipient, subject: m.subject, provider: m.provider, created_at: m.created_at.toISOString(), sent_at: iso(m.sent_at), withheld: m.withheld })),
     payments: payments.map((p) => ({ id: p.id, driver_id: p.driver_id, amount_pence: p.amount_pence, method: p.method, recorded_by: p.recorded_by, corrects: p.corrects, note: p.note, recorded_at: p.recorded_at.toISOString() })),
     staff_actions: actions.map((a) => ({ action: a.action, reason: a.reason, by: a.staff_name, at: a.at.toISOString() })),
   };

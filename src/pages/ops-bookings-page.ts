@@ -195,7 +195,7 @@ const SCRIPT = inlineAsset(`(() => {
       facts, wl,
       section('Status changes', table('Status changes', ['At (London)', 'From', 'To', 'Driver'], story.status_changes.map((c) => [c.at_london, words(c.previous_status), words(c.status), c.driver_id]))),
       section('Dispatch rounds', table('Dispatch rounds', ['Round', 'Tier', 'Drivers read', 'Eligible', 'At (London)'], story.rounds.map((r) => [r.round, r.tier, r.considered, r.eligible, london(r.at)]))),
-      section('Messages sent', table('Messages sent', ['Created (London)', 'Channel', 'To', 'What', 'Sent'], story.messages.map((m) => [london(m.created_at), m.channel, m.to, m.subject || m.key.split(':')[0], m.sent_at ? london(m.sent_at) : 'not sent']))),
+      section('Messages sent', table('Messages sent', ['Created (London)', 'Channel', 'To', 'What', 'Sent'], story.messages.map((m) => [london(m.created_at), m.channel, m.to, m.subject || m.key.split(':')[0], m.sent_at ? london(m.sent_at) : m.withheld ? 'held back: ' + m.withheld.split('_').join(' ') : 'not sent']))),
       section('Payment records', table('Payment records', ['Recorded (London)', 'Amount', 'Method', 'By', 'Corrects'], story.payments.map((p) => [london(p.recorded_at), pounds(p.amount_pence), words(p.method), p.recorded_by, p.corrects]))),
       section('Staff actions', table('Staff actions', ['At (London)', 'Action', 'By', 'Reason'], story.staff_actions.map((a) => [london(a.at), words(a.action.replace('booking.', '')), a.by, a.reason]))),
     );

@@ -78,7 +78,8 @@ export const OpsBookingStory = z.object({
   offers: z.array(OpsOffer),
   messages: z.array(z.object({
     key: z.string(), channel: z.string(), to: z.string(), subject: z.string().nullable(), provider: z.string(), created_at: at, sent_at: atOrNull,
-  })).describe('From the outbox; bodies are not shown (a job card carries the driver’s signed link)'),
+    withheld: z.string().nullable().describe('Why the sending policy held the message back (docs/notifications.md, "Sending policy"); null when it was handed to the provider'),
+  })).describe('From the outbox, and the messages the sending policy held back; bodies are not shown (a job card carries the driver’s signed link)'),
   payments: z.array(z.object({
     id: z.string(), driver_id: z.string().nullable(), amount_pence: z.number().int(), method: z.string(), recorded_by: z.string(),
     corrects: z.string().nullable(), note: z.string().nullable(), recorded_at: at,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
+import { createStaff } from '../../src/auth/staff.js';
 import { weekSmsCount } from '../../src/billing/subscription-store.js';
 import { partnersSmsInWeek } from '../../src/billing/partner-invoice-store.js';
 import { messageCeilingKey } from '../../src/notify/sending-policy.js';
@@ -99,10 +100,15 @@ describe('numbers the service texts', () => {
     const suffix = String(Math.floor(Math.random() * 900) + 100);
     const foreign = `+33612${suffix}678`;
     const landline = `+441614960${suffix}`;
+    const { key: staffKey } = await createStaff(stack.sql, { name: 'Policy ops', role: 'operator' });
     for (const phone of [foreign, landline]) {
       const ref = await booked(phone, { from });
       expect(await bookedText(ref)).toBe('number_not_served');
       expect(await smsTo(phone)).toBe(0);
+      // Ops see what was held back, and why, in the booking's story.
+      const story = await stack.app.inject({ method: 'GET', url: `/api/ops/bookings/${ref}`, headers: { authorization: `Bearer ${staffKey}` } });
+      expect(story.statusCode, story.body).toBe(200);
+      expect(story.json().messages).toContainEqual(expect.objectContaining({ key: `booked:${ref}`, to: phone, provider: 'withheld', sent_at: null, withheld: 'number_not_served' }));
     }
   });
 });
