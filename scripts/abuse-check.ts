@@ -1,13 +1,15 @@
-// Reruns the adversarial figures of issue 20 against a running service (`npm start`), from one
-// address, as an attacker would, and prints each beside what the issue measured before the fix:
+// Reruns the adversarial figures of issues 20 and 33 against a running service (`npm start`), from
+// one address, as an attacker would, and prints each beside what the issue measured before the fix:
 //   npx tsx scripts/abuse-check.ts [--url http://localhost:3000]
 // Texts are counted in the outbox, so this needs the embedded notifier and the database
 // (that of the stack `npm start` runs with the same DATA_DIR, unless DATABASE_URL names another). It makes throwaway passengers,
-// one approved driver and two bookings two days ahead, all marked "abuse-check"; nothing is sent.
+// one approved driver and about 320 bookings days ahead, all marked "abuse-check" and cancelled at
+// the end; nothing is sent.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { authorizationRequestUrl, CookieBrowser, interactionUid } from '../dev/oauth-sign-in.js';
+import { createApiKey } from '../src/auth/api-keys.js';
 import { scriptStack, stackDatabaseOrExit } from '../dev/stack-settings.js';
 
 const { values } = parseArgs({ options: { url: { type: 'string' } } });
@@ -112,7 +114,69 @@ const hisBody = await his.text();
 const leaked = (hers.booking_reference && hisBody.includes(hers.booking_reference)) || hisBody.includes('bmt_');
 rows.push(["a stranger with a passenger's phone and trip", 'her reference and manage token', `${his.status}, ${leaked ? 'her reference or a token LEAKED' : 'neither her reference nor a token'}`]);
 
+// 6. Booking texts (issue 33): bookings naming numbers that charge whoever texts or calls them.
+const costly = ['+44 909 879 0123', '+882 345 678901', '+44 70 2412 3456', '+881 6 1234 5678', '+33 6 12 34 56 78', '+1 201 555 0123'];
+const costlyE164 = ['+449098790123', '+882345678901', '+447024123456', '+881612345678', '+33612345678', '+12015550123'];
+const later = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString();
+const statuses: number[] = [];
+const madeRefs: Array<{ ref: string; token: string }> = [];
+const book = async (phone: string, hoursAhead: number, headers: Record<string, string> = {}) => {
+  const res = await post('/api/public/bookings/instant', { pickup_address: 'Manchester Piccadilly', dropoff_address: 'Manchester Airport', passenger_name: 'abuse-check passenger', passenger_phone_whatsapp: phone, depart_at: later(hoursAhead) }, headers);
+  const body = (await res.json()) as { booking_reference?: string; manage_token?: string };
+  if (body.booking_reference && body.manage_token) madeRefs.push({ ref: body.booking_reference, token: body.manage_token });
+  return { status: res.status, ref: body.booking_reference };
+};
+for (const [i, n] of costly.entries()) statuses.push((await book(n, 60 + i)).status);
+rows.push([
+  'bookings naming premium-rate, satellite, personal and foreign numbers',
+  '9 of 10 texted',
+  `${await smsTo(costlyE164)} SMS (answers ${statuses.join(', ')})`,
+]);
+
+/** Waits until each booking's "booked" message has been sent or held back by the sending policy. */
+async function decided(refs: string[]): Promise<void> {
+  const keys = refs.map((r) => `booked:${r}`);
+  for (let waited = 0; waited < 120_000; waited += 500) {
+    const [row] = await sql<{ n: number }[]>`
+      select (select count(*) from outbox where idempotency_key in ${sql(keys)}) + (select count(*) from messages_withheld where idempotency_key in ${sql(keys)}) as n`;
+    if (Number(row?.n) >= keys.length) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+// 7. 300 anonymous bookings in an hour from one address, each to a new UK mobile.
+const pumped = Array.from({ length: 290 }, mobile);
+const pumpedRefs: string[] = [];
+let refusedPump = 0;
+for (const [i, m] of pumped.entries()) {
+  const { status, ref } = await book(m.typed, 72 + i / 10);
+  if (ref) pumpedRefs.push(ref);
+  else if (status === 429) refusedPump += 1;
+}
+await decided(pumpedRefs);
+rows.push([
+  `${pumped.length} anonymous bookings to new UK mobiles from one address`,
+  '330 SMS and 310 emails an hour',
+  `${pumpedRefs.length} booked (${refusedPump} refused 429), ${await smsTo(pumped.map((m) => m.e164))} SMS`,
+]);
+
+// 8. One plain API key booking one phone 20 times.
+const { key } = await createApiKey(sql, { name: `abuse-check-${run}` });
+const victim = mobile();
+const keyRefs: string[] = [];
+for (let i = 0; i < 20; i++) {
+  const { ref } = await book(victim.typed, 100 + i, { 'x-api-key': key });
+  if (ref) keyRefs.push(ref);
+}
+await decided(keyRefs);
+rows.push(['one plain API key booking one phone 20 times', '20 texts of 20', `${keyRefs.length} booked, ${await smsTo([victim.e164])} SMS`]);
+
+// Nothing made here is left to be dispatched: every booking is cancelled by its own manage token.
+for (const { ref, token } of madeRefs) {
+  await fetch(`${base}/api/public/v1/booking/${ref}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'cancel', token }) });
+}
+
 await sql.end({ timeout: 5 });
 const width = Math.max(...rows.map((r) => r[0].length));
-console.log(`${'attack'.padEnd(width)} | before (issue 20)                  | now`);
+console.log(`${'attack'.padEnd(width)} | before (issues 20, 33)             | now`);
 for (const [what, before, now] of rows) console.log(`${what.padEnd(width)} | ${before.padEnd(34)} | ${now}`);
