@@ -4,6 +4,7 @@ import type { Notifier } from '../notify/notifier.js';
 import { isNonRetryable } from '../notify/delivery-error.js';
 import { WITHOUT_DRIVER } from './alerts-store.js';
 import { countActiveLockouts, codesToday } from '../auth/code-guard-store.js';
+import { withheldSince } from '../notify/sending-policy-store.js';
 import type { CodeChannel } from '../auth/code-guard-store.js';
 
 // The service's own metrics, in Prometheus format. Each process has its own registry (the API's
@@ -107,6 +108,17 @@ export function createApiMetrics(
     registers: [registry],
     async collect() {
       this.set(await countActiveLockouts(sql));
+    },
+  });
+  new Gauge({
+    name: 'taxi_messages_withheld_today',
+    help: 'Messages the sending policy held back this UTC day, by reason (docs/notifications.md, "Sending policy"); alert on daily_ceiling and on a sudden rise',
+    labelNames: ['reason'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const day = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000);
+      for (const { reason, n } of await withheldSince(sql, day)) this.set({ reason }, n);
     },
   });
   new Gauge({

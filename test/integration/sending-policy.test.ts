@@ -110,6 +110,11 @@ describe('numbers the service texts', () => {
       expect(story.statusCode, story.body).toBe(200);
       expect(story.json().messages).toContainEqual(expect.objectContaining({ key: `booked:${ref}`, to: phone, provider: 'withheld', sent_at: null, withheld: 'number_not_served' }));
     }
+    // And /metrics counts them, for an alert.
+    const metrics = await stack.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.statusCode).toBe(200);
+    const held = /taxi_messages_withheld_today\{reason="number_not_served"\} (\d+)/.exec(metrics.body);
+    expect(Number(held?.[1])).toBeGreaterThanOrEqual(2);
   });
 });
 
