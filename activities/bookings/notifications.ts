@@ -53,7 +53,7 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
   async function passengerMessage(b: BookingRow, news: PassengerNews): Promise<PassengerMessage> {
     switch (news.kind) {
       case 'booked': {
-        const link = confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, b.ref);
+        const link = confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, b);
         // The email keeps the key it has always had, so a booking of an older release is not emailed twice.
         const email = renderBookingConfirmationEmail(b, trackUrl(b.ref), link);
         // The text's link carries the right to cancel, like the page the booker was shown.
@@ -120,7 +120,7 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
     async sendBookingConfirmation({ ref, awaitingConfirmation }: { ref: string; awaitingConfirmation: boolean }): Promise<void> {
       const b = await loadBooking(sql, ref);
       if (!b.passenger_email) return;
-      const link = awaitingConfirmation ? confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, ref) : null;
+      const link = awaitingConfirmation ? confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, b) : null;
       const { subject, body } = renderBookingConfirmationEmail(b, `${settings.publicBaseUrl}/track/${ref}`, link, awaitingConfirmation);
       await sendBestEffort(notifier, { channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref }, warn);
     },

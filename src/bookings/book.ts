@@ -46,8 +46,9 @@ const HOUR_MS = 3600_000;
 
 export interface CreatedBooking extends StartedBooking {
   /**
-   * Lets the holder look the booking up and cancel it: for the caller that made it (each time it
-   * asks again, a new one), null for a repeated request from anyone else (src/bookings/ownership.ts).
+   * Lets the holder look the booking up and cancel it: for the request that made it (each time it
+   * asks again, a new one), null for a repeated request from anyone else, another request under the
+   * same API key included (src/bookings/ownership.ts).
    */
   manageToken: string | null;
 }
@@ -56,6 +57,8 @@ export interface CreatedBooking extends StartedBooking {
 export interface BookingCaller {
   owner: RequestOwner;
   address: string;
+  /** Asking with a sandbox key (or a key of a sandbox partner): its trips are sandbox rides, never live ones. */
+  sandbox?: boolean | undefined;
 }
 
 /** The booking's dispatch policy; its lead before pickup depends on the trip (src/dispatch/advance.ts). */
@@ -130,7 +133,7 @@ export function book(s: BookingDeps, r: BookingRequest, caller: BookingCaller): 
  * the booking's phone a link to take charge of it).
  */
 async function bookTrip(s: BookingDeps, r: TripBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
-  const priced = await priceTripBooking(s, r);
+  const priced = await priceTripBooking(s, r, { sandbox: caller.sandbox });
   const claim = await claimBookingRef(s.sql, priced.identity, newBookingRef(), caller.owner);
   const sample = priced.input(claim.ref).booking;
   return createOrAnswer(s, caller, claim, priced.identity, priced.farePence, priced.input, {
@@ -144,8 +147,9 @@ async function bookTrip(s: BookingDeps, r: TripBookingRequest, caller: BookingCa
 
 /**
  * The booking for a request whose reference is claimed: made (or joined) for its owner with a new
- * manage token; for a repeat by the booking's own email, the booking without a token; for anyone
- * else, 409 booking_exists, never the reference, and a claim link texted to the booking's phone.
+ * manage token; for another request under the same API key, or a repeat by the booking's own
+ * email, the booking without a token; for anyone else, 409 booking_exists, never the reference,
+ * and a claim link texted to the booking's phone.
  */
 async function createOrAnswer(
   s: BookingDeps,
@@ -164,12 +168,12 @@ async function createOrAnswer(
     const booking = await createBooking(bookingStarter(s), identity, farePence, build, caller.owner, claim);
     return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
   }
-  if (repeat === 'same_email') return { ...(await existingBooking(s, claim.ref, farePence)), manageToken: null };
-  const texted = await sendClaimLink(s, trip, { address: caller.address });
+  if (repeat === 'same_caller' || repeat === 'same_email') return { ...(await existingBooking(s, claim.ref, farePence)), manageToken: null };
+  const texted = await sendClaimLink(s, trip, { address: caller.address, sandbox: caller.sandbox });
   throw Refusal.conflict(
     'booking_exists',
     `This passenger already has this trip booked, by another caller. ${texted ? "We have texted the passenger's phone a link to manage it. " : ''}` +
-      'Retrying your own request? Send the same Idempotency-Key (or API key) as the first time to get its reply.',
+      'Retrying your own request? Send the same Idempotency-Key (and API key) as the first time to get its reply.',
   );
 }
 
@@ -233,7 +237,7 @@ export interface PricedTripBooking {
  * intake (src/partners/intake.ts) prices here and hands the input to the job's own workflow, which
  * books it when the job's order allows; a sender's job reference is then the request's identity.
  */
-export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): Promise<PricedTripBooking> {
+export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest, side: { sandbox?: boolean | undefined } = {}): Promise<PricedTripBooking> {
   // One standing on every route: the booking's email or phone blocked is a 403 (a partner's job a rejected one).
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone || null });
   const partnerId = r.senderJob?.partnerId ?? r.apiKey?.partnerId;
@@ -264,6 +268,7 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest): P
         dropoff: trip.dropoff,
         departAt: r.departAt === undefined ? null : trip.departAt,
         nowWindowSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
+        sandbox: side.sandbox,
       });
   const farePence = r.agreedFarePence ?? trip.price.totalPence;
   const input = (ref: string): BookingWorkflowInput => ({
@@ -304,7 +309,7 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone });
   const q = await findQuote(s.sql, r.quoteId);
   if (!q) throw Refusal.notFound('quote_not_found', `No quote ${r.quoteId}.`);
-  const identity = quoteIdentity({ phone: r.passenger.phone, quoteId: q.id });
+  const identity = quoteIdentity({ phone: r.passenger.phone, quoteId: q.id, sandbox: caller.sandbox });
   const claim = await claimBookingRef(s.sql, identity, newBookingRef(), caller.owner);
   const ref = claim.ref;
   const redemption = await redeemQuote(s, q.id, { requestId: identity.key, bookingRef: ref });

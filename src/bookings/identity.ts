@@ -43,6 +43,13 @@ export interface RequestIdentity {
 const placeKey = (p: Pick<PlaceSnapshot, 'lat' | 'lon'>) => `${p.lat.toFixed(5)},${p.lon.toFixed(5)}`;
 
 /**
+ * The sandbox and the live service never meet (issue 33, docs/partners.md "Sandbox keys"): a
+ * request made with a sandbox key names another ride than the same trip asked for live, so neither
+ * ever joins, blocks (409) or texts about the other. Live identities are as they always were.
+ */
+const side = (sandbox: boolean | undefined): string[] => (sandbox ? ['sandbox'] : []);
+
+/**
  * A priced-on-the-spot booking: the same phone going between the same resolved places at the same
  * instant is one ride, whatever Idempotency-Key each request carries. A booking without a pickup
  * time is "now": identical ones within `nowWindowSeconds` are one ride.
@@ -53,17 +60,19 @@ export function tripIdentity(t: {
   dropoff: Pick<PlaceSnapshot, 'lat' | 'lon'>;
   departAt: Date | null;
   nowWindowSeconds: number;
+  /** Asked with a sandbox key (or a key of a sandbox partner). */
+  sandbox?: boolean | undefined;
 }): RequestIdentity {
   const when = t.departAt ? String(t.departAt.getTime()) : 'now';
   return {
-    key: sha256(['trip', t.phone, placeKey(t.pickup), placeKey(t.dropoff), when].join('|')),
+    key: sha256([...side(t.sandbox), 'trip', t.phone, placeKey(t.pickup), placeKey(t.dropoff), when].join('|')),
     windowSeconds: t.departAt ? null : t.nowWindowSeconds,
   };
 }
 
 /** A quote is redeemed once, so the passenger's phone and the quote identify the request for good. */
-export function quoteIdentity(q: { phone: string; quoteId: string }): RequestIdentity {
-  return { key: sha256(['quote', q.phone, q.quoteId.toLowerCase()].join('|')), windowSeconds: null };
+export function quoteIdentity(q: { phone: string; quoteId: string; sandbox?: boolean | undefined }): RequestIdentity {
+  return { key: sha256([...side(q.sandbox), 'quote', q.phone, q.quoteId.toLowerCase()].join('|')), windowSeconds: null };
 }
 
 /** A sender's job reference is one ride for good: its intake workflow decides new, amend and cancel. */

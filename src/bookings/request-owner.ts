@@ -5,34 +5,53 @@ import type { RequestOwner } from './store.js';
 // Who is asking for a booking, and how a repeated request is answered (src/bookings/ownership.ts
 // tells the story). Pure: the API's routes and the worker's partner job activities share it.
 
+/** The principal a booking has once its passenger took charge of it: no caller is it (issue 33). */
+export const CLAIMED_PRINCIPAL = 'claimed';
+
 /** Who is asking, as far as a booking's ownership goes. */
 export function requestOwner(c: {
   apiKeyId?: string | null;
   accountId?: string | null;
   partnerId?: string | null;
-  /** An anonymous caller's Idempotency-Key, with the scope it was read in. */
+  /** The caller's Idempotency-Key, with the scope it was read in. */
   idempotency?: { scope: string; key: string } | null;
   email?: string | null;
 }): RequestOwner {
+  const request = c.idempotency ? createHash('sha256').update(`${c.idempotency.scope}\n${c.idempotency.key}`).digest('hex') : null;
   const principal = c.partnerId
     ? `partner:${c.partnerId}`
     : c.accountId
       ? `account:${c.accountId}`
       : c.apiKeyId
         ? `key:${c.apiKeyId}`
-        : c.idempotency
-          ? `idem:${createHash('sha256').update(`${c.idempotency.scope}\n${c.idempotency.key}`).digest('hex')}`
+        : request
+          ? `idem:${request}`
           : 'anonymous';
-  return { principal, mailbox: c.email ? mailboxKey(c.email) : null };
+  return { principal, mailbox: c.email ? mailboxKey(c.email) : null, request };
 }
 
 /**
- * How a repeated request for an existing ride is answered: 'owner' (the same caller: the booking
- * again, with a token), 'same_email' (anonymous, the booking's email: the booking without a
- * token), or 'stranger' (409).
+ * An API key is a credential many people may hold (a hotel desk's staff, an integrator's servers):
+ * holding it proves nothing about which of its requests made a booking. A partner's jobs, a
+ * signed-in passenger and an anonymous caller's Idempotency-Key each name one party.
  */
-export function repeatedBy(first: RequestOwner, now: RequestOwner): 'owner' | 'same_email' | 'stranger' {
-  if (first.principal === now.principal && now.principal !== 'anonymous') return 'owner';
+const sharedCredential = (principal: string) => principal.startsWith('key:');
+
+/**
+ * How a repeated request for an existing ride is answered:
+ * - 'owner': the request that made it (the same partner, signed-in passenger or anonymous
+ *   Idempotency-Key; under an API key, the same API key and the same Idempotency-Key): the booking
+ *   again, with a new manage token;
+ * - 'same_caller': another request under the same API key (no Idempotency-Key, or another one): the
+ *   booking, without a token, so a retry always gets its booking back (spec 1) but never a token;
+ * - 'same_email': a request giving the booking's own email: the booking without a token;
+ * - 'stranger': 409.
+ */
+export function repeatedBy(first: RequestOwner, now: RequestOwner): 'owner' | 'same_caller' | 'same_email' | 'stranger' {
+  if (first.principal === now.principal && now.principal !== 'anonymous' && now.principal !== CLAIMED_PRINCIPAL) {
+    if (!sharedCredential(now.principal)) return 'owner';
+    return first.request && first.request === now.request ? 'owner' : 'same_caller';
+  }
   if (first.mailbox && now.mailbox && first.mailbox === now.mailbox) return 'same_email';
   return 'stranger';
 }

@@ -52,6 +52,10 @@ export interface BookingRow {
   /** A driver who accepted well ahead: when they were asked to confirm on the day, and when they did (migration 00027). */
   driver_confirm_asked_at?: Date | null;
   driver_confirmed_at?: Date | null;
+  /** Bumped by each claim through the passenger's phone (migration 00036, src/bookings/ownership.ts). */
+  claim_generation?: number;
+  /** A sandbox booking (migration 00023, docs/partners.md "Sandbox keys"). */
+  sandbox?: boolean;
   created_at: Date;
 }
 
@@ -202,6 +206,11 @@ export interface RequestOwner {
   principal: string;
   /** The mailbox (src/passengers/email.ts mailboxKey) the request gave, if any. */
   mailbox: string | null;
+  /**
+   * The request itself, by its Idempotency-Key (a digest of the key and its scope), when it carried
+   * one: under a shared credential (an API key) only this request, retried, is the owner (issue 33).
+   */
+  request?: string | null;
 }
 
 export interface RefClaim {
@@ -225,18 +234,18 @@ export async function claimBookingRef(
   owner: RequestOwner,
 ): Promise<RefClaim> {
   const [moved] = await sql<{ ref: string }[]>`
-    insert into booking_requests as r (identity, ref, created_at, owner, owner_mailbox)
-    values (${identity.key}, ${candidateRef}, now(), ${owner.principal}, ${owner.mailbox})
+    insert into booking_requests as r (identity, ref, created_at, owner, owner_mailbox, owner_request)
+    values (${identity.key}, ${candidateRef}, now(), ${owner.principal}, ${owner.mailbox}, ${owner.request ?? null})
     on conflict (identity) do update set ref = excluded.ref, created_at = excluded.created_at, owner = excluded.owner,
-                                         owner_mailbox = excluded.owner_mailbox
+                                         owner_mailbox = excluded.owner_mailbox, owner_request = excluded.owner_request
      where (${identity.windowSeconds}::int is not null and r.created_at < now() - make_interval(secs => ${identity.windowSeconds}::int))
         or exists (select 1 from bookings b where b.ref = r.ref and b.status = 'cancelled')
     returning ref`;
   if (moved) return { ref: moved.ref, created: true, owner };
-  const [kept] = await sql<{ ref: string; owner: string; owner_mailbox: string | null }[]>`
-    select ref, owner, owner_mailbox from booking_requests where identity = ${identity.key}`;
+  const [kept] = await sql<{ ref: string; owner: string; owner_mailbox: string | null; owner_request: string | null }[]>`
+    select ref, owner, owner_mailbox, owner_request from booking_requests where identity = ${identity.key}`;
   if (!kept) throw new Error(`booking request ${identity.key} vanished`);
-  return { ref: kept.ref, created: false, owner: { principal: kept.owner, mailbox: kept.owner_mailbox } };
+  return { ref: kept.ref, created: false, owner: { principal: kept.owner, mailbox: kept.owner_mailbox, request: kept.owner_request } };
 }
 
 /** After a reference collision (another ride already has it): point the identity at a fresh one. */

@@ -26,11 +26,11 @@ ${tripFacts(o.booking)}
 </div>
 <div class="card">
 <h2>Take charge of it</h2>
-<p>This booking was made with your phone number. Taking charge of it means only you can manage it from now on: any link or code given out for it before stops working.</p>
+<p>This booking was made with your phone number. Taking charge of it means only you can manage it from now on: any link or code given out for it before stops working, and the email and notes it was booked with are taken off it.</p>
 <form method="post" action="/claim/${o.token}" novalidate>
 <label for="name">Your name <span class="muted">(optional)</span></label>
 <input type="text" id="name" name="name" autocomplete="name" maxlength="100" value="${o.name ?? ''}">
-<label for="email">Your email <span class="muted">(optional: lets you look the booking up by email)</span></label>
+<label for="email">Your email <span class="muted">(optional: we email you a link to confirm it; it lets you look the booking up by email)</span></label>
 <input type="email" id="email" name="email" autocomplete="email" maxlength="254" value="${o.email ?? ''}"
   aria-describedby="email-error"${o.error ? html` aria-invalid="true"` : ''}>
 <p class="field-error" id="email-error" role="alert">${o.error ?? ''}</p>
@@ -40,13 +40,20 @@ ${tripFacts(o.booking)}
   });
 }
 
-export function claimedPage(o: { booking: BookingWithDriver; manageToken: string }): Page {
+export function claimedPage(o: { booking: BookingWithDriver; manageToken: string; email?: string | null; confirmationSent?: boolean }): Page {
   const cancellable = !['cancelled', 'completed', 'no_show', 'on_board'].includes(o.booking.status);
   return layout({
     title: 'Booking is yours',
     body: html`<div class="card">
 <h1>This booking is now yours</h1>
 ${tripFacts(o.booking)}
+${
+  o.email
+    ? o.confirmationSent
+      ? html`<p>We have emailed ${o.email} a link to confirm your address.</p>`
+      : html`<p>We could not email ${o.email} a confirmation link just now; your manage code below works without it.</p>`
+    : ''
+}
 <p><a href="/track/${o.booking.ref}">Track your taxi</a></p>
 </div>
 <div class="card">

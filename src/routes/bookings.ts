@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bookingForHolder, type BookingProof } from '../bookings/access.js';
@@ -46,8 +47,33 @@ function idempotent(app: FastifyInstance, request: FastifyRequest, group: string
   const callerFor: CallerFor = (email) => ({
     owner: requestOwner({ apiKeyId: apiKeyOf(request)?.id ?? null, idempotency: key ? { scope, key } : null, email }),
     address: request.ip,
+    sandbox: apiKeyOf(request)?.sandbox ?? false,
   });
   return withIdempotencyKey(app.sql, { scope, key, body: request.body }, () => run(callerFor));
+}
+
+/**
+ * Work a route starts and never waits for, so its reply cannot tell how much work there was (the
+ * claim link by reference: a text for the booking's own phone, nothing for any other; issue 33).
+ * Each task begins on the event loop's next turn, after the handler has replied; a failure is
+ * logged, never thrown; the app waits for the tasks still running when it closes (this plugin's
+ * hooks run before those of the plugins it was built on, the database's included).
+ */
+function backgroundWork(app: FastifyInstance, what: string): (work: () => Promise<unknown>) => void {
+  const running = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...running]);
+  });
+  return (work) => {
+    const task: Promise<void> = nextTurn()
+      .then(work)
+      .then(
+        () => undefined,
+        (err: unknown) => app.log.error({ err }, `${what} failed`),
+      )
+      .finally(() => running.delete(task));
+    running.add(task);
+  };
 }
 
 function emailOrError(field: string, value: string): string {
@@ -68,6 +94,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const agentReply = (b: CreatedBooking) => createdBookingLinks(b, s.config);
+  const afterReply = backgroundWork(app, 'claim link by reference');
 
   r.post('/api/public/bookings/create', {
     schema: {
@@ -75,7 +102,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       tags: ['bookings'],
       summary: 'Redeem a quote and book it; the nearest available licensed driver gets a job card',
       description:
-        'The same request retried by the same caller (API key, or Idempotency-Key) returns the same booking with a new manage_token; another caller gets 409 booking_exists and the passenger\'s phone a link to take charge of it. Honours an Idempotency-Key header.',
+        'The same request retried (the same Idempotency-Key, with the same API key if one was used) returns the same booking with a new manage_token; another request under the same API key gets the booking with manage_token null; any other caller gets 409 booking_exists and the passenger\'s phone a link to take charge of it. Honours an Idempotency-Key header: use a random one (a UUID) per booking, it is what proves a retry is yours.',
       body: AgentCreateBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 404, 409, 410, 422, 429, 503) },
     },
@@ -97,7 +124,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       summary: 'Price on the regulated tariff, book and dispatch in one call',
       description:
         'One ride per trip: the same phone between the same places at the same pickup time is one booking, however the request is spelled (without depart_at, identical requests within a short window are one). ' +
-        'Asking again returns the booking, with a new manage_token, only to the caller that made it (the same API key, or the same Idempotency-Key); anyone else is answered 409 booking_exists, and the passenger\'s phone is texted a link to take charge of the booking. An Idempotency-Key makes retries return the first reply exactly.',
+        'Asking again returns the booking, with a new manage_token, only to the request that made it (the same Idempotency-Key, with the same API key if one was used); another request under the same API key gets the booking with manage_token null; anyone else is answered 409 booking_exists, and the passenger\'s phone is texted a link to take charge of the booking. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key\'s bookings are rides of their own: never joined with, nor refused for, the same trip booked live.',
       body: AgentInstantBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 409, 422, 429, 503) },
     },
@@ -129,7 +156,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Create a ride (direct form, or redeeming a quote_id) and dispatch it to the nearest licensed driver',
         description:
           'Both forms are accepted on both paths. The ride is created and dispatched at once; a confirmation link is emailed to the passenger, which confirms their address and opens the booking with the right to cancel it. An email not verified before may make 8 bookings an hour. ' +
-          'One ride per trip (same phone, places and pickup time). Asked again with the email on the booking, it is answered with the same booking (manage_token only for the caller that made it: the same API key or Idempotency-Key); with another email, 409 booking_exists, and the passenger\'s phone is texted a link to take charge of it. An Idempotency-Key makes retries return the first reply exactly.',
+          'One ride per trip (same phone, places and pickup time). Asked again under the same API key, or with the email on the booking, it is answered with the same booking (manage_token only for the request that made it: the same Idempotency-Key, with the same API key if one was used; null otherwise); with another email, 409 booking_exists, and the passenger\'s phone is texted a link to take charge of it. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key\'s bookings are rides of their own: never joined with, nor refused for, the same trip booked live.',
         body: V1BookingRequest,
         response: { 201: V1BookingResponse, ...problemResponses(400, 401, 403, 404, 409, 410, 422, 429, 503) },
       },
@@ -196,7 +223,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       tags: ['bookings'],
       summary: 'Text the booking’s phone a link to take charge of the booking',
       description:
-        'For a passenger whose number is on a booking someone else made or holds: the link (valid 24 hours, once) shows the booking, puts their own name and email on it, revokes every manage_token given out before and gives them their own. Answered the same whatever the phone; limited like sign-in codes (UK mobiles only).',
+        'For a passenger whose number is on a booking someone else made or holds: the link (valid 24 hours, once) shows the booking, puts their own name and email on it (or none), revokes every manage_token and confirmation link given out before and gives them their own. Answered the same, at once, whatever the phone (the text is sent after the reply); limited like sign-in codes (UK mobiles only). A sandbox key never texts about a live booking.',
       params: BookingRefParams,
       body: BookingClaimRequest,
       response: { 202: BookingClaimReply, ...problemResponses(400, 429) },
@@ -205,7 +232,8 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const phone = normalisePhone(request.body.passenger_phone);
       if (!phone.ok) throw new ProblemError(400, 'validation_failed', phone.reason, { errors: [{ field: 'body.passenger_phone', message: phone.reason }] });
-      await requestClaimLink(s, request.params.ref, phone.e164, { address: request.ip });
+      // After the reply, whatever the phone: the answer and its timing say nothing about the booking.
+      afterReply(() => requestClaimLink(s, request.params.ref, phone.e164, { address: request.ip, sandbox: apiKeyOf(request)?.sandbox ?? false }));
       return reply.code(202).send({ status: 'link_sent_if_booking_phone' as const });
     },
   });

@@ -49,9 +49,12 @@ export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const { token } = request.params;
       try {
-        const claimed = await claimBooking(s, token, request.body);
+        const claimed = await claimBooking(s, token, request.body, {
+          address: request.ip,
+          log: (message, err) => request.log.warn({ err }, message),
+        });
         const booking = await findBooking(s.sql, claimed.ref);
-        return sendPage(reply, claimedPage({ booking: booking!, manageToken: claimed.manageToken }));
+        return sendPage(reply, claimedPage({ booking: booking!, manageToken: claimed.manageToken, email: claimed.email, confirmationSent: claimed.confirmationSent }));
       } catch (err) {
         const refused = refusalProblem(err);
         if (!refused) throw err;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CONFIRM_LINK_DAYS } from '../bookings/confirm-link.js';
 import { openFromEmailLink } from '../bookings/ownership.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { html } from '../pages/escape-html.js';
@@ -45,8 +46,10 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  // The link in the booking email confirms the address and opens the booking on its tracking
-  // page with a manage token in the fragment (never sent to the server again but to cancel).
+  // The link in the booking email confirms the address it was sent to and opens the booking on its
+  // tracking page with the link's manage token in the fragment (never sent to the server again but
+  // to cancel). The same link always opens the same token (src/bookings/ownership.ts), so a reload
+  // or a mail scanner's visit changes nothing; it expires, and dies when the booking is claimed.
   r.get('/confirm/:ref', {
     schema: {
       hide: true,
@@ -57,7 +60,7 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const opened = await openFromEmailLink(s, request.params.ref, request.query.t);
       if (opened) return reply.redirect(`/track/${request.params.ref}#t=${encodeURIComponent(opened.manageToken)}`, 303);
-      const page = messagePage(403, 'Link not valid', html`<p>This confirmation link is not valid. Please use the link from your email.</p>`);
+      const page = messagePage(403, 'Link not valid', html`<p>This confirmation link is not valid, or no longer: links work for ${CONFIRM_LINK_DAYS} days (until a day after pickup) and only while the booking carries the email they were sent to.</p>`);
       return reply.code(page.status).header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
     },
   });

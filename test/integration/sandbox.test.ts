@@ -1,7 +1,8 @@
 // The partner sandbox (issue 22, item 8; docs/partners.md, "Sandbox keys"): jobs and bookings made
 // under a sandbox partner or key are priced and acknowledged as usual, but only sandbox (test)
 // drivers are ever offered them, and no text about them leaves the service; a sandbox driver never
-// gets a live booking. Whitby, North Yorkshire: no other file dispatches there.
+// gets a live booking; and a sandbox request never joins, blocks or texts about a live booking, nor
+// the reverse (issue 33). Whitby, North Yorkshire: no other file dispatches there.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -130,5 +131,76 @@ describe('the partner sandbox', () => {
       return rows.length === 2 ? Object.fromEntries(rows.map((r) => [r.ref, r.sandbox])) : undefined;
     });
     expect(flags).toEqual({ [sandboxed.json().booking_reference]: true, [live.json().booking_reference]: false });
+  });
+});
+
+describe('sandbox and live bookings never meet (issue 33)', () => {
+  const departAt = () => {
+    const t = new Date(Date.now() + 40 * 3600_000 + Math.floor(Math.random() * 400) * 60_000);
+    t.setUTCSeconds(0, 0);
+    return t.toISOString();
+  };
+  const trip = (phone: string, when: string, email = `rider.${randomUUID().slice(0, 8)}@example.com`) => ({
+    pickup: 'Whitby station', dropoff: 'Whitby', departAt: when, passengerName: 'Mary Seacole', passengerEmail: email, passengerPhone: phone,
+  });
+  const book = (body: object, key?: string) =>
+    stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress: ip(), headers: key ? { authorization: `Bearer ${key}` } : {}, payload: body });
+  const claimTexts = async (phone: string) =>
+    stack.sql<{ provider: string; booking_ref: string }[]>`select provider, booking_ref from outbox where recipient = ${phone} and body like '%/claim/%'`;
+  const sandboxOf = async (ref: string) =>
+    eventually(async () => (await stack.sql<{ sandbox: boolean }[]>`select sandbox from bookings where ref = ${ref}`)[0]?.sandbox);
+
+  it('lets a real passenger book the trip a sandbox key asked for first: her ride is live, with her own links', async () => {
+    const { key } = await createApiKey(stack.sql, { name: `sbx-first-${randomUUID().slice(0, 6)}`, sandbox: true });
+    const phone = uniquePhone();
+    const when = departAt();
+    const test = await book(trip(phone, when), key);
+    expect(test.statusCode, test.body).toBe(201);
+    expect(await sandboxOf(test.json().booking_reference)).toBe(true);
+
+    const hers = await book(trip(phone, when));
+    expect(hers.statusCode, hers.body).toBe(201);
+    expect(hers.json().booking_reference).not.toBe(test.json().booking_reference);
+    expect(hers.json().manage_token).toMatch(/^bmt_/);
+    expect(await sandboxOf(hers.json().booking_reference)).toBe(false);
+    expect(await claimTexts(phone)).toEqual([]);
+  });
+
+  it('gives a sandbox key repeating a live trip a sandbox ride of its own, and texts the live passenger nothing', async () => {
+    const { key } = await createApiKey(stack.sql, { name: `sbx-second-${randomUUID().slice(0, 6)}`, sandbox: true });
+    const phone = uniquePhone();
+    const when = departAt();
+    const live = await book(trip(phone, when));
+    expect(live.statusCode, live.body).toBe(201);
+    const test = await book(trip(phone, when), key);
+    expect(test.statusCode, test.body).toBe(201);
+    expect(test.json().booking_reference).not.toBe(live.json().booking_reference);
+    expect(await sandboxOf(test.json().booking_reference)).toBe(true);
+    // Asking by the live booking's reference with the sandbox key texts nobody either.
+    const asked = await stack.app.inject({
+      method: 'POST', url: `/api/public/v1/booking/${live.json().booking_reference}/claim`, remoteAddress: ip(),
+      headers: { authorization: `Bearer ${key}` }, payload: { passenger_phone: phone },
+    });
+    expect(asked.statusCode).toBe(202);
+    // A live request by reference is texted (after its reply), so the sandbox one has had its turn.
+    const other = uniquePhone();
+    const otherLive = await book(trip(other, when));
+    await stack.app.inject({ method: 'POST', url: `/api/public/v1/booking/${otherLive.json().booking_reference}/claim`, remoteAddress: ip(), payload: { passenger_phone: other } });
+    await eventually(async () => ((await claimTexts(other)).length > 0 ? true : undefined));
+    expect(await claimTexts(phone)).toEqual([]);
+  });
+
+  it('records a claim link between two sandbox requests as withheld, once per booking, spending no real allowance', async () => {
+    const [a, b] = await Promise.all([1, 2].map(async (i) => (await createApiKey(stack.sql, { name: `sbx-${i}-${randomUUID().slice(0, 6)}`, sandbox: true })).key));
+    const phone = uniquePhone();
+    const when = departAt();
+    const first = await book(trip(phone, when), a);
+    expect(first.statusCode, first.body).toBe(201);
+    await sandboxOf(first.json().booking_reference);
+    for (let i = 0; i < 3; i++) expect((await book(trip(phone, when), b)).statusCode).toBe(409);
+    const texts = await claimTexts(phone);
+    expect(texts).toEqual([{ provider: 'sandbox', booking_ref: first.json().booking_reference }]);
+    // The phone's code allowances (claim links are limited like sign-in codes) were never touched.
+    expect(await stack.sql`select key from rate_limit_counters where key like 'codes:%' and key like ${`%${phone.slice(1)}%`}`).toHaveLength(0);
   });
 });
