@@ -89,9 +89,18 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
       return store.insertInvoice(sql, { driverId, weekStart, weekEnd, ...figures, ...weekInvoice(figures, billing.prices) });
     },
 
-    /** Opens the invoice's collection with the provider and texts the driver the pay link, once. */
+    /**
+     * Opens the invoice's collection with the provider and texts the driver the pay link, once.
+     * With no provider (BILLING_PAYMENT_PROVIDER=none) nothing is opened and no collection row is
+     * written: the invoice stays on the record, shown as not collected, and every later step of
+     * the workflow (reminders, overdue, paid) finds no collection and does nothing.
+     */
     async openInvoiceCollection(i: InvoiceCollectionInput): Promise<void> {
       const k = keyOf(i);
+      if (billing.provider.collects === false) {
+        log.info('invoice kept, not collected: no payment provider', { invoice: invoiceReference(k), totalPence: i.totalPence });
+        return;
+      }
       await collections.openCollection(sql, k, i.totalPence, billing.provider.name);
       const url = await payLink(k, 'open');
       await textDriver(k, renderInvoiceNoticeText(weekOf(k.weekStart), i.totalPence, url), `invoice-notice:${invoiceReference(k)}`);

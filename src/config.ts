@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEV_BILLING_TEST_WEBHOOK_SECRET, DEV_JOB_LINK_SECRET, DEV_OAUTH_SECRET, DEV_PARTNER_SECRETS_KEY, productionProblems } from './production-config.js';
 
 // Every setting comes from the environment and is validated once at start, so a typo stops the
 // process with the variable's name instead of failing on the first request.
@@ -207,8 +208,13 @@ const ConfigSchema = z.object({
   /** The card rail's processor fee, passed on per card payment: basis points of the payment plus a fixed amount. */
   CARD_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1_000).default(150),
   CARD_FEE_FIXED_PENCE: z.coerce.number().int().min(0).max(1_000).default(20),
-  /** Who collects the invoices: 'stripe' (live), or 'test', a double that charges nobody (development, tests). */
-  BILLING_PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+  /**
+   * Who collects the invoices: 'stripe' (live); 'none', invoices billed and kept but not collected
+   * (a production deployment not collecting yet, docs/billing.md); or 'test', a double that charges
+   * nobody (development, tests), refused in production like every published secret
+   * (src/production-config.ts).
+   */
+  BILLING_PAYMENT_PROVIDER: z.enum(['test', 'stripe', 'none']).default('test'),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{10,}$/, 'must be a Stripe secret or restricted key (sk_live_..., rk_live_...)').optional(),
   /** The webhook endpoint's signing secrets (whsec_...), space separated while one is rolled. */
   STRIPE_WEBHOOK_SECRETS: z
@@ -220,7 +226,7 @@ const ConfigSchema = z.object({
   BILLING_TEST_WEBHOOK_SECRET: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_<base64>')
-    .default('whsec_ZGV2ZWxvcG1lbnQtb25seS1iaWxsaW5nLXdlYmhvb2s='),
+    .default(DEV_BILLING_TEST_WEBHOOK_SECRET),
   OPS_ALERT_EMAIL: z.email().default('ops@localhost'),
   /** Ops are emailed once when a booking still has no driver this many minutes before pickup. */
   OPS_UNASSIGNED_ALERT_MINUTES: positiveInt.max(24 * 60).default(15),
@@ -262,10 +268,8 @@ const ConfigSchema = z.object({
   SMTP_FROM: z.string().optional(),
 });
 
-// Only for local runs and tests: production must set its own (checked in loadConfig).
-const DEV_JOB_LINK_SECRET = 'development-only-job-link-secret-not-for-production';
-const DEV_PARTNER_SECRETS_KEY = 'development-only-partner-secrets-key-not-for-production';
-const DEV_OAUTH_SECRET = 'development-only-oauth-secret-not-for-production';
+// The development secrets (DEV_*, src/production-config.ts) are only for local runs and tests:
+// production must set its own, and refuses every published value (checked in loadConfig).
 
 export type Config = z.infer<typeof ConfigSchema> & {
   PUBLIC_BASE_URL: string;
@@ -286,13 +290,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  for (const required of ['JOB_LINK_SECRET', 'PARTNER_SECRETS_KEY', 'OAUTH_SECRET'] as const) {
-    if (c.NODE_ENV === 'production' && !c[required]) {
-      throw new ConfigError(`Invalid configuration:\n  ${required}: is required in production`);
-    }
-  }
+  const problems = c.NODE_ENV === 'production' ? productionProblems(env, c) : [];
   if (c.BILLING_PAYMENT_PROVIDER === 'stripe' && (!c.STRIPE_SECRET_KEY || c.STRIPE_WEBHOOK_SECRETS.trim() === '')) {
-    throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe');
+    problems.push('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe');
   }
   return {
     ...c,
@@ -309,3 +309,4 @@ export function temporalUiUrl(c: { TEMPORAL_UI_URL?: string | undefined; TEMPORA
   const host = c.TEMPORAL_UI_HOST.includes(':') && !c.TEMPORAL_UI_HOST.startsWith('[') ? `[${c.TEMPORAL_UI_HOST}]` : c.TEMPORAL_UI_HOST;
   return (c.TEMPORAL_UI_URL ?? `http://${host}:${c.TEMPORAL_UI_PORT}`).replace(/\/$/, '');
 }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);

@@ -1,9 +1,14 @@
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
 import type { CollectionStatus, InvoiceAccountKind, InvoiceKey } from '../../workflows/billing/definitions.js';
 
 // SQL of invoice collection (migration 00029): one row per invoice being collected, owned by its
-// workflow invoice-collection:<kind>:<id>:<Monday>; and the provider's webhook events by id. Every
-// write is safe to repeat: paid and overdue are set only from the state before them.
+// workflow invoice-collection:<kind>:<id>:<Monday>; and the provider's webhook events by provider
+// and id (migration 00033). Every write is safe to repeat: paid and overdue are set only from the
+// state before them.
+
+/** The pool, or the webhook's transaction (src/billing/invoices.ts). */
+type Query = Sql | TransactionSql;
 
 export interface CollectionRecord {
   account: InvoiceAccountKind;
@@ -66,7 +71,7 @@ export async function openCollection(sql: Sql, k: InvoiceKey, totalPence: number
   return found;
 }
 
-export async function findCollection(sql: Sql, k: InvoiceKey): Promise<CollectionRecord | null> {
+export async function findCollection(sql: Query, k: InvoiceKey): Promise<CollectionRecord | null> {
   const [row] = await sql<Row[]>`
     select * from invoice_collections where account_kind = ${k.account} and account_id = ${k.accountId} and week_start = ${k.weekStart}`;
   return row ? toCollection(row) : null;
@@ -102,7 +107,7 @@ export async function markOverdue(sql: Sql, k: InvoiceKey): Promise<boolean> {
 }
 
 /** Paid once: only an unpaid or overdue invoice is marked, so a second event changes nothing. True when this call marked it. */
-export async function markPaid(sql: Sql, k: InvoiceKey, p: { eventId: string; amountPence: number; providerRef: string }): Promise<boolean> {
+export async function markPaid(sql: Query, k: InvoiceKey, p: { eventId: string; amountPence: number; providerRef: string }): Promise<boolean> {
   const rows = await sql`
     update invoice_collections
        set status = 'paid', paid_at = now(), paid_amount_pence = ${p.amountPence}, paid_event_id = ${p.eventId},
@@ -113,23 +118,31 @@ export async function markPaid(sql: Sql, k: InvoiceKey, p: { eventId: string; am
   return rows.length > 0;
 }
 
-export async function recordPaymentFailure(sql: Sql, k: InvoiceKey, eventId: string): Promise<void> {
+export async function recordPaymentFailure(sql: Query, k: InvoiceKey, eventId: string): Promise<void> {
   await sql`
     update invoice_collections set last_failure = ${eventId}, updated_at = now()
      where account_kind = ${k.account} and account_id = ${k.accountId} and week_start = ${k.weekStart} and status <> 'paid'`;
 }
 
-/** Claims a webhook event by its id; false when it was claimed before (a replay). */
-export async function claimWebhookEvent(sql: Sql, e: { id: string; provider: string; invoiceReference: string | null; outcome: string }): Promise<boolean> {
-  const rows = await sql`
-    insert into billing_webhook_events (id, provider, invoice_key, outcome) values (${e.id}, ${e.provider}, ${e.invoiceReference}, ${e.outcome})
-    on conflict (id) do nothing returning id`;
+/** What a stored webhook event did: paid its invoice, paid less than its total, or failed. */
+export type StoredEventOutcome = 'paid' | 'short' | 'failed';
+
+/** Whether this provider's event was stored before: a replay. */
+export async function webhookEventSeen(sql: Query, provider: string, id: string): Promise<boolean> {
+  const rows = await sql`select 1 from billing_webhook_events where provider = ${provider} and id = ${id}`;
   return rows.length > 0;
 }
 
-/** Forgets a claimed event whose processing failed, so the provider's retry is processed afresh. */
-export async function forgetWebhookEvent(sql: Sql, id: string): Promise<void> {
-  await sql`delete from billing_webhook_events where id = ${id}`;
+/** The events stored for an invoice: its paying one (0 or 1) and the others. */
+export async function storedWebhookEvents(sql: Query, provider: string, invoiceReference: string): Promise<{ paid: number; others: number }> {
+  const [row] = await sql<{ paid: number; others: number }[]>`
+    select count(*) filter (where outcome = 'paid')::integer as paid, count(*) filter (where outcome <> 'paid')::integer as others
+      from billing_webhook_events where provider = ${provider} and invoice_key = ${invoiceReference}`;
+  return row ?? { paid: 0, others: 0 };
+}
+
+export async function storeWebhookEvent(sql: Query, e: { provider: string; id: string; invoiceReference: string; outcome: StoredEventOutcome }): Promise<void> {
+  await sql`insert into billing_webhook_events (provider, id, invoice_key, outcome) values (${e.provider}, ${e.id}, ${e.invoiceReference}, ${e.outcome})`;
 }
 
 export interface OpenInvoiceRow extends CollectionRecord {

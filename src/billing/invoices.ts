@@ -2,6 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import {
   invoiceCollectionWorkflowId,
   invoicePaymentSignal,
+  invoiceReference,
   MIN_COLLECTION_PENCE,
   type Invoice,
   type InvoiceKey,
@@ -30,14 +31,37 @@ export function invoiceKeyOf(reference: string | null): InvoiceKey | null {
 }
 
 export type WebhookOutcome =
-  | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' | 'invalid_event' }
-  | { ok: true; duplicate: boolean; applied: 'signalled' | 'marked_paid' | 'already_settled' | 'ignored' };
+  | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' | 'invalid_event' | 'not_collecting' }
+  | { ok: true; duplicate: boolean; applied: 'signalled' | 'marked_paid' | 'already_settled' | 'ignored' | 'not_kept' };
 
 /**
- * A delivery of the provider's webhook: verified (signature, timestamp), then processed once by its
- * event id. A payment outcome goes to the invoice's collection workflow as a signal; once that
- * workflow has closed (it listens for COLLECTION_POLICY.followForDays), a payment marks the invoice
- * paid directly, under the same only-once rule.
+ * Events kept per invoice besides its paying one: failed payments and payments short of the total,
+ * each recorded for ops (`last_failure`). Stripe sends at most one such event per pay page, and an
+ * invoice has at most four pay pages (COLLECTION_POLICY: the first and three reminders). Beyond
+ * this, an event is acknowledged and neither kept nor applied.
+ */
+export const WEBHOOK_EVENTS_PER_INVOICE = 10;
+
+/**
+ * A delivery of the provider's webhook: verified (signature, timestamp), then applied once by its
+ * provider's event id. A payment outcome goes to the invoice's collection workflow as a signal;
+ * once that workflow has closed (it listens for COLLECTION_POLICY.followForDays), a payment marks
+ * the invoice paid directly, under the same only-once rule.
+ *
+ * Once: the event is stored and applied in one transaction that holds the invoice's advisory lock,
+ * so a second delivery of it (a replay, or the provider's retry while the first is still being
+ * applied) waits, then finds it stored and is answered 200 `duplicate: true` without acting. If
+ * applying fails, nothing is stored and the provider's retry applies it afresh. (The one gap: the
+ * signal reached the workflow but the commit failed; the retry signals again. The workflow takes
+ * one payment only, so a payment never applies twice; a repeated failure sets the same
+ * last_failure again and logs it a second time.)
+ *
+ * Bounded: only events that act on an invoice this service is collecting are stored, at most one
+ * paying event and WEBHOOK_EVENTS_PER_INVOICE others per invoice. Events of other types, naming no
+ * invoice, an invoice not being collected, or one already paid (a second payment is logged for
+ * ops: the payer may need a refund) are acknowledged and stored nowhere. Every stored row is
+ * therefore one of at most 1 + WEBHOOK_EVENTS_PER_INVOICE per invoice_collections row, and those
+ * are made by the service's own weekly billing, one per driver or partner and week.
  */
 export async function applyBillingWebhook(
   s: Pick<Services, 'sql' | 'temporal'>,
@@ -45,34 +69,50 @@ export async function applyBillingWebhook(
   headers: Record<string, string | undefined>,
   rawBody: string,
   nowSeconds: number,
+  log: { warn(message: string): void } = console,
 ): Promise<WebhookOutcome> {
   const check = provider.parseWebhook(headers, rawBody, nowSeconds);
   if (!check.ok) return check;
   const e = check.event;
   const key = invoiceKeyOf(e.invoiceReference);
-  const outcome = e.outcome === 'ignored' || !key ? 'ignored' : e.outcome;
-  if (!(await collections.claimWebhookEvent(s.sql, { id: e.eventId, provider: provider.name, invoiceReference: e.invoiceReference, outcome }))) {
-    return { ok: true, duplicate: true, applied: 'already_settled' };
-  }
-  if (outcome === 'ignored' || !key) return { ok: true, duplicate: false, applied: 'ignored' };
-  try {
+  if (e.outcome === 'ignored' || !key) return { ok: true, duplicate: false, applied: 'ignored' };
+  const reference = invoiceReference(key);
+  return s.sql.begin(async (tx): Promise<WebhookOutcome> => {
+    // Held while the event is applied (a signal: milliseconds); a delivery waiting longer fails
+    // with a 500, and the provider retries it.
+    await tx`set local lock_timeout = '30s'`;
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`billing-webhook:${provider.name}:${reference}`}, 0))`;
+    if (await collections.webhookEventSeen(tx, provider.name, e.eventId)) return { ok: true, duplicate: true, applied: 'already_settled' };
+    const c = await collections.findCollection(tx, key);
+    if (!c) {
+      log.warn(`billing webhook: ${provider.name} event ${e.eventId} names ${reference}, which is not being collected; acknowledged, not kept`);
+      return { ok: true, duplicate: false, applied: 'ignored' };
+    }
+    const pays = e.outcome === 'succeeded' && e.amountPence >= c.totalPence;
+    const kept = await collections.storedWebhookEvents(tx, provider.name, reference);
+    if (c.status === 'paid' || (pays && kept.paid > 0)) {
+      if (pays) log.warn(`billing webhook: ${provider.name} event ${e.eventId} pays ${reference}, already paid by ${c.paidEventId ?? 'another event'}: a second payment (refund it?)`);
+      return { ok: true, duplicate: false, applied: 'already_settled' };
+    }
+    if (!pays && kept.others >= WEBHOOK_EVENTS_PER_INVOICE) {
+      log.warn(`billing webhook: ${provider.name} event ${e.eventId} (${e.outcome}) for ${reference}: ${kept.others} events kept already; acknowledged, not kept`);
+      return { ok: true, duplicate: false, applied: 'not_kept' };
+    }
+    const outcome = pays ? 'paid' : e.outcome === 'failed' ? 'failed' : 'short';
+    await collections.storeWebhookEvent(tx, { provider: provider.name, id: e.eventId, invoiceReference: reference, outcome });
     // A failed attempt is on the record for ops either way; it changes nothing else.
-    if (outcome === 'failed') await collections.recordPaymentFailure(s.sql, key, e.eventId);
-    const signal = { eventId: e.eventId, outcome, amountPence: e.amountPence, providerRef: e.providerRef } as const;
+    if (outcome !== 'paid') await collections.recordPaymentFailure(tx, key, e.eventId);
+    const signal = { eventId: e.eventId, outcome: e.outcome === 'failed' ? 'failed' : 'succeeded', amountPence: e.amountPence, providerRef: e.providerRef } as const;
     try {
       await s.temporal.workflow.getHandle(invoiceCollectionWorkflowId(key)).signal(invoicePaymentSignal, signal);
       return { ok: true, duplicate: false, applied: 'signalled' };
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
-    if (outcome === 'failed') return { ok: true, duplicate: false, applied: 'ignored' };
-    const marked = await collections.markPaid(s.sql, key, signal);
+    if (outcome !== 'paid') return { ok: true, duplicate: false, applied: 'ignored' };
+    const marked = await collections.markPaid(tx, key, signal);
     return { ok: true, duplicate: false, applied: marked ? 'marked_paid' : 'already_settled' };
-  } catch (err) {
-    // Not applied: forget the delivery so the provider's retry is processed afresh.
-    await collections.forgetWebhookEvent(s.sql, e.eventId);
-    throw err;
-  }
+  });
 }
 
 export type InvoiceStatusShown = 'paid' | 'unpaid' | 'overdue' | 'nothing_due' | 'below_minimum' | 'not_collected';

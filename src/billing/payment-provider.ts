@@ -2,9 +2,10 @@ import type { InvoiceLine } from '../../workflows/billing/definitions.js';
 
 // How the service collects its own invoices (the drivers' and partners' weekly subscription): the
 // one interface a payment provider sits behind. The real adapter speaks Stripe's HTTP API
-// (stripe.ts); the test double (test-provider.ts) stands in for it in development and tests. Which
-// one runs is configuration (BILLING_PAYMENT_PROVIDER, docs/configuration.md). Passengers' fares
-// never pass through here: they pay their driver directly.
+// (stripe.ts); the test double (test-provider.ts) stands in for it in development and tests (never
+// in production: loadConfig refuses it there); no-provider.ts is a deployment that collects nothing
+// yet. Which one runs is configuration (BILLING_PAYMENT_PROVIDER, docs/configuration.md).
+// Passengers' fares never pass through here: they pay their driver directly.
 
 export interface CollectionRequest {
   /** Sent as the provider's idempotency key: a retried request is the same collection. */
@@ -40,7 +41,7 @@ export interface ProviderEvent {
 
 export type WebhookCheck =
   | { ok: true; event: ProviderEvent }
-  | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' | 'invalid_event' };
+  | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' | 'invalid_event' | 'not_collecting' };
 
 /** Retried by the caller (activity) unless `retryable` is false (the request itself is wrong). */
 export class PaymentProviderError extends Error {
@@ -55,6 +56,8 @@ export class PaymentProviderError extends Error {
 
 export interface PaymentProvider {
   readonly name: string;
+  /** False for BILLING_PAYMENT_PROVIDER=none (no-provider.ts): invoices are kept, never collected. */
+  readonly collects?: boolean;
   /** Opens a pay page for the invoice. Idempotent by request.idempotencyKey. */
   createCollection(request: CollectionRequest): Promise<Collection>;
   /**

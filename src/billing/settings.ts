@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { BillingPrices } from '../../workflows/billing/definitions.js';
 import type { PaymentProvider } from './payment-provider.js';
+import { createNoProvider } from './no-provider.js';
 import { createStripeProvider } from './stripe.js';
 import { createTestProvider } from './test-provider.js';
 
@@ -31,6 +32,7 @@ export function paymentProviderFromConfig(config: Config): PaymentProvider {
       apiBase: config.STRIPE_API_BASE,
     });
   }
+  if (config.BILLING_PAYMENT_PROVIDER === 'none') return createNoProvider();
   return createTestProvider({ webhookSecret: config.BILLING_TEST_WEBHOOK_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
 }
 

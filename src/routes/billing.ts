@@ -103,8 +103,9 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
 
 /**
  * POST /api/webhooks/billing: the payment provider's events (Stripe: Stripe-Signature; the test
- * double: Standard Webhooks headers). Answered as providers expect: 2xx once an event is taken
- * (a replay too, so the provider stops retrying), 400 for a signature, timestamp or body refused.
+ * double: Standard Webhooks headers; BILLING_PAYMENT_PROVIDER=none: every delivery refused). Answered
+ * as providers expect: 2xx once an event is taken (a replay too, so the provider stops retrying),
+ * 400 for a signature, timestamp or body refused.
  * Registered on its own so that only it reads JSON bodies as the exact bytes signed.
  */
 export async function billingWebhookRoutes(app: FastifyInstance): Promise<void> {
@@ -124,7 +125,7 @@ export async function billingWebhookRoutes(app: FastifyInstance): Promise<void> 
         const v = request.headers[name];
         headers[name] = typeof v === 'string' ? v : undefined;
       }
-      const result = await applyBillingWebhook(s, provider, headers, raw, Math.floor(s.now().getTime() / 1000));
+      const result = await applyBillingWebhook(s, provider, headers, raw, Math.floor(s.now().getTime() / 1000), { warn: (m) => request.log.warn(m) });
       if (!result.ok) {
         request.log.warn({ reason: result.reason }, 'billing webhook refused');
         if (result.reason === 'invalid_event') throw new ProblemError(400, 'invalid_event', 'Not an event this service understands.');

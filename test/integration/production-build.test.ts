@@ -8,7 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
+import { signTestProviderEvent } from '../../src/billing/test-provider.js';
 import { createSql } from '../../src/db/sql.js';
+import { DEV_BILLING_TEST_WEBHOOK_SECRET, DEV_OAUTH_SECRET } from '../../src/production-config.js';
 import { eventually } from '../support/stack.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -87,6 +89,8 @@ describe('npm run build', () => {
       OAUTH_SECRET: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'warn',
       NOTIFIER: 'outbox',
+      // Production names who collects invoices (the test double is refused): none, not yet.
+      BILLING_PAYMENT_PROVIDER: 'none',
     };
     const api = node('src/server.js', env);
     node('src/worker.js', env);
@@ -111,5 +115,46 @@ describe('npm run build', () => {
       return s === 'confirmed' ? undefined : s;
     }, 60_000, `the compiled worker to dispatch ${ref}`);
     expect(['dispatching', 'unassigned', 'assigned']).toContain(status);
+
+    // No payment is taken: an invoice.paid signed with the test double's published secret is refused.
+    const now = Math.floor(Date.now() / 1000);
+    const forged = JSON.stringify({ type: 'invoice.paid', data: { invoice_reference: 'invoice:driver:d-1:2026-10-19', amount_pence: 1500, reference: 'test_cs_forged' } });
+    const hook = await fetch(`${base}/api/webhooks/billing`, { method: 'POST', headers: signTestProviderEvent(DEV_BILLING_TEST_WEBHOOK_SECRET, 'evt_forged', now, forged), body: forged });
+    expect(hook.status, await hook.clone().text()).toBe(400);
   }, 180_000);
+
+  it('refuses to start production with the test payment provider or a published secret, naming the setting (API and worker alike)', async () => {
+    const env = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/never-reached',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      PORT: String(await freePort()),
+      JOB_LINK_SECRET: randomBytes(32).toString('base64'),
+      PARTNER_SECRETS_KEY: randomBytes(32).toString('base64'),
+      OAUTH_SECRET: randomBytes(32).toString('base64'),
+    };
+    const refused = async (script: string, extra: Record<string, string>) => {
+      const child = spawn(process.execPath, [path.join(build, script)], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      return { code, out };
+    };
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{}, /BILLING_PAYMENT_PROVIDER: unset \(its default, test\) is the development double/], // what production ran before issue 33
+      [{ BILLING_PAYMENT_PROVIDER: 'test' }, /BILLING_PAYMENT_PROVIDER: test is the development double/],
+      [{ BILLING_PAYMENT_PROVIDER: 'none', PAYMENT_WEBHOOK_SECRETS: DEV_BILLING_TEST_WEBHOOK_SECRET }, /PAYMENT_WEBHOOK_SECRETS: holds a published secret/],
+      [{ BILLING_PAYMENT_PROVIDER: 'none', OAUTH_SECRET: DEV_OAUTH_SECRET }, /OAUTH_SECRET: is a published value/],
+    ];
+    for (const [extra, message] of cases) {
+      for (const script of ['src/server.js', 'src/worker.js']) {
+        const { code, out } = await refused(script, extra);
+        expect(code, out).toBe(1);
+        expect(out).toMatch(/Invalid configuration:/);
+        expect(out).toMatch(message);
+      }
+    }
+  }, 60_000);
 });

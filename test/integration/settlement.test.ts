@@ -160,4 +160,36 @@ describe('track and settle', () => {
     ]);
     expect((await lookup(ref, token)).json().payment).toMatchObject({ state: 'paid', received: { amount: 17.3, method: 'card' } });
   });
+
+  it('keeps one event per booking however many signed events come: a replay at once settles once, later events are kept nowhere', async () => {
+    const { ref, card } = await assignedBooking();
+    for (const event of ['arrived', 'on_board', 'completed']) expect((await trip(card, event)).statusCode).toBe(202);
+    const deliver = (id: string, booking = ref) => {
+      const body = JSON.stringify({ type: 'payment.succeeded', data: { booking_reference: booking, amount_pence: 1730, method: 'card' } });
+      const at = Math.floor(Date.now() / 1000);
+      return stack.app.inject({
+        method: 'POST', url: '/api/webhooks/payments', remoteAddress: ip(), payload: body,
+        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(NEW_SECRET, id, at, body) },
+      });
+    };
+    const rows = () => stack.sql`select id from payment_webhook_events where booking_ref = ${ref}`;
+    // The same event three times at once: one settlement, one row, every reply 200.
+    const id = `msg_${ref}_once`;
+    const replies = await Promise.all([deliver(id), deliver(id), deliver(id)]);
+    expect(replies.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(replies.map((r) => r.json().duplicate).sort()).toEqual([false, true, true]);
+    const record = replies.find((r) => r.json().duplicate === false)!.json().payment_record;
+    expect(record).toBeTruthy();
+    expect(await rows()).toEqual([{ id }]);
+    expect((await deliver(id)).json()).toEqual({ received: true, duplicate: true });
+    // Fifty more signed events for the same booking (other ids): answered with its record, kept nowhere.
+    const more = await Promise.all([...Array(50)].map((_, i) => deliver(`msg_${ref}_${i}`)));
+    expect(new Set(more.map((r) => JSON.stringify([r.statusCode, r.json()])))).toEqual(new Set([JSON.stringify([200, { received: true, duplicate: false, payment_record: record }])]));
+    expect(await rows()).toEqual([{ id }]);
+    expect(await stack.sql`select amount_pence, recorded_by from payment_records where booking_ref = ${ref}`).toEqual([{ amount_pence: 1730, recorded_by: 'provider' }]);
+    // A booking that does not exist is refused and nothing is kept.
+    const missing = 'TXS00000000';
+    expect((await deliver(`msg_missing_${ref}`, missing)).statusCode).toBe(404);
+    expect(await stack.sql`select 1 from payment_webhook_events where booking_ref = ${missing}`).toEqual([]);
+  });
 });
