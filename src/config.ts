@@ -69,6 +69,15 @@ const ConfigSchema = z.object({
   APPLICATION_UPLOADS_IN_FLIGHT: positiveInt.default(2),
   /** An application's body must be in within this time, or the connection is closed. */
   APPLICATION_UPLOAD_TIMEOUT_SECONDS: positiveInt.default(120),
+  /**
+   * An upload's longest silence (seconds, fractions allowed): before its first byte (it holds no
+   * slot until then), and between bytes once in a slot; 408 and the connection closed beyond.
+   */
+  APPLICATION_UPLOAD_IDLE_SECONDS: z.coerce.number().positive().max(600).default(5),
+  /** The slowest an upload may arrive in its slot, on average, once APPLICATION_UPLOAD_IDLE_SECONDS have passed (408 below). */
+  APPLICATION_UPLOAD_MIN_BYTES_PER_SECOND: positiveInt.default(32 * 1024),
+  /** How long an upload whose bytes have come waits for a slot before the 503 (0: refused at once). */
+  APPLICATION_UPLOAD_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(15),
   GEOCODER: z.enum(['embedded']).default('embedded'),
   ROUTER: z.enum(['estimate']).default('estimate'),
   TRUST_PROXY: bool.default(false),
@@ -106,22 +115,32 @@ const ConfigSchema = z.object({
     .default('GB,GG,IM,JE')
     .transform((s) => s.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'must be ISO 3166 alpha-2 country codes, e.g. GB,IE'))),
-  /** Codes sent to one phone or mailbox per hour, and per day. */
+  /** Codes sent to one phone or mailbox per hour, and per day, asked for from one address (a stranger's address spends its own share). */
   SIGN_IN_CODES_PER_HOUR: positiveInt.default(3),
   SIGN_IN_CODES_PER_DAY: positiveInt.default(10),
+  /** Codes sent to one phone or mailbox in a UTC day from all addresses together; past it, only addresses it has signed in from. */
+  SIGN_IN_CODES_PER_RECIPIENT_PER_DAY: positiveInt.default(30),
   /** Codes asked for from one address (IP; IPv6 by /64) per hour, to numbers never signed in before. */
   SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: positiveInt.default(10),
   /** The same, to passengers who have signed in before (a hotel's or an office's returning guests). */
   SIGN_IN_CODES_PER_ADDRESS_RETURNING_PER_HOUR: positiveInt.default(60),
   /** Codes per passenger sign-in (one OAuth interaction). */
   SIGN_IN_CODES_PER_INTERACTION: positiveInt.default(3),
-  /** Codes sent in a UTC day, by channel; ops are emailed at 80 %, and codes stop at the ceiling. */
+  /**
+   * Codes sent in a UTC day, by channel. Codes to recipients who never signed in (and claim links,
+   * verification codes, new driver phones) stop at half of it; approved drivers and returning
+   * passengers get theirs up to the ceiling. Ops are emailed when the new share is spent, and at 80 %.
+   */
   SIGN_IN_SMS_PER_DAY: positiveInt.default(2000),
   SIGN_IN_EMAILS_PER_DAY: positiveInt.default(5000),
-  /** Wrong codes that lock an identifier; the first lock's length, doubled for each lock in a row (at most a day). */
+  /**
+   * Wrong codes from one address that lock an identifier for that address only; the first lock's
+   * length, doubled for each lock in a row up to the longest.
+   */
   SIGN_IN_FAILURES_PER_LOCK: positiveInt.default(5),
   SIGN_IN_LOCK_MINUTES: positiveInt.default(15),
-  /** Wrong codes from one address per hour before it may guess no more. */
+  SIGN_IN_LOCK_MAX_MINUTES: positiveInt.default(30),
+  /** Wrong codes from one address per hour before its guesses at codes it did not ask for itself are refused unread. */
   SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: positiveInt.default(50),
   /**
    * The sending policy for every other message the service pays for (src/notify/sending-policy.ts,
@@ -222,7 +241,7 @@ const ConfigSchema = z.object({
     .default('')
     .refine((v) => v.trim() === '' || v.trim().split(/\s+/).every((x) => /^whsec_[A-Za-z0-9]{16,}$/.test(x)), { message: 'must be whsec_ secrets separated by spaces' }),
   STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
-  /** Signs the test double's webhooks (Standard Webhooks, whsec_<base64>); development only. */
+  /** Signs the test double's webhooks (Standard Webhooks, whsec_<base64>); development only (its default is public). */
   BILLING_TEST_WEBHOOK_SECRET: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_<base64>')
@@ -294,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.BILLING_PAYMENT_PROVIDER === 'stripe' && (!c.STRIPE_SECRET_KEY || c.STRIPE_WEBHOOK_SECRETS.trim() === '')) {
     problems.push('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe');
   }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return {
     ...c,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
@@ -309,4 +329,3 @@ export function temporalUiUrl(c: { TEMPORAL_UI_URL?: string | undefined; TEMPORA
   const host = c.TEMPORAL_UI_HOST.includes(':') && !c.TEMPORAL_UI_HOST.startsWith('[') ? `[${c.TEMPORAL_UI_HOST}]` : c.TEMPORAL_UI_HOST;
   return (c.TEMPORAL_UI_URL ?? `http://${host}:${c.TEMPORAL_UI_PORT}`).replace(/\/$/, '');
 }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);

@@ -1,5 +1,5 @@
 import type { ApiKey } from '../auth/api-keys.js';
-import { addressKey } from '../auth/code-guard.js';
+import { addressKey } from '../http/address.js';
 import type { Config } from '../config.js';
 import type { GeoLocation } from '../geo/types.js';
 import { dispatchLeadSeconds, type TripForLead } from '../dispatch/advance.js';

@@ -105,23 +105,34 @@ export async function submitVehicleChange(s: Pick<Services, 'sql'>, driverId: st
 const CODE_TTL_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 5;
 
-/** The new number must be a served mobile nobody else drives with; answered the same words as the form. */
-async function newPhoneOrRefuse(s: Pick<Services, 'sql' | 'config'>, d: DriverRow, phone: string): Promise<void> {
+/** The new number must be a served mobile other than the one on record; answered in the form's words. */
+function newPhoneOrRefuse(s: Pick<Services, 'config'>, d: DriverRow, phone: string): void {
   const served = servedMobile(phone, s.config.SIGN_IN_CODE_COUNTRIES);
   if (!served.ok) throw Refusal.invalid('number_not_served', `Sorry: ${served.reason}.`, { field: { name: 'phone', message: served.reason } });
   if (phone === d.phone) throw Refusal.invalid('same_phone', 'That is the phone number we already have for you.', { field: { name: 'phone', message: 'is the number we already have' } });
+}
+
+/**
+ * ...and nobody else drives with it. Asked only once the code texted to the number has come back,
+ * so only whoever holds that phone can learn that it is a driver's.
+ */
+async function phoneFreeOrRefuse(s: Pick<Services, 'sql'>, d: DriverRow, phone: string): Promise<void> {
   const other = await liveDriverWithPhone(s.sql, phone);
   if (other && other !== d.id) throw Refusal.conflict('phone_in_use', 'Another driver uses this phone number. Call us if it is yours.');
 }
 
 /**
- * Texts a code to the new phone, counted as sign-in codes are (per number, per address, the day's
- * ceiling), and locked by wrong guesses like a sign-in to that number.
+ * Texts a code to the new phone, counted as sign-in codes are (per number and address, per number,
+ * per network, and the day's ceiling, from the share for new numbers), and locked by wrong guesses
+ * like a sign-in to that number. Answered the same whether or not the number is another driver's
+ * (the code goes to it either way, and is counted), so the route tells a signed-in driver nothing
+ * of who else drives: a number in use is refused when its code is confirmed (submitPhoneChange).
  */
 export async function requestPhoneCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, driverId: string, phone: string, ctx: { address: string }): Promise<void> {
   const d = await driverOrRefuse(s, driverId);
-  await newPhoneOrRefuse(s, d, phone);
-  await admitCode(s, { channel: 'sms', audience: 'driver', recipient: `phone:${phone}`, subject: lockSubject.driver(phone), address: ctx.address });
+  newPhoneOrRefuse(s, d, phone);
+  // A number to be proved, whoever's it turns out to be: never a known recipient of the ceiling.
+  await admitCode(s, { channel: 'sms', audience: 'driver', recipient: `phone:${phone}`, subject: lockSubject.driver(phone), address: ctx.address, known: false });
   const code = newCode();
   await changes.savePhoneCode(s.sql, driverId, phone, hashCode(s.config.JOB_LINK_SECRET, `${driverId}:${phone}`, code), new Date(Date.now() + CODE_TTL_MS));
   await s.notifier.send({
@@ -133,18 +144,20 @@ export async function requestPhoneCode(s: Pick<Services, 'sql' | 'config' | 'not
   });
 }
 
-/** The right code for the new phone: the change goes to staff. */
+/** The right code for the new phone: the change goes to staff, unless another driver uses the number (409 phone_in_use). */
 export async function submitPhoneChange(s: Pick<Services, 'sql' | 'config'>, driverId: string, phone: string, code: string, ctx: { address: string }) {
   const d = await driverOrRefuse(s, driverId);
   const subject = lockSubject.driver(phone);
   await admitGuess(s, subject, ctx.address);
   const stored = await changes.takePhoneCodeAttempt(s.sql, driverId, phone, MAX_ATTEMPTS);
   if (!stored || !sameDigest(stored, hashCode(s.config.JOB_LINK_SECRET, `${driverId}:${phone}`, code))) {
-    return refuseWrongCode(s, subject, ctx.address, Refusal.invalid('invalid_code', 'That code is not right. Ask for a new one if it has expired.', { field: { name: 'code', message: 'is not the code we texted' } }));
+    const refusal = Refusal.invalid('invalid_code', 'That code is not right. Ask for a new one if it has expired.', { field: { name: 'code', message: 'is not the code we texted' } });
+    return refuseWrongCode(s, subject, ctx.address, refusal);
   }
   await changes.spendPhoneCode(s.sql, driverId);
-  await recordRightGuess(s, subject);
-  await newPhoneOrRefuse(s, d, phone);
+  await recordRightGuess(s, subject, ctx.address);
+  newPhoneOrRefuse(s, d, phone);
+  await phoneFreeOrRefuse(s, d, phone);
   return recorded(s, driverId, 'phone', { phone }, []);
 }
 

@@ -10,7 +10,10 @@ import * as sessions from './session-store.js';
 // staff suspend the driver, which revokes them all; a suspended driver gets neither code nor session.
 // The code guard (src/auth/code-guard.ts) counts every request the same way whether or not the
 // phone is a driver's, so neither the answer nor the limits tell a stranger who drives for us; the
-// codes are never billed to the driver.
+// codes are never billed to the driver. A stranger's requests and wrong guesses spend and lock only
+// their own address's share of the phone's allowance, so whoever knows a driver's phone cannot keep
+// the driver from signing in; an approved driver's codes come out of the part of the day's ceiling
+// that codes to new numbers cannot reach.
 
 const CODE_TTL_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -19,7 +22,8 @@ const SESSION_PREFIX = 'drs_';
 /**
  * Sends a code if the phone belongs to a driver who may sign in; says the same either way (no
  * enumeration). 400 for a number we never text (not a mobile of a served country), 429 beyond the
- * limits; a driver's phone gets SIGN_IN_CODES_PER_HOUR codes an hour however many are asked for.
+ * limits: SIGN_IN_CODES_PER_HOUR codes an hour to one phone from one address, however many are
+ * asked for, and SIGN_IN_CODES_PER_RECIPIENT_PER_DAY from all addresses together.
  */
 export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, phone: string, ctx: { address: string }): Promise<void> {
   const served = servedMobile(phone, s.config.SIGN_IN_CODE_COUNTRIES);
@@ -33,6 +37,7 @@ export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'no
     recipient: `phone:${phone}`,
     subject: lockSubject.driver(phone),
     address: ctx.address,
+    known: driver !== null,
     sends: driver !== null,
   });
   if (!driver) return;
@@ -56,8 +61,9 @@ async function driverWithPhone(s: Pick<Services, 'sql'>, phone: string): Promise
 }
 
 /**
- * A session for the right code. Wrong codes count against the phone across codes (a new code
- * brings no new tries) and lock it for longer each time: 401 for a wrong code, 429 while locked.
+ * A session for the right code. Wrong codes count against the phone for the address that sent them,
+ * across codes (a new code brings no new tries), and lock it there for longer each time, up to
+ * SIGN_IN_LOCK_MAX_MINUTES: 401 for a wrong code, 429 while locked.
  */
 export async function verifySignInCode(
   s: Pick<Services, 'sql' | 'config'>,
@@ -74,7 +80,7 @@ export async function verifySignInCode(
     return refuseWrongCode(s, subject, ctx.address, refused());
   }
   await sessions.spendSignInCode(s.sql, driver.id);
-  await recordRightGuess(s, subject);
+  await recordRightGuess(s, subject, ctx.address);
   const token = newSecret(SESSION_PREFIX);
   const tokenHash = hashSecret(token);
   await sessions.createSession(s.sql, tokenHash, driver.id);

@@ -17,6 +17,32 @@ export async function hitCounter(sql: Sql, key: string, timeWindowMs: number): P
   return { current: row?.hits ?? 1, ttl: Math.ceil(row?.ttl ?? windowMs) };
 }
 
+/** The start of the fixed window containing now, as rate_limit_counters stores it. */
+const windowStart = (sql: Sql, windowMs: number) => sql`to_timestamp(floor(extract(epoch from now()) * 1000 / ${windowMs}) * ${windowMs} / 1000.0)`;
+
+/**
+ * Takes one from an allowance of `limit` in the current window, only if one is left: a refused
+ * request counts nothing, so refusals never eat into what is left for others. The count after the
+ * take (or, refused, as it stands) and the milliseconds to the window's end.
+ */
+export async function takeFromAllowance(sql: Sql, key: string, windowMs: number, limit: number): Promise<{ taken: boolean; count: number; ttl: number }> {
+  const ttl = Math.ceil(windowMs - (Date.now() % windowMs));
+  if (limit <= 0) return { taken: false, count: await allowanceCount(sql, key, windowMs), ttl };
+  const [row] = await sql<{ hits: number }[]>`
+    insert into rate_limit_counters as c (key, window_start, hits) values (${key}, ${windowStart(sql, windowMs)}, 1)
+    on conflict (key, window_start) do update set hits = c.hits + 1 where c.hits < ${limit}
+    returning hits`;
+  if (row) return { taken: true, count: row.hits, ttl };
+  return { taken: false, count: await allowanceCount(sql, key, windowMs), ttl };
+}
+
+/** What has been counted against a key in the current window. */
+export async function allowanceCount(sql: Sql, key: string, windowMs: number): Promise<number> {
+  const [row] = await sql<{ hits: number }[]>`
+    select hits from rate_limit_counters where key = ${key} and window_start = ${windowStart(sql, windowMs)}`;
+  return row?.hits ?? 0;
+}
+
 /**
  * A @fastify/rate-limit store backed by Postgres, so a limit holds across every API process.
  */

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Sql } from '../db/sql.js';
-import { hitCounter } from '../http/pg-rate-limit-store.js';
+import { takeFromAllowance } from '../http/pg-rate-limit-store.js';
 import type { Notifier, OutboundMessage, SendResult } from './notifier.js';
 import { servedMobile } from './served-numbers.js';
 import * as store from './sending-policy-store.js';
@@ -108,8 +108,8 @@ export class PolicedNotifier implements Notifier {
     const phone = msg.channel !== 'email';
     if (phone && !servedMobile(msg.to, s.countries, { dramaRange: s.dramaRange }).ok) return 'number_not_served';
     if (msg.purpose === 'job_card' && msg.channel === 'sms') {
-      const { current } = await hitCounter(this.#sql, `msg:job-card-sms:${msg.to}`, HOUR_MS);
-      return current > s.jobCardSmsPerDriverPerHour ? 'driver_hourly_cap' : null;
+      const { taken } = await takeFromAllowance(this.#sql, `msg:job-card-sms:${msg.to}`, HOUR_MS, s.jobCardSmsPerDriverPerHour);
+      return taken ? null : 'driver_hourly_cap';
     }
     if (msg.purpose && ADMITTED_ELSEWHERE.has(msg.purpose)) return null;
     if (!msg.bookingRef) return null;
@@ -134,23 +134,25 @@ export class PolicedNotifier implements Notifier {
     const sql = this.#sql;
     const deny = (reason: WithheldReason) => store.storePermit(sql, ref, recipient, { allowed: false, reason });
 
-    if ((await hitCounter(sql, `msg:recipient:${recipient}`, HOUR_MS)).current > s.recipientPerHour) return deny('recipient_hourly_cap');
-    if ((await hitCounter(sql, `msg:recipient-day:${recipient}`, DAY_MS)).current > s.recipientPerDay) return deny('recipient_daily_cap');
+    // Each allowance is taken from only while some is left: a message refused counts nothing, so a
+    // flood of refusals never spends what is kept for others (a known passenger, the next hour).
+    if (!(await takeFromAllowance(sql, `msg:recipient:${recipient}`, HOUR_MS, s.recipientPerHour)).taken) return deny('recipient_hourly_cap');
+    if (!(await takeFromAllowance(sql, `msg:recipient-day:${recipient}`, DAY_MS, s.recipientPerDay)).taken) return deny('recipient_daily_cap');
 
     const accountable = b.principal.startsWith('key:') || b.principal.startsWith('partner:');
     const known = accountable ? false : await store.knownRecipient(sql, kind, recipient);
     const caller = accountable ? b.principal : b.principal.startsWith('account:') ? b.principal : b.address ? `address:${b.address}` : null;
     if (caller && !known) {
       const allowance = accountable ? s.keyPerHour : s.callerPerHour;
-      if ((await hitCounter(sql, `msg:caller:${kind}:${caller}`, HOUR_MS)).current > allowance) return deny('caller_hourly_cap');
+      if (!(await takeFromAllowance(sql, `msg:caller:${kind}:${caller}`, HOUR_MS, allowance)).taken) return deny('caller_hourly_cap');
     }
 
     const channel = kind === 'phone' ? 'sms' : 'email';
     const ceiling = channel === 'sms' ? s.smsPerDay : s.emailsPerDay;
-    const { current } = await hitCounter(sql, messageCeilingKey(channel), DAY_MS);
-    if (current > ceiling) return deny('daily_ceiling');
-    if (!accountable && !known && current > Math.floor(ceiling * NEW_RECIPIENT_SHARE)) return deny('daily_ceiling_new_recipients');
-    if (current >= Math.ceil(ceiling * MESSAGE_CEILING_ALERT_RATIO)) await this.#alertOps(channel, current, ceiling);
+    const reserved = !accountable && !known;
+    const day = await takeFromAllowance(sql, messageCeilingKey(channel), DAY_MS, reserved ? Math.floor(ceiling * NEW_RECIPIENT_SHARE) : ceiling);
+    if (!day.taken) return deny(reserved && day.count < ceiling ? 'daily_ceiling_new_recipients' : 'daily_ceiling');
+    if (day.count >= Math.ceil(ceiling * MESSAGE_CEILING_ALERT_RATIO)) await this.#alertOps(channel, day.count, ceiling);
     return store.storePermit(sql, ref, recipient, { allowed: true, reason: null });
   }
 

@@ -390,9 +390,24 @@ export function renderOpsCodeCeilingEmail(c: { channel: 'sms' | 'email'; sent: n
   return {
     subject: `Sign-in ${c.channel} codes at ${Math.round(c.alertRatio * 100)} % of today's ceiling`,
     body:
-      `${c.sent} of the ${c.ceiling} ${c.channel} codes allowed today (UTC) have been sent. At the ceiling, sign-in and ` +
-      `verification codes by ${c.channel} stop until midnight UTC. If this is not real demand, look for SMS pumping ` +
-      `(many new numbers from few addresses) in the API logs; raise SIGN_IN_${c.channel === 'sms' ? 'SMS' : 'EMAILS'}_PER_DAY if it is.`,
+      `${c.sent} of the ${c.ceiling} ${c.channel} codes allowed today (UTC) have been sent. At the ceiling, every sign-in and ` +
+      `verification code by ${c.channel}, drivers' and returning passengers' too, stops until midnight UTC. If this is not real ` +
+      `demand, look for many codes to drivers' or returning passengers' numbers from few addresses in the API logs; raise ` +
+      `SIGN_IN_${c.channel === 'sms' ? 'SMS' : 'EMAILS'}_PER_DAY if it is.`,
+  };
+}
+
+/** To ops, once a day, when codes to recipients never signed in reach their share of the day's ceiling (src/auth/code-guard.ts). */
+export function renderOpsNewRecipientCodesPausedEmail(c: { channel: 'sms' | 'email'; sent: number; ceiling: number; share: number }): { subject: string; body: string } {
+  const limit = Math.floor(c.ceiling * c.share);
+  return {
+    subject: `Sign-in ${c.channel} codes to new ${c.channel === 'sms' ? 'numbers' : 'addresses'} paused for today`,
+    body:
+      `${c.sent} ${c.channel} codes have been sent today (UTC), and codes to recipients who never signed in may use only ${limit} ` +
+      `(${Math.round(c.share * 100)} %) of the ${c.ceiling} allowed: until midnight UTC, new sign-ups, claim links, verification codes ` +
+      `and new driver phones get no ${c.channel} code. Approved drivers and returning passengers still get theirs, up to the ceiling. ` +
+      `If this is not real demand, look for SMS pumping (many new numbers from few addresses) in the API logs; raise ` +
+      `SIGN_IN_${c.channel === 'sms' ? 'SMS' : 'EMAILS'}_PER_DAY if it is.`,
   };
 }
 

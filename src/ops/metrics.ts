@@ -86,7 +86,7 @@ export function createApiMetrics(
 ): ApiMetrics {
   new Gauge({
     name: 'taxi_sign_in_codes_today',
-    help: 'One-time codes (sign-in, verification) counted against this UTC day’s ceiling, by channel (sent, and any refused at the ceiling)',
+    help: 'One-time codes (sign-in, verification) sent this UTC day against its ceiling, by channel (a refused request counts nothing)',
     labelNames: ['channel'],
     registers: [registry],
     async collect() {
@@ -104,7 +104,7 @@ export function createApiMetrics(
   });
   new Gauge({
     name: 'taxi_sign_in_lockouts_active',
-    help: 'Phones and mailboxes whose sign-in is locked now by wrong codes (GET /api/ops/sign-in-lockouts lists them)',
+    help: 'Phones and mailboxes whose sign-in is locked now by wrong codes, one per identifier and guessing address (GET /api/ops/sign-in-lockouts lists them)',
     registers: [registry],
     async collect() {
       this.set(await countActiveLockouts(sql));

@@ -23,7 +23,7 @@ import { refuseBlockedPassenger } from './standing.js';
 // Which numbers get codes, how many, and what wrong guesses cost: src/auth/code-guard.ts.
 
 const CODE_TTL_MS = 10 * 60_000;
-/** Tries per code; wrong guesses also count across codes against the identifier (code-guard). */
+/** Tries per code; wrong guesses also count across codes against the identifier, for the guessing address (code-guard). */
 const MAX_ATTEMPTS = 5;
 
 /** Where a sign-in request came from: the caller's IP and the OAuth interaction it belongs to. */
@@ -88,7 +88,7 @@ export async function sendPassengerSignInCode(
 
 /**
  * The signed-in account, or 401 for a wrong, expired, spent or over-tried code (the same answer
- * for each), or 429 while the identifier is locked by earlier wrong codes.
+ * for each), or 429 while the identifier is locked for this address by its earlier wrong codes.
  */
 export async function verifyPassengerSignInCode(
   s: Pick<Services, 'sql' | 'config'>,
@@ -104,7 +104,7 @@ export async function verifyPassengerSignInCode(
     return refuseWrongCode(s, subject, ctx.address, Refusal.unauthenticated('invalid_code', 'That code is not right, or it has expired. Ask for a new one.'));
   }
   await spendSignInCode(s.sql, key);
-  await recordRightGuess(s, subject);
+  await recordRightGuess(s, subject, ctx.address);
   // Blocked since the code was sent: no session.
   await refuseBlockedPassenger(s.sql, { [identifier.kind]: identifier.value });
   return accountFor(s.sql, identifier);

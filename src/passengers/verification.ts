@@ -59,7 +59,8 @@ export type VerifyResult = 'verified' | 'wrong_code' | 'expired' | 'too_many_att
 
 /**
  * Checks a code; on success marks the email verified and releases every booking held for it.
- * Wrong codes also count against the mailbox across codes (429 sign_in_locked while it is locked).
+ * Wrong codes also count against the mailbox across codes, for the guessing address (429
+ * sign_in_locked while it is locked there).
  */
 export async function verifyCode(
   deps: { sql: Sql; temporal: Client; config: Services['config'] },
@@ -79,7 +80,7 @@ export async function verifyCode(
     const { lockedForMs } = await recordWrongGuess(deps, subject, ctx.address);
     return lockedForMs > 0 ? 'too_many_attempts' : 'wrong_code';
   }
-  await recordRightGuess(deps, subject);
+  await recordRightGuess(deps, subject, ctx.address);
   await markVerified(deps, email);
   return 'verified';
 }

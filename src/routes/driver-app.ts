@@ -10,7 +10,7 @@ import { revokeSession } from '../drivers/session-store.js';
 import { setAvailability, setLocation, setPaymentOptions } from '../drivers/store.js';
 import { signedInDriver } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
-import { uploadSlots } from '../http/upload-slots.js';
+import { applicationUploadSlots } from '../http/upload-slots.js';
 import { normalisePhone } from '../passengers/phone.js';
 import { OfferResponseReply, SettlementReply, TripEventReply } from '../schemas/booking.js';
 import {
@@ -56,25 +56,21 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   const limited = { rateLimit: app.rateLimits.driver };
 
   // An application is up to 16 MB of JSON, held in memory from the first byte read to the row
-  // written: how many are in flight, not how many an hour, bounds the process's memory. Both the
-  // slot and the hourly ceiling are taken before the body is read; a body over the limit is refused
-  // by its Content-Length (413) before a byte of it is read (docs/security/onboarding.md).
-  const applicationSlots = uploadSlots({
-    total: s.config.APPLICATION_UPLOADS_IN_FLIGHT,
-    perAddress: 1,
-    bodyTimeoutMs: s.config.APPLICATION_UPLOAD_TIMEOUT_SECONDS * 1000,
-    retryAfterSeconds: 5,
-  });
+  // written: how many are in flight, not how many an hour, bounds the process's memory. A body over
+  // the limit is refused by its Content-Length (413) and the hourly ceiling counted before a byte of
+  // it is read; a slot is taken once its first bytes arrive, and kept only while they keep coming
+  // (src/http/upload-slots.ts, docs/security/onboarding.md).
+  const applicationSlots = applicationUploadSlots(s.config);
   r.post('/api/drivers/applications', {
     bodyLimit: APPLICATION_BODY_LIMIT,
-    onRequest: applicationSlots.admit,
-    preValidation: applicationSlots.bodyReceived,
+    onRequest: applicationSlots.declared,
+    preParsing: applicationSlots.admit,
     schema: {
       operationId: 'applyAsDriver',
       tags,
-      summary: `Apply to drive: licensing details and documents; an operator reviews the application. At most ${APPLICATION_BODY_LIMIT} bytes (413 beyond, by Content-Length); one upload at a time per address (503 with Retry-After)`,
+      summary: `Apply to drive: licensing details and documents; an operator reviews the application. At most ${APPLICATION_BODY_LIMIT} bytes (413 beyond, by Content-Length); one upload at a time per address, waiting briefly for a free one (503 with Retry-After beyond); a body that stalls or trickles is cut off (408)`,
       body: DriverApplicationRequest,
-      response: { 201: DriverApplicationReply, ...problemResponses(400, 409, 413, 415, 422, 429, 503) },
+      response: { 201: DriverApplicationReply, ...problemResponses(400, 408, 409, 413, 415, 422, 429, 503) },
     },
     config: { rateLimit: app.rateLimits.application },
     handler: async (request, reply) => {
@@ -121,7 +117,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'Text a one-time sign-in code to an approved driver’s phone (the reply is the same for any number)',
       description:
-        'UK mobiles only (national 07... or +44 format). At most SIGN_IN_CODES_PER_HOUR codes an hour go to one phone, and an address may ask a limited number of times an hour (429 beyond); codes stop for the day at the service-wide ceiling (503). Sign-in codes are never billed to the driver.',
+        'UK mobiles only (national 07... or +44 format). One address may have at most SIGN_IN_CODES_PER_HOUR codes an hour (SIGN_IN_CODES_PER_DAY a day) sent to one phone, and ask a limited number of times an hour in all; a phone gets at most SIGN_IN_CODES_PER_RECIPIENT_PER_DAY from all addresses together, except from an address it has signed in from (429 beyond). A code is bound to the address that asked for it: verify from the same network. Codes stop for the day only at the service-wide ceiling (503), which codes to new numbers cannot spend. Sign-in codes are never billed to the driver.',
       body: SignInRequest,
       response: { 202: SignInReply, ...problemResponses(400, 429, 503) },
     },
@@ -138,7 +134,7 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'Exchange the texted code for a session token (five tries per code, ten minutes)',
       description:
-        'Wrong codes count against the phone across codes: five in a row lock its sign-in for 15 minutes, each further lock twice as long (at most a day), answered 429 with Retry-After until it ends.',
+        'The code checked is the one asked for from this address (IPv6 by /64). Wrong codes count against the phone for the address that sent them, across codes: five in a row lock its sign-in from that address for SIGN_IN_LOCK_MINUTES (15), each further lock twice as long up to SIGN_IN_LOCK_MAX_MINUTES (30), answered 429 with Retry-After until it ends; other addresses are not held.',
       body: SignInVerifyRequest,
       response: { 200: SignInVerifyReply, ...problemResponses(400, 401, 429) },
     },

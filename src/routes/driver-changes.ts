@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { staffMember, signedInDriver } from '../http/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
-import { uploadSlots } from '../http/upload-slots.js';
+import { applicationUploadSlots } from '../http/upload-slots.js';
 import {
   changeDocumentForStaff,
   changesForDriver,
@@ -46,13 +46,9 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
   const tags = ['driver app'];
   const limited = { rateLimit: app.rateLimits.driver };
 
-  // Megabytes of licence held in memory while read: the same bound on uploads at once as applications.
-  const slots = uploadSlots({
-    total: s.config.APPLICATION_UPLOADS_IN_FLIGHT,
-    perAddress: 1,
-    bodyTimeoutMs: s.config.APPLICATION_UPLOAD_TIMEOUT_SECONDS * 1000,
-    retryAfterSeconds: 5,
-  });
+  // Megabytes of licence held in memory while read: the same bound on uploads at once as applications,
+  // taken and kept the same way (a slot once bytes arrive, only while they keep coming).
+  const slots = applicationUploadSlots(s.config);
 
   r.get('/api/driver/changes', {
     schema: { operationId: 'driverChanges', tags, summary: 'The changes the signed-in driver sent: waiting for review, or decided in the last 30 days', response: { 200: DriverChangesReply, ...problemResponses(400, 401, 429) } },
@@ -65,14 +61,14 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
 
   r.post('/api/driver/changes/licences', {
     bodyLimit: LICENCE_RENEWAL_BODY_LIMIT,
-    onRequest: slots.admit,
-    preValidation: slots.bodyReceived,
+    onRequest: slots.declared,
+    preParsing: slots.admit,
     schema: {
       operationId: 'driverRenewLicences',
       tags,
       summary: `Send a renewed driver licence and/or vehicle licence: new expiry dates and the documents (PDF, JPEG or PNG, 3 MB each), for staff to review. Replaces one already waiting. At most ${LICENCE_RENEWAL_BODY_LIMIT} bytes`,
       body: LicenceRenewalRequest,
-      response: { 201: DriverChangeReply, ...problemResponses(400, 401, 403, 413, 429, 503) },
+      response: { 201: DriverChangeReply, ...problemResponses(400, 401, 403, 408, 413, 429, 503) },
     },
     config: limited,
     handler: async (request, reply) => {
@@ -104,8 +100,10 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'driverPhoneCode',
       tags,
       summary: 'Text a code to the new phone number, to prove it is the driver’s (counted and capped as sign-in codes are)',
+      description:
+        'Answered the same whether or not another driver uses the number: the code is texted and counted either way, and a number in use is refused (409 phone_in_use) only when its code is confirmed at POST /api/driver/changes/phone, so only whoever holds the phone learns it.',
       body: PhoneCodeRequest,
-      response: { 202: PhoneCodeReply, ...problemResponses(400, 401, 403, 409, 429, 503) },
+      response: { 202: PhoneCodeReply, ...problemResponses(400, 401, 403, 429, 503) },
     },
     config: limited,
     handler: async (request, reply) => {

@@ -112,14 +112,18 @@ export const OpsDecisionLog = z.object({
 export const SignInLockoutsReply = z.object({
   codes_today: z.object({ sms: z.number().int(), email: z.number().int() }).describe('Codes sent this UTC day, by channel'),
   daily_ceiling: z.object({ sms: z.number().int(), email: z.number().int() }).describe('Codes stop for the day at these'),
+  new_recipient_limit: z
+    .object({ sms: z.number().int(), email: z.number().int() })
+    .describe('Codes to recipients never signed in (and claim links, verification codes, new driver phones) stop for the day at these; the rest of the ceiling is kept for approved drivers and returning passengers'),
   lockouts: z.array(
     z.object({
       subject: z.string().describe('What is locked: passenger:phone:+44..., passenger:email:..., driver:+44..., verify:email:...'),
+      address: z.string().describe('The address it is locked for, the one whose wrong codes locked it (IPv6 by /64); every other address may still sign in'),
       locked_until: at,
       locked_until_london: z.string(),
-      locks_in_a_row: z.number().int().describe('Each lock in a row doubles the next (at most a day)'),
+      locks_in_a_row: z.number().int().describe('Each lock in a row doubles the next (at most SIGN_IN_LOCK_MAX_MINUTES)'),
       last_failure_at: at,
-      last_address: z.string().nullable().describe('Where the last wrong code came from (IPv6 by /64)'),
+      last_address: z.string().nullable().describe('The same as address (kept for clients that read it)'),
     }),
   ),
 });
@@ -128,7 +132,12 @@ export const SignInUnlockRequest = z.object({
   subject: text(300).trim().min(3),
   reason: text(500).trim().min(3),
 });
-export const SignInUnlockReply = z.object({ subject: z.string(), unlocked: z.boolean() });
+export const SignInUnlockReply = z.object({
+  subject: z.string(),
+  unlocked: z.boolean().describe('Whether anything was cleared: a lock or wrong-code count, or a code allowance'),
+  locks_cleared: z.number().int().describe('Locks and wrong-code counts deleted, one per address that guessed'),
+  allowances_cleared: z.number().int().describe('Code allowance counters of the phone or mailbox deleted'),
+});
 
 /** Ops end a trip with the passenger on board: why, and what was received or that nothing is due. */
 export const EndTripRequest = z

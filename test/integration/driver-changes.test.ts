@@ -157,6 +157,35 @@ describe('drivers keeping their papers current', () => {
     expect(await stack.sql`select 1 from outbox where recipient = ${newPhone} and body like '%new phone number is approved%'`).toHaveLength(1);
   });
 
+  it('answers a code for another driver’s phone exactly as for a free number, counted the same, and refuses it only when its code comes back', async () => {
+    const { token } = await approvedDriver();
+    const other = await approvedDriver();
+    const free = testMobile();
+    // From one address, as a driver's phone would ask: the same answers and the same allowance for both numbers.
+    const from = '10.97.250.1';
+    const ask = (phone: string) =>
+      stack.app.inject({ method: 'POST', url: '/api/driver/changes/phone/code', remoteAddress: from, payload: { phone }, headers: { authorization: `Bearer ${token}` } });
+    const answers = { taken: [] as { status: number; body: unknown }[], free: [] as { status: number; body: unknown }[] };
+    for (let i = 0; i < 4; i++) {
+      const t = await ask(other.phone);
+      const f = await ask(free);
+      answers.taken.push({ status: t.statusCode, body: t.statusCode === 202 ? { ...t.json<object>(), phone: 'x' } : t.json<{ code: string }>().code });
+      answers.free.push({ status: f.statusCode, body: f.statusCode === 202 ? { ...f.json<object>(), phone: 'x' } : f.json<{ code: string }>().code });
+    }
+    expect(answers.taken.map((a) => a.status)).toEqual([202, 202, 202, 429]);
+    expect(answers.taken).toEqual(answers.free);
+    // The code goes to the number either way (a driver's one pending phone code is the last asked for,
+    // so a driver of its own asks here); whoever holds the phone learns, on confirming, that another driver uses it.
+    const holder = await approvedDriver();
+    const bearer = { authorization: `Bearer ${holder.token}` };
+    expect((await stack.app.inject({ method: 'POST', url: '/api/driver/changes/phone/code', remoteAddress: '10.97.250.2', payload: { phone: other.phone }, headers: bearer })).statusCode).toBe(202);
+    const code = await textedCode(stack.sql, other.phone, '%new driver phone%');
+    const confirmed = await stack.app.inject({ method: 'POST', url: '/api/driver/changes/phone', remoteAddress: '10.97.250.2', payload: { phone: other.phone, code }, headers: bearer });
+    expect(confirmed.statusCode, confirmed.body).toBe(409);
+    expect(confirmed.json().code).toBe('phone_in_use');
+    expect((await call('GET', '/api/driver/changes', { bearer: holder.token })).json()).toEqual({ changes: [] });
+  });
+
   it('answers bad input with a 400 naming every field in plain words', async () => {
     const { token } = await approvedDriver();
     const control = await call('POST', '/api/driver/changes/vehicle', {

@@ -171,7 +171,7 @@ describe('allowances', () => {
       expect(await anonymous(4)).toEqual({ sent: 3, daily_ceiling_new_recipients: 1 });
       const { key } = await createApiKey(stack.sql, { name: `partner-desk-${randomUUID()}` });
       const keyed: string[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 4; i++) {
         const res = await ceiling.app.inject({
           method: 'POST', url: '/api/public/bookings/instant', remoteAddress: '198.51.100.30', headers: { 'x-api-key': key },
           payload: { pickup_address: '14 Wilmslow Road, Rusholme', dropoff_address: 'Manchester Airport', passenger_name: 'Ada', passenger_phone_whatsapp: testMobile(), depart_at: later() },
@@ -179,8 +179,9 @@ describe('allowances', () => {
         expect(res.statusCode, res.body).toBe(200);
         keyed.push(res.json().booking_reference);
       }
-      // The key's first two are texted (5 and 6 of 6), the third meets the ceiling.
-      expect(await outcomes(keyed)).toEqual({ sent: 2, daily_ceiling: 1 });
+      // The anonymous one refused counted nothing, so the key's first three are texted (4 to 6 of
+      // 6), and the fourth meets the ceiling.
+      expect(await outcomes(keyed)).toEqual({ sent: 3, daily_ceiling: 1 });
       // Ops heard once, at 80 %.
       const day = new Date().toISOString().slice(0, 10);
       const alerts = await stack.sql`select 1 from outbox where idempotency_key = ${`ops-message-ceiling:sms:${day}`}`;

@@ -1,6 +1,6 @@
-// Which numbers a one-time code may be texted to, and what one "address" is for the code limits.
+// Which numbers a one-time code may be texted to (what one "address" is: test/unit/http/address.test.ts).
 import { describe, expect, it } from 'vitest';
-import { addressKey, servedMobile } from '../../../src/auth/code-guard.js';
+import { lockSubject, newRecipientLimit, recipientOfSubject, servedMobile } from '../../../src/auth/code-guard.js';
 
 const UK = ['GB', 'GG', 'IM', 'JE'];
 
@@ -22,17 +22,19 @@ describe('servedMobile', () => {
   });
 });
 
-describe('addressKey', () => {
-  it('is the IPv4 address itself, mapped or not', () => {
-    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
-    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+describe('what ops clear with an identifier (issue 33)', () => {
+  it('finds the phone or mailbox whose code allowances belong to each kind of identifier', () => {
+    expect(recipientOfSubject(lockSubject.driver('+447400123456'))).toBe('phone:+447400123456');
+    expect(recipientOfSubject(lockSubject.passenger('phone', '+447400123456'))).toBe('phone:+447400123456');
+    expect(recipientOfSubject(lockSubject.claim('+447400123456'))).toBe('phone:+447400123456');
+    expect(recipientOfSubject(lockSubject.passenger('email', 'ada@example.com'))).toBe('email:ada@example.com');
+    expect(recipientOfSubject(lockSubject.verify('ada@example.com'))).toBe('email:ada@example.com');
+    expect(recipientOfSubject('driver:07400123456')).toBeNull();
+    expect(recipientOfSubject('something else')).toBeNull();
   });
 
-  it('is the /64 of an IPv6 address, however it is written', () => {
-    const key = addressKey('2001:db8:85a3:12::8a2e:370:7334');
-    expect(key).toBe('2001:db8:85a3:12::/64');
-    expect(addressKey('2001:0db8:85a3:0012:ffff:ffff:ffff:ffff')).toBe(key);
-    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+  it('leaves codes to new recipients half of the day’s ceiling', () => {
+    expect(newRecipientLimit(2000)).toBe(1000);
+    expect(newRecipientLimit(5)).toBe(2);
   });
 });

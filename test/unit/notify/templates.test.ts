@@ -8,6 +8,7 @@ import {
   renderDriverSignInCodeText,
   renderEmailVerificationCode,
   renderOpsCodeCeilingEmail,
+  renderOpsNewRecipientCodesPausedEmail,
   renderPassengerCancelledText,
   renderPassengerNoDriverFoundText,
   renderPassengerNoDriverYetText,
@@ -79,11 +80,23 @@ describe('texts moved into the templates', () => {
     const sms = renderOpsCodeCeilingEmail({ channel: 'sms', sent: 1600, ceiling: 2000, alertRatio: 0.8 });
     expect(sms.subject).toBe("Sign-in sms codes at 80 % of today's ceiling");
     expect(sms.body).toBe(
-      '1600 of the 2000 sms codes allowed today (UTC) have been sent. At the ceiling, sign-in and verification codes by sms stop until ' +
-        'midnight UTC. If this is not real demand, look for SMS pumping (many new numbers from few addresses) in the API logs; ' +
-        'raise SIGN_IN_SMS_PER_DAY if it is.',
+      "1600 of the 2000 sms codes allowed today (UTC) have been sent. At the ceiling, every sign-in and verification code by sms, drivers' " +
+        "and returning passengers' too, stops until midnight UTC. If this is not real demand, look for many codes to drivers' or " +
+        "returning passengers' numbers from few addresses in the API logs; raise SIGN_IN_SMS_PER_DAY if it is.",
     );
     expect(renderOpsCodeCeilingEmail({ channel: 'email', sent: 4000, ceiling: 5000, alertRatio: 0.8 }).body).toContain('raise SIGN_IN_EMAILS_PER_DAY');
+  });
+
+  it('tell ops when codes to new recipients pause, and that drivers and returning passengers still get theirs (issue 33)', () => {
+    const sms = renderOpsNewRecipientCodesPausedEmail({ channel: 'sms', sent: 1000, ceiling: 2000, share: 0.5 });
+    expect(sms.subject).toBe('Sign-in sms codes to new numbers paused for today');
+    expect(sms.body).toBe(
+      '1000 sms codes have been sent today (UTC), and codes to recipients who never signed in may use only 1000 (50 %) of the 2000 ' +
+        'allowed: until midnight UTC, new sign-ups, claim links, verification codes and new driver phones get no sms code. Approved ' +
+        'drivers and returning passengers still get theirs, up to the ceiling. If this is not real demand, look for SMS pumping (many ' +
+        'new numbers from few addresses) in the API logs; raise SIGN_IN_SMS_PER_DAY if it is.',
+    );
+    expect(renderOpsNewRecipientCodesPausedEmail({ channel: 'email', sent: 2500, ceiling: 5000, share: 0.5 }).subject).toBe('Sign-in email codes to new addresses paused for today');
   });
 });
 
