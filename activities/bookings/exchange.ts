@@ -3,6 +3,7 @@ import { loadBooking } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { FleetUnavailable, postJob } from '../../src/exchange/client.js';
 import { exchangeJob } from '../../src/exchange/job.js';
+import { screenedFleetDriver } from '../../src/screening/driver-details.js';
 import { applyRemoteStatus, fleetWithSigningSecret, markJobEnded, markJobSent, nextFleetFor, type ExchangeDriver } from '../../src/exchange/store.js';
 import { EXCHANGE_FAILURE, type ExchangeAction, type ExchangeSendResult } from '../../workflows/bookings/definitions.js';
 
@@ -27,6 +28,12 @@ export function createExchangeActivities(deps: { sql: Sql; secretsKey: string })
       const fleet = await fleetWithSigningSecret(sql, secretsKey, s.fleetId);
       if (!fleet) return { outcome: 'rejected', code: 'fleet_not_registered' };
       const booking = await loadBooking(sql, s.ref);
+      // One hop: a job that came from a fleet is handed to none, whatever asked (nextExchangeFleet
+      // already offers it no fleet).
+      if (s.action === 'new' && booking.exchange_origin) {
+        log.warn('an exchange fleet\'s job is never handed on', { ref: s.ref, fleetId: s.fleetId, origin: booking.exchange_origin });
+        return { outcome: 'rejected', code: 'exchange_job_not_handed_on' };
+      }
       // Recorded before it is sent: the fleet's first events can come back before its answer does.
       if (s.action === 'new') await markJobSent(sql, s.ref, s.fleetId, null);
       let answer;
@@ -52,7 +59,8 @@ export function createExchangeActivities(deps: { sql: Sql; secretsKey: string })
 
     /** What the fleet's event said, written with our booking's status (null: the status stays). */
     async applyExchangeStatus(u: { ref: string; fleetId: string; sequence: number; remoteStatus: string; status: string | null; driver: ExchangeDriver | null }): Promise<void> {
-      await applyRemoteStatus(sql, u);
+      // Screened at the hook; again here for events taken before that (they are in workflow histories).
+      await applyRemoteStatus(sql, { ...u, driver: screenedFleetDriver(u.driver) });
     },
   };
 }

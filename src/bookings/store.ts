@@ -1,5 +1,6 @@
 import type { Sql } from '../db/sql.js';
 import type { VehicleType } from '../pricing/types.js';
+import { shownDriverDetail } from '../screening/driver-details.js';
 import type { DriverPaymentOptions } from '../settlement/payment-options.js';
 import type { AmendedFare, AmendedRoute, BookingStatus, JobSpec, NewBooking, PlaceSnapshot } from '../../workflows/bookings/definitions.js';
 
@@ -52,6 +53,12 @@ export interface BookingRow {
   /** A driver who accepted well ahead: when they were asked to confirm on the day, and when they did (migration 00027). */
   driver_confirm_asked_at?: Date | null;
   driver_confirmed_at?: Date | null;
+  /**
+   * Why this booking is an exchange fleet's job, recorded when it was written (migration 00035): its
+   * job came marked as handed over by an exchange, or its sender is our partner record of an
+   * exchange fleet. Such a booking is never handed to a fleet (docs/exchange.md, "One hop").
+   */
+  exchange_origin?: 'handed_over' | 'fleet_partner' | null;
   /** Bumped by each claim through the passenger's phone (migration 00036, src/bookings/ownership.ts). */
   claim_generation?: number;
   /** A sandbox booking (migration 00023, docs/partners.md "Sandbox keys"). */
@@ -84,14 +91,20 @@ export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, statu
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
                           distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id,
-                          passenger_account_id, rate_override_id)
+                          passenger_account_id, rate_override_id, exchange_origin)
     values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
             ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
             ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
             ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
             ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null}, ${b.partnerId ?? null},
             ${b.partnerJobRef ?? null}, ${b.operatorId ?? null}, ${b.passengerAccountId ?? null},
-            ${b.rateOverrideId ?? null})
+            ${b.rateOverrideId ?? null},
+            -- Its origin, from the job itself (the intake recorded an x-exchange-hop job) or its sender
+            -- (our partner record of an exchange fleet): such a job is never handed on (one hop).
+            case when exists (select 1 from exchange_hop_jobs h where h.partner_id = ${b.partnerId ?? null} and h.job_ref = ${b.partnerJobRef ?? null})
+                   then 'handed_over'
+                 when exists (select 1 from exchange_fleets f where f.partner_id = ${b.partnerId ?? null})
+                   then 'fleet_partner' end)
     on conflict (ref) do nothing`;
 }
 
@@ -111,7 +124,15 @@ export async function findBooking(sql: Sql, ref: string): Promise<BookingWithDri
          where e.booking_ref = b.ref order by e.id desc limit 1
       ) p on true
      where b.ref = ${ref}`;
-  return row ?? null;
+  if (!row) return null;
+  // An exchange fleet's driver reaches our pages and lookups only as our own drivers' details may
+  // (its events are screened as they come; this is for what was written before that).
+  if (row.driver_id === null && row.d_name !== null) {
+    row.d_name = shownDriverDetail('name', row.d_name);
+    row.d_vehicle = shownDriverDetail('vehicle', row.d_vehicle);
+    row.d_plate = shownDriverDetail('licence', row.d_plate);
+  }
+  return row;
 }
 
 /** For activities: the workflow's booking must exist, its first activity wrote it. */

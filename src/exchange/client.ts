@@ -7,6 +7,12 @@ import type { PartnerJob } from '../schemas/partner-job.js';
 // hook URL to PUT /api/public/v1/partner/webhook, signed v2 (the sender routes take only v2).
 
 export const EXCHANGE_TIMEOUT_MS = 10_000;
+/**
+ * Sent with every job we hand to a fleet: the job is an exchange's, and the fleet must never hand it
+ * on (one hop). Its intake records it on the booking it makes, whatever its registration of us says
+ * (docs/exchange.md, "One hop").
+ */
+export const EXCHANGE_HOP_HEADER = 'x-exchange-hop';
 const USER_AGENT = 'DirectTaxi-Exchange/1';
 
 export interface FleetEndpoint {
@@ -41,7 +47,13 @@ export async function postJob(f: FleetEndpoint, job: PartnerJob, now: () => Date
   const t = Math.floor(now().getTime() / 1000);
   const { status, text } = await send(`${f.baseUrl}/api/public/v1/jobs`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'x-partner': f.ourPartnerId, 'x-signature': signPartnerBody(f.signingSecret, t, body) },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-partner': f.ourPartnerId,
+      'x-signature': signPartnerBody(f.signingSecret, t, body),
+      [EXCHANGE_HOP_HEADER]: '1',
+    },
     body,
   });
   if (status === 200 || status === 207) {

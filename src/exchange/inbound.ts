@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { Refusal } from '../refusal.js';
+import { screenedFleetDriver } from '../screening/driver-details.js';
 import type { Services } from '../services.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
 import { bookingWorkflowId, exchangeStatusSignal } from '../../workflows/bookings/definitions.js';
@@ -16,12 +17,22 @@ import { exchangeJobExists, fleetsWithWebhookSecrets, recordInboxEvent } from '.
 /** The headers that say a request is a Standard Webhooks delivery rather than an x-signature report. */
 export const isStandardWebhook = (headers: Record<string, unknown>): boolean => typeof headers['webhook-signature'] === 'string';
 
+/**
+ * The largest sequence we keep (a Postgres integer, as our own fan-out numbers its events): a fleet's
+ * event numbered beyond it is refused (400), never a 500 the fleet would retry.
+ */
+export const MAX_EXCHANGE_SEQUENCE = 2_147_483_647;
+
+/** Text we store or look up: no control characters (Postgres takes no NUL in text). */
+const line = (max: number) => z.string().max(max).regex(/^\P{Cc}*$/u, 'must not contain control characters');
+
 const StatusChangedData = z.object({
-  bookingReference: z.string().max(100),
-  jobRef: z.string().max(100).nullable(),
-  sequence: z.number().int().min(1),
+  bookingReference: line(100),
+  jobRef: line(100).nullable(),
+  sequence: z.number().int().min(1).max(MAX_EXCHANGE_SEQUENCE, `must be at most ${MAX_EXCHANGE_SEQUENCE}`),
   // Its statuses, whatever they are: an unknown one moves nothing.
-  status: z.string().max(40),
+  status: line(40),
+  // Screened as our own drivers' details are before anyone sees them (screenedFleetDriver below).
   driver: z.object({ name: z.string().max(200), vehicle: z.string().max(200), plate: z.string().max(40) }).nullable().optional(),
 });
 const Envelope = z.object({ id: z.string().max(200).optional(), type: z.string().max(100), data: z.unknown() });
@@ -64,7 +75,10 @@ export async function receiveExchangeEvent(
     return { received: true, outcome: 'ignored' };
   }
   const parsed = StatusChangedData.safeParse(body.data);
-  if (!parsed.success) throw Refusal.invalid('invalid_event', 'The event data is not a booking status change.');
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => ({ name: ['data', ...i.path.map(String)].join('.'), message: i.message }));
+    throw Refusal.invalid('invalid_event', `The event data is not a booking status change we can take: ${fields.map((f) => `${f.name} ${f.message}`).join('; ')}.`, { fields });
+  }
   const data = parsed.data;
   const ref = data.jobRef;
   if (!ref || !(await exchangeJobExists(s.sql, ref, fleetId))) {
@@ -79,7 +93,8 @@ export async function receiveExchangeEvent(
       eventId: h['webhook-id'],
       sequence: data.sequence,
       status: data.status,
-      driver: data.driver ?? null,
+      // Its driver is shown to our passenger as our own drivers are: what fails our rules is dropped.
+      driver: screenedFleetDriver(data.driver),
     });
   } catch (err) {
     // The booking is over: nothing left to move.

@@ -10,9 +10,13 @@ export interface ExchangeFleet {
   id: string;
   name: string;
   baseUrl: string;
-  /** The partner id the fleet registered us under. */
-  ourPartnerId: string;
+  /** The partner id the fleet registered us under; null until it has given it to us. */
+  ourPartnerId: string | null;
+  /** Our partner record of the fleet: the jobs it sends us, never handed on (one hop). */
+  partnerId: string | null;
   approved: boolean;
+  /** Whether we hold the signing secret the fleet issued us (with its partner id for us). */
+  credentialsStored: boolean;
   hookRegistered: boolean;
 }
 
@@ -20,10 +24,11 @@ interface FleetRow {
   id: string;
   name: string;
   base_url: string;
-  our_partner_id: string;
-  signing_secret: string;
+  our_partner_id: string | null;
+  signing_secret: string | null;
   webhook_secret: string | null;
   approved: boolean;
+  partner_id: string | null;
 }
 
 const toFleet = (r: FleetRow): ExchangeFleet => ({
@@ -31,7 +36,9 @@ const toFleet = (r: FleetRow): ExchangeFleet => ({
   name: r.name,
   baseUrl: r.base_url,
   ourPartnerId: r.our_partner_id,
+  partnerId: r.partner_id,
   approved: r.approved,
+  credentialsStored: r.our_partner_id !== null && r.signing_secret !== null,
   hookRegistered: r.webhook_secret !== null,
 });
 
@@ -39,26 +46,43 @@ export interface NewExchangeFleet {
   id: string;
   name: string;
   baseUrl: string;
-  ourPartnerId: string;
-  signingSecret: string;
+  /** Our partner record of the fleet (it must exist): the link that keeps its jobs from being handed on. */
+  partnerId: string;
+  /**
+   * What the fleet gave us when it registered us as its partner: the id it gave us and the signing
+   * secret it issued. Absent (a first registration, before the fleet has registered us), the fleet
+   * is offered nothing; absent on a later run, the stored ones are kept.
+   */
+  credentials?: { ourPartnerId: string; signingSecret: string } | null;
   approved?: boolean;
-  /** Our partner record of the fleet (the jobs it sends us); default: the partner of the same id, if there is one. */
-  partnerId?: string | null;
 }
 
-/** Registers (or updates) a fleet; its secret is sealed. A changed secret or base URL replaces the old. */
+/**
+ * Registers (or updates) a fleet, linked to our partner record of it; its secret is sealed. A
+ * changed secret or base URL replaces the old. The partner's open bookings count as the fleet's
+ * jobs from now on (never handed on), whenever they came.
+ */
 export async function saveExchangeFleet(sql: Sql, secretsKey: string, f: NewExchangeFleet): Promise<ExchangeFleet> {
   if (!EXCHANGE_FLEET_ID_PATTERN.test(f.id)) throw new Error(`exchange fleet id ${f.id} must match ${EXCHANGE_FLEET_ID_PATTERN}`);
   const baseUrl = f.baseUrl.replace(/\/+$/, '');
-  const [row] = await sql<FleetRow[]>`
-    insert into exchange_fleets (id, name, base_url, our_partner_id, signing_secret, approved, partner_id)
-    values (${f.id}, ${f.name}, ${baseUrl}, ${f.ourPartnerId}, ${sealSecret(secretsKey, f.signingSecret)}, ${f.approved ?? true},
-            (select id from partners where id = ${f.partnerId ?? f.id}))
-    on conflict (id) do update set name = excluded.name, base_url = excluded.base_url, our_partner_id = excluded.our_partner_id,
-                                   signing_secret = excluded.signing_secret, approved = excluded.approved,
-                                   partner_id = excluded.partner_id, updated_at = now()
-    returning *`;
-  return toFleet(row!);
+  const sealed = f.credentials ? sealSecret(secretsKey, f.credentials.signingSecret) : null;
+  return sql.begin(async (tx) => {
+    const [partner] = await tx<{ id: string }[]>`select id from partners where id = ${f.partnerId}`;
+    if (!partner) throw new Error(`no partner ${f.partnerId}: an exchange fleet is registered with our partner record of it`);
+    const [other] = await tx<{ id: string }[]>`select id from exchange_fleets where partner_id = ${f.partnerId} and id <> ${f.id}`;
+    if (other) throw new Error(`partner ${f.partnerId} is already exchange fleet ${other.id}'s`);
+    const [row] = await tx<FleetRow[]>`
+      insert into exchange_fleets (id, name, base_url, our_partner_id, signing_secret, approved, partner_id)
+      values (${f.id}, ${f.name}, ${baseUrl}, ${f.credentials?.ourPartnerId ?? null}, ${sealed}, ${f.approved ?? true}, ${f.partnerId})
+      on conflict (id) do update set name = excluded.name, base_url = excluded.base_url,
+                                     our_partner_id = coalesce(excluded.our_partner_id, exchange_fleets.our_partner_id),
+                                     signing_secret = coalesce(excluded.signing_secret, exchange_fleets.signing_secret),
+                                     approved = excluded.approved, partner_id = excluded.partner_id, updated_at = now()
+      returning *`;
+    await tx`update bookings set exchange_origin = 'fleet_partner', updated_at = now()
+              where partner_id = ${f.partnerId} and exchange_origin is null and status not in ('cancelled', 'completed', 'no_show')`;
+    return toFleet(row!);
+  });
 }
 
 export async function saveWebhookSecret(sql: Sql, secretsKey: string, fleetId: string, whsec: string): Promise<void> {
@@ -70,10 +94,15 @@ export async function findExchangeFleet(sql: Sql, id: string): Promise<ExchangeF
   return row ? toFleet(row) : null;
 }
 
-/** The fleet and the secret we sign what we send it with. */
-export async function fleetWithSigningSecret(sql: Sql, secretsKey: string, id: string): Promise<(ExchangeFleet & { signingSecret: string }) | null> {
+/** The fleet, the id it gave us and the secret we sign what we send it with; null until it gave them. */
+export async function fleetWithSigningSecret(
+  sql: Sql,
+  secretsKey: string,
+  id: string,
+): Promise<(ExchangeFleet & { ourPartnerId: string; signingSecret: string }) | null> {
   const [row] = await sql<FleetRow[]>`select * from exchange_fleets where id = ${id}`;
-  return row ? { ...toFleet(row), signingSecret: openSecret(secretsKey, row.signing_secret) } : null;
+  if (!row?.signing_secret || !row.our_partner_id) return null;
+  return { ...toFleet(row), ourPartnerId: row.our_partner_id, signingSecret: openSecret(secretsKey, row.signing_secret) };
 }
 
 /** Every fleet whose events our hook can verify, with the whsec_ secret each issued us. */
@@ -85,20 +114,28 @@ export async function fleetsWithWebhookSecrets(sql: Sql, secretsKey: string): Pr
 
 /**
  * The next approved fleet (by id) this booking has not been handed to; null when none is left, and
- * always for a job that came from an exchange fleet (one hop: it is never handed on) and for a
- * sandbox booking.
+ * always for a booking whose origin is an exchange fleet (one hop: bookings.exchange_origin, recorded
+ * when the job was taken in, migration 00035) and for a sandbox booking.
  */
 export async function nextFleetFor(sql: Sql, ref: string, tried: readonly string[]): Promise<{ id: string; name: string } | null> {
   const [row] = await sql<{ id: string; name: string }[]>`
     select f.id, f.name from exchange_fleets f
-     where f.approved and f.webhook_secret is not null
+     where f.approved and f.webhook_secret is not null and f.signing_secret is not null and f.our_partner_id is not null
        and not (f.id = any(${[...tried]}::text[]))
        and not exists (select 1 from exchange_jobs j where j.booking_ref = ${ref} and j.fleet_id = f.id and j.state <> 'sent')
-       and not exists (select 1 from bookings b join exchange_fleets src on b.partner_id in (src.partner_id, src.id) where b.ref = ${ref})
-       -- A sandbox booking (migration 00023) never leaves this service.
-       and not exists (select 1 from bookings b where b.ref = ${ref} and b.sandbox)
+       -- One hop: a job that came from a fleet goes to none. A sandbox booking (migration 00023)
+       -- never leaves this service.
+       and not exists (select 1 from bookings b where b.ref = ${ref} and (b.exchange_origin is not null or b.sandbox))
      order by f.id limit 1`;
   return row ?? null;
+}
+
+/**
+ * A job its sender marked as handed over by an exchange (x-exchange-hop): the booking made of it is
+ * an exchange fleet's job, whoever the sender is registered as (src/bookings/store.ts insertBooking).
+ */
+export async function recordHandedOverJob(sql: Sql, partnerId: string, jobRef: string): Promise<void> {
+  await sql`insert into exchange_hop_jobs (partner_id, job_ref) values (${partnerId}, ${jobRef}) on conflict do nothing`;
 }
 
 export type ExchangeJobState = 'sent' | 'refused' | 'released' | 'cancelled' | 'failed';
@@ -137,7 +174,7 @@ export async function applyRemoteStatus(
   await sql.begin(async (tx) => {
     const [job] = await tx<{ last_sequence: number }[]>`
       update exchange_jobs set last_sequence = ${u.sequence}, remote_status = ${u.remoteStatus},
-             driver_name = ${u.driver?.name ?? null}, driver_vehicle = ${u.driver?.vehicle ?? null}, driver_plate = ${u.driver?.plate ?? null},
+             driver_name = ${u.driver?.name || null}, driver_vehicle = ${u.driver?.vehicle || null}, driver_plate = ${u.driver?.plate || null},
              updated_at = now()
        where booking_ref = ${u.ref} and fleet_id = ${u.fleetId} and state = 'sent' and last_sequence < ${u.sequence}
       returning last_sequence`;

@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import { isTemporalServiceFailure, isWorkflowGone } from '../temporal/refusals.js';
 import { CANCELLED_RETRY_MESSAGE, partnerJobWorkflowId, submitJobUpdate, type JobOutcome, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { findBooking } from '../bookings/store.js';
+import { recordHandedOverJob } from '../exchange/store.js';
 import { jobRejection } from './job-rejection.js';
 import { findPartnerJob, type Partner } from './store.js';
 
@@ -25,6 +26,11 @@ const PARALLEL_JOB_REFS = 8;
 export interface IntakeOptions {
   /** The operator bridge also takes {"jobs": [...]}. */
   acceptJobsKey: boolean;
+  /**
+   * The sender says its jobs were handed over by an exchange (x-exchange-hop, docs/exchange.md): the
+   * bookings made of them are an exchange fleet's jobs, never handed on to one (one hop).
+   */
+  handedOver?: boolean;
 }
 
 /** Reads a body as a list of jobs: refused (invalid) when it is neither a job nor a list of at most 100. */
@@ -107,7 +113,7 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
   const queues = [...byRef.values()];
   const workers = Array.from({ length: Math.min(PARALLEL_JOB_REFS, queues.length) }, async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? null : index, budget);
+      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? null : index, budget, opts.handedOver ?? false);
     }
   });
   await Promise.all(workers);
@@ -127,13 +133,15 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
  * budget is `processing`: it is applied all the same, and its outcome is on its status events and
  * at GET /api/public/v1/partner/jobs/{jobRef}.
  */
-async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: number | null, budget: { until: number }): Promise<JobResult> {
+async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: number | null, budget: { until: number }, handedOver: boolean): Promise<JobResult> {
   const base = { jobRef: job.jobRef, action: job.action };
   if (Date.now() >= budget.until + ACCEPT_GRACE_MS) return { ...base, ...TRY_AGAIN('This job was not reached before the request’s time ran out: nothing was applied.') };
   try {
     const settled = await alreadySettled(s, partner, job);
     if (settled) return { ...base, ...settled };
     const submission = await prepare(s, partner, job, at);
+    // Recorded before its workflow books it: the booking is written with its origin (one hop).
+    if (handedOver && job.action === 'new') await recordHandedOverJob(s.sql, partner.id, job.jobRef);
     const o = await sendToJobWorkflow(s, partner, job.jobRef, submission, budget);
     if (o === 'not_taken') return { ...base, ...TRY_AGAIN('The job could not be taken in in time: it may not have been applied.') };
     if (o === 'processing') {

@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { ApiKeyStore } from '../auth/api-keys.js';
 import { problemResponses } from '../http/problem.js';
+import { EXCHANGE_HOP_HEADER } from '../exchange/client.js';
 import { authenticateSender, type SenderCredentials } from '../partners/auth.js';
 import { submitJobs, type IntakeOptions } from '../partners/intake.js';
 import { lookUpJob } from '../partners/job-lookup.js';
@@ -69,7 +70,8 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
     const raw = rawBody(request);
     const partner = await authenticateSender(s, request, raw, { kinds, keys, bodyOnlySignatures: true, idempotent: true, ...creds });
     const body = parseJsonBytes(raw);
-    const { status, result } = await submitJobs(s, partner, body, opts);
+    // Jobs an exchange handed us (another instance of this service says so): never handed on.
+    const { status, result } = await submitJobs(s, partner, body, { ...opts, handedOver: request.headers[EXCHANGE_HOP_HEADER] === '1' });
     request.log.info({ partner: partner.id, accepted: result.accepted, rejected: result.rejected }, 'jobs received');
     return reply.code(status).send(result);
   }
@@ -88,7 +90,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       tags: ['partners'],
       summary: 'Partner intake: new, amend and cancel jobs, matched on your jobRef',
       description:
-        `One PartnerJob or an array of at most 100. Credentials (one kind per request): a partner API key (Authorization: Bearer or x-api-key), or \`x-partner: <partner id>\` with ${SIGNATURE_FORMS} 200 when every job is accepted; 207 with per-job outcomes otherwise; 429 when the daily limit of new jobs is reached.`,
+        `One PartnerJob or an array of at most 100. Credentials (one kind per request): a partner API key (Authorization: Bearer or x-api-key), or \`x-partner: <partner id>\` with ${SIGNATURE_FORMS} 200 when every job is accepted; 207 with per-job outcomes otherwise; 429 when the daily limit of new jobs is reached. \`${EXCHANGE_HOP_HEADER}: 1\` says the jobs were handed over by an exchange (an instance of this service sends it with every job it hands to another fleet): they are booked as usual and never handed on to an exchange fleet.`,
       body: PartnerJobBatchSchema,
       security: signedSecurity('x-partner'),
       response: intakeResponses,

@@ -48,3 +48,17 @@ export function shownDriverDetail(kind: DriverDetail, value: string | null | und
   const v = value?.trim();
   return v && driverDetailProblem(kind, v) === null ? v : null;
 }
+
+/**
+ * Another fleet's driver, as an exchange fleet's status event names them (docs/exchange.md): held to
+ * the rules our own drivers' details are, since they reach the same pages, lookups and messages.
+ * Each detail that fails is dropped (''), never shown; the rest of the event stands.
+ */
+export function screenedFleetDriver<D extends { name: string; vehicle: string; plate: string }>(d: D | null | undefined): { name: string; vehicle: string; plate: string } | null {
+  if (!d) return null;
+  return {
+    name: shownDriverDetail('name', d.name) ?? '',
+    vehicle: shownDriverDetail('vehicle', d.vehicle) ?? '',
+    plate: shownDriverDetail('licence', d.plate) ?? '',
+  };
+}

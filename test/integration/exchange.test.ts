@@ -16,10 +16,9 @@ import { freePort } from '../../dev/free-port.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
-import { registerExchangeFleet } from '../../src/exchange/register.js';
 import { fleetsWithWebhookSecrets } from '../../src/exchange/store.js';
-import { signPartnerRequest } from '../../src/partners/signature.js';
-import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
+import { signPartnerBody, signPartnerRequest } from '../../src/partners/signature.js';
+import { createPartner } from '../../src/partners/store.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
 import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';
@@ -101,25 +100,26 @@ async function runRegisterScript(env: Record<string, string>, args: string[]): P
   return out;
 }
 
-/** `from` becomes a partner of `to`: what `npm run partner:create` prints there, once. */
-async function partnerOf(from: Instance, to: Instance): Promise<void> {
-  await createPartner(to.sql, { id: from.partnerIdThere, name: `Instance ${from.name}`, kind: 'partner' });
-  secrets.set(`${to.name}:${from.partnerIdThere}`, await issueSigningSecret(to.sql, to.api.config.PARTNER_SECRETS_KEY, from.partnerIdThere));
-}
-
-/** `from` registers `to` as an exchange fleet with the credentials `to` gave it. */
-async function pair(from: Instance, to: Instance, viaScript: boolean): Promise<void> {
-  const secret = secretOf(to, from.partnerIdThere);
-  const fleet = { id: to.partnerIdThere, name: `Instance ${to.name}`, baseUrl: to.url, ourPartnerId: from.partnerIdThere, signingSecret: secret, hookUrl: `${from.url}${HOOK}` };
-  if (viaScript) {
-    const out = await runRegisterScript(
-      { DATABASE_URL: from.databaseUrl, PARTNER_SECRETS_KEY: from.api.config.PARTNER_SECRETS_KEY, PUBLIC_BASE_URL: from.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
-      ['--id', fleet.id, '--name', fleet.name, '--base-url', fleet.baseUrl, '--partner-id', fleet.ourPartnerId, '--secret', fleet.signingSecret],
-    );
-    expect(out).toContain(`Exchange fleet ${fleet.id}`);
-  } else {
-    await registerExchangeFleet(from.sql, from.api.config.PARTNER_SECRETS_KEY, fleet);
+/**
+ * `from` registers `to` as its exchange fleet, as docs/exchange.md has each side do it: the fleet
+ * and our partner record of it in one run, which prints, when it made the partner record, the
+ * signing secret `to` registers `from` with (kept here as the other side would keep it); and with
+ * `to`'s own credentials for `from` once `to` has printed them.
+ */
+async function register(from: Instance, to: Instance, withCredentials: boolean): Promise<string> {
+  const args = ['--id', to.partnerIdThere, '--name', `Instance ${to.name}`, '--base-url', to.url];
+  if (withCredentials) args.push('--partner-id', from.partnerIdThere, '--secret', secretOf(to, from.partnerIdThere));
+  const out = await runRegisterScript(
+    { DATABASE_URL: from.databaseUrl, PARTNER_SECRETS_KEY: from.api.config.PARTNER_SECRETS_KEY, PUBLIC_BASE_URL: from.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    args,
+  );
+  expect(out).toContain(`Exchange fleet ${to.partnerIdThere}`);
+  const printed = /--partner-id (\S+) --secret (\S+)/.exec(out);
+  if (printed) {
+    expect(printed[1]).toBe(to.partnerIdThere);
+    secrets.set(`${from.name}:${to.partnerIdThere}`, printed[2]!);
   }
+  return out;
 }
 
 let a: Instance;
@@ -132,12 +132,16 @@ beforeAll(async () => {
   const [portA, portB] = [await freePort(), await freePort()];
   a = await startInstance({ name: 'A', partnerIdThere: `inst-a-${suffix}`, port: portA, databaseUrl: dbA });
   b = await startInstance({ name: 'B', partnerIdThere: `inst-b-${suffix}`, port: portB, databaseUrl: dbB });
-  await partnerOf(a, b);
-  await partnerOf(b, a);
-  await pair(a, b, true);
-  await pair(b, a, false);
-  // Each knows the other's jobs as an exchange fleet's: never handed back (one hop).
+  // As docs/exchange.md has it: A registers B (and its partner record of B), offering it nothing
+  // yet, and prints what B needs; B registers A with that, and prints what A needs; A runs again with it.
+  const first = await register(a, b, false);
+  expect(first).toContain('offered nothing until');
+  await register(b, a, true);
+  const third = await register(a, b, true);
+  expect(third).not.toContain('--secret');
+  // Each side's fleet is linked to its partner record of the other (one hop, whatever the job says).
   expect(await a.sql`select partner_id from exchange_fleets`).toEqual([{ partner_id: b.partnerIdThere }]);
+  expect(await b.sql`select partner_id from exchange_fleets`).toEqual([{ partner_id: a.partnerIdThere }]);
 }, 240_000);
 
 afterAll(async () => {
@@ -253,7 +257,83 @@ async function trip(token: string, offerId: string, event: string) {
 let driver: TestDriver;
 let token: string;
 
+/** The database's clock, to count what each instance booked from now on. */
+const dbNow = async (i: Instance) => (await i.sql<{ now: Date }[]>`select clock_timestamp() as now`)[0]!.now;
+const bookedSince = async (i: Instance, since: Date) =>
+  i.sql<{ ref: string; partner_id: string | null; partner_job_ref: string | null; exchange_origin: string | null }[]>`
+    select ref, partner_id, partner_job_ref, exchange_origin from bookings where created_at >= ${since} order by created_at`;
+/** The rounds B ran for its booking and found nobody (each alerts ops once): each asked for a fleet to hand the job to. */
+const roundsExhaustedOnB = async (refB: string) =>
+  (await b.sql<{ n: number }[]>`select count(*)::int as n from outbox where idempotency_key like ${`ops:unassigned:${refB}:%`}`)[0]!.n;
+
+/**
+ * A booking nobody on either instance takes: A hands it to B, B finds nobody round after round,
+ * and it is booked once on A and once on B, never handed back (one hop). Cancelled on A after.
+ */
+async function nobodyTakesIt(): Promise<void> {
+  const since = { a: await dbNow(a), b: await dbNow(b) };
+  const { ref, token: manage } = await bookOnA();
+  const onB = await bookingOnB(ref);
+  // B's round found nobody (ops are alerted only once it asked for a fleet and got none: a job due
+  // now has that one round, then waits out its grace), or the job was handed on from B (what used
+  // to happen, there and back again): whichever comes first.
+  await eventually(
+    async () => ((await roundsExhaustedOnB(onB.ref)) >= 1 || (await bookedSince(a, since.a)).length > 1 ? true : undefined),
+    90_000,
+    `a round of ${onB.ref} exhausted on B`,
+  );
+  expect((await bookedSince(a, since.a)).map((r) => r.ref)).toEqual([ref]);
+  expect(await bookedSince(b, since.b)).toEqual([{ ref: onB.ref, partner_id: a.partnerIdThere, partner_job_ref: ref, exchange_origin: 'handed_over' }]);
+  expect(await b.sql`select 1 from exchange_jobs where booking_ref = ${onB.ref}`).toHaveLength(0);
+  const cancelled = await a.api.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}`, remoteAddress: ip(), payload: { action: 'cancel', token: manage, reason: 'nobody' } });
+  expect(cancelled.statusCode, cancelled.body).toBe(200);
+  await bookingOnB(ref, 'cancelled');
+}
+
 describe('jobs exchanged between two instances', () => {
+
+  it('a job nobody takes on either instance is booked once on each, registered the docs’ way and with neither fleet linked to its partner record', async () => {
+    explain();
+    // Nobody on B either (a driver of an earlier test, when run after it, is taken off line for this).
+    const online = await b.sql<{ id: string }[]>`update drivers set online = false where online returning id`;
+    try {
+      await nobodyTakesIt();
+      // A registration that never linked the fleet to its partner record (what the docs' example
+      // made when the ids differed): the job's own origin keeps it to one hop all the same.
+      const links = { a: await a.sql<{ id: string; partner_id: string }[]>`select id, partner_id from exchange_fleets`, b: await b.sql<{ id: string; partner_id: string }[]>`select id, partner_id from exchange_fleets` };
+      await a.sql`update exchange_fleets set partner_id = null`;
+      await b.sql`update exchange_fleets set partner_id = null`;
+      try {
+        await nobodyTakesIt();
+      } finally {
+        for (const l of links.a) await a.sql`update exchange_fleets set partner_id = ${l.partner_id} where id = ${l.id}`;
+        for (const l of links.b) await b.sql`update exchange_fleets set partner_id = ${l.partner_id} where id = ${l.id}`;
+      }
+
+      // A fleet that does not say its job was handed over (another implementation of the API): its
+      // partner record's link to the fleet is the job's origin, and B hands it on to nobody.
+      const since = await dbNow(a);
+      const jobRef = `PLAIN-${suffix}`;
+      const job = JSON.stringify({ jobRef, pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport', pickupTime: new Date(Date.now() + 60_000).toISOString(), passengerName: 'Plain Sender', passengers: 1 });
+      const post = (body: string) =>
+        fetch(`${b.url}/api/public/v1/jobs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-partner': a.partnerIdThere, 'x-signature': signPartnerBody(secretOf(b, a.partnerIdThere), Math.floor(Date.now() / 1000), body) },
+          body,
+        });
+      const sent = await post(job);
+      expect(sent.status, await sent.clone().text()).toBe(200);
+      const refB = (await sent.json() as { results: { bookingReference: string }[] }).results[0]!.bookingReference;
+      expect((await b.sql`select exchange_origin from bookings where ref = ${refB}`)[0]).toEqual({ exchange_origin: 'fleet_partner' });
+      await eventually(async () => ((await roundsExhaustedOnB(refB)) >= 1 ? true : undefined), 60_000, `a round of ${refB} exhausted on B`);
+      expect(await b.sql`select 1 from exchange_jobs where booking_ref = ${refB}`).toHaveLength(0);
+      expect(await bookedSince(a, since)).toEqual([]);
+      const cancel = await post(JSON.stringify({ ...(JSON.parse(job) as object), action: 'cancel' }));
+      expect(cancel.status, await cancel.text()).toBe(200);
+    } finally {
+      for (const d of online) await b.sql`update drivers set online = true where id = ${d.id}`;
+    }
+  }, 300_000);
 
   it('a booking nobody on A takes is driven to completed by a driver of B, A following every step, across a restart of B and a crash of A', async () => {
     explain();
@@ -453,7 +533,60 @@ describe('jobs exchanged between two instances', () => {
   });
 });
 
-/** The signing secret `partnerId` was issued at instance `i` (what partner:create printed there). */
+describe("what an exchange fleet's events may put before our passenger", () => {
+  /** An event as B's fan-out sends it, signed with the secret B issued A: what only B could send. */
+  async function fromB(data: Record<string, unknown>) {
+    const [secret] = (await fleetsWithWebhookSecrets(a.sql, a.api.config.PARTNER_SECRETS_KEY)).filter((f) => f.id === b.partnerIdThere);
+    const id = `evt_${randomUUID().replace(/-/g, '')}`;
+    const body = JSON.stringify({ id, type: 'booking.status_changed', timestamp: new Date().toISOString(), data: { bookingReference: 'TXB0000000', previousStatus: 'offered', pickupAt: new Date().toISOString(), ...data } });
+    const at = new Date();
+    const res = await fetch(`${a.url}${HOOK}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret!.secret).sign(id, at, body) },
+      body,
+    });
+    return { status: res.status, text: await res.text() };
+  }
+
+  it('a sequence beyond what we keep is a 400 naming it, and a link in its driver’s details reaches neither the tracking page, the lookup nor an SMS', async () => {
+    explain();
+    const { ref, token: manage } = await bookOnA();
+    await bookingOnB(ref);
+    await passengerSees(ref, 'offered');
+
+    // 2^31: more than a Postgres integer holds. A clear 400, not a 500 the fleet would retry.
+    const huge = await fromB({ jobRef: ref, sequence: 2 ** 31, status: 'assigned', driver: null });
+    expect(huge.status, huge.text).toBe(400);
+    expect(JSON.parse(huge.text)).toMatchObject({ code: 'invalid_event', errors: [{ field: 'body.data.sequence', message: 'must be at most 2147483647' }] });
+
+    const link = 'http://evil.example/pay';
+    // A name that is a link: no driver is shown at all (the status still moves).
+    const named = await fromB({ jobRef: ref, sequence: 1_000_000, status: 'assigned', driver: { name: `Pay at ${link}`, vehicle: 'Skoda Octavia', plate: 'AB12 CDE' } });
+    expect(named.status, named.text).toBe(200);
+    const assigned = await passengerSees(ref, 'assigned');
+    expect(assigned.driver).toBeNull();
+    // A fair name with a link for a car and plate: the name is shown, the car and plate are not.
+    const car = await fromB({ jobRef: ref, sequence: 1_000_001, status: 'en_route', driver: { name: 'Eve Fleet', vehicle: `See ${link}`, plate: 'evil.example/pay' } });
+    expect(car.status, car.text).toBe(200);
+    const enRoute = await passengerSees(ref, 'en_route');
+    expect(enRoute.driver).toMatchObject({ name: 'Eve', council_licence: null, registration: null });
+
+    const page = await call(a, 'GET', `/track/${ref}`);
+    const status = await call(a, 'GET', `/track/${ref}/status.json`);
+    const looked = await call(a, 'GET', `/api/public/v1/booking/${ref}?token=${manage}`);
+    expect(looked.status, looked.text).toBe(200);
+    expect(looked.json()).toMatchObject({ status: 'en_route', driver: { name: 'Eve Fleet', vehicle: '', plate: '' } });
+    const texts = await a.sql<{ body: string }[]>`select body from outbox where booking_ref = ${ref}`;
+    const stored = await a.sql`select driver_name, driver_vehicle, driver_plate from exchange_jobs where booking_ref = ${ref}`;
+    for (const seen of [page.text, status.text, looked.text, ...texts.map((t) => t.body), JSON.stringify(stored)]) expect(seen).not.toMatch(/evil/);
+
+    const cancelled = await a.api.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}`, remoteAddress: ip(), payload: { action: 'cancel', token: manage, reason: 'test over' } });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await bookingOnB(ref, 'cancelled');
+  }, 180_000);
+});
+
+/** The signing secret `partnerId` was issued at instance `i` (what exchange:register printed there). */
 function secretOf(i: Instance, partnerId: string): string {
   const secret = secrets.get(`${i.name}:${partnerId}`);
   if (!secret) throw new Error(`no secret of ${partnerId} at ${i.name}`);

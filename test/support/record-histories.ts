@@ -53,7 +53,8 @@ import {
 import { weekStartOf } from '../../workflows/billing/weeks.js';
 import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
-import { saveExchangeFleet, saveWebhookSecret } from '../../src/exchange/store.js';
+import { saveExchangeRegistration } from '../../src/exchange/register.js';
+import { saveWebhookSecret } from '../../src/exchange/store.js';
 import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -616,8 +617,9 @@ await worker.runUntil(async () => {
         });
       });
       await new Promise<void>((resolve) => fleet.listen(0, '127.0.0.1', resolve));
-      await saveExchangeFleet(sql, config.PARTNER_SECRETS_KEY, {
-        id: 'rec-fleet', name: 'Rec Fleet', baseUrl: `http://127.0.0.1:${(fleet.address() as AddressInfo).port}`, ourPartnerId: 'rec-us', signingSecret: 'rec-fleet-signing-secret',
+      await saveExchangeRegistration(sql, config.PARTNER_SECRETS_KEY, {
+        id: 'rec-fleet', name: 'Rec Fleet', baseUrl: `http://127.0.0.1:${(fleet.address() as AddressInfo).port}`,
+        credentials: { ourPartnerId: 'rec-us', signingSecret: 'rec-fleet-signing-secret' },
       });
       await saveWebhookSecret(sql, config.PARTNER_SECRETS_KEY, 'rec-fleet', 'whsec_cmVjb3JkZWQtZmxlZXQtd2ViaG9vay1zZWNyZXQ=');
       const ref = 'TXREC00020';

@@ -65,6 +65,8 @@ describe('the job an exchange fleet is sent', () => {
     expect(r).toEqual({ outcome: 'accepted', code: 'booked', remoteRef: 'TXB0000000001', remoteStatus: 'dispatching' });
     const req = seen.at(-1)!;
     expect([req.method, req.url, req.headers['x-partner']]).toEqual(['POST', '/api/public/v1/jobs', 'direct-a']);
+    // Said to be an exchange's job: the fleet's intake records it, and never hands it on (one hop).
+    expect(req.headers['x-exchange-hop']).toBe('1');
     const check = verifyPartnerSignature([fleet().signingSecret], req.headers['x-signature'] as string, { method: 'POST', target: req.url, body: req.body }, Math.floor(at.getTime() / 1000), {
       signer: 'direct-a', route: '/api/public/v1/jobs', bodyOnly: true,
     });

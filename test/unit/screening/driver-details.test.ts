@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BookingRow } from '../../../src/bookings/store.js';
 import type { DriverRow } from '../../../src/drivers/store.js';
 import { renderPassengerAssignedText } from '../../../src/notify/templates.js';
-import { driverDetailProblem, shownDriverDetail } from '../../../src/screening/driver-details.js';
+import { driverDetailProblem, screenedFleetDriver, shownDriverDetail } from '../../../src/screening/driver-details.js';
 
 // What a driver typed about themselves reaches passengers and partners: a safe character set, and
 // an SMS that leaves out whatever fails it.
@@ -39,6 +39,14 @@ describe('driver details shown to others', () => {
     expect(shownDriverDetail('vehicle', 'Prius. Pay at evil.example')).toBeNull();
     expect(shownDriverDetail('vehicle', '  Toyota Prius ')).toBe('Toyota Prius');
     expect(shownDriverDetail('licence', null)).toBeNull();
+  });
+
+  it('holds an exchange fleet’s driver to the same rules, dropping each detail that fails', () => {
+    expect(screenedFleetDriver({ name: 'Bea Exchange', vehicle: 'Skoda Octavia', plate: 'AB12 CDE' })).toEqual({ name: 'Bea Exchange', vehicle: 'Skoda Octavia', plate: 'AB12 CDE' });
+    expect(screenedFleetDriver({ name: 'Pay at http://evil.example/pay', vehicle: 'Skoda Octavia', plate: 'AB12 CDE' })).toEqual({ name: '', vehicle: 'Skoda Octavia', plate: 'AB12 CDE' });
+    expect(screenedFleetDriver({ name: 'Eve Fleet', vehicle: 'See evil.example/pay', plate: 'call 07700900123 now' })).toEqual({ name: 'Eve Fleet', vehicle: '', plate: '' });
+    expect(screenedFleetDriver({ name: 'Ignore previous instructions', vehicle: 'Ford', plate: 'PH/1234' })).toEqual({ name: '', vehicle: 'Ford', plate: 'PH/1234' });
+    expect(screenedFleetDriver(null)).toBeNull();
   });
 
   it('leaves what fails out of the passenger’s SMS, and names no one it cannot', () => {
