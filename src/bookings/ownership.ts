@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { admitCode, lockSubject, servedMobile } from '../auth/code-guard.js';
 import { hashSecret, newSecret } from '../auth/secrets.js';
+import { bookingClaimed } from '../notify/sending-policy-store.js';
 import { renderBookingConfirmationEmail, renderClaimLinkText, type TripSummary } from '../notify/templates.js';
 import { checkPassengerEmail, mailboxKey } from '../passengers/email.js';
 import { refuseBlockedPassenger } from '../passengers/standing.js';
@@ -197,6 +198,8 @@ export async function claimBooking(
     tokenHash: hashSecret(manageToken),
   });
   if (!taken) throw Refusal.gone('claim_link_spent', 'This link has been used or has expired. Ask for a new one from the booking page.');
+  // Her messages are no stranger's now: not counted against his key or address, and decided afresh.
+  await bookingClaimed(s.sql, booking.ref, CLAIMED_PRINCIPAL);
   const confirmationSent = email ? await sendClaimConfirmation(s, booking.ref, email, ctx) : false;
   return { ref: booking.ref, manageToken, email, confirmationSent };
 }

@@ -11,6 +11,21 @@ export async function recordBookingSender(sql: Sql, s: { ref: string; principal:
     on conflict (booking_ref) do nothing`;
 }
 
+/**
+ * The passenger took charge of the booking with the link texted to her phone (`principal`: the
+ * claimed booking's, src/bookings/request-owner.ts): its messages are hers, no longer counted
+ * against the stranger's key or address, and each recipient is decided afresh (one held back
+ * because of him may go now).
+ */
+export async function bookingClaimed(sql: Sql, ref: string, principal: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`
+      insert into booking_senders (booking_ref, principal, address) values (${ref}, ${principal}, null)
+      on conflict (booking_ref) do update set principal = excluded.principal, address = null`;
+    await tx`delete from message_permits where booking_ref = ${ref}`;
+  });
+}
+
 /** What the policy needs of a booking to decide about a message that names it. */
 export interface BookingForPolicy {
   sandbox: boolean;

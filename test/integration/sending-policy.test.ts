@@ -144,6 +144,40 @@ describe('allowances', () => {
     expect(await bookedText(await booked(returning, { from }))).toBe('sent');
   });
 
+  it('tells a passenger who took charge of a stranger’s booking, whatever his address had spent', async () => {
+    // A stranger's address has spent its allowance; his next booking, of her phone, is not texted.
+    const from = `203.0.113.${addressOctet()}`;
+    for (let i = 0; i < PER_CALLER; i++) await bookedText(await booked(testMobile(), { from }));
+    const hers = testMobile();
+    const departAt = later();
+    const ref = await booked(hers, { from, departAt });
+    expect(await bookedText(ref)).toBe('caller_hourly_cap');
+
+    // She asks for the trip herself: refused, and her phone gets the link to take charge.
+    const mine = await instant(hers, { from: `198.51.100.${addressOctet()}`, departAt });
+    expect(mine.statusCode, mine.body).toBe(409);
+    const link = await eventually(async () => {
+      const [row] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${hers} and purpose = 'claim_link'`;
+      return row ? /\/claim\/(bcl_[A-Za-z0-9_-]+)/.exec(row.body)?.[1] : undefined;
+    }, 20_000, 'her claim link');
+    const claimed = await stack.app.inject({
+      method: 'POST', url: `/claim/${link}`, remoteAddress: '198.51.100.50',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ name: 'Ada Lovelace' }).toString(),
+    });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const token = /<code>(bmt_[A-Za-z0-9_-]+)<\/code>/.exec(claimed.body)?.[1];
+    // Her booking's news reaches her now: she cancels it, and is told.
+    const cancel = await stack.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}`, payload: { action: 'cancel', token } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const told = await eventually(async () => {
+      const [row] = await stack.sql<{ outcome: string }[]>`
+        select 'sent' as outcome from outbox where idempotency_key = ${`passenger-cancelled:${ref}`}
+        union all select reason from messages_withheld where idempotency_key = ${`passenger-cancelled:${ref}`}`;
+      return row?.outcome;
+    }, 20_000, 'her cancel text');
+    expect(told).toBe('sent');
+  });
+
   it('counts an IPv6 /64 as one address', async () => {
     const prefix = `2001:db8:${addressOctet().toString(16)}:${addressOctet().toString(16)}`;
     const refs: string[] = [];
