@@ -1,6 +1,8 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { addressKey } from '../http/address.js';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
+import { servedMobile as servedNumber, type ServedCheck } from '../notify/served-numbers.js';
+// One figure for both: codes and booking texts keep the same share of their ceilings for known recipients.
+import { NEW_RECIPIENT_SHARE } from '../notify/sending-policy.js';
 import { renderOpsCodeCeilingEmail, renderOpsNewRecipientCodesPausedEmail } from '../notify/templates.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
@@ -56,29 +58,11 @@ import * as lockouts from './code-guard-store.js';
 export type { CodeChannel } from './code-guard-store.js';
 import type { CodeChannel } from './code-guard-store.js';
 
-/** Mobile ranges only: premium-rate, personal (070), shared-cost, VoIP and pager numbers can cost the sender. */
-const SERVED_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
+export type { ServedCheck };
 
-export type ServedCheck = { ok: true } | { ok: false; reason: string };
-
-/** May a code be texted to this E.164 number? Only mobiles of the countries we serve. */
+/** May a code be texted to this E.164 number? Only what the sending policy texts at all (src/notify/served-numbers.ts). */
 export function servedMobile(e164: string, countries: readonly string[]): ServedCheck {
-  const phone = parsePhoneNumberFromString(e164);
-  const country = phone?.country;
-  if (!phone || !phone.isValid() || !country || !countries.includes(country)) {
-    return { ok: false, reason: `we can only text codes to mobile numbers in ${describeCountries(countries)}` };
-  }
-  if (!SERVED_TYPES.has(phone.getType() ?? '')) {
-    return { ok: false, reason: 'we can only text codes to a mobile number (not a landline, premium-rate or personal number)' };
-  }
-  return { ok: true };
-}
-
-function describeCountries(countries: readonly string[]): string {
-  const uk = ['GB', 'GG', 'IM', 'JE'];
-  const rest = countries.filter((c) => !uk.includes(c));
-  const names = countries.some((c) => uk.includes(c)) ? ['the UK', ...rest] : rest;
-  return names.join(', ') || 'no country (SIGN_IN_CODE_COUNTRIES is empty)';
+  return servedNumber(e164, countries, { what: 'codes' });
 }
 
 export interface CodeRequest {
@@ -114,7 +98,7 @@ const DAY_MS = 24 * HOUR_MS;
 /** Rule 6: an address the identifier signed in from this recently is still sent codes past the recipient's day. */
 export const KNOWN_ADDRESS_DAYS = 90;
 /** Rule 7: codes to recipients who are not known stop at this share of the day's ceiling. */
-export const NEW_RECIPIENT_SHARE = 0.5;
+export { NEW_RECIPIENT_SHARE };
 export const CODE_CEILING_ALERT_RATIO = 0.8;
 
 function tooMany(message: string, ttlMs: number, code = 'too_many_codes'): Refusal {
