@@ -46,6 +46,7 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   410: 'Gone',
   413: 'Payload Too Large',

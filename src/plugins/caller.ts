@@ -2,9 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiKeyStore, type ApiKey } from '../auth/api-keys.js';
+import { addressKey } from '../http/address.js';
 import { ProblemError } from '../http/problem.js';
 
-/** Who is calling: an API key holder, or an anonymous client known only by IP. */
+/**
+ * Who is calling: an API key holder, or an anonymous client known only by IP. `rateKey` is what
+ * every per-caller allowance counts: the key, else the address (IPv6 by its /64, an IPv4-mapped
+ * address as IPv4: src/http/address.ts), so one subscriber's many IPv6 addresses are one caller.
+ */
 export type Caller = { kind: 'key'; key: ApiKey; rateKey: string } | { kind: 'anonymous'; ip: string; rateKey: string };
 
 declare module 'fastify' {
@@ -73,7 +78,7 @@ export const callerPlugin = fp(
       // their own checks (src/routes/mcp.ts, oidc-provider) judge them.
       const presented = isOAuthPath(request.url) ? null : presentedApiKey(request);
       if (presented === null) {
-        request.caller = { kind: 'anonymous', ip: request.ip, rateKey: `ip:${request.ip}` };
+        request.caller = { kind: 'anonymous', ip: request.ip, rateKey: `ip:${addressKey(request.ip)}` };
         return;
       }
       const key = await store.verify(presented);

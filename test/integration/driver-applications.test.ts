@@ -1,13 +1,17 @@
 // Issue 20 (6), through HTTP on the real stack: a driver application and its documents are bounded
 // in count and size (413 by Content-Length before the body is read), uploads in flight are capped
-// per process and per address (503 with Retry-After, before the body is read), a body that does not
-// arrive in time is cut off, and the hourly allowances are per applicant first, then per address,
-// so one person cannot use up an office's.
+// per process and per address (IPv6 by /64), a body that does not arrive in time is cut off, and
+// the hourly allowances are per applicant first, then per address, so one person cannot use up an
+// office's. Issue 33 (8): a slot is taken only once a body's bytes arrive and kept only while they
+// keep coming, so connections that declare 16 MB and send nothing (or a trickle) hold none; a body
+// that finds the slots full waits for one before any 503. Raw sockets (node:net) on a listening
+// server from several loopback addresses (127.0.0.x), so each connection is its own address.
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
 import { APPLICATION_BODY_LIMIT, MAX_DOCUMENT_BYTES } from '../../src/drivers/application-limits.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
@@ -66,14 +70,65 @@ const counted = (address: string) =>
     return row ? row.hits : undefined;
   }, 10_000, `the application counter of ${address}`);
 
+/** An API process of its own with these settings, listening on loopback, whose log lines the test can wait for. */
+async function server(settings: Partial<Config>) {
+  const lines: Array<{ msg?: string; reqId?: string; [k: string]: unknown }> = [];
+  const app = await buildApp({
+    config: { ...stack.config, ...settings },
+    sql: stack.sql,
+    temporal: stack.client,
+    logger: { level: 'debug', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+  });
+  const port = await freePort();
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app,
+    port,
+    lines,
+    /** How many uploads have been given a slot so far, once there are at least `count`. */
+    slotsTaken: (count: number) =>
+      eventually(async () => {
+        const taken = lines.filter((l) => l.msg === 'upload slot taken');
+        return taken.length >= count ? taken : undefined;
+      }, 10_000, `${count} upload slots taken`),
+    close: () => app.close(),
+  };
+}
+
+/**
+ * A POST of the application route on a raw socket from `from` (a loopback address: its own
+ * address to the server): the headers declaring `contentLength`, then `first` of the body.
+ * `answer` is everything the server sent once it closed the connection.
+ */
+function rawPost(port: number, from: string, contentLength: number, first = '') {
+  const socket = net.connect({ port, host: '127.0.0.1', localAddress: from });
+  let text = '';
+  socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+  socket.on('error', () => {});
+  const answer = new Promise<{ status: number; text: string }>((resolve) =>
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text })),
+  );
+  socket.write(`POST ${URL} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n${first}`);
+  return { socket, answer };
+}
+
+/** A whole application on a raw socket from `from`. */
+function rawApplication(port: number, from: string) {
+  const body = JSON.stringify(application(driverPhone()));
+  return rawPost(port, from, Buffer.byteLength(body), body);
+}
+
 describe('driver applications, bounded', () => {
-  it('refuses a body over the limit by its Content-Length, before reading any of it', async () => {
-    const { body, reply } = upload(ip(), APPLICATION_BODY_LIMIT + 1);
+  it('refuses a body over the limit by its Content-Length, before reading any of it, taking a slot or spending any allowance', async () => {
+    const from = ip();
+    const { body, reply } = upload(from, APPLICATION_BODY_LIMIT + 1);
     // Not a byte of the body was sent: the answer can only have come from the header.
     const res = await reply;
     body.destroy();
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
+    expect(res.headers.connection).toBe('close');
+    expect(await stack.sql`select 1 from rate_limit_counters where key = ${`application:ip:${from}`}`).toEqual([]);
   });
 
   it('takes the largest valid application, and refuses more or larger documents than the limits', async () => {
@@ -107,43 +162,128 @@ describe('driver applications, bounded', () => {
     expect(five.json().errors).toEqual([expect.objectContaining({ field: 'body.documents' })]);
   });
 
-  it('holds one upload per address and two in the process, refusing the rest before their bodies are read', async () => {
-    const [a, b, c] = [ip(), ip(), ip()];
-    const bodyA = JSON.stringify(application(driverPhone()));
-    const first = upload(a, Buffer.byteLength(bodyA));
-    first.body.write(bodyA.slice(0, 100));
-    expect(await counted(a)).toBe(1);
+  it('gives no slot to connections that declare 16 MB and send nothing: two of them, then a real application goes through at once', async () => {
+    // The finding: two idle declarers held both slots for 120 s and real applicants got 503. No
+    // wait for a slot here, so a slot they held would be a 503 at once; their silence is allowed
+    // for longer than the test takes, so they are still there when the real one comes.
+    const s = await server({ APPLICATION_UPLOADS_IN_FLIGHT: 2, APPLICATION_UPLOAD_WAIT_SECONDS: 0, APPLICATION_UPLOAD_IDLE_SECONDS: 60 });
+    const declarers = ['127.0.0.2', '127.0.0.3'].map((from) => rawPost(s.port, from, 16_000_000));
+    try {
+      // Both are past their headers: the ceiling (before the body, after the old slot) counted them.
+      for (const from of ['127.0.0.2', '127.0.0.3']) expect(await counted(from)).toBe(1);
+      const real = await rawApplication(s.port, '127.0.0.4').answer;
+      expect(real.status, real.text.slice(0, 300)).toBe(201);
+      expect(declarers.every((d) => !d.socket.destroyed)).toBe(true);
+      // Only the real application ever had a slot.
+      expect((await s.slotsTaken(1)).length).toBe(1);
+    } finally {
+      for (const d of declarers) d.socket.destroy();
+      await s.close();
+    }
+  });
 
-    // A second upload from the same address: 503 with Retry-After, though its body never comes.
-    const again = upload(a, 5000);
-    const busy = await again.reply;
-    again.body.destroy();
-    expect(busy.statusCode).toBe(503);
-    expect(busy.headers['retry-after']).toBe('5');
-    expect(busy.json()).toMatchObject({ code: 'uploads_busy', detail: expect.stringContaining('from this address') });
+  it('cuts off (408) a declarer that sends nothing, one that stalls in its slot and one that trickles; a real application waits for the freed slot instead of a 503', async () => {
+    const s = await server({
+      APPLICATION_UPLOADS_IN_FLIGHT: 1,
+      APPLICATION_UPLOAD_IDLE_SECONDS: 0.3,
+      APPLICATION_UPLOAD_MIN_BYTES_PER_SECOND: 1024 * 1024,
+      APPLICATION_UPLOAD_WAIT_SECONDS: 30,
+    });
+    try {
+      const nothing = rawPost(s.port, '127.0.0.5', 16_000_000);
+      expect((await nothing.answer).status).toBe(408);
+      // First bytes and then silence: it takes the only slot, then loses it.
+      const staller = rawPost(s.port, '127.0.0.6', 16_000_000, '{"name":"');
+      await s.slotsTaken(1);
+      const real = rawApplication(s.port, '127.0.0.7');
+      const stalled = await staller.answer;
+      expect(stalled.status).toBe(408);
+      expect(stalled.text).toContain('upload_too_slow');
+      const admitted = await real.answer;
+      expect(admitted.status, admitted.text.slice(0, 300)).toBe(201);
+      // A byte every 20 ms is never silent for 0.3 s, and far below 1 MB/s.
+      const trickler = rawPost(s.port, '127.0.0.8', 16_000_000, '{');
+      const drip = setInterval(() => trickler.socket.write(' '), 20);
+      try {
+        const trickled = await trickler.answer;
+        expect(trickled.status).toBe(408);
+        expect(trickled.text).toContain('too slowly');
+      } finally {
+        clearInterval(drip);
+      }
+      const cutOff = s.lines.filter((l) => l.msg === 'upload cut off').map((l) => l.why);
+      expect(cutOff).toEqual(['idle', 'slow']);
+    } finally {
+      await s.close();
+    }
+  });
 
-    // Another address takes the second slot; a third address finds the process full.
-    const bodyB = JSON.stringify(application(driverPhone()));
-    const second = upload(b, Buffer.byteLength(bodyB));
-    expect(await counted(b)).toBe(1);
-    const full = upload(c, 5000);
-    const refused = await full.reply;
-    full.body.destroy();
-    expect(refused.statusCode).toBe(503);
-    expect(refused.json().detail).not.toContain('from this address');
-    // Refused before the ceiling counted it: a busy answer costs the caller none of its allowance.
-    expect(await stack.sql`select 1 from rate_limit_counters where key = ${`application:ip:${c}`}`).toEqual([]);
+  it('holds one upload per address, IPv6 by its /64, and the process’s total; with no wait, the rest are refused 503 once their bytes come', async () => {
+    const s = await server({ APPLICATION_UPLOADS_IN_FLIGHT: 2, APPLICATION_UPLOAD_WAIT_SECONDS: 0 });
+    const send = (address: string, contentLength: number) => {
+      const body = new PassThrough();
+      const reply = s.app.inject({
+        method: 'POST', url: URL, remoteAddress: address, payload: body,
+        headers: { 'content-type': 'application/json', 'content-length': String(contentLength) },
+      });
+      return { body, reply };
+    };
+    try {
+      const bodyA = JSON.stringify(application(driverPhone()));
+      const first = send('2001:db8:33:1::a', Buffer.byteLength(bodyA));
+      first.body.write(bodyA.slice(0, 100));
+      await s.slotsTaken(1);
 
-    // Finished uploads give their slots back.
-    first.body.end(bodyA.slice(100));
-    expect((await first.reply).statusCode).toBe(201);
-    second.body.end(bodyB);
-    expect((await second.reply).statusCode).toBe(201);
-    const admitted = await eventually(async () => {
-      const res = await post(c, application(driverPhone()));
-      return res.statusCode === 503 ? undefined : res;
-    }, 10_000, 'a free slot');
-    expect(admitted.statusCode).toBe(201);
+      // Another address of the same /64: the same subscriber, 503 from this address.
+      const again = send('2001:db8:33:1:ffff::b', 5000);
+      again.body.write('{"name":');
+      const busy = await again.reply;
+      again.body.destroy();
+      expect(busy.statusCode).toBe(503);
+      expect(busy.headers['retry-after']).toBe('5');
+      expect(busy.json()).toMatchObject({ code: 'uploads_busy', detail: expect.stringContaining('from this address') });
+
+      // Another /64 takes the second slot; a third address finds the process full.
+      const bodyB = JSON.stringify(application(driverPhone()));
+      const second = send('2001:db8:33:2::1', Buffer.byteLength(bodyB));
+      second.body.write(bodyB.slice(0, 100));
+      await s.slotsTaken(2);
+      const full = send('2001:db8:33:3::1', 5000);
+      full.body.write('{"name":');
+      const refused = await full.reply;
+      full.body.destroy();
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json().detail).not.toContain('from this address');
+
+      // Finished uploads give their slots back.
+      first.body.end(bodyA.slice(100));
+      expect((await first.reply).statusCode).toBe(201);
+      second.body.end(bodyB.slice(100));
+      expect((await second.reply).statusCode).toBe(201);
+      const res = await s.app.inject({ method: 'POST', url: URL, remoteAddress: '2001:db8:33:1::c', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(application(driverPhone())) });
+      expect(res.statusCode).toBe(201);
+      // Counted as one address: the /64.
+      expect(await stack.sql`select hits from rate_limit_counters where key = ${'application:ip:2001:db8:33:1::/64'}`).toEqual([{ hits: 3 }]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('lets an upload that finds the slots full wait for one instead of a 503', async () => {
+    const s = await server({ APPLICATION_UPLOADS_IN_FLIGHT: 1, APPLICATION_UPLOAD_WAIT_SECONDS: 30 });
+    try {
+      const bodyA = JSON.stringify(application(driverPhone()));
+      const first = rawPost(s.port, '127.0.0.9', Buffer.byteLength(bodyA), bodyA.slice(0, 100));
+      await s.slotsTaken(1);
+      const waiting = rawApplication(s.port, '127.0.0.10');
+      // Its bytes are in, and it is waiting, not refused: the first finishes, then it goes through.
+      first.socket.write(bodyA.slice(100));
+      expect((await first.answer).status).toBe(201);
+      const after = await waiting.answer;
+      expect(after.status, after.text.slice(0, 300)).toBe(201);
+    } finally {
+      await s.close();
+    }
   });
 
   it('cuts off a body that does not arrive in time, and frees its slot', async () => {
@@ -157,10 +297,16 @@ describe('driver applications, bounded', () => {
     await app.listen({ port, host: '127.0.0.1' });
     try {
       const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (d: Buffer) => (answer += d.toString()));
       const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
       const started = Date.now();
+      // Coming steadily enough would not save it either: the deadline counts from its slot, whatever the pace.
       socket.write(`POST ${URL} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"name":`);
       expect((await closed) - started).toBeGreaterThanOrEqual(900);
+      // Told why (408) before the connection is closed.
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('did not arrive in time');
       // The same address may upload again at once.
       const res = await fetch(`http://127.0.0.1:${port}${URL}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(application(driverPhone())) });
       expect(res.status).toBe(201);

@@ -1,5 +1,5 @@
-// Every route that costs something is limited per caller (API key, else client IP), and the
-// per-email allowance counts variants of one mailbox as one address.
+// Every route that costs something is limited per caller (API key, else client IP: IPv6 by its /64,
+// src/http/address.ts), and the per-email allowance counts variants of one mailbox as one address.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -53,6 +53,24 @@ describe('rate limits', () => {
     const limited = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/create', remoteAddress: freshIp(), headers: { 'x-api-key': key }, payload: {} });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('counts every address of one IPv6 /64 as one caller, and an IPv4-mapped address as its IPv4 (issue 33)', async () => {
+    const book = (remoteAddress: string, i: number) =>
+      stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress, payload: v1Booking(`prefix.${randomUUID().slice(0, 8)}@example.com`, 2 + i) });
+    // Each booking from another address of one /64, as a phone's privacy addresses or a script's would be.
+    const prefix = '2001:db8:33:64';
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await book(`${prefix}:${(0x1000 + i * 7).toString(16)}::${i + 1}`, i)).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    expect(await stack.sql`select hits from rate_limit_counters where key = ${`booking:ip:${prefix}::/64`}`).toEqual([{ hits: 4 }]);
+    // The next /64 is another subscriber, with an allowance of its own.
+    expect((await book('2001:db8:33:65::1', 5)).statusCode).toBe(201);
+    // A dual-stack socket's ::ffff:a.b.c.d is the IPv4 peer it names: one allowance, not two.
+    const v4 = freshIp();
+    const mixed = [];
+    for (let i = 0; i < 4; i++) mixed.push((await book(i % 2 === 0 ? v4 : `::ffff:${v4}`, 6 + i)).statusCode);
+    expect(mixed).toEqual([201, 201, 201, 429]);
   });
 
   it('limits tracking pages and lookups, so references cannot be guessed by trying them', async () => {
