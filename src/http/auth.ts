@@ -8,8 +8,23 @@ import { ProblemError } from './problem.js';
 // Who is behind a driver-app or ops request. Both send `Authorization: Bearer <token>`; neither
 // says which part of a refused credential was wrong.
 
-export async function signedInDriver(s: Pick<Services, 'sql'>, request: FastifyRequest): Promise<{ driverId: string; tokenHash: string }> {
-  const session = await driverForToken(s, bearerToken(request.headers.authorization));
+type DriverSession = { driverId: string; tokenHash: string };
+
+/** Driver sessions already checked for a request (by the driver rate limit, src/plugins/rate-limits.ts): checked once. */
+const checkedDrivers = new WeakMap<FastifyRequest, Promise<DriverSession | null>>();
+
+/** The driver whose session the request carries, or null; the session is looked up once per request. */
+export function verifiedDriverOf(sql: Services['sql'], request: FastifyRequest): Promise<DriverSession | null> {
+  let found = checkedDrivers.get(request);
+  if (!found) {
+    found = driverForToken({ sql }, bearerToken(request.headers.authorization));
+    checkedDrivers.set(request, found);
+  }
+  return found;
+}
+
+export async function signedInDriver(s: Pick<Services, 'sql'>, request: FastifyRequest): Promise<DriverSession> {
+  const session = await verifiedDriverOf(s.sql, request);
   if (!session) {
     throw new ProblemError(401, 'not_signed_in', 'Sign in again: this session is not valid.', { headers: { 'www-authenticate': 'Bearer' } });
   }

@@ -2,7 +2,7 @@ import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { verifiedStaffOf } from '../http/auth.js';
+import { verifiedDriverOf, verifiedStaffOf } from '../http/auth.js';
 import { hasStoredReply, idempotencyScope, readIdempotencyKey } from '../http/idempotency.js';
 import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
@@ -29,7 +29,8 @@ const MINUTE_MS = 60_000;
 
 /**
  * Every route that costs something (a Temporal workflow, a message, a database search a stranger
- * could repeat) is limited per caller: per API key when one is presented, else per client IP.
+ * could repeat) is limited per caller: per API key when one is presented, else per client IP
+ * (IPv6 by its /64: src/http/address.ts).
  * Counted in Postgres, so a limit holds across every API process, and before validation, so
  * malformed requests cost the same as good ones.
  */
@@ -79,6 +80,17 @@ export const rateLimitsPlugin = fp(
       const staff = await verifiedStaffOf(app.sql, req);
       return staff ? `staff:member:${staff.id}` : `staff:${req.caller.rateKey}`;
     };
+    /**
+     * The driver's side likewise per signed-in driver (their session, checked once for the route),
+     * or per API key: drivers on one carrier's NAT share an IPv4 address, and each app polls four
+     * routes every 5 s. Only a request without a valid session (the pages, job cards, signing in)
+     * counts against its address, so made-up `drs_` tokens buy no fresh allowance.
+     */
+    const driverKey = async (req: FastifyRequest): Promise<string> => {
+      if (req.caller.kind === 'key') return `driver:${req.caller.rateKey}`;
+      const driver = await verifiedDriverOf(app.sql, req);
+      return driver ? `driver:session:${driver.driverId}` : `driver:${req.caller.rateKey}`;
+    };
     app.decorate('rateLimits', {
       // Both quote paths (and email verification, which sends mail) share one allowance: one pricing path.
       quote: group('quote', config.QUOTE_RATE_LIMIT_PER_HOUR, HOUR_MS),
@@ -96,8 +108,8 @@ export const rateLimitsPlugin = fp(
       // (many behind one address), useless for guessing references.
       lookup: group('lookup', config.LOOKUP_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
       // The driver app and its pages, job-card answers and trip reports: a driver app polls and
-      // retries, a script should not.
-      driver: group('driver', config.DRIVER_RATE_LIMIT_PER_MINUTE, MINUTE_MS),
+      // retries, a script should not. Per signed-in driver (above), else per address.
+      driver: { ...group('driver', config.DRIVER_RATE_LIMIT_PER_MINUTE, MINUTE_MS), keyGenerator: driverKey },
       // Staff consoles (/ops, /api/ops, the operator dashboard): per staff member, never the public's.
       staff: { ...group('staff', config.STAFF_RATE_LIMIT_PER_MINUTE, MINUTE_MS), keyGenerator: staffKey },
       // Partner, operator and supplier intake (up to 100 jobs a request) and their event listings.

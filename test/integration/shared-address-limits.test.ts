@@ -1,11 +1,16 @@
 // Limits that fit shared addresses (issue 23, item 9): a retry under the same Idempotency-Key costs
 // no allowance; one address (a hotel desk, an office, a carrier's CGNAT) books for many passengers,
 // while each phone gets few new rides; the public pages, the driver's side and the staff consoles
-// are each on their own allowance, and staff are counted per staff member, not per address.
+// are each on their own allowance, and staff (and signed-in drivers, issue 33) are counted per
+// person, not per address.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
+import { hashSecret, newSecret } from '../../src/auth/secrets.js';
 import { createStaff } from '../../src/auth/staff.js';
+import { buildApp } from '../../src/app.js';
+import { createSession } from '../../src/drivers/session-store.js';
+import { createDriver } from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -147,5 +152,35 @@ describe('separate allowances for the public, drivers and staff', () => {
     const guesses = [];
     for (let i = 0; i < 6; i++) guesses.push((await ops(`stf_${randomUUID().replaceAll('-', '')}`, stranger)).statusCode);
     expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('counts signed-in drivers per driver, not per address: drivers behind one carrier address each keep their own (issue 33)', async () => {
+    // Each driver app polls four routes every 5 s: at 600 a minute per address, thirteen drivers on
+    // one carrier's IPv4 address ran it out. A small allowance here, on an API process of its own.
+    const app = await buildApp({ config: { ...stack.config, DRIVER_RATE_LIMIT_PER_MINUTE: 5 }, sql: stack.sql, temporal: stack.client, logger: false });
+    try {
+      const session = async () => {
+        const driver = await createDriver(stack.sql, { lat: 54.97, lon: -2.1 });
+        const token = newSecret('drs_');
+        await createSession(stack.sql, hashSecret(token), driver.id);
+        return token;
+      };
+      const me = (token: string, ip: string) => app.inject({ method: 'GET', url: '/api/driver/me', remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
+      const [a, b] = [await session(), await session()];
+      const carrier = freshIp();
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await me(a, carrier)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      // Another driver on the same address has their own allowance; the first has none left anywhere.
+      expect((await me(b, carrier)).statusCode).toBe(200);
+      expect((await me(a, freshIp())).statusCode).toBe(429);
+      // Made-up session tokens cannot buy fresh allowances: they share their address's.
+      const stranger = freshIp();
+      const guesses = [];
+      for (let i = 0; i < 6; i++) guesses.push((await me(newSecret('drs_'), stranger)).statusCode);
+      expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
+    } finally {
+      await app.close();
+    }
   });
 });
