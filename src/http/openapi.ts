@@ -27,7 +27,7 @@ function declareProblemMediaType<T>(doc: T): T {
 const SIGNATURE_ENCODING =
   't=<unix seconds>,v2=<hex HMAC-SHA256(secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)>: the method, the request target and the body bytes. ' +
   'The job intake POSTs also take spec 5\'s body-only form t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body bytes)> when the body is not empty. ' +
-  'Five minutes tolerance; a signed request is accepted once, whichever and however many of the live secrets signed it (one v2 or v1 per secret, comma separated, during a rotation).';
+  'Five minutes tolerance; a signed request that changes something (POST, PUT, DELETE; not the idempotent job intake POSTs) is accepted once, whichever and however many of the live secrets signed it (one v2 or v1 per secret, comma separated, during a rotation); a signed GET may be sent again within the tolerance.';
 
 /** The OpenAPI 3.1.0 document, generated from the routes' zod schemas so it cannot drift. */
 export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {

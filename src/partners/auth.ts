@@ -25,12 +25,21 @@ export interface SenderCredentials {
    */
   bodyOnlySignatures?: boolean;
   /**
-   * Is sending the request again harmless (the job intake POSTs, idempotent by jobRef)? Then a
-   * repeated signed request is answered like any retry, with its original outcome; elsewhere (a
-   * secret rotation, an event replay) a signed request is accepted once.
+   * Is sending this POST again harmless (the job intake POSTs, idempotent by jobRef)? Then a
+   * repeated signed request is answered like any retry, with its original outcome. A GET or HEAD
+   * always is (it changes nothing, and a replay reads only what the signer may read anyway); any
+   * other signed request (a secret rotation, an event replay, a webhook change) is accepted once.
    */
   idempotent?: boolean;
   keys: ApiKeyStore;
+}
+
+/** Methods that change nothing (RFC 9110, 9.2.1): a signed one is not single-use. */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** Is a signed request with this method, on this route, accepted once only? */
+export function singleUse(method: string, c: Pick<SenderCredentials, 'idempotent'>): boolean {
+  return !c.idempotent && !SAFE_METHODS.has(method.toUpperCase());
 }
 
 export async function authenticateSender(
@@ -67,8 +76,10 @@ export async function authenticateSender(
       { signer, route: request.routeOptions.url ?? request.url, bodyOnly: c.bodyOnlySignatures ?? false },
     );
     if (!check.ok) return refuse(`signature ${check.reason}`);
+    // Only what changes something is taken once; a read (or an idempotent intake POST) may be sent
+    // again within the timestamp's tolerance, as a client's legitimate repeat is.
     // Kept for twice the tolerance: a timestamp can be that far from a signature's first sighting.
-    if (!c.idempotent && !(await rememberSignature(s.sql, check.replayKeys, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
+    if (singleUse(request.method, c) && !(await rememberSignature(s.sql, check.replayKeys, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
     partnerId = signer;
   } else if (secret !== undefined) {
     const key = await c.keys.verify(secret.trim());

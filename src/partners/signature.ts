@@ -30,8 +30,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 // stands between a replay and a change.
 //
 // The timestamp is inside what is signed, so a captured request cannot be replayed later than the
-// tolerance; within it, a route that is not idempotent remembers `replayKeys` and refuses a
-// repeat. A key names the request (signer, time, method, target or route, body digest), never the
+// tolerance; within it, a request that changes something (any method but GET and HEAD, on a route
+// that is not idempotent: auth.ts, `singleUse`) is remembered by its `replayKeys` and a repeat is
+// refused. A read is not: sent again, it reads only what its signer may read anyway. A key names the request (signer, time, method, target or route, body digest), never the
 // secret or the signature that matched it: while a secret is rotated the sender may send one
 // signature per secret (comma separated), and a captured request re-sent with fewer of them is the
 // same request.

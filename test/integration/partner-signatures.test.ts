@@ -1,8 +1,9 @@
 // Partner signatures through HTTP on the real stack (issue 20, lower items a and b): a signature
 // covers the method, the target and the body bytes (v2); spec 5's body-only forms (v1, and the
 // plain raw-body HMAC of issue 22) are taken on the job intake POSTs alone, where a verbatim retry
-// is answered with its original outcome; elsewhere a signed request is taken once however many
-// secrets are live; and a request carries one kind of credential.
+// is answered with its original outcome; a signed GET may be repeated within its tolerance (it
+// changes nothing); any other signed request is taken once however many secrets are live; and a
+// request carries one kind of credential.
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -128,6 +129,28 @@ describe('partner signatures', () => {
     }
     const rows = await stack.sql<{ count: number }[]>`select count(*)::int as count from bookings where partner_id = ${p.id}`;
     expect(rows[0]?.count).toBe(1);
+  });
+
+  it('takes the same signed GET twice in one second (a read changes nothing), and a state-changing request still once (issue 33)', async () => {
+    const p = await newPartner();
+    const t = now();
+    // Was: 401 then 200 (a later timestamp). A client repeating a read must not be refused.
+    for (const target of ['/api/public/v1/partner/webhook', '/api/public/v1/partner/events?limit=5', '/api/partner/invoices']) {
+      const signature = v2(p.secret, 'GET', target, '', t);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await send(p, 'GET', target, signature)).statusCode);
+      expect(statuses, target).toEqual([200, 200, 200]);
+    }
+    // The timestamp window still holds for a read: a stale signature is refused, however good.
+    const stale = v2(p.secret, 'GET', '/api/public/v1/partner/webhook', '', t - 301);
+    expect((await send(p, 'GET', '/api/public/v1/partner/webhook', stale)).statusCode).toBe(401);
+    // And a read's signature is good for nothing else (v2 covers the method and the target).
+    const read = v2(p.secret, 'GET', '/api/public/v1/partner/webhook', '', t);
+    expect((await send(p, 'DELETE', '/api/public/v1/partner/webhook', read)).statusCode).toBe(401);
+    // What changes something is taken once: deleting the webhook, signed, twice.
+    const remove = v2(p.secret, 'DELETE', '/api/public/v1/partner/webhook', '', t);
+    expect((await send(p, 'DELETE', '/api/public/v1/partner/webhook', remove)).statusCode).toBe(200);
+    expect((await send(p, 'DELETE', '/api/public/v1/partner/webhook', remove)).statusCode).toBe(401);
   });
 
   it('still takes a signed secret rotation once: a replayed rotation is refused and returns no secret', async () => {
