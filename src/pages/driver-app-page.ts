@@ -59,7 +59,9 @@ const APP_SCRIPT = inlineAsset(`(() => {
     if (watch !== null) return;
     watch = navigator.geolocation.watchPosition(sendLocation, locationFailed, { enableHighAccuracy: true, maximumAge: 15000 });
   };
-  setInterval(() => { if (token && online && lastFix && !locationProblem && Date.now() - lastSent >= LOCATION_HEARTBEAT_MS - 1000) postFix(); }, LOCATION_HEARTBEAT_MS);
+  // Checked every 5 s, not once a heartbeat: a timer a whole heartbeat long, started before the
+  // first fix, could find the last send a moment too recent and skip a whole minute more.
+  setInterval(() => { if (token && online && lastFix && !locationProblem && Date.now() - lastSent >= LOCATION_HEARTBEAT_MS) postFix(); }, 5000);
   let receiving = null;
   const showReceiving = () => {
     const r = receiving;
