@@ -8,7 +8,11 @@ import { PaymentProviderError } from '../src/billing/payment-provider.js';
 import type { BillingSettings } from '../src/billing/settings.js';
 import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
-import { renderInvoiceNoticeText, renderInvoiceReminderText, renderOpsInvoiceOverdueEmail } from '../src/notify/templates.js';
+import {
+  renderInvoiceNoticeText,
+  renderInvoiceReminderText,
+  renderOpsInvoiceOverdueEmail,
+} from '../src/notify/templates.js';
 import {
   COLLECTION_POLICY,
   invoiceReference,
@@ -33,7 +37,15 @@ const keyOf = (i: InvoiceKey): InvoiceKey => ({ account: i.account, accountId: i
  * collection keyed by its invoice, messages keyed in the outbox, the provider's idempotency key),
  * so a retry or a worker dying mid-activity records nothing twice and charges no week twice.
  */
-export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; notifier: Notifier; billing: BillingSettings }) {
+export function createBillingActivities({
+  sql,
+  notifier,
+  billing,
+}: {
+  sql: Sql;
+  notifier: Notifier;
+  billing: BillingSettings;
+}) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
 
   /** The invoice's current pay link; a new one when there is none or it expires within the hour (Stripe's last 24 hours). */
@@ -41,7 +53,10 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
     const c = await collections.findCollection(sql, k);
     if (!c) throw new Error(`no collection for ${invoiceReference(k)}`);
     if (c.payUrl && (!c.payUrlExpiresAt || Date.parse(c.payUrlExpiresAt) > Date.now() + HOUR_MS)) return c.payUrl;
-    const lines = (await store.invoiceLines(sql, k.account, k.accountId, [new Date(k.weekStart)])).get(new Date(k.weekStart).toISOString()) ?? [];
+    const lines =
+      (await store.invoiceLines(sql, k.account, k.accountId, [new Date(k.weekStart)])).get(
+        new Date(k.weekStart).toISOString(),
+      ) ?? [];
     const contact = await collections.contactOf(sql, k);
     const reference = invoiceReference(k);
     try {
@@ -57,7 +72,8 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
       await collections.saveCollectionLink(sql, k, link);
       return link.payUrl;
     } catch (err) {
-      if (err instanceof PaymentProviderError && !err.retryable) throw ApplicationFailure.nonRetryable(err.message, 'PaymentProviderRefused');
+      if (err instanceof PaymentProviderError && !err.retryable)
+        throw ApplicationFailure.nonRetryable(err.message, 'PaymentProviderRefused');
       throw err;
     }
   }
@@ -65,7 +81,11 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
   async function textDriver(k: InvoiceKey, body: string, idempotencyKey: string): Promise<void> {
     const contact = await collections.contactOf(sql, k);
     if (!contact?.phone) return; // partners read their invoices through the API
-    await sendBestEffort(notifier, { channel: 'sms', to: contact.phone, body, idempotencyKey, purpose: 'invoice_reminder' }, warn);
+    await sendBestEffort(
+      notifier,
+      { channel: 'sms', to: contact.phone, body, idempotencyKey, purpose: 'invoice_reminder' },
+      warn,
+    );
   }
 
   return {
@@ -86,7 +106,13 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
         thirdPartyJobs: source ? await store.weekThirdPartyJobs(sql, driverId, source, weekStart, weekEnd) : 0,
         cardPayments: await store.weekCardPayments(sql, driverId, weekStart, weekEnd),
       };
-      return store.insertInvoice(sql, { driverId, weekStart, weekEnd, ...figures, ...weekInvoice(figures, billing.prices) });
+      return store.insertInvoice(sql, {
+        driverId,
+        weekStart,
+        weekEnd,
+        ...figures,
+        ...weekInvoice(figures, billing.prices),
+      });
     },
 
     /**
@@ -98,12 +124,19 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
     async openInvoiceCollection(i: InvoiceCollectionInput): Promise<void> {
       const k = keyOf(i);
       if (billing.provider.collects === false) {
-        log.info('invoice kept, not collected: no payment provider', { invoice: invoiceReference(k), totalPence: i.totalPence });
+        log.info('invoice kept, not collected: no payment provider', {
+          invoice: invoiceReference(k),
+          totalPence: i.totalPence,
+        });
         return;
       }
       await collections.openCollection(sql, k, i.totalPence, billing.provider.name);
       const url = await payLink(k, 'open');
-      await textDriver(k, renderInvoiceNoticeText(weekOf(k.weekStart), i.totalPence, url), `invoice-notice:${invoiceReference(k)}`);
+      await textDriver(
+        k,
+        renderInvoiceNoticeText(weekOf(k.weekStart), i.totalPence, url),
+        `invoice-notice:${invoiceReference(k)}`,
+      );
     },
 
     /** The n-th reminder (capped by the workflow at COLLECTION_POLICY.maxReminders), with a pay link that still works. */
@@ -112,8 +145,15 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
       const c = await collections.findCollection(sql, k);
       if (!c || c.status === 'paid') return;
       const url = await payLink(k, `reminder-${i.reminder}`);
-      const overdueOn = DateTime.fromISO(c.weekStart).setZone('Europe/London').plus({ days: 7 + COLLECTION_POLICY.overdueAfterDays }).toFormat('d LLL');
-      await textDriver(k, renderInvoiceReminderText(weekOf(k.weekStart), c.totalPence, url, overdueOn), `invoice-reminder:${invoiceReference(k)}:${i.reminder}`);
+      const overdueOn = DateTime.fromISO(c.weekStart)
+        .setZone('Europe/London')
+        .plus({ days: 7 + COLLECTION_POLICY.overdueAfterDays })
+        .toFormat('d LLL');
+      await textDriver(
+        k,
+        renderInvoiceReminderText(weekOf(k.weekStart), c.totalPence, url, overdueOn),
+        `invoice-reminder:${invoiceReference(k)}:${i.reminder}`,
+      );
       await collections.recordReminder(sql, k, i.reminder);
     },
 
@@ -125,27 +165,56 @@ export function createBillingActivities({ sql, notifier, billing }: { sql: Sql; 
       if (!c || c.status !== 'overdue') return;
       const contact = await collections.contactOf(sql, k);
       const { subject, body } = renderOpsInvoiceOverdueEmail(
-        { who: contact?.name ?? k.accountId, account: k.account, accountId: k.accountId, weekOf: weekOf(k.weekStart), totalPence: c.totalPence, remindersSent: c.remindersSent },
+        {
+          who: contact?.name ?? k.accountId,
+          account: k.account,
+          accountId: k.accountId,
+          weekOf: weekOf(k.weekStart),
+          totalPence: c.totalPence,
+          remindersSent: c.remindersSent,
+        },
         billing.publicBaseUrl,
       );
-      await sendBestEffort(notifier, { channel: 'email', to: billing.opsAlertEmail, subject, body, idempotencyKey: `ops:invoice-overdue:${invoiceReference(k)}`, purpose: 'ops_alert' }, warn);
+      await sendBestEffort(
+        notifier,
+        {
+          channel: 'email',
+          to: billing.opsAlertEmail,
+          subject,
+          body,
+          idempotencyKey: `ops:invoice-overdue:${invoiceReference(k)}`,
+          purpose: 'ops_alert',
+        },
+        warn,
+      );
     },
 
     /**
      * Every partner's invoice for the week (those with something charged): written once each, read
      * back by a retry. Answers what each owes, for the workflow to collect.
      */
-    async billPartnersWeek({ weekStart, weekEnd }: PartnerWeekInput): Promise<Array<{ partnerId: string; totalPence: number }>> {
+    async billPartnersWeek({
+      weekStart,
+      weekEnd,
+    }: PartnerWeekInput): Promise<Array<{ partnerId: string; totalPence: number }>> {
       const owed: Array<{ partnerId: string; totalPence: number }> = [];
       for (const { partnerId, smsCount } of await partnerInvoices.partnersSmsInWeek(sql, weekStart, weekEnd)) {
-        const invoice = await partnerInvoices.insertPartnerInvoice(sql, { partnerId, weekStart, weekEnd, smsCount, ...partnerWeekCharge(smsCount) });
+        const invoice = await partnerInvoices.insertPartnerInvoice(sql, {
+          partnerId,
+          weekStart,
+          weekEnd,
+          smsCount,
+          ...partnerWeekCharge(smsCount),
+        });
         owed.push({ partnerId, totalPence: invoice.totalPence });
       }
       return owed;
     },
 
     /** Marks the invoice paid; a second call (a retry, another event) changes nothing. */
-    async markInvoicePaid(i: InvoiceCollectionInput & { eventId: string; amountPence: number; providerRef: string }): Promise<void> {
+    async markInvoicePaid(
+      i: InvoiceCollectionInput & { eventId: string; amountPence: number; providerRef: string },
+    ): Promise<void> {
       await collections.markPaid(sql, keyOf(i), i);
     },
   };

@@ -5,10 +5,22 @@ import { sendBestEffort } from '../src/notify/best-effort.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import { DEFAULT_CASCADE_POLICY } from '../src/dispatch/policy.js';
 import { claimQuietDrivers } from '../src/drivers/location-watch-store.js';
-import { renderDriverLicenceReminderText, renderDriverLicenceWarningText, renderDriverLocationWarningText } from '../src/notify/templates.js';
+import {
+  renderDriverLicenceReminderText,
+  renderDriverLicenceWarningText,
+  renderDriverLocationWarningText,
+} from '../src/notify/templates.js';
 
 /** Messages about the driver themselves (not a job), keyed per driver and date: never sent twice; and the bookings a suspension reaches. */
-export function createDriverActivities({ sql, notifier, settings }: { sql: Sql; notifier: Notifier; settings?: { publicBaseUrl: string } }) {
+export function createDriverActivities({
+  sql,
+  notifier,
+  settings,
+}: {
+  sql: Sql;
+  notifier: Notifier;
+  settings?: { publicBaseUrl: string };
+}) {
   return {
     /** The bookings a just-suspended driver has a job card or a job in (read after the suspension was written). */
     async findDriverBookings({ driverId }: { driverId: string }): Promise<{ refs: string[] }> {
@@ -30,7 +42,15 @@ export function createDriverActivities({ sql, notifier, settings }: { sql: Sql; 
     },
 
     /** The last warning before a licence lapses (0.4.0); the driver app says the same from the dates (src/drivers/app.ts). */
-    async sendLicenceLapseWarning({ driverId, expires, daysLeft }: { driverId: string; expires: string; daysLeft: number }): Promise<void> {
+    async sendLicenceLapseWarning({
+      driverId,
+      expires,
+      daysLeft,
+    }: {
+      driverId: string;
+      expires: string;
+      daysLeft: number;
+    }): Promise<void> {
       const d = await loadDriver(sql, driverId);
       await sendBestEffort(
         notifier,
@@ -54,7 +74,12 @@ export function createDriverActivities({ sql, notifier, settings }: { sql: Sql; 
         const stopsAt = new Date(d.location_at.getTime() + DEFAULT_CASCADE_POLICY.freshLocationMs);
         await sendBestEffort(
           notifier,
-          { channel: 'sms', to: d.phone, body: renderDriverLocationWarningText(d.location_at, stopsAt), idempotencyKey: `location-quiet:${d.id}:${d.location_at.getTime()}` },
+          {
+            channel: 'sms',
+            to: d.phone,
+            body: renderDriverLocationWarningText(d.location_at, stopsAt),
+            idempotencyKey: `location-quiet:${d.id}:${d.location_at.getTime()}`,
+          },
           (m, a) => log.warn(m, a),
         );
       }

@@ -33,7 +33,12 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createQuoteActivities(deps),
     ...createBookingRecordActivities(deps),
-    ...createDispatchActivities({ ...deps, publicBaseUrl: deps.settings.publicBaseUrl, jobLinkSecret: deps.settings.jobLinkSecret, passengerPhoneChannel: deps.settings.passengerPhoneChannel }),
+    ...createDispatchActivities({
+      ...deps,
+      publicBaseUrl: deps.settings.publicBaseUrl,
+      jobLinkSecret: deps.settings.jobLinkSecret,
+      passengerPhoneChannel: deps.settings.passengerPhoneChannel,
+    }),
     ...createNotificationActivities(deps),
     ...createDriverActivities(deps),
     ...createBillingActivities(deps),

@@ -11,7 +11,17 @@ import type { NotificationSettings } from './bookings/notifications.js';
 export const nearPickupOutboxKey = (ref: string) => `ops:unassigned-near-pickup:${ref}`;
 
 /** The ops watcher's one step: claim each due alert once in Postgres, then email it through the outbox. */
-export function createOpsActivities({ sql, notifier, settings, metrics }: { sql: Sql; notifier: Notifier; settings: NotificationSettings; metrics: WorkerMetrics }) {
+export function createOpsActivities({
+  sql,
+  notifier,
+  settings,
+  metrics,
+}: {
+  sql: Sql;
+  notifier: Notifier;
+  settings: NotificationSettings;
+  metrics: WorkerMetrics;
+}) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
   return {
     async alertUnassignedNearPickup(): Promise<{ alerted: string[] }> {
@@ -20,8 +30,23 @@ export function createOpsActivities({ sql, notifier, settings, metrics }: { sql:
       metrics.opsAlerts.inc(claimed.length);
       for (const ref of await alertsToSend(sql, nearPickupOutboxKey)) {
         const b = await loadBooking(sql, ref);
-        const { subject, body } = renderOpsNearPickupEmail(b, settings.publicBaseUrl, settings.temporalUiBookingUrl(ref));
-        await sendBestEffort(notifier, { channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: nearPickupOutboxKey(ref), bookingRef: ref }, warn);
+        const { subject, body } = renderOpsNearPickupEmail(
+          b,
+          settings.publicBaseUrl,
+          settings.temporalUiBookingUrl(ref),
+        );
+        await sendBestEffort(
+          notifier,
+          {
+            channel: 'email',
+            to: settings.opsAlertEmail,
+            subject,
+            body,
+            idempotencyKey: nearPickupOutboxKey(ref),
+            bookingRef: ref,
+          },
+          warn,
+        );
       }
       return { alerted: claimed };
     },

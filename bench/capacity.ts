@@ -31,7 +31,11 @@ const num = (name: string, dflt: number) => {
   if (!Number.isFinite(v) || v < 0) throw new Error(`${name} must be a non-negative number`);
   return v;
 };
-const list = (name: string, dflt: string) => (process.env[name] ?? dflt).split(',').map((x) => x.trim()).filter(Boolean);
+const list = (name: string, dflt: string) =>
+  (process.env[name] ?? dflt)
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 const topologies = list('CAPACITY_TOPOLOGIES', 'dev,cluster').map((t): Topology => {
   if (t !== 'dev' && t !== 'cluster') throw new Error(`CAPACITY_TOPOLOGIES: ${t} is neither dev nor cluster`);
@@ -62,7 +66,8 @@ function shortfall(r: CityResult): string | null {
   if (r.invariantsBroken > 0) return `${r.invariantsBroken} invariant violations`;
   if (!r.drained) return 'bookings still open after the drain';
   if (all.dispatchedNotCancelled === 0) return 'no booking dispatched';
-  if (all.assigned < all.dispatchedNotCancelled) return `${all.dispatchedNotCancelled - all.assigned} of ${all.dispatchedNotCancelled} never assigned`;
+  if (all.assigned < all.dispatchedNotCancelled)
+    return `${all.dispatchedNotCancelled - all.assigned} of ${all.dispatchedNotCancelled} never assigned`;
   if (!(all.cardP99 <= cardP99Limit)) return `first job card p99 ${all.cardP99.toFixed(0)} ms > ${cardP99Limit} ms`;
   return null;
 }
@@ -91,26 +96,46 @@ for (const topology of topologies) {
   });
   const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
   const roundTrip = async () => {
-    const handle = await client.workflow.start(signalRoundTripWorkflow, { workflowId: `bench-capacity-rt-${randomUUID()}`, taskQueue: baselineQueue });
+    const handle = await client.workflow.start(signalRoundTripWorkflow, {
+      workflowId: `bench-capacity-rt-${randomUUID()}`,
+      taskQueue: baselineQueue,
+    });
     await handle.signal(signalRoundTripSignal);
     await handle.result();
   };
   const raw = async () => {
     const r = await closedLoop('raw start + signal + result', rawConcurrency, rawSeconds, roundTrip);
-    console.log(`bench capacity (${topology}): raw start + signal + result ${r.perSecond.toFixed(1)}/s (p50 ${r.p50.toFixed(0)} ms, ${r.errors} errors)`);
+    console.log(
+      `bench capacity (${topology}): raw start + signal + result ${r.perSecond.toFixed(1)}/s (p50 ${r.p50.toFixed(0)} ms, ${r.errors} errors)`,
+    );
     return r.perSecond;
   };
   try {
     // The first round trips pay for the baseline worker's start and bundle: not measured.
     await closedLoop('warm-up', rawConcurrency, 3, roundTrip);
     for (const workers of workerCounts) {
-      const row: Row = { topology, workers, sustained: 0, atCeiling: false, lowestFailed: Infinity, rawPerSecond: [await raw()], trials: [] };
+      const row: Row = {
+        topology,
+        workers,
+        sustained: 0,
+        atCeiling: false,
+        lowestFailed: Infinity,
+        rawPerSecond: [await raw()],
+        trials: [],
+      };
       const trial = async (rate: number) => {
-        console.log(`\n-- bench capacity: ${topology}, ${workers} worker(s), ${rate.toFixed(2)} bookings/s for ${trialSeconds} s --`);
-        const result = await runCity({ ...base, rate, seconds: trialSeconds, workerCount: workers }, { stack, seed, label: `capacity trial ${rate.toFixed(2)}/s` });
+        console.log(
+          `\n-- bench capacity: ${topology}, ${workers} worker(s), ${rate.toFixed(2)} bookings/s for ${trialSeconds} s --`,
+        );
+        const result = await runCity(
+          { ...base, rate, seconds: trialSeconds, workerCount: workers },
+          { stack, seed, label: `capacity trial ${rate.toFixed(2)}/s` },
+        );
         const why = shortfall(result);
         row.trials.push(`${rate.toFixed(2)}/s ${why ? `not sustained (${why})` : 'sustained'}`);
-        console.log(`bench capacity: ${topology}, ${workers} worker(s), ${rate.toFixed(2)}/s: ${why ? `not sustained: ${why}` : 'sustained'}`);
+        console.log(
+          `bench capacity: ${topology}, ${workers} worker(s), ${rate.toFixed(2)}/s: ${why ? `not sustained: ${why}` : 'sustained'}`,
+        );
         return why === null;
       };
       let lo = 0;
@@ -123,11 +148,12 @@ for (const topology of topologies) {
         }
       }
       if (hi === Infinity) row.atCeiling = true;
-      else for (let i = 0; i < steps; i++) {
-        const mid = (lo + hi) / 2;
-        if (await trial(mid)) lo = mid;
-        else hi = mid;
-      }
+      else
+        for (let i = 0; i < steps; i++) {
+          const mid = (lo + hi) / 2;
+          if (await trial(mid)) lo = mid;
+          else hi = mid;
+        }
       row.sustained = lo;
       row.lowestFailed = hi;
       row.rawPerSecond.push(await raw());
@@ -145,14 +171,22 @@ console.log(
   `\nbench capacity (seed ${seed}; trials of ${trialSeconds} s; sustained: first job card p99 <= ${cardP99Limit} ms, nothing shed, 100 % assigned, ` +
     `all settled, no failure; raw round trips: ${rawConcurrency} concurrent, ${rawSeconds} s before and after each search, mean shown)`,
 );
-console.log('\n| topology | workers | sustained bookings/s | raw start+signal round trips/s | bookings / round trips |');
+console.log(
+  '\n| topology | workers | sustained bookings/s | raw start+signal round trips/s | bookings / round trips |',
+);
 console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) {
   const rawMean = mean(r.rawPerSecond);
   const name = r.topology === 'dev' ? 'dev server (SQLite)' : 'Temporal Server on Postgres';
   // Nothing sustained: the lowest rate tried is the bound to report, not a rate of 0.
-  const sustained = r.atCeiling ? `>= ${r.sustained.toFixed(2)}` : r.sustained > 0 ? r.sustained.toFixed(2) : `< ${r.lowestFailed.toFixed(2)}`;
-  console.log(`| ${name} | ${r.workers} | ${sustained} | ${rawMean.toFixed(1)} | ${r.sustained > 0 ? (r.sustained / rawMean).toFixed(3) : '-'} |`);
+  const sustained = r.atCeiling
+    ? `>= ${r.sustained.toFixed(2)}`
+    : r.sustained > 0
+      ? r.sustained.toFixed(2)
+      : `< ${r.lowestFailed.toFixed(2)}`;
+  console.log(
+    `| ${name} | ${r.workers} | ${sustained} | ${rawMean.toFixed(1)} | ${r.sustained > 0 ? (r.sustained / rawMean).toFixed(3) : '-'} |`,
+  );
 }
 for (const r of rows) console.log(`trials (${r.topology}, ${r.workers} worker(s)): ${r.trials.join('; ')}`);
 process.exit(0);

@@ -82,8 +82,25 @@ const ACTIVE = ['assigned', 'en_route', 'arrived', 'on_board'];
 const BUFFER = `${JOB_BUFFER_MINUTES} minutes`; // the dispatch policy's buffer between two jobs of one driver
 const PARTNER_FARE = 30;
 
-const PICKUPS = ['Manchester Piccadilly', 'Manchester Victoria', 'Manchester Oxford Road', 'Deansgate station', 'Manchester Royal Infirmary', 'Etihad Stadium', 'Manchester Arndale'];
-const DROPOFFS = ['Manchester Airport', 'Salford Quays', 'Old Trafford', 'Didsbury', 'Chorlton', 'Stockport station', 'Trafford Centre', 'Sale'];
+const PICKUPS = [
+  'Manchester Piccadilly',
+  'Manchester Victoria',
+  'Manchester Oxford Road',
+  'Deansgate station',
+  'Manchester Royal Infirmary',
+  'Etihad Stadium',
+  'Manchester Arndale',
+];
+const DROPOFFS = [
+  'Manchester Airport',
+  'Salford Quays',
+  'Old Trafford',
+  'Didsbury',
+  'Chorlton',
+  'Stockport station',
+  'Trafford Centre',
+  'Sale',
+];
 
 /** The city's knobs (see the header); cityConfigFromEnv reads them from CITY_* as the CLI does. */
 export interface CityConfig {
@@ -239,13 +256,40 @@ const isService = (process: string) => process !== 'bench client' && process !==
 const IDLE_SAMPLE_MS = 10_000;
 const between = (rnd: () => number, lo: number, hi: number) => lo + rnd() * (hi - lo);
 const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-const pct = (xs: number[], p: number) => (xs.length ? percentile([...xs].sort((a, b) => a - b), p) : NaN);
+const pct = (xs: number[], p: number) =>
+  xs.length
+    ? percentile(
+        [...xs].sort((a, b) => a - b),
+        p,
+      )
+    : NaN;
 const s1 = (x: number) => (Number.isFinite(x) ? (x / 1000).toFixed(1) : '-');
 
 export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promise<CityResult> {
   const {
-    driverCount, seconds, rate, maxInflight, drainSeconds, sharePrebooked, sharePartner, shareCancel, shareAmend, pAccept, pDecline, pDrop,
-    answerMin, answerMax, stepMin, stepMax, offerTimeout, groupSize, unseenCut, openMax, dispatchLead, retryBase, workerCount,
+    driverCount,
+    seconds,
+    rate,
+    maxInflight,
+    drainSeconds,
+    sharePrebooked,
+    sharePartner,
+    shareCancel,
+    shareAmend,
+    pAccept,
+    pDecline,
+    pDrop,
+    answerMin,
+    answerMax,
+    stepMin,
+    stepMax,
+    offerTimeout,
+    groupSize,
+    unseenCut,
+    openMax,
+    dispatchLead,
+    retryBase,
+    workerCount,
   } = cfg;
   const seed = opts.seed ?? randomUUID().slice(0, 8);
   const runId = randomUUID().slice(0, 8);
@@ -312,12 +356,22 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
   const pending = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>) => {
     // Requests cut off when the run shuts the service down are not failures of the service.
-    const q = p.catch((err: unknown) => (simStopped ? undefined : fail('simulation error', String(err)))).finally(() => pending.delete(q));
+    const q = p
+      .catch((err: unknown) => (simStopped ? undefined : fail('simulation error', String(err))))
+      .finally(() => pending.delete(q));
     pending.add(q);
   };
 
-  async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-    const res = await fetch(`${apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  async function post(
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
+    const res = await fetch(`${apiUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     try {
       return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
@@ -331,10 +385,17 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
   const nextPhone = () => `+447400${String((phoneBase + serial) % 1_000_000).padStart(6, '0')}`;
 
   /** The places, located and checked by the running API; drivers are local to the pickups' tariff area. */
-  async function locate(): Promise<{ area: string; centre: { lat: number; lon: number }; pickups: string[]; dropoffs: string[] }> {
-    const quote = (pickup: string, dropoff: string) => post('/api/public/v1/quote', { pickup, dropoff }, { 'x-api-key': key });
+  async function locate(): Promise<{
+    area: string;
+    centre: { lat: number; lon: number };
+    pickups: string[];
+    dropoffs: string[];
+  }> {
+    const quote = (pickup: string, dropoff: string) =>
+      post('/api/public/v1/quote', { pickup, dropoff }, { 'x-api-key': key });
     const first = await quote(PICKUPS[0]!, DROPOFFS[0]!);
-    if (first.status !== 200) throw new Error(`cannot quote ${PICKUPS[0]}: ${first.status} ${JSON.stringify(first.json)}`);
+    if (first.status !== 200)
+      throw new Error(`cannot quote ${PICKUPS[0]}: ${first.status} ${JSON.stringify(first.json)}`);
     const area = (first.json.tariff_source as { area_id: string }).area_id;
     const p = first.json.pickup as { latitude: number; longitude: number };
     const pickups: string[] = [];
@@ -342,7 +403,10 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     for (const place of PICKUPS) {
       const q = await quote(place, DROPOFFS[0]!);
       if (q.status === 200 && (q.json.tariff_source as { area_id: string }).area_id === area) pickups.push(place);
-      else console.warn(`pickup ${place} left out (${q.status} ${q.status === 200 ? (q.json.tariff_source as { area_id: string }).area_id : ''})`);
+      else
+        console.warn(
+          `pickup ${place} left out (${q.status} ${q.status === 200 ? (q.json.tariff_source as { area_id: string }).area_id : ''})`,
+        );
     }
     for (const place of DROPOFFS) {
       const q = await quote(PICKUPS[0]!, place);
@@ -365,7 +429,14 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     cardsOf.set(driverId, nth);
     const rnd = seededRandom(seed, 'driver', driverId.slice(driverPrefix.length), nth);
     const roll = rnd();
-    const behaviour = roll < pAccept ? 'accept' : roll < pAccept + pDecline ? 'decline' : roll < pAccept + pDecline + pDrop ? 'drop' : 'ignore';
+    const behaviour =
+      roll < pAccept
+        ? 'accept'
+        : roll < pAccept + pDecline
+          ? 'decline'
+          : roll < pAccept + pDecline + pDrop
+            ? 'drop'
+            : 'ignore';
     count(`card: ${behaviour}`);
     if (behaviour === 'ignore') return;
     // A driver who answers opens the card first (the offer policy gives an opened card its full window).
@@ -379,7 +450,8 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const decision = behaviour === 'decline' ? 'decline' : 'accept';
     const r = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/respond`, { decision, token });
     count(`respond ${decision} -> ${r.status}`);
-    if (r.status >= 500 || r.status === 400 || r.status === 401 || r.status === 403 || r.status === 429) fail(`respond ${r.status}`, JSON.stringify(r.json));
+    if (r.status >= 500 || r.status === 400 || r.status === 401 || r.status === 403 || r.status === 429)
+      fail(`respond ${r.status}`, JSON.stringify(r.json));
     if (decision !== 'accept' || r.status !== 200) return;
     if (behaviour === 'drop') {
       await sleep(between(rnd, stepMin, stepMax) * 1000);
@@ -429,13 +501,22 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const n = serial++;
     const pickup = pick(rnd, places.pickups);
     const dropoff = pick(rnd, places.dropoffs);
-    const pickupTime = kind === 'immediate' ? undefined : new Date(Date.now() + between(rnd, 75, 150) * 1000).toISOString();
+    const pickupTime =
+      kind === 'immediate' ? undefined : new Date(Date.now() + between(rnd, 75, 150) * 1000).toISOString();
     const t = performance.now();
     const sentAt = Date.now();
     if (kind === 'partner') {
       const jobRef = `CITY-${runId}-${n}`;
       // The partner's agreed fare: an amendment may change the time and passengers, never the fare.
-      const job = { jobRef, pickup, dropoff, pickupTime, fare: PARTNER_FARE, passengerName: 'City Passenger', passengerPhone: nextPhone() };
+      const job = {
+        jobRef,
+        pickup,
+        dropoff,
+        pickupTime,
+        fare: PARTNER_FARE,
+        passengerName: 'City Passenger',
+        passengerPhone: nextPhone(),
+      };
       const r = await post('/api/public/v1/jobs', job, { authorization: `Bearer ${partnerKey}` });
       const result = (r.json.results as { outcome: string; bookingReference: string | null }[] | undefined)?.[0];
       if (r.status !== 200 || !result?.bookingReference) return fail(`partner new ${r.status}`, JSON.stringify(r.json));
@@ -474,7 +555,11 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
 
   async function partnerCancel(m: Made, rnd: () => number): Promise<void> {
     await sleep(between(rnd, 5, 60) * 1000);
-    const r = await post('/api/public/v1/jobs', { jobRef: m.jobRef, action: 'cancel', pickup: m.pickup, dropoff: m.dropoff, pickupTime: m.pickupTime }, { authorization: `Bearer ${partnerKey}` });
+    const r = await post(
+      '/api/public/v1/jobs',
+      { jobRef: m.jobRef, action: 'cancel', pickup: m.pickup, dropoff: m.dropoff, pickupTime: m.pickupTime },
+      { authorization: `Bearer ${partnerKey}` },
+    );
     const outcome = (r.json.results as { outcome: string }[] | undefined)?.[0]?.outcome ?? String(r.status);
     count(`partner cancel -> ${outcome}`);
   }
@@ -484,7 +569,16 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const pickupTime = new Date(Date.parse(m.pickupTime!) + 60_000).toISOString();
     const r = await post(
       '/api/public/v1/jobs',
-      { jobRef: m.jobRef, action: 'amend', pickup: m.pickup, dropoff: m.dropoff, pickupTime, fare: PARTNER_FARE, passengers: 2, notes: 'One more passenger' },
+      {
+        jobRef: m.jobRef,
+        action: 'amend',
+        pickup: m.pickup,
+        dropoff: m.dropoff,
+        pickupTime,
+        fare: PARTNER_FARE,
+        passengers: 2,
+        notes: 'One more passenger',
+      },
       { authorization: `Bearer ${partnerKey}` },
     );
     const result = (r.json.results as { outcome: string; code?: string }[] | undefined)?.[0];
@@ -501,20 +595,30 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
       return;
     }
     const roll = rnd();
-    const kind: Kind = roll < sharePartner ? 'partner' : roll < sharePartner + sharePrebooked ? 'prebooked' : 'immediate';
+    const kind: Kind =
+      roll < sharePartner ? 'partner' : roll < sharePartner + sharePrebooked ? 'prebooked' : 'immediate';
     inflight++;
     track(book(kind, places, rnd).finally(() => inflight--));
   }
 
   // ---- the figures --------------------------------------------------------------------------------
 
-
   async function invariants(refs: string[]) {
     type Pair = { a: string; b: string; driver_id?: string; booking_ref?: string };
-    const [r] = await sql<{
-      held_two: number; held_two_any_window: number; two_cards: number; card_while_holding: number; two_cards_one_booking: number; accepted_while_held: number;
-      accepted_after_expiry: number; no_show_releases: number; accepted_after_grace: number; pairs: Pair[];
-    }[]>`
+    const [r] = await sql<
+      {
+        held_two: number;
+        held_two_any_window: number;
+        two_cards: number;
+        card_while_holding: number;
+        two_cards_one_booking: number;
+        accepted_while_held: number;
+        accepted_after_expiry: number;
+        no_show_releases: number;
+        accepted_after_grace: number;
+        pairs: Pair[];
+      }[]
+    >`
       with run as (select ref from bookings where ref in ${sql(refs)}),
       ch as (
         select c.booking_ref, c.status, c.driver_id, c.changed_at,
@@ -621,13 +725,17 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const kinds = new Map(list.map((m) => [m.ref, m.kind]));
     for (const b of open.slice(0, 10)) {
       const handle = client.workflow.getHandle(bookingWorkflowId(b.ref));
-      const d = await handle.describe().catch((err: unknown) => ({ status: { name: String(err) }, historyLength: 0, raw: null }));
+      const d = await handle
+        .describe()
+        .catch((err: unknown) => ({ status: { name: String(err) }, historyLength: 0, raw: null }));
       const history = await handle.fetchHistory().catch(() => null);
       const last = (history?.events ?? []).slice(-8).map((e) => {
         const k = Object.keys(e).find((x) => x.endsWith('EventAttributes') && (e as Record<string, unknown>)[x]);
         return k?.replace('EventAttributes', '') ?? '?';
       });
-      const offers = await sql<{ id: string; status: string; offered_at: Date; expires_at: Date; responded_at: Date | null }[]>`
+      const offers = await sql<
+        { id: string; status: string; offered_at: Date; expires_at: Date; responded_at: Date | null }[]
+      >`
         select id, status, offered_at, expires_at, responded_at from offers where booking_ref = ${b.ref} order by offered_at`;
       console.log(
         `open: ${b.ref} (${kinds.get(b.ref)}) ${b.status} since ${b.updated_at.toISOString()}, pickup ${b.pickup_at.toISOString()}; workflow ${d.status.name}, ${d.historyLength} events, last: ${last.join(' > ')}; ` +
@@ -645,7 +753,12 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     seconds: number,
   ): Promise<CityCost> {
     const cpu = cpuPerOperation(cpuBefore, cpuSnapshot(), refs.length);
-    const cpuNet = new Map([...cpu].map(([k, v]) => [k, Math.max(0, v - ((idlePerSecond.get(k) ?? 0) * seconds) / Math.max(1, refs.length))]));
+    const cpuNet = new Map(
+      [...cpu].map(([k, v]) => [
+        k,
+        Math.max(0, v - ((idlePerSecond.get(k) ?? 0) * seconds) / Math.max(1, refs.length)),
+      ]),
+    );
     // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
     await sleep(1500);
     // Net of what the stores do idle (the sample reads pg_stat_database itself, a few commits).
@@ -653,7 +766,10 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const per = (x: number) => Math.max(0, x) / Math.max(1, refs.length);
     const lengths: number[] = [];
     for (const ref of refs.slice(0, 60)) {
-      const d = await client.workflow.getHandle(bookingWorkflowId(ref)).describe().catch(() => null);
+      const d = await client.workflow
+        .getHandle(bookingWorkflowId(ref))
+        .describe()
+        .catch(() => null);
       if (d) lengths.push(d.historyLength);
     }
     lengths.sort((a, b) => a - b);
@@ -673,21 +789,48 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
   function printCost(c: CityCost): void {
     const f1 = (x: number) => x.toFixed(1);
     const service = Object.entries(c.cpuMs).filter(([k]) => isService(k));
-    console.log(`\nWhat a booking cost, from the first arrival to the end of the drain (${c.bookings} bookings made; the whole lifecycle, idle time included):`);
+    console.log(
+      `\nWhat a booking cost, from the first arrival to the end of the drain (${c.bookings} bookings made; the whole lifecycle, idle time included):`,
+    );
     console.log('| per booking | value |');
     console.log('|---|---:|');
-    for (const [k, v] of service.sort()) console.log(`| CPU ms, ${k} (with its idle share; idle ms a second) | ${f1(v)} (${f1(c.cpuMsWithIdle[k] ?? 0)}; ${f1(c.idleCpuMsPerSecond[k] ?? 0)}) |`);
-    const gross = Object.entries(c.cpuMsWithIdle).filter(([k]) => isService(k)).reduce((n, [, v]) => n + v, 0);
-    console.log(`| **CPU ms, the service's processes** (with their idle share) | **${f1(service.reduce((n, [, v]) => n + v, 0))}** (${f1(gross)}) |`);
-    console.log(`| CPU ms, the simulation (drivers, passengers, partners; not the service) | ${f1(c.cpuMs['bench client'] ?? 0)} |`);
-    console.log(`| Postgres transactions / rows written, the service's database | ${f1(c.service.commits)} / ${f1(c.service.rowWrites)} |`);
-    console.log(`| Postgres transactions / rows written, Temporal's databases | ${f1(c.temporal.commits)} / ${f1(c.temporal.rowWrites)} |`);
+    for (const [k, v] of service.sort())
+      console.log(
+        `| CPU ms, ${k} (with its idle share; idle ms a second) | ${f1(v)} (${f1(c.cpuMsWithIdle[k] ?? 0)}; ${f1(c.idleCpuMsPerSecond[k] ?? 0)}) |`,
+      );
+    const gross = Object.entries(c.cpuMsWithIdle)
+      .filter(([k]) => isService(k))
+      .reduce((n, [, v]) => n + v, 0);
+    console.log(
+      `| **CPU ms, the service's processes** (with their idle share) | **${f1(service.reduce((n, [, v]) => n + v, 0))}** (${f1(gross)}) |`,
+    );
+    console.log(
+      `| CPU ms, the simulation (drivers, passengers, partners; not the service) | ${f1(c.cpuMs['bench client'] ?? 0)} |`,
+    );
+    console.log(
+      `| Postgres transactions / rows written, the service's database | ${f1(c.service.commits)} / ${f1(c.service.rowWrites)} |`,
+    );
+    console.log(
+      `| Postgres transactions / rows written, Temporal's databases | ${f1(c.temporal.commits)} / ${f1(c.temporal.rowWrites)} |`,
+    );
     console.log(`| write-ahead log KB (the whole server) | ${f1(c.walBytes / 1024)} |`);
-    console.log(`| history events per booking workflow, mean / p90 | ${f1(c.historyEventsMean)} / ${c.historyEventsP90} |`);
+    console.log(
+      `| history events per booking workflow, mean / p90 | ${f1(c.historyEventsMean)} / ${c.historyEventsP90} |`,
+    );
   }
 
   let exitCode = 0;
-  let result: CityResult = { ok: false, offered: 0, accepted: 0, shed: 0, phaseSeconds: 0, drained: false, failures: 0, invariantsBroken: 0, kinds: null };
+  let result: CityResult = {
+    ok: false,
+    offered: 0,
+    accepted: 0,
+    shed: 0,
+    phaseSeconds: 0,
+    drained: false,
+    failures: 0,
+    invariantsBroken: 0,
+    kinds: null,
+  };
   let driverLoopDone: Promise<void> = Promise.resolve();
   try {
     await waitForHttp(`${apiUrl}/readyz`);
@@ -704,7 +847,10 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         from generate_series(1, ${driverCount}::int) g`;
     await sql.unsafe('vacuum analyze drivers');
     // Drivers report their position the way the app does, so none goes stale during the run.
-    const keepFresh = setInterval(() => void sql`update drivers set location_at = now() where id like ${`${driverPrefix}%`}`.catch(() => undefined), 120_000);
+    const keepFresh = setInterval(
+      () => void sql`update drivers set location_at = now() where id like ${`${driverPrefix}%`}`.catch(() => undefined),
+      120_000,
+    );
     console.log(
       `bench city${opts.label ? ` (${opts.label})` : ''}: ${driverCount} drivers (local, ${places.area}), ${rate}/s for ${seconds} s (${places.pickups.length} pickups, ${places.dropoffs.length} drop-offs); ` +
         `immediate ${(1 - sharePrebooked - sharePartner).toFixed(2)}, pre-booked ${sharePrebooked}, partner ${sharePartner}; cancel ${shareCancel}, partner amend ${shareAmend}; ` +
@@ -718,7 +864,17 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const baseCard: number[] = [];
     for (let i = 0; i < 10; i++) {
       const sentAt = Date.now();
-      const r = await post('/api/public/bookings/instant', { pickup_address: places.pickups[0], dropoff_address: places.dropoffs[0], passenger_name: 'City Passenger', passenger_phone_whatsapp: nextPhone(), passenger_count: 1 }, { 'x-api-key': key });
+      const r = await post(
+        '/api/public/bookings/instant',
+        {
+          pickup_address: places.pickups[0],
+          dropoff_address: places.dropoffs[0],
+          passenger_name: 'City Passenger',
+          passenger_phone_whatsapp: nextPhone(),
+          passenger_count: 1,
+        },
+        { 'x-api-key': key },
+      );
       serial++;
       if (r.status !== 200) throw new Error(`baseline booking ${r.status} ${JSON.stringify(r.json)}`);
       const ref = r.json.booking_reference as string;
@@ -737,7 +893,11 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         }
         await sleep(20);
       }
-      const x = await post(`/api/public/v1/booking/${ref}`, { action: 'cancel', token: r.json.manage_token as string, reason: 'baseline' });
+      const x = await post(`/api/public/v1/booking/${ref}`, {
+        action: 'cancel',
+        token: r.json.manage_token as string,
+        reason: 'baseline',
+      });
       if (x.status !== 200) throw new Error(`baseline cancel ${x.status} ${JSON.stringify(x.json)}`);
     }
     // What the processes use doing nothing (pollers, Temporal's and Postgres' housekeeping), per
@@ -763,7 +923,9 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     // Requests sent during the arrivals count once answered, however late.
     while (inflight > 0) await sleep(50);
     const acceptedInPhase = made.length;
-    console.log(`arrivals over after ${phaseSeconds.toFixed(0)} s: ${made.length} bookings accepted, ${shed} shed; waiting for dispatch and trips to finish (at most ${drainSeconds} s)`);
+    console.log(
+      `arrivals over after ${phaseSeconds.toFixed(0)} s: ${made.length} bookings accepted, ${shed} shed; waiting for dispatch and trips to finish (at most ${drainSeconds} s)`,
+    );
     const drainUntil = Date.now() + drainSeconds * 1000;
     const refs = () => made.map((m) => m.ref);
     while (Date.now() < drainUntil && !((await settled(refs())) && pending.size === 0)) await sleep(2000);
@@ -771,13 +933,29 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     simStopped = true;
     await driverLoopDone;
     clearInterval(keepFresh);
-    const cost = await costOf(made.map((m) => m.ref), cpuBefore, storesBefore, idlePerSecond, idleStoresPerSecond, (performance.now() - started) / 1000);
+    const cost = await costOf(
+      made.map((m) => m.ref),
+      cpuBefore,
+      storesBefore,
+      idlePerSecond,
+      idleStoresPerSecond,
+      (performance.now() - started) / 1000,
+    );
 
     if (!drained) await explainOpen(made);
 
     // ---- read back --------------------------------------------------------------------------------
     const kindOf = new Map(made.map((m) => [m.ref, m.kind]));
-    type Row = { ref: string; status: string; created_ms: number; card_ms: number | null; dispatch_ms: number | null; assigned_ms: number | null; sms_cards: number; sms_all: number };
+    type Row = {
+      ref: string;
+      status: string;
+      created_ms: number;
+      card_ms: number | null;
+      dispatch_ms: number | null;
+      assigned_ms: number | null;
+      sms_cards: number;
+      sms_all: number;
+    };
     const rows = await sql<Row[]>`
       select b.ref, b.status,
              extract(epoch from b.created_at)::float8 * 1000 as created_ms,
@@ -794,7 +972,9 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         from bookings b where b.ref in ${sql(refs())}`;
     const byStatus: Record<string, number> = {};
     for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-    const [offerCounts] = await sql<{ offers: number; accepted: number; declined: number; timed_out: number; withdrawn: number; payments: number }[]>`
+    const [offerCounts] = await sql<
+      { offers: number; accepted: number; declined: number; timed_out: number; withdrawn: number; payments: number }[]
+    >`
       select count(*)::int as offers,
              count(*) filter (where status = 'accepted')::int as accepted,
              count(*) filter (where status = 'declined')::int as declined,
@@ -805,9 +985,15 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
 
     const sentOf = new Map(made.map((m) => [m.ref, m.sentAt]));
     const figuresOf = (rs: Row[]): KindFigures => {
-      const card = rs.filter((r) => r.card_ms && r.dispatch_ms).map((r) => r.card_ms! - (kindOf.get(r.ref) === 'immediate' ? r.created_ms : r.dispatch_ms!));
-      const fromPost = rs.filter((r) => r.card_ms && sentOf.get(r.ref) !== undefined && kindOf.get(r.ref) === 'immediate').map((r) => r.card_ms! - sentOf.get(r.ref)!);
-      const assign = rs.filter((r) => r.assigned_ms && r.dispatch_ms).map((r) => r.assigned_ms! - (kindOf.get(r.ref) === 'immediate' ? r.created_ms : r.dispatch_ms!));
+      const card = rs
+        .filter((r) => r.card_ms && r.dispatch_ms)
+        .map((r) => r.card_ms! - (kindOf.get(r.ref) === 'immediate' ? r.created_ms : r.dispatch_ms!));
+      const fromPost = rs
+        .filter((r) => r.card_ms && sentOf.get(r.ref) !== undefined && kindOf.get(r.ref) === 'immediate')
+        .map((r) => r.card_ms! - sentOf.get(r.ref)!);
+      const assign = rs
+        .filter((r) => r.assigned_ms && r.dispatch_ms)
+        .map((r) => r.assigned_ms! - (kindOf.get(r.ref) === 'immediate' ? r.created_ms : r.dispatch_ms!));
       const dispatched = rs.filter((r) => r.dispatch_ms !== null);
       const notCancelled = dispatched.filter((r) => r.status !== 'cancelled');
       return {
@@ -822,7 +1008,9 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         assignedP99: pct(assign, 99),
         dispatchedNotCancelled: notCancelled.length,
         assigned: notCancelled.filter((r) => r.assigned_ms !== null).length,
-        smsCardsPerBooking: dispatched.length ? dispatched.reduce((n, r) => n + r.sms_cards, 0) / dispatched.length : NaN,
+        smsCardsPerBooking: dispatched.length
+          ? dispatched.reduce((n, r) => n + r.sms_cards, 0) / dispatched.length
+          : NaN,
         smsPerBooking: rs.length ? rs.reduce((n, r) => n + r.sms_all, 0) / rs.length : NaN,
       };
     };
@@ -842,17 +1030,43 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const inv = await invariants(refs());
 
     const replies = [...replyMs.immediate, ...replyMs.prebooked, ...replyMs.partner];
-    console.log(`\n${drained ? 'every due booking settled' : `drain timed out after ${drainSeconds} s with bookings still open`}; final statuses: ${Object.entries(byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    console.log(`driver answers: ${Object.entries(answers).sort().map(([k, v]) => `${k}: ${v}`).join('; ')}`);
-    if (Object.keys(failures).length) console.log(`failures: ${Object.entries(failures).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
-    console.log(`offers: ${offerCounts!.offers} (accepted ${offerCounts!.accepted}, declined ${offerCounts!.declined}, timed out ${offerCounts!.timed_out}, withdrawn ${offerCounts!.withdrawn}); trips settled in cash: ${offerCounts!.payments}`);
+    console.log(
+      `\n${drained ? 'every due booking settled' : `drain timed out after ${drainSeconds} s with bookings still open`}; final statuses: ${Object.entries(
+        byStatus,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `driver answers: ${Object.entries(answers)
+        .sort()
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')}`,
+    );
+    if (Object.keys(failures).length)
+      console.log(
+        `failures: ${Object.entries(failures)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('; ')}`,
+      );
+    console.log(
+      `offers: ${offerCounts!.offers} (accepted ${offerCounts!.accepted}, declined ${offerCounts!.declined}, timed out ${offerCounts!.timed_out}, withdrawn ${offerCounts!.withdrawn}); trips settled in cash: ${offerCounts!.payments}`,
+    );
     console.log(`\n| measurement | value |`);
     console.log(`|---|---:|`);
     console.log(`| drivers online in the city | ${driverCount.toLocaleString('en-GB')} |`);
-    console.log(`| bookings offered / accepted by the API / shed (over ${maxInflight} in flight) | ${offered} / ${acceptedInPhase} / ${shed} |`);
-    console.log(`| bookings per second sustained (accepted, ${phaseSeconds.toFixed(0)} s) | ${(acceptedInPhase / phaseSeconds).toFixed(2)} |`);
-    console.log(`| booking reply p50 / p99 ms (immediate and pre-booked; partner) | ${pct([...replyMs.immediate, ...replyMs.prebooked], 50).toFixed(0)} / ${pct([...replyMs.immediate, ...replyMs.prebooked], 99).toFixed(0)}; ${pct(replyMs.partner, 50).toFixed(0)} / ${pct(replyMs.partner, 99).toFixed(0)} |`);
-    console.log(`| baseline in the same run, 8 bookings one at a time before the city starts: first job card from POST / from created_at p50 ms | ${pct(base, 50).toFixed(0)} / ${pct(baseCard, 50).toFixed(0)} |`);
+    console.log(
+      `| bookings offered / accepted by the API / shed (over ${maxInflight} in flight) | ${offered} / ${acceptedInPhase} / ${shed} |`,
+    );
+    console.log(
+      `| bookings per second sustained (accepted, ${phaseSeconds.toFixed(0)} s) | ${(acceptedInPhase / phaseSeconds).toFixed(2)} |`,
+    );
+    console.log(
+      `| booking reply p50 / p99 ms (immediate and pre-booked; partner) | ${pct([...replyMs.immediate, ...replyMs.prebooked], 50).toFixed(0)} / ${pct([...replyMs.immediate, ...replyMs.prebooked], 99).toFixed(0)}; ${pct(replyMs.partner, 50).toFixed(0)} / ${pct(replyMs.partner, 99).toFixed(0)} |`,
+    );
+    console.log(
+      `| baseline in the same run, 8 bookings one at a time before the city starts: first job card from POST / from created_at p50 ms | ${pct(base, 50).toFixed(0)} / ${pct(baseCard, 50).toFixed(0)} |`,
+    );
     console.log(`| all replies p50 / p99 ms | ${pct(replies, 50).toFixed(0)} / ${pct(replies, 99).toFixed(0)} |`);
     console.log(
       `\nFirst job card from the POST (immediate only: the client's clock just before sending, the same host's as Postgres), and from the booking row's created_at ` +
@@ -861,7 +1075,9 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         `Assigned and never assigned: of bookings whose dispatch began and that were not cancelled. ` +
         `SMS cards: job-card texts to drivers per booking dispatched; SMS sent: every text in the outbox (drivers' and passenger's) per booking made.\n`,
     );
-    console.log('| bookings | made | cancelled | first job card from POST p50 / p99 ms | first job card p50 / p99 ms | assigned p50 s | p90 s | p99 s | assigned | never assigned | SMS cards per booking | SMS sent per booking |');
+    console.log(
+      '| bookings | made | cancelled | first job card from POST p50 / p99 ms | first job card p50 / p99 ms | assigned p50 s | p90 s | p99 s | assigned | never assigned | SMS cards per booking | SMS sent per booking |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     console.log(line('immediate', kinds.immediate));
     console.log(line('pre-booked', kinds.prebooked));
@@ -870,7 +1086,9 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const late = rows.filter((r) => kindOf.get(r.ref) !== 'immediate' && r.dispatch_ms !== null);
     console.log(`\n| invariant (must be 0) | count |`);
     console.log(`|---|---:|`);
-    console.log(`| driver held two jobs at once (held periods overlap, trip windows within 20 min) | ${inv.held_two} |`);
+    console.log(
+      `| driver held two jobs at once (held periods overlap, trip windows within 20 min) | ${inv.held_two} |`,
+    );
     console.log(`| driver held two open job cards at once | ${inv.two_cards} |`);
     console.log(`| driver offered a card while holding an overlapping job | ${inv.card_while_holding} |`);
     console.log(`| booking with two job cards open at once | ${inv.two_cards_one_booking} |`);
@@ -881,7 +1099,8 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         `drivers let go as no-shows: ${inv.no_show_releases})`,
     );
     printCost(cost);
-    const broken = inv.held_two + inv.two_cards + inv.card_while_holding + inv.two_cards_one_booking + inv.accepted_while_held;
+    const broken =
+      inv.held_two + inv.two_cards + inv.card_while_holding + inv.two_cards_one_booking + inv.accepted_while_held;
     if (broken > 0) {
       console.error(`bench city: ${broken} invariant violations; evidence in ${await keepEvidence(inv.pairs)}`);
       exitCode = 1;
@@ -907,7 +1126,11 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     await driverLoopDone.catch(() => undefined);
     if (external) {
       await sql`update drivers set online = false where id like ${`${driverPrefix}%`}`.catch(() => undefined);
-      for (const m of made) await client.workflow.getHandle(bookingWorkflowId(m.ref)).terminate('benchmark over').catch(() => undefined);
+      for (const m of made)
+        await client.workflow
+          .getHandle(bookingWorkflowId(m.ref))
+          .terminate('benchmark over')
+          .catch(() => undefined);
     }
     await connection.close();
     await Promise.all([api.stop(), ...workers.map((w) => w.stop())]);
@@ -919,9 +1142,11 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
 
 /** The two policies' figures per kind of booking, side by side, with new / old. */
 export function printComparison(old: CityResult, now: CityResult, labels: { old: string; now: string }): void {
-  const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && a > 0 ? (b / a).toFixed(2) : '-');
+  const ratio = (a: number, b: number) =>
+    Number.isFinite(a) && Number.isFinite(b) && a > 0 ? (b / a).toFixed(2) : '-';
   const sec = (x: number) => (Number.isFinite(x) ? (x / 1000).toFixed(1) : '-');
-  const never = (f: KindFigures) => (f.dispatchedNotCancelled ? (100 * (f.dispatchedNotCancelled - f.assigned)) / f.dispatchedNotCancelled : NaN);
+  const never = (f: KindFigures) =>
+    f.dispatchedNotCancelled ? (100 * (f.dispatchedNotCancelled - f.assigned)) / f.dispatchedNotCancelled : NaN;
   const pc = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} %` : '-');
   const two = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
   const measures: [string, (f: KindFigures) => number, (x: number) => string][] = [
@@ -940,14 +1165,24 @@ export function printComparison(old: CityResult, now: CityResult, labels: { old:
     const a = old.kinds?.[k];
     const b = now.kinds?.[k];
     if (!a || !b) continue;
-    for (const [label, get, fmt] of measures) console.log(`| ${names[k]} | ${label} | ${fmt(get(a))} | ${fmt(get(b))} | ${ratio(get(a), get(b))} |`);
+    for (const [label, get, fmt] of measures)
+      console.log(`| ${names[k]} | ${label} | ${fmt(get(a))} | ${fmt(get(b))} | ${ratio(get(a), get(b))} |`);
   }
   console.log(`| all | bookings made / shed | ${old.accepted} / ${old.shed} | ${now.accepted} / ${now.shed} | |`);
-  const serviceCpu = (r: CityResult) => (r.cost ? Object.entries(r.cost.cpuMs).filter(([k]) => isService(k)).reduce((n, [, v]) => n + v, 0) : NaN);
+  const serviceCpu = (r: CityResult) =>
+    r.cost
+      ? Object.entries(r.cost.cpuMs)
+          .filter(([k]) => isService(k))
+          .reduce((n, [, v]) => n + v, 0)
+      : NaN;
   const events = (r: CityResult) => r.cost?.historyEventsMean ?? NaN;
   const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
-  console.log(`| all | CPU ms per booking, the service's processes | ${f1(serviceCpu(old))} | ${f1(serviceCpu(now))} | ${ratio(serviceCpu(old), serviceCpu(now))} |`);
-  console.log(`| all | history events per booking workflow | ${f1(events(old))} | ${f1(events(now))} | ${ratio(events(old), events(now))} |`);
+  console.log(
+    `| all | CPU ms per booking, the service's processes | ${f1(serviceCpu(old))} | ${f1(serviceCpu(now))} | ${ratio(serviceCpu(old), serviceCpu(now))} |`,
+  );
+  console.log(
+    `| all | history events per booking workflow | ${f1(events(old))} | ${f1(events(now))} | ${ratio(events(old), events(now))} |`,
+  );
 }
 
 async function main(): Promise<number> {
@@ -965,7 +1200,9 @@ async function main(): Promise<number> {
     };
     const old = await runCity(oldCfg, { stack, seed, label: labels.old });
     const now = await runCity(cfg, { stack, seed, label: labels.now });
-    console.log(`\nbench city --compare (seed ${seed}, ${stack.topology}): the same arrivals and drivers under each policy`);
+    console.log(
+      `\nbench city --compare (seed ${seed}, ${stack.topology}): the same arrivals and drivers under each policy`,
+    );
     printComparison(old, now, labels);
     return old.ok && now.ok ? 0 : 1;
   } finally {

@@ -17,7 +17,12 @@ function category(pid: number, cmdline: string): string | null {
   if (cmdline.includes('src/server.ts')) return 'API';
   if (cmdline.includes('src/worker.ts')) return 'worker';
   if (cmdline.includes('bench/baseline-worker.ts')) return 'baseline worker';
-  if (/(^|\/)temporal(-server)?\0/.test(cmdline) || cmdline.includes('temporal-server') || cmdline.includes('start-dev')) return 'Temporal';
+  if (
+    /(^|\/)temporal(-server)?\0/.test(cmdline) ||
+    cmdline.includes('temporal-server') ||
+    cmdline.includes('start-dev')
+  )
+    return 'Temporal';
   if (/(^|\/)postgres\0/.test(cmdline) || cmdline.startsWith('postgres:')) return 'Postgres';
   return null;
 }

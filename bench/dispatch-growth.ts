@@ -34,10 +34,20 @@ const baseline = startProcess('bench/baseline-worker.ts', { ...env, BENCH_BASELI
 const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
 const refs: string[] = [];
 const noNotifier = { send: async () => ({ status: 'sent' as const, providerId: null }) };
-const dispatch = createDispatchActivities({ sql, notifier: noNotifier as never, publicBaseUrl: apiUrl, jobLinkSecret: 'unused', metrics: createWorkerMetrics() });
+const dispatch = createDispatchActivities({
+  sql,
+  notifier: noNotifier as never,
+  publicBaseUrl: apiUrl,
+  jobLinkSecret: 'unused',
+  metrics: createWorkerMetrics(),
+});
 
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  const res = await fetch(`${apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${text}`);
   return JSON.parse(text) as Record<string, unknown>;
@@ -56,20 +66,31 @@ async function firstCardAt(ref: string): Promise<number> {
 }
 
 let phone = Math.floor(Math.random() * 50_000);
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 try {
   await waitForHttp(`${apiUrl}/readyz`);
   const quote = await post('/api/public/v1/quote', PICKUP);
   const { latitude: lat, longitude: lon } = quote.pickup as { latitude: number; longitude: number };
   const raw = await closedLoop('raw', 1, 5, async () => {
-    const h = await client.workflow.start(signalRoundTripWorkflow, { workflowId: `bench-rt-${randomUUID()}`, taskQueue: baselineQueue });
+    const h = await client.workflow.start(signalRoundTripWorkflow, {
+      workflowId: `bench-rt-${randomUUID()}`,
+      taskQueue: baselineQueue,
+    });
     await h.signal(signalRoundTripSignal);
     await h.result();
   });
-  console.log(`bench: drivers within reach of ${PICKUP.pickup}: ${steps.join(', ')}; ${bookingsPerStep} bookings each; Temporal ${stack.temporalAddress}`);
+  console.log(
+    `bench: drivers within reach of ${PICKUP.pickup}: ${steps.join(', ')}; ${bookingsPerStep} bookings each; Temporal ${stack.temporalAddress}`,
+  );
   console.log(`baseline: raw start + signal + result, one client: p50 ${raw.p50.toFixed(1)} ms\n`);
-  console.log('| drivers within reach | first job card p50 ms | max ms | history events | history JSON bytes | candidate step p50 ms (read, rank, log) | decisions logged, round 1 |');
+  console.log(
+    '| drivers within reach | first job card p50 ms | max ms | history events | history JSON bytes | candidate step p50 ms (read, rank, log) | decisions logged, round 1 |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|');
 
   let seeded = 0;
@@ -106,7 +127,10 @@ try {
       const history = await client.workflow.getHandle(bookingWorkflowId(ref)).fetchHistory();
       events.push(history.events?.length ?? 0);
       bytes.push(JSON.stringify(history.events).length);
-      const [{ count }] = (await sql`select count(*)::int as count from dispatch_decisions where booking_ref = ${ref} and round = 1`) as unknown as [{ count: number }];
+      const [{ count }] =
+        (await sql`select count(*)::int as count from dispatch_decisions where booking_ref = ${ref} and round = 1`) as unknown as [
+          { count: number },
+        ];
       logged.push(count);
 
       // The same candidate step again, timed on its own (a round no cascade uses).
@@ -116,7 +140,13 @@ try {
         ref,
         round: 1000 + i,
         tier: 'local',
-        job: { pickupAt: b.pickup_at.toISOString(), passengers: b.passengers, vehicleType: b.vehicle_type, wheelchair: false, notes: null },
+        job: {
+          pickupAt: b.pickup_at.toISOString(),
+          passengers: b.passengers,
+          vehicleType: b.vehicle_type,
+          wheelchair: false,
+          notes: null,
+        },
         exclude: [],
         limit: 10,
         page: 0,
@@ -129,7 +159,11 @@ try {
     );
   }
 } finally {
-  for (const ref of refs) await client.workflow.getHandle(bookingWorkflowId(ref)).terminate('benchmark over').catch(() => {});
+  for (const ref of refs)
+    await client.workflow
+      .getHandle(bookingWorkflowId(ref))
+      .terminate('benchmark over')
+      .catch(() => {});
   await sql`update drivers set online = false where id like ${`growth-${runId}-%`}`.catch(() => {});
   await connection.close();
   await Promise.all([api.stop(), worker.stop(), baseline.stop()]);

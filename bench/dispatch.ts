@@ -29,7 +29,18 @@ import { connectTemporal } from '../src/temporal/connection.js';
 import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
 import { signalRoundTripSignal, signalRoundTripWorkflow } from './workflows.js';
 import { addCpu, cpuPerOperation, cpuSnapshot, printCpuTable, type CpuSnapshot } from './cpu.js';
-import { closedLoop, mergeRounds, percentile, prepareServiceBench, rounds, printTable, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
+import {
+  closedLoop,
+  mergeRounds,
+  percentile,
+  prepareServiceBench,
+  rounds,
+  printTable,
+  startProcess,
+  waitForHttp,
+  writeSummary,
+  type LoadResult,
+} from './support.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -102,7 +113,10 @@ async function seedDrivers(sql: Sql, apiUrl: string, apiKey: string): Promise<st
  */
 class FirstCardWatcher {
   readonly #sql: Sql;
-  readonly #pending = new Map<string, { resolve: (atMs: number) => void; reject: (e: Error) => void; deadline: number }>();
+  readonly #pending = new Map<
+    string,
+    { resolve: (atMs: number) => void; reject: (e: Error) => void; deadline: number }
+  >();
   #stopped = false;
   readonly #loop: Promise<void>;
 
@@ -113,7 +127,9 @@ class FirstCardWatcher {
 
   /** Resolves with the card's created_at in epoch milliseconds (microsecond fraction kept). */
   waitFor(ref: string): Promise<number> {
-    return new Promise((resolve, reject) => this.#pending.set(ref, { resolve, reject, deadline: Date.now() + CARD_TIMEOUT_MS }));
+    return new Promise((resolve, reject) =>
+      this.#pending.set(ref, { resolve, reject, deadline: Date.now() + CARD_TIMEOUT_MS }),
+    );
   }
 
   async stop(): Promise<void> {
@@ -212,7 +228,15 @@ async function bookingLoop(
   if (firstError) console.error(`${name}: ${errors} errors, first:`, firstError);
   const result = (label: string, xs: number[]): LoadResult => {
     xs.sort((a, b) => a - b);
-    return { name: label, requests: xs.length, errors, seconds: elapsed, perSecond: xs.length / elapsed, p50: percentile(xs, 50), p99: percentile(xs, 99) };
+    return {
+      name: label,
+      requests: xs.length,
+      errors,
+      seconds: elapsed,
+      perSecond: xs.length / elapsed,
+      p50: percentile(xs, 50),
+      p99: percentile(xs, 99),
+    };
   };
   return {
     card: result(`${name}: booking -> first job card`, cardMs),
@@ -228,7 +252,10 @@ function rawRoundTrip(client: Client): { label: string; call: () => Promise<void
   return {
     label: 'raw start + signal + result (signalRoundTripWorkflow)',
     call: async () => {
-      const handle = await client.workflow.start(signalRoundTripWorkflow, { workflowId: `bench-rt-${randomUUID()}`, taskQueue: baselineQueue });
+      const handle = await client.workflow.start(signalRoundTripWorkflow, {
+        workflowId: `bench-rt-${randomUUID()}`,
+        taskQueue: baselineQueue,
+      });
       await handle.signal(signalRoundTripSignal);
       await handle.result();
     },
@@ -238,7 +265,11 @@ function rawRoundTrip(client: Client): { label: string; call: () => Promise<void
 type Timestamp = { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined;
 const tsMs = (t: Timestamp): number =>
   t ? (typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6 : NaN;
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 /**
  * Where the time goes, from the histories of a sample of measured bookings (server event times,
@@ -246,9 +277,15 @@ const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
  * scheduled, how long it queued for the worker, how long it ran, and the workflow-task turnaround
  * since the previous step completed.
  */
-async function breakdown(client: Client, timings: Map<string, { sentAt: number; cardAt: number }>, sampleSize = 30): Promise<void> {
+async function breakdown(
+  client: Client,
+  timings: Map<string, { sentAt: number; cardAt: number }>,
+  sampleSize = 30,
+): Promise<void> {
   const refs = [...timings.keys()];
-  const sample = refs.filter((_, i) => i % Math.max(1, Math.floor(refs.length / sampleSize)) === 0).slice(0, sampleSize);
+  const sample = refs
+    .filter((_, i) => i % Math.max(1, Math.floor(refs.length / sampleSize)) === 0)
+    .slice(0, sampleSize);
   const steps = new Map<string, { at: number[]; queued: number[]; ran: number[]; gap: number[] }>();
   const step = (name: string) => {
     let s = steps.get(name);
@@ -318,7 +355,9 @@ try {
   await waitForHttp(`${apiUrl}/readyz`);
   driverIds.push(...(await seedDrivers(sql, apiUrl, key)));
   const raw = rawRoundTrip(client);
-  console.log(`bench: ${concurrency} concurrent, ${seconds} s each, ${driverCount} drivers in ${towns.length} towns, Temporal ${stack.temporalAddress} (${stack.topology})`);
+  console.log(
+    `bench: ${concurrency} concurrent, ${seconds} s each, ${driverCount} drivers in ${towns.length} towns, Temporal ${stack.temporalAddress} (${stack.topology})`,
+  );
 
   // Warm up every path (JIT, gazetteer, pools, the worker's first workflow bundle) before measuring.
   const warmBookings = concurrency * 2;
@@ -335,12 +374,19 @@ try {
   const run = { timings: new Map<string, { sentAt: number; cardAt: number }>(), stoppedEarly: false };
   // Each booking holds a group of drivers (OFFER_GROUP_SIZE, as the service's processes read it); leave
   // room for the bookings still in flight when the cap is reached.
-  let budget = Math.floor(driverCount / loadConfig({ ...process.env, ...env }).OFFER_GROUP_SIZE) - warmBookings - concurrency;
+  let budget =
+    Math.floor(driverCount / loadConfig({ ...process.env, ...env }).OFFER_GROUP_SIZE) - warmBookings - concurrency;
   for (let r = 0; r < rounds && !run.stoppedEarly; r++) {
     const t0 = cpuSnapshot();
     rawParts.push(await closedLoop(raw.label, concurrency, seconds / rounds, raw.call));
     const t1 = cpuSnapshot();
-    const part = await bookingLoop('dispatch', { apiUrl, apiKey: key, watcher, seconds: seconds / rounds, maxBookings: budget });
+    const part = await bookingLoop('dispatch', {
+      apiUrl,
+      apiKey: key,
+      watcher,
+      seconds: seconds / rounds,
+      maxBookings: budget,
+    });
     addCpu(cpuRaw, t0, t1);
     addCpu(cpuBookings, t1, cpuSnapshot());
     budget -= part.refs.length;
@@ -356,19 +402,28 @@ try {
 
   printTable([card, reply, rawResult]);
   const p50Ratio = card.p50 / rawResult.p50;
-  console.log(`\nfirst job card p50 / raw round trip p50: ${p50Ratio.toFixed(2)} (target <= 1.30) ${p50Ratio <= 1.3 ? 'MET' : 'MISSED'}`);
+  console.log(
+    `\nfirst job card p50 / raw round trip p50: ${p50Ratio.toFixed(2)} (target <= 1.30) ${p50Ratio <= 1.3 ? 'MET' : 'MISSED'}`,
+  );
   console.log(`first job card p99 / raw round trip p99: ${(card.p99 / rawResult.p99).toFixed(2)}`);
   console.log(`bookings/s / raw round trips/s:          ${(card.perSecond / rawResult.perSecond).toFixed(2)}`);
   writeSummary({
-    cardPerSecond: card.perSecond, cardP50: card.p50, cardP99: card.p99, replyP50: reply.p50,
-    roundTripPerSecond: rawResult.perSecond, roundTripP50: rawResult.p50, roundTripP99: rawResult.p99, cardVsRoundTrip: p50Ratio,
+    cardPerSecond: card.perSecond,
+    cardP50: card.p50,
+    cardP99: card.p99,
+    replyP50: reply.p50,
+    roundTripPerSecond: rawResult.perSecond,
+    roundTripP50: rawResult.p50,
+    roundTripP99: rawResult.p99,
+    cardVsRoundTrip: p50Ratio,
   });
   printCpuTable([
     { label: 'raw round trip', perOp: cpuPerOperation(new Map(), cpuRaw, rawResult.requests) },
     { label: 'booking to first card', perOp: cpuPerOperation(new Map(), cpuBookings, card.requests) },
   ]);
   await breakdown(client, run.timings);
-  if (run.stoppedEarly) console.log(`(the booking run stopped early: every seeded driver held a job card; raise BENCH_DRIVERS)`);
+  if (run.stoppedEarly)
+    console.log(`(the booking run stopped early: every seeded driver held a job card; raise BENCH_DRIVERS)`);
 
   // What the run left behind, as a check on the figures: one card per booking, one open offer per driver.
   if (bookedRefs.length === 0) throw new Error('no booking was made');
@@ -377,13 +432,19 @@ try {
            (select count(*)::int from outbox where booking_ref in ${sql(bookedRefs)} and channel = 'sms' and body like 'New job%') as cards,
            (select count(*)::int from (select driver_id from offers where booking_ref in ${sql(bookedRefs)} and status = 'offered'
                                         group by driver_id having count(*) > 1) d) as doubled`;
-  console.log(`bookings made: ${counts.bookings}; job card SMS sent: ${counts.cards}; drivers holding two or more open job cards at once: ${counts.doubled}`);
+  console.log(
+    `bookings made: ${counts.bookings}; job card SMS sent: ${counts.cards}; drivers holding two or more open job cards at once: ${counts.doubled}`,
+  );
 } finally {
   await watcher.stop();
   if (external) {
     // A reused stack keeps running: leave no bench driver online and no booking waiting on its offer.
     if (driverIds.length > 0) await sql`update drivers set online = false where id in ${sql(driverIds)}`;
-    for (const ref of bookedRefs) await client.workflow.getHandle(bookingWorkflowId(ref)).terminate('benchmark over').catch(() => {});
+    for (const ref of bookedRefs)
+      await client.workflow
+        .getHandle(bookingWorkflowId(ref))
+        .terminate('benchmark over')
+        .catch(() => {});
   }
   await connection.close();
   await Promise.all([api.stop(), worker.stop(), baseline.stop()]);

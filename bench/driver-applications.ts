@@ -42,11 +42,26 @@ let serial = 0;
 function applicationBody(docs: string[]): string {
   const n = serial++;
   return JSON.stringify({
-    name: 'Bench Applicant', phone: `+4474008${String(10000 + (n % 89999)).padStart(5, '0')}`, email: 'bench@example.com',
-    licensing_authority: 'Leeds City Council', driver_licence_number: 'LCC-D-1', driver_licence_expires: '2030-01-31',
-    vehicle_licence_number: 'LCC-V-1', vehicle_licence_expires: '2029-06-30', vehicle_make: 'Toyota', vehicle_model: 'Prius',
-    vehicle_registration: 'yx70 abc', vehicle_type: 'saloon', seats: 4, tier: 'local', home_area: 'leeds',
-    documents: docs.map((data, i) => ({ kind: i === 0 ? 'driver_licence' : i === 1 ? 'vehicle_licence' : 'other', content_type: 'application/pdf', data_base64: data })),
+    name: 'Bench Applicant',
+    phone: `+4474008${String(10000 + (n % 89999)).padStart(5, '0')}`,
+    email: 'bench@example.com',
+    licensing_authority: 'Leeds City Council',
+    driver_licence_number: 'LCC-D-1',
+    driver_licence_expires: '2030-01-31',
+    vehicle_licence_number: 'LCC-V-1',
+    vehicle_licence_expires: '2029-06-30',
+    vehicle_make: 'Toyota',
+    vehicle_model: 'Prius',
+    vehicle_registration: 'yx70 abc',
+    vehicle_type: 'saloon',
+    seats: 4,
+    tier: 'local',
+    home_area: 'leeds',
+    documents: docs.map((data, i) => ({
+      kind: i === 0 ? 'driver_licence' : i === 1 ? 'vehicle_licence' : 'other',
+      content_type: 'application/pdf',
+      data_base64: data,
+    })),
   });
 }
 
@@ -54,8 +69,15 @@ function applicationBody(docs: string[]): string {
 function post(port: number, body: string, address: string): Promise<string> {
   return new Promise((resolve) => {
     const req = http.request({
-      host: '127.0.0.1', port, method: 'POST', path: '/api/drivers/applications',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': address },
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/drivers/applications',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'x-forwarded-for': address,
+      },
     });
     let answered = false;
     req.on('response', (res) => {
@@ -85,7 +107,11 @@ interface Api {
 /** The old code, as it was committed: its own src/, workflows/, activities/ and data/, with today's node_modules. */
 function extractBaseline(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-baseline-'));
-  const archive = execFileSync('git', ['-C', root, 'archive', baselineRef, 'src', 'workflows', 'activities', 'data', 'package.json', 'tsconfig.json'], { maxBuffer: 512 * MB });
+  const archive = execFileSync(
+    'git',
+    ['-C', root, 'archive', baselineRef, 'src', 'workflows', 'activities', 'data', 'package.json', 'tsconfig.json'],
+    { maxBuffer: 512 * MB },
+  );
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
@@ -117,9 +143,14 @@ interface Row {
 const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
 const sql = createSql(stack.databaseUrl, 4);
 await migrate(sql);
-const env = { DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_TASK_QUEUE: 'bench-applications' };
+const env = {
+  DATABASE_URL: stack.databaseUrl,
+  TEMPORAL_ADDRESS: stack.temporalAddress,
+  TEMPORAL_TASK_QUEUE: 'bench-applications',
+};
 const baselineDir = withBaseline ? extractBaseline() : null;
-const stored = async () => Number((await sql<{ n: string }[]>`select coalesce(sum(size_bytes), 0)::text as n from driver_documents`)[0]!.n);
+const stored = async () =>
+  Number((await sql<{ n: string }[]>`select coalesce(sum(size_bytes), 0)::text as n from driver_documents`)[0]!.n);
 let address = 0;
 const nextAddress = () => `198.51.${Math.floor(address / 250) % 250}.${address++ % 250}`;
 
@@ -141,9 +172,18 @@ async function scenario(code: string, codeDir: string, name: string, docs: strin
     const counts = new Map<string, number>();
     for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
     return {
-      code, scenario: name, bodyMb: Buffer.byteLength(bodies[0]!) / MB,
-      statuses: [...counts].sort().map(([s, c]) => `${c}×${s}`).join(' '),
-      rssBefore, peak, rssAfter, storedMb: ((await stored()) - storedBefore) / MB, seconds,
+      code,
+      scenario: name,
+      bodyMb: Buffer.byteLength(bodies[0]!) / MB,
+      statuses: [...counts]
+        .sort()
+        .map(([s, c]) => `${c}×${s}`)
+        .join(' '),
+      rssBefore,
+      peak,
+      rssAfter,
+      storedMb: ((await stored()) - storedBefore) / MB,
+      seconds,
     };
   } finally {
     await api.stop();
@@ -152,7 +192,10 @@ async function scenario(code: string, codeDir: string, name: string, docs: strin
 
 const rows: Row[] = [];
 try {
-  const codes: Array<[string, string]> = [...(baselineDir ? [[`before (${baselineRef})`, baselineDir] as [string, string]] : []), ['this code', root]];
+  const codes: Array<[string, string]> = [
+    ...(baselineDir ? [[`before (${baselineRef})`, baselineDir] as [string, string]] : []),
+    ['this code', root],
+  ];
   const scenarios: Array<[string, string[], number]> = [
     ['attack: 6 × 5 MB', Array(6).fill(OLD_MAX_DOC), concurrency],
     ['largest: 4 × 3 MB', Array(4).fill(NEW_MAX_DOC), concurrency],
@@ -166,10 +209,14 @@ try {
     }
   }
   const mb = (b: number) => (b / MB).toFixed(0);
-  console.log(`\n| code | applications | body MB | answers | RSS before MB | peak RSS MB | RSS after MB | peak − before MB | stored MB | seconds |`);
+  console.log(
+    `\n| code | applications | body MB | answers | RSS before MB | peak RSS MB | RSS after MB | peak − before MB | stored MB | seconds |`,
+  );
   console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.code} | ${r.scenario} | ${r.bodyMb.toFixed(1)} | ${r.statuses} | ${mb(r.rssBefore)} | ${mb(r.peak)} | ${mb(r.rssAfter)} | ${mb(r.peak - r.rssBefore)} | ${r.storedMb.toFixed(1)} | ${r.seconds.toFixed(2)} |`);
+    console.log(
+      `| ${r.code} | ${r.scenario} | ${r.bodyMb.toFixed(1)} | ${r.statuses} | ${mb(r.rssBefore)} | ${mb(r.peak)} | ${mb(r.rssAfter)} | ${mb(r.peak - r.rssBefore)} | ${r.storedMb.toFixed(1)} | ${r.seconds.toFixed(2)} |`,
+    );
   }
 } finally {
   await sql.end();

@@ -20,7 +20,15 @@ import { installWorkerLogging } from '../src/temporal/runtime-logging.js';
 import { connectTemporal } from '../src/temporal/connection.js';
 import { freePort } from '../dev/free-port.js';
 import { addCpu, cpuPerOperation, cpuSnapshot, printCpuTable, type CpuSnapshot } from './cpu.js';
-import { closedLoop, mergeRounds, printTable, rounds, startBenchStack, startProcess, type LoadResult } from './support.js';
+import {
+  closedLoop,
+  mergeRounds,
+  printTable,
+  rounds,
+  startBenchStack,
+  startProcess,
+  type LoadResult,
+} from './support.js';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -30,20 +38,41 @@ installWorkerLogging('warn');
 const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
 const remoteQueue = `bench-eager-remote-${randomUUID().slice(0, 6)}`;
 const localQueue = `bench-eager-local-${randomUUID().slice(0, 6)}`;
-const baseline = startProcess('bench/baseline-worker.ts', { TEMPORAL_ADDRESS: stack.temporalAddress, BENCH_BASELINE_TASK_QUEUE: remoteQueue, LOG_LEVEL: 'warn' });
+const baseline = startProcess('bench/baseline-worker.ts', {
+  TEMPORAL_ADDRESS: stack.temporalAddress,
+  BENCH_BASELINE_TASK_QUEUE: remoteQueue,
+  LOG_LEVEL: 'warn',
+});
 const grpc = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
 const native = await NativeConnection.connect({ address: stack.temporalAddress });
 const nativeClient = new Client({ connection: native, namespace: 'default' });
-const worker = await Worker.create({ connection: native, namespace: 'default', taskQueue: localQueue, workflowsPath: path.join(here, 'workflows.ts') });
+const worker = await Worker.create({
+  connection: native,
+  namespace: 'default',
+  taskQueue: localQueue,
+  workflowsPath: path.join(here, 'workflows.ts'),
+});
 const running = worker.run();
 
 try {
-  console.log(`bench eager-start: ${connections} concurrent, ${seconds} s each in ${rounds} rounds, Temporal ${stack.temporalAddress} (${stack.topology})`);
-  const startGrpc = () => grpc.client.workflow.start('noopWorkflow', { workflowId: `eager-a-${randomUUID()}`, taskQueue: remoteQueue }).then(() => undefined);
-  const startNative = () => nativeClient.workflow.start('noopWorkflow', { workflowId: `eager-b-${randomUUID()}`, taskQueue: remoteQueue }).then(() => undefined);
+  console.log(
+    `bench eager-start: ${connections} concurrent, ${seconds} s each in ${rounds} rounds, Temporal ${stack.temporalAddress} (${stack.topology})`,
+  );
+  const startGrpc = () =>
+    grpc.client.workflow
+      .start('noopWorkflow', { workflowId: `eager-a-${randomUUID()}`, taskQueue: remoteQueue })
+      .then(() => undefined);
+  const startNative = () =>
+    nativeClient.workflow
+      .start('noopWorkflow', { workflowId: `eager-b-${randomUUID()}`, taskQueue: remoteQueue })
+      .then(() => undefined);
   const eagerness = { eager: 0, all: 0 };
   const startEager = async () => {
-    const h = await nativeClient.workflow.start('noopWorkflow', { workflowId: `eager-c-${randomUUID()}`, taskQueue: localQueue, requestEagerStart: true });
+    const h = await nativeClient.workflow.start('noopWorkflow', {
+      workflowId: `eager-c-${randomUUID()}`,
+      taskQueue: localQueue,
+      requestEagerStart: true,
+    });
     eagerness.all++;
     if (h.eagerlyStarted) eagerness.eager++;
   };
@@ -52,9 +81,24 @@ try {
   Object.assign(eagerness, { eager: 0, all: 0 });
 
   const phases = [
-    { label: 'grpc-js client, remote worker', call: startGrpc, parts: [] as LoadResult[], cpu: new Map() as CpuSnapshot },
-    { label: 'native client, remote worker', call: startNative, parts: [] as LoadResult[], cpu: new Map() as CpuSnapshot },
-    { label: 'native client, eager, worker in process', call: startEager, parts: [] as LoadResult[], cpu: new Map() as CpuSnapshot },
+    {
+      label: 'grpc-js client, remote worker',
+      call: startGrpc,
+      parts: [] as LoadResult[],
+      cpu: new Map() as CpuSnapshot,
+    },
+    {
+      label: 'native client, remote worker',
+      call: startNative,
+      parts: [] as LoadResult[],
+      cpu: new Map() as CpuSnapshot,
+    },
+    {
+      label: 'native client, eager, worker in process',
+      call: startEager,
+      parts: [] as LoadResult[],
+      cpu: new Map() as CpuSnapshot,
+    },
   ];
   for (let r = 0; r < rounds; r++) {
     for (const p of phases) {
@@ -70,7 +114,9 @@ try {
 
   console.log(`eager starts taken by the in-process worker: ${eagerness.eager} of ${eagerness.all}`);
   // The bench client is this process: for the eager phase it includes the in-process worker.
-  printCpuTable(phases.map((p, i) => ({ label: p.label, perOp: cpuPerOperation(new Map(), p.cpu, merged[i]!.requests) })));
+  printCpuTable(
+    phases.map((p, i) => ({ label: p.label, perOp: cpuPerOperation(new Map(), p.cpu, merged[i]!.requests) })),
+  );
 } finally {
   worker.shutdown();
   await running;

@@ -73,7 +73,11 @@ export interface AddressOutcome {
 
 function sameTown(place: GeoLocation, town: string): boolean {
   const t = normaliseText(town);
-  return normaliseText(place.town ?? '') === t || normaliseText(place.label).startsWith(`${t}`) || normaliseText(place.label).includes(` ${t} `);
+  return (
+    normaliseText(place.town ?? '') === t ||
+    normaliseText(place.label).startsWith(`${t}`) ||
+    normaliseText(place.label).includes(` ${t} `)
+  );
 }
 
 export function judge(c: AddressCase, result: GeocodeResult): AddressOutcome {
@@ -84,10 +88,16 @@ export function judge(c: AddressCase, result: GeocodeResult): AddressOutcome {
   const d = haversineMeters(place.lat, place.lon, c.lat, c.lon);
   let allowedKm = WRONG_TOWN_KM[place.precision];
   if (place.precision === 'town_centre' && sameTown(place, c.town)) allowedKm = NAMED_TOWN_CENTRE_KM;
-  if (place.precision === 'town_centre' && place.kind === 'postcode_district' && (c.country === 'Jersey' || c.country === 'Guernsey')) allowedKm = ISLAND_KM;
+  if (
+    place.precision === 'town_centre' &&
+    place.kind === 'postcode_district' &&
+    (c.country === 'Jersey' || c.country === 'Guernsey')
+  )
+    allowedKm = ISLAND_KM;
   let why: string | null = null;
   if (place.country !== null && place.country !== c.country) why = `in ${place.country}, not ${c.country}`;
-  else if (d > allowedKm * 1000) why = `${(d / 1000).toFixed(1)} km away (allowed ${allowedKm} km at ${place.precision})`;
+  else if (d > allowedKm * 1000)
+    why = `${(d / 1000).toFixed(1)} km away (allowed ${allowedKm} km at ${place.precision})`;
   return { case: c, status: 'found', place, distanceM: d, wrongTown: why !== null, why };
 }
 
@@ -173,4 +183,3 @@ export function summarise(outcomes: AddressOutcome[]): AddressFigures {
 export function runCases(cases: AddressCase[], resolve: (query: string) => GeocodeResult): AddressOutcome[] {
   return cases.map((c) => judge(c, resolve(c.query)));
 }
-

@@ -58,17 +58,41 @@ function postcodeOnly(gazetteer: Gazetteer): (q: string) => GeocodeResult {
     const found = findPostcode(query)?.found;
     const refuse: GeocodeResult = { status: 'not_found', place: null, suggestions: [] };
     if (!found) return refuse;
-    const base = { kind: 'postcode' as const, postcodeDistrict: found.outcode, council: null, region: null, inUk: true, confidence: 1, town: null };
+    const base = {
+      kind: 'postcode' as const,
+      postcodeDistrict: found.outcode,
+      council: null,
+      region: null,
+      inUk: true,
+      confidence: 1,
+      town: null,
+    };
     const unit = postcodeUnits()?.find(found.postcode);
-    if (unit) return { status: 'found', place: { ...base, label: found.postcode, lat: unit.lat, lon: unit.lon, country: null, precision: 'postcode' } };
+    if (unit)
+      return {
+        status: 'found',
+        place: { ...base, label: found.postcode, lat: unit.lat, lon: unit.lon, country: null, precision: 'postcode' },
+      };
     const area = gazetteer.sector(found.sector) ?? gazetteer.district(found.outcode);
     if (area) {
       const precision = area.code.includes(' ') ? 'postcode_sector' : 'postcode_district';
-      return { status: 'found', place: { ...base, label: found.postcode, lat: area.lat, lon: area.lon, country: area.country, precision } };
+      return {
+        status: 'found',
+        place: { ...base, label: found.postcode, lat: area.lat, lon: area.lon, country: area.country, precision },
+      };
     }
     const island = CROWN_DEPENDENCIES.find((c) => c.postcodeArea === found.area);
     if (!island) return refuse;
-    const place: GeoLocation = { ...base, kind: 'postcode_district', label: found.postcode, lat: island.lat, lon: island.lon, country: island.country, inUk: false, precision: 'town_centre' };
+    const place: GeoLocation = {
+      ...base,
+      kind: 'postcode_district',
+      label: found.postcode,
+      lat: island.lat,
+      lon: island.lon,
+      country: island.country,
+      inUk: false,
+      precision: 'town_centre',
+    };
     return { status: 'found', place };
   };
 }
@@ -80,17 +104,33 @@ async function previousGeocoder(): Promise<((q: string) => GeocodeResult) | null
     if (!existsSync(`${dir}src/geo/embedded-geocoder.ts`)) {
       mkdirSync(`${dir}src/geo`, { recursive: true });
       mkdirSync(`${dir}data/gazetteer`, { recursive: true });
-      const files = execFileSync('git', ['ls-tree', '--name-only', BASELINE_COMMIT, 'src/geo/'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+      const files = execFileSync('git', ['ls-tree', '--name-only', BASELINE_COMMIT, 'src/geo/'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n');
       for (const file of files.filter((f) => f.endsWith('.ts'))) {
-        writeFileSync(`${dir}${file}`, execFileSync('git', ['show', `${BASELINE_COMMIT}:${file}`], { cwd: ROOT, maxBuffer: 1 << 26 }));
+        writeFileSync(
+          `${dir}${file}`,
+          execFileSync('git', ['show', `${BASELINE_COMMIT}:${file}`], { cwd: ROOT, maxBuffer: 1 << 26 }),
+        );
       }
-      const json = execFileSync('git', ['show', `${BASELINE_COMMIT}:data/gazetteer/gazetteer.json`], { cwd: ROOT, maxBuffer: 1 << 28 });
+      const json = execFileSync('git', ['show', `${BASELINE_COMMIT}:data/gazetteer/gazetteer.json`], {
+        cwd: ROOT,
+        maxBuffer: 1 << 28,
+      });
       writeFileSync(`${dir}data/gazetteer/gazetteer.json`, json);
       // Unchanged since: streets and unit postcodes.
-      for (const f of ['streets.csv', 'postcode_units.bin.gz']) symlinkSync(`${ROOT}data/gazetteer/${f}`, `${dir}data/gazetteer/${f}`);
+      for (const f of ['streets.csv', 'postcode_units.bin.gz'])
+        symlinkSync(`${ROOT}data/gazetteer/${f}`, `${dir}data/gazetteer/${f}`);
     }
-    const geocoder = (await import(pathToFileURL(`${dir}src/geo/embedded-geocoder.ts`).href)) as { resolveWith: typeof resolveWith };
-    const gazetteerModule = (await import(pathToFileURL(`${dir}src/geo/gazetteer.ts`).href)) as { loadGazetteerSync: () => Gazetteer };
+    const geocoder = (await import(pathToFileURL(`${dir}src/geo/embedded-geocoder.ts`).href)) as {
+      resolveWith: typeof resolveWith;
+    };
+    const gazetteerModule = (await import(pathToFileURL(`${dir}src/geo/gazetteer.ts`).href)) as {
+      loadGazetteerSync: () => Gazetteer;
+    };
     const gazetteer = gazetteerModule.loadGazetteerSync();
     return (q) => geocoder.resolveWith(gazetteer, q);
   } catch (err) {
@@ -145,17 +185,23 @@ console.log(
 );
 console.log(
   `wrong town: in another country, or farther from the published position than ` +
-    `${Object.entries(WRONG_TOWN_KM).map(([p, km]) => `${km} km (${p})`).join(', ')}; ${NAMED_TOWN_CENTRE_KM} km for the centre of the town the address names, ` +
+    `${Object.entries(WRONG_TOWN_KM)
+      .map(([p, km]) => `${km} km (${p})`)
+      .join(', ')}; ${NAMED_TOWN_CENTRE_KM} km for the centre of the town the address names, ` +
     `${ISLAND_KM} km for a Jersey/Guernsey postcode at the island's main town. Near: within ${POSTCODE_NEAR_M} m.\n`,
 );
-console.log(`| geocoder | answered | refused (422) | wrong town | wrong town, streets named after towns | GB full postcodes within 150 m | all full postcodes within 150 m | answers without precision | p50 / p99 per query (${TIMED_PASSES} passes) |`);
+console.log(
+  `| geocoder | answered | refused (422) | wrong town | wrong town, streets named after towns | GB full postcodes within 150 m | all full postcodes within 150 m | answers without precision | p50 / p99 per query (${TIMED_PASSES} passes) |`,
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 console.log(line('current', figures, current.ms));
 if (prevFigures && prev) console.log(line(`previous (${BASELINE_COMMIT})`, prevFigures, prev.ms));
 console.log(line('postcode only', pcFigures, pcOnly.ms));
 
 console.log('\nCurrent geocoder per region:\n');
-console.log('| region | queries | answered | wrong town | point | postcode | street | sector | district | town centre | refused |');
+console.log(
+  '| region | queries | answered | wrong town | point | postcode | street | sector | district | town centre | refused |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const region of [...regions].sort()) {
   const rows = outcomes.filter((o) => o.case.region === region);
@@ -171,10 +217,15 @@ console.log(
     `${totalCount('postcode_sector')} | ${totalCount('postcode_district')} | ${totalCount('town_centre')} | ${totalCount('refused')} |`,
 );
 const median = figures.medianStreetAddressKm;
-console.log(`\nStreet addresses (no postcode) answered: median ${median === null ? '-' : median.toFixed(2)} km from the published position.`);
+console.log(
+  `\nStreet addresses (no postcode) answered: median ${median === null ? '-' : median.toFixed(2)} km from the published position.`,
+);
 
 const show = (name: string, list: AddressOutcome[]) => {
-  for (const o of list) console.log(`  ${name}: "${o.case.query}" → ${o.place?.label ?? '-'} (${o.place?.precision ?? '-'}): ${o.why ?? ''}`);
+  for (const o of list)
+    console.log(
+      `  ${name}: "${o.case.query}" → ${o.place?.label ?? '-'} (${o.place?.precision ?? '-'}): ${o.why ?? ''}`,
+    );
 };
 if (process.argv.includes('--wrong')) {
   show('current', figures.wrongTown);

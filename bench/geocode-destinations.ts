@@ -56,7 +56,16 @@ for (const row of list) {
   if (result.status !== 'found') {
     if (result.suggestions.length > 0) refused++;
     else notFound++;
-    missed.push(`${query} [${row.category}] -> ${result.status}${result.suggestions[0] ? `: ${result.suggestions.map((x) => x.label).slice(0, 2).join(' | ')}` : ''}`);
+    missed.push(
+      `${query} [${row.category}] -> ${result.status}${
+        result.suggestions[0]
+          ? `: ${result.suggestions
+              .map((x) => x.label)
+              .slice(0, 2)
+              .join(' | ')}`
+          : ''
+      }`,
+    );
     continue;
   }
   const d = haversineMeters(result.place.lat, result.place.lon, Number(row.lat), Number(row.lon));
@@ -64,7 +73,8 @@ for (const row of list) {
   if (d <= 1000) {
     within1k++;
     cat.within1k++;
-  } else if (d > WRONG_TOWN_M && !inTown(result.place, row.town ?? '')) wrong.push(`${query} -> ${result.place.label} (${(d / 1000).toFixed(1)} km off)`);
+  } else if (d > WRONG_TOWN_M && !inTown(result.place, row.town ?? ''))
+    wrong.push(`${query} -> ${result.place.label} (${(d / 1000).toFixed(1)} km off)`);
   else far.push(`${query} -> ${result.place.label} [${result.place.precision}] (${(d / 1000).toFixed(1)} km off)`);
 }
 times.sort((a, b) => a - b);
@@ -78,8 +88,12 @@ console.log(`within 1 km:  ${within1k} (${pct(within1k)})`);
 console.log(`wrong town (found, > 5 km off, another town): ${wrong.length}`);
 console.log(`right town, more than 1 km off (a centre or an airfield point): ${far.length}`);
 console.log(`refused with suggestions (422): ${refused} (${pct(refused)}); not found: ${notFound}`);
-console.log(`query latency (median of ${TIMED_RUNS} runs each): p50 ${p(50)} ms, p99 ${p(99)} ms, max ${(times.at(-1) ?? NaN).toFixed(3)} ms`);
-console.log(`memory after loading: heap ${mb(after.heapUsed)} (+${mb(after.heapUsed - before.heapUsed)}), rss ${mb(after.rss)}`);
+console.log(
+  `query latency (median of ${TIMED_RUNS} runs each): p50 ${p(50)} ms, p99 ${p(99)} ms, max ${(times.at(-1) ?? NaN).toFixed(3)} ms`,
+);
+console.log(
+  `memory after loading: heap ${mb(after.heapUsed)} (+${mb(after.heapUsed - before.heapUsed)}), rss ${mb(after.rss)}`,
+);
 console.log('\nwithin 1 km by category:');
 for (const [category, c] of [...byCategory].sort()) console.log(`  ${category.padEnd(16)} ${c.within1k}/${c.n}`);
 if (wrong.length > 0) console.log(`\nWRONG TOWN:\n  ${wrong.join('\n  ')}`);

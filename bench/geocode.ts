@@ -66,13 +66,18 @@ function buildQueries(file: GazetteerFile): Record<string, string[]> {
   const sectors = file.sectors.code;
   const iata = file.airports.iata.filter(Boolean);
   const crs = file.stations.crs.filter(Boolean);
-  const inward = () => `${Math.floor(random() * 10)}${pick([...'ABDEFGHJLNPQRSTUWXYZ'])}${pick([...'ABDEFGHJLNPQRSTUWXYZ'])}`;
+  const inward = () =>
+    `${Math.floor(random() * 10)}${pick([...'ABDEFGHJLNPQRSTUWXYZ'])}${pick([...'ABDEFGHJLNPQRSTUWXYZ'])}`;
   const n = QUERIES_PER_CATEGORY;
   return {
     postcode: Array.from({ length: n }, () => {
       const sector = pick(sectors);
-      const full = `${sector.split(' ')[0] ?? ''} ${(sector.split(' ')[1] ?? '0')}${inward().slice(1)}`;
-      return pick([full, full.replace(' ', '').toLowerCase(), `${Math.ceil(random() * 99)} High Street, ${pick(towns)} ${full}`]);
+      const full = `${sector.split(' ')[0] ?? ''} ${sector.split(' ')[1] ?? '0'}${inward().slice(1)}`;
+      return pick([
+        full,
+        full.replace(' ', '').toLowerCase(),
+        `${Math.ceil(random() * 99)} High Street, ${pick(towns)} ${full}`,
+      ]);
     }),
     code: Array.from({ length: n }, () => pick([pick(iata), pick(crs), pick(file.districts.code)])),
     'exact name': Array.from({ length: n }, () => {

@@ -20,8 +20,14 @@ const base = `http://127.0.0.1:${apiPort}`;
 
 // Real addresses, as long as real ones get; every other field at (or near) its limit.
 const journeys = [
-  ['Flat 12, The Old Mill Building, 10 Wilmslow Road, Rusholme, Manchester M14 5TQ', 'Manchester Airport Terminal 2, Outwood Lane, Manchester M90 1QX'],
-  ['Apartment 4B, Riverside House, 221 Deansgate, Manchester M3 4EN', 'Manchester Piccadilly station, Manchester M1 2QF'],
+  [
+    'Flat 12, The Old Mill Building, 10 Wilmslow Road, Rusholme, Manchester M14 5TQ',
+    'Manchester Airport Terminal 2, Outwood Lane, Manchester M90 1QX',
+  ],
+  [
+    'Apartment 4B, Riverside House, 221 Deansgate, Manchester M3 4EN',
+    'Manchester Piccadilly station, Manchester M1 2QF',
+  ],
   ['Glasgow Central station, Gordon Street, Glasgow G1 3SL', 'Glasgow Airport, Paisley PA3 2SW'],
   ['Birmingham New Street station, Birmingham B2 4QA', 'Birmingham Airport, Birmingham B26 3QJ'],
 ] as const;
@@ -54,8 +60,17 @@ const sql = createSql(stack.databaseUrl, 2);
 await migrate(sql);
 const partnerId = `bench-${randomUUID().slice(0, 8)}`;
 await createPartner(sql, { id: partnerId, name: 'Bench Partner', kind: 'partner', dailyJobLimit: 10_000_000 });
-const secret = await issueSigningSecret(sql, loadConfig({ ...process.env, DATABASE_URL: stack.databaseUrl }).PARTNER_SECRETS_KEY, partnerId);
-const env = { DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_TASK_QUEUE: 'bench-batches', LOG_LEVEL: 'warn' };
+const secret = await issueSigningSecret(
+  sql,
+  loadConfig({ ...process.env, DATABASE_URL: stack.databaseUrl }).PARTNER_SECRETS_KEY,
+  partnerId,
+);
+const env = {
+  DATABASE_URL: stack.databaseUrl,
+  TEMPORAL_ADDRESS: stack.temporalAddress,
+  TEMPORAL_TASK_QUEUE: 'bench-batches',
+  LOG_LEVEL: 'warn',
+};
 const worker = startProcess('src/worker.ts', env);
 const api = startProcess('src/server.ts', { ...env, PORT: String(apiPort), PARTNER_RATE_LIMIT_PER_MINUTE: '1000000' });
 
@@ -75,7 +90,11 @@ async function send(jobs: object | object[]): Promise<Reply> {
   const started = performance.now();
   const res = await fetch(`${base}/api/public/v1/jobs`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-partner': partnerId, 'x-signature': createHmac('sha256', secret).update(body).digest('hex') },
+    headers: {
+      'content-type': 'application/json',
+      'x-partner': partnerId,
+      'x-signature': createHmac('sha256', secret).update(body).digest('hex'),
+    },
     body,
   });
   const json = (await res.json()) as { results?: { code: string }[] };
@@ -102,7 +121,9 @@ async function sendUntilTaken(jobs: object[]): Promise<{ first: Reply; rounds: n
 const merge = (replies: Reply[]) => {
   const codes: Record<string, number> = {};
   for (const r of replies) for (const [k, v] of Object.entries(r.codes)) codes[k] = (codes[k] ?? 0) + v;
-  return Object.entries(codes).map(([k, v]) => `${k} ${v}`).join(', ');
+  return Object.entries(codes)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 };
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
 
@@ -115,25 +136,38 @@ try {
   const t0 = performance.now();
   const singles: Reply[] = [];
   const queue = [...baselineJobs];
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let j = queue.shift(); j; j = queue.shift()) singles.push(await send(j));
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let j = queue.shift(); j; j = queue.shift()) singles.push(await send(j));
+    }),
+  );
   const baselineMs = performance.now() - t0;
 
   const alone = await send(Array.from({ length: BATCH }, () => largestJob('ALONE')));
-  const batches = Array.from({ length: concurrentBatches }, (_, k) => Array.from({ length: BATCH }, () => largestJob(`FIVE${k}`)));
+  const batches = Array.from({ length: concurrentBatches }, (_, k) =>
+    Array.from({ length: BATCH }, () => largestJob(`FIVE${k}`)),
+  );
   const t1 = performance.now();
   const senders = await Promise.all(batches.map((b) => sendUntilTaken(b)));
   const togetherMs = performance.now() - t1;
   const together = senders.map((x) => x.first);
 
-  console.log(`bench: batches of ${BATCH} of the largest valid jobs (${(alone.bytes / 1024).toFixed(1)} KB each), signed with a raw-body hex HMAC`);
+  console.log(
+    `bench: batches of ${BATCH} of the largest valid jobs (${(alone.bytes / 1024).toFixed(1)} KB each), signed with a raw-body hex HMAC`,
+  );
   console.log('| measurement | reply time s | HTTP statuses | per-job codes |');
   console.log('|---|---:|---|---|');
-  console.log(`| baseline: the same ${BATCH} jobs one per request, 8 at a time | ${seconds(baselineMs)} (all done) | ${[...new Set(singles.map((r) => r.status))].join(', ')} | ${merge(singles)} |`);
+  console.log(
+    `| baseline: the same ${BATCH} jobs one per request, 8 at a time | ${seconds(baselineMs)} (all done) | ${[...new Set(singles.map((r) => r.status))].join(', ')} | ${merge(singles)} |`,
+  );
   console.log(`| one batch of ${BATCH} alone | ${seconds(alone.ms)} | ${alone.status} | ${merge([alone])} |`);
-  for (const [k, r] of together.entries()) console.log(`| batch ${k + 1} of ${concurrentBatches} sent at once | ${seconds(r.ms)} | ${r.status} | ${merge([r])} |`);
-  console.log(`\n${concurrentBatches} batches at once: first replies within ${seconds(Math.max(...together.map((r) => r.ms)))} s; with the try_again jobs sent again (up to ${Math.max(...senders.map((x) => x.rounds))} requests a sender), every job taken in after ${seconds(togetherMs)} s`);
+  for (const [k, r] of together.entries())
+    console.log(
+      `| batch ${k + 1} of ${concurrentBatches} sent at once | ${seconds(r.ms)} | ${r.status} | ${merge([r])} |`,
+    );
+  console.log(
+    `\n${concurrentBatches} batches at once: first replies within ${seconds(Math.max(...together.map((r) => r.ms)))} s; with the try_again jobs sent again (up to ${Math.max(...senders.map((x) => x.rounds))} requests a sender), every job taken in after ${seconds(togetherMs)} s`,
+  );
   console.log(`one batch alone / the same jobs one per request: ${(alone.ms / baselineMs).toFixed(2)}`);
 
   // Whatever was answered `processing` is applied all the same: wait for every job's booking.
@@ -143,7 +177,9 @@ try {
   const deadline = Date.now() + 180_000;
   let booked = 0;
   while (Date.now() < deadline) {
-    const [row] = await sql<{ booked: number }[]>`select count(*)::int as booked from bookings where partner_id = ${partnerId}`;
+    const [row] = await sql<
+      { booked: number }[]
+    >`select count(*)::int as booked from bookings where partner_id = ${partnerId}`;
     booked = row?.booked ?? 0;
     if (booked >= expected) break;
     await new Promise((r) => setTimeout(r, 1000));

@@ -86,19 +86,31 @@ const range = (values: number[], digits = 0) => {
 
 const here = fileURLToPath(import.meta.url);
 const size = (url: URL) => `${(statSync(url).size / 1e6).toFixed(2)} MB`;
-console.log(`files: gazetteer.json ${size(DEFAULT_GAZETTEER_PATH)}, streets.csv ${size(DEFAULT_STREETS_PATH)}, postcode_units.bin.gz ${size(DEFAULT_POSTCODE_UNITS_PATH)}`);
+console.log(
+  `files: gazetteer.json ${size(DEFAULT_GAZETTEER_PATH)}, streets.csv ${size(DEFAULT_STREETS_PATH)}, postcode_units.bin.gz ${size(DEFAULT_POSTCODE_UNITS_PATH)}`,
+);
 console.log(`\nload, ${RUNS} fresh processes each: median (min-max)`);
-console.log(`${'load'.padEnd(46)} ${'ms'.padStart(14)} ${'event-loop block ms'.padStart(20)} ${'rss MB'.padStart(16)} ${'heap MB'.padStart(16)} ${'buffers MB'.padStart(16)}`);
+console.log(
+  `${'load'.padEnd(46)} ${'ms'.padStart(14)} ${'event-loop block ms'.padStart(20)} ${'rss MB'.padStart(16)} ${'heap MB'.padStart(16)} ${'buffers MB'.padStart(16)}`,
+);
 for (const name of Object.keys(LOADS) as LoadName[]) {
   const runs: Figures[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const child = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, here, '--child', name], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, here, '--child', name], {
+      encoding: 'utf8',
+    });
     const line = child.stdout.trim().split('\n').at(-1) ?? '';
     if (child.status === 0 && line.startsWith('{')) runs.push(JSON.parse(line) as Figures);
     else console.error(`${name}: child failed: ${child.stderr}`);
   }
-  const col = (key: keyof Figures, width: number, digits = 0) => range(runs.map((r) => r[key]), digits).padStart(width);
-  console.log(`${name.padEnd(46)} ${col('ms', 14)} ${col('maxBlockMs', 20)} ${col('rssMb', 16, 1)} ${col('heapMb', 16, 1)} ${col('arrayBuffersMb', 16, 1)}`);
+  const col = (key: keyof Figures, width: number, digits = 0) =>
+    range(
+      runs.map((r) => r[key]),
+      digits,
+    ).padStart(width);
+  console.log(
+    `${name.padEnd(46)} ${col('ms', 14)} ${col('maxBlockMs', 20)} ${col('rssMb', 16, 1)} ${col('heapMb', 16, 1)} ${col('arrayBuffersMb', 16, 1)}`,
+  );
 }
 
 // Lookups: random units of real sectors (about 4 in 10 exist), in the three ways people type them.
@@ -136,4 +148,6 @@ console.log(
   `\nlookups: ${LOOKUPS} (${found} units found), ${((LOOKUPS / total) * 1000).toFixed(0)} per second; ` +
     `p50 ${pct(50).toFixed(1)} µs, p99 ${pct(99).toFixed(1)} µs, max ${((times.at(-1) ?? NaN) * 1000).toFixed(0)} µs`,
 );
-console.log(`index in memory: ${(units.byteLength / 1e6).toFixed(2)} MB (${units.unitCount} units in ${units.sectorCount} sectors)`);
+console.log(
+  `index in memory: ${(units.byteLength / 1e6).toFixed(2)} MB (${units.unitCount} units in ${units.sectorCount} sectors)`,
+);

@@ -15,7 +15,17 @@ import { quoteWorkflowId } from '../workflows/quotes/definitions.js';
 import { freePort } from '../dev/free-port.js';
 import { addCpu, cpuPerOperation, cpuSnapshot, printCpuTable, type CpuSnapshot } from './cpu.js';
 import { addStats, diffStats, printStoreTable, scaleStats, storeStats, type StoreStats } from './stores.js';
-import { closedLoop, mergeRounds, printTable, rounds, startBenchStack, startProcess, waitForHttp, writeSummary, type LoadResult } from './support.js';
+import {
+  closedLoop,
+  mergeRounds,
+  printTable,
+  rounds,
+  startBenchStack,
+  startProcess,
+  waitForHttp,
+  writeSummary,
+  type LoadResult,
+} from './support.js';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -32,7 +42,13 @@ const journeys = [
   ['Brighton', 'Gatwick Airport'],
 ] as const;
 
-async function http(name: string, url: string, requests: autocannon.Request[], headers: Record<string, string>, duration = seconds): Promise<LoadResult> {
+async function http(
+  name: string,
+  url: string,
+  requests: autocannon.Request[],
+  headers: Record<string, string>,
+  duration = seconds,
+): Promise<LoadResult> {
   const r = await autocannon({ url, connections, duration, method: 'POST', headers, requests });
   const ok = r['2xx'];
   return {
@@ -69,7 +85,9 @@ const { client, connection } = await connectTemporal({ address: stack.temporalAd
 try {
   await waitForHttp(`http://127.0.0.1:${apiPort}/readyz`);
   await waitForHttp(`http://127.0.0.1:${helloPort}/healthz`);
-  console.log(`bench: ${connections} concurrent, ${seconds} s each, Temporal ${stack.temporalAddress} (${stack.topology})`);
+  console.log(
+    `bench: ${connections} concurrent, ${seconds} s each, Temporal ${stack.temporalAddress} (${stack.topology})`,
+  );
 
   const quoteBody = journeys.map(([pickup, dropoff]) => ({
     method: 'POST' as const,
@@ -98,9 +116,14 @@ try {
   for (let r = 0; r < rounds; r++) {
     const s0 = await storeStats(sql);
     const t0 = cpuSnapshot();
-    rawParts.push(await closedLoop('raw', connections, seconds / rounds, async () => {
-      await client.workflow.start('noopWorkflow', { workflowId: `bench-noop-${randomUUID()}`, taskQueue: baselineQueue });
-    }));
+    rawParts.push(
+      await closedLoop('raw', connections, seconds / rounds, async () => {
+        await client.workflow.start('noopWorkflow', {
+          workflowId: `bench-noop-${randomUUID()}`,
+          taskQueue: baselineQueue,
+        });
+      }),
+    );
     const t1 = cpuSnapshot();
     const s1 = await storeStats(sql);
     quoteParts.push(await http('quote', `http://127.0.0.1:${apiPort}`, quoteBody, headers, seconds / rounds));
@@ -110,13 +133,17 @@ try {
     storesQuotes = addStats(storesQuotes, diffStats(s2, s1));
     // Not a target: the quote's own workflow started raw, as the API starts it (no HTTP, pricing or
     // row), to split a quote's cost between its workflow and the rest of the request.
-    quoteWorkflowParts.push(await closedLoop('quote workflow', connections, seconds / rounds, async () => {
-      const quoteId = randomUUID();
-      await client.workflow.start('quoteWorkflow', {
-        workflowId: quoteWorkflowId(quoteId), taskQueue, args: [{ quoteId, expiresAt: new Date(Date.now() + 3600_000).toISOString() }],
-        memo: { fare: '12.30', pickup: 'Bench pickup', dropoff: 'Bench dropoff', tariff: 'national' },
-      });
-    }));
+    quoteWorkflowParts.push(
+      await closedLoop('quote workflow', connections, seconds / rounds, async () => {
+        const quoteId = randomUUID();
+        await client.workflow.start('quoteWorkflow', {
+          workflowId: quoteWorkflowId(quoteId),
+          taskQueue,
+          args: [{ quoteId, expiresAt: new Date(Date.now() + 3600_000).toISOString() }],
+          memo: { fare: '12.30', pickup: 'Bench pickup', dropoff: 'Bench dropoff', tariff: 'national' },
+        });
+      }),
+    );
     addCpu(cpuRaw, t0, t1);
     addCpu(cpuQuotes, t1, t2);
     addCpu(cpuQuoteWorkflows, t2, cpuSnapshot());
@@ -124,22 +151,39 @@ try {
   const raw = mergeRounds(`raw workflow.start (empty workflow), ${rounds} rounds`, rawParts);
   const quote = mergeRounds(`POST /api/public/v1/quote, ${rounds} rounds`, quoteParts);
   const quoteWorkflow = mergeRounds(`raw workflow.start of the quote workflow, ${rounds} rounds`, quoteWorkflowParts);
-  const helloResult = await http('bare Fastify hello-world', `http://127.0.0.1:${helloPort}`, [{ method: 'POST', path: '/hello', body: '{}' }], {
-    'content-type': 'application/json',
-  });
+  const helloResult = await http(
+    'bare Fastify hello-world',
+    `http://127.0.0.1:${helloPort}`,
+    [{ method: 'POST', path: '/hello', body: '{}' }],
+    {
+      'content-type': 'application/json',
+    },
+  );
 
   printTable([quote, raw, quoteWorkflow, helloResult]);
   const throughputRatio = quote.perSecond / raw.perSecond;
   const p99Ratio = quote.p99 / raw.p99;
-  console.log(`\nquote / raw start throughput: ${throughputRatio.toFixed(2)} (target >= 0.90) ${throughputRatio >= 0.9 ? 'MET' : 'MISSED'}`);
-  console.log(`quote / raw start p99:        ${p99Ratio.toFixed(2)} (target <= 2.00) ${p99Ratio <= 2 ? 'MET' : 'MISSED'}`);
+  console.log(
+    `\nquote / raw start throughput: ${throughputRatio.toFixed(2)} (target >= 0.90) ${throughputRatio >= 0.9 ? 'MET' : 'MISSED'}`,
+  );
+  console.log(
+    `quote / raw start p99:        ${p99Ratio.toFixed(2)} (target <= 2.00) ${p99Ratio <= 2 ? 'MET' : 'MISSED'}`,
+  );
   console.log(`quote / hello-world throughput: ${(quote.perSecond / helloResult.perSecond).toFixed(3)}`);
-  console.log(`quote workflow alone / raw start throughput: ${(quoteWorkflow.perSecond / raw.perSecond).toFixed(2)} (its share of the gap)`);
+  console.log(
+    `quote workflow alone / raw start throughput: ${(quoteWorkflow.perSecond / raw.perSecond).toFixed(2)} (its share of the gap)`,
+  );
   writeSummary({
-    quotePerSecond: quote.perSecond, quoteP50: quote.p50, quoteP99: quote.p99,
-    rawStartPerSecond: raw.perSecond, rawStartP50: raw.p50, rawStartP99: raw.p99,
-    helloPerSecond: helloResult.perSecond, quoteVsRawStart: throughputRatio,
-    quoteWorkflowPerSecond: quoteWorkflow.perSecond, quoteWorkflowVsRawStart: quoteWorkflow.perSecond / raw.perSecond,
+    quotePerSecond: quote.perSecond,
+    quoteP50: quote.p50,
+    quoteP99: quote.p99,
+    rawStartPerSecond: raw.perSecond,
+    rawStartP50: raw.p50,
+    rawStartP99: raw.p99,
+    helloPerSecond: helloResult.perSecond,
+    quoteVsRawStart: throughputRatio,
+    quoteWorkflowPerSecond: quoteWorkflow.perSecond,
+    quoteWorkflowVsRawStart: quoteWorkflow.perSecond / raw.perSecond,
   });
   printCpuTable([
     { label: 'raw start', perOp: cpuPerOperation(new Map(), cpuRaw, raw.requests) },

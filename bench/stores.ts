@@ -21,7 +21,11 @@ export async function storeStats(sql: Sql): Promise<StoreStats> {
     commits: rows.filter(f).reduce((n, r) => n + r.commits, 0),
     rowWrites: rows.filter(f).reduce((n, r) => n + r.writes, 0),
   });
-  return { wal: rows[0]?.wal ?? 0, service: sum((r) => r.mine), temporal: sum((r) => r.datname.startsWith('temporal')) };
+  return {
+    wal: rows[0]?.wal ?? 0,
+    service: sum((r) => r.mine),
+    temporal: sum((r) => r.datname.startsWith('temporal')),
+  };
 }
 
 /** a − b. */
@@ -29,7 +33,10 @@ export function diffStats(a: StoreStats, b: StoreStats): StoreStats {
   return {
     wal: a.wal - b.wal,
     service: { commits: a.service.commits - b.service.commits, rowWrites: a.service.rowWrites - b.service.rowWrites },
-    temporal: { commits: a.temporal.commits - b.temporal.commits, rowWrites: a.temporal.rowWrites - b.temporal.rowWrites },
+    temporal: {
+      commits: a.temporal.commits - b.temporal.commits,
+      rowWrites: a.temporal.rowWrites - b.temporal.rowWrites,
+    },
   };
 }
 
@@ -53,7 +60,11 @@ export function printStoreTable(phases: Array<{ label: string; perOp: StoreStats
   console.log('\nPostgres per operation (pg_stat_database, WAL position):');
   console.log(`| per operation | ${phases.map((p) => p.label).join(' | ')} |`);
   console.log(`|---|${phases.map(() => '---:').join('|')}|`);
-  console.log(`| transactions / rows written, the service's database | ${phases.map((p) => `${f(p.perOp.service.commits)} / ${f(p.perOp.service.rowWrites)}`).join(' | ')} |`);
-  console.log(`| transactions / rows written, Temporal's databases | ${phases.map((p) => `${f(p.perOp.temporal.commits)} / ${f(p.perOp.temporal.rowWrites)}`).join(' | ')} |`);
+  console.log(
+    `| transactions / rows written, the service's database | ${phases.map((p) => `${f(p.perOp.service.commits)} / ${f(p.perOp.service.rowWrites)}`).join(' | ')} |`,
+  );
+  console.log(
+    `| transactions / rows written, Temporal's databases | ${phases.map((p) => `${f(p.perOp.temporal.commits)} / ${f(p.perOp.temporal.rowWrites)}`).join(' | ')} |`,
+  );
   console.log(`| write-ahead log KB (the whole server) | ${phases.map((p) => f(p.perOp.wal / 1024)).join(' | ')} |`);
 }

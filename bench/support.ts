@@ -50,18 +50,30 @@ async function startDevServerRetrying(port: number, dbFile: string) {
  * Ports default to the fixed ones bench/quote.ts has always used; pass free ones to run beside it.
  * The topology defaults to BENCH_TOPOLOGY; bench/capacity.ts passes each in turn.
  */
-export async function startBenchStack(ports: { postgres?: number; temporal?: number } = {}, topology: Topology = defaultTopology): Promise<Stack> {
+export async function startBenchStack(
+  ports: { postgres?: number; temporal?: number } = {},
+  topology: Topology = defaultTopology,
+): Promise<Stack> {
   const stops: Array<() => Promise<void>> = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-bench-'));
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    const pg = await startPostgresProcess({ dataDir: path.join(tmp, 'pg'), port: ports.postgres ?? 54361, persistent: false });
+    const pg = await startPostgresProcess({
+      dataDir: path.join(tmp, 'pg'),
+      port: ports.postgres ?? 54361,
+      persistent: false,
+    });
     stops.push(pg.stop);
     databaseUrl = pg.url;
   }
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   if (!temporalAddress && topology === 'cluster') {
-    const t = await startTemporalServer({ postgres: postgresParts(databaseUrl), frontendPort: 'free', logFile: path.join(tmp, 'temporal.log'), readyTimeoutMs: 180_000 });
+    const t = await startTemporalServer({
+      postgres: postgresParts(databaseUrl),
+      frontendPort: 'free',
+      logFile: path.join(tmp, 'temporal.log'),
+      readyTimeoutMs: 180_000,
+    });
     stops.push(t.stop);
     temporalAddress = t.address;
   } else if (!temporalAddress) {
@@ -111,17 +123,20 @@ export async function prepareServiceBench(name: string, taskQueue: string) {
  * BENCH_CPU_PROF_DIR writes a V8 CPU profile of every service process there (one .cpuprofile per
  * process, on exit; open it in Chrome DevTools): Node refuses --cpu-prof in NODE_OPTIONS.
  */
-const profileArgs = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+const profileArgs = process.env.BENCH_CPU_PROF_DIR
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+  : [];
 
-export function startProcess(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop: () => Promise<void> } {
+export function startProcess(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; stop: () => Promise<void> } {
   const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', path.join(root, entry)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return { child, stop: () => stopChild(child) };
 }
-
-
 
 export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -164,12 +179,19 @@ export const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 export function mergeRounds(name: string, parts: LoadResult[]): LoadResult {
   const requests = parts.reduce((n, p) => n + p.requests, 0);
   const seconds = parts.reduce((n, p) => n + p.seconds, 0);
-  const merged = { name, requests, errors: parts.reduce((n, p) => n + p.errors, 0), seconds, perSecond: requests / seconds };
+  const merged = {
+    name,
+    requests,
+    errors: parts.reduce((n, p) => n + p.errors, 0),
+    seconds,
+    perSecond: requests / seconds,
+  };
   if (parts.every((p) => p.latencies)) {
     const latencies = parts.flatMap((p) => p.latencies!).sort((a, b) => a - b);
     return { ...merged, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
   }
-  const weighted = (f: (p: LoadResult) => number) => parts.reduce((n, p) => n + f(p) * p.requests, 0) / Math.max(1, requests);
+  const weighted = (f: (p: LoadResult) => number) =>
+    parts.reduce((n, p) => n + f(p) * p.requests, 0) / Math.max(1, requests);
   return { ...merged, p50: weighted((p) => p.p50), p99: weighted((p) => p.p99) };
 }
 
@@ -180,7 +202,12 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** Runs `call` from `concurrency` loops for `seconds`, recording each call's latency. */
-export async function closedLoop(name: string, concurrency: number, seconds: number, call: () => Promise<void>): Promise<LoadResult> {
+export async function closedLoop(
+  name: string,
+  concurrency: number,
+  seconds: number,
+  call: () => Promise<void>,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -225,6 +252,8 @@ export function printTable(rows: LoadResult[]): void {
   console.log('\n| measurement | requests | errors | per second | p50 ms | p99 ms |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+    console.log(
+      `| ${r.name} | ${r.requests} | ${r.errors} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`,
+    );
   }
 }

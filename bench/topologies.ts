@@ -21,7 +21,8 @@ for (const topology of ['dev', 'cluster'] as const) {
       env: { ...process.env, BENCH_TOPOLOGY: topology, BENCH_SUMMARY_FILE: summaryFile },
       stdio: 'inherit',
     });
-    if (r.status !== 0 || !fs.existsSync(summaryFile)) throw new Error(`bench/${bench}.ts on ${topology} failed (${r.status ?? r.signal})`);
+    if (r.status !== 0 || !fs.existsSync(summaryFile))
+      throw new Error(`bench/${bench}.ts on ${topology} failed (${r.status ?? r.signal})`);
     runs[bench]![topology] = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as Summary;
   }
 }
@@ -33,12 +34,36 @@ const f = (n: number | undefined, digits = 1) => (n === undefined ? '' : n.toFix
 const row = (label: string, dev: string, cluster: string) => console.log(`| ${label} | ${dev} | ${cluster} |`);
 console.log('\n| measurement | dev server (SQLite) | Temporal Server 1.29.1 on Postgres |');
 console.log('|---|---:|---:|');
-row('raw workflow.start per second (p50 ms)', `${f(q.dev.rawStartPerSecond)} (${f(q.dev.rawStartP50, 0)})`, `${f(q.cluster.rawStartPerSecond)} (${f(q.cluster.rawStartP50, 0)})`);
-row('POST /v1/quote per second (p50 ms)', `${f(q.dev.quotePerSecond)} (${f(q.dev.quoteP50, 0)})`, `${f(q.cluster.quotePerSecond)} (${f(q.cluster.quoteP50, 0)})`);
-row('**quote / raw start** (target ≥ 0.90)', `**${f(q.dev.quoteVsRawStart, 2)}**`, `**${f(q.cluster.quoteVsRawStart, 2)}**`);
-row('the quote workflow alone, started raw / raw start', f(q.dev.quoteWorkflowVsRawStart, 2), f(q.cluster.quoteWorkflowVsRawStart, 2));
+row(
+  'raw workflow.start per second (p50 ms)',
+  `${f(q.dev.rawStartPerSecond)} (${f(q.dev.rawStartP50, 0)})`,
+  `${f(q.cluster.rawStartPerSecond)} (${f(q.cluster.rawStartP50, 0)})`,
+);
+row(
+  'POST /v1/quote per second (p50 ms)',
+  `${f(q.dev.quotePerSecond)} (${f(q.dev.quoteP50, 0)})`,
+  `${f(q.cluster.quotePerSecond)} (${f(q.cluster.quoteP50, 0)})`,
+);
+row(
+  '**quote / raw start** (target ≥ 0.90)',
+  `**${f(q.dev.quoteVsRawStart, 2)}**`,
+  `**${f(q.cluster.quoteVsRawStart, 2)}**`,
+);
+row(
+  'the quote workflow alone, started raw / raw start',
+  f(q.dev.quoteWorkflowVsRawStart, 2),
+  f(q.cluster.quoteWorkflowVsRawStart, 2),
+);
 row('raw start + signal + result p50 ms', f(d.dev.roundTripP50, 0), f(d.cluster.roundTripP50, 0));
-row('booking → first job card p50 ms (p99)', `${f(d.dev.cardP50, 0)} (${f(d.dev.cardP99, 0)})`, `${f(d.cluster.cardP50, 0)} (${f(d.cluster.cardP99, 0)})`);
+row(
+  'booking → first job card p50 ms (p99)',
+  `${f(d.dev.cardP50, 0)} (${f(d.dev.cardP99, 0)})`,
+  `${f(d.cluster.cardP50, 0)} (${f(d.cluster.cardP99, 0)})`,
+);
 row('bookings per second', f(d.dev.cardPerSecond), f(d.cluster.cardPerSecond));
-row('**first job card / round trip** (target ≤ 1.30)', `**${f(d.dev.cardVsRoundTrip, 2)}**`, `**${f(d.cluster.cardVsRoundTrip, 2)}**`);
+row(
+  '**first job card / round trip** (target ≤ 1.30)',
+  `**${f(d.dev.cardVsRoundTrip, 2)}**`,
+  `**${f(d.cluster.cardVsRoundTrip, 2)}**`,
+);
 row('cluster raw starts / dev raw starts', '1.00', f(q.cluster.rawStartPerSecond! / q.dev.rawStartPerSecond!, 2));

@@ -39,7 +39,11 @@ const driverCount = Number(process.env.MEM_DRIVERS ?? 2500);
 const runId = randomUUID().slice(0, 8);
 const taskQueue = `bench-memory-${runId}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const mib = (b: number) => (b / 1048576).toFixed(1);
 
 const towns = [
@@ -66,7 +70,11 @@ const env = {
   LOG_LEVEL: 'warn',
   OFFER_TIMEOUT_SECONDS: '600',
 };
-const worker1 = startProcess('src/worker.ts', { ...env, WORKER_METRICS_PORT: String(metricsPort), WORKER_SDK_METRICS_PORT: String(sdkMetricsPort) });
+const worker1 = startProcess('src/worker.ts', {
+  ...env,
+  WORKER_METRICS_PORT: String(metricsPort),
+  WORKER_SDK_METRICS_PORT: String(sdkMetricsPort),
+});
 const api = startProcess('src/server.ts', { ...env, PORT: String(apiPort) });
 let worker2: ReturnType<typeof startProcess> | null = null;
 const { client, connection } = await connectTemporal({ address: stack.temporalAddress, namespace: 'default' });
@@ -97,7 +105,12 @@ async function book(body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${apiUrl}/api/public/bookings/instant`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ passenger_name: 'Bench Passenger', passenger_phone_whatsapp: nextPhone(), passenger_count: 1, ...body }),
+    body: JSON.stringify({
+      passenger_name: 'Bench Passenger',
+      passenger_phone_whatsapp: nextPhone(),
+      passenger_count: 1,
+      ...body,
+    }),
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`POST instant: ${res.status} ${text}`);
@@ -115,7 +128,11 @@ async function makePrebooked(n: number): Promise<void> {
       while (left > 0) {
         left--;
         const t = towns[serial % towns.length]!;
-        await book({ pickup_address: t.pickup, dropoff_address: t.dropoff, depart_at: new Date(base + serial * 60_000).toISOString() });
+        await book({
+          pickup_address: t.pickup,
+          dropoff_address: t.dropoff,
+          depart_at: new Date(base + serial * 60_000).toISOString(),
+        });
       }
     }),
   );
@@ -124,7 +141,11 @@ async function makePrebooked(n: number): Promise<void> {
 async function seedDrivers(sqlc: Sql): Promise<void> {
   const pickups = await Promise.all(
     towns.map(async (t) => {
-      const res = await fetch(`${apiUrl}/api/public/v1/quote`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(t) });
+      const res = await fetch(`${apiUrl}/api/public/v1/quote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(t),
+      });
       if (!res.ok) throw new Error(`cannot locate ${t.pickup}: ${res.status}`);
       const { pickup } = (await res.json()) as { pickup: { latitude: number; longitude: number } };
       return pickup;
@@ -154,7 +175,9 @@ async function firstCard(ref: string, sentAt: number): Promise<number> {
   throw new Error(`no job card for ${ref}`);
 }
 
-async function loadRun(label: string): Promise<{ label: string; bookings: number; perSecond: number; p50: number; p99: number; errors: number }> {
+async function loadRun(
+  label: string,
+): Promise<{ label: string; bookings: number; perSecond: number; p50: number; p99: number; errors: number }> {
   const cards: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -174,14 +197,29 @@ async function loadRun(label: string): Promise<{ label: string; bookings: number
   );
   const elapsed = (performance.now() - started) / 1000;
   cards.sort((a, b) => a - b);
-  return { label, bookings: cards.length, perSecond: cards.length / elapsed, p50: percentile(cards, 50), p99: percentile(cards, 99), errors };
+  return {
+    label,
+    bookings: cards.length,
+    perSecond: cards.length / elapsed,
+    p50: percentile(cards, 50),
+    p99: percentile(cards, 99),
+    errors,
+  };
 }
 
 let exitCode = 0;
 try {
   await waitForHttp(`${apiUrl}/readyz`);
   const pid = worker1.child.pid!;
-  for (let i = 0; i < 60 && !(await cacheMetrics().then(() => true).catch(() => false)); i++) await sleep(1000);
+  for (
+    let i = 0;
+    i < 60 &&
+    !(await cacheMetrics()
+      .then(() => true)
+      .catch(() => false));
+    i++
+  )
+    await sleep(1000);
   const heapLimitMiB = v8.getHeapStatistics().heap_size_limit / 1048576;
   const defaultCache = Math.max(Math.floor((Math.max(heapLimitMiB - 200, 0) * 600) / 1024), 10);
   console.log(
@@ -192,7 +230,9 @@ try {
   await makePrebooked(20);
   await sleep(5000);
 
-  console.log('\n| pre-booked bookings in flight | workflows in the sticky cache | worker RSS MiB | RSS over step 0 MiB | forced evictions |');
+  console.log(
+    '\n| pre-booked bookings in flight | workflows in the sticky cache | worker RSS MiB | RSS over step 0 MiB | forced evictions |',
+  );
   console.log('|---:|---:|---:|---:|---:|');
   const points: { cached: number; rss: number; evictions: number }[] = [];
   let made = 0;
@@ -210,15 +250,20 @@ try {
     const m = await cacheMetrics();
     const r = median(rss);
     points.push({ cached: m.size, rss: r, evictions: m.evictions });
-    console.log(`| ${n.toLocaleString('en-GB')} | ${m.size.toLocaleString('en-GB')} | ${mib(r)} | ${mib(r - points[0]!.rss)} | ${m.evictions} |`);
+    console.log(
+      `| ${n.toLocaleString('en-GB')} | ${m.size.toLocaleString('en-GB')} | ${mib(r)} | ${mib(r - points[0]!.rss)} | ${m.evictions} |`,
+    );
   }
   // Fitted on the steps before the cache was full: past it, evicted workflows' memory is not
   // handed back at once, so RSS keeps rising while the cache does not.
   const fit = points.filter((p) => p.evictions === 0).length >= 2 ? points.filter((p) => p.evictions === 0) : points;
   const mx = fit.reduce((a, p) => a + p.cached, 0) / fit.length;
   const my = fit.reduce((a, p) => a + p.rss, 0) / fit.length;
-  const slope = fit.reduce((a, p) => a + (p.cached - mx) * (p.rss - my), 0) / fit.reduce((a, p) => a + (p.cached - mx) ** 2, 0);
-  console.log(`\nworker RSS per cached booking workflow (least-squares slope over the ${fit.length} steps without evictions): ${(slope / 1024).toFixed(1)} KiB`);
+  const slope =
+    fit.reduce((a, p) => a + (p.cached - mx) * (p.rss - my), 0) / fit.reduce((a, p) => a + (p.cached - mx) ** 2, 0);
+  console.log(
+    `\nworker RSS per cached booking workflow (least-squares slope over the ${fit.length} steps without evictions): ${(slope / 1024).toFixed(1)} KiB`,
+  );
   console.log(
     `one worker caches up to ${defaultCache.toLocaleString('en-GB')} workflows (SDK default here): about ${mib(slope * defaultCache)} MiB over its idle RSS when full; ` +
       `bookings in flight beyond that stay on their durable timers in Temporal and are evicted least-recently-used, then replayed from history when their next event comes`,
@@ -237,19 +282,33 @@ try {
   worker2 = null;
   await sleep(3000);
   rows.push(await loadRun('1 worker again'));
-  console.log(`\nclosed loop, ${loadConcurrency} clients, ${loadSeconds} s each, booking -> first job card (drivers never answer):`);
+  console.log(
+    `\nclosed loop, ${loadConcurrency} clients, ${loadSeconds} s each, booking -> first job card (drivers never answer):`,
+  );
   console.log('| workers | bookings | errors | bookings per second | first card p50 ms | p99 ms |');
   console.log('|---|---:|---:|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.label} | ${r.bookings} | ${r.errors} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.label} | ${r.bookings} | ${r.errors} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} |`,
+    );
   const ones = (rows[0]!.perSecond + rows[2]!.perSecond) / 2;
-  console.log(`\n2 workers / mean of the 1-worker runs: bookings/s ${(rows[1]!.perSecond / ones).toFixed(2)}, first card p50 ${(rows[1]!.p50 / ((rows[0]!.p50 + rows[2]!.p50) / 2)).toFixed(2)}`);
+  console.log(
+    `\n2 workers / mean of the 1-worker runs: bookings/s ${(rows[1]!.perSecond / ones).toFixed(2)}, first card p50 ${(rows[1]!.p50 / ((rows[0]!.p50 + rows[2]!.p50) / 2)).toFixed(2)}`,
+  );
   const m = await cacheMetrics();
-  console.log(`worker 1 at the end: sticky cache ${m.size}, forced evictions ${m.evictions}, RSS ${mib(rssBytes(pid))} MiB`);
+  console.log(
+    `worker 1 at the end: sticky cache ${m.size}, forced evictions ${m.evictions}, RSS ${mib(rssBytes(pid))} MiB`,
+  );
 } catch (err) {
   console.error(err);
   exitCode = 1;
 } finally {
-  if (external) for (const ref of refs) await client.workflow.getHandle(bookingWorkflowId(ref)).terminate('benchmark over').catch(() => undefined);
+  if (external)
+    for (const ref of refs)
+      await client.workflow
+        .getHandle(bookingWorkflowId(ref))
+        .terminate('benchmark over')
+        .catch(() => undefined);
   if (external) await sql`update drivers set online = false where id like ${`mem-${runId}-%`}`.catch(() => undefined);
   await connection.close();
   await Promise.all([api.stop(), worker1.stop(), worker2?.stop()]);

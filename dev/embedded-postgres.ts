@@ -40,7 +40,10 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: asRoot,
     onLog: () => {},
     onError: (e: unknown) => {
-      if (e) process.stderr.write(`[postgres] ${e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)}\n`);
+      if (e)
+        process.stderr.write(
+          `[postgres] ${e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)}\n`,
+        );
     },
   });
   if (fresh) await pg.initialise();

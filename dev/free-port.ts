@@ -20,7 +20,11 @@ export function freePort(): Promise<number> {
  * A port nothing listens on, drawn from [min, max). Temporal's membership ports must stay below
  * the ephemeral range (32768 up on Linux), where freePort's answers come from.
  */
-export async function freePortBelowEphemeral(taken: ReadonlySet<number> = new Set(), min = 20_000, max = 32_768): Promise<number> {
+export async function freePortBelowEphemeral(
+  taken: ReadonlySet<number> = new Set(),
+  min = 20_000,
+  max = 32_768,
+): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = min + Math.floor(Math.random() * (max - min));
     if (!taken.has(port) && (await canListen(port))) return port;
@@ -43,7 +47,13 @@ export function canListen(port: number): Promise<boolean> {
  * starting one) then still starts, on other ports, and says which.
  */
 export async function freePortPair(preferred: number, taken: ReadonlySet<number> = new Set()): Promise<number> {
-  if (!taken.has(preferred) && !taken.has(preferred + 1) && (await canListen(preferred)) && (await canListen(preferred + 1))) return preferred;
+  if (
+    !taken.has(preferred) &&
+    !taken.has(preferred + 1) &&
+    (await canListen(preferred)) &&
+    (await canListen(preferred + 1))
+  )
+    return preferred;
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = await freePortBelowEphemeral(taken);
     if (!taken.has(port + 1) && (await canListen(port + 1))) return port;

@@ -31,7 +31,12 @@ export class CookieBrowser {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const res = await fetch(url, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const res = await fetch(url, {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const i = pair.indexOf('=');
@@ -44,7 +49,11 @@ export class CookieBrowser {
   }
 
   /** Follows redirects from `url` until a page answers (not a 3xx) or `stopAt` matches the next location. */
-  async follow(url: string, init: { method?: string; form?: Record<string, string> } = {}, stopAt?: (location: string) => boolean): Promise<{ url: string; res: Response }> {
+  async follow(
+    url: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+    stopAt?: (location: string) => boolean,
+  ): Promise<{ url: string; res: Response }> {
     let current = url;
     let res = await this.request(current, init);
     for (let hops = 0; res.status >= 300 && res.status < 400; hops++) {
@@ -62,7 +71,12 @@ export class CookieBrowser {
  * An authorization request as an MCP client makes it (PKCE S256, the /mcp resource, both scopes),
  * for a sign-in that goes no further than the pages: the verifier is not kept.
  */
-export async function authorizationRequestUrl(o: { endpoint: string; clientId: string; redirectUri: string; resource: string }): Promise<string> {
+export async function authorizationRequestUrl(o: {
+  endpoint: string;
+  clientId: string;
+  redirectUri: string;
+  resource: string;
+}): Promise<string> {
   const url = new URL(o.endpoint);
   url.search = new URLSearchParams({
     client_id: o.clientId,
@@ -79,18 +93,26 @@ export async function authorizationRequestUrl(o: { endpoint: string; clientId: s
 
 /** The newest sign-in code sent to this phone or email. */
 export async function signInCodeSentTo(sql: Sql, recipient: string, after: Date): Promise<string> {
-  return eventually(async () => {
-    const [row] = await sql<{ body: string }[]>`
+  return eventually(
+    async () => {
+      const [row] = await sql<{ body: string }[]>`
       select body from outbox where recipient = ${recipient} and body like '%sign-in code%' and created_at >= ${after}
        order by id desc limit 1`;
-    return row ? /\b(\d{6})\b/.exec(row.body)?.[1] : undefined;
-  }, 10_000, `a sign-in code for ${recipient}`);
+      return row ? /\b(\d{6})\b/.exec(row.body)?.[1] : undefined;
+    },
+    10_000,
+    `a sign-in code for ${recipient}`,
+  );
 }
 
 /** What a page says, without its markup (for failure messages). */
 export function pageText(pageHtml: string): string {
   const main = /<main>([\s\S]*)<\/main>/.exec(pageHtml)?.[1] ?? pageHtml;
-  return main.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 500);
+  return main
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 500);
 }
 
 /** The interaction id in a sign-in page's form action. */
@@ -119,12 +141,16 @@ export async function signInAndAllow(
   const sent = await browser.request(`${origin}/oauth/interaction/${uid}/code`, { form: { identifier: o.identifier } });
   if (sent.status !== 200) throw new Error(`sending the code answered ${sent.status}: ${await sent.text()}`);
   const code = await signInCodeSentTo(o.sql, o.identifier, since);
-  const afterLogin = await browser.follow(`${origin}/oauth/interaction/${uid}/login`, { form: { identifier: o.identifier, code } }, isCallback);
+  const afterLogin = await browser.follow(
+    `${origin}/oauth/interaction/${uid}/login`,
+    { form: { identifier: o.identifier, code } },
+    isCallback,
+  );
   if (isCallback(afterLogin.url)) return new URL(afterLogin.url);
   const consent = await afterLogin.res.text();
   const consentUid = interactionUid(consent);
   const done = await browser.follow(`${origin}/oauth/interaction/${consentUid}/confirm`, { form: {} }, isCallback);
-  if (!isCallback(done.url)) throw new Error(`no redirect back to the client: ${done.res.status} ${(await done.res.text()).slice(0, 300)}`);
+  if (!isCallback(done.url))
+    throw new Error(`no redirect back to the client: ${done.res.status} ${(await done.res.text()).slice(0, 300)}`);
   return new URL(done.url);
 }
-

@@ -15,7 +15,10 @@ export interface RoundRobinProxy {
 export async function startRoundRobinProxy(
   port: number,
   targets: readonly number[],
-  opts: { host?: string; /** Append the caller's address to X-Forwarded-For (targets run with TRUST_PROXY). */ forwardedFor?: boolean } = {},
+  opts: {
+    host?: string;
+    /** Append the caller's address to X-Forwarded-For (targets run with TRUST_PROXY). */ forwardedFor?: boolean;
+  } = {},
 ): Promise<RoundRobinProxy> {
   const served = targets.map(() => 0);
   let next = 0;
@@ -25,7 +28,9 @@ export async function startRoundRobinProxy(
     const headers = { ...req.headers };
     if (opts.forwardedFor) {
       const caller = req.socket.remoteAddress ?? '';
-      headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${String(headers['x-forwarded-for'])}, ${caller}` : caller;
+      headers['x-forwarded-for'] = headers['x-forwarded-for']
+        ? `${String(headers['x-forwarded-for'])}, ${caller}`
+        : caller;
     }
     const upstream = http.request(
       { host: '127.0.0.1', port: targets[i], method: req.method, path: req.url, headers },

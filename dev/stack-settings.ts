@@ -37,8 +37,14 @@ const StackEnv = z.object({
   TEMPORAL_SERVER_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   WORKER_METRICS_PORT: port.optional(),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^:\s]+:\d+$/, 'must be host:port')
+    .optional(),
   STACK: z.enum(['start', 'cluster']).optional(),
 });
 
@@ -77,7 +83,9 @@ export class StackSettingsError extends Error {
 
 /** An empty variable counts as unset, as a shell's `DATABASE_URL= npm start` means. */
 function present(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''),
+  );
 }
 
 /** DATA_DIR, absolute: relative to where the command was typed (npm runs scripts in the project). */
@@ -92,7 +100,11 @@ export function embeddedDatabaseUrl(pgPort: number): string {
 }
 
 /** The stack's settings as its starter reads them from `env` (defaults as documented in docs/configuration.md). */
-export function stackSettings(kind: StackKind, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): StackSettings {
+export function stackSettings(
+  kind: StackKind,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): StackSettings {
   const parsed = StackEnv.safeParse(present(env));
   if (!parsed.success) {
     throw new StackSettingsError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n'));
@@ -141,7 +153,8 @@ export function stackSettingsOrExit(kind: StackKind, tag: string): StackSettings
  */
 export async function takenPorts(s: StackSettings): Promise<string[]> {
   const wanted: Array<[string, number]> = [];
-  if (s.embeddedPostgres) wanted.push([s.kind === 'cluster' ? 'CLUSTER_PG_PORT' : 'EMBEDDED_PG_PORT', s.embeddedPostgres.port]);
+  if (s.embeddedPostgres)
+    wanted.push([s.kind === 'cluster' ? 'CLUSTER_PG_PORT' : 'EMBEDDED_PG_PORT', s.embeddedPostgres.port]);
   if (s.ownTemporal) wanted.push([s.kind === 'cluster' ? 'TEMPORAL_SERVER_PORT' : 'TEMPORAL_DEV_PORT', s.temporalPort]);
   // start:cluster runs a UI server of its own even beside an external Temporal.
   if (s.ownTemporal || s.kind === 'cluster') wanted.push(['TEMPORAL_UI_PORT', s.temporalUiPort]);
@@ -190,7 +203,8 @@ export function readStackState(stateFile: string, opts: { ignoreStale?: boolean 
   } catch {
     return null;
   }
-  if (typeof state.pid !== 'number' || typeof state.databaseUrl !== 'string' || typeof state.apiUrl !== 'string') return null;
+  if (typeof state.pid !== 'number' || typeof state.databaseUrl !== 'string' || typeof state.apiUrl !== 'string')
+    return null;
   if (opts.ignoreStale !== false && !processRuns(state.pid)) return null;
   return state;
 }
@@ -224,7 +238,8 @@ export interface ScriptStack {
  */
 export function scriptStack(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ScriptStack {
   const set = present(env);
-  const kinds: StackKind[] = set.STACK === 'cluster' ? ['cluster'] : set.STACK === 'start' ? ['start'] : ['start', 'cluster'];
+  const kinds: StackKind[] =
+    set.STACK === 'cluster' ? ['cluster'] : set.STACK === 'start' ? ['start'] : ['start', 'cluster'];
   const candidates = kinds.map((kind) => stackSettings(kind, env, cwd));
   const running = candidates.map((s) => ({ s, state: readStackState(s.stateFile) })).find((c) => c.state !== null);
   const settings = running?.s ?? candidates[0]!;
@@ -232,10 +247,23 @@ export function scriptStack(env: NodeJS.ProcessEnv = process.env, cwd: string = 
   const apiUrl = set.PORT ? settings.apiUrl : (state?.apiUrl ?? settings.apiUrl);
   const pgPortSet = settings.kind === 'cluster' ? set.CLUSTER_PG_PORT : set.EMBEDDED_PG_PORT;
   const of = `DATA_DIR ${settings.dataDir}`;
-  if (set.DATABASE_URL) return { databaseUrl: set.DATABASE_URL, postgresDataDir: null, apiUrl, source: 'DATABASE_URL', dataDir: settings.dataDir };
+  if (set.DATABASE_URL)
+    return {
+      databaseUrl: set.DATABASE_URL,
+      postgresDataDir: null,
+      apiUrl,
+      source: 'DATABASE_URL',
+      dataDir: settings.dataDir,
+    };
   if (state && !pgPortSet) {
     const starter = state.kind === 'cluster' ? 'npm run start:cluster' : 'npm start';
-    return { databaseUrl: state.databaseUrl, postgresDataDir: state.postgresDataDir, apiUrl, source: `${starter} (pid ${state.pid}) in ${of}`, dataDir: settings.dataDir };
+    return {
+      databaseUrl: state.databaseUrl,
+      postgresDataDir: state.postgresDataDir,
+      apiUrl,
+      source: `${starter} (pid ${state.pid}) in ${of}`,
+      dataDir: settings.dataDir,
+    };
   }
   const pg = settings.embeddedPostgres!;
   const portName = settings.kind === 'cluster' ? 'CLUSTER_PG_PORT' : 'EMBEDDED_PG_PORT';
@@ -264,7 +292,10 @@ function samePath(a: string, b: string): boolean {
  * Postgres serves this stack's data directory: a server on that port started from another
  * DATA_DIR is someone else's stack, and the script stops before touching it.
  */
-export async function connectStackDatabase(max = 2, env: NodeJS.ProcessEnv = process.env): Promise<{ sql: Sql; stack: ScriptStack }> {
+export async function connectStackDatabase(
+  max = 2,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ sql: Sql; stack: ScriptStack }> {
   const stack = scriptStack(env);
   const sql = createSql(stack.databaseUrl, max);
   if (!stack.postgresDataDir) return { sql, stack };
@@ -283,7 +314,9 @@ export async function connectStackDatabase(max = 2, env: NodeJS.ProcessEnv = pro
     if (err instanceof StackSettingsError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ECONNREFUSED') {
-      throw new StackSettingsError(`nothing answers at ${where} (${stack.source}): is this stack running (npm start with DATA_DIR ${stack.dataDir})?`);
+      throw new StackSettingsError(
+        `nothing answers at ${where} (${stack.source}): is this stack running (npm start with DATA_DIR ${stack.dataDir})?`,
+      );
     }
     throw err;
   }

@@ -115,7 +115,9 @@ export async function startTemporalServer(opts: {
   );
   const address = `127.0.0.1:${frontendPort}`;
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) => reject(new Error(`temporal-server exited early (${signal ?? code}); see ${opts.logFile ?? 'its log'}`))),
+    child.once('exit', (code, signal) =>
+      reject(new Error(`temporal-server exited early (${signal ?? code}); see ${opts.logFile ?? 'its log'}`)),
+    ),
   );
   exited.catch(() => {});
   try {
@@ -129,7 +131,9 @@ export async function startTemporalServer(opts: {
 
 async function ready(address: string, namespace: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const connection = await retry(deadline, 'the frontend', () => Connection.connect({ address, connectTimeout: 2_000 }));
+  const connection = await retry(deadline, 'the frontend', () =>
+    Connection.connect({ address, connectTimeout: 2_000 }),
+  );
   try {
     const ws = connection.workflowService;
     await retry(deadline, 'the health check', async () => {
@@ -145,10 +149,12 @@ async function ready(address: string, namespace: string, timeoutMs: number): Pro
       },
     );
     if (!exists) {
-      await ws.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('7 days') }).catch((err: unknown) => {
-        // Another starter on the same database got there first.
-        if ((err as { code?: number }).code !== 6) throw err;
-      });
+      await ws
+        .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('7 days') })
+        .catch((err: unknown) => {
+          // Another starter on the same database got there first.
+          if ((err as { code?: number }).code !== 6) throw err;
+        });
     }
     // The frontend learns of a new namespace and of search attributes from caches refreshed every
     // few seconds: until then it answers NotFound, and a query naming an attribute fails.
@@ -166,7 +172,10 @@ async function retry<T>(deadline: number, what: string, attempt: () => Promise<T
     try {
       return await attempt();
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`Temporal Server: ${what} not ready: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      if (Date.now() > deadline)
+        throw new Error(`Temporal Server: ${what} not ready: ${err instanceof Error ? err.message : String(err)}`, {
+          cause: err,
+        });
       await new Promise((r) => setTimeout(r, 300));
     }
   }

@@ -40,11 +40,17 @@ export async function startTemporalUi(opts: {
     ].join('\n'),
   );
   const log = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(path.join(opts.tools, 'temporal-ui-server'), ['--root', '/', '--config', configDir, '--env', 'cluster', 'start'], {
-    stdio: ['ignore', log, log],
-    detached: opts.detached ?? false,
-  });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal-ui-server exited early with code ${code}`))));
+  const child = spawn(
+    path.join(opts.tools, 'temporal-ui-server'),
+    ['--root', '/', '--config', configDir, '--env', 'cluster', 'start'],
+    {
+      stdio: ['ignore', log, log],
+      detached: opts.detached ?? false,
+    },
+  );
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`temporal-ui-server exited early with code ${code}`))),
+  );
   exited.catch(() => {});
   await Promise.race([waitForPort(opts.port, '127.0.0.1', 30_000), exited]);
   return { url: `http://localhost:${opts.port}`, stop: () => stopChild(child) };

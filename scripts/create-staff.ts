@@ -8,7 +8,9 @@ import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 const { values } = parseArgs({ options: { name: { type: 'string' }, role: { type: 'string', default: 'operator' } } });
 if (!values.name || (values.role !== 'operator' && values.role !== 'admin')) {
   console.error('usage: npm run staff:create -- --name "<who>" [--role operator|admin]');
-  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
+  console.error(
+    'The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.',
+  );
   process.exit(2);
 }
 // Two connections: migrate holds one for its lock while it runs the migrations on the other.

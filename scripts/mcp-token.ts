@@ -32,15 +32,26 @@ const insecure = base.startsWith('http://') ? { [oauth.allowInsecureRequests]: t
 const challenge = await fetch(mcpUrl, {
   method: 'POST',
   headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcp-token', version: '1' } } }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcp-token', version: '1' } },
+  }),
 });
 const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge.headers.get('www-authenticate') ?? '')?.[1];
-if (challenge.status !== 401 || !metadataUrl) throw new Error(`${mcpUrl} did not answer 401 with resource_metadata (got ${challenge.status}); is the service running?`);
+if (challenge.status !== 401 || !metadataUrl)
+  throw new Error(
+    `${mcpUrl} did not answer 401 with resource_metadata (got ${challenge.status}); is the service running?`,
+  );
 const prm = (await (await fetch(metadataUrl)).json()) as { resource: string; authorization_servers: string[] };
 // The server's canonical URI (the tokens' audience), which may differ from the address used to reach it.
 const resource = prm.resource;
 const issuer = new URL(prm.authorization_servers[0]!);
-const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+const as = await oauth.processDiscoveryResponse(
+  issuer,
+  await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+);
 
 // 2. A loopback redirect to receive the code, and a client registered for it.
 let received: (params: URLSearchParams) => void = () => {};
@@ -48,7 +59,9 @@ const callbackReceived = new Promise<URLSearchParams>((resolve) => (received = r
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (url.pathname !== '/callback') return void res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Signed in. You can close this window and go back to the terminal.');
+  res
+    .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+    .end('Signed in. You can close this window and go back to the terminal.');
   received(url.searchParams);
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,7 +69,13 @@ const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/
 const registered = await oauth.processDynamicClientRegistrationResponse(
   await oauth.dynamicClientRegistrationRequest(
     as,
-    { client_name: 'Direct Taxi token helper', redirect_uris: [redirectUri], application_type: 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    {
+      client_name: 'Direct Taxi token helper',
+      redirect_uris: [redirectUri],
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
     insecure,
   ),
 );
@@ -83,17 +102,25 @@ try {
   if (identifier) {
     const { sql } = await stackDatabaseOrExit('mcp:token', 2);
     try {
-      callback = await signInAndAllow(new CookieBrowser(), { authorizationUrl: authorize.toString(), identifier, sql, redirectUri });
+      callback = await signInAndAllow(new CookieBrowser(), {
+        authorizationUrl: authorize.toString(),
+        identifier,
+        sql,
+        redirectUri,
+      });
     } finally {
       await sql.end({ timeout: 5 });
     }
   } else {
     say('Open this link in a browser, sign in and allow access:');
     say(`  ${authorize.toString()}`);
-    const timeout = setTimeout(() => {
-      say('No sign-in came back in time.');
-      process.exit(1);
-    }, Number(values['timeout-seconds']) * 1000);
+    const timeout = setTimeout(
+      () => {
+        say('No sign-in came back in time.');
+        process.exit(1);
+      },
+      Number(values['timeout-seconds']) * 1000,
+    );
     const params = await callbackReceived;
     clearTimeout(timeout);
     callback = new URL(`${redirectUri}?${params.toString()}`);
@@ -104,7 +131,10 @@ try {
   const tokens = await oauth.processAuthorizationCodeResponse(
     as,
     client,
-    await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, { additionalParameters: { resource }, ...insecure }),
+    await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, {
+      additionalParameters: { resource },
+      ...insecure,
+    }),
   );
   say(`Access token for ${resource} (scope "${tokens.scope ?? values.scope}", ${tokens.expires_in ?? '?'} s):`);
   process.stdout.write(`${tokens.access_token}\n`);

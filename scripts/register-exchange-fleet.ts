@@ -34,9 +34,15 @@ const { values } = parseArgs({
   },
 });
 const usage = () => {
-  console.error('usage: npm run exchange:register -- --id <id> --name "<name>" --base-url <its API> [--partner-id <our id there> --secret <its signing secret for us>] [--hook-url <our hook>] [--partner <our existing partner id of it>] [--not-approved]');
-  console.error('Without --partner-id and --secret: our partner record of the fleet and the fleet, offered nothing until you run it again with what the fleet gives you.');
-  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
+  console.error(
+    'usage: npm run exchange:register -- --id <id> --name "<name>" --base-url <its API> [--partner-id <our id there> --secret <its signing secret for us>] [--hook-url <our hook>] [--partner <our existing partner id of it>] [--not-approved]',
+  );
+  console.error(
+    'Without --partner-id and --secret: our partner record of the fleet and the fleet, offered nothing until you run it again with what the fleet gives you.',
+  );
+  console.error(
+    'The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.',
+  );
   process.exit(2);
 };
 if (!values.id || !EXCHANGE_FLEET_ID_PATTERN.test(values.id) || !values.name || !values['base-url']) usage();
@@ -56,17 +62,30 @@ try {
     partnerId: values.partner ?? null,
     approved: !values['not-approved'],
   });
-  console.log(`Exchange fleet ${fleet.id} "${fleet.name}" at ${fleet.baseUrl}${fleet.approved ? '' : ' (not approved: offered nothing yet)'}.`);
-  console.log(`The jobs it sends us come as our partner ${partner.id}${partner.created ? ' (made now)' : ''}: never handed on to a fleet.`);
+  console.log(
+    `Exchange fleet ${fleet.id} "${fleet.name}" at ${fleet.baseUrl}${fleet.approved ? '' : ' (not approved: offered nothing yet)'}.`,
+  );
+  console.log(
+    `The jobs it sends us come as our partner ${partner.id}${partner.created ? ' (made now)' : ''}: never handed on to a fleet.`,
+  );
   // Printed before anything is sent to the fleet: shown once, and the fleet needs it whatever happens next.
   if (partner.signingSecret) {
     console.log('Give the fleet these, once (they cannot be shown again), to register us on its side:');
-    console.log(`  npm run exchange:register -- --id <its id for us> --name "<our name>" --base-url ${config.PUBLIC_BASE_URL} --partner-id ${partner.id} --secret ${partner.signingSecret}`);
+    console.log(
+      `  npm run exchange:register -- --id <its id for us> --name "<our name>" --base-url ${config.PUBLIC_BASE_URL} --partner-id ${partner.id} --secret ${partner.signingSecret}`,
+    );
   }
   if (!fleet.credentialsStored) {
-    console.log('It has not given us its credentials yet: it is offered nothing until this is run again with --partner-id and --secret, as it prints them when it registers us.');
+    console.log(
+      'It has not given us its credentials yet: it is offered nothing until this is run again with --partner-id and --secret, as it prints them when it registers us.',
+    );
   } else {
-    const hook = await connectExchangeFleet(sql, config.PARTNER_SECRETS_KEY, id, values['hook-url'] ?? `${config.PUBLIC_BASE_URL}${EXCHANGE_HOOK_PATH}`);
+    const hook = await connectExchangeFleet(
+      sql,
+      config.PARTNER_SECRETS_KEY,
+      id,
+      values['hook-url'] ?? `${config.PUBLIC_BASE_URL}${EXCHANGE_HOOK_PATH}`,
+    );
     console.log(`Its status events come to ${hook.hookUrl}, verified with the secret it issued (stored sealed).`);
   }
 } finally {

@@ -10,19 +10,25 @@ import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 const { values } = parseArgs({ options: { id: { type: 'string' }, live: { type: 'boolean', default: false } } });
 if (!values.id) {
   console.error('usage: npm run driver:sandbox -- --id <driver id> [--live]');
-  console.error('The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.');
+  console.error(
+    'The database is the one of the stack `npm start` runs with the same DATA_DIR (docs/configuration.md), unless DATABASE_URL names another.',
+  );
   process.exit(2);
 }
 const { sql } = await stackDatabaseOrExit('driver:sandbox', 2);
 try {
   await migrate(sql);
   const sandbox = !values.live;
-  const rows = await sql<{ id: string; name: string; vehicle_registration: string | null; vehicle_colour: string | null }[]>`
+  const rows = await sql<
+    { id: string; name: string; vehicle_registration: string | null; vehicle_colour: string | null }[]
+  >`
     update drivers set sandbox = ${sandbox} where id = ${values.id} returning id, name, vehicle_registration, vehicle_colour`;
   if (rows.length === 0) throw new Error(`no driver ${values.id}`);
   const d = rows[0]!;
   // A job card open elsewhere stays until it is answered or runs out; new offers follow the flag at once.
-  console.log(`Driver ${d.id} "${d.name}" is now a ${sandbox ? 'sandbox (test) driver: offered sandbox bookings only' : 'live driver'}.`);
+  console.log(
+    `Driver ${d.id} "${d.name}" is now a ${sandbox ? 'sandbox (test) driver: offered sandbox bookings only' : 'live driver'}.`,
+  );
   // What a passenger's tracking page will name the car by (src/drivers/car.ts).
   const registration = formatRegistration(d.vehicle_registration);
   console.log(

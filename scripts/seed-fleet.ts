@@ -47,7 +47,9 @@ function printSummary(drivers: number, fleets: number): void {
   console.log(`Seeded ${drivers} demo drivers and ${fleets} partner fleets (online, located now).`);
   for (const tier of TIERS) {
     const ofTier = DEMO_DRIVERS.filter((d) => d.tier === tier);
-    console.log(`  ${tier.padEnd(8)} ${String(ofTier.length).padStart(2)}  asked within ${DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier] / 1000} km of the pickup`);
+    console.log(
+      `  ${tier.padEnd(8)} ${String(ofTier.length).padStart(2)}  asked within ${DEFAULT_CASCADE_POLICY.maxDistanceMeters[tier] / 1000} km of the pickup`,
+    );
   }
   for (const city of Object.values(DEMO_CITIES)) {
     const locals = DEMO_DRIVERS.filter((d) => d.homeArea === city.areaId);
@@ -55,10 +57,14 @@ function printSummary(drivers: number, fleets: number): void {
   }
   const skipped = DEMO_DRIVERS.filter((d) => !d.approved).map((d) => `${d.id} (driver not approved)`);
   for (const f of DEMO_FLEETS.filter((fleet) => !fleet.approved)) {
-    skipped.push(...DEMO_DRIVERS.filter((d) => d.partnerFleetId === f.id).map((d) => `${d.id} (fleet ${f.id} not approved)`));
+    skipped.push(
+      ...DEMO_DRIVERS.filter((d) => d.partnerFleetId === f.id).map((d) => `${d.id} (fleet ${f.id} not approved)`),
+    );
   }
   console.log(`  Always skipped, to show the reasons: ${skipped.join(', ')}`);
   if (!values['keep-fresh']) {
-    console.log(`Positions count as fresh for ${DEFAULT_CASCADE_POLICY.freshLocationMs / 60_000} minutes: run again (or with --keep-fresh) before booking later.`);
+    console.log(
+      `Positions count as fresh for ${DEFAULT_CASCADE_POLICY.freshLocationMs / 60_000} minutes: run again (or with --keep-fresh) before booking later.`,
+    );
   }
 }

@@ -34,7 +34,11 @@ const decided = new Set<string>();
 const STEPS = ['en_route', 'arrived', 'on_board', 'completed'] as const;
 
 async function post(path: string, body: unknown): Promise<number> {
-  const res = await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${api}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return res.status;
 }
 
@@ -50,7 +54,10 @@ async function answerOffers(): Promise<void> {
       console.log(`${o.driver_id} ignores ${o.id} (it will time out)`);
       continue;
     }
-    const status = await post(`/api/driver/offers/${encodeURIComponent(o.id)}/respond`, { decision, token: jobLinkToken(config.JOB_LINK_SECRET, o.id) });
+    const status = await post(`/api/driver/offers/${encodeURIComponent(o.id)}/respond`, {
+      decision,
+      token: jobLinkToken(config.JOB_LINK_SECRET, o.id),
+    });
     console.log(`${o.driver_id} ${decision}s ${o.id} -> ${status}`);
     if (decision === 'accept' && status === 200) void driveTrip(o.id, o.driver_id);
   }
@@ -59,12 +66,18 @@ async function answerOffers(): Promise<void> {
 async function driveTrip(offerId: string, driverId: string): Promise<void> {
   for (const event of STEPS) {
     await new Promise((r) => setTimeout(r, stepMs));
-    const status = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/trip`, { event, token: jobLinkToken(config.JOB_LINK_SECRET, offerId) });
+    const status = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/trip`, {
+      event,
+      token: jobLinkToken(config.JOB_LINK_SECRET, offerId),
+    });
     console.log(`${driverId} ${event} on ${offerId.split(':')[0]} -> ${status}`);
     if (status !== 202) return;
   }
   // The passenger paid the fare in cash; the driver says so, which settles the trip.
-  const status = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/payment`, { method: 'cash', token: jobLinkToken(config.JOB_LINK_SECRET, offerId) });
+  const status = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/payment`, {
+    method: 'cash',
+    token: jobLinkToken(config.JOB_LINK_SECRET, offerId),
+  });
   console.log(`${driverId} confirms cash on ${offerId.split(':')[0]} -> ${status}`);
 }
 
@@ -72,7 +85,9 @@ async function driveTrip(offerId: string, driverId: string): Promise<void> {
 await seedFleet(sql);
 const refresh = setInterval(() => void seedFleet(sql, { refreshLocations: true }).catch(() => undefined), 4 * 60_000);
 const poll = setInterval(() => void answerOffers().catch((err: unknown) => console.error('poll failed:', err)), 1000);
-console.log(`Simulating demo drivers against ${api}: accept ${pAccept}, decline ${pDecline}, ignore ${(1 - pAccept - pDecline).toFixed(2)}. Ctrl-C to stop.`);
+console.log(
+  `Simulating demo drivers against ${api}: accept ${pAccept}, decline ${pDecline}, ignore ${(1 - pAccept - pDecline).toFixed(2)}. Ctrl-C to stop.`,
+);
 process.once('SIGINT', () => {
   clearInterval(refresh);
   clearInterval(poll);

@@ -23,7 +23,9 @@ const stack = new ProcessStack('cluster');
 async function main(): Promise<void> {
   const taken = await takenPorts(settings);
   if (taken.length > 0) {
-    throw new Error(`already in use: ${taken.join(', ')} (another stack on this machine? give this one its own ports and DATA_DIR: docs/configuration.md#local-stacks)`);
+    throw new Error(
+      `already in use: ${taken.join(', ')} (another stack on this machine? give this one its own ports and DATA_DIR: docs/configuration.md#local-stacks)`,
+    );
   }
   const dataDir = settings.stackDir;
   fs.mkdirSync(dataDir, { recursive: true });
@@ -32,7 +34,11 @@ async function main(): Promise<void> {
   let databaseUrl = settings.databaseUrl;
   if (settings.embeddedPostgres) {
     console.log('[cluster] starting embedded Postgres...');
-    const pg = await startPostgresProcess({ dataDir: settings.embeddedPostgres.dataDir, port: settings.embeddedPostgres.port, detached: true });
+    const pg = await startPostgresProcess({
+      dataDir: settings.embeddedPostgres.dataDir,
+      port: settings.embeddedPostgres.port,
+      detached: true,
+    });
     stack.add('postgres', pg.stop, pg.child);
     databaseUrl = pg.url;
   }
@@ -40,7 +46,9 @@ async function main(): Promise<void> {
   let temporalAddress = settings.temporalAddress;
   const temporalLog = path.join(dataDir, 'temporal.log');
   if (settings.ownTemporal) {
-    console.log(`[cluster] starting Temporal Server 1.29.1 on Postgres (building it on first run; log ${temporalLog})...`);
+    console.log(
+      `[cluster] starting Temporal Server 1.29.1 on Postgres (building it on first run; log ${temporalLog})...`,
+    );
     // Temporal keeps its own two databases (temporal, temporal_visibility) in the same server.
     const temporal = await startTemporalServer({
       postgres: postgresParts(databaseUrl),
@@ -77,14 +85,22 @@ async function main(): Promise<void> {
   // and two above it, each moved to a free pair if taken, so a second stack on this machine still
   // starts; the lines printed below say which.
   const firstMetrics = await freePortPair(settings.workerMetricsPort);
-  const workerMetricsPorts = [firstMetrics, await freePortPair(firstMetrics + 2, new Set([firstMetrics, firstMetrics + 1]))];
+  const workerMetricsPorts = [
+    firstMetrics,
+    await freePortPair(firstMetrics + 2, new Set([firstMetrics, firstMetrics + 1])),
+  ];
   for (const [i, port] of workerMetricsPorts.entries()) {
     stack.runService(`worker ${i + 1}`, 'src/worker.ts', { ...common, WORKER_METRICS_PORT: String(port) });
   }
   for (const [i, p] of apiPorts.entries()) {
     // Only the proxy reaches them, so they may trust the caller's address it forwards (rate limits
     // count per passenger, not per proxy).
-    stack.runService(`api ${i + 1}`, 'src/server.ts', { ...common, PORT: String(p), HOST: '127.0.0.1', TRUST_PROXY: 'true' });
+    stack.runService(`api ${i + 1}`, 'src/server.ts', {
+      ...common,
+      PORT: String(p),
+      HOST: '127.0.0.1',
+      TRUST_PROXY: 'true',
+    });
   }
   for (const p of apiPorts) await stack.waitForHttp(`http://127.0.0.1:${p}/readyz`, 120_000);
   const proxy = await startRoundRobinProxy(settings.apiPort, apiPorts, { host: settings.host, forwardedFor: true });

@@ -20,7 +20,9 @@ const stack = new ProcessStack('start');
 async function main(): Promise<void> {
   const taken = await takenPorts(settings);
   if (taken.length > 0) {
-    throw new Error(`already in use: ${taken.join(', ')} (another stack on this machine? give this one its own ports and DATA_DIR: docs/configuration.md#local-stacks)`);
+    throw new Error(
+      `already in use: ${taken.join(', ')} (another stack on this machine? give this one its own ports and DATA_DIR: docs/configuration.md#local-stacks)`,
+    );
   }
   fs.mkdirSync(settings.stackDir, { recursive: true });
 
@@ -56,7 +58,9 @@ async function main(): Promise<void> {
     TEMPORAL_UI_PORT: String(settings.temporalUiPort),
   };
   // Ops scrape the worker too (its counters and the Temporal SDK's); 9464 unless taken or set.
-  const workerMetricsPort = settings.workerMetricsPortSet ? settings.workerMetricsPort : await freePortPair(settings.workerMetricsPort);
+  const workerMetricsPort = settings.workerMetricsPortSet
+    ? settings.workerMetricsPort
+    : await freePortPair(settings.workerMetricsPort);
   stack.runService('worker', 'src/worker.ts', { ...childEnv, WORKER_METRICS_PORT: String(workerMetricsPort) });
   stack.runService('api', 'src/server.ts', childEnv);
 

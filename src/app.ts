@@ -70,9 +70,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? {
       level: config.LOG_LEVEL,
       // Keys, tokens and signatures never reach the logs.
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-network-taxi-ai-key"]', 'req.headers.cookie'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers["x-network-taxi-ai-key"]',
+        'req.headers.cookie',
+      ],
       serializers: {
-        req: (req) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+        req: (req) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
       },
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -81,7 +92,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // not valid, the router's own replies are replaced by problem details (frameworkErrors below).
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: (err, request, reply) => {
-      const problem = new ProblemError(400, 'invalid_request', err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not valid.');
+      const problem = new ProblemError(
+        400,
+        'invalid_request',
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not valid.',
+      );
       const body: unknown = problem.toProblem(request.id, (request.url.split('?')[0] ?? '').slice(0, 200));
       void (reply as FastifyReply).code(400).type('application/problem+json').send(body);
     },
@@ -99,14 +114,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(postgresPlugin, opts.sql ? { sql: opts.sql } : { url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
+  await app.register(
+    postgresPlugin,
+    opts.sql ? { sql: opts.sql } : { url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX },
+  );
   await app.register(metricsPlugin, {
     alertMinutes: config.OPS_UNASSIGNED_ALERT_MINUTES,
     codeCeilings: { sms: config.SIGN_IN_SMS_PER_DAY, email: config.SIGN_IN_EMAILS_PER_DAY },
   });
   await app.register(
     temporalPlugin,
-    opts.temporal ? { client: opts.temporal } : { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE },
+    opts.temporal
+      ? { client: opts.temporal }
+      : { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE },
   );
   await app.register(servicesPlugin, {
     config,

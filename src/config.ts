@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEV_BILLING_TEST_WEBHOOK_SECRET, DEV_JOB_LINK_SECRET, DEV_OAUTH_SECRET, DEV_PARTNER_SECRETS_KEY, productionProblems } from './production-config.js';
+import {
+  DEV_BILLING_TEST_WEBHOOK_SECRET,
+  DEV_JOB_LINK_SECRET,
+  DEV_OAUTH_SECRET,
+  DEV_PARTNER_SECRETS_KEY,
+  productionProblems,
+} from './production-config.js';
 
 // Every setting comes from the environment and is validated once at start, so a typo stops the
 // process with the variable's name instead of failing on the first request.
@@ -17,7 +23,10 @@ const ConfigSchema = z.object({
     .string({ error: 'is required (npm start provides an embedded Postgres when it is unset)' })
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   DATABASE_POOL_MAX: positiveInt.default(10),
-  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').default('localhost:7233'),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^:\s]+:\d+$/, 'must be host:port')
+    .default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('taxi'),
   /** Public address of this service, used in booking URLs and as the first OpenAPI server. */
@@ -26,7 +35,12 @@ const ConfigSchema = z.object({
   PUBLIC_DOMAINS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((d) => d.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url())),
   QUOTE_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
   /**
@@ -98,7 +112,12 @@ const ConfigSchema = z.object({
   MCP_ALLOWED_ORIGINS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((d) => d.trim().replace(/\/$/, '')).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((d) => d.trim().replace(/\/$/, ''))
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url())),
   /** Requests to /mcp per minute per IP, and per signed-in passenger. */
   MCP_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
@@ -113,7 +132,12 @@ const ConfigSchema = z.object({
   SIGN_IN_CODE_COUNTRIES: z
     .string()
     .default('GB,GG,IM,JE')
-    .transform((s) => s.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((c) => c.trim().toUpperCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'must be ISO 3166 alpha-2 country codes, e.g. GB,IE'))),
   /** Codes sent to one phone or mailbox per hour, and per day, asked for from one address (a stranger's address spends its own share). */
   SIGN_IN_CODES_PER_HOUR: positiveInt.default(3),
@@ -201,9 +225,18 @@ const ConfigSchema = z.object({
   MAP_TILE_URL: z
     .string()
     .default('')
-    .refine((u) => u === '' || (/^https?:\/\/(\{s\}\.)?[A-Za-z0-9.-]+(:\d+)?\//.test(u) && /\{z\}/.test(u) && /\{x\}/.test(u) && /\{-?y\}/.test(u)), {
-      message: 'must be an http(s) tile URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
-    }),
+    .refine(
+      (u) =>
+        u === '' ||
+        (/^https?:\/\/(\{s\}\.)?[A-Za-z0-9.-]+(:\d+)?\//.test(u) &&
+          /\{z\}/.test(u) &&
+          /\{x\}/.test(u) &&
+          /\{-?y\}/.test(u)),
+      {
+        message:
+          'must be an http(s) tile URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      },
+    ),
   /**
    * Secrets of payment providers' signed webhooks (Standard Webhooks: whsec_<base64>), space
    * separated so a rotated secret overlaps the old one. Empty: the webhook refuses everything.
@@ -211,9 +244,17 @@ const ConfigSchema = z.object({
   PAYMENT_WEBHOOK_SECRETS: z
     .string()
     .default('')
-    .refine((v) => v.trim() === '' || v.trim().split(/\s+/).every((x) => /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(x)), {
-      message: 'must be whsec_<base64> secrets separated by spaces',
-    }),
+    .refine(
+      (v) =>
+        v.trim() === '' ||
+        v
+          .trim()
+          .split(/\s+/)
+          .every((x) => /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(x)),
+      {
+        message: 'must be whsec_<base64> secrets separated by spaces',
+      },
+    ),
   /**
    * The drivers' and partners' weekly subscription (docs/billing.md). The one named third-party job
    * source (spec 8) is a partner id; jobs from it that a driver completes cost
@@ -222,7 +263,9 @@ const ConfigSchema = z.object({
   THIRD_PARTY_JOB_SOURCE: z
     .string()
     .default('')
-    .refine((v) => v === '' || /^[a-z0-9][a-z0-9-]{1,39}$/.test(v), { message: 'must be a partner id (a-z, 0-9, -) or empty' }),
+    .refine((v) => v === '' || /^[a-z0-9][a-z0-9-]{1,39}$/.test(v), {
+      message: 'must be a partner id (a-z, 0-9, -) or empty',
+    }),
   THIRD_PARTY_JOB_FEE_PENCE: z.coerce.number().int().min(0).max(10_000).default(50),
   /** The card rail's processor fee, passed on per card payment: basis points of the payment plus a fixed amount. */
   CARD_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1_000).default(150),
@@ -234,12 +277,26 @@ const ConfigSchema = z.object({
    * (src/production-config.ts).
    */
   BILLING_PAYMENT_PROVIDER: z.enum(['test', 'stripe', 'none']).default('test'),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{10,}$/, 'must be a Stripe secret or restricted key (sk_live_..., rk_live_...)').optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9]{10,}$/,
+      'must be a Stripe secret or restricted key (sk_live_..., rk_live_...)',
+    )
+    .optional(),
   /** The webhook endpoint's signing secrets (whsec_...), space separated while one is rolled. */
   STRIPE_WEBHOOK_SECRETS: z
     .string()
     .default('')
-    .refine((v) => v.trim() === '' || v.trim().split(/\s+/).every((x) => /^whsec_[A-Za-z0-9]{16,}$/.test(x)), { message: 'must be whsec_ secrets separated by spaces' }),
+    .refine(
+      (v) =>
+        v.trim() === '' ||
+        v
+          .trim()
+          .split(/\s+/)
+          .every((x) => /^whsec_[A-Za-z0-9]{16,}$/.test(x)),
+      { message: 'must be whsec_ secrets separated by spaces' },
+    ),
   STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
   /** Signs the test double's webhooks (Standard Webhooks, whsec_<base64>); development only (its default is public). */
   BILLING_TEST_WEBHOOK_SECRET: z
@@ -256,13 +313,19 @@ const ConfigSchema = z.object({
    * http://TEMPORAL_UI_HOST:TEMPORAL_UI_PORT, the UI `npm start` and `start:cluster` run.
    */
   TEMPORAL_UI_URL: z.url().optional(),
-  TEMPORAL_UI_HOST: z.string().regex(/^[^\s/?#@]+$/, 'must be a host name or address').default('localhost'),
+  TEMPORAL_UI_HOST: z
+    .string()
+    .regex(/^[^\s/?#@]+$/, 'must be a host name or address')
+    .default('localhost'),
   TEMPORAL_UI_PORT: port.default(8233),
   /**
    * Bearer token for the API's GET /metrics. Unset: /metrics answers only callers on this machine
    * (a loopback socket with no forwarding header), so a scraper must run beside the API.
    */
-  METRICS_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,200}$/, 'must be 32-200 characters of A-Z a-z 0-9 _ -').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{32,200}$/, 'must be 32-200 characters of A-Z a-z 0-9 _ -')
+    .optional(),
   /** The worker's metrics port (its own and the Temporal SDK's); unset: the worker serves none. */
   WORKER_METRICS_PORT: port.optional(),
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -325,7 +388,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** TEMPORAL_UI_URL, else the UI at TEMPORAL_UI_HOST:TEMPORAL_UI_PORT (an IPv6 address in brackets); no trailing slash. */
-export function temporalUiUrl(c: { TEMPORAL_UI_URL?: string | undefined; TEMPORAL_UI_HOST: string; TEMPORAL_UI_PORT: number }): string {
-  const host = c.TEMPORAL_UI_HOST.includes(':') && !c.TEMPORAL_UI_HOST.startsWith('[') ? `[${c.TEMPORAL_UI_HOST}]` : c.TEMPORAL_UI_HOST;
+export function temporalUiUrl(c: {
+  TEMPORAL_UI_URL?: string | undefined;
+  TEMPORAL_UI_HOST: string;
+  TEMPORAL_UI_PORT: number;
+}): string {
+  const host =
+    c.TEMPORAL_UI_HOST.includes(':') && !c.TEMPORAL_UI_HOST.startsWith('[')
+      ? `[${c.TEMPORAL_UI_HOST}]`
+      : c.TEMPORAL_UI_HOST;
   return (c.TEMPORAL_UI_URL ?? `http://${host}:${c.TEMPORAL_UI_PORT}`).replace(/\/$/, '');
 }

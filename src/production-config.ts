@@ -87,18 +87,39 @@ export function productionProblems(env: NodeJS.ProcessEnv, c: ProductionSettings
   }
   // A Stripe test-mode key opens test-mode pay pages, which Stripe's published test cards pay.
   if (c.BILLING_PAYMENT_PROVIDER === 'stripe' && c.STRIPE_SECRET_KEY && !/^(sk|rk)_live_/.test(c.STRIPE_SECRET_KEY)) {
-    problems.push('STRIPE_SECRET_KEY: is a test-mode key (sk_test_/rk_test_), whose pay pages accept Stripe\'s test cards; production needs a live key (sk_live_/rk_live_)');
+    problems.push(
+      "STRIPE_SECRET_KEY: is a test-mode key (sk_test_/rk_test_), whose pay pages accept Stripe's test cards; production needs a live key (sk_live_/rk_live_)",
+    );
   }
 
-  const single = { JOB_LINK_SECRET: c.JOB_LINK_SECRET, PARTNER_SECRETS_KEY: c.PARTNER_SECRETS_KEY, OAUTH_SECRET: c.OAUTH_SECRET, STRIPE_SECRET_KEY: c.STRIPE_SECRET_KEY, METRICS_TOKEN: c.METRICS_TOKEN, TWILIO_AUTH_TOKEN: c.TWILIO_AUTH_TOKEN, SMTP_PASS: c.SMTP_PASS };
+  const single = {
+    JOB_LINK_SECRET: c.JOB_LINK_SECRET,
+    PARTNER_SECRETS_KEY: c.PARTNER_SECRETS_KEY,
+    OAUTH_SECRET: c.OAUTH_SECRET,
+    STRIPE_SECRET_KEY: c.STRIPE_SECRET_KEY,
+    METRICS_TOKEN: c.METRICS_TOKEN,
+    TWILIO_AUTH_TOKEN: c.TWILIO_AUTH_TOKEN,
+    SMTP_PASS: c.SMTP_PASS,
+  };
   for (const [name, value] of Object.entries(single)) {
-    if (value && isPublishedSecret(value)) problems.push(`${name}: is a published value (a default, placeholder or example in the public repository); set your own`);
+    if (value && isPublishedSecret(value))
+      problems.push(
+        `${name}: is a published value (a default, placeholder or example in the public repository); set your own`,
+      );
   }
-  for (const [name, value] of [['PAYMENT_WEBHOOK_SECRETS', c.PAYMENT_WEBHOOK_SECRETS], ['STRIPE_WEBHOOK_SECRETS', c.STRIPE_WEBHOOK_SECRETS]] as const) {
+  for (const [name, value] of [
+    ['PAYMENT_WEBHOOK_SECRETS', c.PAYMENT_WEBHOOK_SECRETS],
+    ['STRIPE_WEBHOOK_SECRETS', c.STRIPE_WEBHOOK_SECRETS],
+  ] as const) {
     const secrets = words(value);
-    if (secrets.some(isPublishedSecret)) problems.push(`${name}: holds a published secret (a default or example in the public repository); use the one your provider issued`);
+    if (secrets.some(isPublishedSecret))
+      problems.push(
+        `${name}: holds a published secret (a default or example in the public repository); use the one your provider issued`,
+      );
     else if (name === 'PAYMENT_WEBHOOK_SECRETS' && secrets.some(isTypedWebhookSecret)) {
-      problems.push(`${name}: holds a secret whose key is readable text, typed rather than generated; use the one your provider issued (random bytes)`);
+      problems.push(
+        `${name}: holds a secret whose key is readable text, typed rather than generated; use the one your provider issued (random bytes)`,
+      );
     }
   }
   return problems;

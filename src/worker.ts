@@ -18,7 +18,8 @@ import { ensureSearchAttributes } from './temporal/search-attributes.js';
 runMain('worker', async () => {
   const config = loadConfig();
   const metricsPort = config.WORKER_METRICS_PORT;
-  const sdkMetricsAddress = metricsPort === undefined ? undefined : `127.0.0.1:${config.WORKER_SDK_METRICS_PORT ?? metricsPort + 1}`;
+  const sdkMetricsAddress =
+    metricsPort === undefined ? undefined : `127.0.0.1:${config.WORKER_SDK_METRICS_PORT ?? metricsPort + 1}`;
   installWorkerLogging(config.LOG_LEVEL, sdkMetricsAddress ? { sdkMetricsAddress } : {});
   const metrics = createWorkerMetrics();
   const sql = createSql(config.DATABASE_URL, config.DATABASE_POOL_MAX);
@@ -36,10 +37,22 @@ runMain('worker', async () => {
   const metricsServer =
     metricsPort === undefined
       ? null
-      : await startMetricsServer({ registry: metrics.registry, host: config.WORKER_METRICS_HOST, port: metricsPort, ...(sdkMetricsAddress ? { sdkMetricsAddress } : {}), warn: (m) => console.warn(`[worker] ${m}`) });
-  if (metricsServer) console.log(`[worker] metrics on http://${config.WORKER_METRICS_HOST}:${metricsServer.port}/metrics`);
+      : await startMetricsServer({
+          registry: metrics.registry,
+          host: config.WORKER_METRICS_HOST,
+          port: metricsPort,
+          ...(sdkMetricsAddress ? { sdkMetricsAddress } : {}),
+          warn: (m) => console.warn(`[worker] ${m}`),
+        });
+  if (metricsServer)
+    console.log(`[worker] metrics on http://${config.WORKER_METRICS_HOST}:${metricsServer.port}/metrics`);
   // Partner status events: starts each booking's delivery workflow as the bookings trigger records them.
-  const pump = await startEventPump({ sql, client: probe.client, taskQueue: config.TEMPORAL_TASK_QUEUE, log: (m, f) => console.warn(`[worker] ${m}`, f ?? '') });
+  const pump = await startEventPump({
+    sql,
+    client: probe.client,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    log: (m, f) => console.warn(`[worker] ${m}`, f ?? ''),
+  });
   // Alerts ops about bookings still without a driver near pickup (workflows/ops/).
   // And texts online drivers whose app has gone quiet before dispatch passes them over (workflows/drivers/).
   if (config.OPS_WATCH) {

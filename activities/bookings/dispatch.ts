@@ -4,9 +4,28 @@ import { insertBooking, loadBooking, unassignDriver } from '../../src/bookings/s
 import type { Sql } from '../../src/db/sql.js';
 import { offerFareFor, type OfferFare } from '../../src/dispatch/driver-fare.js';
 import { driverFares, offerFare, type DriverFares } from '../../src/dispatch/offer-fares.js';
-import { DEFAULT_CASCADE_POLICY, heldJobMisfit, jobFit, passOverAboveQuote, rankTier, type CandidateDecision, type DriverSnapshot, type JobNeeds, type SkipReason } from '../../src/dispatch/policy.js';
+import {
+  DEFAULT_CASCADE_POLICY,
+  heldJobMisfit,
+  jobFit,
+  passOverAboveQuote,
+  rankTier,
+  type CandidateDecision,
+  type DriverSnapshot,
+  type JobNeeds,
+  type SkipReason,
+} from '../../src/dispatch/policy.js';
 import { markClaimedFromBoard } from '../../src/dispatch/board-store.js';
-import { bookingIsSandbox, claimOffer, closeOffer, findOffer, readHeldJobDriver, readNearestTierDrivers, recordAcceptance, recordDecisions } from '../../src/dispatch/store.js';
+import {
+  bookingIsSandbox,
+  claimOffer,
+  closeOffer,
+  findOffer,
+  readHeldJobDriver,
+  readNearestTierDrivers,
+  recordAcceptance,
+  recordDecisions,
+} from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
 import { findDriverPosition, type DriverPosition } from '../../src/pages/driver-position-store.js';
 import { pickupEtaMinutes } from '../../src/pages/eta.js';
@@ -20,7 +39,16 @@ import {
   renderPassengerDriverChangedText,
 } from '../../src/notify/templates.js';
 import type { WorkerMetrics } from '../../src/ops/metrics.js';
-import { offerId as offerIdFor, type BookingStatus, type CandidateClaim, type CandidatePage, type FirstCardPage, type JobSpec, type NewBooking, type Tier } from '../../workflows/bookings/definitions.js';
+import {
+  offerId as offerIdFor,
+  type BookingStatus,
+  type CandidateClaim,
+  type CandidatePage,
+  type FirstCardPage,
+  type JobSpec,
+  type NewBooking,
+  type Tier,
+} from '../../workflows/bookings/definitions.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
 
@@ -42,7 +70,11 @@ const ETA_HORIZON_MS = 60 * 60_000;
  * "Arriving in about N min" for a pickup due within the hour, from where the driver last said they
  * were; null (say the pickup time instead) for a booking ahead or a driver whose position is stale.
  */
-function arrivingSoonEta(b: { pickup_at: Date; pickup: { lat: number; lon: number } }, position: DriverPosition | null, now = Date.now()): number | null {
+function arrivingSoonEta(
+  b: { pickup_at: Date; pickup: { lat: number; lon: number } },
+  position: DriverPosition | null,
+  now = Date.now(),
+): number | null {
   if (!position || now - position.at.getTime() > POSITION_FRESH_MS) return null;
   if (b.pickup_at.getTime() - now > ETA_HORIZON_MS) return null;
   return pickupEtaMinutes(position, b.pickup);
@@ -65,7 +97,14 @@ export const MAX_CONSIDERED = 2_000;
 
 /** What a claim of a candidate page needs: the page's query and how long the offer stands. */
 type ClaimQuery = {
-  ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number; trip: TripFacts;
+  ref: string;
+  round: number;
+  tier: Tier;
+  job: JobSpec;
+  exclude: string[];
+  limit: number;
+  page: number;
+  trip: TripFacts;
   offerTimeoutSeconds: number;
 };
 
@@ -76,8 +115,20 @@ interface TripFacts {
 }
 
 /** The cascade's reads and claims: who may be asked, the offer a driver holds, the assignment. */
-export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLinkSecret, metrics, passengerPhoneChannel = 'sms' }: {
-  sql: Sql; notifier: Notifier; publicBaseUrl: string; jobLinkSecret: string; metrics: WorkerMetrics; passengerPhoneChannel?: PassengerPhoneChannel;
+export function createDispatchActivities({
+  sql,
+  notifier,
+  publicBaseUrl,
+  jobLinkSecret,
+  metrics,
+  passengerPhoneChannel = 'sms',
+}: {
+  sql: Sql;
+  notifier: Notifier;
+  publicBaseUrl: string;
+  jobLinkSecret: string;
+  metrics: WorkerMetrics;
+  passengerPhoneChannel?: PassengerPhoneChannel;
 }) {
   const jobCards = { sql, notifier, publicBaseUrl, jobLinkSecret };
   const passengerNotifier = { notifier, channel: passengerPhoneChannel };
@@ -90,7 +141,14 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
    * near the pickup (50,000 round one station cost what 50 do), and drivers beyond the window were
    * not considered, which the decision log's ops view says.
    */
-  async function decide(ref: string, tier: Tier, job: JobSpec, exclude: string[], trip: TripFacts, wanted: number): Promise<{ decisions: CandidateDecision[]; fares: DriverFares | null }> {
+  async function decide(
+    ref: string,
+    tier: Tier,
+    job: JobSpec,
+    exclude: string[],
+    trip: TripFacts,
+    wanted: number,
+  ): Promise<{ decisions: CandidateDecision[]; fares: DriverFares | null }> {
     const start = new Date(job.pickupAt);
     // A sandbox booking reads and is offered to sandbox (test) drivers only (policy.ts's 'sandbox_mismatch').
     const sandbox = await bookingIsSandbox(sql, ref);
@@ -99,7 +157,11 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
     const drivers: DriverSnapshot[] = [];
     let decisions: CandidateDecision[] = [];
     let fares: DriverFares | null = null;
-    for (let offset = 0, size = CANDIDATE_WINDOW; offset < MAX_CONSIDERED; offset += size, size = Math.min(size * 2, MAX_CONSIDERED - offset)) {
+    for (
+      let offset = 0, size = CANDIDATE_WINDOW;
+      offset < MAX_CONSIDERED;
+      offset += size, size = Math.min(size * 2, MAX_CONSIDERED - offset)
+    ) {
       const window = await readNearestTierDrivers(sql, {
         ref,
         tier,
@@ -116,7 +178,11 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       // A driver's own approved rate prices the job for them; above the quoted fare, they are passed over.
       const eligibleIds = decisions.filter((d) => d.eligible).map((d) => d.driverId);
       fares = eligibleIds.length > 0 ? await driverFares(sql, ref, eligibleIds) : null;
-      if (fares) decisions = passOverAboveQuote(decisions, new Set([...fares.fares].filter(([, f]) => f.aboveQuote).map(([id]) => id)));
+      if (fares)
+        decisions = passOverAboveQuote(
+          decisions,
+          new Set([...fares.fares].filter(([, f]) => f.aboveQuote).map(([id]) => id)),
+        );
       if (window.length < size || decisions.filter((d) => d.eligible).length >= wanted) break;
     }
     return { decisions, fares };
@@ -134,7 +200,13 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
    * are near the pickup.
    */
   async function readCandidatePage(p: {
-    ref: string; round: number; tier: Tier; job: JobSpec; exclude: string[]; limit: number; page: number;
+    ref: string;
+    round: number;
+    tier: Tier;
+    job: JobSpec;
+    exclude: string[];
+    limit: number;
+    page: number;
     /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
     trip: TripFacts;
   }): Promise<CandidatePage & { fares: DriverFares | null }> {
@@ -144,7 +216,9 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
     await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
     const eligible = decisions.filter((d) => d.eligible);
     return {
-      candidates: eligible.slice(0, p.limit).map((d) => ({ driverId: d.driverId, driverName: d.driverName, distanceMeters: d.distanceMeters })),
+      candidates: eligible
+        .slice(0, p.limit)
+        .map((d) => ({ driverId: d.driverId, driverName: d.driverName, distanceMeters: d.distanceMeters })),
       considered: decisions.length,
       eligible: eligible.length,
       fares,
@@ -169,14 +243,23 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       const offerId = offerIdFor(p.ref, p.round, c.driverId);
       const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
       const fare = fareOf(fares, c.driverId);
-      const claim = await claimOffer(sql, { offerId, ref: p.ref, driverId: c.driverId, round: p.round, tier: p.tier, expiresAt, ...(fare ? { fare } : {}) });
+      const claim = await claimOffer(sql, {
+        offerId,
+        ref: p.ref,
+        driverId: c.driverId,
+        round: p.round,
+        tier: p.tier,
+        expiresAt,
+        ...(fare ? { fare } : {}),
+      });
       if (claim === 'taken') {
         busy.push(c.driverId);
         continue;
       }
       if (claim === 'claimed') metrics.offersSent.inc({ tier: p.tier });
       // A claim found from an earlier attempt keeps that attempt's expiry.
-      const held = claim === 'claimed' ? expiresAt : ((await findOffer(sql, offerId))?.expires_at.toISOString() ?? expiresAt);
+      const held =
+        claim === 'claimed' ? expiresAt : ((await findOffer(sql, offerId))?.expires_at.toISOString() ?? expiresAt);
       return { ...page, claim: { driverId: c.driverId, offerId, expiresAt: held, busy } };
     }
     return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
@@ -196,24 +279,44 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
      * one that keeps failing otherwise is retried until its offer runs out, then reported so too,
      * as the card's own activity would have been given up at the offer's end.
      */
-    async openBookingWithFirstCard(p: { booking: NewBooking; job: JobSpec; status: BookingStatus; claim: ClaimQuery }): Promise<FirstCardPage> {
+    async openBookingWithFirstCard(p: {
+      booking: NewBooking;
+      job: JobSpec;
+      status: BookingStatus;
+      claim: ClaimQuery;
+    }): Promise<FirstCardPage> {
       await insertBooking(sql, p.booking, p.job, p.status);
       const page = await claimFromCandidatePage(p.claim);
       if (!page.claim?.driverId) return { ...page, card: null };
       try {
-        await deliverJobCard(jobCards, { offerId: page.claim.offerId, ref: p.booking.ref, driverId: page.claim.driverId });
+        await deliverJobCard(jobCards, {
+          offerId: page.claim.offerId,
+          ref: p.booking.ref,
+          driverId: page.claim.driverId,
+        });
         return { ...page, card: 'sent' };
       } catch (err) {
         const givenUp = err instanceof ApplicationFailure && err.type === JOB_CARD_UNDELIVERABLE;
         if (givenUp || Date.now() >= Date.parse(page.claim.expiresAt)) {
-          log.warn('first job card not delivered', { ref: p.booking.ref, driverId: page.claim.driverId, error: String(err) });
+          log.warn('first job card not delivered', {
+            ref: p.booking.ref,
+            driverId: page.claim.driverId,
+            error: String(err),
+          });
           return { ...page, card: 'undeliverable' };
         }
         throw err;
       }
     },
 
-    async openOffer(o: { offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string }): Promise<{ claimed: boolean }> {
+    async openOffer(o: {
+      offerId: string;
+      ref: string;
+      driverId: string;
+      round: number;
+      tier: Tier;
+      expiresAt: string;
+    }): Promise<{ claimed: boolean }> {
       // The cascade's later candidates, and drivers staff or an operator name: the fare is read again
       // here (a rate approved since the page was read counts), never above the quote.
       const claim = await claimOffer(sql, { ...o, fare: await offerFare(sql, o.ref, o.driverId) });
@@ -222,7 +325,13 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       return { claimed: claim !== 'taken' };
     },
 
-    async closeOffer({ offerId, status }: { offerId: string; status: 'declined' | 'timed_out' | 'withdrawn' }): Promise<void> {
+    async closeOffer({
+      offerId,
+      status,
+    }: {
+      offerId: string;
+      status: 'declined' | 'timed_out' | 'withdrawn';
+    }): Promise<void> {
       if (await closeOffer(sql, offerId, status)) metrics.offerOutcomes.inc({ outcome: status });
     },
 
@@ -233,16 +342,36 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
      * never give one driver overlapping jobs. Claimed, the offer is marked as taken from the board
      * for the decision log. Idempotent: a retry finds its own claim.
      */
-    async claimUpcomingJob(c: { ref: string; driverId: string; offerId: string; round: number; job: JobSpec; durationS: number }): Promise<{ claimed: true } | { claimed: false; reason: string }> {
+    async claimUpcomingJob(c: {
+      ref: string;
+      driverId: string;
+      offerId: string;
+      round: number;
+      job: JobSpec;
+      durationS: number;
+    }): Promise<{ claimed: true } | { claimed: false; reason: string }> {
       const start = new Date(c.job.pickupAt);
       const existing = await findOffer(sql, c.offerId);
       if (!existing) {
-        const held = await readHeldJobDriver(sql, { driverId: c.driverId, ref: c.ref, start, end: new Date(start.getTime() + c.durationS * 1000) });
+        const held = await readHeldJobDriver(sql, {
+          driverId: c.driverId,
+          ref: c.ref,
+          start,
+          end: new Date(start.getTime() + c.durationS * 1000),
+        });
         const misfit = heldJobMisfit(held, jobFit(c.job, new Date()));
         if (misfit) return { claimed: false, reason: BOARD_REFUSALS[misfit] ?? misfit };
         const expiresAt = new Date(Date.now() + 60_000).toISOString();
         // At the driver's own approved rate where they have one, never above the quote (src/dispatch/driver-fare.ts).
-        const claim = await claimOffer(sql, { offerId: c.offerId, ref: c.ref, driverId: c.driverId, round: c.round, tier: 'local', expiresAt, fare: await offerFare(sql, c.ref, c.driverId) });
+        const claim = await claimOffer(sql, {
+          offerId: c.offerId,
+          ref: c.ref,
+          driverId: c.driverId,
+          round: c.round,
+          tier: 'local',
+          expiresAt,
+          fare: await offerFare(sql, c.ref, c.driverId),
+        });
         if (claim === 'taken') return { claimed: false, reason: BOARD_REFUSALS.busy! };
       }
       await markClaimedFromBoard(sql, c.offerId);
@@ -256,7 +385,11 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
         metrics.offerOutcomes.inc({ outcome: 'accepted' });
         if (accepted.secondsSinceDispatch !== null) metrics.timeToAssignment.observe(accepted.secondsSinceDispatch);
       }
-      const [b, d, position] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId), findDriverPosition(sql, driverId)]);
+      const [b, d, position] = await Promise.all([
+        loadBooking(sql, ref),
+        loadDriver(sql, driverId),
+        findDriverPosition(sql, driverId),
+      ]);
       await tellPassenger(passengerNotifier, b, {
         key: `assigned:${offerId}`,
         text: renderPassengerAssignedText(b, d, `${publicBaseUrl}/track/${ref}`, arrivingSoonEta(b, position)),
@@ -267,7 +400,12 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
      * Takes the job off a driver (dropped, no-show, no longer fits, suspended) and tells them so.
      * A job withdrawn from a suspended driver is news to the passenger too, who had their name.
      */
-    async releaseDriver({ ref, driverId, reason, amendment }: {
+    async releaseDriver({
+      ref,
+      driverId,
+      reason,
+      amendment,
+    }: {
       ref: string;
       driverId: string;
       reason: string;
@@ -286,7 +424,11 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
         {
           channel: 'sms',
           to: d.phone,
-          body: b ? (amended ? renderDriverJobAmendedText(b) : renderDriverJobWithdrawnText(b)) : renderDriverJobReleasedText(ref, reason),
+          body: b
+            ? amended
+              ? renderDriverJobAmendedText(b)
+              : renderDriverJobWithdrawnText(b)
+            : renderDriverJobReleasedText(ref, reason),
           idempotencyKey: `released:${ref}:${driverId}:${reason}${amendment !== undefined ? `:${amendment}` : ''}`,
           bookingRef: ref,
         },
@@ -295,7 +437,10 @@ export function createDispatchActivities({ sql, notifier, publicBaseUrl, jobLink
       // (A booking's workflow of this release tells the passenger of any driver replaced; one of an
       // older release relies on this, under the same outbox key, so the passenger hears once.)
       if (b && suspended) {
-        await tellPassenger(passengerNotifier, b, { key: `driver-changed:${ref}:${driverId}`, text: renderPassengerDriverChangedText(b, `${publicBaseUrl}/track/${ref}`) });
+        await tellPassenger(passengerNotifier, b, {
+          key: `driver-changed:${ref}:${driverId}`,
+          text: renderPassengerDriverChangedText(b, `${publicBaseUrl}/track/${ref}`),
+        });
       }
     },
   };

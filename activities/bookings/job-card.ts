@@ -42,18 +42,41 @@ export async function deliverJobCard(deps: JobCardDeps, card: JobCard): Promise<
   const { offerId, ref, driverId } = card;
   const [b, d, offer] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId), findOffer(sql, offerId)]);
   // Claimed just before staff suspended them: no card (its link would only say so); the cascade moves on.
-  if (d.status !== 'approved') throw ApplicationFailure.nonRetryable(`driver ${driverId} is ${d.status}: no job card`, JOB_CARD_UNDELIVERABLE);
+  if (d.status !== 'approved')
+    throw ApplicationFailure.nonRetryable(`driver ${driverId} is ${d.status}: no job card`, JOB_CARD_UNDELIVERABLE);
   // The fare the offer was made at: the driver's own approved rate, where they have one (src/dispatch/driver-fare.ts).
-  const body = renderJobCardText(b, jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId), offer?.fare_pence ?? null);
+  const body = renderJobCardText(
+    b,
+    jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId),
+    offer?.fare_pence ?? null,
+  );
   try {
     // Each SMS is billed to the driver, so a booking offered to them again (a later round of an
     // unanswered booking) comes by WhatsApp and the app only: one text per booking, not one a minute.
     if (card.sms !== false && !(await textedJobCardBefore(sql, ref, d.phone, offerId))) {
-      await notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `jobcard:${offerId}:sms`, bookingRef: ref, purpose: 'job_card' });
+      await notifier.send({
+        channel: 'sms',
+        to: d.phone,
+        body,
+        idempotencyKey: `jobcard:${offerId}:sms`,
+        bookingRef: ref,
+        purpose: 'job_card',
+      });
     }
-    await notifier.send({ channel: 'whatsapp', to: d.whatsapp ?? d.phone, body, idempotencyKey: `jobcard:${offerId}:whatsapp`, bookingRef: ref, purpose: 'job_card' });
+    await notifier.send({
+      channel: 'whatsapp',
+      to: d.whatsapp ?? d.phone,
+      body,
+      idempotencyKey: `jobcard:${offerId}:whatsapp`,
+      bookingRef: ref,
+      purpose: 'job_card',
+    });
   } catch (err) {
-    if (isNonRetryable(err)) throw ApplicationFailure.nonRetryable(`job card to ${driverId} undeliverable: ${String(err)}`, JOB_CARD_UNDELIVERABLE);
+    if (isNonRetryable(err))
+      throw ApplicationFailure.nonRetryable(
+        `job card to ${driverId} undeliverable: ${String(err)}`,
+        JOB_CARD_UNDELIVERABLE,
+      );
     throw err;
   }
 }
@@ -73,11 +96,22 @@ async function textedJobCardBefore(sql: Sql, ref: string, phone: string, offerId
  * (never SMS, which the driver pays for), under one outbox key per offer; the app reads the offer's
  * status. Best effort: the job is gone whether or not the message arrives.
  */
-export async function tellCardTaken(deps: JobCardDeps, card: { offerId: string; ref: string; driverId: string }, warn: (msg: string, meta: Record<string, unknown>) => void): Promise<void> {
+export async function tellCardTaken(
+  deps: JobCardDeps,
+  card: { offerId: string; ref: string; driverId: string },
+  warn: (msg: string, meta: Record<string, unknown>) => void,
+): Promise<void> {
   const [b, d] = await Promise.all([loadBooking(deps.sql, card.ref), loadDriver(deps.sql, card.driverId)]);
   await sendBestEffort(
     deps.notifier,
-    { channel: 'whatsapp', to: d.whatsapp ?? d.phone, body: renderJobTakenText(b), idempotencyKey: `jobcard:${card.offerId}:taken`, bookingRef: card.ref, purpose: 'job_card' },
+    {
+      channel: 'whatsapp',
+      to: d.whatsapp ?? d.phone,
+      body: renderJobTakenText(b),
+      idempotencyKey: `jobcard:${card.offerId}:taken`,
+      bookingRef: card.ref,
+      purpose: 'job_card',
+    },
     warn,
   );
 }

@@ -43,7 +43,15 @@ export interface NotificationSettings {
  * Messages the booking workflow sends. Every message has an outbox key derived from the booking,
  * offer or round, so a retried activity never sends one twice.
  */
-export function createNotificationActivities({ sql, notifier, settings }: { sql: Sql; notifier: Notifier; settings: NotificationSettings }) {
+export function createNotificationActivities({
+  sql,
+  notifier,
+  settings,
+}: {
+  sql: Sql;
+  notifier: Notifier;
+  settings: NotificationSettings;
+}) {
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
   const jobCards = { sql, notifier, publicBaseUrl: settings.publicBaseUrl, jobLinkSecret: settings.jobLinkSecret };
 
@@ -62,14 +70,25 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
         return { key: `booked:${b.ref}`, text, email, emailKey: `confirmation:${b.ref}` };
       }
       case 'driver_replaced':
-        return { key: `driver-changed:${b.ref}:${news.driverId}`, text: renderPassengerDriverChangedText(b, trackUrl(b.ref)) };
+        return {
+          key: `driver-changed:${b.ref}:${news.driverId}`,
+          text: renderPassengerDriverChangedText(b, trackUrl(b.ref)),
+        };
       case 'no_driver_yet':
         return { key: `no-driver-yet:${b.ref}`, text: renderPassengerNoDriverYetText(b, trackUrl(b.ref)) };
       case 'no_driver_found':
-        return { key: `no-driver-found:${b.ref}`, text: renderPassengerNoDriverFoundText(b), email: { subject: `No driver for taxi ${b.ref}`, body: renderPassengerNoDriverFoundText(b) } };
+        return {
+          key: `no-driver-found:${b.ref}`,
+          text: renderPassengerNoDriverFoundText(b),
+          email: { subject: `No driver for taxi ${b.ref}`, body: renderPassengerNoDriverFoundText(b) },
+        };
       case 'receipt': {
         const receipt = await receiptOf(b);
-        return { key: `receipt:${b.ref}`, text: renderPassengerReceiptText(b, receipt), email: renderPassengerReceiptEmail(b, receipt) };
+        return {
+          key: `receipt:${b.ref}`,
+          text: renderPassengerReceiptText(b, receipt),
+          email: renderPassengerReceiptEmail(b, receipt),
+        };
       }
     }
   }
@@ -79,17 +98,28 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
     const quote = b.quote_id ? await findQuote(sql, b.quote_id) : null;
     const payments = await effectivePayments(sql, b.ref);
     const last = payments.at(-1);
-    const basis =
-      quote ? `${quote.tariff.authority} tariff, ${quote.tariff.period}`
-      : b.fare_source === 'partner' ? 'the fare agreed when it was booked'
-      : `the council tariff for where the trip started`;
+    const basis = quote
+      ? `${quote.tariff.authority} tariff, ${quote.tariff.period}`
+      : b.fare_source === 'partner'
+        ? 'the fare agreed when it was booked'
+        : `the council tariff for where the trip started`;
     // The quote's rules add up to the quoted fare; a driver's own approved rate took it lower (never higher).
     const quoted = b.quoted_fare_pence ?? b.fare_pence;
-    const ownRate = quoted === b.fare_pence ? [] : [{ description: `Your driver's own approved rate (quoted £${(quoted / 100).toFixed(2)})`, amountPence: b.fare_pence - quoted }];
+    const ownRate =
+      quoted === b.fare_pence
+        ? []
+        : [
+            {
+              description: `Your driver's own approved rate (quoted £${(quoted / 100).toFixed(2)})`,
+              amountPence: b.fare_pence - quoted,
+            },
+          ];
     return {
       basis,
       rules: [...(quote?.rules ?? []), ...ownRate],
-      payment: last ? { id: last.id, amountPence: last.amountPence, method: last.method, recordedAt: new Date(last.recordedAt) } : null,
+      payment: last
+        ? { id: last.id, amountPence: last.amountPence, method: last.method, recordedAt: new Date(last.recordedAt) }
+        : null,
     };
   }
 
@@ -98,12 +128,26 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
      * On the day, a driver who accepted the job well ahead is asked to confirm it (the app shows the
      * button from then on); once per driver and booking.
      */
-    async askDriverToConfirm({ ref, driverId, deadline }: { ref: string; driverId: string; deadline: string }): Promise<void> {
+    async askDriverToConfirm({
+      ref,
+      driverId,
+      deadline,
+    }: {
+      ref: string;
+      driverId: string;
+      deadline: string;
+    }): Promise<void> {
       await markDriverAskedToConfirm(sql, ref, driverId);
       const [b, d] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId)]);
       await sendBestEffort(
         notifier,
-        { channel: 'sms', to: d.phone, body: renderDriverConfirmJobText(b, new Date(deadline)), idempotencyKey: `confirm-job:${ref}:${driverId}`, bookingRef: ref },
+        {
+          channel: 'sms',
+          to: d.phone,
+          body: renderDriverConfirmJobText(b, new Date(deadline)),
+          idempotencyKey: `confirm-job:${ref}:${driverId}`,
+          bookingRef: ref,
+        },
         warn,
       );
     },
@@ -117,12 +161,34 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       await tellPassenger({ notifier, channel: settings.passengerPhoneChannel }, b, await passengerMessage(b, news));
     },
 
-    async sendBookingConfirmation({ ref, awaitingConfirmation }: { ref: string; awaitingConfirmation: boolean }): Promise<void> {
+    async sendBookingConfirmation({
+      ref,
+      awaitingConfirmation,
+    }: {
+      ref: string;
+      awaitingConfirmation: boolean;
+    }): Promise<void> {
       const b = await loadBooking(sql, ref);
       if (!b.passenger_email) return;
       const link = awaitingConfirmation ? confirmUrl(settings.publicBaseUrl, settings.jobLinkSecret, b) : null;
-      const { subject, body } = renderBookingConfirmationEmail(b, `${settings.publicBaseUrl}/track/${ref}`, link, awaitingConfirmation);
-      await sendBestEffort(notifier, { channel: 'email', to: b.passenger_email, subject, body, idempotencyKey: `confirmation:${ref}`, bookingRef: ref }, warn);
+      const { subject, body } = renderBookingConfirmationEmail(
+        b,
+        `${settings.publicBaseUrl}/track/${ref}`,
+        link,
+        awaitingConfirmation,
+      );
+      await sendBestEffort(
+        notifier,
+        {
+          channel: 'email',
+          to: b.passenger_email,
+          subject,
+          body,
+          idempotencyKey: `confirmation:${ref}`,
+          bookingRef: ref,
+        },
+        warn,
+      );
     },
 
     async sendJobCard(card: JobCard): Promise<void> {
@@ -138,7 +204,14 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       const { subject, body } = renderOpsUnassignedEmail(b, round, settings.publicBaseUrl);
       await sendBestEffort(
         notifier,
-        { channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:unassigned:${ref}:${round}`, bookingRef: ref },
+        {
+          channel: 'email',
+          to: settings.opsAlertEmail,
+          subject,
+          body,
+          idempotencyKey: `ops:unassigned:${ref}:${round}`,
+          bookingRef: ref,
+        },
         warn,
       );
     },
@@ -149,7 +222,14 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       const { subject, body } = renderOpsSuspendedOnBoardEmail(b, d, settings.publicBaseUrl);
       await sendBestEffort(
         notifier,
-        { channel: 'email', to: settings.opsAlertEmail, subject, body, idempotencyKey: `ops:suspended-on-board:${ref}:${driverId}`, bookingRef: ref },
+        {
+          channel: 'email',
+          to: settings.opsAlertEmail,
+          subject,
+          body,
+          idempotencyKey: `ops:suspended-on-board:${ref}:${driverId}`,
+          bookingRef: ref,
+        },
         warn,
       );
     },
@@ -159,14 +239,26 @@ export function createNotificationActivities({ sql, notifier, settings }: { sql:
       const b = await loadBooking(sql, ref);
       await sendBestEffort(
         notifier,
-        { channel: 'sms', to: b.passenger_phone, body: renderPassengerTripEndedText(b), idempotencyKey: `trip-ended:${ref}:passenger`, bookingRef: ref },
+        {
+          channel: 'sms',
+          to: b.passenger_phone,
+          body: renderPassengerTripEndedText(b),
+          idempotencyKey: `trip-ended:${ref}:passenger`,
+          bookingRef: ref,
+        },
         warn,
       );
       if (!driverId) return;
       const d = await loadDriver(sql, driverId);
       await sendBestEffort(
         notifier,
-        { channel: 'sms', to: d.phone, body: renderDriverTripEndedText(b), idempotencyKey: `trip-ended:${ref}:driver`, bookingRef: ref },
+        {
+          channel: 'sms',
+          to: d.phone,
+          body: renderDriverTripEndedText(b),
+          idempotencyKey: `trip-ended:${ref}:driver`,
+          bookingRef: ref,
+        },
         warn,
       );
     },

@@ -27,12 +27,23 @@ export async function tellPassenger(
   if (!passengerHearsFromUs(b.source)) return;
   const warn = (message: string, a: Record<string, unknown>) => log.warn(message, a);
   if (b.passenger_phone) {
-    await sendBestEffort(deps.notifier, { channel: deps.channel, to: b.passenger_phone, body: m.text, idempotencyKey: m.key, bookingRef: b.ref }, warn);
+    await sendBestEffort(
+      deps.notifier,
+      { channel: deps.channel, to: b.passenger_phone, body: m.text, idempotencyKey: m.key, bookingRef: b.ref },
+      warn,
+    );
   }
   if (m.email && b.passenger_email) {
     await sendBestEffort(
       deps.notifier,
-      { channel: 'email', to: b.passenger_email, subject: m.email.subject, body: m.email.body, idempotencyKey: m.emailKey ?? `${m.key}:email`, bookingRef: b.ref },
+      {
+        channel: 'email',
+        to: b.passenger_email,
+        subject: m.email.subject,
+        body: m.email.body,
+        idempotencyKey: m.emailKey ?? `${m.key}:email`,
+        bookingRef: b.ref,
+      },
       warn,
     );
   }

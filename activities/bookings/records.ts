@@ -9,17 +9,47 @@ import { sendBestEffort } from '../../src/notify/best-effort.js';
 import { insertPaymentRecord } from '../../src/settlement/payments-store.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
-import { renderDriverJobCancelledText, renderDriverPickupMovedText, renderPassengerCancelledText, type CancelledBy } from '../../src/notify/templates.js';
-import { settlementKey, type AmendedFare, type AmendedRoute, type BookingStatus, type JobSpec, type NewBooking, type PaymentRecord, type SettleInput } from '../../workflows/bookings/definitions.js';
+import {
+  renderDriverJobCancelledText,
+  renderDriverPickupMovedText,
+  renderPassengerCancelledText,
+  type CancelledBy,
+} from '../../src/notify/templates.js';
+import {
+  settlementKey,
+  type AmendedFare,
+  type AmendedRoute,
+  type BookingStatus,
+  type JobSpec,
+  type NewBooking,
+  type PaymentRecord,
+  type SettleInput,
+} from '../../workflows/bookings/definitions.js';
 
 /**
  * The booking workflow's writes to the booking record. Each is idempotent (insert-or-ignore,
  * conditional updates, outbox keys), so a retry or a worker crash mid-activity changes nothing twice.
  */
-export function createBookingRecordActivities({ sql, notifier, settings }: { sql: Sql; notifier: Notifier; settings?: { passengerPhoneChannel: PassengerPhoneChannel } }) {
+export function createBookingRecordActivities({
+  sql,
+  notifier,
+  settings,
+}: {
+  sql: Sql;
+  notifier: Notifier;
+  settings?: { passengerPhoneChannel: PassengerPhoneChannel };
+}) {
   const passengerNotifier = { notifier, channel: settings?.passengerPhoneChannel ?? 'sms' };
   return {
-    async persistBooking({ booking, job, status }: { booking: NewBooking; job: JobSpec; status: BookingStatus }): Promise<void> {
+    async persistBooking({
+      booking,
+      job,
+      status,
+    }: {
+      booking: NewBooking;
+      job: JobSpec;
+      status: BookingStatus;
+    }): Promise<void> {
       await bookings.insertBooking(sql, booking, job, status);
     },
 
@@ -33,7 +63,13 @@ export function createBookingRecordActivities({ sql, notifier, settings }: { sql
      * pickup, their time (a pickup moved onto another of their jobs would give them two at once),
      * their seats, their vehicle's class and wheelchair access.
      */
-    async applyAmendment({ ref, job, driverId, route, fare }: {
+    async applyAmendment({
+      ref,
+      job,
+      driverId,
+      route,
+      fare,
+    }: {
       ref: string;
       job: JobSpec;
       driverId: string | null;
@@ -47,17 +83,29 @@ export function createBookingRecordActivities({ sql, notifier, settings }: { sql
       if (!driverId || !before) return { driverStillFits: true };
       const b = await bookings.loadBooking(sql, ref);
       const start = new Date(job.pickupAt);
-      const driver = await readHeldJobDriver(sql, { driverId, ref, start, end: new Date(start.getTime() + b.duration_s * 1000) });
+      const driver = await readHeldJobDriver(sql, {
+        driverId,
+        ref,
+        start,
+        end: new Date(start.getTime() + b.duration_s * 1000),
+      });
       const misfit = heldJobMisfit(driver, jobFit(job, new Date()));
       if (misfit) log.info('driver no longer fits the amended booking', { ref, driverId, reason: misfit });
       // A re-priced job the driver keeps: their own approved rate prices it again, never above the new fare.
-      if (misfit === null && fare) await bookings.setDriverFare(sql, ref, driverId, await offerFare(sql, ref, driverId));
+      if (misfit === null && fare)
+        await bookings.setDriverFare(sql, ref, driverId, await offerFare(sql, ref, driverId));
       // A driver keeping the job hears of a new pickup time: they would otherwise go at the old one.
       if (misfit === null && before.pickup_at.getTime() !== b.pickup_at.getTime()) {
         const d = await loadDriver(sql, driverId);
         await sendBestEffort(
           notifier,
-          { channel: 'sms', to: d.phone, body: renderDriverPickupMovedText(b), idempotencyKey: `retimed:${ref}:${driverId}:${b.pickup_at.toISOString()}`, bookingRef: ref },
+          {
+            channel: 'sms',
+            to: d.phone,
+            body: renderDriverPickupMovedText(b),
+            idempotencyKey: `retimed:${ref}:${driverId}:${b.pickup_at.toISOString()}`,
+            bookingRef: ref,
+          },
           (m, a) => log.warn(m, a),
         );
       }
@@ -65,7 +113,15 @@ export function createBookingRecordActivities({ sql, notifier, settings }: { sql
     },
 
     /** The completed trip's settlement, as an immutable payment record: one per booking, however often retried. */
-    async recordPayment({ ref, driverId, settlement }: { ref: string; driverId: string | null; settlement: SettleInput }): Promise<PaymentRecord> {
+    async recordPayment({
+      ref,
+      driverId,
+      settlement,
+    }: {
+      ref: string;
+      driverId: string | null;
+      settlement: SettleInput;
+    }): Promise<PaymentRecord> {
       return insertPaymentRecord(sql, {
         bookingRef: ref,
         driverId,
@@ -84,7 +140,13 @@ export function createBookingRecordActivities({ sql, notifier, settings }: { sql
      * customer hears from them, not from us. `by` is optional: an activity scheduled before the
      * workflow passed it arrives without, and the driver's text then names no one.
      */
-    async cancelBooking({ ref, reason, offerId, driverId, by }: {
+    async cancelBooking({
+      ref,
+      reason,
+      offerId,
+      driverId,
+      by,
+    }: {
       ref: string;
       reason: string | null;
       offerId: string | null;

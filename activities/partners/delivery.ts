@@ -49,7 +49,10 @@ export function createPartnerEventActivities(deps: { sql: Sql; partnerDelivery: 
       const secrets = await activeWebhookSecrets(sql, partnerDelivery.secretsKey, partner.id);
       await recordAttemptStarted(sql, eventId);
       try {
-        await postWebhook({ url: partner.callbackUrl, id: event.id, body: eventBody(event), secrets }, { env: partnerDelivery.env });
+        await postWebhook(
+          { url: partner.callbackUrl, id: event.id, body: eventBody(event), secrets },
+          { env: partnerDelivery.env },
+        );
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         await recordAttemptFailed(sql, eventId, message);

@@ -25,7 +25,10 @@ import type { BookingChange } from '../../workflows/partners/job-definitions.js'
 export function createPartnerJobActivities(deps: { sql: Sql }) {
   const { sql } = deps;
   return {
-    async loadPartnerJobRecord(j: { partnerId: string; jobRef: string }): Promise<(PartnerJobRecord & { bookingStatus: BookingStatus | null }) | null> {
+    async loadPartnerJobRecord(j: {
+      partnerId: string;
+      jobRef: string;
+    }): Promise<(PartnerJobRecord & { bookingStatus: BookingStatus | null }) | null> {
       const record = await findPartnerJob(sql, j.partnerId, j.jobRef);
       if (!record) return null;
       const booking = record.bookingRef ? await findBooking(sql, record.bookingRef) : null;
@@ -46,7 +49,10 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
      * a request of its own: the reference and that fingerprint, so a retry finds the new ride, never
      * the cancelled one. ('|' cannot occur in a jobRef, so no reference can spell another's key.)
      */
-    async createPartnerBooking(c: { input: BookingWorkflowInput; rebooking?: string | null }): Promise<{ ref: string; status: BookingStatus }> {
+    async createPartnerBooking(c: {
+      input: BookingWorkflowInput;
+      rebooking?: string | null;
+    }): Promise<{ ref: string; status: BookingStatus }> {
       const ctx = Context.current();
       const b = c.input.booking;
       const jobRef = c.rebooking ? `${b.partnerJobRef ?? ''}|rebooked|${c.rebooking}` : (b.partnerJobRef ?? '');
@@ -68,9 +74,14 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
         return { ok: true, status: after.status };
       } catch (err) {
         if (err instanceof AmendTooLate) return { ok: false, code: 'amend_too_late', status: err.status };
-        if (err instanceof AmendDriverOnTheWay) return { ok: false, code: 'amend_driver_on_the_way', status: err.status };
+        if (err instanceof AmendDriverOnTheWay)
+          return { ok: false, code: 'amend_driver_on_the_way', status: err.status };
         if (failureType(err) === BookingFailure.driverOnTheWay) {
-          return { ok: false, code: 'amend_driver_on_the_way', status: (await findBooking(sql, a.ref))?.status ?? null };
+          return {
+            ok: false,
+            code: 'amend_driver_on_the_way',
+            status: (await findBooking(sql, a.ref))?.status ?? null,
+          };
         }
         if (failureType(err) === BookingFailure.closed || isWorkflowGone(err)) {
           return { ok: false, code: 'amend_too_late', status: (await findBooking(sql, a.ref))?.status ?? null };
@@ -89,11 +100,13 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
           return { ok: false, code: 'job_completed', status: (await findBooking(sql, c.ref))?.status ?? null };
         }
         // The passenger is on board: only ops can end the trip.
-        if (failureType(err) === BookingFailure.tripInProgress) return { ok: false, code: 'trip_in_progress', status: 'on_board' };
+        if (failureType(err) === BookingFailure.tripInProgress)
+          return { ok: false, code: 'trip_in_progress', status: 'on_board' };
         // The booking workflow closes once it can no longer be served (unassigned past pickup).
         if (isWorkflowGone(err)) {
           const row = await findBooking(sql, c.ref);
-          if (row && (row.status === 'completed' || row.status === 'no_show')) return { ok: false, code: 'job_completed', status: row.status };
+          if (row && (row.status === 'completed' || row.status === 'no_show'))
+            return { ok: false, code: 'job_completed', status: row.status };
           await markCancelled(sql, c.ref, c.reason);
           return { ok: true, status: 'cancelled' };
         }

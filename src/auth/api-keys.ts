@@ -38,7 +38,16 @@ export async function createApiKey(
     insert into api_keys (id, name, key_prefix, key_hash, partner_id, rate_limit_exempt, sandbox)
     values (${id}, ${opts.name}, ${key.slice(0, 10)}, ${hashApiKey(key)}, ${opts.partnerId ?? null},
             ${opts.rateLimitExempt ?? false}, ${opts.sandbox ?? false})`;
-  return { key, apiKey: { id, name: opts.name, partnerId: opts.partnerId ?? null, rateLimitExempt: !!opts.rateLimitExempt, sandbox: !!opts.sandbox } };
+  return {
+    key,
+    apiKey: {
+      id,
+      name: opts.name,
+      partnerId: opts.partnerId ?? null,
+      rateLimitExempt: !!opts.rateLimitExempt,
+      sandbox: !!opts.sandbox,
+    },
+  };
 }
 
 /**
@@ -57,7 +66,16 @@ export class ApiKeyStore {
     const hash = hashApiKey(plain);
     const cached = this.cache.get(hash);
     if (cached && cached.until > Date.now()) return cached.key;
-    const rows = await this.sql<{ id: string; name: string; partner_id: string | null; rate_limit_exempt: boolean; key_hash: string; sandbox: boolean }[]>`
+    const rows = await this.sql<
+      {
+        id: string;
+        name: string;
+        partner_id: string | null;
+        rate_limit_exempt: boolean;
+        key_hash: string;
+        sandbox: boolean;
+      }[]
+    >`
       select k.id, k.name, k.partner_id, k.rate_limit_exempt, k.key_hash, (k.sandbox or coalesce(p.sandbox, false)) as sandbox
         from api_keys k left join partners p on p.id = k.partner_id
        where k.key_hash = ${hash} and k.revoked_at is null`;
@@ -66,7 +84,13 @@ export class ApiKeyStore {
     // independent of where two hashes first differ.
     const key =
       row && timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))
-        ? { id: row.id, name: row.name, partnerId: row.partner_id, rateLimitExempt: row.rate_limit_exempt, sandbox: row.sandbox }
+        ? {
+            id: row.id,
+            name: row.name,
+            partnerId: row.partner_id,
+            rateLimitExempt: row.rate_limit_exempt,
+            sandbox: row.sandbox,
+          }
         : null;
     if (this.cache.size >= ApiKeyStore.CACHE_MAX) this.cache.clear();
     this.cache.set(hash, { key, until: Date.now() + ApiKeyStore.CACHE_MS });

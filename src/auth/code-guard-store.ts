@@ -97,10 +97,18 @@ export interface Lockout {
 
 /** Identifiers locked now, for the address that guessed, longest first (the ops view). */
 export async function activeLockouts(sql: Sql, limit = 200): Promise<Lockout[]> {
-  const rows = await sql<{ subject: string; address: string; locked_until: Date; lockouts: number; last_failure_at: Date }[]>`
+  const rows = await sql<
+    { subject: string; address: string; locked_until: Date; lockouts: number; last_failure_at: Date }[]
+  >`
     select subject, address, locked_until, lockouts, last_failure_at from sign_in_lockouts
      where locked_until > now() order by locked_until desc limit ${limit}`;
-  return rows.map((r) => ({ subject: r.subject, address: r.address, lockedUntil: r.locked_until, lockouts: r.lockouts, lastFailureAt: r.last_failure_at }));
+  return rows.map((r) => ({
+    subject: r.subject,
+    address: r.address,
+    lockedUntil: r.locked_until,
+    lockouts: r.lockouts,
+    lastFailureAt: r.last_failure_at,
+  }));
 }
 
 /** The prefix of every allowance counted for one recipient (src/auth/code-guard.ts recipientAllowanceKey). */
@@ -111,7 +119,11 @@ export const recipientAllowancePrefix = (recipient: string) => `codes:to:${encod
  * allowance of its recipient (per address, and the day's across addresses), in this window or any.
  * What was cleared, by kind.
  */
-export async function unlock(sql: Sql, subject: string, recipient: string | null): Promise<{ locks: number; allowances: number }> {
+export async function unlock(
+  sql: Sql,
+  subject: string,
+  recipient: string | null,
+): Promise<{ locks: number; allowances: number }> {
   const locks = await sql`delete from sign_in_lockouts where subject = ${subject} returning 1`;
   const allowances = recipient
     ? await sql`delete from rate_limit_counters where starts_with(key, ${recipientAllowancePrefix(recipient)}) returning 1`

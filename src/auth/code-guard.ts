@@ -106,9 +106,12 @@ function tooMany(message: string, ttlMs: number, code = 'too_many_codes'): Refus
 }
 
 const inMinutes = (ms: number) => `${Math.max(1, Math.ceil(ms / 60_000))} minutes`;
-const lockedRefusal = (ms: number) => tooMany(`Too many wrong codes: sign-in is locked for ${inMinutes(ms)}.`, ms, 'sign_in_locked');
+const lockedRefusal = (ms: number) =>
+  tooMany(`Too many wrong codes: sign-in is locked for ${inMinutes(ms)}.`, ms, 'sign_in_locked');
 const paused = (ttlMs: number) =>
-  Refusal.unavailable('codes_paused', 'We cannot send codes right now. Please try again later.', { retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) });
+  Refusal.unavailable('codes_paused', 'We cannot send codes right now. Please try again later.', {
+    retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
+  });
 
 /** The counter of one recipient's codes: per address ('hour', 'day') or across addresses ('all'); ops clear them by recipientAllowancePrefix. */
 export const recipientAllowanceKey = (recipient: string, window: 'hour' | 'day' | 'all', address?: string) =>
@@ -126,11 +129,16 @@ export async function admitCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>
   const locked = await lockouts.lockedFor(s.sql, r.subject, address);
   if (locked > 0) throw lockedRefusal(locked);
 
-  const perAddress = r.returning ? c.SIGN_IN_CODES_PER_ADDRESS_RETURNING_PER_HOUR : c.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR;
+  const perAddress = r.returning
+    ? c.SIGN_IN_CODES_PER_ADDRESS_RETURNING_PER_HOUR
+    : c.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR;
   const bucket = `${r.audience}:${r.returning ? 'returning' : 'new'}`;
   const byAddress = await hitCounter(s.sql, `codes:address:${bucket}:${address}`, HOUR_MS);
   if (byAddress.current > perAddress) {
-    throw tooMany(`Too many codes asked for from this network; try again in ${inMinutes(byAddress.ttl)}.`, byAddress.ttl);
+    throw tooMany(
+      `Too many codes asked for from this network; try again in ${inMinutes(byAddress.ttl)}.`,
+      byAddress.ttl,
+    );
   }
   if (r.interaction) {
     const byInteraction = await hitCounter(s.sql, `codes:interaction:${r.interaction}`, HOUR_MS);
@@ -141,14 +149,20 @@ export async function admitCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>
   const what = r.channel === 'sms' ? 'phone' : 'address';
   const hour = await hitCounter(s.sql, recipientAllowanceKey(r.recipient, 'hour', address), HOUR_MS);
   if (hour.current > c.SIGN_IN_CODES_PER_HOUR) {
-    throw tooMany(`Too many codes sent to this ${what} from this network; try again in ${inMinutes(hour.ttl)}.`, hour.ttl);
+    throw tooMany(
+      `Too many codes sent to this ${what} from this network; try again in ${inMinutes(hour.ttl)}.`,
+      hour.ttl,
+    );
   }
   const day = await hitCounter(s.sql, recipientAllowanceKey(r.recipient, 'day', address), DAY_MS);
   if (day.current > c.SIGN_IN_CODES_PER_DAY) {
     throw tooMany(`Too many codes sent to this ${what} from this network today; try again tomorrow.`, day.ttl);
   }
   const all = await hitCounter(s.sql, recipientAllowanceKey(r.recipient, 'all'), DAY_MS);
-  if (all.current > c.SIGN_IN_CODES_PER_RECIPIENT_PER_DAY && !(await lockouts.signedInFrom(s.sql, r.subject, address, KNOWN_ADDRESS_DAYS))) {
+  if (
+    all.current > c.SIGN_IN_CODES_PER_RECIPIENT_PER_DAY &&
+    !(await lockouts.signedInFrom(s.sql, r.subject, address, KNOWN_ADDRESS_DAYS))
+  ) {
     throw tooMany(`Too many codes sent to this ${what} today; try again tomorrow, or call us.`, all.ttl);
   }
   if (r.sends === false) await refuseWhenCeilingSpent(s, r.channel);
@@ -159,15 +173,25 @@ export async function admitCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>
  * Rule 7: takes one from the day's ceiling, up to NEW_RECIPIENT_SHARE of it for a recipient who is
  * not known. Ops hear once a day when new-recipient codes pause, and once when the ceiling nears.
  */
-async function spendFromCeiling(s: Pick<Services, 'sql' | 'config' | 'notifier'>, channel: CodeChannel, known: boolean): Promise<void> {
+async function spendFromCeiling(
+  s: Pick<Services, 'sql' | 'config' | 'notifier'>,
+  channel: CodeChannel,
+  known: boolean,
+): Promise<void> {
   const ceiling = dailyCeiling(s.config, channel);
-  const { taken, count, ttl } = await lockouts.takeFromAllowance(s.sql, ceilingKey(channel), DAY_MS, known ? ceiling : newRecipientLimit(ceiling));
+  const { taken, count, ttl } = await lockouts.takeFromAllowance(
+    s.sql,
+    ceilingKey(channel),
+    DAY_MS,
+    known ? ceiling : newRecipientLimit(ceiling),
+  );
   if (!taken) {
     if (!known && count < ceiling) await alertOps(s, channel, 'new_recipients_paused', count, ceiling);
     throw paused(ttl);
   }
   // Every code past the mark asks; the outbox key lets one email a day through.
-  if (count >= Math.ceil(ceiling * CODE_CEILING_ALERT_RATIO)) await alertOps(s, channel, 'near_ceiling', count, ceiling);
+  if (count >= Math.ceil(ceiling * CODE_CEILING_ALERT_RATIO))
+    await alertOps(s, channel, 'near_ceiling', count, ceiling);
 }
 
 /**
@@ -175,7 +199,8 @@ async function spendFromCeiling(s: Pick<Services, 'sql' | 'config' | 'notifier'>
  * once the ceiling is spent, so the answer never says whose phone it is. It takes nothing.
  */
 async function refuseWhenCeilingSpent(s: Pick<Services, 'sql' | 'config'>, channel: CodeChannel): Promise<void> {
-  if ((await lockouts.codesToday(s.sql, channel)) >= dailyCeiling(s.config, channel)) throw paused(DAY_MS - (Date.now() % DAY_MS));
+  if ((await lockouts.codesToday(s.sql, channel)) >= dailyCeiling(s.config, channel))
+    throw paused(DAY_MS - (Date.now() % DAY_MS));
 }
 
 async function alertOps(
@@ -197,7 +222,8 @@ async function alertOps(
       to: s.config.OPS_ALERT_EMAIL,
       subject,
       body,
-      idempotencyKey: stage === 'near_ceiling' ? `ops-code-ceiling:${channel}:${day}` : `ops-code-ceiling-new:${channel}:${day}`,
+      idempotencyKey:
+        stage === 'near_ceiling' ? `ops-code-ceiling:${channel}:${day}` : `ops-code-ceiling-new:${channel}:${day}`,
       purpose: 'ops_alert',
     })
     .catch(() => undefined);
@@ -229,11 +255,17 @@ export async function admitGuess(s: Pick<Services, 'sql' | 'config'>, subject: s
 /** Whether this address asked a code for the subject's recipient since yesterday (UTC): its per-address day allowance counted one. */
 async function askedFrom(s: Pick<Services, 'sql'>, subject: string, address: string): Promise<boolean> {
   const recipient = recipientOfSubject(subject);
-  return recipient !== null && lockouts.countedSince(s.sql, recipientAllowanceKey(recipient, 'day', address), 2 * DAY_MS);
+  return (
+    recipient !== null && lockouts.countedSince(s.sql, recipientAllowanceKey(recipient, 'day', address), 2 * DAY_MS)
+  );
 }
 
 /** A wrong code: counted against the identifier for this address (locking it there at the limit) and against the address. */
-export async function recordWrongGuess(s: Pick<Services, 'sql' | 'config'>, subject: string, address: string): Promise<{ lockedForMs: number }> {
+export async function recordWrongGuess(
+  s: Pick<Services, 'sql' | 'config'>,
+  subject: string,
+  address: string,
+): Promise<{ lockedForMs: number }> {
   const key = addressKey(address);
   await lockouts.countAddressFailure(s.sql, key);
   return lockouts.recordFailure(s.sql, subject, key, {
@@ -247,7 +279,12 @@ export async function recordWrongGuess(s: Pick<Services, 'sql' | 'config'>, subj
  * A wrong code, answered: too_many (sign_in_locked) when it was the one that locked the identifier
  * for this address, otherwise the caller's own refusal (the same for a wrong, spent or expired code).
  */
-export async function refuseWrongCode(s: Pick<Services, 'sql' | 'config'>, subject: string, address: string, refusal: Refusal): Promise<never> {
+export async function refuseWrongCode(
+  s: Pick<Services, 'sql' | 'config'>,
+  subject: string,
+  address: string,
+  refusal: Refusal,
+): Promise<never> {
   const { lockedForMs } = await recordWrongGuess(s, subject, address);
   if (lockedForMs > 0) throw lockedRefusal(lockedForMs);
   throw refusal;
@@ -279,7 +316,10 @@ export function recipientOfSubject(subject: string): string | null {
  * address, and every code allowance of its recipient (per address and across addresses), so the
  * next code is sent at once. Whether anything was cleared, and what.
  */
-export async function clearSignIn(s: Pick<Services, 'sql'>, subject: string): Promise<{ cleared: boolean; locks: number; allowances: number }> {
+export async function clearSignIn(
+  s: Pick<Services, 'sql'>,
+  subject: string,
+): Promise<{ cleared: boolean; locks: number; allowances: number }> {
   const { locks, allowances } = await lockouts.unlock(s.sql, subject, recipientOfSubject(subject));
   return { cleared: locks + allowances > 0, locks, allowances };
 }

@@ -14,7 +14,10 @@ export interface StaffMember {
 
 const STAFF_KEY_PREFIX = 'stf_';
 
-export async function createStaff(sql: Sql, s: { name: string; role: StaffRole }): Promise<{ key: string; staff: StaffMember }> {
+export async function createStaff(
+  sql: Sql,
+  s: { name: string; role: StaffRole },
+): Promise<{ key: string; staff: StaffMember }> {
   const key = newSecret(STAFF_KEY_PREFIX);
   const id = randomUUID();
   await sql`insert into staff (id, name, role, key_prefix, key_hash) values (${id}, ${s.name}, ${s.role}, ${key.slice(0, 10)}, ${hashSecret(key)})`;
@@ -32,7 +35,14 @@ export async function verifyStaffKey(sql: Sql, plain: string): Promise<StaffMemb
 /** Every staff action is recorded: who, when, what, on whom, and why. */
 export async function recordStaffAction(
   sql: Sql,
-  a: { staffId: string; action: string; subjectKind: string; subjectId: string; reason: string | null; details?: Record<string, unknown> },
+  a: {
+    staffId: string;
+    action: string;
+    subjectKind: string;
+    subjectId: string;
+    reason: string | null;
+    details?: Record<string, unknown>;
+  },
 ): Promise<void> {
   await sql`insert into staff_actions (staff_id, action, subject_kind, subject_id, reason, details)
             values (${a.staffId}, ${a.action}, ${a.subjectKind}, ${a.subjectId}, ${a.reason}, ${sql.json((a.details ?? {}) as never)})`;
@@ -44,7 +54,14 @@ export async function recordStaffAction(
  */
 export async function recordStaffActionOnce(
   sql: Sql,
-  a: { staffId: string; action: string; subjectKind: string; subjectId: string; reason: string | null; details?: Record<string, unknown> },
+  a: {
+    staffId: string;
+    action: string;
+    subjectKind: string;
+    subjectId: string;
+    reason: string | null;
+    details?: Record<string, unknown>;
+  },
 ): Promise<void> {
   await sql`insert into staff_actions (staff_id, action, subject_kind, subject_id, reason, details)
             select ${a.staffId}, ${a.action}, ${a.subjectKind}, ${a.subjectId}, ${a.reason}, ${sql.json((a.details ?? {}) as never)}
@@ -53,7 +70,9 @@ export async function recordStaffActionOnce(
 }
 
 export async function staffActionsFor(sql: Sql, subjectKind: string, subjectId: string) {
-  return sql<{ action: string; reason: string | null; details: unknown; at: Date; staff_name: string; staff_role: StaffRole }[]>`
+  return sql<
+    { action: string; reason: string | null; details: unknown; at: Date; staff_name: string; staff_role: StaffRole }[]
+  >`
     select a.action, a.reason, a.details, a.at, s.name as staff_name, s.role as staff_role
       from staff_actions a join staff s on s.id = a.staff_id
      where a.subject_kind = ${subjectKind} and a.subject_id = ${subjectId}

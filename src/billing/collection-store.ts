@@ -61,7 +61,12 @@ export const toCollection = (r: Row): CollectionRecord => ({
   paidEventId: r.paid_event_id,
 });
 
-export async function openCollection(sql: Sql, k: InvoiceKey, totalPence: number, provider: string): Promise<CollectionRecord> {
+export async function openCollection(
+  sql: Sql,
+  k: InvoiceKey,
+  totalPence: number,
+  provider: string,
+): Promise<CollectionRecord> {
   await sql`
     insert into invoice_collections (account_kind, account_id, week_start, total_pence, status, provider)
     values (${k.account}, ${k.accountId}, ${k.weekStart}, ${totalPence}, 'unpaid', ${provider})
@@ -77,14 +82,23 @@ export async function findCollection(sql: Query, k: InvoiceKey): Promise<Collect
   return row ? toCollection(row) : null;
 }
 
-export async function collectionsOf(sql: Sql, account: InvoiceAccountKind, accountId: string, weekStarts: Date[]): Promise<Map<string, CollectionRecord>> {
+export async function collectionsOf(
+  sql: Sql,
+  account: InvoiceAccountKind,
+  accountId: string,
+  weekStarts: Date[],
+): Promise<Map<string, CollectionRecord>> {
   if (weekStarts.length === 0) return new Map();
   const rows = await sql<Row[]>`
     select * from invoice_collections where account_kind = ${account} and account_id = ${accountId} and week_start in ${sql(weekStarts)}`;
   return new Map(rows.map((r) => [r.week_start.toISOString(), toCollection(r)]));
 }
 
-export async function saveCollectionLink(sql: Sql, k: InvoiceKey, l: { providerRef: string; payUrl: string; expiresAt: string | null }): Promise<void> {
+export async function saveCollectionLink(
+  sql: Sql,
+  k: InvoiceKey,
+  l: { providerRef: string; payUrl: string; expiresAt: string | null },
+): Promise<void> {
   await sql`
     update invoice_collections set provider_ref = ${l.providerRef}, pay_url = ${l.payUrl}, pay_url_expires_at = ${l.expiresAt}, updated_at = now()
      where account_kind = ${k.account} and account_id = ${k.accountId} and week_start = ${k.weekStart} and status <> 'paid'`;
@@ -107,7 +121,11 @@ export async function markOverdue(sql: Sql, k: InvoiceKey): Promise<boolean> {
 }
 
 /** Paid once: only an unpaid or overdue invoice is marked, so a second event changes nothing. True when this call marked it. */
-export async function markPaid(sql: Query, k: InvoiceKey, p: { eventId: string; amountPence: number; providerRef: string }): Promise<boolean> {
+export async function markPaid(
+  sql: Query,
+  k: InvoiceKey,
+  p: { eventId: string; amountPence: number; providerRef: string },
+): Promise<boolean> {
   const rows = await sql`
     update invoice_collections
        set status = 'paid', paid_at = now(), paid_amount_pence = ${p.amountPence}, paid_event_id = ${p.eventId},
@@ -134,14 +152,21 @@ export async function webhookEventSeen(sql: Query, provider: string, id: string)
 }
 
 /** The events stored for an invoice: its paying one (0 or 1) and the others. */
-export async function storedWebhookEvents(sql: Query, provider: string, invoiceReference: string): Promise<{ paid: number; others: number }> {
+export async function storedWebhookEvents(
+  sql: Query,
+  provider: string,
+  invoiceReference: string,
+): Promise<{ paid: number; others: number }> {
   const [row] = await sql<{ paid: number; others: number }[]>`
     select count(*) filter (where outcome = 'paid')::integer as paid, count(*) filter (where outcome <> 'paid')::integer as others
       from billing_webhook_events where provider = ${provider} and invoice_key = ${invoiceReference}`;
   return row ?? { paid: 0, others: 0 };
 }
 
-export async function storeWebhookEvent(sql: Query, e: { provider: string; id: string; invoiceReference: string; outcome: StoredEventOutcome }): Promise<void> {
+export async function storeWebhookEvent(
+  sql: Query,
+  e: { provider: string; id: string; invoiceReference: string; outcome: StoredEventOutcome },
+): Promise<void> {
   await sql`insert into billing_webhook_events (provider, id, invoice_key, outcome) values (${e.provider}, ${e.id}, ${e.invoiceReference}, ${e.outcome})`;
 }
 
@@ -151,7 +176,11 @@ export interface OpenInvoiceRow extends CollectionRecord {
 }
 
 /** Invoices not paid (unpaid, overdue, or either), oldest first, with whom they are owed by. */
-export async function openCollections(sql: Sql, status: 'unpaid' | 'overdue' | 'open', limit = 200): Promise<OpenInvoiceRow[]> {
+export async function openCollections(
+  sql: Sql,
+  status: 'unpaid' | 'overdue' | 'open',
+  limit = 200,
+): Promise<OpenInvoiceRow[]> {
   const statuses = status === 'open' ? ['unpaid', 'overdue'] : [status];
   const rows = await sql<(Row & { name: string | null; phone: string | null })[]>`
     select c.*, coalesce(d.name, p.name) as name, d.phone
@@ -164,9 +193,14 @@ export async function openCollections(sql: Sql, status: 'unpaid' | 'overdue' | '
   return rows.map((r) => ({ ...toCollection(r), name: r.name ?? r.account_id, phone: r.phone }));
 }
 
-export async function contactOf(sql: Sql, k: InvoiceKey): Promise<{ name: string; phone: string | null; email: string | null } | null> {
+export async function contactOf(
+  sql: Sql,
+  k: InvoiceKey,
+): Promise<{ name: string; phone: string | null; email: string | null } | null> {
   if (k.account === 'driver') {
-    const [d] = await sql<{ name: string; phone: string; email: string | null }[]>`select name, phone, email from drivers where id = ${k.accountId}`;
+    const [d] = await sql<
+      { name: string; phone: string; email: string | null }[]
+    >`select name, phone, email from drivers where id = ${k.accountId}`;
     return d ?? null;
   }
   const [p] = await sql<{ name: string }[]>`select name from partners where id = ${k.accountId}`;

@@ -27,7 +27,11 @@ export function invoiceKeyOf(reference: string | null): InvoiceKey | null {
   // Noon on the Monday is inside its billing week whatever the clocks do.
   const monday = Date.parse(`${m[3]}T12:00:00Z`);
   if (Number.isNaN(monday)) return null;
-  return { account: m[1] as InvoiceKey['account'], accountId: m[2]!, weekStart: new Date(weekStartOf(monday)).toISOString() };
+  return {
+    account: m[1] as InvoiceKey['account'],
+    accountId: m[2]!,
+    weekStart: new Date(weekStartOf(monday)).toISOString(),
+  };
 }
 
 export type WebhookOutcome =
@@ -82,27 +86,45 @@ export async function applyBillingWebhook(
     // with a 500, and the provider retries it.
     await tx`set local lock_timeout = '30s'`;
     await tx`select pg_advisory_xact_lock(hashtextextended(${`billing-webhook:${provider.name}:${reference}`}, 0))`;
-    if (await collections.webhookEventSeen(tx, provider.name, e.eventId)) return { ok: true, duplicate: true, applied: 'already_settled' };
+    if (await collections.webhookEventSeen(tx, provider.name, e.eventId))
+      return { ok: true, duplicate: true, applied: 'already_settled' };
     const c = await collections.findCollection(tx, key);
     if (!c) {
-      log.warn(`billing webhook: ${provider.name} event ${e.eventId} names ${reference}, which is not being collected; acknowledged, not kept`);
+      log.warn(
+        `billing webhook: ${provider.name} event ${e.eventId} names ${reference}, which is not being collected; acknowledged, not kept`,
+      );
       return { ok: true, duplicate: false, applied: 'ignored' };
     }
     const pays = e.outcome === 'succeeded' && e.amountPence >= c.totalPence;
     const kept = await collections.storedWebhookEvents(tx, provider.name, reference);
     if (c.status === 'paid' || (pays && kept.paid > 0)) {
-      if (pays) log.warn(`billing webhook: ${provider.name} event ${e.eventId} pays ${reference}, already paid by ${c.paidEventId ?? 'another event'}: a second payment (refund it?)`);
+      if (pays)
+        log.warn(
+          `billing webhook: ${provider.name} event ${e.eventId} pays ${reference}, already paid by ${c.paidEventId ?? 'another event'}: a second payment (refund it?)`,
+        );
       return { ok: true, duplicate: false, applied: 'already_settled' };
     }
     if (!pays && kept.others >= WEBHOOK_EVENTS_PER_INVOICE) {
-      log.warn(`billing webhook: ${provider.name} event ${e.eventId} (${e.outcome}) for ${reference}: ${kept.others} events kept already; acknowledged, not kept`);
+      log.warn(
+        `billing webhook: ${provider.name} event ${e.eventId} (${e.outcome}) for ${reference}: ${kept.others} events kept already; acknowledged, not kept`,
+      );
       return { ok: true, duplicate: false, applied: 'not_kept' };
     }
     const outcome = pays ? 'paid' : e.outcome === 'failed' ? 'failed' : 'short';
-    await collections.storeWebhookEvent(tx, { provider: provider.name, id: e.eventId, invoiceReference: reference, outcome });
+    await collections.storeWebhookEvent(tx, {
+      provider: provider.name,
+      id: e.eventId,
+      invoiceReference: reference,
+      outcome,
+    });
     // A failed attempt is on the record for ops either way; it changes nothing else.
     if (outcome !== 'paid') await collections.recordPaymentFailure(tx, key, e.eventId);
-    const signal = { eventId: e.eventId, outcome: e.outcome === 'failed' ? 'failed' : 'succeeded', amountPence: e.amountPence, providerRef: e.providerRef } as const;
+    const signal = {
+      eventId: e.eventId,
+      outcome: e.outcome === 'failed' ? 'failed' : 'succeeded',
+      amountPence: e.amountPence,
+      providerRef: e.providerRef,
+    } as const;
     try {
       await s.temporal.workflow.getHandle(invoiceCollectionWorkflowId(key)).signal(invoicePaymentSignal, signal);
       return { ok: true, duplicate: false, applied: 'signalled' };
@@ -128,9 +150,18 @@ export interface DriverInvoiceView extends Invoice {
 }
 
 /** The driver's invoices, newest first, each with its lines and whether it is paid. */
-export async function driverInvoices(s: Pick<Services, 'sql'>, driverId: string, limit = 26): Promise<DriverInvoiceView[]> {
+export async function driverInvoices(
+  s: Pick<Services, 'sql'>,
+  driverId: string,
+  limit = 26,
+): Promise<DriverInvoiceView[]> {
   const invoices = await listInvoices(s.sql, driverId, limit);
-  const found = await collections.collectionsOf(s.sql, 'driver', driverId, invoices.map((i) => new Date(i.weekStart)));
+  const found = await collections.collectionsOf(
+    s.sql,
+    'driver',
+    driverId,
+    invoices.map((i) => new Date(i.weekStart)),
+  );
   return invoices.map((i) => {
     const c = found.get(i.weekStart);
     const status: InvoiceStatusShown = c
@@ -158,17 +189,43 @@ export interface PartnerInvoiceView extends PartnerInvoice {
 }
 
 /** A partner's weekly invoices (SMS about its jobs), newest first, each with whether it is paid. */
-export async function partnerInvoices(s: Pick<Services, 'sql'>, partnerId: string, limit = 26): Promise<PartnerInvoiceView[]> {
+export async function partnerInvoices(
+  s: Pick<Services, 'sql'>,
+  partnerId: string,
+  limit = 26,
+): Promise<PartnerInvoiceView[]> {
   const invoices = await listPartnerInvoices(s.sql, partnerId, { limit });
-  const found = await collections.collectionsOf(s.sql, 'partner', partnerId, invoices.map((i) => new Date(i.weekStart)));
+  const found = await collections.collectionsOf(
+    s.sql,
+    'partner',
+    partnerId,
+    invoices.map((i) => new Date(i.weekStart)),
+  );
   return invoices.map((i) => {
     const c = found.get(i.weekStart);
-    const status: InvoiceStatusShown = c ? c.status : i.totalPence === 0 ? 'nothing_due' : i.totalPence < MIN_COLLECTION_PENCE ? 'below_minimum' : 'not_collected';
-    return { ...i, collection: { status, payUrl: c && c.status !== 'paid' ? c.payUrl : null, paidAt: c?.paidAt ?? null, overdueAt: c?.overdueAt ?? null } };
+    const status: InvoiceStatusShown = c
+      ? c.status
+      : i.totalPence === 0
+        ? 'nothing_due'
+        : i.totalPence < MIN_COLLECTION_PENCE
+          ? 'below_minimum'
+          : 'not_collected';
+    return {
+      ...i,
+      collection: {
+        status,
+        payUrl: c && c.status !== 'paid' ? c.payUrl : null,
+        paidAt: c?.paidAt ?? null,
+        overdueAt: c?.overdueAt ?? null,
+      },
+    };
   });
 }
 
 /** Invoices owed, for ops: unpaid, overdue, or both ('open'). */
-export async function openInvoices(s: Pick<Services, 'sql'>, status: 'unpaid' | 'overdue' | 'open'): Promise<collections.OpenInvoiceRow[]> {
+export async function openInvoices(
+  s: Pick<Services, 'sql'>,
+  status: 'unpaid' | 'overdue' | 'open',
+): Promise<collections.OpenInvoiceRow[]> {
   return collections.openCollections(s.sql, status);
 }

@@ -22,7 +22,11 @@ export interface PartnerInvoice {
  * never count, nor claim links: a claim link is texted because someone else asked for the
  * partner's trip, so the service pays for it, never the partner (docs/billing.md, "Who pays for a text").
  */
-export async function partnersSmsInWeek(sql: Sql, weekStart: string, weekEnd: string): Promise<Array<{ partnerId: string; smsCount: number }>> {
+export async function partnersSmsInWeek(
+  sql: Sql,
+  weekStart: string,
+  weekEnd: string,
+): Promise<Array<{ partnerId: string; smsCount: number }>> {
   const rows = await sql<{ partner_id: string; n: number }[]>`
     select b.partner_id, count(*)::integer as n
       from outbox o join bookings b on b.ref = o.booking_ref
@@ -59,12 +63,21 @@ export async function insertPartnerInvoice(sql: Sql, i: PartnerInvoice): Promise
 }
 
 /** The partner's invoices, newest first (or the one week asked for). */
-export async function listPartnerInvoices(sql: Sql, partnerId: string, o: { weekStart?: string; limit?: number } = {}): Promise<PartnerInvoice[]> {
+export async function listPartnerInvoices(
+  sql: Sql,
+  partnerId: string,
+  o: { weekStart?: string; limit?: number } = {},
+): Promise<PartnerInvoice[]> {
   const rows = await sql<Row[]>`
     select * from partner_invoices
      where partner_id = ${partnerId} ${o.weekStart ? sql`and week_start = ${o.weekStart}` : sql``}
      order by week_start desc limit ${o.limit ?? 52}`;
-  const lines = await invoiceLines(sql, 'partner', partnerId, rows.map((r) => r.week_start));
+  const lines = await invoiceLines(
+    sql,
+    'partner',
+    partnerId,
+    rows.map((r) => r.week_start),
+  );
   return rows.map((r) => ({
     partnerId: r.partner_id,
     weekStart: r.week_start.toISOString(),

@@ -15,7 +15,12 @@ export interface BillingSettings {
   opsAlertEmail: string;
 }
 
-export function billingPrices(config: Pick<Config, 'THIRD_PARTY_JOB_SOURCE' | 'THIRD_PARTY_JOB_FEE_PENCE' | 'CARD_FEE_BASIS_POINTS' | 'CARD_FEE_FIXED_PENCE'>): BillingPrices {
+export function billingPrices(
+  config: Pick<
+    Config,
+    'THIRD_PARTY_JOB_SOURCE' | 'THIRD_PARTY_JOB_FEE_PENCE' | 'CARD_FEE_BASIS_POINTS' | 'CARD_FEE_FIXED_PENCE'
+  >,
+): BillingPrices {
   return {
     thirdPartySource: config.THIRD_PARTY_JOB_SOURCE || null,
     thirdPartyJobFeePence: config.THIRD_PARTY_JOB_FEE_PENCE,
@@ -33,9 +38,20 @@ export function paymentProviderFromConfig(config: Config): PaymentProvider {
     });
   }
   if (config.BILLING_PAYMENT_PROVIDER === 'none') return createNoProvider();
-  return createTestProvider({ webhookSecret: config.BILLING_TEST_WEBHOOK_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
+  return createTestProvider({
+    webhookSecret: config.BILLING_TEST_WEBHOOK_SECRET,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
 }
 
-export function billingSettings(config: Config, provider: PaymentProvider = paymentProviderFromConfig(config)): BillingSettings {
-  return { prices: billingPrices(config), provider, publicBaseUrl: config.PUBLIC_BASE_URL, opsAlertEmail: config.OPS_ALERT_EMAIL };
+export function billingSettings(
+  config: Config,
+  provider: PaymentProvider = paymentProviderFromConfig(config),
+): BillingSettings {
+  return {
+    prices: billingPrices(config),
+    provider,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    opsAlertEmail: config.OPS_ALERT_EMAIL,
+  };
 }

@@ -28,7 +28,11 @@ export interface StripeSettings {
   fetch?: typeof fetch;
 }
 
-const CheckoutSession = z.object({ id: z.string().min(1), url: z.string().url(), expires_at: z.number().int().nullable().optional() });
+const CheckoutSession = z.object({
+  id: z.string().min(1),
+  url: z.string().url(),
+  expires_at: z.number().int().nullable().optional(),
+});
 
 const StripeEvent = z.object({
   id: z.string().min(1).max(255),
@@ -54,13 +58,21 @@ export function stripeSignature(secret: string, timestamp: number, body: string)
   return createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
 }
 
-export function verifyStripeSignature(secrets: string[], header: string | undefined, body: string, nowSeconds: number): { ok: true } | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' } {
+export function verifyStripeSignature(
+  secrets: string[],
+  header: string | undefined,
+  body: string,
+  nowSeconds: number,
+): { ok: true } | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' } {
   if (!header || header.length > 2000) return { ok: false, reason: 'missing_headers' };
   const parts = header.split(',').map((p) => p.trim().split('='));
   const t = parts.find(([k]) => k === 't')?.[1];
-  const signatures = parts.filter(([k, v]) => k === 'v1' && v && /^[0-9a-f]{64}$/.test(v)).map(([, v]) => Buffer.from(v!, 'hex'));
+  const signatures = parts
+    .filter(([k, v]) => k === 'v1' && v && /^[0-9a-f]{64}$/.test(v))
+    .map(([, v]) => Buffer.from(v!, 'hex'));
   if (!t || !/^\d{1,12}$/.test(t) || signatures.length === 0) return { ok: false, reason: 'missing_headers' };
-  if (Math.abs(nowSeconds - Number(t)) > BILLING_WEBHOOK_TOLERANCE_SECONDS) return { ok: false, reason: 'stale_timestamp' };
+  if (Math.abs(nowSeconds - Number(t)) > BILLING_WEBHOOK_TOLERANCE_SECONDS)
+    return { ok: false, reason: 'stale_timestamp' };
   for (const secret of secrets) {
     const expected = Buffer.from(stripeSignature(secret, Number(t), body), 'hex');
     if (signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))) return { ok: true };
@@ -126,10 +138,14 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
           // Not JSON: the status says enough.
         }
         // 409 (an idempotent request still in flight), 429 and 5xx pass; other 4xx are this request's fault.
-        throw new PaymentProviderError(`Stripe refused the checkout session: ${message}`, res.status === 409 || res.status === 429 || res.status >= 500);
+        throw new PaymentProviderError(
+          `Stripe refused the checkout session: ${message}`,
+          res.status === 409 || res.status === 429 || res.status >= 500,
+        );
       }
       const session = CheckoutSession.safeParse(JSON.parse(text));
-      if (!session.success) throw new PaymentProviderError('Stripe answered a checkout session without an id or url', true);
+      if (!session.success)
+        throw new PaymentProviderError('Stripe answered a checkout session without an id or url', true);
       return {
         provider: 'stripe',
         providerRef: session.data.id,

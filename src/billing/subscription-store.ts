@@ -1,6 +1,12 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
-import type { Invoice, InvoiceCharge, InvoiceLine, SubscriptionRecord, TrialExtension } from '../../workflows/billing/definitions.js';
+import type {
+  Invoice,
+  InvoiceCharge,
+  InvoiceLine,
+  SubscriptionRecord,
+  TrialExtension,
+} from '../../workflows/billing/definitions.js';
 
 // The subscription tables (migration 00006): the driver's subscription row, trial extensions and
 // weekly invoices, plus the two weekly figures billing reads (earnings and SMS). The workflow
@@ -36,7 +42,12 @@ export async function recordTrialExtension(sql: Sql, e: TrialExtension): Promise
  * weeks under the line. Only staff can: when a record in force for the trip was made by ops (a
  * correction after the passenger did not pay, say), its amount is the trip's figure.
  */
-export async function weekEarningsPence(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number> {
+export async function weekEarningsPence(
+  sql: Sql,
+  driverId: string,
+  weekStart: string,
+  weekEnd: string,
+): Promise<number> {
   const [row] = await sql<{ pence: number }[]>`
     select coalesce(sum(case when p.by_ops then p.paid else greatest(b.fare_pence, coalesce(p.paid, 0)) end), 0)::integer as pence
       from bookings b
@@ -74,7 +85,13 @@ export async function weekSmsCount(sql: Sql, driverId: string, weekStart: string
  * Completed jobs from the named third-party job source (spec 8: fees for jobs originating from one
  * named source) the driver completed in the week, counted like earnings: by `completed_at`.
  */
-export async function weekThirdPartyJobs(sql: Sql, driverId: string, source: string, weekStart: string, weekEnd: string): Promise<number> {
+export async function weekThirdPartyJobs(
+  sql: Sql,
+  driverId: string,
+  source: string,
+  weekStart: string,
+  weekEnd: string,
+): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::integer as n from bookings
      where driver_id = ${driverId} and status = 'completed' and partner_id = ${source}
@@ -87,7 +104,12 @@ export async function weekThirdPartyJobs(sql: Sql, driverId: string, source: str
  * payment records in force whose method is card): the card rail's processor fee is charged on
  * each. Cash, the driver's own payment link and bank transfers carry no fee.
  */
-export async function weekCardPayments(sql: Sql, driverId: string, weekStart: string, weekEnd: string): Promise<number[]> {
+export async function weekCardPayments(
+  sql: Sql,
+  driverId: string,
+  weekStart: string,
+  weekEnd: string,
+): Promise<number[]> {
   const rows = await sql<{ pence: number }[]>`
     select sum(e.amount_pence)::integer as pence
       from bookings b join effective_payment_records e on e.booking_ref = b.ref
@@ -124,7 +146,13 @@ interface LineRow {
   description: string;
 }
 
-const toLine = (l: LineRow): InvoiceLine => ({ kind: l.kind, quantity: l.quantity, unitPence: l.unit_pence, amountPence: l.amount_pence, description: l.description });
+const toLine = (l: LineRow): InvoiceLine => ({
+  kind: l.kind,
+  quantity: l.quantity,
+  unitPence: l.unit_pence,
+  amountPence: l.amount_pence,
+  description: l.description,
+});
 
 const toInvoice = (r: InvoiceRow, lines: InvoiceLine[]): Invoice => ({
   driverId: r.driver_id,
@@ -144,7 +172,12 @@ const toInvoice = (r: InvoiceRow, lines: InvoiceLine[]): Invoice => ({
 });
 
 /** The invoices' lines, in the order they were written. */
-export async function invoiceLines(sql: Sql, account: 'driver' | 'partner', accountId: string, weekStarts: Date[]): Promise<Map<string, InvoiceLine[]>> {
+export async function invoiceLines(
+  sql: Sql,
+  account: 'driver' | 'partner',
+  accountId: string,
+  weekStarts: Date[],
+): Promise<Map<string, InvoiceLine[]>> {
   const byWeek = new Map<string, InvoiceLine[]>();
   if (weekStarts.length === 0) return byWeek;
   const rows = await sql<LineRow[]>`
@@ -160,7 +193,12 @@ export async function invoiceLines(sql: Sql, account: 'driver' | 'partner', acco
 
 async function withLines(sql: Sql, rows: InvoiceRow[]): Promise<Invoice[]> {
   if (rows.length === 0) return [];
-  const lines = await invoiceLines(sql, 'driver', rows[0]!.driver_id, rows.map((r) => r.week_start));
+  const lines = await invoiceLines(
+    sql,
+    'driver',
+    rows[0]!.driver_id,
+    rows.map((r) => r.week_start),
+  );
   return rows.map((r) => toInvoice(r, lines.get(r.week_start.toISOString()) ?? []));
 }
 
@@ -188,7 +226,13 @@ export async function insertInvoice(
   return invoice;
 }
 
-export async function insertLines(sql: Sql | TransactionSql, account: 'driver' | 'partner', accountId: string, weekStart: string, lines: InvoiceLine[]): Promise<void> {
+export async function insertLines(
+  sql: Sql | TransactionSql,
+  account: 'driver' | 'partner',
+  accountId: string,
+  weekStart: string,
+  lines: InvoiceLine[],
+): Promise<void> {
   for (const [position, l] of lines.entries()) {
     await sql`
       insert into invoice_lines (account_kind, account_id, week_start, position, kind, quantity, unit_pence, amount_pence, description)

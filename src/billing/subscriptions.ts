@@ -59,7 +59,11 @@ export async function extendTrial(
  * The driver's subscription as the driver app shows it. Days of trial left are counted on the
  * caller's clock: the workflow's own clock stands still while it sleeps towards the trial end.
  */
-export async function subscriptionState(client: Client, driverId: string, now: Date = new Date()): Promise<SubscriptionState> {
+export async function subscriptionState(
+  client: Client,
+  driverId: string,
+  now: Date = new Date(),
+): Promise<SubscriptionState> {
   const s = await client.workflow.getHandle(subscriptionWorkflowId(driverId)).query(subscriptionStateQuery);
   const left = Date.parse(s.trialEndsAt) - now.getTime();
   return { ...s, trialDaysRemaining: s.state === 'trial' ? Math.max(0, Math.ceil(left / 86_400_000)) : 0 };

@@ -39,10 +39,20 @@ export function createTestProvider(settings: { webhookSecret: string; publicBase
       if (requests.length >= 1000) requests.shift();
       requests.push(r);
       const ref = testCollectionRef(r.idempotencyKey);
-      return { provider: 'test', providerRef: ref, payUrl: `${settings.publicBaseUrl}/billing/test-pay/${ref}`, expiresAt: null };
+      return {
+        provider: 'test',
+        providerRef: ref,
+        payUrl: `${settings.publicBaseUrl}/billing/test-pay/${ref}`,
+        expiresAt: null,
+      };
     },
     parseWebhook(headers, rawBody, nowSeconds): WebhookCheck {
-      const check = verifyWebhook([settings.webhookSecret], { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] }, rawBody, nowSeconds);
+      const check = verifyWebhook(
+        [settings.webhookSecret],
+        { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] },
+        rawBody,
+        nowSeconds,
+      );
       if (!check.ok) return check;
       let e: TestProviderEvent;
       try {
@@ -50,13 +60,33 @@ export function createTestProvider(settings: { webhookSecret: string; publicBase
       } catch {
         return { ok: false, reason: 'invalid_event' };
       }
-      const outcome = e.type === 'invoice.paid' ? 'succeeded' : e.type === 'invoice.payment_failed' ? 'failed' : 'ignored';
-      return { ok: true, event: { eventId: headers['webhook-id']!, outcome, invoiceReference: e.data.invoice_reference, amountPence: e.data.amount_pence, providerRef: e.data.reference } };
+      const outcome =
+        e.type === 'invoice.paid' ? 'succeeded' : e.type === 'invoice.payment_failed' ? 'failed' : 'ignored';
+      return {
+        ok: true,
+        event: {
+          eventId: headers['webhook-id']!,
+          outcome,
+          invoiceReference: e.data.invoice_reference,
+          amountPence: e.data.amount_pence,
+          providerRef: e.data.reference,
+        },
+      };
     },
   };
 }
 
 /** The headers a test double's webhook delivery carries (for tests and local development). */
-export function signTestProviderEvent(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
-  return { 'webhook-id': id, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': signWebhook(secret, id, timestampSeconds, body), 'content-type': 'application/json' };
+export function signTestProviderEvent(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': signWebhook(secret, id, timestampSeconds, body),
+    'content-type': 'application/json',
+  };
 }

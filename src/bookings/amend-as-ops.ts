@@ -27,15 +27,24 @@ export interface OpsAmendment {
  * is texted the booking as it now stands, and the action is recorded with its reason. Refused once
  * the passenger is on board, and a new place once the driver is on the way.
  */
-export async function amendAsOps(s: Services, staff: StaffMember, ref: string, a: OpsAmendment): Promise<BookingWithDriver> {
+export async function amendAsOps(
+  s: Services,
+  staff: StaffMember,
+  ref: string,
+  a: OpsAmendment,
+): Promise<BookingWithDriver> {
   const row = await findBooking(s.sql, ref);
   if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
   const placesMove = a.pickup !== undefined || a.dropoff !== undefined;
   if (!placesMove && a.pickupAt === undefined) {
-    throw Refusal.invalid('nothing_to_amend', 'Say the new pickup time, pickup or drop-off.', { field: { name: 'pickup_at', message: 'or pickup, or dropoff, is required' } });
+    throw Refusal.invalid('nothing_to_amend', 'Say the new pickup time, pickup or drop-off.', {
+      field: { name: 'pickup_at', message: 'or pickup, or dropoff, is required' },
+    });
   }
   if (a.pickupAt !== undefined && Date.parse(a.pickupAt) < s.now().getTime()) {
-    throw Refusal.invalid('depart_at_in_past', 'The new pickup time is in the past.', { field: { name: 'pickup_at', message: 'must not be in the past' } });
+    throw Refusal.invalid('depart_at_in_past', 'The new pickup time is in the past.', {
+      field: { name: 'pickup_at', message: 'must not be in the past' },
+    });
   }
   // A booking for now, or whose pickup time has come, is priced as leaving now.
   const pickupAt = a.pickupAt ?? new Date(Math.max(row.pickup_at.getTime(), s.now().getTime())).toISOString();
@@ -67,13 +76,23 @@ export async function amendAsOps(s: Services, staff: StaffMember, ref: string, a
         }
       : {}),
     // A partner's agreed fare stands; any other is the tariff's for the trip as it now is.
-    ...(row.fare_source === 'partner' ? {} : { fare: { farePence: trip.price.totalPence, fareSource: 'tariff' as const } }),
+    ...(row.fare_source === 'partner'
+      ? {}
+      : { fare: { farePence: trip.price.totalPence, fareSource: 'tariff' as const } }),
   };
   try {
     await amendBooking(s, ref, amendment);
   } catch (err) {
-    if (err instanceof AmendTooLate) throw Refusal.conflict('too_late_to_amend', `Booking ${ref} is ${err.status.replace(/_/g, ' ')}: it can no longer be amended.`);
-    if (err instanceof AmendDriverOnTheWay) throw Refusal.conflict('amend_driver_on_the_way', `The driver of ${ref} is on the way: the pickup and drop-off can no longer change.`);
+    if (err instanceof AmendTooLate)
+      throw Refusal.conflict(
+        'too_late_to_amend',
+        `Booking ${ref} is ${err.status.replace(/_/g, ' ')}: it can no longer be amended.`,
+      );
+    if (err instanceof AmendDriverOnTheWay)
+      throw Refusal.conflict(
+        'amend_driver_on_the_way',
+        `The driver of ${ref} is on the way: the pickup and drop-off can no longer change.`,
+      );
     if (isWorkflowGone(err)) throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
     throw err;
   }
@@ -83,13 +102,32 @@ export async function amendAsOps(s: Services, staff: StaffMember, ref: string, a
     subjectKind: 'booking',
     subjectId: ref,
     reason: a.reason,
-    details: { before: { pickup: row.pickup.label, dropoff: row.dropoff.label, pickup_at: row.pickup_at.toISOString(), fare_pence: row.fare_pence }, after: { pickup: trip.pickup.label, dropoff: trip.dropoff.label, pickup_at: trip.departAt.toISOString(), fare_pence: amendment.fare?.farePence ?? row.fare_pence } },
+    details: {
+      before: {
+        pickup: row.pickup.label,
+        dropoff: row.dropoff.label,
+        pickup_at: row.pickup_at.toISOString(),
+        fare_pence: row.fare_pence,
+      },
+      after: {
+        pickup: trip.pickup.label,
+        dropoff: trip.dropoff.label,
+        pickup_at: trip.departAt.toISOString(),
+        fare_pence: amendment.fare?.farePence ?? row.fare_pence,
+      },
+    },
   });
   const after = (await findBooking(s.sql, ref)) ?? row;
   // Each amendment told once (its number among the booking's amendments); a partner's customer hears from the partner.
   const amendments = (await staffActionsFor(s.sql, 'booking', ref)).filter((x) => x.action === 'booking.amend').length;
   if (after.passenger_phone && passengerHearsFromUs(after.source)) {
-    const msg = { channel: 'sms' as const, to: after.passenger_phone, body: renderPassengerAmendedText(after), idempotencyKey: `amended-by-ops:${ref}:${amendments}`, bookingRef: ref };
+    const msg = {
+      channel: 'sms' as const,
+      to: after.passenger_phone,
+      body: renderPassengerAmendedText(after),
+      idempotencyKey: `amended-by-ops:${ref}:${amendments}`,
+      bookingRef: ref,
+    };
     // The amendment stands whether or not the text goes: an undeliverable number is not an error here.
     await sendBestEffort(s.notifier, msg, () => undefined);
   }

@@ -37,7 +37,11 @@ export class AmendDriverOnTheWay extends Error {
  * pickup or drop-off once the driver is on the way; the workflow's own refusals (BookingClosed,
  * DriverOnTheWay) or WorkflowNotFoundError when the booking moved on in between.
  */
-export async function amendBooking(deps: { temporal: Client }, ref: string, amendment: BookingAmendment): Promise<BookingState> {
+export async function amendBooking(
+  deps: { temporal: Client },
+  ref: string,
+  amendment: BookingAmendment,
+): Promise<BookingState> {
   const handle = deps.temporal.workflow.getHandle(bookingWorkflowId(ref));
   const now = await handle.query(bookingStateQuery);
   if (TOO_LATE_TO_AMEND.includes(now.status)) throw new AmendTooLate(now.status);

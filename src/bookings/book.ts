@@ -94,7 +94,16 @@ function offerPolicy(config: Config): Pick<DispatchPolicy, 'offerGroupSize' | 'o
 }
 
 export function placeSnapshot(g: GeoLocation): PlaceSnapshot {
-  return { label: g.label, kind: g.kind, lat: g.lat, lon: g.lon, postcodeDistrict: g.postcodeDistrict, council: g.council, precision: g.precision, country: g.country };
+  return {
+    label: g.label,
+    kind: g.kind,
+    lat: g.lat,
+    lon: g.lon,
+    postcodeDistrict: g.postcodeDistrict,
+    council: g.council,
+    precision: g.precision,
+    country: g.country,
+  };
 }
 
 function passengerFields(p: Passenger) {
@@ -118,7 +127,10 @@ export async function refusePartnerNotAllowed(s: Pick<BookingDeps, 'sql'>, apiKe
   if (!apiKey?.partnerId) return;
   const partner = await findPartner(s.sql, apiKey.partnerId);
   if (partner && !partner.allowedToBook) {
-    throw Refusal.forbidden('partner_not_allowed', 'This partner is not allowed to book; ask the network operator to enable booking for it.');
+    throw Refusal.forbidden(
+      'partner_not_allowed',
+      'This partner is not allowed to book; ask the network operator to enable booking for it.',
+    );
   }
 }
 
@@ -164,11 +176,16 @@ async function createOrAnswer(
   if (repeat === 'owner') {
     await admitNewRide(s, caller.owner, trip.phone, claim.ref);
     // Who caused this ride's texts, for the sending policy's allowances (src/notify/sending-policy.ts).
-    await recordBookingSender(s.sql, { ref: claim.ref, principal: caller.owner.principal, address: addressKey(caller.address) });
+    await recordBookingSender(s.sql, {
+      ref: claim.ref,
+      principal: caller.owner.principal,
+      address: addressKey(caller.address),
+    });
     const booking = await createBooking(bookingStarter(s), identity, farePence, build, caller.owner, claim);
     return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
   }
-  if (repeat === 'same_caller' || repeat === 'same_email') return { ...(await existingBooking(s, claim.ref, farePence)), manageToken: null };
+  if (repeat === 'same_caller' || repeat === 'same_email')
+    return { ...(await existingBooking(s, claim.ref, farePence)), manageToken: null };
   const texted = await sendClaimLink(s, trip, { address: caller.address, sandbox: caller.sandbox });
   throw Refusal.conflict(
     'booking_exists',
@@ -198,7 +215,9 @@ async function admitNewRide(s: BookingDeps, owner: RequestOwner, phone: string, 
     const { current, ttl } = await hitCounter(s.sql, key, HOUR_MS);
     if (current > max) {
       const retry = Math.ceil(ttl / 1000);
-      throw Refusal.tooMany(code, `Too many new bookings for ${what}; retry in ${retry} s.`, { retryAfterSeconds: retry });
+      throw Refusal.tooMany(code, `Too many new bookings for ${what}; retry in ${retry} s.`, {
+        retryAfterSeconds: retry,
+      });
     }
   }
 }
@@ -206,21 +225,32 @@ async function admitNewRide(s: BookingDeps, owner: RequestOwner, phone: string, 
 /** A ride made by an earlier request, once its record exists (its first request may still be making it). */
 async function existingBooking(s: BookingDeps, ref: string, farePence: number): Promise<StartedBooking> {
   try {
-    const state = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+    const state = await s.temporal.workflow
+      .getHandle(bookingWorkflowId(ref))
+      .executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
     const row = await findBooking(s.sql, ref);
     return { ref, state, farePence: row?.fare_pence ?? farePence };
   } catch (err) {
     if (!isWorkflowGone(err)) throw err;
     const row = await findBooking(s.sql, ref);
-    if (!row) throw Refusal.conflict('booking_in_progress', 'This trip is being booked by an earlier request; retry in a moment.', { retryAfterSeconds: 1 });
+    if (!row)
+      throw Refusal.conflict(
+        'booking_in_progress',
+        'This trip is being booked by an earlier request; retry in a moment.',
+        { retryAfterSeconds: 1 },
+      );
     return { ref, state: { status: row.status } as BookingState, farePence: row.fare_pence };
   }
 }
 
 /** Who the booking is for beyond its passenger: a sender's job, or the signed-in passenger an assistant booked for. */
-function senderFields(r: TripBookingRequest): Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId' | 'passengerAccountId'> {
+function senderFields(
+  r: TripBookingRequest,
+): Pick<NewBooking, 'partnerId' | 'partnerJobRef' | 'operatorId' | 'passengerAccountId'> {
   return {
-    ...(r.senderJob ? { partnerId: r.senderJob.partnerId, partnerJobRef: r.senderJob.jobRef, operatorId: r.senderJob.operatorId } : {}),
+    ...(r.senderJob
+      ? { partnerId: r.senderJob.partnerId, partnerJobRef: r.senderJob.jobRef, operatorId: r.senderJob.operatorId }
+      : {}),
     ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
   };
 }
@@ -237,15 +267,24 @@ export interface PricedTripBooking {
  * intake (src/partners/intake.ts) prices here and hands the input to the job's own workflow, which
  * books it when the job's order allows; a sender's job reference is then the request's identity.
  */
-export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest, side: { sandbox?: boolean | undefined } = {}): Promise<PricedTripBooking> {
+export async function priceTripBooking(
+  s: BookingDeps,
+  r: TripBookingRequest,
+  side: { sandbox?: boolean | undefined } = {},
+): Promise<PricedTripBooking> {
   // One standing on every route: the booking's email or phone blocked is a 403 (a partner's job a rejected one).
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone || null });
   const partnerId = r.senderJob?.partnerId ?? r.apiKey?.partnerId;
   if (r.agreedFarePence !== undefined && !partnerId) {
-    throw Refusal.forbidden('fare_not_allowed', 'Only partner keys may supply a fare; omit it to be priced on the published tariff.');
+    throw Refusal.forbidden(
+      'fare_not_allowed',
+      'Only partner keys may supply a fare; omit it to be priced on the published tariff.',
+    );
   }
   if (r.pickupMayBePast === false && r.departAt !== undefined && Date.parse(r.departAt) < s.now().getTime()) {
-    throw Refusal.invalid('depart_at_in_past', 'The pickup time is in the past.', { field: { name: r.fields.departAt, message: 'must not be in the past' } });
+    throw Refusal.invalid('depart_at_in_past', 'The pickup time is in the past.', {
+      field: { name: r.fields.departAt, message: 'must not be in the past' },
+    });
   }
   const trip = await priceTrip(s, {
     fields: r.fields,
@@ -293,8 +332,18 @@ export async function priceTripBooking(s: BookingDeps, r: TripBookingRequest, si
       ...senderFields(r),
       ...(trip.override && r.agreedFarePence === undefined ? { rateOverrideId: trip.override.id } : {}),
     },
-    job: jobSpec({ pickupAt: trip.departAt, passengers: r.passengers, vehicleType: r.vehicleType, notes: r.passenger.notes }),
-    policy: dispatchPolicy(s.config, { pickupAt: new Date(trip.departAt), pickupKind: trip.pickup.kind, dropoffKind: trip.dropoff.kind, distanceMeters: trip.distanceMeters }),
+    job: jobSpec({
+      pickupAt: trip.departAt,
+      passengers: r.passengers,
+      vehicleType: r.vehicleType,
+      notes: r.passenger.notes,
+    }),
+    policy: dispatchPolicy(s.config, {
+      pickupAt: new Date(trip.departAt),
+      pickupKind: trip.pickup.kind,
+      dropoffKind: trip.dropoff.kind,
+      distanceMeters: trip.distanceMeters,
+    }),
     awaitEmailConfirmation: r.awaitEmailConfirmation,
     emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
   });
@@ -315,36 +364,56 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
   const redemption = await redeemQuote(s, q.id, { requestId: identity.key, bookingRef: ref });
   if (redemption.bookingRef !== ref) {
     // This request's earlier booking was cancelled: the quote went with it.
-    throw Refusal.conflict('quote_already_redeemed', `Quote ${q.id} was used for a booking since cancelled. Ask for a new quote.`);
+    throw Refusal.conflict(
+      'quote_already_redeemed',
+      `Quote ${q.id} was used for a booking since cancelled. Ask for a new quote.`,
+    );
   }
   // A pickup time that passed while the quote sat unused becomes "now".
   const pickupAt = q.depart_at.getTime() < s.now().getTime() ? s.now() : q.depart_at;
-  return createOrAnswer(s, caller, claim, identity, q.fare_pence, (bookingRef) => ({
-    booking: {
-      ref: bookingRef,
-      source: r.source,
-      quoteId: q.id,
-      ...passengerFields(r.passenger),
-      pickupQuery: q.pickup_query,
-      dropoffQuery: q.dropoff_query,
-      pickup: placeSnapshot(q.pickup),
-      dropoff: placeSnapshot(q.dropoff),
-      pickupArea: q.tariff.areaId,
-      farePence: q.fare_pence,
-      fareSource: 'quote',
-      distanceM: q.distance_m,
-      durationS: q.duration_s,
-      requestFingerprint: null,
-      identity: identity.key,
-      meetAndGreet: q.meet_and_greet,
-      ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
-      ...(q.rate_override_id ? { rateOverrideId: q.rate_override_id } : {}),
-    },
-    job: jobSpec({ pickupAt, passengers: q.passengers, vehicleType: q.vehicle_type, notes: r.passenger.notes }),
-    policy: dispatchPolicy(s.config, { pickupAt, pickupKind: q.pickup.kind, dropoffKind: q.dropoff.kind, distanceMeters: q.distance_m }),
-    awaitEmailConfirmation: r.awaitEmailConfirmation,
-    emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
-  }), { ref, phone: r.passenger.phone, pickupLabel: q.pickup.label, dropoffLabel: q.dropoff.label, pickupAt });
+  return createOrAnswer(
+    s,
+    caller,
+    claim,
+    identity,
+    q.fare_pence,
+    (bookingRef) => ({
+      booking: {
+        ref: bookingRef,
+        source: r.source,
+        quoteId: q.id,
+        ...passengerFields(r.passenger),
+        pickupQuery: q.pickup_query,
+        dropoffQuery: q.dropoff_query,
+        pickup: placeSnapshot(q.pickup),
+        dropoff: placeSnapshot(q.dropoff),
+        pickupArea: q.tariff.areaId,
+        farePence: q.fare_pence,
+        fareSource: 'quote',
+        distanceM: q.distance_m,
+        durationS: q.duration_s,
+        requestFingerprint: null,
+        identity: identity.key,
+        meetAndGreet: q.meet_and_greet,
+        ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
+        ...(q.rate_override_id ? { rateOverrideId: q.rate_override_id } : {}),
+      },
+      job: jobSpec({ pickupAt, passengers: q.passengers, vehicleType: q.vehicle_type, notes: r.passenger.notes }),
+      policy: dispatchPolicy(s.config, {
+        pickupAt,
+        pickupKind: q.pickup.kind,
+        dropoffKind: q.dropoff.kind,
+        distanceMeters: q.distance_m,
+      }),
+      awaitEmailConfirmation: r.awaitEmailConfirmation,
+      emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
+    }),
+    { ref, phone: r.passenger.phone, pickupLabel: q.pickup.label, dropoffLabel: q.dropoff.label, pickupAt },
+  );
 }
 
-const bookingStarter = (s: BookingDeps): BookingStarter => ({ sql: s.sql, temporal: s.temporal, taskQueue: s.config.TEMPORAL_TASK_QUEUE });
+const bookingStarter = (s: BookingDeps): BookingStarter => ({
+  sql: s.sql,
+  temporal: s.temporal,
+  taskQueue: s.config.TEMPORAL_TASK_QUEUE,
+});

@@ -29,15 +29,37 @@ export async function cancelBooking(
  * Ops cancel a live booking, saying why (kept with the booking and in staff_actions, once): the
  * passenger is told it was cancelled by Direct Taxi operations and the driver that it is, never why.
  */
-export async function cancelAsOps(s: Services, staff: StaffMember, ref: string, reason: string): Promise<BookingWithDriver> {
+export async function cancelAsOps(
+  s: Services,
+  staff: StaffMember,
+  ref: string,
+  reason: string,
+): Promise<BookingWithDriver> {
   const row = await findBooking(s.sql, ref);
   if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
-  const after = await cancelRow(s, row, screenedOrDropped('reason', reason, { maxLength: 300, multiline: true }), 'ops');
-  await recordStaffActionOnce(s.sql, { staffId: staff.id, action: 'booking.cancel', subjectKind: 'booking', subjectId: ref, reason, details: { status_before: row.status, driver_id: row.driver_id } });
+  const after = await cancelRow(
+    s,
+    row,
+    screenedOrDropped('reason', reason, { maxLength: 300, multiline: true }),
+    'ops',
+  );
+  await recordStaffActionOnce(s.sql, {
+    staffId: staff.id,
+    action: 'booking.cancel',
+    subjectKind: 'booking',
+    subjectId: ref,
+    reason,
+    details: { status_before: row.status, driver_id: row.driver_id },
+  });
   return after;
 }
 
-async function cancelRow(s: Services, row: BookingWithDriver, reason: string | null, by: CancelInput['by']): Promise<BookingWithDriver> {
+async function cancelRow(
+  s: Services,
+  row: BookingWithDriver,
+  reason: string | null,
+  by: CancelInput['by'],
+): Promise<BookingWithDriver> {
   if (row.status === 'completed') throw bookingClosed(row.ref);
   if (row.status === 'on_board') throw tripInProgress(row.ref);
   if (row.status !== 'cancelled') {
@@ -45,7 +67,9 @@ async function cancelRow(s: Services, row: BookingWithDriver, reason: string | n
       // The workflow stops offers, withdraws the job card and tells the driver; its validator
       // refuses if the journey completed or the passenger boarded in the meantime (a conflict, as
       // src/temporal/refusals.ts maps it for every entry point).
-      await s.temporal.workflow.getHandle(bookingWorkflowId(row.ref)).executeUpdate(cancelBookingUpdate, { args: [{ reason, by }] });
+      await s.temporal.workflow
+        .getHandle(bookingWorkflowId(row.ref))
+        .executeUpdate(cancelBookingUpdate, { args: [{ reason, by }] });
     } catch (err) {
       // The workflow closes once a booking can no longer be served (unassigned past pickup):
       // nothing is running to stop, so the record alone is marked.
@@ -58,7 +82,11 @@ async function cancelRow(s: Services, row: BookingWithDriver, reason: string | n
   return after ?? row;
 }
 
-const bookingClosed = (ref: string) => Refusal.conflict('booking_closed', `Booking ${ref} is already completed and cannot be cancelled.`);
+const bookingClosed = (ref: string) =>
+  Refusal.conflict('booking_closed', `Booking ${ref} is already completed and cannot be cancelled.`);
 
 export const tripInProgress = (ref: string) =>
-  Refusal.conflict('trip_in_progress', `Booking ${ref} has its passenger on board: a trip under way cannot be cancelled.`);
+  Refusal.conflict(
+    'trip_in_progress',
+    `Booking ${ref} has its passenger on board: a trip under way cannot be cancelled.`,
+  );

@@ -2,7 +2,12 @@ import { recordStaffActionOnce, type StaffMember } from '../auth/staff.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
-import { bookingWorkflowId, endTripUpdate, type EndTripSettlement, type PaymentRecord } from '../../workflows/bookings/definitions.js';
+import {
+  bookingWorkflowId,
+  endTripUpdate,
+  type EndTripSettlement,
+  type PaymentRecord,
+} from '../../workflows/bookings/definitions.js';
 import { effectivePayments } from '../settlement/payments-store.js';
 import { findBooking } from './store.js';
 
@@ -32,7 +37,11 @@ export async function endTrip(
     const settled = row.status === 'completed' ? (await effectivePayments(s.sql, ref)).at(-1) : undefined;
     if (settled?.recordedBy === 'ops') result = { payment: settled, endedNow: false };
     else if (settled) throw Refusal.conflict('trip_already_settled', `Booking ${ref} is already settled.`);
-    else throw Refusal.conflict('trip_not_in_progress', `Booking ${ref} is ${row.status} and no longer running: there is no trip to end.`);
+    else
+      throw Refusal.conflict(
+        'trip_not_in_progress',
+        `Booking ${ref} is ${row.status} and no longer running: there is no trip to end.`,
+      );
   }
   const { payment } = result;
   // Recorded by whichever request ended it; a retry after a crash between the two records it then.

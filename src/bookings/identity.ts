@@ -72,7 +72,10 @@ export function tripIdentity(t: {
 
 /** A quote is redeemed once, so the passenger's phone and the quote identify the request for good. */
 export function quoteIdentity(q: { phone: string; quoteId: string; sandbox?: boolean | undefined }): RequestIdentity {
-  return { key: sha256([...side(q.sandbox), 'quote', q.phone, q.quoteId.toLowerCase()].join('|')), windowSeconds: null };
+  return {
+    key: sha256([...side(q.sandbox), 'quote', q.phone, q.quoteId.toLowerCase()].join('|')),
+    windowSeconds: null,
+  };
 }
 
 /** A sender's job reference is one ride for good: its intake workflow decides new, amend and cancel. */

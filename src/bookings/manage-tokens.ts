@@ -15,7 +15,8 @@ export const MANAGE_TOKEN_PREFIX = 'bmt_';
  * once; stored hashed like any other, and revoked with them when the booking is claimed.
  */
 export async function textedManageToken(sql: Sql, secret: string, ref: string): Promise<string> {
-  const token = MANAGE_TOKEN_PREFIX + createHmac('sha256', secret).update(`manage:${ref}:booked-text`).digest('base64url');
+  const token =
+    MANAGE_TOKEN_PREFIX + createHmac('sha256', secret).update(`manage:${ref}:booked-text`).digest('base64url');
   await insertManageTokenOnce(sql, { tokenHash: hashSecret(token), ref, holder: 'phone' });
   return token;
 }

@@ -3,7 +3,12 @@ import { findDriver } from '../drivers/store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { failureType, isWorkflowGone } from '../temporal/refusals.js';
-import { BookingFailure, bookingWorkflowId, offerToDriverUpdate, type BookingState } from '../../workflows/bookings/definitions.js';
+import {
+  BookingFailure,
+  bookingWorkflowId,
+  offerToDriverUpdate,
+  type BookingState,
+} from '../../workflows/bookings/definitions.js';
 import { findBooking } from './store.js';
 
 /**
@@ -13,27 +18,56 @@ import { findBooking } from './store.js';
  * is out. Refused when a driver holds the job (release them first), when the driver named cannot
  * work (not approved, suspended) or is busy with another job card, and for an operator's job.
  */
-export async function offerToDriverAsOps(s: Pick<Services, 'sql' | 'temporal'>, staff: StaffMember, ref: string, driverId: string, reason: string): Promise<BookingState> {
+export async function offerToDriverAsOps(
+  s: Pick<Services, 'sql' | 'temporal'>,
+  staff: StaffMember,
+  ref: string,
+  driverId: string,
+  reason: string,
+): Promise<BookingState> {
   const row = await findBooking(s.sql, ref);
   if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
   const driver = await findDriver(s.sql, driverId);
-  if (!driver) throw Refusal.notFound('driver_not_found', `No driver ${driverId}.`, { field: { name: 'driver_id', message: 'is not a driver' } });
+  if (!driver)
+    throw Refusal.notFound('driver_not_found', `No driver ${driverId}.`, {
+      field: { name: 'driver_id', message: 'is not a driver' },
+    });
   if (driver.status !== 'approved' || !driver.approved) {
-    throw Refusal.conflict('driver_cannot_work', `Driver ${driverId} is ${driver.status}: only an approved driver can be offered a job.`);
+    throw Refusal.conflict(
+      'driver_cannot_work',
+      `Driver ${driverId} is ${driver.status}: only an approved driver can be offered a job.`,
+    );
   }
   let state: BookingState;
   try {
-    state = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(offerToDriverUpdate, { args: [{ driverId, driverName: driver.name }] });
+    state = await s.temporal.workflow
+      .getHandle(bookingWorkflowId(ref))
+      .executeUpdate(offerToDriverUpdate, { args: [{ driverId, driverName: driver.name }] });
   } catch (err) {
     const type = failureType(err);
-    if (type === BookingFailure.alreadyAssigned) throw Refusal.conflict('already_assigned', `Booking ${ref} has a driver (take the job off them first) or a driver already named for it.`);
-    if (type === BookingFailure.notOperatorJob) throw Refusal.conflict('operator_job', `Booking ${ref} is an operator's job: its operator picks the driver.`);
+    if (type === BookingFailure.alreadyAssigned)
+      throw Refusal.conflict(
+        'already_assigned',
+        `Booking ${ref} has a driver (take the job off them first) or a driver already named for it.`,
+      );
+    if (type === BookingFailure.notOperatorJob)
+      throw Refusal.conflict('operator_job', `Booking ${ref} is an operator's job: its operator picks the driver.`);
     if (isWorkflowGone(err)) throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
     throw err;
   }
-  await recordStaffAction(s.sql, { staffId: staff.id, action: 'booking.offer_to_driver', subjectKind: 'booking', subjectId: ref, reason, details: { driver_id: driverId } });
+  await recordStaffAction(s.sql, {
+    staffId: staff.id,
+    action: 'booking.offer_to_driver',
+    subjectKind: 'booking',
+    subjectId: ref,
+    reason,
+    details: { driver_id: driverId },
+  });
   if (state.offer?.driverId !== driverId && state.driverId !== driverId) {
-    throw Refusal.conflict('driver_busy', `Driver ${driverId} holds another job card or a job at that time: the booking stays in the cascade.`);
+    throw Refusal.conflict(
+      'driver_busy',
+      `Driver ${driverId} holds another job card or a job at that time: the booking stays in the cascade.`,
+    );
   }
   return state;
 }

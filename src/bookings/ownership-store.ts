@@ -12,7 +12,10 @@ const TOKEN_LIFETIME_AFTER_PICKUP = '24 hours';
  * stores nothing, or comes after and revokes what this stored: a request that passed its ownership
  * check just before a claim never keeps a token past it.
  */
-export async function insertManageTokenForOwner(sql: Sql, t: { tokenHash: string; ref: string; holder: string; principal: string }): Promise<boolean> {
+export async function insertManageTokenForOwner(
+  sql: Sql,
+  t: { tokenHash: string; ref: string; holder: string; principal: string },
+): Promise<boolean> {
   const rows = await sql`
     with owner as (select ref from booking_requests where ref = ${t.ref} and owner = ${t.principal} limit 1 for share)
     insert into booking_manage_tokens (token_hash, booking_ref, holder) select ${t.tokenHash}, ref, ${t.holder} from owner
@@ -43,7 +46,10 @@ export async function insertManageTokenForMailbox(
 }
 
 /** The same token issued again (a retried activity) is stored once, and a revoked one stays revoked. */
-export async function insertManageTokenOnce(sql: Sql, t: { tokenHash: string; ref: string; holder: string }): Promise<void> {
+export async function insertManageTokenOnce(
+  sql: Sql,
+  t: { tokenHash: string; ref: string; holder: string },
+): Promise<void> {
   await sql`insert into booking_manage_tokens (token_hash, booking_ref, holder) values (${t.tokenHash}, ${t.ref}, ${t.holder}) on conflict (token_hash) do nothing`;
 }
 
@@ -56,7 +62,10 @@ export async function manageTokenValid(sql: Sql, ref: string, tokenHash: string)
   return rows.length > 0;
 }
 
-export async function insertClaim(sql: Sql, c: { tokenHash: string; ref: string; phone: string; expiresAt: Date }): Promise<void> {
+export async function insertClaim(
+  sql: Sql,
+  c: { tokenHash: string; ref: string; phone: string; expiresAt: Date },
+): Promise<void> {
   await sql`insert into booking_claims (token_hash, booking_ref, phone, expires_at) values (${c.tokenHash}, ${c.ref}, ${c.phone}, ${c.expiresAt})
             on conflict (token_hash) do nothing`;
 }
@@ -69,13 +78,16 @@ export interface ClaimRow {
 }
 
 export async function findClaim(sql: Sql, tokenHash: string): Promise<ClaimRow | null> {
-  const [row] = await sql<ClaimRow[]>`select booking_ref, phone, expires_at, used_at from booking_claims where token_hash = ${tokenHash}`;
+  const [row] = await sql<
+    ClaimRow[]
+  >`select booking_ref, phone, expires_at, used_at from booking_claims where token_hash = ${tokenHash}`;
   return row ?? null;
 }
 
 /** Spends a claim link; false when it was spent already or has expired (whoever got there first wins). */
 export async function spendClaim(sql: Sql, tokenHash: string): Promise<boolean> {
-  const rows = await sql`update booking_claims set used_at = now() where token_hash = ${tokenHash} and used_at is null and expires_at > now() returning 1`;
+  const rows =
+    await sql`update booking_claims set used_at = now() where token_hash = ${tokenHash} and used_at is null and expires_at > now() returning 1`;
   return rows.length > 0;
 }
 
@@ -89,7 +101,15 @@ export async function spendClaim(sql: Sql, tokenHash: string): Promise<boolean> 
  */
 export async function takeCharge(
   sql: Sql,
-  c: { ref: string; phone: string; name: string | null; email: string | null; mailbox: string | null; principal: string; tokenHash: string },
+  c: {
+    ref: string;
+    phone: string;
+    name: string | null;
+    email: string | null;
+    mailbox: string | null;
+    principal: string;
+    tokenHash: string;
+  },
 ): Promise<{ generation: number } | null> {
   return sql.begin(async (tx) => {
     const [row] = await tx<{ claim_generation: number }[]>`

@@ -45,12 +45,18 @@ export { repeatedBy, requestOwner } from './request-owner.js';
  * and shows the same token. Null when the link is not this booking's as it is now (forged,
  * mistyped, expired, sent to an email the booking no longer carries, or sent before a claim).
  */
-export async function openFromEmailLink(s: Pick<Services, 'sql' | 'temporal' | 'config'>, ref: string, token: string): Promise<{ manageToken: string } | null> {
+export async function openFromEmailLink(
+  s: Pick<Services, 'sql' | 'temporal' | 'config'>,
+  ref: string,
+  token: string,
+): Promise<{ manageToken: string } | null> {
   if (!BOOKING_REF_PATTERN.test(ref)) return null;
   const row = await findBooking(s.sql, ref);
   if (!row?.passenger_email || !verifyConfirmToken(s.config.JOB_LINK_SECRET, row, token)) return null;
   const mailbox = row.passenger_email.toLowerCase();
-  const manageToken = MANAGE_TOKEN_PREFIX + createHmac('sha256', s.config.JOB_LINK_SECRET).update(`manage:${ref}:confirm-link:${token}`).digest('base64url');
+  const manageToken =
+    MANAGE_TOKEN_PREFIX +
+    createHmac('sha256', s.config.JOB_LINK_SECRET).update(`manage:${ref}:confirm-link:${token}`).digest('base64url');
   const still = await tokens.insertManageTokenForMailbox(s.sql, {
     tokenHash: hashSecret(manageToken),
     ref,
@@ -70,7 +76,14 @@ export async function openFromEmailLink(s: Pick<Services, 'sql' | 'temporal' | '
  */
 export async function issueManageToken(sql: Services['sql'], ref: string, principal: string): Promise<string | null> {
   const token = newSecret(MANAGE_TOKEN_PREFIX);
-  return (await tokens.insertManageTokenForOwner(sql, { tokenHash: hashSecret(token), ref, holder: principal, principal })) ? token : null;
+  return (await tokens.insertManageTokenForOwner(sql, {
+    tokenHash: hashSecret(token),
+    ref,
+    holder: principal,
+    principal,
+  }))
+    ? token
+    : null;
 }
 
 export async function manageTokenHolds(sql: Services['sql'], ref: string, token: string): Promise<boolean> {
@@ -98,10 +111,18 @@ export async function sendClaimLink(
     // a text by the booking's row, and a text about a booking it cannot find would be delivered.
     const [row] = await s.sql<{ sandbox: boolean }[]>`select sandbox from bookings where ref = ${trip.ref}`;
     if (!row?.sandbox) return false;
-    token = CLAIM_TOKEN_PREFIX + createHmac('sha256', s.config.JOB_LINK_SECRET).update(`claim:sandbox:${trip.ref}`).digest('base64url');
+    token =
+      CLAIM_TOKEN_PREFIX +
+      createHmac('sha256', s.config.JOB_LINK_SECRET).update(`claim:sandbox:${trip.ref}`).digest('base64url');
   } else {
     try {
-      await admitCode(s, { channel: 'sms', audience: 'claim', recipient: `phone:${trip.phone}`, subject: `claim:${trip.phone}`, address: ctx.address });
+      await admitCode(s, {
+        channel: 'sms',
+        audience: 'claim',
+        recipient: `phone:${trip.phone}`,
+        subject: `claim:${trip.phone}`,
+        address: ctx.address,
+      });
     } catch (err) {
       // A limit reached, or codes paused: no link this time, and the caller is not told why.
       if (err instanceof Refusal) return false;
@@ -109,7 +130,12 @@ export async function sendClaimLink(
     }
     token = newSecret(CLAIM_TOKEN_PREFIX);
   }
-  await tokens.insertClaim(s.sql, { tokenHash: hashSecret(token), ref: trip.ref, phone: trip.phone, expiresAt: new Date(Date.now() + CLAIM_TTL_MS) });
+  await tokens.insertClaim(s.sql, {
+    tokenHash: hashSecret(token),
+    ref: trip.ref,
+    phone: trip.phone,
+    expiresAt: new Date(Date.now() + CLAIM_TTL_MS),
+  });
   await s.notifier.send({
     channel: 'sms',
     to: trip.phone,
@@ -180,12 +206,16 @@ export async function claimBooking(
   let email: string | null = null;
   if (contact.email?.trim()) {
     const checked = checkPassengerEmail(contact.email);
-    if (!checked.ok) throw Refusal.invalid(checked.code, checked.reason, { field: { name: 'email', message: checked.reason } });
+    if (!checked.ok)
+      throw Refusal.invalid(checked.code, checked.reason, { field: { name: 'email', message: checked.reason } });
     email = checked.email;
     await refuseBlockedPassenger(s.sql, { email });
   }
   if (!booking || !(await tokens.spendClaim(s.sql, hashSecret(token)))) {
-    throw Refusal.gone('claim_link_spent', 'This link has been used or has expired. Ask for a new one from the booking page.');
+    throw Refusal.gone(
+      'claim_link_spent',
+      'This link has been used or has expired. Ask for a new one from the booking page.',
+    );
   }
   const manageToken = newSecret(MANAGE_TOKEN_PREFIX);
   const taken = await tokens.takeCharge(s.sql, {
@@ -197,7 +227,11 @@ export async function claimBooking(
     principal: CLAIMED_PRINCIPAL,
     tokenHash: hashSecret(manageToken),
   });
-  if (!taken) throw Refusal.gone('claim_link_spent', 'This link has been used or has expired. Ask for a new one from the booking page.');
+  if (!taken)
+    throw Refusal.gone(
+      'claim_link_spent',
+      'This link has been used or has expired. Ask for a new one from the booking page.',
+    );
   // Her messages are no stranger's now: not counted against his key or address, and decided afresh.
   await bookingClaimed(s.sql, booking.ref, CLAIMED_PRINCIPAL);
   const confirmationSent = email ? await sendClaimConfirmation(s, booking.ref, email, ctx) : false;
@@ -217,7 +251,13 @@ async function sendClaimConfirmation(
 ): Promise<boolean> {
   try {
     const mailbox = mailboxKey(email);
-    await admitCode(s, { channel: 'email', audience: 'verify', recipient: `email:${mailbox}`, subject: lockSubject.verify(mailbox), address: ctx.address });
+    await admitCode(s, {
+      channel: 'email',
+      audience: 'verify',
+      recipient: `email:${mailbox}`,
+      subject: lockSubject.verify(mailbox),
+      address: ctx.address,
+    });
     const row: BookingWithDriver | null = await findBooking(s.sql, ref);
     if (!row?.passenger_email) return false;
     const link = confirmUrl(s.config.PUBLIC_BASE_URL, s.config.JOB_LINK_SECRET, row, new Date());

@@ -45,8 +45,14 @@ export interface PassengerFields<B> {
  * problems are refused together, as invalid. `body` holds the values under the contract's names
  * (with any the caller settled elsewhere, such as an admitted email, put in their place).
  */
-export function readPassenger<B extends object>(body: B, fields: PassengerFields<NoInfer<B>>, paymentMethod: string, emailVerified: boolean): Passenger {
-  const value = (field: TextField<B> | undefined) => (field === undefined ? undefined : (body[field] as string | undefined));
+export function readPassenger<B extends object>(
+  body: B,
+  fields: PassengerFields<NoInfer<B>>,
+  paymentMethod: string,
+  emailVerified: boolean,
+): Passenger {
+  const value = (field: TextField<B> | undefined) =>
+    field === undefined ? undefined : (body[field] as string | undefined);
   const refused: RefusedField[] = [];
   let suspicious = false;
   const text = (field: TextField<B> | undefined, maxLength: number, multiline = false): string | null => {
@@ -63,7 +69,11 @@ export function readPassenger<B extends object>(body: B, fields: PassengerFields
   const agent = text(fields.agent, 100);
 
   /** A field checked: what the check made of it, or undefined when it was refused (or, unless required, not given). */
-  const checked = <C extends Check>(field: TextField<B>, check: (v: string) => C, required = false): Extract<C, { ok: true }> | undefined => {
+  const checked = <C extends Check>(
+    field: TextField<B>,
+    check: (v: string) => C,
+    required = false,
+  ): Extract<C, { ok: true }> | undefined => {
     const v = value(field) ?? '';
     if (!v && !required) return undefined;
     const r: Check = check(v);
@@ -76,8 +86,11 @@ export function readPassenger<B extends object>(body: B, fields: PassengerFields
   const flightNumber = checked(fields.flightNumber, normaliseFlightNumber)?.value ?? null;
 
   if (refused.length > 0 || name === null) {
-    if (name === null && !refused.some((e) => e.name === fields.name)) refused.push({ name: fields.name, message: 'is required' });
-    throw Refusal.invalid(suspicious ? 'rejected_content' : 'validation_failed', 'The booking has invalid fields.', { fields: refused });
+    if (name === null && !refused.some((e) => e.name === fields.name))
+      refused.push({ name: fields.name, message: 'is required' });
+    throw Refusal.invalid(suspicious ? 'rejected_content' : 'validation_failed', 'The booking has invalid fields.', {
+      fields: refused,
+    });
   }
   return { name, phone, email, emailVerified, paymentMethod, flightNumber, notes, agent };
 }

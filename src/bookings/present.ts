@@ -18,7 +18,9 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
     booking_reference: row.ref,
     status: row.status,
     pickup_time: row.pickup_at.toISOString(),
-    pickup_time_local: DateTime.fromJSDate(row.pickup_at, { zone: 'Europe/London' }).toISO({ suppressMilliseconds: true }) ?? row.pickup_at.toISOString(),
+    pickup_time_local:
+      DateTime.fromJSDate(row.pickup_at, { zone: 'Europe/London' }).toISO({ suppressMilliseconds: true }) ??
+      row.pickup_at.toISOString(),
     pickup: row.pickup.label,
     pickup_precision: precisionOf(row.pickup),
     dropoff: row.dropoff.label,
@@ -36,7 +38,11 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
       received:
         // Nothing due (ops ended the trip) is no payment received: state not_due says it.
         row.paid_pence !== null && row.paid_at && row.paid_method !== NOTHING_DUE
-          ? { amount: gbp(row.paid_pence), method: row.paid_method as PaymentMethod, recorded_at: row.paid_at.toISOString() }
+          ? {
+              amount: gbp(row.paid_pence),
+              method: row.paid_method as PaymentMethod,
+              recorded_at: row.paid_at.toISOString(),
+            }
           : null,
     },
     cancelled_at: row.cancelled_at?.toISOString() ?? null,

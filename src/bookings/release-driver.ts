@@ -15,19 +15,37 @@ const RELEASABLE = ['assigned', 'en_route', 'arrived'];
  * trip with the passenger on board is ended instead (end-trip.ts); a booking without a driver has
  * nobody to release.
  */
-export async function releaseDriverAsOps(s: Pick<Services, 'sql' | 'temporal'>, staff: StaffMember, ref: string, reason: string): Promise<{ ref: string; driverId: string }> {
+export async function releaseDriverAsOps(
+  s: Pick<Services, 'sql' | 'temporal'>,
+  staff: StaffMember,
+  ref: string,
+  reason: string,
+): Promise<{ ref: string; driverId: string }> {
   const row = await findBooking(s.sql, ref);
   if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
-  if (row.status === 'on_board') throw Refusal.conflict('trip_in_progress', `Booking ${ref} has its passenger on board: end the trip instead.`);
+  if (row.status === 'on_board')
+    throw Refusal.conflict('trip_in_progress', `Booking ${ref} has its passenger on board: end the trip instead.`);
   if (!row.driver_id || !RELEASABLE.includes(row.status)) {
-    throw Refusal.conflict('no_driver_to_release', `Booking ${ref} is ${row.status.replace(/_/g, ' ')}: no driver holds it.`);
+    throw Refusal.conflict(
+      'no_driver_to_release',
+      `Booking ${ref} is ${row.status.replace(/_/g, ' ')}: no driver holds it.`,
+    );
   }
   try {
-    await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).signal(driverDroppedSignal, { driverId: row.driver_id, reason: 'released' });
+    await s.temporal.workflow
+      .getHandle(bookingWorkflowId(ref))
+      .signal(driverDroppedSignal, { driverId: row.driver_id, reason: 'released' });
   } catch (err) {
     if (!isWorkflowGone(err)) throw err;
     throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
   }
-  await recordStaffAction(s.sql, { staffId: staff.id, action: 'booking.release_driver', subjectKind: 'booking', subjectId: ref, reason, details: { driver_id: row.driver_id, status_before: row.status } });
+  await recordStaffAction(s.sql, {
+    staffId: staff.id,
+    action: 'booking.release_driver',
+    subjectKind: 'booking',
+    subjectId: ref,
+    reason,
+    details: { driver_id: row.driver_id, status_before: row.status },
+  });
   return { ref, driverId: row.driver_id };
 }

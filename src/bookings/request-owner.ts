@@ -17,7 +17,9 @@ export function requestOwner(c: {
   idempotency?: { scope: string; key: string } | null;
   email?: string | null;
 }): RequestOwner {
-  const request = c.idempotency ? createHash('sha256').update(`${c.idempotency.scope}\n${c.idempotency.key}`).digest('hex') : null;
+  const request = c.idempotency
+    ? createHash('sha256').update(`${c.idempotency.scope}\n${c.idempotency.key}`).digest('hex')
+    : null;
   const principal = c.partnerId
     ? `partner:${c.partnerId}`
     : c.accountId
@@ -47,7 +49,10 @@ const sharedCredential = (principal: string) => principal.startsWith('key:');
  * - 'same_email': a request giving the booking's own email: the booking without a token;
  * - 'stranger': 409.
  */
-export function repeatedBy(first: RequestOwner, now: RequestOwner): 'owner' | 'same_caller' | 'same_email' | 'stranger' {
+export function repeatedBy(
+  first: RequestOwner,
+  now: RequestOwner,
+): 'owner' | 'same_caller' | 'same_email' | 'stranger' {
   if (first.principal === now.principal && now.principal !== 'anonymous' && now.principal !== CLAIMED_PRINCIPAL) {
     if (!sharedCredential(now.principal)) return 'owner';
     return first.request && first.request === now.request ? 'owner' : 'same_caller';

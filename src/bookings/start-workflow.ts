@@ -36,7 +36,11 @@ export class BookingRefTaken extends Error {
  * on the same workflow, and the reply waits until the first activity has written the row lookups
  * read. Throws BookingRefTaken when the reference names another request's ride.
  */
-export async function startBookingWorkflow(client: Client, taskQueue: string, input: BookingWorkflowInput): Promise<BookingState> {
+export async function startBookingWorkflow(
+  client: Client,
+  taskQueue: string,
+  input: BookingWorkflowInput,
+): Promise<BookingState> {
   const workflowId = bookingWorkflowId(input.booking.ref);
   const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {
     workflowId,
@@ -45,7 +49,11 @@ export async function startBookingWorkflow(client: Client, taskQueue: string, in
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     // A finished booking is never started again under the same reference.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    memo: { pickup: input.booking.pickup.label, dropoff: input.booking.dropoff.label, fare: (input.booking.farePence / 100).toFixed(2) },
+    memo: {
+      pickup: input.booking.pickup.label,
+      dropoff: input.booking.dropoff.label,
+      fare: (input.booking.farePence / 100).toFixed(2),
+    },
     // Listed in the Web UI by status and pickup time from the start; the workflow upserts changes.
     typedSearchAttributes: initialSearchAttributes(input, initialStatus(input, Date.now())),
   });

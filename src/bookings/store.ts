@@ -2,7 +2,14 @@ import type { Sql } from '../db/sql.js';
 import type { VehicleType } from '../pricing/types.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
 import type { DriverPaymentOptions } from '../settlement/payment-options.js';
-import type { AmendedFare, AmendedRoute, BookingStatus, JobSpec, NewBooking, PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+import type {
+  AmendedFare,
+  AmendedRoute,
+  BookingStatus,
+  JobSpec,
+  NewBooking,
+  PlaceSnapshot,
+} from '../../workflows/bookings/definitions.js';
 
 // The bookings table: what lookups, pages and job cards read. The booking workflow owns every
 // transition and writes it here through activities; routes only read (and the one exception, a
@@ -159,7 +166,12 @@ export async function updateJob(sql: Sql, ref: string, job: JobSpec): Promise<vo
  * intake re-priced the job), in one statement: a partner's booking records one booking.amended
  * event for it (migration 00021).
  */
-export async function updateAmendedJob(sql: Sql, ref: string, job: JobSpec, change: { route: AmendedRoute | null; fare: AmendedFare | null }): Promise<void> {
+export async function updateAmendedJob(
+  sql: Sql,
+  ref: string,
+  job: JobSpec,
+  change: { route: AmendedRoute | null; fare: AmendedFare | null },
+): Promise<void> {
   const { route, fare } = change;
   const place = (p: PlaceSnapshot | undefined) => (p ? sql.json(p as never) : null);
   await sql`update bookings set pickup_at = ${job.pickupAt}, passengers = ${job.passengers}, vehicle_type = ${job.vehicleType},
@@ -185,7 +197,12 @@ export async function updateAmendedJob(sql: Sql, ref: string, job: JobSpec, chan
  * The fare of the job the driver holds, at their own approved rate (src/dispatch/driver-fare.ts):
  * the quoted fare kept aside when it is lower than quoted. A fare at the quote leaves it as it is.
  */
-export async function setDriverFare(sql: Sql, ref: string, driverId: string, fare: { farePence: number; overrideId: string | null }): Promise<void> {
+export async function setDriverFare(
+  sql: Sql,
+  ref: string,
+  driverId: string,
+  fare: { farePence: number; overrideId: string | null },
+): Promise<void> {
   if (!fare.overrideId) return;
   await sql`update bookings set quoted_fare_pence = coalesce(quoted_fare_pence, fare_pence),
                    fare_pence = least(${fare.farePence}::integer, coalesce(quoted_fare_pence, fare_pence)),
@@ -263,14 +280,25 @@ export async function claimBookingRef(
         or exists (select 1 from bookings b where b.ref = r.ref and b.status = 'cancelled')
     returning ref`;
   if (moved) return { ref: moved.ref, created: true, owner };
-  const [kept] = await sql<{ ref: string; owner: string; owner_mailbox: string | null; owner_request: string | null }[]>`
+  const [kept] = await sql<
+    { ref: string; owner: string; owner_mailbox: string | null; owner_request: string | null }[]
+  >`
     select ref, owner, owner_mailbox, owner_request from booking_requests where identity = ${identity.key}`;
   if (!kept) throw new Error(`booking request ${identity.key} vanished`);
-  return { ref: kept.ref, created: false, owner: { principal: kept.owner, mailbox: kept.owner_mailbox, request: kept.owner_request } };
+  return {
+    ref: kept.ref,
+    created: false,
+    owner: { principal: kept.owner, mailbox: kept.owner_mailbox, request: kept.owner_request },
+  };
 }
 
 /** After a reference collision (another ride already has it): point the identity at a fresh one. */
-export async function reassignBookingRef(sql: Sql, identityKey: string, fromRef: string, toRef: string): Promise<string> {
+export async function reassignBookingRef(
+  sql: Sql,
+  identityKey: string,
+  fromRef: string,
+  toRef: string,
+): Promise<string> {
   const [row] = await sql<{ ref: string }[]>`
     update booking_requests set ref = case when ref = ${fromRef} then ${toRef} else ref end
      where identity = ${identityKey} returning ref`;

@@ -14,7 +14,8 @@ const MIGRATION_LOCK_ID = 727_001;
 export async function migrate(sql: Sql, log: (msg: string) => void = () => {}): Promise<void> {
   // The lock holds one connection for the whole run while the migrations use another: with a pool
   // of one, the second would wait for ever (api-key:create once hung exactly so).
-  if (sql.options.max < 2) throw new Error('migrate needs a pool of at least 2 connections (one holds the migration lock)');
+  if (sql.options.max < 2)
+    throw new Error('migrate needs a pool of at least 2 connections (one holds the migration lock)');
   const lockConn = await sql.reserve();
   try {
     await lockConn`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;

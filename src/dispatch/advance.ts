@@ -34,7 +34,8 @@ export interface TripForLead {
 export function dispatchLeadSeconds(trip: TripForLead, s: AdvanceSettings): number {
   let lead = s.baseLeadSeconds;
   const airport = trip.pickupKind === 'airport' || trip.dropoffKind === 'airport';
-  if (s.advanceLeadSeconds > 0 && (airport || trip.distanceMeters >= s.longTripMeters)) lead = Math.max(lead, s.advanceLeadSeconds);
+  if (s.advanceLeadSeconds > 0 && (airport || trip.distanceMeters >= s.longTripMeters))
+    lead = Math.max(lead, s.advanceLeadSeconds);
   const local = DateTime.fromJSDate(trip.pickupAt, { zone: 'Europe/London' });
   if (s.earlyBeforeHour > 0 && local.hour < s.earlyBeforeHour) {
     const evening = local.minus({ days: 1 }).set({ hour: s.eveningFromHour, minute: 0, second: 0, millisecond: 0 });

@@ -92,7 +92,9 @@ export async function boardBookingHolder(
   sql: Sql,
   ref: string,
 ): Promise<{ status: string; driver_id: string | null; operator_id: string | null; offer_id: string | null } | null> {
-  const [row] = await sql<{ status: string; driver_id: string | null; operator_id: string | null; offer_id: string | null }[]>`
+  const [row] = await sql<
+    { status: string; driver_id: string | null; operator_id: string | null; offer_id: string | null }[]
+  >`
     select b.status, b.driver_id, b.operator_id,
            (select o.id from offers o where o.booking_ref = b.ref and o.driver_id = b.driver_id and o.status = 'accepted'
              order by o.round desc limit 1) as offer_id

@@ -40,7 +40,9 @@ export interface DriverFare {
 export function driverFareFor(basis: FareBasis, driverRate: RateOverride | null): DriverFare | null {
   if (!driverRate || basis.fareSource === 'partner' || !basis.meter) return null;
   const { rawPence, pence, tariffMinimumPence } = basis.meter;
-  const quotedAdjustment = basis.pricedWith ? rateOverrideRule(basis.pricedWith, rawPence, pence, tariffMinimumPence).amountPence : 0;
+  const quotedAdjustment = basis.pricedWith
+    ? rateOverrideRule(basis.pricedWith, rawPence, pence, tariffMinimumPence).amountPence
+    : 0;
   const driverAdjustment = rateOverrideRule(driverRate, rawPence, pence, tariffMinimumPence).amountPence;
   const farePence = Math.max(0, basis.quotedFarePence - quotedAdjustment + driverAdjustment);
   return { farePence, overrideId: driverRate.id, aboveQuote: farePence > basis.quotedFarePence };

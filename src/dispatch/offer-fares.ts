@@ -34,7 +34,12 @@ async function fareBasis(sql: Sql, ref: string, data: PricingData) {
 }
 
 /** Each of these drivers' fare for booking `ref` at their own approved rate, where they have one. */
-export async function driverFares(sql: Sql, ref: string, driverIds: readonly string[], data: PricingData = defaultPricingData()): Promise<DriverFares> {
+export async function driverFares(
+  sql: Sql,
+  ref: string,
+  driverIds: readonly string[],
+  data: PricingData = defaultPricingData(),
+): Promise<DriverFares> {
   const { basis, at, vehicleType } = await fareBasis(sql, ref, data);
   const fares = new Map<string, DriverFare>();
   if (driverIds.length === 0 || basis.fareSource === 'partner' || !basis.meter) return { basis, fares };
@@ -47,7 +52,12 @@ export async function driverFares(sql: Sql, ref: string, driverIds: readonly str
 }
 
 /** The fare booking `ref` is offered to this driver at (never above the quote). */
-export async function offerFare(sql: Sql, ref: string, driverId: string, data: PricingData = defaultPricingData()): Promise<OfferFare> {
+export async function offerFare(
+  sql: Sql,
+  ref: string,
+  driverId: string,
+  data: PricingData = defaultPricingData(),
+): Promise<OfferFare> {
   const { basis, fares } = await driverFares(sql, ref, [driverId], data);
   return offerFareFor(basis, fares.get(driverId) ?? null);
 }

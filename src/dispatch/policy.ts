@@ -164,7 +164,13 @@ export function needsWheelchair(job: { wheelchair: boolean; vehicleType: string 
 
 /** The booking's job as the rules read it, at `now`. */
 export function jobFit(job: JobSpec, now: Date): JobFit {
-  return { passengers: job.passengers, vehicleType: job.vehicleType, wheelchair: needsWheelchair(job), pickupAt: new Date(job.pickupAt), now };
+  return {
+    passengers: job.passengers,
+    vehicleType: job.vehicleType,
+    wheelchair: needsWheelchair(job),
+    pickupAt: new Date(job.pickupAt),
+    now,
+  };
 }
 
 /** What only a new offer is decided on, beyond the driver and the job. */
@@ -198,18 +204,35 @@ const RULES: readonly Rule[] = [
   {
     reason: 'licence_expired',
     scope: 'job',
-    fails: (d, job) => !!d.licenceInvalidFrom && d.licenceInvalidFrom.getTime() <= Math.max(job.now.getTime(), job.pickupAt.getTime()),
+    fails: (d, job) =>
+      !!d.licenceInvalidFrom && d.licenceInvalidFrom.getTime() <= Math.max(job.now.getTime(), job.pickupAt.getTime()),
   },
-  { reason: 'fleet_not_approved', scope: 'offer', fails: (d) => d.tier === 'partner' && (d.partnerFleetId === null || d.partnerFleetApproved !== true) },
+  {
+    reason: 'fleet_not_approved',
+    scope: 'offer',
+    fails: (d) => d.tier === 'partner' && (d.partnerFleetId === null || d.partnerFleetApproved !== true),
+  },
   { reason: 'offline', scope: 'offer', fails: (d) => !d.online },
   { reason: 'no_location', scope: 'offer', fails: (d, _job, o) => o.distanceMeters === null || d.locationAt === null },
-  { reason: 'stale_location', scope: 'offer', fails: (d, job, o) => d.locationAt !== null && locationStale(d.locationAt, job.now, o.policy) },
+  {
+    reason: 'stale_location',
+    scope: 'offer',
+    fails: (d, job, o) => d.locationAt !== null && locationStale(d.locationAt, job.now, o.policy),
+  },
   { reason: 'out_of_area', scope: 'offer', fails: (d, job) => d.tier === 'local' && d.homeArea !== job.pickupArea },
-  { reason: 'too_far', scope: 'offer', fails: (d, _job, o) => o.distanceMeters !== null && o.distanceMeters > o.policy.maxDistanceMeters[d.tier] },
+  {
+    reason: 'too_far',
+    scope: 'offer',
+    fails: (d, _job, o) => o.distanceMeters !== null && o.distanceMeters > o.policy.maxDistanceMeters[d.tier],
+  },
   { reason: 'busy', scope: 'job', fails: (d) => d.overlappingJobs > 0 },
   { reason: 'too_few_seats', scope: 'job', fails: (d, job) => d.seats < job.passengers },
   { reason: 'vehicle_class', scope: 'job', fails: (d, job) => !vehicleCanServe(d.vehicleType, job.vehicleType) },
-  { reason: 'not_wheelchair_accessible', scope: 'job', fails: (d, job) => needsWheelchair(job) && !d.wheelchairAccessible },
+  {
+    reason: 'not_wheelchair_accessible',
+    scope: 'job',
+    fails: (d, job) => needsWheelchair(job) && !d.wheelchairAccessible,
+  },
   { reason: 'already_offered', scope: 'offer', fails: (d, _job, o) => o.alreadyOffered.has(d.id) },
 ];
 
@@ -251,7 +274,9 @@ export function skipReasonFor(
   policy: CascadePolicy = DEFAULT_CASCADE_POLICY,
 ): SkipReason | null {
   const offer = { distanceMeters, alreadyOffered, policy };
-  return RULES.find((r) => (r.scope === 'job' ? r.fails(driver, needs) : r.fails(driver, needs, offer)))?.reason ?? null;
+  return (
+    RULES.find((r) => (r.scope === 'job' ? r.fails(driver, needs) : r.fails(driver, needs, offer)))?.reason ?? null
+  );
 }
 
 /**
@@ -276,7 +301,14 @@ export function decideDriver(
 ): CandidateDecision {
   const distanceMeters = distanceToPickup(driver, needs);
   const skipReason = skipReasonFor(driver, needs, distanceMeters, alreadyOffered, policy);
-  return { driverId: driver.id, driverName: driver.name, tier: driver.tier, distanceMeters, eligible: skipReason === null, skipReason };
+  return {
+    driverId: driver.id,
+    driverName: driver.name,
+    tier: driver.tier,
+    distanceMeters,
+    eligible: skipReason === null,
+    skipReason,
+  };
 }
 
 // Code-unit comparison rather than localeCompare: the order must not depend on the host's ICU data.
@@ -314,9 +346,16 @@ export function rankTier(
  * module) prices the job above the fare quoted to the passenger, who was promised no more. They are
  * passed over as 'own_rate_above_fare' and the decisions ranked again.
  */
-export function passOverAboveQuote(decisions: CandidateDecision[], aboveQuote: ReadonlySet<string>): CandidateDecision[] {
+export function passOverAboveQuote(
+  decisions: CandidateDecision[],
+  aboveQuote: ReadonlySet<string>,
+): CandidateDecision[] {
   if (aboveQuote.size === 0) return decisions;
   return decisions
-    .map((d) => (d.eligible && aboveQuote.has(d.driverId) ? { ...d, eligible: false, skipReason: 'own_rate_above_fare' as const } : d))
+    .map((d) =>
+      d.eligible && aboveQuote.has(d.driverId)
+        ? { ...d, eligible: false, skipReason: 'own_rate_above_fare' as const }
+        : d,
+    )
     .sort(byEligibilityThenDistance);
 }

@@ -63,7 +63,14 @@ export const UNCLOSED_CARD_GRACE_MINUTES = 5;
  * read, the locked claim and the amendment fit check, so they never disagree; policy.ts's 'busy'
  * rule decides on the count.
  */
-function driverLoad(q: Sql | TransactionSql, driver: PendingQuery<Row[]>, ref: string, start: Window, end: Window, openOffers: boolean) {
+function driverLoad(
+  q: Sql | TransactionSql,
+  driver: PendingQuery<Row[]>,
+  ref: string,
+  start: Window,
+  end: Window,
+  openOffers: boolean,
+) {
   const buffer = `${JOB_BUFFER_MINUTES} minutes`;
   const jobs = q`(select count(*)::int from bookings o
       where o.driver_id = ${driver} and o.ref <> ${ref} and o.status in ${q(ACTIVE_STATUSES as string[])}
@@ -86,9 +93,22 @@ function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>) {
 }
 
 type SnapshotRow = {
-  id: string; name: string; tier: Tier; home_area: string | null; partner_fleet_id: string | null; fleet_approved: boolean | null;
-  approved: boolean; online: boolean; vehicle_type: string; seats: number; wheelchair_accessible: boolean;
-  lat: number | null; lon: number | null; location_at: Date | null; overlapping: number; licence_invalid_from: Date | null;
+  id: string;
+  name: string;
+  tier: Tier;
+  home_area: string | null;
+  partner_fleet_id: string | null;
+  fleet_approved: boolean | null;
+  approved: boolean;
+  online: boolean;
+  vehicle_type: string;
+  seats: number;
+  wheelchair_accessible: boolean;
+  lat: number | null;
+  lon: number | null;
+  location_at: Date | null;
+  overlapping: number;
+  licence_invalid_from: Date | null;
   sandbox: boolean;
 };
 
@@ -130,7 +150,10 @@ export async function bookingIsSandbox(sql: Sql, ref: string): Promise<boolean> 
  * takes it off them. Open job cards elsewhere do not count here, as they do for a new offer: a card
  * is gone within a minute, a confirmed job is not given up for it.
  */
-export async function readHeldJobDriver(sql: Sql, q: { driverId: string; ref: string; start: Date; end: Date }): Promise<DriverSnapshot> {
+export async function readHeldJobDriver(
+  sql: Sql,
+  q: { driverId: string; ref: string; start: Date; end: Date },
+): Promise<DriverSnapshot> {
   const [row] = await sql<SnapshotRow[]>`
     select ${snapshotColumns(sql, driverLoad(sql, sql`d.id`, q.ref, q.start, q.end, false))}
       from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
@@ -164,7 +187,14 @@ const LON_SCALE = 0.62;
 export async function readNearestTierDrivers(
   sql: Sql,
   q: {
-    ref: string; tier: Tier; pickup: { lat: number; lon: number }; reachMeters: number; start: Date; end: Date; limit: number; offset: number;
+    ref: string;
+    tier: Tier;
+    pickup: { lat: number; lon: number };
+    reachMeters: number;
+    start: Date;
+    end: Date;
+    limit: number;
+    offset: number;
     /** The booking is a sandbox booking (bookingIsSandbox). Absent: live. */
     sandbox?: boolean;
   },
@@ -198,7 +228,12 @@ export async function readNearestTierDrivers(
 export async function claimOffer(
   sql: Sql,
   o: {
-    offerId: string; ref: string; driverId: string; round: number; tier: Tier; expiresAt: string;
+    offerId: string;
+    ref: string;
+    driverId: string;
+    round: number;
+    tier: Tier;
+    expiresAt: string;
     /** The fare the card offers and the driver's rate behind it (src/dispatch/driver-fare.ts); absent: the booking's fare. */
     fare?: { farePence: number; overrideId: string | null };
   },
@@ -206,7 +241,9 @@ export async function claimOffer(
   return sql.begin(async (tx) => {
     // The lock also orders the claim against a suspension (which updates this row): a driver suspended
     // first is never claimed, and a claim made first is there for the suspension to withdraw.
-    const [driver] = await tx<{ status: string; sandbox: boolean }[]>`select status, sandbox from drivers where id = ${o.driverId} for update`;
+    const [driver] = await tx<
+      { status: string; sandbox: boolean }[]
+    >`select status, sandbox from drivers where id = ${o.driverId} for update`;
     const approved = driver?.status === 'approved';
     // The sandbox and live service never meet, whoever asks for the claim (policy.ts's
     // 'sandbox_mismatch' decides the cascade's candidates; this holds for every claim).
@@ -247,8 +284,13 @@ export async function claimOffer(
  * responded_at is the moment of closing (clock_timestamp()), so the card's open period in the
  * table is the period it blocked its driver's claims (claimOffer).
  */
-export async function closeOffer(sql: Sql, offerId: string, status: 'declined' | 'timed_out' | 'withdrawn'): Promise<boolean> {
-  const rows = await sql`update offers set status = ${status}, responded_at = clock_timestamp() where id = ${offerId} and status = 'offered' returning 1`;
+export async function closeOffer(
+  sql: Sql,
+  offerId: string,
+  status: 'declined' | 'timed_out' | 'withdrawn',
+): Promise<boolean> {
+  const rows =
+    await sql`update offers set status = ${status}, responded_at = clock_timestamp() where id = ${offerId} and status = 'offered' returning 1`;
   return rows.length > 0;
 }
 
@@ -297,7 +339,11 @@ export const SEEN_SETTLE_SECONDS = 2;
  * SEEN_SETTLE_SECONDS as seen, so each card's booking hears of it once, not on every reload and
  * every poll of the app. Another driver's card, or a closed one, is never returned.
  */
-export async function markOffersSeen(sql: Sql, driverId: string, offerIds: readonly string[]): Promise<{ id: string; booking_ref: string; marked: boolean }[]> {
+export async function markOffersSeen(
+  sql: Sql,
+  driverId: string,
+  offerIds: readonly string[],
+): Promise<{ id: string; booking_ref: string; marked: boolean }[]> {
   if (offerIds.length === 0) return [];
   return sql<{ id: string; booking_ref: string; marked: boolean }[]>`
     with unseen as (
@@ -328,7 +374,17 @@ export async function findOffer(sql: Sql, offerId: string): Promise<OfferRow | n
  */
 export async function recordDecisions(
   sql: Sql,
-  d: { ref: string; round: number; decisions: { driverId: string; tier: Tier; distanceMeters: number | null; eligible: boolean; skipReason: string | null }[] },
+  d: {
+    ref: string;
+    round: number;
+    decisions: {
+      driverId: string;
+      tier: Tier;
+      distanceMeters: number | null;
+      eligible: boolean;
+      skipReason: string | null;
+    }[];
+  },
 ): Promise<void> {
   if (d.decisions.length === 0) return;
   const rows = d.decisions.map((x) => ({

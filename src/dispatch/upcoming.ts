@@ -4,7 +4,12 @@ import type { Services } from '../services.js';
 import { applicationFailure, failureType, isWorkflowGone } from '../temporal/refusals.js';
 import { findDriver } from '../drivers/store.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
-import { BookingFailure, bookingWorkflowId, claimUpcomingJobUpdate, type PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+import {
+  BookingFailure,
+  bookingWorkflowId,
+  claimUpcomingJobUpdate,
+  type PlaceSnapshot,
+} from '../../workflows/bookings/definitions.js';
 import { boardBookingHolder, readBoard, type BoardRow } from './board-store.js';
 import { offerFare } from './offer-fares.js';
 import { driverHasRate } from '../quotes/rate-overrides.js';
@@ -48,9 +53,14 @@ export function areaOf(p: PlaceSnapshot): string {
   if (p.postcodeDistrict) return p.postcodeDistrict;
   if (town) return town;
   // No district or council held: the last part of the label is its town (never the house number).
-  const parts = p.label.split(',').map((x) => x.trim()).filter(Boolean);
+  const parts = p.label
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   // A full postcode there is cut to its district: the full one all but names the door.
-  return parts.length > 1 ? parts[parts.length - 1]!.replace(/\b([A-Z]{1,2}\d[A-Z\d]?)\s*\d[A-Z]{2}$/i, '$1') : 'See the job once you take it';
+  return parts.length > 1
+    ? parts[parts.length - 1]!.replace(/\b([A-Z]{1,2}\d[A-Z\d]?)\s*\d[A-Z]{2}$/i, '$1')
+    : 'See the job once you take it';
 }
 
 const miles = (m: number) => Math.round((m / 1609.344) * 10) / 10;
@@ -85,13 +95,24 @@ export async function upcomingJobsFor(
   await assertDriverMayWork(s, driverId);
   const hours = s.config.UPCOMING_JOBS_HORIZON_HOURS;
   const rows = await readBoard(s.sql, {
-    driverId, now, until: new Date(now.getTime() + hours * 3600_000), limit: BOARD_PAGE_SIZE, offset: (page - 1) * BOARD_PAGE_SIZE,
+    driverId,
+    now,
+    until: new Date(now.getTime() + hours * 3600_000),
+    limit: BOARD_PAGE_SIZE,
+    offset: (page - 1) * BOARD_PAGE_SIZE,
   });
   const shown = rows.slice(0, BOARD_PAGE_SIZE);
   // A claim is priced as an offer is (offerFare): a driver with their own approved rate sees what
   // taking each job would pay them, not the quote. Most drivers have none, and cost one read.
-  const fares = (await driverHasRate(s.sql, driverId, now)) ? await Promise.all(shown.map((r) => offerFare(s.sql, r.ref, driverId))) : [];
-  return { jobs: shown.map((r, i) => present(r, fares[i])), page, more: rows.length > BOARD_PAGE_SIZE, horizon_hours: hours };
+  const fares = (await driverHasRate(s.sql, driverId, now))
+    ? await Promise.all(shown.map((r) => offerFare(s.sql, r.ref, driverId)))
+    : [];
+  return {
+    jobs: shown.map((r, i) => present(r, fares[i])),
+    page,
+    more: rows.length > BOARD_PAGE_SIZE,
+    horizon_hours: hours,
+  };
 }
 
 const taken = () => Refusal.conflict('job_taken', 'Another driver has already taken this job.');
@@ -113,11 +134,15 @@ export async function claimUpcomingJob(
   if (!holder) throw Refusal.notFound('booking_not_found', `No upcoming job ${ref}.`);
   if (holder.driver_id === driverId && holder.offer_id) return { ref, offerId: holder.offer_id };
   if (holder.driver_id !== null) throw taken();
-  if (['cancelled', 'completed', 'no_show'].includes(holder.status)) throw Refusal.conflict('booking_closed', `Booking ${ref} is ${holder.status.replace('_', ' ')}.`);
+  if (['cancelled', 'completed', 'no_show'].includes(holder.status))
+    throw Refusal.conflict('booking_closed', `Booking ${ref} is ${holder.status.replace('_', ' ')}.`);
   const until = new Date(now.getTime() + s.config.UPCOMING_JOBS_HORIZON_HOURS * 3600_000);
   const [onBoard] = await readBoard(s.sql, { driverId, now, until, limit: 1, offset: 0, ref });
   if (!onBoard) {
-    throw Refusal.conflict('not_on_your_board', `Booking ${ref} is not a job you can take now: it is out of your area or time, being offered to a driver, or does not fit your car or your other jobs.`);
+    throw Refusal.conflict(
+      'not_on_your_board',
+      `Booking ${ref} is not a job you can take now: it is out of your area or time, being offered to a driver, or does not fit your car or your other jobs.`,
+    );
   }
   const driver = await findDriver(s.sql, driverId);
   try {
@@ -134,7 +159,10 @@ export async function claimUpcomingJob(
         throw Refusal.conflict('booking_closed', `Booking ${ref} is closed or being cancelled.`);
       case BookingFailure.notClaimable:
       case BookingFailure.driverDoesNotFit:
-        throw Refusal.conflict('cannot_take_job', sentence(applicationFailure(err)?.message ?? `You cannot take booking ${ref}.`));
+        throw Refusal.conflict(
+          'cannot_take_job',
+          sentence(applicationFailure(err)?.message ?? `You cannot take booking ${ref}.`),
+        );
       default:
         throw err;
     }

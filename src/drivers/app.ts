@@ -15,7 +15,12 @@ import { assertDriverMayWork } from './suspension.js';
 // hold) and how they are doing (rides, earnings, dead mileage, weeks and the subscription). A
 // driver only ever sees their own.
 
-type JobRow = BookingWithDriver & { offer_id: string; offer_status: string; offer_expires_at: Date; offer_fare_pence: number | null };
+type JobRow = BookingWithDriver & {
+  offer_id: string;
+  offer_status: string;
+  offer_expires_at: Date;
+  offer_fare_pence: number | null;
+};
 
 export async function jobsFor(s: Pick<Services, 'sql'>, driverId: string) {
   // A suspended driver sees no jobs, and so no passenger's name, phone or notes.
@@ -36,7 +41,8 @@ export async function jobsFor(s: Pick<Services, 'sql'>, driverId: string) {
   return rows.map((r) => presentJob(r));
 }
 
-const awaitingConfirmation = (r: JobRow) => r.status === 'assigned' && r.driver_confirm_asked_at != null && r.driver_confirmed_at == null;
+const awaitingConfirmation = (r: JobRow) =>
+  r.status === 'assigned' && r.driver_confirm_asked_at != null && r.driver_confirmed_at == null;
 
 function presentJob(r: JobRow) {
   const mine = r.offer_status === 'accepted';
@@ -133,10 +139,16 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driver
  * watch's texts do 14 and 3 days ahead (workflows/drivers/workflow.ts); null otherwise, or once it
  * has run out (receiving_jobs says that).
  */
-export function licenceNotice(d: Pick<DriverRow, 'driver_licence_expires' | 'vehicle_licence_expires'>, now: Date): string | null {
+export function licenceNotice(
+  d: Pick<DriverRow, 'driver_licence_expires' | 'vehicle_licence_expires'>,
+  now: Date,
+): string | null {
   const day = now.toISOString().slice(0, 10);
   const soonest = (
-    [['driver licence', d.driver_licence_expires], ['vehicle licence', d.vehicle_licence_expires]] as const
+    [
+      ['driver licence', d.driver_licence_expires],
+      ['vehicle licence', d.vehicle_licence_expires],
+    ] as const
   )
     .flatMap(([what, at]) => (at ? [{ what, expires: at.toISOString().slice(0, 10) }] : []))
     .filter((x) => x.expires >= day)
@@ -151,19 +163,31 @@ export function licenceNotice(d: Pick<DriverRow, 'driver_licence_expires' | 'veh
 /** What the driver is told when the service would pass them over for every job now (never silently). */
 const NOT_RECEIVING: Record<NotReceivingJobs, (lastSeen: string | null) => string> = {
   not_approved: () => 'Your account is not approved to take jobs.',
-  licence_expired: () => 'A licence we hold for you has expired: send the renewed one under Your papers; jobs come again once staff approve it.',
+  licence_expired: () =>
+    'A licence we hold for you has expired: send the renewed one under Your papers; jobs come again once staff approve it.',
   offline: () => 'You are offline: go online to get jobs.',
   no_location: () => 'We have not had your location: allow location for this page and keep it open.',
-  stale_location: (lastSeen) => `We have not had your location since ${lastSeen}: keep this page open with location allowed, or you get no jobs.`,
+  stale_location: (lastSeen) =>
+    `We have not had your location since ${lastSeen}: keep this page open with location allowed, or you get no jobs.`,
 };
 
 /** Whether the driver gets offers now and, if not, why in plain words (src/dispatch/policy.ts decides). */
-export function receivingJobs(d: Pick<DriverRow, 'status' | 'online' | 'location_at' | 'driver_licence_expires' | 'vehicle_licence_expires'>, now: Date) {
-  const expiries = [d.driver_licence_expires, d.vehicle_licence_expires].filter((x): x is Date => x !== null).map((x) => x.getTime());
+export function receivingJobs(
+  d: Pick<DriverRow, 'status' | 'online' | 'location_at' | 'driver_licence_expires' | 'vehicle_licence_expires'>,
+  now: Date,
+) {
+  const expiries = [d.driver_licence_expires, d.vehicle_licence_expires]
+    .filter((x): x is Date => x !== null)
+    .map((x) => x.getTime());
   // A licence is good through its expiry date (as dispatch reads it: src/dispatch/store.ts).
   const licenceInvalidFrom = expiries.length > 0 ? new Date(Math.min(...expiries) + 24 * 3600_000) : null;
-  const reason = whyNotReceivingJobs({ approved: d.status === 'approved', online: d.online, locationAt: d.location_at, licenceInvalidFrom }, now);
-  const lastSeen = d.location_at ? DateTime.fromJSDate(d.location_at, { zone: 'Europe/London' }).toFormat('HH:mm') : null;
+  const reason = whyNotReceivingJobs(
+    { approved: d.status === 'approved', online: d.online, locationAt: d.location_at, licenceInvalidFrom },
+    now,
+  );
+  const lastSeen = d.location_at
+    ? DateTime.fromJSDate(d.location_at, { zone: 'Europe/London' }).toFormat('HH:mm')
+    : null;
   return {
     yes: reason === null,
     reason,

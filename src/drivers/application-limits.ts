@@ -30,7 +30,11 @@ export async function admitApplication(
 ): Promise<void> {
   const refuse = (what: string, ttl: number): never => {
     const retry = Math.ceil(ttl / 1000);
-    throw Refusal.tooMany('too_many_applications', `Too many applications ${what}; try again in ${Math.ceil(retry / 60)} minutes.`, { retryAfterSeconds: retry });
+    throw Refusal.tooMany(
+      'too_many_applications',
+      `Too many applications ${what}; try again in ${Math.ceil(retry / 60)} minutes.`,
+      { retryAfterSeconds: retry },
+    );
   };
   const applicant = await hitCounter(s.sql, `application-phone:${who.phone}`, HOUR_MS);
   if (applicant.current > s.config.APPLICATIONS_PER_PHONE_PER_HOUR) refuse('for this phone number', applicant.ttl);

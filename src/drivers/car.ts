@@ -34,11 +34,16 @@ const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * "Silver Skoda Octavia": the colour (when on file, and not already in the description) before the
  * make and model the driver applied with, or their vehicle description when those are missing.
  */
-export function carDescription(car: Pick<DriverCar, 'vehicle_colour' | 'vehicle_make' | 'vehicle_model' | 'vehicle_description'>, fallback: string): string {
+export function carDescription(
+  car: Pick<DriverCar, 'vehicle_colour' | 'vehicle_make' | 'vehicle_model' | 'vehicle_description'>,
+  fallback: string,
+): string {
   const make = shownDriverDetail('vehicle', car.vehicle_make);
   const model = shownDriverDetail('vehicle', car.vehicle_model);
   const vehicle = make && model ? `${make} ${model}` : car.vehicle_description?.trim() || fallback;
   const colour = car.vehicle_colour?.trim().toLowerCase();
   if (!colour || shownDriverDetail('vehicle', colour) === null) return vehicle;
-  return new RegExp(`\\b${colour.replace(/[^\p{L} -]/gu, '')}\\b`, 'iu').test(vehicle) ? vehicle : `${capitalised(colour)} ${vehicle}`;
+  return new RegExp(`\\b${colour.replace(/[^\p{L} -]/gu, '')}\\b`, 'iu').test(vehicle)
+    ? vehicle
+    : `${capitalised(colour)} ${vehicle}`;
 }

@@ -93,7 +93,17 @@ export async function changesOfDriver(sql: Sql, driverId: string): Promise<Chang
 }
 
 /** The driver as on record, beside what they ask to change (dates as YYYY-MM-DD). */
-export type DriverOnRecord = Pick<DriverRow, 'name' | 'phone' | 'status' | 'vehicle_registration' | 'vehicle_colour' | 'vehicle_type' | 'seats' | 'wheelchair_accessible'> & {
+export type DriverOnRecord = Pick<
+  DriverRow,
+  | 'name'
+  | 'phone'
+  | 'status'
+  | 'vehicle_registration'
+  | 'vehicle_colour'
+  | 'vehicle_type'
+  | 'seats'
+  | 'wheelchair_accessible'
+> & {
   driver_licence_expires: string | null;
   vehicle_licence_expires: string | null;
 };
@@ -121,9 +131,7 @@ export async function changeDocument(sql: Sql, changeId: string, documentId: str
 }
 
 export type DecideOutcome =
-  | { result: 'decided'; change: ChangeRow }
-  | { result: 'phone_taken' }
-  | { result: 'not_pending' };
+  { result: 'decided'; change: ChangeRow } | { result: 'phone_taken' } | { result: 'not_pending' };
 
 /**
  * Approves or refuses one pending change. Approval writes it onto the driver (and its documents
@@ -133,40 +141,43 @@ export async function decideChange(
   sql: Sql,
   q: { changeId: string; decision: 'approved' | 'refused'; staffId: string; reason: string | null },
 ): Promise<DecideOutcome> {
-  return sql.begin(async (tx) => {
-    const [c] = await tx<ChangeRow[]>`
+  return sql
+    .begin(async (tx) => {
+      const [c] = await tx<ChangeRow[]>`
       update driver_changes set status = ${q.decision}, decided_at = now(), decided_by = ${q.staffId}, reason = ${q.reason}
        where id = ${q.changeId} and status = 'pending'
        returning id::text, driver_id, kind, status, details, submitted_at, decided_at, decided_by::text, reason, '[]'::json as documents`;
-    if (!c) return { result: 'not_pending' as const };
-    if (q.decision === 'approved') {
-      const d = c.details;
-      if (c.kind === 'licences') {
-        await tx`
+      if (!c) return { result: 'not_pending' as const };
+      if (q.decision === 'approved') {
+        const d = c.details;
+        if (c.kind === 'licences') {
+          await tx`
           update drivers set driver_licence_expires = coalesce(${(d.driverLicenceExpires as string | null) ?? null}::date, driver_licence_expires),
                              vehicle_licence_expires = coalesce(${(d.vehicleLicenceExpires as string | null) ?? null}::date, vehicle_licence_expires)
            where id = ${c.driver_id}`;
-        await tx`
+          await tx`
           insert into driver_documents (driver_id, kind, content_type, size_bytes, sha256, data)
           select ${c.driver_id}, kind, content_type, size_bytes, sha256, data from driver_change_documents where change_id = ${c.id} order by id`;
-      } else if (c.kind === 'vehicle') {
-        await tx`
+        } else if (c.kind === 'vehicle') {
+          await tx`
           update drivers set vehicle_registration = ${d.vehicleRegistration as string}, vehicle_colour = ${(d.vehicleColour as string | null) ?? null},
                              vehicle_type = ${d.vehicleType as string}, seats = ${d.seats as number},
                              wheelchair_accessible = ${d.wheelchairAccessible as boolean}
            where id = ${c.driver_id}`;
-      } else {
-        const phone = d.phone as string;
-        const taken = await tx`select 1 from drivers where phone = ${phone} and id <> ${c.driver_id} and status <> 'rejected' limit 1`;
-        if (taken.length > 0) throw new PhoneTaken();
-        await tx`update drivers set phone = ${phone} where id = ${c.driver_id}`;
+        } else {
+          const phone = d.phone as string;
+          const taken =
+            await tx`select 1 from drivers where phone = ${phone} and id <> ${c.driver_id} and status <> 'rejected' limit 1`;
+          if (taken.length > 0) throw new PhoneTaken();
+          await tx`update drivers set phone = ${phone} where id = ${c.driver_id}`;
+        }
       }
-    }
-    return { result: 'decided' as const, change: c };
-  }).catch((err: unknown) => {
-    if (err instanceof PhoneTaken) return { result: 'phone_taken' as const };
-    throw err;
-  });
+      return { result: 'decided' as const, change: c };
+    })
+    .catch((err: unknown) => {
+      if (err instanceof PhoneTaken) return { result: 'phone_taken' as const };
+      throw err;
+    });
 }
 
 /** Rolls the approval back: the number went to another driver while the change waited. */
@@ -174,7 +185,13 @@ class PhoneTaken extends Error {}
 
 // --- A new phone's code (one at a time per driver, hashed). ---
 
-export async function savePhoneCode(sql: Sql, driverId: string, phone: string, codeHash: string, expiresAt: Date): Promise<void> {
+export async function savePhoneCode(
+  sql: Sql,
+  driverId: string,
+  phone: string,
+  codeHash: string,
+  expiresAt: Date,
+): Promise<void> {
   await sql`
     insert into driver_phone_codes (driver_id, phone, code_hash, expires_at)
     values (${driverId}, ${phone}, ${codeHash}, ${expiresAt})
@@ -183,7 +200,12 @@ export async function savePhoneCode(sql: Sql, driverId: string, phone: string, c
 }
 
 /** Counts a try and answers the code to check it against, unless spent, expired, for another number or tried too often. */
-export async function takePhoneCodeAttempt(sql: Sql, driverId: string, phone: string, maxAttempts: number): Promise<string | null> {
+export async function takePhoneCodeAttempt(
+  sql: Sql,
+  driverId: string,
+  phone: string,
+  maxAttempts: number,
+): Promise<string | null> {
   const [row] = await sql<{ code_hash: string }[]>`
     update driver_phone_codes set attempts = attempts + 1
      where driver_id = ${driverId} and phone = ${phone} and expires_at > now() and attempts < ${maxAttempts}

@@ -1,7 +1,18 @@
-import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
+import {
+  admitCode,
+  admitGuess,
+  lockSubject,
+  recordRightGuess,
+  refuseWrongCode,
+  servedMobile,
+} from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, sameDigest } from '../auth/secrets.js';
 import { recordStaffAction, type StaffMember } from '../auth/staff.js';
-import { renderDriverChangeApprovedText, renderDriverChangeRefusedText, renderDriverPhoneCodeText } from '../notify/templates.js';
+import {
+  renderDriverChangeApprovedText,
+  renderDriverChangeRefusedText,
+  renderDriverPhoneCodeText,
+} from '../notify/templates.js';
 import { Refusal, type RefusedField } from '../refusal.js';
 import type { Services } from '../services.js';
 import { MAX_DOCUMENT_BYTES } from './application-limits.js';
@@ -24,12 +35,20 @@ interface Upload {
   base64: string;
 }
 
-const KIND_WORDS: Record<ChangeKind, string> = { licences: 'renewed licence', vehicle: 'vehicle change', phone: 'new phone number' };
+const KIND_WORDS: Record<ChangeKind, string> = {
+  licences: 'renewed licence',
+  vehicle: 'vehicle change',
+  phone: 'new phone number',
+};
 
 /** Every field's problem at once, as the form shows them: one refusal naming them all. */
 function refuseFields(fields: RefusedField[]): void {
   if (fields.length === 0) return;
-  throw Refusal.invalid('validation_failed', `Please check: ${fields.map((f) => `${f.name.replace(/[._]/g, ' ')} ${f.message}`).join('; ')}.`, { fields });
+  throw Refusal.invalid(
+    'validation_failed',
+    `Please check: ${fields.map((f) => `${f.name.replace(/[._]/g, ' ')} ${f.message}`).join('; ')}.`,
+    { fields },
+  );
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -42,7 +61,8 @@ export interface LicenceRenewal {
 
 async function driverOrRefuse(s: Pick<Services, 'sql'>, driverId: string): Promise<DriverRow> {
   const d = await findDriver(s.sql, driverId);
-  if (!d || (d.status !== 'approved' && d.status !== 'suspended')) throw Refusal.forbidden('not_approved', 'Only an approved driver can send changes.');
+  if (!d || (d.status !== 'approved' && d.status !== 'suspended'))
+    throw Refusal.forbidden('not_approved', 'Only an approved driver can send changes.');
   return d;
 }
 
@@ -55,9 +75,13 @@ export async function submitLicenceRenewal(s: Pick<Services, 'sql'>, driverId: s
   const problems: RefusedField[] = [];
   const documents: changes.ChangeDocument[] = [];
   const held = { driver_licence: isoDay(d.driver_licence_expires), vehicle_licence: isoDay(d.vehicle_licence_expires) };
-  for (const [kind, renewed] of [['driver_licence', r.driverLicence], ['vehicle_licence', r.vehicleLicence]] as const) {
+  for (const [kind, renewed] of [
+    ['driver_licence', r.driverLicence],
+    ['vehicle_licence', r.vehicleLicence],
+  ] as const) {
     if (!renewed) continue;
-    if (renewed.expires < today()) problems.push({ name: `${kind}.expires`, message: 'is in the past: send the renewed licence' });
+    if (renewed.expires < today())
+      problems.push({ name: `${kind}.expires`, message: 'is in the past: send the renewed licence' });
     else if (held[kind] !== null && renewed.expires <= held[kind]) {
       problems.push({ name: `${kind}.expires`, message: `must be later than the expiry date we hold (${held[kind]})` });
     }
@@ -67,18 +91,27 @@ export async function submitLicenceRenewal(s: Pick<Services, 'sql'>, driverId: s
       continue;
     }
     if (doc.sizeBytes === 0 || doc.sizeBytes > MAX_DOCUMENT_BYTES) {
-      problems.push({ name: `${kind}.document.data_base64`, message: `must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` });
+      problems.push({
+        name: `${kind}.document.data_base64`,
+        message: `must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`,
+      });
       continue;
     }
     const sniffed = sniffDocumentType(doc.head);
     if (!sniffed || sniffed !== renewed.document.contentType) {
-      problems.push({ name: `${kind}.document.content_type`, message: 'must be a PDF, JPEG or PNG, and be what it says it is' });
+      problems.push({
+        name: `${kind}.document.content_type`,
+        message: 'must be a PDF, JPEG or PNG, and be what it says it is',
+      });
       continue;
     }
     documents.push({ kind, contentType: sniffed, base64: doc.base64, sizeBytes: doc.sizeBytes, sha256: doc.sha256 });
   }
   refuseFields(problems);
-  const details: changes.LicenceChange = { driverLicenceExpires: r.driverLicence?.expires ?? null, vehicleLicenceExpires: r.vehicleLicence?.expires ?? null };
+  const details: changes.LicenceChange = {
+    driverLicenceExpires: r.driverLicence?.expires ?? null,
+    vehicleLicenceExpires: r.vehicleLicence?.expires ?? null,
+  };
   return recorded(s, driverId, 'licences', details, documents);
 }
 
@@ -96,9 +129,14 @@ export async function submitVehicleChange(s: Pick<Services, 'sql'>, driverId: st
   const registration = formatRegistration(v.vehicleRegistration);
   if (!registration) problems.push({ name: 'vehicle_registration', message: 'must be a UK registration' });
   // A wheelchair-accessible vehicle class is one: the flag and the class must agree.
-  if (v.vehicleType === 'wav' && !v.wheelchairAccessible) problems.push({ name: 'wheelchair_accessible', message: 'must be yes for a wheelchair-accessible vehicle (wav)' });
+  if (v.vehicleType === 'wav' && !v.wheelchairAccessible)
+    problems.push({ name: 'wheelchair_accessible', message: 'must be yes for a wheelchair-accessible vehicle (wav)' });
   refuseFields(problems);
-  const details: changes.VehicleChange = { ...v, vehicleRegistration: registration!, vehicleColour: v.vehicleColour ? v.vehicleColour.toLowerCase() : null };
+  const details: changes.VehicleChange = {
+    ...v,
+    vehicleRegistration: registration!,
+    vehicleColour: v.vehicleColour ? v.vehicleColour.toLowerCase() : null,
+  };
   return recorded(s, driverId, 'vehicle', details, []);
 }
 
@@ -108,8 +146,14 @@ const MAX_ATTEMPTS = 5;
 /** The new number must be a served mobile other than the one on record; answered in the form's words. */
 function newPhoneOrRefuse(s: Pick<Services, 'config'>, d: DriverRow, phone: string): void {
   const served = servedMobile(phone, s.config.SIGN_IN_CODE_COUNTRIES);
-  if (!served.ok) throw Refusal.invalid('number_not_served', `Sorry: ${served.reason}.`, { field: { name: 'phone', message: served.reason } });
-  if (phone === d.phone) throw Refusal.invalid('same_phone', 'That is the phone number we already have for you.', { field: { name: 'phone', message: 'is the number we already have' } });
+  if (!served.ok)
+    throw Refusal.invalid('number_not_served', `Sorry: ${served.reason}.`, {
+      field: { name: 'phone', message: served.reason },
+    });
+  if (phone === d.phone)
+    throw Refusal.invalid('same_phone', 'That is the phone number we already have for you.', {
+      field: { name: 'phone', message: 'is the number we already have' },
+    });
 }
 
 /**
@@ -118,7 +162,8 @@ function newPhoneOrRefuse(s: Pick<Services, 'config'>, d: DriverRow, phone: stri
  */
 async function phoneFreeOrRefuse(s: Pick<Services, 'sql'>, d: DriverRow, phone: string): Promise<void> {
   const other = await liveDriverWithPhone(s.sql, phone);
-  if (other && other !== d.id) throw Refusal.conflict('phone_in_use', 'Another driver uses this phone number. Call us if it is yours.');
+  if (other && other !== d.id)
+    throw Refusal.conflict('phone_in_use', 'Another driver uses this phone number. Call us if it is yours.');
 }
 
 /**
@@ -128,13 +173,31 @@ async function phoneFreeOrRefuse(s: Pick<Services, 'sql'>, d: DriverRow, phone: 
  * (the code goes to it either way, and is counted), so the route tells a signed-in driver nothing
  * of who else drives: a number in use is refused when its code is confirmed (submitPhoneChange).
  */
-export async function requestPhoneCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, driverId: string, phone: string, ctx: { address: string }): Promise<void> {
+export async function requestPhoneCode(
+  s: Pick<Services, 'sql' | 'config' | 'notifier'>,
+  driverId: string,
+  phone: string,
+  ctx: { address: string },
+): Promise<void> {
   const d = await driverOrRefuse(s, driverId);
   newPhoneOrRefuse(s, d, phone);
   // A number to be proved, whoever's it turns out to be: never a known recipient of the ceiling.
-  await admitCode(s, { channel: 'sms', audience: 'driver', recipient: `phone:${phone}`, subject: lockSubject.driver(phone), address: ctx.address, known: false });
+  await admitCode(s, {
+    channel: 'sms',
+    audience: 'driver',
+    recipient: `phone:${phone}`,
+    subject: lockSubject.driver(phone),
+    address: ctx.address,
+    known: false,
+  });
   const code = newCode();
-  await changes.savePhoneCode(s.sql, driverId, phone, hashCode(s.config.JOB_LINK_SECRET, `${driverId}:${phone}`, code), new Date(Date.now() + CODE_TTL_MS));
+  await changes.savePhoneCode(
+    s.sql,
+    driverId,
+    phone,
+    hashCode(s.config.JOB_LINK_SECRET, `${driverId}:${phone}`, code),
+    new Date(Date.now() + CODE_TTL_MS),
+  );
   await s.notifier.send({
     channel: 'sms',
     to: phone,
@@ -145,13 +208,21 @@ export async function requestPhoneCode(s: Pick<Services, 'sql' | 'config' | 'not
 }
 
 /** The right code for the new phone: the change goes to staff, unless another driver uses the number (409 phone_in_use). */
-export async function submitPhoneChange(s: Pick<Services, 'sql' | 'config'>, driverId: string, phone: string, code: string, ctx: { address: string }) {
+export async function submitPhoneChange(
+  s: Pick<Services, 'sql' | 'config'>,
+  driverId: string,
+  phone: string,
+  code: string,
+  ctx: { address: string },
+) {
   const d = await driverOrRefuse(s, driverId);
   const subject = lockSubject.driver(phone);
   await admitGuess(s, subject, ctx.address);
   const stored = await changes.takePhoneCodeAttempt(s.sql, driverId, phone, MAX_ATTEMPTS);
   if (!stored || !sameDigest(stored, hashCode(s.config.JOB_LINK_SECRET, `${driverId}:${phone}`, code))) {
-    const refusal = Refusal.invalid('invalid_code', 'That code is not right. Ask for a new one if it has expired.', { field: { name: 'code', message: 'is not the code we texted' } });
+    const refusal = Refusal.invalid('invalid_code', 'That code is not right. Ask for a new one if it has expired.', {
+      field: { name: 'code', message: 'is not the code we texted' },
+    });
     return refuseWrongCode(s, subject, ctx.address, refusal);
   }
   await changes.spendPhoneCode(s.sql, driverId);
@@ -161,7 +232,13 @@ export async function submitPhoneChange(s: Pick<Services, 'sql' | 'config'>, dri
   return recorded(s, driverId, 'phone', { phone }, []);
 }
 
-async function recorded(s: Pick<Services, 'sql'>, driverId: string, kind: ChangeKind, details: changes.ChangeDetails, documents: changes.ChangeDocument[]) {
+async function recorded(
+  s: Pick<Services, 'sql'>,
+  driverId: string,
+  kind: ChangeKind,
+  details: changes.ChangeDetails,
+  documents: changes.ChangeDocument[],
+) {
   const { id, replaced } = await changes.insertChange(s.sql, driverId, kind, details, documents);
   const change = await changes.findChange(s.sql, id);
   return { change: presentChange(change!), replaced, message: submitted(kind, replaced) };
@@ -183,7 +260,15 @@ export function changeSummary(kind: ChangeKind, d: Record<string, unknown>): str
       .replace(/^./, (c) => c.toUpperCase());
   }
   if (kind === 'vehicle') {
-    return [str(d.vehicleRegistration), str(d.vehicleColour), str(d.vehicleType), `${str(d.seats)} seats`, d.wheelchairAccessible ? 'wheelchair accessible' : null].filter(Boolean).join(', ');
+    return [
+      str(d.vehicleRegistration),
+      str(d.vehicleColour),
+      str(d.vehicleType),
+      `${str(d.seats)} seats`,
+      d.wheelchairAccessible ? 'wheelchair accessible' : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
   }
   return `New phone ${str(d.phone)}`;
 }
@@ -214,9 +299,16 @@ export async function pendingChangesForStaff(s: Pick<Services, 'sql'>) {
 }
 
 function onRecord(kind: ChangeKind, d: changes.DriverOnRecord): Record<string, unknown> {
-  if (kind === 'licences') return { driverLicenceExpires: d.driver_licence_expires, vehicleLicenceExpires: d.vehicle_licence_expires };
+  if (kind === 'licences')
+    return { driverLicenceExpires: d.driver_licence_expires, vehicleLicenceExpires: d.vehicle_licence_expires };
   if (kind === 'vehicle') {
-    return { vehicleRegistration: d.vehicle_registration, vehicleColour: d.vehicle_colour, vehicleType: d.vehicle_type, seats: d.seats, wheelchairAccessible: d.wheelchair_accessible };
+    return {
+      vehicleRegistration: d.vehicle_registration,
+      vehicleColour: d.vehicle_colour,
+      vehicleType: d.vehicle_type,
+      seats: d.seats,
+      wheelchairAccessible: d.wheelchair_accessible,
+    };
   }
   return { phone: d.phone };
 }
@@ -233,21 +325,34 @@ export async function decideDriverChange(
   action: 'approve' | 'refuse',
   reason: string | null,
 ): Promise<ReturnType<typeof presentChange>> {
-  if (action === 'refuse' && !reason) throw Refusal.invalid('validation_failed', 'Say why it is refused: the driver is told.', { field: { name: 'reason', message: 'is required to refuse' } });
+  if (action === 'refuse' && !reason)
+    throw Refusal.invalid('validation_failed', 'Say why it is refused: the driver is told.', {
+      field: { name: 'reason', message: 'is required to refuse' },
+    });
   const decision = action === 'approve' ? 'approved' : 'refused';
   const outcome = await changes.decideChange(s.sql, { changeId, decision, staffId: staff.id, reason });
   let change: changes.ChangeRow | null;
-  if (outcome.result === 'phone_taken') throw Refusal.conflict('phone_in_use', 'Another driver now uses this phone number: refuse the change, saying so.');
+  if (outcome.result === 'phone_taken')
+    throw Refusal.conflict('phone_in_use', 'Another driver now uses this phone number: refuse the change, saying so.');
   if (outcome.result === 'not_pending') {
     change = await changes.findChange(s.sql, changeId);
     if (!change) throw Refusal.notFound('change_not_found', `No change ${changeId}.`);
     if (change.status !== decision) {
-      throw Refusal.conflict('change_decided', change.status === 'replaced' ? 'The driver has sent a newer one in place of this change: decide that one.' : `This change is already ${change.status}.`);
+      throw Refusal.conflict(
+        'change_decided',
+        change.status === 'replaced'
+          ? 'The driver has sent a newer one in place of this change: decide that one.'
+          : `This change is already ${change.status}.`,
+      );
     }
   } else {
     change = outcome.change;
     await recordStaffAction(s.sql, {
-      staffId: staff.id, action: `driver.change_${decision === 'approved' ? 'approve' : 'refuse'}`, subjectKind: 'driver', subjectId: change.driver_id, reason,
+      staffId: staff.id,
+      action: `driver.change_${decision === 'approved' ? 'approve' : 'refuse'}`,
+      subjectKind: 'driver',
+      subjectId: change.driver_id,
+      reason,
       details: { change_id: change.id, kind: change.kind, ...change.details },
     });
   }
@@ -263,7 +368,10 @@ export async function decideDriverChange(
     channel: 'sms',
     // An approved phone is the driver's phone now: the text goes there.
     to: driver.phone,
-    body: decision === 'approved' ? renderDriverChangeApprovedText(change.kind) : renderDriverChangeRefusedText(change.kind, change.reason ?? ''),
+    body:
+      decision === 'approved'
+        ? renderDriverChangeApprovedText(change.kind)
+        : renderDriverChangeRefusedText(change.kind, change.reason ?? ''),
     idempotencyKey: `driver-change:${change.id}:${decision}`,
   });
   return presentChange((await changes.findChange(s.sql, change.id))!);

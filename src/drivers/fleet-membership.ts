@@ -66,7 +66,13 @@ export async function answerFleetRequest(
   const notFound = () => Refusal.notFound('fleet_request_not_found', `No request ${requestId} to join your fleet.`);
   if (!who.operator.fleetId) throw notFound();
   const decision = answer === 'accept' ? 'granted' : 'refused';
-  const outcome = await drivers.decideFleetRequest(s.sql, { requestId, fleetId: who.operator.fleetId, decision, by: actor(who), reason });
+  const outcome = await drivers.decideFleetRequest(s.sql, {
+    requestId,
+    fleetId: who.operator.fleetId,
+    decision,
+    by: actor(who),
+    reason,
+  });
   if (outcome.result === 'not_found') throw notFound();
   if (outcome.result === 'in_another_fleet') {
     throw Refusal.conflict('driver_in_another_fleet', 'This driver is already in another fleet.');
@@ -80,7 +86,12 @@ export async function answerFleetRequest(
 }
 
 /** Takes a driver out of the operator's fleet: no more of its jobs can be given to them. */
-export async function removeFleetDriver(s: Pick<Services, 'sql'>, who: OperatorActor, driverId: string, reason: string | null): Promise<void> {
+export async function removeFleetDriver(
+  s: Pick<Services, 'sql'>,
+  who: OperatorActor,
+  driverId: string,
+  reason: string | null,
+): Promise<void> {
   const removed = who.operator.fleetId
     ? await drivers.removeFromFleet(s.sql, { driverId, fleetId: who.operator.fleetId, by: actor(who), reason })
     : false;

@@ -13,12 +13,14 @@ export interface HomeArea {
 /** The councils we hold a tariff for, by name (the national default is "another council"). */
 export function homeAreas(): HomeArea[] {
   const book = defaultPricingData().tariffs;
-  return book
-    .areaIds()
-    .filter((id) => id !== NATIONAL_DEFAULT_AREA)
-    // "Walsall Council (Metropolitan Borough of Walsall), s.65 ..." is shown as "Walsall Council".
-    .map((id) => ({ id, name: book.area(id)!.authority.split(/[,(]/)[0]!.trim() }))
-    .sort((a, b) => a.name.localeCompare(b.name, 'en-GB'));
+  return (
+    book
+      .areaIds()
+      .filter((id) => id !== NATIONAL_DEFAULT_AREA)
+      // "Walsall Council (Metropolitan Borough of Walsall), s.65 ..." is shown as "Walsall Council".
+      .map((id) => ({ id, name: book.area(id)!.authority.split(/[,(]/)[0]!.trim() }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'en-GB'))
+  );
 }
 
 export function isHomeArea(id: string): boolean {

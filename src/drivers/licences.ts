@@ -3,9 +3,18 @@ import { licenceWorkflowId, licencesRenewedSignal, type LicenceDates } from '../
 import { isWorkflowGone } from '../temporal/refusals.js';
 
 /** Starts watching an approved driver's licences (idempotent: a second start is the same watch). */
-export async function watchLicences(client: Client, taskQueue: string, driverId: string, dates: LicenceDates): Promise<void> {
+export async function watchLicences(
+  client: Client,
+  taskQueue: string,
+  driverId: string,
+  dates: LicenceDates,
+): Promise<void> {
   try {
-    await client.workflow.start('driverLicenceWorkflow', { workflowId: licenceWorkflowId(driverId), taskQueue, args: [{ driverId, ...dates }] });
+    await client.workflow.start('driverLicenceWorkflow', {
+      workflowId: licenceWorkflowId(driverId),
+      taskQueue,
+      args: [{ driverId, ...dates }],
+    });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
@@ -17,7 +26,12 @@ export async function watchLicences(client: Client, taskQueue: string, driverId:
  * date was on record, is started afresh under the same id (ALLOW_DUPLICATE: a closed run of it
  * may be reused, a running one never is). Started by someone else in between: that one is told.
  */
-export async function renewLicenceWatch(client: Client, taskQueue: string, driverId: string, dates: LicenceDates): Promise<'signalled' | 'restarted'> {
+export async function renewLicenceWatch(
+  client: Client,
+  taskQueue: string,
+  driverId: string,
+  dates: LicenceDates,
+): Promise<'signalled' | 'restarted'> {
   const workflowId = licenceWorkflowId(driverId);
   const signal = () => client.workflow.getHandle(workflowId).signal(licencesRenewedSignal, dates);
   try {
@@ -28,7 +42,10 @@ export async function renewLicenceWatch(client: Client, taskQueue: string, drive
   }
   try {
     await client.workflow.start('driverLicenceWorkflow', {
-      workflowId, taskQueue, args: [{ driverId, ...dates }], workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      workflowId,
+      taskQueue,
+      args: [{ driverId, ...dates }],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     });
     return 'restarted';
   } catch (err) {

@@ -57,12 +57,13 @@ export async function respondToOffer(
   const offer = await verified(s, r);
   let result;
   try {
-    result = await s.temporal.workflow
-      .getHandle(bookingWorkflowId(offer.ref))
-      .executeUpdate(respondToOfferUpdate, { args: [{ offerId: r.offerId, driverId: offer.driverId, decision: r.decision }] });
+    result = await s.temporal.workflow.getHandle(bookingWorkflowId(offer.ref)).executeUpdate(respondToOfferUpdate, {
+      args: [{ offerId: r.offerId, driverId: offer.driverId, decision: r.decision }],
+    });
   } catch (err) {
     // A repeated accept of a job this driver already has is a retry, not a conflict.
-    if (failureType(err) === BookingFailure.offerAlreadyAccepted && r.decision === 'accept') return { result: 'accepted', ref: offer.ref };
+    if (failureType(err) === BookingFailure.offerAlreadyAccepted && r.decision === 'accept')
+      return { result: 'accepted', ref: offer.ref };
     // A finished booking (cancelled, completed) no longer takes answers.
     if (isWorkflowGone(err)) result = 'expired' as const;
     else throw err;
@@ -95,7 +96,9 @@ export async function offersSeen(
   await Promise.all(
     unseen.map(async (o) => {
       try {
-        await s.temporal.workflow.getHandle(bookingWorkflowId(o.booking_ref)).signal(offerSeenSignal, { offerId: o.id, driverId });
+        await s.temporal.workflow
+          .getHandle(bookingWorkflowId(o.booking_ref))
+          .signal(offerSeenSignal, { offerId: o.id, driverId });
       } catch (err) {
         if (isWorkflowGone(err)) return;
         if (o.marked) await unmarkOfferSeen(s.sql, o.id).catch(() => undefined);
@@ -144,9 +147,13 @@ export async function confirmPayment(
   if (r.reason !== undefined && r.reason.trim() !== '') {
     const screened = screenFreeText('reason', r.reason, { maxLength: 300 });
     if (!screened.ok) {
-      throw Refusal.invalid(screened.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', screened.message, {
-        field: { name: 'reason', message: screened.message },
-      });
+      throw Refusal.invalid(
+        screened.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed',
+        screened.message,
+        {
+          field: { name: 'reason', message: screened.message },
+        },
+      );
     }
     note = screened.value;
   }
@@ -156,6 +163,12 @@ export async function confirmPayment(
     if (!row) throw Refusal.notFound('booking_not_found', `No booking ${offer.ref}.`);
     amountPence = row.fare_pence;
   }
-  const payment = await settleBooking(s, offer.ref, { driverId: offer.driverId, amountPence, method: r.method, by: 'driver', ...(note ? { note } : {}) });
+  const payment = await settleBooking(s, offer.ref, {
+    driverId: offer.driverId,
+    amountPence,
+    method: r.method,
+    by: 'driver',
+    ...(note ? { note } : {}),
+  });
   return { ref: offer.ref, payment };
 }

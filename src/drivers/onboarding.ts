@@ -38,14 +38,22 @@ const HASH_CHUNK_CHARS = 64 * 1024; // a multiple of 4: each slice decodes on it
  * file decoded: it is stored as sent (decoded by Postgres), so an application costs its body and
  * little more. Null when the text cannot be base64 (the schema has already refused other characters).
  */
-export function readBase64Document(text: string): { base64: string; sizeBytes: number; head: Buffer; sha256: string } | null {
+export function readBase64Document(
+  text: string,
+): { base64: string; sizeBytes: number; head: Buffer; sha256: string } | null {
   if (text.length % 4 === 1) return null;
   // Postgres' decoder wants the padding that Node's lets go.
   const base64 = text.length % 4 === 0 ? text : text + '='.repeat(4 - (text.length % 4));
   if (base64.slice(0, -2).includes('=')) return null;
   const hash = createHash('sha256');
-  for (let i = 0; i < base64.length; i += HASH_CHUNK_CHARS) hash.update(Buffer.from(base64.slice(i, i + HASH_CHUNK_CHARS), 'base64'));
-  return { base64, sizeBytes: Buffer.byteLength(base64, 'base64'), head: Buffer.from(base64.slice(0, 12), 'base64'), sha256: hash.digest('hex') };
+  for (let i = 0; i < base64.length; i += HASH_CHUNK_CHARS)
+    hash.update(Buffer.from(base64.slice(i, i + HASH_CHUNK_CHARS), 'base64'));
+  return {
+    base64,
+    sizeBytes: Buffer.byteLength(base64, 'base64'),
+    head: Buffer.from(base64.slice(0, 12), 'base64'),
+    sha256: hash.digest('hex'),
+  };
 }
 
 export async function applyAsDriver(
@@ -54,21 +62,32 @@ export async function applyAsDriver(
   uploads: Array<{ kind: drivers.DriverDocument['kind']; contentType: string; base64: string }>,
 ): Promise<{ driverId: string; status: drivers.DriverStatus; requestedFleetId: string | null }> {
   if (uploads.length > MAX_DOCUMENTS) {
-    throw Refusal.tooLarge('too_many_documents', `At most ${MAX_DOCUMENTS} documents.`, { field: { name: 'documents', message: `at most ${MAX_DOCUMENTS}` } });
+    throw Refusal.tooLarge('too_many_documents', `At most ${MAX_DOCUMENTS} documents.`, {
+      field: { name: 'documents', message: `at most ${MAX_DOCUMENTS}` },
+    });
   }
   const documents = uploads.map((u, i): drivers.DriverDocument => {
     const doc = readBase64Document(u.base64);
     if (!doc) {
-      throw Refusal.invalid('validation_failed', `Document ${i + 1} is not valid base64.`, { field: { name: `documents.${i}.data_base64`, message: 'must be base64' } });
+      throw Refusal.invalid('validation_failed', `Document ${i + 1} is not valid base64.`, {
+        field: { name: `documents.${i}.data_base64`, message: 'must be base64' },
+      });
     }
     if (doc.sizeBytes === 0 || doc.sizeBytes > MAX_DOCUMENT_BYTES) {
-      throw Refusal.tooLarge('document_too_large', `Document ${i + 1} must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`);
+      throw Refusal.tooLarge(
+        'document_too_large',
+        `Document ${i + 1} must be between 1 byte and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`,
+      );
     }
     const sniffed = sniffDocumentType(doc.head);
     if (!sniffed || sniffed !== u.contentType) {
-      throw Refusal.unsupported('document_type', `Document ${i + 1} must be a PDF, JPEG or PNG, and be what it says it is.`, {
-        field: { name: `documents.${i}.content_type`, message: 'does not match the file' },
-      });
+      throw Refusal.unsupported(
+        'document_type',
+        `Document ${i + 1} must be a PDF, JPEG or PNG, and be what it says it is.`,
+        {
+          field: { name: `documents.${i}.content_type`, message: 'does not match the file' },
+        },
+      );
     }
     return { kind: u.kind, contentType: sniffed, base64: doc.base64, sizeBytes: doc.sizeBytes, sha256: doc.sha256 };
   });
@@ -95,13 +114,21 @@ export async function applyAsDriver(
     });
   }
   const today = new Date().toISOString().slice(0, 10);
-  for (const [field, date] of [['driver_licence_expires', application.driverLicenceExpires], ['vehicle_licence_expires', application.vehicleLicenceExpires]] as const) {
+  for (const [field, date] of [
+    ['driver_licence_expires', application.driverLicenceExpires],
+    ['vehicle_licence_expires', application.vehicleLicenceExpires],
+  ] as const) {
     if (date < today) {
-      throw Refusal.invalid('licence_expired', 'A licence that has already expired cannot be used to apply.', { field: { name: field, message: 'is in the past' } });
+      throw Refusal.invalid('licence_expired', 'A licence that has already expired cannot be used to apply.', {
+        field: { name: field, message: 'is in the past' },
+      });
     }
   }
   if (await drivers.liveDriverWithPhone(s.sql, application.phone)) {
-    throw Refusal.conflict('already_applied', 'A driver with this phone number has already applied or is already driving with us.');
+    throw Refusal.conflict(
+      'already_applied',
+      'A driver with this phone number has already applied or is already driving with us.',
+    );
   }
   const driverId = `drv_${randomBytes(8).toString('hex')}`;
   await drivers.insertApplication(s.sql, driverId, application, documents);
@@ -130,7 +157,9 @@ export async function decideDriver(
   grantFleetId: string | null = null,
 ): Promise<drivers.DriverRow> {
   if (grantFleetId !== null && decision !== 'approve') {
-    throw Refusal.invalid('validation_failed', 'A fleet is granted only with an approval.', { field: { name: 'grant_fleet_id', message: 'only with action approve' } });
+    throw Refusal.invalid('validation_failed', 'A fleet is granted only with an approval.', {
+      field: { name: 'grant_fleet_id', message: 'only with action approve' },
+    });
   }
   const requested = await drivers.pendingFleetRequest(s.sql, driverId);
   let grant: drivers.FleetRequestRow | null = null;
@@ -140,7 +169,10 @@ export async function decideDriver(
     // Repeating an approval that already granted this fleet is a retry; anything else names a fleet nobody asked for.
     if (current.partner_fleet_id !== grantFleetId) {
       if (requested?.fleet_id !== grantFleetId) {
-        throw Refusal.conflict('no_such_fleet_request', `Driver ${driverId} has not asked to join ${grantFleetId}${requested ? ` (they asked for ${requested.fleet_id})` : ''}.`);
+        throw Refusal.conflict(
+          'no_such_fleet_request',
+          `Driver ${driverId} has not asked to join ${grantFleetId}${requested ? ` (they asked for ${requested.fleet_id})` : ''}.`,
+        );
       }
       if (current.partner_fleet_id !== null) throw inAnotherFleet(driverId);
       grant = requested;
@@ -153,22 +185,41 @@ export async function decideDriver(
     if (!current) throw Refusal.notFound('driver_not_found', `No driver ${driverId}.`);
     // Repeating a decision that has already taken effect is a retry, not a conflict. A repeated
     // suspension finishes what a first attempt that died after writing the status may have left.
-    if (current.status !== move.to) throw Refusal.conflict('invalid_driver_transition', `Driver ${driverId} is ${current.status}; cannot ${decision}.`);
+    if (current.status !== move.to)
+      throw Refusal.conflict(
+        'invalid_driver_transition',
+        `Driver ${driverId} is ${current.status}; cannot ${decision}.`,
+      );
     if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, current);
     if (!grant) return current;
     // Approved already: the grant alone is new, and goes on the record as such.
-    await recordStaffAction(s.sql, { staffId: staff.id, action: 'driver.fleet_grant', subjectKind: 'driver', subjectId: driverId, reason, details: { fleet_id: grant.fleet_id } });
+    await recordStaffAction(s.sql, {
+      staffId: staff.id,
+      action: 'driver.fleet_grant',
+      subjectKind: 'driver',
+      subjectId: driverId,
+      reason,
+      details: { fleet_id: grant.fleet_id },
+    });
     return grantRequested(s, staff, grant, reason, current);
   }
   // Suspension is immediate: the driver comes off their jobs before anything else is written.
   if (decision === 'suspend') await takeSuspendedDriverOffJobs(s, moved);
   await recordStaffAction(s.sql, {
-    staffId: staff.id, action: `driver.${decision}`, subjectKind: 'driver', subjectId: driverId, reason,
+    staffId: staff.id,
+    action: `driver.${decision}`,
+    subjectKind: 'driver',
+    subjectId: driverId,
+    reason,
     details: requested ? { requested_fleet_id: requested.fleet_id, fleet_granted: grant !== null } : {},
   });
   const driver = grant ? await grantRequested(s, staff, grant, reason, moved) : moved;
   if (decision === 'approve') {
-    await startDriverSubscription(s.temporal, s.config.TEMPORAL_TASK_QUEUE, { driverId, tier: moved.tier, approvedAt: moved.status_changed_at ?? new Date() });
+    await startDriverSubscription(s.temporal, s.config.TEMPORAL_TASK_QUEUE, {
+      driverId,
+      tier: moved.tier,
+      approvedAt: moved.status_changed_at ?? new Date(),
+    });
     await watchLicences(s.temporal, s.config.TEMPORAL_TASK_QUEUE, driverId, {
       driverLicenceExpires: isoDay(moved.driver_licence_expires),
       vehicleLicenceExpires: isoDay(moved.vehicle_licence_expires),
@@ -190,21 +241,36 @@ async function grantRequested(
   driver: drivers.DriverRow,
 ): Promise<drivers.DriverRow> {
   const outcome = await drivers.decideFleetRequest(s.sql, {
-    requestId: request.id, fleetId: request.fleet_id, decision: 'granted', by: { kind: 'staff', id: staff.id, key: null }, reason,
+    requestId: request.id,
+    fleetId: request.fleet_id,
+    decision: 'granted',
+    by: { kind: 'staff', id: staff.id, key: null },
+    reason,
   });
   if (outcome.result === 'in_another_fleet') throw inAnotherFleet(driver.id);
   // Granted now, or a moment ago by the fleet's operator: either way the driver is in the fleet.
   if (outcome.result === 'already_decided' && outcome.request.status !== 'granted') {
-    throw Refusal.conflict('fleet_request_decided', `The fleet's operator has already answered this request (${outcome.request.status}).`);
+    throw Refusal.conflict(
+      'fleet_request_decided',
+      `The fleet's operator has already answered this request (${outcome.request.status}).`,
+    );
   }
   return { ...driver, partner_fleet_id: request.fleet_id };
 }
 
 const inAnotherFleet = (driverId: string) =>
-  Refusal.conflict('driver_in_another_fleet', `Driver ${driverId} is in another fleet; its operator removes them first.`);
+  Refusal.conflict(
+    'driver_in_another_fleet',
+    `Driver ${driverId} is in another fleet; its operator removes them first.`,
+  );
 
 const isoDay = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
-async function notifyDriver(s: Pick<Services, 'notifier'>, d: drivers.DriverRow, what: string, body: string): Promise<void> {
+async function notifyDriver(
+  s: Pick<Services, 'notifier'>,
+  d: drivers.DriverRow,
+  what: string,
+  body: string,
+): Promise<void> {
   await s.notifier.send({ channel: 'sms', to: d.phone, body, idempotencyKey: `driver-${what}:${d.id}` });
 }

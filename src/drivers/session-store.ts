@@ -32,7 +32,10 @@ export async function createSession(sql: Sql, tokenHash: string, driverId: strin
  * suspension revokes every session, so a suspended driver's is one that escaped it (a status set
  * by hand in the database, say); the job routes refuse it with driver_suspended (src/drivers/suspension.ts).
  */
-export async function sessionDriver(sql: Sql, tokenHash: string): Promise<{ driverId: string; tokenHash: string } | null> {
+export async function sessionDriver(
+  sql: Sql,
+  tokenHash: string,
+): Promise<{ driverId: string; tokenHash: string } | null> {
   const [row] = await sql<{ driver_id: string; token_hash: string }[]>`
     update driver_sessions s set last_seen_at = now()
       from drivers d
@@ -52,6 +55,7 @@ export async function revokeSession(sql: Sql, tokenHash: string): Promise<void> 
 }
 
 export async function revokeDriverSessions(sql: Sql, driverId: string): Promise<number> {
-  const rows = await sql`update driver_sessions set revoked_at = now() where driver_id = ${driverId} and revoked_at is null returning 1`;
+  const rows =
+    await sql`update driver_sessions set revoked_at = now() where driver_id = ${driverId} and revoked_at is null returning 1`;
   return rows.length;
 }

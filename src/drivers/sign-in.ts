@@ -1,4 +1,11 @@
-import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
+import {
+  admitCode,
+  admitGuess,
+  lockSubject,
+  recordRightGuess,
+  refuseWrongCode,
+  servedMobile,
+} from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, newSecret, sameDigest } from '../auth/secrets.js';
 import { renderDriverSignInCodeText } from '../notify/templates.js';
 import { Refusal } from '../refusal.js';
@@ -25,9 +32,16 @@ const SESSION_PREFIX = 'drs_';
  * limits: SIGN_IN_CODES_PER_HOUR codes an hour to one phone from one address, however many are
  * asked for, and SIGN_IN_CODES_PER_RECIPIENT_PER_DAY from all addresses together.
  */
-export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'notifier'>, phone: string, ctx: { address: string }): Promise<void> {
+export async function requestSignInCode(
+  s: Pick<Services, 'sql' | 'config' | 'notifier'>,
+  phone: string,
+  ctx: { address: string },
+): Promise<void> {
   const served = servedMobile(phone, s.config.SIGN_IN_CODE_COUNTRIES);
-  if (!served.ok) throw Refusal.invalid('number_not_served', `Sorry: ${served.reason}.`, { field: { name: 'phone', message: served.reason } });
+  if (!served.ok)
+    throw Refusal.invalid('number_not_served', `Sorry: ${served.reason}.`, {
+      field: { name: 'phone', message: served.reason },
+    });
   const driver = await driverWithPhone(s, phone);
   // Counted for every phone; only the daily ceiling, which stands for money spent, is left alone
   // when nothing will be sent.
@@ -42,7 +56,12 @@ export async function requestSignInCode(s: Pick<Services, 'sql' | 'config' | 'no
   });
   if (!driver) return;
   const code = newCode();
-  await sessions.saveSignInCode(s.sql, driver.id, hashCode(s.config.JOB_LINK_SECRET, driver.id, code), new Date(Date.now() + CODE_TTL_MS));
+  await sessions.saveSignInCode(
+    s.sql,
+    driver.id,
+    hashCode(s.config.JOB_LINK_SECRET, driver.id, code),
+    new Date(Date.now() + CODE_TTL_MS),
+  );
   await s.notifier.send({
     channel: 'sms',
     to: phone,
@@ -71,7 +90,8 @@ export async function verifySignInCode(
   code: string,
   ctx: { address: string },
 ): Promise<{ token: string; driverId: string }> {
-  const refused = () => Refusal.unauthenticated('invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
+  const refused = () =>
+    Refusal.unauthenticated('invalid_code', 'That code is not valid. Ask for a new one if it has expired.');
   const subject = lockSubject.driver(phone);
   await admitGuess(s, subject, ctx.address);
   const driver = await driverWithPhone(s, phone);
@@ -94,7 +114,10 @@ export async function verifySignInCode(
 }
 
 /** The signed-in driver behind a session token, or null. */
-export async function driverForToken(s: Pick<Services, 'sql'>, token: string | null): Promise<{ driverId: string; tokenHash: string } | null> {
+export async function driverForToken(
+  s: Pick<Services, 'sql'>,
+  token: string | null,
+): Promise<{ driverId: string; tokenHash: string } | null> {
   if (!token?.startsWith(SESSION_PREFIX)) return null;
   return sessions.sessionDriver(s.sql, hashSecret(token));
 }

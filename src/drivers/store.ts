@@ -79,7 +79,12 @@ export interface DriverDocument {
  * A new applicant, their documents and the fleet they ask to join, in one transaction: nothing
  * half-applied. The driver joins no fleet here, whatever they named.
  */
-export async function insertApplication(sql: Sql, id: string, a: DriverApplication, documents: DriverDocument[]): Promise<void> {
+export async function insertApplication(
+  sql: Sql,
+  id: string,
+  a: DriverApplication,
+  documents: DriverDocument[],
+): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`
       insert into drivers (id, name, phone, email, tier, home_area, partner_fleet_id, approved, status, vehicle_type,
@@ -96,7 +101,8 @@ export async function insertApplication(sql: Sql, id: string, a: DriverApplicati
       await tx`insert into driver_documents (driver_id, kind, content_type, size_bytes, sha256, data)
                values (${id}, ${d.kind}, ${d.contentType}, ${d.sizeBytes}, ${d.sha256}, decode(${d.base64}, 'base64'))`;
     }
-    if (a.requestedFleetId) await tx`insert into driver_fleet_requests (driver_id, fleet_id) values (${id}, ${a.requestedFleetId})`;
+    if (a.requestedFleetId)
+      await tx`insert into driver_fleet_requests (driver_id, fleet_id) values (${id}, ${a.requestedFleetId})`;
   });
 }
 
@@ -107,7 +113,9 @@ export async function partnerFleetExists(sql: Sql, id: string): Promise<boolean>
 
 /** A driver already on the books under this phone (rejected applicants may apply again). */
 export async function liveDriverWithPhone(sql: Sql, phone: string): Promise<string | null> {
-  const [d] = await sql<{ id: string }[]>`select id from drivers where phone = ${phone} and status <> 'rejected' limit 1`;
+  const [d] = await sql<
+    { id: string }[]
+  >`select id from drivers where phone = ${phone} and status <> 'rejected' limit 1`;
   return d?.id ?? null;
 }
 
@@ -115,7 +123,12 @@ export async function liveDriverWithPhone(sql: Sql, phone: string): Promise<stri
  * Moves a driver's status if it is one of `from`; answers the row as it now is, or null when the
  * move does not apply. `approved` follows the status, so dispatch reads one fact.
  */
-export async function moveDriverStatus(sql: Sql, id: string, from: DriverStatus[], to: DriverStatus): Promise<DriverRow | null> {
+export async function moveDriverStatus(
+  sql: Sql,
+  id: string,
+  from: DriverStatus[],
+  to: DriverStatus,
+): Promise<DriverRow | null> {
   const [d] = await sql<DriverRow[]>`
     update drivers set status = ${to}, approved = ${to === 'approved'}, status_changed_at = now(),
                        online = case when ${to} = 'approved' then online else false end
@@ -161,9 +174,15 @@ export async function searchDriverPage(
   const s = q.search;
   const words = (s?.text ?? '').split(/\s+/).filter(Boolean).slice(0, 6);
   const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const wordMatch = words.length === 0
-    ? sql`false`
-    : words.map((w) => sql`(d.name ilike ${like(w)} or d.email ilike ${like(w)} or d.id = ${w} or d.vehicle_registration ilike ${like(w)} or d.plate ilike ${like(w)})`).reduce((a, b) => sql`${a} and ${b}`);
+  const wordMatch =
+    words.length === 0
+      ? sql`false`
+      : words
+          .map(
+            (w) =>
+              sql`(d.name ilike ${like(w)} or d.email ilike ${like(w)} or d.id = ${w} or d.vehicle_registration ilike ${like(w)} or d.plate ilike ${like(w)})`,
+          )
+          .reduce((a, b) => sql`${a} and ${b}`);
   const phoneMatch = [
     ...(s?.phone ? [sql`d.phone = ${s.phone}`] : []),
     ...(s?.digits ?? []).map((x) => sql`d.phone like ${like(x)}`),
@@ -171,9 +190,12 @@ export async function searchDriverPage(
   const where = sql`
      where ${q.status ? sql`d.status = ${q.status}` : sql`true`}
        ${s ? sql`and (${wordMatch} or ${phoneMatch})` : sql``}`;
-  const order = q.status === 'applicant'
-    ? sql`d.applied_at nulls last, d.created_at, d.id`
-    : q.status ? sql`d.name, d.id` : sql`d.created_at desc, d.id`;
+  const order =
+    q.status === 'applicant'
+      ? sql`d.applied_at nulls last, d.created_at, d.id`
+      : q.status
+        ? sql`d.name, d.id`
+        : sql`d.created_at desc, d.id`;
   const rows = await sql<(DriverWithRequest & { total: number })[]>`
     select d.*, r.fleet_id as requested_fleet_id, count(*) over ()::int as total
       from drivers d
@@ -181,14 +203,17 @@ export async function searchDriverPage(
     ${where}
      order by ${order}
      limit ${q.limit} offset ${q.offset}`;
-  if (rows.length > 0 || q.offset === 0) return { rows: rows.map(({ total: _total, ...d }) => d as DriverWithRequest), total: rows[0]?.total ?? 0 };
+  if (rows.length > 0 || q.offset === 0)
+    return { rows: rows.map(({ total: _total, ...d }) => d as DriverWithRequest), total: rows[0]?.total ?? 0 };
   // Past the last page: still say how many there are.
   const [c] = await sql<{ n: number }[]>`select count(*)::int as n from drivers d ${where}`;
   return { rows: [], total: c?.n ?? 0 };
 }
 
 export async function driverDocuments(sql: Sql, driverId: string) {
-  return sql<{ id: string; kind: string; content_type: string; size_bytes: number; sha256: string; uploaded_at: Date }[]>`
+  return sql<
+    { id: string; kind: string; content_type: string; size_bytes: number; sha256: string; uploaded_at: Date }[]
+  >`
     select id, kind, content_type, size_bytes, sha256, uploaded_at from driver_documents where driver_id = ${driverId} order by id`;
 }
 
@@ -201,7 +226,8 @@ export async function driverDocument(sql: Sql, driverId: string, documentId: str
 
 export async function setAvailability(sql: Sql, id: string, online: boolean): Promise<boolean> {
   // Only an approved driver can be online; going offline is always allowed.
-  const rows = await sql`update drivers set online = ${online} where id = ${id} and (${!online} or status = 'approved') returning id`;
+  const rows =
+    await sql`update drivers set online = ${online} where id = ${id} and (${!online} or status = 'approved') returning id`;
   return rows.length > 0;
 }
 
@@ -241,7 +267,16 @@ export async function driverStatus(sql: Sql, id: string): Promise<DriverStatus |
 }
 
 /** What a passenger is told to look for: the car as it is seen in the street, and who drives it. */
-export type DriverCar = Pick<DriverRow, 'name' | 'vehicle_description' | 'plate' | 'vehicle_make' | 'vehicle_model' | 'vehicle_registration' | 'vehicle_colour'>;
+export type DriverCar = Pick<
+  DriverRow,
+  | 'name'
+  | 'vehicle_description'
+  | 'plate'
+  | 'vehicle_make'
+  | 'vehicle_model'
+  | 'vehicle_registration'
+  | 'vehicle_colour'
+>;
 
 export async function findDriverCar(sql: Sql, id: string): Promise<DriverCar | null> {
   const [d] = await sql<DriverCar[]>`
@@ -293,10 +328,22 @@ export async function pendingFleetRequest(sql: Sql, driverId: string): Promise<F
 
 /** The open requests to join one fleet, oldest first, with what an operator needs to recognise the driver. */
 export async function pendingRequestsForFleet(sql: Sql, fleetId: string, limit = 200) {
-  return sql<{
-    id: string; driver_id: string; requested_at: Date; name: string; phone: string; status: DriverStatus; tier: Tier;
-    vehicle_description: string; vehicle_registration: string | null; seats: number; wheelchair_accessible: boolean; licensing_authority: string | null;
-  }[]>`
+  return sql<
+    {
+      id: string;
+      driver_id: string;
+      requested_at: Date;
+      name: string;
+      phone: string;
+      status: DriverStatus;
+      tier: Tier;
+      vehicle_description: string;
+      vehicle_registration: string | null;
+      seats: number;
+      wheelchair_accessible: boolean;
+      licensing_authority: string | null;
+    }[]
+  >`
     select r.id::text, r.driver_id, r.requested_at, d.name, d.phone, d.status, d.tier, d.vehicle_description,
            d.vehicle_registration, d.seats, d.wheelchair_accessible, d.licensing_authority
       from driver_fleet_requests r join drivers d on d.id = r.driver_id
@@ -343,9 +390,13 @@ export async function decideFleetRequest(
 }
 
 /** Takes a driver out of `fleetId` (on the record); false when they are not in it. */
-export async function removeFromFleet(sql: Sql, q: { driverId: string; fleetId: string; by: FleetActor; reason: string | null }): Promise<boolean> {
+export async function removeFromFleet(
+  sql: Sql,
+  q: { driverId: string; fleetId: string; by: FleetActor; reason: string | null },
+): Promise<boolean> {
   return sql.begin(async (tx) => {
-    const left = await tx`update drivers set partner_fleet_id = null where id = ${q.driverId} and partner_fleet_id = ${q.fleetId} returning id`;
+    const left =
+      await tx`update drivers set partner_fleet_id = null where id = ${q.driverId} and partner_fleet_id = ${q.fleetId} returning id`;
     if (left.length === 0) return false;
     await tx`
       insert into driver_fleet_events (driver_id, fleet_id, event, by_kind, by_id, by_key, reason)
@@ -365,7 +416,17 @@ export async function fleetHistory(sql: Sql, driverId: string) {
     select r.id::text, r.driver_id, r.fleet_id, f.name as fleet_name, r.status, r.requested_at, r.decided_at
       from driver_fleet_requests r join partner_fleets f on f.id = r.fleet_id
      where r.driver_id = ${driverId} order by r.requested_at, r.id`;
-  const events = await sql<{ event: string; fleet_id: string; by_kind: 'operator' | 'staff'; by_id: string; by_name: string; reason: string | null; at: Date }[]>`
+  const events = await sql<
+    {
+      event: string;
+      fleet_id: string;
+      by_kind: 'operator' | 'staff';
+      by_id: string;
+      by_name: string;
+      reason: string | null;
+      at: Date;
+    }[]
+  >`
     select e.event, e.fleet_id, e.by_kind, e.by_id, coalesce(s.name, p.name, e.by_id) as by_name, e.reason, e.at
       from driver_fleet_events e
       left join staff s on e.by_kind = 'staff' and s.id::text = e.by_id

@@ -17,10 +17,20 @@ export async function takeSuspendedDriverOffJobs(
   driver: { id: string; status_changed_at: Date | null },
 ): Promise<void> {
   await revokeDriverSessions(s.sql, driver.id);
-  await startSuspensionWorkflow(s.temporal, s.config.TEMPORAL_TASK_QUEUE, driver.id, driver.status_changed_at ?? new Date(0));
+  await startSuspensionWorkflow(
+    s.temporal,
+    s.config.TEMPORAL_TASK_QUEUE,
+    driver.id,
+    driver.status_changed_at ?? new Date(0),
+  );
 }
 
-async function startSuspensionWorkflow(client: Client, taskQueue: string, driverId: string, suspendedAt: Date): Promise<void> {
+async function startSuspensionWorkflow(
+  client: Client,
+  taskQueue: string,
+  driverId: string,
+  suspendedAt: Date,
+): Promise<void> {
   try {
     await client.workflow.start('driverSuspensionWorkflow', {
       workflowId: suspensionWorkflowId(driverId, suspendedAt),
@@ -42,7 +52,11 @@ async function startSuspensionWorkflow(client: Client, taskQueue: string, driver
 export async function assertDriverMayWork(s: Pick<Services, 'sql'>, driverId: string): Promise<void> {
   const status = await driverStatus(s.sql, driverId);
   if (status === 'suspended') {
-    throw Refusal.forbidden('driver_suspended', 'This driver account is suspended: its jobs cannot be taken, worked or settled from it. Contact Direct Taxi.');
+    throw Refusal.forbidden(
+      'driver_suspended',
+      'This driver account is suspended: its jobs cannot be taken, worked or settled from it. Contact Direct Taxi.',
+    );
   }
-  if (status !== 'approved') throw Refusal.forbidden('driver_not_approved', 'This driver account is not approved to work jobs.');
+  if (status !== 'approved')
+    throw Refusal.forbidden('driver_not_approved', 'This driver account is not approved to work jobs.');
 }

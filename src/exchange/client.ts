@@ -30,7 +30,10 @@ export type JobAnswer =
   | { outcome: 'accepted'; code: string; remoteRef: string | null; remoteStatus: string | null }
   | { outcome: 'rejected'; code: string; message: string };
 
-async function send(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
+async function send(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; text: string }> {
   let res: Response;
   try {
     res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS) });
@@ -42,7 +45,11 @@ async function send(url: string, init: { method: string; headers: Record<string,
 }
 
 /** One job to the fleet's intake; its answer for that job. Throws FleetUnavailable when worth retrying. */
-export async function postJob(f: FleetEndpoint, job: PartnerJob, now: () => Date = () => new Date()): Promise<JobAnswer> {
+export async function postJob(
+  f: FleetEndpoint,
+  job: PartnerJob,
+  now: () => Date = () => new Date(),
+): Promise<JobAnswer> {
   const body = JSON.stringify(job);
   const t = Math.floor(now().getTime() / 1000);
   const { status, text } = await send(`${f.baseUrl}/api/public/v1/jobs`, {
@@ -57,28 +64,47 @@ export async function postJob(f: FleetEndpoint, job: PartnerJob, now: () => Date
     body,
   });
   if (status === 200 || status === 207) {
-    const reply = JSON.parse(text) as { results?: { outcome: string; code: string; message: string; bookingReference: string | null; bookingStatus: string | null }[] };
+    const reply = JSON.parse(text) as {
+      results?: {
+        outcome: string;
+        code: string;
+        message: string;
+        bookingReference: string | null;
+        bookingStatus: string | null;
+      }[];
+    };
     const r = reply.results?.[0];
     if (!r) throw new FleetUnavailable(`POST jobs answered ${status} without a result`);
     // Not taken in in time (nothing applied, a repeat is safe): sent again, like an unreachable fleet.
-    if (r.outcome === 'rejected' && r.code === 'try_again') throw new FleetUnavailable(`POST jobs: try_again: ${r.message}`);
+    if (r.outcome === 'rejected' && r.code === 'try_again')
+      throw new FleetUnavailable(`POST jobs: try_again: ${r.message}`);
     return r.outcome === 'accepted'
       ? { outcome: 'accepted', code: r.code, remoteRef: r.bookingReference, remoteStatus: r.bookingStatus }
       : { outcome: 'rejected', code: r.code, message: r.message };
   }
   // A refusal of the whole request that sending it again will not change (bad body, forbidden).
-  if (status === 400 || status === 403 || status === 413 || status === 415) return { outcome: 'rejected', code: `http_${status}`, message: text.slice(0, 500) };
+  if (status === 400 || status === 403 || status === 413 || status === 415)
+    return { outcome: 'rejected', code: `http_${status}`, message: text.slice(0, 500) };
   throw new FleetUnavailable(`POST jobs answered ${status}: ${text.slice(0, 300)}`);
 }
 
 /** Registers our hook URL as our callback at the fleet; its whsec_ secret when it issued one now. */
-export async function registerHookAt(f: FleetEndpoint, hookUrl: string, now: () => Date = () => new Date()): Promise<{ url: string; signingSecret: string | null }> {
+export async function registerHookAt(
+  f: FleetEndpoint,
+  hookUrl: string,
+  now: () => Date = () => new Date(),
+): Promise<{ url: string; signingSecret: string | null }> {
   const target = '/api/public/v1/partner/webhook';
   const body = JSON.stringify({ url: hookUrl });
   const t = Math.floor(now().getTime() / 1000);
   const { status, text } = await send(`${f.baseUrl}${target}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'x-partner': f.ourPartnerId, 'x-signature': signPartnerRequest(f.signingSecret, t, { method: 'PUT', target, body }) },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-partner': f.ourPartnerId,
+      'x-signature': signPartnerRequest(f.signingSecret, t, { method: 'PUT', target, body }),
+    },
     body,
   });
   if (status !== 200) throw new Error(`the fleet refused our hook URL: ${status} ${text.slice(0, 300)}`);
@@ -92,9 +118,14 @@ export async function rotateHookSecretAt(f: FleetEndpoint, now: () => Date = () 
   const t = Math.floor(now().getTime() / 1000);
   const { status, text } = await send(`${f.baseUrl}${target}`, {
     method: 'POST',
-    headers: { 'user-agent': USER_AGENT, 'x-partner': f.ourPartnerId, 'x-signature': signPartnerRequest(f.signingSecret, t, { method: 'POST', target, body: '' }) },
+    headers: {
+      'user-agent': USER_AGENT,
+      'x-partner': f.ourPartnerId,
+      'x-signature': signPartnerRequest(f.signingSecret, t, { method: 'POST', target, body: '' }),
+    },
   });
-  if (status !== 200) throw new Error(`the fleet refused to rotate our webhook secret: ${status} ${text.slice(0, 300)}`);
+  if (status !== 200)
+    throw new Error(`the fleet refused to rotate our webhook secret: ${status} ${text.slice(0, 300)}`);
   const secret = (JSON.parse(text) as { signingSecret?: string }).signingSecret;
   if (!secret) throw new Error('the fleet rotated our webhook secret but did not return it');
   return secret;

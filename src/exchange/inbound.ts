@@ -15,7 +15,8 @@ import { exchangeJobExists, fleetsWithWebhookSecrets, recordInboxEvent } from '.
 // late event changes nothing, and is still acknowledged, so the fleet stops retrying it.
 
 /** The headers that say a request is a Standard Webhooks delivery rather than an x-signature report. */
-export const isStandardWebhook = (headers: Record<string, unknown>): boolean => typeof headers['webhook-signature'] === 'string';
+export const isStandardWebhook = (headers: Record<string, unknown>): boolean =>
+  typeof headers['webhook-signature'] === 'string';
 
 /**
  * The largest sequence we keep (a Postgres integer, as our own fan-out numbers its events): a fleet's
@@ -24,7 +25,11 @@ export const isStandardWebhook = (headers: Record<string, unknown>): boolean => 
 export const MAX_EXCHANGE_SEQUENCE = 2_147_483_647;
 
 /** Text we store or look up: no control characters (Postgres takes no NUL in text). */
-const line = (max: number) => z.string().max(max).regex(/^\P{Cc}*$/u, 'must not contain control characters');
+const line = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^\P{Cc}*$/u, 'must not contain control characters');
 
 const StatusChangedData = z.object({
   bookingReference: line(100),
@@ -33,7 +38,10 @@ const StatusChangedData = z.object({
   // Its statuses, whatever they are: an unknown one moves nothing.
   status: line(40),
   // Screened as our own drivers' details are before anyone sees them (screenedFleetDriver below).
-  driver: z.object({ name: z.string().max(200), vehicle: z.string().max(200), plate: z.string().max(40) }).nullable().optional(),
+  driver: z
+    .object({ name: z.string().max(200), vehicle: z.string().max(200), plate: z.string().max(40) })
+    .nullable()
+    .optional(),
 });
 const Envelope = z.object({ id: z.string().max(200).optional(), type: z.string().max(100), data: z.unknown() });
 
@@ -48,7 +56,11 @@ export async function receiveExchangeEvent(
     const v = headers[name];
     return typeof v === 'string' ? v : '';
   };
-  const h = { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') };
+  const h = {
+    'webhook-id': header('webhook-id'),
+    'webhook-timestamp': header('webhook-timestamp'),
+    'webhook-signature': header('webhook-signature'),
+  };
   const payload = raw.toString('utf8');
   // Which fleet sent it is whichever fleet's secret verifies it (a handful of fleets at most).
   let fleetId: string | null = null;
@@ -76,15 +88,28 @@ export async function receiveExchangeEvent(
   }
   const parsed = StatusChangedData.safeParse(body.data);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({ name: ['data', ...i.path.map(String)].join('.'), message: i.message }));
-    throw Refusal.invalid('invalid_event', `The event data is not a booking status change we can take: ${fields.map((f) => `${f.name} ${f.message}`).join('; ')}.`, { fields });
+    const fields = parsed.error.issues.map((i) => ({
+      name: ['data', ...i.path.map(String)].join('.'),
+      message: i.message,
+    }));
+    throw Refusal.invalid(
+      'invalid_event',
+      `The event data is not a booking status change we can take: ${fields.map((f) => `${f.name} ${f.message}`).join('; ')}.`,
+      { fields },
+    );
   }
   const data = parsed.data;
   const ref = data.jobRef;
   if (!ref || !(await exchangeJobExists(s.sql, ref, fleetId))) {
     throw Refusal.notFound('booking_not_found', `No booking ${ref ?? '(no jobRef)'} was handed to you.`);
   }
-  const first = await recordInboxEvent(s.sql, { fleetId, webhookId: h['webhook-id'], ref, sequence: data.sequence, status: data.status });
+  const first = await recordInboxEvent(s.sql, {
+    fleetId,
+    webhookId: h['webhook-id'],
+    ref,
+    sequence: data.sequence,
+    status: data.status,
+  });
   // Signalled even when it is a redelivery: a crash between our record and the signal must not lose
   // it. The workflow takes each sequence once.
   try {

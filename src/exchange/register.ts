@@ -1,7 +1,13 @@
 import type { Sql } from '../db/sql.js';
 import { createPartner, findPartner, issueSigningSecret } from '../partners/store.js';
 import { registerHookAt, rotateHookSecretAt } from './client.js';
-import { EXCHANGE_FLEET_ID_PATTERN, fleetWithSigningSecret, saveExchangeFleet, saveWebhookSecret, type ExchangeFleet } from './store.js';
+import {
+  EXCHANGE_FLEET_ID_PATTERN,
+  fleetWithSigningSecret,
+  saveExchangeFleet,
+  saveWebhookSecret,
+  type ExchangeFleet,
+} from './store.js';
 
 // Registering an exchange fleet (docs/exchange.md): the fleet and our partner record of it, in one
 // step, so the link between them (the jobs it sends us are an exchange fleet's, never handed on)
@@ -33,11 +39,19 @@ export interface SavedExchangeRegistration {
 }
 
 /** In our database: our partner record of the fleet (made if missing) and the fleet, linked to it. */
-export async function saveExchangeRegistration(sql: Sql, secretsKey: string, r: ExchangeRegistration): Promise<SavedExchangeRegistration> {
-  if (!EXCHANGE_FLEET_ID_PATTERN.test(r.id)) throw new Error(`exchange fleet id ${r.id} must match ${EXCHANGE_FLEET_ID_PATTERN}`);
+export async function saveExchangeRegistration(
+  sql: Sql,
+  secretsKey: string,
+  r: ExchangeRegistration,
+): Promise<SavedExchangeRegistration> {
+  if (!EXCHANGE_FLEET_ID_PATTERN.test(r.id))
+    throw new Error(`exchange fleet id ${r.id} must match ${EXCHANGE_FLEET_ID_PATTERN}`);
   let partner: SavedExchangeRegistration['partner'];
   if (r.partnerId && r.partnerId !== r.id) {
-    if (!(await findPartner(sql, r.partnerId))) throw new Error(`no partner ${r.partnerId}: name our existing partner record of the fleet, or leave --partner out to make one`);
+    if (!(await findPartner(sql, r.partnerId)))
+      throw new Error(
+        `no partner ${r.partnerId}: name our existing partner record of the fleet, or leave --partner out to make one`,
+      );
     partner = { id: r.partnerId, created: false, signingSecret: null };
   } else if (await findPartner(sql, r.id)) {
     partner = { id: r.id, created: false, signingSecret: null };
@@ -57,9 +71,17 @@ export async function saveExchangeRegistration(sql: Sql, secretsKey: string, r: 
 }
 
 /** At the fleet, with the credentials it gave us: our hook registered as our callback, its whsec_ secret stored. */
-export async function connectExchangeFleet(sql: Sql, secretsKey: string, fleetId: string, hookUrl: string): Promise<{ hookUrl: string }> {
+export async function connectExchangeFleet(
+  sql: Sql,
+  secretsKey: string,
+  fleetId: string,
+  hookUrl: string,
+): Promise<{ hookUrl: string }> {
   const fleet = await fleetWithSigningSecret(sql, secretsKey, fleetId);
-  if (!fleet) throw new Error(`exchange fleet ${fleetId} has no credentials yet: register it with the partner id and signing secret it gave us`);
+  if (!fleet)
+    throw new Error(
+      `exchange fleet ${fleetId} has no credentials yet: register it with the partner id and signing secret it gave us`,
+    );
   const endpoint = { baseUrl: fleet.baseUrl, ourPartnerId: fleet.ourPartnerId, signingSecret: fleet.signingSecret };
   const registered = await registerHookAt(endpoint, hookUrl);
   // Registered before: the fleet shows a secret only once, so we ask for a new one.

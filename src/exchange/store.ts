@@ -63,13 +63,17 @@ export interface NewExchangeFleet {
  * jobs from now on (never handed on), whenever they came.
  */
 export async function saveExchangeFleet(sql: Sql, secretsKey: string, f: NewExchangeFleet): Promise<ExchangeFleet> {
-  if (!EXCHANGE_FLEET_ID_PATTERN.test(f.id)) throw new Error(`exchange fleet id ${f.id} must match ${EXCHANGE_FLEET_ID_PATTERN}`);
+  if (!EXCHANGE_FLEET_ID_PATTERN.test(f.id))
+    throw new Error(`exchange fleet id ${f.id} must match ${EXCHANGE_FLEET_ID_PATTERN}`);
   const baseUrl = f.baseUrl.replace(/\/+$/, '');
   const sealed = f.credentials ? sealSecret(secretsKey, f.credentials.signingSecret) : null;
   return sql.begin(async (tx) => {
     const [partner] = await tx<{ id: string }[]>`select id from partners where id = ${f.partnerId}`;
-    if (!partner) throw new Error(`no partner ${f.partnerId}: an exchange fleet is registered with our partner record of it`);
-    const [other] = await tx<{ id: string }[]>`select id from exchange_fleets where partner_id = ${f.partnerId} and id <> ${f.id}`;
+    if (!partner)
+      throw new Error(`no partner ${f.partnerId}: an exchange fleet is registered with our partner record of it`);
+    const [other] = await tx<
+      { id: string }[]
+    >`select id from exchange_fleets where partner_id = ${f.partnerId} and id <> ${f.id}`;
     if (other) throw new Error(`partner ${f.partnerId} is already exchange fleet ${other.id}'s`);
     const [row] = await tx<FleetRow[]>`
       insert into exchange_fleets (id, name, base_url, our_partner_id, signing_secret, approved, partner_id)
@@ -102,11 +106,18 @@ export async function fleetWithSigningSecret(
 ): Promise<(ExchangeFleet & { ourPartnerId: string; signingSecret: string }) | null> {
   const [row] = await sql<FleetRow[]>`select * from exchange_fleets where id = ${id}`;
   if (!row?.signing_secret || !row.our_partner_id) return null;
-  return { ...toFleet(row), ourPartnerId: row.our_partner_id, signingSecret: openSecret(secretsKey, row.signing_secret) };
+  return {
+    ...toFleet(row),
+    ourPartnerId: row.our_partner_id,
+    signingSecret: openSecret(secretsKey, row.signing_secret),
+  };
 }
 
 /** Every fleet whose events our hook can verify, with the whsec_ secret each issued us. */
-export async function fleetsWithWebhookSecrets(sql: Sql, secretsKey: string): Promise<{ id: string; secret: string }[]> {
+export async function fleetsWithWebhookSecrets(
+  sql: Sql,
+  secretsKey: string,
+): Promise<{ id: string; secret: string }[]> {
   const rows = await sql<{ id: string; webhook_secret: string }[]>`
     select id, webhook_secret from exchange_fleets where webhook_secret is not null order by id`;
   return rows.map((r) => ({ id: r.id, secret: openSecret(secretsKey, r.webhook_secret) }));
@@ -117,7 +128,11 @@ export async function fleetsWithWebhookSecrets(sql: Sql, secretsKey: string): Pr
  * always for a booking whose origin is an exchange fleet (one hop: bookings.exchange_origin, recorded
  * when the job was taken in, migration 00035) and for a sandbox booking.
  */
-export async function nextFleetFor(sql: Sql, ref: string, tried: readonly string[]): Promise<{ id: string; name: string } | null> {
+export async function nextFleetFor(
+  sql: Sql,
+  ref: string,
+  tried: readonly string[],
+): Promise<{ id: string; name: string } | null> {
   const [row] = await sql<{ id: string; name: string }[]>`
     select f.id, f.name from exchange_fleets f
      where f.approved and f.webhook_secret is not null and f.signing_secret is not null and f.our_partner_id is not null
@@ -149,7 +164,13 @@ export async function markJobSent(sql: Sql, ref: string, fleetId: string, remote
 }
 
 /** The fleet no longer holds the job: refused it, gave it back, could not be reached, or we cancelled it. */
-export async function markJobEnded(sql: Sql, ref: string, fleetId: string, state: Exclude<ExchangeJobState, 'sent'>, refusal: string | null = null): Promise<void> {
+export async function markJobEnded(
+  sql: Sql,
+  ref: string,
+  fleetId: string,
+  state: Exclude<ExchangeJobState, 'sent'>,
+  refusal: string | null = null,
+): Promise<void> {
   await sql`
     insert into exchange_jobs (booking_ref, fleet_id, state, refusal) values (${ref}, ${fleetId}, ${state}, ${refusal})
     on conflict (booking_ref, fleet_id) do update set state = excluded.state, refusal = coalesce(excluded.refusal, exchange_jobs.refusal),
@@ -169,7 +190,14 @@ export interface ExchangeDriver {
  */
 export async function applyRemoteStatus(
   sql: Sql,
-  u: { ref: string; fleetId: string; sequence: number; remoteStatus: string; status: string | null; driver: ExchangeDriver | null },
+  u: {
+    ref: string;
+    fleetId: string;
+    sequence: number;
+    remoteStatus: string;
+    status: string | null;
+    driver: ExchangeDriver | null;
+  },
 ): Promise<void> {
   await sql.begin(async (tx) => {
     const [job] = await tx<{ last_sequence: number }[]>`

@@ -64,7 +64,10 @@ const EXTRA_STATION_ALIASES = new Map([
   ['EDB', ['waverley', 'edinburgh waverley']],
 ]);
 
-export function stationAliases(stationName: string, crs: string): Array<{ key: string; score: number; derived: boolean }> {
+export function stationAliases(
+  stationName: string,
+  crs: string,
+): Array<{ key: string; score: number; derived: boolean }> {
   const key = normaliseText(stationName);
   const out = [{ key, score: STATION_SCORE, derived: false }];
   // "Lincoln station" is Lincoln Central; "Newcastle Central" is Newcastle: a town's main station
@@ -83,7 +86,8 @@ export function stationAliases(stationName: string, crs: string): Array<{ key: s
   if (key.startsWith('london ') && !NOT_LONDON_TERMINI.test(key.slice(7))) {
     out.push({ key: key.slice(7), score: LONDON_TERMINUS_SCORE, derived: true });
   }
-  for (const extra of EXTRA_STATION_ALIASES.get(crs) ?? []) out.push({ key: extra, score: LONDON_TERMINUS_SCORE, derived: true });
+  for (const extra of EXTRA_STATION_ALIASES.get(crs) ?? [])
+    out.push({ key: extra, score: LONDON_TERMINUS_SCORE, derived: true });
   return out;
 }
 
@@ -91,9 +95,42 @@ export function stationAliases(stationName: string, crs: string): Array<{ key: s
 // to break ties such as "London airport" or "Glasgow airport", and to let a live airport's IATA
 // code beat a same-letter rail station code.
 export const MAJOR_AIRPORTS = [
-  'LHR', 'LGW', 'MAN', 'STN', 'LTN', 'EDI', 'BHX', 'BRS', 'GLA', 'BFS', 'NCL', 'LCY', 'LPL', 'EMA', 'LBA', 'ABZ',
-  'BHD', 'SEN', 'JER', 'CWL', 'SOU', 'EXT', 'INV', 'GCI', 'BOH', 'IOM', 'PIK', 'NWI', 'NQY', 'LSI', 'KOI', 'LDY',
-  'HUY', 'SYY', 'MME', 'DND',
+  'LHR',
+  'LGW',
+  'MAN',
+  'STN',
+  'LTN',
+  'EDI',
+  'BHX',
+  'BRS',
+  'GLA',
+  'BFS',
+  'NCL',
+  'LCY',
+  'LPL',
+  'EMA',
+  'LBA',
+  'ABZ',
+  'BHD',
+  'SEN',
+  'JER',
+  'CWL',
+  'SOU',
+  'EXT',
+  'INV',
+  'GCI',
+  'BOH',
+  'IOM',
+  'PIK',
+  'NWI',
+  'NQY',
+  'LSI',
+  'KOI',
+  'LDY',
+  'HUY',
+  'SYY',
+  'MME',
+  'DND',
 ] as const;
 
 // Still listed by OpenFlights (last updated 2019) but closed to passengers, or military fields a
@@ -155,7 +192,13 @@ export function airportAliases(
 /** Heathrow's rail stations sit at its terminals, so "Heathrow Terminal 5" can be placed exactly. */
 export function terminalAliases(airportShort: string, iata: string, terminals: string[]): string[] {
   const keys: string[] = [];
-  const prefixes = [airportShort, `${airportShort} airport`, `london ${airportShort}`, `london ${airportShort} airport`, iata.toLowerCase()];
+  const prefixes = [
+    airportShort,
+    `${airportShort} airport`,
+    `london ${airportShort}`,
+    `london ${airportShort} airport`,
+    iata.toLowerCase(),
+  ];
   for (const t of terminals) {
     for (const prefix of prefixes) {
       keys.push(`${prefix} terminal ${t}`, `${prefix} t${t}`);
@@ -245,7 +288,8 @@ export function poiAliases(
     // "Queen Elizabeth Hospital" is "QE Hospital": initials of the words before what it is.
     const kind = /^(.+?) (hospital|university|college|infirmary)\b(.*)$/.exec(bare);
     const named = kind?.[1]?.split(' ').filter((w) => w !== 'the') ?? [];
-    if (kind && named.length >= 2 && named.length <= 4) add(`${named.map((w) => w[0]).join('')} ${kind[2]}${kind[3]}`, POI_SCORE - 6, true);
+    if (kind && named.length >= 2 && named.length <= 4)
+      add(`${named.map((w) => w[0]).join('')} ${kind[2]}${kind[3]}`, POI_SCORE - 6, true);
   }
   return [...out.values()];
 }

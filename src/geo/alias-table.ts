@@ -64,7 +64,11 @@ export class AliasTable {
   hitsById(id: number): AliasHit[] {
     const out: AliasHit[] = [];
     for (let ref = this.head[id] ?? -1; ref >= 0; ref = this.refNext[ref] ?? -1) {
-      out.push({ entryId: this.refEntry[ref] ?? -1, score: this.refScore[ref] ?? 0, derived: this.refDerived[ref] === 1 });
+      out.push({
+        entryId: this.refEntry[ref] ?? -1,
+        score: this.refScore[ref] ?? 0,
+        derived: this.refDerived[ref] === 1,
+      });
     }
     return out;
   }

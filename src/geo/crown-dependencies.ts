@@ -20,7 +20,29 @@ export const CROWN_DEPENDENCIES: ReadonlyArray<{
    */
   townDistricts?: string[];
 }> = [
-  { postcodeArea: 'JE', country: 'Jersey', town: 'St Helier', lat: 49.1858, lon: -2.1101, names: ['jersey', 'st helier jersey'] },
-  { postcodeArea: 'GY', country: 'Guernsey', town: 'St Peter Port', lat: 49.4556, lon: -2.5367, names: ['guernsey', 'st peter port'] },
-  { postcodeArea: 'IM', country: 'Isle of Man', town: 'Douglas', lat: 54.1523, lon: -4.4862, names: ['isle of man', 'douglas isle of man'], townDistricts: ['IM1', 'IM2'] },
+  {
+    postcodeArea: 'JE',
+    country: 'Jersey',
+    town: 'St Helier',
+    lat: 49.1858,
+    lon: -2.1101,
+    names: ['jersey', 'st helier jersey'],
+  },
+  {
+    postcodeArea: 'GY',
+    country: 'Guernsey',
+    town: 'St Peter Port',
+    lat: 49.4556,
+    lon: -2.5367,
+    names: ['guernsey', 'st peter port'],
+  },
+  {
+    postcodeArea: 'IM',
+    country: 'Isle of Man',
+    town: 'Douglas',
+    lat: 54.1523,
+    lon: -4.4862,
+    names: ['isle of man', 'douglas isle of man'],
+    townDistricts: ['IM1', 'IM2'],
+  },
 ];

@@ -54,6 +54,9 @@ export function wordsAlign(query: string, candidate: string): boolean {
     const other = c[i] ?? '';
     const allowed = editsAllowedInWord(Math.min(word.length, other.length));
     // A word's first letter is rarely the typo; changing it usually names something else.
-    return osaDistance(word, other, allowed) <= allowed && (allowed === 0 || word[0] === other[0] || osaDistance(word, other, 1) <= 1 && word.length >= 6);
+    return (
+      osaDistance(word, other, allowed) <= allowed &&
+      (allowed === 0 || word[0] === other[0] || (osaDistance(word, other, 1) <= 1 && word.length >= 6))
+    );
   });
 }

@@ -21,7 +21,8 @@ export const MIN_CONFIDENCE = 0.7;
 const MAX_SUGGESTIONS = 5;
 const STREET_CONFIDENCE = 0.9;
 const UNQUALIFIED_STREET_CONFIDENCE = 0.55;
-const STREET_ENDING = /\b(street|st|road|rd|lane|avenue|ave|row|square|sq|place|crescent|terrace|walk|way|parade|hill|gate)\b/;
+const STREET_ENDING =
+  /\b(street|st|road|rd|lane|avenue|ave|row|square|sq|place|crescent|terrace|walk|way|parade|hill|gate)\b/;
 /** A street this close to the town answer is in that town. */
 const STREET_IN_TOWN_M = 12_000;
 
@@ -69,7 +70,12 @@ function fromEntry(entry: GazetteerEntry, confidence: number): GeoLocation {
   };
 }
 
-function fromPostcodeArea(area: PostcodeArea, label: string, kind: GeoLocation['kind'], confidence: number): GeoLocation {
+function fromPostcodeArea(
+  area: PostcodeArea,
+  label: string,
+  kind: GeoLocation['kind'],
+  confidence: number,
+): GeoLocation {
   const where = area.council ?? area.region ?? area.country;
   return {
     label: where ? `${label}, ${where}` : label,
@@ -137,7 +143,11 @@ export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult 
 }
 
 /** Synchronous core, exported for the benchmark. */
-export function geocodeWith(gazetteer: Gazetteer, query: string, names = new NameSearch(gazetteer)): GeoLocation | null {
+export function geocodeWith(
+  gazetteer: Gazetteer,
+  query: string,
+  names = new NameSearch(gazetteer),
+): GeoLocation | null {
   const raw = query.slice(0, MAX_QUERY_LENGTH).trim();
   if (raw === '') return null;
   const text = parseQueryText(raw);
@@ -149,7 +159,6 @@ export function geocodeWith(gazetteer: Gazetteer, query: string, names = new Nam
 }
 
 function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): GeoLocation | null {
-
   if (text.postcode) {
     const located = locatePostcode(gazetteer, text.postcode);
     // A Crown dependency postcode only names its island: a town the address names on that island
@@ -158,14 +167,21 @@ function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): 
     if (island && text.parts.length > 0) {
       const named = names.search({ ...text, parts: [...text.parts, normaliseText(island.country)] });
       if (named && named.confidence >= MIN_CONFIDENCE && named.entry.country === island.country) {
-        return { ...fromEntry(named.entry, ISLAND_POSTCODE_CONFIDENCE), label: `${text.postcode.postcode}, ${named.entry.label}` };
+        return {
+          ...fromEntry(named.entry, ISLAND_POSTCODE_CONFIDENCE),
+          label: `${text.postcode.postcode}, ${named.entry.label}`,
+        };
       }
     }
     // A postcode we can only place at its sector or district (Northern Ireland, a retired code)
     // must still agree with the town the address names. A rural sector's middle can be 10 km from
     // its post town, and then the sector is the better guess; farther apart, one of the two is
     // wrong (a mistyped postcode) and which is not known: asked, not answered.
-    if (located && (located.precision === 'postcode_sector' || located.precision === 'postcode_district') && text.parts.length > 0) {
+    if (
+      located &&
+      (located.precision === 'postcode_sector' || located.precision === 'postcode_district') &&
+      text.parts.length > 0
+    ) {
       const named = names.search(text);
       const apart = named ? haversineMeters(named.entry.lat, named.entry.lon, located.lat, located.lon) : 0;
       if (named?.entry.kind === 'place' && named.confidence >= MIN_CONFIDENCE && apart > AREA_TOWN_AGREEMENT_M) {
@@ -188,7 +204,13 @@ function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): 
   const sectorMatch = SECTOR.exec(compact);
   if (sectorMatch) {
     const sector = gazetteer.sector(compact) ?? gazetteer.district(sectorMatch[1] ?? '');
-    if (sector) return fromPostcodeArea(sector, sector.code, sector.code.includes(' ') ? 'postcode_sector' : 'postcode_district', 1);
+    if (sector)
+      return fromPostcodeArea(
+        sector,
+        sector.code,
+        sector.code.includes(' ') ? 'postcode_sector' : 'postcode_district',
+        1,
+      );
   }
 
   const code = lookupCode(gazetteer, names, text);
@@ -202,7 +224,9 @@ function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): 
     if (district) {
       const rest = [...text.parts.slice(0, -1), lastWords.slice(0, -1).join(' ')].filter((part) => part !== '');
       const town = names.search({ ...text, parts: rest });
-      const agrees = !town || haversineMeters(town.entry.lat, town.entry.lon, district.lat, district.lon) <= OUTCODE_TOWN_AGREEMENT_M;
+      const agrees =
+        !town ||
+        haversineMeters(town.entry.lat, town.entry.lon, district.lat, district.lon) <= OUTCODE_TOWN_AGREEMENT_M;
       return fromPostcodeArea(district, district.code, 'postcode_district', agrees ? 0.9 : 0.6);
     }
   }
@@ -212,9 +236,15 @@ function geocodeText(gazetteer: Gazetteer, text: QueryText, names: NameSearch): 
   // answer: "1 Deansgate, Manchester" is Deansgate, not the middle of Manchester.
   // ("Argyle St, Glasgow" is the street; "Argyle Street station" the station.)
   const streetLike = STREET_ENDING.test(text.parts[0] ?? '') && text.intent !== 'station';
-  if (!match || match.confidence < MIN_CONFIDENCE || match.entry.kind === 'place' || (streetLike && match.entry.kind === 'station')) {
+  if (
+    !match ||
+    match.confidence < MIN_CONFIDENCE ||
+    match.entry.kind === 'place' ||
+    (streetLike && match.entry.kind === 'station')
+  ) {
     const street = streetIndex()?.find(gazetteer, text);
-    const sameTown = (e: GazetteerEntry) => !!street && haversineMeters(e.lat, e.lon, street.lat, street.lon) <= STREET_IN_TOWN_M;
+    const sameTown = (e: GazetteerEntry) =>
+      !!street && haversineMeters(e.lat, e.lon, street.lat, street.lon) <= STREET_IN_TOWN_M;
     // A street found in a town of the name the query gives beats a namesake town elsewhere:
     // "28 Winchester Street, Whitchurch" is Whitchurch in Hampshire, not Shropshire.
     const streetPlacesTown = !!street?.qualified && match?.entry.kind === 'place';

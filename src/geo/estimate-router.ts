@@ -43,12 +43,18 @@ export function urbanSpeed(point: Pick<GeoLocation, 'lat' | 'lon' | 'region'>): 
   return SPEED.urbanElsewhere;
 }
 
-export function estimateDurationSeconds(roadMeters: number, from: Pick<GeoLocation, 'lat' | 'lon' | 'region'>, to: Pick<GeoLocation, 'lat' | 'lon' | 'region'>): number {
+export function estimateDurationSeconds(
+  roadMeters: number,
+  from: Pick<GeoLocation, 'lat' | 'lon' | 'region'>,
+  to: Pick<GeoLocation, 'lat' | 'lon' | 'region'>,
+): number {
   const endEach = Math.min(SEGMENT_METERS.eachEnd, roadMeters / 2);
   const middle = roadMeters - 2 * endEach;
   const local = Math.min(middle, SEGMENT_METERS.localARoad);
   const strategic = middle - local;
-  return endEach / urbanSpeed(from) + endEach / urbanSpeed(to) + local / SPEED.localARoad + strategic / SPEED.strategicRoad;
+  return (
+    endEach / urbanSpeed(from) + endEach / urbanSpeed(to) + local / SPEED.localARoad + strategic / SPEED.strategicRoad
+  );
 }
 
 export class EstimateRouter implements Router {
@@ -57,7 +63,10 @@ export class EstimateRouter implements Router {
   }
 }
 
-export function estimateRoute(from: Pick<GeoLocation, 'lat' | 'lon' | 'region'>, to: Pick<GeoLocation, 'lat' | 'lon' | 'region'>): RouteEstimate {
+export function estimateRoute(
+  from: Pick<GeoLocation, 'lat' | 'lon' | 'region'>,
+  to: Pick<GeoLocation, 'lat' | 'lon' | 'region'>,
+): RouteEstimate {
   const straight = haversineMeters(from.lat, from.lon, to.lat, to.lon);
   const factor = circuityFactor(straight);
   const road = Math.max(AT_LEAST.roadMeters, straight * factor);

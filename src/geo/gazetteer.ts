@@ -29,7 +29,15 @@ import type { Country } from './types.js';
 
 export const DEFAULT_GAZETTEER_PATH = new URL('../../data/gazetteer/gazetteer.json', import.meta.url);
 
-const COUNTRIES: readonly Country[] = ['England', 'Scotland', 'Wales', 'Northern Ireland', 'Isle of Man', 'Jersey', 'Guernsey'];
+const COUNTRIES: readonly Country[] = [
+  'England',
+  'Scotland',
+  'Wales',
+  'Northern Ireland',
+  'Isle of Man',
+  'Jersey',
+  'Guernsey',
+];
 
 const GREAT_BRITAIN: ReadonlySet<Country> = new Set(['England', 'Scotland', 'Wales']);
 
@@ -131,7 +139,8 @@ export class Gazetteer {
       if (i % INDEX_CHUNK === INDEX_CHUNK - 1) yield;
     }
     for (const [council, seat] of councilSeat) {
-      for (const k of councilAliasKeys(file.strings[council] ?? '')) this.aliases.add(k, seat.id, COUNCIL_ALIAS_SCORE, true);
+      for (const k of councilAliasKeys(file.strings[council] ?? ''))
+        this.aliases.add(k, seat.id, COUNCIL_ALIAS_SCORE, true);
     }
 
     for (let i = 0; i < s.name.length; i++) {
@@ -139,7 +148,8 @@ export class Gazetteer {
       const crs = s.crs[i] ?? '';
       if (crs) this.stationsByCrs.set(crs, id);
       for (const alias of stationAliases(s.name[i] ?? '', crs)) {
-        for (const k of withAbbreviations(alias.key)) this.aliases.add(k, id, alias.score, alias.derived || k !== alias.key);
+        for (const k of withAbbreviations(alias.key))
+          this.aliases.add(k, id, alias.score, alias.derived || k !== alias.key);
       }
     }
 
@@ -151,7 +161,8 @@ export class Gazetteer {
       if (iata) this.airportsByIata.set(iata, id);
       if (a.icao[i]) this.airportsByIcao.set(a.icao[i] ?? '', id);
       const score = airportScore(iata, name);
-      for (const alias of airportAliases(name, a.city[i] ?? '', score, isTownName)) this.aliases.add(alias.key, id, alias.score, alias.derived);
+      for (const alias of airportAliases(name, a.city[i] ?? '', score, isTownName))
+        this.aliases.add(alias.key, id, alias.score, alias.derived);
     }
 
     const o = file.pois;
@@ -177,7 +188,11 @@ export class Gazetteer {
         lat: s.lat[i] ?? airport.lat,
         lon: s.lon[i] ?? airport.lon,
       };
-      this.addSynthetic(terminal, terminalAliases(normaliseText(match[1]), iata, numbers), airportScore(iata, airportName));
+      this.addSynthetic(
+        terminal,
+        terminalAliases(normaliseText(match[1]), iata, numbers),
+        airportScore(iata, airportName),
+      );
     }
 
     // The islands themselves, so "Jersey" or "Isle of Man" is not a same-named hamlet in GB.
@@ -219,7 +234,7 @@ export class Gazetteer {
 
   static async fromFileAsync(file: GazetteerFile): Promise<Gazetteer> {
     const gazetteer = Gazetteer.create(file);
-    for (const steps = gazetteer.index(); !steps.next().done; ) await yieldToEventLoop();
+    for (const steps = gazetteer.index(); !steps.next().done;) await yieldToEventLoop();
     await yieldToEventLoop();
     gazetteer.buildFuzzyIndex();
     return gazetteer;
@@ -248,7 +263,9 @@ export class Gazetteer {
   }
 
   exact(key: string): AliasRef[] {
-    return this.aliases.hits(key).map((hit) => ({ entry: this.entry(hit.entryId), score: hit.score, derived: hit.derived }));
+    return this.aliases
+      .hits(key)
+      .map((hit) => ({ entry: this.entry(hit.entryId), score: hit.score, derived: hit.derived }));
   }
 
   /** True when `key` names a city, town or suburb ("london", "leeds"). */
@@ -273,7 +290,11 @@ export class Gazetteer {
       const distance = osaDistance(key, aliasKey, maxDistance);
       if (distance > maxDistance) continue;
       for (const hit of this.aliases.hitsById(candidate.id)) {
-        hits.push({ ref: { entry: this.entry(hit.entryId), score: hit.score, derived: hit.derived }, key: aliasKey, distance });
+        hits.push({
+          ref: { entry: this.entry(hit.entryId), score: hit.score, derived: hit.derived },
+          key: aliasKey,
+          distance,
+        });
       }
     }
     return hits.sort((x, y) => x.distance - y.distance);
@@ -378,7 +399,9 @@ export class Gazetteer {
     const showCouncil = council !== null && !this.key(p.council[i]).includes(normaliseText(name));
     // Outside Great Britain the country is part of the name people need: "Newcastle, Down, Northern Ireland".
     const outsideGb = country !== null && !GREAT_BRITAIN.has(country);
-    const label = [display, showCouncil ? council : null, outsideGb ? country : null].filter((x) => x !== null).join(', ');
+    const label = [display, showCouncil ? council : null, outsideGb ? country : null]
+      .filter((x) => x !== null)
+      .join(', ');
     return {
       kind: 'place',
       label,
@@ -391,7 +414,12 @@ export class Gazetteer {
       country,
       inUk: !isCrownDependency(country),
       placeType: this.placeType(i),
-      context: this.context(this.key(p.council[i]), this.key(p.county[i]), this.key(p.region[i]), this.key(p.country[i])),
+      context: this.context(
+        this.key(p.council[i]),
+        this.key(p.county[i]),
+        this.key(p.region[i]),
+        this.key(p.country[i]),
+      ),
     };
   }
 
@@ -416,7 +444,12 @@ export class Gazetteer {
       inUk: true,
       crs,
       ...(iata ? { iata } : {}),
-      context: this.context(this.key(s.council[i]), this.key(s.region[i]), this.key(s.country[i]), normaliseText(bracket)),
+      context: this.context(
+        this.key(s.council[i]),
+        this.key(s.region[i]),
+        this.key(s.country[i]),
+        normaliseText(bracket),
+      ),
     };
   }
 
@@ -458,7 +491,12 @@ export class Gazetteer {
       inUk: a.inUk[i] === 1,
       ...(iata ? { iata } : {}),
       ...(icao ? { icao } : {}),
-      context: this.context(this.key(a.council[i]), this.key(a.region[i]), this.key(a.country[i]), normaliseText(a.city[i] ?? '')),
+      context: this.context(
+        this.key(a.council[i]),
+        this.key(a.region[i]),
+        this.key(a.country[i]),
+        normaliseText(a.city[i] ?? ''),
+      ),
     };
   }
 }

@@ -38,7 +38,12 @@ const MANY_NAMESAKES = 2;
 const OVER_SEA_MARGIN = 30;
 /** Great Britain, Northern Ireland and each Crown dependency: a taxi does not cross between them. */
 function landOf(entry: GazetteerEntry): string {
-  return entry.country === 'England' || entry.country === 'Scotland' || entry.country === 'Wales' || entry.country === null ? 'GB' : entry.country;
+  return entry.country === 'England' ||
+    entry.country === 'Scotland' ||
+    entry.country === 'Wales' ||
+    entry.country === null
+    ? 'GB'
+    : entry.country;
 }
 const MIN_FUZZY_LENGTH = 4;
 const MIN_FUZZY_SIMILARITY = 0.75;
@@ -47,12 +52,78 @@ const MIN_FUZZY_SIMILARITY = 0.75;
 // front entrance". Leaving them unmatched costs nothing; leaving a distinctive word unmatched does
 // ("Buckingham Palace" is not the town of Buckingham).
 const REFINEMENT_WORDS = new Set([
-  'north', 'south', 'east', 'west', 'terminal', 'terminals', 'arrivals', 'departures', 'entrance', 'exit', 'main', 'car',
-  'park', 'drop', 'off', 'pick', 'pickup', 'up', 'gate', 'platform', 'front', 'rear', 'back', 'side', 'taxi', 'rank',
-  'bus', 'stop', 'outside', 'inside', 'the', 'at', 'by', 'near', 'opposite', 'please', 'forecourt', 'concourse', 'building',
-  'block', 'level', 'floor', 'door', 'reception', 'international', 'domestic', 'flat', 'unit', 'apartment', 'house', 'uk',
-  'england', 'scotland', 'wales', 'city', 'town', 'in', 'on', 'of', 'and', 'tube', 'underground', 'overground', 'dlr',
-  'metro', 'tram', 'station', 'stn', 'airport', 'ferry', 'port', 'cruise',
+  'north',
+  'south',
+  'east',
+  'west',
+  'terminal',
+  'terminals',
+  'arrivals',
+  'departures',
+  'entrance',
+  'exit',
+  'main',
+  'car',
+  'park',
+  'drop',
+  'off',
+  'pick',
+  'pickup',
+  'up',
+  'gate',
+  'platform',
+  'front',
+  'rear',
+  'back',
+  'side',
+  'taxi',
+  'rank',
+  'bus',
+  'stop',
+  'outside',
+  'inside',
+  'the',
+  'at',
+  'by',
+  'near',
+  'opposite',
+  'please',
+  'forecourt',
+  'concourse',
+  'building',
+  'block',
+  'level',
+  'floor',
+  'door',
+  'reception',
+  'international',
+  'domestic',
+  'flat',
+  'unit',
+  'apartment',
+  'house',
+  'uk',
+  'england',
+  'scotland',
+  'wales',
+  'city',
+  'town',
+  'in',
+  'on',
+  'of',
+  'and',
+  'tube',
+  'underground',
+  'overground',
+  'dlr',
+  'metro',
+  'tram',
+  'station',
+  'stn',
+  'airport',
+  'ferry',
+  'port',
+  'cruise',
 ]);
 /**
  * Words that name what kind of place a point of interest is: "Salford Royal Hospital" is the
@@ -79,7 +150,10 @@ const CATEGORY_WORDS: Record<string, readonly string[]> = {
 const isRefinement = (word: string) => REFINEMENT_WORDS.has(word) || /^\d+[a-z]?$/.test(word) || word.length === 1;
 /** The words a place leaves unexplained that matter: "city centre" refines, "Barbican Centre" names a venue. */
 function distinctiveWords(words: string[]): string[] {
-  return words.filter((w, i) => !isRefinement(w) && !((w === 'centre' || w === 'center') && (words[i - 1] === 'city' || words[i - 1] === 'town')));
+  return words.filter(
+    (w, i) =>
+      !isRefinement(w) && !((w === 'centre' || w === 'center') && (words[i - 1] === 'city' || words[i - 1] === 'town')),
+  );
 }
 /** Distinctive words the answer does not account for cost this much of its confidence. */
 const UNMATCHED_WORDS_FACTOR = 0.6;
@@ -122,14 +196,18 @@ export class NameSearch {
       // After a street, a part is the town the street is in ("Main Street, Hillsborough" is the
       // town, not Hillsborough Stadium).
       const afterStreets = i > 0 && parts.slice(0, i).every((p) => STREET.test(p));
-      if (afterStreets && candidates.some((c) => c.ref.entry.kind === 'place')) candidates = candidates.filter((c) => c.ref.entry.kind === 'place');
+      if (afterStreets && candidates.some((c) => c.ref.entry.kind === 'place'))
+        candidates = candidates.filter((c) => c.ref.entry.kind === 'place');
       if (candidates.length === 0) continue;
       const chosen = this.rank(candidates, parts.slice(i + 1), query, i === 0 ? 1 : 0.8);
       if (i < parts.length - 1 && STREET.test(part) && !(chosen.qualified && isSubstantial(chosen.entry))) continue;
       // Earlier parts passed over: a street or a house number only makes the answer less precise
       // (a town centre, said so by its precision); a distinctive name ("Royal Infirmary,
       // Manchester") makes it doubtful.
-      const skipped = parts.slice(0, i).filter((p) => !STREET.test(p)).flatMap((p) => tokens(p));
+      const skipped = parts
+        .slice(0, i)
+        .filter((p) => !STREET.test(p))
+        .flatMap((p) => tokens(p));
       const factor = skipped.length > 0 ? this.leftoverFactor(chosen.entry, skipped) : 1;
       return { entry: chosen.entry, confidence: round2(chosen.confidence * factor) };
     }
@@ -171,7 +249,9 @@ export class NameSearch {
     const best = new Map<GazetteerEntry, number>();
     const consider = (candidates: Candidate[], weight: number) => {
       for (const c of candidates) {
-        const score = (c.ref.score - PER_EDIT_PENALTY * c.distance) * weight + (matchesIntent(c.ref.entry, query.intent) ? INTENT_BONUS : 0);
+        const score =
+          (c.ref.score - PER_EDIT_PENALTY * c.distance) * weight +
+          (matchesIntent(c.ref.entry, query.intent) ? INTENT_BONUS : 0);
         if ((best.get(c.ref.entry) ?? -Infinity) < score) best.set(c.ref.entry, score);
       }
     };
@@ -214,7 +294,13 @@ export class NameSearch {
         const key = words.slice(i, j).join(' ');
         // "Castle Street" names no town called Street, and "Leeds Road" no Leeds.
         // Nor does "Goodison Park" name the suburb of Bradford called Park.
-        if (!this.gazetteer.isTownName(key) || isStreetWord(words[j] ?? '') || isStreetWord(key) || (j === i + 1 && isRefinement(key))) continue;
+        if (
+          !this.gazetteer.isTownName(key) ||
+          isStreetWord(words[j] ?? '') ||
+          isStreetWord(key) ||
+          (j === i + 1 && isRefinement(key))
+        )
+          continue;
         out.push({ key, anchor: this.anchorOf(key) });
         i = j - 1;
         break;
@@ -237,10 +323,17 @@ export class NameSearch {
 
   private inArea(entry: GazetteerEntry, area: { key: string; anchor: GazetteerEntry | undefined }): boolean {
     if (entry === area.anchor || containsWords(entry.context, area.key)) return true;
-    return !!area.anchor && haversineMeters(entry.lat, entry.lon, area.anchor.lat, area.anchor.lon) <= QUALIFIER_TOWN_RADIUS_M;
+    return (
+      !!area.anchor &&
+      haversineMeters(entry.lat, entry.lon, area.anchor.lat, area.anchor.lon) <= QUALIFIER_TOWN_RADIUS_M
+    );
   }
 
-  private leadingName(words: string[], otherParts: string[], query: QueryText): { match: NameMatch; qualified: boolean } | null {
+  private leadingName(
+    words: string[],
+    otherParts: string[],
+    query: QueryText,
+  ): { match: NameMatch; qualified: boolean } | null {
     for (let k = words.length - 1; k >= 1; k--) {
       // "Wilmslow Road", "Leeds Road Bradford": a town's name before "road" is a street's name.
       if (isStreetWord(words[k] ?? '')) continue;
@@ -277,7 +370,10 @@ export class NameSearch {
 
   /** True when a qualifier is the name of a town, a village or an island ("Corwen", "Jersey"). */
   private namesPlace(qualifier: string): boolean {
-    return this.gazetteer.isTownName(qualifier) || this.gazetteer.exact(qualifier).some((ref) => ref.entry.kind === 'place' && !ref.derived);
+    return (
+      this.gazetteer.isTownName(qualifier) ||
+      this.gazetteer.exact(qualifier).some((ref) => ref.entry.kind === 'place' && !ref.derived)
+    );
   }
 
   private exactCandidates(part: string): Candidate[] {
@@ -337,7 +433,12 @@ export class NameSearch {
     return { entry, confidence };
   }
 
-  private rank(candidates: Candidate[], qualifiers: string[], query: QueryText, partConfidence: number): NameMatch & { qualified: boolean } {
+  private rank(
+    candidates: Candidate[],
+    qualifiers: string[],
+    query: QueryText,
+    partConfidence: number,
+  ): NameMatch & { qualified: boolean } {
     const qualifierList = qualifiers.filter((q) => q !== '');
     const byEntry = new Map<GazetteerEntry, { score: number; candidate: Candidate; qualified: boolean }>();
     for (const candidate of candidates) {
@@ -369,14 +470,31 @@ export class NameSearch {
     );
     // A suburb or village whose name several other places share ("Moreton": five villages and a
     // suburb of the Wirral) is no surer than a tie: none of them is the obvious one.
-    const namesakes = ranked.filter(([other]) => other !== entry && other.kind === 'place' && haversineMeters(entry.lat, entry.lon, other.lat, other.lon) > SAME_PLACE_M).length;
-    const obscure = entry.kind === 'place' && !top.qualified && entry.placeType !== 'City' && entry.placeType !== 'Town' && namesakes >= MANY_NAMESAKES;
+    const namesakes = ranked.filter(
+      ([other]) =>
+        other !== entry &&
+        other.kind === 'place' &&
+        haversineMeters(entry.lat, entry.lon, other.lat, other.lon) > SAME_PLACE_M,
+    ).length;
+    const obscure =
+      entry.kind === 'place' &&
+      !top.qualified &&
+      entry.placeType !== 'City' &&
+      entry.placeType !== 'Town' &&
+      namesakes >= MANY_NAMESAKES;
     // A namesake across the sea is a fare across the sea: "St Helier" may be Jersey's capital or
     // the estate in Sutton, "Bangor" the city in Gwynedd or in County Down. Unless the query says
     // which, it is asked, not guessed.
-    const overSea = !top.qualified && ranked.some(
-      ([other, r]) => other !== entry && other.kind === 'place' && TOWN_TYPES.has(other.placeType ?? 'Hamlet') && landOf(other) !== landOf(entry) && r.score >= top.score - OVER_SEA_MARGIN,
-    );
+    const overSea =
+      !top.qualified &&
+      ranked.some(
+        ([other, r]) =>
+          other !== entry &&
+          other.kind === 'place' &&
+          TOWN_TYPES.has(other.placeType ?? 'Hamlet') &&
+          landOf(other) !== landOf(entry) &&
+          r.score >= top.score - OVER_SEA_MARGIN,
+      );
     if (overSea) confidence *= 0.7;
     else if (rival || obscure) confidence *= 0.75;
     if (query.intent !== null && !matchesIntent(entry, query.intent)) confidence *= 0.6;

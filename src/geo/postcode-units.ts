@@ -40,7 +40,10 @@ export class PostcodeUnits {
     this.sectorCount = view.getUint32(4, true);
     this.unitCount = view.getUint32(8, true);
     const namesLength = view.getUint32(12, true);
-    const names = new TextDecoder().decode(data.subarray(16, 16 + namesLength)).trimEnd().split('\n');
+    const names = new TextDecoder()
+      .decode(data.subarray(16, 16 + namesLength))
+      .trimEnd()
+      .split('\n');
     if (names.length !== this.sectorCount) throw new Error('postcode units: sector table does not match its count');
     names.forEach((name, i) => this.sectorIndex.set(name, i));
     const offsetsAt = 16 + namesLength;

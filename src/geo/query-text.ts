@@ -35,7 +35,24 @@ const POSTCODE_IN_TEXT = /(^|[^A-Z0-9])([A-Z]{1,2}[0-9][A-Z0-9]?)\s*([0-9][A-Z]{
 const AIRPORT_WORDS = new Set(['airport', 'airfield', 'aerodrome']);
 const NON_AIRPORT_TERMINAL_WORDS = new Set(['ferry', 'cruise', 'bus', 'coach', 'port', 'container']);
 const STATION_WORDS = new Set(['station', 'railway', 'rail', 'train', 'tube', 'underground']);
-const STREET_WORDS = new Set(['road', 'rd', 'street', 'st', 'approach', 'lane', 'avenue', 'way', 'close', 'drive', 'terrace', 'hill', 'parade', 'square', 'yard', 'gardens']);
+const STREET_WORDS = new Set([
+  'road',
+  'rd',
+  'street',
+  'st',
+  'approach',
+  'lane',
+  'avenue',
+  'way',
+  'close',
+  'drive',
+  'terrace',
+  'hill',
+  'parade',
+  'square',
+  'yard',
+  'gardens',
+]);
 const CORRECTABLE_INTENT_WORDS = ['airport', 'station', 'railway'];
 const DROPPED_PARTS = new Set(['uk', 'united kingdom', 'gb', 'great britain', 'britain']);
 const ADDRESS_PART = /^(\d|flat\b|apartment\b|apt\b|unit\b|suite\b|room\b|floor\b)/;
@@ -108,7 +125,10 @@ export function parseQueryText(raw: string): QueryText {
     intent,
     intentCorrected,
     allCaps: /[A-Z]/.test(trimmed) && trimmed === trimmed.toUpperCase(),
-    rawWords: trimmed.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== ''),
+    rawWords: trimmed
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word !== ''),
     addressLines,
   };
 }
@@ -133,7 +153,15 @@ export function nameVariants(part: string): string[] {
 
 /** "road", "street", "lane"...: after a town's name ("Wilmslow Road") it makes the words a street. */
 export function isStreetWord(word: string): boolean {
-  return STREET_WORDS.has(word) || word === 'rd' || word === 'avenue' || word === 'ave' || word === 'crescent' || word === 'row' || word === 'walk';
+  return (
+    STREET_WORDS.has(word) ||
+    word === 'rd' ||
+    word === 'avenue' ||
+    word === 'ave' ||
+    word === 'crescent' ||
+    word === 'row' ||
+    word === 'walk'
+  );
 }
 
 export function isIntentWord(word: string): boolean {

@@ -28,7 +28,8 @@ export class SpatialGrid {
     const cj = cellOf(lon);
     // A point r+1 rings away is at least r whole cells away along one axis; lon cells shrink
     // with latitude, so the narrower of the two bounds when to stop.
-    const cellMeters = CELL_DEGREES * METERS_PER_DEGREE_LAT * Math.cos(Math.min(89, Math.abs(lat) + 1) * (Math.PI / 180));
+    const cellMeters =
+      CELL_DEGREES * METERS_PER_DEGREE_LAT * Math.cos(Math.min(89, Math.abs(lat) + 1) * (Math.PI / 180));
     let best = -1;
     let bestDistance = Infinity;
     for (let r = 0; r <= MAX_RINGS; r++) {
@@ -52,7 +53,8 @@ export class SpatialGrid {
     const cj = cellOf(lon);
     const rLat = Math.ceil(radiusMeters / (CELL_DEGREES * METERS_PER_DEGREE_LAT));
     const rLon = Math.ceil(
-      radiusMeters / (CELL_DEGREES * METERS_PER_DEGREE_LAT * Math.cos(Math.min(89, Math.abs(lat) + 1) * (Math.PI / 180))),
+      radiusMeters /
+        (CELL_DEGREES * METERS_PER_DEGREE_LAT * Math.cos(Math.min(89, Math.abs(lat) + 1) * (Math.PI / 180))),
     );
     for (let di = -rLat; di <= rLat; di++) {
       for (let dj = -rLon; dj <= rLon; dj++) {

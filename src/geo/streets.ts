@@ -65,7 +65,14 @@ function addRows(byName: Map<string, StreetRow[]>, header: string[], rows: strin
     const key = normaliseText(name);
     if (key === '') continue;
     const town = r[t] ?? '';
-    const row = { name, district: r[d] ?? '', lat: Number(r[la]), lon: Number(r[lo]), town, townKey: normaliseText(town) };
+    const row = {
+      name,
+      district: r[d] ?? '',
+      lat: Number(r[la]),
+      lon: Number(r[lo]),
+      town,
+      townKey: normaliseText(town),
+    };
     const list = byName.get(key);
     if (list) list.push(row);
     else byName.set(key, [row]);
@@ -141,7 +148,11 @@ export class StreetIndex {
     return full ? this.byName.get([...words.slice(0, -1), full].join(' ')) : undefined;
   }
 
-  private choose(gazetteer: Gazetteer, rows: StreetRow[], qualifiers: string[]): (GazetteerEntry & { qualified: boolean }) | null {
+  private choose(
+    gazetteer: Gazetteer,
+    rows: StreetRow[],
+    qualifiers: string[],
+  ): (GazetteerEntry & { qualified: boolean }) | null {
     let candidates = rows;
     if (qualifiers.length > 0) {
       // Every place the passenger names constrains the street ("Wilmslow Road, Rusholme,
@@ -161,21 +172,26 @@ export class StreetIndex {
     // the one in Filton, not Bristol's 5 km away).
     const labelled = candidates.filter((c) => c.townKey !== '' && qualifiers.includes(c.townKey));
     if (labelled.length > 0) candidates = labelled;
-    const spread = candidates.some((c) => haversineMeters(c.lat, c.lon, candidates[0]!.lat, candidates[0]!.lon) > SAME_STREET_M);
+    const spread = candidates.some(
+      (c) => haversineMeters(c.lat, c.lon, candidates[0]!.lat, candidates[0]!.lon) > SAME_STREET_M,
+    );
     if (spread) {
       const centre = qualifiers.map((q) => this.townCentre(gazetteer, q)).find((c) => c !== null);
       if (!centre) return null;
       const nearest = candidates.reduce((a, b) =>
-        haversineMeters(a.lat, a.lon, centre.lat, centre.lon) <= haversineMeters(b.lat, b.lon, centre.lat, centre.lon) ? a : b,
+        haversineMeters(a.lat, a.lon, centre.lat, centre.lon) <= haversineMeters(b.lat, b.lon, centre.lat, centre.lon)
+          ? a
+          : b,
       );
       // One road is a chain of rows each near the next; rows of that name the chain does not
       // reach are other streets ("Church Road, Leicester" is several): which one is meant is
       // unknown, so no street answers (the town does, at its precision).
       const road = [nearest];
-      for (let grown = true; grown; ) {
+      for (let grown = true; grown;) {
         grown = false;
         for (const c of candidates) {
-          if (road.includes(c) || !road.some((r) => haversineMeters(c.lat, c.lon, r.lat, r.lon) <= ROAD_LINK_M)) continue;
+          if (road.includes(c) || !road.some((r) => haversineMeters(c.lat, c.lon, r.lat, r.lon) <= ROAD_LINK_M))
+            continue;
           road.push(c);
           grown = true;
         }
@@ -200,7 +216,9 @@ export class StreetIndex {
       country: district?.country ?? null,
       inUk: true,
       town,
-      context: [first.townKey, normaliseText(district?.council ?? ''), normaliseText(district?.region ?? '')].filter(Boolean).join(' '),
+      context: [first.townKey, normaliseText(district?.council ?? ''), normaliseText(district?.region ?? '')]
+        .filter(Boolean)
+        .join(' '),
       qualified: qualifiers.length > 0,
     };
   }
@@ -228,7 +246,8 @@ export class StreetIndex {
     // "Church Road, off Thurcaston Road": another street named beside it must be near it.
     const beside = CROSS_STREET.exec(qualifier);
     const crossRows = beside?.[2] ? this.rowsFor(tokens(beside[2])) : undefined;
-    if (crossRows) return crossRows.some((c) => haversineMeters(c.lat, c.lon, row.lat, row.lon) <= CROSS_STREET_M) ? 'yes' : 'no';
+    if (crossRows)
+      return crossRows.some((c) => haversineMeters(c.lat, c.lon, row.lat, row.lon) <= CROSS_STREET_M) ? 'yes' : 'no';
     if (OUTCODE.test(qualifier.toUpperCase())) return gazetteer.district(qualifier) ? 'no' : 'unknown';
     // A named place: the street must lie within its reach, however the row is labelled ("Malmesbury
     // Road" in Malmesbury is not the one in Tetbury, 8 km away; Coleshill Street in Sutton
@@ -240,7 +259,9 @@ export class StreetIndex {
     if (places.length > 0) {
       const top = Math.max(...places.map((ref) => ref.score));
       const near = places.some(
-        (ref) => ref.score >= top - NAMESAKE_MARGIN && haversineMeters(ref.entry.lat, ref.entry.lon, row.lat, row.lon) <= reachOf(ref.entry.placeType),
+        (ref) =>
+          ref.score >= top - NAMESAKE_MARGIN &&
+          haversineMeters(ref.entry.lat, ref.entry.lon, row.lat, row.lon) <= reachOf(ref.entry.placeType),
       );
       return near ? 'yes' : 'no';
     }

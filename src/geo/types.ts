@@ -1,7 +1,8 @@
 // Shapes shared by every geocoder and router. A real provider (configured by key later)
 // implements the same interfaces, so pricing and the HTTP layer never know which one answered.
 
-export type PlaceKind = 'postcode' | 'postcode_sector' | 'postcode_district' | 'airport' | 'station' | 'place' | 'poi' | 'street';
+export type PlaceKind =
+  'postcode' | 'postcode_sector' | 'postcode_district' | 'airport' | 'station' | 'place' | 'poi' | 'street';
 
 /**
  * How close to the door an answer is, so nobody sends a driver to a town centre believing it is
@@ -10,16 +11,16 @@ export type PlaceKind = 'postcode' | 'postcode_sector' | 'postcode_district' | '
  * town or village centre.
  */
 export type Precision = 'point' | 'postcode' | 'street' | 'postcode_sector' | 'postcode_district' | 'town_centre';
-export const PRECISIONS: readonly Precision[] = ['point', 'postcode', 'street', 'postcode_sector', 'postcode_district', 'town_centre'];
+export const PRECISIONS: readonly Precision[] = [
+  'point',
+  'postcode',
+  'street',
+  'postcode_sector',
+  'postcode_district',
+  'town_centre',
+];
 
-export type Country =
-  | 'England'
-  | 'Scotland'
-  | 'Wales'
-  | 'Northern Ireland'
-  | 'Isle of Man'
-  | 'Jersey'
-  | 'Guernsey';
+export type Country = 'England' | 'Scotland' | 'Wales' | 'Northern Ireland' | 'Isle of Man' | 'Jersey' | 'Guernsey';
 
 /** Where a named place is, and what it belongs to: shared by gazetteer entries and geocoded answers. */
 export interface PlaceFacts {

@@ -12,7 +12,10 @@ import { isIPv4, isIPv6 } from 'node:net';
  * Anything that is not an IP address is returned as it is.
  */
 export function addressKey(ip: string): string {
-  const bare = ip.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const bare = ip
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
   if (isIPv4(bare)) return bare;
   if (!isIPv6(bare)) return ip;
   const groups = ipv6Groups(bare.toLowerCase());
@@ -21,7 +24,10 @@ export function addressKey(ip: string): string {
     const [hi = 0, lo = 0] = groups.slice(6);
     return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, an IPv4 tail read as two groups). */

@@ -26,7 +26,9 @@ export function verifiedDriverOf(sql: Services['sql'], request: FastifyRequest):
 export async function signedInDriver(s: Pick<Services, 'sql'>, request: FastifyRequest): Promise<DriverSession> {
   const session = await verifiedDriverOf(s.sql, request);
   if (!session) {
-    throw new ProblemError(401, 'not_signed_in', 'Sign in again: this session is not valid.', { headers: { 'www-authenticate': 'Bearer' } });
+    throw new ProblemError(401, 'not_signed_in', 'Sign in again: this session is not valid.', {
+      headers: { 'www-authenticate': 'Bearer' },
+    });
   }
   return session;
 }
@@ -45,9 +47,17 @@ export function verifiedStaffOf(sql: Services['sql'], request: FastifyRequest): 
   return found;
 }
 
-export async function staffMember(s: Pick<Services, 'sql'>, request: FastifyRequest, role: StaffRole = 'operator'): Promise<StaffMember> {
+export async function staffMember(
+  s: Pick<Services, 'sql'>,
+  request: FastifyRequest,
+  role: StaffRole = 'operator',
+): Promise<StaffMember> {
   const staff = await verifiedStaffOf(s.sql, request);
-  if (!staff) throw new ProblemError(401, 'not_staff', 'A valid staff key is required.', { headers: { 'www-authenticate': 'Bearer' } });
-  if (role === 'admin' && staff.role !== 'admin') throw new ProblemError(403, 'admin_only', 'Only an administrator can do this.');
+  if (!staff)
+    throw new ProblemError(401, 'not_staff', 'A valid staff key is required.', {
+      headers: { 'www-authenticate': 'Bearer' },
+    });
+  if (role === 'admin' && staff.role !== 'admin')
+    throw new ProblemError(403, 'admin_only', 'Only an administrator can do this.');
   return staff;
 }

@@ -25,7 +25,11 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
   if (header === undefined) return null;
   const key = Array.isArray(header) ? header[0] : header;
   if (!key || key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ProblemError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 200 visible ASCII characters.');
+    throw new ProblemError(
+      400,
+      'invalid_idempotency_key',
+      'Idempotency-Key must be 1 to 200 visible ASCII characters.',
+    );
   }
   return key;
 }
@@ -36,7 +40,11 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
  * them a key replays only an identical request (a different body under the same key is simply a
  * different request, never another caller's booking).
  */
-export function idempotencyScope(group: string, caller: { kind: 'key'; key: { id: string } } | { kind: 'anonymous' }, body: unknown): string {
+export function idempotencyScope(
+  group: string,
+  caller: { kind: 'key'; key: { id: string } } | { kind: 'anonymous' },
+  body: unknown,
+): string {
   return caller.kind === 'key' ? `${group}:key:${caller.key.id}` : `${group}:anonymous:${sha256(canonicalJson(body))}`;
 }
 
@@ -70,7 +78,11 @@ export async function withIdempotencyKey(
   const [row] = await sql<{ request_hash: string; response_status: number | null; response_body: unknown }[]>`
     select request_hash, response_status, response_body from idempotency_keys where scope = ${opts.scope} and key = ${opts.key}`;
   if (row && row.request_hash !== hash) {
-    throw new ProblemError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+    throw new ProblemError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request body.',
+    );
   }
   if (row?.response_status) return { status: row.response_status, body: row.response_body };
   const response = await run();

@@ -2,7 +2,9 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 
-type Document = { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> };
+type Document = {
+  paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+};
 
 /**
  * Error bodies are sent as application/problem+json (src/plugins/error-handler.ts), so the
@@ -48,8 +50,18 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           bearer: { type: 'http', scheme: 'bearer' },
           // Partner, operator and supplier intake (spec 5). The signer is named in x-partner or x-operator.
-          partnerSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: `With x-partner: ${SIGNATURE_ENCODING}` },
-          operatorSignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: `With x-operator: ${SIGNATURE_ENCODING}` },
+          partnerSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-signature',
+            description: `With x-partner: ${SIGNATURE_ENCODING}`,
+          },
+          operatorSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-signature',
+            description: `With x-operator: ${SIGNATURE_ENCODING}`,
+          },
           supplierSecret: { type: 'apiKey', in: 'header', name: 'x-supplier-a-secret' },
           aggregatorSecret: { type: 'apiKey', in: 'header', name: 'x-aggregator-secret' },
           // An exchange fleet's status fan-out to the booking-status hook (docs/exchange.md).
@@ -57,7 +69,8 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
             type: 'apiKey',
             in: 'header',
             name: 'webhook-signature',
-            description: 'With webhook-id and webhook-timestamp: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the whsec_ secret the fleet issued us',
+            description:
+              'With webhook-id and webhook-timestamp: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the whsec_ secret the fleet issued us',
           },
         },
       },

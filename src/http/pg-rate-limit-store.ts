@@ -6,7 +6,11 @@ type Callback = (err: Error | null, res?: { current: number; ttl: number }) => v
  * Counts one hit in the fixed window containing now; returns the window's count and the ms left.
  * Fixed windows aligned to the epoch; the database clock decides the window, not each host's.
  */
-export async function hitCounter(sql: Sql, key: string, timeWindowMs: number): Promise<{ current: number; ttl: number }> {
+export async function hitCounter(
+  sql: Sql,
+  key: string,
+  timeWindowMs: number,
+): Promise<{ current: number; ttl: number }> {
   const windowMs = Math.max(1000, Math.trunc(timeWindowMs));
   const [row] = await sql<{ hits: number; ttl: number }[]>`
     insert into rate_limit_counters as c (key, window_start, hits)
@@ -18,14 +22,20 @@ export async function hitCounter(sql: Sql, key: string, timeWindowMs: number): P
 }
 
 /** The start of the fixed window containing now, as rate_limit_counters stores it. */
-const windowStart = (sql: Sql, windowMs: number) => sql`to_timestamp(floor(extract(epoch from now()) * 1000 / ${windowMs}) * ${windowMs} / 1000.0)`;
+const windowStart = (sql: Sql, windowMs: number) =>
+  sql`to_timestamp(floor(extract(epoch from now()) * 1000 / ${windowMs}) * ${windowMs} / 1000.0)`;
 
 /**
  * Takes one from an allowance of `limit` in the current window, only if one is left: a refused
  * request counts nothing, so refusals never eat into what is left for others. The count after the
  * take (or, refused, as it stands) and the milliseconds to the window's end.
  */
-export async function takeFromAllowance(sql: Sql, key: string, windowMs: number, limit: number): Promise<{ taken: boolean; count: number; ttl: number }> {
+export async function takeFromAllowance(
+  sql: Sql,
+  key: string,
+  windowMs: number,
+  limit: number,
+): Promise<{ taken: boolean; count: number; ttl: number }> {
   const ttl = Math.ceil(windowMs - (Date.now() % windowMs));
   if (limit <= 0) return { taken: false, count: await allowanceCount(sql, key, windowMs), ttl };
   const [row] = await sql<{ hits: number }[]>`

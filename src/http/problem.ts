@@ -32,7 +32,9 @@ export const ProblemSchema = z
       .array(PlaceSuggestionSchema)
       .max(5)
       .optional()
-      .describe('With address_uncertain and address_not_found: up to five places the caller may have meant, best first'),
+      .describe(
+        'With address_uncertain and address_not_found: up to five places the caller may have meant, best first',
+      ),
   })
   .catchall(z.unknown())
   .meta({ id: 'Problem' });

@@ -2,7 +2,16 @@
 // their query (job-card and confirmation links' `t`, manage tokens, an access token sent in the
 // URL against the rules, an authorization code).
 
-const SECRET_PARAMS = new Set(['t', 'token', 'access_token', 'refresh_token', 'code', 'client_secret', 'code_verifier', 'id_token_hint']);
+const SECRET_PARAMS = new Set([
+  't',
+  'token',
+  'access_token',
+  'refresh_token',
+  'code',
+  'client_secret',
+  'code_verifier',
+  'id_token_hint',
+]);
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');

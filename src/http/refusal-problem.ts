@@ -39,7 +39,9 @@ export function problemFromRefusal(r: Refusal): ProblemError {
   const errors: FieldError[] = r.fields.map((f) => ({ field: fieldPath(f), message: f.message }));
   return new ProblemError(REFUSAL_STATUS[r.kind], r.code, r.message, {
     ...(errors.length > 0 ? { errors } : {}),
-    ...(r.retryAfterSeconds !== undefined ? { headers: { 'retry-after': String(Math.ceil(r.retryAfterSeconds)) } } : {}),
+    ...(r.retryAfterSeconds !== undefined
+      ? { headers: { 'retry-after': String(Math.ceil(r.retryAfterSeconds)) } }
+      : {}),
     ...r.details,
   });
 }

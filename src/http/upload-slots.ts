@@ -81,8 +81,14 @@ export class SlotPool {
    */
   async take(address: string, waitMs: number, signal?: AbortSignal): Promise<(() => void) | SlotRefusal> {
     if (this.#free(address)) return this.#grant(address);
-    const refusal = (): SlotRefusal => ((this.#byAddress.get(address) ?? 0) >= this.o.perAddress ? 'address' : 'process');
-    if (waitMs <= 0 || this.#queue.length >= this.o.maxWaiting || (this.#waitingByAddress.get(address) ?? 0) >= this.o.perAddress || signal?.aborted) {
+    const refusal = (): SlotRefusal =>
+      (this.#byAddress.get(address) ?? 0) >= this.o.perAddress ? 'address' : 'process';
+    if (
+      waitMs <= 0 ||
+      this.#queue.length >= this.o.maxWaiting ||
+      (this.#waitingByAddress.get(address) ?? 0) >= this.o.perAddress ||
+      signal?.aborted
+    ) {
       return refusal();
     }
     return new Promise((resolve) => {
@@ -126,7 +132,7 @@ export class SlotPool {
       this.#held--;
       count(this.#byAddress, address, -1);
       // The first in the queue whose address may hold one more, as long as slots are free.
-      for (let i = 0; i < this.#queue.length && this.#held < this.o.total; ) {
+      for (let i = 0; i < this.#queue.length && this.#held < this.o.total;) {
         const next = this.#queue[i]!;
         if (this.#free(next.address)) next.grant();
         else i++;
@@ -159,7 +165,9 @@ export class BodyWatch extends Transform {
   #deadline: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly o: Pick<UploadSlotOptions, 'idleTimeoutMs' | 'minBytesPerSecond' | 'bodyTimeoutMs'> & { now: () => number },
+    private readonly o: Pick<UploadSlotOptions, 'idleTimeoutMs' | 'minBytesPerSecond' | 'bodyTimeoutMs'> & {
+      now: () => number;
+    },
     private readonly onStall: (why: Stall) => void,
   ) {
     super();
@@ -217,7 +225,10 @@ export class BodyWatch extends Transform {
 
   #armIdle(): void {
     clearTimeout(this.#idle);
-    this.#idle = setTimeout(() => (this.#started === null ? this.#settleFirst('idle') : this.#stall('idle')), this.o.idleTimeoutMs);
+    this.#idle = setTimeout(
+      () => (this.#started === null ? this.#settleFirst('idle') : this.#stall('idle')),
+      this.o.idleTimeoutMs,
+    );
     this.#idle.unref();
   }
 
@@ -256,7 +267,10 @@ export function uploadSlots(o: UploadSlotOptions): UploadSlots {
   const answer = (request: FastifyRequest, reply: FastifyReply, problem: ProblemError) => {
     request.log.info({ code: problem.code, inFlight: pool.held, waiting: pool.waiting }, 'upload refused');
     for (const [k, v] of Object.entries(problem.extra.headers ?? {})) void reply.header(k, v);
-    return reply.code(problem.status).type('application/problem+json').send(problem.toProblem(request.id, pathOf(request)));
+    return reply
+      .code(problem.status)
+      .type('application/problem+json')
+      .send(problem.toProblem(request.id, pathOf(request)));
   };
 
   return {
@@ -266,10 +280,19 @@ export function uploadSlots(o: UploadSlotOptions): UploadSlots {
       const declared = Number(request.headers['content-length']);
       const limit = request.routeOptions.bodyLimit;
       if (limit !== undefined && declared > limit) {
-        return answer(request, reply, new ProblemError(413, 'payload_too_large', `The request body is larger than this route's limit of ${limit} bytes.`, {
-          limitBytes: limit,
-          headers: { connection: 'close' },
-        }));
+        return answer(
+          request,
+          reply,
+          new ProblemError(
+            413,
+            'payload_too_large',
+            `The request body is larger than this route's limit of ${limit} bytes.`,
+            {
+              limitBytes: limit,
+              headers: { connection: 'close' },
+            },
+          ),
+        );
       }
       return undefined;
     },
@@ -307,9 +330,14 @@ export function uploadSlots(o: UploadSlotOptions): UploadSlots {
       if (typeof slot !== 'function') {
         payload.unpipe(watch);
         watch.destroy();
-        const busy = new ProblemError(503, 'uploads_busy', `Too many uploads at once${slot === 'address' ? ' from this address' : ''}; retry in ${o.retryAfterSeconds} s.`, {
-          headers: { 'retry-after': String(o.retryAfterSeconds), connection: 'close' },
-        });
+        const busy = new ProblemError(
+          503,
+          'uploads_busy',
+          `Too many uploads at once${slot === 'address' ? ' from this address' : ''}; retry in ${o.retryAfterSeconds} s.`,
+          {
+            headers: { 'retry-after': String(o.retryAfterSeconds), connection: 'close' },
+          },
+        );
         return answer(request, reply, busy);
       }
       if (gone.signal.aborted) {
@@ -326,7 +354,14 @@ export function uploadSlots(o: UploadSlotOptions): UploadSlots {
 
 /** The slots of the application routes (a driver's application, a licence renewal), from the configuration. */
 export function applicationUploadSlots(
-  config: Pick<Config, 'APPLICATION_UPLOADS_IN_FLIGHT' | 'APPLICATION_UPLOAD_TIMEOUT_SECONDS' | 'APPLICATION_UPLOAD_IDLE_SECONDS' | 'APPLICATION_UPLOAD_MIN_BYTES_PER_SECOND' | 'APPLICATION_UPLOAD_WAIT_SECONDS'>,
+  config: Pick<
+    Config,
+    | 'APPLICATION_UPLOADS_IN_FLIGHT'
+    | 'APPLICATION_UPLOAD_TIMEOUT_SECONDS'
+    | 'APPLICATION_UPLOAD_IDLE_SECONDS'
+    | 'APPLICATION_UPLOAD_MIN_BYTES_PER_SECOND'
+    | 'APPLICATION_UPLOAD_WAIT_SECONDS'
+  >,
 ): UploadSlots {
   return uploadSlots({
     total: config.APPLICATION_UPLOADS_IN_FLIGHT,

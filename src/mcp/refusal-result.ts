@@ -53,5 +53,8 @@ export function toolFailure(caught: unknown, logError: (message: string, err: un
   const refused = toolRefusal(caught);
   if (refused) return refused;
   logError('mcp tool failed', caught);
-  return toolError('temporarily_unavailable', 'The taxi service could not complete this just now. Try again in a minute.');
+  return toolError(
+    'temporarily_unavailable',
+    'The taxi service could not complete this just now. Try again in a minute.',
+  );
 }

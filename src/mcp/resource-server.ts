@@ -1,5 +1,12 @@
 import { createLocalJWKSet, errors as jose, jwtVerify, type JWK } from 'jose';
-import { MCP_SCOPES, grantedScopes, mcpResourceUrl, oauthIssuer, protectedResourceMetadataUrl, type McpScope } from './scopes.js';
+import {
+  MCP_SCOPES,
+  grantedScopes,
+  mcpResourceUrl,
+  oauthIssuer,
+  protectedResourceMetadataUrl,
+  type McpScope,
+} from './scopes.js';
 import type { McpCaller } from './tools.js';
 
 // /mcp as an OAuth 2.1 resource server (MCP authorization, RFC 6750, RFC 9728): which tokens it
@@ -22,7 +29,10 @@ export interface VerifiedToken extends McpCaller {
 export const GRANT_CLAIM = 'grant_id';
 
 /** Verifies access tokens locally against the authorization server's public keys (no network call). */
-export function accessTokenVerifier(config: { PUBLIC_BASE_URL: string }, publicJwks: JWK[]): (token: string) => Promise<VerifiedToken> {
+export function accessTokenVerifier(
+  config: { PUBLIC_BASE_URL: string },
+  publicJwks: JWK[],
+): (token: string) => Promise<VerifiedToken> {
   const keys = createLocalJWKSet({ keys: publicJwks });
   const issuer = oauthIssuer(config);
   const audience = mcpResourceUrl(config);
@@ -36,7 +46,12 @@ export function accessTokenVerifier(config: { PUBLIC_BASE_URL: string }, publicJ
         requiredClaims: ['exp', 'sub', 'client_id', GRANT_CLAIM],
         clockTolerance: 5,
       });
-      return { accountId: String(payload.sub), clientId: String(payload.client_id), scopes: grantedScopes(payload.scope), grantId: String(payload[GRANT_CLAIM]) };
+      return {
+        accountId: String(payload.sub),
+        clientId: String(payload.client_id),
+        scopes: grantedScopes(payload.scope),
+        grantId: String(payload[GRANT_CLAIM]),
+      };
     } catch (err) {
       throw new TokenRefused(refusalReason(err));
     }
@@ -52,7 +67,8 @@ function refusalReason(err: unknown): string {
     if (err.claim === GRANT_CLAIM) return 'the access token names no grant; refresh it';
     return `the access token's ${err.claim} claim is not valid`;
   }
-  if (err instanceof jose.JWSSignatureVerificationFailed || err instanceof jose.JWKSNoMatchingKey) return 'the access token signature is not valid';
+  if (err instanceof jose.JWSSignatureVerificationFailed || err instanceof jose.JWKSNoMatchingKey)
+    return 'the access token signature is not valid';
   return 'the access token is not valid';
 }
 
@@ -74,7 +90,11 @@ const quoted = (v: string) => `"${v.replace(/["\\]/g, '')}"`;
  */
 export function bearerChallenge(
   config: { PUBLIC_BASE_URL: string },
-  o: { error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope'; description?: string; scope?: readonly string[] } = {},
+  o: {
+    error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+    description?: string;
+    scope?: readonly string[];
+  } = {},
 ): string {
   const params = [
     ...(o.error ? [`error=${quoted(o.error)}`] : []),

@@ -18,7 +18,9 @@ export const ServiceInfo = z.object({
     council_tariffs: z.array(z.object({ authority: z.string(), area: z.string() })),
     elsewhere: z.string(),
   }),
-  vehicle_types: z.array(z.object({ type: z.enum(VEHICLE_TYPES), seats: z.number().int(), wheelchair_accessible: z.boolean() })),
+  vehicle_types: z.array(
+    z.object({ type: z.enum(VEHICLE_TYPES), seats: z.number().int(), wheelchair_accessible: z.boolean() }),
+  ),
   fares: z.object({
     currency: z.literal('GBP'),
     how_fares_are_set: z.string(),
@@ -52,17 +54,20 @@ export function serviceInfo(config: Config): ServiceInfoBody {
     coverage: {
       countries: ['England', 'Scotland', 'Wales'],
       council_tariffs: councils,
-      elsewhere: 'Pickups in Great Britain outside these councils are priced on the service\'s own moderate national tariff, itemised as such.',
+      elsewhere:
+        "Pickups in Great Britain outside these councils are priced on the service's own moderate national tariff, itemised as such.",
     },
     vehicle_types: VEHICLE_TYPES.map((type) => ({ type, seats: SEATS[type], wheelchair_accessible: type === 'wav' })),
     fares: {
       currency: 'GBP',
       how_fares_are_set:
-        'Every fare is the published hackney carriage tariff of the pickup\'s licensing council (time of day, bank holidays and council extras included, each itemised), or a rate a partner agreed and the service approved. Nothing else changes it: no surge pricing.',
+        "Every fare is the published hackney carriage tariff of the pickup's licensing council (time of day, bank holidays and council extras included, each itemised), or a rate a partner agreed and the service approved. Nothing else changes it: no surge pricing.",
       commission: 'None. The passenger pays the driver directly; drivers pay the service a flat weekly subscription.',
       meet_and_greet: gbp(MEET_AND_GREET_PENCE),
     },
-    payment_methods: ['Paid to the driver at the end of the trip, in the ways that driver accepts (cash, card, bank transfer), shown on the tracking page'],
+    payment_methods: [
+      'Paid to the driver at the end of the trip, in the ways that driver accepts (cash, card, bank transfer), shown on the tracking page',
+    ],
     limits: {
       passengers_per_booking: 8,
       quote_valid_for_minutes: Math.floor(config.QUOTE_TTL_SECONDS / 60),
@@ -73,9 +78,11 @@ export function serviceInfo(config: Config): ServiceInfoBody {
     how_to_cancel:
       'Every booking answer carries a status_url (live tracking) and a cancel_url: POST it with {"action": "cancel", "token": manage_token} (or the passenger\'s email instead of the token) to cancel, free of charge, until the passenger is on board (a trip under way cannot be cancelled). GET the same URL with ?token= to look the booking up.',
     tools: {
-      estimate_fare: 'Price a journey: the fare in GBP with every rule applied, and a quote_id to book it within its validity.',
+      estimate_fare:
+        'Price a journey: the fare in GBP with every rule applied, and a quote_id to book it within its validity.',
       get_service_info: 'This description.',
-      start_booking: 'Book for the signed-in passenger, from a quote_id or directly; the same call repeated returns the same booking.',
+      start_booking:
+        'Book for the signed-in passenger, from a quote_id or directly; the same call repeated returns the same booking.',
     },
   };
 }

@@ -55,11 +55,19 @@ const HOUR_MS = 3600_000;
 // --- Inputs ---------------------------------------------------------------------------------
 
 const place = (what: string) =>
-  z.string().min(1).max(200).describe(`${what}: an address, postcode, station, airport, hospital or landmark in Great Britain`);
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(`${what}: an address, postcode, station, airport, hospital or landmark in Great Britain`);
 const pickupTime = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T06:30:00Z' })
   .describe('When to be picked up (ISO 8601 with offset). Omit for as soon as possible.');
-const vehicleType = z.enum(VEHICLE_TYPES).describe('Vehicle class; omitted: a saloon for up to 4 passengers, for more the smallest of 6seater, 7seater and mpv that seats everyone');
+const vehicleType = z
+  .enum(VEHICLE_TYPES)
+  .describe(
+    'Vehicle class; omitted: a saloon for up to 4 passengers, for more the smallest of 6seater, 7seater and mpv that seats everyone',
+  );
 const passengers = z.number().int().min(1).max(8).describe('1 to 8');
 
 const EstimateFareInput = {
@@ -68,11 +76,19 @@ const EstimateFareInput = {
   pickup_time: pickupTime.optional(),
   vehicle_type: vehicleType.optional(),
   passengers: passengers.optional(),
-  meet_and_greet: z.boolean().optional().describe('Airport meet and greet: the driver waits inside with a name board (adds a fixed charge when the pickup or drop-off is an airport; nothing elsewhere)'),
+  meet_and_greet: z
+    .boolean()
+    .optional()
+    .describe(
+      'Airport meet and greet: the driver waits inside with a name board (adds a fixed charge when the pickup or drop-off is an airport; nothing elsewhere)',
+    ),
 };
 
 const StartBookingInput = {
-  quote_id: z.uuid().optional().describe('Book an estimate_fare quote (its fare, places and time). Give this, or pickup and dropoff.'),
+  quote_id: z
+    .uuid()
+    .optional()
+    .describe('Book an estimate_fare quote (its fare, places and time). Give this, or pickup and dropoff.'),
   pickup: place('Pickup').optional(),
   dropoff: place('Drop-off').optional(),
   pickup_time: pickupTime.optional(),
@@ -83,7 +99,9 @@ const StartBookingInput = {
     .string()
     .max(32)
     .optional()
-    .describe('National UK (07400 123456) or international (+44 7400 123456); the driver calls or texts it. Default: the phone the passenger signed in with.'),
+    .describe(
+      'National UK (07400 123456) or international (+44 7400 123456); the driver calls or texts it. Default: the phone the passenger signed in with.',
+    ),
   passenger_email: z.string().max(254).optional().describe('Default: the email the passenger signed in with'),
   flight_number: z.string().max(10).optional().describe('For airport pickups, so the driver can follow the flight'),
   notes: z.string().max(500).optional().describe('For the driver: entrance, luggage, child seat...'),
@@ -111,7 +129,9 @@ const FareEstimate = z.object({
   dropoff: PlaceOut,
   vehicle_type: z.enum(VEHICLE_TYPES),
   passengers: z.number().int(),
-  rules: z.array(z.object({ code: z.string(), description: z.string(), amount: z.number(), amount_pence: z.number().int() })),
+  rules: z.array(
+    z.object({ code: z.string(), description: z.string(), amount: z.number(), amount_pence: z.number().int() }),
+  ),
   tariff_source: z.object({
     authority: z.string(),
     area_id: z.string(),
@@ -127,7 +147,11 @@ const FareEstimate = z.object({
 
 const BookingStarted = z.object({
   booking_reference: z.string(),
-  status: z.string().describe('scheduled: waiting for its dispatch time; searching: offering it to drivers; assigned: a driver is coming'),
+  status: z
+    .string()
+    .describe(
+      'scheduled: waiting for its dispatch time; searching: offering it to drivers; assigned: a driver is coming',
+    ),
   fare: z.number().describe('GBP, paid to the driver'),
   fare_pence: z.number().int(),
   currency: z.literal('GBP'),
@@ -138,11 +162,15 @@ const BookingStarted = z.object({
   vehicle_type: z.string(),
   passengers: z.number().int(),
   status_url: z.string().describe('Live tracking page for the passenger'),
-  cancel_url: z.string().describe('POST {"action":"cancel","token":manage_token} to cancel; GET with ?token= to look it up'),
+  cancel_url: z
+    .string()
+    .describe('POST {"action":"cancel","token":manage_token} to cancel; GET with ?token= to look it up'),
   manage_token: z
     .string()
     .nullable()
-    .describe('Proves the holder may look up or cancel this booking; null when this trip was booked earlier by someone else under the same email'),
+    .describe(
+      'Proves the holder may look up or cancel this booking; null when this trip was booked earlier by someone else under the same email',
+    ),
   payment: z.string(),
 });
 
@@ -170,16 +198,26 @@ async function allowance(ctx: ToolContext, what: 'quote' | 'book'): Promise<void
   const max = what === 'quote' ? config.QUOTE_RATE_LIMIT_PER_HOUR : config.BOOKING_RATE_LIMIT_PER_HOUR;
   const { current, ttl } = await hitCounter(sql, `mcp-${what}:${ctx.caller.accountId}`, HOUR_MS);
   if (current > max) {
-    throw Refusal.tooMany('rate_limited', `This account has reached its limit of ${max} ${what === 'quote' ? 'fare estimates' : 'bookings'} an hour; try again in ${Math.ceil(ttl / 60_000)} minutes.`, {
-      retryAfterSeconds: Math.ceil(ttl / 1000),
-    });
+    throw Refusal.tooMany(
+      'rate_limited',
+      `This account has reached its limit of ${max} ${what === 'quote' ? 'fare estimates' : 'bookings'} an hour; try again in ${Math.ceil(ttl / 60_000)} minutes.`,
+      {
+        retryAfterSeconds: Math.ceil(ttl / 1000),
+      },
+    );
   }
 }
 
-const localTime = (d: Date) => DateTime.fromJSDate(d, { zone: 'Europe/London' }).toISO({ suppressMilliseconds: true }) ?? d.toISOString();
+const localTime = (d: Date) =>
+  DateTime.fromJSDate(d, { zone: 'Europe/London' }).toISO({ suppressMilliseconds: true }) ?? d.toISOString();
 
 function fareEstimate(q: CreatedQuote, baseUrl: string): z.infer<typeof FareEstimate> {
-  const placeOut = (g: CreatedQuote['pickup']) => ({ label: g.label, kind: g.kind, precision: precisionOf(g), town: g.town ?? g.council });
+  const placeOut = (g: CreatedQuote['pickup']) => ({
+    label: g.label,
+    kind: g.kind,
+    precision: precisionOf(g),
+    town: g.town ?? g.council,
+  });
   return {
     quote_id: q.quoteId,
     fare: gbp(q.price.totalPence),
@@ -193,7 +231,12 @@ function fareEstimate(q: CreatedQuote, baseUrl: string): z.infer<typeof FareEsti
     dropoff: placeOut(q.dropoff),
     vehicle_type: q.input.vehicleType,
     passengers: q.input.passengers,
-    rules: q.price.rules.map((r) => ({ code: r.code, description: r.description, amount: gbp(r.amountPence), amount_pence: r.amountPence })),
+    rules: q.price.rules.map((r) => ({
+      code: r.code,
+      description: r.description,
+      amount: gbp(r.amountPence),
+      amount_pence: r.amountPence,
+    })),
     tariff_source: {
       authority: q.price.tariff.authority,
       area_id: q.price.tariff.areaId,
@@ -210,7 +253,8 @@ function fareEstimate(q: CreatedQuote, baseUrl: string): z.infer<typeof FareEsti
 
 async function signedInPassenger(ctx: ToolContext): Promise<PassengerAccount> {
   const account = await findAccount(ctx.services.sql, ctx.caller.accountId);
-  if (!account) throw Refusal.forbidden('account_not_found', 'The signed-in passenger account no longer exists; sign in again.');
+  if (!account)
+    throw Refusal.forbidden('account_not_found', 'The signed-in passenger account no longer exists; sign in again.');
   await refuseBlockedPassenger(ctx.services.sql, { email: account.email, phone: account.phone });
   return account;
 }
@@ -222,7 +266,9 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
   const account = await signedInPassenger(ctx);
   const direct = a.pickup !== undefined || a.dropoff !== undefined;
   if (a.quote_id !== undefined && direct) {
-    throw Refusal.invalid('validation_failed', 'Give quote_id, or pickup and dropoff, not both.', { field: { name: 'quote_id', message: 'not with pickup and dropoff' } });
+    throw Refusal.invalid('validation_failed', 'Give quote_id, or pickup and dropoff, not both.', {
+      field: { name: 'quote_id', message: 'not with pickup and dropoff' },
+    });
   }
   if (a.quote_id === undefined && (a.pickup === undefined || a.dropoff === undefined)) {
     throw Refusal.invalid('validation_failed', 'Give quote_id (from estimate_fare), or both pickup and dropoff.', {
@@ -245,7 +291,10 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
     emailVerified: email !== undefined && email.toLowerCase() === account.email,
   });
   // The signed-in passenger is the caller: a repeat of their own booking, from any assistant they allowed, is theirs.
-  const caller = { owner: requestOwner({ accountId: account.id, email: request.passenger.email }), address: ctx.address };
+  const caller = {
+    owner: requestOwner({ accountId: account.id, email: request.passenger.email }),
+    address: ctx.address,
+  };
   const booked = await book(s, request, caller);
   const row = await findBooking(s.sql, booked.ref);
   if (!row) throw new Error(`booking ${booked.ref} has no record`);
@@ -278,10 +327,16 @@ export function registerTaxiTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Estimate a taxi fare',
       description:
-        'Prices a licensed taxi journey in Great Britain on the council\'s published hackney carriage tariff: the fare in GBP with every rule applied, distance, duration, the tariff source, and a quote_id that start_booking accepts until expires_at.',
+        "Prices a licensed taxi journey in Great Britain on the council's published hackney carriage tariff: the fare in GBP with every rule applied, distance, duration, the tariff source, and a quote_id that start_booking accepts until expires_at.",
       inputSchema: EstimateFareInput,
       outputSchema: FareEstimate.shape,
-      annotations: { title: 'Estimate a taxi fare', readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
+      annotations: {
+        title: 'Estimate a taxi fare',
+        readOnlyHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+        destructiveHint: false,
+      },
     },
     async (a) =>
       guarded(ctx, async () => {
@@ -306,10 +361,17 @@ export function registerTaxiTools(server: McpServer, ctx: ToolContext): void {
     'get_service_info',
     {
       title: 'About the taxi service',
-      description: 'What Direct Taxi does, where it operates, its vehicles, how fares are set and paid (council tariffs, no commission), its limits and how to cancel.',
+      description:
+        'What Direct Taxi does, where it operates, its vehicles, how fares are set and paid (council tariffs, no commission), its limits and how to cancel.',
       inputSchema: {},
       outputSchema: ServiceInfo.shape,
-      annotations: { title: 'About the taxi service', readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
+      annotations: {
+        title: 'About the taxi service',
+        readOnlyHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+        destructiveHint: false,
+      },
     },
     async () => guarded(ctx, async () => ok(serviceInfo(s.config))),
   );
@@ -323,7 +385,13 @@ export function registerTaxiTools(server: McpServer, ctx: ToolContext): void {
       inputSchema: StartBookingInput,
       outputSchema: BookingStarted.shape,
       // It changes the world (a driver is sent), once: repeating it is safe; it reaches drivers outside this system.
-      annotations: { title: 'Book a taxi', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: 'Book a taxi',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
     },
     async (a) => guarded(ctx, async () => startBooking(ctx, a)),
   );

@@ -15,6 +15,10 @@ export async function sendBestEffort(
     await notifier.send(msg);
   } catch (err) {
     if (!isNonRetryable(err)) throw err;
-    warn('message undeliverable; booking continues', { key: msg.idempotencyKey, channel: msg.channel, error: String(err) });
+    warn('message undeliverable; booking continues', {
+      key: msg.idempotencyKey,
+      channel: msg.channel,
+      error: String(err),
+    });
   }
 }

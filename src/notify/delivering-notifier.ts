@@ -25,7 +25,11 @@ export class DeliveringNotifier implements Notifier {
   async send(msg: OutboundMessage): Promise<SendResult> {
     const provider = this.#transport.name;
     if (!this.#transport.channels.includes(msg.channel)) {
-      throw new DeliveryError({ provider, nonRetryable: true, message: `${provider} does not carry ${msg.channel} messages` });
+      throw new DeliveryError({
+        provider,
+        nonRetryable: true,
+        message: `${provider} does not carry ${msg.channel} messages`,
+      });
     }
     // A text about a sandbox booking is recorded, never delivered (sandbox.ts).
     const withheld = await withheldForSandbox(this.#sql, msg);
@@ -44,7 +48,9 @@ export class DeliveringNotifier implements Notifier {
       // activity timed out but still running, say) queue here and then see sent_at, instead of both
       // delivering. The transports' own request timeouts bound how long the lock is held.
       await tx`set local lock_timeout = '60s'`;
-      const [row] = await tx<{ id: string; provider: string; provider_message_id: string | null; sent_at: Date | null }[]>`
+      const [row] = await tx<
+        { id: string; provider: string; provider_message_id: string | null; sent_at: Date | null }[]
+      >`
         select id, provider, provider_message_id, sent_at from outbox
         where idempotency_key = ${msg.idempotencyKey}
         for update`;

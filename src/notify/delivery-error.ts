@@ -11,7 +11,14 @@ export class DeliveryError extends Error {
   /** The provider's own error code (e.g. Twilio 21211), when it gave one. */
   readonly providerCode: string | null;
 
-  constructor(opts: { provider: string; message: string; nonRetryable: boolean; status?: number | null; providerCode?: string | null; cause?: unknown }) {
+  constructor(opts: {
+    provider: string;
+    message: string;
+    nonRetryable: boolean;
+    status?: number | null;
+    providerCode?: string | null;
+    cause?: unknown;
+  }) {
     super(opts.message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'DeliveryError';
     this.provider = opts.provider;

@@ -15,7 +15,12 @@ export { ChannelRouter } from './channel-router.js';
 export { DeliveringNotifier } from './delivering-notifier.js';
 export { DeliveryError, isNonRetryable } from './delivery-error.js';
 export { OutboxNotifier } from './outbox-notifier.js';
-export { PolicedNotifier, sendingPolicySettings, WITHHELD_PROVIDER, type SendingPolicySettings } from './sending-policy.js';
+export {
+  PolicedNotifier,
+  sendingPolicySettings,
+  WITHHELD_PROVIDER,
+  type SendingPolicySettings,
+} from './sending-policy.js';
 export { SmtpTransport } from './smtp-transport.js';
 export { TwilioTransport } from './twilio-transport.js';
 
@@ -44,15 +49,22 @@ function createCarrier(opts: NotifierOptions): Notifier {
     ...missingSettings('sms and whatsapp (Twilio)', twilio, ['accountSid', 'authToken', 'smsFrom', 'whatsappFrom']),
     ...missingSettings('email (SMTP)', smtp, ['host', 'port', 'from']),
   ];
-  if (missing.length > 0 || !twilio || !smtp) throw new Error(`live notifier is missing settings: ${missing.join('; ')}`);
+  if (missing.length > 0 || !twilio || !smtp)
+    throw new Error(`live notifier is missing settings: ${missing.join('; ')}`);
 
   const phones = new DeliveringNotifier({ sql: opts.sql, transport: new TwilioTransport(twilio) });
   const email = new DeliveringNotifier({ sql: opts.sql, transport: new SmtpTransport(smtp) });
   return new ChannelRouter({ sms: phones, whatsapp: phones, email });
 }
 
-function missingSettings<T extends object>(channel: string, settings: T | undefined, required: Array<keyof T & string>): string[] {
+function missingSettings<T extends object>(
+  channel: string,
+  settings: T | undefined,
+  required: Array<keyof T & string>,
+): string[] {
   if (!settings) return [`${channel} needs ${required.join(', ')}`];
-  const absent = required.filter((key) => settings[key] === undefined || settings[key] === null || settings[key] === '');
+  const absent = required.filter(
+    (key) => settings[key] === undefined || settings[key] === null || settings[key] === '',
+  );
   return absent.length > 0 ? [`${channel} needs ${absent.join(', ')}`] : [];
 }

@@ -5,8 +5,8 @@ export type Channel = 'sms' | 'whatsapp' | 'email';
 
 export interface OutboundMessage {
   channel: Channel;
-  to: string;            // E.164 phone for sms/whatsapp, address for email
-  subject?: string;      // email only
+  to: string; // E.164 phone for sms/whatsapp, address for email
+  subject?: string; // email only
   body: string;
   /** Unique per logical message (e.g. `jobcard:<offerId>:sms`). Sending the same key again must not deliver twice. */
   idempotencyKey: string;
@@ -19,13 +19,20 @@ export interface OutboundMessage {
 }
 
 /** 'invoice_reminder': the service chasing its own invoice, never billed as SMS pass-through. */
-export type MessagePurpose = 'sign_in_code' | 'verification_code' | 'claim_link' | 'job_card' | 'ops_alert' | 'invoice_reminder';
+export type MessagePurpose =
+  'sign_in_code' | 'verification_code' | 'claim_link' | 'job_card' | 'ops_alert' | 'invoice_reminder';
 
 /**
  * `duplicate` is true when the key had already been sent; `provider` and `providerMessageId` then
  * describe that earlier send.
  */
-export interface SendResult { provider: string; providerMessageId: string | null; duplicate: boolean; }
+export interface SendResult {
+  provider: string;
+  providerMessageId: string | null;
+  duplicate: boolean;
+}
 
 /** Rejects only when the message may be retried or is known to be undeliverable (see `DeliveryError`). */
-export interface Notifier { send(msg: OutboundMessage): Promise<SendResult>; }
+export interface Notifier {
+  send(msg: OutboundMessage): Promise<SendResult>;
+}

@@ -26,6 +26,10 @@ export class OutboxNotifier implements Notifier {
     // The first send's row wins, whatever this attempt's content; report what it recorded.
     const [existing] = await this.#sql<{ provider: string; provider_message_id: string | null }[]>`
       select provider, provider_message_id from outbox where idempotency_key = ${msg.idempotencyKey}`;
-    return { provider: existing?.provider ?? 'outbox', providerMessageId: existing?.provider_message_id ?? null, duplicate: true };
+    return {
+      provider: existing?.provider ?? 'outbox',
+      providerMessageId: existing?.provider_message_id ?? null,
+      duplicate: true,
+    };
   }
 }

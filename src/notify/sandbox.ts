@@ -20,7 +20,12 @@ export async function withheldForSandbox(sql: Sql, msg: OutboundMessage): Promis
   const [booking] = await sql<{ sandbox: boolean; passenger_email: string | null }[]>`
     select sandbox, passenger_email from bookings where ref = ${msg.bookingRef}`;
   if (!booking?.sandbox) return null;
-  if (msg.channel === 'email' && booking.passenger_email !== null && msg.to.toLowerCase() === booking.passenger_email.toLowerCase()) return null;
+  if (
+    msg.channel === 'email' &&
+    booking.passenger_email !== null &&
+    msg.to.toLowerCase() === booking.passenger_email.toLowerCase()
+  )
+    return null;
   const inserted = await sql`
     insert into outbox (idempotency_key, channel, recipient, subject, body, booking_ref, provider, sent_at, purpose)
     values (${msg.idempotencyKey}, ${msg.channel}, ${msg.to}, ${msg.subject ?? null}, ${msg.body},

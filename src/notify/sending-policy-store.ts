@@ -5,7 +5,10 @@ import type { OutboundMessage } from './notifier.js';
 // taken for each booking's recipient, and the messages held back.
 
 /** Records who made a booking, before its workflow sends anything; the first caller wins. */
-export async function recordBookingSender(sql: Sql, s: { ref: string; principal: string; address: string | null }): Promise<void> {
+export async function recordBookingSender(
+  sql: Sql,
+  s: { ref: string; principal: string; address: string | null },
+): Promise<void> {
   await sql`
     insert into booking_senders (booking_ref, principal, address) values (${s.ref}, ${s.principal}, ${s.address})
     on conflict (booking_ref) do nothing`;
@@ -37,23 +40,26 @@ export interface BookingForPolicy {
 }
 
 export async function bookingForPolicy(sql: Sql, ref: string): Promise<BookingForPolicy | null> {
-  const [row] = await sql<{
-    sandbox: boolean;
-    passenger_phone: string | null;
-    passenger_email: string | null;
-    principal: string | null;
-    address: string | null;
-    partner_id: string | null;
-    operator_id: string | null;
-    passenger_account_id: string | null;
-  }[]>`
+  const [row] = await sql<
+    {
+      sandbox: boolean;
+      passenger_phone: string | null;
+      passenger_email: string | null;
+      principal: string | null;
+      address: string | null;
+      partner_id: string | null;
+      operator_id: string | null;
+      passenger_account_id: string | null;
+    }[]
+  >`
     select b.sandbox, b.passenger_phone, b.passenger_email, s.principal, s.address, b.partner_id, b.operator_id, b.passenger_account_id
       from bookings b left join booking_senders s on s.booking_ref = b.ref
      where b.ref = ${ref}`;
   if (!row) return null;
   const sender = row.partner_id ?? row.operator_id;
   const principal =
-    row.principal ?? (sender ? `partner:${sender}` : row.passenger_account_id ? `account:${row.passenger_account_id}` : 'unknown');
+    row.principal ??
+    (sender ? `partner:${sender}` : row.passenger_account_id ? `account:${row.passenger_account_id}` : 'unknown');
   return {
     sandbox: row.sandbox,
     passengerPhone: row.passenger_phone || null,
@@ -129,9 +135,17 @@ export interface WithheldMessage {
 
 /** What was held back for one booking, oldest first (the ops story). */
 export async function withheldForBooking(sql: Sql, ref: string): Promise<WithheldMessage[]> {
-  const rows = await sql<{ channel: string; recipient: string; purpose: string | null; reason: string; withheld_at: Date }[]>`
+  const rows = await sql<
+    { channel: string; recipient: string; purpose: string | null; reason: string; withheld_at: Date }[]
+  >`
     select channel, recipient, purpose, reason, withheld_at from messages_withheld where booking_ref = ${ref} order by withheld_at, idempotency_key`;
-  return rows.map((r) => ({ channel: r.channel, recipient: r.recipient, purpose: r.purpose, reason: r.reason, withheldAt: r.withheld_at }));
+  return rows.map((r) => ({
+    channel: r.channel,
+    recipient: r.recipient,
+    purpose: r.purpose,
+    reason: r.reason,
+    withheldAt: r.withheld_at,
+  }));
 }
 
 /** Messages held back since a time, by reason (the /metrics gauge and the abuse check). */

@@ -73,7 +73,13 @@ export type WithheldReason =
   | 'daily_ceiling_new_recipients';
 
 /** Purposes another gate admitted before the message was made, or that go to the service's own contacts. */
-const ADMITTED_ELSEWHERE = new Set(['sign_in_code', 'verification_code', 'claim_link', 'ops_alert', 'invoice_reminder']);
+const ADMITTED_ELSEWHERE = new Set([
+  'sign_in_code',
+  'verification_code',
+  'claim_link',
+  'ops_alert',
+  'invoice_reminder',
+]);
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -108,7 +114,12 @@ export class PolicedNotifier implements Notifier {
     const phone = msg.channel !== 'email';
     if (phone && !servedMobile(msg.to, s.countries, { dramaRange: s.dramaRange }).ok) return 'number_not_served';
     if (msg.purpose === 'job_card' && msg.channel === 'sms') {
-      const { taken } = await takeFromAllowance(this.#sql, `msg:job-card-sms:${msg.to}`, HOUR_MS, s.jobCardSmsPerDriverPerHour);
+      const { taken } = await takeFromAllowance(
+        this.#sql,
+        `msg:job-card-sms:${msg.to}`,
+        HOUR_MS,
+        s.jobCardSmsPerDriverPerHour,
+      );
       return taken ? null : 'driver_hourly_cap';
     }
     if (msg.purpose && ADMITTED_ELSEWHERE.has(msg.purpose)) return null;
@@ -124,44 +135,79 @@ export class PolicedNotifier implements Notifier {
     if (!toPassenger) return null;
 
     const recipient = phone ? msg.to : msg.to.toLowerCase();
-    const permit = (await store.findPermit(this.#sql, msg.bookingRef, recipient)) ?? (await this.#decide(msg.bookingRef, recipient, phone ? 'phone' : 'email', booking));
+    const permit =
+      (await store.findPermit(this.#sql, msg.bookingRef, recipient)) ??
+      (await this.#decide(msg.bookingRef, recipient, phone ? 'phone' : 'email', booking));
     return permit.allowed ? null : (permit.reason as WithheldReason);
   }
 
   /** The booking's first message to this recipient: may the passenger hear from us about it? */
-  async #decide(ref: string, recipient: string, kind: 'phone' | 'email', b: store.BookingForPolicy): Promise<store.Permit> {
+  async #decide(
+    ref: string,
+    recipient: string,
+    kind: 'phone' | 'email',
+    b: store.BookingForPolicy,
+  ): Promise<store.Permit> {
     const s = this.#settings;
     const sql = this.#sql;
     const deny = (reason: WithheldReason) => store.storePermit(sql, ref, recipient, { allowed: false, reason });
 
     // Each allowance is taken from only while some is left: a message refused counts nothing, so a
     // flood of refusals never spends what is kept for others (a known passenger, the next hour).
-    if (!(await takeFromAllowance(sql, `msg:recipient:${recipient}`, HOUR_MS, s.recipientPerHour)).taken) return deny('recipient_hourly_cap');
-    if (!(await takeFromAllowance(sql, `msg:recipient-day:${recipient}`, DAY_MS, s.recipientPerDay)).taken) return deny('recipient_daily_cap');
+    if (!(await takeFromAllowance(sql, `msg:recipient:${recipient}`, HOUR_MS, s.recipientPerHour)).taken)
+      return deny('recipient_hourly_cap');
+    if (!(await takeFromAllowance(sql, `msg:recipient-day:${recipient}`, DAY_MS, s.recipientPerDay)).taken)
+      return deny('recipient_daily_cap');
 
     const accountable = b.principal.startsWith('key:') || b.principal.startsWith('partner:');
     const known = accountable ? false : await store.knownRecipient(sql, kind, recipient);
-    const caller = accountable ? b.principal : b.principal.startsWith('account:') ? b.principal : b.address ? `address:${b.address}` : null;
+    const caller = accountable
+      ? b.principal
+      : b.principal.startsWith('account:')
+        ? b.principal
+        : b.address
+          ? `address:${b.address}`
+          : null;
     if (caller && !known) {
       const allowance = accountable ? s.keyPerHour : s.callerPerHour;
-      if (!(await takeFromAllowance(sql, `msg:caller:${kind}:${caller}`, HOUR_MS, allowance)).taken) return deny('caller_hourly_cap');
+      if (!(await takeFromAllowance(sql, `msg:caller:${kind}:${caller}`, HOUR_MS, allowance)).taken)
+        return deny('caller_hourly_cap');
     }
 
     const channel = kind === 'phone' ? 'sms' : 'email';
     const ceiling = channel === 'sms' ? s.smsPerDay : s.emailsPerDay;
     const reserved = !accountable && !known;
-    const day = await takeFromAllowance(sql, messageCeilingKey(channel), DAY_MS, reserved ? Math.floor(ceiling * NEW_RECIPIENT_SHARE) : ceiling);
+    const day = await takeFromAllowance(
+      sql,
+      messageCeilingKey(channel),
+      DAY_MS,
+      reserved ? Math.floor(ceiling * NEW_RECIPIENT_SHARE) : ceiling,
+    );
     if (!day.taken) return deny(reserved && day.count < ceiling ? 'daily_ceiling_new_recipients' : 'daily_ceiling');
-    if (day.count >= Math.ceil(ceiling * MESSAGE_CEILING_ALERT_RATIO)) await this.#alertOps(channel, day.count, ceiling);
+    if (day.count >= Math.ceil(ceiling * MESSAGE_CEILING_ALERT_RATIO))
+      await this.#alertOps(channel, day.count, ceiling);
     return store.storePermit(sql, ref, recipient, { allowed: true, reason: null });
   }
 
   /** Once a UTC day per channel (the outbox key), best effort: the alert never stops a passenger's message. */
   async #alertOps(channel: 'sms' | 'email', sent: number, ceiling: number): Promise<void> {
     const day = new Date().toISOString().slice(0, 10);
-    const { subject, body } = renderOpsMessageCeilingEmail({ channel, sent, ceiling, alertRatio: MESSAGE_CEILING_ALERT_RATIO, newRecipientShare: NEW_RECIPIENT_SHARE });
+    const { subject, body } = renderOpsMessageCeilingEmail({
+      channel,
+      sent,
+      ceiling,
+      alertRatio: MESSAGE_CEILING_ALERT_RATIO,
+      newRecipientShare: NEW_RECIPIENT_SHARE,
+    });
     await this.#inner
-      .send({ channel: 'email', to: this.#settings.opsAlertEmail, subject, body, idempotencyKey: `ops-message-ceiling:${channel}:${day}`, purpose: 'ops_alert' })
+      .send({
+        channel: 'email',
+        to: this.#settings.opsAlertEmail,
+        subject,
+        body,
+        idempotencyKey: `ops-message-ceiling:${channel}:${day}`,
+        purpose: 'ops_alert',
+      })
       .catch(() => undefined);
   }
 }

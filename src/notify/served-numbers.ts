@@ -20,7 +20,11 @@ const DRAMA_MOBILE = /^\+447700900\d{3}$/;
  * drama mobiles count as served, for a deployment whose messages go no further than the outbox
  * (the demo fleet's drivers have them); a live deployment never texts them.
  */
-export function servedMobile(e164: string, countries: readonly string[], opts: { dramaRange?: boolean; what?: string } = {}): ServedCheck {
+export function servedMobile(
+  e164: string,
+  countries: readonly string[],
+  opts: { dramaRange?: boolean; what?: string } = {},
+): ServedCheck {
   if (opts.dramaRange && DRAMA_MOBILE.test(e164) && countries.includes('GB')) return { ok: true };
   const phone = parsePhoneNumberFromString(e164);
   const country = phone?.country;
@@ -30,7 +34,10 @@ export function servedMobile(e164: string, countries: readonly string[], opts: {
     return { ok: false, reason: `we can only ${texting} mobile numbers in ${describeCountries(countries)}` };
   }
   if (!SERVED_TYPES.has(phone.getType() ?? '')) {
-    return { ok: false, reason: `we can only ${texting} a mobile number (not a landline, premium-rate or personal number)` };
+    return {
+      ok: false,
+      reason: `we can only ${texting} a mobile number (not a landline, premium-rate or personal number)`,
+    };
   }
   return { ok: true };
 }

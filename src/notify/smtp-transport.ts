@@ -35,7 +35,11 @@ export class SmtpTransport implements Transport {
 
   async deliver(msg: OutboundMessage): Promise<{ providerMessageId: string | null }> {
     if (msg.channel !== 'email') {
-      throw new DeliveryError({ provider: this.name, nonRetryable: true, message: `SMTP transport does not send ${msg.channel}` });
+      throw new DeliveryError({
+        provider: this.name,
+        nonRetryable: true,
+        message: `SMTP transport does not send ${msg.channel}`,
+      });
     }
     if (!msg.subject) {
       throw new DeliveryError({ provider: this.name, nonRetryable: true, message: 'an email needs a subject' });
@@ -75,6 +79,7 @@ export function smtpOptions(opts: SmtpTransportOptions): SMTPTransport.Options {
 }
 
 function smtpReplyCode(err: unknown): number | null {
-  if (typeof err === 'object' && err !== null && 'responseCode' in err && typeof err.responseCode === 'number') return err.responseCode;
+  if (typeof err === 'object' && err !== null && 'responseCode' in err && typeof err.responseCode === 'number')
+    return err.responseCode;
   return null;
 }

@@ -14,7 +14,7 @@ import type { CancelInput } from '../../workflows/bookings/definitions.js';
 // fixed set: never why). Every message's words are here, whoever sends it.
 
 export function londonTime(at: Date): string {
-  return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat("ccc d LLL HH:mm");
+  return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat('ccc d LLL HH:mm');
 }
 
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
@@ -54,11 +54,20 @@ export function renderJobCardText(b: BookingRow, link: string, offerFarePence: n
  * they applied; it is checked again here, and left out if it fails, since an SMS is not the place
  * to find a row that predates the check (src/screening/driver-details.ts).
  */
-export function renderPassengerAssignedText(b: BookingRow, d: DriverRow, trackUrl: string, etaMinutes: number | null = null): string {
+export function renderPassengerAssignedText(
+  b: BookingRow,
+  d: DriverRow,
+  trackUrl: string,
+  etaMinutes: number | null = null,
+): string {
   const car = passengerCarDescription(d);
-  const arriving = etaMinutes !== null ? `arriving in about ${etaMinutes} min` : `picking you up at ${londonTime(b.pickup_at)}`;
+  const arriving =
+    etaMinutes !== null ? `arriving in about ${etaMinutes} min` : `picking you up at ${londonTime(b.pickup_at)}`;
   // A driver charging their own approved rate takes less than quoted: the passenger pays that, and is told so.
-  const fare = b.quoted_fare_pence != null && b.fare_pence < b.quoted_fare_pence ? ` Fare ${pounds(b.fare_pence)} at your driver's rate (quoted ${pounds(b.quoted_fare_pence)}).` : '';
+  const fare =
+    b.quoted_fare_pence != null && b.fare_pence < b.quoted_fare_pence
+      ? ` Fare ${pounds(b.fare_pence)} at your driver's rate (quoted ${pounds(b.quoted_fare_pence)}).`
+      : '';
   return `Direct Taxi: booking ${b.ref}: ${driverFirstName(d.name) ?? 'your driver'} is ${arriving}${car ? `, ${car}` : ''}.${fare} Track: ${trackUrl}`;
 }
 
@@ -72,13 +81,22 @@ export function driverFirstName(name: string): string | null {
  * words as the tracking page, src/drivers/car.ts). Without a registration on file the council
  * licence number is given, labelled as what it is.
  */
-export function passengerCarDescription(d: Pick<DriverRow, 'vehicle_description' | 'vehicle_make' | 'vehicle_model' | 'plate' | 'vehicle_registration' | 'vehicle_colour'>): string {
+export function passengerCarDescription(
+  d: Pick<
+    DriverRow,
+    'vehicle_description' | 'vehicle_make' | 'vehicle_model' | 'plate' | 'vehicle_registration' | 'vehicle_colour'
+  >,
+): string {
   const description = shownDriverDetail('vehicle', d.vehicle_description);
   const known = description !== null || (d.vehicle_make && d.vehicle_model);
   const car = known ? carDescription({ ...d, vehicle_description: description ?? '' }, '') : '';
-  const registration = formatRegistration(d.vehicle_registration ? shownDriverDetail('licence', d.vehicle_registration) : null);
+  const registration = formatRegistration(
+    d.vehicle_registration ? shownDriverDetail('licence', d.vehicle_registration) : null,
+  );
   const licence = registration ? null : shownDriverDetail('licence', d.plate);
-  return [car, registration ? `registration ${registration}` : licence ? `council licence ${licence}` : ''].filter(Boolean).join(', ');
+  return [car, registration ? `registration ${registration}` : licence ? `council licence ${licence}` : '']
+    .filter(Boolean)
+    .join(', ');
 }
 
 /**
@@ -119,7 +137,8 @@ export function renderDriverPickupMovedText(b: BookingRow): string {
  * for it, never text anyone typed.
  */
 export function renderDriverJobReleasedText(ref: string, reason: string): string {
-  if (reason === 'not_confirmed') return `Job ${ref} has gone to another driver: it was not confirmed in time. Do not go to the pickup.`;
+  if (reason === 'not_confirmed')
+    return `Job ${ref} has gone to another driver: it was not confirmed in time. Do not go to the pickup.`;
   return `Job ${ref} is no longer yours (${reason}). No action needed.`;
 }
 
@@ -150,7 +169,11 @@ function partnerDisplayName(name: string | null | undefined): string | null {
  * it): then the text names no one rather than guess. `partnerName` is used only for a partner's
  * cancel, and only the name our staff registered, never anything the partner sent.
  */
-export function renderDriverJobCancelledText(ref: string, by?: CancelledBy | null, partnerName?: string | null): string {
+export function renderDriverJobCancelledText(
+  ref: string,
+  by?: CancelledBy | null,
+  partnerName?: string | null,
+): string {
   // A value this code does not know (a newer workflow's) names no one either.
   const who = by && Object.hasOwn(CANCELLED_BY, by) ? CANCELLED_BY[by](partnerDisplayName(partnerName)) : null;
   return `Job ${ref} has been cancelled${who ? ` by ${who}` : ''}. No action needed.`;
@@ -162,15 +185,23 @@ function endedSettlement(b: { paid_pence: number | null; paid_method: string | n
   return `Payment on record: ${pounds(b.paid_pence)} (${b.paid_method.replace(/_/g, ' ')}).`;
 }
 
-export function renderPassengerTripEndedText(b: BookingRow & { paid_pence: number | null; paid_method: string | null }): string {
+export function renderPassengerTripEndedText(
+  b: BookingRow & { paid_pence: number | null; paid_method: string | null },
+): string {
   return `Direct Taxi: your trip ${b.ref} has been closed by our team. ${endedSettlement(b, 'Nothing is due for it.')} Questions? Reply to this message.`;
 }
 
-export function renderDriverTripEndedText(b: BookingRow & { paid_pence: number | null; paid_method: string | null }): string {
+export function renderDriverTripEndedText(
+  b: BookingRow & { paid_pence: number | null; paid_method: string | null },
+): string {
   return `Job ${b.ref} has been closed by Direct Taxi operations. ${endedSettlement(b, 'Nothing is due from the passenger: take no payment for it.')}`;
 }
 
-export function renderOpsSuspendedOnBoardEmail(b: BookingRow, d: DriverRow, baseUrl: string): { subject: string; body: string } {
+export function renderOpsSuspendedOnBoardEmail(
+  b: BookingRow,
+  d: DriverRow,
+  baseUrl: string,
+): { subject: string; body: string } {
   return {
     subject: `Suspended driver with a passenger on board: ${b.ref}`,
     body: [
@@ -183,7 +214,11 @@ export function renderOpsSuspendedOnBoardEmail(b: BookingRow, d: DriverRow, base
   };
 }
 
-export function renderOpsUnassignedEmail(b: BookingRow, round: number, baseUrl: string): { subject: string; body: string } {
+export function renderOpsUnassignedEmail(
+  b: BookingRow,
+  round: number,
+  baseUrl: string,
+): { subject: string; body: string } {
   return {
     subject: `Unassigned booking ${b.ref} (round ${round})`,
     body: [
@@ -195,7 +230,11 @@ export function renderOpsUnassignedEmail(b: BookingRow, round: number, baseUrl: 
   };
 }
 
-export function renderOpsNearPickupEmail(b: BookingRow, baseUrl: string, workflowUrl: string): { subject: string; body: string } {
+export function renderOpsNearPickupEmail(
+  b: BookingRow,
+  baseUrl: string,
+  workflowUrl: string,
+): { subject: string; body: string } {
   return {
     subject: `No driver yet: ${b.ref}, pickup ${londonTime(b.pickup_at)}`,
     body: [
@@ -213,7 +252,12 @@ export function renderOpsNearPickupEmail(b: BookingRow, baseUrl: string, workflo
  * need no screening) and opens the booking with the right to cancel it. `awaitingConfirmation` is
  * for bookings of releases that held dispatch until the link was opened.
  */
-export function renderBookingConfirmationEmail(b: BookingRow, trackUrl: string, confirmLink: string | null, awaitingConfirmation = false): { subject: string; body: string } {
+export function renderBookingConfirmationEmail(
+  b: BookingRow,
+  trackUrl: string,
+  confirmLink: string | null,
+  awaitingConfirmation = false,
+): { subject: string; body: string } {
   const lines = [
     `Hello ${b.passenger_name},`,
     '',
@@ -226,7 +270,10 @@ export function renderBookingConfirmationEmail(b: BookingRow, trackUrl: string, 
     lines.push('', 'Confirm your email and manage or cancel this booking (free until you are on board):', confirmLink);
   }
   lines.push('', `Track it here: ${trackUrl}`);
-  return { subject: awaitingConfirmation ? `Confirm your taxi ${b.ref}` : `Your taxi ${b.ref} is booked`, body: lines.join('\n') };
+  return {
+    subject: awaitingConfirmation ? `Confirm your taxi ${b.ref}` : `Your taxi ${b.ref} is booked`,
+    body: lines.join('\n'),
+  };
 }
 
 /** The trip a passenger is told about, before or after its record exists. */
@@ -316,7 +363,16 @@ export function renderPassengerReceiptText(b: BookingRow, r: Receipt): string {
 }
 
 export function renderPassengerReceiptEmail(b: BookingRow, r: Receipt): { subject: string; body: string } {
-  return { subject: `Your receipt for taxi ${b.ref}`, body: [`Hello ${b.passenger_name},`, '', ...receiptLines(b, r), '', 'Thank you for travelling with Direct Taxi.'].join('\n') };
+  return {
+    subject: `Your receipt for taxi ${b.ref}`,
+    body: [
+      `Hello ${b.passenger_name},`,
+      '',
+      ...receiptLines(b, r),
+      '',
+      'Thank you for travelling with Direct Taxi.',
+    ].join('\n'),
+  };
 }
 
 /** To an online driver whose app stopped sending its position, before dispatch passes them over. */
@@ -386,7 +442,12 @@ export function renderEmailVerificationCode(code: string, validMinutes: number):
 }
 
 /** To ops, once a day, when a channel's one-time codes near the day's ceiling (src/auth/code-guard.ts). */
-export function renderOpsCodeCeilingEmail(c: { channel: 'sms' | 'email'; sent: number; ceiling: number; alertRatio: number }): { subject: string; body: string } {
+export function renderOpsCodeCeilingEmail(c: {
+  channel: 'sms' | 'email';
+  sent: number;
+  ceiling: number;
+  alertRatio: number;
+}): { subject: string; body: string } {
   return {
     subject: `Sign-in ${c.channel} codes at ${Math.round(c.alertRatio * 100)} % of today's ceiling`,
     body:
@@ -398,7 +459,12 @@ export function renderOpsCodeCeilingEmail(c: { channel: 'sms' | 'email'; sent: n
 }
 
 /** To ops, once a day, when codes to recipients never signed in reach their share of the day's ceiling (src/auth/code-guard.ts). */
-export function renderOpsNewRecipientCodesPausedEmail(c: { channel: 'sms' | 'email'; sent: number; ceiling: number; share: number }): { subject: string; body: string } {
+export function renderOpsNewRecipientCodesPausedEmail(c: {
+  channel: 'sms' | 'email';
+  sent: number;
+  ceiling: number;
+  share: number;
+}): { subject: string; body: string } {
   const limit = Math.floor(c.ceiling * c.share);
   return {
     subject: `Sign-in ${c.channel} codes to new ${c.channel === 'sms' ? 'numbers' : 'addresses'} paused for today`,
@@ -412,7 +478,13 @@ export function renderOpsNewRecipientCodesPausedEmail(c: { channel: 'sms' | 'ema
 }
 
 /** To ops, once a UTC day per channel, when the bookings texted (or emailed) today near the ceiling. */
-export function renderOpsMessageCeilingEmail(c: { channel: 'sms' | 'email'; sent: number; ceiling: number; alertRatio: number; newRecipientShare: number }): { subject: string; body: string } {
+export function renderOpsMessageCeilingEmail(c: {
+  channel: 'sms' | 'email';
+  sent: number;
+  ceiling: number;
+  alertRatio: number;
+  newRecipientShare: number;
+}): { subject: string; body: string } {
   const what = c.channel === 'sms' ? 'texted' : 'emailed';
   return {
     subject: `Bookings ${what} at ${Math.round(c.alertRatio * 100)} % of today's ceiling`,
@@ -430,12 +502,20 @@ export function renderInvoiceNoticeText(weekOf: string, totalPence: number, payU
 }
 
 /** A reminder to pay (at most COLLECTION_POLICY.maxReminders per invoice). */
-export function renderInvoiceReminderText(weekOf: string, totalPence: number, payUrl: string, overdueOn: string): string {
+export function renderInvoiceReminderText(
+  weekOf: string,
+  totalPence: number,
+  payUrl: string,
+  overdueOn: string,
+): string {
   return `Direct Taxi reminder: your invoice for the week of ${weekOf} (${pounds(totalPence)}) is unpaid. Pay by ${overdueOn}: ${payUrl}`;
 }
 
 /** To ops, once per invoice, when it becomes overdue. */
-export function renderOpsInvoiceOverdueEmail(i: { who: string; account: string; accountId: string; weekOf: string; totalPence: number; remindersSent: number }, baseUrl: string): { subject: string; body: string } {
+export function renderOpsInvoiceOverdueEmail(
+  i: { who: string; account: string; accountId: string; weekOf: string; totalPence: number; remindersSent: number },
+  baseUrl: string,
+): { subject: string; body: string } {
   return {
     subject: `Overdue invoice: ${i.who}, week of ${i.weekOf}`,
     body: [

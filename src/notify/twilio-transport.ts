@@ -47,7 +47,11 @@ export class TwilioTransport implements Transport {
 
   async deliver(msg: OutboundMessage): Promise<{ providerMessageId: string | null }> {
     if (msg.channel === 'email') {
-      throw new DeliveryError({ provider: this.name, nonRetryable: true, message: 'Twilio transport does not send email' });
+      throw new DeliveryError({
+        provider: this.name,
+        nonRetryable: true,
+        message: 'Twilio transport does not send email',
+      });
     }
     const whatsapp = msg.channel === 'whatsapp';
     const form = new URLSearchParams({
@@ -60,13 +64,22 @@ export class TwilioTransport implements Transport {
     try {
       res = await fetch(this.#url, {
         method: 'POST',
-        headers: { authorization: this.#authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: this.#authorization,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: form,
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (err) {
       // Network failure or timeout: Twilio may or may not have accepted it; a retry is the only move.
-      throw new DeliveryError({ provider: this.name, nonRetryable: false, message: `Twilio request failed: ${errorMessage(err)}`, cause: err });
+      throw new DeliveryError({
+        provider: this.name,
+        nonRetryable: false,
+        message: `Twilio request failed: ${errorMessage(err)}`,
+        cause: err,
+      });
     }
 
     const payload = await readJson(res);
@@ -77,7 +90,11 @@ export class TwilioTransport implements Transport {
 
     const code = typeof payload?.code === 'number' || typeof payload?.code === 'string' ? String(payload.code) : null;
     const detail = typeof payload?.message === 'string' ? payload.message : res.statusText;
-    const nonRetryable = res.status >= 400 && res.status < 500 && !RETRYABLE_STATUSES.has(res.status) && !(code && RETRYABLE_TWILIO_CODES.has(code));
+    const nonRetryable =
+      res.status >= 400 &&
+      res.status < 500 &&
+      !RETRYABLE_STATUSES.has(res.status) &&
+      !(code && RETRYABLE_TWILIO_CODES.has(code));
     throw new DeliveryError({
       provider: this.name,
       nonRetryable,
@@ -92,7 +109,11 @@ function withWhatsAppPrefix(address: string): string {
   return address.startsWith('whatsapp:') ? address : `whatsapp:${address}`;
 }
 
-interface TwilioPayload { sid?: unknown; code?: unknown; message?: unknown }
+interface TwilioPayload {
+  sid?: unknown;
+  code?: unknown;
+  message?: unknown;
+}
 
 async function readJson(res: Response): Promise<TwilioPayload | null> {
   try {

@@ -43,7 +43,9 @@ export async function alertsToSend(sql: Sql, outboxKey: (ref: string) => string)
      where kind = 'unassigned_near_pickup' and alerted_at > now() - interval '1 day'`;
   if (claimed.length === 0) return [];
   const keys = claimed.map((c) => outboxKey(c.booking_ref));
-  const sent = await sql<{ idempotency_key: string }[]>`select idempotency_key from outbox where idempotency_key in ${sql(keys)}`;
+  const sent = await sql<
+    { idempotency_key: string }[]
+  >`select idempotency_key from outbox where idempotency_key in ${sql(keys)}`;
   const done = new Set(sent.map((s) => s.idempotency_key));
   return claimed.map((c) => c.booking_ref).filter((ref) => !done.has(outboxKey(ref)));
 }

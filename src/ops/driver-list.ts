@@ -54,14 +54,28 @@ export function driverSearch(typed: string | undefined): DriverSearch | null {
   const phoneLike = /^[+\d\s().-]+$/.test(q);
   const phone = phoneLike ? normalisePhone(q, { allowDramaNumbers: true }) : null;
   const digits = q.replace(/\D/g, '');
-  const parts = phoneLike && digits.length >= 4 ? [digits, ...(digits.startsWith('0') ? [`44${digits.slice(1)}`] : [])] : [];
+  const parts =
+    phoneLike && digits.length >= 4 ? [digits, ...(digits.startsWith('0') ? [`44${digits.slice(1)}`] : [])] : [];
   return { text: q, phone: phone?.ok ? phone.e164 : null, digits: parts };
 }
 
-export async function opsDriverPage(s: S, q: { status?: DriverStatus | undefined; q?: string | undefined; limit?: number | undefined; offset?: number | undefined }) {
+export async function opsDriverPage(
+  s: S,
+  q: {
+    status?: DriverStatus | undefined;
+    q?: string | undefined;
+    limit?: number | undefined;
+    offset?: number | undefined;
+  },
+) {
   const limit = Math.min(Math.max(q.limit ?? DRIVER_PAGE_DEFAULT, 1), DRIVER_PAGE_MAX);
   const offset = Math.max(q.offset ?? 0, 0);
-  const { rows, total } = await searchDriverPage(s.sql, { status: q.status ?? null, search: driverSearch(q.q), limit, offset });
+  const { rows, total } = await searchDriverPage(s.sql, {
+    status: q.status ?? null,
+    search: driverSearch(q.q),
+    limit,
+    offset,
+  });
   const ids = rows.map((d) => d.id);
   const [documents, actions, requests, events] = await Promise.all([
     documentsOf(s.sql, ids),
@@ -93,11 +107,39 @@ export async function opsDriverPage(s: S, q: { status?: DriverStatus | undefined
     previous_offset: offset > 0 ? Math.max(0, offset - limit) : null,
     drivers: rows.map((d) => ({
       ...driverSummary(d, d.requested_fleet_id),
-      documents: docsOf(d.id).map((x) => ({ id: x.id, kind: x.kind, content_type: x.content_type, size_bytes: x.size_bytes, sha256: x.sha256, uploaded_at: x.uploaded_at.toISOString() })),
-      actions: actionsOf(d.id).map((a) => ({ action: a.action, reason: a.reason, by: a.staff_name, role: a.staff_role, at: a.at.toISOString(), details: a.details })),
+      documents: docsOf(d.id).map((x) => ({
+        id: x.id,
+        kind: x.kind,
+        content_type: x.content_type,
+        size_bytes: x.size_bytes,
+        sha256: x.sha256,
+        uploaded_at: x.uploaded_at.toISOString(),
+      })),
+      actions: actionsOf(d.id).map((a) => ({
+        action: a.action,
+        reason: a.reason,
+        by: a.staff_name,
+        role: a.staff_role,
+        at: a.at.toISOString(),
+        details: a.details,
+      })),
       fleet: {
-        requests: requestsOf(d.id).map((x) => ({ id: x.id, fleet_id: x.fleet_id, fleet_name: x.fleet_name, status: x.status, requested_at: x.requested_at.toISOString(), decided_at: x.decided_at?.toISOString() ?? null })),
-        history: eventsOf(d.id).map((e) => ({ event: e.event, fleet_id: e.fleet_id, by_kind: e.by_kind, by: e.by_name, reason: e.reason, at: e.at.toISOString() })),
+        requests: requestsOf(d.id).map((x) => ({
+          id: x.id,
+          fleet_id: x.fleet_id,
+          fleet_name: x.fleet_name,
+          status: x.status,
+          requested_at: x.requested_at.toISOString(),
+          decided_at: x.decided_at?.toISOString() ?? null,
+        })),
+        history: eventsOf(d.id).map((e) => ({
+          event: e.event,
+          fleet_id: e.fleet_id,
+          by_kind: e.by_kind,
+          by: e.by_name,
+          reason: e.reason,
+          at: e.at.toISOString(),
+        })),
       },
     })),
   };

@@ -24,7 +24,12 @@ export interface WorkerMetrics {
 export function createWorkerMetrics(registry = new Registry()): WorkerMetrics {
   return {
     registry,
-    offersSent: new Counter({ name: 'taxi_offers_sent_total', help: 'Job cards offered to a driver (claimed), by tier', labelNames: ['tier'], registers: [registry] }),
+    offersSent: new Counter({
+      name: 'taxi_offers_sent_total',
+      help: 'Job cards offered to a driver (claimed), by tier',
+      labelNames: ['tier'],
+      registers: [registry],
+    }),
     offerOutcomes: new Counter({
       name: 'taxi_offer_outcomes_total',
       help: 'Job cards closed, by outcome: accepted, declined, timed_out, withdrawn',
@@ -144,7 +149,12 @@ export function createApiMetrics(
   });
   return {
     registry,
-    requests: new Counter({ name: 'taxi_http_requests_total', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], registers: [registry] }),
+    requests: new Counter({
+      name: 'taxi_http_requests_total',
+      help: 'HTTP requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
     duration: new Histogram({
       name: 'taxi_http_request_duration_seconds',
       help: 'HTTP request latency by method, route template and status',

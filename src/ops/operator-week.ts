@@ -18,11 +18,27 @@ export const WEEK_DAYS = 7;
 export type WeekJob = OperatorJob & { day: string };
 
 /** The operator's jobs picking up from `from` (inclusive) to `until` (exclusive), by pickup time. */
-export async function operatorJobsBetween(s: Pick<Services, 'sql'>, operatorId: string, from: Date, until: Date): Promise<WeekJob[]> {
+export async function operatorJobsBetween(
+  s: Pick<Services, 'sql'>,
+  operatorId: string,
+  from: Date,
+  until: Date,
+): Promise<WeekJob[]> {
   const rows = await s.sql<
     {
-      ref: string; partner_job_ref: string | null; status: BookingStatus; pickup_at: Date; pickup: { label: string }; dropoff: { label: string };
-      passengers: number; vehicle_type: string; passenger_name: string; notes: string | null; driver_id: string | null; driver_name: string | null; offered_to: string | null;
+      ref: string;
+      partner_job_ref: string | null;
+      status: BookingStatus;
+      pickup_at: Date;
+      pickup: { label: string };
+      dropoff: { label: string };
+      passengers: number;
+      vehicle_type: string;
+      passenger_name: string;
+      notes: string | null;
+      driver_id: string | null;
+      driver_name: string | null;
+      offered_to: string | null;
     }[]
   >`
     select b.ref, b.partner_job_ref, b.status, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.passenger_name, b.notes,
@@ -72,5 +88,13 @@ export async function operatorDashboard(s: S, operator: Partner, from?: string) 
     fleetDrivers(s, operator),
     fleetRequestsFor(s, operator),
   ]);
-  return { operator: operator.name, today: week.today, from: week.days[0]!.date, days: week.days, jobs, drivers, requests };
+  return {
+    operator: operator.name,
+    today: week.today,
+    from: week.days[0]!.date,
+    days: week.days,
+    jobs,
+    drivers,
+    requests,
+  };
 }

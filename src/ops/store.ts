@@ -28,7 +28,10 @@ export interface BoardRow {
  * Live bookings (not closed, pickup from `since` to `until`), those without a driver first,
  * nearest pickup first; then the rest by pickup time.
  */
-export async function liveBookings(sql: Sql, q: { status: string | null; since: Date; until: Date; limit: number; offset?: number }): Promise<BoardRow[]> {
+export async function liveBookings(
+  sql: Sql,
+  q: { status: string | null; since: Date; until: Date; limit: number; offset?: number },
+): Promise<BoardRow[]> {
   return sql<BoardRow[]>`
     select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.wheelchair,
            b.fare_pence, b.driver_id, d.name as driver_name,
@@ -55,7 +58,10 @@ export interface BookingSearch {
  * One page of bookings matching a search, open or closed, whenever their pickup: the most recent
  * pickup first. A reference matches from its start; a phone and a job reference exactly.
  */
-export async function searchBookings(sql: Sql, q: { search: BookingSearch; limit: number; offset: number }): Promise<{ rows: BoardRow[]; total: number }> {
+export async function searchBookings(
+  sql: Sql,
+  q: { search: BookingSearch; limit: number; offset: number },
+): Promise<{ rows: BoardRow[]; total: number }> {
   const { ref, phone, jobRef } = q.search;
   const like = (w: string) => `${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const match = [
@@ -74,7 +80,8 @@ export async function searchBookings(sql: Sql, q: { search: BookingSearch; limit
      where ${match}
      order by b.pickup_at desc, b.ref
      limit ${q.limit} offset ${q.offset}`;
-  if (rows.length > 0 || q.offset === 0) return { rows: rows.map(({ total: _total, ...b }) => b), total: rows[0]?.total ?? 0 };
+  if (rows.length > 0 || q.offset === 0)
+    return { rows: rows.map(({ total: _total, ...b }) => b), total: rows[0]?.total ?? 0 };
   const [c] = await sql<{ n: number }[]>`select count(*)::int as n from bookings b where ${match}`;
   return { rows: [], total: c?.n ?? 0 };
 }
@@ -120,7 +127,21 @@ export async function statusChanges(sql: Sql, ref: string) {
 }
 
 export async function bookingOffers(sql: Sql, ref: string, driverId: string | null = null) {
-  return sql<{ id: string; driver_id: string; driver_name: string | null; round: number; tier: string; status: OfferRow['status']; offered_at: Date; expires_at: Date; responded_at: Date | null; claimed_from_board: boolean; fare_pence: number | null }[]>`
+  return sql<
+    {
+      id: string;
+      driver_id: string;
+      driver_name: string | null;
+      round: number;
+      tier: string;
+      status: OfferRow['status'];
+      offered_at: Date;
+      expires_at: Date;
+      responded_at: Date | null;
+      claimed_from_board: boolean;
+      fare_pence: number | null;
+    }[]
+  >`
     select o.id, o.driver_id, d.name as driver_name, o.round, o.tier, o.status, o.offered_at, o.expires_at, o.responded_at, o.claimed_from_board, o.fare_pence
       from offers o left join drivers d on d.id = o.driver_id
      where o.booking_ref = ${ref} ${driverId ? sql`and o.driver_id = ${driverId}` : sql``}
@@ -133,7 +154,18 @@ export async function bookingOffers(sql: Sql, ref: string, driverId: string | nu
  * (a job card's body holds the driver's signed link).
  */
 export async function bookingMessages(sql: Sql, ref: string) {
-  return sql<{ idempotency_key: string; channel: string; recipient: string; subject: string | null; provider: string; created_at: Date; sent_at: Date | null; withheld: string | null }[]>`
+  return sql<
+    {
+      idempotency_key: string;
+      channel: string;
+      recipient: string;
+      subject: string | null;
+      provider: string;
+      created_at: Date;
+      sent_at: Date | null;
+      withheld: string | null;
+    }[]
+  >`
     select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, withheld from (
       select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, null::text as withheld, id as n
         from outbox where booking_ref = ${ref}
@@ -144,7 +176,18 @@ export async function bookingMessages(sql: Sql, ref: string) {
 }
 
 export async function bookingPayments(sql: Sql, ref: string) {
-  return sql<{ id: string; driver_id: string | null; amount_pence: number; method: string; recorded_by: string; corrects: string | null; note: string | null; recorded_at: Date }[]>`
+  return sql<
+    {
+      id: string;
+      driver_id: string | null;
+      amount_pence: number;
+      method: string;
+      recorded_by: string;
+      corrects: string | null;
+      note: string | null;
+      recorded_at: Date;
+    }[]
+  >`
     select id::text, driver_id, amount_pence, method, recorded_by, corrects::text, note, recorded_at
       from payment_records where booking_ref = ${ref} order by id`;
 }
@@ -161,7 +204,12 @@ export interface DecisionRow {
 }
 
 /** The decision log of a booking, by round, tier and distance; one driver's only when asked. */
-export async function bookingDecisions(sql: Sql, ref: string, driverId: string | null, limit: number): Promise<DecisionRow[]> {
+export async function bookingDecisions(
+  sql: Sql,
+  ref: string,
+  driverId: string | null,
+  limit: number,
+): Promise<DecisionRow[]> {
   return sql<DecisionRow[]>`
     select x.round, x.tier, x.driver_id, d.name as driver_name, x.distance_m, x.eligible, x.skip_reason, x.decided_at
       from dispatch_decisions x left join drivers d on d.id = x.driver_id

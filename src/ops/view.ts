@@ -78,7 +78,17 @@ export function bookingSearch(typed: string | undefined): BookingSearch | null {
  * page at a time. With a search (q), every booking that matches instead, open or closed, whenever
  * its pickup, the most recent pickup first.
  */
-export async function opsBoard(s: S, q: { status?: string | undefined; hoursBack: number; hoursAhead: number; limit: number; offset?: number | undefined; q?: string | undefined }) {
+export async function opsBoard(
+  s: S,
+  q: {
+    status?: string | undefined;
+    hoursBack: number;
+    hoursAhead: number;
+    limit: number;
+    offset?: number | undefined;
+    q?: string | undefined;
+  },
+) {
   const now = s.now().getTime();
   const window = { since: new Date(now - q.hoursBack * 3_600_000), until: new Date(now + q.hoursAhead * 3_600_000) };
   const offset = q.offset ?? 0;
@@ -129,17 +139,64 @@ export async function bookingStory(s: S, ref: string) {
       cancelled_at: iso(b.cancelled_at),
       cancel_reason: b.cancel_reason,
     },
-    status_changes: changes.map((c) => ({ status: c.status, previous_status: c.previous_status, driver_id: c.driver_id, at: c.changed_at.toISOString(), at_london: londonDateTime(c.changed_at) })),
-    rounds: rounds.map((r) => ({ round: r.round, tier: r.tier, considered: r.considered, eligible: r.eligible, at: r.at.toISOString() })),
+    status_changes: changes.map((c) => ({
+      status: c.status,
+      previous_status: c.previous_status,
+      driver_id: c.driver_id,
+      at: c.changed_at.toISOString(),
+      at_london: londonDateTime(c.changed_at),
+    })),
+    rounds: rounds.map((r) => ({
+      round: r.round,
+      tier: r.tier,
+      considered: r.considered,
+      eligible: r.eligible,
+      at: r.at.toISOString(),
+    })),
     offers: offers.map(offerItem),
-    messages: messages.map((m) => ({ key: m.idempotency_key, channel: m.channel, to: m.recipient, subject: m.subject, provider: m.provider, created_at: m.created_at.toISOString(), sent_at: iso(m.sent_at), withheld: m.withheld })),
-    payments: payments.map((p) => ({ id: p.id, driver_id: p.driver_id, amount_pence: p.amount_pence, method: p.method, recorded_by: p.recorded_by, corrects: p.corrects, note: p.note, recorded_at: p.recorded_at.toISOString() })),
-    staff_actions: actions.map((a) => ({ action: a.action, reason: a.reason, by: a.staff_name, at: a.at.toISOString() })),
+    messages: messages.map((m) => ({
+      key: m.idempotency_key,
+      channel: m.channel,
+      to: m.recipient,
+      subject: m.subject,
+      provider: m.provider,
+      created_at: m.created_at.toISOString(),
+      sent_at: iso(m.sent_at),
+      withheld: m.withheld,
+    })),
+    payments: payments.map((p) => ({
+      id: p.id,
+      driver_id: p.driver_id,
+      amount_pence: p.amount_pence,
+      method: p.method,
+      recorded_by: p.recorded_by,
+      corrects: p.corrects,
+      note: p.note,
+      recorded_at: p.recorded_at.toISOString(),
+    })),
+    staff_actions: actions.map((a) => ({
+      action: a.action,
+      reason: a.reason,
+      by: a.staff_name,
+      at: a.at.toISOString(),
+    })),
   };
 }
 
 function offerItem(o: Awaited<ReturnType<typeof bookingOffers>>[number]) {
-  return { id: o.id, driver_id: o.driver_id, driver_name: o.driver_name, round: o.round, tier: o.tier, status: o.status, offered_at: o.offered_at.toISOString(), expires_at: o.expires_at.toISOString(), responded_at: iso(o.responded_at), claimed_from_board: o.claimed_from_board, fare_pence: o.fare_pence };
+  return {
+    id: o.id,
+    driver_id: o.driver_id,
+    driver_name: o.driver_name,
+    round: o.round,
+    tier: o.tier,
+    status: o.status,
+    offered_at: o.offered_at.toISOString(),
+    expires_at: o.expires_at.toISOString(),
+    responded_at: iso(o.responded_at),
+    claimed_from_board: o.claimed_from_board,
+    fare_pence: o.fare_pence,
+  };
 }
 
 const DECISION_LIMIT = 500;
@@ -155,21 +212,46 @@ export async function decisionLog(s: S, ref: string, driverId: string | null) {
   if (!b) return { found: 'no_booking' as const };
   const driver = driverId ? await driverNow(s.sql, driverId) : null;
   if (driverId && !driver) return { found: 'no_driver' as const };
-  const [rows, offers, rounds] = await Promise.all([bookingDecisions(s.sql, ref, driverId, DECISION_LIMIT), bookingOffers(s.sql, ref, driverId), roundsReached(s.sql, ref)]);
+  const [rows, offers, rounds] = await Promise.all([
+    bookingDecisions(s.sql, ref, driverId, DECISION_LIMIT),
+    bookingOffers(s.sql, ref, driverId),
+    roundsReached(s.sql, ref),
+  ]);
   const decisions = rows.map((d) => ({
-    round: d.round, tier: d.tier, driver_id: d.driver_id, driver_name: d.driver_name, distance_m: d.distance_m,
-    eligible: d.eligible, skip_reason: d.skip_reason, decided_at: d.decided_at.toISOString(),
+    round: d.round,
+    tier: d.tier,
+    driver_id: d.driver_id,
+    driver_name: d.driver_name,
+    distance_m: d.distance_m,
+    eligible: d.eligible,
+    skip_reason: d.skip_reason,
+    decided_at: d.decided_at.toISOString(),
   }));
   return {
     found: 'ok' as const,
     log: {
       booking_ref: ref,
       links: links(s, ref),
-      rounds: rounds.map((r) => ({ round: r.round, tier: r.tier, considered: r.considered, eligible: r.eligible, at: r.at.toISOString() })),
+      rounds: rounds.map((r) => ({
+        round: r.round,
+        tier: r.tier,
+        considered: r.considered,
+        eligible: r.eligible,
+        at: r.at.toISOString(),
+      })),
       decisions,
       truncated: !driverId && rows.length === DECISION_LIMIT,
       offers: offers.map(offerItem),
-      driver: driver ? explainDriver(s, b.pickup, driver, rows.length > 0, rounds.map((r) => r.tier), offers.length > 0) : null,
+      driver: driver
+        ? explainDriver(
+            s,
+            b.pickup,
+            driver,
+            rows.length > 0,
+            rounds.map((r) => r.tier),
+            offers.length > 0,
+          )
+        : null,
     },
   };
 }
@@ -183,7 +265,8 @@ function explainDriver(
   offered: boolean,
 ) {
   const now = s.now().getTime();
-  const distanceNow = d.lat === null || d.lon === null ? null : Math.round(haversineMeters(d.lat, d.lon, pickup.lat, pickup.lon));
+  const distanceNow =
+    d.lat === null || d.lon === null ? null : Math.round(haversineMeters(d.lat, d.lon, pickup.lat, pickup.lon));
   const reach = DEFAULT_CASCADE_POLICY.maxDistanceMeters[d.tier as Tier] ?? null;
   const facts = {
     id: d.id,
@@ -201,7 +284,8 @@ function explainDriver(
       ? 'Considered and offered the job: see the offers for how it ended.'
       : 'Considered: each decision above says whether they were eligible and, if not, why they were passed over.';
   } else if (tiersReached.length === 0) {
-    explanation = 'Not considered: the cascade has not looked for drivers for this booking yet (held for confirmation, pre-booked, or cancelled before dispatch).';
+    explanation =
+      'Not considered: the cascade has not looked for drivers for this booking yet (held for confirmation, pre-booked, or cancelled before dispatch).';
   } else if (!tiersReached.includes(d.tier)) {
     explanation = `Not considered: the cascade never reached the ${d.tier} tier for this booking (it reached ${[...new Set(tiersReached)].join(', ')}), because a driver was found or the booking closed first.`;
   } else {
@@ -209,7 +293,11 @@ function explainDriver(
     const nowHints = [
       d.status !== 'approved' ? `They are ${d.status} now.` : '',
       d.online ? '' : 'They are offline now.',
-      distanceNow === null ? 'They have no position on record.' : reach !== null && distanceNow > reach ? `They are ${(distanceNow / 1000).toFixed(1)} km from the pickup now, beyond ${km}.` : '',
+      distanceNow === null
+        ? 'They have no position on record.'
+        : reach !== null && distanceNow > reach
+          ? `They are ${(distanceNow / 1000).toFixed(1)} km from the pickup now, beyond ${km}.`
+          : '',
     ].filter(Boolean);
     explanation =
       `Not considered: each round reads the ${d.tier} tier’s online drivers nearest the pickup, within ${km}, ` +

@@ -7,12 +7,20 @@ import { OPS_WATCH_WORKFLOW_ID } from '../../workflows/ops/definitions.js';
  * makes all but the first a no-op, and a watcher that ended (terminated by hand, failed) is
  * started again by the next worker to start.
  */
-export async function ensureOpsWatch(client: Client, taskQueue: string, workflowId = OPS_WATCH_WORKFLOW_ID): Promise<void> {
+export async function ensureOpsWatch(
+  client: Client,
+  taskQueue: string,
+  workflowId = OPS_WATCH_WORKFLOW_ID,
+): Promise<void> {
   await ensureWatch(client, taskQueue, 'opsWatchWorkflow', workflowId);
 }
 
 /** The same for the drivers' location watch (workflows/drivers/location-watch.ts). */
-export async function ensureLocationWatch(client: Client, taskQueue: string, workflowId = LOCATION_WATCH_WORKFLOW_ID): Promise<void> {
+export async function ensureLocationWatch(
+  client: Client,
+  taskQueue: string,
+  workflowId = LOCATION_WATCH_WORKFLOW_ID,
+): Promise<void> {
   await ensureWatch(client, taskQueue, 'driverLocationWatchWorkflow', workflowId);
 }
 

@@ -98,12 +98,20 @@ const APPLY_SCRIPT = inlineAsset(`(() => {
 `);
 
 export const VEHICLES: Array<[string, string]> = [
-  ['saloon', 'Saloon (4)'], ['estate', 'Estate (4)'], ['executive', 'Executive (4)'], ['luxury', 'Luxury (4)'], ['5seater', '5 seats'],
-  ['6seater', '6 seats'], ['7seater', '7 seats'], ['mpv', 'MPV (8)'], ['wav', 'Wheelchair accessible'],
+  ['saloon', 'Saloon (4)'],
+  ['estate', 'Estate (4)'],
+  ['executive', 'Executive (4)'],
+  ['luxury', 'Luxury (4)'],
+  ['5seater', '5 seats'],
+  ['6seater', '6 seats'],
+  ['7seater', '7 seats'],
+  ['mpv', 'MPV (8)'],
+  ['wav', 'Wheelchair accessible'],
 ];
 
 export function renderApplyPage(areas: readonly HomeArea[]): Page {
-  const slot = (id: string, label: string) => html`<p class="field-error" id="${id}-error" data-error-for="${id}" data-label="${label}"></p>`;
+  const slot = (id: string, label: string) =>
+    html`<p class="field-error" id="${id}-error" data-error-for="${id}" data-label="${label}"></p>`;
   const field = (id: string, label: string, type = 'text', autocomplete = '') =>
     html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="${type}" required aria-describedby="${id}-error"${autocomplete ? html` autocomplete="${autocomplete}"` : ''}>${slot(id, label)}`;
   const body = html`<h1>Drive with Direct Taxi</h1>

@@ -7,8 +7,22 @@ import type { QuoteRow } from '../quotes/store.js';
 /** The parts of a quote the booking page shows. */
 export type QuoteForPage = Pick<
   QuoteRow,
-  'id' | 'status' | 'pickup_query' | 'dropoff_query' | 'depart_at' | 'vehicle_type' | 'passengers' | 'meet_and_greet' | 'worldwide' | 'fare_pence' | 'expires_at' | 'booking_ref'
-> & { pickup: { label: string; kind: string; precision?: string; town?: string | null; postcodeDistrict?: string | null }; dropoff: { label: string } };
+  | 'id'
+  | 'status'
+  | 'pickup_query'
+  | 'dropoff_query'
+  | 'depart_at'
+  | 'vehicle_type'
+  | 'passengers'
+  | 'meet_and_greet'
+  | 'worldwide'
+  | 'fare_pence'
+  | 'expires_at'
+  | 'booking_ref'
+> & {
+  pickup: { label: string; kind: string; precision?: string; town?: string | null; postcodeDistrict?: string | null };
+  dropoff: { label: string };
+};
 
 // The page behind a quote's booking_url: the journey as quoted and the few details a booking
 // still needs. It books through POST /api/public/bookings/create like any other client, so the
@@ -185,7 +199,16 @@ function journey(q: QuoteForPage, now: Date): SafeHtml {
 </dl>`;
 }
 
-function field(opts: { name: string; label: string; type: string; autocomplete: string; maxlength: number; required: boolean; hint?: string; placeholder?: string }): SafeHtml {
+function field(opts: {
+  name: string;
+  label: string;
+  type: string;
+  autocomplete: string;
+  maxlength: number;
+  required: boolean;
+  hint?: string;
+  placeholder?: string;
+}): SafeHtml {
   const describedBy = [opts.hint ? `${opts.name}-hint` : '', `${opts.name}-error`].filter(Boolean).join(' ');
   return html`<label for="${opts.name}">${opts.label}${!opts.required && html` <span class="muted">(optional)</span>`}</label>
 <input id="${opts.name}" name="${opts.name}" type="${opts.type}" autocomplete="${opts.autocomplete}" maxlength="${opts.maxlength}"${opts.type === 'tel' && html` inputmode="tel"`}${opts.placeholder && html` placeholder="${opts.placeholder}"`}${opts.required && html` required`} aria-describedby="${describedBy}">
@@ -219,7 +242,8 @@ ${field({ name: 'passenger_email', label: 'Email', type: 'email', autocomplete: 
 <fieldset aria-describedby="payment_method-error">
 <legend>How you will pay the driver</legend>
 ${PAYMENT_METHODS.map(
-  (m, i) => html`<label class="choice"><input type="radio" name="payment_method" value="${m.value}"${i === 0 && html` checked`}> ${m.label}</label>`,
+  (m, i) =>
+    html`<label class="choice"><input type="radio" name="payment_method" value="${m.value}"${i === 0 && html` checked`}> ${m.label}</label>`,
 )}
 </fieldset>
 <p class="field-error" id="payment_method-error" data-error-for="payment_method" data-label="Payment method"></p>
@@ -243,8 +267,15 @@ const PRECISION_ORDER = ['point', 'postcode', 'street', 'postcode_sector', 'post
 const POSTCODE_EXAMPLE = 'M14 5TP';
 
 /** "the centre of Manchester", "the postcode district M14": what a vague answer finds, in words. */
-function vagueWhere(p: { label: string; precision: string; town?: string | null; postcodeDistrict?: string | null }): string {
-  return p.precision === 'postcode_district' ? `the postcode district ${p.postcodeDistrict ?? p.label}` : `the centre of ${p.town ?? p.label}`;
+function vagueWhere(p: {
+  label: string;
+  precision: string;
+  town?: string | null;
+  postcodeDistrict?: string | null;
+}): string {
+  return p.precision === 'postcode_district'
+    ? `the postcode district ${p.postcodeDistrict ?? p.label}`
+    : `the centre of ${p.town ?? p.label}`;
 }
 
 const REFINE_SCRIPT = inlineAsset(`(() => {
@@ -373,7 +404,11 @@ function redeemedPage(q: QuoteForPage): Page {
 }
 
 export function quoteNotFoundPage(): Page {
-  return messagePage(404, 'Quote not found', html`<p>There is no quote at this address. Check the link you were sent, or ask for a new quote.</p>`);
+  return messagePage(
+    404,
+    'Quote not found',
+    html`<p>There is no quote at this address. Check the link you were sent, or ask for a new quote.</p>`,
+  );
 }
 
 export function renderQuotePage(q: QuoteForPage | null, now: Date): Page {

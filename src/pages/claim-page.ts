@@ -16,7 +16,14 @@ function tripFacts(b: BookingWithDriver) {
 </dl>`;
 }
 
-export function claimPage(o: { token: string; booking: BookingWithDriver; name?: string; email?: string; error?: string; status?: number }): Page {
+export function claimPage(o: {
+  token: string;
+  booking: BookingWithDriver;
+  name?: string;
+  email?: string;
+  error?: string;
+  status?: number;
+}): Page {
   return layout({
     status: o.status ?? 200,
     title: 'Your booking',
@@ -40,7 +47,12 @@ ${tripFacts(o.booking)}
   });
 }
 
-export function claimedPage(o: { booking: BookingWithDriver; manageToken: string; email?: string | null; confirmationSent?: boolean }): Page {
+export function claimedPage(o: {
+  booking: BookingWithDriver;
+  manageToken: string;
+  email?: string | null;
+  confirmationSent?: boolean;
+}): Page {
   const cancellable = !['cancelled', 'completed', 'no_show', 'on_board'].includes(o.booking.status);
   return layout({
     title: 'Booking is yours',

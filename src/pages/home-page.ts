@@ -43,17 +43,29 @@ export const VEHICLE_CHOICES: readonly (readonly [string, string])[] = [
   ['wav', 'Wheelchair accessible'],
 ];
 
-export function renderHomePage(opts: { quote?: QuoteFormValues; quoteProblem?: FormProblem; find?: FindFormValues; findProblem?: FormProblem; status?: number } = {}): Page {
+export function renderHomePage(
+  opts: {
+    quote?: QuoteFormValues;
+    quoteProblem?: FormProblem;
+    find?: FindFormValues;
+    findProblem?: FormProblem;
+    status?: number;
+  } = {},
+): Page {
   const q = opts.quote ?? EMPTY_QUOTE;
   const f = opts.find ?? EMPTY_FIND;
   const qp = opts.quoteProblem;
   const fp = opts.findProblem;
-  const invalid = (p: FormProblem | undefined, field: string) => (p?.field === field ? html` aria-invalid="true" aria-describedby="${field}-error"` : html``);
-  const fieldError = (p: FormProblem | undefined, field: string): SafeHtml => (p?.field === field ? html`<p class="field-error" id="${field}-error">${p.message}</p>` : html``);
+  const invalid = (p: FormProblem | undefined, field: string) =>
+    p?.field === field ? html` aria-invalid="true" aria-describedby="${field}-error"` : html``;
+  const fieldError = (p: FormProblem | undefined, field: string): SafeHtml =>
+    p?.field === field ? html`<p class="field-error" id="${field}-error">${p.message}</p>` : html``;
   const formError = (p: FormProblem | undefined, id: string): SafeHtml =>
     p
       ? html`<div class="alert error" role="alert" id="${id}"><p>${p.field ? 'Please check the form below.' : p.message}</p>${
-          p.suggestions && p.suggestions.length > 0 ? html`<p>Did you mean:</p><ul>${p.suggestions.map((s) => html`<li>${s}</li>`)}</ul>` : html``
+          p.suggestions && p.suggestions.length > 0
+            ? html`<p>Did you mean:</p><ul>${p.suggestions.map((s) => html`<li>${s}</li>`)}</ul>`
+            : html``
         }</div>`
       : html``;
   const body = html`<h1>Book a licensed taxi</h1>
@@ -75,12 +87,14 @@ ${fieldError(qp, 'dropoff')}
 ${fieldError(qp, 'when')}
 <label for="passengers">Passengers</label>
 <select id="passengers" name="passengers"${invalid(qp, 'passengers')}>${[1, 2, 3, 4, 5, 6, 7, 8].map(
-    (n) => html`<option value="${String(n)}"${q.passengers === String(n) ? html` selected` : html``}>${String(n)}</option>`,
+    (n) =>
+      html`<option value="${String(n)}"${q.passengers === String(n) ? html` selected` : html``}>${String(n)}</option>`,
   )}</select>
 ${fieldError(qp, 'passengers')}
 <label for="vehicle">Vehicle</label>
 <select id="vehicle" name="vehicle"${invalid(qp, 'vehicle')}>${VEHICLE_CHOICES.map(
-    ([value, label]) => html`<option value="${value}"${q.vehicle === value ? html` selected` : html``}>${label}</option>`,
+    ([value, label]) =>
+      html`<option value="${value}"${q.vehicle === value ? html` selected` : html``}>${label}</option>`,
   )}</select>
 ${fieldError(qp, 'vehicle')}
 <button type="submit">See the fare</button>

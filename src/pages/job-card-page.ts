@@ -11,7 +11,6 @@ import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 // details) and answers through POST /api/driver/offers/:offerId/respond, which decides who gets
 // the job. Once it is theirs: the passenger's name and phone, the trip's steps and the payment.
 
-
 const JOB_SCRIPT = inlineAsset(`(() => {
   const job = document.getElementById('job');
   const actions = document.getElementById('actions');
@@ -188,7 +187,12 @@ function offerState(offer: OfferForPage, booking: BookingWithDriver): SafeHtml {
   }
 }
 
-export function renderJobCardPage(opts: { offer: OfferForPage; booking: BookingWithDriver; token: string; now: Date }): Page {
+export function renderJobCardPage(opts: {
+  offer: OfferForPage;
+  booking: BookingWithDriver;
+  token: string;
+  now: Date;
+}): Page {
   const { offer, booking: b, token, now } = opts;
   const open = offer.status === 'offered';
   // The job is this driver's: they see who they are collecting and drive the trip from here.
@@ -214,17 +218,24 @@ ${offerState(offer, b)}
   ${b.notes && html`<dt>Notes</dt><dd>${b.notes}</dd>`}
 </dl>
 </div>
-${open && html`<p class="alert" id="outcome" role="status" hidden></p>
+${
+  open &&
+  html`<p class="alert" id="outcome" role="status" hidden></p>
 <div class="actions" id="actions">
 <button type="button" data-decision="accept">Accept</button>
 <button type="button" class="decline" data-decision="decline">Decline</button>
-</div>`}
+</div>`
+}
 ${mine && tripPanel(b)}`;
   return layout({ title: `Job ${b.ref}`, body, script: open ? JOB_SCRIPT : mine ? TRIP_SCRIPT : undefined });
 }
 
 export function invalidJobLinkPage(): Page {
-  return messagePage(403, 'Link not valid', html`<p>This job link is not valid. Use the link exactly as it arrived in your text message.</p>`);
+  return messagePage(
+    403,
+    'Link not valid',
+    html`<p>This job link is not valid. Use the link exactly as it arrived in your text message.</p>`,
+  );
 }
 
 export function jobNotFoundPage(): Page {

@@ -146,7 +146,14 @@ function contentSecurityPolicy(script: InlineAsset | undefined, extras: PageExtr
  * `wide`: a console read on a desktop (ops, the operator dashboard) uses the screen's width, up to
  * 80rem, with its tables scrolling inside their own box; every other page stays a phone's column.
  */
-export function layout(opts: { status?: number; title: string; body: SafeHtml; script?: InlineAsset; extras?: PageExtras; wide?: boolean }): Page {
+export function layout(opts: {
+  status?: number;
+  title: string;
+  body: SafeHtml;
+  script?: InlineAsset;
+  extras?: PageExtras;
+  wide?: boolean;
+}): Page {
   const extras = opts.extras ?? {};
   const doc = html`<!doctype html>
 <html lang="en-GB">

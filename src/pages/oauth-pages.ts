@@ -25,7 +25,13 @@ function fieldError(id: string, message: string | undefined) {
   return html`<p class="field-error" id="${id}" role="alert">${message ?? ''}</p>`;
 }
 
-export function signInPage(o: { uid: string; client: ClientFacts; identifier?: string; error?: string; status?: number }): Page {
+export function signInPage(o: {
+  uid: string;
+  client: ClientFacts;
+  identifier?: string;
+  error?: string;
+  status?: number;
+}): Page {
   return pageFor(
     'Sign in',
     o.client,
@@ -61,7 +67,13 @@ export function maskIdentifier(identifier: string): string {
   return `${lead} ••• ${identifier.slice(-3)}`;
 }
 
-export function codePage(o: { uid: string; client: ClientFacts; identifier: string; error?: string; status?: number }): Page {
+export function codePage(o: {
+  uid: string;
+  client: ClientFacts;
+  identifier: string;
+  error?: string;
+  status?: number;
+}): Page {
   return pageFor(
     'Enter your code',
     o.client,

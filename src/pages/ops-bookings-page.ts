@@ -241,7 +241,17 @@ const SCRIPT = inlineAsset(`(() => {
 })();
 `);
 
-const STATUSES = ['awaiting_confirmation', 'scheduled', 'dispatching', 'offered', 'unassigned', 'assigned', 'en_route', 'arrived', 'on_board'];
+const STATUSES = [
+  'awaiting_confirmation',
+  'scheduled',
+  'dispatching',
+  'offered',
+  'unassigned',
+  'assigned',
+  'en_route',
+  'arrived',
+  'on_board',
+];
 
 export function renderOpsBookingsPage(): Page {
   const body = html`<h1>Live bookings</h1>

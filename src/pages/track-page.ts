@@ -17,22 +17,30 @@ import { LEAFLET_CSS, LEAFLET_JS, tileImageSource } from './map-assets.js';
 // reference, so it shows the journey and who is coming, never the passenger's own contact details;
 // while the driver is coming, a map of where they last said they were (Leaflet, src/pages/map-assets.ts).
 
-
 const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
   awaiting_confirmation: {
     headline: 'Confirm your email',
     detail: 'We have emailed you a link. Open it to confirm this booking; we look for a driver once it is confirmed.',
   },
-  scheduled: { headline: 'Booked', detail: 'We will find your driver shortly before pickup and text you their details.' },
+  scheduled: {
+    headline: 'Booked',
+    detail: 'We will find your driver shortly before pickup and text you their details.',
+  },
   dispatching: { headline: 'Finding your driver', detail: 'We are contacting licensed drivers near your pickup.' },
   offered: { headline: 'Finding your driver', detail: 'A driver near your pickup is looking at your job now.' },
-  assigned: { headline: 'Driver confirmed', detail: 'Your driver has accepted and will pick you up at the time below.' },
+  assigned: {
+    headline: 'Driver confirmed',
+    detail: 'Your driver has accepted and will pick you up at the time below.',
+  },
   en_route: { headline: 'Your driver is on the way', detail: 'Your driver is heading to the pickup.' },
   arrived: { headline: 'Your driver is here', detail: 'Your driver is waiting at the pickup.' },
   on_board: { headline: 'On your way', detail: 'Enjoy your journey.' },
   completed: { headline: 'Journey complete', detail: 'Thank you for travelling with Direct Taxi.' },
   cancelled: { headline: 'Cancelled', detail: 'This booking has been cancelled.' },
-  no_show: { headline: 'Marked as a no-show', detail: 'Your driver waited at the pickup and could not find you. Nothing is due.' },
+  no_show: {
+    headline: 'Marked as a no-show',
+    detail: 'Your driver waited at the pickup and could not find you. Nothing is due.',
+  },
   unassigned: {
     headline: 'Still looking for a driver',
     detail: 'No driver has accepted yet. We keep trying until your pickup time and will text you when one does.',
@@ -55,7 +63,8 @@ const FRESH_POSITION_MS = 10 * 60_000;
 /** About 10 m: enough for a map, no more than the car's own GPS is worth. */
 const roundCoord = (x: number) => Math.round(x * 1e4) / 1e4;
 /** Nothing more will change: closed, and a completed trip once it is settled. */
-const isFinal = (row: BookingWithDriver) => row.status === 'cancelled' || row.status === 'no_show' || (row.status === 'completed' && row.paid_pence !== null);
+const isFinal = (row: BookingWithDriver) =>
+  row.status === 'cancelled' || row.status === 'no_show' || (row.status === 'completed' && row.paid_pence !== null);
 
 const PAYMENT_WORDING: Record<PaymentState, string> = {
   pay_driver_on_completion: 'You pay the driver directly at the end of the journey.',
@@ -95,7 +104,9 @@ export const TrackStatus = z.object({
   fare_note: z.string().nullable(),
   payment: z.object({ state: z.enum(PAYMENT_STATES), detail: z.string() }),
   /** How the assigned driver takes payment; empty until a driver accepts and once paid. */
-  pay_options: z.array(z.object({ kind: z.string(), label: z.string(), detail: z.string(), href: z.string().nullable() })),
+  pay_options: z.array(
+    z.object({ kind: z.string(), label: z.string(), detail: z.string(), href: z.string().nullable() }),
+  ),
   /** The assigned driver's last reported position, to 4 decimals, while they are on their way or waiting. */
   driver_position: z.object({ lat: z.number(), lon: z.number(), at: z.string().describe('ISO 8601') }).nullable(),
   /** Rough minutes from the driver's position to the pickup (src/pages/eta.ts); null once arrived. */
@@ -104,7 +115,8 @@ export const TrackStatus = z.object({
 export type TrackStatus = z.infer<typeof TrackStatus>;
 
 /** Whether the page may show where this booking's driver is (so whether to read it at all). */
-export const showsDriverPosition = (row: BookingWithDriver): boolean => row.driver_id !== null && SHOWS_POSITION.has(row.status);
+export const showsDriverPosition = (row: BookingWithDriver): boolean =>
+  row.driver_id !== null && SHOWS_POSITION.has(row.status);
 
 /** The driver's position as the route read it, and the time to judge its age by. */
 export interface LiveDriver {
@@ -115,7 +127,10 @@ export interface LiveDriver {
 }
 
 /** The driver as the passenger is told of them, from our driver's row or the booking's (exchange) driver. */
-function driverFacts(row: BookingWithDriver, car: DriverCar | null | undefined): NonNullable<TrackStatus['driver']> | null {
+function driverFacts(
+  row: BookingWithDriver,
+  car: DriverCar | null | undefined,
+): NonNullable<TrackStatus['driver']> | null {
   const name = firstName(car?.name ?? row.d_name);
   if (!name) return null;
   const fallback = vehicleLabel(row.vehicle_type);
@@ -135,12 +150,16 @@ function plateLine(d: NonNullable<TrackStatus['driver']> | null): { label: strin
   return { label: 'Council licence no.', value: d?.council_licence ?? 'Not on file' };
 }
 
-export function trackStatus(row: BookingWithDriver, live: LiveDriver = { position: null, now: new Date() }): TrackStatus {
+export function trackStatus(
+  row: BookingWithDriver,
+  live: LiveDriver = { position: null, now: new Date() },
+): TrackStatus {
   const words = WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
   const driver = SHOWS_DRIVER.has(row.status) && row.d_name ? driverFacts(row, live.car) : null;
   const state = paymentState(row);
   const p = live.position;
-  const position = driver && showsDriverPosition(row) && p && live.now.getTime() - p.at.getTime() < FRESH_POSITION_MS ? p : null;
+  const position =
+    driver && showsDriverPosition(row) && p && live.now.getTime() - p.at.getTime() < FRESH_POSITION_MS ? p : null;
   return {
     booking_reference: row.ref,
     status: row.status,
@@ -153,10 +172,23 @@ export function trackStatus(row: BookingWithDriver, live: LiveDriver = { positio
     dropoff: row.dropoff.label,
     driver,
     fare: formatPounds(row.fare_pence),
-    fare_note: row.quoted_fare_pence != null && row.fare_pence < row.quoted_fare_pence ? `Your driver's own approved rate, below the ${formatPounds(row.quoted_fare_pence)} quoted.` : null,
-    payment: { state, detail: state === 'paid' && row.paid_pence !== null ? `Paid ${formatPounds(row.paid_pence)} (${(row.paid_method ?? '').replace(/_/g, ' ')}). Thank you.` : PAYMENT_WORDING[state] },
+    fare_note:
+      row.quoted_fare_pence != null && row.fare_pence < row.quoted_fare_pence
+        ? `Your driver's own approved rate, below the ${formatPounds(row.quoted_fare_pence)} quoted.`
+        : null,
+    payment: {
+      state,
+      detail:
+        state === 'paid' && row.paid_pence !== null
+          ? `Paid ${formatPounds(row.paid_pence)} (${(row.paid_method ?? '').replace(/_/g, ' ')}). Thank you.`
+          : PAYMENT_WORDING[state],
+    },
     pay_options: driver && state !== 'paid' && state !== 'not_due' ? payOptions(row.d_payment_options, row.ref) : [],
-    driver_position: position && { lat: roundCoord(position.lat), lon: roundCoord(position.lon), at: position.at.toISOString() },
+    driver_position: position && {
+      lat: roundCoord(position.lat),
+      lon: roundCoord(position.lon),
+      at: position.at.toISOString(),
+    },
     eta_minutes: position && SHOWS_ETA.has(row.status) ? pickupEtaMinutes(position, row.pickup) : null,
   };
 }
@@ -366,7 +398,8 @@ ${withMap && mapCard(s, map)}
 <p class="muted" data-field="fare_note">${s.fare_note}</p>
 <p data-field="payment_detail">${s.payment.detail}</p>
 <ul class="pay-options" id="pay-options" data-rendered="${JSON.stringify(s.pay_options)}">${s.pay_options.map(
-    (o) => html`<li><strong>${o.label}</strong> ${o.href ? html`<a href="${o.href}" rel="noopener noreferrer" target="_blank">${o.detail}</a>` : html`<span>${o.detail}</span>`}</li>`,
+    (o) =>
+      html`<li><strong>${o.label}</strong> ${o.href ? html`<a href="${o.href}" rel="noopener noreferrer" target="_blank">${o.detail}</a>` : html`<span>${o.detail}</span>`}</li>`,
   )}</ul>
 <p class="hint">No commission: the whole fare goes to your driver.</p>
 </div>
@@ -395,5 +428,9 @@ ${withMap && mapCard(s, map)}
 }
 
 export function bookingNotFoundPage(): Page {
-  return messagePage(404, 'Booking not found', html`<p>There is no booking with this reference. Check the link you were sent.</p>`);
+  return messagePage(
+    404,
+    'Booking not found',
+    html`<p>There is no booking with this reference. Check the link you were sent.</p>`,
+  );
 }

@@ -50,7 +50,9 @@ export async function authenticateSender(
 ): Promise<Partner> {
   const refuse = (reason: string): never => {
     request.log.warn({ reason }, 'sender credentials refused');
-    throw new ProblemError(401, 'invalid_credentials', 'Missing or invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
+    throw new ProblemError(401, 'invalid_credentials', 'Missing or invalid credentials.', {
+      headers: { 'www-authenticate': 'Bearer' },
+    });
   };
   const header = (name: string): string | undefined => {
     const v = request.headers[name];
@@ -61,7 +63,11 @@ export async function authenticateSender(
   const signature = header('x-signature');
   const secret = c.secretHeader ? header(c.secretHeader) : undefined;
   if ([signature !== undefined, secret !== undefined, request.caller.kind === 'key'].filter(Boolean).length > 1) {
-    throw new ProblemError(400, 'conflicting_credentials', 'Send one credential: an API key, a shared secret or a signature, not several.');
+    throw new ProblemError(
+      400,
+      'conflicting_credentials',
+      'Send one credential: an API key, a shared secret or a signature, not several.',
+    );
   }
   if (signature !== undefined) {
     const id = c.idHeaders.map(header).find((v) => v !== undefined);
@@ -79,7 +85,11 @@ export async function authenticateSender(
     // Only what changes something is taken once; a read (or an idempotent intake POST) may be sent
     // again within the timestamp's tolerance, as a client's legitimate repeat is.
     // Kept for twice the tolerance: a timestamp can be that far from a signature's first sighting.
-    if (singleUse(request.method, c) && !(await rememberSignature(s.sql, check.replayKeys, SIGNATURE_TOLERANCE_SECONDS * 2))) return refuse('signature replayed');
+    if (
+      singleUse(request.method, c) &&
+      !(await rememberSignature(s.sql, check.replayKeys, SIGNATURE_TOLERANCE_SECONDS * 2))
+    )
+      return refuse('signature replayed');
     partnerId = signer;
   } else if (secret !== undefined) {
     const key = await c.keys.verify(secret.trim());
@@ -94,6 +104,7 @@ export async function authenticateSender(
   }
 
   const partner = await findPartner(s.sql, partnerId);
-  if (!partner || !c.kinds.includes(partner.kind)) return refuse(`sender ${partnerId} is not a ${c.kinds.join(' or ')}`);
+  if (!partner || !c.kinds.includes(partner.kind))
+    return refuse(`sender ${partnerId} is not a ${c.kinds.join(' or ')}`);
   return partner;
 }

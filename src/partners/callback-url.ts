@@ -19,10 +19,14 @@ const MAX_URL_LENGTH = 2000;
 export const strictCallbacks = (env: DeploymentEnv): boolean => env === 'production';
 
 /** The URL's own rules, before any name is resolved. `host` is the hostname without brackets. */
-export function parseCallbackUrl(input: string, env: DeploymentEnv): { ok: true; url: URL; host: string } | { ok: false; reason: string } {
+export function parseCallbackUrl(
+  input: string,
+  env: DeploymentEnv,
+): { ok: true; url: URL; host: string } | { ok: false; reason: string } {
   if (input.length > MAX_URL_LENGTH) return { ok: false, reason: `must be at most ${MAX_URL_LENGTH} characters` };
   // Whitespace and control characters would be silently dropped or encoded by the URL parser.
-  if (/\s/.test(input) || CONTROL_CHARACTER.test(input)) return { ok: false, reason: 'must not contain spaces or control characters' };
+  if (/\s/.test(input) || CONTROL_CHARACTER.test(input))
+    return { ok: false, reason: 'must not contain spaces or control characters' };
   let url: URL;
   try {
     url = new URL(input);
@@ -51,7 +55,8 @@ export function checkCallbackUrl(input: string, addresses: readonly string[], en
   if (strictCallbacks(env)) {
     if (addresses.length === 0) return { ok: false, reason: 'must name a host that resolves' };
     const refused = addresses.find((a) => !isPublicAddress(a));
-    if (refused !== undefined) return { ok: false, reason: `must resolve only to public addresses (${parsed.host} resolves to ${refused})` };
+    if (refused !== undefined)
+      return { ok: false, reason: `must resolve only to public addresses (${parsed.host} resolves to ${refused})` };
   }
   return { ok: true, url: parsed.url.toString() };
 }
@@ -71,7 +76,9 @@ export async function validateCallbackUrl(
 
 async function resolveHost(host: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses.map((a) => a.address))));
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) =>
+      err ? reject(err) : resolve(addresses.map((a) => a.address)),
+    );
   });
 }
 
@@ -92,7 +99,11 @@ export function guardedLookup(env: DeploymentEnv) {
       if (err) return callback(err, []);
       if (strictCallbacks(env)) {
         const refused = addresses.find((a) => !isPublicAddress(a.address));
-        if (refused) return callback(new CallbackAddressRefused(`${hostname} resolves to ${refused.address}, which is not a public address`), []);
+        if (refused)
+          return callback(
+            new CallbackAddressRefused(`${hostname} resolves to ${refused.address}, which is not a public address`),
+            [],
+          );
       }
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
@@ -104,7 +115,13 @@ export function guardedLookup(env: DeploymentEnv) {
 
 function isLocalName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal') || h.endsWith('.home.arpa');
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h.endsWith('.local') ||
+    h.endsWith('.internal') ||
+    h.endsWith('.home.arpa')
+  );
 }
 
 // IPv4 ranges that are not the public internet (IANA special-purpose registry): this network,
@@ -180,7 +197,8 @@ export function ipv6Bytes(a: string): number[] | null {
   }
   const halves = text.split('::');
   if (halves.length > 2) return null;
-  const groups = (s: string) => (s === '' ? [] : s.split(':').map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN)));
+  const groups = (s: string) =>
+    s === '' ? [] : s.split(':').map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN));
   const head = groups(halves[0]!);
   const rest = halves.length === 2 ? groups(halves[1]!) : [];
   const known = head.length + rest.length + tail.length;

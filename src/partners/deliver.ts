@@ -2,7 +2,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { CallbackAddressRefused, guardedLookup, isPublicAddress, parseCallbackUrl, strictCallbacks, type DeploymentEnv } from './callback-url.js';
+import {
+  CallbackAddressRefused,
+  guardedLookup,
+  isPublicAddress,
+  parseCallbackUrl,
+  strictCallbacks,
+  type DeploymentEnv,
+} from './callback-url.js';
 
 // One delivery attempt of one event to a sender's callback URL, signed as Standard Webhooks sign
 // (https://www.standardwebhooks.com): webhook-id (the event's stable id), webhook-timestamp (this
@@ -43,14 +50,18 @@ export class DeliveryFailed extends Error {
  * came back (a status and the start of the body, or the network error). Redirects are not
  * followed: a receiver that moved registers its new URL.
  */
-export async function postWebhook(w: OutboundWebhook, opts: { env: DeploymentEnv; timeoutMs?: number; now?: () => Date }): Promise<{ status: number }> {
+export async function postWebhook(
+  w: OutboundWebhook,
+  opts: { env: DeploymentEnv; timeoutMs?: number; now?: () => Date },
+): Promise<{ status: number }> {
   const parsed = parseCallbackUrl(w.url, opts.env);
   if (!parsed.ok) throw new DeliveryFailed(`callback URL refused: ${parsed.reason}`);
   // A literal address is never looked up, so it is checked here; names are checked as they resolve.
   if (strictCallbacks(opts.env) && isIP(parsed.host) && !isPublicAddress(parsed.host)) {
     throw new DeliveryFailed(`callback URL refused: ${parsed.host} is not a public address`);
   }
-  if (w.secrets.length === 0) throw new DeliveryFailed('no webhook signing secret: register the callback URL again or rotate the secret');
+  if (w.secrets.length === 0)
+    throw new DeliveryFailed('no webhook signing secret: register the callback URL again or rotate the secret');
   const headers = webhookHeaders(w, (opts.now ?? (() => new Date()))());
   const body = Buffer.from(w.body, 'utf8');
   const client = parsed.url.protocol === 'https:' ? https : http;
@@ -67,7 +78,12 @@ export async function postWebhook(w: OutboundWebhook, opts: { env: DeploymentEnv
     };
     const req = client.request(
       parsed.url,
-      { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, lookup: guardedLookup(opts.env), agent: false },
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(body.length) },
+        lookup: guardedLookup(opts.env),
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -90,7 +106,10 @@ export async function postWebhook(w: OutboundWebhook, opts: { env: DeploymentEnv
     // The whole exchange, not just each read: a receiver that trickles its answer is as down as one that never answers.
     const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     req.on('error', (err) => {
-      const detail = err instanceof CallbackAddressRefused ? `callback URL refused: ${err.message}` : `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`;
+      const detail =
+        err instanceof CallbackAddressRefused
+          ? `callback URL refused: ${err.message}`
+          : `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`;
       settle(new DeliveryFailed(detail));
     });
     req.end(body);

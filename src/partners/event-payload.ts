@@ -25,7 +25,8 @@ export interface PartnerEventFacts {
 }
 
 export function buildEventPayload(f: PartnerEventFacts): PartnerEventPayload {
-  const driver = f.driverName !== null ? { name: f.driverName, vehicle: f.driverVehicle ?? '', plate: f.driverPlate ?? '' } : null;
+  const driver =
+    f.driverName !== null ? { name: f.driverName, vehicle: f.driverVehicle ?? '', plate: f.driverPlate ?? '' } : null;
   // Field order is part of the bytes delivered (and signed): each type keeps its own.
   const timestamp = f.occurredAt.toISOString();
   const booking = { bookingReference: f.bookingRef, jobRef: f.jobRef, sequence: f.seq, status: f.status };
@@ -33,7 +34,12 @@ export function buildEventPayload(f: PartnerEventFacts): PartnerEventPayload {
   if (f.type === 'booking.amended' && f.changes) {
     return { id: f.id, type: 'booking.amended', timestamp, data: { ...booking, pickupAt, ...f.changes, driver } };
   }
-  return { id: f.id, type: 'booking.status_changed', timestamp, data: { ...booking, previousStatus: f.previousStatus, pickupAt, driver } };
+  return {
+    id: f.id,
+    type: 'booking.status_changed',
+    timestamp,
+    data: { ...booking, previousStatus: f.previousStatus, pickupAt, driver },
+  };
 }
 
 /** The exact body delivered (and signed) for an event. */

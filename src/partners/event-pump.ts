@@ -1,6 +1,12 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Sql } from '../db/sql.js';
-import { DEFAULT_DELIVERY_POLICY, deliveryWorkflowId, eventsRecordedSignal, type DeliveryPolicy, type DeliveryStart } from '../../workflows/partners/delivery-definitions.js';
+import {
+  DEFAULT_DELIVERY_POLICY,
+  deliveryWorkflowId,
+  eventsRecordedSignal,
+  type DeliveryPolicy,
+  type DeliveryStart,
+} from '../../workflows/partners/delivery-definitions.js';
 import { bookingsWithDueEvents } from './event-store.js';
 
 // Starts the delivery workflows. The bookings trigger records each event and, on commit, NOTIFYs
@@ -24,7 +30,11 @@ export interface DeliveryStarter {
 }
 
 const startArgs = (d: DeliveryStarter, t: DeliveryTarget): [DeliveryStart] => [
-  { partnerId: t.partnerId, bookingRef: t.bookingRef, ...(d.policy && d.policy !== DEFAULT_DELIVERY_POLICY ? { policy: d.policy } : {}) },
+  {
+    partnerId: t.partnerId,
+    bookingRef: t.bookingRef,
+    ...(d.policy && d.policy !== DEFAULT_DELIVERY_POLICY ? { policy: d.policy } : {}),
+  },
 ];
 
 /** "Look now": signals the booking's delivery workflow, starting it if it is not running. */
@@ -78,7 +88,9 @@ export async function startEventPump(o: EventPumpOptions): Promise<EventPump> {
     const i = payload.indexOf(':');
     if (i <= 0 || stopped) return;
     const target = { partnerId: payload.slice(0, i), bookingRef: payload.slice(i + 1) };
-    signalDelivery(o, target).catch((err: unknown) => log('could not signal a delivery; the sweep will start it', { ...target, err: String(err) }));
+    signalDelivery(o, target).catch((err: unknown) =>
+      log('could not signal a delivery; the sweep will start it', { ...target, err: String(err) }),
+    );
   };
 
   const busySeconds = (o.policy ?? DEFAULT_DELIVERY_POLICY).maxRetrySeconds + 60;

@@ -109,7 +109,12 @@ export async function listPartnerEvents(
 }
 
 /** The booking's events waiting for a delivery, in the booking's own order. */
-export async function dueEvents(sql: Sql, partnerId: string, bookingRef: string, limit = 100): Promise<{ id: string; seq: number }[]> {
+export async function dueEvents(
+  sql: Sql,
+  partnerId: string,
+  bookingRef: string,
+  limit = 100,
+): Promise<{ id: string; seq: number }[]> {
   return sql<{ id: string; seq: number }[]>`
     select id, seq from partner_events
      where partner_id = ${partnerId} and booking_ref = ${bookingRef} and (delivery = 'pending' or replay_requested_at is not null)
@@ -186,7 +191,12 @@ export async function requestReplay(sql: Sql, partnerId: string, id: string): Pr
  * `overlapSeconds`, the ones before keep signing that much longer (deliveries carry a signature
  * per secret, so a receiver can switch at its own pace); without, they stop now.
  */
-export async function issueWebhookSecret(sql: Sql, secretsKey: string, partnerId: string, overlapSeconds = 0): Promise<{ secret: string; issuedAt: Date }> {
+export async function issueWebhookSecret(
+  sql: Sql,
+  secretsKey: string,
+  partnerId: string,
+  overlapSeconds = 0,
+): Promise<{ secret: string; issuedAt: Date }> {
   const secret = 'whsec_' + randomBytes(32).toString('base64');
   const issuedAt = await sql.begin(async (tx) => {
     await tx`update partner_webhook_secrets set expires_at = now() + make_interval(secs => ${overlapSeconds})

@@ -30,7 +30,15 @@ interface FleetView {
 /** The booking as this fleet may see it: null unless one of its drivers holds the job or its open offer. */
 async function fleetView(s: Pick<Services, 'sql'>, fleetId: string, ref: string): Promise<FleetView | null> {
   const [row] = await s.sql<
-    { status: BookingStatus; driver_id: string | null; assigned_fleet: string | null; assigned_offer: string | null; offer_id: string | null; offered_driver: string | null; offered_fleet: string | null }[]
+    {
+      status: BookingStatus;
+      driver_id: string | null;
+      assigned_fleet: string | null;
+      assigned_offer: string | null;
+      offer_id: string | null;
+      offered_driver: string | null;
+      offered_fleet: string | null;
+    }[]
   >`
     select b.status, b.driver_id, ad.partner_fleet_id as assigned_fleet,
            (select a.id from offers a where a.booking_ref = b.ref and a.driver_id = b.driver_id order by a.offered_at desc limit 1) as assigned_offer,
@@ -44,8 +52,13 @@ async function fleetView(s: Pick<Services, 'sql'>, fleetId: string, ref: string)
      where b.ref = ${ref}`;
   if (!row) return null;
   const assigned =
-    row.driver_id && row.assigned_fleet === fleetId ? { driverId: row.driver_id, offerId: row.assigned_offer ?? offerId(ref, 0, row.driver_id) } : null;
-  const offered = row.offer_id && row.offered_driver && row.offered_fleet === fleetId ? { driverId: row.offered_driver, offerId: row.offer_id } : null;
+    row.driver_id && row.assigned_fleet === fleetId
+      ? { driverId: row.driver_id, offerId: row.assigned_offer ?? offerId(ref, 0, row.driver_id) }
+      : null;
+  const offered =
+    row.offer_id && row.offered_driver && row.offered_fleet === fleetId
+      ? { driverId: row.offered_driver, offerId: row.offer_id }
+      : null;
   return assigned || offered ? { status: row.status, assigned, offered } : null;
 }
 
@@ -54,7 +67,8 @@ export async function applyFleetStatus(
   fleet: Partner,
   u: BookingStatusUpdate,
 ): Promise<{ bookingReference: string; status: BookingStatus; driverId: string | null }> {
-  if (!fleet.fleetId) throw Refusal.forbidden('not_a_fleet', 'Only a partner with a fleet of drivers reports booking statuses.');
+  if (!fleet.fleetId)
+    throw Refusal.forbidden('not_a_fleet', 'Only a partner with a fleet of drivers reports booking statuses.');
   const ref = u.bookingReference;
   const view = await fleetView(s, fleet.fleetId, ref);
   // Someone else's booking, or one that left this fleet, is as good as not there.
@@ -82,9 +96,14 @@ export async function applyFleetStatus(
     return answer();
   }
 
-  if (!view.assigned) throw Refusal.conflict('not_accepted', `Booking ${ref} is offered to your driver but not accepted yet: send accepted first.`);
+  if (!view.assigned)
+    throw Refusal.conflict(
+      'not_accepted',
+      `Booking ${ref} is offered to your driver but not accepted yet: send accepted first.`,
+    );
   // A fleet's system may know only "completed": from the pickup, the passenger was on board.
-  if (u.status === 'completed' && view.status === 'arrived') await reportTrip(s, { ...view.assigned, event: 'on_board' });
+  if (u.status === 'completed' && view.status === 'arrived')
+    await reportTrip(s, { ...view.assigned, event: 'on_board' });
   const { status } = await reportTrip(s, { ...view.assigned, event: TRIP_STEP[u.status] });
   return answer(status);
 }

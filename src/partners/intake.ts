@@ -1,14 +1,31 @@
 import { createHash } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowUpdateStage } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  WorkflowUpdateStage,
+} from '@temporalio/client';
 import { DateTime } from 'luxon';
 import { priceTripBooking } from '../bookings/book.js';
 import { fromPartnerJob } from '../bookings/request/partner-job.js';
 import { Refusal, type RefusedField } from '../refusal.js';
-import { MAX_JOBS_PER_REQUEST, PartnerJobSchema, type JobBatchResult, type JobResult, type PartnerJob } from '../schemas/partner-job.js';
+import {
+  MAX_JOBS_PER_REQUEST,
+  PartnerJobSchema,
+  type JobBatchResult,
+  type JobResult,
+  type PartnerJob,
+} from '../schemas/partner-job.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
 import { isTemporalServiceFailure, isWorkflowGone } from '../temporal/refusals.js';
-import { CANCELLED_RETRY_MESSAGE, partnerJobWorkflowId, submitJobUpdate, type JobOutcome, type JobSubmission } from '../../workflows/partners/job-definitions.js';
+import {
+  CANCELLED_RETRY_MESSAGE,
+  partnerJobWorkflowId,
+  submitJobUpdate,
+  type JobOutcome,
+  type JobSubmission,
+} from '../../workflows/partners/job-definitions.js';
 import { findBooking } from '../bookings/store.js';
 import { recordHandedOverJob } from '../exchange/store.js';
 import { jobRejection } from './job-rejection.js';
@@ -35,14 +52,27 @@ export interface IntakeOptions {
 
 /** Reads a body as a list of jobs: refused (invalid) when it is neither a job nor a list of at most 100. */
 export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]; single: boolean } {
-  const shape = opts.acceptJobsKey ? 'a PartnerJob, an array of at most 100, or {"jobs": [...]}' : 'a PartnerJob or an array of at most 100 PartnerJobs';
+  const shape = opts.acceptJobsKey
+    ? 'a PartnerJob, an array of at most 100, or {"jobs": [...]}'
+    : 'a PartnerJob or an array of at most 100 PartnerJobs';
   let list: unknown = body;
-  if (opts.acceptJobsKey && body !== null && typeof body === 'object' && !Array.isArray(body) && 'jobs' in body && !('jobRef' in body)) {
+  if (
+    opts.acceptJobsKey &&
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    'jobs' in body &&
+    !('jobRef' in body)
+  ) {
     list = body.jobs;
-    if (!Array.isArray(list)) throw Refusal.invalid('invalid_body', `"jobs" must be an array; the body must be ${shape}.`, { field: { name: 'jobs', message: 'must be an array' } });
+    if (!Array.isArray(list))
+      throw Refusal.invalid('invalid_body', `"jobs" must be an array; the body must be ${shape}.`, {
+        field: { name: 'jobs', message: 'must be an array' },
+      });
   }
   if (Array.isArray(list)) {
-    if (list.length === 0) throw Refusal.invalid('invalid_body', `The list of jobs is empty; the body must be ${shape}.`);
+    if (list.length === 0)
+      throw Refusal.invalid('invalid_body', `The list of jobs is empty; the body must be ${shape}.`);
     if (list.length > MAX_JOBS_PER_REQUEST) {
       // The field is the body itself (named '').
       throw Refusal.invalid('too_many_jobs', `${list.length} jobs in one request; at most ${MAX_JOBS_PER_REQUEST}.`, {
@@ -55,10 +85,17 @@ export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]
   return { items: [list], single: true };
 }
 
-export async function submitJobs(s: Services, partner: Partner, body: unknown, opts: IntakeOptions): Promise<{ status: 200 | 207; result: JobBatchResult }> {
+export async function submitJobs(
+  s: Services,
+  partner: Partner,
+  body: unknown,
+  opts: IntakeOptions,
+): Promise<{ status: 200 | 207; result: JobBatchResult }> {
   if (partner.kind === 'operator') {
-    if (!partner.liveIntakeApproved) throw Refusal.forbidden('operator_not_approved', 'This operator is not approved for live intake yet.');
-    if (partner.bridgePaused) throw Refusal.forbidden('bridge_paused', 'The operator bridge is paused for this operator.');
+    if (!partner.liveIntakeApproved)
+      throw Refusal.forbidden('operator_not_approved', 'This operator is not approved for live intake yet.');
+    if (partner.bridgePaused)
+      throw Refusal.forbidden('bridge_paused', 'The operator bridge is paused for this operator.');
   }
   const { items, single } = jobItems(body, opts);
   // Spec 4.8 lists no 403 for partner intake (4.5 puts "partner not allowed to book" on v1 booking):
@@ -97,12 +134,17 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
     const action = item !== null && typeof item === 'object' ? (item as { action?: unknown }).action : undefined;
     results[index] = {
       jobRef: typeof ref === 'string' ? ref.slice(0, 100) : null,
-      action: action === undefined ? 'new' : action === 'new' || action === 'amend' || action === 'cancel' ? action : null,
+      action:
+        action === undefined ? 'new' : action === 'new' || action === 'amend' || action === 'cancel' ? action : null,
       ...jobRejection(Refusal.invalid('invalid_job', 'The job has invalid fields.', { fields }))!,
     };
   });
   if (valid.length === 0) {
-    throw Refusal.invalid('validation_failed', single ? 'The job has invalid fields.' : 'Every job in the request has invalid fields.', { fields: invalid.slice(0, 200) });
+    throw Refusal.invalid(
+      'validation_failed',
+      single ? 'The job has invalid fields.' : 'Every job in the request has invalid fields.',
+      { fields: invalid.slice(0, 200) },
+    );
   }
 
   // Jobs for one reference go in the order sent; references in parallel, a few at a time, each
@@ -113,17 +155,29 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
   const queues = [...byRef.values()];
   const workers = Array.from({ length: Math.min(PARALLEL_JOB_REFS, queues.length) }, async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const { index, job } of queue) results[index] = await submitJob(s, partner, job, single ? null : index, budget, opts.handedOver ?? false);
+      for (const { index, job } of queue)
+        results[index] = await submitJob(s, partner, job, single ? null : index, budget, opts.handedOver ?? false);
     }
   });
   await Promise.all(workers);
 
   const accepted = results.filter((r) => r.outcome === 'accepted').length;
   const rejected = results.length - accepted;
-  if (accepted === 0 && results.every((r) => r.code === 'daily_limit_reached' || r.code === 'invalid_job') && results.some((r) => r.code === 'daily_limit_reached')) {
-    throw Refusal.tooMany('daily_limit_reached', `The daily limit of ${partner.dailyJobLimit} new jobs is reached; send them again tomorrow.`, { details: { results } });
+  if (
+    accepted === 0 &&
+    results.every((r) => r.code === 'daily_limit_reached' || r.code === 'invalid_job') &&
+    results.some((r) => r.code === 'daily_limit_reached')
+  ) {
+    throw Refusal.tooMany(
+      'daily_limit_reached',
+      `The daily limit of ${partner.dailyJobLimit} new jobs is reached; send them again tomorrow.`,
+      { details: { results } },
+    );
   }
-  return { status: rejected === 0 ? 200 : 207, result: { accepted, rejected, results, ...(partner.sandbox ? { sandbox: true } : {}) } };
+  return {
+    status: rejected === 0 ? 200 : 207,
+    result: { accepted, rejected, results, ...(partner.sandbox ? { sandbox: true } : {}) },
+  };
 }
 
 /**
@@ -133,9 +187,20 @@ export async function submitJobs(s: Services, partner: Partner, body: unknown, o
  * budget is `processing`: it is applied all the same, and its outcome is on its status events and
  * at GET /api/public/v1/partner/jobs/{jobRef}.
  */
-async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: number | null, budget: { until: number }, handedOver: boolean): Promise<JobResult> {
+async function submitJob(
+  s: Services,
+  partner: Partner,
+  job: PartnerJob,
+  at: number | null,
+  budget: { until: number },
+  handedOver: boolean,
+): Promise<JobResult> {
   const base = { jobRef: job.jobRef, action: job.action };
-  if (Date.now() >= budget.until + ACCEPT_GRACE_MS) return { ...base, ...TRY_AGAIN('This job was not reached before the request’s time ran out: nothing was applied.') };
+  if (Date.now() >= budget.until + ACCEPT_GRACE_MS)
+    return {
+      ...base,
+      ...TRY_AGAIN('This job was not reached before the request’s time ran out: nothing was applied.'),
+    };
   try {
     const settled = await alreadySettled(s, partner, job);
     if (settled) return { ...base, ...settled };
@@ -143,11 +208,26 @@ async function submitJob(s: Services, partner: Partner, job: PartnerJob, at: num
     // Recorded before its workflow books it: the booking is written with its origin (one hop).
     if (handedOver && job.action === 'new') await recordHandedOverJob(s.sql, partner.id, job.jobRef);
     const o = await sendToJobWorkflow(s, partner, job.jobRef, submission, budget);
-    if (o === 'not_taken') return { ...base, ...TRY_AGAIN('The job could not be taken in in time: it may not have been applied.') };
+    if (o === 'not_taken')
+      return { ...base, ...TRY_AGAIN('The job could not be taken in in time: it may not have been applied.') };
     if (o === 'processing') {
-      return { ...base, outcome: 'accepted', code: 'processing', message: PROCESSING_MESSAGE, bookingReference: null, bookingStatus: null };
+      return {
+        ...base,
+        outcome: 'accepted',
+        code: 'processing',
+        message: PROCESSING_MESSAGE,
+        bookingReference: null,
+        bookingStatus: null,
+      };
     }
-    return { ...base, outcome: o.outcome, code: o.code, message: o.message, bookingReference: o.bookingRef, bookingStatus: o.bookingStatus };
+    return {
+      ...base,
+      outcome: o.outcome,
+      code: o.code,
+      message: o.message,
+      bookingReference: o.bookingRef,
+      bookingStatus: o.bookingStatus,
+    };
   } catch (err) {
     const rejected = jobRejection(err);
     if (rejected) return { ...base, ...rejected };
@@ -174,21 +254,31 @@ const TRY_AGAIN = (why: string) => ({
  * record, without pricing or a workflow round trip; everything else goes to the job's workflow
  * (a cancelled reference sent as a new with different details books afresh there: rebooked).
  */
-async function alreadySettled(s: Services, partner: Partner, job: PartnerJob): Promise<Omit<JobResult, 'jobRef' | 'action'> | null> {
+async function alreadySettled(
+  s: Services,
+  partner: Partner,
+  job: PartnerJob,
+): Promise<Omit<JobResult, 'jobRef' | 'action'> | null> {
   if (job.action === 'amend') return null;
   const record = await findPartnerJob(s.sql, partner.id, job.jobRef);
   if (!record?.bookingRef) return null;
   const fingerprint = job.action === 'new' ? jobFingerprint(job) : null;
   const duplicateNew = record.state === 'live' && fingerprint !== null && record.newFingerprint === fingerprint;
   const cancelledRetry =
-    record.state === 'cancelled' && fingerprint !== null && (record.newFingerprint === fingerprint || record.amendFingerprints.includes(fingerprint));
+    record.state === 'cancelled' &&
+    fingerprint !== null &&
+    (record.newFingerprint === fingerprint || record.amendFingerprints.includes(fingerprint));
   const repeatedCancel = job.action === 'cancel' && record.state === 'cancelled';
   if (!duplicateNew && !cancelledRetry && !repeatedCancel) return null;
   const booking = await findBooking(s.sql, record.bookingRef);
   return {
     outcome: 'accepted',
     code: duplicateNew ? 'duplicate' : 'already_cancelled',
-    message: duplicateNew ? 'Already booked: the same booking.' : cancelledRetry ? CANCELLED_RETRY_MESSAGE : 'Already cancelled.',
+    message: duplicateNew
+      ? 'Already booked: the same booking.'
+      : cancelledRetry
+        ? CANCELLED_RETRY_MESSAGE
+        : 'Already cancelled.',
     bookingReference: record.bookingRef,
     bookingStatus: booking?.status ?? null,
   };
@@ -198,7 +288,12 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, at: numbe
   const fingerprint = jobFingerprint(job);
   // A cancel's notes are its reason: kept with the booking (shown in its lookup) only if they pass
   // the screen a new job's notes pass, else dropped; the cancel itself is never refused for them.
-  if (job.action === 'cancel') return { action: 'cancel', fingerprint, reason: screenedOrDropped('notes', job.notes, { maxLength: 500, multiline: true }) };
+  if (job.action === 'cancel')
+    return {
+      action: 'cancel',
+      fingerprint,
+      reason: screenedOrDropped('notes', job.notes, { maxLength: 500, multiline: true }),
+    };
   // new and amend alike: the job as it stands, mapped as any request is (an amendment is the whole job again).
   const priced = await priceTripBooking(s, fromPartnerJob(partner, job, at));
   return {
@@ -215,7 +310,13 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, at: numbe
  * then for its outcome until the budget is spent. A run that closed as the update arrived is started
  * afresh.
  */
-async function sendToJobWorkflow(s: Services, partner: Partner, jobRef: string, submission: JobSubmission, budget: { until: number }): Promise<JobOutcome | 'processing' | 'not_taken'> {
+async function sendToJobWorkflow(
+  s: Services,
+  partner: Partner,
+  jobRef: string,
+  submission: JobSubmission,
+  budget: { until: number },
+): Promise<JobOutcome | 'processing' | 'not_taken'> {
   const workflowId = partnerJobWorkflowId(partner.id, jobRef);
   for (let attempt = 1; ; attempt++) {
     const startWorkflowOperation = new WithStartWorkflowOperation('partnerJobWorkflow', {

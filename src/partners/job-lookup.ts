@@ -10,15 +10,34 @@ import { findPartnerJob, type Partner } from './store.js';
 // `processing`, or of one whose reply was lost. Only the sender's own references: another sender's
 // jobRef is as good as not there (404), whoever asks.
 
-export async function lookUpJob(s: Pick<Services, 'sql' | 'temporal'>, partner: Partner, jobRef: string): Promise<JobLookup> {
+export async function lookUpJob(
+  s: Pick<Services, 'sql' | 'temporal'>,
+  partner: Partner,
+  jobRef: string,
+): Promise<JobLookup> {
   const record = await findPartnerJob(s.sql, partner.id, jobRef);
   if (!record) {
-    if (await jobWorkflowRunning(s, partner, jobRef)) return { jobRef, state: 'processing', bookingReference: null, bookingStatus: null, pickupAt: null, farePence: null, driver: null };
+    if (await jobWorkflowRunning(s, partner, jobRef))
+      return {
+        jobRef,
+        state: 'processing',
+        bookingReference: null,
+        bookingStatus: null,
+        pickupAt: null,
+        farePence: null,
+        driver: null,
+      };
     throw Refusal.notFound('job_not_found', `No job ${jobRef} from you.`);
   }
   const booking = record.bookingRef ? await findBooking(s.sql, record.bookingRef) : null;
   const state =
-    record.state === 'live' ? 'booked' : record.state === 'cancelled' ? 'cancelled' : record.held ? 'held' : 'processing';
+    record.state === 'live'
+      ? 'booked'
+      : record.state === 'cancelled'
+        ? 'cancelled'
+        : record.held
+          ? 'held'
+          : 'processing';
   return {
     jobRef,
     state,
@@ -26,7 +45,9 @@ export async function lookUpJob(s: Pick<Services, 'sql' | 'temporal'>, partner: 
     bookingStatus: booking?.status ?? null,
     pickupAt: booking ? booking.pickup_at.toISOString() : null,
     farePence: booking?.fare_pence ?? null,
-    driver: booking?.d_name ? { name: booking.d_name, vehicle: booking.d_vehicle ?? '', plate: booking.d_plate ?? '' } : null,
+    driver: booking?.d_name
+      ? { name: booking.d_name, vehicle: booking.d_vehicle ?? '', plate: booking.d_plate ?? '' }
+      : null,
   };
 }
 

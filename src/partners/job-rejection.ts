@@ -8,7 +8,10 @@ import type { JobResult } from '../schemas/partner-job.js';
 // job in particular (a limit reached, the service unavailable) fails the batch, and so does
 // anything unexpected. Fields are named as in the problem the same refusal makes ("body[2].pickupTime").
 
-export type JobRejection = Pick<JobResult, 'outcome' | 'code' | 'message' | 'bookingReference' | 'bookingStatus' | 'errors'>;
+export type JobRejection = Pick<
+  JobResult,
+  'outcome' | 'code' | 'message' | 'bookingReference' | 'bookingStatus' | 'errors'
+>;
 
 /** Refusals that are the whole request's, not one job's. */
 const BATCH_KINDS = new Set<RefusalKind>(['too_many', 'unavailable']);

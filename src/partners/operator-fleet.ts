@@ -2,7 +2,12 @@ import { DateTime } from 'luxon';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { failureType, isWorkflowGone } from '../temporal/refusals.js';
-import { BookingFailure, assignFleetDriverUpdate, bookingWorkflowId, type BookingStatus } from '../../workflows/bookings/definitions.js';
+import {
+  BookingFailure,
+  assignFleetDriverUpdate,
+  bookingWorkflowId,
+  type BookingStatus,
+} from '../../workflows/bookings/definitions.js';
 import type { Partner } from './store.js';
 
 // The operator's own dashboard, calendar and fleet dispatch (spec 3 "Partner job", 4.11): jobs sent
@@ -43,8 +48,19 @@ export async function operatorJobsOn(s: Pick<Services, 'sql'>, operator: Partner
   if (!start.isValid) throw Refusal.invalid('validation_failed', 'day must be a date, e.g. 2026-12-24.');
   const rows = await s.sql<
     {
-      ref: string; partner_job_ref: string | null; status: BookingStatus; pickup_at: Date; pickup: { label: string }; dropoff: { label: string };
-      passengers: number; vehicle_type: string; passenger_name: string; notes: string | null; driver_id: string | null; driver_name: string | null; offered_to: string | null;
+      ref: string;
+      partner_job_ref: string | null;
+      status: BookingStatus;
+      pickup_at: Date;
+      pickup: { label: string };
+      dropoff: { label: string };
+      passengers: number;
+      vehicle_type: string;
+      passenger_name: string;
+      notes: string | null;
+      driver_id: string | null;
+      driver_name: string | null;
+      offered_to: string | null;
     }[]
   >`
     select b.ref, b.partner_job_ref, b.status, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.passenger_name, b.notes,
@@ -78,22 +94,47 @@ export async function operatorJobsOn(s: Pick<Services, 'sql'>, operator: Partner
  */
 export async function fleetDrivers(s: Pick<Services, 'sql'>, operator: Partner): Promise<FleetDriver[]> {
   if (!operator.fleetId) return [];
-  const rows = await s.sql<{ id: string; name: string; vehicle_description: string; plate: string; seats: number; wheelchair_accessible: boolean; online: boolean }[]>`
+  const rows = await s.sql<
+    {
+      id: string;
+      name: string;
+      vehicle_description: string;
+      plate: string;
+      seats: number;
+      wheelchair_accessible: boolean;
+      online: boolean;
+    }[]
+  >`
     select id, name, vehicle_description, plate, seats, wheelchair_accessible, online from drivers
      where partner_fleet_id = ${operator.fleetId} and approved order by name, id`;
-  return rows.map((r) => ({ id: r.id, name: r.name, vehicle: r.vehicle_description, plate: r.plate, seats: r.seats, wheelchairAccessible: r.wheelchair_accessible, online: r.online }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    vehicle: r.vehicle_description,
+    plate: r.plate,
+    seats: r.seats,
+    wheelchairAccessible: r.wheelchair_accessible,
+    online: r.online,
+  }));
 }
 
 /** Offers one of the operator's jobs to a driver of its fleet; answers once the job card is out. */
-export async function assignOperatorJob(s: Services, operator: Partner, ref: string, driverId: string): Promise<OperatorJob> {
-  const [booking] = await s.sql<{ pickup_at: Date }[]>`select pickup_at from bookings where ref = ${ref} and operator_id = ${operator.id}`;
+export async function assignOperatorJob(
+  s: Services,
+  operator: Partner,
+  ref: string,
+  driverId: string,
+): Promise<OperatorJob> {
+  const [booking] = await s.sql<
+    { pickup_at: Date }[]
+  >`select pickup_at from bookings where ref = ${ref} and operator_id = ${operator.id}`;
   if (!booking) throw Refusal.notFound('job_not_found', `No job ${ref} of yours.`);
   const driver = (await fleetDrivers(s, operator)).find((d) => d.id === driverId);
   if (!driver) throw Refusal.notFound('driver_not_in_fleet', `No driver ${driverId} in your fleet.`);
   try {
-    const state = await s.temporal.workflow
-      .getHandle(bookingWorkflowId(ref))
-      .executeUpdate(assignFleetDriverUpdate, { args: [{ operatorId: operator.id, driverId, driverName: driver.name }] });
+    const state = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(assignFleetDriverUpdate, {
+      args: [{ operatorId: operator.id, driverId, driverName: driver.name }],
+    });
     if (state.offer?.driverId !== driverId && state.driverId !== driverId) {
       throw Refusal.conflict('driver_busy', `${driver.name} is on another job; pick another driver.`);
     }
@@ -101,8 +142,10 @@ export async function assignOperatorJob(s: Services, operator: Partner, ref: str
     // The operator is told in its own terms: a job, not a booking; closed whether the workflow
     // refused or has already finished.
     const type = failureType(err);
-    if (type === BookingFailure.alreadyAssigned) throw Refusal.conflict('already_assigned', 'This job already has a driver or a job card waiting for an answer.');
-    if (type === BookingFailure.closed || isWorkflowGone(err)) throw Refusal.conflict('job_closed', 'This job is closed.');
+    if (type === BookingFailure.alreadyAssigned)
+      throw Refusal.conflict('already_assigned', 'This job already has a driver or a job card waiting for an answer.');
+    if (type === BookingFailure.closed || isWorkflowGone(err))
+      throw Refusal.conflict('job_closed', 'This job is closed.');
     throw err;
   }
   const day = DateTime.fromJSDate(booking.pickup_at, { zone: 'Europe/London' }).toISODate()!;

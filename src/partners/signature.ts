@@ -63,7 +63,11 @@ export type PartnerSignatureCheck =
   | { ok: false; reason: 'malformed' | 'stale' | 'mismatch' | 'body_only_not_accepted' };
 
 /** The v2 header for a request: what every sender should send. */
-export function signPartnerRequest(secret: string, timestamp: number, r: { method: string; target: string; body?: Buffer | string }): string {
+export function signPartnerRequest(
+  secret: string,
+  timestamp: number,
+  r: { method: string; target: string; body?: Buffer | string },
+): string {
   return `t=${timestamp},v2=${v2Hmac(secret, timestamp, { method: r.method, target: r.target, body: bytes(r.body) }).toString('hex')}`;
 }
 
@@ -99,19 +103,22 @@ export function verifyPartnerSignature(
     else if ((k === 'v1' || k === 'v2') && v && /^[0-9a-f]{64}$/.test(v)) presented[k].push(Buffer.from(v, 'hex'));
   }
   if (timestamp === null || presented.v1.length + presented.v2.length === 0) return { ok: false, reason: 'malformed' };
-  if (Math.abs(nowSeconds - timestamp) > (ctx.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) return { ok: false, reason: 'stale' };
+  if (Math.abs(nowSeconds - timestamp) > (ctx.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS))
+    return { ok: false, reason: 'stale' };
 
   const t = timestamp;
   // Every presented signature is compared in full and in constant time, against every live secret.
   const matches = (candidates: Buffer[], expected: (secret: string) => Buffer) =>
-    candidates.length > 0 && secrets.some((secret) => {
+    candidates.length > 0 &&
+    secrets.some((secret) => {
       const e = expected(secret);
       return candidates.some((c) => timingSafeEqual(c, e));
     });
   const v2 = matches(presented.v2, (secret) => v2Hmac(secret, t, request));
   const bodyOnly = ctx.bodyOnly && request.body.length > 0;
   const v1 = bodyOnly && matches(presented.v1, (secret) => v1Hmac(secret, t, request.body));
-  if (!v1 && !v2) return { ok: false, reason: presented.v2.length === 0 && !bodyOnly ? 'body_only_not_accepted' : 'mismatch' };
+  if (!v1 && !v2)
+    return { ok: false, reason: presented.v2.length === 0 && !bodyOnly ? 'body_only_not_accepted' : 'mismatch' };
 
   // A request valid in both forms is remembered in both, so neither form of it is taken again.
   const digest = createHash('sha256').update(request.body).digest('hex');
@@ -140,10 +147,14 @@ function rawSignature(header: string): Buffer | null {
   return null;
 }
 
-const bytes = (body: Buffer | string | undefined): Buffer => (Buffer.isBuffer(body) ? body : Buffer.from(body ?? '', 'utf8'));
+const bytes = (body: Buffer | string | undefined): Buffer =>
+  Buffer.isBuffer(body) ? body : Buffer.from(body ?? '', 'utf8');
 
 function v2Hmac(secret: string, timestamp: number, r: SignedRequest): Buffer {
-  return createHmac('sha256', secret).update(`${timestamp}\n${r.method.toUpperCase()}\n${r.target}\n`, 'utf8').update(r.body).digest();
+  return createHmac('sha256', secret)
+    .update(`${timestamp}\n${r.method.toUpperCase()}\n${r.target}\n`, 'utf8')
+    .update(r.body)
+    .digest();
 }
 
 function rawHmac(secret: string, body: Buffer): Buffer {

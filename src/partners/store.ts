@@ -88,7 +88,9 @@ export async function createPartner(sql: Sql, p: NewPartner): Promise<Partner> {
 export async function updatePartner(
   sql: Sql,
   id: string,
-  changes: Partial<Pick<Partner, 'allowedToBook' | 'liveIntakeApproved' | 'bridgePaused' | 'dailyJobLimit' | 'callbackUrl'>>,
+  changes: Partial<
+    Pick<Partner, 'allowedToBook' | 'liveIntakeApproved' | 'bridgePaused' | 'dailyJobLimit' | 'callbackUrl'>
+  >,
 ): Promise<Partner | null> {
   const [row] = await sql<PartnerRow[]>`
     update partners set
@@ -106,7 +108,12 @@ export async function updatePartner(
  * Issues a new signing secret. With `overlapSeconds`, the secrets issued before keep working that
  * much longer (a rotation); without, they stop now.
  */
-export async function issueSigningSecret(sql: Sql, secretsKey: string, partnerId: string, overlapSeconds = 0): Promise<string> {
+export async function issueSigningSecret(
+  sql: Sql,
+  secretsKey: string,
+  partnerId: string,
+  overlapSeconds = 0,
+): Promise<string> {
   const secret = 'pss_' + randomBytes(32).toString('base64url');
   await sql.begin(async (tx) => {
     await tx`update partner_signing_secrets set expires_at = now() + make_interval(secs => ${overlapSeconds})
@@ -129,7 +136,11 @@ export async function activeSigningSecrets(sql: Sql, secretsKey: string, partner
  * true the first time a signed request is seen, under every one of its keys; false when any of
  * them was seen before (a replay). Old entries are swept as it goes.
  */
-export async function rememberSignature(sql: Sql, replayKeys: readonly string[], keepSeconds: number): Promise<boolean> {
+export async function rememberSignature(
+  sql: Sql,
+  replayKeys: readonly string[],
+  keepSeconds: number,
+): Promise<boolean> {
   const rows = await sql`
     insert into partner_signature_replays (replay_key) select unnest(${replayKeys as string[]}::text[])
     on conflict do nothing returning replay_key`;
@@ -199,7 +210,10 @@ export async function savePartnerJob(sql: Sql, j: PartnerJobRecord): Promise<voi
  * fits (or was already counted), false when the day's limit is reached. One statement per step
  * under the counter row's lock, so concurrent jobs cannot overshoot the limit.
  */
-export async function countNewJob(sql: Sql, c: { partnerId: string; jobRef: string; day: string; limit: number }): Promise<boolean> {
+export async function countNewJob(
+  sql: Sql,
+  c: { partnerId: string; jobRef: string; day: string; limit: number },
+): Promise<boolean> {
   return sql.begin(async (tx) => {
     const [job] = await tx<{ counted_on: string | null }[]>`
       insert into partner_jobs (partner_id, job_ref, state) values (${c.partnerId}, ${c.jobRef}, 'pending')
@@ -211,7 +225,8 @@ export async function countNewJob(sql: Sql, c: { partnerId: string; jobRef: stri
       on conflict (partner_id, day) do update set jobs = d.jobs + 1 where d.jobs < ${c.limit}
       returning jobs`;
     if (!counted || c.limit <= 0) {
-      if (counted) await tx`update partner_daily_jobs set jobs = jobs - 1 where partner_id = ${c.partnerId} and day = ${c.day}`;
+      if (counted)
+        await tx`update partner_daily_jobs set jobs = jobs - 1 where partner_id = ${c.partnerId} and day = ${c.day}`;
       return false;
     }
     await tx`update partner_jobs set counted_on = ${c.day} where partner_id = ${c.partnerId} and job_ref = ${c.jobRef}`;
@@ -220,6 +235,8 @@ export async function countNewJob(sql: Sql, c: { partnerId: string; jobRef: stri
 }
 
 export async function jobsCountedOn(sql: Sql, partnerId: string, day: string): Promise<number> {
-  const [row] = await sql<{ jobs: number }[]>`select jobs from partner_daily_jobs where partner_id = ${partnerId} and day = ${day}`;
+  const [row] = await sql<
+    { jobs: number }[]
+  >`select jobs from partner_daily_jobs where partner_id = ${partnerId} and day = ${day}`;
   return row?.jobs ?? 0;
 }

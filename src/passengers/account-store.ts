@@ -21,7 +21,10 @@ export async function findAccount(sql: Sql, id: string): Promise<PassengerAccoun
 }
 
 /** The account and whether staff have blocked its email or phone (a blocked passenger's assistant is refused). */
-export async function accountStanding(sql: Sql, id: string): Promise<{ account: PassengerAccount; blocked: boolean } | null> {
+export async function accountStanding(
+  sql: Sql,
+  id: string,
+): Promise<{ account: PassengerAccount; blocked: boolean } | null> {
   const account = await findAccount(sql, id);
   if (!account) return null;
   return { account, blocked: await isPassengerBlocked(sql, { email: account.email, phone: account.phone }) };
@@ -41,7 +44,8 @@ export async function accountFor(sql: Sql, i: SignInIdentifier): Promise<Passeng
 
 /** Whether this phone or email has completed a sign-in before (a returning passenger). */
 export async function hasSignedInBefore(sql: Sql, i: SignInIdentifier): Promise<boolean> {
-  const rows = await sql`select 1 from passenger_accounts where ${sql(i.kind)} = ${i.value} and last_sign_in_at is not null`;
+  const rows =
+    await sql`select 1 from passenger_accounts where ${sql(i.kind)} = ${i.value} and last_sign_in_at is not null`;
   return rows.length > 0;
 }
 

@@ -23,13 +23,60 @@ const TOP_LEVEL_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 // confirmation sent there leaks the journey to whoever reads the inbox. Compared after dropping a
 // +tag and the separators . - _, so no-reply, no.reply and noreply+x are one entry.
 export const ROLE_LOCAL_PARTS: ReadonlySet<string> = new Set([
-  'abuse', 'accounts', 'admin', 'administrator', 'all', 'billing', 'booking', 'bookings', 'careers',
-  'compliance', 'contact', 'contactus', 'customercare', 'customerservice', 'customerservices',
-  'donotreply', 'enquiries', 'enquiry', 'everyone', 'feedback', 'finance', 'frontdesk', 'help',
-  'helpdesk', 'hello', 'hostmaster', 'hr', 'info', 'information', 'inquiries', 'inquiry', 'jobs',
-  'legal', 'mailerdaemon', 'marketing', 'media', 'newsletter', 'noc', 'nobody', 'noreply', 'office',
-  'orders', 'postmaster', 'press', 'privacy', 'reception', 'reservations', 'root', 'sales',
-  'security', 'service', 'support', 'team', 'webmaster',
+  'abuse',
+  'accounts',
+  'admin',
+  'administrator',
+  'all',
+  'billing',
+  'booking',
+  'bookings',
+  'careers',
+  'compliance',
+  'contact',
+  'contactus',
+  'customercare',
+  'customerservice',
+  'customerservices',
+  'donotreply',
+  'enquiries',
+  'enquiry',
+  'everyone',
+  'feedback',
+  'finance',
+  'frontdesk',
+  'help',
+  'helpdesk',
+  'hello',
+  'hostmaster',
+  'hr',
+  'info',
+  'information',
+  'inquiries',
+  'inquiry',
+  'jobs',
+  'legal',
+  'mailerdaemon',
+  'marketing',
+  'media',
+  'newsletter',
+  'noc',
+  'nobody',
+  'noreply',
+  'office',
+  'orders',
+  'postmaster',
+  'press',
+  'privacy',
+  'reception',
+  'reservations',
+  'root',
+  'sales',
+  'security',
+  'service',
+  'support',
+  'team',
+  'webmaster',
 ]);
 
 export function checkPassengerEmail(input: string): EmailCheck {
@@ -40,7 +87,8 @@ export function checkPassengerEmail(input: string): EmailCheck {
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1) return invalid('email address must look like name@example.com');
   const local = text.slice(0, at);
-  if (local.length > MAX_LOCAL_LENGTH) return invalid(`the part before @ is longer than ${MAX_LOCAL_LENGTH} characters`);
+  if (local.length > MAX_LOCAL_LENGTH)
+    return invalid(`the part before @ is longer than ${MAX_LOCAL_LENGTH} characters`);
   if (!LOCAL_PART.test(local)) return invalid('the part before @ contains characters an email address cannot use');
 
   // Internationalised domains are checked and stored in their ASCII (punycode) form, as SMTP sends them.
@@ -59,10 +107,18 @@ export function checkPassengerEmail(input: string): EmailCheck {
   if (email.length > MAX_LENGTH) return invalid(`email address is longer than ${MAX_LENGTH} characters`);
 
   if (isDisposableDomain(domain)) {
-    return { ok: false, code: 'disposable_email', reason: `${domain} gives out disposable addresses; use an address you will keep` };
+    return {
+      ok: false,
+      code: 'disposable_email',
+      reason: `${domain} gives out disposable addresses; use an address you will keep`,
+    };
   }
   if (ROLE_LOCAL_PARTS.has(compactLocalPart(local))) {
-    return { ok: false, code: 'role_email', reason: `${local}@ is a shared or role mailbox; use the passenger's own address` };
+    return {
+      ok: false,
+      code: 'role_email',
+      reason: `${local}@ is a shared or role mailbox; use the passenger's own address`,
+    };
   }
   return { ok: true, email };
 }

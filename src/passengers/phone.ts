@@ -30,7 +30,10 @@ export function normalisePhone(input: string, opts: { allowDramaNumbers?: boolea
   if (text === '') return { ok: false, reason: 'phone number is empty' };
   if (text.length > MAX_LENGTH) return { ok: false, reason: `phone number is longer than ${MAX_LENGTH} characters` };
   if (!PHONE_CHARACTERS.test(text)) {
-    return { ok: false, reason: 'phone number may contain only digits, spaces, brackets, dots, hyphens and a leading +' };
+    return {
+      ok: false,
+      reason: 'phone number may contain only digits, spaces, brackets, dots, hyphens and a leading +',
+    };
   }
 
   const digits = text.replace(SEPARATORS, '');
@@ -56,7 +59,10 @@ export function normalisePhone(input: string, opts: { allowDramaNumbers?: boolea
   if (DRAMA_MOBILE.test(phone.number)) {
     return opts.allowDramaNumbers
       ? { ok: true, e164: phone.number }
-      : { ok: false, reason: 'phone number is in the 07700 900xxx range Ofcom reserves for drama, so it cannot be reached' };
+      : {
+          ok: false,
+          reason: 'phone number is in the 07700 900xxx range Ofcom reserves for drama, so it cannot be reached',
+        };
   }
   return phone.countryCallingCode === '44'
     ? { ok: false, reason: `phone number is not a valid UK number (a UK mobile has 11 digits, ${EXAMPLES})` }
@@ -86,9 +92,16 @@ export function normalisePassengerPhone(input: string): PhoneCheck {
   if (!read.ok) return read;
   const phone = parsePhoneNumberFromString(read.e164);
   const costly = phone ? CHARGES_THE_CALLER[phone.getType() ?? ''] : undefined;
-  if (costly) return { ok: false, reason: `phone number is ${costly}: give a mobile or landline the driver can call, ${EXAMPLES}` };
+  if (costly)
+    return {
+      ok: false,
+      reason: `phone number is ${costly}: give a mobile or landline the driver can call, ${EXAMPLES}`,
+    };
   if (phone && !phone.country) {
-    return { ok: false, reason: `phone number is on a satellite or international network (+${phone.countryCallingCode}), which charges the caller: give a mobile or landline, ${EXAMPLES}` };
+    return {
+      ok: false,
+      reason: `phone number is on a satellite or international network (+${phone.countryCallingCode}), which charges the caller: give a mobile or landline, ${EXAMPLES}`,
+    };
   }
   return read;
 }

@@ -1,4 +1,11 @@
-import { admitCode, admitGuess, lockSubject, recordRightGuess, refuseWrongCode, servedMobile } from '../auth/code-guard.js';
+import {
+  admitCode,
+  admitGuess,
+  lockSubject,
+  recordRightGuess,
+  refuseWrongCode,
+  servedMobile,
+} from '../auth/code-guard.js';
 import { hashCode, hashSecret, newCode, sameDigest } from '../auth/secrets.js';
 import { renderPassengerSignInCode } from '../notify/templates.js';
 import { Refusal } from '../refusal.js';
@@ -45,7 +52,8 @@ export function readSignInIdentifier(input: string): IdentifierCheck {
   return p.ok ? { ok: true, identifier: { kind: 'phone', value: p.e164 } } : { ok: false, reason: p.reason };
 }
 
-const subjectOf = (i: SignInIdentifier) => lockSubject.passenger(i.kind, i.kind === 'email' ? mailboxKey(i.value) : i.value);
+const subjectOf = (i: SignInIdentifier) =>
+  lockSubject.passenger(i.kind, i.kind === 'email' ? mailboxKey(i.value) : i.value);
 
 /**
  * Sends a code if the code guard admits it: only to mobiles of the countries served (400), never
@@ -101,7 +109,12 @@ export async function verifyPassengerSignInCode(
   const key = identifierKey(identifier);
   const stored = await takeSignInAttempt(s.sql, key, MAX_ATTEMPTS);
   if (!stored || !/^\d{6}$/.test(code) || !sameDigest(stored, hashCode(s.config.OAUTH_SECRET, key, code))) {
-    return refuseWrongCode(s, subject, ctx.address, Refusal.unauthenticated('invalid_code', 'That code is not right, or it has expired. Ask for a new one.'));
+    return refuseWrongCode(
+      s,
+      subject,
+      ctx.address,
+      Refusal.unauthenticated('invalid_code', 'That code is not right, or it has expired. Ask for a new one.'),
+    );
   }
   await spendSignInCode(s.sql, key);
   await recordRightGuess(s, subject, ctx.address);

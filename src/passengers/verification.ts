@@ -24,7 +24,9 @@ export interface EmailStanding {
 
 /** Verified by its own address; blocked by its mailbox, however it is spelled (src/passengers/standing.ts). */
 export async function emailStanding(sql: Sql, email: string): Promise<EmailStanding> {
-  const [row] = await sql<{ verified_at: Date | null }[]>`select verified_at from passenger_emails where email = ${email}`;
+  const [row] = await sql<
+    { verified_at: Date | null }[]
+  >`select verified_at from passenger_emails where email = ${email}`;
   return { verified: !!row?.verified_at, blocked: await isPassengerBlocked(sql, { email }) };
 }
 
@@ -33,9 +35,19 @@ export async function emailStanding(sql: Sql, email: string): Promise<EmailStand
  * (src/auth/code-guard.ts) admits it first: limits per mailbox, per address and per day (429, 503),
  * and none while wrong guesses keep the mailbox locked.
  */
-export async function sendVerificationCode(deps: Pick<Services, 'sql' | 'notifier' | 'config'>, email: string, ctx: { address: string }): Promise<void> {
+export async function sendVerificationCode(
+  deps: Pick<Services, 'sql' | 'notifier' | 'config'>,
+  email: string,
+  ctx: { address: string },
+): Promise<void> {
   const mailbox = mailboxKey(email);
-  await admitCode(deps, { channel: 'email', audience: 'verify', recipient: `email:${mailbox}`, subject: lockSubject.verify(mailbox), address: ctx.address });
+  await admitCode(deps, {
+    channel: 'email',
+    audience: 'verify',
+    recipient: `email:${mailbox}`,
+    subject: lockSubject.verify(mailbox),
+    address: ctx.address,
+  });
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const hash = codeHash(deps.config.OAUTH_SECRET, email, code);
   const [row] = await deps.sql<{ created_at: Date }[]>`
@@ -70,7 +82,9 @@ export async function verifyCode(
 ): Promise<VerifyResult> {
   const subject = lockSubject.verify(mailboxKey(email));
   await admitGuess(deps, subject, ctx.address);
-  const [row] = await deps.sql<{ code_hash: string | null; code_expires_at: Date | null; attempts: number; verified_at: Date | null }[]>`
+  const [row] = await deps.sql<
+    { code_hash: string | null; code_expires_at: Date | null; attempts: number; verified_at: Date | null }[]
+  >`
     update passenger_emails set attempts = attempts + 1 where email = ${email}
     returning code_hash, code_expires_at, attempts, verified_at`;
   if (!row?.code_hash || !row.code_expires_at) return 'expired';

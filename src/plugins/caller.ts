@@ -22,9 +22,14 @@ declare module 'fastify' {
 const OTHER_BEARER_PREFIXES = ['drs_', 'stf_'];
 
 const conflicting = () =>
-  new ProblemError(400, 'conflicting_credentials', 'Send one credential: the same API key in each header that carries it, and no other token beside it.', {
-    headers: { 'www-authenticate': 'Bearer error="invalid_request"' },
-  });
+  new ProblemError(
+    400,
+    'conflicting_credentials',
+    'Send one credential: the same API key in each header that carries it, and no other token beside it.',
+    {
+      headers: { 'www-authenticate': 'Bearer error="invalid_request"' },
+    },
+  );
 
 /**
  * The API key presented in the three headers the spec accepts (X-Network-Taxi-AI-Key, x-api-key,
@@ -43,7 +48,11 @@ export function presentedApiKey(request: FastifyRequest): string | null {
   const bearer = auth === undefined ? undefined : /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
   const [key, ...others] = keyHeaders;
   if (key !== undefined) {
-    if (others.some((o) => !sameSecret(o, key)) || (auth !== undefined && (bearer === undefined || !sameSecret(bearer, key)))) throw conflicting();
+    if (
+      others.some((o) => !sameSecret(o, key)) ||
+      (auth !== undefined && (bearer === undefined || !sameSecret(bearer, key)))
+    )
+      throw conflicting();
     return key;
   }
   if (bearer && !OTHER_BEARER_PREFIXES.some((p) => bearer.startsWith(p))) return bearer;

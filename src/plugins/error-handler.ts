@@ -39,13 +39,22 @@ export function toProblemError(err: FastifyError, bodyLimit?: number): ProblemEr
   const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
   // A body over the limit is told the limit, so a sender can split it.
   if (known && err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimit) {
-    return new ProblemError(known.status, known.code, `The request body is larger than this route's limit of ${bodyLimit} bytes.`, { limitBytes: bodyLimit });
+    return new ProblemError(
+      known.status,
+      known.code,
+      `The request body is larger than this route's limit of ${bodyLimit} bytes.`,
+      { limitBytes: bodyLimit },
+    );
   }
   if (known) return new ProblemError(known.status, known.code, known.detail);
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return new ProblemError(err.statusCode, 'invalid_request', err.message);
   }
-  return new ProblemError(500, 'internal_error', 'Something went wrong on our side. Quote the request_id when reporting it.');
+  return new ProblemError(
+    500,
+    'internal_error',
+    'Something went wrong on our side. Quote the request_id when reporting it.',
+  );
 }
 
 export const errorHandlerPlugin = fp(
@@ -54,29 +63,41 @@ export const errorHandlerPlugin = fp(
     // naming the methods it takes, not a 404 saying it does not exist.
     const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
     app.addHook('onRoute', (route) => {
-      const pattern = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`);
+      const pattern = new RegExp(
+        `^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`,
+      );
       const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => m.toUpperCase());
       const known = routes.find((r) => r.pattern.source === pattern.source);
       if (known) methods.forEach((m) => known.methods.add(m));
       else routes.push({ pattern, methods: new Set(methods) });
     });
     /** The methods a path takes, when it is a known path at all. */
-    const allowedOn = (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
+    const allowedOn = (path: string) =>
+      [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
     const send = (request: FastifyRequest, reply: FastifyReply, problem: ProblemError, path: string) => {
       for (const [k, v] of Object.entries(problem.extra.headers ?? {})) void reply.header(k, v);
-      return reply.code(problem.status).type('application/problem+json').send(problem.toProblem(request.id, path.slice(0, 200)));
+      return reply
+        .code(problem.status)
+        .type('application/problem+json')
+        .send(problem.toProblem(request.id, path.slice(0, 200)));
     };
     const notAllowed = (request: FastifyRequest, path: string, allowed: string[]) =>
-      new ProblemError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`, {
-        headers: { allow: allowed.join(', ') },
-      });
+      new ProblemError(
+        405,
+        'method_not_allowed',
+        `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+        {
+          headers: { allow: allowed.join(', ') },
+        },
+      );
 
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const path = request.url.split('?')[0] ?? request.url;
       // A request no route matched can fail before the not-found handler runs (an unknown method
       // such as QUERY without a body type): on a known path it is still a 405, not a 400.
       const allowed = request.is404 ? allowedOn(path) : [];
-      const problem = allowed.length > 0 ? notAllowed(request, path, allowed) : toProblemError(err, request.routeOptions.bodyLimit);
+      const problem =
+        allowed.length > 0 ? notAllowed(request, path, allowed) : toProblemError(err, request.routeOptions.bodyLimit);
       if (problem.status >= 500) request.log.error({ err }, 'request failed');
       else request.log.info({ code: problem.code, status: problem.status }, 'request rejected');
       return send(request, reply, problem, path);
@@ -84,7 +105,10 @@ export const errorHandlerPlugin = fp(
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? request.url;
       const allowed = allowedOn(path);
-      const problem = allowed.length > 0 ? notAllowed(request, path, allowed) : new ProblemError(404, 'route_not_found', `No route ${request.method} ${path}.`);
+      const problem =
+        allowed.length > 0
+          ? notAllowed(request, path, allowed)
+          : new ProblemError(404, 'route_not_found', `No route ${request.method} ${path}.`);
       return send(request, reply, problem, path);
     });
   },

@@ -36,7 +36,9 @@ export const inputGuardPlugin = fp(
     app.addHook('preValidation', async (request) => {
       if (request.routeOptions.config.screensOwnInput) return;
       const field =
-        findControl(request.params, 'params') ?? findControl(request.query, 'querystring') ?? findControl(request.body, 'body');
+        findControl(request.params, 'params') ??
+        findControl(request.query, 'querystring') ??
+        findControl(request.body, 'body');
       if (field) {
         throw new ProblemError(400, 'invalid_characters', 'The request contains control characters.', {
           errors: [{ field, message: 'must not contain control characters' }],

@@ -18,7 +18,11 @@ export const metricsPlugin = fp(
     const metrics = createApiMetrics(app.sql, opts.alertMinutes, undefined, opts.codeCeilings);
     app.decorate('metrics', metrics);
     app.addHook('onResponse', async (request, reply) => {
-      const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      };
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, reply.elapsedTime / 1000);
     });

@@ -28,7 +28,10 @@ export const oauthPlugin = fp(
       keys,
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
       renderError: (ctx, out) => {
-        const page = oauthErrorPage(String(out.error), typeof out.error_description === 'string' ? out.error_description : undefined);
+        const page = oauthErrorPage(
+          String(out.error),
+          typeof out.error_description === 'string' ? out.error_description : undefined,
+        );
         ctx.status = page.status;
         ctx.type = 'html';
         ctx.set('content-security-policy', page.csp);
@@ -39,7 +42,8 @@ export const oauthPlugin = fp(
     app.decorate('oauth', { provider, keys });
     // Expired sessions, codes and tokens are never read again; every process sweeps now and then
     // (a delete of nothing costs nothing when another process got there first).
-    const sweep = () => void purgeExpiredOAuthRecords(app.sql).catch((err: unknown) => app.log.warn({ err }, 'oauth purge failed'));
+    const sweep = () =>
+      void purgeExpiredOAuthRecords(app.sql).catch((err: unknown) => app.log.warn({ err }, 'oauth purge failed'));
     const timer = setInterval(sweep, 60 * 60_000);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

@@ -8,7 +8,8 @@ import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
 /** Route groups that share one allowance per caller. */
-export type RateLimitGroup = 'quote' | 'booking' | 'application' | 'lookup' | 'driver' | 'staff' | 'partner' | 'oauth' | 'mcp';
+export type RateLimitGroup =
+  'quote' | 'booking' | 'application' | 'lookup' | 'driver' | 'staff' | 'partner' | 'oauth' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -28,7 +28,10 @@ export const servicesPlugin = fp(
       geo: opts.geo ?? createGeoProviders({ geocoder: opts.config.GEOCODER, router: opts.config.ROUTER }),
       // The API sends a few messages itself (sign-in and verification codes); job cards go from the
       // worker. Its failures are counted on the API's /metrics as the worker's are on its own.
-      notifier: countingFailures(opts.notifier ?? notifierFromConfig(opts.config, app.sql), app.metrics.notifierFailures),
+      notifier: countingFailures(
+        opts.notifier ?? notifierFromConfig(opts.config, app.sql),
+        app.metrics.notifierFailures,
+      ),
       now: opts.now ?? (() => new Date()),
     });
   },

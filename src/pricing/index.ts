@@ -6,5 +6,11 @@ export { BankHolidayCalendar, loadBankHolidays, divisionForCountry } from './ban
 export { licensingAreaFor, loadAreaMap, type AreaMap } from './licensing-area.js';
 export { readMeter, type MeterReading } from './meter.js';
 export { MEET_AND_GREET_PENCE, meetAndGreetApplies } from './surcharges.js';
-export { TariffAreaSchema, TariffVersionSchema, type TariffArea, type TariffVersion, type Rate } from './tariff-schema.js';
+export {
+  TariffAreaSchema,
+  TariffVersionSchema,
+  type TariffArea,
+  type TariffVersion,
+  type Rate,
+} from './tariff-schema.js';
 export * from './types.js';

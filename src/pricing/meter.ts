@@ -89,7 +89,9 @@ function segment(distanceUnits: bigint, timeUnits: bigint, unitPence: number): M
 /** The taximeter reading for one rate, before any period multiplier or minimum fare. */
 export function readMeter(rate: Rate, route: RouteDistanceTime, switchPoint?: SwitchPoint | null): MeterReading {
   if (!(route.distanceMeters >= 0) || !(route.durationSeconds >= 0)) {
-    throw new RangeError(`route distance and duration must be non-negative numbers, got ${route.distanceMeters} m / ${route.durationSeconds} s`);
+    throw new RangeError(
+      `route distance and duration must be non-negative numbers, got ${route.distanceMeters} m / ${route.durationSeconds} s`,
+    );
   }
   const D = micrometres(route.distanceMeters, 'm');
   const T = centiseconds(route.durationSeconds);
@@ -100,7 +102,11 @@ export function readMeter(rate: Rate, route: RouteDistanceTime, switchPoint?: Sw
 
   const S = switchPoint ? micrometres(switchPoint.afterMeters, 'm') : null;
   if (S === null || D <= S || !switchPoint) {
-    const main = segment(unitsOwed(D - initialD, unitD), unitT === null ? 0n : unitsOwed(T - initialT, unitT), rate.unitPence);
+    const main = segment(
+      unitsOwed(D - initialD, unitD),
+      unitT === null ? 0n : unitsOwed(T - initialT, unitT),
+      rate.unitPence,
+    );
     return { pence: rate.flagFallPence + main.pence, flagFallPence: rate.flagFallPence, main, beyondSwitch: null };
   }
 

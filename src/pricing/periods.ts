@@ -1,6 +1,13 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 import type { BankHolidayCalendar } from './bank-holidays.js';
-import { WEEKDAYS, type BankHolidayDivision, type Condition, type Period, type TariffVersion, type Weekday } from './tariff-schema.js';
+import {
+  WEEKDAYS,
+  type BankHolidayDivision,
+  type Condition,
+  type Period,
+  type TariffVersion,
+  type Weekday,
+} from './tariff-schema.js';
 
 // Councils define tariff periods in local wall-clock time, so every decision here is made in
 // Europe/London, never UTC. An instant of 21:30 UTC in July is 22:30 BST: night in Manchester.
@@ -62,7 +69,11 @@ export function londonTime(instant: Date): DateTime {
 const pad = (n: number) => String(n).padStart(2, '0');
 const isoDateOf = (dt: DateTime) => `${dt.year}-${pad(dt.month)}-${pad(dt.day)}`;
 
-export function localInstant(instant: Date, holidays: BankHolidayCalendar, division: BankHolidayDivision): LocalInstant {
+export function localInstant(
+  instant: Date,
+  holidays: BankHolidayCalendar,
+  division: BankHolidayDivision,
+): LocalInstant {
   const dateTime = londonTime(instant);
   const isoDate = isoDateOf(dateTime);
   return {
@@ -111,7 +122,10 @@ function previousDay(day: Weekday): Weekday {
  * The holiday a bank_holiday condition matched at this instant, or null. A window that runs past
  * midnight belongs to the holiday it started on, so after midnight it is the previous date's.
  */
-export function matchedBankHoliday(condition: Extract<Condition, { type: 'bank_holiday' }>, at: LocalInstant): string | null {
+export function matchedBankHoliday(
+  condition: Extract<Condition, { type: 'bank_holiday' }>,
+  at: LocalInstant,
+): string | null {
   if (condition.from === undefined || condition.to === undefined) return at.bankHoliday;
   const from = minutes(condition.from);
   const to = minutes(condition.to);

@@ -3,7 +3,15 @@ import { airportExtraRules, largeGroupRule, passengerExtraRules } from './counci
 import { licensingAreaFor } from './licensing-area.js';
 import { readMeter, type MeterReading, type RouteDistanceTime } from './meter.js';
 import { formatPence, shareOf } from './money.js';
-import { choosePeriod, describeLocal, localInstant, londonDate, londonIso, matchedBankHoliday, type LocalInstant } from './periods.js';
+import {
+  choosePeriod,
+  describeLocal,
+  localInstant,
+  londonDate,
+  londonIso,
+  matchedBankHoliday,
+  type LocalInstant,
+} from './periods.js';
 import { provisionalNote, publicRule, type PricedRule } from './priced-rule.js';
 import { defaultPricingData, type PricingData } from './pricing-data.js';
 import {
@@ -52,7 +60,13 @@ interface MeteredFare {
 function meteredFare(version: TariffVersion, period: Period, route: RouteDistanceTime): MeteredFare {
   const rate = version.rates[period.rate]!;
   const switchRate = version.switchRate ? version.rates[switchRateId(version.switchRate, period.rate)]! : null;
-  const reading = readMeter(rate, route, version.switchRate && switchRate ? { afterMeters: switchAfterMeters(version.switchRate, period.rate), rate: switchRate } : null);
+  const reading = readMeter(
+    rate,
+    route,
+    version.switchRate && switchRate
+      ? { afterMeters: switchAfterMeters(version.switchRate, period.rate), rate: switchRate }
+      : null,
+  );
   const rawPence = shareOf(reading.pence, period.multiplierBasisPoints);
   const minimum = version.minimumFarePence ?? 0;
   const reachesSwitch = reading.beyondSwitch !== null;
@@ -61,14 +75,18 @@ function meteredFare(version: TariffVersion, period: Period, route: RouteDistanc
     rawPence,
     pence: Math.max(rawPence, minimum),
     minimumApplied: rawPence < minimum,
-    provisional: rate.provisional || period.provisional || (reachesSwitch && (switchRate?.provisional === true || version.switchRate?.provisional === true)),
+    provisional:
+      rate.provisional ||
+      period.provisional ||
+      (reachesSwitch && (switchRate?.provisional === true || version.switchRate?.provisional === true)),
   };
 }
 
 function describeMeter(version: TariffVersion, period: Period, fare: MeteredFare): string {
   const rate = version.rates[period.rate]!;
   const { main, beyondSwitch } = fare.reading;
-  const clock = (s: { distanceUnits: number; timeUnits: number }) => (s.timeUnits > s.distanceUnits ? 'time' : 'distance');
+  const clock = (s: { distanceUnits: number; timeUnits: number }) =>
+    s.timeUnits > s.distanceUnits ? 'time' : 'distance';
   let text = `meter ${formatPence(fare.reading.flagFallPence)} + ${main.unitsCharged} x ${formatPence(rate.unitPence)} (${clock(main)})`;
   if (beyondSwitch && version.switchRate) {
     const after = version.rates[switchRateId(version.switchRate, period.rate)]!;
@@ -81,13 +99,17 @@ function describeMeter(version: TariffVersion, period: Period, fare: MeteredFare
 }
 
 function validate(req: PriceRequest): void {
-  if (!(req.departAt instanceof Date) || Number.isNaN(req.departAt.getTime())) throw new RangeError('departAt must be a valid Date');
-  if (!Number.isInteger(req.passengers) || req.passengers < 1) throw new RangeError(`passengers must be a whole number >= 1, got ${req.passengers}`);
+  if (!(req.departAt instanceof Date) || Number.isNaN(req.departAt.getTime()))
+    throw new RangeError('departAt must be a valid Date');
+  if (!Number.isInteger(req.passengers) || req.passengers < 1)
+    throw new RangeError(`passengers must be a whole number >= 1, got ${req.passengers}`);
   if (!VEHICLE_TYPES.includes(req.vehicleType)) throw new RangeError(`unknown vehicle type ${String(req.vehicleType)}`);
 }
 
 function divisionFor(version: TariffVersion, req: PriceRequest) {
-  return version.bankHolidayDivision === 'pickup_country' ? divisionForCountry(req.pickup.country) : version.bankHolidayDivision;
+  return version.bankHolidayDivision === 'pickup_country'
+    ? divisionForCountry(req.pickup.country)
+    : version.bankHolidayDivision;
 }
 
 /** The place a passenger would recognise: the council, else the town, else the label. */
@@ -128,25 +150,28 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
 
   const division = divisionFor(version, req);
   const start: LocalInstant = localInstant(req.departAt, data.holidays, division);
-  const end: LocalInstant = localInstant(new Date(req.departAt.getTime() + req.route.durationSeconds * 1000), data.holidays, division);
+  const end: LocalInstant = localInstant(
+    new Date(req.departAt.getTime() + req.route.durationSeconds * 1000),
+    data.holidays,
+    division,
+  );
 
   const { period, condition } = choosePeriod(version, start);
   const basePeriod = version.periods.find((p) => p.id === version.basePeriod)!;
   const actual = meteredFare(version, period, req.route);
   const baseline = period.id === basePeriod.id ? actual : meteredFare(version, basePeriod, req.route);
 
-  const holiday = start.bankHoliday ?? (condition.type === 'bank_holiday' ? matchedBankHoliday(condition, start) : null);
+  const holiday =
+    start.bankHoliday ?? (condition.type === 'bank_holiday' ? matchedBankHoliday(condition, start) : null);
   const holidayNote = holiday ? `, ${holiday}` : '';
   const rules: PricedRule[] = [];
   if (areaId === NATIONAL_DEFAULT_AREA && !worldwide) rules.push(nationalDefaultRule(req.pickup));
-  rules.push(
-    {
-      code: 'tariff_period',
-      description: `${period.name} — ${describeLocal(start.dateTime)}${holidayNote}; ${describeMeter(version, period, actual)}`,
-      amountPence: 0,
-      provisional: actual.provisional,
-    },
-  );
+  rules.push({
+    code: 'tariff_period',
+    description: `${period.name} — ${describeLocal(start.dateTime)}${holidayNote}; ${describeMeter(version, period, actual)}`,
+    amountPence: 0,
+    provisional: actual.provisional,
+  });
   if (period.id !== basePeriod.id) {
     rules.push({
       code: condition.code ?? period.code ?? 'tariff_period_premium',
@@ -210,10 +235,17 @@ export function tripMeterWith(
   const area = data.tariffs.area(trip.areaId);
   const version = data.tariffs.versionFor(trip.areaId, londonDate(trip.departAt));
   if (!area || !version) return null;
-  const division = version.bankHolidayDivision === 'pickup_country' ? divisionForCountry(trip.country) : version.bankHolidayDivision;
+  const division =
+    version.bankHolidayDivision === 'pickup_country' ? divisionForCountry(trip.country) : version.bankHolidayDivision;
   const { period } = choosePeriod(version, localInstant(trip.departAt, data.holidays, division));
   const fare = meteredFare(version, period, trip.route);
-  return { rawPence: fare.rawPence, pence: fare.pence, tariffMinimumPence: version.minimumFarePence ?? null, period: period.name, authority: area.authority };
+  return {
+    rawPence: fare.rawPence,
+    pence: fare.pence,
+    tariffMinimumPence: version.minimumFarePence ?? null,
+    period: period.name,
+    authority: area.authority,
+  };
 }
 
 /** Prices a journey against the project's tariff data (loaded and validated on first call). */

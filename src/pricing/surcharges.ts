@@ -58,7 +58,8 @@ export function meetAndGreetRule(pickup: GeoLocation, dropoff: GeoLocation): Pri
   if (!meetAndGreetApplies(pickup, dropoff)) {
     return {
       code: 'meet_and_greet_not_applied',
-      description: 'Meet and greet is an airport service (the driver waits in arrivals with a name board); neither end of this trip is an airport, so nothing is added',
+      description:
+        'Meet and greet is an airport service (the driver waits in arrivals with a name board); neither end of this trip is an airport, so nothing is added',
       amountPence: 0,
       provisional: false,
     };
@@ -80,7 +81,8 @@ export function wheelchairAccessibleRule(vehicleType: VehicleType): PricedRule |
   if (vehicleType !== 'wav') return null;
   return {
     code: 'vehicle_class',
-    description: 'Wheelchair-accessible vehicle: no surcharge (Equality Act 2010 s.165 forbids charging wheelchair users extra)',
+    description:
+      'Wheelchair-accessible vehicle: no surcharge (Equality Act 2010 s.165 forbids charging wheelchair users extra)',
     amountPence: 0,
     provisional: false,
   };
@@ -99,7 +101,8 @@ export function rateOverrideRule(
 ): PricedRule {
   const floor = override.minimumFarePence ?? tariffMinimumPence ?? 0;
   const adjusted = Math.max(rawMeterPence + shareOf(rawMeterPence, override.adjustmentBasisPoints), floor);
-  const minimumNote = override.minimumFarePence === null ? '' : `, minimum fare ${formatPence(override.minimumFarePence)}`;
+  const minimumNote =
+    override.minimumFarePence === null ? '' : `, minimum fare ${formatPence(override.minimumFarePence)}`;
   return {
     code: 'rate_override',
     description:

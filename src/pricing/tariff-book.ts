@@ -57,7 +57,9 @@ export function loadTariffBook(dir = TARIFF_DIR): TariffBook {
     // A proposal that was never confirmed is not a legal maximum; quoting from it would present
     // a council's draft as its table. Proposed tables live in data/tariffs/proposed/ instead.
     if (parsed.data.versions.some((v) => v.status === 'proposed')) {
-      throw new Error(`tariff file ${path} contains a proposed version; keep proposals in ${join(dir, 'proposed')} until adopted`);
+      throw new Error(
+        `tariff file ${path} contains a proposed version; keep proposals in ${join(dir, 'proposed')} until adopted`,
+      );
     }
     areas.push(parsed.data);
   }

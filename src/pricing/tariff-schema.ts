@@ -51,7 +51,9 @@ export const ConditionSchema = z.discriminatedUnion('type', [
       code: z.string().optional(),
     })
     .strict()
-    .refine((c) => (c.from === undefined) === (c.to === undefined), { message: 'bank_holiday: give both from and to, or neither' }),
+    .refine((c) => (c.from === undefined) === (c.to === undefined), {
+      message: 'bank_holiday: give both from and to, or neither',
+    }),
   z
     .object({
       type: z.literal('annual'),
@@ -259,23 +261,27 @@ export const TariffVersionSchema = z
       if (periodIds.has(p.id)) ctx.addIssue({ code: 'custom', message: `duplicate period id ${p.id}` });
       periodIds.add(p.id);
     }
-    if (!periodIds.has(v.basePeriod)) ctx.addIssue({ code: 'custom', message: `basePeriod ${v.basePeriod} is not a period` });
+    if (!periodIds.has(v.basePeriod))
+      ctx.addIssue({ code: 'custom', message: `basePeriod ${v.basePeriod} is not a period` });
     const last = v.periods[v.periods.length - 1];
     if (!last?.when.some((c) => c.type === 'always')) {
       ctx.addIssue({ code: 'custom', message: 'the last period must match "always" so every instant has a tariff' });
     }
     for (const s of v.supplements) {
       for (const id of s.periods ?? []) {
-        if (!periodIds.has(id)) ctx.addIssue({ code: 'custom', message: `supplement ${s.id} names unknown period ${id}` });
+        if (!periodIds.has(id))
+          ctx.addIssue({ code: 'custom', message: `supplement ${s.id} names unknown period ${id}` });
       }
     }
     if (v.switchRate) {
       for (const [from, to] of [['rate', v.switchRate.rate] as const, ...Object.entries(v.switchRate.byRate ?? {})]) {
-        if (from !== 'rate' && !rateIds.has(from)) ctx.addIssue({ code: 'custom', message: `switchRate.byRate names unknown rate ${from}` });
+        if (from !== 'rate' && !rateIds.has(from))
+          ctx.addIssue({ code: 'custom', message: `switchRate.byRate names unknown rate ${from}` });
         if (!rateIds.has(to)) ctx.addIssue({ code: 'custom', message: `switchRate uses unknown rate ${to}` });
       }
       for (const from of Object.keys(v.switchRate.afterMetersByRate ?? {})) {
-        if (!rateIds.has(from)) ctx.addIssue({ code: 'custom', message: `switchRate.afterMetersByRate names unknown rate ${from}` });
+        if (!rateIds.has(from))
+          ctx.addIssue({ code: 'custom', message: `switchRate.afterMetersByRate names unknown rate ${from}` });
       }
     }
   });
@@ -294,7 +300,10 @@ export const TariffAreaSchema = z
   .superRefine((a, ctx) => {
     for (let i = 1; i < a.versions.length; i++) {
       if (a.versions[i - 1]!.effectiveFrom >= a.versions[i]!.effectiveFrom) {
-        ctx.addIssue({ code: 'custom', message: `${a.areaId}: versions must be in strictly increasing effectiveFrom order` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${a.areaId}: versions must be in strictly increasing effectiveFrom order`,
+        });
       }
     }
   });

@@ -16,7 +16,12 @@ function matchFor(supplement: Supplement, start: LocalInstant, end: LocalInstant
 }
 
 /** `periodId` is the tariff period chosen at the pickup; a supplement tied to other periods is skipped. */
-export function timeSupplementRules(version: TariffVersion, periodId: string, start: LocalInstant, end: LocalInstant): PricedRule[] {
+export function timeSupplementRules(
+  version: TariffVersion,
+  periodId: string,
+  start: LocalInstant,
+  end: LocalInstant,
+): PricedRule[] {
   const rules: PricedRule[] = [];
   const groupsUsed = new Set<string>();
   for (const supplement of version.supplements) {
@@ -25,7 +30,10 @@ export function timeSupplementRules(version: TariffVersion, periodId: string, st
     const match = matchFor(supplement, start, end);
     if (!match) continue;
     if (supplement.group) groupsUsed.add(supplement.group);
-    const holiday = match.condition.type === 'bank_holiday' ? matchedBankHoliday(match.condition, match.at === 'start' ? start : end) : null;
+    const holiday =
+      match.condition.type === 'bank_holiday'
+        ? matchedBankHoliday(match.condition, match.at === 'start' ? start : end)
+        : null;
     const when = match.at === 'end' ? ' (the hire ends in the supplement window)' : '';
     rules.push({
       code: match.condition.code ?? supplement.code,

@@ -1,7 +1,17 @@
 import type { GeoLocation, RouteEstimate } from '../geo/types.js';
 
 /** v1 quote vehicle enumeration (spec 2.6); the simple endpoints use a subset. */
-export const VEHICLE_TYPES = ['saloon', 'estate', 'executive', 'luxury', '5seater', '6seater', '7seater', 'mpv', 'wav'] as const;
+export const VEHICLE_TYPES = [
+  'saloon',
+  'estate',
+  'executive',
+  'luxury',
+  '5seater',
+  '6seater',
+  '7seater',
+  'mpv',
+  'wav',
+] as const;
 export type VehicleType = (typeof VEHICLE_TYPES)[number];
 export const SIMPLE_VEHICLE_TYPES = ['saloon', 'estate', 'executive', 'luxury', 'mpv', 'wav'] as const;
 

@@ -26,18 +26,28 @@ export interface RateOverrideApproval {
   reason: string;
 }
 
-export async function approveRate(s: Pick<Services, 'sql'>, staff: StaffMember, a: RateOverrideApproval, now = new Date()): Promise<RateOverride> {
+export async function approveRate(
+  s: Pick<Services, 'sql'>,
+  staff: StaffMember,
+  a: RateOverrideApproval,
+  now = new Date(),
+): Promise<RateOverride> {
   // An override for nobody was once recorded as approved: it priced nothing, and said it did.
   if (a.scope === 'driver' && !(await findDriver(s.sql, a.subjectId))) {
-    throw Refusal.notFound('driver_not_found', `No driver ${a.subjectId}.`, { field: { name: 'subject_id', message: 'is no driver' } });
+    throw Refusal.notFound('driver_not_found', `No driver ${a.subjectId}.`, {
+      field: { name: 'subject_id', message: 'is no driver' },
+    });
   }
   if (a.scope === 'partner' && !(await findPartner(s.sql, a.subjectId))) {
-    throw Refusal.notFound('partner_not_found', `No partner ${a.subjectId}.`, { field: { name: 'subject_id', message: 'is no partner' } });
+    throw Refusal.notFound('partner_not_found', `No partner ${a.subjectId}.`, {
+      field: { name: 'subject_id', message: 'is no partner' },
+    });
   }
   const from = a.effectiveFrom ?? now;
   const window = (field: string, message: string) =>
     Refusal.invalid('validation_failed', `${field} ${message}.`, { field: { name: field, message } });
-  if (from.getTime() > now.getTime() + MAX_OVERRIDE_LEAD_DAYS * DAY_MS) throw window('effective_from', `is more than ${MAX_OVERRIDE_LEAD_DAYS} days ahead`);
+  if (from.getTime() > now.getTime() + MAX_OVERRIDE_LEAD_DAYS * DAY_MS)
+    throw window('effective_from', `is more than ${MAX_OVERRIDE_LEAD_DAYS} days ahead`);
   if (a.effectiveTo && a.effectiveTo.getTime() <= from.getTime()) throw window('effective_to', 'is before the start');
   if (a.effectiveTo && a.effectiveTo.getTime() <= now.getTime()) throw window('effective_to', 'has already passed');
 

@@ -40,10 +40,18 @@ async function locate(geocoder: Geocoder, query: string, field: string): Promise
   if (result.status === 'found') return result.place;
   const suggestions = result.suggestions;
   if (result.status === 'uncertain') {
-    throw Refusal.unprocessable('address_uncertain', `Not sure where ${field} "${query}" is${suggestions.length > 0 ? '; did you mean one of the suggestions?' : '.'}`, {
-      field: { name: field, message: 'is not precise enough to send a driver to; name the place, street or postcode, or choose a suggestion' },
-      details: { suggestions },
-    });
+    throw Refusal.unprocessable(
+      'address_uncertain',
+      `Not sure where ${field} "${query}" is${suggestions.length > 0 ? '; did you mean one of the suggestions?' : '.'}`,
+      {
+        field: {
+          name: field,
+          message:
+            'is not precise enough to send a driver to; name the place, street or postcode, or choose a suggestion',
+        },
+        details: { suggestions },
+      },
+    );
   }
   throw Refusal.unprocessable('address_not_found', `Could not locate ${field} "${query}".`, {
     field: { name: field, message: 'could not be located; try a postcode, station, landmark or airport name' },
@@ -55,10 +63,14 @@ function departureTime(raw: string | undefined, now: Date, field: string): Date 
   if (raw === undefined) return now;
   const at = new Date(raw);
   if (at.getTime() < now.getTime() - PAST_TOLERANCE_MS) {
-    throw Refusal.invalid('depart_at_in_past', 'The pickup time is in the past.', { field: { name: field, message: 'must not be in the past' } });
+    throw Refusal.invalid('depart_at_in_past', 'The pickup time is in the past.', {
+      field: { name: field, message: 'must not be in the past' },
+    });
   }
   if (at.getTime() > now.getTime() + MAX_AHEAD_MS) {
-    throw Refusal.invalid('depart_at_too_far', 'Quotes are given up to one year ahead.', { field: { name: field, message: 'must be within one year' } });
+    throw Refusal.invalid('depart_at_too_far', 'Quotes are given up to one year ahead.', {
+      field: { name: field, message: 'must be within one year' },
+    });
   }
   return at;
 }
@@ -104,7 +116,9 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
   ]);
   const route = await deps.geo.router.route(pickup, dropoff);
   const ratePartnerId = input.ratePartnerId ?? input.apiKey?.partnerId ?? null;
-  const override: RateOverride | null = ratePartnerId ? await findPartnerRateOverride(deps.sql, ratePartnerId, departAt, input.vehicleType) : null;
+  const override: RateOverride | null = ratePartnerId
+    ? await findPartnerRateOverride(deps.sql, ratePartnerId, departAt, input.vehicleType)
+    : null;
   try {
     const price = priceJourney({
       pickup,
@@ -117,7 +131,15 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
       worldwide: input.worldwide,
       override,
     });
-    return { pickup, dropoff, departAt, distanceMeters: route.distanceMeters, durationSeconds: route.durationSeconds, price, override };
+    return {
+      pickup,
+      dropoff,
+      departAt,
+      distanceMeters: route.distanceMeters,
+      durationSeconds: route.durationSeconds,
+      price,
+      override,
+    };
   } catch (err) {
     if (err instanceof PricingError) throw Refusal.unprocessable(err.code, err.message);
     throw err;

@@ -48,7 +48,11 @@ export const findPartnerRateOverride = (sql: Sql, partnerId: string, at: Date, v
 
 export async function approveRateOverride(
   sql: Sql,
-  o: Omit<RateOverride, 'id' | 'approvedAt'> & { effectiveFrom?: Date; effectiveTo?: Date | null; vehicleTypes?: VehicleType[] | null },
+  o: Omit<RateOverride, 'id' | 'approvedAt'> & {
+    effectiveFrom?: Date;
+    effectiveTo?: Date | null;
+    vehicleTypes?: VehicleType[] | null;
+  },
 ): Promise<RateOverride> {
   const rows = await sql<Row[]>`
     insert into rate_overrides (id, scope, subject_id, adjustment_basis_points, minimum_fare_pence, approved_by,
@@ -72,7 +76,12 @@ export async function findRateOverrideById(sql: Sql, id: string): Promise<RateOv
  * vehicle class (findRateOverride's rule, newest approval first), in one statement however many
  * candidates a dispatch page holds. Drivers with none are absent from the map.
  */
-export async function findDriverRateOverrides(sql: Sql, driverIds: readonly string[], at: Date, vehicleType: string): Promise<Map<string, RateOverride>> {
+export async function findDriverRateOverrides(
+  sql: Sql,
+  driverIds: readonly string[],
+  at: Date,
+  vehicleType: string,
+): Promise<Map<string, RateOverride>> {
   if (driverIds.length === 0) return new Map();
   const rows = await sql<Row[]>`
     select distinct on (subject_id) id, scope, subject_id, adjustment_basis_points, minimum_fare_pence, approved_by, approved_at

@@ -39,12 +39,23 @@ async function fromRecord(sql: Sql, quoteId: string, request: RedeemQuoteInput):
   >`select status, booking_ref, redemption_request_id, redeemed_at from quotes where id = ${quoteId}`;
   const row = rows[0];
   if (!row) throw Refusal.notFound('quote_not_found', `No quote ${quoteId}.`);
-  if (row.status === 'redeemed' && row.redemption_request_id === request.requestId && row.booking_ref && row.redeemed_at) {
-    return { quoteId, requestId: request.requestId, bookingRef: row.booking_ref, redeemedAt: row.redeemed_at.toISOString() };
+  if (
+    row.status === 'redeemed' &&
+    row.redemption_request_id === request.requestId &&
+    row.booking_ref &&
+    row.redeemed_at
+  ) {
+    return {
+      quoteId,
+      requestId: request.requestId,
+      bookingRef: row.booking_ref,
+      redeemedAt: row.redeemed_at.toISOString(),
+    };
   }
   if (row.status === 'redeemed') throw quoteAlreadyRedeemed();
   // 'open' with no running workflow means the quote's process is gone: it can never be redeemed.
   throw expired(quoteId);
 }
 
-const expired = (quoteId: string) => Refusal.gone('quote_expired', `Quote ${quoteId} has expired. Ask for a new quote.`);
+const expired = (quoteId: string) =>
+  Refusal.gone('quote_expired', `Quote ${quoteId} has expired. Ask for a new quote.`);

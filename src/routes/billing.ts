@@ -8,7 +8,13 @@ import { authenticateSender } from '../partners/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderOpsInvoicesPage } from '../pages/ops-invoices-page.js';
 import { sendPage } from '../pages/send-page.js';
-import { BillingWebhookReply, DriverInvoicesReply, OpsInvoicesQuery, OpsInvoicesReply, PartnerInvoicesReply } from '../schemas/billing.js';
+import {
+  BillingWebhookReply,
+  DriverInvoicesReply,
+  OpsInvoicesQuery,
+  OpsInvoicesReply,
+  PartnerInvoicesReply,
+} from '../schemas/billing.js';
 
 // The drivers' invoices: the driver's own (lines, paid or not, the pay link), ops' list of what is
 // owed (staff keys), and the payment provider's signed webhook that settles them (docs/billing.md).
@@ -21,7 +27,8 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'driverInvoices',
       tags: ['driver app'],
-      summary: "The signed-in driver's weekly invoices, newest first: each line, whether it is paid, and the link to pay it",
+      summary:
+        "The signed-in driver's weekly invoices, newest first: each line, whether it is paid, and the link to pay it",
       response: { 200: DriverInvoicesReply, ...problemResponses(401, 429) },
     },
     config: { rateLimit: app.rateLimits.driver },
@@ -35,8 +42,20 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
           earnings_pence: i.earningsPence,
           total_pence: i.totalPence,
           status: i.status,
-          lines: i.lines.map((l) => ({ kind: l.kind, quantity: l.quantity, unit_pence: l.unitPence, amount_pence: l.amountPence, description: l.description })),
-          payment: { status: i.collection.status, pay_url: i.collection.payUrl, reminders_sent: i.collection.remindersSent, paid_at: i.collection.paidAt, overdue_at: i.collection.overdueAt },
+          lines: i.lines.map((l) => ({
+            kind: l.kind,
+            quantity: l.quantity,
+            unit_pence: l.unitPence,
+            amount_pence: l.amountPence,
+            description: l.description,
+          })),
+          payment: {
+            status: i.collection.status,
+            pay_url: i.collection.payUrl,
+            reminders_sent: i.collection.remindersSent,
+            paid_at: i.collection.paidAt,
+            overdue_at: i.collection.overdueAt,
+          },
         })),
       };
     },
@@ -47,13 +66,18 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'partnerInvoices',
       tags: ['partners'],
-      summary: "The calling partner's weekly invoices (2p per SMS sent about its jobs), newest first, each line and whether it is paid, with the link to pay",
+      summary:
+        "The calling partner's weekly invoices (2p per SMS sent about its jobs), newest first, each line and whether it is paid, with the link to pay",
       security: [{ bearer: [] }, { apiKeyHeader: [] }],
       response: { 200: PartnerInvoicesReply, ...problemResponses(400, 401, 429) },
     },
     config: { rateLimit: app.rateLimits.partner },
     handler: async (request) => {
-      const partner = await authenticateSender(s, request, Buffer.alloc(0), { kinds: ['partner', 'operator', 'supplier'], idHeaders: ['x-partner'], keys });
+      const partner = await authenticateSender(s, request, Buffer.alloc(0), {
+        kinds: ['partner', 'operator', 'supplier'],
+        idHeaders: ['x-partner'],
+        keys,
+      });
       const invoices = await partnerInvoices(s, partner.id);
       return {
         invoices: invoices.map((i) => ({
@@ -61,15 +85,30 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
           week_end: i.weekEnd,
           sms_count: i.smsCount,
           total_pence: i.totalPence,
-          lines: i.lines.map((l) => ({ kind: l.kind, quantity: l.quantity, unit_pence: l.unitPence, amount_pence: l.amountPence, description: l.description })),
-          payment: { status: i.collection.status, pay_url: i.collection.payUrl, paid_at: i.collection.paidAt, overdue_at: i.collection.overdueAt },
+          lines: i.lines.map((l) => ({
+            kind: l.kind,
+            quantity: l.quantity,
+            unit_pence: l.unitPence,
+            amount_pence: l.amountPence,
+            description: l.description,
+          })),
+          payment: {
+            status: i.collection.status,
+            pay_url: i.collection.payUrl,
+            paid_at: i.collection.paidAt,
+            overdue_at: i.collection.overdueAt,
+          },
         })),
       };
     },
   });
 
   // The console page over it: a shell whose script calls the API with the staff key.
-  app.get('/ops/invoices', { schema: { hide: true }, config: { rateLimit: app.rateLimits.staff }, handler: async (_request, reply) => sendPage(reply, renderOpsInvoicesPage()) });
+  app.get('/ops/invoices', {
+    schema: { hide: true },
+    config: { rateLimit: app.rateLimits.staff },
+    handler: async (_request, reply) => sendPage(reply, renderOpsInvoicesPage()),
+  });
 
   r.get('/api/ops/invoices', {
     schema: {
@@ -125,11 +164,20 @@ export async function billingWebhookRoutes(app: FastifyInstance): Promise<void> 
         const v = request.headers[name];
         headers[name] = typeof v === 'string' ? v : undefined;
       }
-      const result = await applyBillingWebhook(s, provider, headers, raw, Math.floor(s.now().getTime() / 1000), { warn: (m) => request.log.warn(m) });
+      const result = await applyBillingWebhook(s, provider, headers, raw, Math.floor(s.now().getTime() / 1000), {
+        warn: (m) => request.log.warn(m),
+      });
       if (!result.ok) {
         request.log.warn({ reason: result.reason }, 'billing webhook refused');
-        if (result.reason === 'invalid_event') throw new ProblemError(400, 'invalid_event', 'Not an event this service understands.');
-        throw new ProblemError(400, 'invalid_signature', result.reason === 'stale_timestamp' ? 'The webhook timestamp is outside the five-minute tolerance.' : 'The webhook signature is not valid.');
+        if (result.reason === 'invalid_event')
+          throw new ProblemError(400, 'invalid_event', 'Not an event this service understands.');
+        throw new ProblemError(
+          400,
+          'invalid_signature',
+          result.reason === 'stale_timestamp'
+            ? 'The webhook timestamp is outside the five-minute tolerance.'
+            : 'The webhook signature is not valid.',
+        );
       }
       return { received: true as const, duplicate: result.duplicate };
     },

@@ -41,7 +41,12 @@ type CallerFor = (email: string | null) => BookingCaller;
  * reply. The booking learns who is asking (src/bookings/ownership.ts): a retry with the same key
  * that found no stored reply (the first attempt died) is still the same caller.
  */
-function idempotent(app: FastifyInstance, request: FastifyRequest, group: string, run: (callerFor: CallerFor) => Promise<StoredResponse>) {
+function idempotent(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  group: string,
+  run: (callerFor: CallerFor) => Promise<StoredResponse>,
+) {
   const key = readIdempotencyKey(request.headers['idempotency-key']);
   const scope = idempotencyScope(group, request.caller, request.body);
   const callerFor: CallerFor = (email) => ({
@@ -82,7 +87,10 @@ function emailOrError(field: string, value: string): string {
   return e.email;
 }
 
-function proofOf(given: { email?: string | undefined; token?: string | undefined }, where: 'body' | 'querystring'): BookingProof {
+function proofOf(
+  given: { email?: string | undefined; token?: string | undefined },
+  where: 'body' | 'querystring',
+): BookingProof {
   if (given.token) return { token: given.token };
   if (given.email) return { email: given.email };
   throw new ProblemError(400, 'validation_failed', 'Give the email on the booking, or its manage_token.', {
@@ -102,7 +110,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       tags: ['bookings'],
       summary: 'Redeem a quote and book it; the nearest available licensed driver gets a job card',
       description:
-        'The same request retried (the same Idempotency-Key, with the same API key if one was used) returns the same booking with a new manage_token; another request under the same API key gets the booking with manage_token null; any other caller gets 409 booking_exists and the passenger\'s phone a link to take charge of it. Honours an Idempotency-Key header: use a random one (a UUID) per booking, it is what proves a retry is yours.',
+        "The same request retried (the same Idempotency-Key, with the same API key if one was used) returns the same booking with a new manage_token; another request under the same API key gets the booking with manage_token null; any other caller gets 409 booking_exists and the passenger's phone a link to take charge of it. Honours an Idempotency-Key header: use a random one (a UUID) per booking, it is what proves a retry is yours.",
       body: AgentCreateBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 404, 409, 410, 422, 429, 503) },
     },
@@ -124,7 +132,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       summary: 'Price on the regulated tariff, book and dispatch in one call',
       description:
         'One ride per trip: the same phone between the same places at the same pickup time is one booking, however the request is spelled (without depart_at, identical requests within a short window are one). ' +
-        'Asking again returns the booking, with a new manage_token, only to the request that made it (the same Idempotency-Key, with the same API key if one was used); another request under the same API key gets the booking with manage_token null; anyone else is answered 409 booking_exists, and the passenger\'s phone is texted a link to take charge of the booking. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key\'s bookings are rides of their own: never joined with, nor refused for, the same trip booked live.',
+        "Asking again returns the booking, with a new manage_token, only to the request that made it (the same Idempotency-Key, with the same API key if one was used); another request under the same API key gets the booking with manage_token null; anyone else is answered 409 booking_exists, and the passenger's phone is texted a link to take charge of the booking. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key's bookings are rides of their own: never joined with, nor refused for, the same trip booked live.",
       body: AgentInstantBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 409, 422, 429, 503) },
     },
@@ -140,7 +148,11 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** v1 booking, either form (spec 4.5): email admitted first, then mapped and booked. */
-  async function bookV1(request: FastifyRequest, body: V1DirectBody | V1QuoteBody, callerFor: CallerFor): Promise<CreatedBooking> {
+  async function bookV1(
+    request: FastifyRequest,
+    body: V1DirectBody | V1QuoteBody,
+    callerFor: CallerFor,
+  ): Promise<CreatedBooking> {
     await refusePartnerNotAllowed(s, apiKeyOf(request));
     const given = v1Email(body);
     const email = emailOrError(given.field, given.value);
@@ -156,7 +168,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Create a ride (direct form, or redeeming a quote_id) and dispatch it to the nearest licensed driver',
         description:
           'Both forms are accepted on both paths. The ride is created and dispatched at once; a confirmation link is emailed to the passenger, which confirms their address and opens the booking with the right to cancel it. An email not verified before may make 8 bookings an hour. ' +
-          'One ride per trip (same phone, places and pickup time). Asked again under the same API key, or with the email on the booking, it is answered with the same booking (manage_token only for the request that made it: the same Idempotency-Key, with the same API key if one was used; null otherwise); with another email, 409 booking_exists, and the passenger\'s phone is texted a link to take charge of it. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key\'s bookings are rides of their own: never joined with, nor refused for, the same trip booked live.',
+          "One ride per trip (same phone, places and pickup time). Asked again under the same API key, or with the email on the booking, it is answered with the same booking (manage_token only for the request that made it: the same Idempotency-Key, with the same API key if one was used; null otherwise); with another email, 409 booking_exists, and the passenger's phone is texted a link to take charge of it. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key's bookings are rides of their own: never joined with, nor refused for, the same trip booked live.",
         body: V1BookingRequest,
         response: { 201: V1BookingResponse, ...problemResponses(400, 401, 403, 404, 409, 410, 422, 429, 503) },
       },
@@ -191,7 +203,10 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { rateLimit: app.rateLimits.lookup },
     handler: async (request) =>
-      presentBooking(await bookingForHolder(s, request.params.ref, proofOf(request.query, 'querystring')), s.config.PUBLIC_BASE_URL),
+      presentBooking(
+        await bookingForHolder(s, request.params.ref, proofOf(request.query, 'querystring')),
+        s.config.PUBLIC_BASE_URL,
+      ),
   });
 
   r.post('/api/public/v1/booking/:ref', {
@@ -231,9 +246,17 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
     config: { rateLimit: app.rateLimits.lookup },
     handler: async (request, reply) => {
       const phone = normalisePhone(request.body.passenger_phone);
-      if (!phone.ok) throw new ProblemError(400, 'validation_failed', phone.reason, { errors: [{ field: 'body.passenger_phone', message: phone.reason }] });
+      if (!phone.ok)
+        throw new ProblemError(400, 'validation_failed', phone.reason, {
+          errors: [{ field: 'body.passenger_phone', message: phone.reason }],
+        });
       // After the reply, whatever the phone: the answer and its timing say nothing about the booking.
-      afterReply(() => requestClaimLink(s, request.params.ref, phone.e164, { address: request.ip, sandbox: apiKeyOf(request)?.sandbox ?? false }));
+      afterReply(() =>
+        requestClaimLink(s, request.params.ref, phone.e164, {
+          address: request.ip,
+          sandbox: apiKeyOf(request)?.sandbox ?? false,
+        }),
+      );
       return reply.code(202).send({ status: 'link_sent_if_booking_phone' as const });
     },
   });

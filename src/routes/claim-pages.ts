@@ -16,7 +16,12 @@ import { text } from '../schemas/common.js';
 // takes charge of a booking made with their number, then tracks or cancels it. Forms, not JSON:
 // these are for people on a phone. Kept out of the OpenAPI document.
 
-const ClaimParams = z.object({ token: z.string().max(100).regex(/^[A-Za-z0-9_-]+$/) });
+const ClaimParams = z.object({
+  token: z
+    .string()
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
 const ClaimForm = z.object({ name: text(100).optional(), email: text(254).optional() });
 const CancelForm = z.object({ token: text(100), reason: text(300).optional() });
 
@@ -24,14 +29,25 @@ export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const limited = { rateLimit: app.rateLimits.lookup };
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   // A form that fails validation is a person's typo or a forged post: a page either way, never JSON.
   app.setErrorHandler((err, _request, reply) => {
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) throw err;
-    return sendPage(reply, messagePage(400, 'Check what you typed', html`<p>Something in the form could not be used. Go back and try again.</p>`));
+    return sendPage(
+      reply,
+      messagePage(
+        400,
+        'Check what you typed',
+        html`<p>Something in the form could not be used. Go back and try again.</p>`,
+      ),
+    );
   });
 
   r.get('/claim/:token', {
@@ -54,14 +70,25 @@ export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
           log: (message, err) => request.log.warn({ err }, message),
         });
         const booking = await findBooking(s.sql, claimed.ref);
-        return sendPage(reply, claimedPage({ booking: booking!, manageToken: claimed.manageToken, email: claimed.email, confirmationSent: claimed.confirmationSent }));
+        return sendPage(
+          reply,
+          claimedPage({
+            booking: booking!,
+            manageToken: claimed.manageToken,
+            email: claimed.email,
+            confirmationSent: claimed.confirmationSent,
+          }),
+        );
       } catch (err) {
         const refused = refusalProblem(err);
         if (!refused) throw err;
         if (refused.status === 410) return sendPage(reply, claimGonePage());
         const booking = await openClaim(s, token);
         if (!booking) return sendPage(reply, claimGonePage());
-        return sendPage(reply, claimPage({ token, booking, ...request.body, error: refused.message, status: refused.status }));
+        return sendPage(
+          reply,
+          claimPage({ token, booking, ...request.body, error: refused.message, status: refused.status }),
+        );
       }
     },
   });
@@ -71,7 +98,12 @@ export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
     config: limited,
     handler: async (request, reply) => {
       try {
-        const row = await cancelBooking(s, { ref: request.params.ref, proof: { token: request.body.token }, reason: request.body.reason?.trim() || null, by: 'passenger' });
+        const row = await cancelBooking(s, {
+          ref: request.params.ref,
+          proof: { token: request.body.token },
+          reason: request.body.reason?.trim() || null,
+          by: 'passenger',
+        });
         return sendPage(reply, cancelledPage(row));
       } catch (err) {
         const refused = refusalProblem(err);

@@ -77,7 +77,11 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       const b = request.body;
       const phone = phoneOrProblem(b.phone);
       const { caller } = request;
-      await admitApplication(s, { phone, rateKey: caller.rateKey, exempt: caller.kind === 'key' && caller.key.rateLimitExempt });
+      await admitApplication(s, {
+        phone,
+        rateKey: caller.rateKey,
+        exempt: caller.kind === 'key' && caller.key.rateLimitExempt,
+      });
       const result = await applyAsDriver(
         s,
         {
@@ -106,7 +110,9 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(201).send({
         driver_id: result.driverId,
         status: 'applicant' as const,
-        fleet_request: result.requestedFleetId ? { fleet_id: result.requestedFleetId, status: 'pending' as const } : null,
+        fleet_request: result.requestedFleetId
+          ? { fleet_id: result.requestedFleetId, status: 'pending' as const }
+          : null,
       });
     },
   });
@@ -140,13 +146,20 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     },
     config: limited,
     handler: async (request) => {
-      const { token, driverId } = await verifySignInCode(s, phoneOrProblem(request.body.phone), request.body.code, { address: request.ip });
+      const { token, driverId } = await verifySignInCode(s, phoneOrProblem(request.body.phone), request.body.code, {
+        address: request.ip,
+      });
       return { token, driver_id: driverId };
     },
   });
 
   r.post('/api/driver/sign-out', {
-    schema: { operationId: 'driverSignOut', tags, summary: 'End this session', response: { 204: NoContent, ...problemResponses(400, 401, 429) } },
+    schema: {
+      operationId: 'driverSignOut',
+      tags,
+      summary: 'End this session',
+      response: { 204: NoContent, ...problemResponses(400, 401, 429) },
+    },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
@@ -156,7 +169,12 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get('/api/driver/me', {
-    schema: { operationId: 'driverDashboard', tags, summary: 'The signed-in driver: status, rides, earnings, dead mileage, weeks, subscription, invoices', response: { 200: DriverDashboard, ...problemResponses(400, 401, 429) } },
+    schema: {
+      operationId: 'driverDashboard',
+      tags,
+      summary: 'The signed-in driver: status, rides, earnings, dead mileage, weeks, subscription, invoices',
+      response: { 200: DriverDashboard, ...problemResponses(400, 401, 429) },
+    },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -167,7 +185,13 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/availability', {
-    schema: { operationId: 'driverAvailability', tags, summary: 'Go online or offline', body: AvailabilityRequest, response: { 200: AvailabilityReply, ...problemResponses(400, 401, 403, 429) } },
+    schema: {
+      operationId: 'driverAvailability',
+      tags,
+      summary: 'Go online or offline',
+      body: AvailabilityRequest,
+      response: { 200: AvailabilityReply, ...problemResponses(400, 401, 403, 429) },
+    },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -179,7 +203,13 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/location', {
-    schema: { operationId: 'driverLocation', tags, summary: 'Where the driver is (browser geolocation, or a native app)', body: LocationRequest, response: { 204: NoContent, ...problemResponses(400, 401, 429) } },
+    schema: {
+      operationId: 'driverLocation',
+      tags,
+      summary: 'Where the driver is (browser geolocation, or a native app)',
+      body: LocationRequest,
+      response: { 204: NoContent, ...problemResponses(400, 401, 429) },
+    },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
@@ -189,7 +219,13 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.put('/api/driver/payment-options', {
-    schema: { operationId: 'driverPaymentOptions', tags, summary: 'How the driver takes payment (shown to their passengers)', body: PaymentOptionsRequest, response: { 200: PaymentOptionsRequest, ...problemResponses(400, 401, 403, 429) } },
+    schema: {
+      operationId: 'driverPaymentOptions',
+      tags,
+      summary: 'How the driver takes payment (shown to their passengers)',
+      body: PaymentOptionsRequest,
+      response: { 200: PaymentOptionsRequest, ...problemResponses(400, 401, 403, 429) },
+    },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -212,7 +248,9 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       const me = await signedInDriver(s, request);
       const jobs = await jobsFor(s, me.driverId);
       const open = jobs.filter((j) => j.offer === 'offered').map((j) => j.offer_id);
-      await offersSeen(s, me.driverId, open, (err, offerId) => request.log.warn({ err, offerId }, 'job card shown in the app: booking not told'));
+      await offersSeen(s, me.driverId, open, (err, offerId) =>
+        request.log.warn({ err, offerId }, 'job card shown in the app: booking not told'),
+      );
       return { jobs };
     },
   });
@@ -221,7 +259,8 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'driverUpcomingJobs',
       tags,
-      summary: 'The upcoming-jobs board: pre-booked jobs nobody holds yet that you could take ahead, soonest first, a page at a time',
+      summary:
+        'The upcoming-jobs board: pre-booked jobs nobody holds yet that you could take ahead, soonest first, a page at a time',
       querystring: UpcomingJobsQuery,
       response: { 200: UpcomingJobsReply, ...problemResponses(400, 401, 403, 429) },
     },
@@ -236,7 +275,8 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'driverClaimUpcomingJob',
       tags,
-      summary: 'Take a job from the board: it is yours as an accepted offer is (the passenger is told; confirm it on the day). Claiming again answers the same; 409 when another driver has it or you no longer fit',
+      summary:
+        'Take a job from the board: it is yours as an accepted offer is (the passenger is told; confirm it on the day). Claiming again answers the same; 409 when another driver has it or you no longer fit',
       params: UpcomingJobParams,
       response: { 200: UpcomingClaimReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
     },
@@ -249,27 +289,56 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/jobs/:offerId/respond', {
-    schema: { operationId: 'driverRespond', tags, summary: 'Accept or decline an offer', params: DriverJobParams, body: DriverRespondRequest, response: { 200: OfferResponseReply, ...problemResponses(400, 401, 403, 404, 409, 410, 429, 503) } },
+    schema: {
+      operationId: 'driverRespond',
+      tags,
+      summary: 'Accept or decline an offer',
+      params: DriverJobParams,
+      body: DriverRespondRequest,
+      response: { 200: OfferResponseReply, ...problemResponses(400, 401, 403, 404, 409, 410, 429, 503) },
+    },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
-      const { result, ref } = await respondToOffer(s, { offerId: request.params.offerId, driverId: me.driverId, decision: request.body.decision });
+      const { result, ref } = await respondToOffer(s, {
+        offerId: request.params.offerId,
+        driverId: me.driverId,
+        decision: request.body.decision,
+      });
       return { result, booking_reference: ref };
     },
   });
 
   r.post('/api/driver/jobs/:offerId/trip', {
-    schema: { operationId: 'driverTrip', tags, summary: 'Report the trip’s next step, or give the job back', params: DriverJobParams, body: DriverTripRequest, response: { 202: TripEventReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) } },
+    schema: {
+      operationId: 'driverTrip',
+      tags,
+      summary: 'Report the trip’s next step, or give the job back',
+      params: DriverJobParams,
+      body: DriverTripRequest,
+      response: { 202: TripEventReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
+    },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
-      const { ref, status } = await reportTrip(s, { offerId: request.params.offerId, driverId: me.driverId, event: request.body.event });
+      const { ref, status } = await reportTrip(s, {
+        offerId: request.params.offerId,
+        driverId: me.driverId,
+        event: request.body.event,
+      });
       return reply.code(202).send({ booking_reference: ref, event: request.body.event, status });
     },
   });
 
   r.post('/api/driver/jobs/:offerId/payment', {
-    schema: { operationId: 'driverPayment', tags, summary: 'Confirm what the passenger paid (once; an immutable payment record)', params: DriverJobParams, body: DriverPaymentRequest, response: { 200: SettlementReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) } },
+    schema: {
+      operationId: 'driverPayment',
+      tags,
+      summary: 'Confirm what the passenger paid (once; an immutable payment record)',
+      params: DriverJobParams,
+      body: DriverPaymentRequest,
+      response: { 200: SettlementReply, ...problemResponses(400, 401, 403, 404, 409, 429, 503) },
+    },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -281,7 +350,15 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
         reason,
         ...(amount === undefined ? {} : { amountPence: Math.round(amount * 100) }),
       });
-      return { booking_reference: ref, payment: { amount: payment.amountPence / 100, method: payment.method, recorded_at: payment.recordedAt, recorded_by: payment.recordedBy } };
+      return {
+        booking_reference: ref,
+        payment: {
+          amount: payment.amountPence / 100,
+          method: payment.method,
+          recorded_at: payment.recordedAt,
+          recorded_by: payment.recordedBy,
+        },
+      };
     },
   });
 }

@@ -36,7 +36,10 @@ import {
 
 function phoneOrProblem(input: string): string {
   const p = normalisePhone(input);
-  if (!p.ok) throw new ProblemError(400, 'validation_failed', `The phone number is not right: ${p.reason}.`, { errors: [{ field: 'body.phone', message: p.reason }] });
+  if (!p.ok)
+    throw new ProblemError(400, 'validation_failed', `The phone number is not right: ${p.reason}.`, {
+      errors: [{ field: 'body.phone', message: p.reason }],
+    });
   return p.e164;
 }
 
@@ -51,7 +54,12 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
   const slots = applicationUploadSlots(s.config);
 
   r.get('/api/driver/changes', {
-    schema: { operationId: 'driverChanges', tags, summary: 'The changes the signed-in driver sent: waiting for review, or decided in the last 30 days', response: { 200: DriverChangesReply, ...problemResponses(400, 401, 429) } },
+    schema: {
+      operationId: 'driverChanges',
+      tags,
+      summary: 'The changes the signed-in driver sent: waiting for review, or decided in the last 30 days',
+      response: { 200: DriverChangesReply, ...problemResponses(400, 401, 429) },
+    },
     config: limited,
     handler: async (request) => {
       const me = await signedInDriver(s, request);
@@ -74,24 +82,38 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
       const b = request.body;
-      const renewed = (x: typeof b.driver_licence) => x && { expires: x.expires, document: { contentType: x.document.content_type, base64: x.document.data_base64 } };
-      return reply.code(201).send(await submitLicenceRenewal(s, me.driverId, { driverLicence: renewed(b.driver_licence), vehicleLicence: renewed(b.vehicle_licence) }));
+      const renewed = (x: typeof b.driver_licence) =>
+        x && { expires: x.expires, document: { contentType: x.document.content_type, base64: x.document.data_base64 } };
+      return reply.code(201).send(
+        await submitLicenceRenewal(s, me.driverId, {
+          driverLicence: renewed(b.driver_licence),
+          vehicleLicence: renewed(b.vehicle_licence),
+        }),
+      );
     },
   });
 
   r.post('/api/driver/changes/vehicle', {
-    schema: { operationId: 'driverChangeVehicle', tags, summary: 'Send a changed vehicle (registration, colour, class, seats, wheelchair access) for staff to review', body: VehicleChangeRequest, response: { 201: DriverChangeReply, ...problemResponses(400, 401, 403, 429) } },
+    schema: {
+      operationId: 'driverChangeVehicle',
+      tags,
+      summary: 'Send a changed vehicle (registration, colour, class, seats, wheelchair access) for staff to review',
+      body: VehicleChangeRequest,
+      response: { 201: DriverChangeReply, ...problemResponses(400, 401, 403, 429) },
+    },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
       const b = request.body;
-      return reply.code(201).send(await submitVehicleChange(s, me.driverId, {
-        vehicleRegistration: b.vehicle_registration,
-        vehicleColour: b.vehicle_colour || null,
-        vehicleType: b.vehicle_type,
-        seats: b.seats,
-        wheelchairAccessible: b.wheelchair_accessible,
-      }));
+      return reply.code(201).send(
+        await submitVehicleChange(s, me.driverId, {
+          vehicleRegistration: b.vehicle_registration,
+          vehicleColour: b.vehicle_colour || null,
+          vehicleType: b.vehicle_type,
+          seats: b.seats,
+          wheelchairAccessible: b.wheelchair_accessible,
+        }),
+      );
     },
   });
 
@@ -99,7 +121,8 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'driverPhoneCode',
       tags,
-      summary: 'Text a code to the new phone number, to prove it is the driver’s (counted and capped as sign-in codes are)',
+      summary:
+        'Text a code to the new phone number, to prove it is the driver’s (counted and capped as sign-in codes are)',
       description:
         'Answered the same whether or not another driver uses the number: the code is texted and counted either way, and a number in use is refused (409 phone_in_use) only when its code is confirmed at POST /api/driver/changes/phone, so only whoever holds the phone learns it.',
       body: PhoneCodeRequest,
@@ -115,11 +138,21 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/driver/changes/phone', {
-    schema: { operationId: 'driverChangePhone', tags, summary: 'The code texted to the new phone: the change goes to staff to review', body: PhoneChangeRequest, response: { 201: DriverChangeReply, ...problemResponses(400, 401, 403, 409, 429) } },
+    schema: {
+      operationId: 'driverChangePhone',
+      tags,
+      summary: 'The code texted to the new phone: the change goes to staff to review',
+      body: PhoneChangeRequest,
+      response: { 201: DriverChangeReply, ...problemResponses(400, 401, 403, 409, 429) },
+    },
     config: limited,
     handler: async (request, reply) => {
       const me = await signedInDriver(s, request);
-      return reply.code(201).send(await submitPhoneChange(s, me.driverId, phoneOrProblem(request.body.phone), request.body.code, { address: request.ip }));
+      return reply.code(201).send(
+        await submitPhoneChange(s, me.driverId, phoneOrProblem(request.body.phone), request.body.code, {
+          address: request.ip,
+        }),
+      );
     },
   });
 
@@ -127,7 +160,12 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
   const staffLimited = { rateLimit: app.rateLimits.staff };
 
   r.get('/api/ops/driver-changes', {
-    schema: { operationId: 'opsDriverChanges', tags: ops, summary: 'Changes drivers sent that wait for review, oldest first, each beside the driver as on record', response: { 200: OpsDriverChangesReply, ...problemResponses(400, 401, 429) } },
+    schema: {
+      operationId: 'opsDriverChanges',
+      tags: ops,
+      summary: 'Changes drivers sent that wait for review, oldest first, each beside the driver as on record',
+      response: { 200: OpsDriverChangesReply, ...problemResponses(400, 401, 429) },
+    },
     config: staffLimited,
     handler: async (request) => {
       await staffMember(s, request);
@@ -136,7 +174,13 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get('/api/ops/driver-changes/:changeId/documents/:documentId', {
-    schema: { operationId: 'opsDriverChangeDocument', tags: ops, summary: 'A document sent with a change, to staff only (downloaded, never rendered inline)', params: ChangeDocumentParams, response: problemResponses(400, 401, 404, 429) },
+    schema: {
+      operationId: 'opsDriverChangeDocument',
+      tags: ops,
+      summary: 'A document sent with a change, to staff only (downloaded, never rendered inline)',
+      params: ChangeDocumentParams,
+      response: problemResponses(400, 401, 404, 429),
+    },
     config: staffLimited,
     handler: async (request, reply) => {
       await staffMember(s, request);
@@ -156,7 +200,8 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsDecideDriverChange',
       tags: ops,
-      summary: 'Approve a driver’s change (written onto their record; a renewed licence restarts the licence watch) or refuse it saying why; the driver is told by text and in the app (recorded)',
+      summary:
+        'Approve a driver’s change (written onto their record; a renewed licence restarts the licence watch) or refuse it saying why; the driver is told by text and in the app (recorded)',
       params: ChangeIdParams,
       body: ChangeDecisionRequest,
       response: { 200: z.object({ change: DriverChange }), ...problemResponses(400, 401, 404, 409, 429, 503) },
@@ -164,7 +209,15 @@ export async function driverChangeRoutes(app: FastifyInstance): Promise<void> {
     config: staffLimited,
     handler: async (request) => {
       const staff = await staffMember(s, request);
-      return { change: await decideDriverChange(s, staff, request.params.changeId, request.body.action, request.body.reason || null) };
+      return {
+        change: await decideDriverChange(
+          s,
+          staff,
+          request.params.changeId,
+          request.body.action,
+          request.body.reason || null,
+        ),
+      };
     },
   });
 }

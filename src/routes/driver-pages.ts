@@ -15,7 +15,13 @@ export async function driverPageRoutes(app: FastifyInstance): Promise<void> {
   const driverSide = { schema: { hide: true }, config: { rateLimit: app.rateLimits.driver } };
   const staffSide = { schema: { hide: true }, config: { rateLimit: app.rateLimits.staff } };
   app.get('/driver', { ...driverSide, handler: async (_request, reply) => sendPage(reply, renderDriverAppPage()) });
-  app.get('/drivers/apply', { ...driverSide, handler: async (_request, reply) => sendPage(reply, renderApplyPage(homeAreas())) });
+  app.get('/drivers/apply', {
+    ...driverSide,
+    handler: async (_request, reply) => sendPage(reply, renderApplyPage(homeAreas())),
+  });
   app.get('/ops', { ...staffSide, handler: async (_request, reply) => sendPage(reply, renderOpsPage()) });
-  app.get('/ops/bookings', { ...staffSide, handler: async (_request, reply) => sendPage(reply, renderOpsBookingsPage()) });
+  app.get('/ops/bookings', {
+    ...staffSide,
+    handler: async (_request, reply) => sendPage(reply, renderOpsBookingsPage()),
+  });
 }

@@ -78,7 +78,12 @@ export async function driverRoutes(app: FastifyInstance): Promise<void> {
       });
       return {
         booking_reference: ref,
-        payment: { amount: gbp(payment.amountPence), method: payment.method, recorded_at: payment.recordedAt, recorded_by: payment.recordedBy },
+        payment: {
+          amount: gbp(payment.amountPence),
+          method: payment.method,
+          recorded_at: payment.recordedAt,
+          recorded_by: payment.recordedBy,
+        },
       };
     },
   });

@@ -22,10 +22,20 @@ export async function metricsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
     const token = app.config.METRICS_TOKEN;
     if (!allowed(request, token)) {
-      if (token) throw new ProblemError(401, 'metrics_token_required', 'A valid metrics token is required.', { headers: { 'www-authenticate': 'Bearer' } });
-      throw new ProblemError(403, 'metrics_local_only', 'Metrics are served only to this machine (set METRICS_TOKEN to scrape from elsewhere).');
+      if (token)
+        throw new ProblemError(401, 'metrics_token_required', 'A valid metrics token is required.', {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+      throw new ProblemError(
+        403,
+        'metrics_local_only',
+        'Metrics are served only to this machine (set METRICS_TOKEN to scrape from elsewhere).',
+      );
     }
     const body = await app.metrics.registry.metrics();
-    return reply.header('content-type', app.metrics.registry.contentType).header('cache-control', 'no-store').send(body);
+    return reply
+      .header('content-type', app.metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(body);
   });
 }

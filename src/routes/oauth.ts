@@ -35,9 +35,14 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     // Counted like the @fastify/rate-limit group 'oauth' (same key), which cannot run this early.
     const { current, ttl } = await hitCounter(s.sql, `oauth:${request.caller.rateKey}`, 60_000);
     if (current > s.config.OAUTH_RATE_LIMIT_PER_MINUTE) {
-      throw new ProblemError(429, 'rate_limited', `Rate limit of ${s.config.OAUTH_RATE_LIMIT_PER_MINUTE} requests exceeded; retry in ${Math.ceil(ttl / 1000)} s.`, {
-        headers: { 'retry-after': String(Math.ceil(ttl / 1000)) },
-      });
+      throw new ProblemError(
+        429,
+        'rate_limited',
+        `Rate limit of ${s.config.OAUTH_RATE_LIMIT_PER_MINUTE} requests exceeded; retry in ${Math.ceil(ttl / 1000)} s.`,
+        {
+          headers: { 'retry-after': String(Math.ceil(ttl / 1000)) },
+        },
+      );
     }
     reply.hijack();
     if (rewriteTo) {
@@ -61,9 +66,13 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // --- Sign-in and consent pages. ---
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   const limited = { rateLimit: app.rateLimits.oauth };
 
   /** The interaction this browser is in, if it is the one the URL names. */
@@ -112,7 +121,10 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
           uid: details.uid,
           client,
           signedInAs: account.phone ?? account.email ?? '',
-          scopes: requestedScopes(details, resource).map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
+          scopes: requestedScopes(details, resource).map((scope) => ({
+            scope,
+            description: SCOPE_DESCRIPTIONS[scope],
+          })),
         }),
       );
     },
@@ -127,14 +139,21 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       const client = await clientFacts(details);
       const given = request.body.identifier;
       const read = readSignInIdentifier(given);
-      if (!read.ok) return sendPage(reply, signInPage({ uid: details.uid, client, identifier: given, error: `That ${read.reason}.`, status: 400 }));
+      if (!read.ok)
+        return sendPage(
+          reply,
+          signInPage({ uid: details.uid, client, identifier: given, error: `That ${read.reason}.`, status: 400 }),
+        );
       try {
         await sendPassengerSignInCode(s, read.identifier, { address: request.ip, interaction: details.uid });
       } catch (err) {
         // Refusals the passenger can act on (and "codes paused", 503) are shown on the page.
         const refused = refusalProblem(err);
         if (!refused || (refused.status >= 500 && refused.code !== 'codes_paused')) throw err;
-        return sendPage(reply, signInPage({ uid: details.uid, client, identifier: given, error: refused.message, status: refused.status }));
+        return sendPage(
+          reply,
+          signInPage({ uid: details.uid, client, identifier: given, error: refused.message, status: refused.status }),
+        );
       }
       return sendPage(reply, codePage({ uid: details.uid, client, identifier: read.identifier.value }));
     },
@@ -147,14 +166,35 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       const details = await interactionOf(request, reply, request.params.uid);
       if (!details) return sendPage(reply, interactionGonePage());
       const read = readSignInIdentifier(request.body.identifier);
-      if (!read.ok) return sendPage(reply, signInPage({ uid: details.uid, client: await clientFacts(details), error: `That ${read.reason}.`, status: 400 }));
+      if (!read.ok)
+        return sendPage(
+          reply,
+          signInPage({
+            uid: details.uid,
+            client: await clientFacts(details),
+            error: `That ${read.reason}.`,
+            status: 400,
+          }),
+        );
       try {
-        const account = await verifyPassengerSignInCode(s, read.identifier, request.body.code.trim(), { address: request.ip, interaction: details.uid });
+        const account = await verifyPassengerSignInCode(s, read.identifier, request.body.code.trim(), {
+          address: request.ip,
+          interaction: details.uid,
+        });
         return finish(request, reply, { login: { accountId: account.id } }, false);
       } catch (err) {
         const refused = refusalProblem(err);
         if (!refused || refused.status >= 500) throw err;
-        return sendPage(reply, codePage({ uid: details.uid, client: await clientFacts(details), identifier: read.identifier.value, error: refused.message, status: refused.status }));
+        return sendPage(
+          reply,
+          codePage({
+            uid: details.uid,
+            client: await clientFacts(details),
+            identifier: read.identifier.value,
+            error: refused.message,
+            status: refused.status,
+          }),
+        );
       }
     },
   });
@@ -164,17 +204,20 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     config: limited,
     handler: async (request, reply) => {
       const details = await interactionOf(request, reply, request.params.uid);
-      if (!details || details.prompt.name !== 'consent' || !details.session?.accountId) return sendPage(reply, interactionGonePage());
+      if (!details || details.prompt.name !== 'consent' || !details.session?.accountId)
+        return sendPage(reply, interactionGonePage());
       const missing = details.prompt.details as {
         missingOIDCScope?: string[];
         missingOIDCClaims?: string[];
         missingResourceScopes?: Record<string, string[]>;
       };
-      const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+      const grant =
+        (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
         new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) });
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
       if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+        grant.addResourceScope(indicator, scopes.join(' '));
       const grantId = await grant.save();
       return finish(request, reply, { consent: { grantId } }, true);
     },
@@ -186,16 +229,25 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const details = await interactionOf(request, reply, request.params.uid);
       if (!details) return sendPage(reply, interactionGonePage());
-      return finish(request, reply, { error: 'access_denied', error_description: 'The passenger did not allow access.' }, false);
+      return finish(
+        request,
+        reply,
+        { error: 'access_denied', error_description: 'The passenger did not allow access.' },
+        false,
+      );
     },
   });
 
   // Keep the route table honest: every protocol path the provider serves is under the /oauth/* hand-over.
-  for (const path of Object.values(OAUTH_ROUTES)) if (!path.startsWith('/oauth/')) throw new Error(`${path} is outside /oauth/`);
+  for (const path of Object.values(OAUTH_ROUTES))
+    if (!path.startsWith('/oauth/')) throw new Error(`${path} is outside /oauth/`);
 }
 
 /** The /mcp scopes this consent is asked for (those the client requested and does not hold yet). */
 function requestedScopes(details: Interaction, resource: string): McpScope[] {
-  const missing = (details.prompt.details as { missingResourceScopes?: Record<string, string[]> }).missingResourceScopes?.[resource] ?? [];
+  const missing =
+    (details.prompt.details as { missingResourceScopes?: Record<string, string[]> }).missingResourceScopes?.[
+      resource
+    ] ?? [];
   return MCP_SCOPES.filter((scope) => missing.includes(scope));
 }

@@ -5,7 +5,12 @@ import { z } from 'zod';
 import { ApiKeyStore } from '../auth/api-keys.js';
 import { problemResponses } from '../http/problem.js';
 import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
-import { answerFleetRequest, fleetRequestsFor, removeFleetDriver, type OperatorActor } from '../drivers/fleet-membership.js';
+import {
+  answerFleetRequest,
+  fleetRequestsFor,
+  removeFleetDriver,
+  type OperatorActor,
+} from '../drivers/fleet-membership.js';
 import { authenticateSender } from '../partners/auth.js';
 import { assignOperatorJob, fleetDrivers, operatorJobsOn } from '../partners/operator-fleet.js';
 import { operatorDashboard } from '../ops/operator-week.js';
@@ -38,7 +43,15 @@ const OperatorJobSchema = z
   .meta({ id: 'OperatorJob' });
 
 const FleetDriverSchema = z
-  .object({ id: z.string(), name: z.string(), vehicle: z.string(), plate: z.string(), seats: z.number().int(), wheelchairAccessible: z.boolean(), online: z.boolean() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    vehicle: z.string(),
+    plate: z.string(),
+    seats: z.number().int(),
+    wheelchairAccessible: z.boolean(),
+    online: z.boolean(),
+  })
   .meta({ id: 'FleetDriver' });
 
 const FleetRequestSchema = z
@@ -47,7 +60,9 @@ const FleetRequestSchema = z
     driverId: z.string(),
     name: z.string(),
     phone: z.string(),
-    driverStatus: z.enum(['applicant', 'approved', 'rejected', 'suspended']).describe('Only an approved driver can be given jobs'),
+    driverStatus: z
+      .enum(['applicant', 'approved', 'rejected', 'suspended'])
+      .describe('Only an approved driver can be given jobs'),
     tier: z.enum(['local', 'national', 'partner']),
     vehicle: z.string(),
     registration: z.string().nullable(),
@@ -62,7 +77,11 @@ const FleetRequestAnswerSchema = z
   .object({ id: z.string(), driverId: z.string(), status: z.enum(['granted', 'refused']), decidedAt: z.string() })
   .meta({ id: 'FleetRequestAnswer' });
 
-const driverIdParam = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be a driver id');
+const driverIdParam = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be a driver id');
 
 const security: Record<string, string[]>[] = [{ bearer: [] }, { apiKeyHeader: [] }];
 
@@ -70,21 +89,32 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const s = app.services;
   const keys = new ApiKeyStore(s.sql);
-  const operatorOf = (request: FastifyRequest) => authenticateSender(s, request, Buffer.alloc(0), { kinds: ['operator'], idHeaders: [], keys });
+  const operatorOf = (request: FastifyRequest) =>
+    authenticateSender(s, request, Buffer.alloc(0), { kinds: ['operator'], idHeaders: [], keys });
   const actorOf = async (request: FastifyRequest): Promise<OperatorActor> => ({
     operator: await operatorOf(request),
     keyId: request.caller.kind === 'key' ? request.caller.key.id : null,
   });
 
-  app.get('/operator', { schema: { hide: true }, config: { rateLimit: app.rateLimits.staff }, handler: async (_request, reply) => sendPage(reply, renderOperatorPage()) });
+  app.get('/operator', {
+    schema: { hide: true },
+    config: { rateLimit: app.rateLimits.staff },
+    handler: async (_request, reply) => sendPage(reply, renderOperatorPage()),
+  });
 
   r.get('/api/operator/dashboard', {
     schema: {
       operationId: 'getOperatorDashboard',
       tags: ['operators'],
-      summary: "Everything the operator's dashboard shows, in one request: a week of the operator's own jobs (seven London days from `from`, each job on its pickup day), its fleet and the drivers asking to join",
+      summary:
+        "Everything the operator's dashboard shows, in one request: a week of the operator's own jobs (seven London days from `from`, each job on its pickup day), its fleet and the drivers asking to join",
       description: 'The dashboard polls this one request to stay current.',
-      querystring: z.object({ from: z.iso.date('must be a date, e.g. 2026-12-24').optional().describe('The first of the seven days (Europe/London). Default: today') }),
+      querystring: z.object({
+        from: z.iso
+          .date('must be a date, e.g. 2026-12-24')
+          .optional()
+          .describe('The first of the seven days (Europe/London). Default: today'),
+      }),
       security,
       response: {
         200: z
@@ -92,8 +122,14 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
             operator: z.string(),
             today: z.string().describe('Today in Europe/London'),
             from: z.string(),
-            days: z.array(z.object({ date: z.string(), label: z.string().describe('e.g. Thu 26 Nov'), today: z.boolean() })),
-            jobs: z.array(OperatorJobSchema.extend({ day: z.string().describe('The London day of the pickup') }).meta({ id: 'OperatorWeekJob' })),
+            days: z.array(
+              z.object({ date: z.string(), label: z.string().describe('e.g. Thu 26 Nov'), today: z.boolean() }),
+            ),
+            jobs: z.array(
+              OperatorJobSchema.extend({ day: z.string().describe('The London day of the pickup') }).meta({
+                id: 'OperatorWeekJob',
+              }),
+            ),
             drivers: z.array(FleetDriverSchema),
             requests: z.array(FleetRequestSchema),
           })
@@ -110,9 +146,14 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       operationId: 'listOperatorJobs',
       tags: ['operators'],
       summary: "The operator's own jobs picking up on a day (Europe/London), by pickup time",
-      querystring: z.object({ day: z.iso.date('must be a date, e.g. 2026-12-24').optional().describe('Default: today in Europe/London') }),
+      querystring: z.object({
+        day: z.iso.date('must be a date, e.g. 2026-12-24').optional().describe('Default: today in Europe/London'),
+      }),
       security,
-      response: { 200: z.object({ operator: z.string(), day: z.string(), jobs: z.array(OperatorJobSchema) }), ...problemResponses(400, 401, 429) },
+      response: {
+        200: z.object({ operator: z.string(), day: z.string(), jobs: z.array(OperatorJobSchema) }),
+        ...problemResponses(400, 401, 429),
+      },
     },
     config: { rateLimit: app.rateLimits.staff },
     handler: async (request) => {
@@ -145,7 +186,8 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       response: { 200: OperatorJobSchema, ...problemResponses(400, 401, 404, 409, 429) },
     },
     config: { rateLimit: app.rateLimits.staff },
-    handler: async (request) => assignOperatorJob(s, await operatorOf(request), request.params.ref, request.body.driverId),
+    handler: async (request) =>
+      assignOperatorJob(s, await operatorOf(request), request.params.ref, request.body.driverId),
   });
 
   r.get('/api/operator/fleet-requests', {
@@ -166,12 +208,22 @@ export async function operatorDashboardRoutes(app: FastifyInstance): Promise<voi
       tags: ['operators'],
       summary: 'Accept a driver into your fleet, or refuse them (recorded with your key and the time)',
       params: z.object({ requestId: z.string().regex(/^\d{1,18}$/, 'must be a request id') }),
-      body: z.object({ decision: z.enum(['accept', 'refuse']), reason: text(500).trim().min(3, 'say why').nullable().default(null) }),
+      body: z.object({
+        decision: z.enum(['accept', 'refuse']),
+        reason: text(500).trim().min(3, 'say why').nullable().default(null),
+      }),
       security,
       response: { 200: FleetRequestAnswerSchema, ...problemResponses(400, 401, 404, 409, 429) },
     },
     config: { rateLimit: app.rateLimits.staff },
-    handler: async (request) => answerFleetRequest(s, await actorOf(request), request.params.requestId, request.body.decision, request.body.reason),
+    handler: async (request) =>
+      answerFleetRequest(
+        s,
+        await actorOf(request),
+        request.params.requestId,
+        request.body.decision,
+        request.body.reason,
+      ),
   });
 
   r.delete('/api/operator/drivers/:driverId', {

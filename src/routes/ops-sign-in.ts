@@ -32,12 +32,17 @@ export async function opsSignInRoutes(app: FastifyInstance): Promise<void> {
       return {
         codes_today: { sms: await codesToday(s.sql, 'sms'), email: await codesToday(s.sql, 'email') },
         daily_ceiling: { sms: s.config.SIGN_IN_SMS_PER_DAY, email: s.config.SIGN_IN_EMAILS_PER_DAY },
-        new_recipient_limit: { sms: newRecipientLimit(dailyCeiling(s.config, 'sms')), email: newRecipientLimit(dailyCeiling(s.config, 'email')) },
+        new_recipient_limit: {
+          sms: newRecipientLimit(dailyCeiling(s.config, 'sms')),
+          email: newRecipientLimit(dailyCeiling(s.config, 'email')),
+        },
         lockouts: locks.map((l) => ({
           subject: l.subject,
           address: l.address,
           locked_until: l.lockedUntil.toISOString(),
-          locked_until_london: DateTime.fromJSDate(l.lockedUntil, { zone: 'Europe/London' }).toFormat('d LLL yyyy HH:mm'),
+          locked_until_london: DateTime.fromJSDate(l.lockedUntil, { zone: 'Europe/London' }).toFormat(
+            'd LLL yyyy HH:mm',
+          ),
           locks_in_a_row: l.lockouts,
           last_failure_at: l.lastFailureAt.toISOString(),
           last_address: l.address,
@@ -50,7 +55,8 @@ export async function opsSignInRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsSignInUnlock',
       tags: ['ops'],
-      summary: 'Clear a sign-in (recorded with who and why): its locks from every address and its phone’s or mailbox’s code allowances',
+      summary:
+        'Clear a sign-in (recorded with who and why): its locks from every address and its phone’s or mailbox’s code allowances',
       description:
         'For a passenger or driver who calls in. Deletes every lock and wrong-code count of the identifier (from any address) and every code allowance of its phone or mailbox (per address and across addresses), so the next code is sent at once. `unlocked` is true when anything was cleared (then recorded in staff_actions as sign_in.unlock).',
       body: SignInUnlockRequest,
@@ -63,7 +69,11 @@ export async function opsSignInRoutes(app: FastifyInstance): Promise<void> {
       const { cleared, locks, allowances } = await clearSignIn(s, subject);
       if (cleared) {
         await recordStaffAction(s.sql, {
-          staffId: staff.id, action: 'sign_in.unlock', subjectKind: 'sign_in', subjectId: subject, reason,
+          staffId: staff.id,
+          action: 'sign_in.unlock',
+          subjectKind: 'sign_in',
+          subjectId: subject,
+          reason,
           details: { locks_cleared: locks, allowances_cleared: allowances },
         });
       }

@@ -12,12 +12,20 @@ import { OpsBoard, OpsBoardQuery, OpsBookingStory, OpsDecisionLog, OpsDecisionQu
 const OpsBoardPageQuery = OpsBoardQuery.extend({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  q: text(64).trim().optional().describe('Find bookings, open or closed, whenever their pickup: by reference (or its start), passenger phone as typed (07400 123456), or a partner’s jobRef'),
+  q: text(64)
+    .trim()
+    .optional()
+    .describe(
+      'Find bookings, open or closed, whenever their pickup: by reference (or its start), passenger phone as typed (07400 123456), or a partner’s jobRef',
+    ),
 });
 
 const OpsBoardPage = OpsBoard.extend({
   q: z.string().nullable().describe('The search, when one was asked'),
-  total: z.number().int().describe('Bookings on every page: live ones in the window (of the status asked), or those the search found'),
+  total: z
+    .number()
+    .int()
+    .describe('Bookings on every page: live ones in the window (of the status asked), or those the search found'),
   limit: z.number().int(),
   offset: z.number().int(),
   next_offset: z.number().int().nullable().describe('The next page’s offset; null on the last'),
@@ -38,8 +46,10 @@ export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsListBookings',
       tags,
-      summary: 'Live bookings by status and pickup time: those without a driver first, nearest pickup first; or, with q, every booking found by reference, phone or jobRef',
-      description: 'A page at a time (limit, 50 by default, and offset), with the total on every page. With q the window and status are ignored: open and closed bookings, most recent pickup first.',
+      summary:
+        'Live bookings by status and pickup time: those without a driver first, nearest pickup first; or, with q, every booking found by reference, phone or jobRef',
+      description:
+        'A page at a time (limit, 50 by default, and offset), with the total on every page. With q the window and status are ignored: open and closed bookings, most recent pickup first.',
       querystring: OpsBoardPageQuery,
       response: { 200: OpsBoardPage, ...problemResponses(400, 401, 429) },
     },
@@ -47,7 +57,14 @@ export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) => {
       await staffMember(s, request);
       const q = request.query;
-      return opsBoard(s, { status: q.status, hoursBack: q.hours_back, hoursAhead: q.hours_ahead, limit: q.limit, offset: q.offset, q: q.q });
+      return opsBoard(s, {
+        status: q.status,
+        hoursBack: q.hours_back,
+        hoursAhead: q.hours_ahead,
+        limit: q.limit,
+        offset: q.offset,
+        q: q.q,
+      });
     },
   });
 
@@ -55,7 +72,8 @@ export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsGetBookingStory',
       tags,
-      summary: 'A booking’s whole story: the booking, its status changes, dispatch rounds, offers, messages sent and payment records',
+      summary:
+        'A booking’s whole story: the booking, its status changes, dispatch rounds, offers, messages sent and payment records',
       params: BookingRefParams,
       response: { 200: OpsBookingStory, ...problemResponses(400, 401, 404, 429) },
     },
@@ -72,7 +90,8 @@ export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsGetBookingDecisions',
       tags,
-      summary: 'The dispatch decision log: every driver considered, why skipped, offered, declined, timed out; with driver_id, why that driver was or was not offered the job',
+      summary:
+        'The dispatch decision log: every driver considered, why skipped, offered, declined, timed out; with driver_id, why that driver was or was not offered the job',
       params: BookingRefParams,
       querystring: OpsDecisionQuery,
       response: { 200: OpsDecisionLog, ...problemResponses(400, 401, 404, 429) },
@@ -82,7 +101,8 @@ export async function opsViewRoutes(app: FastifyInstance): Promise<void> {
       await staffMember(s, request);
       const result = await decisionLog(s, request.params.ref, request.query.driver_id ?? null);
       if (result.found === 'no_booking') throw noBooking(request.params.ref);
-      if (result.found === 'no_driver') throw new ProblemError(404, 'driver_not_found', `No driver ${request.query.driver_id ?? ''}.`);
+      if (result.found === 'no_driver')
+        throw new ProblemError(404, 'driver_not_found', `No driver ${request.query.driver_id ?? ''}.`);
       return result.log;
     },
   });

@@ -23,7 +23,16 @@ import {
 } from '../schemas/drivers.js';
 import { gbp, text } from '../schemas/common.js';
 import { BookingRefParams, BookingView } from '../schemas/booking.js';
-import { EndTripReply, EndTripRequest, OpsAmendRequest, OpsCancelRequest, OpsOfferReply, OpsOfferRequest, OpsReleaseReply, OpsReleaseRequest } from '../schemas/ops.js';
+import {
+  EndTripReply,
+  EndTripRequest,
+  OpsAmendRequest,
+  OpsCancelRequest,
+  OpsOfferReply,
+  OpsOfferRequest,
+  OpsReleaseReply,
+  OpsReleaseRequest,
+} from '../schemas/ops.js';
 import { amendAsOps } from '../bookings/amend-as-ops.js';
 import { cancelAsOps } from '../bookings/cancel.js';
 import { endTrip } from '../bookings/end-trip.js';
@@ -46,8 +55,16 @@ import { isWorkflowGone } from '../temporal/refusals.js';
 const DocumentParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/), documentId: text(20).regex(/^\d+$/) });
 
 const DriverPageQuery = z.object({
-  status: z.enum(['applicant', 'approved', 'rejected', 'suspended']).optional().describe('Default: every status, newest first'),
-  q: text(100).trim().optional().describe('Search: words of the name (or email, id, registration), or a phone number as typed (07400 123456, +44 7400 123456, or part of one)'),
+  status: z
+    .enum(['applicant', 'approved', 'rejected', 'suspended'])
+    .optional()
+    .describe('Default: every status, newest first'),
+  q: text(100)
+    .trim()
+    .optional()
+    .describe(
+      'Search: words of the name (or email, id, registration), or a phone number as typed (07400 123456, +44 7400 123456, or part of one)',
+    ),
   limit: z.coerce.number().int().min(1).max(DRIVER_PAGE_MAX).default(DRIVER_PAGE_DEFAULT),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
@@ -81,8 +98,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsListDrivers',
       tags,
-      summary: 'A page of drivers, by status (applicants oldest first, in line; the rest by name), searched by name or phone, each with its documents, staff actions and fleet history',
-      description: 'One request per look, however many drivers: the console pages with limit and offset (50 a page by default, at most 200) and says how many match in total.',
+      summary:
+        'A page of drivers, by status (applicants oldest first, in line; the rest by name), searched by name or phone, each with its documents, staff actions and fleet history',
+      description:
+        'One request per look, however many drivers: the console pages with limit and offset (50 a page by default, at most 200) and says how many match in total.',
       querystring: DriverPageQuery,
       response: { 200: OpsDriverPage, ...problemResponses(400, 401, 429) },
     },
@@ -94,7 +113,13 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get('/api/ops/drivers/:driverId', {
-    schema: { operationId: 'opsGetDriver', tags, summary: 'One driver: details, documents (metadata) and every staff action on them', params: DriverIdParams, response: { 200: OpsDriverDetail, ...problemResponses(400, 401, 404, 429) } },
+    schema: {
+      operationId: 'opsGetDriver',
+      tags,
+      summary: 'One driver: details, documents (metadata) and every staff action on them',
+      params: DriverIdParams,
+      response: { 200: OpsDriverDetail, ...problemResponses(400, 401, 404, 429) },
+    },
     config: limited,
     handler: async (request) => {
       await staffMember(s, request);
@@ -107,19 +132,50 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
         driver: driverSummary(d, fleet.requests.find((x) => x.status === 'pending')?.fleet_id ?? null),
         fleet: {
           requests: fleet.requests.map((x) => ({
-            id: x.id, fleet_id: x.fleet_id, fleet_name: x.fleet_name, status: x.status,
-            requested_at: x.requested_at.toISOString(), decided_at: x.decided_at?.toISOString() ?? null,
+            id: x.id,
+            fleet_id: x.fleet_id,
+            fleet_name: x.fleet_name,
+            status: x.status,
+            requested_at: x.requested_at.toISOString(),
+            decided_at: x.decided_at?.toISOString() ?? null,
           })),
-          history: fleet.events.map((e) => ({ event: e.event, fleet_id: e.fleet_id, by_kind: e.by_kind, by: e.by_name, reason: e.reason, at: e.at.toISOString() })),
+          history: fleet.events.map((e) => ({
+            event: e.event,
+            fleet_id: e.fleet_id,
+            by_kind: e.by_kind,
+            by: e.by_name,
+            reason: e.reason,
+            at: e.at.toISOString(),
+          })),
         },
-        documents: documents.map((x) => ({ id: x.id, kind: x.kind, content_type: x.content_type, size_bytes: x.size_bytes, sha256: x.sha256, uploaded_at: x.uploaded_at.toISOString() })),
-        actions: actions.map((a) => ({ action: a.action, reason: a.reason, by: a.staff_name, role: a.staff_role, at: a.at.toISOString(), details: a.details })),
+        documents: documents.map((x) => ({
+          id: x.id,
+          kind: x.kind,
+          content_type: x.content_type,
+          size_bytes: x.size_bytes,
+          sha256: x.sha256,
+          uploaded_at: x.uploaded_at.toISOString(),
+        })),
+        actions: actions.map((a) => ({
+          action: a.action,
+          reason: a.reason,
+          by: a.staff_name,
+          role: a.staff_role,
+          at: a.at.toISOString(),
+          details: a.details,
+        })),
       };
     },
   });
 
   r.get('/api/ops/drivers/:driverId/documents/:documentId', {
-    schema: { operationId: 'opsGetDriverDocument', tags, summary: 'A licensing document, to staff only (downloaded, never rendered inline)', params: DocumentParams, response: problemResponses(400, 401, 404, 429) },
+    schema: {
+      operationId: 'opsGetDriverDocument',
+      tags,
+      summary: 'A licensing document, to staff only (downloaded, never rendered inline)',
+      params: DocumentParams,
+      response: problemResponses(400, 401, 404, 429),
+    },
     config: limited,
     handler: async (request, reply) => {
       await staffMember(s, request);
@@ -139,7 +195,8 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsDecideDriver',
       tags,
-      summary: 'Approve or reject an applicant (and, on approval, grant the fleet they asked to join); suspend or reinstate a driver (recorded with who, when and why)',
+      summary:
+        'Approve or reject an applicant (and, on approval, grant the fleet they asked to join); suspend or reinstate a driver (recorded with who, when and why)',
       params: DriverIdParams,
       body: DriverDecisionRequest,
       response: { 200: OpsDecisionReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
@@ -149,7 +206,9 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       const staff = await staffMember(s, request);
       const { action, reason, grant_fleet_id: grantFleetId } = request.body;
       if (action !== 'approve' && !reason) {
-        throw new ProblemError(400, 'validation_failed', `Say why (${action}).`, { errors: [{ field: 'body.reason', message: 'is required' }] });
+        throw new ProblemError(400, 'validation_failed', `Say why (${action}).`, {
+          errors: [{ field: 'body.reason', message: 'is required' }],
+        });
       }
       const d = await decideDriver(s, staff, request.params.driverId, action, reason, grantFleetId);
       return { driver: driverSummary(d, (await pendingFleetRequest(s.sql, d.id))?.fleet_id ?? null) };
@@ -160,8 +219,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsCancelBooking',
       tags,
-      summary: 'Cancel a live booking, saying why (recorded); the passenger is told it was cancelled by Direct Taxi operations, the driver that it is cancelled',
-      description: 'Idempotent: a cancelled booking answers the same. A completed booking is 409 booking_closed; one with the passenger on board is 409 trip_in_progress (end the trip instead).',
+      summary:
+        'Cancel a live booking, saying why (recorded); the passenger is told it was cancelled by Direct Taxi operations, the driver that it is cancelled',
+      description:
+        'Idempotent: a cancelled booking answers the same. A completed booking is 409 booking_closed; one with the passenger on board is 409 trip_in_progress (end the trip instead).',
       params: BookingRefParams,
       body: OpsCancelRequest,
       response: { 200: BookingView, ...problemResponses(400, 401, 404, 409, 429, 503) },
@@ -169,7 +230,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     config: limited,
     handler: async (request) => {
       const staff = await staffMember(s, request);
-      return presentBooking(await cancelAsOps(s, staff, request.params.ref, request.body.reason), s.config.PUBLIC_BASE_URL);
+      return presentBooking(
+        await cancelAsOps(s, staff, request.params.ref, request.body.reason),
+        s.config.PUBLIC_BASE_URL,
+      );
     },
   });
 
@@ -177,8 +241,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsAmendBooking',
       tags,
-      summary: 'Change a live booking\'s pickup time, pickup or drop-off, saying why (recorded); priced again on the tariff, the passenger texted the booking as it now stands',
-      description: 'A new pickup or drop-off takes the job off a driver holding it (they are told) and dispatches it again; a new time keeps a driver who still fits. 409 too_late_to_amend once the passenger is on board, amend_driver_on_the_way for a new place once the driver is on the way. A place the geocoder cannot place is 422 with suggestions, as for a quote.',
+      summary:
+        "Change a live booking's pickup time, pickup or drop-off, saying why (recorded); priced again on the tariff, the passenger texted the booking as it now stands",
+      description:
+        'A new pickup or drop-off takes the job off a driver holding it (they are told) and dispatches it again; a new time keeps a driver who still fits. 409 too_late_to_amend once the passenger is on board, amend_driver_on_the_way for a new place once the driver is on the way. A place the geocoder cannot place is 422 with suggestions, as for a quote.',
       params: BookingRefParams,
       body: OpsAmendRequest,
       response: { 200: BookingView, ...problemResponses(400, 401, 404, 409, 422, 429, 503) },
@@ -187,7 +253,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const staff = await staffMember(s, request);
       const { pickup, dropoff, pickup_at: pickupAt, reason } = request.body;
-      return presentBooking(await amendAsOps(s, staff, request.params.ref, { pickup, dropoff, pickupAt, reason }), s.config.PUBLIC_BASE_URL);
+      return presentBooking(
+        await amendAsOps(s, staff, request.params.ref, { pickup, dropoff, pickupAt, reason }),
+        s.config.PUBLIC_BASE_URL,
+      );
     },
   });
 
@@ -195,8 +264,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsOfferToDriver',
       tags,
-      summary: 'Offer a booking nobody holds to a driver you name (recorded); they get the job card and answer in the app',
-      description: 'Answered once the card is out. A decline or silence puts the booking back in the cascade. 409 already_assigned when a driver holds it (release them first), driver_busy when the named driver holds another card or a job at that time, driver_cannot_work when they are not approved; 404 driver_not_found.',
+      summary:
+        'Offer a booking nobody holds to a driver you name (recorded); they get the job card and answer in the app',
+      description:
+        'Answered once the card is out. A decline or silence puts the booking back in the cascade. 409 already_assigned when a driver holds it (release them first), driver_busy when the named driver holds another card or a job at that time, driver_cannot_work when they are not approved; 404 driver_not_found.',
       params: BookingRefParams,
       body: OpsOfferRequest,
       response: { 200: OpsOfferReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
@@ -205,7 +276,11 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const staff = await staffMember(s, request);
       const state = await offerToDriverAsOps(s, staff, request.params.ref, request.body.driver_id, request.body.reason);
-      return { booking_reference: state.ref, offered_to: request.body.driver_id, offer_expires_at: state.offer?.expiresAt ?? '' };
+      return {
+        booking_reference: state.ref,
+        offered_to: request.body.driver_id,
+        offer_expires_at: state.offer?.expiresAt ?? '',
+      };
     },
   });
 
@@ -213,8 +288,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsReleaseDriver',
       tags,
-      summary: 'Take the job off the driver who holds it (recorded) and dispatch it again; the driver and the passenger are told',
-      description: 'For a driver stuck, unreachable or no longer right for the job, before the passenger is on board (then 409 trip_in_progress: end the trip). A booking no driver holds is 409 no_driver_to_release.',
+      summary:
+        'Take the job off the driver who holds it (recorded) and dispatch it again; the driver and the passenger are told',
+      description:
+        'For a driver stuck, unreachable or no longer right for the job, before the passenger is on board (then 409 trip_in_progress: end the trip). A booking no driver holds is 409 no_driver_to_release.',
       params: BookingRefParams,
       body: OpsReleaseRequest,
       response: { 200: OpsReleaseReply, ...problemResponses(400, 401, 404, 409, 429, 503) },
@@ -231,7 +308,8 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsEndTrip',
       tags,
-      summary: 'End a trip with the passenger on board: completed and settled as ops say (an immutable payment record, recorded by ops)',
+      summary:
+        'End a trip with the passenger on board: completed and settled as ops say (an immutable payment record, recorded by ops)',
       description:
         'For a trip that cannot be finished from the driver side (its driver suspended, their app broken). settlement is what was received ({amount, method}) or {nothing_due: true, reason}. The passenger and the driver are texted how it was settled. A completed trip not yet settled is settled the same way. Anything else is 409 (trip_not_in_progress, trip_already_settled). Idempotent: a repeat answers the first record with ended_now false.',
       params: BookingRefParams,
@@ -244,13 +322,21 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       const { reason, settlement } = request.body;
       const { ref, payment, endedNow } = await endTrip(s, staff, request.params.ref, {
         reason,
-        settlement: 'nothing_due' in settlement ? { nothingDue: settlement.reason } : { amountPence: Math.round(settlement.amount * 100), method: settlement.method },
+        settlement:
+          'nothing_due' in settlement
+            ? { nothingDue: settlement.reason }
+            : { amountPence: Math.round(settlement.amount * 100), method: settlement.method },
       });
       return {
         booking_reference: ref,
         status: 'completed' as const,
         nothing_due: payment.method === NOTHING_DUE,
-        payment: { amount: gbp(payment.amountPence), method: payment.method, recorded_at: payment.recordedAt, recorded_by: payment.recordedBy },
+        payment: {
+          amount: gbp(payment.amountPence),
+          method: payment.method,
+          recorded_at: payment.recordedAt,
+          recorded_by: payment.recordedBy,
+        },
         ended_now: endedNow,
       };
     },
@@ -261,7 +347,8 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'opsExtendTrial',
       tags,
       summary: 'Extend a driver’s free trial (administrators only)',
-      description: 'At most 90 days at a time, and a trial of at most 365 days in all (90 or 30 days free, then every extension): 422 beyond either. A trial that has ended is not extended (409).',
+      description:
+        'At most 90 days at a time, and a trial of at most 365 days in all (90 or 30 days free, then every extension): 422 beyond either. A trial that has ended is not extended (409).',
       params: DriverIdParams,
       body: TrialExtensionRequest,
       response: { 200: TrialExtensionReply, ...problemResponses(400, 401, 403, 404, 409, 422, 429, 503) },
@@ -272,12 +359,23 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       const { days, reason } = request.body;
       try {
         const state = await extendTrial(s.temporal, request.params.driverId, { days, reason, by: staff.name });
-        await recordStaffAction(s.sql, { staffId: staff.id, action: 'trial.extend', subjectKind: 'driver', subjectId: request.params.driverId, reason, details: { days } });
+        await recordStaffAction(s.sql, {
+          staffId: staff.id,
+          action: 'trial.extend',
+          subjectKind: 'driver',
+          subjectId: request.params.driverId,
+          reason,
+          details: { days },
+        });
         return { trial_ends_at: state.trialEndsAt, trial_days_remaining: state.trialDaysRemaining };
       } catch (err) {
         // The subscription workflow's own refusals (trial ended, a bad or too long extension) are
         // mapped with every workflow's, in src/temporal/refusals.ts.
-        if (isWorkflowGone(err)) throw Refusal.notFound('no_subscription', `Driver ${request.params.driverId} has no subscription (not approved yet?).`);
+        if (isWorkflowGone(err))
+          throw Refusal.notFound(
+            'no_subscription',
+            `Driver ${request.params.driverId} has no subscription (not approved yet?).`,
+          );
         throw err;
       }
     },
@@ -301,7 +399,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       if (email) who = { email };
       else {
         const p = normalisePhone(phone ?? '');
-        if (!p.ok) throw new ProblemError(400, 'validation_failed', p.reason, { errors: [{ field: 'body.phone', message: p.reason }] });
+        if (!p.ok)
+          throw new ProblemError(400, 'validation_failed', p.reason, {
+            errors: [{ field: 'body.phone', message: p.reason }],
+          });
         who = { phone: p.e164 };
       }
       const blockedKey = await setPassengerBlocked(s.sql, staff, who, action === 'block', reason);
@@ -313,8 +414,10 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'opsApproveRateOverride',
       tags,
-      summary: 'Approve a driver’s or partner’s own rate against the council tariff (the approver and time are part of the record)',
-      description: 'The driver or partner must exist (404 otherwise). The adjustment is from -50% to +100% on the meter, the minimum fare at most 200 GBP, and the window one the rate can be in force in: it starts within 366 days and, if it ends, ends in the future and after it starts (400 naming the field otherwise).',
+      summary:
+        'Approve a driver’s or partner’s own rate against the council tariff (the approver and time are part of the record)',
+      description:
+        'The driver or partner must exist (404 otherwise). The adjustment is from -50% to +100% on the meter, the minimum fare at most 200 GBP, and the window one the rate can be in force in: it starts within 366 days and, if it ends, ends in the future and after it starts (400 naming the field otherwise).',
       body: RateOverrideRequest,
       response: { 201: RateOverrideReply, ...problemResponses(400, 401, 404, 429) },
     },
@@ -333,8 +436,13 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
         reason: b.reason,
       });
       return reply.code(201).send({
-        id: o.id, scope: o.scope, subject_id: o.subjectId, adjustment_basis_points: o.adjustmentBasisPoints,
-        minimum_fare_pence: o.minimumFarePence, approved_by: o.approvedBy, approved_at: o.approvedAt,
+        id: o.id,
+        scope: o.scope,
+        subject_id: o.subjectId,
+        adjustment_basis_points: o.adjustmentBasisPoints,
+        minimum_fare_pence: o.minimumFarePence,
+        approved_by: o.approvedBy,
+        approved_at: o.approvedAt,
       });
     },
   });

@@ -15,7 +15,13 @@ import { html } from '../pages/escape-html.js';
 import { invalidJobLinkPage, jobNotFoundPage, renderJobCardPage } from '../pages/job-card-page.js';
 import { messagePage } from '../pages/layout.js';
 import { sendPage } from '../pages/send-page.js';
-import { bookingNotFoundPage, renderTrackPage, showsDriverPosition, trackStatus, TrackStatus } from '../pages/track-page.js';
+import {
+  bookingNotFoundPage,
+  renderTrackPage,
+  showsDriverPosition,
+  trackStatus,
+  TrackStatus,
+} from '../pages/track-page.js';
 import { toProblemError } from '../plugins/error-handler.js';
 import { findQuote } from '../quotes/store.js';
 import { BookingRefParams } from '../schemas/booking.js';
@@ -35,7 +41,11 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
 
   // The tracking page polls this; a JSON endpoint, so its errors stay problem details.
   app.withTypeProvider<ZodTypeProvider>().get('/track/:ref/status.json', {
-    schema: { hide: true, params: BookingRefParams, response: { 200: TrackStatus, ...problemResponses(400, 404, 429) } },
+    schema: {
+      hide: true,
+      params: BookingRefParams,
+      response: { 200: TrackStatus, ...problemResponses(400, 404, 429) },
+    },
     config: { rateLimit: app.rateLimits.lookup },
     handler: async (request, reply) => {
       const row = await findBooking(s.sql, request.params.ref);
@@ -54,8 +64,16 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
       if (problem.status >= 500) request.log.error({ err }, 'page failed');
       const page =
         problem.status >= 500
-          ? messagePage(problem.status, 'Something went wrong', html`<p>Please try again in a moment. If it keeps happening, quote reference ${request.id}.</p>`)
-          : messagePage(problem.status, 'Page not available', html`<p>${problem.message}</p><p>Check the link you were sent.</p>`);
+          ? messagePage(
+              problem.status,
+              'Something went wrong',
+              html`<p>Please try again in a moment. If it keeps happening, quote reference ${request.id}.</p>`,
+            )
+          : messagePage(
+              problem.status,
+              'Page not available',
+              html`<p>${problem.message}</p><p>Check the link you were sent.</p>`,
+            );
       return sendPage(reply, page);
     });
     const r = pages.withTypeProvider<ZodTypeProvider>();
@@ -76,13 +94,19 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
       handler: async (request, reply) => {
         const { ref } = request.params;
         const row = BOOKING_REF_PATTERN.test(ref) ? await findBooking(s.sql, ref) : null;
-        const page = row ? renderTrackPage(await liveStatus(row), { pickup: row.pickup, tileUrl: s.config.MAP_TILE_URL }) : bookingNotFoundPage();
+        const page = row
+          ? renderTrackPage(await liveStatus(row), { pickup: row.pickup, tileUrl: s.config.MAP_TILE_URL })
+          : bookingNotFoundPage();
         return sendPage(reply, page);
       },
     });
 
     r.get('/driver/jobs/:offerId', {
-      schema: { hide: true, params: z.object({ offerId: z.string().max(120) }), querystring: z.object({ t: z.string().max(100).optional() }) },
+      schema: {
+        hide: true,
+        params: z.object({ offerId: z.string().max(120) }),
+        querystring: z.object({ t: z.string().max(100).optional() }),
+      },
       config: { rateLimit: app.rateLimits.driver },
       handler: async (request, reply) => {
         const { offerId } = request.params;
@@ -93,8 +117,14 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
         if (offer) await assertDriverMayWork(s, offer.driver_id);
         const booking = offer && (await findBooking(s.sql, offer.booking_ref));
         // The driver is looking: their card gets its full window. Never in the way of showing it.
-        if (offer && booking) await offersSeen(s, offer.driver_id, [offer.id], (err) => request.log.warn({ err, offerId }, 'job card seen: booking not told'));
-        return sendPage(reply, offer && booking ? renderJobCardPage({ offer, booking, token, now: s.now() }) : jobNotFoundPage());
+        if (offer && booking)
+          await offersSeen(s, offer.driver_id, [offer.id], (err) =>
+            request.log.warn({ err, offerId }, 'job card seen: booking not told'),
+          );
+        return sendPage(
+          reply,
+          offer && booking ? renderJobCardPage({ offer, booking, token, now: s.now() }) : jobNotFoundPage(),
+        );
       },
     });
   });

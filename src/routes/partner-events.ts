@@ -8,7 +8,14 @@ import { isStandardWebhook, receiveExchangeEvent } from '../exchange/inbound.js'
 import { applyFleetStatus } from '../partners/fleet-status.js';
 import { parseJsonBytes, rawBody, readJsonAsBytes } from '../partners/raw-body.js';
 import type { Partner } from '../partners/store.js';
-import { listEvents, registerCallback, replayEvent, rotateWebhookSecret, unregisterCallback, webhookRegistration } from '../partners/webhooks.js';
+import {
+  listEvents,
+  registerCallback,
+  replayEvent,
+  rotateWebhookSecret,
+  unregisterCallback,
+  webhookRegistration,
+} from '../partners/webhooks.js';
 import {
   BookingStatusHookReply,
   BookingStatusHookRequest,
@@ -28,7 +35,12 @@ import {
 // only. None of these routes takes the body-only v1 signature: a GET, a DELETE, a rotation or a
 // replay has an empty body, so only v2, which covers the method and the target, says what was signed.
 
-const senderSecurity: Record<string, string[]>[] = [{ bearer: [] }, { apiKeyHeader: [] }, { partnerSignature: [] }, { operatorSignature: [] }];
+const senderSecurity: Record<string, string[]>[] = [
+  { bearer: [] },
+  { apiKeyHeader: [] },
+  { partnerSignature: [] },
+  { operatorSignature: [] },
+];
 
 export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -42,7 +54,9 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
   const senders = new WeakMap<FastifyRequest, Partner>();
   const authenticate = (opts: { signedOnly: boolean }) => async (request: FastifyRequest) => {
     if (opts.signedOnly && typeof request.headers['x-signature'] !== 'string') {
-      throw new ProblemError(401, 'invalid_credentials', 'Missing or invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
+      throw new ProblemError(401, 'invalid_credentials', 'Missing or invalid credentials.', {
+        headers: { 'www-authenticate': 'Bearer' },
+      });
     }
     const partner = await authenticateSender(s, request, rawBody(request), {
       kinds: ['partner', 'operator', 'supplier'],
@@ -86,7 +100,8 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
     },
     validatorCompiler: documentedOnly,
     ...asSenderLimited,
-    handler: async (request) => registerCallback(s, sender(request), parseBody(WebhookRegistrationRequest, rawBody(request)).url),
+    handler: async (request) =>
+      registerCallback(s, sender(request), parseBody(WebhookRegistrationRequest, rawBody(request)).url),
   });
 
   r.delete('/api/public/v1/partner/webhook', {
@@ -141,12 +156,16 @@ export async function partnerEventRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'bookingStatusHook',
       tags: ['suppliers'],
-      summary: 'A partner fleet reports on a job given to one of its drivers: accepted, on the way, arrived, on board, completed, cancelled',
+      summary:
+        'A partner fleet reports on a job given to one of its drivers: accepted, on the way, arrived, on board, completed, cancelled',
       description:
         'Signed only: `x-partner: <partner id>` (or x-operator) with `x-signature: t=<unix seconds>,v2=<hex HMAC-SHA256(signing secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)>`; five minutes tolerance, each signed request accepted once. The booking must be offered to or held by a driver of your fleet (else 404). accepted takes the job for the driver it is offered to; cancelled gives it back (it is offered to another driver), except with the passenger on board (409 trip_in_progress); the trip steps move forward only (409 otherwise); a job of a suspended driver takes no status (403 driver_suspended); completed straight from arrived implies the passenger was on board. An exchange fleet (a partner running this same API, to which we handed the job: docs/exchange.md) instead POSTs its own status fan-out here, a booking.status_changed event signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature) with the whsec_ secret it issued us; data.jobRef names our booking, each webhook-id and sequence is taken once, and other event types are acknowledged (200, ignored).',
       security: [{ partnerSignature: [] }, { operatorSignature: [] }, { standardWebhooks: [] }],
       body: BookingStatusHookRequest,
-      response: { 200: z.union([BookingStatusHookReply, ExchangeEventReply]), ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 429, 503) },
+      response: {
+        200: z.union([BookingStatusHookReply, ExchangeEventReply]),
+        ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 429, 503),
+      },
     },
     validatorCompiler: documentedOnly,
     config: limited,
@@ -167,7 +186,10 @@ function parseBody<T extends z.ZodType>(schema: T, raw: Buffer): z.infer<T> {
   const data = parseJsonBytes(raw);
   const result = schema.safeParse(data);
   if (!result.success) {
-    const errors = result.error.issues.map((i) => ({ field: ['body', ...i.path.map(String)].join('.'), message: i.message }));
+    const errors = result.error.issues.map((i) => ({
+      field: ['body', ...i.path.map(String)].join('.'),
+      message: i.message,
+    }));
     throw new ProblemError(400, 'validation_failed', 'The request has invalid fields.', { errors });
   }
   return result.data;

@@ -34,7 +34,9 @@ import {
  * Checked against the schema on every call, so it cannot drift from it; a test posts it back.
  */
 function exampleJob(now: Date): PartnerJob {
-  const tomorrow = DateTime.fromJSDate(now, { zone: 'Europe/London' }).plus({ days: 1 }).set({ hour: 6, minute: 30, second: 0, millisecond: 0 });
+  const tomorrow = DateTime.fromJSDate(now, { zone: 'Europe/London' })
+    .plus({ days: 1 })
+    .set({ hour: 6, minute: 30, second: 0, millisecond: 0 });
   return PartnerJobSchema.parse({
     jobRef: 'OPS-2026-000123',
     action: 'new',
@@ -56,7 +58,11 @@ const SIGNATURE_FORMS =
   '`x-signature: t=<unix seconds>,v2=<hex HMAC-SHA256(signing secret, "<t>\\n<METHOD>\\n<path and query as sent>\\n" + raw body bytes)>`, covering the method, the target and the body bytes; on the job intake POSTs the body-only form `t=<unix seconds>,v1=<hex HMAC-SHA256(signing secret, "<t>." + raw body bytes)>` is also taken (spec 5). Five minutes tolerance; each signed request is accepted once, whichever and however many secrets signed it.';
 
 type Security = Record<string, string[]>[];
-const signedSecurity = (idHeader: string): Security => [{ bearer: [] }, { apiKeyHeader: [] }, { [idHeader === 'x-operator' ? 'operatorSignature' : 'partnerSignature']: [] }];
+const signedSecurity = (idHeader: string): Security => [
+  { bearer: [] },
+  { apiKeyHeader: [] },
+  { [idHeader === 'x-operator' ? 'operatorSignature' : 'partnerSignature']: [] },
+];
 
 export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -66,12 +72,27 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
   // The body is documented from the schema, but checked job by job (one bad job is a 207 line, not a 400).
   const documentedOnly = () => (data: unknown) => ({ value: data });
 
-  async function intake(request: FastifyRequest, reply: FastifyReply, kinds: PartnerKind[], creds: Omit<SenderCredentials, 'kinds' | 'keys'>, opts: IntakeOptions) {
+  async function intake(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kinds: PartnerKind[],
+    creds: Omit<SenderCredentials, 'kinds' | 'keys'>,
+    opts: IntakeOptions,
+  ) {
     const raw = rawBody(request);
-    const partner = await authenticateSender(s, request, raw, { kinds, keys, bodyOnlySignatures: true, idempotent: true, ...creds });
+    const partner = await authenticateSender(s, request, raw, {
+      kinds,
+      keys,
+      bodyOnlySignatures: true,
+      idempotent: true,
+      ...creds,
+    });
     const body = parseJsonBytes(raw);
     // Jobs an exchange handed us (another instance of this service says so): never handed on.
-    const { status, result } = await submitJobs(s, partner, body, { ...opts, handedOver: request.headers[EXCHANGE_HOP_HEADER] === '1' });
+    const { status, result } = await submitJobs(s, partner, body, {
+      ...opts,
+      handedOver: request.headers[EXCHANGE_HOP_HEADER] === '1',
+    });
     request.log.info({ partner: partner.id, accepted: result.accepted, rejected: result.rejected }, 'jobs received');
     return reply.code(status).send(result);
   }
@@ -89,8 +110,7 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'submitPartnerJobs',
       tags: ['partners'],
       summary: 'Partner intake: new, amend and cancel jobs, matched on your jobRef',
-      description:
-        `One PartnerJob or an array of at most 100. Credentials (one kind per request): a partner API key (Authorization: Bearer or x-api-key), or \`x-partner: <partner id>\` with ${SIGNATURE_FORMS} 200 when every job is accepted; 207 with per-job outcomes otherwise; 429 when the daily limit of new jobs is reached. \`${EXCHANGE_HOP_HEADER}: 1\` says the jobs were handed over by an exchange (an instance of this service sends it with every job it hands to another fleet): they are booked as usual and never handed on to an exchange fleet.`,
+      description: `One PartnerJob or an array of at most 100. Credentials (one kind per request): a partner API key (Authorization: Bearer or x-api-key), or \`x-partner: <partner id>\` with ${SIGNATURE_FORMS} 200 when every job is accepted; 207 with per-job outcomes otherwise; 429 when the daily limit of new jobs is reached. \`${EXCHANGE_HOP_HEADER}: 1\` says the jobs were handed over by an exchange (an instance of this service sends it with every job it hands to another fleet): they are booked as usual and never handed on to an exchange fleet.`,
       body: PartnerJobBatchSchema,
       security: signedSecurity('x-partner'),
       response: intakeResponses,
@@ -98,7 +118,8 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
     validatorCompiler: documentedOnly,
     bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
-    handler: (request, reply) => intake(request, reply, ['partner', 'supplier'], { idHeaders: ['x-partner'] }, { acceptJobsKey: false }),
+    handler: (request, reply) =>
+      intake(request, reply, ['partner', 'supplier'], { idHeaders: ['x-partner'] }, { acceptJobsKey: false }),
   });
 
   r.get('/api/public/v1/partner/jobs/:jobRef', {
@@ -148,7 +169,12 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { rateLimit: app.rateLimits.lookup },
     handler: async () => {
-      type ObjectSchema = { properties?: Record<string, unknown>; required?: string[]; $ref?: string; $defs?: Record<string, ObjectSchema> };
+      type ObjectSchema = {
+        properties?: Record<string, unknown>;
+        required?: string[];
+        $ref?: string;
+        $defs?: Record<string, ObjectSchema>;
+      };
       const doc = z.toJSONSchema(PartnerJobSchema, { io: 'input' }) as ObjectSchema;
       // The schema's registered id makes the generator answer with a $ref to its definition.
       const schema = doc.$ref ? (doc.$defs?.[doc.$ref.split('/').pop()!] ?? doc) : doc;
@@ -192,7 +218,8 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
     validatorCompiler: documentedOnly,
     bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
-    handler: (request, reply) => intake(request, reply, ['operator'], { idHeaders: ['x-operator'] }, { acceptJobsKey: true }),
+    handler: (request, reply) =>
+      intake(request, reply, ['operator'], { idHeaders: ['x-operator'] }, { acceptJobsKey: true }),
   });
 
   r.post('/api/public/hooks/supplier-a-booking', {
@@ -209,7 +236,14 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
     validatorCompiler: documentedOnly,
     bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
-    handler: (request, reply) => intake(request, reply, ['supplier'], { idHeaders: [], secretHeader: 'x-supplier-a-secret' }, { acceptJobsKey: true }),
+    handler: (request, reply) =>
+      intake(
+        request,
+        reply,
+        ['supplier'],
+        { idHeaders: [], secretHeader: 'x-supplier-a-secret' },
+        { acceptJobsKey: true },
+      ),
   });
 
   r.post('/api/public/hooks/aggregator-booking', {
@@ -227,6 +261,12 @@ export async function partnerIntakeRoutes(app: FastifyInstance): Promise<void> {
     bodyLimit,
     config: { rateLimit: app.rateLimits.partner },
     handler: (request, reply) =>
-      intake(request, reply, ['partner', 'supplier'], { idHeaders: ['x-partner'], secretHeader: 'x-aggregator-secret' }, { acceptJobsKey: true }),
+      intake(
+        request,
+        reply,
+        ['partner', 'supplier'],
+        { idHeaders: ['x-partner'], secretHeader: 'x-aggregator-secret' },
+        { acceptJobsKey: true },
+      ),
   });
 }

@@ -21,7 +21,8 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'verifyPassenger',
       tags: ['bookings'],
       summary: 'Verify a passenger email: send {email} to get a code, then {email, code} to confirm it',
-      description: 'Disposable and role addresses are refused. Bookings held for this email are dispatched once it is verified.',
+      description:
+        'Disposable and role addresses are refused. Bookings held for this email are dispatched once it is verified.',
       body: PassengerVerifyRequest,
       response: { 200: PassengerVerifyResponse, ...problemResponses(400, 401, 403, 410, 429, 503) },
     },
@@ -29,10 +30,14 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
     config: { rateLimit: app.rateLimits.quote },
     handler: async (request) => {
       const checked = checkPassengerEmail(request.body.email);
-      if (!checked.ok) throw new ProblemError(400, checked.code, checked.reason, { errors: [{ field: 'body.email', message: checked.reason }] });
+      if (!checked.ok)
+        throw new ProblemError(400, checked.code, checked.reason, {
+          errors: [{ field: 'body.email', message: checked.reason }],
+        });
       const email = checked.email;
       const standing = await emailStanding(s.sql, email);
-      if (standing.blocked) throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
+      if (standing.blocked)
+        throw new ProblemError(403, 'passenger_blocked', 'This passenger account is blocked. Contact support.');
       if (!request.body.code) {
         if (standing.verified) return { email, status: 'verified' as const };
         await sendVerificationCode(s, email, { address: request.ip });
@@ -40,8 +45,12 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
       }
       const result = await verifyCode(s, email, request.body.code, { address: request.ip });
       if (result === 'verified') return { email, status: 'verified' as const };
-      if (result === 'wrong_code') throw new ProblemError(400, 'wrong_code', 'That code is not right.', { errors: [{ field: 'body.code', message: 'does not match' }] });
-      if (result === 'too_many_attempts') throw new ProblemError(429, 'too_many_attempts', 'Too many wrong codes; ask for a new one later.');
+      if (result === 'wrong_code')
+        throw new ProblemError(400, 'wrong_code', 'That code is not right.', {
+          errors: [{ field: 'body.code', message: 'does not match' }],
+        });
+      if (result === 'too_many_attempts')
+        throw new ProblemError(429, 'too_many_attempts', 'Too many wrong codes; ask for a new one later.');
       throw new ProblemError(410, 'code_expired', 'The code has expired; ask for a new one.');
     },
   });
@@ -59,9 +68,18 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
     config: { rateLimit: app.rateLimits.lookup },
     handler: async (request, reply) => {
       const opened = await openFromEmailLink(s, request.params.ref, request.query.t);
-      if (opened) return reply.redirect(`/track/${request.params.ref}#t=${encodeURIComponent(opened.manageToken)}`, 303);
-      const page = messagePage(403, 'Link not valid', html`<p>This confirmation link is not valid, or no longer: links work for ${CONFIRM_LINK_DAYS} days (until a day after pickup) and only while the booking carries the email they were sent to.</p>`);
-      return reply.code(page.status).header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
+      if (opened)
+        return reply.redirect(`/track/${request.params.ref}#t=${encodeURIComponent(opened.manageToken)}`, 303);
+      const page = messagePage(
+        403,
+        'Link not valid',
+        html`<p>This confirmation link is not valid, or no longer: links work for ${CONFIRM_LINK_DAYS} days (until a day after pickup) and only while the booking carries the email they were sent to.</p>`,
+      );
+      return reply
+        .code(page.status)
+        .header('content-security-policy', page.csp)
+        .type('text/html; charset=utf-8')
+        .send(page.html);
     },
   });
 }

@@ -44,7 +44,12 @@ export async function paymentWebhookRoutes(app: FastifyInstance): Promise<void> 
         const v = request.headers[name];
         return typeof v === 'string' ? v : undefined;
       };
-      const check = verifyWebhook(secrets, { id: header('webhook-id'), timestamp: header('webhook-timestamp'), signature: header('webhook-signature') }, raw, Math.floor(Date.now() / 1000));
+      const check = verifyWebhook(
+        secrets,
+        { id: header('webhook-id'), timestamp: header('webhook-timestamp'), signature: header('webhook-signature') },
+        raw,
+        Math.floor(Date.now() / 1000),
+      );
       if (!check.ok) {
         request.log.warn({ reason: check.reason }, 'payment webhook refused');
         throw new ProblemError(401, 'invalid_signature', 'The webhook signature is not valid.');
@@ -59,16 +64,30 @@ export async function paymentWebhookRoutes(app: FastifyInstance): Promise<void> 
       const ref = event.data.booking_reference;
       const [seen] = await s.sql`select 1 from payment_webhook_events where id = ${id}`;
       if (seen) return reply.code(200).send({ received: true, duplicate: true });
-      const [settledBy] = await s.sql<{ id: string }[]>`select id from payment_webhook_events where booking_ref = ${ref}`;
+      const [settledBy] = await s.sql<
+        { id: string }[]
+      >`select id from payment_webhook_events where booking_ref = ${ref}`;
       if (settledBy) {
         const record = await findPaymentRecord(s.sql, settlementKey(ref));
-        request.log.warn({ event: id, settledBy: settledBy.id, booking: ref }, 'payment webhook: the booking was settled by an earlier event; not applied');
-        return reply.code(200).send({ received: true, duplicate: false, ...(record ? { payment_record: record.id } : {}) });
+        request.log.warn(
+          { event: id, settledBy: settledBy.id, booking: ref },
+          'payment webhook: the booking was settled by an earlier event; not applied',
+        );
+        return reply
+          .code(200)
+          .send({ received: true, duplicate: false, ...(record ? { payment_record: record.id } : {}) });
       }
-      const record = await settleBooking(s, ref, { driverId: null, amountPence: event.data.amount_pence, method: event.data.method, by: 'provider', eventId: id });
+      const record = await settleBooking(s, ref, {
+        driverId: null,
+        amountPence: event.data.amount_pence,
+        method: event.data.method,
+        by: 'provider',
+        eventId: id,
+      });
       // Deliveries at once all reach here: the settlement is the one record either way, and one row
       // is kept. A delivery whose event another delivery of it stored first is told it was a duplicate.
-      const [stored] = await s.sql`insert into payment_webhook_events (id, booking_ref, outcome) values (${id}, ${ref}, 'settled') on conflict do nothing returning id`;
+      const [stored] =
+        await s.sql`insert into payment_webhook_events (id, booking_ref, outcome) values (${id}, ${ref}, 'settled') on conflict do nothing returning id`;
       const duplicate = !stored && (await s.sql`select 1 from payment_webhook_events where id = ${id}`).length > 0;
       return reply.code(200).send({ received: true, duplicate, payment_record: record.id });
     },

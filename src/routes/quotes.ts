@@ -18,7 +18,7 @@ export async function quoteRoutes(app: FastifyInstance): Promise<void> {
       tags: ['quotes'],
       summary: 'Live fare quote in GBP with a prefilled booking link',
       description:
-        'Prices the journey on the published hackney carriage tariff of the pickup\'s licensing area (or an approved partner rate), itemising every rule applied. Limited to 30 requests per hour per caller (API key, else IP).',
+        "Prices the journey on the published hackney carriage tariff of the pickup's licensing area (or an approved partner rate), itemising every rule applied. Limited to 30 requests per hour per caller (API key, else IP).",
       body: V1QuoteRequest,
       response: { 200: V1QuoteResponse, ...problemResponses(400, 401, 413, 415, 422, 429, 503) },
     },
@@ -31,7 +31,10 @@ export async function quoteRoutes(app: FastifyInstance): Promise<void> {
         dropoff: b.dropoff,
         departAt: b.departAt,
         // A quote's class is the booking's when it is redeemed: the same rule as every booking request.
-        vehicleType: vehicleClass(b.vehicleType ?? b.vehicle_type, b.passengers ?? 1, { field: b.vehicle_type ? 'vehicle_type' : 'vehicleType', tooSmall: 'refuse' }),
+        vehicleType: vehicleClass(b.vehicleType ?? b.vehicle_type, b.passengers ?? 1, {
+          field: b.vehicle_type ? 'vehicle_type' : 'vehicleType',
+          tooSmall: 'refuse',
+        }),
         passengers: b.passengers ?? 1,
         meetAndGreet: b.meetAndGreet ?? false,
         worldwide: b.worldwide ?? false,

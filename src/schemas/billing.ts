@@ -5,7 +5,11 @@ import { z } from 'zod';
 export const InvoiceLineSchema = z.object({
   kind: z.enum(['weekly_fee', 'sms', 'third_party_jobs', 'card_processing']),
   quantity: z.number().int(),
-  unit_pence: z.number().int().nullable().describe('Price of one; null where each costs a different amount (card fees are a percentage)'),
+  unit_pence: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Price of one; null where each costs a different amount (card fees are a percentage)'),
   amount_pence: z.number().int(),
   description: z.string(),
 });

@@ -10,7 +10,12 @@ import { PrecisionSchema } from './quote.js';
 // here are the outer bound; src/screening checks content before anything reaches a driver.
 
 const name = text(100).trim().min(1, 'is required');
-const phone = text(32).trim().min(5).describe('National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)');
+const phone = text(32)
+  .trim()
+  .min(5)
+  .describe(
+    'National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)',
+  );
 const email = z.email('must be an email address').max(254);
 const notes = text(500);
 const flight = text(12);
@@ -69,10 +74,18 @@ export const AgentBookingResponse = z
   .meta({ id: 'AgentBookingResponse' });
 
 export const BookingRefParams = z.object({
-  ref: z.string().max(12).regex(BOOKING_REF_PATTERN, 'is not a booking reference').describe('Booking reference, e.g. TX7K2M9QH4WD'),
+  ref: z
+    .string()
+    .max(12)
+    .regex(BOOKING_REF_PATTERN, 'is not a booking reference')
+    .describe('Booking reference, e.g. TX7K2M9QH4WD'),
 });
 
-const holderToken = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/, 'is not a manage token');
+const holderToken = z
+  .string()
+  .min(20)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, 'is not a manage token');
 
 export const BookingLookupQuery = z.object({
   email: email.optional().describe("The passenger's email on the booking (this or token is required)"),
@@ -110,7 +123,9 @@ export const BookingView = z
       method: z.string().describe('How the passenger said they would pay'),
       state: z
         .enum(PAYMENT_STATES)
-        .describe('Derived from the immutable payment records: pay_driver_on_completion, awaiting_settlement (completed, not yet confirmed), paid, not_due'),
+        .describe(
+          'Derived from the immutable payment records: pay_driver_on_completion, awaiting_settlement (completed, not yet confirmed), paid, not_due',
+        ),
       fare: z.number(),
       currency: z.literal('GBP'),
       received: z
@@ -124,7 +139,11 @@ export const BookingView = z
   })
   .meta({ id: 'BookingView' });
 
-const jobLinkToken = z.string().min(10).max(100).regex(/^[A-Za-z0-9_-]+$/, 'is not a job-card token');
+const jobLinkToken = z
+  .string()
+  .min(10)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, 'is not a job-card token');
 
 export const OfferResponseRequest = z.object({
   decision: z.enum(['accept', 'decline']),
@@ -147,10 +166,19 @@ export const V1DirectBookingRequest = z
     passengerEmail: v1Email.describe('A real, reachable address: disposable and role addresses are rejected'),
     passengerPhone: phone,
     passengers: passengerCount.optional(),
-    vehicleType: text(40).optional().describe('Free text, never refused: the v1 vehicle classes and everyday names (estate car, people carrier, 8 seater, wheelchair accessible, exec...) are understood; any other name books the class the group gets by default and is shown to the driver'),
+    vehicleType: text(40)
+      .optional()
+      .describe(
+        'Free text, never refused: the v1 vehicle classes and everyday names (estate car, people carrier, 8 seater, wheelchair accessible, exec...) are understood; any other name books the class the group gets by default and is shown to the driver',
+      ),
     flightNumber: flight.optional(),
     notes: notes.optional(),
-    fareGBP: z.number().positive().max(10_000).optional().describe('Partner-supplied fare (partner keys only); otherwise priced on published tariffs'),
+    fareGBP: z
+      .number()
+      .positive()
+      .max(10_000)
+      .optional()
+      .describe('Partner-supplied fare (partner keys only); otherwise priced on published tariffs'),
     paymentMethod: z.enum(['cash', 'card', 'pay_driver', 'bank_transfer']).optional(),
   })
   .meta({ id: 'V1DirectBookingRequest' });
@@ -167,7 +195,9 @@ export const V1QuoteBookingRequest = z
   })
   .meta({ id: 'V1QuoteBookingRequest' });
 
-export const V1BookingRequest = z.union([V1QuoteBookingRequest, V1DirectBookingRequest]).meta({ id: 'V1BookingRequest' });
+export const V1BookingRequest = z
+  .union([V1QuoteBookingRequest, V1DirectBookingRequest])
+  .meta({ id: 'V1BookingRequest' });
 
 export const V1BookingResponse = z
   .object({
@@ -179,7 +209,9 @@ export const V1BookingResponse = z
     currency: z.literal('GBP'),
     email_confirmation: z
       .enum(['required', 'not_required'])
-      .describe('Always not_required from this release: the ride is dispatched at once and the emailed link confirms the address. required was answered by releases that held dispatch until the link was opened.'),
+      .describe(
+        'Always not_required from this release: the ride is dispatched at once and the emailed link confirms the address. required was answered by releases that held dispatch until the link was opened.',
+      ),
     manage_token: manageToken,
   })
   .meta({ id: 'V1BookingResponse' });
@@ -187,7 +219,10 @@ export const V1BookingResponse = z
 export const PassengerVerifyRequest = z
   .object({
     email: v1Email,
-    code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code from the email').optional(),
+    code: z
+      .string()
+      .regex(/^\d{6}$/, 'must be the 6-digit code from the email')
+      .optional(),
   })
   .meta({ id: 'PassengerVerifyRequest' });
 
@@ -202,14 +237,18 @@ export const TripEventRequest = z.object({
   token: jobLinkToken,
   event: z
     .enum(['en_route', 'arrived', 'on_board', 'completed', 'no_show', 'drop', 'confirm'])
-    .describe('no_show: at the pickup, the passenger did not come; drop: the driver gives the job back; it is reassigned; confirm: the driver confirms on the day a job they accepted well ahead'),
+    .describe(
+      'no_show: at the pickup, the passenger did not come; drop: the driver gives the job back; it is reassigned; confirm: the driver confirms on the day a job they accepted well ahead',
+    ),
 });
 
 export const SettlementRequest = z.object({
   token: jobLinkToken,
   method: z.enum(PAYMENT_METHODS).describe('How the passenger paid'),
   amount: z.number().min(0).max(10_000).multipleOf(0.01).optional().describe('GBP received; the fare when omitted'),
-  reason: text(300).optional().describe('Required when amount is less than the fare: why (kept with the payment record)'),
+  reason: text(300)
+    .optional()
+    .describe('Required when amount is less than the fare: why (kept with the payment record)'),
 });
 
 export const SettlementReply = z.object({
@@ -232,12 +271,14 @@ export const OfferIdParams = z.object({ offerId: text(120).min(5).describe('From
 
 export const BookingClaimRequest = z
   .object({
-    passenger_phone: text(32).describe("The phone number on the booking; a UK mobile may be written 07400 123456"),
+    passenger_phone: text(32).describe('The phone number on the booking; a UK mobile may be written 07400 123456'),
   })
   .meta({ id: 'BookingClaimRequest' });
 
 export const BookingClaimReply = z.object({
   status: z
     .literal('link_sent_if_booking_phone')
-    .describe('The same answer whatever the phone: if it is the booking’s (a UK mobile), it has been texted a link to take charge of the booking'),
+    .describe(
+      'The same answer whatever the phone: if it is the booking’s (a UK mobile), it has been texted a link to take charge of the booking',
+    ),
 });

@@ -14,7 +14,10 @@ export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\
 
 /** Free text of at most `max` characters, with no control characters. */
 export const text = (max: number) =>
-  z.string().max(max, `must be at most ${max} characters`).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
 
 export const placeText = z
   .string()
@@ -27,7 +30,11 @@ export const isoDateTime = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T23:30:00Z' })
   .describe('ISO 8601 date-time; UTC (Z) or with an offset');
 
-export const passengerCount = z.number().int('must be a whole number').min(1, 'must be 1 to 8').max(8, 'must be 1 to 8');
+export const passengerCount = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be 1 to 8')
+  .max(8, 'must be 1 to 8');
 
 export const uuid = z.uuid('must be a uuid');
 

@@ -18,8 +18,12 @@ const RenewedLicence = z.object({
 
 export const LicenceRenewalRequest = z
   .object({
-    driver_licence: RenewedLicence.nullable().default(null).describe('The renewed driver licence: its new expiry date and a photo or scan of it'),
-    vehicle_licence: RenewedLicence.nullable().default(null).describe('The renewed vehicle licence: its new expiry date and a photo or scan of it'),
+    driver_licence: RenewedLicence.nullable()
+      .default(null)
+      .describe('The renewed driver licence: its new expiry date and a photo or scan of it'),
+    vehicle_licence: RenewedLicence.nullable()
+      .default(null)
+      .describe('The renewed vehicle licence: its new expiry date and a photo or scan of it'),
   })
   .refine((b) => b.driver_licence !== null || b.vehicle_licence !== null, {
     message: 'send the renewed driver licence, the renewed vehicle licence, or both',
@@ -32,22 +36,36 @@ export const VehicleChangeRequest = z
     vehicle_registration: form.vehicle_registration,
     vehicle_colour: form.vehicle_colour,
     vehicle_type: z.enum(VEHICLE_TYPES, { error: `must be one of: ${VEHICLE_TYPES.join(', ')}` }),
-    seats: z.number({ error: 'must be a number from 1 to 16' }).int('must be a whole number').min(1, 'must be 1 to 16').max(16, 'must be 1 to 16'),
+    seats: z
+      .number({ error: 'must be a number from 1 to 16' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 to 16')
+      .max(16, 'must be 1 to 16'),
     wheelchair_accessible: z.boolean({ error: 'must be true or false' }),
   })
   .meta({ id: 'VehicleChange' });
 
 export const PhoneCodeRequest = z.object({ phone: SignInRequest.shape.phone });
-export const PhoneChangeRequest = z.object({ phone: SignInRequest.shape.phone, code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code') });
+export const PhoneChangeRequest = z.object({
+  phone: SignInRequest.shape.phone,
+  code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code'),
+});
 
-const ChangeDocument = z.object({ id: z.string(), kind: z.enum(['driver_licence', 'vehicle_licence']), content_type: z.string(), size_bytes: z.number().int() });
+const ChangeDocument = z.object({
+  id: z.string(),
+  kind: z.enum(['driver_licence', 'vehicle_licence']),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+});
 
 export const DriverChange = z
   .object({
     id: z.string(),
     kind: z.enum(['licences', 'vehicle', 'phone']),
     status: z.enum(['pending', 'approved', 'refused', 'replaced']),
-    details: z.record(z.string(), z.unknown()).describe('What was sent: new expiry dates, the vehicle, or the new phone'),
+    details: z
+      .record(z.string(), z.unknown())
+      .describe('What was sent: new expiry dates, the vehicle, or the new phone'),
     summary: z.string().describe('What was sent, in words'),
     documents: z.array(ChangeDocument),
     submitted_at: z.string(),
@@ -74,7 +92,9 @@ export const OpsDriverChange = DriverChange.extend({
 export const OpsDriverChangesReply = z.object({ changes: z.array(OpsDriverChange) });
 
 export const ChangeIdParams = z.object({ changeId: text(20).regex(/^\d{1,18}$/, 'must be a change id') });
-export const ChangeDocumentParams = ChangeIdParams.extend({ documentId: text(20).regex(/^\d{1,18}$/, 'must be a document id') });
+export const ChangeDocumentParams = ChangeIdParams.extend({
+  documentId: text(20).regex(/^\d{1,18}$/, 'must be a document id'),
+});
 export const ChangeDecisionRequest = z.object({
   action: z.enum(['approve', 'refuse'], { error: 'must be approve or refuse' }),
   reason: text(500).trim().nullable().default(null).describe('Required to refuse: the driver is told it'),

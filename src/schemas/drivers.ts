@@ -9,7 +9,12 @@ import { text } from './common.js';
 
 // The driver's side: applying, signing in, the app's feed and controls, and what staff decide.
 
-const phone = text(32).trim().min(5).describe('National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)');
+const phone = text(32)
+  .trim()
+  .min(5)
+  .describe(
+    'National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)',
+  );
 const day = z.iso
   .date('must be a date, e.g. 2027-03-31')
   // "2027-02-30" has the right shape but is no day at all.
@@ -36,24 +41,41 @@ export const DriverApplicationRequest = z
     name: shownToOthers('name', 60, 2, 'As passengers will see it: letters, spaces, apostrophes and hyphens'),
     phone,
     email: z.email('must be an email address').max(254),
-    licensing_authority: text(100).trim().min(2).describe('The council that licensed the driver, e.g. Manchester City Council'),
+    licensing_authority: text(100)
+      .trim()
+      .min(2)
+      .describe('The council that licensed the driver, e.g. Manchester City Council'),
     driver_licence_number: text(40).trim().min(3),
     driver_licence_expires: day,
-    vehicle_licence_number: shownToOthers('licence', 20, 2, 'The plate number, as passengers will see it: letters, digits, spaces, - and /'),
+    vehicle_licence_number: shownToOthers(
+      'licence',
+      20,
+      2,
+      'The plate number, as passengers will see it: letters, digits, spaces, - and /',
+    ),
     vehicle_licence_expires: day,
     vehicle_make: shownToOthers('vehicle', 40, 2, "As passengers will see it: letters, digits, spaces and - ' & +"),
     vehicle_model: shownToOthers('vehicle', 40, 1, "As passengers will see it: letters, digits, spaces and - ' & +"),
-    vehicle_registration: text(10).trim().regex(/^[A-Za-z0-9 ]{2,10}$/, 'must be a UK registration'),
+    vehicle_registration: text(10)
+      .trim()
+      .regex(/^[A-Za-z0-9 ]{2,10}$/, 'must be a UK registration'),
     vehicle_colour: text(30)
       .trim()
       .superRefine((v, ctx) => {
         // A colour is words: no digits, nothing but letters, spaces, hyphens and apostrophes.
-        const problem = v === '' ? null : /^\p{L}[\p{L} '-]*$/u.test(v) ? driverDetailProblem('vehicle', v) : 'may contain only letters, spaces and hyphens';
+        const problem =
+          v === ''
+            ? null
+            : /^\p{L}[\p{L} '-]*$/u.test(v)
+              ? driverDetailProblem('vehicle', v)
+              : 'may contain only letters, spaces and hyphens';
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       })
       .nullable()
       .default(null)
-      .describe("Optional: the car's colour as passengers will see it, e.g. silver, dark blue (letters, spaces and hyphens)"),
+      .describe(
+        "Optional: the car's colour as passengers will see it, e.g. silver, dark blue (letters, spaces and hyphens)",
+      ),
     vehicle_type: z.enum(VEHICLE_TYPES),
     seats: z.number().int().min(1).max(16),
     wheelchair_accessible: z.boolean().default(false),
@@ -63,14 +85,18 @@ export const DriverApplicationRequest = z
       .regex(/^[a-z0-9-]+$/, 'must be one of the licensing areas on the list')
       .nullable()
       .default(null)
-      .describe('The licensing area id of the council that licensed the driver (e.g. manchester), or national-default for a council whose tariff the service does not hold'),
+      .describe(
+        'The licensing area id of the council that licensed the driver (e.g. manchester), or national-default for a council whose tariff the service does not hold',
+      ),
     tier: z.enum(['local', 'national', 'partner']).default('local'),
     partner_fleet_id: text(60)
       .trim()
       .min(1)
       .nullable()
       .default(null)
-      .describe("The fleet you ask to join (required for tier partner): a request its operator accepts or refuses; you are in no fleet until then"),
+      .describe(
+        'The fleet you ask to join (required for tier partner): a request its operator accepts or refuses; you are in no fleet until then',
+      ),
     documents: z
       .array(
         z.object({
@@ -79,7 +105,10 @@ export const DriverApplicationRequest = z
           data_base64: z
             .string()
             .min(4)
-            .max(MAX_DOCUMENT_BASE64_CHARS, `must be at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB (${MAX_DOCUMENT_BASE64_CHARS} base64 characters)`)
+            .max(
+              MAX_DOCUMENT_BASE64_CHARS,
+              `must be at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB (${MAX_DOCUMENT_BASE64_CHARS} base64 characters)`,
+            )
             .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
         }),
       )
@@ -103,7 +132,10 @@ export const DriverApplicationReply = z.object({
 export const SignInRequest = z.object({ phone });
 export const SignInReply = z.object({ status: z.literal('code_sent_if_registered') });
 export const SignInVerifyRequest = z.object({ phone, code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code') });
-export const SignInVerifyReply = z.object({ token: z.string().describe('Send as Authorization: Bearer <token>'), driver_id: z.string() });
+export const SignInVerifyReply = z.object({
+  token: z.string().describe('Send as Authorization: Bearer <token>'),
+  driver_id: z.string(),
+});
 
 export const AvailabilityRequest = z.object({ online: z.boolean() });
 export const LocationRequest = z.object({
@@ -146,13 +178,20 @@ export const UpcomingJob = z
   .object({
     booking_reference: z.string(),
     pickup_time: z.string().describe('UTC'),
-    pickup_time_london: z.string().describe('The pickup time as a driver reads it, Europe/London, e.g. "Fri 27 Nov, 05:30"'),
-    pickup_area: z.string().describe('Postcode district and town, or the airport or station: the address is shown once the job is yours'),
+    pickup_time_london: z
+      .string()
+      .describe('The pickup time as a driver reads it, Europe/London, e.g. "Fri 27 Nov, 05:30"'),
+    pickup_area: z
+      .string()
+      .describe('Postcode district and town, or the airport or station: the address is shown once the job is yours'),
     dropoff_area: z.string(),
     passengers: z.number().int(),
     vehicle_type: z.string(),
     wheelchair: z.boolean(),
-    fare_pence: z.number().int().describe('What taking the job pays you: your own approved rate where it is below the quoted fare'),
+    fare_pence: z
+      .number()
+      .int()
+      .describe('What taking the job pays you: your own approved rate where it is below the quoted fare'),
     own_rate: z.boolean().describe('The fare is at your own approved rate'),
     distance_miles: z.number(),
     payment_method: z.string(),
@@ -161,16 +200,27 @@ export const UpcomingJob = z
   })
   .meta({ id: 'UpcomingJob' });
 export const UpcomingJobsQuery = z.object({
-  page: z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(50, 'must be at most 50').default(1),
+  page: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .max(50, 'must be at most 50')
+    .default(1),
 });
 export const UpcomingJobsReply = z
   .object({ jobs: z.array(UpcomingJob), page: z.number().int(), more: z.boolean(), horizon_hours: z.number() })
   .meta({ id: 'UpcomingJobs' });
 export const UpcomingJobParams = z.object({
-  ref: text(12).regex(BOOKING_REF_PATTERN, 'is not a booking reference').describe('Booking reference, e.g. TX7K2M9QH4WD'),
+  ref: text(12)
+    .regex(BOOKING_REF_PATTERN, 'is not a booking reference')
+    .describe('Booking reference, e.g. TX7K2M9QH4WD'),
 });
 export const UpcomingClaimReply = z
-  .object({ result: z.literal('claimed'), booking_reference: z.string(), offer_id: z.string().describe('The job in your feed (GET /api/public/v1/jobs), for the trip reports') })
+  .object({
+    result: z.literal('claimed'),
+    booking_reference: z.string(),
+    offer_id: z.string().describe('The job in your feed (GET /api/public/v1/jobs), for the trip reports'),
+  })
   .meta({ id: 'UpcomingClaim' });
 export const DriverRespondRequest = z.object({ decision: z.enum(['accept', 'decline']) });
 export const DriverTripRequest = z.object({
@@ -181,7 +231,9 @@ export const DriverTripRequest = z.object({
 export const DriverPaymentRequest = z.object({
   method: z.enum(PAYMENT_METHODS),
   amount: z.number().min(0).max(10_000).multipleOf(0.01).optional(),
-  reason: text(300).optional().describe('Required when amount is less than the fare: why (kept with the payment record)'),
+  reason: text(300)
+    .optional()
+    .describe('Required when amount is less than the fare: why (kept with the payment record)'),
 });
 export const PaymentOptionsRequest = DriverPaymentOptionsSchema;
 
@@ -193,12 +245,19 @@ export const DriverDecisionRequest = z.object({
     .min(1)
     .nullable()
     .default(null)
-    .describe("With approve: also grant the fleet the driver asked to join, named as the driver's requested_fleet_id (otherwise its operator answers)"),
+    .describe(
+      "With approve: also grant the fleet the driver asked to join, named as the driver's requested_fleet_id (otherwise its operator answers)",
+    ),
 });
 export const DriverIdParams = z.object({ driverId: text(60).regex(/^[A-Za-z0-9_-]+$/) });
 export const TrialExtensionRequest = z.object({
   // The business bounds (90 days at a time, 365 in all) are the subscription's, answered 422; this only keeps the number sane.
-  days: z.number().int().min(1).max(10_000).describe('At most 90 at a time; the trial at most 365 days in all (422 beyond)'),
+  days: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .describe('At most 90 at a time; the trial at most 365 days in all (422 beyond)'),
   reason: text(500).trim().min(3),
 });
 export const PassengerBlockRequest = z
@@ -208,7 +267,10 @@ export const PassengerBlockRequest = z
     action: z.enum(['block', 'unblock']),
     reason: text(500).trim().min(3),
   })
-  .refine((b) => (b.email === undefined) !== (b.phone === undefined), { message: 'give email or phone (one of them)', path: ['email'] });
+  .refine((b) => (b.email === undefined) !== (b.phone === undefined), {
+    message: 'give email or phone (one of them)',
+    path: ['email'],
+  });
 
 export const NoContent = z.null().describe('No content');
 export const AvailabilityReply = z.object({ online: z.boolean() });
@@ -229,11 +291,19 @@ export const DriverDashboard = z
       .object({
         yes: z.boolean(),
         reason: z.enum(['not_approved', 'licence_expired', 'offline', 'no_location', 'stale_location']).nullable(),
-        message: z.string().nullable().describe('Why no job is offered now, in plain words; null when jobs are offered'),
-        location_at: z.string().nullable().describe('When the service last had the driver\'s position (UTC)'),
+        message: z
+          .string()
+          .nullable()
+          .describe('Why no job is offered now, in plain words; null when jobs are offered'),
+        location_at: z.string().nullable().describe("When the service last had the driver's position (UTC)"),
       })
-      .describe('Whether dispatch offers this driver jobs now (online, approved, licences valid, a position under 10 minutes old)'),
-    licence_notice: z.string().nullable().describe('Within a fortnight of a licence running out: which, when, and what to do; null otherwise'),
+      .describe(
+        'Whether dispatch offers this driver jobs now (online, approved, licences valid, a position under 10 minutes old)',
+      ),
+    licence_notice: z
+      .string()
+      .nullable()
+      .describe('Within a fortnight of a licence running out: which, when, and what to do; null otherwise'),
     completed_rides: z.number().int(),
     earnings_pence: z.number().int().describe('Settled fares of completed journeys; no commission is ever taken'),
     dead_mileage_miles: z.number().describe('Distance to each pickup when the job was offered (straight line)'),
@@ -283,7 +353,10 @@ export const OpsDriver = z
     wheelchair_accessible: z.boolean(),
     applied_at: z.string().nullable(),
     fleet_id: z.string().nullable().describe('The fleet the driver is in (granted by its operator or by staff)'),
-    requested_fleet_id: z.string().nullable().describe('A fleet the driver asked to join, not yet answered: not a membership'),
+    requested_fleet_id: z
+      .string()
+      .nullable()
+      .describe('A fleet the driver asked to join, not yet answered: not a membership'),
     online: z.boolean(),
     receiving_jobs: z
       .object({
@@ -291,33 +364,74 @@ export const OpsDriver = z
         reason: z.enum(['not_approved', 'licence_expired', 'offline', 'no_location', 'stale_location']).nullable(),
         message: z.string().nullable(),
       })
-      .describe('Whether dispatch offers this driver jobs now, and if not why (an online driver it passes over is shown)'),
+      .describe(
+        'Whether dispatch offers this driver jobs now, and if not why (an online driver it passes over is shown)',
+      ),
   })
   .meta({ id: 'OpsDriver' });
 export const OpsDriverDetail = z.object({
   driver: OpsDriver,
   fleet: z.object({
     requests: z.array(
-      z.object({ id: z.string(), fleet_id: z.string(), fleet_name: z.string(), status: z.enum(['pending', 'granted', 'refused', 'closed']), requested_at: z.string(), decided_at: z.string().nullable() }),
+      z.object({
+        id: z.string(),
+        fleet_id: z.string(),
+        fleet_name: z.string(),
+        status: z.enum(['pending', 'granted', 'refused', 'closed']),
+        requested_at: z.string(),
+        decided_at: z.string().nullable(),
+      }),
     ),
     history: z.array(
-      z.object({ event: z.string(), fleet_id: z.string(), by_kind: z.enum(['operator', 'staff']), by: z.string(), reason: z.string().nullable(), at: z.string() }),
+      z.object({
+        event: z.string(),
+        fleet_id: z.string(),
+        by_kind: z.enum(['operator', 'staff']),
+        by: z.string(),
+        reason: z.string().nullable(),
+        at: z.string(),
+      }),
     ),
   }),
-  documents: z.array(z.object({ id: z.string(), kind: z.string(), content_type: z.string(), size_bytes: z.number().int(), sha256: z.string(), uploaded_at: z.string() })),
-  actions: z.array(z.object({ action: z.string(), reason: z.string().nullable(), by: z.string(), role: z.string(), at: z.string(), details: z.unknown() })),
+  documents: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      content_type: z.string(),
+      size_bytes: z.number().int(),
+      sha256: z.string(),
+      uploaded_at: z.string(),
+    }),
+  ),
+  actions: z.array(
+    z.object({
+      action: z.string(),
+      reason: z.string().nullable(),
+      by: z.string(),
+      role: z.string(),
+      at: z.string(),
+      details: z.unknown(),
+    }),
+  ),
 });
 export const OpsDecisionReply = z.object({ driver: OpsDriver });
 export const TrialExtensionReply = z.object({ trial_ends_at: z.string(), trial_days_remaining: z.number().int() });
 export const PassengerBlockReply = z.object({
-  identifier: z.string().describe('What the block names: email:<mailbox> (lower-cased, without +tags; Gmail without dots) or phone:<E.164>'),
+  identifier: z
+    .string()
+    .describe(
+      'What the block names: email:<mailbox> (lower-cased, without +tags; Gmail without dots) or phone:<E.164>',
+    ),
   blocked: z.boolean(),
 });
 
 export const RateOverrideRequest = z
   .object({
     scope: z.enum(['driver', 'partner']),
-    subject_id: text(60).trim().min(1).regex(/^[A-Za-z0-9_-]+$/),
+    subject_id: text(60)
+      .trim()
+      .min(1)
+      .regex(/^[A-Za-z0-9_-]+$/),
     // A rate far below the tariff is a fare the driver, who is paid by the passenger, never sees;
     // far above it, one no passenger should be quoted. Beyond these, it is a typo, not a rate.
     adjustment_basis_points: z
@@ -326,10 +440,21 @@ export const RateOverrideRequest = z
       .min(-5000, 'must be at least -5000 (50% below the council tariff)')
       .max(10_000, 'must be at most 10000 (100% above the council tariff)')
       .describe('+1000 = 10% above the council tariff; from -5000 to +10000'),
-    minimum_fare_pence: z.number().int().min(0).max(20_000, 'must be at most 20000 (200 GBP)').nullable().default(null).describe('At most 20000 (200 GBP)'),
+    minimum_fare_pence: z
+      .number()
+      .int()
+      .min(0)
+      .max(20_000, 'must be at most 20000 (200 GBP)')
+      .nullable()
+      .default(null)
+      .describe('At most 20000 (200 GBP)'),
     vehicle_types: z.array(z.enum(VEHICLE_TYPES)).min(1).nullable().default(null).describe('null: every class'),
     effective_from: z.iso.datetime({ offset: true }).optional().describe('Default: now; at most 366 days ahead'),
-    effective_to: z.iso.datetime({ offset: true }).nullable().default(null).describe('null: open-ended; else after effective_from and in the future'),
+    effective_to: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .default(null)
+      .describe('null: open-ended; else after effective_from and in the future'),
     reason: text(500).trim().min(3),
   })
   .meta({ id: 'RateOverrideRequest' });

@@ -12,13 +12,28 @@ const atOrNull = at.nullable();
 
 export const OpsBoardQuery = z.object({
   status: BookingStatusSchema.optional(),
-  hours_back: z.coerce.number().int().min(0).max(72).default(2).describe('Include pickups this many hours ago (still open)'),
-  hours_ahead: z.coerce.number().int().min(1).max(24 * 14).default(24).describe('Include pickups up to this many hours ahead'),
+  hours_back: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(72)
+    .default(2)
+    .describe('Include pickups this many hours ago (still open)'),
+  hours_ahead: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 14)
+    .default(24)
+    .describe('Include pickups up to this many hours ahead'),
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 
 export const OpsDecisionQuery = z.object({
-  driver_id: text(60).regex(/^[A-Za-z0-9_-]+$/, 'is not a driver id').optional().describe('Only this driver’s part; says why if the log never mentions them'),
+  driver_id: text(60)
+    .regex(/^[A-Za-z0-9_-]+$/, 'is not a driver id')
+    .optional()
+    .describe('Only this driver’s part; says why if the log never mentions them'),
 });
 
 const OpsLinks = z.object({
@@ -56,12 +71,33 @@ export const OpsBoard = z.object({
   bookings: z.array(OpsBoardBooking),
 });
 
-const OpsRound = z.object({ round: z.number().int(), tier: z.string(), considered: z.number().int(), eligible: z.number().int(), at });
+const OpsRound = z.object({
+  round: z.number().int(),
+  tier: z.string(),
+  considered: z.number().int(),
+  eligible: z.number().int(),
+  at,
+});
 const OpsOffer = z.object({
-  id: z.string(), driver_id: z.string(), driver_name: z.string().nullable(), round: z.number().int(), tier: z.string(),
-  status: z.enum(['offered', 'accepted', 'declined', 'timed_out', 'withdrawn']), offered_at: at, expires_at: at, responded_at: atOrNull,
-  claimed_from_board: z.boolean().describe('The driver took the job from the upcoming-jobs board rather than a job card'),
-  fare_pence: z.number().int().nullable().describe('The fare the job was offered at (a driver’s own approved rate, never above the quote); null for offers made before it was kept'),
+  id: z.string(),
+  driver_id: z.string(),
+  driver_name: z.string().nullable(),
+  round: z.number().int(),
+  tier: z.string(),
+  status: z.enum(['offered', 'accepted', 'declined', 'timed_out', 'withdrawn']),
+  offered_at: at,
+  expires_at: at,
+  responded_at: atOrNull,
+  claimed_from_board: z
+    .boolean()
+    .describe('The driver took the job from the upcoming-jobs board rather than a job card'),
+  fare_pence: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'The fare the job was offered at (a driver’s own approved rate, never above the quote); null for offers made before it was kept',
+    ),
 });
 
 export const OpsBookingStory = z.object({
@@ -73,55 +109,123 @@ export const OpsBookingStory = z.object({
     cancelled_at: atOrNull,
     cancel_reason: z.string().nullable(),
   }),
-  status_changes: z.array(z.object({ status: z.string(), previous_status: z.string().nullable(), driver_id: z.string().nullable(), at, at_london: z.string() })),
+  status_changes: z.array(
+    z.object({
+      status: z.string(),
+      previous_status: z.string().nullable(),
+      driver_id: z.string().nullable(),
+      at,
+      at_london: z.string(),
+    }),
+  ),
   rounds: z.array(OpsRound),
   offers: z.array(OpsOffer),
-  messages: z.array(z.object({
-    key: z.string(), channel: z.string(), to: z.string(), subject: z.string().nullable(), provider: z.string(), created_at: at, sent_at: atOrNull,
-    withheld: z.string().nullable().describe('Why the sending policy held the message back (docs/notifications.md, "Sending policy"); null when it was handed to the provider'),
-  })).describe('From the outbox, and the messages the sending policy held back; bodies are not shown (a job card carries the driver’s signed link)'),
-  payments: z.array(z.object({
-    id: z.string(), driver_id: z.string().nullable(), amount_pence: z.number().int(), method: z.string(), recorded_by: z.string(),
-    corrects: z.string().nullable(), note: z.string().nullable(), recorded_at: at,
-  })),
-  staff_actions: z.array(z.object({ action: z.string(), reason: z.string().nullable(), by: z.string(), at })).describe('What staff did to the booking (cancel, release its driver, end its trip), with the reason they gave'),
+  messages: z
+    .array(
+      z.object({
+        key: z.string(),
+        channel: z.string(),
+        to: z.string(),
+        subject: z.string().nullable(),
+        provider: z.string(),
+        created_at: at,
+        sent_at: atOrNull,
+        withheld: z
+          .string()
+          .nullable()
+          .describe(
+            'Why the sending policy held the message back (docs/notifications.md, "Sending policy"); null when it was handed to the provider',
+          ),
+      }),
+    )
+    .describe(
+      'From the outbox, and the messages the sending policy held back; bodies are not shown (a job card carries the driver’s signed link)',
+    ),
+  payments: z.array(
+    z.object({
+      id: z.string(),
+      driver_id: z.string().nullable(),
+      amount_pence: z.number().int(),
+      method: z.string(),
+      recorded_by: z.string(),
+      corrects: z.string().nullable(),
+      note: z.string().nullable(),
+      recorded_at: at,
+    }),
+  ),
+  staff_actions: z
+    .array(z.object({ action: z.string(), reason: z.string().nullable(), by: z.string(), at }))
+    .describe('What staff did to the booking (cancel, release its driver, end its trip), with the reason they gave'),
 });
 
 export const OpsDecisionLog = z.object({
   booking_ref: z.string(),
   links: OpsLinks,
   rounds: z.array(OpsRound),
-  decisions: z.array(z.object({
-    round: z.number().int(), tier: z.string(), driver_id: z.string(), driver_name: z.string().nullable(), distance_m: z.number().int().nullable(),
-    eligible: z.boolean(), skip_reason: z.string().nullable().describe('Why the driver was passed over (null when eligible)'), decided_at: at,
-  })),
+  decisions: z.array(
+    z.object({
+      round: z.number().int(),
+      tier: z.string(),
+      driver_id: z.string(),
+      driver_name: z.string().nullable(),
+      distance_m: z.number().int().nullable(),
+      eligible: z.boolean(),
+      skip_reason: z.string().nullable().describe('Why the driver was passed over (null when eligible)'),
+      decided_at: at,
+    }),
+  ),
   truncated: z.boolean().describe('More decisions than listed (filter by driver to see one driver’s)'),
   offers: z.array(OpsOffer),
-  driver: z.object({
-    considered: z.boolean().describe('The log mentions this driver'),
-    offered: z.boolean(),
-    explanation: z.string(),
-    now: z.object({
-      id: z.string(), name: z.string(), tier: z.string(), status: z.string(), online: z.boolean(),
-      location_age_seconds: z.number().int().nullable(), distance_now_m: z.number().int().nullable(), tier_reach_m: z.number().int().nullable(),
-    }).describe('The driver as they are now, beside the log'),
-  }).nullable(),
+  driver: z
+    .object({
+      considered: z.boolean().describe('The log mentions this driver'),
+      offered: z.boolean(),
+      explanation: z.string(),
+      now: z
+        .object({
+          id: z.string(),
+          name: z.string(),
+          tier: z.string(),
+          status: z.string(),
+          online: z.boolean(),
+          location_age_seconds: z.number().int().nullable(),
+          distance_now_m: z.number().int().nullable(),
+          tier_reach_m: z.number().int().nullable(),
+        })
+        .describe('The driver as they are now, beside the log'),
+    })
+    .nullable(),
 });
 
 // Sign-in codes (src/auth/code-guard.ts): what ops see of the limits and the locks.
 export const SignInLockoutsReply = z.object({
-  codes_today: z.object({ sms: z.number().int(), email: z.number().int() }).describe('Codes sent this UTC day, by channel'),
-  daily_ceiling: z.object({ sms: z.number().int(), email: z.number().int() }).describe('Codes stop for the day at these'),
+  codes_today: z
+    .object({ sms: z.number().int(), email: z.number().int() })
+    .describe('Codes sent this UTC day, by channel'),
+  daily_ceiling: z
+    .object({ sms: z.number().int(), email: z.number().int() })
+    .describe('Codes stop for the day at these'),
   new_recipient_limit: z
     .object({ sms: z.number().int(), email: z.number().int() })
-    .describe('Codes to recipients never signed in (and claim links, verification codes, new driver phones) stop for the day at these; the rest of the ceiling is kept for approved drivers and returning passengers'),
+    .describe(
+      'Codes to recipients never signed in (and claim links, verification codes, new driver phones) stop for the day at these; the rest of the ceiling is kept for approved drivers and returning passengers',
+    ),
   lockouts: z.array(
     z.object({
-      subject: z.string().describe('What is locked: passenger:phone:+44..., passenger:email:..., driver:+44..., verify:email:...'),
-      address: z.string().describe('The address it is locked for, the one whose wrong codes locked it (IPv6 by /64); every other address may still sign in'),
+      subject: z
+        .string()
+        .describe('What is locked: passenger:phone:+44..., passenger:email:..., driver:+44..., verify:email:...'),
+      address: z
+        .string()
+        .describe(
+          'The address it is locked for, the one whose wrong codes locked it (IPv6 by /64); every other address may still sign in',
+        ),
       locked_until: at,
       locked_until_london: z.string(),
-      locks_in_a_row: z.number().int().describe('Each lock in a row doubles the next (at most SIGN_IN_LOCK_MAX_MINUTES)'),
+      locks_in_a_row: z
+        .number()
+        .int()
+        .describe('Each lock in a row doubles the next (at most SIGN_IN_LOCK_MAX_MINUTES)'),
       last_failure_at: at,
       last_address: z.string().nullable().describe('The same as address (kept for clients that read it)'),
     }),
@@ -171,17 +275,25 @@ export const EndTripReply = z
       recorded_at: z.string(),
       recorded_by: z.string(),
     }),
-    ended_now: z.boolean().describe("false for a repeat: the trip had already been ended, and the first request's record is answered"),
+    ended_now: z
+      .boolean()
+      .describe("false for a repeat: the trip had already been ended, and the first request's record is answered"),
   })
   .meta({ id: 'EndTripReply' });
 
-export const OpsCancelRequest = z.object({ reason: text(300).trim().min(3, 'say why') }).meta({ id: 'OpsCancelRequest' });
-export const OpsReleaseRequest = z.object({ reason: text(300).trim().min(3, 'say why') }).meta({ id: 'OpsReleaseRequest' });
+export const OpsCancelRequest = z
+  .object({ reason: text(300).trim().min(3, 'say why') })
+  .meta({ id: 'OpsCancelRequest' });
+export const OpsReleaseRequest = z
+  .object({ reason: text(300).trim().min(3, 'say why') })
+  .meta({ id: 'OpsReleaseRequest' });
 export const OpsReleaseReply = z
   .object({
     booking_reference: z.string(),
     released_driver_id: z.string(),
-    status: z.literal('dispatching_again').describe('The booking is dispatched again from the start of the cascade, never to the released driver'),
+    status: z
+      .literal('dispatching_again')
+      .describe('The booking is dispatched again from the start of the cascade, never to the released driver'),
   })
   .meta({ id: 'OpsReleaseReply' });
 export const OpsAmendRequest = z

@@ -32,11 +32,23 @@ export const PartnerStatusEventSchema = z
   })
   .meta({ id: 'PartnerStatusEvent', description: 'A booking’s status changed' });
 
-export const AMENDED_FIELDS = ['pickupAt', 'pickup', 'dropoff', 'fare', 'passengers', 'vehicleType', 'wheelchair', 'notes'] as const;
+export const AMENDED_FIELDS = [
+  'pickupAt',
+  'pickup',
+  'dropoff',
+  'fare',
+  'passengers',
+  'vehicleType',
+  'wheelchair',
+  'notes',
+] as const;
 
 /** What a booking.amended event says changed (recorded by migration 00021's trigger). */
 export const AmendmentChangesSchema = z.object({
-  changed: z.array(z.enum(AMENDED_FIELDS)).min(1).describe('The fields the amendment changed (notes are named, never copied)'),
+  changed: z
+    .array(z.enum(AMENDED_FIELDS))
+    .min(1)
+    .describe('The fields the amendment changed (notes are named, never copied)'),
   pickup: z.string().describe('The pickup as it now stands'),
   dropoff: z.string().describe('The drop-off as it now stands'),
   fare: z.number().describe('The fare as it now stands, GBP (your agreed fare, or the tariff’s for the amended job)'),
@@ -57,18 +69,29 @@ export const PartnerAmendmentEventSchema = z
     data: z.object({
       bookingReference: z.string(),
       jobRef: z.string().nullable().describe('Your own job reference'),
-      sequence: z.number().int().min(1).describe('1, 2, 3... per booking, shared with status changes: deliveries keep this order'),
+      sequence: z
+        .number()
+        .int()
+        .min(1)
+        .describe('1, 2, 3... per booking, shared with status changes: deliveries keep this order'),
       status: BookingStatusSchema.describe('The booking’s status when the amendment was applied'),
       pickupAt: z.iso.datetime().describe('The pickup time as it now stands'),
       ...AmendmentChangesSchema.shape,
       driver: eventDriver,
     }),
   })
-  .meta({ id: 'PartnerAmendmentEvent', description: 'An amendment was applied to a booking (its time, places, fare, passengers, vehicle or notes)' });
+  .meta({
+    id: 'PartnerAmendmentEvent',
+    description: 'An amendment was applied to a booking (its time, places, fare, passengers, vehicle or notes)',
+  });
 
 export const PartnerEventSchema = z
   .discriminatedUnion('type', [PartnerStatusEventSchema, PartnerAmendmentEventSchema])
-  .meta({ id: 'PartnerEvent', description: 'The body POSTed to your callback URL, signed as Standard Webhooks sign: a status change or an amendment, by `type`' });
+  .meta({
+    id: 'PartnerEvent',
+    description:
+      'The body POSTed to your callback URL, signed as Standard Webhooks sign: a status change or an amendment, by `type`',
+  });
 export type PartnerEventPayload = z.infer<typeof PartnerEventSchema>;
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'unregistered'] as const;
@@ -91,7 +114,10 @@ export const PartnerEventListItemSchema = z
 export const PartnerEventListSchema = z
   .object({
     events: z.array(PartnerEventListItemSchema),
-    nextAfter: z.string().nullable().describe('Pass as `after` for the next page, or later to poll for newer events; null while you have none'),
+    nextAfter: z
+      .string()
+      .nullable()
+      .describe('Pass as `after` for the next page, or later to poll for newer events; null while you have none'),
     hasMore: z.boolean().describe('More events are already waiting after this page'),
   })
   .meta({ id: 'PartnerEventList' });
@@ -114,7 +140,9 @@ export const WebhookRegistrationRequest = z
       .string()
       .max(2000, 'must be at most 2000 characters')
       .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')
-      .describe('https, resolving to public addresses (http and private addresses are allowed only outside production)'),
+      .describe(
+        'https, resolving to public addresses (http and private addresses are allowed only outside production)',
+      ),
   })
   .meta({ id: 'WebhookRegistrationRequest' });
 
@@ -124,7 +152,9 @@ export const WebhookRegistrationSchema = z
     signingSecret: z
       .string()
       .optional()
-      .describe('whsec_...: shown once, when first issued or rotated. Verify deliveries with any Standard Webhooks library'),
+      .describe(
+        'whsec_...: shown once, when first issued or rotated. Verify deliveries with any Standard Webhooks library',
+      ),
     secretIssuedAt: z.iso.datetime().nullable(),
   })
   .meta({ id: 'WebhookRegistration' });
@@ -137,7 +167,9 @@ export const BookingStatusHookRequest = z
     bookingReference: z.string().regex(BOOKING_REF_PATTERN, 'must be a booking reference'),
     status: z
       .enum(FLEET_STATUSES)
-      .describe('accepted: your driver takes the job; cancelled: your driver gives it back (it is offered to another driver)'),
+      .describe(
+        'accepted: your driver takes the job; cancelled: your driver gives it back (it is offered to another driver)',
+      ),
   })
   .meta({ id: 'BookingStatusHookRequest' });
 export type BookingStatusUpdate = z.infer<typeof BookingStatusHookRequest>;
@@ -155,6 +187,8 @@ export const ExchangeEventReply = z
     received: z.literal(true),
     outcome: z
       .enum(['accepted', 'duplicate', 'ignored'])
-      .describe('accepted: handed to the booking; duplicate: this webhook-id came before; ignored: another event type, or the booking is over'),
+      .describe(
+        'accepted: handed to the booking; duplicate: this webhook-id came before; ignored: another event type, or the booking is over',
+      ),
   })
   .meta({ id: 'ExchangeEventReply', description: "An exchange fleet's status event, received (docs/exchange.md)" });

@@ -23,12 +23,18 @@ export const PartnerJobSchema = z
     dropoff: placeText,
     pickupTime: isoDateTime.max(64, 'must be at most 64 characters'),
     passengerName: text(100).optional(),
-    passengerPhone: text(32).optional().describe('National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)'),
+    passengerPhone: text(32)
+      .optional()
+      .describe(
+        'National UK (07400 123456) or international (+44 7400 123456, +33 6 12 34 56 78); spaces, brackets, dots and hyphens allowed; stored in E.164 (+447400123456)',
+      ),
     passengerEmail: z.email('must be an email address').max(254).optional(),
     passengers: passengerCount.optional().describe('1 to 8; default 1'),
     vehicleType: text(40)
       .optional()
-      .describe('Free string, never refused: the v1 vehicle classes and everyday names (estate car, people carrier, 8 seater, wheelchair accessible, exec...) are understood; any other name books the class the group gets by default and is shown to the driver'),
+      .describe(
+        'Free string, never refused: the v1 vehicle classes and everyday names (estate car, people carrier, 8 seater, wheelchair accessible, exec...) are understood; any other name books the class the group gets by default and is shown to the driver',
+      ),
     flightNumber: text(12).optional(),
     fare: z
       .number()
@@ -52,14 +58,19 @@ type JsonSchemaField = { type?: string; maxLength?: number; enum?: unknown[] };
  * unbounded, so it throws (a unit test loads it).
  */
 export function maxJobBytes(): number {
-  const doc = z.toJSONSchema(PartnerJobSchema, { io: 'input' }) as { properties?: Record<string, JsonSchemaField>; $ref?: string; $defs?: Record<string, { properties?: Record<string, JsonSchemaField> }> };
+  const doc = z.toJSONSchema(PartnerJobSchema, { io: 'input' }) as {
+    properties?: Record<string, JsonSchemaField>;
+    $ref?: string;
+    $defs?: Record<string, { properties?: Record<string, JsonSchemaField> }>;
+  };
   const properties = (doc.$ref ? doc.$defs?.[doc.$ref.split('/').pop()!]?.properties : doc.properties) ?? {};
   let bytes = 2 + 512;
   for (const [name, field] of Object.entries(properties)) {
     let value: number;
     if (field.enum) value = Math.max(...field.enum.map((v) => JSON.stringify(v).length));
     else if (field.type === 'string') {
-      if (field.maxLength === undefined) throw new Error(`PartnerJob.${name} has no length limit: the intake body limit cannot follow from the schema`);
+      if (field.maxLength === undefined)
+        throw new Error(`PartnerJob.${name} has no length limit: the intake body limit cannot follow from the schema`);
       value = 6 * field.maxLength + 2;
     } else value = 32;
     bytes += name.length + 4 + value;
@@ -104,7 +115,12 @@ export const JobBatchResultSchema = z
     accepted: z.number().int(),
     rejected: z.number().int(),
     results: z.array(JobResultSchema).describe('One per job sent, in the order sent'),
-    sandbox: z.literal(true).optional().describe('Present when the sender is a sandbox partner: jobs are priced and acknowledged but only ever offered to test drivers'),
+    sandbox: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Present when the sender is a sandbox partner: jobs are priced and acknowledged but only ever offered to test drivers',
+      ),
   })
   .meta({ id: 'JobBatchResult' });
 export type JobBatchResult = z.infer<typeof JobBatchResultSchema>;
@@ -119,7 +135,9 @@ export const JobLookupSchema = z
     jobRef: z.string(),
     state: z
       .enum(['processing', 'held', 'booked', 'cancelled'])
-      .describe('processing: taken in, not applied yet; held: an amendment or cancel that arrived before its new; booked; cancelled'),
+      .describe(
+        'processing: taken in, not applied yet; held: an amendment or cancel that arrived before its new; booked; cancelled',
+      ),
     bookingReference: z.string().nullable(),
     bookingStatus: z.enum(BOOKING_STATUSES).nullable(),
     pickupAt: z.string().nullable().describe('UTC, ISO 8601'),

@@ -29,11 +29,18 @@ export const V1QuoteRequest = z
   .object({
     pickup: placeText.describe('Address, station, postcode or airport name'),
     dropoff: placeText.describe('Address, station, postcode or airport name'),
-    departAt: isoDateTime.optional().describe('Pickup time, ISO 8601 (UTC). Night and holiday rates apply automatically. Default: now.'),
+    departAt: isoDateTime
+      .optional()
+      .describe('Pickup time, ISO 8601 (UTC). Night and holiday rates apply automatically. Default: now.'),
     vehicleType: z.enum(VEHICLE_TYPES).optional(),
     vehicle_type: z.enum(VEHICLE_TYPES).optional().describe('Snake-case spelling of vehicleType, also accepted'),
     passengers: passengerCount.optional(),
-    meetAndGreet: z.boolean().optional().describe('Airport meet and greet: adds 25 GBP when the pickup or drop-off is an airport; elsewhere nothing is added (applied_rules says so: meet_and_greet_not_applied)'),
+    meetAndGreet: z
+      .boolean()
+      .optional()
+      .describe(
+        'Airport meet and greet: adds 25 GBP when the pickup or drop-off is an airport; elsewhere nothing is added (applied_rules says so: meet_and_greet_not_applied)',
+      ),
     worldwide: z.boolean().optional().describe('Set true for journeys starting or ending outside the UK'),
   })
   .refine((b) => !(b.vehicleType && b.vehicle_type && b.vehicleType !== b.vehicle_type), {
@@ -44,7 +51,9 @@ export const V1QuoteRequest = z
 
 export const PrecisionSchema = z
   .enum(PRECISIONS)
-  .describe('How close to the door: point (a station, airport, hospital, venue...), postcode (the point of a full unit postcode, typically within 100 m), street, postcode_sector, postcode_district, town_centre')
+  .describe(
+    'How close to the door: point (a station, airport, hospital, venue...), postcode (the point of a full unit postcode, typically within 100 m), street, postcode_sector, postcode_district, town_centre',
+  )
   .meta({ id: 'Precision' });
 
 const ResolvedPlace = z
@@ -63,7 +72,11 @@ const ResolvedPlace = z
 
 const AppliedRule = z
   .object({
-    code: z.string().describe('e.g. tariff_period, night_rate, bank_holiday, meet_and_greet, vehicle_class; national_default (0, first) when no council table is held for the pickup and the fare is the service estimate'),
+    code: z
+      .string()
+      .describe(
+        'e.g. tariff_period, night_rate, bank_holiday, meet_and_greet, vehicle_class; national_default (0, first) when no council table is held for the pickup and the fare is the service estimate',
+      ),
     description: z.string(),
     amount: z.number().describe('GBP this rule added (negative if it removed money)'),
     amount_pence: z.number().int(),
@@ -91,7 +104,9 @@ export const V1QuoteResponse = z
       period: z.string(),
       effective_from: z.string(),
       status: z.string(),
-      provisional: z.boolean().describe('True when part of the table is the service\'s estimate, not the published figure'),
+      provisional: z
+        .boolean()
+        .describe("True when part of the table is the service's estimate, not the published figure"),
       sources: z.array(z.string()),
     }),
     booking_url: z.url().describe('Prefilled link where the passenger confirms name, phone and payment'),

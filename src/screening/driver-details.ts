@@ -54,7 +54,9 @@ export function shownDriverDetail(kind: DriverDetail, value: string | null | und
  * the rules our own drivers' details are, since they reach the same pages, lookups and messages.
  * Each detail that fails is dropped (''), never shown; the rest of the event stands.
  */
-export function screenedFleetDriver<D extends { name: string; vehicle: string; plate: string }>(d: D | null | undefined): { name: string; vehicle: string; plate: string } | null {
+export function screenedFleetDriver<D extends { name: string; vehicle: string; plate: string }>(
+  d: D | null | undefined,
+): { name: string; vehicle: string; plate: string } | null {
   if (!d) return null;
   return {
     name: shownDriverDetail('name', d.name) ?? '',

@@ -14,7 +14,10 @@ export function normaliseFlightNumber(input: string): FlightNumberCheck {
   if (input.length > MAX_INPUT_LENGTH) return { ok: false, reason: 'flight number is too long' };
   const groups = FLIGHT_NUMBER.exec(input.trim().toUpperCase().replace(/\s+/g, ' '))?.groups;
   if (!groups) {
-    return { ok: false, reason: 'flight number must be an airline code and 1-4 digits, e.g. BA 283, U2 8123 or EZY1234' };
+    return {
+      ok: false,
+      reason: 'flight number must be an airline code and 1-4 digits, e.g. BA 283, U2 8123 or EZY1234',
+    };
   }
   const { airline = '', number = '', suffix = '' } = groups;
   return { ok: true, value: `${airline}${String(Number(number))}${suffix}` };

@@ -36,30 +36,38 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     form: 'words',
     looksLike: INSTRUCTION,
-    pattern: /\b(?:ignore|disregard|forget|skip|bypass|override)\s+(?:(?:all|any|every|each|the|of|your|these|those|this|that)\s+){0,3}(?:previous|prior|above|earlier|preceding|foregoing|former|initial|original|system|developer|existing)\s+(?:instructions?|prompts?|messages?|directions|directives?|rules|commands?|guidelines|context)\b/,
+    pattern:
+      /\b(?:ignore|disregard|forget|skip|bypass|override)\s+(?:(?:all|any|every|each|the|of|your|these|those|this|that)\s+){0,3}(?:previous|prior|above|earlier|preceding|foregoing|former|initial|original|system|developer|existing)\s+(?:instructions?|prompts?|messages?|directions|directives?|rules|commands?|guidelines|context)\b/,
   },
   // "disregard ... instructions" with a few words between; 'ignore' is left to the rule above, as
   // "ignore the satnav instructions" is an ordinary note.
   {
     form: 'words',
     looksLike: INSTRUCTION,
-    pattern: /\b(?:disregard|forget|bypass)\s+(?:\w+\s+){0,4}?(?:instructions|prompts?|guidelines|guardrails|programming|safety\s+rules)\b/,
+    pattern:
+      /\b(?:disregard|forget|bypass)\s+(?:\w+\s+){0,4}?(?:instructions|prompts?|guidelines|guardrails|programming|safety\s+rules)\b/,
   },
   // "ignore your instructions/rules/programming": a model's own instructions, never a driver's.
   {
     form: 'words',
     looksLike: INSTRUCTION,
-    pattern: /\b(?:ignore|override)\s+(?:all\s+(?:of\s+)?)?(?:your|its)\s+(?:instructions|rules|programming|guidelines|training|prompt|restrictions|safeguards|guardrails)\b/,
+    pattern:
+      /\b(?:ignore|override)\s+(?:all\s+(?:of\s+)?)?(?:your|its)\s+(?:instructions|rules|programming|guidelines|training|prompt|restrictions|safeguards|guardrails)\b/,
   },
   // Persona switches: "you are now DAN", "you are now an unrestricted assistant".
   {
     form: 'words',
     looksLike: INSTRUCTION,
-    pattern: /\byou\s+are\s+now\s+(?:a|an|the|my|no\s+longer|free|unrestricted|jailbroken|dan|acting|operating|in\s+\w+\s+mode|allowed|authori[sz]ed|permitted)\b/,
+    pattern:
+      /\byou\s+are\s+now\s+(?:a|an|the|my|no\s+longer|free|unrestricted|jailbroken|dan|acting|operating|in\s+\w+\s+mode|allowed|authori[sz]ed|permitted)\b/,
   },
   // "act as a/an/the/if": only the persona form; "act fast" and "act as quickly as" pass.
   { form: 'words', looksLike: INSTRUCTION, pattern: /\b(?:act|behave)\s+as\s+(?:a|an|the|if|though|my)\b/ },
-  { form: 'words', looksLike: INSTRUCTION, pattern: /\b(?:pretend\s+(?:to\s+be|you\s+are|that\s+you)|role\s*play\s+as)\b/ },
+  {
+    form: 'words',
+    looksLike: INSTRUCTION,
+    pattern: /\b(?:pretend\s+(?:to\s+be|you\s+are|that\s+you)|role\s*play\s+as)\b/,
+  },
   // Talk of a model's hidden configuration.
   { form: 'words', looksLike: INSTRUCTION, pattern: /\bsystem\s+(?:prompts?|messages?|instructions?|override)\b/ },
   { form: 'words', looksLike: INSTRUCTION, pattern: /\b(?:developer|dev|god|debug|sudo)\s+mode\b/ },
@@ -67,26 +75,57 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     form: 'words',
     looksLike: INSTRUCTION,
-    pattern: /\b(?:reveal|print|repeat|output|leak|dump|show\s+me|tell\s+me)\s+(?:your\s+(?:(?:initial|hidden|secret|system|original|full)\s+)?(?:instructions|prompt|rules|guidelines)|the\s+(?:(?:initial|hidden|secret|original|full)\s+)?(?:system\s+prompt|prompt))\b/,
+    pattern:
+      /\b(?:reveal|print|repeat|output|leak|dump|show\s+me|tell\s+me)\s+(?:your\s+(?:(?:initial|hidden|secret|system|original|full)\s+)?(?:instructions|prompt|rules|guidelines)|the\s+(?:(?:initial|hidden|secret|original|full)\s+)?(?:system\s+prompt|prompt))\b/,
   },
   // Indirect injection addressed to whatever model reads the booking.
-  { form: 'words', looksLike: INSTRUCTION, pattern: /\bif\s+you\s+are\s+an?\s+(?:ai|llm|language\s+model|assistant|chatbot|bot|agent)\b/ },
+  {
+    form: 'words',
+    looksLike: INSTRUCTION,
+    pattern: /\bif\s+you\s+are\s+an?\s+(?:ai|llm|language\s+model|assistant|chatbot|bot|agent)\b/,
+  },
   // Fare and payment: a note can never change either, so asking is an attack on whoever reads it.
-  { form: 'words', looksLike: PAYMENT, pattern: /\boverride\s+(?:the\s+|this\s+|my\s+)?(?:price|fare|pricing|tariff|quote|meter)\b/ },
-  { form: 'words', looksLike: PAYMENT, pattern: /\b(?:set|change|update|adjust|make|reduce|lower)\s+(?:the\s+|this\s+|my\s+)?(?:fare|price|cost|quote)\s+(?:to|at|as)\b/ },
-  { form: 'words', looksLike: PAYMENT, pattern: /\b(?:fare|price|cost)\s+(?:is\s+now|should\s+be|must\s+be)\s+(?:set\s+to\s+)?(?:zero|free|nothing|0)\b/ },
   {
     form: 'words',
     looksLike: PAYMENT,
-    pattern: /\bmark\s+(?:(?:this|the|my|it|that)\s+)?(?:(?:booking|ride|trip|journey|job|fare|order|invoice)\s+)?(?:as\s+)?(?:paid|pre\s*paid|settled|refunded)\b/,
+    pattern: /\boverride\s+(?:the\s+|this\s+|my\s+)?(?:price|fare|pricing|tariff|quote|meter)\b/,
+  },
+  {
+    form: 'words',
+    looksLike: PAYMENT,
+    pattern:
+      /\b(?:set|change|update|adjust|make|reduce|lower)\s+(?:the\s+|this\s+|my\s+)?(?:fare|price|cost|quote)\s+(?:to|at|as)\b/,
+  },
+  {
+    form: 'words',
+    looksLike: PAYMENT,
+    pattern: /\b(?:fare|price|cost)\s+(?:is\s+now|should\s+be|must\s+be)\s+(?:set\s+to\s+)?(?:zero|free|nothing|0)\b/,
+  },
+  {
+    form: 'words',
+    looksLike: PAYMENT,
+    pattern:
+      /\bmark\s+(?:(?:this|the|my|it|that)\s+)?(?:(?:booking|ride|trip|journey|job|fare|order|invoice)\s+)?(?:as\s+)?(?:paid|pre\s*paid|settled|refunded)\b/,
   },
   // Tool invocation in prose ("call the cancel_booking tool") and in tool-call JSON keys.
-  { form: 'words', looksLike: TOOL_CALL, pattern: /\b(?:call|invoke|execute|trigger)\s+(?:the\s+|a\s+|your\s+)?(?:\w+\s+){0,2}?tools?\b/ },
-  { form: 'markup', looksLike: TOOL_CALL, pattern: /\b(?:function_call|tool_calls?|tool_use|tool_choice|tool_result)\b/ },
+  {
+    form: 'words',
+    looksLike: TOOL_CALL,
+    pattern: /\b(?:call|invoke|execute|trigger)\s+(?:the\s+|a\s+|your\s+)?(?:\w+\s+){0,2}?tools?\b/,
+  },
+  {
+    form: 'markup',
+    looksLike: TOOL_CALL,
+    pattern: /\b(?:function_call|tool_calls?|tool_use|tool_choice|tool_result)\b/,
+  },
   // Chat-template special tokens: <|im_start|>, <|system|>, <|eot_id|> ...
   { form: 'markup', looksLike: ROLE_MARKER, pattern: /<\s*\|[^|>\n]{1,30}\|\s*>/ },
   // Llama-style [INST] / [/INST] / <<SYS>>.
-  { form: 'markup', looksLike: ROLE_MARKER, pattern: /\[\s*\/?\s*(?:inst|sys|system|assistant)\s*\]|<<\s*\/?\s*sys\s*>>/ },
+  {
+    form: 'markup',
+    looksLike: ROLE_MARKER,
+    pattern: /\[\s*\/?\s*(?:inst|sys|system|assistant)\s*\]|<<\s*\/?\s*sys\s*>>/,
+  },
   // Markdown headings that open a prompt section: "### System", "## Instructions".
   { form: 'markup', looksLike: ROLE_MARKER, pattern: /#{2,}\s*(?:system|instructions?|assistant|developer|prompt)\b/ },
   // A turn label starting a line or sentence: "assistant: ...", "SYSTEM: ...".
@@ -95,10 +134,15 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     form: 'markup',
     looksLike: ROLE_MARKER,
-    pattern: /<\s*\/?\s*(?:system|assistant|user|developer|tool|tools|tool_calls?|tool_use|tool_result|function_calls?|function_results?|functions|invoke|instructions?|prompt|im_start|im_end)\s*(?=[\s>/])/,
+    pattern:
+      /<\s*\/?\s*(?:system|assistant|user|developer|tool|tools|tool_calls?|tool_use|tool_result|function_calls?|function_results?|functions|invoke|instructions?|prompt|im_start|im_end)\s*(?=[\s>/])/,
   },
   // Script and HTML that would run if a job card or dashboard ever rendered the text unescaped.
-  { form: 'markup', looksLike: MARKUP, pattern: /<\s*(?:script|iframe|object|embed|svg|img|style|link|meta|base|form|body|html)\b/ },
+  {
+    form: 'markup',
+    looksLike: MARKUP,
+    pattern: /<\s*(?:script|iframe|object|embed|svg|img|style|link|meta|base|form|body|html)\b/,
+  },
   { form: 'markup', looksLike: MARKUP, pattern: /\b(?:javascript|vbscript)\s*:|\bdata\s*:\s*text\/html/ },
   { form: 'markup', looksLike: MARKUP, pattern: /\bon[a-z]{4,}\s*=/ },
   // Markdown images fetch their URL when rendered: the classic way to exfiltrate data from a model.
@@ -127,15 +171,51 @@ const ALLOWED_INVISIBLE = [
 // Letters from other scripts that look like Latin ones, so "іgnоrе" (Cyrillic і, о, е) still reads
 // as "ignore" to the patterns. Only the detection copy is folded; the value is returned as typed.
 const LOOKALIKES: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
-  і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', һ: 'h', ӏ: 'l', ԛ: 'q', ԝ: 'w', ѵ: 'v',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x',
-  ɡ: 'g', ı: 'i', ȷ: 'j',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  һ: 'h',
+  ӏ: 'l',
+  ԛ: 'q',
+  ԝ: 'w',
+  ѵ: 'v',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ɡ: 'g',
+  ı: 'i',
+  ȷ: 'j',
 };
 const LOOKALIKE_CHARS = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'gu');
 
 export function screenFreeText(field: string, value: string, opts: ScreenOptions): ScreenResult {
-  const tooLong: ScreenResult = { ok: false, code: 'too_long', message: `${field} is longer than ${opts.maxLength} characters` };
+  const tooLong: ScreenResult = {
+    ok: false,
+    code: 'too_long',
+    message: `${field} is longer than ${opts.maxLength} characters`,
+  };
   // Bounds the work below; generous enough for text that only shrinks once whitespace collapses.
   if (value.length > opts.maxLength * 4 + 64) return tooLong;
 
@@ -154,7 +234,11 @@ export function screenFreeText(field: string, value: string, opts: ScreenOptions
   const words = markup.replace(/[^\p{L}\p{N}]+/gu, ' ');
   for (const rule of SUSPICIOUS_PATTERNS) {
     if (rule.pattern.test(rule.form === 'words' ? words : markup)) {
-      return { ok: false, code: 'suspicious_content', message: `${field} looks like ${rule.looksLike}; please rephrase it` };
+      return {
+        ok: false,
+        code: 'suspicious_content',
+        message: `${field} looks like ${rule.looksLike}; please rephrase it`,
+      };
     }
   }
   return { ok: true, value: cleaned };

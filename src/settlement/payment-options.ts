@@ -6,7 +6,10 @@ import { z } from 'zod';
 export const DriverPaymentOptionsSchema = z
   .object({
     /** The driver's own payment link (their provider's checkout page). */
-    paymentLink: z.url({ protocol: /^https$/ }).max(500).optional(),
+    paymentLink: z
+      .url({ protocol: /^https$/ })
+      .max(500)
+      .optional(),
     /** A card reader in the car. */
     cardReader: z.boolean().optional(),
     bankTransfer: z
@@ -33,9 +36,18 @@ export interface PayOption {
 export function payOptions(stored: unknown, ref: string): PayOption[] {
   const parsed = DriverPaymentOptionsSchema.safeParse(stored ?? {});
   const o: DriverPaymentOptions = parsed.success ? parsed.data : {};
-  const out: PayOption[] = [{ kind: 'cash', label: 'Cash', detail: 'Pay the driver in cash at the end of the journey.', href: null }];
-  if (o.cardReader) out.push({ kind: 'card', label: 'Card', detail: "Pay by card on the driver's card reader.", href: null });
-  if (o.paymentLink) out.push({ kind: 'payment_link', label: 'Pay online', detail: "The driver's own payment page.", href: o.paymentLink });
+  const out: PayOption[] = [
+    { kind: 'cash', label: 'Cash', detail: 'Pay the driver in cash at the end of the journey.', href: null },
+  ];
+  if (o.cardReader)
+    out.push({ kind: 'card', label: 'Card', detail: "Pay by card on the driver's card reader.", href: null });
+  if (o.paymentLink)
+    out.push({
+      kind: 'payment_link',
+      label: 'Pay online',
+      detail: "The driver's own payment page.",
+      href: o.paymentLink,
+    });
   if (o.bankTransfer) {
     const b = o.bankTransfer;
     out.push({
@@ -45,6 +57,7 @@ export function payOptions(stored: unknown, ref: string): PayOption[] {
       href: null,
     });
   }
-  if (o.account) out.push({ kind: 'account', label: 'Account', detail: 'The driver invoices your account.', href: null });
+  if (o.account)
+    out.push({ kind: 'account', label: 'Account', detail: 'The driver invoices your account.', href: null });
   return out;
 }

@@ -6,9 +6,18 @@ import { NOTHING_DUE, type BookingStatus } from '../../workflows/bookings/defini
 //   paid                      a payment record is in force
 //   not_due                   cancelled, a passenger no-show, or ended by ops with nothing due
 export type PaymentState = 'pay_driver_on_completion' | 'awaiting_settlement' | 'paid' | 'not_due';
-export const PAYMENT_STATES: readonly PaymentState[] = ['pay_driver_on_completion', 'awaiting_settlement', 'paid', 'not_due'];
+export const PAYMENT_STATES: readonly PaymentState[] = [
+  'pay_driver_on_completion',
+  'awaiting_settlement',
+  'paid',
+  'not_due',
+];
 
-export function paymentState(b: { status: BookingStatus; paid_pence: number | null; paid_method?: string | null }): PaymentState {
+export function paymentState(b: {
+  status: BookingStatus;
+  paid_pence: number | null;
+  paid_method?: string | null;
+}): PaymentState {
   if (b.paid_pence !== null) return b.paid_method === NOTHING_DUE ? 'not_due' : 'paid';
   if (b.status === 'completed') return 'awaiting_settlement';
   if (b.status === 'cancelled' || b.status === 'no_show') return 'not_due';

@@ -18,22 +18,30 @@ import { findPaymentRecord, insertPaymentRecord } from './payments-store.js';
  * (settled late, or completed before settlement existed) is written directly under the same
  * idempotency key, so it still gets one record at most.
  */
-export async function settleBooking(s: Pick<Services, 'sql' | 'temporal'>, ref: string, input: SettleInput): Promise<PaymentRecord> {
+export async function settleBooking(
+  s: Pick<Services, 'sql' | 'temporal'>,
+  ref: string,
+  input: SettleInput,
+): Promise<PaymentRecord> {
   if (input.by === 'driver') await requireReasonBelowFare(s, ref, input);
   try {
-    return await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(settleBookingUpdate, { args: [input] });
+    return await s.temporal.workflow
+      .getHandle(bookingWorkflowId(ref))
+      .executeUpdate(settleBookingUpdate, { args: [input] });
   } catch (err) {
     // Said with the booking's reference, and a driver's not being on the job is theirs to be
     // refused (forbidden), not a conflict; the workflow's other refusals (invalid_payment) are
     // told as src/temporal/refusals.ts maps them.
     const type = failureType(err);
-    if (type === BookingFailure.notCompleted) throw notCompleted(`Booking ${ref} has not completed; report the trip completed first.`);
+    if (type === BookingFailure.notCompleted)
+      throw notCompleted(`Booking ${ref} has not completed; report the trip completed first.`);
     if (type === BookingFailure.notYourJob) throw notYourJob(ref);
     if (!isWorkflowGone(err)) throw err;
   }
   const row = await findBooking(s.sql, ref);
   if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
-  if (row.status !== 'completed') throw notCompleted(`Booking ${ref} is ${row.status}; only a completed trip is settled.`);
+  if (row.status !== 'completed')
+    throw notCompleted(`Booking ${ref} is ${row.status}; only a completed trip is settled.`);
   if (input.by === 'driver' && row.driver_id !== input.driverId) throw notYourJob(ref);
   return insertPaymentRecord(s.sql, {
     bookingRef: ref,

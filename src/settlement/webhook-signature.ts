@@ -8,7 +8,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
 
-export type SignatureCheck = { ok: true } | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' };
+export type SignatureCheck =
+  { ok: true } | { ok: false; reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature' };
 
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
@@ -22,7 +23,8 @@ export function verifyWebhook(
   nowSeconds: number,
 ): SignatureCheck {
   const { id, timestamp, signature } = headers;
-  if (!id || !timestamp || !signature || !/^\d{1,12}$/.test(timestamp) || id.length > 200) return { ok: false, reason: 'missing_headers' };
+  if (!id || !timestamp || !signature || !/^\d{1,12}$/.test(timestamp) || id.length > 200)
+    return { ok: false, reason: 'missing_headers' };
   const ts = Number(timestamp);
   if (Math.abs(nowSeconds - ts) > WEBHOOK_TOLERANCE_SECONDS) return { ok: false, reason: 'stale_timestamp' };
   const presented = signature

@@ -1,4 +1,9 @@
-import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
+import {
+  ServiceError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  isGrpcServiceError,
+} from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
 import { BookingFailure } from '../../workflows/bookings/definitions.js';
@@ -71,7 +76,9 @@ export function isTemporalUnavailable(err: unknown): boolean {
  */
 export function isTemporalServiceFailure(err: unknown): boolean {
   const grpc = err instanceof ServiceError ? err.cause : err;
-  return err instanceof ServiceError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isGrpcServiceError(grpc);
+  return (
+    err instanceof ServiceError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isGrpcServiceError(grpc)
+  );
 }
 
 /**
@@ -94,7 +101,9 @@ export function refusalFromTemporal(err: unknown): Refusal | null {
   }
   if (isWorkflowGone(err)) return Refusal.notFound('not_found', 'No such booking or quote is running.');
   if (isTemporalUnavailable(err)) {
-    return Refusal.unavailable('temporarily_unavailable', 'The booking engine is briefly unavailable; retry shortly.', { retryAfterSeconds: RETRY_AFTER_SECONDS });
+    return Refusal.unavailable('temporarily_unavailable', 'The booking engine is briefly unavailable; retry shortly.', {
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+    });
   }
   return null;
 }

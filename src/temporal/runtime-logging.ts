@@ -11,7 +11,11 @@ export function installWorkerLogging(level: string, opts: { sdkMetricsAddress?: 
   Runtime.install({
     logger: new DefaultLogger(sdkLevel),
     ...(opts.sdkMetricsAddress
-      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: opts.sdkMetricsAddress, useSecondsForDurations: true } } } }
+      ? {
+          telemetryOptions: {
+            metrics: { prometheus: { bindAddress: opts.sdkMetricsAddress, useSecondsForDurations: true } },
+          },
+        }
       : {}),
   });
 }

@@ -9,7 +9,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserStack } from '../support/browser-stack.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
-import { createDriver, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -35,9 +41,19 @@ async function book(dropoff: string, phone: string): Promise<{ ref: string; stat
     url: '/api/public/bookings/create',
     remoteAddress: '10.125.0.1',
     payload: await (async () => {
-      const q = await stack.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: '10.125.0.2', payload: { pickup: 'Newcastle Central station', dropoff, departAt: inTwoAndAHalfHours() } });
+      const q = await stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/quote',
+        remoteAddress: '10.125.0.2',
+        payload: { pickup: 'Newcastle Central station', dropoff, departAt: inTwoAndAHalfHours() },
+      });
       expect(q.statusCode, q.body).toBe(200);
-      return { quote_id: q.json().quote_id, passenger_name: 'Florence Nightingale', passenger_phone_whatsapp: phone, payment_method: 'cash_to_driver' };
+      return {
+        quote_id: q.json().quote_id,
+        passenger_name: 'Florence Nightingale',
+        passenger_phone_whatsapp: phone,
+        payment_method: 'cash_to_driver',
+      };
     })(),
   });
   expect(res.statusCode, res.body).toBe(200);
@@ -47,7 +63,13 @@ async function book(dropoff: string, phone: string): Promise<{ ref: string; stat
 describe('advance allocation', () => {
   it('offers an airport run hours ahead, while a town trip as far away waits; the driver accepts it in the app ahead of time and drives it', async () => {
     const phone = `+4474005${String(30000 + (Date.now() % 60000)).padStart(5, '0')}`;
-    const d = await createDriver(stack.sql, { lat: STATION.latitude, lon: STATION.longitude, homeArea: 'national-default', name: 'Harriet Early', phone });
+    const d = await createDriver(stack.sql, {
+      lat: STATION.latitude,
+      lon: STATION.longitude,
+      homeArea: 'national-default',
+      name: 'Harriet Early',
+      phone,
+    });
     drivers.push(d);
 
     // A town trip 2.5 hours away waits for its 15 minutes; nothing is offered.
@@ -56,16 +78,26 @@ describe('advance allocation', () => {
 
     // An airport run as far away is offered now: the driver has hours to plan for it.
     const airport = await book('Newcastle Airport', '07400 123496');
-    const context = await browser.newContext({ viewport: PHONE_VIEWPORT, geolocation: STATION, permissions: ['geolocation'] });
+    const context = await browser.newContext({
+      viewport: PHONE_VIEWPORT,
+      geolocation: STATION,
+      permissions: ['geolocation'],
+    });
     const app = await context.newPage();
     await app.goto(`${base}/driver`);
     await app.fill('#phone', `0${phone.slice(3, 7)} ${phone.slice(7)}`);
     await app.click('#phone-form button[type=submit]');
     await app.waitForSelector('#code-form:not([hidden])');
-    const code = await eventually(async () => {
-      const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${phone} and body like '%sign-in code%' order by id desc limit 1`;
-      return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
-    }, 10_000, 'the sign-in code');
+    const code = await eventually(
+      async () => {
+        const [m] = await stack.sql<
+          { body: string }[]
+        >`select body from outbox where recipient = ${phone} and body like '%sign-in code%' order by id desc limit 1`;
+        return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
+      },
+      10_000,
+      'the sign-in code',
+    );
     await app.fill('#code', code);
     await app.click('#code-form button[type=submit]');
     const job = app.locator(`.job[data-ref="${airport.ref}"]`);
@@ -75,18 +107,30 @@ describe('advance allocation', () => {
     await job.locator('button:has-text("Accept")').click();
     await waitForStatus(stack.sql, airport.ref, 'assigned');
     // The passenger hears who is coming as soon as the driver accepts, hours ahead.
-    const told = await eventually(async () => {
-      const [m] = await stack.sql<{ body: string }[]>`select body from outbox where booking_ref = ${airport.ref} and recipient = '+447400123496' and idempotency_key like 'assigned:%'`;
-      return m?.body;
-    }, 15_000, 'the passenger told');
+    const told = await eventually(
+      async () => {
+        const [m] = await stack.sql<
+          { body: string }[]
+        >`select body from outbox where booking_ref = ${airport.ref} and recipient = '+447400123496' and idempotency_key like 'assigned:%'`;
+        return m?.body;
+      },
+      15_000,
+      'the passenger told',
+    );
     expect(told).toMatch(/Harriet is picking you up at/);
 
     // Confirming it (asked on the day; accepted at any time before the trip starts) is recorded.
     const card = await waitForJobCard(stack.sql, d, airport.ref);
-    const confirmed = await stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/trip`, payload: { token: card.token, event: 'confirm' } });
+    const confirmed = await stack.app.inject({
+      method: 'POST',
+      url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/trip`,
+      payload: { token: card.token, event: 'confirm' },
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(202);
     expect(confirmed.json()).toMatchObject({ status: 'assigned' });
-    expect((await stack.sql`select driver_confirmed_at is not null as yes from bookings where ref = ${airport.ref}`)[0]?.yes).toBe(true);
+    expect(
+      (await stack.sql`select driver_confirmed_at is not null as yes from bookings where ref = ${airport.ref}`)[0]?.yes,
+    ).toBe(true);
 
     // And drives it, step by step, to a cash payment.
     for (const step of ['On my way', 'Arrived at pickup', 'Passenger on board', 'Trip completed']) {

@@ -6,7 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createPartner } from '../../src/partners/store.js';
-import { bookingRow, createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import {
+  bookingRow,
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -24,17 +32,31 @@ afterAll(async () => {
 describe('an amendment that moves a job onto another of its driver’s jobs', () => {
   it('takes the moved job off the driver, who keeps the other, and dispatches it again', async () => {
     const partner = `amd-${randomUUID().slice(0, 8)}`;
-    await createPartner(stack.sql, { id: partner, name: `Partner ${partner}`, kind: 'partner', liveIntakeApproved: true });
+    await createPartner(stack.sql, {
+      id: partner,
+      name: `Partner ${partner}`,
+      kind: 'partner',
+      liveIntakeApproved: true,
+    });
     const { key } = await createApiKey(stack.sql, { name: partner, partnerId: partner });
     const send = (job: object) =>
       stack.app.inject({
-        method: 'POST', url: '/api/public/v1/jobs', remoteAddress: '10.97.0.1',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(job),
+        method: 'POST',
+        url: '/api/public/v1/jobs',
+        remoteAddress: '10.97.0.1',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(job),
       });
     const at = (minutes: number) => new Date(Math.floor(Date.now() / 60_000) * 60_000 + minutes * 60_000).toISOString();
     const job = (jobRef: string, pickupTime: string, extra: object = {}) => ({
-      jobRef, pickup: 'Hexham station', dropoff: 'Hexham', pickupTime, fare: 15,
-      passengerName: 'Ada Lovelace', passengerPhone: '+447400123456', ...extra,
+      jobRef,
+      pickup: 'Hexham station',
+      dropoff: 'Hexham',
+      pickupTime,
+      fare: 15,
+      passengerName: 'Ada Lovelace',
+      passengerPhone: '+447400123456',
+      ...extra,
     });
     const d = await createDriver(stack.sql, { lat: 54.9735, lon: -2.0977, homeArea: 'national-default' });
     drivers.push(d);
@@ -55,19 +77,34 @@ describe('an amendment that moves a job onto another of its driver’s jobs', ()
     expect(amended.json().results[0]).toMatchObject({ outcome: 'accepted', code: 'amended' });
 
     // The driver is told, the moved job leaves them, and they keep the early one.
-    await eventually(async () => {
-      const [m] = await stack.sql`select 1 from outbox where booking_ref = ${late} and recipient = ${d.phone} and body like ${`Job ${late} is no longer yours%`}`;
-      return m;
-    }, 30_000, 'the driver told the moved job is no longer theirs');
-    await eventually(async () => ((await bookingRow(stack.sql, late))?.driver_id === d.id ? undefined : true), 30_000, 'the moved job off the driver');
+    await eventually(
+      async () => {
+        const [m] =
+          await stack.sql`select 1 from outbox where booking_ref = ${late} and recipient = ${d.phone} and body like ${`Job ${late} is no longer yours%`}`;
+        return m;
+      },
+      30_000,
+      'the driver told the moved job is no longer theirs',
+    );
+    await eventually(
+      async () => ((await bookingRow(stack.sql, late))?.driver_id === d.id ? undefined : true),
+      30_000,
+      'the moved job off the driver',
+    );
     // Back in dispatch; the only driver near is busy with the early job, so nobody is offered it yet.
-    await eventually(async () => {
-      const row = await bookingRow(stack.sql, late);
-      return row && ['dispatching', 'unassigned'].includes(row.status) ? row : undefined;
-    }, 30_000, 'the moved job dispatched again');
+    await eventually(
+      async () => {
+        const row = await bookingRow(stack.sql, late);
+        return row && ['dispatching', 'unassigned'].includes(row.status) ? row : undefined;
+      },
+      30_000,
+      'the moved job dispatched again',
+    );
     expect(await bookingRow(stack.sql, early)).toMatchObject({ status: 'assigned', driver_id: d.id });
     const [{ held }] = (await stack.sql`
-      select count(*)::int as held from bookings where driver_id = ${d.id} and status in ('assigned', 'en_route', 'arrived', 'on_board')`) as unknown as [{ held: number }];
+      select count(*)::int as held from bookings where driver_id = ${d.id} and status in ('assigned', 'en_route', 'arrived', 'on_board')`) as unknown as [
+      { held: number },
+    ];
     expect(held).toBe(1);
   }, 120_000);
 });

@@ -16,7 +16,8 @@ afterAll(async () => stack?.close());
 
 let n = 0;
 const ip = () => `10.92.${Math.floor(n / 250) % 250}.${n++ % 250}`;
-const get = (url: string, headers: Record<string, string>) => stack.app.inject({ method: 'GET', url, headers, remoteAddress: ip() });
+const get = (url: string, headers: Record<string, string>) =>
+  stack.app.inject({ method: 'GET', url, headers, remoteAddress: ip() });
 const GUIDE = '/api/public/v1/operator/jobs';
 
 async function partnerKey(id: string): Promise<string> {
@@ -36,19 +37,34 @@ describe('one credential per request', () => {
     const theirs = await partnerKey(`cred-b-${suffix}`);
     // The finding: x-api-key was used and the Bearer ignored.
     expectConflict(await get(GUIDE, { 'x-api-key': mine, authorization: `Bearer ${theirs}` }));
-    expectConflict(await get(GUIDE, { 'x-network-taxi-ai-key': mine, authorization: 'Bearer some-oauth-access-token' }));
+    expectConflict(
+      await get(GUIDE, { 'x-network-taxi-ai-key': mine, authorization: 'Bearer some-oauth-access-token' }),
+    );
     expectConflict(await get(GUIDE, { 'x-api-key': mine, 'x-network-taxi-ai-key': theirs }));
-    expectConflict(await get(GUIDE, { 'x-api-key': mine, authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }));
-    expectConflict(await get('/api/public/v1/partner/webhook', { 'x-api-key': mine, authorization: `Bearer ${theirs}` }));
+    expectConflict(
+      await get(GUIDE, { 'x-api-key': mine, authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }),
+    );
+    expectConflict(
+      await get('/api/public/v1/partner/webhook', { 'x-api-key': mine, authorization: `Bearer ${theirs}` }),
+    );
     const job = await stack.app.inject({
       method: 'POST',
       url: '/api/public/v1/jobs',
       headers: { 'x-api-key': mine, authorization: `Bearer ${theirs}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({ jobRef: 'CRED-1', pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: new Date(Date.now() + 26 * 3600_000).toISOString(), passengerName: 'Ada Lovelace', passengerPhone: '+447400123456' }),
+      payload: JSON.stringify({
+        jobRef: 'CRED-1',
+        pickup: 'Hexham station',
+        dropoff: 'Hexham',
+        pickupTime: new Date(Date.now() + 26 * 3600_000).toISOString(),
+        passengerName: 'Ada Lovelace',
+        passengerPhone: '+447400123456',
+      }),
       remoteAddress: ip(),
     });
     expectConflict(job);
-    expect(await stack.sql`select 1 from partner_jobs where partner_id in (${`cred-a-${suffix}`}, ${`cred-b-${suffix}`})`).toHaveLength(0);
+    expect(
+      await stack.sql`select 1 from partner_jobs where partner_id in (${`cred-a-${suffix}`}, ${`cred-b-${suffix}`})`,
+    ).toHaveLength(0);
 
     // The same key in two of its headers is one credential.
     for (const headers of [
@@ -59,7 +75,9 @@ describe('one credential per request', () => {
     ] as Record<string, string>[]) {
       expect((await get(GUIDE, headers)).statusCode, JSON.stringify(Object.keys(headers))).toBe(200);
     }
-    expect((await get('/api/public/v1/partner/webhook', { 'x-api-key': mine, authorization: `bearer ${mine}` })).statusCode).toBe(200);
+    expect(
+      (await get('/api/public/v1/partner/webhook', { 'x-api-key': mine, authorization: `bearer ${mine}` })).statusCode,
+    ).toBe(200);
   });
 
   it('keeps driver and staff bearer tokens to their routes, and refuses them beside an API key', async () => {

@@ -35,8 +35,16 @@ async function fillValid(page: Page, phone: string) {
   await page.fill('#vehicle_registration', 'MA21 KTX');
   await page.fill('#vehicle_colour', 'Dark blue');
   await page.selectOption('#home_area', { label: 'Manchester City Council' });
-  await page.setInputFiles('#driver_licence_file', { name: 'licence.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF') });
-  await page.setInputFiles('#vehicle_licence_file', { name: 'plate.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF') });
+  await page.setInputFiles('#driver_licence_file', {
+    name: 'licence.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n%%EOF'),
+  });
+  await page.setInputFiles('#vehicle_licence_file', {
+    name: 'plate.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n%%EOF'),
+  });
 }
 
 describe('the driver application form', () => {
@@ -55,7 +63,9 @@ describe('the driver application form', () => {
     expect(await page.getAttribute('#email', 'aria-invalid')).toBe('true');
 
     // The home area is a council by name, from a list; the id is what is sent.
-    const options = await page.$$eval('#home_area option', (os) => os.map((o) => [o.getAttribute('value'), o.textContent]));
+    const options = await page.$$eval('#home_area option', (os) =>
+      os.map((o) => [o.getAttribute('value'), o.textContent]),
+    );
     expect(options).toContainEqual(['manchester', 'Manchester City Council']);
     expect(options).toContainEqual(['london-tfl', 'Transport for London']);
     expect(options).toContainEqual(['national-default', 'Another council']);
@@ -74,7 +84,12 @@ describe('the driver application form', () => {
     const listed = await page.$$eval('#form-error li', (lis) => lis.length);
     expect(listed).toBe(3);
     expect(await page.textContent('#form-error')).not.toMatch(/body\.|vehicle_colour/);
-    expect(await seriousA11yProblems(browser, `${base}/drivers/apply`, { before: async (p) => p.click('button[type=submit]'), ready: '#form-error:not([hidden])' })).toEqual([]);
+    expect(
+      await seriousA11yProblems(browser, `${base}/drivers/apply`, {
+        before: async (p) => p.click('button[type=submit]'),
+        ready: '#form-error:not([hidden])',
+      }),
+    ).toEqual([]);
 
     // Corrected: applied, with the area, registration and colour as chosen.
     await page.fill('#email', 'sunita.patel@example.com');
@@ -82,9 +97,16 @@ describe('the driver application form', () => {
     await page.fill('#vehicle_colour', 'Dark blue');
     await page.click('button[type=submit]');
     await page.waitForSelector('text=is with our operators');
-    const [row] = await stack.sql<{ home_area: string; vehicle_registration: string; vehicle_colour: string; phone: string }[]>`
+    const [row] = await stack.sql<
+      { home_area: string; vehicle_registration: string; vehicle_colour: string; phone: string }[]
+    >`
       select home_area, vehicle_registration, vehicle_colour, phone from drivers where email = 'sunita.patel@example.com'`;
-    expect(row).toMatchObject({ home_area: 'manchester', vehicle_registration: 'MA21 KTX', vehicle_colour: 'Dark blue', phone: '+447400123492' });
+    expect(row).toMatchObject({
+      home_area: 'manchester',
+      vehicle_registration: 'MA21 KTX',
+      vehicle_colour: 'Dark blue',
+      phone: '+447400123492',
+    });
     await page.context().close();
   });
 
@@ -94,16 +116,44 @@ describe('the driver application form', () => {
       url: '/api/drivers/applications',
       remoteAddress: '10.66.0.1',
       payload: {
-        name: 'Lee Applicant', phone: '07400 123493', email: 'lee.applicant@example.com', licensing_authority: 'Somewhere Council',
-        driver_licence_number: 'SC-D-1', driver_licence_expires: '2030-01-01', vehicle_licence_number: 'SC-V-1', vehicle_licence_expires: '2030-01-01',
-        vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_registration: 'AB12CDE', vehicle_type: 'saloon', seats: 4, home_area: 'atlantis', tier: 'local',
+        name: 'Lee Applicant',
+        phone: '07400 123493',
+        email: 'lee.applicant@example.com',
+        licensing_authority: 'Somewhere Council',
+        driver_licence_number: 'SC-D-1',
+        driver_licence_expires: '2030-01-01',
+        vehicle_licence_number: 'SC-V-1',
+        vehicle_licence_expires: '2030-01-01',
+        vehicle_make: 'Toyota',
+        vehicle_model: 'Prius',
+        vehicle_registration: 'AB12CDE',
+        vehicle_type: 'saloon',
+        seats: 4,
+        home_area: 'atlantis',
+        tier: 'local',
         documents: [
-          { kind: 'driver_licence', content_type: 'application/pdf', data_base64: Buffer.from('%PDF-1.4\n%%EOF').toString('base64') },
-          { kind: 'vehicle_licence', content_type: 'application/pdf', data_base64: Buffer.from('%PDF-1.4\n%%EOF').toString('base64') },
+          {
+            kind: 'driver_licence',
+            content_type: 'application/pdf',
+            data_base64: Buffer.from('%PDF-1.4\n%%EOF').toString('base64'),
+          },
+          {
+            kind: 'vehicle_licence',
+            content_type: 'application/pdf',
+            data_base64: Buffer.from('%PDF-1.4\n%%EOF').toString('base64'),
+          },
         ],
       },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'unknown_home_area', errors: [{ field: 'body.home_area', message: expect.stringMatching(/choose the council that licensed you from the list/) }] });
+    expect(res.json()).toMatchObject({
+      code: 'unknown_home_area',
+      errors: [
+        {
+          field: 'body.home_area',
+          message: expect.stringMatching(/choose the council that licensed you from the list/),
+        },
+      ],
+    });
   });
 });

@@ -52,7 +52,10 @@ describe('invoices in the driver app and the ops console (Chromium)', () => {
       await stack.sql`insert into outbox (idempotency_key, channel, recipient, body, provider, sent_at)
                       values (${`test:${randomUUID()}`}, 'sms', ${d.phone}, 'New job', 'outbox', ${'2026-11-04T08:00:00Z'})`;
     }
-    const invoice = await createBillingActivities(activityDeps(stack.config, stack.sql)).billDriverWeek({ driverId: d.id, ...WEEK });
+    const invoice = await createBillingActivities(activityDeps(stack.config, stack.sql)).billDriverWeek({
+      driverId: d.id,
+      ...WEEK,
+    });
     // 20 GBP + 5 x 2p + (45p + 20p) = 20.75 GBP.
     expect(invoice.totalPence).toBe(2075);
     const key = { account: 'driver' as const, accountId: d.id, weekStart: WEEK.weekStart };
@@ -62,7 +65,9 @@ describe('invoices in the driver app and the ops console (Chromium)', () => {
 
     const token = `drs_${randomUUID().replaceAll('-', '')}`;
     await createSession(stack.sql, hashSecret(token), d.id);
-    const signedIn = { storageState: { cookies: [], origins: [{ origin: base, localStorage: [{ name: SESSION, value: token }] }] } };
+    const signedIn = {
+      storageState: { cookies: [], origins: [{ origin: base, localStorage: [{ name: SESSION, value: token }] }] },
+    };
     const context = await browser.newContext(signedIn);
     try {
       const app = await context.newPage();
@@ -79,7 +84,9 @@ describe('invoices in the driver app and the ops console (Chromium)', () => {
     } finally {
       await context.close();
     }
-    expect(await seriousA11yProblems(browser, `${base}/driver`, { context: signedIn, ready: '#invoices a' })).toEqual([]);
+    expect(await seriousA11yProblems(browser, `${base}/driver`, { context: signedIn, ready: '#invoices a' })).toEqual(
+      [],
+    );
 
     const staffKey = (await createStaff(stack.sql, { name: 'Ola (ops)', role: 'operator' })).key;
     const signIn = async (p: import('playwright-core').Page) => {
@@ -102,6 +109,12 @@ describe('invoices in the driver app and the ops console (Chromium)', () => {
     } finally {
       await opsContext.close();
     }
-    expect(await seriousA11yProblems(browser, `${base}/ops/invoices`, { before: signIn, ready: '#rows tr', context: { viewport: { width: 1280, height: 800 } } })).toEqual([]);
+    expect(
+      await seriousA11yProblems(browser, `${base}/ops/invoices`, {
+        before: signIn,
+        ready: '#rows tr',
+        context: { viewport: { width: 1280, height: 800 } },
+      }),
+    ).toEqual([]);
   }, 120_000);
 });

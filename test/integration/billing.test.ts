@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBillingActivities } from '../../activities/billing.js';
 import { listInvoices } from '../../src/billing/subscription-store.js';
 import { startDriverSubscription, subscriptionState } from '../../src/billing/subscriptions.js';
-import { invoiceCollectionWorkflowId, subscriptionWorkflowId, type BillWeekInput } from '../../workflows/billing/definitions.js';
+import {
+  invoiceCollectionWorkflowId,
+  subscriptionWorkflowId,
+  type BillWeekInput,
+} from '../../workflows/billing/definitions.js';
 import { signTestProviderEvent } from '../../src/billing/test-provider.js';
 import { listPartnerInvoices } from '../../src/billing/partner-invoice-store.js';
 import { createStaff } from '../../src/auth/staff.js';
@@ -24,7 +28,12 @@ let acts: ReturnType<typeof createBillingActivities>;
 /** The named third-party job source of this file's deployment (docs/billing.md). */
 const SOURCE = 'it-cabhub';
 beforeAll(async () => {
-  stack = await startStack({ THIRD_PARTY_JOB_SOURCE: SOURCE, THIRD_PARTY_JOB_FEE_PENCE: '50', CARD_FEE_BASIS_POINTS: '150', CARD_FEE_FIXED_PENCE: '20' });
+  stack = await startStack({
+    THIRD_PARTY_JOB_SOURCE: SOURCE,
+    THIRD_PARTY_JOB_FEE_PENCE: '50',
+    CARD_FEE_BASIS_POINTS: '150',
+    CARD_FEE_FIXED_PENCE: '20',
+  });
   acts = createBillingActivities(activityDeps(stack.config, stack.sql));
   await stack.sql`insert into partners (id, name, kind) values (${SOURCE}, 'Cab Hub', 'partner') on conflict do nothing`;
 });
@@ -32,12 +41,25 @@ afterAll(async () => stack?.close());
 
 const DAY = 86_400_000;
 // The week of the October 2026 clock change: Monday 00:00 BST to Monday 00:00 GMT, 169 hours.
-const WEEK: Omit<BillWeekInput, 'driverId'> = { weekStart: '2026-10-18T23:00:00.000Z', weekEnd: '2026-10-26T00:00:00.000Z' };
+const WEEK: Omit<BillWeekInput, 'driverId'> = {
+  weekStart: '2026-10-18T23:00:00.000Z',
+  weekEnd: '2026-10-26T00:00:00.000Z',
+};
 
-const driver = () => createDriver(stack.sql, { lat: 53.48, lon: -2.24, phone: `+4474009${String(10000 + Math.floor(Math.random() * 89999))}` });
+const driver = () =>
+  createDriver(stack.sql, {
+    lat: 53.48,
+    lon: -2.24,
+    phone: `+4474009${String(10000 + Math.floor(Math.random() * 89999))}`,
+  });
 
 /** A trip the driver completed at `completedAt` (from a partner's intake when `partnerId` is given). */
-async function trip(d: TestDriver, completedAt: string, farePence = 3000, partnerId: string | null = null): Promise<string> {
+async function trip(
+  d: TestDriver,
+  completedAt: string,
+  farePence = 3000,
+  partnerId: string | null = null,
+): Promise<string> {
   const ref = `TXS${randomUUID().slice(0, 8).toUpperCase()}`;
   const place = stack.sql.json({ label: 'Manchester', kind: 'place', lat: 53.48, lon: -2.24 });
   await stack.sql`
@@ -50,7 +72,14 @@ async function trip(d: TestDriver, completedAt: string, farePence = 3000, partne
 }
 
 /** A payment record for a trip; by ops when it corrects another. */
-async function record(d: TestDriver, ref: string, amountPence: number, recordedAt: string, corrects: number | null = null, method = 'cash'): Promise<number> {
+async function record(
+  d: TestDriver,
+  ref: string,
+  amountPence: number,
+  recordedAt: string,
+  corrects: number | null = null,
+  method = 'cash',
+): Promise<number> {
   const [row] = await stack.sql<{ id: string }[]>`
     insert into payment_records (booking_ref, driver_id, amount_pence, method, recorded_by, corrects, idempotency_key, recorded_at)
     values (${ref}, ${d.id}, ${amountPence}, ${method}, ${corrects ? 'ops' : 'driver'}, ${corrects}, ${`test:${randomUUID()}`}, ${recordedAt})
@@ -90,7 +119,15 @@ describe('weekly billing (real Postgres)', () => {
       cardPence: 0,
       totalPence: 2000,
       status: 'billed',
-      lines: [{ kind: 'weekly_fee', quantity: 1, unitPence: 2000, amountPence: 2000, description: 'Weekly subscription: earnings £600.00, above £500.00' }],
+      lines: [
+        {
+          kind: 'weekly_fee',
+          quantity: 1,
+          unitPence: 2000,
+          amountPence: 2000,
+          description: 'Weekly subscription: earnings £600.00, above £500.00',
+        },
+      ],
     });
     const again = await Promise.all([...Array(8)].map(() => acts.billDriverWeek(week)));
     expect(again).toEqual(Array(8).fill(first));
@@ -106,7 +143,9 @@ describe('weekly billing (real Postgres)', () => {
     await payment(fresh, 90_000, '2026-10-21T12:00:00Z');
     expect(await acts.billDriverWeek({ driverId: fresh.id, ...WEEK })).toEqual(concurrent[0]);
     // And an invoice, once written, is never changed or removed, whoever asks.
-    await expect(stack.sql`update driver_invoices set fee_pence = 0 where driver_id = ${d.id}`).rejects.toThrow(/immutable/);
+    await expect(stack.sql`update driver_invoices set fee_pence = 0 where driver_id = ${d.id}`).rejects.toThrow(
+      /immutable/,
+    );
     await expect(stack.sql`delete from driver_invoices where driver_id = ${d.id}`).rejects.toThrow(/immutable/);
   });
 
@@ -136,7 +175,11 @@ describe('weekly billing (real Postgres)', () => {
       else if (i < 15) await record(d, ref, 1, `${days[i % 7]}T23:00:00Z`);
       // The last two are never settled.
     }
-    expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({ earningsPence: 51_000, feePence: 2000, status: 'billed' });
+    expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({
+      earningsPence: 51_000,
+      feePence: 2000,
+      status: 'billed',
+    });
 
     // Staff, not the driver, can lower a trip's figure: a passenger who never paid, corrected by ops.
     const e = await driver();
@@ -145,7 +188,11 @@ describe('weekly billing (real Postgres)', () => {
       const recorded = await record(e, ref, 3000, `${days[i % 7]}T23:00:00Z`);
       if (i === 0) await record(e, ref, 0, '2026-10-25T12:00:00Z', recorded);
     }
-    expect(await acts.billDriverWeek({ driverId: e.id, ...WEEK })).toMatchObject({ earningsPence: 48_000, feePence: 0, status: 'free' });
+    expect(await acts.billDriverWeek({ driverId: e.id, ...WEEK })).toMatchObject({
+      earningsPence: 48_000,
+      feePence: 0,
+      status: 'free',
+    });
   });
 
   it('bills exactly 500 GBP as a free week and 2p for each SMS sent to the driver that week', async () => {
@@ -160,22 +207,44 @@ describe('weekly billing (real Postgres)', () => {
     await sms(d.phone, '2026-10-20T08:00:00Z', 'whatsapp'); // WhatsApp is free
     await sms(other.phone, '2026-10-20T08:00:00Z'); // someone else's
     const invoice = await acts.billDriverWeek({ driverId: d.id, ...WEEK });
-    expect(invoice).toMatchObject({ earningsPence: 50_000, feePence: 0, smsCount: 8, smsPence: 16, totalPence: 16, status: 'free' });
+    expect(invoice).toMatchObject({
+      earningsPence: 50_000,
+      feePence: 0,
+      smsCount: 8,
+      smsPence: 16,
+      totalPence: 16,
+      status: 'free',
+    });
     expect(await listInvoices(stack.sql, d.id)).toEqual([invoice]);
   });
 
   it('records a trial extension once however often it is written, with who and why', async () => {
     const d = await driver();
-    await acts.saveSubscription({ driverId: d.id, tier: 'partner', approvedAt: '2026-11-01T10:00:00.000Z', trialDays: 30, trialExtendedDays: 0, state: 'trial' });
-    const ext = { id: `${d.id}:1`, driverId: d.id, days: 14, by: 'ops@example.com', reason: 'fleet onboarding', totalExtendedDays: 14, at: '2026-11-10T10:00:00.000Z' };
+    await acts.saveSubscription({
+      driverId: d.id,
+      tier: 'partner',
+      approvedAt: '2026-11-01T10:00:00.000Z',
+      trialDays: 30,
+      trialExtendedDays: 0,
+      state: 'trial',
+    });
+    const ext = {
+      id: `${d.id}:1`,
+      driverId: d.id,
+      days: 14,
+      by: 'ops@example.com',
+      reason: 'fleet onboarding',
+      totalExtendedDays: 14,
+      at: '2026-11-10T10:00:00.000Z',
+    };
     await Promise.all([acts.recordTrialExtension(ext), acts.recordTrialExtension(ext)]);
     await acts.recordTrialExtension(ext);
     expect(await stack.sql`select days, by, reason, at from trial_extensions where driver_id = ${d.id}`).toEqual([
       { days: 14, by: 'ops@example.com', reason: 'fleet onboarding', at: new Date(ext.at) },
     ]);
-    expect(await stack.sql`select trial_days, trial_extended_days, state from driver_subscriptions where driver_id = ${d.id}`).toEqual([
-      { trial_days: 30, trial_extended_days: 14, state: 'trial' },
-    ]);
+    expect(
+      await stack.sql`select trial_days, trial_extended_days, state from driver_subscriptions where driver_id = ${d.id}`,
+    ).toEqual([{ trial_days: 30, trial_extended_days: 14, state: 'trial' }]);
   });
 });
 
@@ -192,8 +261,12 @@ describe('subscription workflow (real Temporal and Postgres)', () => {
     const paidWeek = nextWeekStart(nextWeekStart(firstWeek));
     await payment(d, 50_001, new Date(paidWeek + DAY).toISOString());
 
-    expect(await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'partner', approvedAt })).toMatchObject({ started: true });
-    expect(await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'partner', approvedAt })).toMatchObject({ started: false });
+    expect(
+      await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'partner', approvedAt }),
+    ).toMatchObject({ started: true });
+    expect(
+      await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'partner', approvedAt }),
+    ).toMatchObject({ started: false });
     // Asked throughout, also while the workflow continues as new.
     const state = await eventually(
       async () => {
@@ -203,13 +276,22 @@ describe('subscription workflow (real Temporal and Postgres)', () => {
       30_000,
       `${expected} weeks billed`,
     );
-    expect(state).toMatchObject({ state: 'active', tier: 'partner', trialDaysRemaining: 0, approvedAt: approvedAt.toISOString() });
+    expect(state).toMatchObject({
+      state: 'active',
+      tier: 'partner',
+      trialDaysRemaining: 0,
+      approvedAt: approvedAt.toISOString(),
+    });
 
     const invoices = await listInvoices(stack.sql, d.id);
     expect(invoices).toHaveLength(expected);
-    expect(invoices.filter((i) => i.status === 'billed')).toEqual([expect.objectContaining({ weekStart: new Date(paidWeek).toISOString(), feePence: 2000 })]);
+    expect(invoices.filter((i) => i.status === 'billed')).toEqual([
+      expect.objectContaining({ weekStart: new Date(paidWeek).toISOString(), feePence: 2000 }),
+    ]);
     expect(invoices.at(-1)!.weekStart).toBe(new Date(firstWeek).toISOString());
-    expect(await stack.sql`select state from driver_subscriptions where driver_id = ${d.id}`).toEqual([{ state: 'active' }]);
+    expect(await stack.sql`select state from driver_subscriptions where driver_id = ${d.id}`).toEqual([
+      { state: 'active' },
+    ]);
     const history = await stack.client.workflow.getHandle(subscriptionWorkflowId(d.id)).fetchHistory();
     expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
     await stack.client.workflow.getHandle(subscriptionWorkflowId(d.id)).terminate('test over');
@@ -234,13 +316,32 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
     expect(billed.filter((b) => b.partnerId === partnerId)).toEqual([{ partnerId, totalPence: 8 }]);
     expect(await acts.billPartnersWeek(WEEK)).toEqual(billed);
     expect(await listPartnerInvoices(stack.sql, partnerId)).toEqual([
-      { partnerId, ...WEEK, smsCount: 4, smsPence: 8, totalPence: 8, lines: [{ kind: 'sms', quantity: 4, unitPence: 2, amountPence: 8, description: 'SMS pass-through: 4 texts at 2p about your jobs' }] },
+      {
+        partnerId,
+        ...WEEK,
+        smsCount: 4,
+        smsPence: 8,
+        totalPence: 8,
+        lines: [
+          {
+            kind: 'sms',
+            quantity: 4,
+            unitPence: 2,
+            amountPence: 8,
+            description: 'SMS pass-through: 4 texts at 2p about your jobs',
+          },
+        ],
+      },
     ]);
     expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({ smsCount: 1, smsPence: 2 });
 
     // The partner reads it with its API key: 8p is under the card minimum, so it is not collected.
     const { key } = await createApiKey(stack.sql, { name: partnerId, partnerId });
-    const res = await stack.app.inject({ method: 'GET', url: '/api/partner/invoices', headers: { authorization: `Bearer ${key}` } });
+    const res = await stack.app.inject({
+      method: 'GET',
+      url: '/api/partner/invoices',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       invoices: [
@@ -249,7 +350,15 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
           week_end: WEEK.weekEnd,
           sms_count: 4,
           total_pence: 8,
-          lines: [{ kind: 'sms', quantity: 4, unit_pence: 2, amount_pence: 8, description: 'SMS pass-through: 4 texts at 2p about your jobs' }],
+          lines: [
+            {
+              kind: 'sms',
+              quantity: 4,
+              unit_pence: 2,
+              amount_pence: 8,
+              description: 'SMS pass-through: 4 texts at 2p about your jobs',
+            },
+          ],
           payment: { status: 'below_minimum', pay_url: null, paid_at: null, overdue_at: null },
         },
       ],
@@ -260,9 +369,17 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
   it('bills a driver who never confirms a payment: completed trips count at their fare', async () => {
     const d = await driver();
     // 17 cash trips at 30 GBP, none of them confirmed by the driver: 510 GBP.
-    for (let i = 0; i < 17; i++) await trip(d, `2026-10-${19 + (i % 7)}T${String(8 + (i % 10)).padStart(2, '0')}:00:00Z`);
-    expect(await stack.sql`select 1 from payment_records p join bookings b on b.ref = p.booking_ref where b.driver_id = ${d.id}`).toHaveLength(0);
-    expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({ earningsPence: 51_000, feePence: 2000, totalPence: 2000, status: 'billed' });
+    for (let i = 0; i < 17; i++)
+      await trip(d, `2026-10-${19 + (i % 7)}T${String(8 + (i % 10)).padStart(2, '0')}:00:00Z`);
+    expect(
+      await stack.sql`select 1 from payment_records p join bookings b on b.ref = p.booking_ref where b.driver_id = ${d.id}`,
+    ).toHaveLength(0);
+    expect(await acts.billDriverWeek({ driverId: d.id, ...WEEK })).toMatchObject({
+      earningsPence: 51_000,
+      feePence: 2000,
+      totalPence: 2000,
+      status: 'billed',
+    });
   });
 
   it('itemises a week of cash, card and third-party trips and texts, collects it through the provider, and a signed webhook marks it paid once', async () => {
@@ -280,10 +397,28 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
     // By hand: earnings 300 + 210 + 50 = 560 GBP, over the line: 20 GBP. Texts 3 x 2p. One job from
     // the source at 50p. Card: 1.5 % of 210 GBP = 3.15 GBP, + 20p = 3.35 GBP. Total 23.91 GBP.
     const lines = [
-      { kind: 'weekly_fee', quantity: 1, unitPence: 2000, amountPence: 2000, description: 'Weekly subscription: earnings £560.00, above £500.00' },
+      {
+        kind: 'weekly_fee',
+        quantity: 1,
+        unitPence: 2000,
+        amountPence: 2000,
+        description: 'Weekly subscription: earnings £560.00, above £500.00',
+      },
       { kind: 'sms', quantity: 3, unitPence: 2, amountPence: 6, description: 'SMS pass-through: 3 texts at 2p' },
-      { kind: 'third_party_jobs', quantity: 1, unitPence: 50, amountPence: 50, description: `Jobs from ${SOURCE}: 1 at £0.50` },
-      { kind: 'card_processing', quantity: 1, unitPence: null, amountPence: 335, description: 'Card processing: 1.50% + £0.20 on each of 1 card payment (£210.00)' },
+      {
+        kind: 'third_party_jobs',
+        quantity: 1,
+        unitPence: 50,
+        amountPence: 50,
+        description: `Jobs from ${SOURCE}: 1 at £0.50`,
+      },
+      {
+        kind: 'card_processing',
+        quantity: 1,
+        unitPence: null,
+        amountPence: 335,
+        description: 'Card processing: 1.50% + £0.20 on each of 1 card payment (£210.00)',
+      },
     ];
 
     // Approved so that the trial ends an hour before the week: the subscription bills it first.
@@ -292,18 +427,52 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
     const collectionId = invoiceCollectionWorkflowId({ account: 'driver', accountId: d.id, weekStart: WEEK.weekStart });
     try {
       const collection = await eventually(
-        async () => (await stack.sql<{ pay_url: string | null; provider_ref: string | null; status: string; total_pence: number }[]>`
-          select pay_url, provider_ref, status, total_pence from invoice_collections where account_id = ${d.id} and week_start = ${WEEK.weekStart} and pay_url is not null`)[0],
+        async () =>
+          (
+            await stack.sql<
+              { pay_url: string | null; provider_ref: string | null; status: string; total_pence: number }[]
+            >`
+          select pay_url, provider_ref, status, total_pence from invoice_collections where account_id = ${d.id} and week_start = ${WEEK.weekStart} and pay_url is not null`
+          )[0],
         30_000,
         'the invoice collection opened',
       );
-      expect(collection).toMatchObject({ status: 'unpaid', total_pence: 2391, provider_ref: expect.stringMatching(/^test_cs_/) });
+      expect(collection).toMatchObject({
+        status: 'unpaid',
+        total_pence: 2391,
+        provider_ref: expect.stringMatching(/^test_cs_/),
+      });
       const [invoice] = (await listInvoices(stack.sql, d.id)).filter((i) => i.weekStart === WEEK.weekStart);
-      expect(invoice).toMatchObject({ earningsPence: 56_000, feePence: 2000, smsCount: 3, smsPence: 6, thirdPartyJobs: 1, thirdPartyPence: 50, cardTrips: 1, cardPence: 335, totalPence: 2391, status: 'billed', lines });
-      expect(await stack.sql`select total_pence from driver_invoices where driver_id = ${d.id} and week_start = ${WEEK.weekStart}`).toEqual([{ total_pence: 2391 }]);
-      expect(await stack.sql`select sum(amount_pence)::integer as sum from invoice_lines where account_id = ${d.id} and week_start = ${WEEK.weekStart}`).toEqual([{ sum: 2391 }]);
+      expect(invoice).toMatchObject({
+        earningsPence: 56_000,
+        feePence: 2000,
+        smsCount: 3,
+        smsPence: 6,
+        thirdPartyJobs: 1,
+        thirdPartyPence: 50,
+        cardTrips: 1,
+        cardPence: 335,
+        totalPence: 2391,
+        status: 'billed',
+        lines,
+      });
+      expect(
+        await stack.sql`select total_pence from driver_invoices where driver_id = ${d.id} and week_start = ${WEEK.weekStart}`,
+      ).toEqual([{ total_pence: 2391 }]);
+      expect(
+        await stack.sql`select sum(amount_pence)::integer as sum from invoice_lines where account_id = ${d.id} and week_start = ${WEEK.weekStart}`,
+      ).toEqual([{ sum: 2391 }]);
       // The driver is texted the pay link (not billed as a text: it is the service's own reminder).
-      const notice = await eventually(async () => (await stack.sql<{ body: string; purpose: string }[]>`select body, purpose from outbox where idempotency_key = ${`invoice-notice:invoice:driver:${d.id}:2026-10-19`}`)[0], 15_000, 'the pay link texted');
+      const notice = await eventually(
+        async () =>
+          (
+            await stack.sql<
+              { body: string; purpose: string }[]
+            >`select body, purpose from outbox where idempotency_key = ${`invoice-notice:invoice:driver:${d.id}:2026-10-19`}`
+          )[0],
+        15_000,
+        'the pay link texted',
+      );
       expect(notice).toMatchObject({ purpose: 'invoice_reminder', body: expect.stringContaining(collection.pay_url!) });
       expect(notice.body).toContain('£23.91');
 
@@ -311,68 +480,149 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
       const token = `drs_${randomUUID().replaceAll('-', '')}`;
       await createSession(stack.sql, hashSecret(token), d.id);
       const mine = async () => {
-        const res = await stack.app.inject({ method: 'GET', url: '/api/driver/invoices', headers: { authorization: `Bearer ${token}` } });
+        const res = await stack.app.inject({
+          method: 'GET',
+          url: '/api/driver/invoices',
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(res.statusCode, res.body).toBe(200);
-        return res.json<{ invoices: Array<{ week_start: string; total_pence: number; lines: unknown[]; payment: { status: string; pay_url: string | null } }> }>().invoices.find((i) => i.week_start === WEEK.weekStart)!;
+        return res
+          .json<{
+            invoices: Array<{
+              week_start: string;
+              total_pence: number;
+              lines: unknown[];
+              payment: { status: string; pay_url: string | null };
+            }>;
+          }>()
+          .invoices.find((i) => i.week_start === WEEK.weekStart)!;
       };
       expect(await mine()).toMatchObject({
         total_pence: 2391,
-        lines: lines.map((l) => ({ kind: l.kind, quantity: l.quantity, unit_pence: l.unitPence, amount_pence: l.amountPence, description: l.description })),
+        lines: lines.map((l) => ({
+          kind: l.kind,
+          quantity: l.quantity,
+          unit_pence: l.unitPence,
+          amount_pence: l.amountPence,
+          description: l.description,
+        })),
         payment: { status: 'unpaid', pay_url: collection.pay_url },
       });
       expect((await stack.app.inject({ method: 'GET', url: '/api/driver/invoices' })).statusCode).toBe(401);
       const staffKey = (await createStaff(stack.sql, { name: 'Bea (ops)', role: 'operator' })).key;
       const owed = async (status: string) => {
-        const res = await stack.app.inject({ method: 'GET', url: `/api/ops/invoices?status=${status}`, headers: { authorization: `Bearer ${staffKey}` } });
+        const res = await stack.app.inject({
+          method: 'GET',
+          url: `/api/ops/invoices?status=${status}`,
+          headers: { authorization: `Bearer ${staffKey}` },
+        });
         expect(res.statusCode, res.body).toBe(200);
-        return res.json<{ invoices: Array<{ account_id: string; week_start: string; total_pence: number; status: string }> }>().invoices.filter((i) => i.account_id === d.id);
+        return res
+          .json<{ invoices: Array<{ account_id: string; week_start: string; total_pence: number; status: string }> }>()
+          .invoices.filter((i) => i.account_id === d.id);
       };
-      expect(await owed('unpaid')).toEqual([expect.objectContaining({ week_start: WEEK.weekStart, total_pence: 2391, status: 'unpaid', name: `Driver ${d.id}` })]);
+      expect(await owed('unpaid')).toEqual([
+        expect.objectContaining({
+          week_start: WEEK.weekStart,
+          total_pence: 2391,
+          status: 'unpaid',
+          name: `Driver ${d.id}`,
+        }),
+      ]);
       expect((await stack.app.inject({ method: 'GET', url: '/api/ops/invoices' })).statusCode).toBe(401);
-      expect((await stack.app.inject({ method: 'GET', url: '/api/ops/invoices?status=everything', headers: { authorization: `Bearer ${staffKey}` } })).statusCode).toBe(400);
+      expect(
+        (
+          await stack.app.inject({
+            method: 'GET',
+            url: '/api/ops/invoices?status=everything',
+            headers: { authorization: `Bearer ${staffKey}` },
+          })
+        ).statusCode,
+      ).toBe(400);
 
       // The provider's webhook: refused unsigned, mis-signed or stale; applied once.
-      const body = JSON.stringify({ type: 'invoice.paid', data: { invoice_reference: `invoice:driver:${d.id}:2026-10-19`, amount_pence: 2391, reference: collection.provider_ref } });
+      const body = JSON.stringify({
+        type: 'invoice.paid',
+        data: {
+          invoice_reference: `invoice:driver:${d.id}:2026-10-19`,
+          amount_pence: 2391,
+          reference: collection.provider_ref,
+        },
+      });
       const secret = stack.config.BILLING_TEST_WEBHOOK_SECRET;
       const now = Math.floor(Date.now() / 1000);
-      const hook = (headers: Record<string, string>, payload = body) => stack.app.inject({ method: 'POST', url: '/api/webhooks/billing', headers, payload });
+      const hook = (headers: Record<string, string>, payload = body) =>
+        stack.app.inject({ method: 'POST', url: '/api/webhooks/billing', headers, payload });
       const eventId = `evt_${randomUUID()}`;
       expect((await hook({ 'content-type': 'application/json' })).statusCode).toBe(400);
-      expect((await hook(signTestProviderEvent('whsec_d3JvbmctYnV0LXdlbGwtZm9ybWVkLXNlY3JldA==', eventId, now, body))).statusCode).toBe(400);
+      expect(
+        (await hook(signTestProviderEvent('whsec_d3JvbmctYnV0LXdlbGwtZm9ybWVkLXNlY3JldA==', eventId, now, body)))
+          .statusCode,
+      ).toBe(400);
       const stale = await hook(signTestProviderEvent(secret, eventId, now - 600, body));
       expect(stale.statusCode).toBe(400);
       expect(stale.json()).toMatchObject({ code: 'invalid_signature' });
-      expect((await hook(signTestProviderEvent(secret, eventId, now, body), body.replace('2391', '9999'))).statusCode).toBe(400); // tampered
-      expect(await stack.sql`select status from invoice_collections where account_id = ${d.id}`).toEqual([{ status: 'unpaid' }]);
+      expect(
+        (await hook(signTestProviderEvent(secret, eventId, now, body), body.replace('2391', '9999'))).statusCode,
+      ).toBe(400); // tampered
+      expect(await stack.sql`select status from invoice_collections where account_id = ${d.id}`).toEqual([
+        { status: 'unpaid' },
+      ]);
 
       // A failed attempt is recorded and leaves it unpaid.
       const failedId = `evt_${randomUUID()}`;
       const failedBody = body.replace('invoice.paid', 'invoice.payment_failed');
-      expect((await hook(signTestProviderEvent(secret, failedId, now, failedBody), failedBody)).json()).toEqual({ received: true, duplicate: false });
-      expect(await stack.sql`select status, last_failure from invoice_collections where account_id = ${d.id}`).toEqual([{ status: 'unpaid', last_failure: failedId }]);
+      expect((await hook(signTestProviderEvent(secret, failedId, now, failedBody), failedBody)).json()).toEqual({
+        received: true,
+        duplicate: false,
+      });
+      expect(await stack.sql`select status, last_failure from invoice_collections where account_id = ${d.id}`).toEqual([
+        { status: 'unpaid', last_failure: failedId },
+      ]);
 
       const paid = await hook(signTestProviderEvent(secret, eventId, now, body));
       expect(paid.statusCode, paid.body).toBe(200);
       expect(paid.json()).toEqual({ received: true, duplicate: false });
       const settled = await eventually(
-        async () => (await stack.sql<{ status: string; paid_event_id: string; paid_amount_pence: number; paid_at: Date }[]>`
-          select status, paid_event_id, paid_amount_pence, paid_at from invoice_collections where account_id = ${d.id} and status = 'paid'`)[0],
+        async () =>
+          (
+            await stack.sql<{ status: string; paid_event_id: string; paid_amount_pence: number; paid_at: Date }[]>`
+          select status, paid_event_id, paid_amount_pence, paid_at from invoice_collections where account_id = ${d.id} and status = 'paid'`
+          )[0],
         15_000,
         'the invoice paid',
       );
       expect(settled).toMatchObject({ paid_event_id: eventId, paid_amount_pence: 2391 });
       // A replay is answered and changes nothing; nor does the provider's next event for the same payment.
-      expect((await hook(signTestProviderEvent(secret, eventId, now, body))).json()).toEqual({ received: true, duplicate: true });
+      expect((await hook(signTestProviderEvent(secret, eventId, now, body))).json()).toEqual({
+        received: true,
+        duplicate: true,
+      });
       const second = await hook(signTestProviderEvent(secret, `evt_${randomUUID()}`, now, body));
       expect(second.json()).toEqual({ received: true, duplicate: false });
-      await eventually(async () => ((await stack.client.workflow.getHandle(collectionId).describe()).status.name === 'COMPLETED' ? true : undefined), 15_000, 'the collection closed');
-      expect(await stack.sql`select status, paid_event_id, paid_at from invoice_collections where account_id = ${d.id}`).toEqual([{ status: 'paid', paid_event_id: eventId, paid_at: settled.paid_at }]);
+      await eventually(
+        async () =>
+          (await stack.client.workflow.getHandle(collectionId).describe()).status.name === 'COMPLETED'
+            ? true
+            : undefined,
+        15_000,
+        'the collection closed',
+      );
+      expect(
+        await stack.sql`select status, paid_event_id, paid_at from invoice_collections where account_id = ${d.id}`,
+      ).toEqual([{ status: 'paid', paid_event_id: eventId, paid_at: settled.paid_at }]);
 
       expect(await mine()).toMatchObject({ payment: { status: 'paid', pay_url: null } });
       expect(await owed('open')).toEqual([]);
     } finally {
-      await stack.client.workflow.getHandle(subscriptionWorkflowId(d.id)).terminate('test over').catch(() => undefined);
-      await stack.client.workflow.getHandle(collectionId).terminate('test over').catch(() => undefined);
+      await stack.client.workflow
+        .getHandle(subscriptionWorkflowId(d.id))
+        .terminate('test over')
+        .catch(() => undefined);
+      await stack.client.workflow
+        .getHandle(collectionId)
+        .terminate('test over')
+        .catch(() => undefined);
     }
   });
 });

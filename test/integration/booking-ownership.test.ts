@@ -41,7 +41,10 @@ function holdClaimTexts() {
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack({ LOOKUP_RATE_LIMIT_PER_MINUTE: '1000', BOOKING_RATE_LIMIT_PER_HOUR: '1000' }, { wrapNotifier: holding });
+  stack = await startStack(
+    { LOOKUP_RATE_LIMIT_PER_MINUTE: '1000', BOOKING_RATE_LIMIT_PER_HOUR: '1000' },
+    { wrapNotifier: holding },
+  );
 });
 afterAll(async () => stack?.close());
 
@@ -62,49 +65,93 @@ const airportRun = (hoursAhead: number) => {
 };
 
 function post(url: string, payload: unknown, opts: { headers?: Record<string, string>; from?: string } = {}) {
-  return stack.app.inject({ method: 'POST', url, payload: payload as object, headers: opts.headers ?? {}, remoteAddress: opts.from ?? address() });
+  return stack.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: opts.headers ?? {},
+    remoteAddress: opts.from ?? address(),
+  });
 }
 const get = (url: string) => stack.app.inject({ method: 'GET', url, remoteAddress: address() });
 
 function v1(phone: string, email: string, departAt: string, name = 'Ada Lovelace') {
-  return { pickup: '14 Wilmslow Road, Rusholme', dropoff: 'Manchester Airport', departAt, passengerName: name, passengerEmail: email, passengerPhone: phone, passengers: 1 };
+  return {
+    pickup: '14 Wilmslow Road, Rusholme',
+    dropoff: 'Manchester Airport',
+    departAt,
+    passengerName: name,
+    passengerEmail: email,
+    passengerPhone: phone,
+    passengers: 1,
+  };
 }
 function instant(phone: string, departAt: string, name = 'Ada Lovelace') {
-  return { pickup_address: '14 Wilmslow Road, Rusholme', dropoff_address: 'Manchester Airport', passenger_name: name, passenger_phone_whatsapp: phone, depart_at: departAt };
+  return {
+    pickup_address: '14 Wilmslow Road, Rusholme',
+    dropoff_address: 'Manchester Airport',
+    passenger_name: name,
+    passenger_phone_whatsapp: phone,
+    depart_at: departAt,
+  };
 }
 
 async function textsTo(phone: string, like: string): Promise<string[]> {
-  const rows = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${phone} and channel = 'sms' and body like ${like} order by id`;
+  const rows = await stack.sql<
+    { body: string }[]
+  >`select body from outbox where recipient = ${phone} and channel = 'sms' and body like ${like} order by id`;
   return rows.map((r) => r.body);
 }
 const claimLink = (body: string) => /\/claim\/(bcl_[A-Za-z0-9_-]+)/.exec(body)?.[1];
 /** The confirmation link in the newest email to `email` that has one, as a path. */
 async function confirmLinkTo(email: string): Promise<string> {
-  return eventually(async () => {
-    const rows = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${email} and channel = 'email' and body like '%/confirm/%' order by id desc`;
-    const m = rows[0] && /\/confirm\/TX[0-9A-Z]{8,10}\?t=[\w-]+/.exec(rows[0].body);
-    return m ? m[0] : undefined;
-  }, 15_000, `a confirmation link to ${email}`);
+  return eventually(
+    async () => {
+      const rows = await stack.sql<
+        { body: string }[]
+      >`select body from outbox where recipient = ${email} and channel = 'email' and body like '%/confirm/%' order by id desc`;
+      const m = rows[0] && /\/confirm\/TX[0-9A-Z]{8,10}\?t=[\w-]+/.exec(rows[0].body);
+      return m ? m[0] : undefined;
+    },
+    15_000,
+    `a confirmation link to ${email}`,
+  );
 }
 const manageTokenOf = (location: unknown) => decodeURIComponent(/#t=(bmt_[\w%-]+)$/.exec(String(location))?.[1] ?? '');
 const form = (url: string, fields: Record<string, string>) =>
-  stack.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString(), remoteAddress: address() });
+  stack.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+    remoteAddress: address(),
+  });
 const mailboxVerified = async (email: string) =>
-  (await stack.sql<{ v: boolean }[]>`select verified_at is not null as v from passenger_emails where email = ${email.toLowerCase()}`)[0]?.v ?? false;
+  (
+    await stack.sql<
+      { v: boolean }[]
+    >`select verified_at is not null as v from passenger_emails where email = ${email.toLowerCase()}`
+  )[0]?.v ?? false;
 
 describe('who gets a booking when the same trip is asked for again', () => {
   it('gives a stranger with the passenger’s phone and trip neither her token nor her booking, and texts her a way to take charge', async () => {
     const phone = mobile();
     const when = airportRun(50);
-    const hers = await post('/api/public/bookings/instant', instant(phone.typed, when), { headers: { 'idempotency-key': randomUUID() } });
+    const hers = await post('/api/public/bookings/instant', instant(phone.typed, when), {
+      headers: { 'idempotency-key': randomUUID() },
+    });
     expect(hers.statusCode, hers.body).toBe(200);
     const { booking_reference: ref, manage_token: token } = hers.json();
     expect(token).toMatch(/^bmt_/);
 
     for (const attempt of [
       post('/api/public/bookings/instant', instant(phone.typed, when, 'Mallory')),
-      post('/api/public/bookings/instant', instant(phone.typed, when, 'Mallory'), { headers: { 'idempotency-key': randomUUID() } }),
-      post('/api/public/bookings/instant', instant(phone.typed, when, 'Mallory'), { headers: { 'x-api-key': (await createApiKey(stack.sql, { name: `stranger-${randomUUID()}` })).key } }),
+      post('/api/public/bookings/instant', instant(phone.typed, when, 'Mallory'), {
+        headers: { 'idempotency-key': randomUUID() },
+      }),
+      post('/api/public/bookings/instant', instant(phone.typed, when, 'Mallory'), {
+        headers: { 'x-api-key': (await createApiKey(stack.sql, { name: `stranger-${randomUUID()}` })).key },
+      }),
     ]) {
       const res = await attempt;
       expect(res.statusCode, res.body).toBe(409);
@@ -133,7 +180,9 @@ describe('who gets a booking when the same trip is asked for again', () => {
     const first = await post('/api/public/bookings/instant', instant(phone.typed, when), { headers });
     expect(first.statusCode, first.body).toBe(200);
     const ref = first.json().booking_reference as string;
-    expect((await post('/api/public/bookings/instant', instant(phone.typed, when), { headers })).json()).toEqual(first.json());
+    expect((await post('/api/public/bookings/instant', instant(phone.typed, when), { headers })).json()).toEqual(
+      first.json(),
+    );
     // Its first reply lost (the attempt died before it was stored): the same request, retried, is still its maker.
     await stack.sql`delete from idempotency_keys where key = ${idem}`;
     const again = await post('/api/public/bookings/instant', instant(phone.typed, when), { headers });
@@ -145,7 +194,9 @@ describe('who gets a booking when the same trip is asked for again', () => {
       expect((await get(`/api/public/v1/booking/${ref}?token=${t}`)).statusCode).toBe(200);
     }
     // A retry without its Idempotency-Key still gets its booking back (spec 1), without a token.
-    const bare = await post('/api/public/bookings/instant', instant(phone.typed, when), { headers: { 'x-api-key': key } });
+    const bare = await post('/api/public/bookings/instant', instant(phone.typed, when), {
+      headers: { 'x-api-key': key },
+    });
     expect(bare.statusCode).toBe(200);
     expect(bare.json().booking_reference).toBe(ref);
     expect(bare.json().manage_token).toBeNull();
@@ -175,7 +226,10 @@ describe('a booking made in someone else’s name', () => {
   it('is taken over by the passenger through her phone: his token and email stop working, hers work, and every cancel texts her', async () => {
     const phone = mobile();
     const when = airportRun(56);
-    const his = await post('/api/public/v1/booking', v1(phone.typed, `mallory.${randomUUID().slice(0, 6)}@example.com`, when, 'Mallory'));
+    const his = await post(
+      '/api/public/v1/booking',
+      v1(phone.typed, `mallory.${randomUUID().slice(0, 6)}@example.com`, when, 'Mallory'),
+    );
     expect(his.statusCode, his.body).toBe(201);
     const ref = his.json().booking_reference as string;
     const hisToken = his.json().manage_token as string;
@@ -184,7 +238,7 @@ describe('a booking made in someone else’s name', () => {
     const herEmail = `ada.${randomUUID().slice(0, 6)}@example.com`;
     const mine = await post('/api/public/v1/booking', v1(phone.typed, herEmail, when));
     expect(mine.statusCode).toBe(409);
-    const link = claimLink((await eventually(async () => (await textsTo(phone.e164, '%/claim/%'))[0])));
+    const link = claimLink(await eventually(async () => (await textsTo(phone.e164, '%/claim/%'))[0]));
     expect(link).toBeDefined();
 
     const page = await get(`/claim/${link}`);
@@ -236,7 +290,9 @@ describe('a booking made in someone else’s name', () => {
 
   it('sends the claim link on request only to the booking’s own phone, written as people write it', async () => {
     const phone = mobile();
-    const { booking_reference: ref } = (await post('/api/public/bookings/instant', instant(phone.typed, airportRun(60)))).json();
+    const { booking_reference: ref } = (
+      await post('/api/public/bookings/instant', instant(phone.typed, airportRun(60)))
+    ).json();
     const wrong = mobile();
     expect((await post(`/api/public/v1/booking/${ref}/claim`, { passenger_phone: wrong.typed })).statusCode).toBe(202);
     expect(await textsTo(wrong.e164, '%/claim/%')).toEqual([]);
@@ -257,7 +313,9 @@ describe('a booking made in someone else’s name', () => {
 
 describe('manage tokens', () => {
   it('stop working a day after the pickup time', async () => {
-    const { booking_reference: ref, manage_token: token } = (await post('/api/public/bookings/instant', instant(mobile().typed, airportRun(62)))).json();
+    const { booking_reference: ref, manage_token: token } = (
+      await post('/api/public/bookings/instant', instant(mobile().typed, airportRun(62)))
+    ).json();
     expect((await get(`/api/public/v1/booking/${ref}?token=${token}`)).statusCode).toBe(200);
     // The trip is 25 hours in the past (the test moves the booking's pickup, as time would).
     await stack.sql`update bookings set pickup_at = now() - interval '25 hours' where ref = ${ref}`;
@@ -272,19 +330,30 @@ describe('a shared API key (issue 33)', () => {
     const { key } = await createApiKey(stack.sql, { name: `desk-${randomUUID()}` });
     const phone = mobile();
     const when = airportRun(64);
-    const guest = await post('/api/public/v1/booking', v1(phone.typed, `guest.${randomUUID().slice(0, 6)}@example.com`, when), {
-      headers: { 'x-api-key': key, 'idempotency-key': randomUUID() },
-    });
+    const guest = await post(
+      '/api/public/v1/booking',
+      v1(phone.typed, `guest.${randomUUID().slice(0, 6)}@example.com`, when),
+      {
+        headers: { 'x-api-key': key, 'idempotency-key': randomUUID() },
+      },
+    );
     expect(guest.statusCode, guest.body).toBe(201);
     const ref = guest.json().booking_reference as string;
-    const tokenCount = async () => (await stack.sql`select 1 from booking_manage_tokens where booking_ref = ${ref}`).length;
+    const tokenCount = async () =>
+      (await stack.sql`select 1 from booking_manage_tokens where booking_ref = ${ref}`).length;
     const before = await tokenCount();
 
     // Someone else at the desk, with the same key, another (or no) Idempotency-Key and another email.
-    const others: Record<string, string>[] = [{ 'x-api-key': key, 'idempotency-key': randomUUID() }, { 'x-api-key': key }];
+    const others: Record<string, string>[] = [
+      { 'x-api-key': key, 'idempotency-key': randomUUID() },
+      { 'x-api-key': key },
+    ];
     for (const headers of others) {
       for (const route of ['/api/public/v1/booking', '/api/public/bookings/instant'] as const) {
-        const body = route === '/api/public/v1/booking' ? v1(phone.typed, `other.${randomUUID().slice(0, 6)}@example.com`, when, 'Mallory') : instant(phone.typed, when, 'Mallory');
+        const body =
+          route === '/api/public/v1/booking'
+            ? v1(phone.typed, `other.${randomUUID().slice(0, 6)}@example.com`, when, 'Mallory')
+            : instant(phone.typed, when, 'Mallory');
         const res = await post(route, body, { headers });
         expect(res.statusCode, res.body).toBeLessThan(300);
         expect(res.json().booking_reference).toBe(ref);
@@ -293,7 +362,9 @@ describe('a shared API key (issue 33)', () => {
       }
     }
     expect(await tokenCount()).toBe(before);
-    expect((await get(`/api/public/v1/booking/${ref}?token=${guest.json().manage_token}`)).json().status).not.toBe('cancelled');
+    expect((await get(`/api/public/v1/booking/${ref}?token=${guest.json().manage_token}`)).json().status).not.toBe(
+      'cancelled',
+    );
   });
 });
 
@@ -304,9 +375,13 @@ describe('a claim is final (issue 33)', () => {
     const hisEmail = `mallory.${randomUUID().slice(0, 6)}@example.com`;
     const { key } = await createApiKey(stack.sql, { name: `stranger-${randomUUID()}` });
     const hisIdem = randomUUID();
-    const his = await post('/api/public/v1/booking', { ...v1(phone.typed, hisEmail, when, 'Mallory'), notes: 'Ring the back door' }, {
-      headers: { 'x-api-key': key, 'idempotency-key': hisIdem },
-    });
+    const his = await post(
+      '/api/public/v1/booking',
+      { ...v1(phone.typed, hisEmail, when, 'Mallory'), notes: 'Ring the back door' },
+      {
+        headers: { 'x-api-key': key, 'idempotency-key': hisIdem },
+      },
+    );
     expect(his.statusCode, his.body).toBe(201);
     const ref = his.json().booking_reference as string;
     const hisLink = await confirmLinkTo(hisEmail);
@@ -334,9 +409,13 @@ describe('a claim is final (issue 33)', () => {
     expect(row).toEqual({ notes: null, passenger_email: herEmail, email_verified: false });
     // Retrying his own request (its reply lost, so it reaches the booking again) gets no token: the booking is not his request's any more.
     await stack.sql`delete from idempotency_keys where key = ${hisIdem}`;
-    const retry = await post('/api/public/v1/booking', { ...v1(phone.typed, hisEmail, when, 'Mallory'), notes: 'Ring the back door' }, {
-      headers: { 'x-api-key': key, 'idempotency-key': hisIdem },
-    });
+    const retry = await post(
+      '/api/public/v1/booking',
+      { ...v1(phone.typed, hisEmail, when, 'Mallory'), notes: 'Ring the back door' },
+      {
+        headers: { 'x-api-key': key, 'idempotency-key': hisIdem },
+      },
+    );
     expect(retry.statusCode).toBe(409);
     expect(retry.body).not.toContain('bmt_');
     // Nor does any request that passed its ownership check before the claim, asking for its token after.
@@ -385,7 +464,9 @@ describe('a claim is final (issue 33)', () => {
 describe('a claim racing a request that passed its ownership check (issue 33)', () => {
   it('leaves that request no token, whether the claim commits while it asks or before', async () => {
     const { key, apiKey } = await createApiKey(stack.sql, { name: `racer-${randomUUID()}` });
-    const booked = await post('/api/public/bookings/instant', instant(mobile().typed, airportRun(74)), { headers: { 'x-api-key': key } });
+    const booked = await post('/api/public/bookings/instant', instant(mobile().typed, airportRun(74)), {
+      headers: { 'x-api-key': key },
+    });
     expect(booked.statusCode, booked.body).toBe(200);
     const ref = booked.json().booking_reference as string;
     // A claim's transaction has rewritten the request's owner and not yet committed (as takeCharge does first).
@@ -403,15 +484,22 @@ describe('a claim racing a request that passed its ownership check (issue 33)', 
     // The request asks while the claim is under way: reading the owner from before the claim, it
     // would store a token the claim's revoke (already past) never sees. It waits for the claim instead...
     const asking = issueManageToken(stack.sql, ref, `key:${apiKey.id}`);
-    await eventually(async () => {
-      const waiting = await stack.sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into booking_manage_tokens%'`;
-      return waiting.length > 0 ? true : undefined;
-    }, 15_000, 'the token request to wait for the claim');
+    await eventually(
+      async () => {
+        const waiting =
+          await stack.sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into booking_manage_tokens%'`;
+        return waiting.length > 0 ? true : undefined;
+      },
+      15_000,
+      'the token request to wait for the claim',
+    );
     commit();
     await claim;
     // ...and, the claim committed, stores nothing.
     expect(await asking).toBeNull();
-    expect((await stack.sql`select 1 from booking_manage_tokens where booking_ref = ${ref} and revoked_at is null`).length).toBe(0);
+    expect(
+      (await stack.sql`select 1 from booking_manage_tokens where booking_ref = ${ref} and revoked_at is null`).length,
+    ).toBe(0);
   });
 });
 
@@ -429,7 +517,9 @@ describe('the confirmation link (issue 33)', () => {
       tokens.push(manageTokenOf(opened.headers.location));
     }
     expect(new Set(tokens).size).toBe(1);
-    expect((await stack.sql`select 1 from booking_manage_tokens where booking_ref = ${ref} and holder = 'email'`).length).toBe(1);
+    expect(
+      (await stack.sql`select 1 from booking_manage_tokens where booking_ref = ${ref} and holder = 'email'`).length,
+    ).toBe(1);
     expect((await get(`/api/public/v1/booking/${ref}?token=${tokens[0]}`)).statusCode).toBe(200);
   });
 });

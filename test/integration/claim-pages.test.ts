@@ -11,90 +11,127 @@ import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync', '--disable-component-update'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-component-update',
+];
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('taking charge of a booking made with your phone, in headless Chromium', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  let base: string;
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
+  'taking charge of a booking made with your phone, in headless Chromium',
+  () => {
+    let stack: TestStack;
+    let browser: Browser;
+    let base: string;
 
-  beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    stack = await startStack({ PUBLIC_BASE_URL: base });
-    await stack.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  it('opens the texted link, takes the booking over with her name and email, and cancels it', async () => {
-    const digits = `7400${randomUUID().replace(/\D/g, '').padEnd(6, '1').slice(0, 6)}`;
-    const national = `0${digits.slice(0, 4)} ${digits.slice(4)}`;
-    const departAt = new Date(Date.now() + 30 * 3600_000);
-    departAt.setUTCMinutes(30, 0, 0);
-    const trip = { pickup: '14 Wilmslow Road, Rusholme', dropoff: 'Manchester Piccadilly', departAt: departAt.toISOString(), passengers: 1 };
-    const stranger = await stack.app.inject({
-      method: 'POST',
-      url: '/api/public/v1/booking',
-      remoteAddress: '203.0.113.50',
-      payload: { ...trip, passengerName: 'Someone Else', passengerEmail: `someone.${digits}@example.com`, passengerPhone: `+44 ${digits.slice(0, 4)} ${digits.slice(4)}` },
+    beforeAll(async () => {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      stack = await startStack({ PUBLIC_BASE_URL: base });
+      await stack.app.listen({ port, host: '127.0.0.1' });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     });
-    expect(stranger.statusCode, stranger.body).toBe(201);
-    const ref = stranger.json<{ booking_reference: string }>().booking_reference;
-    const strangerToken = stranger.json<{ manage_token: string }>().manage_token;
-
-    // She asks for a link to the booking on her number (typed as she would: 07...); her phone gets it.
-    const hers = await stack.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}/claim`, remoteAddress: '198.51.100.77', payload: { passenger_phone: national } });
-    expect(hers.statusCode).toBe(202);
-    const text = await eventually(async () => {
-      const [row] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${`+44${digits}`} and body like '%/claim/%'`;
-      return row?.body;
+    afterAll(async () => {
+      await browser?.close();
+      await stack?.close();
     });
-    const link = /(http:\/\/\S+\/claim\/bcl_[A-Za-z0-9_-]+)/.exec(text)?.[1];
-    expect(link).toBeDefined();
 
-    expect(await seriousA11yProblems(browser, link!)).toEqual([]);
-    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
-    const page = await context.newPage();
-    const refused: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') refused.push(m.text());
+    it('opens the texted link, takes the booking over with her name and email, and cancels it', async () => {
+      const digits = `7400${randomUUID().replace(/\D/g, '').padEnd(6, '1').slice(0, 6)}`;
+      const national = `0${digits.slice(0, 4)} ${digits.slice(4)}`;
+      const departAt = new Date(Date.now() + 30 * 3600_000);
+      departAt.setUTCMinutes(30, 0, 0);
+      const trip = {
+        pickup: '14 Wilmslow Road, Rusholme',
+        dropoff: 'Manchester Piccadilly',
+        departAt: departAt.toISOString(),
+        passengers: 1,
+      };
+      const stranger = await stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/booking',
+        remoteAddress: '203.0.113.50',
+        payload: {
+          ...trip,
+          passengerName: 'Someone Else',
+          passengerEmail: `someone.${digits}@example.com`,
+          passengerPhone: `+44 ${digits.slice(0, 4)} ${digits.slice(4)}`,
+        },
+      });
+      expect(stranger.statusCode, stranger.body).toBe(201);
+      const ref = stranger.json<{ booking_reference: string }>().booking_reference;
+      const strangerToken = stranger.json<{ manage_token: string }>().manage_token;
+
+      // She asks for a link to the booking on her number (typed as she would: 07...); her phone gets it.
+      const hers = await stack.app.inject({
+        method: 'POST',
+        url: `/api/public/v1/booking/${ref}/claim`,
+        remoteAddress: '198.51.100.77',
+        payload: { passenger_phone: national },
+      });
+      expect(hers.statusCode).toBe(202);
+      const text = await eventually(async () => {
+        const [row] = await stack.sql<
+          { body: string }[]
+        >`select body from outbox where recipient = ${`+44${digits}`} and body like '%/claim/%'`;
+        return row?.body;
+      });
+      const link = /(http:\/\/\S+\/claim\/bcl_[A-Za-z0-9_-]+)/.exec(text)?.[1];
+      expect(link).toBeDefined();
+
+      expect(await seriousA11yProblems(browser, link!)).toEqual([]);
+      const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+      const page = await context.newPage();
+      const refused: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') refused.push(m.text());
+      });
+      await page.goto(link!);
+      await page.getByRole('heading', { name: 'Is this your taxi?' }).waitFor();
+      // (Our street data has no Manchester streets: Wilmslow Road is placed in Rusholme, never in Wilmslow.)
+      expect(await page.locator('dl.facts').textContent()).toContain('Rusholme');
+      expect(await page.content()).not.toContain('Someone Else');
+
+      // A mistyped email is caught on the page, with what she typed kept.
+      await page.getByLabel('Your name').fill('Ada Lovelace');
+      await page.getByLabel('Your email').fill('ada.lovelace@@example');
+      await page.getByRole('button', { name: 'This is my booking' }).click();
+      await expect.poll(() => page.locator('#email-error').textContent()).toMatch(/./);
+      expect(await page.getByLabel('Your name').inputValue()).toBe('Ada Lovelace');
+
+      await page.getByLabel('Your email').fill(`ada.${digits}@example.com`);
+      await page.getByRole('button', { name: 'This is my booking' }).click();
+      await page.getByRole('heading', { name: 'This booking is now yours' }).waitFor();
+      const code = (await page.locator('code').textContent()) ?? '';
+      expect(code).toMatch(/^bmt_/);
+      const lookup = (token: string) =>
+        stack.app.inject({
+          method: 'GET',
+          url: `/api/public/v1/booking/${ref}?token=${token}`,
+          remoteAddress: '198.51.100.78',
+        });
+      expect((await lookup(strangerToken)).statusCode).toBe(403);
+      expect((await lookup(code)).statusCode).toBe(200);
+      const byEmail = await stack.app.inject({
+        method: 'GET',
+        url: `/api/public/v1/booking/${ref}?email=ada.${digits}@example.com`,
+        remoteAddress: '198.51.100.79',
+      });
+      expect(byEmail.statusCode).toBe(200);
+
+      await page.getByLabel('Reason').fill('Got a lift instead');
+      await page.getByRole('button', { name: 'Cancel this taxi' }).click();
+      await page.getByRole('heading', { name: `Taxi ${ref} is cancelled` }).waitFor();
+      expect((await lookup(code)).json<{ status: string }>().status).toBe('cancelled');
+      // The link was for once.
+      await page.goto(link!);
+      await page.getByRole('heading', { name: 'This link has been used or has expired' }).waitFor();
+      expect(refused.filter((m) => /Content Security Policy|Refused to/i.test(m))).toEqual([]);
+      await context.close();
     });
-    await page.goto(link!);
-    await page.getByRole('heading', { name: 'Is this your taxi?' }).waitFor();
-    // (Our street data has no Manchester streets: Wilmslow Road is placed in Rusholme, never in Wilmslow.)
-    expect(await page.locator('dl.facts').textContent()).toContain('Rusholme');
-    expect(await page.content()).not.toContain('Someone Else');
-
-    // A mistyped email is caught on the page, with what she typed kept.
-    await page.getByLabel('Your name').fill('Ada Lovelace');
-    await page.getByLabel('Your email').fill('ada.lovelace@@example');
-    await page.getByRole('button', { name: 'This is my booking' }).click();
-    await expect.poll(() => page.locator('#email-error').textContent()).toMatch(/./);
-    expect(await page.getByLabel('Your name').inputValue()).toBe('Ada Lovelace');
-
-    await page.getByLabel('Your email').fill(`ada.${digits}@example.com`);
-    await page.getByRole('button', { name: 'This is my booking' }).click();
-    await page.getByRole('heading', { name: 'This booking is now yours' }).waitFor();
-    const code = (await page.locator('code').textContent()) ?? '';
-    expect(code).toMatch(/^bmt_/);
-    const lookup = (token: string) => stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?token=${token}`, remoteAddress: '198.51.100.78' });
-    expect((await lookup(strangerToken)).statusCode).toBe(403);
-    expect((await lookup(code)).statusCode).toBe(200);
-    const byEmail = await stack.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=ada.${digits}@example.com`, remoteAddress: '198.51.100.79' });
-    expect(byEmail.statusCode).toBe(200);
-
-    await page.getByLabel('Reason').fill('Got a lift instead');
-    await page.getByRole('button', { name: 'Cancel this taxi' }).click();
-    await page.getByRole('heading', { name: `Taxi ${ref} is cancelled` }).waitFor();
-    expect((await lookup(code)).json<{ status: string }>().status).toBe('cancelled');
-    // The link was for once.
-    await page.goto(link!);
-    await page.getByRole('heading', { name: 'This link has been used or has expired' }).waitFor();
-    expect(refused.filter((m) => /Content Security Policy|Refused to/i.test(m))).toEqual([]);
-    await context.close();
-  });
-});
+  },
+);

@@ -18,9 +18,23 @@ import { afterAll, afterEach, describe, expect, it, onTestFailed } from 'vitest'
 import type { Sql } from '../../src/db/sql.js';
 import { startTemporalDevServer, type TemporalDevServerHandle } from '../../dev/temporal-dev-server.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
-import { bookingRow, createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import {
+  bookingRow,
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type TestDriver,
+} from '../support/drivers.js';
 import { freePort } from '../../dev/free-port.js';
-import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';
+import {
+  killAllWorkerProcesses,
+  startApiOnly,
+  startWorkerProcess,
+  type ApiOnlyStack,
+  type WorkerProcess,
+} from '../support/processes.js';
 import { eventually } from '../support/stack.js';
 
 // A driver's time to answer where the test never lets the offer run out: longer than a test may run.
@@ -44,7 +58,14 @@ afterEach(async () => {
     // Workflows on the shared server whose task queue no worker will poll again: end them rather
     // than leave their timers firing for the rest of the run.
     const client = api.client;
-    await Promise.all(refs.splice(0).map((ref) => client.workflow.getHandle(bookingWorkflowId(ref)).terminate('crash test over').catch(() => {})));
+    await Promise.all(
+      refs.splice(0).map((ref) =>
+        client.workflow
+          .getHandle(bookingWorkflowId(ref))
+          .terminate('crash test over')
+          .catch(() => {}),
+      ),
+    );
     await api.close();
     api = undefined;
   }
@@ -72,7 +93,12 @@ async function driverNear(stack: ApiOnlyStack, lat: number, lon: number): Promis
 async function quoteAndBook(stack: ApiOnlyStack, pickup: string, dropoff: string): Promise<string> {
   // Addresses of this file's own, so the per-IP hourly allowances of other files are not touched.
   const ip = `10.81.${ipCounter >> 8}.${ipCounter++ & 255}`;
-  const q = await stack.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: ip, payload: { pickup, dropoff } });
+  const q = await stack.app.inject({
+    method: 'POST',
+    url: '/api/public/v1/quote',
+    remoteAddress: ip,
+    payload: { pickup, dropoff },
+  });
   expect(q.statusCode, q.body).toBe(200);
   const res = await stack.app.inject({
     method: 'POST',
@@ -99,12 +125,15 @@ async function historyEvents(client: Client, ref: string): Promise<string[]> {
     if (e.timerFiredEventAttributes) return 'timerFired';
     if (e.timerCanceledEventAttributes) return 'timerCanceled';
     if (e.workflowTaskFailedEventAttributes) return 'workflowTaskFailed';
-    if (e.activityTaskScheduledEventAttributes) return `activityTaskScheduled:${e.activityTaskScheduledEventAttributes.activityType?.name ?? '?'}`;
+    if (e.activityTaskScheduledEventAttributes)
+      return `activityTaskScheduled:${e.activityTaskScheduledEventAttributes.activityType?.name ?? '?'}`;
     // A local activity leaves one marker when it completes, its type in the marker's JSON data.
     const marker = e.markerRecordedEventAttributes;
     if (marker?.markerName === 'core_local_activity') {
       const data = marker.details?.data?.payloads?.[0]?.data;
-      const type = data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type : undefined;
+      const type = data
+        ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type
+        : undefined;
       // The booking's record, claim and first card in one step: a card only if its result says it went.
       if (type === 'openBookingWithFirstCard') {
         const result = marker.details?.result?.payloads?.[0]?.data;
@@ -131,7 +160,11 @@ async function cardsInHistory(client: Client, ref: string): Promise<number> {
  * completed) and the cascade is parked on the offer's timer.
  */
 async function waitForOfferTimer(client: Client, ref: string): Promise<void> {
-  await eventually(async () => ((await historyEvents(client, ref)).includes('timerStarted') ? true : undefined), 30_000, `booking ${ref} to wait on its offer`);
+  await eventually(
+    async () => ((await historyEvents(client, ref)).includes('timerStarted') ? true : undefined),
+    30_000,
+    `booking ${ref} to wait on its offer`,
+  );
 }
 
 const seconds = (t: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined) =>
@@ -178,7 +211,12 @@ const cardsTo = (d: TestDriver) => [
 ];
 
 /** Everything that must hold once `winner` has the job: one driver, one card per channel, both records agree. */
-async function expectAssignedExactlyOnce(stack: ApiOnlyStack, ref: string, winner: TestDriver, cardsExpected: Array<{ recipient: string; channel: string }>) {
+async function expectAssignedExactlyOnce(
+  stack: ApiOnlyStack,
+  ref: string,
+  winner: TestDriver,
+  cardsExpected: Array<{ recipient: string; channel: string }>,
+) {
   const row = await waitForStatus(stack.sql, ref, 'assigned');
   expect(row.driver_id).toBe(winner.id);
   const s = await stack.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
@@ -187,15 +225,23 @@ async function expectAssignedExactlyOnce(stack: ApiOnlyStack, ref: string, winne
   expect(s.offer).toBeNull();
   expect(s.round).toBe(1);
   expect(await jobCards(stack.sql, ref)).toEqual(cardsExpected);
-  const offers = await stack.sql<{ driver_id: string; status: string }[]>`select driver_id, status from offers where booking_ref = ${ref} and status = 'accepted'`;
+  const offers = await stack.sql<
+    { driver_id: string; status: string }[]
+  >`select driver_id, status from offers where booking_ref = ${ref} and status = 'accepted'`;
   expect(offers).toEqual([{ driver_id: winner.id, status: 'accepted' }]);
   // The passenger is told once that they are booked and once who is coming, across the crash. (The
   // booked text goes beside the first round: scheduled to the worker that died, it is sent when its
   // activity times out and is retried, which can be after the assignment.)
-  const told = await eventually(async () => {
-    const rows = await stack.sql<{ key: string }[]>`select split_part(idempotency_key, ':', 1) as key from outbox where booking_ref = ${ref} and recipient = ${PASSENGER_PHONE} order by id`;
-    return rows.some((r) => r.key === 'booked') ? rows : undefined;
-  }, 60_000, 'the booked text');
+  const told = await eventually(
+    async () => {
+      const rows = await stack.sql<
+        { key: string }[]
+      >`select split_part(idempotency_key, ':', 1) as key from outbox where booking_ref = ${ref} and recipient = ${PASSENGER_PHONE} order by id`;
+      return rows.some((r) => r.key === 'booked') ? rows : undefined;
+    },
+    60_000,
+    'the booked text',
+  );
   expect(told.map((t) => t.key).sort()).toEqual(['assigned', 'booked']);
   // A replay that disagreed with the history after the restart would show as a failed workflow task.
   expect(await historyEvents(stack.client, ref)).not.toContain('workflowTaskFailed');
@@ -210,89 +256,96 @@ function logOnFailure(label: string, w: () => WorkerProcess | undefined) {
 }
 
 describe('worker crash while a cascade waits on an offer', () => {
-  it(
-    'a driver who accepts after the worker was SIGKILLed and restarted gets the job, once; nobody else hears of it',
-    async () => {
-      // An hour: the accept, sent after a cold worker start (it bundles the workflow code first, a
-      // few seconds), lands inside the offer window however slow that start is.
-      const stack = (api = await startApiOnly({ env: { OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS) } }));
-      let worker: WorkerProcess | undefined = await startWorkerProcess(stack.workerEnv);
-      logOnFailure('worker', () => worker);
-      // Lancaster: a national-default area no other test uses.
-      const first = await driverNear(stack, 54.0489, -2.8007);
-      const second = await driverNear(stack, 54.056, -2.8007);
-      const ref = await quoteAndBook(stack, 'Lancaster station', 'Morecambe');
+  it('a driver who accepts after the worker was SIGKILLed and restarted gets the job, once; nobody else hears of it', async () => {
+    // An hour: the accept, sent after a cold worker start (it bundles the workflow code first, a
+    // few seconds), lands inside the offer window however slow that start is.
+    const stack = (api = await startApiOnly({ env: { OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS) } }));
+    let worker: WorkerProcess | undefined = await startWorkerProcess(stack.workerEnv);
+    logOnFailure('worker', () => worker);
+    // Lancaster: a national-default area no other test uses.
+    const first = await driverNear(stack, 54.0489, -2.8007);
+    const second = await driverNear(stack, 54.056, -2.8007);
+    const ref = await quoteAndBook(stack, 'Lancaster station', 'Morecambe');
 
-      const card = await waitForJobCard(stack.sql, first, ref);
-      await waitForOfferTimer(stack.client, ref);
-      const [offer] = await stack.sql<{ expires_at: Date }[]>`select expires_at from offers where booking_ref = ${ref}`;
+    const card = await waitForJobCard(stack.sql, first, ref);
+    await waitForOfferTimer(stack.client, ref);
+    const [offer] = await stack.sql<{ expires_at: Date }[]>`select expires_at from offers where booking_ref = ${ref}`;
 
-      expect(await worker.crash()).toEqual({ code: null, signal: 'SIGKILL' });
-      worker = await startWorkerProcess(stack.workerEnv);
-      expect(Date.now(), 'the new worker must be up before the offer expires').toBeLessThan(offer!.expires_at.getTime());
+    expect(await worker.crash()).toEqual({ code: null, signal: 'SIGKILL' });
+    worker = await startWorkerProcess(stack.workerEnv);
+    expect(Date.now(), 'the new worker must be up before the offer expires').toBeLessThan(offer!.expires_at.getTime());
 
-      const accepted = await respond(stack.app, card, 'accept');
-      expect(accepted.statusCode, accepted.body).toBe(200);
-      expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
-      const s = await expectAssignedExactlyOnce(stack, ref, first, cardsTo(first));
-      expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
-      expect(s.candidates.some((c) => c.driverId === second.id)).toBe(false);
+    const accepted = await respond(stack.app, card, 'accept');
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
+    const s = await expectAssignedExactlyOnce(stack, ref, first, cardsTo(first));
+    expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
+    expect(s.candidates.some((c) => c.driverId === second.id)).toBe(false);
 
-      // The offer's timer was still set when the worker died. The accept, run by the new worker,
-      // cancelled it on the server, so it can never fire (none has); and nothing more has happened:
-      // no second card, no second driver, the same single assignment.
-      const [offerTimer, ...later] = await timers(stack.client, ref);
-      expect(offerTimer).toMatchObject({ seconds: OFFER_TIMEOUT_SECONDS, end: 'canceled' });
-      expect(later.filter((t) => t.end === 'fired')).toEqual([]);
-      expect(await jobCards(stack.sql, ref)).toEqual(cardsTo(first));
-      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
-      expect(await stack.sql`select 1 from offers where booking_ref = ${ref}`).toHaveLength(1);
-      expect(await stack.sql`select 1 from offers where driver_id = ${second.id}`).toHaveLength(0);
-      expect(await cardsInHistory(stack.client, ref)).toBe(1);
-      expect(await bookingRow(stack.sql, ref)).toEqual({ status: 'assigned', driver_id: first.id });
-      // A second answer from the same driver is still "accepted", never a second assignment.
-      expect((await respond(stack.app, card, 'accept')).json()).toEqual({ result: 'accepted', booking_reference: ref });
-    },
-    120_000,
-  );
+    // The offer's timer was still set when the worker died. The accept, run by the new worker,
+    // cancelled it on the server, so it can never fire (none has); and nothing more has happened:
+    // no second card, no second driver, the same single assignment.
+    const [offerTimer, ...later] = await timers(stack.client, ref);
+    expect(offerTimer).toMatchObject({ seconds: OFFER_TIMEOUT_SECONDS, end: 'canceled' });
+    expect(later.filter((t) => t.end === 'fired')).toEqual([]);
+    expect(await jobCards(stack.sql, ref)).toEqual(cardsTo(first));
+    expect(
+      await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`,
+    ).toHaveLength(0);
+    expect(await stack.sql`select 1 from offers where booking_ref = ${ref}`).toHaveLength(1);
+    expect(await stack.sql`select 1 from offers where driver_id = ${second.id}`).toHaveLength(0);
+    expect(await cardsInHistory(stack.client, ref)).toBe(1);
+    expect(await bookingRow(stack.sql, ref)).toEqual({ status: 'assigned', driver_id: first.id });
+    // A second answer from the same driver is still "accepted", never a second assignment.
+    expect((await respond(stack.app, card, 'accept')).json()).toEqual({ result: 'accepted', booking_reference: ref });
+  }, 120_000);
 
-  it(
-    'an offer whose timeout passes while the worker is dead times out after the restart, and the next driver gets exactly one card',
-    async () => {
-      const stack = (api = await startApiOnly({ env: { OFFER_TIMEOUT_SECONDS: String(LAPSING_OFFER_TIMEOUT_SECONDS) } }));
-      let worker: WorkerProcess | undefined = await startWorkerProcess(stack.workerEnv);
-      logOnFailure('worker', () => worker);
-      // Hereford: a national-default area no other test uses.
-      const first = await driverNear(stack, 52.0612, -2.7083);
-      const second = await driverNear(stack, 52.068, -2.7083);
-      const ref = await quoteAndBook(stack, 'Hereford station', 'Ross-on-Wye');
+  it('an offer whose timeout passes while the worker is dead times out after the restart, and the next driver gets exactly one card', async () => {
+    const stack = (api = await startApiOnly({ env: { OFFER_TIMEOUT_SECONDS: String(LAPSING_OFFER_TIMEOUT_SECONDS) } }));
+    let worker: WorkerProcess | undefined = await startWorkerProcess(stack.workerEnv);
+    logOnFailure('worker', () => worker);
+    // Hereford: a national-default area no other test uses.
+    const first = await driverNear(stack, 52.0612, -2.7083);
+    const second = await driverNear(stack, 52.068, -2.7083);
+    const ref = await quoteAndBook(stack, 'Hereford station', 'Ross-on-Wye');
 
-      await waitForJobCard(stack.sql, first, ref);
-      await waitForOfferTimer(stack.client, ref);
-      expect(await worker.crash()).toEqual({ code: null, signal: 'SIGKILL' });
-      worker = undefined;
-      const due = await offerTimerDue(stack.client, ref);
-      expect(Date.now(), 'the worker must be gone before the offer timer falls due').toBeLessThan(due);
+    await waitForJobCard(stack.sql, first, ref);
+    await waitForOfferTimer(stack.client, ref);
+    expect(await worker.crash()).toEqual({ code: null, signal: 'SIGKILL' });
+    worker = undefined;
+    const due = await offerTimerDue(stack.client, ref);
+    expect(Date.now(), 'the worker must be gone before the offer timer falls due').toBeLessThan(due);
 
-      // With no worker, the timer fires on the server but nothing can act on it.
-      await eventually(async () => ((await historyEvents(stack.client, ref)).includes('timerFired') ? true : undefined), 60_000 + Math.max(0, due - Date.now()), 'the offer timer to fire');
-      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
+    // With no worker, the timer fires on the server but nothing can act on it.
+    await eventually(
+      async () => ((await historyEvents(stack.client, ref)).includes('timerFired') ? true : undefined),
+      60_000 + Math.max(0, due - Date.now()),
+      'the offer timer to fire',
+    );
+    expect(
+      await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`,
+    ).toHaveLength(0);
 
-      worker = await startWorkerProcess(stack.workerEnv);
-      const card2 = await waitForJobCard(stack.sql, second, ref, 60_000);
-      const [firstOffer] = await stack.sql<{ status: string }[]>`select status from offers where booking_ref = ${ref} and driver_id = ${first.id}`;
-      expect(firstOffer?.status).toBe('timed_out');
+    worker = await startWorkerProcess(stack.workerEnv);
+    const card2 = await waitForJobCard(stack.sql, second, ref, 60_000);
+    const [firstOffer] = await stack.sql<
+      { status: string }[]
+    >`select status from offers where booking_ref = ${ref} and driver_id = ${first.id}`;
+    expect(firstOffer?.status).toBe('timed_out');
 
-      const accepted = await respond(stack.app, card2, 'accept');
-      expect(accepted.statusCode, accepted.body).toBe(200);
-      const s = await expectAssignedExactlyOnce(stack, ref, second, [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel));
-      expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
-      expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
-      expect(await cardsInHistory(stack.client, ref)).toBe(2);
-      expect(await stack.sql`select 1 from offers where booking_ref = ${ref}`).toHaveLength(2);
-    },
-    120_000,
-  );
+    const accepted = await respond(stack.app, card2, 'accept');
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const s = await expectAssignedExactlyOnce(
+      stack,
+      ref,
+      second,
+      [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel),
+    );
+    expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
+    expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
+    expect(await cardsInHistory(stack.client, ref)).toBe(2);
+    expect(await stack.sql`select 1 from offers where booking_ref = ${ref}`).toHaveLength(2);
+  }, 120_000);
 });
 
 /**
@@ -301,9 +354,17 @@ describe('worker crash while a cascade waits on an offer', () => {
  */
 async function restartableStack(offerTimeoutSeconds: string) {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-crash-'));
-  const serverOpts = { port: await freePort(), dbFile: path.join(tmp, 't.sqlite'), logFile: path.join(tmp, 'temporal.log'), readyTimeoutMs: 120_000 };
+  const serverOpts = {
+    port: await freePort(),
+    dbFile: path.join(tmp, 't.sqlite'),
+    logFile: path.join(tmp, 'temporal.log'),
+    readyTimeoutMs: 120_000,
+  };
   temporal = await startTemporalDevServer(serverOpts);
-  const stack = (api = await startApiOnly({ temporalAddress: temporal.address, env: { OFFER_TIMEOUT_SECONDS: offerTimeoutSeconds } }));
+  const stack = (api = await startApiOnly({
+    temporalAddress: temporal.address,
+    env: { OFFER_TIMEOUT_SECONDS: offerTimeoutSeconds },
+  }));
   const worker = await startWorkerProcess(stack.workerEnv);
   logOnFailure('worker', () => worker);
   return {
@@ -322,63 +383,64 @@ async function restartableStack(offerTimeoutSeconds: string) {
 }
 
 describe('Temporal server restart while a cascade waits on an offer', () => {
-  it(
-    'the server stopped and started again on its database file: the accept after the restart assigns exactly one driver, no duplicate cards',
-    async () => {
-      // An hour: the accept after the restart is in time however long the server takes to come back.
-      const { stack, worker, stopServer, startServer } = await restartableStack(String(OFFER_TIMEOUT_SECONDS));
-      // Truro: a national-default area no other test uses.
-      const first = await driverNear(stack, 50.2642, -5.065);
-      const second = await driverNear(stack, 50.27, -5.065);
-      const ref = await quoteAndBook(stack, 'Truro station', 'Falmouth');
-      const card = await waitForJobCard(stack.sql, first, ref);
-      await waitForOfferTimer(stack.client, ref);
+  it('the server stopped and started again on its database file: the accept after the restart assigns exactly one driver, no duplicate cards', async () => {
+    // An hour: the accept after the restart is in time however long the server takes to come back.
+    const { stack, worker, stopServer, startServer } = await restartableStack(String(OFFER_TIMEOUT_SECONDS));
+    // Truro: a national-default area no other test uses.
+    const first = await driverNear(stack, 50.2642, -5.065);
+    const second = await driverNear(stack, 50.27, -5.065);
+    const ref = await quoteAndBook(stack, 'Truro station', 'Falmouth');
+    const card = await waitForJobCard(stack.sql, first, ref);
+    await waitForOfferTimer(stack.client, ref);
 
-      await stopServer();
-      await startServer();
-      // The worker rode out the outage: its connection retries on its own.
-      expect(worker.child.exitCode).toBeNull();
+    await stopServer();
+    await startServer();
+    // The worker rode out the outage: its connection retries on its own.
+    expect(worker.child.exitCode).toBeNull();
 
-      // The API keeps the Client it connected at start; the driver's answer goes through it.
-      const accepted = await respond(stack.app, card, 'accept');
-      expect(accepted.statusCode, accepted.body).toBe(200);
-      expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
-      const s = await expectAssignedExactlyOnce(stack, ref, first, cardsTo(first));
-      expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
-      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
-      expect(await cardsInHistory(stack.client, ref)).toBe(1);
-    },
-    180_000,
-  );
+    // The API keeps the Client it connected at start; the driver's answer goes through it.
+    const accepted = await respond(stack.app, card, 'accept');
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
+    const s = await expectAssignedExactlyOnce(stack, ref, first, cardsTo(first));
+    expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
+    expect(
+      await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`,
+    ).toHaveLength(0);
+    expect(await cardsInHistory(stack.client, ref)).toBe(1);
+  }, 180_000);
 
-  it(
-    'an offer timer that falls due while the server is down fires after the restart, and the next driver gets exactly one card',
-    async () => {
-      const { stack, worker, stopServer, startServer } = await restartableStack(String(LAPSING_OFFER_TIMEOUT_SECONDS));
-      // Worcester: a national-default area no other test uses.
-      const first = await driverNear(stack, 52.195, -2.22);
-      const second = await driverNear(stack, 52.201, -2.22);
-      const ref = await quoteAndBook(stack, 'Worcester Foregate Street', 'Worcester Shrub Hill');
-      await waitForJobCard(stack.sql, first, ref);
-      await waitForOfferTimer(stack.client, ref);
-      const due = await offerTimerDue(stack.client, ref);
+  it('an offer timer that falls due while the server is down fires after the restart, and the next driver gets exactly one card', async () => {
+    const { stack, worker, stopServer, startServer } = await restartableStack(String(LAPSING_OFFER_TIMEOUT_SECONDS));
+    // Worcester: a national-default area no other test uses.
+    const first = await driverNear(stack, 52.195, -2.22);
+    const second = await driverNear(stack, 52.201, -2.22);
+    const ref = await quoteAndBook(stack, 'Worcester Foregate Street', 'Worcester Shrub Hill');
+    await waitForJobCard(stack.sql, first, ref);
+    await waitForOfferTimer(stack.client, ref);
+    const due = await offerTimerDue(stack.client, ref);
 
-      await stopServer();
-      expect(Date.now(), 'the server must be down before the offer timer falls due').toBeLessThan(due);
-      // Down past the moment the timer was due: only the server's persisted timer can bring it back.
-      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now()) + 1000));
-      expect(await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`).toHaveLength(0);
-      await startServer();
-      expect(worker.child.exitCode).toBeNull();
+    await stopServer();
+    expect(Date.now(), 'the server must be down before the offer timer falls due').toBeLessThan(due);
+    // Down past the moment the timer was due: only the server's persisted timer can bring it back.
+    await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now()) + 1000));
+    expect(
+      await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${second.phone}`,
+    ).toHaveLength(0);
+    await startServer();
+    expect(worker.child.exitCode).toBeNull();
 
-      const card2 = await waitForJobCard(stack.sql, second, ref, 60_000);
-      const accepted = await respond(stack.app, card2, 'accept');
-      expect(accepted.statusCode, accepted.body).toBe(200);
-      const s = await expectAssignedExactlyOnce(stack, ref, second, [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel));
-      expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
-      expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
-      expect(await cardsInHistory(stack.client, ref)).toBe(2);
-    },
-    180_000,
-  );
+    const card2 = await waitForJobCard(stack.sql, second, ref, 60_000);
+    const accepted = await respond(stack.app, card2, 'accept');
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const s = await expectAssignedExactlyOnce(
+      stack,
+      ref,
+      second,
+      [...cardsTo(first), ...cardsTo(second)].sort(byRecipientAndChannel),
+    );
+    expect(s.candidates.filter((c) => c.driverId === first.id).map((c) => c.outcome)).toEqual(['offered', 'timed_out']);
+    expect(s.candidates.filter((c) => c.driverId === second.id).map((c) => c.outcome)).toEqual(['offered', 'accepted']);
+    expect(await cardsInHistory(stack.client, ref)).toBe(2);
+  }, 180_000);
 });

@@ -21,7 +21,14 @@ import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+  '--disable-sync',
+];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DRIVERS = 200;
 
@@ -65,7 +72,13 @@ afterAll(async () => {
 });
 
 /** A booking row written directly (no workflow): what the lists and pages read. */
-async function bookingRow(o: { pickupAt: Date; phone?: string; jobRef?: string; operatorId?: string; status?: string }): Promise<string> {
+async function bookingRow(o: {
+  pickupAt: Date;
+  phone?: string;
+  jobRef?: string;
+  operatorId?: string;
+  status?: string;
+}): Promise<string> {
   const ref = `TX${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`;
   const place = stack.sql.json({ label: 'Morpeth station', kind: 'place', lat: 55.1634, lon: -1.683 });
   await stack.sql`
@@ -82,26 +95,52 @@ const inDays = (days: number, hour: number, minute = 0) =>
   DateTime.now().setZone('Europe/London').startOf('day').plus({ days, hours: hour, minutes: minute }).toJSDate();
 
 async function hits(key: string): Promise<number> {
-  const [row] = await stack.sql<{ n: number }[]>`select coalesce(sum(hits), 0)::int as n from rate_limit_counters where key = ${key}`;
+  const [row] = await stack.sql<
+    { n: number }[]
+  >`select coalesce(sum(hits), 0)::int as n from rate_limit_counters where key = ${key}`;
   return row?.n ?? 0;
 }
 
 describe('the lists behind the consoles', () => {
   it('pages drivers and finds one by name or by a phone typed at home, in one request each', async () => {
     const { key } = await createStaff(stack.sql, { name: `Desk API ${run}`, role: 'operator' });
-    const get = (url: string) => stack.app.inject({ method: 'GET', url, remoteAddress: address(), headers: { authorization: `Bearer ${key}` } });
+    const get = (url: string) =>
+      stack.app.inject({ method: 'GET', url, remoteAddress: address(), headers: { authorization: `Bearer ${key}` } });
     const first = (await get('/api/ops/drivers?status=approved&q=Desk%20Driver')).json();
-    expect(first).toMatchObject({ status: 'approved', total: DRIVERS, limit: 50, offset: 0, next_offset: 50, previous_offset: null });
-    expect(first.drivers.map((d: { name: string }) => d.name).slice(0, 2)).toEqual(['Desk Driver 001', 'Desk Driver 002']);
+    expect(first).toMatchObject({
+      status: 'approved',
+      total: DRIVERS,
+      limit: 50,
+      offset: 0,
+      next_offset: 50,
+      previous_offset: null,
+    });
+    expect(first.drivers.map((d: { name: string }) => d.name).slice(0, 2)).toEqual([
+      'Desk Driver 001',
+      'Desk Driver 002',
+    ]);
     expect(first.drivers[0]).toMatchObject({ documents: [], actions: [], fleet: { requests: [], history: [] } });
     const last = (await get('/api/ops/drivers?status=approved&q=Desk%20Driver&offset=150')).json();
     expect(last).toMatchObject({ total: DRIVERS, offset: 150, next_offset: null, previous_offset: 100 });
     expect(last.drivers.at(-1).name).toBe('Desk Driver 200');
-    expect((await get('/api/ops/drivers?status=approved&q=Desk%20Driver&offset=400')).json()).toMatchObject({ total: DRIVERS, drivers: [] });
+    expect((await get('/api/ops/drivers?status=approved&q=Desk%20Driver&offset=400')).json()).toMatchObject({
+      total: DRIVERS,
+      drivers: [],
+    });
 
-    for (const typed of ['07418 600123', '+44 7418 600123', '(07418) 600-123', '600123', 'desk driver 123', `desk-${run}-123`]) {
+    for (const typed of [
+      '07418 600123',
+      '+44 7418 600123',
+      '(07418) 600-123',
+      '600123',
+      'desk driver 123',
+      `desk-${run}-123`,
+    ]) {
       const found = (await get(`/api/ops/drivers?q=${encodeURIComponent(typed)}`)).json();
-      expect(found.drivers.map((d: { phone: string }) => d.phone), typed).toEqual(['+447418600123']);
+      expect(
+        found.drivers.map((d: { phone: string }) => d.phone),
+        typed,
+      ).toEqual(['+447418600123']);
     }
     expect((await get('/api/ops/drivers?status=applicant&q=07418%20600123')).json().total).toBe(0);
     expect((await get(`/api/ops/drivers?limit=201`)).statusCode).toBe(400);
@@ -111,7 +150,8 @@ describe('the lists behind the consoles', () => {
 
   it('pages the bookings board and finds a booking by reference, passenger phone or jobRef, open or closed', async () => {
     const { key } = await createStaff(stack.sql, { name: `Desk bookings ${run}`, role: 'operator' });
-    const get = (url: string) => stack.app.inject({ method: 'GET', url, remoteAddress: address(), headers: { authorization: `Bearer ${key}` } });
+    const get = (url: string) =>
+      stack.app.inject({ method: 'GET', url, remoteAddress: address(), headers: { authorization: `Bearer ${key}` } });
     const phone = `+4474186${String(10000 + Math.floor(Math.random() * 89999))}`;
     const jobRef = `DESK-${run}`;
     const open = await bookingRow({ pickupAt: inDays(3, 9), phone, jobRef });
@@ -123,7 +163,14 @@ describe('the lists behind the consoles', () => {
     expect((await found(jobRef)).bookings.map((b: { ref: string }) => b.ref)).toEqual([open]);
     expect((await found(closed.toLowerCase())).bookings.map((b: { ref: string }) => b.ref)).toEqual([closed]);
     const paged = await get(`/api/ops/bookings?q=${encodeURIComponent(phone)}&limit=1&offset=1`);
-    expect(paged.json()).toMatchObject({ total: 2, limit: 1, offset: 1, previous_offset: 0, next_offset: null, bookings: [{ ref: closed }] });
+    expect(paged.json()).toMatchObject({
+      total: 2,
+      limit: 1,
+      offset: 1,
+      previous_offset: 0,
+      next_offset: null,
+      bookings: [{ ref: closed }],
+    });
     // The live board itself, a page at a time (the open one is four days in: a window that reaches it).
     const board = (await get('/api/ops/bookings?hours_ahead=120&limit=500')).json();
     expect(board.bookings.map((b: { ref: string }) => b.ref)).toContain(open);
@@ -131,10 +178,19 @@ describe('the lists behind the consoles', () => {
   });
 });
 
-async function desktopA11yProblems(browser: Browser, url: string, opts: { before: (p: Page) => Promise<void>; ready: string }) {
+async function desktopA11yProblems(
+  browser: Browser,
+  url: string,
+  opts: { before: (p: Page) => Promise<void>; ready: string },
+) {
   const problems: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
-    const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, colorScheme, bypassCSP: true, extraHTTPHeaders: { 'x-forwarded-for': address() } });
+    const context = await browser.newContext({
+      viewport: DESKTOP_VIEWPORT,
+      colorScheme,
+      bypassCSP: true,
+      extraHTTPHeaders: { 'x-forwarded-for': address() },
+    });
     try {
       const page = await context.newPage();
       await page.goto(url);
@@ -142,8 +198,12 @@ async function desktopA11yProblems(browser: Browser, url: string, opts: { before
       await page.waitForSelector(opts.ready, { state: 'visible' });
       await page.addScriptTag({ content: AXE_SOURCE });
       const results = await page.evaluate<AxeResults>('axe.run(document)');
-      for (const v of results.violations) if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${v.id} (${colorScheme}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      const sideways = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      for (const v of results.violations)
+        if (v.impact === 'serious' || v.impact === 'critical')
+          problems.push(`${v.id} (${colorScheme}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      const sideways = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
       if (sideways > 0) problems.push(`the page is ${sideways}px wider than the screen (${colorScheme})`);
     } finally {
       await context.close();
@@ -160,15 +220,28 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
   afterAll(async () => browser?.close());
 
   /** A desktop browser from an address of its own, recording every 429 and every page error. */
-  async function desk(): Promise<{ context: BrowserContext; page: Page; from: string; tooMany: string[]; errors: string[] }> {
+  async function desk(): Promise<{
+    context: BrowserContext;
+    page: Page;
+    from: string;
+    tooMany: string[];
+    errors: string[];
+  }> {
     const from = address();
-    const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, extraHTTPHeaders: { 'x-forwarded-for': from } });
+    const context = await browser.newContext({
+      viewport: DESKTOP_VIEWPORT,
+      extraHTTPHeaders: { 'x-forwarded-for': from },
+    });
     const page = await context.newPage();
     const tooMany: string[] = [];
     const errors: string[] = [];
-    page.on('response', (r) => { if (r.status() === 429) tooMany.push(r.url()); });
+    page.on('response', (r) => {
+      if (r.status() === 429) tooMany.push(r.url());
+    });
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     return { context, page, from, tooMany, errors };
   }
 
@@ -187,8 +260,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
     await signIn(page);
     await page.waitForSelector('#console:not([hidden])');
     // The console is the desktop's width, and its page is not wider than the screen.
-    expect(await page.evaluate<number>("document.querySelector('main').getBoundingClientRect().width")).toBeGreaterThan(1200);
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+    expect(await page.evaluate<number>("document.querySelector('main').getBoundingClientRect().width")).toBeGreaterThan(
+      1200,
+    );
+    expect(
+      await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+    ).toBe(0);
 
     await page.selectOption('#status', 'approved');
     await page.fill('#driver-q', 'Desk Driver');
@@ -197,7 +274,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
     expect(await cards()).toBe(50);
     expect(await page.textContent('#page-info')).toBe('Page 1 of 4');
     // Cards sit side by side on a desktop.
-    const [a, b] = await page.evaluate<number[]>("[...document.querySelectorAll('#drivers article')].slice(0, 2).map((e) => e.getBoundingClientRect().top)");
+    const [a, b] = await page.evaluate<number[]>(
+      "[...document.querySelectorAll('#drivers article')].slice(0, 2).map((e) => e.getBoundingClientRect().top)",
+    );
     expect(a).toBe(b);
 
     // Ten looks: page turns and reloads, each one request, none refused.
@@ -252,15 +331,26 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
       await p.click('#key-form button[type=submit]');
     };
     const url = `${base}/ops?status=approved&q=Desk+Driver`;
-    expect(await desktopA11yProblems(browser, url, { before: axeSignIn, ready: `article[data-driver="desk-${run}-001"]` })).toEqual([]);
-    expect(await seriousA11yProblems(browser, url, { before: axeSignIn, ready: `article[data-driver="desk-${run}-001"]`, context: { extraHTTPHeaders: { 'x-forwarded-for': address() } } })).toEqual([]);
+    expect(
+      await desktopA11yProblems(browser, url, { before: axeSignIn, ready: `article[data-driver="desk-${run}-001"]` }),
+    ).toEqual([]);
+    expect(
+      await seriousA11yProblems(browser, url, {
+        before: axeSignIn,
+        ready: `article[data-driver="desk-${run}-001"]`,
+        context: { extraHTTPHeaders: { 'x-forwarded-for': address() } },
+      }),
+    ).toEqual([]);
   }, 180_000);
 
   it('finds bookings on the live bookings page by phone as typed and by jobRef, a page at a time', async () => {
     const { key } = await createStaff(stack.sql, { name: `Desk board ${run}`, role: 'operator' });
     const phone = `+4474187${String(10000 + Math.floor(Math.random() * 89999))}`;
     const jobRef = `JOB-${run}`;
-    const made = [await bookingRow({ pickupAt: inDays(2, 8), phone, jobRef }), await bookingRow({ pickupAt: inDays(2, 9), phone })];
+    const made = [
+      await bookingRow({ pickupAt: inDays(2, 8), phone, jobRef }),
+      await bookingRow({ pickupAt: inDays(2, 9), phone }),
+    ];
     const { context, page, tooMany, errors } = await desk();
     await page.goto(`${base}/ops/bookings`);
     await page.fill('#key', key);
@@ -273,8 +363,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
     await page.fill('#board-q', jobRef);
     await page.click('#board-search button[type=submit]');
     await page.locator(`#board button[data-ref="${made[1]}"]`).waitFor({ state: 'detached' });
-    expect(await page.evaluate<string[]>("[...document.querySelectorAll('#board button[data-ref]')].map((e) => e.dataset.ref)")).toEqual([made[0]]);
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+    expect(
+      await page.evaluate<string[]>(
+        "[...document.querySelectorAll('#board button[data-ref]')].map((e) => e.dataset.ref)",
+      ),
+    ).toEqual([made[0]]);
+    expect(
+      await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+    ).toBe(0);
     expect(tooMany).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -282,7 +378,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
       await p.fill('#key', key);
       await p.click('#key-form button[type=submit]');
     };
-    expect(await desktopA11yProblems(browser, `${base}/ops/bookings?q=${jobRef}`, { before: signIn, ready: `#board button[data-ref="${made[0]}"]` })).toEqual([]);
+    expect(
+      await desktopA11yProblems(browser, `${base}/ops/bookings?q=${jobRef}`, {
+        before: signIn,
+        ready: `#board button[data-ref="${made[0]}"]`,
+      }),
+    ).toEqual([]);
   }, 120_000);
 
   it('shows the operator a week calendar with each job on its London pickup day, and a new job without a reload', async () => {
@@ -296,10 +397,19 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
     const day = (d: Date) => DateTime.fromJSDate(d, { zone: 'Europe/London' }).toISODate()!;
 
     // One request carries the whole dashboard.
-    const dash = (await stack.app.inject({ method: 'GET', url: '/api/operator/dashboard', headers: { authorization: `Bearer ${key}` }, remoteAddress: address() })).json();
+    const dash = (
+      await stack.app.inject({
+        method: 'GET',
+        url: '/api/operator/dashboard',
+        headers: { authorization: `Bearer ${key}` },
+        remoteAddress: address(),
+      })
+    ).json();
     expect(dash.days).toHaveLength(7);
     expect(dash.days[0]).toMatchObject({ date: DateTime.now().setZone('Europe/London').toISODate(), today: true });
-    expect(dash.jobs.map((j: { ref: string; day: string; pickupLocal: string }) => [j.ref, j.day, j.pickupLocal])).toEqual([[first, day(early), '00:30']]);
+    expect(
+      dash.jobs.map((j: { ref: string; day: string; pickupLocal: string }) => [j.ref, j.day, j.pickupLocal]),
+    ).toEqual([[first, day(early), '00:30']]);
 
     const { context, page, tooMany, errors } = await desk();
     const signIn = async (p: Page) => {
@@ -315,21 +425,38 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
     expect(await page.locator(`[data-calendar-ref="${outside}"]`).count()).toBe(0);
     await page.locator(`#jobs tr[data-ref="${first}"]`).waitFor();
     // The seven days sit side by side across the desktop.
-    const tops = await page.evaluate<number[]>("[...document.querySelectorAll('#week section')].map((e) => Math.round(e.getBoundingClientRect().top))");
+    const tops = await page.evaluate<number[]>(
+      "[...document.querySelectorAll('#week section')].map((e) => Math.round(e.getBoundingClientRect().top))",
+    );
     expect(new Set(tops).size).toBe(1);
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+    expect(
+      await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+    ).toBe(0);
 
     // A job that arrives is on the calendar at the next look, with no reload; the one shown stays.
     const shownJob = `document.querySelector('li[data-calendar-ref="${first}"]')`;
     await page.evaluate(`${shownJob}.dataset.seen = 'yes'`);
     const later = await bookingRow({ pickupAt: inDays(4, 18, 15), jobRef: `W-${run}-2`, operatorId: id });
-    await page.locator(`#week section[data-day="${day(inDays(4, 18, 15))}"] li[data-calendar-ref="${later}"]`).waitFor({ timeout: 40_000 });
+    await page
+      .locator(`#week section[data-day="${day(inDays(4, 18, 15))}"] li[data-calendar-ref="${later}"]`)
+      .waitFor({ timeout: 40_000 });
     expect(await page.evaluate(`${shownJob}.dataset.seen`)).toBe('yes');
     expect(tooMany).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
 
-    expect(await desktopA11yProblems(browser, `${base}/operator`, { before: signIn, ready: `li[data-calendar-ref="${first}"]` })).toEqual([]);
-    expect(await seriousA11yProblems(browser, `${base}/operator`, { before: signIn, ready: `li[data-calendar-ref="${first}"]`, context: { extraHTTPHeaders: { 'x-forwarded-for': address() } } })).toEqual([]);
+    expect(
+      await desktopA11yProblems(browser, `${base}/operator`, {
+        before: signIn,
+        ready: `li[data-calendar-ref="${first}"]`,
+      }),
+    ).toEqual([]);
+    expect(
+      await seriousA11yProblems(browser, `${base}/operator`, {
+        before: signIn,
+        ready: `li[data-calendar-ref="${first}"]`,
+        context: { extraHTTPHeaders: { 'x-forwarded-for': address() } },
+      }),
+    ).toEqual([]);
   }, 120_000);
 });

@@ -27,7 +27,14 @@ async function booking(o: { driverId?: string; status?: string; pickupInMinutes?
 }
 
 const claim = (ref: string, driverId: string, expiresInMs = 60_000) =>
-  claimOffer(sql, { offerId: offerId(ref, 1, driverId), ref, driverId, round: 1, tier: 'local', expiresAt: new Date(Date.now() + expiresInMs).toISOString() });
+  claimOffer(sql, {
+    offerId: offerId(ref, 1, driverId),
+    ref,
+    driverId,
+    round: 1,
+    tier: 'local',
+    expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+  });
 
 /** A driver no other test's cascade can offer anything (offline). */
 async function quietDriver() {
@@ -59,9 +66,13 @@ describe('claiming a driver for a job card', () => {
     expect(results.filter((r) => r === 'taken')).toHaveLength(9);
     const winner = refs[results.indexOf('claimed')]!;
 
-    const offers = await sql<{ booking_ref: string; status: string }[]>`select booking_ref, status from offers where driver_id = ${driver.id}`;
+    const offers = await sql<
+      { booking_ref: string; status: string }[]
+    >`select booking_ref, status from offers where driver_id = ${driver.id}`;
     expect(offers).toEqual([{ booking_ref: winner, status: 'offered' }]);
-    const statuses = await sql<{ ref: string; status: string }[]>`select ref, status from bookings where ref in ${sql(refs)}`;
+    const statuses = await sql<
+      { ref: string; status: string }[]
+    >`select ref, status from bookings where ref in ${sql(refs)}`;
     expect(statuses.filter((b) => b.status === 'offered').map((b) => b.ref)).toEqual([winner]);
 
     expect(await claim(winner, driver.id)).toBe('already_claimed');
@@ -120,19 +131,29 @@ describe('claiming a driver for a job card', () => {
     });
     await eventually(async () => (holderPid ? true : undefined), 15_000, 'the lock to be held');
     const waiting = claim(second, driver.id);
-    await eventually(async () => {
-      const [w] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where ${holderPid}::int = any(pg_blocking_pids(pid))`;
-      return w!.n > 0 ? true : undefined;
-    }, 15_000, 'the second claim to wait for the driver');
+    await eventually(
+      async () => {
+        const [w] = await sql<
+          { n: number }[]
+        >`select count(*)::int as n from pg_stat_activity where ${holderPid}::int = any(pg_blocking_pids(pid))`;
+        return w!.n > 0 ? true : undefined;
+      },
+      15_000,
+      'the second claim to wait for the driver',
+    );
     expect(await closeOffer(sql, offerId(first, 1, driver.id), 'declined')).toBe(true);
     release();
     await holder;
     expect(await waiting).toBe('claimed');
 
-    const [firstCard, secondCard] = await Promise.all([first, second].map(async (ref) => {
-      const [o] = await sql<{ offered_at: Date; responded_at: Date | null }[]>`select offered_at, responded_at from offers where id = ${offerId(ref, 1, driver.id)}`;
-      return o!;
-    }));
+    const [firstCard, secondCard] = await Promise.all(
+      [first, second].map(async (ref) => {
+        const [o] = await sql<
+          { offered_at: Date; responded_at: Date | null }[]
+        >`select offered_at, responded_at from offers where id = ${offerId(ref, 1, driver.id)}`;
+        return o!;
+      }),
+    );
     // The second card was open only after the first closed, and the table says so.
     expect(secondCard!.offered_at.getTime()).toBeGreaterThanOrEqual(firstCard!.responded_at!.getTime());
     expect(await overlappingCards(driver.id)).toEqual([]);

@@ -26,7 +26,12 @@ afterAll(async () => {
 
 describe('dispatch at scale', () => {
   it(`dispatches a booking with ${DRIVERS.toLocaleString('en-GB')} drivers within reach of its pickup`, async () => {
-    const q = await stack.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: '10.92.0.1', payload: { pickup: 'Kendal station', dropoff: 'Windermere' } });
+    const q = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/v1/quote',
+      remoteAddress: '10.92.0.1',
+      payload: { pickup: 'Kendal station', dropoff: 'Windermere' },
+    });
     expect(q.statusCode).toBe(200);
     const { latitude: lat, longitude: lon } = q.json().pickup as { latitude: number; longitude: number };
     // Spread over ~12 km around the pickup, all within the local tier's reach; phones unique.
@@ -41,14 +46,23 @@ describe('dispatch at scale', () => {
       method: 'POST',
       url: '/api/public/bookings/create',
       remoteAddress: '10.92.0.1',
-      payload: { quote_id: q.json().quote_id, passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123459', payment_method: 'cash_to_driver' },
+      payload: {
+        quote_id: q.json().quote_id,
+        passenger_name: 'Ada Lovelace',
+        passenger_phone_whatsapp: '+447400123459',
+        payment_method: 'cash_to_driver',
+      },
     });
     expect(res.statusCode).toBe(200);
     const ref = res.json().booking_reference as string;
-    const offered = await eventually(async () => {
-      const [o] = await stack.sql<{ driver_id: string }[]>`select driver_id from offers where booking_ref = ${ref}`;
-      return o?.driver_id;
-    }, 60_000, 'the first offer');
+    const offered = await eventually(
+      async () => {
+        const [o] = await stack.sql<{ driver_id: string }[]>`select driver_id from offers where booking_ref = ${ref}`;
+        return o?.driver_id;
+      },
+      60_000,
+      'the first offer',
+    );
     // The nearest of all 20,000 on the ground, to the metre, ties by id (the cascade's own order),
     // whatever the approximation the index orders its window by.
     const all = await stack.sql<{ id: string; phone: string; lat: number; lon: number }[]>`
@@ -64,14 +78,18 @@ describe('dispatch at scale', () => {
     const historyBytes = JSON.stringify((await handle.fetchHistory()).events).length;
     expect(historyBytes).toBeLessThan(100_000);
     const [{ logged }] = (await stack.sql`
-      select count(*)::int as logged from dispatch_decisions where booking_ref = ${ref} and round = 1 and tier = 'local'`) as unknown as [{ logged: number }];
+      select count(*)::int as logged from dispatch_decisions where booking_ref = ${ref} and round = 1 and tier = 'local'`) as unknown as [
+      { logged: number },
+    ];
     // Bounded: one window of the nearest, every one of them logged with its decision.
     expect(logged).toBe(CANDIDATE_WINDOW);
     await handle.terminate('test done');
   }, 180_000);
   it('looks past a window of drivers who cannot take the job, and is never crowded out by drivers off duty', async () => {
     const q = await stack.app.inject({
-      method: 'POST', url: '/api/public/v1/quote', remoteAddress: '10.92.0.2',
+      method: 'POST',
+      url: '/api/public/v1/quote',
+      remoteAddress: '10.92.0.2',
       payload: { pickup: 'Penrith station', dropoff: 'Keswick', passengers: 3 },
     });
     expect(q.statusCode).toBe(200);
@@ -96,8 +114,15 @@ describe('dispatch at scale', () => {
       returning id, phone`;
 
     const res = await stack.app.inject({
-      method: 'POST', url: '/api/public/bookings/create', remoteAddress: '10.92.0.2',
-      payload: { quote_id: q.json().quote_id, passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123458', payment_method: 'cash_to_driver' },
+      method: 'POST',
+      url: '/api/public/bookings/create',
+      remoteAddress: '10.92.0.2',
+      payload: {
+        quote_id: q.json().quote_id,
+        passenger_name: 'Ada Lovelace',
+        passenger_phone_whatsapp: '+447400123458',
+        payment_method: 'cash_to_driver',
+      },
     });
     expect(res.statusCode).toBe(200);
     const ref = res.json().booking_reference as string;

@@ -8,7 +8,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { amendBooking } from '../../src/bookings/amend.js';
 import { DeliveryError } from '../../src/notify/delivery-error.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type JobCard,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
 
@@ -29,21 +37,35 @@ const created: TestDriver[] = [];
 // running (on the skipping server, the next test's clock moves would fire them).
 const bookings: Array<{ client: Client; ref: string }> = [];
 beforeAll(async () => {
-  const env = { OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS), NO_SHOW_GRACE_SECONDS: String(NO_SHOW_GRACE_SECONDS) };
+  const env = {
+    OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS),
+    NO_SHOW_GRACE_SECONDS: String(NO_SHOW_GRACE_SECONDS),
+  };
   stack = await startStack(env);
   skipping = await startTimeSkippingStack(env);
 });
 afterEach(async () => {
   // Drivers stay in the shared database; offline, they can never be offered another test's job.
   await takeDriversOffline(stack.sql, created.splice(0));
-  await Promise.all(bookings.splice(0).map(({ client, ref }) => client.workflow.getHandle(bookingWorkflowId(ref)).terminate('test done').catch(() => {})));
+  await Promise.all(
+    bookings.splice(0).map(({ client, ref }) =>
+      client.workflow
+        .getHandle(bookingWorkflowId(ref))
+        .terminate('test done')
+        .catch(() => {}),
+    ),
+  );
 });
 afterAll(async () => {
   await skipping?.close();
   await stack?.close();
 });
 
-async function driverNear(lat: number, lon: number, opts: Parameters<typeof createDriver>[1] extends infer O ? Partial<O> : never = {}) {
+async function driverNear(
+  lat: number,
+  lon: number,
+  opts: Parameters<typeof createDriver>[1] extends infer O ? Partial<O> : never = {},
+) {
   const d = await createDriver(stack.sql, { lat, lon, homeArea: 'national-default', ...opts });
   created.push(d);
   return d;
@@ -51,9 +73,19 @@ async function driverNear(lat: number, lon: number, opts: Parameters<typeof crea
 
 let ipCounter = 1;
 /** Quotes and books through `on`'s HTTP app (the dev-server stack unless given the skipping one). */
-async function quoteAndBook(pickup: string, dropoff: string, extra: Record<string, unknown> = {}, on: TestStack = stack) {
+async function quoteAndBook(
+  pickup: string,
+  dropoff: string,
+  extra: Record<string, unknown> = {},
+  on: TestStack = stack,
+) {
   const ip = `10.77.${ipCounter >> 8}.${ipCounter++ & 255}`;
-  const q = await on.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: ip, payload: { pickup, dropoff, ...extra } });
+  const q = await on.app.inject({
+    method: 'POST',
+    url: '/api/public/v1/quote',
+    remoteAddress: ip,
+    payload: { pickup, dropoff, ...extra },
+  });
   expect(q.statusCode).toBe(200);
   const res = await on.app.inject({
     method: 'POST',
@@ -74,17 +106,22 @@ async function quoteAndBook(pickup: string, dropoff: string, extra: Record<strin
   return booked;
 }
 
-const state = (ref: string, on: TestStack = stack) => on.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+const state = (ref: string, on: TestStack = stack) =>
+  on.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
 
 /**
  * Until the booking waits on `driver`'s answer: the offer's timer is set in the same workflow task
  * as the status 'offered', so a clock moved after this fires it.
  */
 const waitingOn = (on: TestStack, ref: string, driver: TestDriver) =>
-  eventually(async () => {
-    const s = await state(ref, on);
-    return s.status === 'offered' && s.offer?.driverId === driver.id ? true : undefined;
-  }, 30_000, `booking ${ref} to wait on ${driver.id}`);
+  eventually(
+    async () => {
+      const s = await state(ref, on);
+      return s.status === 'offered' && s.offer?.driverId === driver.id ? true : undefined;
+    },
+    30_000,
+    `booking ${ref} to wait on ${driver.id}`,
+  );
 
 /** The timers a booking's workflow has started and not seen fire or cancelled, in seconds. */
 async function openTimers(client: Client, ref: string): Promise<number[]> {
@@ -110,9 +147,9 @@ describe('dispatch cascade', () => {
     // On the time-skipping server: the second driver's offer runs out when the test moves the clock.
     const { stack: s, temporal } = skipping;
     // Norwich: a national-default area far from the demo fleet.
-    const first = await driverNear(52.6275, 1.3070);
-    const second = await driverNear(52.6330, 1.3070);
-    const third = await driverNear(52.6420, 1.3070);
+    const first = await driverNear(52.6275, 1.307);
+    const second = await driverNear(52.633, 1.307);
+    const third = await driverNear(52.642, 1.307);
     const { booking_reference: ref } = await quoteAndBook('Norwich station', 'Norwich Airport', {}, s);
 
     const card1 = await waitForJobCard(stack.sql, first, ref);
@@ -145,7 +182,10 @@ describe('dispatch cascade', () => {
     const cards = await stack.sql<{ recipient: string; channel: string }[]>`
       select recipient, channel from outbox where booking_ref = ${ref} and body like 'New job%'`;
     expect(cards).toHaveLength(6);
-    const lookup = await s.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=ada.lovelace@example.com` });
+    const lookup = await s.app.inject({
+      method: 'GET',
+      url: `/api/public/v1/booking/${ref}?email=ada.lovelace@example.com`,
+    });
     expect(lookup.json()).toMatchObject({ status: 'assigned', driver: { plate: expect.any(String) } });
     const [told] = await stack.sql`select body from outbox where booking_ref = ${ref} and recipient = '+447400123456'`;
     expect(told?.body).toContain(ref);
@@ -154,8 +194,8 @@ describe('dispatch cascade', () => {
   it('stops offering when the passenger cancels mid-cascade, and cancelling again answers the same', async () => {
     // On the time-skipping server, so the first driver's offer window can pass without waiting for it.
     const { stack: s, temporal } = skipping;
-    const first = await driverNear(50.3790, -4.1430); // Plymouth
-    const second = await driverNear(50.3850, -4.1430);
+    const first = await driverNear(50.379, -4.143); // Plymouth
+    const second = await driverNear(50.385, -4.143);
     const { booking_reference: ref } = await quoteAndBook('Plymouth station', 'Plymouth', {}, s);
     await waitForJobCard(stack.sql, first, ref);
     const cancel = () =>
@@ -173,17 +213,23 @@ describe('dispatch cascade', () => {
     // cancelled: nothing is left that could offer the job to anyone. The second driver never heard of it.
     await temporal.sleep(OFFER_TIMEOUT_SECONDS * 1000);
     expect((await s.client.workflow.getHandle(bookingWorkflowId(ref)).result()).status).toBe('cancelled');
-    const [{ n }] = (await stack.sql`select count(*)::int as n from outbox where recipient = ${second.phone} and booking_ref = ${ref}`) as unknown as [{ n: number }];
+    const [{ n }] =
+      (await stack.sql`select count(*)::int as n from outbox where recipient = ${second.phone} and booking_ref = ${ref}`) as unknown as [
+        { n: number },
+      ];
     expect(n).toBe(0);
     const [offer] = await stack.sql`select status from offers where booking_ref = ${ref} and driver_id = ${first.id}`;
     expect(offer?.status).toBe('withdrawn');
-    const wrongEmail = await s.app.inject({ method: 'GET', url: `/api/public/v1/booking/${ref}?email=someone@example.com` });
+    const wrongEmail = await s.app.inject({
+      method: 'GET',
+      url: `/api/public/v1/booking/${ref}?email=someone@example.com`,
+    });
     expect(wrongEmail.statusCode).toBe(403);
   });
 
   it('re-dispatches when an amendment no longer fits the assigned driver', async () => {
-    const saloon = await driverNear(50.7290, -3.5400); // Exeter
-    const sixSeater = await driverNear(50.7350, -3.5400, { vehicleType: '6seater', seats: 6 });
+    const saloon = await driverNear(50.729, -3.54); // Exeter
+    const sixSeater = await driverNear(50.735, -3.54, { vehicleType: '6seater', seats: 6 });
     const { booking_reference: ref } = await quoteAndBook('Exeter St Davids', 'Exeter Airport');
     const card = await waitForJobCard(stack.sql, saloon, ref);
     await respond(stack.app, card, 'accept');
@@ -194,19 +240,22 @@ describe('dispatch cascade', () => {
     await respond(stack.app, card6, 'accept');
     const row = await waitForStatus(stack.sql, ref, 'assigned');
     expect(row.driver_id).toBe(sixSeater.id);
-    const released = await stack.sql`select body from outbox where recipient = ${saloon.phone} and body like ${`Job ${ref} is no longer yours%`}`;
+    const released =
+      await stack.sql`select body from outbox where recipient = ${saloon.phone} and body like ${`Job ${ref} is no longer yours%`}`;
     expect(released).toHaveLength(1);
   });
 
   it('goes to the national network when nobody local is available, recording why locals were skipped', async () => {
-    const busyLocal = await driverNear(54.8920, -2.9330, { seats: 2 }); // Carlisle, too small
-    const national = await driverNear(54.9100, -2.9500, { tier: 'national', homeArea: null });
+    const busyLocal = await driverNear(54.892, -2.933, { seats: 2 }); // Carlisle, too small
+    const national = await driverNear(54.91, -2.95, { tier: 'national', homeArea: null });
     const { booking_reference: ref } = await quoteAndBook('Carlisle station', 'Penrith', { passengers: 3 });
     const card = await waitForJobCard(stack.sql, national, ref);
     await respond(stack.app, card, 'accept');
     await waitForStatus(stack.sql, ref, 'assigned');
     const s = await state(ref);
-    expect(await decisions(ref, busyLocal.id)).toEqual([{ round: 1, tier: 'local', eligible: false, skip_reason: 'too_few_seats' }]);
+    expect(await decisions(ref, busyLocal.id)).toEqual([
+      { round: 1, tier: 'local', eligible: false, skip_reason: 'too_few_seats' },
+    ]);
     expect(s.candidates.some((c) => c.driverId === busyLocal.id)).toBe(false);
     expect(s.candidates.filter((c) => c.driverId === national.id).map((c) => [c.tier, c.outcome])).toEqual([
       ['national', 'offered'],
@@ -215,7 +264,7 @@ describe('dispatch cascade', () => {
   });
 
   it('makes one booking and one dispatch from 20 identical instant requests sent at once', async () => {
-    const d = await driverNear(57.1440, -2.0990, { homeArea: 'aberdeen' }); // Aberdeen, a mapped licensing area
+    const d = await driverNear(57.144, -2.099, { homeArea: 'aberdeen' }); // Aberdeen, a mapped licensing area
     const body = {
       pickup_address: 'Aberdeen station',
       dropoff_address: 'Aberdeen Airport',
@@ -224,33 +273,53 @@ describe('dispatch cascade', () => {
       passenger_count: 2,
     };
     const replies = await Promise.all(
-      Array.from({ length: 20 }, () => stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: '10.78.0.1', payload: body })),
+      Array.from({ length: 20 }, () =>
+        stack.app.inject({
+          method: 'POST',
+          url: '/api/public/bookings/instant',
+          remoteAddress: '10.78.0.1',
+          payload: body,
+        }),
+      ),
     );
     // One caller made it; the other nineteen, unknown callers asking for the same trip, get 409
     // and never its reference (src/bookings/ownership.ts).
     const statuses = replies.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([200, ...Array(19).fill(409)]);
-    expect(replies.filter((r) => r.statusCode === 409).every((r) => r.json().code === 'booking_exists' && !('booking_reference' in r.json()))).toBe(true);
+    expect(
+      replies
+        .filter((r) => r.statusCode === 409)
+        .every((r) => r.json().code === 'booking_exists' && !('booking_reference' in r.json())),
+    ).toBe(true);
     const refs = new Set(replies.filter((r) => r.statusCode === 200).map((r) => r.json().booking_reference));
     const [ref] = [...refs] as [string];
     bookings.push({ client: stack.client, ref });
     await waitForJobCard(stack.sql, d, ref);
     const rows = await stack.sql`select ref from bookings where passenger_phone = '+447400123457'`;
     expect(rows).toHaveLength(1);
-    await eventually(async () => ((await state(ref)).candidates.some((c) => c.outcome === 'offered') ? true : undefined));
-    const cards = await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${d.phone} and channel = 'sms'`;
+    await eventually(async () =>
+      (await state(ref)).candidates.some((c) => c.outcome === 'offered') ? true : undefined,
+    );
+    const cards =
+      await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${d.phone} and channel = 'sms'`;
     expect(cards).toHaveLength(1);
   });
 
   it('reassigns when the assigned driver drops the job, and never offers it to that driver again', async () => {
-    const dropper = await driverNear(51.3780, -2.3560); // Bath
-    const other = await driverNear(51.3850, -2.3560);
-    const { booking_reference: ref } = await quoteAndBook('Bath Spa', 'Bath', { departAt: new Date(Date.now() + 60_000).toISOString() });
+    const dropper = await driverNear(51.378, -2.356); // Bath
+    const other = await driverNear(51.385, -2.356);
+    const { booking_reference: ref } = await quoteAndBook('Bath Spa', 'Bath', {
+      departAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     const card = await waitForJobCard(stack.sql, dropper, ref);
     await respond(stack.app, card, 'accept');
     await waitForStatus(stack.sql, ref, 'assigned');
     const trip = (c: JobCard, event: string) =>
-      stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(c.offerId)}/trip`, payload: { token: c.token, event } });
+      stack.app.inject({
+        method: 'POST',
+        url: `/api/driver/offers/${encodeURIComponent(c.offerId)}/trip`,
+        payload: { token: c.token, event },
+      });
     expect((await trip(card, 'drop')).statusCode).toBe(202);
 
     const next = await waitForJobCard(stack.sql, other, ref);
@@ -278,8 +347,8 @@ describe('dispatch cascade', () => {
     // On the time-skipping server: the grace runs out when the test moves the clock past it.
     const { stack: s, temporal } = skipping;
     // Cambridge: its own licensing area, so its local drivers are licensed there.
-    const late = await driverNear(52.2050, 0.1190, { homeArea: 'cambridge' });
-    const punctual = await driverNear(52.2100, 0.1190, { homeArea: 'cambridge' });
+    const late = await driverNear(52.205, 0.119, { homeArea: 'cambridge' });
+    const punctual = await driverNear(52.21, 0.119, { homeArea: 'cambridge' });
     const { booking_reference: ref } = await quoteAndBook('Cambridge station', 'Cambridge', {}, s);
     const card = await waitForJobCard(stack.sql, late, ref);
     await respond(s.app, card, 'accept');
@@ -287,10 +356,14 @@ describe('dispatch cascade', () => {
     // Pickup is now. Once the booking waits on the driver (assigned, its no-show timer set in the
     // same workflow task), the clock moves past pickup plus the grace, and the no-show fires
     // without anyone touching the booking.
-    const assigned = await eventually(async () => {
-      const st = await state(ref, s);
-      return st.status === 'assigned' && st.driverId === late.id ? st : undefined;
-    }, 30_000, 'the booking to wait on the late driver');
+    const assigned = await eventually(
+      async () => {
+        const st = await state(ref, s);
+        return st.status === 'assigned' && st.driverId === late.id ? st : undefined;
+      },
+      30_000,
+      'the booking to wait on the late driver',
+    );
     // To just past that moment on the server's clock (which earlier tests here moved on), not a
     // whole grace further: the next driver's offer must not run out in the same move.
     const noShowAt = Date.parse(assigned.job.pickupAt) + NO_SHOW_GRACE_SECONDS * 1000;
@@ -302,23 +375,34 @@ describe('dispatch cascade', () => {
     const accepted = await respond(s.app, next, 'accept');
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toEqual({ result: 'accepted', booking_reference: ref });
-    const [offer] = await stack.sql<{ status: string }[]>`select status from offers where booking_ref = ${ref} and driver_id = ${punctual.id}`;
+    const [offer] = await stack.sql<
+      { status: string }[]
+    >`select status from offers where booking_ref = ${ref} and driver_id = ${punctual.id}`;
     expect(offer?.status).toBe('accepted');
     const st = await state(ref, s);
-    expect(st.candidates.filter((c) => c.driverId === punctual.id).map((c) => c.outcome).slice(0, 2)).toEqual(['offered', 'accepted']);
+    expect(
+      st.candidates
+        .filter((c) => c.driverId === punctual.id)
+        .map((c) => c.outcome)
+        .slice(0, 2),
+    ).toEqual(['offered', 'accepted']);
     expect(st.candidates.find((c) => c.driverId === late.id && c.outcome === 'dropped')?.reason).toBe('no_show');
   }, 60_000);
 
   it('waits on a durable timer for a pre-booked journey: scheduled, nothing offered yet', async () => {
-    const d = await driverNear(53.2260, -0.5400); // Lincoln
+    const d = await driverNear(53.226, -0.54); // Lincoln
     const departAt = new Date(Date.now() + 3 * 3600_000).toISOString();
     const { booking_reference: ref, status } = await quoteAndBook('Lincoln', 'Lincoln station', { departAt });
     expect(status).toBe('scheduled');
     // The workflow is parked on a timer until the dispatch lead before pickup (15 minutes), hours away.
-    const timers = await eventually(async () => {
-      const open = await openTimers(stack.client, ref);
-      return open.length > 0 ? open : undefined;
-    }, 30_000, 'the booking to wait on its dispatch timer');
+    const timers = await eventually(
+      async () => {
+        const open = await openTimers(stack.client, ref);
+        return open.length > 0 ? open : undefined;
+      },
+      30_000,
+      'the booking to wait on its dispatch timer',
+    );
     expect(timers).toHaveLength(1);
     expect(timers[0]).toBeGreaterThan(2.5 * 3600);
     expect(timers[0]).toBeLessThanOrEqual(2.75 * 3600);
@@ -342,7 +426,12 @@ describe('dispatch cascade', () => {
   });
 
   it('gives a bookings/create retried with its Idempotency-Key the same booking, another request 409, another passenger 409, and unknown quotes 404', async () => {
-    const q = await stack.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: '10.80.0.1', payload: { pickup: 'Lincoln', dropoff: 'Lincoln station' } });
+    const q = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/v1/quote',
+      remoteAddress: '10.80.0.1',
+      payload: { pickup: 'Lincoln', dropoff: 'Lincoln station' },
+    });
     const body = {
       quote_id: q.json().quote_id,
       passenger_name: 'Ada Lovelace',
@@ -350,7 +439,8 @@ describe('dispatch cascade', () => {
       payment_method: 'cash_to_driver',
     };
     const key = randomUUID();
-    const create = (b: object, headers: Record<string, string> = {}) => stack.app.inject({ method: 'POST', url: '/api/public/bookings/create', payload: b, headers });
+    const create = (b: object, headers: Record<string, string> = {}) =>
+      stack.app.inject({ method: 'POST', url: '/api/public/bookings/create', payload: b, headers });
     const first = await create(body, { 'idempotency-key': key });
     const retry = await create(body, { 'idempotency-key': key });
     expect(first.statusCode).toBe(200);
@@ -377,7 +467,11 @@ describe('dispatch cascade', () => {
       passenger_name: 'Grace Hopper',
       passenger_phone_whatsapp: '+447400123458',
     };
-    const nowhere = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', payload: { ...base, dropoff_address: 'Qwxyzzy Plonk' } });
+    const nowhere = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/instant',
+      payload: { ...base, dropoff_address: 'Qwxyzzy Plonk' },
+    });
     expect(nowhere.statusCode).toBe(422);
     const injected = await stack.app.inject({
       method: 'POST',
@@ -390,29 +484,50 @@ describe('dispatch cascade', () => {
 
   it('moves on to the next driver when a job card cannot be delivered, without losing the booking', async () => {
     const unreachable = '+447700909999';
-    const refusing = await startStack({ OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS) }, {
-      // A provider that permanently refuses one number (as Twilio does an invalid one), else delivers.
-      wrapNotifier: (real) => ({
-        send: async (msg) => {
-          if (msg.to === unreachable) throw new DeliveryError({ provider: 'fake', message: 'invalid number', nonRetryable: true, status: 400 });
-          return real.send(msg);
-        },
-      }),
-    });
+    const refusing = await startStack(
+      { OFFER_TIMEOUT_SECONDS: String(OFFER_TIMEOUT_SECONDS) },
+      {
+        // A provider that permanently refuses one number (as Twilio does an invalid one), else delivers.
+        wrapNotifier: (real) => ({
+          send: async (msg) => {
+            if (msg.to === unreachable)
+              throw new DeliveryError({ provider: 'fake', message: 'invalid number', nonRetryable: true, status: 400 });
+            return real.send(msg);
+          },
+        }),
+      },
+    );
     try {
-      const bad = await createDriver(stack.sql, { lat: 50.2650, lon: -5.0520, homeArea: 'national-default', phone: unreachable }); // Truro-ish
-      const good = await createDriver(stack.sql, { lat: 50.2700, lon: -5.0520, homeArea: 'national-default' });
+      const bad = await createDriver(stack.sql, {
+        lat: 50.265,
+        lon: -5.052,
+        homeArea: 'national-default',
+        phone: unreachable,
+      }); // Truro-ish
+      const good = await createDriver(stack.sql, { lat: 50.27, lon: -5.052, homeArea: 'national-default' });
       created.push(bad, good);
-      const q = await refusing.app.inject({ method: 'POST', url: '/api/public/v1/quote', remoteAddress: '10.81.0.1', payload: { pickup: 'Truro', dropoff: 'Truro station' } });
+      const q = await refusing.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/quote',
+        remoteAddress: '10.81.0.1',
+        payload: { pickup: 'Truro', dropoff: 'Truro station' },
+      });
       const res = await refusing.app.inject({
         method: 'POST',
         url: '/api/public/bookings/create',
-        payload: { quote_id: q.json().quote_id, passenger_name: 'Ada', passenger_phone_whatsapp: '+447400123460', payment_method: 'cash_to_driver' },
+        payload: {
+          quote_id: q.json().quote_id,
+          passenger_name: 'Ada',
+          passenger_phone_whatsapp: '+447400123460',
+          payment_method: 'cash_to_driver',
+        },
       });
       const ref = res.json().booking_reference as string;
       await waitForJobCard(stack.sql, good, ref);
       const s = await refusing.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
-      expect(s.candidates.find((c) => c.driverId === bad.id && c.outcome === 'skipped')?.reason).toBe('job_card_undeliverable');
+      expect(s.candidates.find((c) => c.driverId === bad.id && c.outcome === 'skipped')?.reason).toBe(
+        'job_card_undeliverable',
+      );
       await refusing.client.workflow.getHandle(bookingWorkflowId(ref)).terminate('test done');
     } finally {
       await refusing.close();
@@ -420,8 +535,8 @@ describe('dispatch cascade', () => {
   }, 60_000);
 
   it('skips a driver already on an overlapping job as busy and offers the next one', async () => {
-    const onJob = await driverNear(52.7110, -2.7490); // Shrewsbury
-    const free = await driverNear(52.7200, -2.7490);
+    const onJob = await driverNear(52.711, -2.749); // Shrewsbury
+    const free = await driverNear(52.72, -2.749);
     const first = await quoteAndBook('Shrewsbury station', 'Shrewsbury');
     await respond(stack.app, await waitForJobCard(stack.sql, onJob, first.booking_reference), 'accept');
     await waitForStatus(stack.sql, first.booking_reference, 'assigned');

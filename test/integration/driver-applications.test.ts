@@ -40,24 +40,50 @@ const pdf = (bytes: number) => {
 };
 const SMALL = pdf(64);
 
-function application(phone: string, documents: Array<{ kind: string; data: string }> = [{ kind: 'driver_licence', data: SMALL }, { kind: 'vehicle_licence', data: SMALL }]) {
+function application(
+  phone: string,
+  documents: Array<{ kind: string; data: string }> = [
+    { kind: 'driver_licence', data: SMALL },
+    { kind: 'vehicle_licence', data: SMALL },
+  ],
+) {
   return {
-    name: 'Lee Applicant', phone, email: 'lee@example.com', licensing_authority: 'Leeds City Council',
-    driver_licence_number: 'LCC-D-42', driver_licence_expires: '2030-01-31', vehicle_licence_number: 'LCC-V-42',
-    vehicle_licence_expires: '2029-06-30', vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_registration: 'yx70 abc',
-    vehicle_type: 'saloon', seats: 4, tier: 'local', home_area: 'leeds',
+    name: 'Lee Applicant',
+    phone,
+    email: 'lee@example.com',
+    licensing_authority: 'Leeds City Council',
+    driver_licence_number: 'LCC-D-42',
+    driver_licence_expires: '2030-01-31',
+    vehicle_licence_number: 'LCC-V-42',
+    vehicle_licence_expires: '2029-06-30',
+    vehicle_make: 'Toyota',
+    vehicle_model: 'Prius',
+    vehicle_registration: 'yx70 abc',
+    vehicle_type: 'saloon',
+    seats: 4,
+    tier: 'local',
+    home_area: 'leeds',
     documents: documents.map((d) => ({ kind: d.kind, content_type: 'application/pdf', data_base64: d.data })),
   };
 }
 
 const post = (address: string, body: unknown) =>
-  stack.app.inject({ method: 'POST', url: URL, remoteAddress: address, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  stack.app.inject({
+    method: 'POST',
+    url: URL,
+    remoteAddress: address,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 
 /** An upload whose body the test feeds by hand: it holds its slot until the body ends. */
 function upload(address: string, contentLength: number) {
   const body = new PassThrough();
   const reply = stack.app.inject({
-    method: 'POST', url: URL, remoteAddress: address, payload: body,
+    method: 'POST',
+    url: URL,
+    remoteAddress: address,
+    payload: body,
     headers: { 'content-type': 'application/json', 'content-length': String(contentLength) },
   });
   return { body, reply };
@@ -65,10 +91,16 @@ function upload(address: string, contentLength: number) {
 
 /** The ceiling's counter is taken right after the slot, both before the body: seen, the slot is held. */
 const counted = (address: string) =>
-  eventually(async () => {
-    const [row] = await stack.sql<{ hits: number }[]>`select hits from rate_limit_counters where key = ${`application:ip:${address}`}`;
-    return row ? row.hits : undefined;
-  }, 10_000, `the application counter of ${address}`);
+  eventually(
+    async () => {
+      const [row] = await stack.sql<
+        { hits: number }[]
+      >`select hits from rate_limit_counters where key = ${`application:ip:${address}`}`;
+      return row ? row.hits : undefined;
+    },
+    10_000,
+    `the application counter of ${address}`,
+  );
 
 /** An API process of its own with these settings, listening on loopback, whose log lines the test can wait for. */
 async function server(settings: Partial<Config>) {
@@ -87,10 +119,14 @@ async function server(settings: Partial<Config>) {
     lines,
     /** How many uploads have been given a slot so far, once there are at least `count`. */
     slotsTaken: (count: number) =>
-      eventually(async () => {
-        const taken = lines.filter((l) => l.msg === 'upload slot taken');
-        return taken.length >= count ? taken : undefined;
-      }, 10_000, `${count} upload slots taken`),
+      eventually(
+        async () => {
+          const taken = lines.filter((l) => l.msg === 'upload slot taken');
+          return taken.length >= count ? taken : undefined;
+        },
+        10_000,
+        `${count} upload slots taken`,
+      ),
     close: () => app.close(),
   };
 }
@@ -108,7 +144,9 @@ function rawPost(port: number, from: string, contentLength: number, first = '') 
   const answer = new Promise<{ status: number; text: string }>((resolve) =>
     socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text })),
   );
-  socket.write(`POST ${URL} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n${first}`);
+  socket.write(
+    `POST ${URL} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n${first}`,
+  );
   return { socket, answer };
 }
 
@@ -133,31 +171,62 @@ describe('driver applications, bounded', () => {
 
   it('takes the largest valid application, and refuses more or larger documents than the limits', async () => {
     const max = pdf(MAX_DOCUMENT_BYTES);
-    const largest = application(driverPhone(), ['driver_licence', 'vehicle_licence', 'insurance', 'other'].map((kind) => ({ kind, data: max })));
+    const largest = application(
+      driverPhone(),
+      ['driver_licence', 'vehicle_licence', 'insurance', 'other'].map((kind) => ({ kind, data: max })),
+    );
     expect(Buffer.byteLength(JSON.stringify(largest))).toBeLessThanOrEqual(APPLICATION_BODY_LIMIT);
     const ok = await post(ip(), largest);
     expect(ok.statusCode, ok.body.slice(0, 300)).toBe(201);
     const id = ok.json<{ driver_id: string }>().driver_id;
     // Stored as sent (Postgres decodes the base64): the bytes, their size and their hash agree.
-    expect(await stack.sql`
+    expect(
+      await stack.sql`
       select length(data) as length, size_bytes, encode(sha256(data), 'hex') = sha256 as hashed, substr(data, 1, 4) = '%PDF'::bytea as pdf
-        from driver_documents where driver_id = ${id}`).toEqual(Array(4).fill({ length: MAX_DOCUMENT_BYTES, size_bytes: MAX_DOCUMENT_BYTES, hashed: true, pdf: true }));
+        from driver_documents where driver_id = ${id}`,
+    ).toEqual(Array(4).fill({ length: MAX_DOCUMENT_BYTES, size_bytes: MAX_DOCUMENT_BYTES, hashed: true, pdf: true }));
     // Base64 without its padding is still taken, as before.
     const unpadded = pdf(13).replace(/=+$/, '');
     expect(unpadded.length % 4).not.toBe(0);
-    const small = await post(ip(), application(driverPhone(), [{ kind: 'driver_licence', data: unpadded }, { kind: 'vehicle_licence', data: SMALL }]));
+    const small = await post(
+      ip(),
+      application(driverPhone(), [
+        { kind: 'driver_licence', data: unpadded },
+        { kind: 'vehicle_licence', data: SMALL },
+      ]),
+    );
     expect(small.statusCode, small.body).toBe(201);
-    expect(await stack.sql`select size_bytes from driver_documents where driver_id = ${small.json().driver_id} order by id`).toEqual([{ size_bytes: 13 }, { size_bytes: 64 }]);
+    expect(
+      await stack.sql`select size_bytes from driver_documents where driver_id = ${small.json().driver_id} order by id`,
+    ).toEqual([{ size_bytes: 13 }, { size_bytes: 64 }]);
 
     // Four documents of 3.5 MB each were accepted before (5 MB each, 48 MB a body): now 413.
     const big = pdf(3.5 * 1024 * 1024);
-    const tooBig = await post(ip(), application(driverPhone(), ['driver_licence', 'vehicle_licence', 'insurance', 'other'].map((kind) => ({ kind, data: big }))));
+    const tooBig = await post(
+      ip(),
+      application(
+        driverPhone(),
+        ['driver_licence', 'vehicle_licence', 'insurance', 'other'].map((kind) => ({ kind, data: big })),
+      ),
+    );
     expect(tooBig.statusCode).toBe(413);
     // One document just over 3 MB in a small body, and a fifth document: refused, naming the field.
-    const oneOver = await post(ip(), application(driverPhone(), [{ kind: 'driver_licence', data: pdf(MAX_DOCUMENT_BYTES + 1) }, { kind: 'vehicle_licence', data: SMALL }]));
+    const oneOver = await post(
+      ip(),
+      application(driverPhone(), [
+        { kind: 'driver_licence', data: pdf(MAX_DOCUMENT_BYTES + 1) },
+        { kind: 'vehicle_licence', data: SMALL },
+      ]),
+    );
     expect(oneOver.statusCode).toBe(400);
     expect(oneOver.json().errors).toEqual([expect.objectContaining({ field: 'body.documents.0.data_base64' })]);
-    const five = await post(ip(), application(driverPhone(), ['driver_licence', 'vehicle_licence', 'insurance', 'other', 'other'].map((kind) => ({ kind, data: SMALL }))));
+    const five = await post(
+      ip(),
+      application(
+        driverPhone(),
+        ['driver_licence', 'vehicle_licence', 'insurance', 'other', 'other'].map((kind) => ({ kind, data: SMALL })),
+      ),
+    );
     expect(five.statusCode).toBe(400);
     expect(five.json().errors).toEqual([expect.objectContaining({ field: 'body.documents' })]);
   });
@@ -166,7 +235,11 @@ describe('driver applications, bounded', () => {
     // The finding: two idle declarers held both slots for 120 s and real applicants got 503. No
     // wait for a slot here, so a slot they held would be a 503 at once; their silence is allowed
     // for longer than the test takes, so they are still there when the real one comes.
-    const s = await server({ APPLICATION_UPLOADS_IN_FLIGHT: 2, APPLICATION_UPLOAD_WAIT_SECONDS: 0, APPLICATION_UPLOAD_IDLE_SECONDS: 60 });
+    const s = await server({
+      APPLICATION_UPLOADS_IN_FLIGHT: 2,
+      APPLICATION_UPLOAD_WAIT_SECONDS: 0,
+      APPLICATION_UPLOAD_IDLE_SECONDS: 60,
+    });
     const declarers = ['127.0.0.2', '127.0.0.3'].map((from) => rawPost(s.port, from, 16_000_000));
     try {
       // Both are past their headers: the ceiling (before the body, after the old slot) counted them.
@@ -223,7 +296,10 @@ describe('driver applications, bounded', () => {
     const send = (address: string, contentLength: number) => {
       const body = new PassThrough();
       const reply = s.app.inject({
-        method: 'POST', url: URL, remoteAddress: address, payload: body,
+        method: 'POST',
+        url: URL,
+        remoteAddress: address,
+        payload: body,
         headers: { 'content-type': 'application/json', 'content-length': String(contentLength) },
       });
       return { body, reply };
@@ -260,10 +336,18 @@ describe('driver applications, bounded', () => {
       expect((await first.reply).statusCode).toBe(201);
       second.body.end(bodyB.slice(100));
       expect((await second.reply).statusCode).toBe(201);
-      const res = await s.app.inject({ method: 'POST', url: URL, remoteAddress: '2001:db8:33:1::c', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(application(driverPhone())) });
+      const res = await s.app.inject({
+        method: 'POST',
+        url: URL,
+        remoteAddress: '2001:db8:33:1::c',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(application(driverPhone())),
+      });
       expect(res.statusCode).toBe(201);
       // Counted as one address: the /64.
-      expect(await stack.sql`select hits from rate_limit_counters where key = ${'application:ip:2001:db8:33:1::/64'}`).toEqual([{ hits: 3 }]);
+      expect(
+        await stack.sql`select hits from rate_limit_counters where key = ${'application:ip:2001:db8:33:1::/64'}`,
+      ).toEqual([{ hits: 3 }]);
     } finally {
       await s.close();
     }
@@ -302,13 +386,19 @@ describe('driver applications, bounded', () => {
       const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
       const started = Date.now();
       // Coming steadily enough would not save it either: the deadline counts from its slot, whatever the pace.
-      socket.write(`POST ${URL} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"name":`);
+      socket.write(
+        `POST ${URL} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"name":`,
+      );
       expect((await closed) - started).toBeGreaterThanOrEqual(900);
       // Told why (408) before the connection is closed.
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(answer).toContain('did not arrive in time');
       // The same address may upload again at once.
-      const res = await fetch(`http://127.0.0.1:${port}${URL}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(application(driverPhone())) });
+      const res = await fetch(`http://127.0.0.1:${port}${URL}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(application(driverPhone())),
+      });
       expect(res.status).toBe(201);
     } finally {
       await app.close();

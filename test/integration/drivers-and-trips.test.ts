@@ -13,7 +13,15 @@ import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from '../../activities/bookings/job-card.js';
 import { offerId as offerIdOf } from '../../workflows/bookings/definitions.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type JobCard,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -28,7 +36,8 @@ const booked: Array<{ ref: string; manage: string }> = [];
 afterEach(async () => {
   await takeDriversOffline(stack.sql, created.splice(0));
   // A booking still dispatching would offer itself to the next test's drivers: cancelled (one on board refuses, and stays).
-  for (const b of booked.splice(0)) await call('POST', `/api/public/v1/booking/${b.ref}`, { body: { action: 'cancel', token: b.manage } });
+  for (const b of booked.splice(0))
+    await call('POST', `/api/public/v1/booking/${b.ref}`, { body: { action: 'cancel', token: b.manage } });
 });
 afterAll(async () => stack?.close());
 
@@ -39,7 +48,9 @@ const newPhone = () => `+4474006${String(10000 + (phoneN++ % 89999)).padStart(5,
 
 function call(method: 'GET' | 'POST', url: string, o: { body?: unknown; bearer?: string } = {}) {
   return stack.app.inject({
-    method, url, remoteAddress: ip(),
+    method,
+    url,
+    remoteAddress: ip(),
     ...(o.body === undefined ? {} : { payload: o.body as object }),
     headers: o.bearer ? { authorization: `Bearer ${o.bearer}` } : {},
   });
@@ -47,7 +58,12 @@ function call(method: 'GET' | 'POST', url: string, o: { body?: unknown; bearer?:
 
 /** Hexham station: the first driver at the door, the second a little further out. */
 async function twoDrivers(): Promise<[TestDriver, TestDriver]> {
-  const a = await createDriver(stack.sql, { lat: 54.9735, lon: -2.0977, homeArea: 'national-default', phone: newPhone() });
+  const a = await createDriver(stack.sql, {
+    lat: 54.9735,
+    lon: -2.0977,
+    homeArea: 'national-default',
+    phone: newPhone(),
+  });
   const b = await createDriver(stack.sql, { lat: 54.985, lon: -2.11, homeArea: 'national-default', phone: newPhone() });
   created.push(a, b);
   return [a, b];
@@ -58,7 +74,13 @@ const PASSENGER = { name: 'Grace Hopper', notes: 'Gate code 4321' };
 async function book(): Promise<{ ref: string; manage: string; phone: string }> {
   const phone = newPhone();
   const res = await call('POST', '/api/public/bookings/instant', {
-    body: { pickup_address: 'Hexham station', dropoff_address: 'Hexham', passenger_name: PASSENGER.name, passenger_phone_whatsapp: phone, notes: PASSENGER.notes },
+    body: {
+      pickup_address: 'Hexham station',
+      dropoff_address: 'Hexham',
+      passenger_name: PASSENGER.name,
+      passenger_phone_whatsapp: phone,
+      notes: PASSENGER.notes,
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   const b = res.json<{ booking_reference: string; manage_token: string }>();
@@ -67,12 +89,30 @@ async function book(): Promise<{ ref: string; manage: string; phone: string }> {
 }
 
 const link = (card: JobCard, what: 'trip' | 'payment', body: object) =>
-  stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/${what}`, payload: { ...body, token: card.token } });
-const suspend = (driverId: string) => call('POST', `/api/ops/drivers/${driverId}/decision`, { body: { action: 'suspend', reason: 'complaint under review' }, bearer: operator });
-const endTrip = (ref: string, body: unknown, bearer = operator) => call('POST', `/api/ops/bookings/${ref}/end`, { body, bearer });
+  stack.app.inject({
+    method: 'POST',
+    url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/${what}`,
+    payload: { ...body, token: card.token },
+  });
+const suspend = (driverId: string) =>
+  call('POST', `/api/ops/drivers/${driverId}/decision`, {
+    body: { action: 'suspend', reason: 'complaint under review' },
+    bearer: operator,
+  });
+const endTrip = (ref: string, body: unknown, bearer = operator) =>
+  call('POST', `/api/ops/bookings/${ref}/end`, { body, bearer });
 const messagesTo = (phone: string, ref: string) =>
-  stack.sql<{ body: string }[]>`select body from outbox where recipient = ${phone} and booking_ref = ${ref} and channel = 'sms' order by id`.then((r) => r.map((m) => m.body));
-const lookup = async (ref: string, manage: string) => (await call('GET', `/api/public/v1/booking/${ref}?token=${manage}`)).json<{ status: string; driver: unknown; payment: { state: string; received: unknown } }>();
+  stack.sql<
+    { body: string }[]
+  >`select body from outbox where recipient = ${phone} and booking_ref = ${ref} and channel = 'sms' order by id`.then(
+    (r) => r.map((m) => m.body),
+  );
+const lookup = async (ref: string, manage: string) =>
+  (await call('GET', `/api/public/v1/booking/${ref}?token=${manage}`)).json<{
+    status: string;
+    driver: unknown;
+    payment: { state: string; received: unknown };
+  }>();
 
 /** A driver with a live session that escaped revocation (the status set by hand in the database, say). */
 async function leftoverSession(driverId: string): Promise<string> {
@@ -107,7 +147,10 @@ describe('suspending a driver (issue 20, item 3)', () => {
     expect(accepted.json()).toMatchObject({ code: 'driver_suspended' });
     expect((await respond(stack.app, card, 'decline')).json()).toMatchObject({ code: 'driver_suspended' });
 
-    const page = await stack.app.inject({ method: 'GET', url: `/driver/jobs/${encodeURIComponent(card.offerId)}?t=${card.token}` });
+    const page = await stack.app.inject({
+      method: 'GET',
+      url: `/driver/jobs/${encodeURIComponent(card.offerId)}?t=${card.token}`,
+    });
     expect(page.statusCode).toBe(403);
     expect(page.body).toContain('suspended');
     for (const secret of [PASSENGER.name, phone, PASSENGER.notes, 'Hexham']) expect(page.body).not.toContain(secret);
@@ -115,7 +158,9 @@ describe('suspending a driver (issue 20, item 3)', () => {
     // A retried suspension is answered the same and does nothing twice.
     const before = await stack.sql<{ n: number }[]>`select count(*)::int as n from outbox where booking_ref = ${ref}`;
     expect((await suspend(a.id)).json()).toMatchObject({ driver: { status: 'suspended' } });
-    const actions = await stack.sql<{ n: number }[]>`select count(*)::int as n from staff_actions where subject_id = ${a.id} and action = 'driver.suspend'`;
+    const actions = await stack.sql<
+      { n: number }[]
+    >`select count(*)::int as n from staff_actions where subject_id = ${a.id} and action = 'driver.suspend'`;
     expect(actions[0]!.n).toBe(1);
     const after = await stack.sql<{ n: number }[]>`select count(*)::int as n from outbox where booking_ref = ${ref}`;
     expect(after[0]!.n).toBe(before[0]!.n);
@@ -128,31 +173,53 @@ describe('suspending a driver (issue 20, item 3)', () => {
 
     await suspend(a.id);
     await waitForJobCard(stack.sql, b, ref, 30_000);
-    const row = (await stack.sql<{ driver_id: string | null }[]>`select driver_id from bookings where ref = ${ref}`)[0]!;
+    const row = (
+      await stack.sql<{ driver_id: string | null }[]>`select driver_id from bookings where ref = ${ref}`
+    )[0]!;
     expect(row.driver_id).toBeNull();
     expect((await lookup(ref, manage)).driver).toBeNull();
 
-    const toDriver = await eventually(async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('withdrawn')), 10_000, 'the driver told');
+    const toDriver = await eventually(
+      async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('withdrawn')),
+      10_000,
+      'the driver told',
+    );
     expect(toDriver).toContain('Do not go to the pickup');
-    const toPassenger = await eventually(async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('your driver can no longer take your trip')), 10_000, 'the passenger told');
+    const toPassenger = await eventually(
+      async () =>
+        (await messagesTo(passengerPhone, ref)).find((m) => m.includes('your driver can no longer take your trip')),
+      10_000,
+      'the passenger told',
+    );
     expect(toPassenger).not.toMatch(/suspen|complaint/i);
 
     // Nothing more from them on this job, by link.
-    for (const res of [await link(card, 'trip', { event: 'arrived' }), await link(card, 'payment', { method: 'cash' })]) {
+    for (const res of [
+      await link(card, 'trip', { event: 'arrived' }),
+      await link(card, 'payment', { method: 'cash' }),
+    ]) {
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('driver_suspended');
     }
     // The next driver takes it on as usual.
-    expect((await respond(stack.app, await waitForJobCard(stack.sql, b, ref), 'accept')).json()).toMatchObject({ result: 'accepted' });
+    expect((await respond(stack.app, await waitForJobCard(stack.sql, b, ref), 'accept')).json()).toMatchObject({
+      result: 'accepted',
+    });
   });
 
   it('sends a suspended driver no sign-in code and gives them no session; a session that escaped revocation is refused on every job route', async () => {
     const [a] = await twoDrivers();
     expect((await call('POST', '/api/driver/sign-in', { body: { phone: a.phone } })).statusCode).toBe(202);
-    const code = await eventually(async () => {
-      const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${a.phone} and body like '%sign-in code%'`;
-      return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
-    }, 10_000, 'the sign-in code');
+    const code = await eventually(
+      async () => {
+        const [m] = await stack.sql<
+          { body: string }[]
+        >`select body from outbox where recipient = ${a.phone} and body like '%sign-in code%'`;
+        return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
+      },
+      10_000,
+      'the sign-in code',
+    );
     const { ref, card, passengerPhone } = await acceptedAndDriven(a, []);
 
     await suspend(a.id);
@@ -168,16 +235,31 @@ describe('suspending a driver (issue 20, item 3)', () => {
     expect(feed.json().code).toBe('driver_suspended');
     expect(feed.body).not.toContain(passengerPhone);
     const job = `/api/driver/jobs/${encodeURIComponent(card.offerId)}`;
-    for (const [path, body] of [['respond', { decision: 'accept' }], ['trip', { event: 'en_route' }], ['payment', { method: 'cash' }]] as const) {
+    for (const [path, body] of [
+      ['respond', { decision: 'accept' }],
+      ['trip', { event: 'en_route' }],
+      ['payment', { method: 'cash' }],
+    ] as const) {
       const res = await call('POST', `${job}/${path}`, { body, bearer: token });
       expect(res.statusCode, path).toBe(403);
       expect(res.json().code).toBe('driver_suspended');
     }
     // Nor can they change how the passenger of a trip still on board with them is asked to pay.
-    const options = await stack.app.inject({ method: 'PUT', url: '/api/driver/payment-options', payload: { paymentLink: 'https://pay.example.com/x' }, headers: { authorization: `Bearer ${token}` }, remoteAddress: ip() });
+    const options = await stack.app.inject({
+      method: 'PUT',
+      url: '/api/driver/payment-options',
+      payload: { paymentLink: 'https://pay.example.com/x' },
+      headers: { authorization: `Bearer ${token}` },
+      remoteAddress: ip(),
+    });
     expect(options.statusCode).toBe(403);
     expect(options.json().code).toBe('driver_suspended');
-    await eventually(async () => ((await stack.sql`select 1 from bookings where ref = ${ref} and driver_id is null`).length ? true : undefined), 20_000, 'the job taken off them');
+    await eventually(
+      async () =>
+        (await stack.sql`select 1 from bookings where ref = ${ref} and driver_id is null`).length ? true : undefined,
+      20_000,
+      'the job taken off them',
+    );
   });
 
   it('leaves a trip with the passenger on board to finish and tells ops; the driver cannot report or settle it, ops end it with nothing due', async () => {
@@ -185,11 +267,15 @@ describe('suspending a driver (issue 20, item 3)', () => {
     const { ref, manage, card, passengerPhone } = await acceptedAndDriven(a, ['arrived', 'on_board']);
     await suspend(a.id);
 
-    const alert = await eventually(async () => {
-      const [m] = await stack.sql<{ subject: string; body: string }[]>`
+    const alert = await eventually(
+      async () => {
+        const [m] = await stack.sql<{ subject: string; body: string }[]>`
         select subject, body from outbox where channel = 'email' and recipient = ${stack.config.OPS_ALERT_EMAIL} and booking_ref = ${ref}`;
-      return m;
-    }, 20_000, 'ops told');
+        return m;
+      },
+      20_000,
+      'ops told',
+    );
     expect(alert.subject).toContain(ref);
     expect(alert.body).toContain(`/api/ops/bookings/${ref}/end`);
     expect(await lookup(ref, manage)).toMatchObject({ status: 'on_board' });
@@ -199,26 +285,64 @@ describe('suspending a driver (issue 20, item 3)', () => {
     expect(done.statusCode).toBe(403);
     expect(done.json().code).toBe('driver_suspended');
 
-    const ended = await endTrip(ref, { reason: 'driver suspended mid-trip', settlement: { nothing_due: true, reason: 'trip cut short, apology given' } });
+    const ended = await endTrip(ref, {
+      reason: 'driver suspended mid-trip',
+      settlement: { nothing_due: true, reason: 'trip cut short, apology given' },
+    });
     expect(ended.statusCode, ended.body).toBe(200);
-    expect(ended.json()).toMatchObject({ booking_reference: ref, status: 'completed', nothing_due: true, ended_now: true, payment: { amount: 0, method: 'none', recorded_by: 'ops' } });
-    expect(await lookup(ref, manage)).toMatchObject({ status: 'completed', payment: { state: 'not_due', received: null } });
-    const [record] = await stack.sql<{ amount_pence: number; method: string; recorded_by: string; note: string; driver_id: string }[]>`
+    expect(ended.json()).toMatchObject({
+      booking_reference: ref,
+      status: 'completed',
+      nothing_due: true,
+      ended_now: true,
+      payment: { amount: 0, method: 'none', recorded_by: 'ops' },
+    });
+    expect(await lookup(ref, manage)).toMatchObject({
+      status: 'completed',
+      payment: { state: 'not_due', received: null },
+    });
+    const [record] = await stack.sql<
+      { amount_pence: number; method: string; recorded_by: string; note: string; driver_id: string }[]
+    >`
       select amount_pence, method, recorded_by, note, driver_id from payment_records where booking_ref = ${ref}`;
-    expect(record).toEqual({ amount_pence: 0, method: 'none', recorded_by: 'ops', driver_id: a.id, note: 'ended by ops: driver suspended mid-trip; nothing due: trip cut short, apology given' });
+    expect(record).toEqual({
+      amount_pence: 0,
+      method: 'none',
+      recorded_by: 'ops',
+      driver_id: a.id,
+      note: 'ended by ops: driver suspended mid-trip; nothing due: trip cut short, apology given',
+    });
     const [action] = await stack.sql<{ reason: string; details: { nothing_due: string } }[]>`
       select reason, details from staff_actions where action = 'booking.end_trip' and subject_id = ${ref}`;
-    expect(action).toMatchObject({ reason: 'driver suspended mid-trip', details: { nothing_due: 'trip cut short, apology given' } });
-    const toPassenger = await eventually(async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('closed by our team')), 10_000, 'the passenger told');
+    expect(action).toMatchObject({
+      reason: 'driver suspended mid-trip',
+      details: { nothing_due: 'trip cut short, apology given' },
+    });
+    const toPassenger = await eventually(
+      async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('closed by our team')),
+      10_000,
+      'the passenger told',
+    );
     expect(toPassenger).toContain('Nothing is due');
     expect(toPassenger).not.toMatch(/suspen/i);
-    expect(await eventually(async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('closed by Direct Taxi')), 10_000, 'the driver told')).toContain('take no payment');
+    expect(
+      await eventually(
+        async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('closed by Direct Taxi')),
+        10_000,
+        'the driver told',
+      ),
+    ).toContain('take no payment');
 
     // A repeat (the workflow has closed by now) answers the same record; the driver still cannot settle.
-    const again = await endTrip(ref, { reason: 'driver suspended mid-trip', settlement: { nothing_due: true, reason: 'again' } });
+    const again = await endTrip(ref, {
+      reason: 'driver suspended mid-trip',
+      settlement: { nothing_due: true, reason: 'again' },
+    });
     expect(again.json()).toMatchObject({ ended_now: false, payment: { method: 'none' } });
     expect((await link(card, 'payment', { method: 'cash' })).json().code).toBe('driver_suspended');
-    expect(await stack.sql`select 1 from staff_actions where action = 'booking.end_trip' and subject_id = ${ref}`).toHaveLength(1);
+    expect(
+      await stack.sql`select 1 from staff_actions where action = 'booking.end_trip' and subject_id = ${ref}`,
+    ).toHaveLength(1);
   });
 });
 
@@ -229,11 +353,26 @@ describe('suspension and dispatch (issue 20, item 3)', () => {
     const { ref } = await book();
     await stack.sql`update drivers set online = true where id = ${a.id}`;
     await suspend(a.id);
-    const offer = { offerId: offerIdOf(ref, 99, a.id), ref, driverId: a.id, round: 99, tier: 'local' as const, expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    const offer = {
+      offerId: offerIdOf(ref, 99, a.id),
+      ref,
+      driverId: a.id,
+      round: 99,
+      tier: 'local' as const,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    };
     expect(await claimOffer(stack.sql, offer)).toBe('taken');
     expect(await stack.sql`select 1 from offers where id = ${offer.offerId}`).toHaveLength(0);
     // A card for a claim made before the suspension fails for good: the cascade moves on at once.
-    const card = deliverJobCard({ sql: stack.sql, notifier: stack.app.services.notifier, publicBaseUrl: 'http://x', jobLinkSecret: stack.config.JOB_LINK_SECRET }, { offerId: offer.offerId, ref, driverId: a.id });
+    const card = deliverJobCard(
+      {
+        sql: stack.sql,
+        notifier: stack.app.services.notifier,
+        publicBaseUrl: 'http://x',
+        jobLinkSecret: stack.config.JOB_LINK_SECRET,
+      },
+      { offerId: offer.offerId, ref, driverId: a.id },
+    );
     await expect(card).rejects.toMatchObject({ type: JOB_CARD_UNDELIVERABLE });
     expect(await messagesTo(a.phone, ref)).toEqual([]);
   });
@@ -247,18 +386,36 @@ describe('suspension and dispatch (issue 20, item 3)', () => {
     const hook = (bookingReference: string, status: string, at: number) => {
       const body = JSON.stringify({ bookingReference, status });
       return stack.app.inject({
-        method: 'POST', url: '/api/public/hooks/booking-status', payload: body, remoteAddress: ip(),
-        headers: { 'x-partner': id, 'x-signature': signPartnerRequest(secret, at, { method: 'POST', target: '/api/public/hooks/booking-status', body }), 'content-type': 'application/json' },
+        method: 'POST',
+        url: '/api/public/hooks/booking-status',
+        payload: body,
+        remoteAddress: ip(),
+        headers: {
+          'x-partner': id,
+          'x-signature': signPartnerRequest(secret, at, {
+            method: 'POST',
+            target: '/api/public/hooks/booking-status',
+            body,
+          }),
+          'content-type': 'application/json',
+        },
       });
     };
     const now = () => Math.floor(Date.now() / 1000);
-    const d = await createDriver(stack.sql, { lat: 54.9735, lon: -2.0977, tier: 'partner', name: 'Fleet Driver', phone: newPhone() });
+    const d = await createDriver(stack.sql, {
+      lat: 54.9735,
+      lon: -2.0977,
+      tier: 'partner',
+      name: 'Fleet Driver',
+      phone: newPhone(),
+    });
     created.push(d);
     await stack.sql`update drivers set partner_fleet_id = ${fleetId} where id = ${d.id}`;
 
     const { ref } = await book();
     await waitForJobCard(stack.sql, d, ref);
-    for (const status of ['accepted', 'arrived', 'on_board']) expect((await hook(ref, status, now())).statusCode).toBe(200);
+    for (const status of ['accepted', 'arrived', 'on_board'])
+      expect((await hook(ref, status, now())).statusCode).toBe(200);
     const cancelled = await hook(ref, 'cancelled', now());
     expect(cancelled.statusCode).toBe(409);
     expect(cancelled.json().code).toBe('trip_in_progress');
@@ -268,7 +425,9 @@ describe('suspension and dispatch (issue 20, item 3)', () => {
     const completed = await hook(ref, 'completed', now());
     expect(completed.statusCode).toBe(403);
     expect(completed.json().code).toBe('driver_suspended');
-    expect((await endTrip(ref, { reason: 'fleet driver suspended', settlement: { amount: 9, method: 'card' } })).json()).toMatchObject({ status: 'completed' });
+    expect(
+      (await endTrip(ref, { reason: 'fleet driver suspended', settlement: { amount: 9, method: 'card' } })).json(),
+    ).toMatchObject({ status: 'completed' });
   });
 });
 
@@ -276,24 +435,54 @@ describe('a trip with the passenger on board (issue 20, item 7)', () => {
   it('cannot be cancelled by the passenger; ops end it with what was paid, and the driver and passenger are told', async () => {
     const [a] = await twoDrivers();
     const { ref, manage, card, passengerPhone } = await acceptedAndDriven(a, ['arrived', 'on_board']);
-    const cancel = await call('POST', `/api/public/v1/booking/${ref}`, { body: { action: 'cancel', token: manage, reason: 'changed my mind' } });
+    const cancel = await call('POST', `/api/public/v1/booking/${ref}`, {
+      body: { action: 'cancel', token: manage, reason: 'changed my mind' },
+    });
     expect(cancel.statusCode).toBe(409);
     expect(cancel.json().code).toBe('trip_in_progress');
-    expect(await lookup(ref, manage)).toMatchObject({ status: 'on_board', payment: { state: 'pay_driver_on_completion' } });
+    expect(await lookup(ref, manage)).toMatchObject({
+      status: 'on_board',
+      payment: { state: 'pay_driver_on_completion' },
+    });
 
     // Ops only, with a reason and a settlement that makes sense.
-    expect((await endTrip(ref, { reason: 'driver app down', settlement: { amount: 12.5, method: 'cash' } }, 'stf_not-a-key')).statusCode).toBe(401);
+    expect(
+      (await endTrip(ref, { reason: 'driver app down', settlement: { amount: 12.5, method: 'cash' } }, 'stf_not-a-key'))
+        .statusCode,
+    ).toBe(401);
     expect((await endTrip(ref, { reason: 'driver app down' })).statusCode).toBe(400);
-    expect((await endTrip(ref, { reason: 'app\u0000down', settlement: { amount: 12.5, method: 'cash' } })).statusCode).toBe(400);
-    expect((await endTrip(ref, { reason: 'driver app down', settlement: { amount: 12.5, method: 'cheque' } })).statusCode).toBe(400);
+    expect(
+      (await endTrip(ref, { reason: 'app\u0000down', settlement: { amount: 12.5, method: 'cash' } })).statusCode,
+    ).toBe(400);
+    expect(
+      (await endTrip(ref, { reason: 'driver app down', settlement: { amount: 12.5, method: 'cheque' } })).statusCode,
+    ).toBe(400);
     expect((await endTrip(ref, { reason: 'driver app down', settlement: { nothing_due: true } })).statusCode).toBe(400);
 
     const ended = await endTrip(ref, { reason: 'driver app down', settlement: { amount: 12.5, method: 'cash' } });
     expect(ended.statusCode, ended.body).toBe(200);
-    expect(ended.json()).toMatchObject({ nothing_due: false, payment: { amount: 12.5, method: 'cash', recorded_by: 'ops' } });
-    expect(await lookup(ref, manage)).toMatchObject({ status: 'completed', payment: { state: 'paid', received: { amount: 12.5, method: 'cash' } } });
-    expect(await eventually(async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('closed by our team')), 10_000, 'the passenger told')).toContain('£12.50');
-    expect(await eventually(async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('closed by Direct Taxi')), 10_000, 'the driver told')).toContain('£12.50 (cash)');
+    expect(ended.json()).toMatchObject({
+      nothing_due: false,
+      payment: { amount: 12.5, method: 'cash', recorded_by: 'ops' },
+    });
+    expect(await lookup(ref, manage)).toMatchObject({
+      status: 'completed',
+      payment: { state: 'paid', received: { amount: 12.5, method: 'cash' } },
+    });
+    expect(
+      await eventually(
+        async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('closed by our team')),
+        10_000,
+        'the passenger told',
+      ),
+    ).toContain('£12.50');
+    expect(
+      await eventually(
+        async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('closed by Direct Taxi')),
+        10_000,
+        'the driver told',
+      ),
+    ).toContain('£12.50 (cash)');
     // The driver's own confirmation afterwards is answered with the record ops wrote: one record.
     const paid = await link(card, 'payment', { method: 'card', amount: 20 });
     expect(paid.json()).toMatchObject({ payment: { amount: 12.5, method: 'cash', recorded_by: 'ops' } });
@@ -306,7 +495,9 @@ describe('a trip with the passenger on board (issue 20, item 7)', () => {
     const early = await endTrip(ref, { reason: 'testing', settlement: { amount: 5, method: 'cash' } });
     expect(early.statusCode).toBe(409);
     expect(early.json().code).toBe('trip_not_in_progress');
-    expect((await endTrip('TXNOSUCHREF1', { reason: 'testing', settlement: { amount: 5, method: 'cash' } })).statusCode).toBe(404);
+    expect(
+      (await endTrip('TXNOSUCHREF1', { reason: 'testing', settlement: { amount: 5, method: 'cash' } })).statusCode,
+    ).toBe(404);
   });
 
   it('cannot be cancelled by a partner: the per-job outcome says trip_in_progress', async () => {
@@ -315,8 +506,21 @@ describe('a trip with the passenger on board (issue 20, item 7)', () => {
     await createPartner(stack.sql, { id, name: `Partner ${id}`, kind: 'partner', liveIntakeApproved: true });
     const { key } = await createApiKey(stack.sql, { name: id, partnerId: id });
     const send = (payload: unknown) =>
-      stack.app.inject({ method: 'POST', url: '/api/public/v1/jobs', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload), remoteAddress: ip() });
-    const job = { jobRef: 'OB-1', pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: new Date(Date.now() + 60_000).toISOString(), passengerName: 'Ada Lovelace', passengerPhone: '+447400123456' };
+      stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/jobs',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+        remoteAddress: ip(),
+      });
+    const job = {
+      jobRef: 'OB-1',
+      pickup: 'Hexham station',
+      dropoff: 'Hexham',
+      pickupTime: new Date(Date.now() + 60_000).toISOString(),
+      passengerName: 'Ada Lovelace',
+      passengerPhone: '+447400123456',
+    };
     const made = await send(job);
     expect(made.statusCode, made.body).toBe(200);
     const ref = made.json().results[0].bookingReference as string;
@@ -326,7 +530,11 @@ describe('a trip with the passenger on board (issue 20, item 7)', () => {
 
     const cancelled = await send({ ...job, action: 'cancel' });
     expect(cancelled.statusCode).toBe(207);
-    expect(cancelled.json().results[0]).toMatchObject({ outcome: 'rejected', code: 'trip_in_progress', bookingStatus: 'on_board' });
+    expect(cancelled.json().results[0]).toMatchObject({
+      outcome: 'rejected',
+      code: 'trip_in_progress',
+      bookingStatus: 'on_board',
+    });
     await waitForStatus(stack.sql, ref, 'on_board');
     // The job stays live: the trip finishes as usual.
     expect((await link(card, 'trip', { event: 'completed' })).statusCode).toBe(202);

@@ -21,7 +21,13 @@ import { signPartnerBody, signPartnerRequest } from '../../src/partners/signatur
 import { createPartner } from '../../src/partners/store.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
-import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';
+import {
+  killAllWorkerProcesses,
+  startApiOnly,
+  startWorkerProcess,
+  type ApiOnlyStack,
+  type WorkerProcess,
+} from '../support/processes.js';
 import { eventually } from '../support/stack.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -60,7 +66,9 @@ async function createDatabase(name: string): Promise<string> {
 }
 
 /** An instance's API (listening on its port) and its worker process, as `npm start` runs them. */
-async function startInstance(i: Pick<Instance, 'name' | 'partnerIdThere' | 'port' | 'databaseUrl'> & { taskQueue?: string }): Promise<Instance> {
+async function startInstance(
+  i: Pick<Instance, 'name' | 'partnerIdThere' | 'port' | 'databaseUrl'> & { taskQueue?: string },
+): Promise<Instance> {
   const url = `http://127.0.0.1:${i.port}`;
   const api = await startApiOnly({
     env: {
@@ -87,11 +95,15 @@ async function stopInstance(i: Instance): Promise<void> {
 
 /** `npm run exchange:register` as written in docs/exchange.md (the script itself, without npm's wrapper). */
 async function runRegisterScript(env: Record<string, string>, args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/register-exchange-fleet.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts/register-exchange-fleet.ts'), ...args],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -110,7 +122,13 @@ async function register(from: Instance, to: Instance, withCredentials: boolean):
   const args = ['--id', to.partnerIdThere, '--name', `Instance ${to.name}`, '--base-url', to.url];
   if (withCredentials) args.push('--partner-id', from.partnerIdThere, '--secret', secretOf(to, from.partnerIdThere));
   const out = await runRegisterScript(
-    { DATABASE_URL: from.databaseUrl, PARTNER_SECRETS_KEY: from.api.config.PARTNER_SECRETS_KEY, PUBLIC_BASE_URL: from.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    {
+      DATABASE_URL: from.databaseUrl,
+      PARTNER_SECRETS_KEY: from.api.config.PARTNER_SECRETS_KEY,
+      PUBLIC_BASE_URL: from.url,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+    },
     args,
   );
   expect(out).toContain(`Exchange fleet ${to.partnerIdThere}`);
@@ -154,9 +172,15 @@ const explain = () =>
   onTestFailed(async () => {
     console.log('A exchange_jobs', await a.sql`select * from exchange_jobs`);
     console.log('A bookings', await a.sql`select ref, status from bookings`);
-    console.log('B bookings', await b.sql`select ref, status, partner_job_ref, pickup_area, vehicle_type, passengers from bookings`);
+    console.log(
+      'B bookings',
+      await b.sql`select ref, status, partner_job_ref, pickup_area, vehicle_type, passengers from bookings`,
+    );
     console.log('B decisions', await b.sql`select * from dispatch_decisions`);
-    console.log('B drivers', await b.sql`select id, online, approved, tier, lat, lon, location_at, home_area, status from drivers`);
+    console.log(
+      'B drivers',
+      await b.sql`select id, online, approved, tier, lat, lon, location_at, home_area, status from drivers`,
+    );
     console.log('A worker', a.worker.output().slice(-4000));
     console.log('B worker', b.worker.output().slice(-4000));
   });
@@ -167,7 +191,10 @@ const ip = () => `10.95.${Math.floor(n / 250) % 250}.${n++ % 250}`;
 async function call(i: Instance, method: 'GET' | 'POST', url: string, o: { body?: unknown; bearer?: string } = {}) {
   const res = await fetch(`${i.url}${url}`, {
     method,
-    headers: { ...(o.body === undefined ? {} : { 'content-type': 'application/json' }), ...(o.bearer ? { authorization: `Bearer ${o.bearer}` } : {}) },
+    headers: {
+      ...(o.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(o.bearer ? { authorization: `Bearer ${o.bearer}` } : {}),
+    },
     ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
   });
   const text = await res.text();
@@ -213,7 +240,9 @@ const passengerSees = (ref: string, status: string) =>
 const bookingOnB = (refA: string, status?: string) =>
   eventually(
     async () => {
-      const [row] = await b.sql<{ ref: string; status: string }[]>`select ref, status from bookings where partner_job_ref = ${refA} and partner_id = ${a.partnerIdThere}`;
+      const [row] = await b.sql<
+        { ref: string; status: string }[]
+      >`select ref, status from bookings where partner_job_ref = ${refA} and partner_id = ${a.partnerIdThere}`;
       return row && (!status || row.status === status) ? row : undefined;
     },
     DEADLINE_MS,
@@ -225,7 +254,9 @@ async function signInOnB(driver: TestDriver): Promise<string> {
   expect(asked.status, asked.text).toBe(202);
   const code = await eventually(
     async () => {
-      const [m] = await b.sql<{ body: string }[]>`select body from outbox where recipient = ${driver.phone} and body like '%sign-in code%' order by id desc limit 1`;
+      const [m] = await b.sql<
+        { body: string }[]
+      >`select body from outbox where recipient = ${driver.phone} and body like '%sign-in code%' order by id desc limit 1`;
       return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
     },
     DEADLINE_MS,
@@ -242,7 +273,9 @@ const offerInFeed = (token: string, refB: string) =>
     async () => {
       const res = await call(b, 'GET', '/api/public/v1/jobs', { bearer: token });
       if (res.status !== 200) return undefined;
-      const job = res.json<{ jobs: { offer_id: string; booking_reference: string; offer: string }[] }>().jobs.find((j) => j.booking_reference === refB);
+      const job = res
+        .json<{ jobs: { offer_id: string; booking_reference: string; offer: string }[] }>()
+        .jobs.find((j) => j.booking_reference === refB);
       return job ?? undefined;
     },
     DEADLINE_MS,
@@ -250,7 +283,10 @@ const offerInFeed = (token: string, refB: string) =>
   );
 
 async function trip(token: string, offerId: string, event: string) {
-  const res = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offerId)}/trip`, { body: { event }, bearer: token });
+  const res = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offerId)}/trip`, {
+    body: { event },
+    bearer: token,
+  });
   expect(res.status, res.text).toBe(202);
 }
 
@@ -264,7 +300,11 @@ const bookedSince = async (i: Instance, since: Date) =>
     select ref, partner_id, partner_job_ref, exchange_origin from bookings where created_at >= ${since} order by created_at`;
 /** The rounds B ran for its booking and found nobody (each alerts ops once): each asked for a fleet to hand the job to. */
 const roundsExhaustedOnB = async (refB: string) =>
-  (await b.sql<{ n: number }[]>`select count(*)::int as n from outbox where idempotency_key like ${`ops:unassigned:${refB}:%`}`)[0]!.n;
+  (
+    await b.sql<
+      { n: number }[]
+    >`select count(*)::int as n from outbox where idempotency_key like ${`ops:unassigned:${refB}:%`}`
+  )[0]!.n;
 
 /**
  * A booking nobody on either instance takes: A hands it to B, B finds nobody round after round,
@@ -278,20 +318,27 @@ async function nobodyTakesIt(): Promise<void> {
   // now has that one round, then waits out its grace), or the job was handed on from B (what used
   // to happen, there and back again): whichever comes first.
   await eventually(
-    async () => ((await roundsExhaustedOnB(onB.ref)) >= 1 || (await bookedSince(a, since.a)).length > 1 ? true : undefined),
+    async () =>
+      (await roundsExhaustedOnB(onB.ref)) >= 1 || (await bookedSince(a, since.a)).length > 1 ? true : undefined,
     90_000,
     `a round of ${onB.ref} exhausted on B`,
   );
   expect((await bookedSince(a, since.a)).map((r) => r.ref)).toEqual([ref]);
-  expect(await bookedSince(b, since.b)).toEqual([{ ref: onB.ref, partner_id: a.partnerIdThere, partner_job_ref: ref, exchange_origin: 'handed_over' }]);
+  expect(await bookedSince(b, since.b)).toEqual([
+    { ref: onB.ref, partner_id: a.partnerIdThere, partner_job_ref: ref, exchange_origin: 'handed_over' },
+  ]);
   expect(await b.sql`select 1 from exchange_jobs where booking_ref = ${onB.ref}`).toHaveLength(0);
-  const cancelled = await a.api.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}`, remoteAddress: ip(), payload: { action: 'cancel', token: manage, reason: 'nobody' } });
+  const cancelled = await a.api.app.inject({
+    method: 'POST',
+    url: `/api/public/v1/booking/${ref}`,
+    remoteAddress: ip(),
+    payload: { action: 'cancel', token: manage, reason: 'nobody' },
+  });
   expect(cancelled.statusCode, cancelled.body).toBe(200);
   await bookingOnB(ref, 'cancelled');
 }
 
 describe('jobs exchanged between two instances', () => {
-
   it('a job nobody takes on either instance is booked once on each, registered the docs’ way and with neither fleet linked to its partner record', async () => {
     explain();
     // Nobody on B either (a driver of an earlier test, when run after it, is taken off line for this).
@@ -300,32 +347,54 @@ describe('jobs exchanged between two instances', () => {
       await nobodyTakesIt();
       // A registration that never linked the fleet to its partner record (what the docs' example
       // made when the ids differed): the job's own origin keeps it to one hop all the same.
-      const links = { a: await a.sql<{ id: string; partner_id: string }[]>`select id, partner_id from exchange_fleets`, b: await b.sql<{ id: string; partner_id: string }[]>`select id, partner_id from exchange_fleets` };
+      const links = {
+        a: await a.sql<{ id: string; partner_id: string }[]>`select id, partner_id from exchange_fleets`,
+        b: await b.sql<{ id: string; partner_id: string }[]>`select id, partner_id from exchange_fleets`,
+      };
       await a.sql`update exchange_fleets set partner_id = null`;
       await b.sql`update exchange_fleets set partner_id = null`;
       try {
         await nobodyTakesIt();
       } finally {
-        for (const l of links.a) await a.sql`update exchange_fleets set partner_id = ${l.partner_id} where id = ${l.id}`;
-        for (const l of links.b) await b.sql`update exchange_fleets set partner_id = ${l.partner_id} where id = ${l.id}`;
+        for (const l of links.a)
+          await a.sql`update exchange_fleets set partner_id = ${l.partner_id} where id = ${l.id}`;
+        for (const l of links.b)
+          await b.sql`update exchange_fleets set partner_id = ${l.partner_id} where id = ${l.id}`;
       }
 
       // A fleet that does not say its job was handed over (another implementation of the API): its
       // partner record's link to the fleet is the job's origin, and B hands it on to nobody.
       const since = await dbNow(a);
       const jobRef = `PLAIN-${suffix}`;
-      const job = JSON.stringify({ jobRef, pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport', pickupTime: new Date(Date.now() + 60_000).toISOString(), passengerName: 'Plain Sender', passengers: 1 });
+      const job = JSON.stringify({
+        jobRef,
+        pickup: 'Manchester Piccadilly',
+        dropoff: 'Manchester Airport',
+        pickupTime: new Date(Date.now() + 60_000).toISOString(),
+        passengerName: 'Plain Sender',
+        passengers: 1,
+      });
       const post = (body: string) =>
         fetch(`${b.url}/api/public/v1/jobs`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-partner': a.partnerIdThere, 'x-signature': signPartnerBody(secretOf(b, a.partnerIdThere), Math.floor(Date.now() / 1000), body) },
+          headers: {
+            'content-type': 'application/json',
+            'x-partner': a.partnerIdThere,
+            'x-signature': signPartnerBody(secretOf(b, a.partnerIdThere), Math.floor(Date.now() / 1000), body),
+          },
           body,
         });
       const sent = await post(job);
       expect(sent.status, await sent.clone().text()).toBe(200);
-      const refB = (await sent.json() as { results: { bookingReference: string }[] }).results[0]!.bookingReference;
-      expect((await b.sql`select exchange_origin from bookings where ref = ${refB}`)[0]).toEqual({ exchange_origin: 'fleet_partner' });
-      await eventually(async () => ((await roundsExhaustedOnB(refB)) >= 1 ? true : undefined), 60_000, `a round of ${refB} exhausted on B`);
+      const refB = ((await sent.json()) as { results: { bookingReference: string }[] }).results[0]!.bookingReference;
+      expect((await b.sql`select exchange_origin from bookings where ref = ${refB}`)[0]).toEqual({
+        exchange_origin: 'fleet_partner',
+      });
+      await eventually(
+        async () => ((await roundsExhaustedOnB(refB)) >= 1 ? true : undefined),
+        60_000,
+        `a round of ${refB} exhausted on B`,
+      );
       expect(await b.sql`select 1 from exchange_jobs where booking_ref = ${refB}`).toHaveLength(0);
       expect(await bookedSince(a, since)).toEqual([]);
       const cancel = await post(JSON.stringify({ ...(JSON.parse(job) as object), action: 'cancel' }));
@@ -337,7 +406,12 @@ describe('jobs exchanged between two instances', () => {
 
   it('a booking nobody on A takes is driven to completed by a driver of B, A following every step, across a restart of B and a crash of A', async () => {
     explain();
-    driver = await createDriver(b.sql, { ...PICCADILLY, name: 'Bea Exchange', tier: 'national', phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}` });
+    driver = await createDriver(b.sql, {
+      ...PICCADILLY,
+      name: 'Bea Exchange',
+      tier: 'national',
+      phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}`,
+    });
     token = await signInOnB(driver);
     const { ref, token: manage } = await bookOnA();
 
@@ -345,16 +419,27 @@ describe('jobs exchanged between two instances', () => {
     const onB = await bookingOnB(ref);
     await passengerSees(ref, 'offered');
     const job = await offerInFeed(token, onB.ref);
-    const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(job.offer_id)}/respond`, { body: { decision: 'accept' }, bearer: token });
+    const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(job.offer_id)}/respond`, {
+      body: { decision: 'accept' },
+      bearer: token,
+    });
     expect(accepted.status, accepted.text).toBe(200);
 
     const assigned = await passengerSees(ref, 'assigned');
     // The tracking page gives the first name only, and B sends no registration: the council licence number, said to be that.
-    expect(assigned.driver).toMatchObject({ name: 'Bea', vehicle: 'Skoda Octavia', registration: null, council_licence: expect.stringMatching(/^TS/) });
+    expect(assigned.driver).toMatchObject({
+      name: 'Bea',
+      vehicle: 'Skoda Octavia',
+      registration: null,
+      council_licence: expect.stringMatching(/^TS/),
+    });
     // The booking lookup says the same.
     const looked = await call(a, 'GET', `/api/public/v1/booking/${ref}?token=${manage}`);
     expect(looked.status, looked.text).toBe(200);
-    expect(looked.json()).toMatchObject({ status: 'assigned', driver: { name: 'Bea Exchange', vehicle: 'Skoda Octavia' } });
+    expect(looked.json()).toMatchObject({
+      status: 'assigned',
+      driver: { name: 'Bea Exchange', vehicle: 'Skoda Octavia' },
+    });
     await trip(token, job.offer_id, 'en_route');
     await passengerSees(ref, 'en_route');
     await trip(token, job.offer_id, 'arrived');
@@ -362,7 +447,13 @@ describe('jobs exchanged between two instances', () => {
 
     // B goes down mid-trip (its worker killed, its API stopped) and comes back on its own data.
     await stopInstance(b);
-    b = await startInstance({ name: b.name, partnerIdThere: b.partnerIdThere, port: b.port, databaseUrl: b.databaseUrl, taskQueue: b.taskQueue });
+    b = await startInstance({
+      name: b.name,
+      partnerIdThere: b.partnerIdThere,
+      port: b.port,
+      databaseUrl: b.databaseUrl,
+      taskQueue: b.taskQueue,
+    });
     await trip(token, job.offer_id, 'on_board');
     await passengerSees(ref, 'on_board');
     // Now A's worker crashes: B's completion reaches A's hook while no worker of A runs, and the
@@ -376,17 +467,23 @@ describe('jobs exchanged between two instances', () => {
 
     // Exactly once: one job on B, one hand-over on A, every event of B's booking delivered to A once.
     expect(await b.sql`select ref from bookings where partner_job_ref = ${ref}`).toHaveLength(1);
-    const handovers = await a.sql<{ state: string; last_sequence: number }[]>`select state, last_sequence from exchange_jobs where booking_ref = ${ref}`;
+    const handovers = await a.sql<
+      { state: string; last_sequence: number }[]
+    >`select state, last_sequence from exchange_jobs where booking_ref = ${ref}`;
     expect(handovers).toEqual([expect.objectContaining({ state: 'sent' })]);
     const sent = await eventually(
       async () => {
-        const rows = await b.sql<{ id: string; seq: number; delivery: string }[]>`select id, seq, delivery from partner_events where booking_ref = ${onB.ref} order by seq`;
+        const rows = await b.sql<
+          { id: string; seq: number; delivery: string }[]
+        >`select id, seq, delivery from partner_events where booking_ref = ${onB.ref} order by seq`;
         return rows.length > 0 && rows.every((r) => r.delivery === 'delivered') ? rows : undefined;
       },
       DEADLINE_MS,
       "B's events all delivered",
     );
-    const received = await a.sql<{ webhook_id: string; sequence: number }[]>`select webhook_id, sequence from exchange_inbox where booking_ref = ${ref} order by sequence`;
+    const received = await a.sql<
+      { webhook_id: string; sequence: number }[]
+    >`select webhook_id, sequence from exchange_inbox where booking_ref = ${ref} order by sequence`;
     expect(received.map((r) => r.webhook_id)).toEqual(sent.map((e) => e.id));
     expect(handovers[0]!.last_sequence).toBe(sent.at(-1)!.seq);
 
@@ -396,12 +493,17 @@ describe('jobs exchanged between two instances', () => {
     const t = Math.floor(Date.now() / 1000);
     const replay = await fetch(`${b.url}${target}`, {
       method: 'POST',
-      headers: { 'x-partner': a.partnerIdThere, 'x-signature': signPartnerRequest(secretOf(b, a.partnerIdThere), t, { method: 'POST', target, body: '' }) },
+      headers: {
+        'x-partner': a.partnerIdThere,
+        'x-signature': signPartnerRequest(secretOf(b, a.partnerIdThere), t, { method: 'POST', target, body: '' }),
+      },
     });
     expect(replay.status, await replay.text()).toBe(202);
     await eventually(
       async () => {
-        const [row] = await b.sql<{ replay_requested_at: Date | null; attempts: number }[]>`select replay_requested_at, attempts from partner_events where id = ${first.id}`;
+        const [row] = await b.sql<
+          { replay_requested_at: Date | null; attempts: number }[]
+        >`select replay_requested_at, attempts from partner_events where id = ${first.id}`;
         return row && row.replay_requested_at === null && row.attempts >= 2 ? true : undefined;
       },
       DEADLINE_MS,
@@ -427,7 +529,11 @@ describe('jobs exchanged between two instances', () => {
     await bookingOnB(ref, 'cancelled');
     expect(onB.ref).toBeTruthy();
     await eventually(
-      async () => ((await a.sql<{ state: string }[]>`select state from exchange_jobs where booking_ref = ${ref}`)[0]?.state === 'cancelled' ? true : undefined),
+      async () =>
+        (await a.sql<{ state: string }[]>`select state from exchange_jobs where booking_ref = ${ref}`)[0]?.state ===
+        'cancelled'
+          ? true
+          : undefined,
       DEADLINE_MS,
       'the hand-over recorded as cancelled',
     );
@@ -440,8 +546,13 @@ describe('jobs exchanged between two instances', () => {
     await createPartner(a.sql, { id: aggregator, name: 'Aggregator', kind: 'partner' });
     const { key } = await createApiKey(a.sql, { name: aggregator, partnerId: aggregator });
     const job = {
-      jobRef: `AGG-${suffix}`, pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport',
-      pickupTime: new Date(Date.now() + 5 * 60_000).toISOString(), passengerName: 'Grace Hopper', passengerPhone: '+447400765432', passengers: 1,
+      jobRef: `AGG-${suffix}`,
+      pickup: 'Manchester Piccadilly',
+      dropoff: 'Manchester Airport',
+      pickupTime: new Date(Date.now() + 5 * 60_000).toISOString(),
+      passengerName: 'Grace Hopper',
+      passengerPhone: '+447400765432',
+      passengers: 1,
     };
     const sent = await call(a, 'POST', '/api/public/v1/jobs', { body: job, bearer: key });
     expect(sent.status, sent.text).toBe(200);
@@ -449,11 +560,16 @@ describe('jobs exchanged between two instances', () => {
     const onB = await bookingOnB(ref);
     await passengerSees(ref, 'offered');
 
-    const amended = await call(a, 'POST', '/api/public/v1/jobs', { body: { ...job, action: 'amend', passengers: 3, notes: 'Three with luggage' }, bearer: key });
+    const amended = await call(a, 'POST', '/api/public/v1/jobs', {
+      body: { ...job, action: 'amend', passengers: 3, notes: 'Three with luggage' },
+      bearer: key,
+    });
     expect(amended.status, amended.text).toBe(200);
     await eventually(
       async () => {
-        const [row] = await b.sql<{ passengers: number; notes: string | null }[]>`select passengers, notes from bookings where ref = ${onB.ref}`;
+        const [row] = await b.sql<
+          { passengers: number; notes: string | null }[]
+        >`select passengers, notes from bookings where ref = ${onB.ref}`;
         return row?.passengers === 3 && row.notes === 'Three with luggage' ? row : undefined;
       },
       DEADLINE_MS,
@@ -461,11 +577,16 @@ describe('jobs exchanged between two instances', () => {
     );
 
     const offer = await offerInFeed(token, onB.ref);
-    const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offer.offer_id)}/respond`, { body: { decision: 'accept' }, bearer: token });
+    const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offer.offer_id)}/respond`, {
+      body: { decision: 'accept' },
+      bearer: token,
+    });
     expect(accepted.status, accepted.text).toBe(200);
     await passengerSees(ref, 'assigned');
     // What A tells its own partner names B's driver (the status-event trigger reads the exchange's).
-    const [event] = await a.sql<{ driver_name: string | null }[]>`select driver_name from partner_events where booking_ref = ${ref} and status = 'assigned'`;
+    const [event] = await a.sql<
+      { driver_name: string | null }[]
+    >`select driver_name from partner_events where booking_ref = ${ref} and status = 'assigned'`;
     expect(event?.driver_name).toBe('Bea Exchange');
 
     const cancelled = await call(a, 'POST', '/api/public/v1/jobs', { body: { ...job, action: 'cancel' }, bearer: key });
@@ -478,12 +599,20 @@ describe('jobs exchanged between two instances', () => {
     explain();
     // B's driver of the first test, or one of its own when run alone.
     if (!token) {
-      driver = await createDriver(b.sql, { ...PICCADILLY, name: 'Bea Exchange', tier: 'national', phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}` });
+      driver = await createDriver(b.sql, {
+        ...PICCADILLY,
+        name: 'Bea Exchange',
+        tier: 'national',
+        phone: `+4474005${String(10000 + Math.floor(Math.random() * 89_999))}`,
+      });
       token = await signInOnB(driver);
     }
     const { ref } = await bookOnA();
     const onB = await bookingOnB(ref);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
     try {
       const page = await (await browser.newContext({ viewport: PHONE_VIEWPORT })).newPage();
       const problems: string[] = [];
@@ -493,12 +622,20 @@ describe('jobs exchanged between two instances', () => {
       const shows = (text: string) => page.getByText(text, { exact: false }).first().waitFor({ timeout: DEADLINE_MS });
       await shows('Finding your driver');
       const offer = await offerInFeed(token, onB.ref);
-      const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offer.offer_id)}/respond`, { body: { decision: 'accept' }, bearer: token });
+      const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(offer.offer_id)}/respond`, {
+        body: { decision: 'accept' },
+        bearer: token,
+      });
       expect(accepted.status, accepted.text).toBe(200);
       await shows('Driver confirmed');
       // First name only on the passenger's page (issue 23).
       await page.locator('[data-field="driver_name"]', { hasText: 'Bea' }).waitFor({ timeout: DEADLINE_MS });
-      for (const [event, headline] of [['en_route', 'Your driver is on the way'], ['arrived', 'Your driver is here'], ['on_board', 'On your way'], ['completed', 'Journey complete']] as const) {
+      for (const [event, headline] of [
+        ['en_route', 'Your driver is on the way'],
+        ['arrived', 'Your driver is here'],
+        ['on_board', 'On your way'],
+        ['completed', 'Journey complete'],
+      ] as const) {
         await trip(token, offer.offer_id, event);
         await shows(headline);
       }
@@ -510,22 +647,44 @@ describe('jobs exchanged between two instances', () => {
   }, 240_000);
 
   it('refuses an event no fleet signed, and acknowledges event types it does not know', async () => {
-    const body = JSON.stringify({ id: 'evt_x', type: 'booking.status_changed', timestamp: new Date().toISOString(), data: {} });
+    const body = JSON.stringify({
+      id: 'evt_x',
+      type: 'booking.status_changed',
+      timestamp: new Date().toISOString(),
+      data: {},
+    });
     const forged = await fetch(`${a.url}${HOOK}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'evt_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'evt_forged',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,AAAA',
+      },
       body,
     });
     expect(forged.status).toBe(401);
 
     // What B's fan-out may send one day (booking.amended, say), signed with the secret B issued A: acknowledged.
-    const [fromB] = (await fleetsWithWebhookSecrets(a.sql, a.api.config.PARTNER_SECRETS_KEY)).filter((f) => f.id === b.partnerIdThere);
+    const [fromB] = (await fleetsWithWebhookSecrets(a.sql, a.api.config.PARTNER_SECRETS_KEY)).filter(
+      (f) => f.id === b.partnerIdThere,
+    );
     const id = `evt_${randomUUID().replace(/-/g, '')}`;
-    const amended = JSON.stringify({ id, type: 'booking.amended', timestamp: new Date().toISOString(), data: { bookingReference: 'TX0000000000' } });
+    const amended = JSON.stringify({
+      id,
+      type: 'booking.amended',
+      timestamp: new Date().toISOString(),
+      data: { bookingReference: 'TX0000000000' },
+    });
     const at = new Date();
     const unknown = await fetch(`${a.url}${HOOK}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(fromB!.secret).sign(id, at, amended) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(fromB!.secret).sign(id, at, amended),
+      },
       body: amended,
     });
     expect(unknown.status).toBe(200);
@@ -536,13 +695,25 @@ describe('jobs exchanged between two instances', () => {
 describe("what an exchange fleet's events may put before our passenger", () => {
   /** An event as B's fan-out sends it, signed with the secret B issued A: what only B could send. */
   async function fromB(data: Record<string, unknown>) {
-    const [secret] = (await fleetsWithWebhookSecrets(a.sql, a.api.config.PARTNER_SECRETS_KEY)).filter((f) => f.id === b.partnerIdThere);
+    const [secret] = (await fleetsWithWebhookSecrets(a.sql, a.api.config.PARTNER_SECRETS_KEY)).filter(
+      (f) => f.id === b.partnerIdThere,
+    );
     const id = `evt_${randomUUID().replace(/-/g, '')}`;
-    const body = JSON.stringify({ id, type: 'booking.status_changed', timestamp: new Date().toISOString(), data: { bookingReference: 'TXB0000000', previousStatus: 'offered', pickupAt: new Date().toISOString(), ...data } });
+    const body = JSON.stringify({
+      id,
+      type: 'booking.status_changed',
+      timestamp: new Date().toISOString(),
+      data: { bookingReference: 'TXB0000000', previousStatus: 'offered', pickupAt: new Date().toISOString(), ...data },
+    });
     const at = new Date();
     const res = await fetch(`${a.url}${HOOK}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret!.secret).sign(id, at, body) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret!.secret).sign(id, at, body),
+      },
       body,
     });
     return { status: res.status, text: await res.text() };
@@ -557,16 +728,29 @@ describe("what an exchange fleet's events may put before our passenger", () => {
     // 2^31: more than a Postgres integer holds. A clear 400, not a 500 the fleet would retry.
     const huge = await fromB({ jobRef: ref, sequence: 2 ** 31, status: 'assigned', driver: null });
     expect(huge.status, huge.text).toBe(400);
-    expect(JSON.parse(huge.text)).toMatchObject({ code: 'invalid_event', errors: [{ field: 'body.data.sequence', message: 'must be at most 2147483647' }] });
+    expect(JSON.parse(huge.text)).toMatchObject({
+      code: 'invalid_event',
+      errors: [{ field: 'body.data.sequence', message: 'must be at most 2147483647' }],
+    });
 
     const link = 'http://evil.example/pay';
     // A name that is a link: no driver is shown at all (the status still moves).
-    const named = await fromB({ jobRef: ref, sequence: 1_000_000, status: 'assigned', driver: { name: `Pay at ${link}`, vehicle: 'Skoda Octavia', plate: 'AB12 CDE' } });
+    const named = await fromB({
+      jobRef: ref,
+      sequence: 1_000_000,
+      status: 'assigned',
+      driver: { name: `Pay at ${link}`, vehicle: 'Skoda Octavia', plate: 'AB12 CDE' },
+    });
     expect(named.status, named.text).toBe(200);
     const assigned = await passengerSees(ref, 'assigned');
     expect(assigned.driver).toBeNull();
     // A fair name with a link for a car and plate: the name is shown, the car and plate are not.
-    const car = await fromB({ jobRef: ref, sequence: 1_000_001, status: 'en_route', driver: { name: 'Eve Fleet', vehicle: `See ${link}`, plate: 'evil.example/pay' } });
+    const car = await fromB({
+      jobRef: ref,
+      sequence: 1_000_001,
+      status: 'en_route',
+      driver: { name: 'Eve Fleet', vehicle: `See ${link}`, plate: 'evil.example/pay' },
+    });
     expect(car.status, car.text).toBe(200);
     const enRoute = await passengerSees(ref, 'en_route');
     expect(enRoute.driver).toMatchObject({ name: 'Eve', council_licence: null, registration: null });
@@ -577,10 +761,17 @@ describe("what an exchange fleet's events may put before our passenger", () => {
     expect(looked.status, looked.text).toBe(200);
     expect(looked.json()).toMatchObject({ status: 'en_route', driver: { name: 'Eve Fleet', vehicle: '', plate: '' } });
     const texts = await a.sql<{ body: string }[]>`select body from outbox where booking_ref = ${ref}`;
-    const stored = await a.sql`select driver_name, driver_vehicle, driver_plate from exchange_jobs where booking_ref = ${ref}`;
-    for (const seen of [page.text, status.text, looked.text, ...texts.map((t) => t.body), JSON.stringify(stored)]) expect(seen).not.toMatch(/evil/);
+    const stored =
+      await a.sql`select driver_name, driver_vehicle, driver_plate from exchange_jobs where booking_ref = ${ref}`;
+    for (const seen of [page.text, status.text, looked.text, ...texts.map((t) => t.body), JSON.stringify(stored)])
+      expect(seen).not.toMatch(/evil/);
 
-    const cancelled = await a.api.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}`, remoteAddress: ip(), payload: { action: 'cancel', token: manage, reason: 'test over' } });
+    const cancelled = await a.api.app.inject({
+      method: 'POST',
+      url: `/api/public/v1/booking/${ref}`,
+      remoteAddress: ip(),
+      payload: { action: 'cancel', token: manage, reason: 'test over' },
+    });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     await bookingOnB(ref, 'cancelled');
   }, 180_000);

@@ -20,7 +20,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   stack = await startStack({ PUBLIC_BASE_URL: base });
   await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -35,7 +38,8 @@ async function phonePage(path: string): Promise<Page> {
 }
 
 /** Tomorrow at 09:30, London time, as a datetime-local input takes it. */
-const tomorrowMorning = () => DateTime.now().setZone('Europe/London').plus({ days: 1 }).set({ hour: 9, minute: 30 }).toFormat("yyyy-LL-dd'T'HH:mm");
+const tomorrowMorning = () =>
+  DateTime.now().setZone('Europe/London').plus({ days: 1 }).set({ hour: 9, minute: 30 }).toFormat("yyyy-LL-dd'T'HH:mm");
 
 describe('the front door', () => {
   it('quotes from / and books the trip from a phone, then cancels it from the tracking page the booking opened', async () => {
@@ -54,10 +58,14 @@ describe('the front door', () => {
     await page.click('#submit');
     await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}(#t=[^#]+)?$/);
     const ref = new URL(page.url()).pathname.split('/').pop()!;
-    const [row] = await stack.sql<{ passengers: number; pickup_at: Date }[]>`select passengers, pickup_at from bookings where ref = ${ref}`;
+    const [row] = await stack.sql<
+      { passengers: number; pickup_at: Date }[]
+    >`select passengers, pickup_at from bookings where ref = ${ref}`;
     expect(row?.passengers).toBe(2);
     // Booked for the time chosen, read as UK time.
-    expect(DateTime.fromJSDate(row!.pickup_at).setZone('Europe/London').toFormat("yyyy-LL-dd'T'HH:mm")).toBe(tomorrowMorning());
+    expect(DateTime.fromJSDate(row!.pickup_at).setZone('Europe/London').toFormat("yyyy-LL-dd'T'HH:mm")).toBe(
+      tomorrowMorning(),
+    );
 
     // The tracking page the booking opened lets its holder cancel, after asking once more.
     await page.waitForSelector('#manage:not([hidden])');
@@ -79,7 +87,10 @@ describe('the front door', () => {
     const page = await phonePage('/');
     await page.fill('#pickup', 'Qwxyzzy Plonkton Upon Nowhere');
     await page.fill('#dropoff', 'Manchester Piccadilly station');
-    const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('button:has-text("See the fare")')]);
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.click('button:has-text("See the fare")'),
+    ]);
     expect(res.status()).toBe(422);
     await page.waitForSelector('#pickup-error');
     expect(await page.inputValue('#pickup')).toBe('Qwxyzzy Plonkton Upon Nowhere');
@@ -95,7 +106,12 @@ describe('the front door', () => {
       method: 'POST',
       url: '/api/public/bookings/instant',
       remoteAddress: '10.77.0.1',
-      payload: { pickup_address: 'Manchester Piccadilly', dropoff_address: 'Manchester Airport', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: local },
+      payload: {
+        pickup_address: 'Manchester Piccadilly',
+        dropoff_address: 'Manchester Airport',
+        passenger_name: 'Ada Lovelace',
+        passenger_phone_whatsapp: local,
+      },
     });
     expect(booked.statusCode, booked.body).toBe(200);
     const ref = booked.json<{ booking_reference: string }>().booking_reference;
@@ -103,13 +119,19 @@ describe('the front door', () => {
     const page = await phonePage('/');
     await page.fill('#reference', ` ${ref.toLowerCase()} `);
     await page.fill('#contact', local.replace(' ', ''));
-    await Promise.all([page.waitForURL(new RegExp(`/track/${ref}$`)), page.click('button:has-text("Find my booking")')]);
+    await Promise.all([
+      page.waitForURL(new RegExp(`/track/${ref}$`)),
+      page.click('button:has-text("Find my booking")'),
+    ]);
     expect(await page.textContent('main')).toContain(ref);
 
     await page.goto(`${base}/`);
     await page.fill('#reference', ref);
     await page.fill('#contact', '07400 199999');
-    const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('button:has-text("Find my booking")')]);
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.click('button:has-text("Find my booking")'),
+    ]);
     expect(res.status()).toBe(404);
     expect(await page.textContent('#find-error')).toContain('No booking with that reference');
     await page.context().close();

@@ -38,7 +38,7 @@ describe('job cards for a booking nobody takes', () => {
     // Truro: far from every other test's drivers.
     // A phone of its own (createDriver draws from the wide test range): the week's texts are
     // counted by phone, across every file sharing the database.
-    const d = await createDriver(stack.sql, { lat: 50.2632, lon: -5.0510, homeArea: 'national-default' });
+    const d = await createDriver(stack.sql, { lat: 50.2632, lon: -5.051, homeArea: 'national-default' });
     created.push(d);
     const res = await stack.app.inject({
       method: 'POST',
@@ -61,16 +61,25 @@ describe('job cards for a booking nobody takes', () => {
     // Each runs out when the clock moves, once the booking waits on it (its timer is set in the
     // same workflow task as the status 'offered').
     for (let round = 1; round <= 3; round++) {
-      await eventually(async () => {
-        const s = await booking.query(bookingStateQuery);
-        return s.status === 'offered' && s.offer?.driverId === d.id && s.offer.round === round ? true : undefined;
-      }, 30_000, `round ${round}'s offer to the driver`);
+      await eventually(
+        async () => {
+          const s = await booking.query(bookingStateQuery);
+          return s.status === 'offered' && s.offer?.driverId === d.id && s.offer.round === round ? true : undefined;
+        },
+        30_000,
+        `round ${round}'s offer to the driver`,
+      );
       await temporal.sleep(OFFER_TIMEOUT_SECONDS * 1000);
     }
-    await eventually(async () => {
-      const offers = await stack.sql`select 1 from offers where booking_ref = ${ref} and driver_id = ${d.id} and status <> 'offered'`;
-      return offers.length >= 3 ? true : undefined;
-    }, 30_000, 'three offers to the driver');
+    await eventually(
+      async () => {
+        const offers =
+          await stack.sql`select 1 from offers where booking_ref = ${ref} and driver_id = ${d.id} and status <> 'offered'`;
+        return offers.length >= 3 ? true : undefined;
+      },
+      30_000,
+      'three offers to the driver',
+    );
     const cards = await stack.sql<{ channel: string }[]>`
       select channel from outbox where booking_ref = ${ref} and recipient = ${d.phone} and body like 'New job%' and sent_at is not null`;
     expect(cards.filter((c) => c.channel === 'sms')).toHaveLength(1);

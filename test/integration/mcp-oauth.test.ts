@@ -12,7 +12,13 @@ import { freePort } from '../../dev/free-port.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createStaff } from '../../src/auth/staff.js';
-import { CookieBrowser, signInAndAllow, startClientHost, startRoundRobinProxy, type ClientHost } from '../support/oauth.js';
+import {
+  CookieBrowser,
+  signInAndAllow,
+  startClientHost,
+  startRoundRobinProxy,
+  type ClientHost,
+} from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -29,11 +35,22 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   resource = `${base}/mcp`;
   stack = await startStack(
-    { PUBLIC_BASE_URL: base, OAUTH_RATE_LIMIT_PER_MINUTE: '1000', SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: '1000', MCP_ALLOWED_ORIGINS: 'http://localhost:6274' },
+    {
+      PUBLIC_BASE_URL: base,
+      OAUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: '1000',
+      MCP_ALLOWED_ORIGINS: 'http://localhost:6274',
+    },
     { oauthFetch: host.fetch },
   );
   // A second API process on the same database and Temporal, as production runs two or more.
-  replica = await buildApp({ config: stack.config, sql: stack.sql, temporal: stack.client, logger: false, oauthFetch: host.fetch });
+  replica = await buildApp({
+    config: stack.config,
+    sql: stack.sql,
+    temporal: stack.client,
+    logger: false,
+    oauthFetch: host.fetch,
+  });
   const [a, b] = [await freePort(), await freePort()];
   await stack.app.listen({ port: a, host: '127.0.0.1' });
   await replica.listen({ port: b, host: '127.0.0.1' });
@@ -58,14 +75,23 @@ function initialize(token?: string) {
       accept: 'application/json, text/event-stream',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    }),
   });
 }
 
 function callTool(token: string, name: string, args: Record<string, unknown>) {
   return fetch(resource, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } }),
   });
 }
@@ -76,7 +102,10 @@ async function discover(): Promise<oauth.AuthorizationServer> {
   const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge.headers.get('www-authenticate') ?? '')?.[1];
   const prm = (await (await fetch(metadataUrl!)).json()) as { authorization_servers: string[] };
   const issuer = new URL(prm.authorization_servers[0]!);
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  return oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
 }
 
 function metadataClient(name: string, extra: Record<string, unknown> = {}): oauth.Client {
@@ -93,7 +122,11 @@ function metadataClient(name: string, extra: Record<string, unknown> = {}): oaut
   return { client_id: clientId, token_endpoint_auth_method: 'none' };
 }
 
-async function authorizationUrl(as: oauth.AuthorizationServer, client: oauth.Client, o: { scope?: string; verifier: string; state: string; params?: Record<string, string> }) {
+async function authorizationUrl(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  o: { scope?: string; verifier: string; state: string; params?: Record<string, string> },
+) {
   const url = new URL(as.authorization_endpoint!);
   url.search = new URLSearchParams({
     client_id: client.client_id,
@@ -122,10 +155,18 @@ async function authorize(o: { scope?: string; phone?: string; name?: string } = 
     redirectUri: host.redirectUri,
   });
   const params = oauth.validateAuthResponse(as, client, callback, state);
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, host.redirectUri, verifier, {
-    additionalParameters: { resource },
-    ...insecure,
-  });
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    params,
+    host.redirectUri,
+    verifier,
+    {
+      additionalParameters: { resource },
+      ...insecure,
+    },
+  );
   const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
   return { as, client, tokens, callback };
 }
@@ -139,7 +180,12 @@ describe('discovery', () => {
     expect(header).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     expect(header).toContain('scope="taxi:quote taxi:book"');
     const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
-    expect(prm).toMatchObject({ resource, authorization_servers: [base], scopes_supported: ['taxi:quote', 'taxi:book'], bearer_methods_supported: ['header'] });
+    expect(prm).toMatchObject({
+      resource,
+      authorization_servers: [base],
+      scopes_supported: ['taxi:quote', 'taxi:book'],
+      bearer_methods_supported: ['header'],
+    });
   });
 
   it('publishes RFC 8414 metadata whose issuer matches, with PKCE S256, CIMD, registration and iss', async () => {
@@ -170,7 +216,9 @@ describe('the authorization code flow', () => {
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
     const res = await initialize(tokens.access_token);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe('direct-taxi');
+    expect(((await res.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe(
+      'direct-taxi',
+    );
     // Both processes took part: sessions, interactions, codes and keys are shared.
     expect(proxy.served.every((n) => n > 3)).toBe(true);
   });
@@ -182,7 +230,10 @@ describe('the authorization code flow', () => {
     const refreshed = await oauth.processRefreshTokenResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first, { additionalParameters: { resource }, ...insecure }),
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first, {
+        additionalParameters: { resource },
+        ...insecure,
+      }),
     );
     expect(refreshed.refresh_token).toBeTruthy();
     expect(refreshed.refresh_token).not.toBe(first);
@@ -190,7 +241,14 @@ describe('the authorization code flow', () => {
     expect((await initialize(refreshed.access_token)).status).toBe(200);
     // Reusing a rotated refresh token is refused (and revokes the grant).
     await expect(
-      oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first, { additionalParameters: { resource }, ...insecure })),
+      oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first, {
+          additionalParameters: { resource },
+          ...insecure,
+        }),
+      ),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -199,7 +257,13 @@ describe('the authorization code flow', () => {
     const registered = await oauth.processDynamicClientRegistrationResponse(
       await oauth.dynamicClientRegistrationRequest(
         as,
-        { redirect_uris: [host.redirectUri], client_name: 'Old Desktop Assistant', token_endpoint_auth_method: 'none', application_type: 'native', grant_types: ['authorization_code', 'refresh_token'] },
+        {
+          redirect_uris: [host.redirectUri],
+          client_name: 'Old Desktop Assistant',
+          token_endpoint_auth_method: 'none',
+          application_type: 'native',
+          grant_types: ['authorization_code', 'refresh_token'],
+        },
         insecure,
       ),
     );
@@ -216,7 +280,10 @@ describe('the authorization code flow', () => {
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, host.redirectUri, verifier, { additionalParameters: { resource }, ...insecure }),
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, host.redirectUri, verifier, {
+        additionalParameters: { resource },
+        ...insecure,
+      }),
     );
     expect(decodeJwt(tokens.access_token).aud).toBe(resource);
   });
@@ -226,7 +293,9 @@ describe('refusals', () => {
   async function errorOf(params: Record<string, string>, clientName = `refused-${randomUUID().slice(0, 8)}`) {
     const as = await discover();
     const client = metadataClient(clientName);
-    const url = new URL(await authorizationUrl(as, client, { verifier: oauth.generateRandomCodeVerifier(), state: 'xyz' }));
+    const url = new URL(
+      await authorizationUrl(as, client, { verifier: oauth.generateRandomCodeVerifier(), state: 'xyz' }),
+    );
     for (const [k, v] of Object.entries(params)) {
       if (v === '') url.searchParams.delete(k);
       else url.searchParams.set(k, v);
@@ -235,7 +304,12 @@ describe('refusals', () => {
     const location = res.headers.get('location');
     if (location?.startsWith(host.redirectUri)) {
       const back = new URL(location);
-      return { status: res.status, redirected: true, error: back.searchParams.get('error'), iss: back.searchParams.get('iss') };
+      return {
+        status: res.status,
+        redirected: true,
+        error: back.searchParams.get('error'),
+        iss: back.searchParams.get('iss'),
+      };
     }
     return { status: res.status, redirected: false, error: null, body: await res.text(), iss: null };
   }
@@ -266,7 +340,9 @@ describe('refusals', () => {
     const as = await discover();
     const name = `bad-redirect-${randomUUID().slice(0, 8)}`;
     const client = metadataClient(name, { redirect_uris: ['http://assistant.example/callback'] });
-    const url = new URL(await authorizationUrl(as, client, { verifier: oauth.generateRandomCodeVerifier(), state: 's' }));
+    const url = new URL(
+      await authorizationUrl(as, client, { verifier: oauth.generateRandomCodeVerifier(), state: 's' }),
+    );
     url.searchParams.set('redirect_uri', 'http://assistant.example/callback');
     const res = await new CookieBrowser().request(url.toString());
     expect(res.status).toBe(400);
@@ -280,7 +356,11 @@ describe('refusals', () => {
       [{ redirect_uris: ['http://assistant.example/cb'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['cursor://anysphere/cb'], application_type: 'native' }, 'invalid_redirect_uri'],
     ] as const) {
-      const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+      const res = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(metadata),
+      });
       expect(res.status, JSON.stringify(metadata)).toBe(400);
       expect(((await res.json()) as { error: string }).error).toBe(error);
     }
@@ -316,7 +396,9 @@ describe('refusals', () => {
     // The finding: a token kept working for up to its 10 minutes after the grant was revoked.
     const { as, client, tokens } = await authorize();
     expect((await initialize(tokens.access_token)).status).toBe(200);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
     const revoked = await initialize(tokens.access_token);
     expect(revoked.status).toBe(401);
     expect(revoked.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -340,7 +422,13 @@ describe('refusals', () => {
       oauth.processRefreshTokenResponse(
         signedIn.as,
         signedIn.client,
-        await oauth.refreshTokenGrantRequest(signedIn.as, signedIn.client, oauth.None(), signedIn.tokens.refresh_token!, { additionalParameters: { resource }, ...insecure }),
+        await oauth.refreshTokenGrantRequest(
+          signedIn.as,
+          signedIn.client,
+          oauth.None(),
+          signedIn.tokens.refresh_token!,
+          { additionalParameters: { resource }, ...insecure },
+        ),
       ),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
@@ -359,19 +447,32 @@ describe('refusals', () => {
   it('answers start_booking with 403 insufficient_scope for a token without taxi:book, and still prices', async () => {
     const { tokens } = await authorize({ scope: 'taxi:quote' });
     expect(decodeJwt(tokens.access_token).scope).toBe('taxi:quote');
-    const booking = await callTool(tokens.access_token, 'start_booking', { pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport', passenger_name: 'Ada' });
+    const booking = await callTool(tokens.access_token, 'start_booking', {
+      pickup: 'Manchester Piccadilly',
+      dropoff: 'Manchester Airport',
+      passenger_name: 'Ada',
+    });
     expect(booking.status).toBe(403);
     const header = booking.headers.get('www-authenticate') ?? '';
     expect(header).toContain('error="insufficient_scope"');
     expect(header).toContain('scope="taxi:book"');
     expect(header).toContain('resource_metadata=');
-    const fare = await callTool(tokens.access_token, 'estimate_fare', { pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport' });
+    const fare = await callTool(tokens.access_token, 'estimate_fare', {
+      pickup: 'Manchester Piccadilly',
+      dropoff: 'Manchester Airport',
+    });
     expect(fare.status).toBe(200);
-    expect(((await fare.json()) as { result: { structuredContent: { currency: string } } }).result.structuredContent.currency).toBe('GBP');
+    expect(
+      ((await fare.json()) as { result: { structuredContent: { currency: string } } }).result.structuredContent
+        .currency,
+    ).toBe('GBP');
   });
 
   it('answers the browser origins it allows with CORS, the challenge readable by their scripts', async () => {
-    const preflight = await fetch(resource, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(resource, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
@@ -385,19 +486,31 @@ describe('refusals', () => {
     const { tokens } = await authorize();
     const listed = await fetch(resource, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}`, origin: 'http://localhost:6274' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${tokens.access_token}`,
+        origin: 'http://localhost:6274',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(listed.status).toBe(200);
     expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
-    expect((await fetch(resource, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await fetch(resource, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } })).status).toBe(
+      403,
+    );
   });
 
   it('refuses requests from a browser origin it does not know', async () => {
     const { tokens } = await authorize();
     const res = await fetch(resource, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}`, origin: 'https://evil.example' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${tokens.access_token}`,
+        origin: 'https://evil.example',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(403);

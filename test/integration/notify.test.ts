@@ -38,7 +38,13 @@ const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'test-auth-token-never-logged';
 
 function twilioOptions(): TwilioTransportOptions {
-  return { accountSid: SID, authToken: TOKEN, smsFrom: '+447400123456', whatsappFrom: '+447400654321', baseUrl: twilio.url };
+  return {
+    accountSid: SID,
+    authToken: TOKEN,
+    smsFrom: '+447400123456',
+    whatsappFrom: '+447400654321',
+    baseUrl: twilio.url,
+  };
 }
 
 function message(overrides: Partial<OutboundMessage> = {}): OutboundMessage {
@@ -53,7 +59,16 @@ function message(overrides: Partial<OutboundMessage> = {}): OutboundMessage {
 }
 
 async function outboxRows(key: string) {
-  return sql<{ provider: string; provider_message_id: string | null; sent_at: Date | null; recipient: string; channel: string; body: string }[]>`
+  return sql<
+    {
+      provider: string;
+      provider_message_id: string | null;
+      sent_at: Date | null;
+      recipient: string;
+      channel: string;
+      body: string;
+    }[]
+  >`
     select provider, provider_message_id, sent_at, recipient, channel, body from outbox where idempotency_key = ${key}`;
 }
 
@@ -71,12 +86,25 @@ describe('OutboxNotifier', () => {
     const notifier = new OutboxNotifier({ sql });
     const msg = message({ channel: 'email', to: 'passenger@example.com', subject: 'Your booking DT-1234' });
 
-    await expect(notifier.send(msg)).resolves.toEqual({ provider: 'outbox', providerMessageId: null, duplicate: false });
-    await expect(notifier.send({ ...msg, body: 'changed on retry' })).resolves.toEqual({ provider: 'outbox', providerMessageId: null, duplicate: true });
+    await expect(notifier.send(msg)).resolves.toEqual({
+      provider: 'outbox',
+      providerMessageId: null,
+      duplicate: false,
+    });
+    await expect(notifier.send({ ...msg, body: 'changed on retry' })).resolves.toEqual({
+      provider: 'outbox',
+      providerMessageId: null,
+      duplicate: true,
+    });
 
     const rows = await outboxRows(msg.idempotencyKey);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ provider: 'outbox', channel: 'email', recipient: 'passenger@example.com', body: msg.body });
+    expect(rows[0]).toMatchObject({
+      provider: 'outbox',
+      channel: 'email',
+      recipient: 'passenger@example.com',
+      body: msg.body,
+    });
     expect(rows[0]!.sent_at).toBeInstanceOf(Date);
   });
 
@@ -92,8 +120,16 @@ describe('DeliveringNotifier with TwilioTransport', () => {
     const msg = message();
     const before = twilio.requests.length;
 
-    await expect(notifier.send(msg)).resolves.toEqual({ provider: 'twilio', providerMessageId: 'SM_first', duplicate: false });
-    await expect(notifier.send(msg)).resolves.toEqual({ provider: 'twilio', providerMessageId: 'SM_first', duplicate: true });
+    await expect(notifier.send(msg)).resolves.toEqual({
+      provider: 'twilio',
+      providerMessageId: 'SM_first',
+      duplicate: false,
+    });
+    await expect(notifier.send(msg)).resolves.toEqual({
+      provider: 'twilio',
+      providerMessageId: 'SM_first',
+      duplicate: true,
+    });
 
     const received = twilio.requests.slice(before);
     expect(received).toHaveLength(1);
@@ -116,7 +152,9 @@ describe('DeliveringNotifier with TwilioTransport', () => {
 
     await notifier.send(message({ channel: 'whatsapp' }));
 
-    expect(twilio.requests.slice(before).map((r) => [r.form.To, r.form.From])).toEqual([['whatsapp:+447911123456', 'whatsapp:+447400654321']]);
+    expect(twilio.requests.slice(before).map((r) => [r.form.To, r.form.From])).toEqual([
+      ['whatsapp:+447911123456', 'whatsapp:+447400654321'],
+    ]);
   });
 
   it('delivers exactly once when concurrent attempts race on one key', async () => {
@@ -138,7 +176,12 @@ describe('DeliveringNotifier with TwilioTransport', () => {
   it('turns a 400 (invalid number) into a non-retryable error naming the Twilio code, leaving the row unsent', async () => {
     twilio.respond(() => ({
       status: 400,
-      body: { code: 21211, message: "The 'To' number +447911123456 is not a valid phone number.", more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 },
+      body: {
+        code: 21211,
+        message: "The 'To' number +447911123456 is not a valid phone number.",
+        more_info: 'https://www.twilio.com/docs/errors/21211',
+        status: 400,
+      },
     }));
     const notifier = new DeliveringNotifier({ sql, transport: new TwilioTransport(twilioOptions()) });
     const msg = message();
@@ -164,7 +207,11 @@ describe('DeliveringNotifier with TwilioTransport', () => {
     expect(err.status).toBe(503);
 
     twilio.respond(() => ({ status: 201, body: { sid: 'SM_after_retry' } }));
-    await expect(notifier.send(msg)).resolves.toEqual({ provider: 'twilio', providerMessageId: 'SM_after_retry', duplicate: false });
+    await expect(notifier.send(msg)).resolves.toEqual({
+      provider: 'twilio',
+      providerMessageId: 'SM_after_retry',
+      duplicate: false,
+    });
     const [row] = await outboxRows(msg.idempotencyKey);
     expect(row).toMatchObject({ provider_message_id: 'SM_after_retry' });
     expect(row!.sent_at).toBeInstanceOf(Date);
@@ -213,13 +260,23 @@ describe('DeliveringNotifier with TwilioTransport', () => {
 });
 
 describe('DeliveringNotifier with SmtpTransport', () => {
-  const smtpOptions = () => ({ host: '127.0.0.1', port: smtp.port, secure: false, from: '"Direct Taxi" <bookings@direct-taxi.test>' });
+  const smtpOptions = () => ({
+    host: '127.0.0.1',
+    port: smtp.port,
+    secure: false,
+    from: '"Direct Taxi" <bookings@direct-taxi.test>',
+  });
 
   it('sends a plain-text email through the relay once per key', async () => {
     smtp.rcptReply = '250 2.1.5 Ok';
     const transport = new SmtpTransport(smtpOptions());
     const notifier = new DeliveringNotifier({ sql, transport });
-    const msg = message({ channel: 'email', to: 'passenger@example.com', subject: 'Confirm your booking DT-1234', body: 'Open https://example.test/b/1 to confirm.' });
+    const msg = message({
+      channel: 'email',
+      to: 'passenger@example.com',
+      subject: 'Confirm your booking DT-1234',
+      body: 'Open https://example.test/b/1 to confirm.',
+    });
     const before = smtp.messages.length;
 
     const first = await notifier.send(msg);
@@ -256,12 +313,19 @@ describe('DeliveringNotifier with SmtpTransport', () => {
 
 describe('createNotifier live', () => {
   it('refuses to start without settings for every channel, naming what is missing', () => {
-    expect(() => createNotifier({ sql, kind: 'live', twilio: twilioOptions() })).toThrow(/email \(SMTP\) needs host, port, from/);
-    expect(() => createNotifier({ sql, kind: 'live', smtp: { host: 'h', port: 25, secure: false, from: 'a@b.test' } })).toThrow(
-      /sms and whatsapp \(Twilio\) needs accountSid/,
+    expect(() => createNotifier({ sql, kind: 'live', twilio: twilioOptions() })).toThrow(
+      /email \(SMTP\) needs host, port, from/,
     );
     expect(() =>
-      createNotifier({ sql, kind: 'live', twilio: { ...twilioOptions(), whatsappFrom: '' }, smtp: { host: 'h', port: 25, secure: false, from: 'a@b.test' } }),
+      createNotifier({ sql, kind: 'live', smtp: { host: 'h', port: 25, secure: false, from: 'a@b.test' } }),
+    ).toThrow(/sms and whatsapp \(Twilio\) needs accountSid/);
+    expect(() =>
+      createNotifier({
+        sql,
+        kind: 'live',
+        twilio: { ...twilioOptions(), whatsappFrom: '' },
+        smtp: { host: 'h', port: 25, secure: false, from: 'a@b.test' },
+      }),
     ).toThrow(/needs whatsappFrom/);
   });
 
@@ -289,7 +353,10 @@ describe('createNotifier live', () => {
 
 // --- local fakes ---
 
-interface FakeReply { status: number; body: unknown }
+interface FakeReply {
+  status: number;
+  body: unknown;
+}
 interface FakeTwilio {
   url: string;
   requests: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; form: Record<string, string> }>;

@@ -17,93 +17,168 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await takeDriversOffline(stack.sql, created.splice(0));
-  await Promise.all(refs.splice(0).map((ref) => stack.client.workflow.getHandle(bookingWorkflowId(ref)).terminate('test done').catch(() => {})));
+  await Promise.all(
+    refs.splice(0).map((ref) =>
+      stack.client.workflow
+        .getHandle(bookingWorkflowId(ref))
+        .terminate('test done')
+        .catch(() => {}),
+    ),
+  );
 });
 afterAll(async () => stack?.close());
 
-const link = (offerId: string) => `/driver/jobs/${encodeURIComponent(offerId)}?t=${jobLinkToken(stack.config.JOB_LINK_SECRET, offerId)}`;
+const link = (offerId: string) =>
+  `/driver/jobs/${encodeURIComponent(offerId)}?t=${jobLinkToken(stack.config.JOB_LINK_SECRET, offerId)}`;
 const respond = (offerId: string, decision: 'accept' | 'decline') =>
-  stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(offerId)}/respond`, payload: { decision, token: jobLinkToken(stack.config.JOB_LINK_SECRET, offerId) } });
+  stack.app.inject({
+    method: 'POST',
+    url: `/api/driver/offers/${encodeURIComponent(offerId)}/respond`,
+    payload: { decision, token: jobLinkToken(stack.config.JOB_LINK_SECRET, offerId) },
+  });
 
 describe('offer policy', () => {
   it('offers two drivers at once, texts only the first, tells the booking a card was opened, and gives the job to the first to accept', async () => {
     // Kirkwall, Orkney: no other test's driver within any tier's reach.
     const near = await createDriver(stack.sql, { lat: 58.9815, lon: -2.9612, homeArea: 'national-default' });
-    const next = await createDriver(stack.sql, { lat: 58.9850, lon: -2.9560, homeArea: 'national-default' });
+    const next = await createDriver(stack.sql, { lat: 58.985, lon: -2.956, homeArea: 'national-default' });
     created.push(near, next);
     const res = await stack.app.inject({
       method: 'POST',
       url: '/api/public/bookings/instant',
       remoteAddress: '10.66.0.33',
-      payload: { pickup_address: 'Kirkwall', dropoff_address: 'Kirkwall Orkney Ferry Terminal', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123433' },
+      payload: {
+        pickup_address: 'Kirkwall',
+        dropoff_address: 'Kirkwall Orkney Ferry Terminal',
+        passenger_name: 'Ada Lovelace',
+        passenger_phone_whatsapp: '+447400123433',
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const ref = res.json<{ booking_reference: string }>().booking_reference;
     refs.push(ref);
     const booking = stack.client.workflow.getHandle(bookingWorkflowId(ref));
 
-    const group = await eventually(async () => {
-      const s = await booking.query(bookingStateQuery);
-      return s.group?.length === 2 ? s.group : undefined;
-    }, 30_000, 'both cards out');
+    const group = await eventually(
+      async () => {
+        const s = await booking.query(bookingStateQuery);
+        return s.group?.length === 2 ? s.group : undefined;
+      },
+      30_000,
+      'both cards out',
+    );
     expect(group.map((o) => o.driverId)).toEqual([near.id, next.id]);
     const [nearOffer, nextOffer] = group.map((o) => o.offerId) as [string, string];
-    const cards = await eventually(async () => {
-      const rows = await stack.sql<{ recipient: string; channel: string }[]>`
+    const cards = await eventually(
+      async () => {
+        const rows = await stack.sql<{ recipient: string; channel: string }[]>`
         select recipient, channel from outbox where booking_ref = ${ref} and body like 'New job%' order by recipient, channel`;
-      return rows.length === 3 ? rows : undefined;
-    }, 30_000, 'three job card messages');
+        return rows.length === 3 ? rows : undefined;
+      },
+      30_000,
+      'three job card messages',
+    );
     expect(cards.filter((c) => c.channel === 'sms').map((c) => c.recipient)).toEqual([near.phone]);
-    expect(cards.filter((c) => c.channel === 'whatsapp').map((c) => c.recipient).sort()).toEqual([near.phone, next.phone].sort());
+    expect(
+      cards
+        .filter((c) => c.channel === 'whatsapp')
+        .map((c) => c.recipient)
+        .sort(),
+    ).toEqual([near.phone, next.phone].sort());
 
     // The second driver opens their card: the booking hears it (the card now has its full window).
     expect((await stack.app.inject({ method: 'GET', url: link(nextOffer) })).statusCode).toBe(200);
-    await eventually(async () => ((await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === nextOffer)?.seen ? true : undefined), 30_000, 'the card seen');
+    await eventually(
+      async () =>
+        (await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === nextOffer)?.seen ? true : undefined,
+      30_000,
+      'the card seen',
+    );
 
     const won = await respond(nextOffer, 'accept');
     expect(won.statusCode, won.body).toBe(200);
     const lost = await respond(nearOffer, 'accept');
     expect(lost.statusCode, lost.body).toBe(409);
     expect(lost.json<{ code: string }>().code).toBe('job_taken');
-    const rows = await stack.sql<{ id: string; status: string }[]>`select id, status from offers where booking_ref = ${ref} order by id`;
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [nearOffer]: 'withdrawn', [nextOffer]: 'accepted' });
+    const rows = await stack.sql<
+      { id: string; status: string }[]
+    >`select id, status from offers where booking_ref = ${ref} order by id`;
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+      [nearOffer]: 'withdrawn',
+      [nextOffer]: 'accepted',
+    });
     const [b] = await stack.sql<{ driver_id: string }[]>`select driver_id from bookings where ref = ${ref}`;
     expect(b?.driver_id).toBe(next.id);
 
     // The loser is told by WhatsApp, never SMS, and their card's page says so.
-    const told = await eventually(async () => {
-      const r = await stack.sql<{ channel: string }[]>`select channel from outbox where booking_ref = ${ref} and recipient = ${near.phone} and body like '%taken by another driver%'`;
-      return r.length > 0 ? r : undefined;
-    }, 30_000, 'the other driver told');
+    const told = await eventually(
+      async () => {
+        const r = await stack.sql<
+          { channel: string }[]
+        >`select channel from outbox where booking_ref = ${ref} and recipient = ${near.phone} and body like '%taken by another driver%'`;
+        return r.length > 0 ? r : undefined;
+      },
+      30_000,
+      'the other driver told',
+    );
     expect(told.map((t) => t.channel)).toEqual(['whatsapp']);
-    expect((await stack.app.inject({ method: 'GET', url: link(nearOffer) })).body).toContain('Another driver took this job.');
+    expect((await stack.app.inject({ method: 'GET', url: link(nearOffer) })).body).toContain(
+      'Another driver took this job.',
+    );
   });
 
   it('counts a card the driver app shows on screen as opened, so a driver answering from the app keeps its full window', async () => {
     // Lerwick, Shetland: nobody else's driver is near.
-    const d = await createDriver(stack.sql, { lat: 60.1546, lon: -1.1494, homeArea: 'national-default', phone: testMobile() });
+    const d = await createDriver(stack.sql, {
+      lat: 60.1546,
+      lon: -1.1494,
+      homeArea: 'national-default',
+      phone: testMobile(),
+    });
     created.push(d);
-    const post = (url: string, payload: object) => stack.app.inject({ method: 'POST', url, payload, remoteAddress: '10.66.0.34' });
+    const post = (url: string, payload: object) =>
+      stack.app.inject({ method: 'POST', url, payload, remoteAddress: '10.66.0.34' });
     const token = await signInDriver(stack.app, stack.sql, d.phone, '10.66.0.34');
 
     const res = await post('/api/public/bookings/instant', {
-      pickup_address: 'Lerwick', dropoff_address: 'Sumburgh Airport', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123434',
+      pickup_address: 'Lerwick',
+      dropoff_address: 'Sumburgh Airport',
+      passenger_name: 'Ada Lovelace',
+      passenger_phone_whatsapp: '+447400123434',
     });
     expect(res.statusCode, res.body).toBe(200);
     const ref = res.json<{ booking_reference: string }>().booking_reference;
     refs.push(ref);
     const booking = stack.client.workflow.getHandle(bookingWorkflowId(ref));
-    const [card] = await eventually(async () => {
-      const s = await booking.query(bookingStateQuery);
-      return s.group?.length === 1 ? s.group : undefined;
-    }, 30_000, 'the card out');
+    const [card] = await eventually(
+      async () => {
+        const s = await booking.query(bookingStateQuery);
+        return s.group?.length === 1 ? s.group : undefined;
+      },
+      30_000,
+      'the card out',
+    );
     expect(card!.seen).toBeFalsy();
 
     // The app's feed shows the card: the booking hears it was seen, as from the card's own page.
-    const feed = await stack.app.inject({ method: 'GET', url: '/api/public/v1/jobs', remoteAddress: '10.66.0.34', headers: { authorization: `Bearer ${token}` } });
+    const feed = await stack.app.inject({
+      method: 'GET',
+      url: '/api/public/v1/jobs',
+      remoteAddress: '10.66.0.34',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(feed.statusCode, feed.body).toBe(200);
-    expect(feed.json<{ jobs: { offer_id: string; offer: string }[] }>().jobs).toEqual([expect.objectContaining({ offer_id: card!.offerId, offer: 'offered' })]);
-    await eventually(async () => ((await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === card!.offerId)?.seen ? true : undefined), 30_000, 'the card seen in the app');
+    expect(feed.json<{ jobs: { offer_id: string; offer: string }[] }>().jobs).toEqual([
+      expect.objectContaining({ offer_id: card!.offerId, offer: 'offered' }),
+    ]);
+    await eventually(
+      async () =>
+        (await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === card!.offerId)?.seen
+          ? true
+          : undefined,
+      30_000,
+      'the card seen in the app',
+    );
 
     // The booking hears of it once, not on every 5-s poll nor on a look at the card's page. A card
     // under SEEN_SETTLE_SECONDS old is told but not marked (its booking may not hold it yet), so
@@ -111,12 +186,24 @@ describe('offer policy', () => {
     const [first] = await stack.sql<{ seen_at: Date | null }[]>`select seen_at from offers where id = ${card!.offerId}`;
     await stack.sql`update offers set offered_at = offered_at - interval '1 minute' where id = ${card!.offerId}`;
     for (let i = 0; i < 3; i++) {
-      expect((await stack.app.inject({ method: 'GET', url: '/api/public/v1/jobs', remoteAddress: '10.66.0.34', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+      expect(
+        (
+          await stack.app.inject({
+            method: 'GET',
+            url: '/api/public/v1/jobs',
+            remoteAddress: '10.66.0.34',
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).statusCode,
+      ).toBe(200);
     }
     expect((await stack.app.inject({ method: 'GET', url: link(card!.offerId) })).statusCode).toBe(200);
     const [seen] = await stack.sql<{ seen_at: Date | null }[]>`select seen_at from offers where id = ${card!.offerId}`;
     expect(seen?.seen_at).toBeInstanceOf(Date);
-    const told = (await booking.fetchHistory()).events?.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'offerSeen') ?? [];
+    const told =
+      (await booking.fetchHistory()).events?.filter(
+        (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'offerSeen',
+      ) ?? [];
     expect(told.length).toBe(first?.seen_at ? 1 : 2);
   });
 });

@@ -12,11 +12,25 @@ import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret, updatePartner } from '../../src/partners/store.js';
 import { PartnerJobSchema } from '../../src/schemas/partner-job.js';
 import { seriousA11yProblems } from '../support/axe.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type TestDriver,
+} from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 let stack: TestStack;
 let base: string;
@@ -36,16 +50,41 @@ const soon = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOS
 
 async function newOperator(opts: { approved?: boolean; dailyJobLimit?: number } = {}) {
   const id = `opr-${randomUUID().slice(0, 8)}`;
-  const operator = await createPartner(stack.sql, { id, name: `Cabs ${id}`, kind: 'operator', liveIntakeApproved: opts.approved ?? true, ...(opts.dailyJobLimit ? { dailyJobLimit: opts.dailyJobLimit } : {}) });
+  const operator = await createPartner(stack.sql, {
+    id,
+    name: `Cabs ${id}`,
+    kind: 'operator',
+    liveIntakeApproved: opts.approved ?? true,
+    ...(opts.dailyJobLimit ? { dailyJobLimit: opts.dailyJobLimit } : {}),
+  });
   const { key } = await createApiKey(stack.sql, { name: id, partnerId: id });
   const secret = await issueSigningSecret(stack.sql, stack.config.PARTNER_SECRETS_KEY, id);
   return { id, key, secret, fleetId: operator.fleetId! };
 }
-const job = (jobRef: string, extra: object = {}) => ({ jobRef, pickup: 'Morpeth station', dropoff: 'Morpeth', pickupTime: soon(2), passengerName: 'Grace Hopper', ...extra });
+const job = (jobRef: string, extra: object = {}) => ({
+  jobRef,
+  pickup: 'Morpeth station',
+  dropoff: 'Morpeth',
+  pickupTime: soon(2),
+  passengerName: 'Grace Hopper',
+  ...extra,
+});
 const send = (key: string, payload: unknown) =>
-  stack.app.inject({ method: 'POST', url: '/api/public/v1/operator/jobs', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: JSON.stringify(payload), remoteAddress: ip() });
+  stack.app.inject({
+    method: 'POST',
+    url: '/api/public/v1/operator/jobs',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+    remoteAddress: ip(),
+  });
 const api = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-  stack.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}), remoteAddress: ip() });
+  stack.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${key}` },
+    ...(payload ? { payload } : {}),
+    remoteAddress: ip(),
+  });
 
 describe('the operator bridge', () => {
   it('publishes a guide generated from the intake schema, whose example the live endpoint accepts', async () => {
@@ -78,8 +117,19 @@ describe('the operator bridge', () => {
     // {"jobs": [...]} is the bridge's third shape; signed deliveries name the operator in x-operator.
     const body = JSON.stringify({ jobs: [job('R-1', { pickupTime: soon(600) })] });
     const signed = await stack.app.inject({
-      method: 'POST', url: '/api/public/v1/operator/jobs', payload: body, remoteAddress: ip(),
-      headers: { 'content-type': 'application/json', 'x-operator': op.id, 'x-signature': signPartnerRequest(op.secret, Math.floor(Date.now() / 1000), { method: 'POST', target: '/api/public/v1/operator/jobs', body }) },
+      method: 'POST',
+      url: '/api/public/v1/operator/jobs',
+      payload: body,
+      remoteAddress: ip(),
+      headers: {
+        'content-type': 'application/json',
+        'x-operator': op.id,
+        'x-signature': signPartnerRequest(op.secret, Math.floor(Date.now() / 1000), {
+          method: 'POST',
+          target: '/api/public/v1/operator/jobs',
+          body,
+        }),
+      },
     });
     expect(signed.statusCode).toBe(200);
     const over = await send(op.key, job('R-2'));
@@ -105,18 +155,30 @@ describe('the operator bridge', () => {
     expect(await stack.sql`select id from offers where booking_ref = ${ref}`).toEqual([]);
 
     // Only this operator sees and assigns it, and only to its own drivers.
-    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date(Date.now() + 2 * 60_000));
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(
+      new Date(Date.now() + 2 * 60_000),
+    );
     expect((await api(other.key, 'GET', `/api/operator/jobs?day=${day}`)).json().jobs).toEqual([]);
-    expect((await api(other.key, 'POST', `/api/operator/jobs/${ref}/assign`, { driverId: own.id })).statusCode).toBe(404);
-    expect((await api(op.key, 'POST', `/api/operator/jobs/${ref}/assign`, { driverId: central.id })).json().code).toBe('driver_not_in_fleet');
+    expect((await api(other.key, 'POST', `/api/operator/jobs/${ref}/assign`, { driverId: own.id })).statusCode).toBe(
+      404,
+    );
+    expect((await api(op.key, 'POST', `/api/operator/jobs/${ref}/assign`, { driverId: central.id })).json().code).toBe(
+      'driver_not_in_fleet',
+    );
     const listed = (await api(op.key, 'GET', `/api/operator/jobs?day=${day}`)).json();
     expect(listed.jobs.map((j: { ref: string; jobRef: string }) => [j.ref, j.jobRef])).toEqual([[ref, 'F-1']]);
-    expect((await api(op.key, 'GET', '/api/operator/drivers')).json().drivers.map((d: { id: string }) => d.id)).toEqual([own.id]);
+    expect((await api(op.key, 'GET', '/api/operator/drivers')).json().drivers.map((d: { id: string }) => d.id)).toEqual(
+      [own.id],
+    );
     // The dashboard's one request: the week's jobs on their London day, the fleet; another operator's is empty.
     const week = (await api(op.key, 'GET', '/api/operator/dashboard')).json();
     expect(week.jobs.map((j: { ref: string; day: string }) => [j.ref, j.day])).toEqual([[ref, day]]);
     expect(week.drivers.map((d: { id: string }) => d.id)).toEqual([own.id]);
-    expect((await api(other.key, 'GET', '/api/operator/dashboard')).json()).toMatchObject({ jobs: [], drivers: [], requests: [] });
+    expect((await api(other.key, 'GET', '/api/operator/dashboard')).json()).toMatchObject({
+      jobs: [],
+      drivers: [],
+      requests: [],
+    });
 
     const assigned = await api(op.key, 'POST', `/api/operator/jobs/${ref}/assign`, { driverId: own.id });
     expect(assigned.statusCode).toBe(200);
@@ -127,7 +189,9 @@ describe('the operator bridge', () => {
     expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
     await waitForStatus(stack.sql, ref, 'assigned');
     expect(await stack.sql`select driver_id from offers where booking_ref = ${ref}`).toEqual([{ driver_id: own.id }]);
-    expect(await stack.sql`select 1 from outbox where recipient = ${central.phone} and booking_ref = ${ref}`).toEqual([]);
+    expect(await stack.sql`select 1 from outbox where recipient = ${central.phone} and booking_ref = ${ref}`).toEqual(
+      [],
+    );
   });
 
   describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in headless Chromium', () => {
@@ -149,14 +213,19 @@ describe('the operator bridge', () => {
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) errors.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) errors.push(m.text());
+      });
       // Signs in and opens the pickup's day: the page opens on today (UK time), and late in the
       // evening a pickup 90 minutes ahead is tomorrow's.
       const signInOnPickupDay = async (p: typeof page) => {
         await p.fill('#key', op.key);
         await p.click('#key-form button[type=submit]');
         await expect.poll(async () => p.locator('#operator-name').textContent()).not.toBe('');
-        await p.fill('#day', new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date(pickupTime)));
+        await p.fill(
+          '#day',
+          new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date(pickupTime)),
+        );
       };
       await page.goto(`${base}/operator`);
       await signInOnPickupDay(page);
@@ -166,13 +235,17 @@ describe('the operator bridge', () => {
       await row.locator('select').selectOption(own.id);
       await row.locator('button').click();
       await page.waitForSelector('#message.ok');
-      await expect.poll(async () => page.locator(`tr[data-ref="${ref}"] .job-status`).textContent()).toContain('offered to Dana Fleet');
+      await expect
+        .poll(async () => page.locator(`tr[data-ref="${ref}"] .job-status`).textContent())
+        .toContain('offered to Dana Fleet');
       await waitForJobCard(stack.sql, own, ref);
       expect(errors).toEqual([]);
-      expect(await seriousA11yProblems(browser, `${base}/operator`, {
-        ready: `tr[data-ref="${ref}"]`,
-        before: signInOnPickupDay,
-      })).toEqual([]);
+      expect(
+        await seriousA11yProblems(browser, `${base}/operator`, {
+          ready: `tr[data-ref="${ref}"]`,
+          before: signInOnPickupDay,
+        }),
+      ).toEqual([]);
     });
   });
 });

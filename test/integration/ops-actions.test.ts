@@ -8,7 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { startBrowserStack } from '../support/browser-stack.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -45,21 +52,40 @@ async function book(phone: string): Promise<string> {
     method: 'POST',
     url: '/api/public/bookings/instant',
     remoteAddress: `10.124.1.${n % 250}`,
-    payload: { pickup_address: 'Alnmouth station', dropoff_address: 'Alnwick', passenger_name: 'Grace Darling', passenger_phone_whatsapp: phone },
+    payload: {
+      pickup_address: 'Alnmouth station',
+      dropoff_address: 'Alnwick',
+      passenger_name: 'Grace Darling',
+      passenger_phone_whatsapp: phone,
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ booking_reference: string }>().booking_reference;
 }
 
 const textsTo = (phone: string, ref: string) =>
-  stack.sql<{ key: string; body: string }[]>`select idempotency_key as key, body from outbox where recipient = ${phone} and booking_ref = ${ref} order by id`;
+  stack.sql<
+    { key: string; body: string }[]
+  >`select idempotency_key as key, body from outbox where recipient = ${phone} and booking_ref = ${ref} order by id`;
 const actionsOn = (ref: string) =>
-  stack.sql<{ action: string; reason: string }[]>`select action, reason from staff_actions where subject_kind = 'booking' and subject_id = ${ref} order by id`;
+  stack.sql<
+    { action: string; reason: string }[]
+  >`select action, reason from staff_actions where subject_kind = 'booking' and subject_id = ${ref} order by id`;
 
 describe('ops act on a live booking', () => {
   it('takes the job off the driver holding it and dispatches it again; then cancels it; everyone told, each action recorded once', async () => {
-    const first = await createDriver(stack.sql, { lat: 55.3926, lon: -1.6370, homeArea: 'national-default', name: 'Stuck Driver' });
-    const second = await createDriver(stack.sql, { lat: 55.4100, lon: -1.6500, homeArea: 'national-default', name: 'Next Driver' });
+    const first = await createDriver(stack.sql, {
+      lat: 55.3926,
+      lon: -1.637,
+      homeArea: 'national-default',
+      name: 'Stuck Driver',
+    });
+    const second = await createDriver(stack.sql, {
+      lat: 55.41,
+      lon: -1.65,
+      homeArea: 'national-default',
+      name: 'Next Driver',
+    });
     created.push(first, second);
     const phone = passengerPhone();
     const ref = await book(phone);
@@ -71,12 +97,24 @@ describe('ops act on a live booking', () => {
     expect((await ops('release', ref, { reason: 'not answering the phone' }, null)).statusCode).toBe(401);
     const released = await ops('release', ref, { reason: 'not answering the phone for 20 minutes' });
     expect(released.statusCode, released.body).toBe(200);
-    expect(released.json()).toEqual({ booking_reference: ref, released_driver_id: first.id, status: 'dispatching_again' });
+    expect(released.json()).toEqual({
+      booking_reference: ref,
+      released_driver_id: first.id,
+      status: 'dispatching_again',
+    });
 
     // The released driver is told not to go; the passenger that another driver is being found; the next driver is offered it.
-    const toFirst = await eventually(async () => (await textsTo(first.phone, ref)).find((m) => m.body.includes('withdrawn')), 15_000, 'the released driver told');
+    const toFirst = await eventually(
+      async () => (await textsTo(first.phone, ref)).find((m) => m.body.includes('withdrawn')),
+      15_000,
+      'the released driver told',
+    );
     expect(toFirst.body).toContain('Do not go to the pickup');
-    await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${first.id}`), 15_000, 'the passenger told');
+    await eventually(
+      async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${first.id}`),
+      15_000,
+      'the passenger told',
+    );
     const next = await waitForJobCard(stack.sql, second, ref);
     expect(next.offerId).toContain(second.id);
 
@@ -89,14 +127,27 @@ describe('ops act on a live booking', () => {
     const cancelled = await ops('cancel', ref, { reason: 'passenger rang: travelling by train instead' });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json().status).toBe('cancelled');
-    const toPassenger = await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `passenger-cancelled:${ref}`), 15_000, 'the passenger told of the cancel');
+    const toPassenger = await eventually(
+      async () => (await textsTo(phone, ref)).find((m) => m.key === `passenger-cancelled:${ref}`),
+      15_000,
+      'the passenger told of the cancel',
+    );
     expect(toPassenger.body).toContain('has been cancelled by Direct Taxi operations');
     expect(toPassenger.body).not.toContain('train');
     // The card still out is withdrawn: its link no longer takes the job.
-    await eventually(async () => ((await stack.sql`select status from offers where id = ${next.offerId}`)[0]?.status === 'withdrawn' ? true : undefined), 15_000, 'the open card withdrawn');
+    await eventually(
+      async () =>
+        (await stack.sql`select status from offers where id = ${next.offerId}`)[0]?.status === 'withdrawn'
+          ? true
+          : undefined,
+      15_000,
+      'the open card withdrawn',
+    );
     expect((await respond(stack.app, next, 'accept')).statusCode).toBeGreaterThanOrEqual(400);
     // Again: the same answer, recorded once.
-    expect((await ops('cancel', ref, { reason: 'passenger rang: travelling by train instead' })).json().status).toBe('cancelled');
+    expect((await ops('cancel', ref, { reason: 'passenger rang: travelling by train instead' })).json().status).toBe(
+      'cancelled',
+    );
     expect(await actionsOn(ref)).toEqual([
       { action: 'booking.release_driver', reason: 'not answering the phone for 20 minutes' },
       { action: 'booking.cancel', reason: 'passenger rang: travelling by train instead' },
@@ -111,7 +162,12 @@ describe('ops act on a live booking', () => {
   });
 
   it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, hands it to a named driver, changes its drop-off, then cancels it, each action in the story', async () => {
-    const stuck = await createDriver(stack.sql, { lat: 55.3926, lon: -1.6370, homeArea: 'national-default', name: 'Stuck Again' });
+    const stuck = await createDriver(stack.sql, {
+      lat: 55.3926,
+      lon: -1.637,
+      homeArea: 'national-default',
+      name: 'Stuck Again',
+    });
     created.push(stuck);
     const phone = passengerPhone();
     const ref = await book(phone);
@@ -135,13 +191,28 @@ describe('ops act on a live booking', () => {
     await page.fill('#act-release', 'driver not answering for 20 minutes');
     await page.click('button:has-text("Take the job off this driver")');
     await page.waitForSelector(`text=Released the driver of ${ref}.`);
-    await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${stuck.id}`), 15_000, 'the passenger told');
+    await eventually(
+      async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${stuck.id}`),
+      15_000,
+      'the passenger told',
+    );
 
     // Handed to a driver ops name, who rang in from Durham, beyond the cascade's reach: they alone get the card, and accept.
-    const named = await createDriver(stack.sql, { lat: 54.7761, lon: -1.5733, homeArea: 'national-default', tier: 'national', name: 'Named Driver' });
+    const named = await createDriver(stack.sql, {
+      lat: 54.7761,
+      lon: -1.5733,
+      homeArea: 'national-default',
+      tier: 'national',
+      name: 'Named Driver',
+    });
     created.push(named);
     // (The release is a signal: the story is looked at again once the driver is off the record.)
-    await eventually(async () => ((await stack.sql`select driver_id from bookings where ref = ${ref}`)[0]?.driver_id === null ? true : undefined), 15_000, 'the driver off the record');
+    await eventually(
+      async () =>
+        (await stack.sql`select driver_id from bookings where ref = ${ref}`)[0]?.driver_id === null ? true : undefined,
+      15_000,
+      'the driver off the record',
+    );
     // Opened afresh (the console keeps its place in the address, and the key for the tab).
     await page.goto(`${base}/ops/bookings?ref=${ref}`);
     await page.fill('#offer-driver', named.id);
@@ -153,7 +224,12 @@ describe('ops act on a live booking', () => {
     await waitForStatus(stack.sql, ref, 'assigned');
     expect((await stack.sql`select driver_id from bookings where ref = ${ref}`)[0]?.driver_id).toBe(named.id);
     // A driver holds it now: nobody else can be named until they are released.
-    const again = await stack.app.inject({ method: 'POST', url: `/api/ops/bookings/${ref}/offer`, payload: { driver_id: stuck.id, reason: 'try again' }, headers: { authorization: `Bearer ${staffKey}` } });
+    const again = await stack.app.inject({
+      method: 'POST',
+      url: `/api/ops/bookings/${ref}/offer`,
+      payload: { driver_id: stuck.id, reason: 'try again' },
+      headers: { authorization: `Bearer ${staffKey}` },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('already_assigned');
     await page.goto(`${base}/ops/bookings?ref=${ref}`);
@@ -166,10 +242,16 @@ describe('ops act on a live booking', () => {
     await page.fill('#amend-reason', 'passenger rang to change the destination');
     await page.click('button:has-text("Change the booking")');
     await page.waitForSelector(`text=Changed ${ref}.`);
-    const [after] = await stack.sql<{ fare_pence: number; dropoff_query: string }[]>`select fare_pence, dropoff_query from bookings where ref = ${ref}`;
+    const [after] = await stack.sql<
+      { fare_pence: number; dropoff_query: string }[]
+    >`select fare_pence, dropoff_query from bookings where ref = ${ref}`;
     expect(after!.dropoff_query).toBe('Morpeth station');
     expect(after!.fare_pence).toBeGreaterThan(before!.fare_pence);
-    const changed = await eventually(async () => (await textsTo(phone, ref)).find((m) => m.key.startsWith(`amended-by-ops:${ref}:`)), 15_000, 'the passenger told of the change');
+    const changed = await eventually(
+      async () => (await textsTo(phone, ref)).find((m) => m.key.startsWith(`amended-by-ops:${ref}:`)),
+      15_000,
+      'the passenger told of the change',
+    );
     expect(changed.body).toMatch(/changed by Direct Taxi operations: now .* to Morpeth/);
     expect(changed.body).toContain(`£${(after!.fare_pence / 100).toFixed(2)}`);
 
@@ -192,7 +274,11 @@ describe('ops act on a live booking', () => {
     // Closed: nothing more to act on.
     expect(await page.locator('text=Act on this booking').count()).toBe(0);
     expect(
-      await seriousA11yProblems(browser, `${base}/ops/bookings?ref=${ref}`, { context: { viewport: DESKTOP_VIEWPORT }, before: signIn, ready: '#story:not([hidden])' }),
+      await seriousA11yProblems(browser, `${base}/ops/bookings?ref=${ref}`, {
+        context: { viewport: DESKTOP_VIEWPORT },
+        before: signIn,
+        ready: '#story:not([hidden])',
+      }),
     ).toEqual([]);
     await page.context().close();
   });

@@ -10,7 +10,15 @@ import { createApiKey } from '../../src/auth/api-keys.js';
 import { PartnerEventSchema } from '../../src/schemas/partner-events.js';
 import { createPartner } from '../../src/partners/store.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type JobCard,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -34,25 +42,57 @@ async function newPartner(): Promise<{ id: string; key: string }> {
 type Partner = Awaited<ReturnType<typeof newPartner>>;
 const send = async (p: Partner, job: object) => {
   const res = await stack.app.inject({
-    method: 'POST', url: '/api/public/v1/jobs', remoteAddress: ip(),
-    headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(job),
+    method: 'POST',
+    url: '/api/public/v1/jobs',
+    remoteAddress: ip(),
+    headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(job),
   });
-  return res.json().results[0] as { outcome: string; code: string; message: string; bookingReference: string | null; bookingStatus: string | null };
+  return res.json().results[0] as {
+    outcome: string;
+    code: string;
+    message: string;
+    bookingReference: string | null;
+    bookingStatus: string | null;
+  };
 };
 const job = (jobRef: string, pickupTime: string, extra: object = {}) => ({
-  jobRef, pickup: 'Hexham station', dropoff: 'Hexham', pickupTime, passengerName: 'Ada Lovelace', passengerPhone: '+447400123456', ...extra,
+  jobRef,
+  pickup: 'Hexham station',
+  dropoff: 'Hexham',
+  pickupTime,
+  passengerName: 'Ada Lovelace',
+  passengerPhone: '+447400123456',
+  ...extra,
 });
 
 async function booking(ref: string) {
-  const [row] = await stack.sql<{ status: string; fare_pence: number; fare_source: string; pickup_at: Date; dropoff: { label: string; lat: number; lon: number }; pickup: { lat: number; lon: number } }[]>`
+  const [row] = await stack.sql<
+    {
+      status: string;
+      fare_pence: number;
+      fare_source: string;
+      pickup_at: Date;
+      dropoff: { label: string; lat: number; lon: number };
+      pickup: { lat: number; lon: number };
+    }[]
+  >`
     select status, fare_pence, fare_source, pickup_at, dropoff, pickup from bookings where ref = ${ref}`;
   return row!;
 }
 
 const events = async (p: Partner, ref: string) => {
-  const res = await stack.app.inject({ method: 'GET', url: `/api/public/v1/partner/events?limit=200&bookingReference=${ref}`, headers: { authorization: `Bearer ${p.key}` }, remoteAddress: ip() });
+  const res = await stack.app.inject({
+    method: 'GET',
+    url: `/api/public/v1/partner/events?limit=200&bookingReference=${ref}`,
+    headers: { authorization: `Bearer ${p.key}` },
+    remoteAddress: ip(),
+  });
   expect(res.statusCode).toBe(200);
-  return res.json().events.map((e: { event: unknown }) => e.event) as { type: string; data: Record<string, unknown> & { changed?: string[] } }[];
+  return res.json().events.map((e: { event: unknown }) => e.event) as {
+    type: string;
+    data: Record<string, unknown> & { changed?: string[] };
+  }[];
 };
 
 /** The same London day, two days on: 14:00 and 23:30 there (a day rate and a night rate). */
@@ -73,14 +113,23 @@ describe('amending a partner job', () => {
     expect(nightFare).not.toBe(dayFare);
 
     const moved = await send(p, job('T-1', at2330, { action: 'amend' }));
-    expect(moved).toMatchObject({ outcome: 'accepted', code: 'amended', bookingReference: ref, bookingStatus: 'scheduled' });
+    expect(moved).toMatchObject({
+      outcome: 'accepted',
+      code: 'amended',
+      bookingReference: ref,
+      bookingStatus: 'scheduled',
+    });
     expect(moved.message).toContain(`£${(nightFare / 100).toFixed(2)}`);
     const row = await booking(ref);
     expect(row).toMatchObject({ fare_pence: nightFare, fare_source: 'tariff', status: 'scheduled' });
     expect(row.pickup_at.toISOString()).toBe(new Date(at2330).toISOString());
     // The workflow holds the same: the fare, and the pickup time its dispatch waits for.
     const state = await stack.client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
-    expect(state).toMatchObject({ status: 'scheduled', job: { pickupAt: new Date(at2330).toISOString() }, fare: { farePence: nightFare, fareSource: 'tariff' } });
+    expect(state).toMatchObject({
+      status: 'scheduled',
+      job: { pickupAt: new Date(at2330).toISOString() },
+      fare: { farePence: nightFare, fareSource: 'tariff' },
+    });
 
     // Back to 14:00 with an agreed fare: the fare sent is the fare, whatever the tariff says.
     const agreed = await send(p, job('T-1', at1400, { action: 'amend', fare: 42.5 }));
@@ -98,21 +147,33 @@ describe('amending a partner job', () => {
     const amended = listed.filter((e) => e.type === 'booking.amended');
     expect(amended).toHaveLength(3);
     expect(amended[0]!.data).toMatchObject({
-      bookingReference: ref, jobRef: 'T-1', status: 'scheduled', pickupAt: new Date(at2330).toISOString(),
-      changed: ['pickupAt', 'fare'], fare: nightFare / 100, previous: { pickupAt: new Date(at1400).toISOString(), fare: dayFare / 100 },
+      bookingReference: ref,
+      jobRef: 'T-1',
+      status: 'scheduled',
+      pickupAt: new Date(at2330).toISOString(),
+      changed: ['pickupAt', 'fare'],
+      fare: nightFare / 100,
+      previous: { pickupAt: new Date(at1400).toISOString(), fare: dayFare / 100 },
     });
     expect(amended[1]!.data).toMatchObject({ changed: ['pickupAt', 'fare'], fare: 42.5 });
     expect(amended[2]!.data).toMatchObject({ changed: ['pickupAt'], fare: 42.5 });
     expect(listed.map((e) => e.data.sequence)).toEqual(listed.map((_, i) => i + 1));
     // Status changes keep their shape.
     expect(listed.find((e) => e.type === 'booking.status_changed')!.data).toEqual({
-      bookingReference: ref, jobRef: 'T-1', sequence: 1, status: 'scheduled', previousStatus: null, pickupAt: new Date(at1400).toISOString(), driver: null,
+      bookingReference: ref,
+      jobRef: 'T-1',
+      sequence: 1,
+      status: 'scheduled',
+      previousStatus: null,
+      pickupAt: new Date(at1400).toISOString(),
+      driver: null,
     });
   });
 
   it('moves the drop-off while a driver is assigned (re-priced, the driver told, dispatched again), and refuses a move once the driver is on the way', async () => {
     const p = await newPartner();
-    const soon = (minutes: number) => new Date(Math.floor(Date.now() / 60_000) * 60_000 + minutes * 60_000).toISOString();
+    const soon = (minutes: number) =>
+      new Date(Math.floor(Date.now() / 60_000) * 60_000 + minutes * 60_000).toISOString();
     const t10 = soon(10);
     const made = await send(p, job('R-1', soon(180), { fare: 15 }));
     expect(made).toMatchObject({ outcome: 'accepted', code: 'created', bookingStatus: 'scheduled' });
@@ -131,38 +192,56 @@ describe('amending a partner job', () => {
     const moved = await send(p, job('R-1', t10, { dropoff: 'Corbridge', action: 'amend' }));
     expect(moved).toMatchObject({ outcome: 'accepted', code: 'amended', bookingReference: ref });
     expect(moved.message).toContain('dispatched afresh');
-    await eventually(async () => {
-      const [m] = await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${d.phone} and body like ${`Job ${ref} (%) was changed by the booker and has been withdrawn from you.%`}`;
-      return m;
-    }, 20_000, 'the driver to be told');
+    await eventually(
+      async () => {
+        const [m] =
+          await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${d.phone} and body like ${`Job ${ref} (%) was changed by the booker and has been withdrawn from you.%`}`;
+        return m;
+      },
+      20_000,
+      'the driver to be told',
+    );
     const row = await booking(ref);
     expect(row.dropoff.label).toMatch(/Corbridge/);
     expect(row.fare_source).toBe('tariff');
     expect(row.fare_pence).not.toBe(1500);
     // (Offered again, the card comes by WhatsApp: a booking's card is texted to a phone once.)
-    const second: JobCard = await eventually(async () => {
-      const [row] = await stack.sql<{ body: string }[]>`
+    const second: JobCard = await eventually(
+      async () => {
+        const [row] = await stack.sql<{ body: string }[]>`
         select body from outbox where recipient = ${d.phone} and booking_ref = ${ref} and channel = 'whatsapp' and body like 'New job%' order by id desc limit 1`;
-      const m = row ? /\/driver\/jobs\/([^?\s]+)\?t=([A-Za-z0-9_-]+)/.exec(row.body) : null;
-      const card = m ? { offerId: decodeURIComponent(m[1]!), token: m[2]!, body: row!.body } : undefined;
-      return card && card.offerId !== first.offerId ? card : undefined;
-    }, 30_000, 'a new job card');
+        const m = row ? /\/driver\/jobs\/([^?\s]+)\?t=([A-Za-z0-9_-]+)/.exec(row.body) : null;
+        const card = m ? { offerId: decodeURIComponent(m[1]!), token: m[2]!, body: row!.body } : undefined;
+        return card && card.offerId !== first.offerId ? card : undefined;
+      },
+      30_000,
+      'a new job card',
+    );
     expect(second.body).toMatch(/To: .*Corbridge/);
     expect((await respond(stack.app, second, 'accept')).statusCode).toBe(200);
     await waitForStatus(stack.sql, ref, 'assigned');
 
     // On the way: the places can no longer change, anything else still can.
-    const trip = await stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(second.offerId)}/trip`, payload: { token: second.token, event: 'en_route' } });
+    const trip = await stack.app.inject({
+      method: 'POST',
+      url: `/api/driver/offers/${encodeURIComponent(second.offerId)}/trip`,
+      payload: { token: second.token, event: 'en_route' },
+    });
     expect(trip.statusCode).toBe(202);
     const refused = await send(p, job('R-1', t10, { dropoff: 'Hexham', action: 'amend' }));
     expect(refused).toMatchObject({ outcome: 'rejected', code: 'amend_driver_on_the_way', bookingStatus: 'en_route' });
     expect(refused.message).toMatch(/driver is on the way/);
     expect((await booking(ref)).dropoff.label).toMatch(/Corbridge/);
-    expect(await send(p, job('R-1', t10, { dropoff: 'Corbridge', action: 'amend', notes: 'Ring on arrival' }))).toMatchObject({ code: 'amended' });
+    expect(
+      await send(p, job('R-1', t10, { dropoff: 'Corbridge', action: 'amend', notes: 'Ring on arrival' })),
+    ).toMatchObject({ code: 'amended' });
 
     const amended = (await events(p, ref)).filter((e) => e.type === 'booking.amended');
     expect(amended.map((e) => e.data.changed)).toEqual([['pickupAt'], ['dropoff', 'fare'], ['notes']]);
-    expect(amended[1]!.data).toMatchObject({ status: 'dispatching', previous: { dropoff: expect.stringMatching(/Hexham/) } });
+    expect(amended[1]!.data).toMatchObject({
+      status: 'dispatching',
+      previous: { dropoff: expect.stringMatching(/Hexham/) },
+    });
   });
 });
 
@@ -174,7 +253,12 @@ describe('a cancelled job reference sent again as new', () => {
     expect(await send(p, job('C-1', at1400, { action: 'cancel' }))).toMatchObject({ code: 'cancelled' });
 
     const retry = await send(p, job('C-1', at1400));
-    expect(retry).toMatchObject({ outcome: 'accepted', code: 'already_cancelled', bookingReference: ref, bookingStatus: 'cancelled' });
+    expect(retry).toMatchObject({
+      outcome: 'accepted',
+      code: 'already_cancelled',
+      bookingReference: ref,
+      bookingStatus: 'cancelled',
+    });
     expect(retry.message).toMatch(/stays cancelled/);
 
     const again = await send(p, job('C-1', at1400, { passengers: 2 }));
@@ -183,7 +267,10 @@ describe('a cancelled job reference sent again as new', () => {
     expect(again.message).toContain(`${ref} stays cancelled`);
     expect((await booking(ref)).status).toBe('cancelled');
     // Retries of either new change nothing.
-    expect(await send(p, job('C-1', at1400, { passengers: 2 }))).toMatchObject({ code: 'duplicate', bookingReference: again.bookingReference });
+    expect(await send(p, job('C-1', at1400, { passengers: 2 }))).toMatchObject({
+      code: 'duplicate',
+      bookingReference: again.bookingReference,
+    });
     expect(await send(p, job('C-1', at1400))).toMatchObject({ outcome: 'rejected', code: 'job_ref_conflict' });
     const rows = await stack.sql`select ref, status from bookings where partner_id = ${p.id} order by created_at`;
     expect(rows.map((r) => r.status)).toEqual(['cancelled', 'scheduled']);

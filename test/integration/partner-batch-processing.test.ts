@@ -30,19 +30,35 @@ describe('jobs slower than the reply budget', () => {
       passengerPhone: '+447400123456',
     }));
     const send = () =>
-      stack.app.inject({ method: 'POST', url: '/api/public/v1/jobs', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(jobs) });
+      stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/jobs',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(jobs),
+      });
     const res = await send();
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().results.map((r: { outcome: string; code: string }) => `${r.outcome} ${r.code}`)).toEqual(jobs.map(() => 'accepted processing'));
+    expect(res.json().results.map((r: { outcome: string; code: string }) => `${r.outcome} ${r.code}`)).toEqual(
+      jobs.map(() => 'accepted processing'),
+    );
 
-    const lookUp = (ref: string) => stack.app.inject({ method: 'GET', url: `/api/public/v1/partner/jobs/${ref}`, headers: { authorization: `Bearer ${key}` } });
+    const lookUp = (ref: string) =>
+      stack.app.inject({
+        method: 'GET',
+        url: `/api/public/v1/partner/jobs/${ref}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
     for (const j of jobs) {
       const booked = await until(
         async () => (await lookUp(j.jobRef)).json(),
         (v) => v.state === 'booked',
         `${j.jobRef} booked`,
       );
-      expect(booked).toMatchObject({ jobRef: j.jobRef, bookingReference: expect.stringMatching(/^[A-Z0-9]+$/), pickupAt: j.pickupTime });
+      expect(booked).toMatchObject({
+        jobRef: j.jobRef,
+        bookingReference: expect.stringMatching(/^[A-Z0-9]+$/),
+        pickupAt: j.pickupTime,
+      });
     }
     // Sent again once applied: duplicates, answered from the record at once; still one booking each.
     const again = await send();

@@ -15,7 +15,13 @@ import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
 import type { DeliveryPolicy } from '../../workflows/partners/delivery-definitions.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
-import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack, type WorkerProcess } from '../support/processes.js';
+import {
+  killAllWorkerProcesses,
+  startApiOnly,
+  startWorkerProcess,
+  type ApiOnlyStack,
+  type WorkerProcess,
+} from '../support/processes.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 // Seconds instead of minutes, so "down for a while" fits in a test.
@@ -36,7 +42,9 @@ async function startReceiver() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const answered = up ? 200 : 503;
-      const headers = Object.fromEntries(Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
       deliveries.push({ headers, body: Buffer.concat(chunks).toString('utf8'), answered });
       res.writeHead(answered, { 'content-type': 'text/plain' }).end(up ? 'ok' : 'down for maintenance');
     });
@@ -59,7 +67,14 @@ const drivers: TestDriver[] = [];
 beforeAll(async () => {
   stack = await startStack({ OFFER_TIMEOUT_SECONDS: '120' });
   // The worker process starts its own pump (src/worker.ts); the test stack's worker is in-process.
-  pump = await startEventPump({ sql: stack.sql, client: stack.client, taskQueue: stack.taskQueue, policy: POLICY, sweepEveryMs: 1000, sweepAfterSeconds: 2 });
+  pump = await startEventPump({
+    sql: stack.sql,
+    client: stack.client,
+    taskQueue: stack.taskQueue,
+    policy: POLICY,
+    sweepEveryMs: 1000,
+    sweepAfterSeconds: 2,
+  });
   receiver = await startReceiver();
 });
 afterEach(async () => takeDriversOffline(stack.sql, drivers.splice(0)));
@@ -100,7 +115,10 @@ const api = (p: TestPartner | null, method: 'GET' | 'PUT' | 'POST' | 'DELETE', u
   stack.app.inject({
     method,
     url,
-    headers: { ...(p ? { authorization: `Bearer ${p.key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(p ? { authorization: `Bearer ${p.key}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     remoteAddress: ip(),
   });
@@ -120,12 +138,21 @@ function signedHook(p: TestPartner, body: string, opts: { secret?: string; at?: 
   return stack.app.inject({
     method: 'POST',
     url: '/api/public/hooks/booking-status',
-    headers: { 'x-partner': p.id, 'x-signature': signPartnerRequest(opts.secret ?? p.secret, t, { method: 'POST', target: '/api/public/hooks/booking-status', body }), 'content-type': 'application/json' },
+    headers: {
+      'x-partner': p.id,
+      'x-signature': signPartnerRequest(opts.secret ?? p.secret, t, {
+        method: 'POST',
+        target: '/api/public/hooks/booking-status',
+        body,
+      }),
+      'content-type': 'application/json',
+    },
     payload: body,
     remoteAddress: ip(),
   });
 }
-const report = (fleet: TestPartner, bookingReference: string, status: string) => signedHook(fleet, JSON.stringify({ bookingReference, status }));
+const report = (fleet: TestPartner, bookingReference: string, status: string) =>
+  signedHook(fleet, JSON.stringify({ bookingReference, status }));
 
 async function sendJob(p: TestPartner, jobRef: string): Promise<string> {
   const res = await api(p, 'POST', '/api/public/v1/jobs', {
@@ -147,7 +174,10 @@ async function events(ref: string) {
 
 const offeredTo = (ref: string, driverId: string) =>
   eventually(
-    async () => (await stack.sql`select 1 from offers where booking_ref = ${ref} and driver_id = ${driverId} and status = 'offered'`).length > 0 || undefined,
+    async () =>
+      (
+        await stack.sql`select 1 from offers where booking_ref = ${ref} and driver_id = ${driverId} and status = 'offered'`
+      ).length > 0 || undefined,
     45_000,
     `an offer of ${ref} to ${driverId}`,
   );
@@ -162,12 +192,18 @@ describe('partner status delivery', () => {
     const fleet = await newFleet();
     const registered = await api(sender, 'PUT', '/api/public/v1/partner/webhook', { url: receiver.url });
     expect(registered.statusCode, registered.body).toBe(200);
-    expect(registered.json()).toMatchObject({ url: receiver.url, signingSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/) });
+    expect(registered.json()).toMatchObject({
+      url: receiver.url,
+      signingSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+    });
     whsec = registered.json().signingSecret;
     // Registering again keeps the secret, and does not show it again.
     const again = await api(sender, 'PUT', '/api/public/v1/partner/webhook', { url: receiver.url });
     expect(again.json().signingSecret).toBeUndefined();
-    expect((await api(sender, 'GET', '/api/public/v1/partner/webhook')).json()).toMatchObject({ url: receiver.url, secretIssuedAt: expect.any(String) });
+    expect((await api(sender, 'GET', '/api/public/v1/partner/webhook')).json()).toMatchObject({
+      url: receiver.url,
+      secretIssuedAt: expect.any(String),
+    });
 
     receiver.setUp(false);
     ref = await sendJob(sender, `DLV-${randomUUID().slice(0, 6)}`);
@@ -185,7 +221,11 @@ describe('partner status delivery', () => {
     expect(late.statusCode).toBe(409);
 
     // The receiver is down: the first event is retried, nothing after it is tried.
-    await eventually(async () => (receiver.deliveries.length >= 3 ? true : undefined), 20_000, 'three refused attempts');
+    await eventually(
+      async () => (receiver.deliveries.length >= 3 ? true : undefined),
+      20_000,
+      'three refused attempts',
+    );
     expect(receiver.deliveries.every((d) => d.answered === 503)).toBe(true);
     expect(new Set(receiver.deliveries.map((d) => d.headers['webhook-id'])).size).toBe(1);
     receiver.setUp(true);
@@ -198,7 +238,15 @@ describe('partner status delivery', () => {
       30_000,
       'every event delivered',
     );
-    expect(recorded.map((r) => r.status)).toEqual(['dispatching', 'offered', 'assigned', 'en_route', 'arrived', 'on_board', 'completed']);
+    expect(recorded.map((r) => r.status)).toEqual([
+      'dispatching',
+      'offered',
+      'assigned',
+      'en_route',
+      'arrived',
+      'on_board',
+      'completed',
+    ]);
     expect(recorded[0]!.attempts).toBeGreaterThanOrEqual(3);
 
     const mine = receiver.deliveries.filter((d) => recorded.some((r) => r.id === d.headers['webhook-id']));
@@ -209,20 +257,34 @@ describe('partner status delivery', () => {
     const taken = mine.filter((d) => d.answered === 200);
     expect(taken.map((d) => d.headers['webhook-id'])).toEqual(recorded.map((r) => r.id));
     const verifier = new Webhook(whsec);
-    const payloads = taken.map((d) => verifier.verify(d.body, d.headers) as { id: string; type: string; data: Record<string, unknown> });
+    const payloads = taken.map(
+      (d) => verifier.verify(d.body, d.headers) as { id: string; type: string; data: Record<string, unknown> },
+    );
     expect(payloads.map((p) => [p.id, p.type, p.data.sequence, p.data.status, p.data.bookingReference])).toEqual(
       recorded.map((r) => [r.id, 'booking.status_changed', r.seq, r.status, ref]),
     );
-    expect(payloads[0]!.data).toMatchObject({ previousStatus: null, driver: null, jobRef: expect.stringMatching(/^DLV-/) });
-    expect(payloads[2]!.data).toMatchObject({ previousStatus: 'offered', driver: { name: 'Morag Fleet', vehicle: 'Skoda Octavia' } });
+    expect(payloads[0]!.data).toMatchObject({
+      previousStatus: null,
+      driver: null,
+      jobRef: expect.stringMatching(/^DLV-/),
+    });
+    expect(payloads[2]!.data).toMatchObject({
+      previousStatus: 'offered',
+      driver: { name: 'Morag Fleet', vehicle: 'Skoda Octavia' },
+    });
     // Another secret does not verify it.
-    expect(() => new Webhook('whsec_' + Buffer.from('x'.repeat(32)).toString('base64')).verify(taken[0]!.body, taken[0]!.headers)).toThrow();
+    expect(() =>
+      new Webhook('whsec_' + Buffer.from('x'.repeat(32)).toString('base64')).verify(taken[0]!.body, taken[0]!.headers),
+    ).toThrow();
   });
 
   it('lists a sender its own events with their delivery, page by page, and replays one under the same webhook-id', async () => {
     const all = await api(sender, 'GET', '/api/public/v1/partner/events?limit=200');
     expect(all.statusCode, all.body).toBe(200);
-    const listed = all.json().events as { event: { id: string; data: { bookingReference: string; sequence: number } }; delivery: { state: string; attempts: number } }[];
+    const listed = all.json().events as {
+      event: { id: string; data: { bookingReference: string; sequence: number } };
+      delivery: { state: string; attempts: number };
+    }[];
     expect(listed.map((e) => e.event.data.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(listed.every((e) => e.event.data.bookingReference === ref && e.delivery.state === 'delivered')).toBe(true);
 
@@ -230,9 +292,13 @@ describe('partner status delivery', () => {
     expect(page1.events).toHaveLength(3);
     expect(page1.hasMore).toBe(true);
     const page2 = (await api(sender, 'GET', `/api/public/v1/partner/events?limit=10&after=${page1.nextAfter}`)).json();
-    expect([...page1.events, ...page2.events].map((e: { event: { id: string } }) => e.event.id)).toEqual(listed.map((e) => e.event.id));
+    expect([...page1.events, ...page2.events].map((e: { event: { id: string } }) => e.event.id)).toEqual(
+      listed.map((e) => e.event.id),
+    );
     expect(page2).toMatchObject({ hasMore: false, nextAfter: listed.at(-1)!.event.id });
-    expect((await api(sender, 'GET', `/api/public/v1/partner/events?bookingReference=${ref}`)).json().events).toHaveLength(7);
+    expect(
+      (await api(sender, 'GET', `/api/public/v1/partner/events?bookingReference=${ref}`)).json().events,
+    ).toHaveLength(7);
 
     // Rotating the secret: both sign until the old one expires, so a receiver holding either verifies.
     const rotated = await api(sender, 'POST', '/api/public/v1/partner/webhook/secret');
@@ -245,13 +311,21 @@ describe('partner status delivery', () => {
     const replay = await api(sender, 'POST', `/api/public/v1/partner/events/${target.id}/replay`);
     expect(replay.statusCode, replay.body).toBe(202);
     expect(replay.json()).toEqual({ id: target.id, replay: 'queued' });
-    const again = await eventually(async () => receiver.deliveries.slice(before).find((d) => d.headers['webhook-id'] === target.id), 20_000, 'the replay');
+    const again = await eventually(
+      async () => receiver.deliveries.slice(before).find((d) => d.headers['webhook-id'] === target.id),
+      20_000,
+      'the replay',
+    );
     const original = receiver.deliveries.find((d) => d.headers['webhook-id'] === target.id && d.answered === 200)!;
     expect(again.body).toBe(original.body);
     expect(new Webhook(whsec).verify(again.body, again.headers)).toEqual(JSON.parse(original.body));
     expect(new Webhook(newSecret).verify(again.body, again.headers)).toEqual(JSON.parse(original.body));
     await eventually(
-      async () => ((await api(sender, 'GET', `/api/public/v1/partner/events?limit=200`)).json().events[2].delivery.replayRequested === false ? true : undefined),
+      async () =>
+        (await api(sender, 'GET', `/api/public/v1/partner/events?limit=200`)).json().events[2].delivery
+          .replayRequested === false
+          ? true
+          : undefined,
       10_000,
       'the replay recorded as done',
     );
@@ -259,20 +333,29 @@ describe('partner status delivery', () => {
 
   it('never shows or replays one sender’s events to another', async () => {
     const other = await newPartner();
-    const theirs = (await api(sender, 'GET', '/api/public/v1/partner/events?limit=1')).json().events[0].event.id as string;
-    expect((await api(other, 'GET', '/api/public/v1/partner/events?limit=200')).json()).toEqual({ events: [], nextAfter: null, hasMore: false });
+    const theirs = (await api(sender, 'GET', '/api/public/v1/partner/events?limit=1')).json().events[0].event
+      .id as string;
+    expect((await api(other, 'GET', '/api/public/v1/partner/events?limit=200')).json()).toEqual({
+      events: [],
+      nextAfter: null,
+      hasMore: false,
+    });
     const replay = await api(other, 'POST', `/api/public/v1/partner/events/${theirs}/replay`);
     expect(replay.statusCode).toBe(404);
     expect(replay.json().code).toBe('event_not_found');
     const cursor = await api(other, 'GET', `/api/public/v1/partner/events?after=${theirs}`);
     expect(cursor.statusCode).toBe(400);
     expect(cursor.json().code).toBe('invalid_cursor');
-    expect((await api(other, 'GET', `/api/public/v1/partner/events?bookingReference=${ref}`)).json().events).toEqual([]);
+    expect((await api(other, 'GET', `/api/public/v1/partner/events?bookingReference=${ref}`)).json().events).toEqual(
+      [],
+    );
     // Without credentials, nothing at all.
     expect((await api(null, 'GET', '/api/public/v1/partner/events')).statusCode).toBe(401);
     expect((await api(null, 'POST', `/api/public/v1/partner/events/${theirs}/replay`)).statusCode).toBe(401);
     // An unknown event is a 404 like another's; a malformed id a 400.
-    expect((await api(other, 'POST', `/api/public/v1/partner/events/evt_${'0'.repeat(32)}/replay`)).statusCode).toBe(404);
+    expect((await api(other, 'POST', `/api/public/v1/partner/events/evt_${'0'.repeat(32)}/replay`)).statusCode).toBe(
+      404,
+    );
     expect((await api(other, 'POST', '/api/public/v1/partner/events/not-an-event/replay')).statusCode).toBe(400);
   });
 
@@ -283,21 +366,35 @@ describe('partner status delivery', () => {
     const quietRef = await sendJob(quiet, `Q-${randomUUID().slice(0, 6)}`);
     await offeredTo(quietRef, fleet.driver.id);
     expect((await report(fleet, quietRef, 'cancelled')).statusCode).toBe(200);
-    const rows = await eventually(async () => ((await events(quietRef)).length >= 2 ? events(quietRef) : undefined), 10_000, 'events recorded');
+    const rows = await eventually(
+      async () => ((await events(quietRef)).length >= 2 ? events(quietRef) : undefined),
+      10_000,
+      'events recorded',
+    );
     expect(rows.every((r) => r.delivery === 'unregistered' && r.attempts === 0)).toBe(true);
     const listed = (await api(quiet, 'GET', '/api/public/v1/partner/events')).json();
-    expect(listed.events.map((e: { delivery: { state: string } }) => e.delivery.state)).toEqual(rows.map(() => 'unregistered'));
+    expect(listed.events.map((e: { delivery: { state: string } }) => e.delivery.state)).toEqual(
+      rows.map(() => 'unregistered'),
+    );
     const replay = await api(quiet, 'POST', `/api/public/v1/partner/events/${rows[0]!.id}/replay`);
     expect(replay.statusCode).toBe(409);
     expect(replay.json().code).toBe('no_callback_url');
     await pump.sweep();
     expect(receiver.deliveries.length).toBe(before);
-    await stack.client.workflow.getHandle(`booking:${quietRef}`).terminate('test over').catch(() => undefined);
+    await stack.client.workflow
+      .getHandle(`booking:${quietRef}`)
+      .terminate('test over')
+      .catch(() => undefined);
   });
 
   it('refuses callback URLs the service must not call, naming the field', async () => {
     const p = await newPartner();
-    for (const url of ['ftp://hooks.example.com/x', 'https://user:secret@hooks.example.com/x', 'hooks.example.com/x', 'https://hooks.example.com/#top']) {
+    for (const url of [
+      'ftp://hooks.example.com/x',
+      'https://user:secret@hooks.example.com/x',
+      'hooks.example.com/x',
+      'https://hooks.example.com/#top',
+    ]) {
       const res = await api(p, 'PUT', '/api/public/v1/partner/webhook', { url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json()).toMatchObject({ code: 'invalid_callback_url', errors: [{ field: 'body.url' }] });
@@ -305,7 +402,10 @@ describe('partner status delivery', () => {
     const nul = await api(p, 'PUT', '/api/public/v1/partner/webhook', '{"url":"https://hooks.example.com/\\u0000"}');
     expect(nul.statusCode).toBe(400);
     expect((await api(p, 'PUT', '/api/public/v1/partner/webhook', '{"url":')).json().code).toBe('invalid_json');
-    expect((await api(p, 'PUT', '/api/public/v1/partner/webhook', { link: receiver.url })).json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'body.url' }] });
+    expect((await api(p, 'PUT', '/api/public/v1/partner/webhook', { link: receiver.url })).json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ field: 'body.url' }],
+    });
     expect((await api(null, 'PUT', '/api/public/v1/partner/webhook', { url: receiver.url })).statusCode).toBe(401);
     const removed = await api(p, 'DELETE', '/api/public/v1/partner/webhook');
     expect(removed.json()).toEqual({ url: null, secretIssuedAt: null });
@@ -336,8 +436,12 @@ describe('the booking-status hook', () => {
     // Not accepted yet: no trip steps.
     expect((await report(fleet, ref, 'arrived')).json().code).toBe('not_accepted');
     // Bad bodies are 400s, control characters included.
-    expect((await signedHook(fleet, JSON.stringify({ bookingReference: ref, status: 'teleported' }))).statusCode).toBe(400);
-    expect((await signedHook(fleet, JSON.stringify({ bookingReference: `${ref}\u0000`, status: 'accepted' }))).statusCode).toBe(400);
+    expect((await signedHook(fleet, JSON.stringify({ bookingReference: ref, status: 'teleported' }))).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await signedHook(fleet, JSON.stringify({ bookingReference: `${ref}\u0000`, status: 'accepted' }))).statusCode,
+    ).toBe(400);
     expect((await signedHook(fleet, '{"bookingReference":')).json().code).toBe('invalid_json');
 
     const t = Math.floor(Date.now() / 1000);
@@ -346,7 +450,9 @@ describe('the booking-status hook', () => {
     expect(first.json()).toEqual({ bookingReference: ref, status: 'assigned', driverId: fleet.driver.id });
     // The same signed request again is a replay: refused, whatever it says.
     expect((await signedHook(fleet, body, { at: t })).statusCode).toBe(401);
-    const [row] = await stack.sql<{ status: string; driver_id: string }[]>`select status, driver_id from bookings where ref = ${ref}`;
+    const [row] = await stack.sql<
+      { status: string; driver_id: string }[]
+    >`select status, driver_id from bookings where ref = ${ref}`;
     expect(row).toEqual({ status: 'assigned', driver_id: fleet.driver.id });
 
     // Cancelled by the fleet: its driver gives the job back and the booking goes looking again.
@@ -354,7 +460,10 @@ describe('the booking-status hook', () => {
     expect(dropped.statusCode, dropped.body).toBe(200);
     expect(dropped.json().driverId).toBeNull();
     expect((await report(fleet, ref, 'on_the_way')).statusCode).toBe(404);
-    await stack.client.workflow.getHandle(`booking:${ref}`).terminate('test over').catch(() => undefined);
+    await stack.client.workflow
+      .getHandle(`booking:${ref}`)
+      .terminate('test over')
+      .catch(() => undefined);
   });
 });
 
@@ -370,10 +479,20 @@ describe('the published contract', () => {
     expect(op('/api/public/v1/partner/events/{id}/replay', 'post')).toBe('replayPartnerEvent');
     expect(op('/api/public/hooks/booking-status', 'post')).toBe('bookingStatusHook');
     // A status change or an amendment, told apart by type; a status change's shape as it always was.
-    expect(doc.components.schemas.PartnerEvent.oneOf).toEqual([{ $ref: '#/components/schemas/PartnerStatusEvent' }, { $ref: '#/components/schemas/PartnerAmendmentEvent' }]);
+    expect(doc.components.schemas.PartnerEvent.oneOf).toEqual([
+      { $ref: '#/components/schemas/PartnerStatusEvent' },
+      { $ref: '#/components/schemas/PartnerAmendmentEvent' },
+    ]);
     expect(doc.components.schemas.PartnerStatusEvent.required).toEqual(['id', 'type', 'timestamp', 'data']);
     expect(doc.components.schemas.PartnerAmendmentEvent.properties.type.const).toBe('booking.amended');
-    expect(doc.components.schemas.BookingStatusHookRequest.properties.status.enum).toEqual(['accepted', 'on_the_way', 'arrived', 'on_board', 'completed', 'cancelled']);
+    expect(doc.components.schemas.BookingStatusHookRequest.properties.status.enum).toEqual([
+      'accepted',
+      'on_the_way',
+      'arrived',
+      'on_board',
+      'completed',
+      'cancelled',
+    ]);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
   });
@@ -391,57 +510,67 @@ describe('the worker process', () => {
     await api?.close();
   });
 
-  it(
-    'delivers through its own pump, and after being SIGKILLed finds on restart what changed while it was down',
-    async () => {
-      const stack = (api = await startApiOnly());
-      worker = await startWorkerProcess(stack.workerEnv);
-      onTestFailed(() => console.error(`--- worker output ---\n${worker?.output() ?? ''}`));
-      const sender = await newPartner();
-      const registered = await callApi(stack, sender, 'PUT', '/api/public/v1/partner/webhook', { url: receiver.url });
-      const secret = registered.json().signingSecret as string;
-      receiver.setUp(true);
-      const before = receiver.deliveries.length;
-      const sent = await callApi(stack, sender, 'POST', '/api/public/v1/jobs', {
-        jobRef: `W-${randomUUID().slice(0, 6)}`,
-        pickup: 'Oban station',
-        dropoff: 'Fort William station',
-        pickupTime: new Date(Date.now() + 3 * 3600_000).toISOString(),
-        passengerName: 'Ada Lovelace',
-        passengerPhone: '+447400123456',
-      });
-      expect(sent.statusCode, sent.body).toBe(200);
-      const wref = sent.json().results[0].bookingReference as string;
-      const delivered = async (count: number) =>
-        eventually(
-          async () => {
-            const rows = await events(wref);
-            return rows.length >= count && rows.every((r) => r.delivery === 'delivered') ? rows : undefined;
-          },
-          30_000,
-          `${count} events of ${wref} delivered`,
-        );
-      expect((await delivered(1)).map((r) => r.status)).toEqual(['scheduled']);
+  it('delivers through its own pump, and after being SIGKILLed finds on restart what changed while it was down', async () => {
+    const stack = (api = await startApiOnly());
+    worker = await startWorkerProcess(stack.workerEnv);
+    onTestFailed(() => console.error(`--- worker output ---\n${worker?.output() ?? ''}`));
+    const sender = await newPartner();
+    const registered = await callApi(stack, sender, 'PUT', '/api/public/v1/partner/webhook', { url: receiver.url });
+    const secret = registered.json().signingSecret as string;
+    receiver.setUp(true);
+    const before = receiver.deliveries.length;
+    const sent = await callApi(stack, sender, 'POST', '/api/public/v1/jobs', {
+      jobRef: `W-${randomUUID().slice(0, 6)}`,
+      pickup: 'Oban station',
+      dropoff: 'Fort William station',
+      pickupTime: new Date(Date.now() + 3 * 3600_000).toISOString(),
+      passengerName: 'Ada Lovelace',
+      passengerPhone: '+447400123456',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const wref = sent.json().results[0].bookingReference as string;
+    const delivered = async (count: number) =>
+      eventually(
+        async () => {
+          const rows = await events(wref);
+          return rows.length >= count && rows.every((r) => r.delivery === 'delivered') ? rows : undefined;
+        },
+        30_000,
+        `${count} events of ${wref} delivered`,
+      );
+    expect((await delivered(1)).map((r) => r.status)).toEqual(['scheduled']);
 
-      expect(await worker.crash()).toEqual({ code: null, signal: 'SIGKILL' });
-      // A change while no pump listens: its notification reaches nobody.
-      await stack.sql`update bookings set status = 'cancelled' where ref = ${wref}`;
-      worker = await startWorkerProcess(stack.workerEnv);
-      const rows = await delivered(2);
-      expect(rows.map((r) => r.status)).toEqual(['scheduled', 'cancelled']);
-      // This booking's deliveries only: an earlier test's booking may still be delivering to the same receiver.
-      const got = receiver.deliveries
-        .slice(before)
-        .filter((d) => d.answered === 200 && (JSON.parse(d.body) as { data?: { bookingReference?: string } }).data?.bookingReference === wref);
-      expect(got.map((d) => d.headers['webhook-id'])).toEqual(rows.map((r) => r.id));
-      for (const d of got) expect(new Webhook(secret).verify(d.body, d.headers)).toMatchObject({ data: { bookingReference: wref } });
-      await stack.client.workflow.getHandle(`booking:${wref}`).terminate('test over').catch(() => undefined);
-      await worker.stop();
-    },
-    120_000,
-  );
+    expect(await worker.crash()).toEqual({ code: null, signal: 'SIGKILL' });
+    // A change while no pump listens: its notification reaches nobody.
+    await stack.sql`update bookings set status = 'cancelled' where ref = ${wref}`;
+    worker = await startWorkerProcess(stack.workerEnv);
+    const rows = await delivered(2);
+    expect(rows.map((r) => r.status)).toEqual(['scheduled', 'cancelled']);
+    // This booking's deliveries only: an earlier test's booking may still be delivering to the same receiver.
+    const got = receiver.deliveries
+      .slice(before)
+      .filter(
+        (d) =>
+          d.answered === 200 &&
+          (JSON.parse(d.body) as { data?: { bookingReference?: string } }).data?.bookingReference === wref,
+      );
+    expect(got.map((d) => d.headers['webhook-id'])).toEqual(rows.map((r) => r.id));
+    for (const d of got)
+      expect(new Webhook(secret).verify(d.body, d.headers)).toMatchObject({ data: { bookingReference: wref } });
+    await stack.client.workflow
+      .getHandle(`booking:${wref}`)
+      .terminate('test over')
+      .catch(() => undefined);
+    await worker.stop();
+  }, 120_000);
 });
 
 function callApi(stack: ApiOnlyStack, p: TestPartner, method: 'PUT' | 'POST', url: string, body: unknown) {
-  return stack.app.inject({ method, url, headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body), remoteAddress: ip() });
+  return stack.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+    remoteAddress: ip(),
+  });
 }

@@ -28,20 +28,43 @@ interface TestPartner {
   key: string;
   secret: string;
 }
-async function newPartner(kind: 'partner' | 'operator' | 'supplier' = 'partner', opts: { dailyJobLimit?: number; approved?: boolean } = {}): Promise<TestPartner> {
+async function newPartner(
+  kind: 'partner' | 'operator' | 'supplier' = 'partner',
+  opts: { dailyJobLimit?: number; approved?: boolean } = {},
+): Promise<TestPartner> {
   const id = `itk-${randomUUID().slice(0, 8)}`;
-  await createPartner(stack.sql, { id, name: `Partner ${id}`, kind, liveIntakeApproved: opts.approved ?? true, ...(opts.dailyJobLimit !== undefined ? { dailyJobLimit: opts.dailyJobLimit } : {}) });
+  await createPartner(stack.sql, {
+    id,
+    name: `Partner ${id}`,
+    kind,
+    liveIntakeApproved: opts.approved ?? true,
+    ...(opts.dailyJobLimit !== undefined ? { dailyJobLimit: opts.dailyJobLimit } : {}),
+  });
   const { key } = await createApiKey(stack.sql, { name: id, partnerId: id });
   const secret = await issueSigningSecret(stack.sql, stack.config.PARTNER_SECRETS_KEY, id);
   return { id, key, secret };
 }
 
 const send = (p: TestPartner, payload: unknown, url = '/api/public/v1/jobs') =>
-  stack.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload), remoteAddress: ip() });
+  stack.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+    remoteAddress: ip(),
+  });
 
-function signed(p: TestPartner, body: string, opts: { at?: number; secret?: string; idHeader?: string; url?: string } = {}) {
+function signed(
+  p: TestPartner,
+  body: string,
+  opts: { at?: number; secret?: string; idHeader?: string; url?: string } = {},
+) {
   const t = opts.at ?? Math.floor(Date.now() / 1000);
-  const signature = signPartnerRequest(opts.secret ?? p.secret, t, { method: 'POST', target: opts.url ?? '/api/public/v1/jobs', body });
+  const signature = signPartnerRequest(opts.secret ?? p.secret, t, {
+    method: 'POST',
+    target: opts.url ?? '/api/public/v1/jobs',
+    body,
+  });
   return { [opts.idHeader ?? 'x-partner']: p.id, 'x-signature': signature, 'content-type': 'application/json' };
 }
 
@@ -108,17 +131,36 @@ describe('partner intake', () => {
 
   it('answers 207 with an outcome per job for a mixed batch, and refuses changes to a cancelled job', async () => {
     const p = await newPartner();
-    expect((await send(p, job('M-1', { action: 'cancel' }))).json().results[0]).toMatchObject({ outcome: 'accepted', code: 'cancel_held', bookingReference: null });
-    const res = await send(p, [job('M-2', { fare: 42.5 }), job('M-3', { passengers: 9 }), job('M-1', { action: 'amend' }), job('M-1')]);
+    expect((await send(p, job('M-1', { action: 'cancel' }))).json().results[0]).toMatchObject({
+      outcome: 'accepted',
+      code: 'cancel_held',
+      bookingReference: null,
+    });
+    const res = await send(p, [
+      job('M-2', { fare: 42.5 }),
+      job('M-3', { passengers: 9 }),
+      job('M-1', { action: 'amend' }),
+      job('M-1'),
+    ]);
     expect(res.statusCode).toBe(207);
     const body = res.json();
     expect(body).toMatchObject({ accepted: 2, rejected: 2 });
     expect(body.results[0]).toMatchObject({ jobRef: 'M-2', outcome: 'accepted', code: 'created' });
     expect(body.results[0].bookingReference).toMatch(/^TX/);
-    expect(body.results[1]).toMatchObject({ jobRef: 'M-3', outcome: 'rejected', code: 'invalid_job', errors: [{ field: 'body[1].passengers' }] });
+    expect(body.results[1]).toMatchObject({
+      jobRef: 'M-3',
+      outcome: 'rejected',
+      code: 'invalid_job',
+      errors: [{ field: 'body[1].passengers' }],
+    });
     expect(body.results[2]).toMatchObject({ jobRef: 'M-1', outcome: 'rejected', code: 'job_cancelled' });
     // The cancel came first: the new is accepted but never booked or dispatched.
-    expect(body.results[3]).toMatchObject({ jobRef: 'M-1', outcome: 'accepted', code: 'cancelled_before_new', bookingReference: null });
+    expect(body.results[3]).toMatchObject({
+      jobRef: 'M-1',
+      outcome: 'accepted',
+      code: 'cancelled_before_new',
+      bookingReference: null,
+    });
     const rows = await bookingsOf(p.id);
     expect(rows.map((r) => [r.partner_job_ref, r.fare_pence])).toEqual([['M-2', 4250]]);
 
@@ -133,14 +175,18 @@ describe('partner intake', () => {
   it('answers a replayed signed request as the retry it may be, and refuses bad and stale signatures and missing credentials alike', async () => {
     const p = await newPartner();
     const body = JSON.stringify(job('S-1'));
-    const post = (headers: Record<string, string>, payload = body) => stack.app.inject({ method: 'POST', url: '/api/public/v1/jobs', headers, payload, remoteAddress: ip() });
+    const post = (headers: Record<string, string>, payload = body) =>
+      stack.app.inject({ method: 'POST', url: '/api/public/v1/jobs', headers, payload, remoteAddress: ip() });
     const good = signed(p, body);
     const first = await post(good);
     expect(first.statusCode).toBe(200);
     // Intake is idempotent by jobRef: the same signed bytes again change nothing and say so.
     const replayed = await post(good);
     expect(replayed.statusCode).toBe(200);
-    expect(replayed.json().results[0]).toMatchObject({ code: 'duplicate', bookingReference: first.json().results[0].bookingReference });
+    expect(replayed.json().results[0]).toMatchObject({
+      code: 'duplicate',
+      bookingReference: first.json().results[0].bookingReference,
+    });
     expect(await bookingsOf(p.id)).toHaveLength(1);
     const refusals = [
       await post(signed(p, body, { secret: 'pss_not-the-secret' })),
@@ -167,7 +213,9 @@ describe('partner intake', () => {
     const b = await newPartner();
     expect((await send(a, job('SHARED-1'))).statusCode).toBe(200);
     // The same reference from another partner is that partner's own job: A's booking is untouched.
-    expect((await send(b, job('SHARED-1', { action: 'cancel' }))).json().results[0]).toMatchObject({ code: 'cancel_held' });
+    expect((await send(b, job('SHARED-1', { action: 'cancel' }))).json().results[0]).toMatchObject({
+      code: 'cancel_held',
+    });
     expect((await bookingsOf(a.id)).map((r) => r.status)).not.toContain('cancelled');
     expect(await bookingsOf(b.id)).toEqual([]);
     // An operator's key is not a partner credential.
@@ -177,7 +225,14 @@ describe('partner intake', () => {
     // Spec 4.8 lists no 403 for intake: each job is refused, and nothing is booked.
     const refused = await send(b, [job('SHARED-2'), job('SHARED-3')]);
     expect(refused.statusCode).toBe(207);
-    expect(refused.json()).toMatchObject({ accepted: 0, rejected: 2, results: [{ jobRef: 'SHARED-2', outcome: 'rejected', code: 'partner_not_allowed' }, { jobRef: 'SHARED-3', code: 'partner_not_allowed' }] });
+    expect(refused.json()).toMatchObject({
+      accepted: 0,
+      rejected: 2,
+      results: [
+        { jobRef: 'SHARED-2', outcome: 'rejected', code: 'partner_not_allowed' },
+        { jobRef: 'SHARED-3', code: 'partner_not_allowed' },
+      ],
+    });
     expect(await bookingsOf(b.id)).toEqual([]);
   });
 
@@ -189,7 +244,11 @@ describe('partner intake', () => {
     expect(over.json().code).toBe('daily_limit_reached');
     const mixed = await send(p, [job('L-1'), job('L-4'), job('L-2', { action: 'cancel' })]);
     expect(mixed.statusCode).toBe(207);
-    expect(mixed.json().results.map((r: { code: string }) => r.code)).toEqual(['duplicate', 'daily_limit_reached', 'cancelled']);
+    expect(mixed.json().results.map((r: { code: string }) => r.code)).toEqual([
+      'duplicate',
+      'daily_limit_reached',
+      'cancelled',
+    ]);
   });
 
   it('refuses bodies that are not jobs with 400 naming what is wrong', async () => {
@@ -208,8 +267,16 @@ describe('partner intake', () => {
       expect(res.json().code).toBe(code);
     }
     const many = (await send(p, [{ jobRef: 'T-2' }])).json();
-    expect(many.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['body[0].pickup', 'body[0].pickupTime']));
-    const notJson = await stack.app.inject({ method: 'POST', url: '/api/public/v1/jobs', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload: '{"jobRef":', remoteAddress: ip() });
+    expect(many.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['body[0].pickup', 'body[0].pickupTime']),
+    );
+    const notJson = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/v1/jobs',
+      headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+      payload: '{"jobRef":',
+      remoteAddress: ip(),
+    });
     expect(notJson.statusCode).toBe(400);
     expect(await bookingsOf(p.id)).toEqual([]);
   });
@@ -217,13 +284,25 @@ describe('partner intake', () => {
   it('takes supplier and aggregator jobs by their own secrets or signatures, idempotent by jobRef', async () => {
     const supplier = await newPartner('supplier');
     const hook = (url: string, headers: Record<string, string>, payload: unknown) =>
-      stack.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), remoteAddress: ip() });
+      stack.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+        remoteAddress: ip(),
+      });
     const supplierA = '/api/public/hooks/supplier-a-booking';
-    expect((await hook(supplierA, { 'x-supplier-a-secret': 'ntk_wrong-secret-wrong-secret' }, job('SA-1'))).statusCode).toBe(401);
+    expect(
+      (await hook(supplierA, { 'x-supplier-a-secret': 'ntk_wrong-secret-wrong-secret' }, job('SA-1'))).statusCode,
+    ).toBe(401);
     expect((await hook(supplierA, {}, job('SA-1'))).statusCode).toBe(401);
     const first = await hook(supplierA, { 'x-supplier-a-secret': supplier.key }, job('SA-1'));
     expect(first.statusCode).toBe(200);
-    const again = await hook(supplierA, { 'x-supplier-a-secret': supplier.key }, { jobs: [job('SA-1'), job('SA-1', { action: 'cancel' })] });
+    const again = await hook(
+      supplierA,
+      { 'x-supplier-a-secret': supplier.key },
+      { jobs: [job('SA-1'), job('SA-1', { action: 'cancel' })] },
+    );
     expect(again.json().results.map((r: { code: string }) => r.code)).toEqual(['duplicate', 'cancelled']);
     expect((await bookingsOf(supplier.id)).map((r) => [r.partner_job_ref, r.status])).toEqual([['SA-1', 'cancelled']]);
     // A partner's key is not a supplier's secret.
@@ -233,8 +312,12 @@ describe('partner intake', () => {
     const aggregator = '/api/public/hooks/aggregator-booking';
     const batch = JSON.stringify([job('AG-1'), job('AG-2')]);
     expect((await hook(aggregator, signed(partner, batch, { url: aggregator }), batch)).statusCode).toBe(200);
-    expect((await hook(aggregator, { 'x-aggregator-secret': partner.key }, [job('AG-1')])).json().results[0].code).toBe('duplicate');
-    expect((await hook(aggregator, { 'x-aggregator-secret': 'ntk_not-the-aggregator-secret' }, [job('AG-3')])).statusCode).toBe(401);
+    expect((await hook(aggregator, { 'x-aggregator-secret': partner.key }, [job('AG-1')])).json().results[0].code).toBe(
+      'duplicate',
+    );
+    expect(
+      (await hook(aggregator, { 'x-aggregator-secret': 'ntk_not-the-aggregator-secret' }, [job('AG-3')])).statusCode,
+    ).toBe(401);
     expect((await bookingsOf(partner.id)).map((r) => r.partner_job_ref)).toEqual(['AG-1', 'AG-2']);
   });
 

@@ -12,7 +12,12 @@ import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let base: string;
-let openapi: { paths: Record<string, Record<string, { responses: Record<string, unknown>; description?: string }>>; components: { schemas: Record<string, { properties?: Record<string, { maxLength?: number; description?: string }> }> } };
+let openapi: {
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; description?: string }>>;
+  components: {
+    schemas: Record<string, { properties?: Record<string, { maxLength?: number; description?: string }> }>;
+  };
+};
 beforeAll(async () => {
   stack = await startStack();
   await stack.app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,7 +48,11 @@ async function integrator(): Promise<Integrator> {
 async function post(p: Integrator, body: string, path = '/api/public/v1/jobs') {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-partner': p.id, 'x-signature': createHmac('sha256', p.secret).update(body).digest('hex') },
+    headers: {
+      'content-type': 'application/json',
+      'x-partner': p.id,
+      'x-signature': createHmac('sha256', p.secret).update(body).digest('hex'),
+    },
     body,
   });
   return { status: res.status, json: (await res.json()) as Json };
@@ -88,7 +97,12 @@ describe('a partner integrator working from the spec alone', () => {
     // The reply was lost: the same bytes, the same signature. Nothing changes; each job is a duplicate.
     const again = await post(p, body);
     expect(again.status).toBe(200);
-    expect(again.json.results.every((r: { code: string; bookingReference: string }, i: number) => r.code === 'duplicate' && r.bookingReference === first.json.results[i].bookingReference)).toBe(true);
+    expect(
+      again.json.results.every(
+        (r: { code: string; bookingReference: string }, i: number) =>
+          r.code === 'duplicate' && r.bookingReference === first.json.results[i].bookingReference,
+      ),
+    ).toBe(true);
     const [row] = await stack.sql<{ n: number }[]>`select count(*)::int as n from bookings where partner_id = ${p.id}`;
     expect(row?.n).toBe(100);
     // Every one shows under its own jobRef, with the vehicle named in free text booked, not refused.
@@ -106,7 +120,13 @@ describe('a partner integrator working from the spec alone', () => {
     expect(tooMany.json.code).toBe('too_many_jobs');
     expect(tooMany.json.detail).toContain('at most 100');
     // Larger than 100 of the largest valid jobs could ever be: refused before it is read.
-    const huge = JSON.stringify({ jobRef: 'HUGE-1', pickup: 'Hexham', dropoff: 'Hexham station', pickupTime: at(0), notes: 'x'.repeat(1_100_000) });
+    const huge = JSON.stringify({
+      jobRef: 'HUGE-1',
+      pickup: 'Hexham',
+      dropoff: 'Hexham station',
+      pickupTime: at(0),
+      notes: 'x'.repeat(1_100_000),
+    });
     const refused = await post(p, huge);
     expect(refused.status).toBe(413);
     expect(refused.json).toMatchObject({ code: 'payload_too_large' });
@@ -117,14 +137,28 @@ describe('a partner integrator working from the spec alone', () => {
   it('moves a job late in the evening without resending a fare, changes its pickup and vehicle, cancels it, sends it again, and looks it up by jobRef', async () => {
     const p = await integrator();
     const ref = 'ACME/2026#000123';
-    const job = { jobRef: ref, pickup: '10 Wilmslow Road, Rusholme, Manchester M14 5TQ', dropoff: 'Manchester Piccadilly station', pickupTime: at(14 * 60), passengerName: 'Sam Patel', passengerPhone: '+447400123456', vehicleType: 'people carrier', passengers: 5 };
+    const job = {
+      jobRef: ref,
+      pickup: '10 Wilmslow Road, Rusholme, Manchester M14 5TQ',
+      dropoff: 'Manchester Piccadilly station',
+      pickupTime: at(14 * 60),
+      passengerName: 'Sam Patel',
+      passengerPhone: '+447400123456',
+      vehicleType: 'people carrier',
+      passengers: 5,
+    };
     const created = await post(p, JSON.stringify(job));
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     expect(created.json.results[0]).toMatchObject({ jobRef: ref, outcome: 'accepted', code: 'created' });
     const bookingRef = created.json.results[0].bookingReference;
     const before = await lookUp(p, ref);
     expect(before.status, JSON.stringify(before.json)).toBe(200);
-    expect(before.json).toMatchObject({ jobRef: ref, state: 'booked', bookingReference: bookingRef, bookingStatus: expect.any(String) });
+    expect(before.json).toMatchObject({
+      jobRef: ref,
+      state: 'booked',
+      bookingReference: bookingRef,
+      bookingStatus: expect.any(String),
+    });
 
     const later = await post(p, JSON.stringify({ ...job, action: 'amend', pickupTime: at(23 * 60 + 30) }));
     expect(later.status, JSON.stringify(later.json)).toBe(200);
@@ -135,16 +169,41 @@ describe('a partner integrator working from the spec alone', () => {
     // A new pickup (no driver is on the way yet), then a vehicle named the way people name it.
     const pickup = '221 Wilmslow Road, Fallowfield, Manchester M14 6LS';
     const repicked = await post(p, JSON.stringify({ ...job, action: 'amend', pickup, pickupTime: at(23 * 60 + 30) }));
-    expect(repicked.json.results[0], JSON.stringify(repicked.json)).toMatchObject({ outcome: 'accepted', code: 'amended', bookingReference: bookingRef });
-    const wheelchair = await post(p, JSON.stringify({ ...job, action: 'amend', pickup, pickupTime: at(23 * 60 + 30), vehicleType: 'Wheelchair accessible' }));
-    expect(wheelchair.json.results[0], JSON.stringify(wheelchair.json)).toMatchObject({ outcome: 'accepted', code: 'amended' });
-    const [row] = await stack.sql<{ pickup: { lat: number; lon: number }; vehicle_type: string }[]>`select pickup, vehicle_type from bookings where ref = ${bookingRef}`;
+    expect(repicked.json.results[0], JSON.stringify(repicked.json)).toMatchObject({
+      outcome: 'accepted',
+      code: 'amended',
+      bookingReference: bookingRef,
+    });
+    const wheelchair = await post(
+      p,
+      JSON.stringify({
+        ...job,
+        action: 'amend',
+        pickup,
+        pickupTime: at(23 * 60 + 30),
+        vehicleType: 'Wheelchair accessible',
+      }),
+    );
+    expect(wheelchair.json.results[0], JSON.stringify(wheelchair.json)).toMatchObject({
+      outcome: 'accepted',
+      code: 'amended',
+    });
+    const [row] = await stack.sql<
+      { pickup: { lat: number; lon: number }; vehicle_type: string }[]
+    >`select pickup, vehicle_type from bookings where ref = ${bookingRef}`;
     expect(row?.vehicle_type).toBe('wav');
     // M14 6LS (Fallowfield) is about 2 km south of M14 5TQ (Rusholme).
     expect(row!.pickup.lat).toBeGreaterThan(53.435);
     expect(row!.pickup.lat).toBeLessThan(53.45);
 
-    expect((await post(p, JSON.stringify({ jobRef: ref, action: 'cancel', pickup, dropoff: job.dropoff, pickupTime: at(23 * 60 + 30) }))).json.results[0]).toMatchObject({ code: 'cancelled' });
+    expect(
+      (
+        await post(
+          p,
+          JSON.stringify({ jobRef: ref, action: 'cancel', pickup, dropoff: job.dropoff, pickupTime: at(23 * 60 + 30) }),
+        )
+      ).json.results[0],
+    ).toMatchObject({ code: 'cancelled' });
     expect((await lookUp(p, ref)).json).toMatchObject({ state: 'cancelled', bookingStatus: 'cancelled' });
     // Sent again as new, with new details: the code is one the OpenAPI document lists.
     const codes = openapi.components.schemas.JobResult!.properties!.code!.description!;

@@ -25,18 +25,38 @@ const uniquePhone = () => `+4474002${String(10000 + Math.floor(Math.random() * 8
 
 async function newPartner(opts: { allowedToBook?: boolean } = {}) {
   const id = `r22-${randomUUID().slice(0, 8)}`;
-  await createPartner(stack.sql, { id, name: `Partner ${id}`, kind: 'partner', ...(opts.allowedToBook === false ? { allowedToBook: false } : {}) });
+  await createPartner(stack.sql, {
+    id,
+    name: `Partner ${id}`,
+    kind: 'partner',
+    ...(opts.allowedToBook === false ? { allowedToBook: false } : {}),
+  });
   const { key } = await createApiKey(stack.sql, { name: id, partnerId: id });
   return { id, key };
 }
 
 const send = (p: { key: string }, payload: unknown) =>
-  stack.app.inject({ method: 'POST', url: '/api/public/v1/jobs', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload), remoteAddress: ip() });
+  stack.app.inject({
+    method: 'POST',
+    url: '/api/public/v1/jobs',
+    headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+    remoteAddress: ip(),
+  });
 
-const job = (jobRef: string, extra: object = {}) => ({ jobRef, pickup: 'Penrith station', dropoff: 'Penrith', pickupTime: tomorrow(), passengerName: 'Ada Lovelace', ...extra });
+const job = (jobRef: string, extra: object = {}) => ({
+  jobRef,
+  pickup: 'Penrith station',
+  dropoff: 'Penrith',
+  pickupTime: tomorrow(),
+  passengerName: 'Ada Lovelace',
+  ...extra,
+});
 
 async function booking(ref: string) {
-  const [row] = await stack.sql<{ fare_pence: number; fare_source: string; vehicle_type: string; passengers: number; notes: string | null }[]>`
+  const [row] = await stack.sql<
+    { fare_pence: number; fare_source: string; vehicle_type: string; passengers: number; notes: string | null }[]
+  >`
     select fare_pence, fare_source, vehicle_type, passengers, notes from bookings where ref = ${ref}`;
   return row!;
 }
@@ -52,7 +72,13 @@ describe("a sender's approved rate", () => {
     const plain = await newPartner();
     const rated = await newPartner();
     // A minimum fare of 400 GBP: far above any tariff fare for a short ride in Penrith.
-    await approveRateOverride(stack.sql, { scope: 'partner', subjectId: rated.id, adjustmentBasisPoints: 0, minimumFarePence: 40_000, approvedBy: 'test' });
+    await approveRateOverride(stack.sql, {
+      scope: 'partner',
+      subjectId: rated.id,
+      adjustmentBasisPoints: 0,
+      minimumFarePence: 40_000,
+      approvedBy: 'test',
+    });
 
     const tariffFare = (await booking(refOf(await send(plain, job('RATE-1'))))).fare_pence;
     expect(tariffFare).toBeLessThan(40_000);
@@ -61,7 +87,11 @@ describe("a sender's approved rate", () => {
 
     // The same partner's key quotes at the same rate.
     const quote = await stack.app.inject({
-      method: 'POST', url: '/api/public/v1/quote', headers: { authorization: `Bearer ${rated.key}` }, payload: { pickup: 'Penrith station', dropoff: 'Penrith', departAt: tomorrow() }, remoteAddress: ip(),
+      method: 'POST',
+      url: '/api/public/v1/quote',
+      headers: { authorization: `Bearer ${rated.key}` },
+      payload: { pickup: 'Penrith station', dropoff: 'Penrith', departAt: tomorrow() },
+      remoteAddress: ip(),
     });
     expect(quote.statusCode, quote.body).toBe(200);
     expect(JSON.stringify(quote.json())).toContain('rate_override');
@@ -80,12 +110,29 @@ describe('free-text vehicle types', () => {
     const eight = await send(p, job('VEH-2', { vehicleType: 'eight-seater', passengers: 3 }));
     expect(await booking(refOf(eight))).toMatchObject({ vehicle_type: 'mpv' });
 
-    const d = await createDriver(stack.sql, { lat: 54.6618, lon: -2.7580, homeArea: 'national-default', vehicleType: '6seater', seats: 6 });
+    const d = await createDriver(stack.sql, {
+      lat: 54.6618,
+      lon: -2.758,
+      homeArea: 'national-default',
+      vehicleType: '6seater',
+      seats: 6,
+    });
     created.push(d);
-    const odd = await send(p, job('VEH-3', { vehicleType: 'Landau with horses', passengers: 5, notes: 'Wedding party', pickupTime: new Date(Date.now() + 60_000).toISOString() }));
+    const odd = await send(
+      p,
+      job('VEH-3', {
+        vehicleType: 'Landau with horses',
+        passengers: 5,
+        notes: 'Wedding party',
+        pickupTime: new Date(Date.now() + 60_000).toISOString(),
+      }),
+    );
     expect(odd.statusCode, odd.body).toBe(200);
     const ref = refOf(odd);
-    expect(await booking(ref)).toMatchObject({ vehicle_type: '6seater', notes: 'Vehicle asked for: Landau with horses\nWedding party' });
+    expect(await booking(ref)).toMatchObject({
+      vehicle_type: '6seater',
+      notes: 'Vehicle asked for: Landau with horses\nWedding party',
+    });
     const card = await waitForJobCard(stack.sql, d, ref);
     expect(card.body).toContain('Vehicle asked for: Landau with horses');
   });
@@ -96,8 +143,14 @@ describe('free-text vehicle types', () => {
         method: 'POST',
         url: '/api/public/v1/booking',
         payload: {
-          pickup: 'Penrith station', dropoff: 'Penrith', departAt: tomorrow(30), passengerName: 'Mary Seacole',
-          passengerEmail: `rider.${randomUUID().slice(0, 8)}@example.com`, passengerPhone: uniquePhone(), passengers: 2, vehicleType,
+          pickup: 'Penrith station',
+          dropoff: 'Penrith',
+          departAt: tomorrow(30),
+          passengerName: 'Mary Seacole',
+          passengerEmail: `rider.${randomUUID().slice(0, 8)}@example.com`,
+          passengerPhone: uniquePhone(),
+          passengers: 2,
+          vehicleType,
         },
         remoteAddress: ip(),
       });
@@ -106,7 +159,10 @@ describe('free-text vehicle types', () => {
     expect(await booking(estate.json().booking_reference)).toMatchObject({ vehicle_type: 'estate' });
     const odd = await post('Tuk-tuk');
     expect(odd.statusCode, odd.body).toBe(201);
-    expect(await booking(odd.json().booking_reference)).toMatchObject({ vehicle_type: 'saloon', notes: 'Vehicle asked for: Tuk-tuk' });
+    expect(await booking(odd.json().booking_reference)).toMatchObject({
+      vehicle_type: 'saloon',
+      notes: 'Vehicle asked for: Tuk-tuk',
+    });
   });
 });
 
@@ -115,20 +171,37 @@ describe('who may book', () => {
     const refused = await newPartner({ allowedToBook: false });
     const allowed = await newPartner();
     const direct = () => ({
-      pickup: 'Penrith station', dropoff: 'Penrith', departAt: tomorrow(60), passengerName: 'Mary Seacole',
-      passengerEmail: `rider.${randomUUID().slice(0, 8)}@example.com`, passengerPhone: uniquePhone(),
+      pickup: 'Penrith station',
+      dropoff: 'Penrith',
+      departAt: tomorrow(60),
+      passengerName: 'Mary Seacole',
+      passengerEmail: `rider.${randomUUID().slice(0, 8)}@example.com`,
+      passengerPhone: uniquePhone(),
     });
     const post = (key: string, payload: object, url = '/api/public/v1/booking') =>
-      stack.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}` }, payload, remoteAddress: ip() });
+      stack.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${key}` },
+        payload,
+        remoteAddress: ip(),
+      });
 
     const no = await post(refused.key, direct());
     expect(no.statusCode, no.body).toBe(403);
     expect(no.json().code).toBe('partner_not_allowed');
     const quote = await post(refused.key, { pickup: 'Penrith station', dropoff: 'Penrith' }, '/api/public/v1/quote');
     expect(quote.statusCode).toBe(200);
-    const redeem = await post(refused.key, {
-      quote_id: quote.json().quote_id, passenger_name: 'Mary Seacole', passenger_email: `rider.${randomUUID().slice(0, 8)}@example.com`, passenger_phone: uniquePhone(),
-    }, '/api/public/v1/bookings');
+    const redeem = await post(
+      refused.key,
+      {
+        quote_id: quote.json().quote_id,
+        passenger_name: 'Mary Seacole',
+        passenger_email: `rider.${randomUUID().slice(0, 8)}@example.com`,
+        passenger_phone: uniquePhone(),
+      },
+      '/api/public/v1/bookings',
+    );
     expect(redeem.statusCode).toBe(403);
     expect(redeem.json().code).toBe('partner_not_allowed');
 

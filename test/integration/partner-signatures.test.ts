@@ -36,19 +36,39 @@ async function newPartner(): Promise<TestPartner> {
 }
 
 const job = (jobRef: string) =>
-  JSON.stringify({ jobRef, pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: new Date(BASE).toISOString(), passengerName: 'Ada Lovelace', passengerPhone: '+447400123456' });
+  JSON.stringify({
+    jobRef,
+    pickup: 'Hexham station',
+    dropoff: 'Hexham',
+    pickupTime: new Date(BASE).toISOString(),
+    passengerName: 'Ada Lovelace',
+    passengerPhone: '+447400123456',
+  });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-function send(p: TestPartner, method: Method, url: string, signature: string, body?: string | Buffer, extra: Record<string, string> = {}) {
+function send(
+  p: TestPartner,
+  method: Method,
+  url: string,
+  signature: string,
+  body?: string | Buffer,
+  extra: Record<string, string> = {},
+) {
   return stack.app.inject({
     method,
     url,
-    headers: { 'x-partner': p.id, 'x-signature': signature, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extra },
+    headers: {
+      'x-partner': p.id,
+      'x-signature': signature,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...extra,
+    },
     ...(body !== undefined ? { payload: body } : {}),
     remoteAddress: ip(),
   });
 }
-const v2 = (secret: string, method: Method, target: string, body: string | Buffer = '', t = now()) => signPartnerRequest(secret, t, { method, target, body });
+const v2 = (secret: string, method: Method, target: string, body: string | Buffer = '', t = now()) =>
+  signPartnerRequest(secret, t, { method, target, body });
 /** The signatures' values of a header, to send more than one (one per secret during a rotation). */
 const values = (header: string) => header.split(',').slice(1).join(',');
 
@@ -63,7 +83,12 @@ describe('partner signatures', () => {
     // A v2 signature made for another empty-body request (reading the registration) is not one for this.
     const forGet = v2(p.secret, 'GET', '/api/public/v1/partner/webhook');
     expect((await send(p, 'GET', '/api/public/v1/partner/webhook', forGet)).statusCode).toBe(200);
-    const borrowed = await send(p, 'POST', rotate, v2(p.secret, 'GET', '/api/public/v1/partner/webhook', '', now() - 1));
+    const borrowed = await send(
+      p,
+      'POST',
+      rotate,
+      v2(p.secret, 'GET', '/api/public/v1/partner/webhook', '', now() - 1),
+    );
     expect(borrowed.statusCode).toBe(401);
     expect(borrowed.body).not.toContain('whsec_');
     const signedForIt = await send(p, 'POST', rotate, v2(p.secret, 'POST', rotate));
@@ -78,7 +103,16 @@ describe('partner signatures', () => {
     expect((await send(p, 'GET', '/api/public/v1/partner/events?limit=50', signature)).statusCode).toBe(401);
     expect((await send(p, 'GET', '/api/public/v1/partner/events?limit=1', signature)).statusCode).toBe(200);
     // A DELETE is no GET.
-    expect((await send(p, 'DELETE', '/api/public/v1/partner/webhook', v2(p.secret, 'GET', '/api/public/v1/partner/webhook', '', t))).statusCode).toBe(401);
+    expect(
+      (
+        await send(
+          p,
+          'DELETE',
+          '/api/public/v1/partner/webhook',
+          v2(p.secret, 'GET', '/api/public/v1/partner/webhook', '', t),
+        )
+      ).statusCode,
+    ).toBe(401);
   });
 
   it("takes spec 5's raw-body HMAC as an integrator reads it (hex, sha256=hex, base64) and the body-only form on the job intake POSTs only", async () => {
@@ -98,17 +132,31 @@ describe('partner signatures', () => {
       // Signed with another secret, or over other bytes: refused.
       const other = createHmac('sha256', 'not-the-secret').update(body).digest('hex');
       expect((await send(p, 'POST', '/api/public/v1/jobs', other, body)).statusCode).toBe(401);
-      expect((await send(p, 'POST', '/api/public/v1/jobs', sign(body), body.replace('Ada', 'Bob'))).statusCode).toBe(401);
+      expect((await send(p, 'POST', '/api/public/v1/jobs', sign(body), body.replace('Ada', 'Bob'))).statusCode).toBe(
+        401,
+      );
     }
     // The booking-status hook and the sender routes need v2: no body-only or raw form there.
     const report = JSON.stringify({ bookingReference: 'TXAAAAAAAA', status: 'accepted' });
-    expect((await send(p, 'POST', '/api/public/hooks/booking-status', signPartnerBody(p.secret, now(), report), report)).statusCode).toBe(401);
-    expect((await send(p, 'POST', '/api/public/hooks/booking-status', hmac(report).toString('hex'), report)).statusCode).toBe(401);
+    expect(
+      (await send(p, 'POST', '/api/public/hooks/booking-status', signPartnerBody(p.secret, now(), report), report))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await send(p, 'POST', '/api/public/hooks/booking-status', hmac(report).toString('hex'), report)).statusCode,
+    ).toBe(401);
     const url = JSON.stringify({ url: 'https://hooks.example.com/taxi' });
-    expect((await send(p, 'PUT', '/api/public/v1/partner/webhook', signPartnerBody(p.secret, now(), url), url)).statusCode).toBe(401);
-    expect((await send(p, 'PUT', '/api/public/v1/partner/webhook', hmac(url).toString('hex'), url)).statusCode).toBe(401);
+    expect(
+      (await send(p, 'PUT', '/api/public/v1/partner/webhook', signPartnerBody(p.secret, now(), url), url)).statusCode,
+    ).toBe(401);
+    expect((await send(p, 'PUT', '/api/public/v1/partner/webhook', hmac(url).toString('hex'), url)).statusCode).toBe(
+      401,
+    );
     const v2Job = job('BO-2');
-    expect((await send(p, 'POST', '/api/public/v1/jobs', v2(p.secret, 'POST', '/api/public/v1/jobs', v2Job), v2Job)).statusCode).toBe(200);
+    expect(
+      (await send(p, 'POST', '/api/public/v1/jobs', v2(p.secret, 'POST', '/api/public/v1/jobs', v2Job), v2Job))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('answers a verbatim retry of a signed job request with its original outcome, in every form, and books nothing more', async () => {
@@ -122,12 +170,20 @@ describe('partner signatures', () => {
     expect(first.statusCode, first.body).toBe(200);
     const ref = first.json().results[0].bookingReference;
     const raw = createHmac('sha256', fresh).update(b1).digest('base64');
-    for (const again of [both1, old1, signPartnerBody(fresh, t1, b1), v2(fresh, 'POST', '/api/public/v1/jobs', b1), raw]) {
+    for (const again of [
+      both1,
+      old1,
+      signPartnerBody(fresh, t1, b1),
+      v2(fresh, 'POST', '/api/public/v1/jobs', b1),
+      raw,
+    ]) {
       const res = await send(p, 'POST', '/api/public/v1/jobs', again, b1);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().results[0]).toMatchObject({ outcome: 'accepted', code: 'duplicate', bookingReference: ref });
     }
-    const rows = await stack.sql<{ count: number }[]>`select count(*)::int as count from bookings where partner_id = ${p.id}`;
+    const rows = await stack.sql<
+      { count: number }[]
+    >`select count(*)::int as count from bookings where partner_id = ${p.id}`;
     expect(rows[0]?.count).toBe(1);
   });
 
@@ -135,7 +191,11 @@ describe('partner signatures', () => {
     const p = await newPartner();
     const t = now();
     // Was: 401 then 200 (a later timestamp). A client repeating a read must not be refused.
-    for (const target of ['/api/public/v1/partner/webhook', '/api/public/v1/partner/events?limit=5', '/api/partner/invoices']) {
+    for (const target of [
+      '/api/public/v1/partner/webhook',
+      '/api/public/v1/partner/events?limit=5',
+      '/api/partner/invoices',
+    ]) {
       const signature = v2(p.secret, 'GET', target, '', t);
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await send(p, 'GET', target, signature)).statusCode);
@@ -170,7 +230,13 @@ describe('partner signatures', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().code).toBe('invalid_json');
     // Signed over text decoded from those bytes instead, it is not the request sent.
-    const decoded = await send(p, 'POST', '/api/public/v1/jobs', v2(p.secret, 'POST', '/api/public/v1/jobs', bytes.toString('utf8'), now() - 1), bytes);
+    const decoded = await send(
+      p,
+      'POST',
+      '/api/public/v1/jobs',
+      v2(p.secret, 'POST', '/api/public/v1/jobs', bytes.toString('utf8'), now() - 1),
+      bytes,
+    );
     expect(decoded.statusCode).toBe(401);
   });
 
@@ -178,10 +244,19 @@ describe('partner signatures', () => {
     const p = await newPartner();
     const other = await newPartner();
     const body = job('TWO-1');
-    const res = await send(p, 'POST', '/api/public/v1/jobs', v2(p.secret, 'POST', '/api/public/v1/jobs', body), body, { authorization: `Bearer ${other.key}` });
+    const res = await send(p, 'POST', '/api/public/v1/jobs', v2(p.secret, 'POST', '/api/public/v1/jobs', body), body, {
+      authorization: `Bearer ${other.key}`,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('conflicting_credentials');
-    const listed = await send(p, 'GET', '/api/public/v1/partner/webhook', v2(p.secret, 'GET', '/api/public/v1/partner/webhook'), undefined, { 'x-api-key': p.key });
+    const listed = await send(
+      p,
+      'GET',
+      '/api/public/v1/partner/webhook',
+      v2(p.secret, 'GET', '/api/public/v1/partner/webhook'),
+      undefined,
+      { 'x-api-key': p.key },
+    );
     expect(listed.statusCode).toBe(400);
     expect(await stack.sql`select 1 from partner_jobs where partner_id in (${p.id}, ${other.id})`).toHaveLength(0);
   });

@@ -8,7 +8,15 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserStack } from '../support/browser-stack.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type JobCard, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type JobCard,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -29,7 +37,12 @@ const TYPED_MOBILE = '07400 123478';
 const MOBILE = '+447400123478';
 const EMAIL = `mary.seacole.${Date.now()}@example.com`;
 
-interface Message { key: string; channel: string; subject: string | null; body: string }
+interface Message {
+  key: string;
+  channel: string;
+  subject: string | null;
+  body: string;
+}
 
 /** What the passenger has been sent about this booking, oldest first. */
 async function passengerMessages(ref: string): Promise<Message[]> {
@@ -40,11 +53,19 @@ async function passengerMessages(ref: string): Promise<Message[]> {
 
 /** Waits until the passenger has been sent a message under this outbox key, and returns it. */
 function told(ref: string, keyPrefix: string, channel = 'sms'): Promise<Message> {
-  return eventually(async () => (await passengerMessages(ref)).find((m) => m.key.startsWith(keyPrefix) && m.channel === channel), 20_000, `the passenger's ${keyPrefix} ${channel}`);
+  return eventually(
+    async () => (await passengerMessages(ref)).find((m) => m.key.startsWith(keyPrefix) && m.channel === channel),
+    20_000,
+    `the passenger's ${keyPrefix} ${channel}`,
+  );
 }
 
 const trip = (card: JobCard, event: string) =>
-  stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/trip`, payload: { token: card.token, event } });
+  stack.app.inject({
+    method: 'POST',
+    url: `/api/driver/offers/${encodeURIComponent(card.offerId)}/trip`,
+    payload: { token: card.token, event },
+  });
 
 /** Ten minutes from now, London time, as the form's datetime-local input takes it. */
 const inTenMinutes = () => DateTime.now().setZone('Europe/London').plus({ minutes: 10 }).toFormat("yyyy-LL-dd'T'HH:mm");
@@ -67,15 +88,27 @@ async function bookFromFrontDoor(page: Page): Promise<string> {
 describe('the passenger, told at every turn', () => {
   it('hears booked, who is coming, that the first driver dropped out, who replaced them, and gets a receipt, each once', async () => {
     // Piccadilly station's forecourt: the nearer driver is offered first.
-    const first = await createDriver(stack.sql, { lat: 53.4772, lon: -2.2305, homeArea: 'manchester', name: 'Grace Hopper' });
-    const second = await createDriver(stack.sql, { lat: 53.4800, lon: -2.2350, homeArea: 'manchester', name: 'Alan Turing' });
+    const first = await createDriver(stack.sql, {
+      lat: 53.4772,
+      lon: -2.2305,
+      homeArea: 'manchester',
+      name: 'Grace Hopper',
+    });
+    const second = await createDriver(stack.sql, {
+      lat: 53.48,
+      lon: -2.235,
+      homeArea: 'manchester',
+      name: 'Alan Turing',
+    });
     drivers.push(first, second);
     await stack.sql`update drivers set vehicle_registration = 'MA19XYZ', vehicle_colour = 'Silver', vehicle_description = 'Toyota Prius' where id = ${first.id}`;
     await stack.sql`update drivers set vehicle_registration = 'BD51 SMR', vehicle_colour = 'Black', vehicle_description = 'Skoda Octavia' where id = ${second.id}`;
 
     const page = await (await browser.newContext({ viewport: PHONE_VIEWPORT })).newPage();
     const ref = await bookFromFrontDoor(page);
-    const [row] = await stack.sql<{ passenger_phone: string }[]>`select passenger_phone from bookings where ref = ${ref}`;
+    const [row] = await stack.sql<
+      { passenger_phone: string }[]
+    >`select passenger_phone from bookings where ref = ${ref}`;
     expect(row?.passenger_phone).toBe(MOBILE);
 
     // Booked: a text with the tracking link, and the email with the link that confirms and manages it.
@@ -101,19 +134,32 @@ describe('the passenger, told at every turn', () => {
     // They drop out: the passenger hears at once that another driver is being found, at the same fare.
     expect((await trip(card, 'drop')).statusCode).toBe(202);
     const replaced = await told(ref, `driver-changed:${ref}:${first.id}`);
-    expect(replaced.body).toMatch(/your driver can no longer take your trip\. We are finding you another driver now, at the same fare/);
+    expect(replaced.body).toMatch(
+      /your driver can no longer take your trip\. We are finding you another driver now, at the same fare/,
+    );
 
     const next = await waitForJobCard(stack.sql, second, ref);
     expect((await respond(stack.app, next, 'accept')).statusCode).toBe(200);
-    await eventually(async () => ((await passengerMessages(ref)).filter((m) => m.key.startsWith('assigned:')).length === 2 ? true : undefined), 20_000, 'the new driver told');
+    await eventually(
+      async () =>
+        (await passengerMessages(ref)).filter((m) => m.key.startsWith('assigned:')).length === 2 ? true : undefined,
+      20_000,
+      'the new driver told',
+    );
     const secondAssigned = (await passengerMessages(ref)).filter((m) => m.key.startsWith('assigned:'))[1]!;
-    expect(secondAssigned.body).toMatch(/Alan is arriving in about \d+ min, Black Skoda Octavia, registration BD51 SMR/);
+    expect(secondAssigned.body).toMatch(
+      /Alan is arriving in about \d+ min, Black Skoda Octavia, registration BD51 SMR/,
+    );
 
     // The trip, paid in cash: a receipt by text and by email, naming the fare, the rules and the record.
     for (const event of ['arrived', 'on_board', 'completed']) expect((await trip(next, event)).statusCode).toBe(202);
     await waitForStatus(stack.sql, ref, 'completed');
     await page.waitForSelector('[data-field="headline"]:has-text("complete")');
-    const paid = await stack.app.inject({ method: 'POST', url: `/api/driver/offers/${encodeURIComponent(next.offerId)}/payment`, payload: { token: next.token, method: 'cash' } });
+    const paid = await stack.app.inject({
+      method: 'POST',
+      url: `/api/driver/offers/${encodeURIComponent(next.offerId)}/payment`,
+      payload: { token: next.token, method: 'cash' },
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     const receipt = await told(ref, `receipt:${ref}`);
     const [fare] = await stack.sql<{ fare_pence: number }[]>`select fare_pence from bookings where ref = ${ref}`;
@@ -126,7 +172,15 @@ describe('the passenger, told at every turn', () => {
 
     // Each message once, in the order things happened.
     const keys = (await passengerMessages(ref)).map((m) => `${m.channel}:${m.key.split(':')[0]}`);
-    expect(keys).toEqual(['sms:booked', 'email:confirmation', 'sms:assigned', 'sms:driver-changed', 'sms:assigned', 'sms:receipt', 'email:receipt']);
+    expect(keys).toEqual([
+      'sms:booked',
+      'email:confirmation',
+      'sms:assigned',
+      'sms:driver-changed',
+      'sms:assigned',
+      'sms:receipt',
+      'email:receipt',
+    ]);
     expect(await seriousA11yProblems(browser, `${base}/track/${ref}`)).toEqual([]);
     await page.context().close();
   });

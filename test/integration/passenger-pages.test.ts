@@ -10,7 +10,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { watchPage } from '../support/browser-stack.js';
-import { createDriver, respond, takeDriversOffline, waitForJobCard, waitForStatus, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  waitForJobCard,
+  waitForStatus,
+  type TestDriver,
+} from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -32,7 +39,10 @@ beforeAll(async () => {
     OFFER_TIMEOUT_SECONDS: '3600',
   });
   await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
 });
 afterEach(async () => {
   // Drivers stay in the shared database; offline, they can never be offered another test's job.
@@ -52,7 +62,8 @@ async function phonePage(url: string): Promise<Page> {
   return page;
 }
 
-const STILL_THE_CENTRE = 'That still only finds the centre of Manchester: add the full postcode, e.g. M14 5TP, or a house number and street.';
+const STILL_THE_CENTRE =
+  'That still only finds the centre of Manchester: add the full postcode, e.g. M14 5TP, or a house number and street.';
 
 describe('"Where exactly?" converges', () => {
   it('asks for a postcode or house number, says why the same street again does not help, and moves on to book once a postcode places the pickup', async () => {
@@ -102,13 +113,18 @@ describe('"Where exactly?" converges', () => {
       page.click('#find'),
     ]);
     await page.waitForSelector('#find:not([disabled])');
-    expect(await page.textContent('#refine-error')).toMatch(/the full postcode, e\.g\. M14 5TP, or a house number and street\.$/);
+    expect(await page.textContent('#refine-error')).toMatch(
+      /the full postcode, e\.g\. M14 5TP, or a house number and street\.$/,
+    );
     expect(await page.locator('#suggestions button', { hasText: /^Manchester$/ }).count()).toBe(0);
     expect(page.url()).toBe(refineUrl);
 
     // A full postcode places it: a new quote at the postcode, and the booking form.
     await page.fill('#pickup_detail', 'M3 4LQ');
-    await Promise.all([page.waitForURL((url) => url.pathname.startsWith('/book/') && url.href !== refineUrl), page.click('#find')]);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname.startsWith('/book/') && url.href !== refineUrl),
+      page.click('#find'),
+    ]);
     await page.waitForSelector('form#book');
     expect(await page.textContent('dl.facts')).toContain('M3 4LQ');
 
@@ -138,12 +154,19 @@ describe('"Where exactly?" converges', () => {
 
 describe('the tracking page names the car to look for', () => {
   it("shows the driver's first name, the car's colour, make and model and its registration; the council licence number only when no registration is on file", async () => {
-    const driver = await createDriver(stack.sql, { lat: 50.7295, lon: -3.5435, homeArea: 'national-default', name: 'Morwenna Trelawny' }); // Exeter
+    const driver = await createDriver(stack.sql, {
+      lat: 50.7295,
+      lon: -3.5435,
+      homeArea: 'national-default',
+      name: 'Morwenna Trelawny',
+    }); // Exeter
     drivers.push(driver);
     await stack.sql`
       update drivers set vehicle_make = 'Skoda', vehicle_model = 'Octavia', vehicle_registration = 'wk19xyz', vehicle_colour = 'dark blue'
        where id = ${driver.id}`;
-    const [{ plate } = { plate: '' }] = await stack.sql<{ plate: string }[]>`select plate from drivers where id = ${driver.id}`;
+    const [{ plate } = { plate: '' }] = await stack.sql<
+      { plate: string }[]
+    >`select plate from drivers where id = ${driver.id}`;
 
     const quoted = await stack.app.inject({
       method: 'POST',
@@ -174,9 +197,18 @@ describe('the tracking page names the car to look for', () => {
     await page.screenshot({ path: '/tmp/page-track-car.png', fullPage: true });
 
     // The polled JSON says the same, and nothing more of the driver.
-    const polled = await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json`, remoteAddress: '10.81.0.2' });
+    const polled = await stack.app.inject({
+      method: 'GET',
+      url: `/track/${ref}/status.json`,
+      remoteAddress: '10.81.0.2',
+    });
     expect(polled.statusCode).toBe(200);
-    expect(polled.json<{ driver: unknown }>().driver).toEqual({ name: 'Morwenna', vehicle: 'Dark blue Skoda Octavia', registration: 'WK19 XYZ', council_licence: null });
+    expect(polled.json<{ driver: unknown }>().driver).toEqual({
+      name: 'Morwenna',
+      vehicle: 'Dark blue Skoda Octavia',
+      registration: 'WK19 XYZ',
+      council_licence: null,
+    });
     expect(polled.body).not.toContain('Trelawny');
 
     expect(await seriousA11yProblems(browser, `${base}/track/${ref}`, { ready: '#driver' })).toEqual([]);

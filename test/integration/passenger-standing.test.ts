@@ -28,7 +28,11 @@ const post = (url: string, payload: unknown, headers: Record<string, string> = {
   stack.app.inject({ method: 'POST', url, payload: payload as object, headers, remoteAddress: from() });
 
 async function block(body: Record<string, string>, action: 'block' | 'unblock' = 'block') {
-  const res = await post('/api/ops/passengers', { ...body, action, reason: 'chargebacks and no-shows' }, { authorization: `Bearer ${staff}` });
+  const res = await post(
+    '/api/ops/passengers',
+    { ...body, action, reason: 'chargebacks and no-shows' },
+    { authorization: `Bearer ${staff}` },
+  );
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ identifier: string; blocked: boolean }>();
 }
@@ -53,8 +57,15 @@ const instant = (over: Record<string, unknown>) => ({
 describe('a blocked mailbox', () => {
   it('is refused in every spelling on the agent routes, v1 (both forms), email verification and partner jobs', async () => {
     const local = `ada.lovelace.${run}`;
-    expect(await block({ email: `${local}@gmail.com` })).toEqual({ identifier: `email:${local.replace(/\./g, '')}@gmail.com`, blocked: true });
-    const spellings: [string, string, string] = [`${local.replace(/\./g, '')}+taxi@googlemail.com`, `${local.toUpperCase()}@Gmail.com`, `${local.replace(/\./g, '').split('').join('.')}@gmail.com`];
+    expect(await block({ email: `${local}@gmail.com` })).toEqual({
+      identifier: `email:${local.replace(/\./g, '')}@gmail.com`,
+      blocked: true,
+    });
+    const spellings: [string, string, string] = [
+      `${local.replace(/\./g, '')}+taxi@googlemail.com`,
+      `${local.toUpperCase()}@Gmail.com`,
+      `${local.replace(/\./g, '').split('').join('.')}@gmail.com`,
+    ];
 
     for (const email of spellings) {
       const booked = await post('/api/public/v1/booking', v1(email));
@@ -65,7 +76,13 @@ describe('a blocked mailbox', () => {
       expect((await post('/api/public/v1/passenger-verify', { email })).statusCode).toBe(403);
     }
 
-    const quote = (await post('/api/public/quotes/estimate', { pickup_address: 'Paddington station', dropoff_address: 'Heathrow Airport', passenger_count: 1 })).json();
+    const quote = (
+      await post('/api/public/quotes/estimate', {
+        pickup_address: 'Paddington station',
+        dropoff_address: 'Heathrow Airport',
+        passenger_count: 1,
+      })
+    ).json();
     const create = await post('/api/public/bookings/create', {
       quote_id: quote.quote_id,
       passenger_name: 'Ada Lovelace',
@@ -83,19 +100,41 @@ describe('a blocked mailbox', () => {
     expect(quoteForm.statusCode).toBe(403);
 
     const partnerId = `std-${randomUUID().slice(0, 8)}`;
-    await createPartner(stack.sql, { id: partnerId, name: 'Standing Partner', kind: 'partner', liveIntakeApproved: true });
+    await createPartner(stack.sql, {
+      id: partnerId,
+      name: 'Standing Partner',
+      kind: 'partner',
+      liveIntakeApproved: true,
+    });
     const { key } = await createApiKey(stack.sql, { name: partnerId, partnerId });
     const jobs = await post(
       '/api/public/v1/jobs',
       [
-        { jobRef: `blk-${run}`, pickup: 'Paddington station', dropoff: 'Heathrow Airport', pickupTime: later(32), passengerName: 'Ada', passengerEmail: spellings[2] },
-        { jobRef: `ok-${run}`, pickup: 'Paddington station', dropoff: 'Heathrow Airport', pickupTime: later(33), passengerName: 'Grace', passengerEmail: `grace.${run}@example.com` },
+        {
+          jobRef: `blk-${run}`,
+          pickup: 'Paddington station',
+          dropoff: 'Heathrow Airport',
+          pickupTime: later(32),
+          passengerName: 'Ada',
+          passengerEmail: spellings[2],
+        },
+        {
+          jobRef: `ok-${run}`,
+          pickup: 'Paddington station',
+          dropoff: 'Heathrow Airport',
+          pickupTime: later(33),
+          passengerName: 'Grace',
+          passengerEmail: `grace.${run}@example.com`,
+        },
       ],
       { authorization: `Bearer ${key}` },
     );
     expect(jobs.statusCode, jobs.body).toBe(207);
     const results = jobs.json<{ results: { jobRef: string; outcome: string; code: string | null }[] }>().results;
-    expect(results.find((r) => r.jobRef === `blk-${run}`)).toMatchObject({ outcome: 'rejected', code: 'passenger_blocked' });
+    expect(results.find((r) => r.jobRef === `blk-${run}`)).toMatchObject({
+      outcome: 'rejected',
+      code: 'passenger_blocked',
+    });
     expect(results.find((r) => r.jobRef === `ok-${run}`)?.outcome).not.toBe('rejected');
 
     // Unblocked, the same passenger books again.
@@ -112,7 +151,9 @@ describe('a blocked phone', () => {
     const spaced = `+44 ${blocked.slice(3, 7)} ${blocked.slice(7)}`;
     const booked = await post('/api/public/v1/booking', v1(`fresh.${run}.${n}@example.com`, spaced));
     expect(booked.statusCode, booked.body).toBe(403);
-    expect((await post('/api/public/bookings/instant', instant({ passenger_phone_whatsapp: blocked }))).statusCode).toBe(403);
+    expect(
+      (await post('/api/public/bookings/instant', instant({ passenger_phone_whatsapp: blocked }))).statusCode,
+    ).toBe(403);
 
     const rides = await stack.sql`select 1 from bookings where passenger_phone = ${blocked}`;
     expect(rides).toHaveLength(0);

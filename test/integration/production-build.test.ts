@@ -19,7 +19,11 @@ const children: ChildProcess[] = [];
 const output: string[] = [];
 
 function node(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [path.join(build, script)], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(build, script)], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
   children.push(child);
@@ -60,7 +64,9 @@ describe('npm run build', () => {
   });
 
   it('imports only production dependencies', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const missing = [...importedPackages(build)].filter((name) => !(name in pkg.dependencies));
     expect(missing).toEqual([]);
   });
@@ -95,31 +101,54 @@ describe('npm run build', () => {
     const api = node('src/server.js', env);
     node('src/worker.js', env);
     const base = `http://127.0.0.1:${port}`;
-    await eventually(async () => {
-      if (api.exitCode !== null) throw new Error(`the API exited: ${output.join('').slice(-3000)}`);
-      return (await fetch(`${base}/readyz`).catch(() => null))?.ok || undefined;
-    }, 60_000, 'the compiled API to be ready');
+    await eventually(
+      async () => {
+        if (api.exitCode !== null) throw new Error(`the API exited: ${output.join('').slice(-3000)}`);
+        return (await fetch(`${base}/readyz`).catch(() => null))?.ok || undefined;
+      },
+      60_000,
+      'the compiled API to be ready',
+    );
 
     const booked = await fetch(`${base}/api/public/bookings/instant`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        pickup_address: '1 Piccadilly, Manchester M1 1RG', dropoff_address: 'Manchester Airport', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123456',
+        pickup_address: '1 Piccadilly, Manchester M1 1RG',
+        dropoff_address: 'Manchester Airport',
+        passenger_name: 'Ada Lovelace',
+        passenger_phone_whatsapp: '+447400123456',
       }),
     });
     expect(booked.status, await booked.clone().text()).toBe(200);
-    const { booking_reference: ref, manage_token: token } = (await booked.json()) as { booking_reference: string; manage_token: string };
+    const { booking_reference: ref, manage_token: token } = (await booked.json()) as {
+      booking_reference: string;
+      manage_token: string;
+    };
     // Only the workflow moves a booking on from 'confirmed': the compiled worker ran it.
-    const status = await eventually(async () => {
-      const s = ((await (await fetch(`${base}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { status: string }).status;
-      return s === 'confirmed' ? undefined : s;
-    }, 60_000, `the compiled worker to dispatch ${ref}`);
+    const status = await eventually(
+      async () => {
+        const s = (
+          (await (await fetch(`${base}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { status: string }
+        ).status;
+        return s === 'confirmed' ? undefined : s;
+      },
+      60_000,
+      `the compiled worker to dispatch ${ref}`,
+    );
     expect(['dispatching', 'unassigned', 'assigned']).toContain(status);
 
     // No payment is taken: an invoice.paid signed with the test double's published secret is refused.
     const now = Math.floor(Date.now() / 1000);
-    const forged = JSON.stringify({ type: 'invoice.paid', data: { invoice_reference: 'invoice:driver:d-1:2026-10-19', amount_pence: 1500, reference: 'test_cs_forged' } });
-    const hook = await fetch(`${base}/api/webhooks/billing`, { method: 'POST', headers: signTestProviderEvent(DEV_BILLING_TEST_WEBHOOK_SECRET, 'evt_forged', now, forged), body: forged });
+    const forged = JSON.stringify({
+      type: 'invoice.paid',
+      data: { invoice_reference: 'invoice:driver:d-1:2026-10-19', amount_pence: 1500, reference: 'test_cs_forged' },
+    });
+    const hook = await fetch(`${base}/api/webhooks/billing`, {
+      method: 'POST',
+      headers: signTestProviderEvent(DEV_BILLING_TEST_WEBHOOK_SECRET, 'evt_forged', now, forged),
+      body: forged,
+    });
     expect(hook.status, await hook.clone().text()).toBe(400);
   }, 180_000);
 
@@ -134,7 +163,11 @@ describe('npm run build', () => {
       OAUTH_SECRET: randomBytes(32).toString('base64'),
     };
     const refused = async (script: string, extra: Record<string, string>) => {
-      const child = spawn(process.execPath, [path.join(build, script)], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [path.join(build, script)], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', ...env, ...extra },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(child);
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -145,7 +178,10 @@ describe('npm run build', () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{}, /BILLING_PAYMENT_PROVIDER: unset \(its default, test\) is the development double/], // what production ran before issue 33
       [{ BILLING_PAYMENT_PROVIDER: 'test' }, /BILLING_PAYMENT_PROVIDER: test is the development double/],
-      [{ BILLING_PAYMENT_PROVIDER: 'none', PAYMENT_WEBHOOK_SECRETS: DEV_BILLING_TEST_WEBHOOK_SECRET }, /PAYMENT_WEBHOOK_SECRETS: holds a published secret/],
+      [
+        { BILLING_PAYMENT_PROVIDER: 'none', PAYMENT_WEBHOOK_SECRETS: DEV_BILLING_TEST_WEBHOOK_SECRET },
+        /PAYMENT_WEBHOOK_SECRETS: holds a published secret/,
+      ],
       [{ BILLING_PAYMENT_PROVIDER: 'none', OAUTH_SECRET: DEV_OAUTH_SECRET }, /OAUTH_SECRET: is a published value/],
     ];
     for (const [extra, message] of cases) {

@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(async () => stack?.close());
 
 /** Each test calls from its own address so rate-limit buckets never leak between tests. */
-const freshIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const freshIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 function quote(body: unknown, opts: { headers?: Record<string, string>; ip?: string; path?: string } = {}) {
   return stack.app.inject({
@@ -43,7 +44,9 @@ describe('POST /api/public/v1/quote', () => {
     expect(body.fare).toBeGreaterThan(20);
     expect(body.fare).toBeLessThan(70);
     expect(body.applied_rules.map((r: { code: string }) => r.code)).toContain('tariff_period');
-    expect(body.applied_rules.reduce((s: number, r: { amount_pence: number }) => s + r.amount_pence, 0)).toBeLessThan(body.fare_pence);
+    expect(body.applied_rules.reduce((s: number, r: { amount_pence: number }) => s + r.amount_pence, 0)).toBeLessThan(
+      body.fare_pence,
+    );
     expect(body.booking_url).toBe(`${stack.config.PUBLIC_BASE_URL}/book/${body.quote_id}`);
     expect(body.pickup.kind).toBe('station');
     expect(body.dropoff.kind).toBe('airport');
@@ -145,7 +148,11 @@ describe('POST /api/public/v1/quote', () => {
   });
 
   it('adds nothing for meet and greet on a trip that touches no airport, and says so', async () => {
-    const base = { pickup: '10 Wilmslow Road, Rusholme, Manchester M14 5TQ', dropoff: 'Manchester Piccadilly station', departAt: inAnHour() };
+    const base = {
+      pickup: '10 Wilmslow Road, Rusholme, Manchester M14 5TQ',
+      dropoff: 'Manchester Piccadilly station',
+      departAt: inAnHour(),
+    };
     const plain = (await quote(base)).json();
     const asked = (await quote({ ...base, meetAndGreet: true })).json();
     expect(asked.fare_pence).toBe(plain.fare_pence);
@@ -176,8 +183,16 @@ describe('POST /api/public/v1/quote', () => {
     ['a fractional passenger count', { pickup: 'Leeds', dropoff: 'York', passengers: 2.5 }, 'validation_failed'],
     ['an over-long address', { pickup: 'x'.repeat(201), dropoff: 'York' }, 'validation_failed'],
     ['a missing dropoff', { pickup: 'Leeds' }, 'validation_failed'],
-    ['a date without a time zone', { pickup: 'Leeds', dropoff: 'York', departAt: '2030-01-01 10:00' }, 'validation_failed'],
-    ['a pickup time in the past', { pickup: 'Leeds', dropoff: 'York', departAt: '2020-01-01T10:00:00Z' }, 'depart_at_in_past'],
+    [
+      'a date without a time zone',
+      { pickup: 'Leeds', dropoff: 'York', departAt: '2030-01-01 10:00' },
+      'validation_failed',
+    ],
+    [
+      'a pickup time in the past',
+      { pickup: 'Leeds', dropoff: 'York', departAt: '2020-01-01T10:00:00Z' },
+      'depart_at_in_past',
+    ],
   ])('answers 400 (never 500) for %s', async (_what, body, code) => {
     const res = await quote(body);
     expect(res.statusCode).toBe(400);
@@ -212,7 +227,10 @@ describe('POST /api/public/quotes/estimate', () => {
   });
 
   it('requires passenger_count and rejects the v1-only vehicle types', async () => {
-    const missing = await quote({ pickup_address: 'Leeds', dropoff_address: 'York' }, { path: '/api/public/quotes/estimate' });
+    const missing = await quote(
+      { pickup_address: 'Leeds', dropoff_address: 'York' },
+      { path: '/api/public/quotes/estimate' },
+    );
     expect(missing.statusCode).toBe(400);
     const v1Only = await quote(
       { pickup_address: 'Leeds', dropoff_address: 'York', passenger_count: 1, vehicle_type: '7seater' },
@@ -227,7 +245,11 @@ describe('API keys and rate limits', () => {
   it('accepts a key in each of the three headers and rejects an unknown key with 401', async () => {
     const { key } = await createApiKey(stack.sql, { name: `headers-${randomUUID()}` });
     const body = { pickup: 'Leeds', dropoff: 'York', departAt: inAnHour() };
-    for (const headers of [{ 'x-network-taxi-ai-key': key }, { authorization: `Bearer ${key}` }, { 'x-api-key': key }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'x-network-taxi-ai-key': key },
+      { authorization: `Bearer ${key}` },
+      { 'x-api-key': key },
+    ] as Record<string, string>[]) {
       expect((await quote(body, { headers })).statusCode).toBe(200);
     }
     const bad = await quote(body, { headers: { 'x-api-key': `${key}x` } });
@@ -302,7 +324,12 @@ describe('API keys and rate limits', () => {
     const partnerId = `fleet-${randomUUID().slice(0, 8)}`;
     const { key } = await createApiKey(stack.sql, { name: 'executive fleet', partnerId });
     await approveRateOverride(stack.sql, {
-      scope: 'partner', subjectId: partnerId, adjustmentBasisPoints: 2000, minimumFarePence: null, approvedBy: 'ops@direct-taxi.test', vehicleTypes: ['executive'],
+      scope: 'partner',
+      subjectId: partnerId,
+      adjustmentBasisPoints: 2000,
+      minimumFarePence: null,
+      approvedBy: 'ops@direct-taxi.test',
+      vehicleTypes: ['executive'],
     });
     const body = { pickup: 'Manchester Piccadilly', dropoff: 'Manchester Airport', departAt: inAnHour() };
     const saloon = (await quote({ ...body, vehicleType: 'saloon' }, { headers: { 'x-api-key': key } })).json();
@@ -311,7 +338,9 @@ describe('API keys and rate limits', () => {
     expect(saloon.fare_pence).toBe(tariff.fare_pence);
     expect(saloon.applied_rules.some((r: { code: string }) => r.code === 'rate_override')).toBe(false);
     expect(executive.fare_pence).toBeGreaterThan(tariff.fare_pence);
-    expect(executive.applied_rules.find((r: { code: string }) => r.code === 'rate_override')?.description).toContain('ops@direct-taxi.test');
+    expect(executive.applied_rules.find((r: { code: string }) => r.code === 'rate_override')?.description).toContain(
+      'ops@direct-taxi.test',
+    );
   });
 });
 
@@ -340,13 +369,26 @@ describe('OpenAPI document and health', () => {
     expect(doc.paths['/api/public/v1/operator/jobs'].get.operationId).toBe('getOperatorBridgeGuide');
     expect(doc.paths['/api/public/v1/operator/jobs'].post.operationId).toBe('sendOperatorDispatchJobs');
     // The intake's 207 and its per-job outcomes are part of the contract.
-    expect(Object.keys(doc.paths['/api/public/v1/jobs'].post.responses)).toEqual(expect.arrayContaining(['200', '207', '400', '401', '403', '429']));
-    expect(doc.components.schemas.PartnerJob.required).toEqual(expect.arrayContaining(['jobRef', 'pickup', 'dropoff', 'pickupTime']));
-    expect(Object.keys(doc.components.schemas.JobResult.properties)).toEqual(expect.arrayContaining(['jobRef', 'outcome', 'code', 'bookingReference']));
+    expect(Object.keys(doc.paths['/api/public/v1/jobs'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '207', '400', '401', '403', '429']),
+    );
+    expect(doc.components.schemas.PartnerJob.required).toEqual(
+      expect.arrayContaining(['jobRef', 'pickup', 'dropoff', 'pickupTime']),
+    );
+    expect(Object.keys(doc.components.schemas.JobResult.properties)).toEqual(
+      expect.arrayContaining(['jobRef', 'outcome', 'code', 'bookingReference']),
+    );
     // Booking status names are part of the published contract.
     expect(doc.components.schemas.BookingStatus.enum).toEqual([...BOOKING_STATUSES]);
     // So are the precision of a place and the suggestions a 422 offers.
-    expect(doc.components.schemas.Precision.enum).toEqual(['point', 'postcode', 'street', 'postcode_sector', 'postcode_district', 'town_centre']);
+    expect(doc.components.schemas.Precision.enum).toEqual([
+      'point',
+      'postcode',
+      'street',
+      'postcode_sector',
+      'postcode_district',
+      'town_centre',
+    ]);
     expect(doc.components.schemas.PlaceSuggestion.required).toEqual(['label', 'kind', 'town', 'precision']);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
@@ -355,12 +397,15 @@ describe('OpenAPI document and health', () => {
 
   it('declares error bodies with the media type they are sent with, and keeps query parameter formats', async () => {
     const doc = (await stack.app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json();
-    const responses = Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)
+    const responses = Object.values(
+      doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>,
+    )
       .flatMap((ops) => Object.values(ops))
       .flatMap((op) => Object.entries(op.responses));
     const errors = responses.filter(([status]) => Number(status) >= 400);
     expect(errors.length).toBeGreaterThan(20);
-    for (const [status, r] of errors) expect(Object.keys(r.content ?? {}), status).toEqual(['application/problem+json']);
+    for (const [status, r] of errors)
+      expect(Object.keys(r.content ?? {}), status).toEqual(['application/problem+json']);
     // A 204 has no body to declare.
     for (const [status, r] of responses.filter(([s]) => Number(s) < 400)) {
       expect(Object.keys(r.content ?? {}), status).toEqual(status === '204' ? [] : ['application/json']);
@@ -368,7 +413,9 @@ describe('OpenAPI document and health', () => {
     // And what is sent matches what is declared.
     const bad = await quote({ pickup: 'x' });
     expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
-    const email = doc.paths['/api/public/v1/booking/{ref}'].get.parameters.find((p: { name: string }) => p.name === 'email');
+    const email = doc.paths['/api/public/v1/booking/{ref}'].get.parameters.find(
+      (p: { name: string }) => p.name === 'email',
+    );
     expect(email).toMatchObject({ in: 'query', schema: { type: 'string', format: 'email' } });
   });
 

@@ -48,7 +48,10 @@ async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
 describe('quote redemption', () => {
   it('lets exactly one of 20 concurrent booking requests redeem a quote; the others get 409, never naming its booking', async () => {
     const quoteId = await newQuote(stack);
-    const attempts = Array.from({ length: 20 }, (_, i) => ({ requestId: `req-${i}-${randomUUID()}`, bookingRef: `BK${i}` }));
+    const attempts = Array.from({ length: 20 }, (_, i) => ({
+      requestId: `req-${i}-${randomUUID()}`,
+      bookingRef: `BK${i}`,
+    }));
     const results = await Promise.allSettled(attempts.map((a) => redeemQuote(stack, quoteId, a)));
 
     const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -63,7 +66,11 @@ describe('quote redemption', () => {
       expect(err.message).not.toContain(won[0]!.bookingRef);
     }
     const [row] = await stack.sql`select status, booking_ref, redemption_request_id from quotes where id = ${quoteId}`;
-    expect(row).toEqual({ status: 'redeemed', booking_ref: won[0]!.bookingRef, redemption_request_id: won[0]!.requestId });
+    expect(row).toEqual({
+      status: 'redeemed',
+      booking_ref: won[0]!.bookingRef,
+      redemption_request_id: won[0]!.requestId,
+    });
   });
 
   it('gives a retried booking request the same redemption instead of an error, before and after the workflow closes', async () => {
@@ -91,10 +98,14 @@ describe('quote redemption', () => {
     const quoteId = await newQuote(shortLived);
     const handle = shortLived.client.workflow.getHandle(quoteWorkflowId(quoteId));
     expect((await handle.query(quoteStateQuery)).status).toBe('open');
-    await eventually(async () => {
-      const [row] = await shortLived.sql`select status from quotes where id = ${quoteId}`;
-      return row?.status === 'expired' ? true : undefined;
-    }, 20_000, 'quote to expire');
+    await eventually(
+      async () => {
+        const [row] = await shortLived.sql`select status from quotes where id = ${quoteId}`;
+        return row?.status === 'expired' ? true : undefined;
+      },
+      20_000,
+      'quote to expire',
+    );
     expect((await handle.result()).status).toBe('expired');
     const err = await problemOf(redeemQuote(shortLived, quoteId, { requestId: 'late', bookingRef: 'BKLATE' }));
     expect(err.status).toBe(410);
@@ -103,7 +114,12 @@ describe('quote redemption', () => {
     const booking = await shortLived.app.inject({
       method: 'POST',
       url: '/api/public/bookings/create',
-      payload: { quote_id: quoteId, passenger_name: 'Late Larry', passenger_phone_whatsapp: '+447400123459', payment_method: 'account' },
+      payload: {
+        quote_id: quoteId,
+        passenger_name: 'Late Larry',
+        passenger_phone_whatsapp: '+447400123459',
+        payment_method: 'account',
+      },
     });
     expect(booking.statusCode).toBe(410);
     expect(booking.json().code).toBe('quote_expired');

@@ -7,7 +7,11 @@ import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack({ BOOKING_RATE_LIMIT_PER_HOUR: '3', LOOKUP_RATE_LIMIT_PER_MINUTE: '5', UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: '2' });
+  stack = await startStack({
+    BOOKING_RATE_LIMIT_PER_HOUR: '3',
+    LOOKUP_RATE_LIMIT_PER_MINUTE: '5',
+    UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: '2',
+  });
 });
 afterAll(async () => stack?.close());
 
@@ -32,7 +36,12 @@ describe('rate limits', () => {
     const ip = freshIp();
     const statuses = [];
     for (let i = 0; i < 4; i++) {
-      const res = await stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress: ip, payload: v1Booking(`limit.${randomUUID().slice(0, 8)}@example.com`, 2 + i) });
+      const res = await stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/booking',
+        remoteAddress: ip,
+        payload: v1Booking(`limit.${randomUUID().slice(0, 8)}@example.com`, 2 + i),
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual([201, 201, 201, 429]);
@@ -45,25 +54,45 @@ describe('rate limits', () => {
         url: '/api/public/bookings/instant',
         remoteAddress: freshIp(),
         headers: { 'x-api-key': key },
-        payload: { pickup_address: 'Hexham station', dropoff_address: 'Hexham', passenger_name: 'Keyed', passenger_phone_whatsapp: phone(), depart_at: later(2 + i) },
+        payload: {
+          pickup_address: 'Hexham station',
+          dropoff_address: 'Hexham',
+          passenger_name: 'Keyed',
+          passenger_phone_whatsapp: phone(),
+          depart_at: later(2 + i),
+        },
       });
       keyed.push(res.statusCode);
     }
     expect(keyed).toEqual([200, 200, 200, 429]);
-    const limited = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/create', remoteAddress: freshIp(), headers: { 'x-api-key': key }, payload: {} });
+    const limited = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/create',
+      remoteAddress: freshIp(),
+      headers: { 'x-api-key': key },
+      payload: {},
+    });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
   });
 
   it('counts every address of one IPv6 /64 as one caller, and an IPv4-mapped address as its IPv4 (issue 33)', async () => {
     const book = (remoteAddress: string, i: number) =>
-      stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress, payload: v1Booking(`prefix.${randomUUID().slice(0, 8)}@example.com`, 2 + i) });
+      stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/booking',
+        remoteAddress,
+        payload: v1Booking(`prefix.${randomUUID().slice(0, 8)}@example.com`, 2 + i),
+      });
     // Each booking from another address of one /64, as a phone's privacy addresses or a script's would be.
     const prefix = '2001:db8:33:64';
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await book(`${prefix}:${(0x1000 + i * 7).toString(16)}::${i + 1}`, i)).statusCode);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await book(`${prefix}:${(0x1000 + i * 7).toString(16)}::${i + 1}`, i)).statusCode);
     expect(statuses).toEqual([201, 201, 201, 429]);
-    expect(await stack.sql`select hits from rate_limit_counters where key = ${`booking:ip:${prefix}::/64`}`).toEqual([{ hits: 4 }]);
+    expect(await stack.sql`select hits from rate_limit_counters where key = ${`booking:ip:${prefix}::/64`}`).toEqual([
+      { hits: 4 },
+    ]);
     // The next /64 is another subscriber, with an allowance of its own.
     expect((await book('2001:db8:33:65::1', 5)).statusCode).toBe(201);
     // A dual-stack socket's ::ffff:a.b.c.d is the IPv4 peer it names: one allowance, not two.
@@ -77,22 +106,42 @@ describe('rate limits', () => {
     const ip = freshIp();
     const statuses = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await stack.app.inject({ method: 'GET', url: `/track/TX${String(i).padStart(10, '0')}`, remoteAddress: ip })).statusCode);
+      statuses.push(
+        (await stack.app.inject({ method: 'GET', url: `/track/TX${String(i).padStart(10, '0')}`, remoteAddress: ip }))
+          .statusCode,
+      );
     }
     expect(statuses.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
     expect(statuses[5]).toBe(429);
     const status = await stack.app.inject({ method: 'GET', url: '/track/TX0000000000/status.json', remoteAddress: ip });
     expect(status.statusCode).toBe(429);
-    const lookup = await stack.app.inject({ method: 'GET', url: '/api/public/v1/booking/TX0000000000?email=a@example.com', remoteAddress: ip });
+    const lookup = await stack.app.inject({
+      method: 'GET',
+      url: '/api/public/v1/booking/TX0000000000?email=a@example.com',
+      remoteAddress: ip,
+    });
     expect(lookup.statusCode).toBe(429);
   });
 
   it('counts plus-tags, dots and case of one Gmail mailbox as one address for the per-email limit', async () => {
     const local = `ada${randomUUID().slice(0, 6)}`;
-    const variants = [`${local}@gmail.com`, `${local[0]}.${local.slice(1)}+taxi@googlemail.com`, `${local.toUpperCase()}+work@gmail.com`];
+    const variants = [
+      `${local}@gmail.com`,
+      `${local[0]}.${local.slice(1)}+taxi@googlemail.com`,
+      `${local.toUpperCase()}+work@gmail.com`,
+    ];
     const statuses = [];
     for (const [i, email] of variants.entries()) {
-      statuses.push((await stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress: freshIp(), payload: v1Booking(email, 3 + i) })).statusCode);
+      statuses.push(
+        (
+          await stack.app.inject({
+            method: 'POST',
+            url: '/api/public/v1/booking',
+            remoteAddress: freshIp(),
+            payload: v1Booking(email, 3 + i),
+          })
+        ).statusCode,
+      );
     }
     expect(statuses).toEqual([201, 201, 429]);
   });

@@ -34,7 +34,11 @@ async function newPartner(sandbox: boolean) {
 
 /** A driver at `metres` north of Whitby station, live or a sandbox (test) driver. */
 async function driverAt(metres: number, sandbox: boolean): Promise<TestDriver> {
-  const d = await createDriver(stack.sql, { lat: WHITBY.lat + metres / 111_195, lon: WHITBY.lon, homeArea: 'national-default' });
+  const d = await createDriver(stack.sql, {
+    lat: WHITBY.lat + metres / 111_195,
+    lon: WHITBY.lon,
+    homeArea: 'national-default',
+  });
   if (sandbox) await stack.sql`update drivers set sandbox = true where id = ${d.id}`;
   created.push(d);
   return d;
@@ -42,13 +46,24 @@ async function driverAt(metres: number, sandbox: boolean): Promise<TestDriver> {
 
 const send = (p: { key: string }, jobRef: string, passengerPhone: string) =>
   stack.app.inject({
-    method: 'POST', url: '/api/public/v1/jobs', remoteAddress: ip(),
+    method: 'POST',
+    url: '/api/public/v1/jobs',
+    remoteAddress: ip(),
     headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
-    payload: JSON.stringify({ jobRef, pickup: 'Whitby station', dropoff: 'Whitby', pickupTime: new Date(Date.now() + 60_000).toISOString(), passengerName: 'Grace Hopper', passengerPhone }),
+    payload: JSON.stringify({
+      jobRef,
+      pickup: 'Whitby station',
+      dropoff: 'Whitby',
+      pickupTime: new Date(Date.now() + 60_000).toISOString(),
+      passengerName: 'Grace Hopper',
+      passengerPhone,
+    }),
   });
 
 const offersTo = async (driverId: string) =>
-  (await stack.sql<{ booking_ref: string }[]>`select booking_ref from offers where driver_id = ${driverId}`).map((r) => r.booking_ref);
+  (await stack.sql<{ booking_ref: string }[]>`select booking_ref from offers where driver_id = ${driverId}`).map(
+    (r) => r.booking_ref,
+  );
 
 describe('the partner sandbox', () => {
   it("prices and acknowledges a sandbox partner's job, and offers it only to a sandbox driver, never to the nearer real one", async () => {
@@ -64,7 +79,9 @@ describe('the partner sandbox', () => {
     expect(res.json().sandbox).toBe(true);
     const ref = result.bookingReference as string;
     expect(ref).toMatch(/^TX/);
-    const [row] = await stack.sql<{ sandbox: boolean; fare_pence: number }[]>`select sandbox, fare_pence from bookings where ref = ${ref}`;
+    const [row] = await stack.sql<
+      { sandbox: boolean; fare_pence: number }[]
+    >`select sandbox, fare_pence from bookings where ref = ${ref}`;
     expect(row!.sandbox).toBe(true);
     expect(row!.fare_pence).toBeGreaterThan(0);
 
@@ -72,27 +89,54 @@ describe('the partner sandbox', () => {
     expect(card.body).toContain('Whitby');
     expect(await offersTo(real.id)).toEqual([]);
     // Neither read for it nor logged: the live driver is not in its decision log at all.
-    const logged = await stack.sql`select 1 from dispatch_decisions where booking_ref = ${ref} and driver_id = ${real.id}`;
+    const logged =
+      await stack.sql`select 1 from dispatch_decisions where booking_ref = ${ref} and driver_id = ${real.id}`;
     expect(logged).toHaveLength(0);
     // No text about it leaves the service: the test driver's job card is recorded as withheld.
-    const texts = await stack.sql<{ provider: string }[]>`select provider from outbox where booking_ref = ${ref} and channel in ('sms', 'whatsapp')`;
+    const texts = await stack.sql<
+      { provider: string }[]
+    >`select provider from outbox where booking_ref = ${ref} and channel in ('sms', 'whatsapp')`;
     expect(texts.length).toBeGreaterThan(0);
     expect(new Set(texts.map((t) => t.provider))).toEqual(new Set(['sandbox']));
 
     // The live notifier withholds them too: its provider is never called for a sandbox booking.
     let delivered = 0;
-    const live = new DeliveringNotifier({ sql: stack.sql, transport: { name: 'twilio', channels: ['sms', 'whatsapp', 'email'], deliver: async () => ({ providerMessageId: `SM${++delivered}` }) } });
-    const text = { channel: 'sms' as const, to: phone, body: 'Your driver is on the way', idempotencyKey: `sbx-test:${ref}`, bookingRef: ref };
+    const live = new DeliveringNotifier({
+      sql: stack.sql,
+      transport: {
+        name: 'twilio',
+        channels: ['sms', 'whatsapp', 'email'],
+        deliver: async () => ({ providerMessageId: `SM${++delivered}` }),
+      },
+    });
+    const text = {
+      channel: 'sms' as const,
+      to: phone,
+      body: 'Your driver is on the way',
+      idempotencyKey: `sbx-test:${ref}`,
+      bookingRef: ref,
+    };
     await expect(live.send(text)).resolves.toEqual({ provider: 'sandbox', providerMessageId: null, duplicate: false });
     await expect(live.send(text)).resolves.toEqual({ provider: 'sandbox', providerMessageId: null, duplicate: true });
     // Ops are not emailed about it either; only the booking's own passenger email goes.
-    await expect(live.send({ ...text, channel: 'email', to: 'ops@example.com', idempotencyKey: `sbx-test-ops:${ref}` })).resolves.toMatchObject({ provider: 'sandbox' });
+    await expect(
+      live.send({ ...text, channel: 'email', to: 'ops@example.com', idempotencyKey: `sbx-test-ops:${ref}` }),
+    ).resolves.toMatchObject({ provider: 'sandbox' });
     await stack.sql`update bookings set passenger_email = 'integrator@example.com' where ref = ${ref}`;
-    await expect(live.send({ ...text, channel: 'email', to: 'Integrator@example.com', idempotencyKey: `sbx-test-email:${ref}` })).resolves.toMatchObject({ provider: 'twilio' });
+    await expect(
+      live.send({ ...text, channel: 'email', to: 'Integrator@example.com', idempotencyKey: `sbx-test-email:${ref}` }),
+    ).resolves.toMatchObject({ provider: 'twilio' });
     expect(delivered).toBe(1);
 
     // Even asked directly, the real driver cannot be given it.
-    const claim = await claimOffer(stack.sql, { offerId: `${ref}:9:${real.id}`, ref, driverId: real.id, round: 9, tier: 'local', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const claim = await claimOffer(stack.sql, {
+      offerId: `${ref}:9:${real.id}`,
+      ref,
+      driverId: real.id,
+      round: 9,
+      tier: 'local',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect(claim).toBe('taken');
     expect(await offersTo(real.id)).toEqual([]);
   });
@@ -111,14 +155,24 @@ describe('the partner sandbox', () => {
   });
 
   it('puts a v1 booking made with a sandbox key (of no partner) in the sandbox, and one with a live key not', async () => {
-    const { key: sandboxKey } = await createApiKey(stack.sql, { name: `sbx-key-${randomUUID().slice(0, 6)}`, sandbox: true });
+    const { key: sandboxKey } = await createApiKey(stack.sql, {
+      name: `sbx-key-${randomUUID().slice(0, 6)}`,
+      sandbox: true,
+    });
     const { key: liveKey } = await createApiKey(stack.sql, { name: `live-key-${randomUUID().slice(0, 6)}` });
     const book = (key: string) =>
       stack.app.inject({
-        method: 'POST', url: '/api/public/v1/booking', remoteAddress: ip(), headers: { authorization: `Bearer ${key}` },
+        method: 'POST',
+        url: '/api/public/v1/booking',
+        remoteAddress: ip(),
+        headers: { authorization: `Bearer ${key}` },
         payload: {
-          pickup: 'Whitby station', dropoff: 'Whitby', departAt: new Date(Date.now() + 26 * 3600_000).toISOString(), passengerName: 'Mary Seacole',
-          passengerEmail: `rider.${randomUUID().slice(0, 8)}@example.com`, passengerPhone: uniquePhone(),
+          pickup: 'Whitby station',
+          dropoff: 'Whitby',
+          departAt: new Date(Date.now() + 26 * 3600_000).toISOString(),
+          passengerName: 'Mary Seacole',
+          passengerEmail: `rider.${randomUUID().slice(0, 8)}@example.com`,
+          passengerPhone: uniquePhone(),
         },
       });
     const sandboxed = await book(sandboxKey);
@@ -141,14 +195,30 @@ describe('sandbox and live bookings never meet (issue 33)', () => {
     return t.toISOString();
   };
   const trip = (phone: string, when: string, email = `rider.${randomUUID().slice(0, 8)}@example.com`) => ({
-    pickup: 'Whitby station', dropoff: 'Whitby', departAt: when, passengerName: 'Mary Seacole', passengerEmail: email, passengerPhone: phone,
+    pickup: 'Whitby station',
+    dropoff: 'Whitby',
+    departAt: when,
+    passengerName: 'Mary Seacole',
+    passengerEmail: email,
+    passengerPhone: phone,
   });
   const book = (body: object, key?: string) =>
-    stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress: ip(), headers: key ? { authorization: `Bearer ${key}` } : {}, payload: body });
+    stack.app.inject({
+      method: 'POST',
+      url: '/api/public/v1/booking',
+      remoteAddress: ip(),
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      payload: body,
+    });
   const claimTexts = async (phone: string) =>
-    stack.sql<{ provider: string; booking_ref: string }[]>`select provider, booking_ref from outbox where recipient = ${phone} and body like '%/claim/%'`;
+    stack.sql<
+      { provider: string; booking_ref: string }[]
+    >`select provider, booking_ref from outbox where recipient = ${phone} and body like '%/claim/%'`;
   const sandboxOf = async (ref: string) =>
-    eventually(async () => (await stack.sql<{ sandbox: boolean }[]>`select sandbox from bookings where ref = ${ref}`)[0]?.sandbox);
+    eventually(
+      async () =>
+        (await stack.sql<{ sandbox: boolean }[]>`select sandbox from bookings where ref = ${ref}`)[0]?.sandbox,
+    );
 
   it('lets a real passenger book the trip a sandbox key asked for first: her ride is live, with her own links', async () => {
     const { key } = await createApiKey(stack.sql, { name: `sbx-first-${randomUUID().slice(0, 6)}`, sandbox: true });
@@ -178,20 +248,33 @@ describe('sandbox and live bookings never meet (issue 33)', () => {
     expect(await sandboxOf(test.json().booking_reference)).toBe(true);
     // Asking by the live booking's reference with the sandbox key texts nobody either.
     const asked = await stack.app.inject({
-      method: 'POST', url: `/api/public/v1/booking/${live.json().booking_reference}/claim`, remoteAddress: ip(),
-      headers: { authorization: `Bearer ${key}` }, payload: { passenger_phone: phone },
+      method: 'POST',
+      url: `/api/public/v1/booking/${live.json().booking_reference}/claim`,
+      remoteAddress: ip(),
+      headers: { authorization: `Bearer ${key}` },
+      payload: { passenger_phone: phone },
     });
     expect(asked.statusCode).toBe(202);
     // A live request by reference is texted (after its reply), so the sandbox one has had its turn.
     const other = uniquePhone();
     const otherLive = await book(trip(other, when));
-    await stack.app.inject({ method: 'POST', url: `/api/public/v1/booking/${otherLive.json().booking_reference}/claim`, remoteAddress: ip(), payload: { passenger_phone: other } });
+    await stack.app.inject({
+      method: 'POST',
+      url: `/api/public/v1/booking/${otherLive.json().booking_reference}/claim`,
+      remoteAddress: ip(),
+      payload: { passenger_phone: other },
+    });
     await eventually(async () => ((await claimTexts(other)).length > 0 ? true : undefined));
     expect(await claimTexts(phone)).toEqual([]);
   });
 
   it('records a claim link between two sandbox requests as withheld, once per booking, spending no real allowance', async () => {
-    const [a, b] = await Promise.all([1, 2].map(async (i) => (await createApiKey(stack.sql, { name: `sbx-${i}-${randomUUID().slice(0, 6)}`, sandbox: true })).key));
+    const [a, b] = await Promise.all(
+      [1, 2].map(
+        async (i) =>
+          (await createApiKey(stack.sql, { name: `sbx-${i}-${randomUUID().slice(0, 6)}`, sandbox: true })).key,
+      ),
+    );
     const phone = uniquePhone();
     const when = departAt();
     const first = await book(trip(phone, when), a);
@@ -201,6 +284,8 @@ describe('sandbox and live bookings never meet (issue 33)', () => {
     const texts = await claimTexts(phone);
     expect(texts).toEqual([{ provider: 'sandbox', booking_ref: first.json().booking_reference }]);
     // The phone's code allowances (claim links are limited like sign-in codes) were never touched.
-    expect(await stack.sql`select key from rate_limit_counters where key like 'codes:%' and key like ${`%${phone.slice(1)}%`}`).toHaveLength(0);
+    expect(
+      await stack.sql`select key from rate_limit_counters where key like 'codes:%' and key like ${`%${phone.slice(1)}%`}`,
+    ).toHaveLength(0);
   });
 });

@@ -32,22 +32,30 @@ interface Run {
 
 function run(cmd: string, args: string[], env: Record<string, string> = {}): Run {
   // Own process group, so a Ctrl-C (SIGINT) can be sent to it the way a terminal would.
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   children.add(child);
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => {
-    children.delete(child);
-    resolve(code ?? signal);
-  }));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      resolve(code ?? signal);
+    }),
+  );
   return { child, output: () => out, exited };
 }
 
 async function waitFor(r: Run, pattern: RegExp, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(r.output())) {
-    if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`never printed ${pattern}; output:\n${r.output().slice(-4000)}`);
+    if (Date.now() > deadline || r.child.exitCode !== null)
+      throw new Error(`never printed ${pattern}; output:\n${r.output().slice(-4000)}`);
     await new Promise((res) => setTimeout(res, 250));
   }
 }
@@ -63,13 +71,22 @@ const interrupt = (r: Run) => process.kill(-r.child.pid!, 'SIGINT');
 
 describe('the README commands', () => {
   it('npm start runs the service; api-key:create, fleet:seed, fleet:simulate, staff:create, mcp:token and the MCP Inspector work against it; Ctrl-C stops it all', async () => {
-    const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port, pgPort, temporalPort, uiPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-start-'));
     const api = `http://127.0.0.1:${port}`;
     const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${pgPort}/taxi`;
     const start = run('npm', ['start'], {
-      PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort),
-      TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      LOG_LEVEL: 'warn',
     });
     try {
       await waitFor(start, /Direct Taxi is running/, 240_000);
@@ -86,43 +103,71 @@ describe('the README commands', () => {
       expect(quote.status).toBe(200);
 
       // Given only the stack's DATA_DIR (no DATABASE_URL, no --api), scripts find it by the stack.json npm start wrote.
-      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'stack.json'), 'utf8'))).toMatchObject({ kind: 'start', databaseUrl, apiUrl: `http://localhost:${port}` });
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'stack.json'), 'utf8'))).toMatchObject({
+        kind: 'start',
+        databaseUrl,
+        apiUrl: `http://localhost:${port}`,
+      });
       const seed = run('npm', ['run', 'fleet:seed'], { DATA_DIR: dataDir });
       expect(await finished(seed, 60_000), seed.output()).toBe(0);
 
-      const simulate = run('npm', ['run', 'fleet:simulate', '--', '--accept', '1', '--decline', '0', '--trip-step-seconds', '1'], { DATA_DIR: dataDir });
+      const simulate = run(
+        'npm',
+        ['run', 'fleet:simulate', '--', '--accept', '1', '--decline', '0', '--trip-step-seconds', '1'],
+        { DATA_DIR: dataDir },
+      );
       await waitFor(simulate, /Simulating demo drivers/, 60_000);
       const booked = await fetch(`${api}/api/public/bookings/instant`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ pickup_address: 'Manchester Piccadilly', dropoff_address: 'Manchester Airport', passenger_name: 'Ada Lovelace', passenger_phone_whatsapp: '+447400123456' }),
+        body: JSON.stringify({
+          pickup_address: 'Manchester Piccadilly',
+          dropoff_address: 'Manchester Airport',
+          passenger_name: 'Ada Lovelace',
+          passenger_phone_whatsapp: '+447400123456',
+        }),
       });
       expect(booked.status).toBe(200);
-      const { booking_reference: ref, manage_token: token } = (await booked.json()) as { booking_reference: string; manage_token: string };
+      const { booking_reference: ref, manage_token: token } = (await booked.json()) as {
+        booking_reference: string;
+        manage_token: string;
+      };
       // A demo driver accepts and drives the trip to the end.
       const deadline = Date.now() + 90_000;
       let status = '';
       while (status !== 'completed' && Date.now() < deadline) {
         await new Promise((res) => setTimeout(res, 1000));
-        status = ((await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { status: string }).status;
+        status = (
+          (await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { status: string }
+        ).status;
       }
       expect(status, simulate.output()).toBe('completed');
       await waitFor(simulate, /confirms cash on \S+ -> 200/, 30_000);
-      const lookup = (await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as { payment: { state: string } };
+      const lookup = (await (await fetch(`${api}/api/public/v1/booking/${ref}?token=${token}`)).json()) as {
+        payment: { state: string };
+      };
       expect(lookup.payment.state).toBe('paid');
 
-      const staff = run('npm', ['run', 'staff:create', '--', '--name', 'README ops', '--role', 'admin'], { DATA_DIR: dataDir });
+      const staff = run('npm', ['run', 'staff:create', '--', '--name', 'README ops', '--role', 'admin'], {
+        DATA_DIR: dataDir,
+      });
       expect(await finished(staff, 60_000), staff.output()).toBe(0);
       const staffKey = /^(stf_\S+)$/m.exec(staff.output())?.[1];
       expect(staffKey).toBeDefined();
-      const applicants = await fetch(`${api}/api/ops/drivers?status=applicant`, { headers: { authorization: `Bearer ${staffKey!}` } });
+      const applicants = await fetch(`${api}/api/ops/drivers?status=applicant`, {
+        headers: { authorization: `Bearer ${staffKey!}` },
+      });
       expect(applicants.status).toBe(200);
-      for (const page of ['/driver', '/drivers/apply', '/ops']) expect((await fetch(`${api}${page}`)).status, page).toBe(200);
+      for (const page of ['/driver', '/drivers/apply', '/ops'])
+        expect((await fetch(`${api}${page}`)).status, page).toBe(200);
 
       // The README's partner section, run as written (its port made this run's): register a partner,
       // send a job with its key and one signed as spec 5 says, look the second up by its jobRef.
       const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-      const section = readme.slice(readme.indexOf('Register one, then send it a job:'), readme.indexOf('## Where things are'));
+      const section = readme.slice(
+        readme.indexOf('Register one, then send it a job:'),
+        readme.indexOf('## Where things are'),
+      );
       const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!.replaceAll('localhost:3000', `127.0.0.1:${port}`);
       const [createLine, ...rest] = block.split('\n');
       const created = run('bash', ['-c', createLine!], { DATABASE_URL: databaseUrl });
@@ -138,17 +183,44 @@ describe('the README commands', () => {
 
       // An assistant's access: a token as the README gets one, then the MCP Inspector CLI (Node 22
       // from the npm registry, as the README runs it) lists and calls the tools with it.
-      const tokenRun = run('npm', ['run', '--silent', 'mcp:token', '--', '--url', api, '--dev-sign-in', '+447400123457'], { DATABASE_URL: databaseUrl });
+      const tokenRun = run(
+        'npm',
+        ['run', '--silent', 'mcp:token', '--', '--url', api, '--dev-sign-in', '+447400123457'],
+        { DATABASE_URL: databaseUrl },
+      );
       expect(await finished(tokenRun, 60_000), tokenRun.output()).toBe(0);
       const accessToken = /^(eyJ[\w-]+\.[\w-]+\.[\w-]+)$/m.exec(tokenRun.output())?.[1];
       expect(accessToken, tokenRun.output()).toBeDefined();
       const inspector = (...args: string[]) =>
-        run('npx', ['-y', '-p', 'node@22', '-p', '@modelcontextprotocol/inspector@2.12.0', 'mcp-inspector', '--cli', `${api}/mcp`, '--transport', 'http',
-          '--header', `Authorization: Bearer ${accessToken!}`, ...args]);
+        run('npx', [
+          '-y',
+          '-p',
+          'node@22',
+          '-p',
+          '@modelcontextprotocol/inspector@2.12.0',
+          'mcp-inspector',
+          '--cli',
+          `${api}/mcp`,
+          '--transport',
+          'http',
+          '--header',
+          `Authorization: Bearer ${accessToken!}`,
+          ...args,
+        ]);
       const listed = inspector('--method', 'tools/list');
       expect(await finished(listed, 180_000), listed.output()).toBe(0);
-      for (const tool of ['estimate_fare', 'get_service_info', 'start_booking']) expect(listed.output()).toContain(`"name": "${tool}"`);
-      const priced = inspector('--method', 'tools/call', '--tool-name', 'estimate_fare', '--tool-arg', 'pickup=Manchester Piccadilly', '--tool-arg', 'dropoff=Manchester Airport');
+      for (const tool of ['estimate_fare', 'get_service_info', 'start_booking'])
+        expect(listed.output()).toContain(`"name": "${tool}"`);
+      const priced = inspector(
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'estimate_fare',
+        '--tool-arg',
+        'pickup=Manchester Piccadilly',
+        '--tool-arg',
+        'dropoff=Manchester Airport',
+      );
       expect(await finished(priced, 120_000), priced.output()).toBe(0);
       expect(priced.output()).toMatch(/"fare_pence": \d+/);
       interrupt(simulate);
@@ -160,7 +232,9 @@ describe('the README commands', () => {
       expect(fs.existsSync(path.join(dataDir, 'stack.json'))).toBe(false);
       fs.rmSync(dataDir, { recursive: true, force: true });
       // Everything it started is stopped, in order, before it exits.
-      expect(start.output()).toMatch(/stopped stack.json[\s\S]*stopped api[\s\S]*stopped worker[\s\S]*stopped temporal[\s\S]*stopped postgres/);
+      expect(start.output()).toMatch(
+        /stopped stack.json[\s\S]*stopped api[\s\S]*stopped worker[\s\S]*stopped temporal[\s\S]*stopped postgres/,
+      );
       expect([0, 'SIGINT'], start.output().slice(-3000)).toContain(code);
     }
   }, 420_000);
@@ -174,11 +248,16 @@ describe('the README commands', () => {
     const sqlB = createSql(pgB.url, 1);
     const portOf = (url: string) => /:(\d+)\/taxi$/.exec(url)![1]!;
     // DATABASE_URL empty: unset, whatever the test's environment has.
-    const script = (args: string[], env: Record<string, string>) => run('npm', ['run', ...args], { DATABASE_URL: '', EMBEDDED_PG_PORT: '', ...env });
-    const staffIn = async (sql: typeof sqlA, name: string) => (await sql`select 1 from staff where name = ${name}`).length;
+    const script = (args: string[], env: Record<string, string>) =>
+      run('npm', ['run', ...args], { DATABASE_URL: '', EMBEDDED_PG_PORT: '', ...env });
+    const staffIn = async (sql: typeof sqlA, name: string) =>
+      (await sql`select 1 from staff where name = ${name}`).length;
     try {
       // A's DATA_DIR and port: A's database, not B's.
-      const staffA = script(['staff:create', '--', '--name', 'Stack A ops'], { DATA_DIR: a!, EMBEDDED_PG_PORT: portOf(pgA.url) });
+      const staffA = script(['staff:create', '--', '--name', 'Stack A ops'], {
+        DATA_DIR: a!,
+        EMBEDDED_PG_PORT: portOf(pgA.url),
+      });
       expect(await finished(staffA, 60_000), staffA.output()).toBe(0);
       expect(staffA.output()).toMatch(/^stf_\S+$/m);
       expect(await staffIn(sqlA, 'Stack A ops')).toBe(1);
@@ -187,24 +266,41 @@ describe('the README commands', () => {
 
       // B's DATA_DIR alone, relative to where the command runs: its stack.json (as npm start writes it) names B's database.
       writeStackState(path.join(b!, 'stack.json'), {
-        kind: 'start', pid: process.pid, startedAt: new Date().toISOString(), dataDir: b!, apiUrl: 'http://localhost:1',
-        databaseUrl: pgB.url, postgresDataDir: path.join(b!, 'postgres'), temporalAddress: 'localhost:1', temporalUiUrl: null, workerMetricsPorts: [],
+        kind: 'start',
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+        dataDir: b!,
+        apiUrl: 'http://localhost:1',
+        databaseUrl: pgB.url,
+        postgresDataDir: path.join(b!, 'postgres'),
+        temporalAddress: 'localhost:1',
+        temporalUiUrl: null,
+        workerMetricsPorts: [],
       });
-      const partnerB = script(['partner:create', '--', '--id', 'stack-b', '--name', 'Stack B Travel'], { DATA_DIR: path.relative(root, b!) });
+      const partnerB = script(['partner:create', '--', '--id', 'stack-b', '--name', 'Stack B Travel'], {
+        DATA_DIR: path.relative(root, b!),
+      });
       expect(await finished(partnerB, 60_000), partnerB.output()).toBe(0);
       expect(await sqlB`select 1 from partners where id = 'stack-b'`).toHaveLength(1);
       expect(await sqlA`select 1 from partners where id = 'stack-b'`).toHaveLength(0);
 
       // A third DATA_DIR pointed at A's port: the Postgres there serves another data directory, so nothing is written.
-      const stray = script(['staff:create', '--', '--name', 'Stray ops'], { DATA_DIR: c!, EMBEDDED_PG_PORT: portOf(pgA.url) });
+      const stray = script(['staff:create', '--', '--name', 'Stray ops'], {
+        DATA_DIR: c!,
+        EMBEDDED_PG_PORT: portOf(pgA.url),
+      });
       expect(await finished(stray, 60_000), stray.output()).toBe(1);
       expect(stray.output()).toMatch(/belongs to another stack, so nothing was written/);
       expect(await staffIn(sqlA, 'Stray ops')).toBe(0);
 
       // Nor does a second npm start half-start against A's server: it stops first, naming the port.
       const second = run('npm', ['start'], {
-        DATABASE_URL: '', DATA_DIR: c!, EMBEDDED_PG_PORT: portOf(pgA.url), PORT: String(await freePort()),
-        TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
+        DATABASE_URL: '',
+        DATA_DIR: c!,
+        EMBEDDED_PG_PORT: portOf(pgA.url),
+        PORT: String(await freePort()),
+        TEMPORAL_DEV_PORT: String(await freePort()),
+        TEMPORAL_UI_PORT: String(await freePort()),
       });
       expect(await finished(second, 60_000), second.output()).toBe(1);
       expect(second.output()).toContain(`already in use: EMBEDDED_PG_PORT ${portOf(pgA.url)}`);
@@ -228,7 +324,11 @@ describe('the README commands', () => {
     const quote = run('npm', ['run', 'bench:quote'], { BENCH_SECONDS: '1', BENCH_CONNECTIONS: '2' });
     expect(await finished(quote, 240_000), quote.output().slice(-3000)).toBe(0);
     expect(quote.output()).toMatch(/quote \/ raw start throughput: \d/);
-    const dispatch = run('npx', ['tsx', 'bench/dispatch.ts'], { BENCH_SECONDS: '2', BENCH_CONCURRENCY: '2', BENCH_DRIVERS: '40' });
+    const dispatch = run('npx', ['tsx', 'bench/dispatch.ts'], {
+      BENCH_SECONDS: '2',
+      BENCH_CONCURRENCY: '2',
+      BENCH_DRIVERS: '40',
+    });
     expect(await finished(dispatch, 240_000), dispatch.output().slice(-3000)).toBe(0);
     expect(dispatch.output()).toMatch(/raw start \+ signal \+ result/);
     // Where the time goes: CPU per operation by process, the service's worker among them.
@@ -241,29 +341,48 @@ describe('the README commands', () => {
     expect(destinations.output()).toMatch(/wrong town \(found, > 5 km off, another town\): 0\n/);
     const intake = run('npx', ['tsx', 'bench/partner-intake.ts'], { BENCH_SECONDS: '2', BENCH_CONNECTIONS: '4' });
     expect(await finished(intake, 240_000), intake.output().slice(-3000)).toBe(0);
-    expect(intake.output()).toMatch(/partner bookings: (\d+) after the new batches \(\1 jobs sent\), \1 after the repeats/);
+    expect(intake.output()).toMatch(
+      /partner bookings: (\d+) after the new batches \(\1 jobs sent\), \1 after the repeats/,
+    );
     const batches = run('npx', ['tsx', 'bench/partner-batches.ts'], { BENCH_BATCHES: '2' });
     expect(await finished(batches, 300_000), batches.output().slice(-3000)).toBe(0);
     expect(batches.output()).toMatch(/bookings: (\d+) of \1 jobs sent; 5xx replies: 0/);
     const growth = run('npx', ['tsx', 'bench/dispatch-growth.ts'], { BENCH_GROWTH: '50,300', BENCH_BOOKINGS: '1' });
     expect(await finished(growth, 240_000), growth.output().slice(-3000)).toBe(0);
     // 300 drivers within reach, and round 1 logged only the first window of the nearest of them.
-    expect(growth.output()).toMatch(new RegExp(`\\| 300 \\| \\d+ \\| \\d+ \\| \\d+ \\| [\\d,]+ \\| [\\d.]+ \\| ${CANDIDATE_WINDOW} \\|`));
+    expect(growth.output()).toMatch(
+      new RegExp(`\\| 300 \\| \\d+ \\| \\d+ \\| \\d+ \\| [\\d,]+ \\| [\\d.]+ \\| ${CANDIDATE_WINDOW} \\|`),
+    );
     // A small city, quickly: every answer and trip step within seconds; exits 1 on a broken invariant.
     const city = run('npx', ['tsx', 'bench/city.ts'], {
-      CITY_DRIVERS: '150', CITY_SECONDS: '8', CITY_RATE: '2', CITY_PREBOOKED: '0', CITY_PARTNER: '0', CITY_DRAIN_SECONDS: '90',
-      CITY_ANSWER_MIN_S: '0.5', CITY_ANSWER_MAX_S: '2', CITY_STEP_MIN_S: '0.2', CITY_STEP_MAX_S: '0.5', CITY_OFFER_TIMEOUT_SECONDS: '5',
+      CITY_DRIVERS: '150',
+      CITY_SECONDS: '8',
+      CITY_RATE: '2',
+      CITY_PREBOOKED: '0',
+      CITY_PARTNER: '0',
+      CITY_DRAIN_SECONDS: '90',
+      CITY_ANSWER_MIN_S: '0.5',
+      CITY_ANSWER_MAX_S: '2',
+      CITY_STEP_MIN_S: '0.2',
+      CITY_STEP_MAX_S: '0.5',
+      CITY_OFFER_TIMEOUT_SECONDS: '5',
     });
     expect(await finished(city, 300_000), city.output().slice(-3000)).toBe(0);
     expect(city.output()).toMatch(/\| driver held two jobs at once [^|]*\| 0 \|/);
   }, 1_200_000);
 
-  it('the history recorder records replayable histories (into a folder of the test\'s own)', async () => {
+  it("the history recorder records replayable histories (into a folder of the test's own)", async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taxi-histories-'));
     const r = run('npx', ['tsx', 'test/support/record-histories.ts'], { HISTORIES_OUT: out });
     expect(await finished(r, 240_000), r.output().slice(-3000)).toBe(0);
     const recorded = fs.readdirSync(out);
-    expect(recorded).toEqual(expect.arrayContaining(['booking-cascade-completed.json', 'quote-redeemed.json', 'partner-delivery-retried-delivered.json']));
+    expect(recorded).toEqual(
+      expect.arrayContaining([
+        'booking-cascade-completed.json',
+        'quote-redeemed.json',
+        'partner-delivery-retried-delivered.json',
+      ]),
+    );
     fs.rmSync(out, { recursive: true, force: true });
   }, 300_000);
 });
@@ -291,10 +410,26 @@ describe.skipIf(process.env.TEST_TOPOLOGY !== 'cluster')('npm run start:cluster'
     while (!(await isFree(metricsPort + 1))) metricsPort = await below();
     taken.add(metricsPort + 1);
     // DATA_DIR relative to where the command runs, as a README reader may give it: the UI server must still find its config.
-    const env: Record<string, string> = { PORT: String(port), DATA_DIR: path.relative(root, dataDir), LOG_LEVEL: 'warn', WORKER_METRICS_PORT: String(metricsPort) };
-    for (const name of ['CLUSTER_PG_PORT', 'TEMPORAL_SERVER_PORT', 'TEMPORAL_UI_PORT', 'TEMPORAL_FRONTEND_HTTP_PORT', 'TEMPORAL_FRONTEND_MEMBERSHIP_PORT',
-      'TEMPORAL_HISTORY_GRPC_PORT', 'TEMPORAL_HISTORY_MEMBERSHIP_PORT', 'TEMPORAL_MATCHING_GRPC_PORT', 'TEMPORAL_MATCHING_MEMBERSHIP_PORT',
-      'TEMPORAL_WORKER_GRPC_PORT', 'TEMPORAL_WORKER_MEMBERSHIP_PORT']) env[name] = String(await below());
+    const env: Record<string, string> = {
+      PORT: String(port),
+      DATA_DIR: path.relative(root, dataDir),
+      LOG_LEVEL: 'warn',
+      WORKER_METRICS_PORT: String(metricsPort),
+    };
+    for (const name of [
+      'CLUSTER_PG_PORT',
+      'TEMPORAL_SERVER_PORT',
+      'TEMPORAL_UI_PORT',
+      'TEMPORAL_FRONTEND_HTTP_PORT',
+      'TEMPORAL_FRONTEND_MEMBERSHIP_PORT',
+      'TEMPORAL_HISTORY_GRPC_PORT',
+      'TEMPORAL_HISTORY_MEMBERSHIP_PORT',
+      'TEMPORAL_MATCHING_GRPC_PORT',
+      'TEMPORAL_MATCHING_MEMBERSHIP_PORT',
+      'TEMPORAL_WORKER_GRPC_PORT',
+      'TEMPORAL_WORKER_MEMBERSHIP_PORT',
+    ])
+      env[name] = String(await below());
     const api = `http://127.0.0.1:${port}`;
     const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${env.CLUSTER_PG_PORT}/taxi`;
 
@@ -341,9 +476,20 @@ describe.skipIf(process.env.TEST_TOPOLOGY !== 'cluster')('npm run start:cluster'
         expect(metrics).toHaveLength(2);
         expect(metrics[0]).toBe(Number(env.WORKER_METRICS_PORT));
         // The APIs are ready when the start says so; a worker serves metrics once it has connected, maybe later.
-        for (const p of metrics) expect(await statusOnceListening(`http://127.0.0.1:${p}/metrics`, 60_000), `worker metrics on ${p}`).toBe(200);
-        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'cluster', 'stack.json'), 'utf8'))).toMatchObject({ kind: 'cluster', databaseUrl, workerMetricsPorts: metrics });
-        const staff = run('npm', ['run', 'staff:create', '--', '--name', 'Cluster ops'], { DATA_DIR: env.DATA_DIR!, DATABASE_URL: '', PORT: '' });
+        for (const p of metrics)
+          expect(await statusOnceListening(`http://127.0.0.1:${p}/metrics`, 60_000), `worker metrics on ${p}`).toBe(
+            200,
+          );
+        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'cluster', 'stack.json'), 'utf8'))).toMatchObject({
+          kind: 'cluster',
+          databaseUrl,
+          workerMetricsPorts: metrics,
+        });
+        const staff = run('npm', ['run', 'staff:create', '--', '--name', 'Cluster ops'], {
+          DATA_DIR: env.DATA_DIR!,
+          DATABASE_URL: '',
+          PORT: '',
+        });
         expect(await finished(staff, 60_000), staff.output()).toBe(0);
         const sql = createSql(databaseUrl, 1);
         try {
@@ -354,7 +500,9 @@ describe.skipIf(process.env.TEST_TOPOLOGY !== 'cluster')('npm run start:cluster'
       });
       await startAndStop(async () => {
         // The first start's quote: its row in Postgres and its workflow in Temporal (read through the UI's API).
-        const found = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/api/v1/namespaces/default/workflows/${encodeURIComponent(`quote:${quoteId}`)}`);
+        const found = await fetch(
+          `http://127.0.0.1:${env.TEMPORAL_UI_PORT}/api/v1/namespaces/default/workflows/${encodeURIComponent(`quote:${quoteId}`)}`,
+        );
         expect(found.status, await found.clone().text()).toBe(200);
         const sql = createSql(databaseUrl, 1);
         try {

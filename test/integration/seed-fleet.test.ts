@@ -15,7 +15,9 @@ const fleetIds = DEMO_FLEETS.map((f) => f.id);
 
 async function counts() {
   const [drivers] = await sql<[{ n: number }]>`select count(*)::int as n from drivers where id = any(${driverIds})`;
-  const [fleets] = await sql<[{ n: number }]>`select count(*)::int as n from partner_fleets where id = any(${fleetIds})`;
+  const [fleets] = await sql<
+    [{ n: number }]
+  >`select count(*)::int as n from partner_fleets where id = any(${fleetIds})`;
   return { drivers: drivers.n, fleets: fleets.n };
 }
 
@@ -38,7 +40,15 @@ describe('seedFleet', () => {
   it('stores every driver online, freshly located, with the seats of its vehicle class', async () => {
     await seedFleet(sql);
     const rows = await sql<
-      { id: string; vehicle_type: string; seats: number; wheelchair_accessible: boolean; online: boolean; age_s: number; phone: string }[]
+      {
+        id: string;
+        vehicle_type: string;
+        seats: number;
+        wheelchair_accessible: boolean;
+        online: boolean;
+        age_s: number;
+        phone: string;
+      }[]
     >`select id, vehicle_type, seats, wheelchair_accessible, online, phone,
              extract(epoch from now() - location_at)::float8 as age_s
         from drivers where id = any(${driverIds})`;
@@ -51,8 +61,12 @@ describe('seedFleet', () => {
       expect(row.age_s, row.id).toBeLessThan(60);
       expect(row.phone, row.id).toMatch(/^\+447700900\d{3}$/);
     }
-    const fleets = await sql<{ id: string; approved: boolean }[]>`select id, approved from partner_fleets where id = any(${fleetIds}) order by id`;
-    expect(fleets).toEqual(DEMO_FLEETS.map(({ id, approved }) => ({ id, approved })).sort((a, b) => (a.id < b.id ? -1 : 1)));
+    const fleets = await sql<
+      { id: string; approved: boolean }[]
+    >`select id, approved from partner_fleets where id = any(${fleetIds}) order by id`;
+    expect(fleets).toEqual(
+      DEMO_FLEETS.map(({ id, approved }) => ({ id, approved })).sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
   });
 
   it('keeps live positions when asked to, and restores them by default', async () => {
@@ -67,7 +81,8 @@ describe('seedFleet', () => {
 
     await seedFleet(sql);
     const demo = DEMO_DRIVERS.find((d) => d.id === id)!;
-    const [restored] = await sql`select lat, lon, online, now() - location_at < interval '1 minute' as fresh from drivers where id = ${id}`;
+    const [restored] =
+      await sql`select lat, lon, online, now() - location_at < interval '1 minute' as fresh from drivers where id = ${id}`;
     expect(restored).toEqual({ lat: demo.lat, lon: demo.lon, online: true, fresh: true });
   });
 

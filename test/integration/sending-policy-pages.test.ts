@@ -22,7 +22,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const tomorrowAtTen = () => DateTime.now().setZone('Europe/London').plus({ days: 1 }).set({ hour: 10, minute: 0 }).toFormat("yyyy-LL-dd'T'HH:mm");
+const tomorrowAtTen = () =>
+  DateTime.now().setZone('Europe/London').plus({ days: 1 }).set({ hour: 10, minute: 0 }).toFormat("yyyy-LL-dd'T'HH:mm");
 const national = (e164: string) => `0${e164.slice(3, 7)} ${e164.slice(7)}`;
 
 async function toBookingForm(page: Page): Promise<void> {
@@ -65,10 +66,16 @@ describe('numbers, as the passenger types them', () => {
     await page.fill('#passenger_phone_whatsapp', national(mobile));
     await page.click('#submit');
     const ref = await bookedRef(page);
-    const texted = await eventually(async () => {
-      const [row] = await stack.sql<{ body: string }[]>`select body from outbox where idempotency_key = ${`booked:${ref}`}`;
-      return row?.body;
-    }, 20_000, 'the booked text');
+    const texted = await eventually(
+      async () => {
+        const [row] = await stack.sql<
+          { body: string }[]
+        >`select body from outbox where idempotency_key = ${`booked:${ref}`}`;
+        return row?.body;
+      },
+      20_000,
+      'the booked text',
+    );
     expect(texted).toContain(ref);
     expect(await stack.sql`select 1 from outbox where recipient = '+449098790123'`).toHaveLength(0);
     expect(problems).toEqual([]);
@@ -83,7 +90,14 @@ describe('numbers, as the passenger types them', () => {
     await page.click('#submit');
     const ref = await bookedRef(page);
     const e164 = foreign.replace(/\s/g, '');
-    await eventually(async () => ((await stack.sql`select 1 from messages_withheld where idempotency_key = ${`booked:${ref}`}`).length > 0 ? true : undefined), 20_000, 'the text held back');
+    await eventually(
+      async () =>
+        (await stack.sql`select 1 from messages_withheld where idempotency_key = ${`booked:${ref}`}`).length > 0
+          ? true
+          : undefined,
+      20_000,
+      'the text held back',
+    );
     expect(await stack.sql`select 1 from outbox where recipient = ${e164}`).toHaveLength(0);
 
     // Ops, at a desk, look the booking up and read the held-back text in its messages.
@@ -93,7 +107,9 @@ describe('numbers, as the passenger types them', () => {
     await desk.click('#key-form button[type=submit]');
     await desk.waitForSelector('#console', { state: 'visible' });
     await desk.goto(`${base}/ops/bookings?ref=${ref}`);
-    await expect.poll(async () => (await desk.textContent('body')) ?? '', { timeout: 15_000 }).toContain('held back: number not served');
+    await expect
+      .poll(async () => (await desk.textContent('body')) ?? '', { timeout: 15_000 })
+      .toContain('held back: number not served');
     expect(problems).toEqual([]);
   });
 });

@@ -12,7 +12,14 @@ import { weekSmsCount } from '../../src/billing/subscription-store.js';
 import { partnersSmsInWeek } from '../../src/billing/partner-invoice-store.js';
 import { messageCeilingKey } from '../../src/notify/sending-policy.js';
 import { createPartner } from '../../src/partners/store.js';
-import { createDriver, respond, takeDriversOffline, testMobile, waitForJobCard, type TestDriver } from '../support/drivers.js';
+import {
+  createDriver,
+  respond,
+  takeDriversOffline,
+  testMobile,
+  waitForJobCard,
+  type TestDriver,
+} from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 
 const PER_RECIPIENT = 3;
@@ -39,7 +46,10 @@ let hours = 30;
 /** A pickup well ahead, a different one each time (each a trip of its own), so nothing is dispatched yet. */
 const later = () => new Date(Date.now() + hours++ * 3600_000).toISOString();
 
-function instant(phone: string, opts: { from: string; key?: string; departAt?: string; pickup?: string; dropoff?: string }) {
+function instant(
+  phone: string,
+  opts: { from: string; key?: string; departAt?: string; pickup?: string; dropoff?: string },
+) {
   return stack.app.inject({
     method: 'POST',
     url: '/api/public/bookings/instant',
@@ -63,13 +73,17 @@ async function booked(phone: string, opts: Parameters<typeof instant>[1]): Promi
 
 /** How the booking's "booked" text went, once its workflow has sent or held it: 'sent', or the reason it was held back. */
 function bookedText(ref: string): Promise<string> {
-  return eventually(async () => {
-    const [row] = await stack.sql<{ outcome: string }[]>`
+  return eventually(
+    async () => {
+      const [row] = await stack.sql<{ outcome: string }[]>`
       select 'sent' as outcome from outbox where idempotency_key = ${`booked:${ref}`} and sent_at is not null
       union all
       select reason from messages_withheld where idempotency_key = ${`booked:${ref}`}`;
-    return row?.outcome;
-  }, 30_000, `the booked text of ${ref}`);
+      return row?.outcome;
+    },
+    30_000,
+    `the booked text of ${ref}`,
+  );
 }
 
 async function outcomes(refs: string[]): Promise<Record<string, number>> {
@@ -77,7 +91,8 @@ async function outcomes(refs: string[]): Promise<Record<string, number>> {
   return all.reduce<Record<string, number>>((n, o) => ({ ...n, [o]: (n[o] ?? 0) + 1 }), {});
 }
 
-const smsTo = async (phone: string) => (await stack.sql`select 1 from outbox where recipient = ${phone} and channel in ('sms', 'whatsapp')`).length;
+const smsTo = async (phone: string) =>
+  (await stack.sql`select 1 from outbox where recipient = ${phone} and channel in ('sms', 'whatsapp')`).length;
 const addressOctet = () => Math.floor(Math.random() * 250) + 1;
 
 describe('numbers the service texts', () => {
@@ -106,9 +121,21 @@ describe('numbers the service texts', () => {
       expect(await bookedText(ref)).toBe('number_not_served');
       expect(await smsTo(phone)).toBe(0);
       // Ops see what was held back, and why, in the booking's story.
-      const story = await stack.app.inject({ method: 'GET', url: `/api/ops/bookings/${ref}`, headers: { authorization: `Bearer ${staffKey}` } });
+      const story = await stack.app.inject({
+        method: 'GET',
+        url: `/api/ops/bookings/${ref}`,
+        headers: { authorization: `Bearer ${staffKey}` },
+      });
       expect(story.statusCode, story.body).toBe(200);
-      expect(story.json().messages).toContainEqual(expect.objectContaining({ key: `booked:${ref}`, to: phone, provider: 'withheld', sent_at: null, withheld: 'number_not_served' }));
+      expect(story.json().messages).toContainEqual(
+        expect.objectContaining({
+          key: `booked:${ref}`,
+          to: phone,
+          provider: 'withheld',
+          sent_at: null,
+          withheld: 'number_not_served',
+        }),
+      );
     }
     // And /metrics counts them, for an alert.
     const metrics = await stack.app.inject({ method: 'GET', url: '/metrics' });
@@ -125,7 +152,9 @@ describe('allowances', () => {
     const refs: string[] = [];
     for (let i = 0; i < PER_RECIPIENT + 3; i++) refs.push(await booked(phone, { from: '198.51.100.20', key }));
     expect(await outcomes(refs)).toEqual({ sent: PER_RECIPIENT, recipient_hourly_cap: 3 });
-    expect((await stack.sql`select 1 from outbox where recipient = ${phone} and idempotency_key like 'booked:%'`).length).toBe(PER_RECIPIENT);
+    expect(
+      (await stack.sql`select 1 from outbox where recipient = ${phone} and idempotency_key like 'booked:%'`).length,
+    ).toBe(PER_RECIPIENT);
     // Each booking stands: only the text was held back.
     const rows = await stack.sql`select 1 from bookings where ref in ${stack.sql(refs)}`;
     expect(rows.length).toBe(refs.length);
@@ -156,32 +185,50 @@ describe('allowances', () => {
     // She asks for the trip herself: refused, and her phone gets the link to take charge.
     const mine = await instant(hers, { from: `198.51.100.${addressOctet()}`, departAt });
     expect(mine.statusCode, mine.body).toBe(409);
-    const link = await eventually(async () => {
-      const [row] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${hers} and purpose = 'claim_link'`;
-      return row ? /\/claim\/(bcl_[A-Za-z0-9_-]+)/.exec(row.body)?.[1] : undefined;
-    }, 20_000, 'her claim link');
+    const link = await eventually(
+      async () => {
+        const [row] = await stack.sql<
+          { body: string }[]
+        >`select body from outbox where recipient = ${hers} and purpose = 'claim_link'`;
+        return row ? /\/claim\/(bcl_[A-Za-z0-9_-]+)/.exec(row.body)?.[1] : undefined;
+      },
+      20_000,
+      'her claim link',
+    );
     const claimed = await stack.app.inject({
-      method: 'POST', url: `/claim/${link}`, remoteAddress: '198.51.100.50',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ name: 'Ada Lovelace' }).toString(),
+      method: 'POST',
+      url: `/claim/${link}`,
+      remoteAddress: '198.51.100.50',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ name: 'Ada Lovelace' }).toString(),
     });
     expect(claimed.statusCode, claimed.body).toBe(200);
     const token = /<code>(bmt_[A-Za-z0-9_-]+)<\/code>/.exec(claimed.body)?.[1];
     // Her booking's news reaches her now: she cancels it, and is told.
-    const cancel = await stack.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}`, payload: { action: 'cancel', token } });
+    const cancel = await stack.app.inject({
+      method: 'POST',
+      url: `/api/public/v1/booking/${ref}`,
+      payload: { action: 'cancel', token },
+    });
     expect(cancel.statusCode, cancel.body).toBe(200);
-    const told = await eventually(async () => {
-      const [row] = await stack.sql<{ outcome: string }[]>`
+    const told = await eventually(
+      async () => {
+        const [row] = await stack.sql<{ outcome: string }[]>`
         select 'sent' as outcome from outbox where idempotency_key = ${`passenger-cancelled:${ref}`}
         union all select reason from messages_withheld where idempotency_key = ${`passenger-cancelled:${ref}`}`;
-      return row?.outcome;
-    }, 20_000, 'her cancel text');
+        return row?.outcome;
+      },
+      20_000,
+      'her cancel text',
+    );
     expect(told).toBe('sent');
   });
 
   it('counts an IPv6 /64 as one address', async () => {
     const prefix = `2001:db8:${addressOctet().toString(16)}:${addressOctet().toString(16)}`;
     const refs: string[] = [];
-    for (let i = 1; i <= PER_CALLER + 1; i++) refs.push(await booked(testMobile(), { from: `${prefix}::${i.toString(16)}` }));
+    for (let i = 1; i <= PER_CALLER + 1; i++)
+      refs.push(await booked(testMobile(), { from: `${prefix}::${i.toString(16)}` }));
     expect(await outcomes(refs)).toEqual({ sent: PER_CALLER, caller_hourly_cap: 1 });
   });
 
@@ -194,8 +241,16 @@ describe('allowances', () => {
         const refs: string[] = [];
         for (let i = 0; i < n; i++) {
           const res = await ceiling.app.inject({
-            method: 'POST', url: '/api/public/bookings/instant', remoteAddress: `198.18.${addressOctet()}.${addressOctet()}`,
-            payload: { pickup_address: '14 Wilmslow Road, Rusholme', dropoff_address: 'Manchester Airport', passenger_name: 'Ada', passenger_phone_whatsapp: testMobile(), depart_at: later() },
+            method: 'POST',
+            url: '/api/public/bookings/instant',
+            remoteAddress: `198.18.${addressOctet()}.${addressOctet()}`,
+            payload: {
+              pickup_address: '14 Wilmslow Road, Rusholme',
+              dropoff_address: 'Manchester Airport',
+              passenger_name: 'Ada',
+              passenger_phone_whatsapp: testMobile(),
+              depart_at: later(),
+            },
           });
           expect(res.statusCode, res.body).toBe(200);
           refs.push(res.json().booking_reference);
@@ -207,8 +262,17 @@ describe('allowances', () => {
       const keyed: string[] = [];
       for (let i = 0; i < 4; i++) {
         const res = await ceiling.app.inject({
-          method: 'POST', url: '/api/public/bookings/instant', remoteAddress: '198.51.100.30', headers: { 'x-api-key': key },
-          payload: { pickup_address: '14 Wilmslow Road, Rusholme', dropoff_address: 'Manchester Airport', passenger_name: 'Ada', passenger_phone_whatsapp: testMobile(), depart_at: later() },
+          method: 'POST',
+          url: '/api/public/bookings/instant',
+          remoteAddress: '198.51.100.30',
+          headers: { 'x-api-key': key },
+          payload: {
+            pickup_address: '14 Wilmslow Road, Rusholme',
+            dropoff_address: 'Manchester Airport',
+            passenger_name: 'Ada',
+            passenger_phone_whatsapp: testMobile(),
+            depart_at: later(),
+          },
         });
         expect(res.statusCode, res.body).toBe(200);
         keyed.push(res.json().booking_reference);
@@ -230,30 +294,49 @@ describe('allowances', () => {
 describe('job cards and who pays for them', () => {
   it('texts a driver at most their hourly job cards, then WhatsApp only, and bills only the job they took', async () => {
     // Okehampton: far from every other file's drivers.
-    const d = await createDriver(stack.sql, { lat: 50.7390, lon: -4.0040, homeArea: 'national-default' });
+    const d = await createDriver(stack.sql, { lat: 50.739, lon: -4.004, homeArea: 'national-default' });
     drivers.push(d);
     const soon = async (n: number) => {
-      const res = await instant(testMobile(), { from: `10.33.0.${n}`, pickup: 'Okehampton', dropoff: 'Okehampton station', departAt: new Date(Date.now() + 5 * 60_000).toISOString() });
+      const res = await instant(testMobile(), {
+        from: `10.33.0.${n}`,
+        pickup: 'Okehampton',
+        dropoff: 'Okehampton station',
+        departAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res.json<{ booking_reference: string; manage_token: string }>();
     };
     const whatsappCard = (ref: string) =>
-      eventually(async () => {
-        const [row] = await stack.sql<{ body: string }[]>`
+      eventually(
+        async () => {
+          const [row] = await stack.sql<{ body: string }[]>`
           select body from outbox where booking_ref = ${ref} and recipient = ${d.phone} and channel = 'whatsapp' and body like 'New job%'`;
-        return row?.body;
-      }, 30_000, `the WhatsApp card of ${ref}`);
-    const done = (ref: string) => stack.client.workflow.getHandle(`booking:${ref}`).terminate('test done').catch(() => undefined);
+          return row?.body;
+        },
+        30_000,
+        `the WhatsApp card of ${ref}`,
+      );
+    const done = (ref: string) =>
+      stack.client.workflow
+        .getHandle(`booking:${ref}`)
+        .terminate('test done')
+        .catch(() => undefined);
 
     // The first: texted and taken, then cancelled by its passenger, which frees the driver.
     const first = await soon(1);
     const taken = await waitForJobCard(stack.sql, d, first.booking_reference);
     expect((await respond(stack.app, taken, 'accept')).statusCode).toBe(200);
-    const cancelled = await stack.app.inject({ method: 'POST', url: `/api/public/v1/booking/${first.booking_reference}`, payload: { action: 'cancel', token: first.manage_token } });
+    const cancelled = await stack.app.inject({
+      method: 'POST',
+      url: `/api/public/v1/booking/${first.booking_reference}`,
+      payload: { action: 'cancel', token: first.manage_token },
+    });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     // The second: texted and declined (its booking's workflow ended, so it comes to no one again).
     const second = await soon(2);
-    expect((await respond(stack.app, await waitForJobCard(stack.sql, d, second.booking_reference), 'decline')).statusCode).toBe(200);
+    expect(
+      (await respond(stack.app, await waitForJobCard(stack.sql, d, second.booking_reference), 'decline')).statusCode,
+    ).toBe(200);
     await done(second.booking_reference);
     // The third: past the hour's two texts, by WhatsApp (and the app) only.
     const third = await soon(3);
@@ -267,36 +350,68 @@ describe('job cards and who pays for them', () => {
     // caused by whoever booked it, and the service pays for it.
     const weekStart = new Date(Date.now() - 3600_000).toISOString();
     const weekEnd = new Date(Date.now() + 3600_000).toISOString();
-    const texted = await stack.sql`select 1 from outbox where recipient = ${d.phone} and channel = 'sms' and purpose = 'job_card' and sent_at is not null`;
+    const texted =
+      await stack.sql`select 1 from outbox where recipient = ${d.phone} and channel = 'sms' and purpose = 'job_card' and sent_at is not null`;
     expect(texted.length).toBe(JOB_CARDS_PER_HOUR);
-    const otherTexts = await stack.sql`select 1 from outbox where recipient = ${d.phone} and channel = 'sms' and purpose is distinct from 'job_card' and sent_at is not null`;
+    const otherTexts =
+      await stack.sql`select 1 from outbox where recipient = ${d.phone} and channel = 'sms' and purpose is distinct from 'job_card' and sent_at is not null`;
     expect(await weekSmsCount(stack.sql, d.id, weekStart, weekEnd)).toBe(1 + otherTexts.length);
   });
 
   it('never puts a claim link a stranger caused on a partner’s invoice', async () => {
     const partnerId = `sp-${randomUUID().slice(0, 8)}`;
-    await createPartner(stack.sql, { id: partnerId, name: 'Policy Partner', kind: 'partner', liveIntakeApproved: true });
+    await createPartner(stack.sql, {
+      id: partnerId,
+      name: 'Policy Partner',
+      kind: 'partner',
+      liveIntakeApproved: true,
+    });
     const { key } = await createApiKey(stack.sql, { name: partnerId, partnerId });
     const phone = testMobile();
-    const job = { jobRef: `J-${randomUUID().slice(0, 8)}`, pickup: 'Hexham station', dropoff: 'Hexham', pickupTime: later(), passengerName: 'Ada Lovelace', passengerPhone: phone };
+    const job = {
+      jobRef: `J-${randomUUID().slice(0, 8)}`,
+      pickup: 'Hexham station',
+      dropoff: 'Hexham',
+      pickupTime: later(),
+      passengerName: 'Ada Lovelace',
+      passengerPhone: phone,
+    };
     const sent = await stack.app.inject({
-      method: 'POST', url: '/api/public/v1/jobs', remoteAddress: '198.51.100.40',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(job),
+      method: 'POST',
+      url: '/api/public/v1/jobs',
+      remoteAddress: '198.51.100.40',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(job),
     });
     expect(sent.statusCode, sent.body).toBeLessThan(300);
-    const ref = await eventually(async () => {
-      const [row] = await stack.sql<{ ref: string }[]>`select ref from bookings where partner_id = ${partnerId}`;
-      return row?.ref;
-    }, 30_000, 'the partner job booked');
+    const ref = await eventually(
+      async () => {
+        const [row] = await stack.sql<{ ref: string }[]>`select ref from bookings where partner_id = ${partnerId}`;
+        return row?.ref;
+      },
+      30_000,
+      'the partner job booked',
+    );
     const weekStart = new Date(Date.now() - 3600_000).toISOString();
     const weekEnd = new Date(Date.now() + 3600_000).toISOString();
-    const before = (await partnersSmsInWeek(stack.sql, weekStart, weekEnd)).find((p) => p.partnerId === partnerId)?.smsCount ?? 0;
+    const before =
+      (await partnersSmsInWeek(stack.sql, weekStart, weekEnd)).find((p) => p.partnerId === partnerId)?.smsCount ?? 0;
 
     // A stranger asks for the booking's claim link by its reference and phone.
-    const claim = await stack.app.inject({ method: 'POST', url: `/api/public/v1/booking/${ref}/claim`, remoteAddress: '198.51.100.41', payload: { passenger_phone: phone } });
+    const claim = await stack.app.inject({
+      method: 'POST',
+      url: `/api/public/v1/booking/${ref}/claim`,
+      remoteAddress: '198.51.100.41',
+      payload: { passenger_phone: phone },
+    });
     expect(claim.statusCode, claim.body).toBe(202);
-    await eventually(async () => ((await stack.sql`select 1 from outbox where booking_ref = ${ref} and purpose = 'claim_link'`).length > 0 ? true : undefined));
-    const after = (await partnersSmsInWeek(stack.sql, weekStart, weekEnd)).find((p) => p.partnerId === partnerId)?.smsCount ?? 0;
+    await eventually(async () =>
+      (await stack.sql`select 1 from outbox where booking_ref = ${ref} and purpose = 'claim_link'`).length > 0
+        ? true
+        : undefined,
+    );
+    const after =
+      (await partnersSmsInWeek(stack.sql, weekStart, weekEnd)).find((p) => p.partnerId === partnerId)?.smsCount ?? 0;
     expect(after).toBe(before);
   });
 });

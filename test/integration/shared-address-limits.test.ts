@@ -16,7 +16,11 @@ import { startStack, type TestStack } from '../support/stack.js';
 let stack: TestStack;
 beforeAll(async () => {
   // The per-address booking allowance is left at its default: that default is what is under test.
-  stack = await startStack({ LOOKUP_RATE_LIMIT_PER_MINUTE: '5', STAFF_RATE_LIMIT_PER_MINUTE: '5', RECIPIENT_BOOKINGS_PER_HOUR: '2' });
+  stack = await startStack({
+    LOOKUP_RATE_LIMIT_PER_MINUTE: '5',
+    STAFF_RATE_LIMIT_PER_MINUTE: '5',
+    RECIPIENT_BOOKINGS_PER_HOUR: '2',
+  });
 });
 afterAll(async () => stack?.close());
 
@@ -45,7 +49,13 @@ describe('bookings from a shared address', () => {
     const key = `retry-${randomUUID()}`;
     const refs = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const res = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: ip, headers: { 'idempotency-key': key }, payload: body });
+      const res = await stack.app.inject({
+        method: 'POST',
+        url: '/api/public/bookings/instant',
+        remoteAddress: ip,
+        headers: { 'idempotency-key': key },
+        payload: body,
+      });
       expect(res.statusCode, res.body).toBe(200);
       refs.add(res.json().booking_reference);
     }
@@ -54,16 +64,34 @@ describe('bookings from a shared address', () => {
 
     // Only a key that already has a booking is free: a fresh key, or the same key with another
     // body (for an anonymous caller, another request: a new booking), is counted like any request.
-    const other = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: ip, headers: { 'idempotency-key': `new-${randomUUID()}` }, payload: instant(phone(), 4) });
+    const other = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/instant',
+      remoteAddress: ip,
+      headers: { 'idempotency-key': `new-${randomUUID()}` },
+      payload: instant(phone(), 4),
+    });
     expect(other.statusCode, other.body).toBe(200);
-    const reused = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: ip, headers: { 'idempotency-key': key }, payload: instant(phone(), 5) });
+    const reused = await stack.app.inject({
+      method: 'POST',
+      url: '/api/public/bookings/instant',
+      remoteAddress: ip,
+      headers: { 'idempotency-key': key },
+      payload: instant(phone(), 5),
+    });
     expect(reused.statusCode, reused.body).toBe(200);
     expect(reused.json().booking_reference).not.toBe([...refs][0]);
     expect(await bookingHits(ip)).toBe(3);
     // A key holder reusing a key with another body is refused (422), and that costs allowance too.
     const { key: apiKey, apiKey: keyRecord } = await createApiKey(stack.sql, { name: `retries-${randomUUID()}` });
     const keyed = (payload: object) =>
-      stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: freshIp(), headers: { 'x-api-key': apiKey, 'idempotency-key': key }, payload });
+      stack.app.inject({
+        method: 'POST',
+        url: '/api/public/bookings/instant',
+        remoteAddress: freshIp(),
+        headers: { 'x-api-key': apiKey, 'idempotency-key': key },
+        payload,
+      });
     const keyedBody = instant(phone(), 5);
     for (let i = 0; i < 5; i++) expect((await keyed(keyedBody)).statusCode).toBe(200);
     expect((await keyed(instant(phone(), 6))).statusCode).toBe(422);
@@ -72,10 +100,23 @@ describe('bookings from a shared address', () => {
     expect(keyHits?.hits).toBe(2);
 
     // v1 bookings are retried the same way.
-    const v1 = { pickup: 'Hexham station', dropoff: 'Hexham', departAt: later(6), passengerName: 'V1 Retry', passengerEmail: `retry.${randomUUID().slice(0, 8)}@example.com`, passengerPhone: phone() };
+    const v1 = {
+      pickup: 'Hexham station',
+      dropoff: 'Hexham',
+      departAt: later(6),
+      passengerName: 'V1 Retry',
+      passengerEmail: `retry.${randomUUID().slice(0, 8)}@example.com`,
+      passengerPhone: phone(),
+    };
     const v1Key = `v1-${randomUUID()}`;
     for (let i = 0; i < 5; i++) {
-      const res = await stack.app.inject({ method: 'POST', url: '/api/public/v1/booking', remoteAddress: ip, headers: { 'idempotency-key': v1Key }, payload: v1 });
+      const res = await stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/booking',
+        remoteAddress: ip,
+        headers: { 'idempotency-key': v1Key },
+        payload: v1,
+      });
       expect(res.statusCode, res.body).toBe(201);
     }
     expect(await bookingHits(ip)).toBe(4);
@@ -85,7 +126,12 @@ describe('bookings from a shared address', () => {
     const ip = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 35; i++) {
-      const res = await stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: ip, payload: instant(phone(), 2 + i / 10) });
+      const res = await stack.app.inject({
+        method: 'POST',
+        url: '/api/public/bookings/instant',
+        remoteAddress: ip,
+        payload: instant(phone(), 2 + i / 10),
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual(Array(35).fill(200));
@@ -96,7 +142,13 @@ describe('bookings from a shared address', () => {
     const first = instant(p, 7);
     const key = `phone-${randomUUID()}`;
     const post = (payload: object, headers: Record<string, string> = {}) =>
-      stack.app.inject({ method: 'POST', url: '/api/public/bookings/instant', remoteAddress: freshIp(), headers, payload });
+      stack.app.inject({
+        method: 'POST',
+        url: '/api/public/bookings/instant',
+        remoteAddress: freshIp(),
+        headers,
+        payload,
+      });
     expect((await post(first, { 'idempotency-key': key })).statusCode).toBe(200);
     expect((await post(instant(p, 8))).statusCode).toBe(200);
     const third = await post(instant(p, 9));
@@ -111,7 +163,11 @@ describe('bookings from a shared address', () => {
     // One mailbox the same (each ride emails its confirmation), variants of it counted as one.
     const local = `spam${randomUUID().slice(0, 6)}`;
     const emailed = [];
-    for (const [i, email] of [`${local}@gmail.com`, `${local}+2@gmail.com`, `${local.toUpperCase()}@gmail.com`].entries()) {
+    for (const [i, email] of [
+      `${local}@gmail.com`,
+      `${local}+2@gmail.com`,
+      `${local.toUpperCase()}@gmail.com`,
+    ].entries()) {
       const res = await post({ ...instant(phone(), 11 + i), passenger_email: email });
       emailed.push(res.statusCode === 429 ? res.json().code : res.statusCode);
     }
@@ -125,20 +181,48 @@ describe('separate allowances for the public, drivers and staff', () => {
     const { key } = await createStaff(stack.sql, { name: `Desk ${randomUUID().slice(0, 6)}`, role: 'operator' });
     for (let i = 0; i < 4; i++) {
       expect((await stack.app.inject({ method: 'GET', url: '/ops', remoteAddress: ip })).statusCode).toBe(200);
-      expect((await stack.app.inject({ method: 'GET', url: '/api/ops/bookings', remoteAddress: ip, headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(200);
+      expect(
+        (
+          await stack.app.inject({
+            method: 'GET',
+            url: '/api/ops/bookings',
+            remoteAddress: ip,
+            headers: { authorization: `Bearer ${key}` },
+          })
+        ).statusCode,
+      ).toBe(200);
       expect((await stack.app.inject({ method: 'GET', url: '/driver', remoteAddress: ip })).statusCode).toBe(200);
     }
     const track = [];
-    for (let i = 0; i < 6; i++) track.push((await stack.app.inject({ method: 'GET', url: `/track/TX${String(i).padStart(10, '0')}`, remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 6; i++)
+      track.push(
+        (await stack.app.inject({ method: 'GET', url: `/track/TX${String(i).padStart(10, '0')}`, remoteAddress: ip }))
+          .statusCode,
+      );
     expect(track).toEqual([404, 404, 404, 404, 404, 429]);
     // And the other way round: the public's allowance spent, staff still work from the address.
-    expect((await stack.app.inject({ method: 'GET', url: '/api/ops/bookings', remoteAddress: ip, headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(200);
+    expect(
+      (
+        await stack.app.inject({
+          method: 'GET',
+          url: '/api/ops/bookings',
+          remoteAddress: ip,
+          headers: { authorization: `Bearer ${key}` },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('counts staff per staff member, not per address; a request without a valid key falls back to its address', async () => {
     const { key: a } = await createStaff(stack.sql, { name: `Staff A ${randomUUID().slice(0, 6)}`, role: 'operator' });
     const { key: b } = await createStaff(stack.sql, { name: `Staff B ${randomUUID().slice(0, 6)}`, role: 'operator' });
-    const ops = (bearer: string, ip: string) => stack.app.inject({ method: 'GET', url: '/api/ops/bookings', remoteAddress: ip, headers: { authorization: `Bearer ${bearer}` } });
+    const ops = (bearer: string, ip: string) =>
+      stack.app.inject({
+        method: 'GET',
+        url: '/api/ops/bookings',
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
     const office = freshIp();
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await ops(a, office)).statusCode);
@@ -150,14 +234,20 @@ describe('separate allowances for the public, drivers and staff', () => {
     // Made-up staff keys cannot buy fresh allowances: they share their address's.
     const stranger = freshIp();
     const guesses = [];
-    for (let i = 0; i < 6; i++) guesses.push((await ops(`stf_${randomUUID().replaceAll('-', '')}`, stranger)).statusCode);
+    for (let i = 0; i < 6; i++)
+      guesses.push((await ops(`stf_${randomUUID().replaceAll('-', '')}`, stranger)).statusCode);
     expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
   it('counts signed-in drivers per driver, not per address: drivers behind one carrier address each keep their own (issue 33)', async () => {
     // Each driver app polls four routes every 5 s: at 600 a minute per address, thirteen drivers on
     // one carrier's IPv4 address ran it out. A small allowance here, on an API process of its own.
-    const app = await buildApp({ config: { ...stack.config, DRIVER_RATE_LIMIT_PER_MINUTE: 5 }, sql: stack.sql, temporal: stack.client, logger: false });
+    const app = await buildApp({
+      config: { ...stack.config, DRIVER_RATE_LIMIT_PER_MINUTE: 5 },
+      sql: stack.sql,
+      temporal: stack.client,
+      logger: false,
+    });
     try {
       const session = async () => {
         const driver = await createDriver(stack.sql, { lat: 54.97, lon: -2.1 });
@@ -165,7 +255,13 @@ describe('separate allowances for the public, drivers and staff', () => {
         await createSession(stack.sql, hashSecret(token), driver.id);
         return token;
       };
-      const me = (token: string, ip: string) => app.inject({ method: 'GET', url: '/api/driver/me', remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
+      const me = (token: string, ip: string) =>
+        app.inject({
+          method: 'GET',
+          url: '/api/driver/me',
+          remoteAddress: ip,
+          headers: { authorization: `Bearer ${token}` },
+        });
       const [a, b] = [await session(), await session()];
       const carrier = freshIp();
       const statuses = [];

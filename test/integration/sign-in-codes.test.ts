@@ -14,7 +14,14 @@ import { createStaff } from '../../src/auth/staff.js';
 import { codesToday } from '../../src/auth/code-guard-store.js';
 import { accountFor } from '../../src/passengers/account-store.js';
 import { weekSmsCount } from '../../src/billing/subscription-store.js';
-import { authorizationRequestUrl, CookieBrowser, interactionUid, pageText, startClientHost, type ClientHost } from '../support/oauth.js';
+import {
+  authorizationRequestUrl,
+  CookieBrowser,
+  interactionUid,
+  pageText,
+  startClientHost,
+  type ClientHost,
+} from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -27,7 +34,15 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // Behind a proxy (as production runs), so each test can come from an address of its own.
-  stack = await startStack({ PUBLIC_BASE_URL: base, TRUST_PROXY: 'true', OAUTH_RATE_LIMIT_PER_MINUTE: '1000', DRIVER_RATE_LIMIT_PER_MINUTE: '1000' }, { oauthFetch: host.fetch });
+  stack = await startStack(
+    {
+      PUBLIC_BASE_URL: base,
+      TRUST_PROXY: 'true',
+      OAUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      DRIVER_RATE_LIMIT_PER_MINUTE: '1000',
+    },
+    { oauthFetch: host.fetch },
+  );
   await stack.app.listen({ port, host: '127.0.0.1' });
   host.publish('pump', {
     client_id: host.metadataClientId('pump'),
@@ -58,25 +73,36 @@ type SignIn = { browser: CookieBrowser; uid: string; at: string };
 /** A passenger's sign-in through an assistant, from this address, on this file's stack (or another's base URL). */
 async function startSignIn(address: string, at = base): Promise<SignIn> {
   const browser = new CookieBrowser({ 'x-forwarded-for': address });
-  const url = await authorizationRequestUrl({ endpoint: `${at}/oauth/authorize`, clientId: host.metadataClientId('pump'), redirectUri: host.redirectUri, resource: `${at}/mcp` });
+  const url = await authorizationRequestUrl({
+    endpoint: `${at}/oauth/authorize`,
+    clientId: host.metadataClientId('pump'),
+    redirectUri: host.redirectUri,
+    resource: `${at}/mcp`,
+  });
   const { res } = await browser.follow(url);
   return { browser, uid: interactionUid(await res.text()), at };
 }
 
 async function askForCode(signIn: SignIn, identifier: string): Promise<{ status: number; text: string }> {
-  const res = await signIn.browser.request(`${signIn.at}/oauth/interaction/${signIn.uid}/code`, { form: { identifier } });
+  const res = await signIn.browser.request(`${signIn.at}/oauth/interaction/${signIn.uid}/code`, {
+    form: { identifier },
+  });
   return { status: res.status, text: pageText(await res.text()) };
 }
 
 /** The code typed into the sign-in: a redirect onwards (3xx) when it was right. */
 async function typeCode(signIn: SignIn, identifier: string, code: string): Promise<{ status: number; text: string }> {
-  const res = await signIn.browser.request(`${signIn.at}/oauth/interaction/${signIn.uid}/login`, { form: { identifier, code } });
+  const res = await signIn.browser.request(`${signIn.at}/oauth/interaction/${signIn.uid}/login`, {
+    form: { identifier, code },
+  });
   return { status: res.status, text: pageText(await res.text()) };
 }
 
 /** The newest code texted to this E.164 phone. */
 async function latestCode(phone: string): Promise<string> {
-  const [m] = await stack.sql<{ body: string }[]>`select body from outbox where recipient = ${phone} order by id desc limit 1`;
+  const [m] = await stack.sql<
+    { body: string }[]
+  >`select body from outbox where recipient = ${phone} order by id desc limit 1`;
   return /\b(\d{6})\b/.exec(m!.body)![1]!;
 }
 
@@ -105,7 +131,14 @@ describe('passenger sign-in codes', () => {
     expect(sent.status, sent.text).toBe(200);
     expect(await codesTo(e164(mobile))).toBe(1);
 
-    const refused = ['+44 909 012 3456', '+882 345 678901', '+44 70 2412 3456', '0161 496 0000', '+33 6 12 34 56 78', '+1 201 555 0123'];
+    const refused = [
+      '+44 909 012 3456',
+      '+882 345 678901',
+      '+44 70 2412 3456',
+      '0161 496 0000',
+      '+33 6 12 34 56 78',
+      '+1 201 555 0123',
+    ];
     for (const number of refused) {
       const answer = await askForCode(await startSignIn(newAddress()), number);
       expect(answer.status, `${number}: ${answer.text}`).toBe(400);
@@ -220,8 +253,16 @@ describe('passenger sign-in codes', () => {
     const driverPhone = e164(ukMobile());
     await approvedDriver(driverPhone);
     const at = { remoteAddress: hotel };
-    expect((await stack.app.inject({ method: 'POST', url: '/api/driver/sign-in', payload: { phone: driverPhone }, ...at })).statusCode).toBe(202);
-    const ok = await stack.app.inject({ method: 'POST', url: '/api/driver/sign-in/verify', payload: { phone: driverPhone, code: await latestCode(driverPhone) }, ...at });
+    expect(
+      (await stack.app.inject({ method: 'POST', url: '/api/driver/sign-in', payload: { phone: driverPhone }, ...at }))
+        .statusCode,
+    ).toBe(202);
+    const ok = await stack.app.inject({
+      method: 'POST',
+      url: '/api/driver/sign-in/verify',
+      payload: { phone: driverPhone, code: await latestCode(driverPhone) },
+      ...at,
+    });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 });
@@ -245,7 +286,8 @@ describe('driver sign-in codes', () => {
     const stranger = e164(ukMobile());
     const other = newAddress();
     const strangerStatuses = [];
-    for (let i = 0; i < 5; i++) strangerStatuses.push((await call('/api/driver/sign-in', { phone: stranger }, other)).statusCode);
+    for (let i = 0; i < 5; i++)
+      strangerStatuses.push((await call('/api/driver/sign-in', { phone: stranger }, other)).statusCode);
     expect(strangerStatuses).toEqual([202, 202, 202, 429, 429]);
     expect(await codesTo(stranger)).toBe(0);
 
@@ -303,12 +345,16 @@ describe('driver sign-in codes', () => {
     // The driver signed in once from home.
     const home = newAddress();
     expect((await call('/api/driver/sign-in', { phone }, home)).statusCode).toBe(202);
-    expect((await call('/api/driver/sign-in/verify', { phone, code: await latestCode(phone) }, home)).statusCode).toBe(200);
+    expect((await call('/api/driver/sign-in/verify', { phone, code: await latestCode(phone) }, home)).statusCode).toBe(
+      200,
+    );
 
     // Strangers from ten addresses spend the rest of the phone's 30 for the day (one address's share is 3 an hour).
     for (let a = 0; a < 10; a++) {
       const address = newAddress();
-      for (let i = 0; i < 3; i++) if ((await codesTo(phone)) < 30) expect((await call('/api/driver/sign-in', { phone }, address)).statusCode).toBe(202);
+      for (let i = 0; i < 3; i++)
+        if ((await codesTo(phone)) < 30)
+          expect((await call('/api/driver/sign-in', { phone }, address)).statusCode).toBe(202);
     }
     expect(await codesTo(phone)).toBe(30);
     const refused = await call('/api/driver/sign-in', { phone }, newAddress());
@@ -321,13 +367,18 @@ describe('driver sign-in codes', () => {
     expect(await codesTo(phone)).toBe(31);
 
     // On the road, the driver calls ops, who clear the phone's allowances: a code at once, from anywhere.
-    const cleared = await staffCall('POST', '/api/ops/sign-in-lockouts/unlock', { subject: `driver:${phone}`, reason: 'Driver called from the road; identity checked' });
+    const cleared = await staffCall('POST', '/api/ops/sign-in-lockouts/unlock', {
+      subject: `driver:${phone}`,
+      reason: 'Driver called from the road; identity checked',
+    });
     expect(cleared.statusCode, cleared.body).toBe(200);
     expect(cleared.json()).toMatchObject({ subject: `driver:${phone}`, unlocked: true, locks_cleared: 0 });
     expect(cleared.json().allowances_cleared).toBeGreaterThan(10);
     const road = newAddress();
     expect((await call('/api/driver/sign-in', { phone }, road)).statusCode).toBe(202);
-    expect((await call('/api/driver/sign-in/verify', { phone, code: await latestCode(phone) }, road)).statusCode).toBe(200);
+    expect((await call('/api/driver/sign-in/verify', { phone, code: await latestCode(phone) }, road)).statusCode).toBe(
+      200,
+    );
     const actions = await stack.sql<{ reason: string; details: { allowances_cleared: number } }[]>`
       select reason, details from staff_actions where action = 'sign_in.unlock' and subject_id = ${`driver:${phone}`}`;
     expect(actions).toHaveLength(1);
@@ -335,9 +386,14 @@ describe('driver sign-in codes', () => {
     expect(actions[0]!.details.allowances_cleared).toBeGreaterThan(10);
 
     // Nothing to clear: answered false, and nothing recorded.
-    const nothing = await staffCall('POST', '/api/ops/sign-in-lockouts/unlock', { subject: `driver:${e164(ukMobile())}`, reason: 'Checking' });
+    const nothing = await staffCall('POST', '/api/ops/sign-in-lockouts/unlock', {
+      subject: `driver:${e164(ukMobile())}`,
+      reason: 'Checking',
+    });
     expect(nothing.json()).toMatchObject({ unlocked: false, locks_cleared: 0, allowances_cleared: 0 });
-    expect(await stack.sql`select 1 from staff_actions where action = 'sign_in.unlock' and reason = 'Checking'`).toHaveLength(0);
+    expect(
+      await stack.sql`select 1 from staff_actions where action = 'sign_in.unlock' and reason = 'Checking'`,
+    ).toHaveLength(0);
   });
 
   it('ops see a lock with the address it holds, and clearing it lets that address sign in at once', async () => {
@@ -355,18 +411,35 @@ describe('driver sign-in codes', () => {
     expect(locked.json().code).toBe('sign_in_locked');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
 
-    type Lockouts = { lockouts: { subject: string; address: string; locked_until: string; locks_in_a_row: number; last_address: string | null }[] };
-    const lock = (await staffCall('GET', '/api/ops/sign-in-lockouts')).json<Lockouts>().lockouts.find((l) => l.subject === `driver:${phone}`);
+    type Lockouts = {
+      lockouts: {
+        subject: string;
+        address: string;
+        locked_until: string;
+        locks_in_a_row: number;
+        last_address: string | null;
+      }[];
+    };
+    const lock = (await staffCall('GET', '/api/ops/sign-in-lockouts'))
+      .json<Lockouts>()
+      .lockouts.find((l) => l.subject === `driver:${phone}`);
     expect(lock).toMatchObject({ address, last_address: address, locks_in_a_row: 1 });
     const lockMs = Date.parse(lock!.locked_until) - Date.now();
     expect(lockMs).toBeGreaterThan(14 * 60_000);
     expect(lockMs).toBeLessThanOrEqual(15 * 60_000);
 
     // The driver called in: ops clear it, recorded, and the driver signs in from the same address.
-    const unlocked = await staffCall('POST', '/api/ops/sign-in-lockouts/unlock', { subject: `driver:${phone}`, reason: 'Driver called; identity checked' });
+    const unlocked = await staffCall('POST', '/api/ops/sign-in-lockouts/unlock', {
+      subject: `driver:${phone}`,
+      reason: 'Driver called; identity checked',
+    });
     expect(unlocked.json()).toMatchObject({ subject: `driver:${phone}`, unlocked: true, locks_cleared: 1 });
     expect(unlocked.json().allowances_cleared).toBeGreaterThan(0);
-    expect((await staffCall('GET', '/api/ops/sign-in-lockouts')).json<Lockouts>().lockouts.some((l) => l.subject === `driver:${phone}`)).toBe(false);
+    expect(
+      (await staffCall('GET', '/api/ops/sign-in-lockouts'))
+        .json<Lockouts>()
+        .lockouts.some((l) => l.subject === `driver:${phone}`),
+    ).toBe(false);
     expect((await call('/api/driver/sign-in', { phone }, address)).statusCode).toBe(202);
     const ok = await call('/api/driver/sign-in/verify', { phone, code: await latestCode(phone) }, address);
     expect(ok.statusCode, ok.body).toBe(200);
@@ -382,7 +455,14 @@ describe('the day’s ceiling', () => {
     const port = await freePort();
     const at = `http://127.0.0.1:${port}`;
     const capped = await startStack(
-      { PUBLIC_BASE_URL: at, TRUST_PROXY: 'true', OAUTH_RATE_LIMIT_PER_MINUTE: '1000', DRIVER_RATE_LIMIT_PER_MINUTE: '1000', SIGN_IN_SMS_PER_DAY: String(ceiling), OPS_ALERT_EMAIL: 'ops-new-share@example.com' },
+      {
+        PUBLIC_BASE_URL: at,
+        TRUST_PROXY: 'true',
+        OAUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        DRIVER_RATE_LIMIT_PER_MINUTE: '1000',
+        SIGN_IN_SMS_PER_DAY: String(ceiling),
+        OPS_ALERT_EMAIL: 'ops-new-share@example.com',
+      },
       { oauthFetch: host.fetch },
     );
     await capped.app.listen({ port, host: '127.0.0.1' });
@@ -403,19 +483,40 @@ describe('the day’s ceiling', () => {
       expect(await codesTo(...phones)).toBe(100);
       // Refused requests counted nothing: the reserve is whole.
       expect(await codesToday(stack.sql, 'sms')).toBe(already + 100);
-      const alerts = await stack.sql<{ subject: string }[]>`select subject from outbox where recipient = 'ops-new-share@example.com'`;
+      const alerts = await stack.sql<
+        { subject: string }[]
+      >`select subject from outbox where recipient = 'ops-new-share@example.com'`;
       expect(alerts.map((a) => a.subject)).toEqual(['Sign-in sms codes to new numbers paused for today']);
 
       // An approved driver still signs in.
       const driverPhone = e164(ukMobile());
       await approvedDriver(driverPhone);
       const driverAddress = newAddress();
-      const asked = await capped.app.inject({ method: 'POST', url: '/api/driver/sign-in', remoteAddress: driverAddress, payload: { phone: driverPhone } });
+      const asked = await capped.app.inject({
+        method: 'POST',
+        url: '/api/driver/sign-in',
+        remoteAddress: driverAddress,
+        payload: { phone: driverPhone },
+      });
       expect(asked.statusCode, asked.body).toBe(202);
-      const verified = await capped.app.inject({ method: 'POST', url: '/api/driver/sign-in/verify', remoteAddress: driverAddress, payload: { phone: driverPhone, code: await latestCode(driverPhone) } });
+      const verified = await capped.app.inject({
+        method: 'POST',
+        url: '/api/driver/sign-in/verify',
+        remoteAddress: driverAddress,
+        payload: { phone: driverPhone, code: await latestCode(driverPhone) },
+      });
       expect(verified.statusCode, verified.body).toBe(200);
       // A phone that is nobody's is answered as the driver's was.
-      expect((await capped.app.inject({ method: 'POST', url: '/api/driver/sign-in', remoteAddress: newAddress(), payload: { phone: e164(ukMobile()) } })).statusCode).toBe(202);
+      expect(
+        (
+          await capped.app.inject({
+            method: 'POST',
+            url: '/api/driver/sign-in',
+            remoteAddress: newAddress(),
+            payload: { phone: e164(ukMobile()) },
+          })
+        ).statusCode,
+      ).toBe(202);
 
       // A returning passenger still gets a code and signs in; a new number still does not.
       const returning = ukMobile();
@@ -429,8 +530,15 @@ describe('the day’s ceiling', () => {
       expect((await askForCode(await startSignIn(newAddress(), at), ukMobile())).status).toBe(503);
       expect(await codesToday(stack.sql, 'sms')).toBe(already + 102);
 
-      const ops = await capped.app.inject({ method: 'GET', url: '/api/ops/sign-in-lockouts', headers: { authorization: `Bearer ${staffKey}` } });
-      expect(ops.json()).toMatchObject({ daily_ceiling: { sms: ceiling }, new_recipient_limit: { sms: already + 100 } });
+      const ops = await capped.app.inject({
+        method: 'GET',
+        url: '/api/ops/sign-in-lockouts',
+        headers: { authorization: `Bearer ${staffKey}` },
+      });
+      expect(ops.json()).toMatchObject({
+        daily_ceiling: { sms: ceiling },
+        new_recipient_limit: { sms: already + 100 },
+      });
     } finally {
       await capped.close();
     }
@@ -439,11 +547,19 @@ describe('the day’s ceiling', () => {
   it('emails ops once at 80 % of the ceiling, stops codes at it with 503 for drivers and for any phone alike, and shows the count on /metrics', async () => {
     const already = await codesToday(stack.sql, 'sms');
     // A stack of its own whose ceiling is five more codes than today has sent.
-    const capped = await startStack({ SIGN_IN_SMS_PER_DAY: String(already + 5), OPS_ALERT_EMAIL: 'ops-ceiling@example.com' });
+    const capped = await startStack({
+      SIGN_IN_SMS_PER_DAY: String(already + 5),
+      OPS_ALERT_EMAIL: 'ops-ceiling@example.com',
+    });
     try {
       const statuses = [];
       for (let i = 0; i < 7; i++) {
-        const res = await capped.app.inject({ method: 'POST', url: '/api/driver/sign-in', remoteAddress: newAddress(), payload: { phone: e164(ukMobile()) } });
+        const res = await capped.app.inject({
+          method: 'POST',
+          url: '/api/driver/sign-in',
+          remoteAddress: newAddress(),
+          payload: { phone: e164(ukMobile()) },
+        });
         statuses.push(res.statusCode);
       }
       // Phones that are no driver's cost nothing and take nothing from the ceiling...
@@ -457,13 +573,33 @@ describe('the day’s ceiling', () => {
       }
       const driverStatuses = [];
       for (const phone of driverPhones) {
-        driverStatuses.push((await capped.app.inject({ method: 'POST', url: '/api/driver/sign-in', remoteAddress: newAddress(), payload: { phone } })).statusCode);
+        driverStatuses.push(
+          (
+            await capped.app.inject({
+              method: 'POST',
+              url: '/api/driver/sign-in',
+              remoteAddress: newAddress(),
+              payload: { phone },
+            })
+          ).statusCode,
+        );
       }
       expect(driverStatuses).toEqual([202, 202, 202, 202, 202, 503]);
       expect(await codesTo(...driverPhones)).toBe(5);
       // At the ceiling a phone that is nobody's is paused too: the answer still says nothing of whose it is.
-      expect((await capped.app.inject({ method: 'POST', url: '/api/driver/sign-in', remoteAddress: newAddress(), payload: { phone: e164(ukMobile()) } })).statusCode).toBe(503);
-      const alerts = await capped.sql<{ subject: string }[]>`select subject from outbox where recipient = 'ops-ceiling@example.com'`;
+      expect(
+        (
+          await capped.app.inject({
+            method: 'POST',
+            url: '/api/driver/sign-in',
+            remoteAddress: newAddress(),
+            payload: { phone: e164(ukMobile()) },
+          })
+        ).statusCode,
+      ).toBe(503);
+      const alerts = await capped.sql<
+        { subject: string }[]
+      >`select subject from outbox where recipient = 'ops-ceiling@example.com'`;
       expect(alerts).toHaveLength(1);
       expect(alerts[0]!.subject).toMatch(/80 % of today's ceiling/);
 

@@ -30,32 +30,60 @@ const EXETER = { lat: 50.7295, lon: -3.5435 };
 const tomorrow = () => new Date(Date.now() + 20 * 3600_000).toISOString();
 
 function call(method: 'GET' | 'POST', url: string, bearer?: string) {
-  return stack.app.inject({ method, url, remoteAddress: ip(), headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+  return stack.app.inject({
+    method,
+    url,
+    remoteAddress: ip(),
+    headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+  });
 }
 
 async function book(q: Record<string, unknown>, phone: string): Promise<string> {
   const quoted = await stack.app.inject({
-    method: 'POST', url: '/api/public/v1/quote', remoteAddress: ip(),
+    method: 'POST',
+    url: '/api/public/v1/quote',
+    remoteAddress: ip(),
     payload: { pickup: 'Newcastle Central station', dropoff: 'Newcastle Airport', departAt: tomorrow(), ...q },
   });
   expect(quoted.statusCode, quoted.body).toBe(200);
   const res = await stack.app.inject({
-    method: 'POST', url: '/api/public/bookings/create', remoteAddress: ip(),
-    payload: { quote_id: quoted.json().quote_id, passenger_name: 'Grace Darling', passenger_phone_whatsapp: phone, payment_method: 'cash_to_driver' },
+    method: 'POST',
+    url: '/api/public/bookings/create',
+    remoteAddress: ip(),
+    payload: {
+      quote_id: quoted.json().quote_id,
+      passenger_name: 'Grace Darling',
+      passenger_phone_whatsapp: phone,
+      payment_method: 'cash_to_driver',
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().status).toBe('scheduled');
   return res.json().booking_reference;
 }
 
-async function driver(at: { lat: number; lon: number }, o: { seats?: number; vehicleType?: string; wheelchair?: boolean; name: string }) {
+async function driver(
+  at: { lat: number; lon: number },
+  o: { seats?: number; vehicleType?: string; wheelchair?: boolean; name: string },
+) {
   // Newcastle has no council table of its own: its local drivers serve the national default area.
   const d = await createDriver(stack.sql, { ...at, homeArea: 'national-default', phone: testMobile(), ...o });
   drivers.push(d);
   return { ...d, token: await signInDriver(stack.app, stack.sql, d.phone, ip()) };
 }
 
-type Board = { jobs: { booking_reference: string; pickup_area: string; dropoff_area: string; pickup_time_london: string; fare_pence: number; own_rate: boolean; distance_miles: number }[]; more: boolean };
+type Board = {
+  jobs: {
+    booking_reference: string;
+    pickup_area: string;
+    dropoff_area: string;
+    pickup_time_london: string;
+    fare_pence: number;
+    own_rate: boolean;
+    distance_miles: number;
+  }[];
+  more: boolean;
+};
 async function board(token: string): Promise<Board> {
   const res = await call('GET', '/api/driver/upcoming', token);
   expect(res.statusCode, res.body).toBe(200);
@@ -90,7 +118,10 @@ describe('the upcoming-jobs board', () => {
 
     // Where and when, the fare and the distance; the station by name, never a passenger's details.
     const listed = (await board(car.token)).jobs.find((j) => j.booking_reference === saloon)!;
-    expect(listed).toMatchObject({ pickup_area: expect.stringContaining('Newcastle'), dropoff_area: expect.stringContaining('Airport') });
+    expect(listed).toMatchObject({
+      pickup_area: expect.stringContaining('Newcastle'),
+      dropoff_area: expect.stringContaining('Airport'),
+    });
     expect(listed.pickup_time_london).toMatch(/^\w{3} \d{1,2} \w{3}, \d{2}:\d{2}$/);
     expect(listed.fare_pence).toBeGreaterThan(0);
     expect(listed.distance_miles).toBeGreaterThan(1);
@@ -101,7 +132,10 @@ describe('the upcoming-jobs board', () => {
     expect(farClaim.json()).toMatchObject({ code: 'not_on_your_board' });
 
     // Two drivers take the saloon job at the same moment: one has it, the other hears it is taken.
-    const [a, b] = await Promise.all([call('POST', `/api/driver/upcoming/${saloon}/claim`, car.token), call('POST', `/api/driver/upcoming/${saloon}/claim`, seven.token)]);
+    const [a, b] = await Promise.all([
+      call('POST', `/api/driver/upcoming/${saloon}/claim`, car.token),
+      call('POST', `/api/driver/upcoming/${saloon}/claim`, seven.token),
+    ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     const [won, lost] = a.statusCode === 200 ? [a, b] : [b, a];
     const winner = a.statusCode === 200 ? car : seven;
@@ -115,16 +149,36 @@ describe('the upcoming-jobs board', () => {
       select b.status, b.driver_id, o.claimed_from_board as claimed from bookings b join offers o on o.id = ${offerId} where b.ref = ${saloon}`;
     expect(row).toEqual({ status: 'assigned', driver_id: winner.id, claimed: true });
     const feed = await call('GET', '/api/public/v1/jobs', winner.token);
-    expect(feed.json().jobs).toEqual([expect.objectContaining({ offer_id: offerId, booking_reference: saloon, offer: 'accepted', passenger: { name: 'Grace Darling', phone: '+447400123471' } })]);
-    const told = await eventually(async () => {
-      const [m] = await stack.sql<{ body: string }[]>`select body from outbox where booking_ref = ${saloon} and recipient = '+447400123471' and idempotency_key like 'assigned:%'`;
-      return m?.body;
-    }, 15_000, 'the passenger told');
+    expect(feed.json().jobs).toEqual([
+      expect.objectContaining({
+        offer_id: offerId,
+        booking_reference: saloon,
+        offer: 'accepted',
+        passenger: { name: 'Grace Darling', phone: '+447400123471' },
+      }),
+    ]);
+    const told = await eventually(
+      async () => {
+        const [m] = await stack.sql<
+          { body: string }[]
+        >`select body from outbox where booking_ref = ${saloon} and recipient = '+447400123471' and idempotency_key like 'assigned:%'`;
+        return m?.body;
+      },
+      15_000,
+      'the passenger told',
+    );
     expect(told).toContain(winner === car ? 'Sid' : 'Mo');
     // Ops see how the driver came to have it.
-    const ops = await stack.app.inject({ method: 'GET', url: `/api/ops/bookings/${saloon}`, remoteAddress: ip(), headers: { authorization: `Bearer ${staffKey}` } });
+    const ops = await stack.app.inject({
+      method: 'GET',
+      url: `/api/ops/bookings/${saloon}`,
+      remoteAddress: ip(),
+      headers: { authorization: `Bearer ${staffKey}` },
+    });
     expect(ops.statusCode, ops.body).toBe(200);
-    expect(ops.json().offers).toEqual([expect.objectContaining({ id: offerId, driver_id: winner.id, status: 'accepted', claimed_from_board: true })]);
+    expect(ops.json().offers).toEqual([
+      expect.objectContaining({ id: offerId, driver_id: winner.id, status: 'accepted', claimed_from_board: true }),
+    ]);
 
     // Claiming again answers the same job; the other driver is still refused, and no longer sees it.
     const again = await call('POST', `/api/driver/upcoming/${saloon}/claim`, winner.token);
@@ -150,8 +204,16 @@ describe('the upcoming-jobs board', () => {
     const plain = await driver(STATION, { name: 'Pat Plain' });
     // Staff approve 10 % below the tariff for Cal, through the ops API as the console does.
     const approved = await stack.app.inject({
-      method: 'POST', url: '/api/ops/rate-overrides', remoteAddress: ip(), headers: { authorization: `Bearer ${staffKey}` },
-      payload: { scope: 'driver', subject_id: cheaper.id, adjustment_basis_points: -1000, reason: 'agreed own rate for airport work' },
+      method: 'POST',
+      url: '/api/ops/rate-overrides',
+      remoteAddress: ip(),
+      headers: { authorization: `Bearer ${staffKey}` },
+      payload: {
+        scope: 'driver',
+        subject_id: cheaper.id,
+        adjustment_basis_points: -1000,
+        reason: 'agreed own rate for airport work',
+      },
     });
     expect(approved.statusCode, approved.body).toBe(201);
 
@@ -163,7 +225,9 @@ describe('the upcoming-jobs board', () => {
 
     const claimed = await call('POST', `/api/driver/upcoming/${ref}/claim`, cheaper.token);
     expect(claimed.statusCode, claimed.body).toBe(200);
-    const [held] = await stack.sql<{ fare_pence: number; driver_id: string }[]>`select fare_pence, driver_id from bookings where ref = ${ref}`;
+    const [held] = await stack.sql<
+      { fare_pence: number; driver_id: string }[]
+    >`select fare_pence, driver_id from bookings where ref = ${ref}`;
     expect(held).toEqual({ fare_pence: seenByCheaper.fare_pence, driver_id: cheaper.id });
   }, 120_000);
 });

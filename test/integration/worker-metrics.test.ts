@@ -19,7 +19,12 @@ describe('worker metrics', () => {
   it('serves the worker’s counters and the Temporal SDK’s on WORKER_METRICS_PORT, and nothing else', async () => {
     const port = await freePort();
     const sdkPort = await freePort();
-    worker = await startWorkerProcess({ ...api.workerEnv, WORKER_METRICS_PORT: String(port), WORKER_SDK_METRICS_PORT: String(sdkPort), LOG_LEVEL: 'info' });
+    worker = await startWorkerProcess({
+      ...api.workerEnv,
+      WORKER_METRICS_PORT: String(port),
+      WORKER_SDK_METRICS_PORT: String(sdkPort),
+      LOG_LEVEL: 'info',
+    });
     expect(worker.output()).toContain(`metrics on http://127.0.0.1:${port}/metrics`);
 
     const text = await (async () => {
@@ -33,7 +38,13 @@ describe('worker metrics', () => {
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
-    for (const name of ['taxi_offers_sent_total', 'taxi_offer_outcomes_total', 'taxi_time_to_assignment_seconds', 'taxi_notifier_failures_total', 'taxi_ops_unassigned_alerts_total']) {
+    for (const name of [
+      'taxi_offers_sent_total',
+      'taxi_offer_outcomes_total',
+      'taxi_time_to_assignment_seconds',
+      'taxi_notifier_failures_total',
+      'taxi_ops_unassigned_alerts_total',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
     expect(text).toMatch(/^temporal_\w+/m);

@@ -36,7 +36,12 @@ export async function seriousA11yProblems(
   const problems: A11yProblem[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
     // A phone unless the test says otherwise (a console is checked on a desktop's screen).
-    const context = await browser.newContext({ ...opts.context, viewport: opts.context?.viewport ?? PHONE_VIEWPORT, colorScheme, bypassCSP: true });
+    const context = await browser.newContext({
+      ...opts.context,
+      viewport: opts.context?.viewport ?? PHONE_VIEWPORT,
+      colorScheme,
+      bypassCSP: true,
+    });
     try {
       const page = await context.newPage();
       await page.goto(url);
@@ -57,7 +62,15 @@ async function check(page: Page): Promise<A11yProblem[]> {
   const problems: A11yProblem[] = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  const sideways = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-  if (sideways > 0) problems.push({ id: 'horizontal-scroll', impact: 'serious', help: `The page is ${sideways}px wider than the screen`, targets: ['html'] });
+  const sideways = await page.evaluate<number>(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  );
+  if (sideways > 0)
+    problems.push({
+      id: 'horizontal-scroll',
+      impact: 'serious',
+      help: `The page is ${sideways}px wider than the screen`,
+      targets: ['html'],
+    });
   return problems;
 }

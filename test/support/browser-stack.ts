@@ -8,7 +8,9 @@ import { startStack, type TestStack } from './stack.js';
 /** Debian's chromium, as .ci/run installs it. */
 export const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] };
 
-export async function startBrowserStack(env: Record<string, string> = {}): Promise<{ stack: TestStack; browser: Browser; base: string }> {
+export async function startBrowserStack(
+  env: Record<string, string> = {},
+): Promise<{ stack: TestStack; browser: Browser; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const stack = await startStack({ PUBLIC_BASE_URL: base, ...env });
@@ -24,13 +26,19 @@ export async function startBrowserStack(env: Record<string, string> = {}): Promi
 export function watchPage(page: Page, problems: string[]): Page {
   page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`${page.url()}: ${msg.text()}`);
+    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text()))
+      problems.push(`${page.url()}: ${msg.text()}`);
   });
   return page;
 }
 
 /** A fresh context (phone-sized unless told otherwise) on url, watched as watchPage watches. */
-export async function openWatched(browser: Browser, problems: string[], url: string, options: BrowserContextOptions = {}): Promise<Page> {
+export async function openWatched(
+  browser: Browser,
+  problems: string[],
+  url: string,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
   const context = await browser.newContext({ viewport: PHONE_VIEWPORT, ...options });
   const page = watchPage(await context.newPage(), problems);
   await page.goto(url);

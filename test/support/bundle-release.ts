@@ -20,8 +20,13 @@ if (fs.existsSync(file)) {
   // The inline source map is two thirds of the size and only maps stack traces of a past release;
   // the worker insists on one being there, so an empty map stands in for it.
   const emptyMap = Buffer.from(JSON.stringify({ version: 3, sources: [], names: [], mappings: '' })).toString('base64');
-  const code = bundled.code.replace(/\n\/\/# sourceMappingURL=data:[^\n]*\s*$/, `\n//# sourceMappingURL=data:application/json;base64,${emptyMap}\n`);
+  const code = bundled.code.replace(
+    /\n\/\/# sourceMappingURL=data:[^\n]*\s*$/,
+    `\n//# sourceMappingURL=data:application/json;base64,${emptyMap}\n`,
+  );
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, code);
-  console.log(`bundled release ${version}: ${path.relative(process.cwd(), file)} (${Math.round(code.length / 1024)} KB)`);
+  console.log(
+    `bundled release ${version}: ${path.relative(process.cwd(), file)} (${Math.round(code.length / 1024)} KB)`,
+  );
 }

@@ -49,19 +49,31 @@ export function testMobile(): string {
 
 /** The latest six-digit code texted to this phone (a sign-in code unless told which message). */
 export async function textedCode(sql: Sql, phone: string, like = '%sign-in code%'): Promise<string> {
-  return eventually(async () => {
-    const [m] = await sql<{ body: string }[]>`select body from outbox where recipient = ${phone} and body like ${like} order by id desc limit 1`;
-    return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
-  }, 10_000, `the code texted to ${phone}`);
+  return eventually(
+    async () => {
+      const [m] = await sql<
+        { body: string }[]
+      >`select body from outbox where recipient = ${phone} and body like ${like} order by id desc limit 1`;
+      return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
+    },
+    10_000,
+    `the code texted to ${phone}`,
+  );
 }
 
 /** The driver signs in to the app as a person does: asks for a code, reads the text, sends it back. Returns the app token. */
-export async function signInDriver(app: FastifyInstance, sql: Sql, phone: string, remoteAddress = '10.131.2.1'): Promise<string> {
+export async function signInDriver(
+  app: FastifyInstance,
+  sql: Sql,
+  phone: string,
+  remoteAddress = '10.131.2.1',
+): Promise<string> {
   const post = (url: string, payload: object) => app.inject({ method: 'POST', url, payload, remoteAddress });
   const asked = await post('/api/driver/sign-in', { phone });
   if (asked.statusCode !== 202) throw new Error(`sign-in for ${phone} answered ${asked.statusCode}: ${asked.body}`);
   const verified = await post('/api/driver/sign-in/verify', { phone, code: await textedCode(sql, phone) });
-  if (verified.statusCode !== 200) throw new Error(`sign-in code for ${phone} answered ${verified.statusCode}: ${verified.body}`);
+  if (verified.statusCode !== 200)
+    throw new Error(`sign-in code for ${phone} answered ${verified.statusCode}: ${verified.body}`);
   return verified.json<{ token: string }>().token;
 }
 
@@ -101,7 +113,9 @@ export function respond(app: FastifyInstance, card: JobCard, decision: 'accept' 
 }
 
 export async function bookingRow(sql: Sql, ref: string) {
-  const [row] = await sql<{ status: string; driver_id: string | null }[]>`select status, driver_id from bookings where ref = ${ref}`;
+  const [row] = await sql<
+    { status: string; driver_id: string | null }[]
+  >`select status, driver_id from bookings where ref = ${ref}`;
   return row;
 }
 

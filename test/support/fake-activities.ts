@@ -55,20 +55,36 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     world.calls.push([name, arg]);
   };
   const activities: Activities = {
-    async markQuoteRedeemed(r) { log('markQuoteRedeemed', r); },
-    async markQuoteExpired(q) { log('markQuoteExpired', q); },
-    async persistBooking(b) { log('persistBooking', b); },
-    async setBookingStatus(s) { log('setBookingStatus', s); },
+    async markQuoteRedeemed(r) {
+      log('markQuoteRedeemed', r);
+    },
+    async markQuoteExpired(q) {
+      log('markQuoteExpired', q);
+    },
+    async persistBooking(b) {
+      log('persistBooking', b);
+    },
+    async setBookingStatus(s) {
+      log('setBookingStatus', s);
+    },
     async applyAmendment(a) {
       log('applyAmendment', a);
       return { driverStillFits: true };
     },
-    async cancelBooking(c) { log('cancelBooking', c); },
+    async cancelBooking(c) {
+      log('cancelBooking', c);
+    },
     async recordPayment(p) {
       log('recordPayment', p);
       // Like the real store: one record per booking, the first one written.
       const first = world.called('recordPayment')[0] as typeof p;
-      return { id: 1, amountPence: first.settlement.amountPence, method: first.settlement.method, recordedBy: first.settlement.by, recordedAt: '2026-11-23T12:00:00.000Z' };
+      return {
+        id: 1,
+        amountPence: first.settlement.amountPence,
+        method: first.settlement.method,
+        recordedBy: first.settlement.by,
+        recordedAt: '2026-11-23T12:00:00.000Z',
+      };
     },
     async findCandidatePage(p) {
       log('findCandidatePage', p);
@@ -90,7 +106,10 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
           continue;
         }
         const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
-        return { ...page, claim: { driverId: c.driverId, offerId: offerId(p.ref, p.round, c.driverId), expiresAt, busy } };
+        return {
+          ...page,
+          claim: { driverId: c.driverId, offerId: offerId(p.ref, p.round, c.driverId), expiresAt, busy },
+        };
       }
       return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
     },
@@ -101,7 +120,11 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       const page = await activities.claimFromCandidatePage(p.claim);
       if (!page.claim?.driverId) return { ...page, card: null };
       try {
-        await activities.sendJobCard({ offerId: page.claim.offerId, ref: p.booking.ref, driverId: page.claim.driverId });
+        await activities.sendJobCard({
+          offerId: page.claim.offerId,
+          ref: p.booking.ref,
+          driverId: page.claim.driverId,
+        });
         return { ...page, card: 'sent' as const };
       } catch {
         return { ...page, card: 'undeliverable' as const };
@@ -111,30 +134,57 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('openOffer', o);
       return { claimed: !isBusy(o.driverId) };
     },
-    async closeOffer(o) { log('closeOffer', o); },
+    async closeOffer(o) {
+      log('closeOffer', o);
+    },
     async claimUpcomingJob(c) {
       log('claimUpcomingJob', c);
-      return isBusy(c.driverId) ? { claimed: false as const, reason: 'you have another job at that time' } : { claimed: true as const };
+      return isBusy(c.driverId)
+        ? { claimed: false as const, reason: 'you have another job at that time' }
+        : { claimed: true as const };
     },
-    async assignDriver(a) { log('assignDriver', a); },
-    async releaseDriver(r) { log('releaseDriver', r); },
-    async sendBookingConfirmation(c) { log('sendBookingConfirmation', c); },
-    async tellPassenger(t) { log('tellPassenger', t); },
-    async askDriverToConfirm(a) { log('askDriverToConfirm', a); },
+    async assignDriver(a) {
+      log('assignDriver', a);
+    },
+    async releaseDriver(r) {
+      log('releaseDriver', r);
+    },
+    async sendBookingConfirmation(c) {
+      log('sendBookingConfirmation', c);
+    },
+    async tellPassenger(t) {
+      log('tellPassenger', t);
+    },
+    async askDriverToConfirm(a) {
+      log('askDriverToConfirm', a);
+    },
     async sendJobCard(c) {
       log('sendJobCard', c);
-      if (world.drivers.some((d) => d.id === c.driverId && d.unreachable)) throw ApplicationFailure.nonRetryable(`job card to ${c.driverId} undeliverable`, 'JobCardUndeliverable');
+      if (world.drivers.some((d) => d.id === c.driverId && d.unreachable))
+        throw ApplicationFailure.nonRetryable(`job card to ${c.driverId} undeliverable`, 'JobCardUndeliverable');
     },
-    async tellJobCardTaken(c) { log('tellJobCardTaken', c); },
-    async alertOps(a) { log('alertOps', a); },
-    async sendLicenceReminder(r) { log('sendLicenceReminder', r); },
-    async sendLicenceLapseWarning(r) { log('sendLicenceLapseWarning', r); },
+    async tellJobCardTaken(c) {
+      log('tellJobCardTaken', c);
+    },
+    async alertOps(a) {
+      log('alertOps', a);
+    },
+    async sendLicenceReminder(r) {
+      log('sendLicenceReminder', r);
+    },
+    async sendLicenceLapseWarning(r) {
+      log('sendLicenceLapseWarning', r);
+    },
     async findDriverBookings(d) {
       log('findDriverBookings', d);
       return { refs: world.driverBookings.get(d.driverId) ?? [] };
     },
-    async alertOpsSuspendedOnBoard(a) { log('alertOpsSuspendedOnBoard', a); },
-    async sendTripEndedByOps(e) { log('sendTripEndedByOps', e); },
+    async alertOpsSuspendedOnBoard(a) {
+      log('alertOpsSuspendedOnBoard', a);
+    },
+    async sendTripEndedByOps(e) {
+      log('sendTripEndedByOps', e);
+    },
     async alertUnassignedNearPickup() {
       log('alertUnassignedNearPickup');
       // Each booking due is alerted once, as the real claim in Postgres makes it.
@@ -149,8 +199,12 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       world.locationWarned.push(...due);
       return { warned: due };
     },
-    async saveSubscription(s) { log('saveSubscription', s); },
-    async recordTrialExtension(e) { log('recordTrialExtension', e); },
+    async saveSubscription(s) {
+      log('saveSubscription', s);
+    },
+    async recordTrialExtension(e) {
+      log('recordTrialExtension', e);
+    },
     async loadPartnerJobRecord(j) {
       log('loadPartnerJobRecord', j);
       const r = world.partnerJobs.get(`${j.partnerId}:${j.jobRef}`);
@@ -180,27 +234,51 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async amendPartnerBooking(a) {
       log('amendPartnerBooking', a);
       const status = world.bookings.get(a.ref) ?? null;
-      if (status === null || ['on_board', 'completed', 'cancelled', 'no_show'].includes(status)) return { ok: false as const, code: 'amend_too_late' as const, status };
-      if (a.changes.route && ['en_route', 'arrived'].includes(status)) return { ok: false as const, code: 'amend_driver_on_the_way' as const, status };
+      if (status === null || ['on_board', 'completed', 'cancelled', 'no_show'].includes(status))
+        return { ok: false as const, code: 'amend_too_late' as const, status };
+      if (a.changes.route && ['en_route', 'arrived'].includes(status))
+        return { ok: false as const, code: 'amend_driver_on_the_way' as const, status };
       return { ok: true as const, status };
     },
     async cancelPartnerBooking(c) {
       log('cancelPartnerBooking', c);
       const status = world.bookings.get(c.ref) ?? null;
-      if (status === 'completed' || status === 'no_show') return { ok: false as const, code: 'job_completed' as const, status };
+      if (status === 'completed' || status === 'no_show')
+        return { ok: false as const, code: 'job_completed' as const, status };
       if (status === 'on_board') return { ok: false as const, code: 'trip_in_progress' as const, status };
       world.bookings.set(c.ref, 'cancelled');
       return { ok: true as const, status: 'cancelled' as const };
     },
     async billDriverWeek(w) {
       log('billDriverWeek', w);
-      return { ...w, earningsPence: 0, smsCount: 0, feePence: 0, smsPence: 0, thirdPartyJobs: 0, thirdPartyPence: 0, cardTrips: 0, cardPence: 0, totalPence: 0, status: 'free', lines: [] };
+      return {
+        ...w,
+        earningsPence: 0,
+        smsCount: 0,
+        feePence: 0,
+        smsPence: 0,
+        thirdPartyJobs: 0,
+        thirdPartyPence: 0,
+        cardTrips: 0,
+        cardPence: 0,
+        totalPence: 0,
+        status: 'free',
+        lines: [],
+      };
     },
     // Invoice collection (test/workflows/billing.test.ts stands in its own world for it).
-    async openInvoiceCollection(i) { log('openInvoiceCollection', i); },
-    async remindInvoice(i) { log('remindInvoice', i); },
-    async markInvoiceOverdue(i) { log('markInvoiceOverdue', i); },
-    async markInvoicePaid(i) { log('markInvoicePaid', i); },
+    async openInvoiceCollection(i) {
+      log('openInvoiceCollection', i);
+    },
+    async remindInvoice(i) {
+      log('remindInvoice', i);
+    },
+    async markInvoiceOverdue(i) {
+      log('markInvoiceOverdue', i);
+    },
+    async markInvoicePaid(i) {
+      log('markInvoicePaid', i);
+    },
     async billPartnersWeek(w) {
       log('billPartnersWeek', w);
       return [];
@@ -214,7 +292,9 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('deliverPartnerEvent', e);
       return 'delivered' as const;
     },
-    async givePartnerEventUp(e) { log('givePartnerEventUp', e); },
+    async givePartnerEventUp(e) {
+      log('givePartnerEventUp', e);
+    },
     // No exchange fleets in the fake world: an exhausted cascade stays exhausted.
     async nextExchangeFleet(q) {
       log('nextExchangeFleet', q);
@@ -224,8 +304,12 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       log('sendExchangeJob', s);
       return { outcome: 'rejected', code: 'fake' };
     },
-    async endExchangeJob(e) { log('endExchangeJob', e); },
-    async applyExchangeStatus(u) { log('applyExchangeStatus', u); },
+    async endExchangeJob(e) {
+      log('endExchangeJob', e);
+    },
+    async applyExchangeStatus(u) {
+      log('applyExchangeStatus', u);
+    },
   };
   return { activities, world };
 }

@@ -78,6 +78,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-
 const noop = () => {};
 const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };

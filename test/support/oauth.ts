@@ -3,7 +3,14 @@
 // forms, and the sign-in code the notifier "sent" (read from the outbox, as a passenger reads a text).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-export { authorizationRequestUrl, CookieBrowser, interactionUid, pageText, signInAndAllow, signInCodeSentTo } from '../../dev/oauth-sign-in.js';
+export {
+  authorizationRequestUrl,
+  CookieBrowser,
+  interactionUid,
+  pageText,
+  signInAndAllow,
+  signInCodeSentTo,
+} from '../../dev/oauth-sign-in.js';
 export { startRoundRobinProxy } from '../../dev/round-robin-proxy.js';
 
 /** The https host a metadata-document client_id names; the test's fetch serves it from a local server. */
@@ -35,7 +42,9 @@ export async function startClientHost(): Promise<ClientHost> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/callback') {
       callbacks.push(url.searchParams);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Done</title><p>You can close this window.</p>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Done</title><p>You can close this window.</p>');
       return;
     }
     const doc = documents.get(url.pathname);
@@ -46,7 +55,8 @@ export async function startClientHost(): Promise<ClientHost> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const localFetch: typeof fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    if (url.protocol !== 'https:' || url.host !== CLIENT_HOST) throw new TypeError(`test network: no route to ${url.host}`);
+    if (url.protocol !== 'https:' || url.host !== CLIENT_HOST)
+      throw new TypeError(`test network: no route to ${url.host}`);
     // The library's SSRF-guarding dispatcher is for the real network; this one is local.
     const { dispatcher: _dispatcher, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
     void _dispatcher;

@@ -32,7 +32,9 @@ export interface ApiOnlyStack {
  * The HTTP app built as production builds it, with a Temporal client but no worker: bookings start
  * workflows that only a separately started worker (startWorkerProcess) will run.
  */
-export async function startApiOnly(opts: { temporalAddress?: string; env?: Record<string, string> } = {}): Promise<ApiOnlyStack> {
+export async function startApiOnly(
+  opts: { temporalAddress?: string; env?: Record<string, string> } = {},
+): Promise<ApiOnlyStack> {
   const taskQueue = `test-${randomUUID()}`;
   const env: Record<string, string> = {
     DATABASE_URL: inject('databaseUrl'),
@@ -52,7 +54,10 @@ export async function startApiOnly(opts: { temporalAddress?: string; env?: Recor
   };
   const config = loadConfig(env);
   const sql = createSql(config.DATABASE_URL, 5);
-  const { connection, client } = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const { connection, client } = await connectTemporal({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+  });
   // The notifier as src/server.ts builds it (the API sends its own messages, e.g. email confirmations).
   const { notifier } = activityDeps(config, sql);
   const app = await buildApp({ config, sql, temporal: client, notifier, logger: false });
@@ -113,7 +118,10 @@ const READY_LINE = /\[worker\] polling task queue/;
  * resolves once it reports that it is polling (it bundles the workflow code first, which takes a
  * few seconds). Rejects with the process's output if it exits or is not ready in time.
  */
-export async function startWorkerProcess(env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  opts: { readyTimeoutMs?: number } = {},
+): Promise<WorkerProcess> {
   if (!exitHookInstalled) {
     // Last resort if the test process itself ends without the hooks running ('exit' must be synchronous).
     process.once('exit', () => {
@@ -155,7 +163,9 @@ export async function startWorkerProcess(env: Record<string, string>, opts: { re
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       cleanup();
-      reject(new Error(`worker process exited before it was ready (code ${code}, signal ${signal}); output:\n${output}`));
+      reject(
+        new Error(`worker process exited before it was ready (code ${code}, signal ${signal}); output:\n${output}`),
+      );
     };
     const cleanup = () => {
       clearTimeout(timer);
@@ -197,4 +207,3 @@ export async function killAllWorkerProcesses(): Promise<void> {
     ),
   );
 }
-

@@ -38,7 +38,12 @@ import {
   respondToOfferUpdate,
   settleBookingUpdate,
 } from '../../workflows/bookings/definitions.js';
-import { licenceWorkflowId, licencesRenewedSignal, locationWatchStateQuery, suspensionWorkflowId } from '../../workflows/drivers/definitions.js';
+import {
+  licenceWorkflowId,
+  licencesRenewedSignal,
+  locationWatchStateQuery,
+  suspensionWorkflowId,
+} from '../../workflows/drivers/definitions.js';
 import { assignFleetDriverUpdate } from '../../workflows/bookings/definitions.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -84,8 +89,23 @@ async function insertQuote(id: string, expiresAt: Date) {
     values (${id}, 'v1', 'a', 'b', '{}', '{}', now(), 'saloon', 1, 1000, 1000, 100, '[]', '{}', ${expiresAt})`;
 }
 
-const policy: { dispatchLeadSeconds: number; offerTimeoutSeconds: number; retryBaseSeconds: number; maxRetrySeconds: number; noShowGraceSeconds: number; confirmAskSeconds?: number; confirmDeadlineSeconds?: number; lateAcceptWindowSeconds?: number; offerGroupSize?: number; offerUnseenSeconds?: number } = {
-  dispatchLeadSeconds: 900, offerTimeoutSeconds: 1, retryBaseSeconds: 60, maxRetrySeconds: 600, noShowGraceSeconds: 600,
+const policy: {
+  dispatchLeadSeconds: number;
+  offerTimeoutSeconds: number;
+  retryBaseSeconds: number;
+  maxRetrySeconds: number;
+  noShowGraceSeconds: number;
+  confirmAskSeconds?: number;
+  confirmDeadlineSeconds?: number;
+  lateAcceptWindowSeconds?: number;
+  offerGroupSize?: number;
+  offerUnseenSeconds?: number;
+} = {
+  dispatchLeadSeconds: 900,
+  offerTimeoutSeconds: 1,
+  retryBaseSeconds: 60,
+  maxRetrySeconds: 600,
+  noShowGraceSeconds: 600,
 };
 const place = { label: 'Record Town', kind: 'place', lat: 55.0, lon: -3.0, postcodeDistrict: null, council: null };
 
@@ -96,15 +116,41 @@ async function insertDriver(id: string, seats = 4, vehicleType = 'saloon', lat =
 }
 
 /** `agent` books as POST bookings/instant does: no email, so the booking is dispatched at once. */
-function bookingInput(ref: string, awaitEmailConfirmation = false, over: { pickupInMs?: number; policy?: Partial<typeof policy>; agent?: boolean } = {}) {
+function bookingInput(
+  ref: string,
+  awaitEmailConfirmation = false,
+  over: { pickupInMs?: number; policy?: Partial<typeof policy>; agent?: boolean } = {},
+) {
   return {
     booking: {
-      ref, source: over.agent ? ('agent_instant' as const) : ('v1_direct' as const), quoteId: null, passengerName: 'Rec Order', passengerPhone: '+447400123456',
-      passengerEmail: over.agent ? null : 'rec.order@example.com', emailVerified: !awaitEmailConfirmation, paymentMethod: 'cash', flightNumber: null,
-      agent: null, pickupQuery: 'a', dropoffQuery: 'b', pickup: place, dropoff: place, pickupArea: 'record-area', farePence: 1234,
-      fareSource: 'tariff' as const, distanceM: 5000, durationS: 900, requestFingerprint: null,
+      ref,
+      source: over.agent ? ('agent_instant' as const) : ('v1_direct' as const),
+      quoteId: null,
+      passengerName: 'Rec Order',
+      passengerPhone: '+447400123456',
+      passengerEmail: over.agent ? null : 'rec.order@example.com',
+      emailVerified: !awaitEmailConfirmation,
+      paymentMethod: 'cash',
+      flightNumber: null,
+      agent: null,
+      pickupQuery: 'a',
+      dropoffQuery: 'b',
+      pickup: place,
+      dropoff: place,
+      pickupArea: 'record-area',
+      farePence: 1234,
+      fareSource: 'tariff' as const,
+      distanceM: 5000,
+      durationS: 900,
+      requestFingerprint: null,
     },
-    job: { pickupAt: new Date(Date.now() + (over.pickupInMs ?? 0)).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    job: {
+      pickupAt: new Date(Date.now() + (over.pickupInMs ?? 0)).toISOString(),
+      passengers: 1,
+      vehicleType: 'saloon',
+      wheelchair: false,
+      notes: null,
+    },
     policy: { ...policy, ...over.policy },
     awaitEmailConfirmation,
   };
@@ -130,8 +176,16 @@ async function anyOffer(ref: string): Promise<{ offerId: string; driverId: strin
   throw new Error(`no offer of ${ref}`);
 }
 
-async function startBookingWorkflow(ref: string, awaitEmailConfirmation = false, over: Parameters<typeof bookingInput>[2] = {}) {
-  const h = await client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, awaitEmailConfirmation, over)] });
+async function startBookingWorkflow(
+  ref: string,
+  awaitEmailConfirmation = false,
+  over: Parameters<typeof bookingInput>[2] = {},
+) {
+  const h = await client.workflow.start('bookingWorkflow', {
+    workflowId: bookingWorkflowId(ref),
+    taskQueue,
+    args: [bookingInput(ref, awaitEmailConfirmation, over)],
+  });
   return h;
 }
 
@@ -194,13 +248,20 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00001';
       const h = await startBookingWorkflow(ref);
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-a'), driverId: 'rec-a', decision: 'decline' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-a'), driverId: 'rec-a', decision: 'decline' }],
+      });
       await offerTo(ref, 'rec-b'); // left to time out
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-c'), driverId: 'rec-c', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-c'), driverId: 'rec-c', decision: 'accept' }],
+      });
       // (The kept recording was made when trip progress came as signals; today's API is the update.)
-      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-c', event }] });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-c', event }] });
       // (And before settlement: a completed trip now waits for what was paid.)
-      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-c', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await h.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'rec-c', amountPence: 1000, method: 'cash', by: 'driver' }],
+      });
       await h.result();
       return h.workflowId;
     },
@@ -212,9 +273,13 @@ await worker.runUntil(async () => {
       const h = await startBookingWorkflow(ref, true);
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await h.signal(emailConfirmedSignal);
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-d'), driverId: 'rec-d', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-d'), driverId: 'rec-d', decision: 'accept' }],
+      });
       await h.executeUpdate(amendBookingUpdate, { args: [{ passengers: 6, vehicleType: '6seater' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-e'), driverId: 'rec-e', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-e'), driverId: 'rec-e', decision: 'accept' }],
+      });
       await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-e', event: 'drop' }] });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
@@ -227,10 +292,17 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00003';
       const h = await startBookingWorkflow(ref);
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-f'), driverId: 'rec-f', decision: 'decline' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-g'), driverId: 'rec-g', decision: 'accept' }] });
-      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-g', event }] });
-      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-g', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-f'), driverId: 'rec-f', decision: 'decline' }],
+      });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-g'), driverId: 'rec-g', decision: 'accept' }],
+      });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-g', event }] });
+      await h.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'rec-g', amountPence: 1000, method: 'cash', by: 'driver' }],
+      });
       await h.result();
       return h.workflowId;
     },
@@ -240,7 +312,12 @@ await worker.runUntil(async () => {
       const h = await client.workflow.start('bookingWorkflow', {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
-        args: [{ ...bookingInput(ref, false, { pickupInMs: 4000, policy: { retryBaseSeconds: 1, maxRetrySeconds: 2 } }), booking: { ...bookingInput(ref).booking, pickupArea: 'nowhere', pickup: { ...place, lat: 10, lon: 10 } } }],
+        args: [
+          {
+            ...bookingInput(ref, false, { pickupInMs: 4000, policy: { retryBaseSeconds: 1, maxRetrySeconds: 2 } }),
+            booking: { ...bookingInput(ref).booking, pickupArea: 'nowhere', pickup: { ...place, lat: 10, lon: 10 } },
+          },
+        ],
       });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await new Promise((r) => setTimeout(r, 6000));
@@ -253,10 +330,16 @@ await worker.runUntil(async () => {
       await insertDriver('rec-h', 4, 'saloon', 55.001);
       await insertDriver('rec-i', 4, 'saloon', 55.002);
       const ref = 'TXREC00005';
-      const h = await startBookingWorkflow(ref, false, { policy: { noShowGraceSeconds: 2, lateAcceptWindowSeconds: 1 } });
+      const h = await startBookingWorkflow(ref, false, {
+        policy: { noShowGraceSeconds: 2, lateAcceptWindowSeconds: 1 },
+      });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-h'), driverId: 'rec-h', decision: 'accept' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-i'), driverId: 'rec-i', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-h'), driverId: 'rec-h', decision: 'accept' }],
+      });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-i'), driverId: 'rec-i', decision: 'accept' }],
+      });
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -268,11 +351,16 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00007';
       const h = await startBookingWorkflow(ref, false, { policy: { noShowGraceSeconds: 1 } });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-k'), driverId: 'rec-k', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-k'), driverId: 'rec-k', decision: 'accept' }],
+      });
       await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-k', event: 'en_route' }] });
       await new Promise((r) => setTimeout(r, 3000));
-      for (const event of ['arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-k', event }] });
-      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-k', amountPence: 1250, method: 'card', by: 'driver' }] });
+      for (const event of ['arrived', 'on_board', 'completed'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-k', event }] });
+      await h.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'rec-k', amountPence: 1250, method: 'card', by: 'driver' }],
+      });
       await h.result();
       return h.workflowId;
     },
@@ -282,8 +370,11 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00008';
       const h = await startBookingWorkflow(ref);
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-l'), driverId: 'rec-l', decision: 'accept' }] });
-      for (const event of ['arrived', 'no_show'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-l', event }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-l'), driverId: 'rec-l', decision: 'accept' }],
+      });
+      for (const event of ['arrived', 'no_show'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-l', event }] });
       await h.result();
       return h.workflowId;
     },
@@ -315,7 +406,8 @@ await worker.runUntil(async () => {
         taskQueue,
         args: [{ driverId: 'rec-x', tier: 'local', approvedAt: new Date().toISOString() }],
       });
-      for (const days of [90, 30]) await h.executeUpdate(extendTrialUpdate, { args: [{ days, by: 'Rec (admin)', reason: 'recorded' }] });
+      for (const days of [90, 30])
+        await h.executeUpdate(extendTrialUpdate, { args: [{ days, by: 'Rec (admin)', reason: 'recorded' }] });
       await h.signal(cancelSubscriptionSignal, { reason: 'recorded' });
       await h.result();
       return h.workflowId;
@@ -333,12 +425,23 @@ await worker.runUntil(async () => {
       const h = await client.workflow.start('driverSubscriptionWorkflow', {
         workflowId: subscriptionWorkflowId('rec-cs'),
         taskQueue,
-        args: [{ driverId: 'rec-cs', tier: 'local', approvedAt: new Date(Date.now() - 120 * 86_400_000).toISOString() }],
+        args: [
+          { driverId: 'rec-cs', tier: 'local', approvedAt: new Date(Date.now() - 120 * 86_400_000).toISOString() },
+        ],
       });
-      const collection = client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'driver', accountId: 'rec-cs', weekStart: new Date(weekStartOf(sentAt)).toISOString() }));
+      const collection = client.workflow.getHandle(
+        invoiceCollectionWorkflowId({
+          account: 'driver',
+          accountId: 'rec-cs',
+          weekStart: new Date(weekStartOf(sentAt)).toISOString(),
+        }),
+      );
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const started = await collection.describe().then(() => true, () => false);
+        const started = await collection.describe().then(
+          () => true,
+          () => false,
+        );
         if (started) break;
         if (Date.now() > deadline) throw new Error('no collection started');
         await new Promise((r) => setTimeout(r, 200));
@@ -351,10 +454,25 @@ await worker.runUntil(async () => {
     // A collection (new in 0.4.0) opened and paid by the provider's webhook before any reminder.
     'invoice-collection-paid': async () => {
       const key = { account: 'driver' as const, accountId: 'rec-cp', weekStart: '2026-10-18T23:00:00.000Z' };
-      const h = await client.workflow.start('invoiceCollectionWorkflow', { workflowId: invoiceCollectionWorkflowId(key), taskQueue, args: [{ ...key, totalPence: 2000 }] });
+      const h = await client.workflow.start('invoiceCollectionWorkflow', {
+        workflowId: invoiceCollectionWorkflowId(key),
+        taskQueue,
+        args: [{ ...key, totalPence: 2000 }],
+      });
       // Paid once the pay link is out (the history then shows the opening before the payment).
-      for (let i = 0; i < 100 && (await sql`select 1 from invoice_collections where account_id = 'rec-cp' and pay_url is not null`).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-      await h.signal(invoicePaymentSignal, { eventId: 'evt_recorded', outcome: 'succeeded', amountPence: 2000, providerRef: 'test_cs_recorded' });
+      for (
+        let i = 0;
+        i < 100 &&
+        (await sql`select 1 from invoice_collections where account_id = 'rec-cp' and pay_url is not null`).length === 0;
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 100));
+      await h.signal(invoicePaymentSignal, {
+        eventId: 'evt_recorded',
+        outcome: 'succeeded',
+        amountPence: 2000,
+        providerRef: 'test_cs_recorded',
+      });
       await h.result();
       return h.workflowId;
     },
@@ -368,7 +486,9 @@ await worker.runUntil(async () => {
         args: [{ driverId: 'rec-n', driverLicenceExpires: soon, vehicleLicenceExpires: null }],
       });
       const deadline = Date.now() + 30_000;
-      while ((await sql`select 1 from outbox where idempotency_key = ${`licence-reminder:rec-n:${soon}`}`).length === 0) {
+      while (
+        (await sql`select 1 from outbox where idempotency_key = ${`licence-reminder:rec-n:${soon}`}`).length === 0
+      ) {
         if (Date.now() > deadline) throw new Error('no reminder');
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -387,7 +507,9 @@ await worker.runUntil(async () => {
         args: [{ driverId: 'rec-lw', driverLicenceExpires: null, vehicleLicenceExpires: soon }],
       });
       const deadline = Date.now() + 30_000;
-      while ((await sql`select 1 from outbox where idempotency_key = ${`licence-warning:rec-lw:${soon}:3`}`).length === 0) {
+      while (
+        (await sql`select 1 from outbox where idempotency_key = ${`licence-warning:rec-lw:${soon}:3`}`).length === 0
+      ) {
         if (Date.now() > deadline) throw new Error('no 3-day warning');
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -418,12 +540,27 @@ await worker.runUntil(async () => {
       const h = await client.workflow.start('bookingWorkflow', {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
-        args: [{ ...input, booking: { ...input.booking, source: 'operator' as const, partnerId: 'rec-op', partnerJobRef: 'OP-1', operatorId: 'rec-op' } }],
+        args: [
+          {
+            ...input,
+            booking: {
+              ...input.booking,
+              source: 'operator' as const,
+              partnerId: 'rec-op',
+              partnerJobRef: 'OP-1',
+              operatorId: 'rec-op',
+            },
+          },
+        ],
       });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await waitForStatus(ref, 'scheduled');
-      const state = await h.executeUpdate(assignFleetDriverUpdate, { args: [{ operatorId: 'rec-op', driverId: 'rec-fleet', driverName: 'Rec Fleet' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: state.offer!.offerId, driverId: 'rec-fleet', decision: 'accept' }] });
+      const state = await h.executeUpdate(assignFleetDriverUpdate, {
+        args: [{ operatorId: 'rec-op', driverId: 'rec-fleet', driverName: 'Rec Fleet' }],
+      });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: state.offer!.offerId, driverId: 'rec-fleet', decision: 'accept' }],
+      });
       await waitForStatus(ref, 'assigned');
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'partner' }] });
       await h.result();
@@ -442,10 +579,17 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00010';
       const h = await startBookingWorkflow(ref, false, { policy: { offerTimeoutSeconds: 600 } });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-m'), driverId: 'rec-m', decision: 'decline' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-n'), driverId: 'rec-n', decision: 'accept' }] });
-      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-n', event }] });
-      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-n', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-m'), driverId: 'rec-m', decision: 'decline' }],
+      });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-n'), driverId: 'rec-n', decision: 'accept' }],
+      });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-n', event }] });
+      await h.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'rec-n', amountPence: 1000, method: 'cash', by: 'driver' }],
+      });
       await h.result();
       await blocker.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await blocker.result();
@@ -459,11 +603,17 @@ await worker.runUntil(async () => {
       await insertDriver('rec-r', 4, 'saloon', 55.002);
       const ref = 'TXREC00013';
       const h = await client.workflow.start('bookingWorkflow', {
-        workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, false, { agent: true, policy: { offerTimeoutSeconds: 600 } })],
+        workflowId: bookingWorkflowId(ref),
+        taskQueue,
+        args: [bookingInput(ref, false, { agent: true, policy: { offerTimeoutSeconds: 600 } })],
       });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-q'), driverId: 'rec-q', decision: 'decline' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-r'), driverId: 'rec-r', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-q'), driverId: 'rec-q', decision: 'decline' }],
+      });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-r'), driverId: 'rec-r', decision: 'accept' }],
+      });
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -473,10 +623,15 @@ await worker.runUntil(async () => {
       await insertDriver('rec-s', 4, 'saloon', 55.001);
       const ref = 'TXREC00014';
       const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {
-        workflowId: bookingWorkflowId(ref), taskQueue, args: [bookingInput(ref, false, { agent: true })],
+        workflowId: bookingWorkflowId(ref),
+        taskQueue,
+        args: [bookingInput(ref, false, { agent: true })],
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       });
-      await client.workflow.executeUpdateWithStart(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }], startWorkflowOperation });
+      await client.workflow.executeUpdateWithStart(cancelUpdate, {
+        args: [{ reason: 'recorded', by: 'passenger' }],
+        startWorkflowOperation,
+      });
       const h = await startWorkflowOperation.workflowHandle();
       await h.result();
       return h.workflowId;
@@ -493,10 +648,14 @@ await worker.runUntil(async () => {
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await offerTo(ref, 'rec-t');
       await h.signal(driverSuspendedSignal, { driverId: 'rec-t' });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-u'), driverId: 'rec-u', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-u'), driverId: 'rec-u', decision: 'accept' }],
+      });
       await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-u', event: 'en_route' }] });
       await h.signal(driverSuspendedSignal, { driverId: 'rec-u' });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-v'), driverId: 'rec-v', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-v'), driverId: 'rec-v', decision: 'accept' }],
+      });
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -507,8 +666,11 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00016';
       const h = await startBookingWorkflow(ref);
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-w'), driverId: 'rec-w', decision: 'accept' }] });
-      for (const event of ['arrived', 'on_board'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-w', event }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-w'), driverId: 'rec-w', decision: 'accept' }],
+      });
+      for (const event of ['arrived', 'on_board'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-w', event }] });
       await h.signal(driverSuspendedSignal, { driverId: 'rec-w' });
       await h.executeUpdate(endTripUpdate, { args: [{ reason: 'recorded', settlement: { nothingDue: 'recorded' } }] });
       await h.result();
@@ -526,8 +688,14 @@ await worker.runUntil(async () => {
       await closed.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await closed.terminate('recorded');
       await sql`update bookings set driver_id = 'rec-x', status = 'assigned' where ref = 'TXREC00018'`;
-      const [d] = await sql<{ at: Date }[]>`update drivers set status = 'suspended', approved = false, online = false, status_changed_at = now() where id = 'rec-x' returning status_changed_at as at`;
-      const s = await client.workflow.start('driverSuspensionWorkflow', { workflowId: suspensionWorkflowId('rec-x', d!.at), taskQueue, args: [{ driverId: 'rec-x' }] });
+      const [d] = await sql<
+        { at: Date }[]
+      >`update drivers set status = 'suspended', approved = false, online = false, status_changed_at = now() where id = 'rec-x' returning status_changed_at as at`;
+      const s = await client.workflow.start('driverSuspensionWorkflow', {
+        workflowId: suspensionWorkflowId('rec-x', d!.at),
+        taskQueue,
+        args: [{ driverId: 'rec-x' }],
+      });
       await s.result();
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
@@ -544,8 +712,18 @@ await worker.runUntil(async () => {
       });
       const submit = jobSubmitter('rec-partner', 'REC-1');
       await submit({ action: 'amend', fingerprint: 'amended', booking: booking(2) });
-      await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
-      await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
+      await submit({
+        action: 'new',
+        fingerprint: 'original',
+        booking: booking(1),
+        limit: { day: '2026-11-23', limit: 10 },
+      });
+      await submit({
+        action: 'new',
+        fingerprint: 'original',
+        booking: booking(1),
+        limit: { day: '2026-11-23', limit: 10 },
+      });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
       return partnerJobWorkflowId('rec-partner', 'REC-1');
     },
@@ -559,7 +737,12 @@ await worker.runUntil(async () => {
         job: { ...input.job, passengers },
       });
       const submit = jobSubmitter('rec-partner', 'REC-2');
-      await submit({ action: 'new', fingerprint: 'original', booking: booking(1), limit: { day: '2026-11-23', limit: 10 } });
+      await submit({
+        action: 'new',
+        fingerprint: 'original',
+        booking: booking(1),
+        limit: { day: '2026-11-23', limit: 10 },
+      });
       await submit({ action: 'amend', fingerprint: 'amended', booking: booking(3) });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
       return partnerJobWorkflowId('rec-partner', 'REC-2');
@@ -572,13 +755,31 @@ await worker.runUntil(async () => {
       const elsewhere = { ...place, label: 'Record Village', lat: 55.05 };
       const booking = (dropoff = place, farePence = 1234) => ({
         ...input,
-        booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-partner', partnerJobRef: 'REC-3', dropoff, dropoffQuery: dropoff.label, farePence },
+        booking: {
+          ...input.booking,
+          source: 'partner' as const,
+          partnerId: 'rec-partner',
+          partnerJobRef: 'REC-3',
+          dropoff,
+          dropoffQuery: dropoff.label,
+          farePence,
+        },
       });
       const submit = jobSubmitter('rec-partner', 'REC-3');
-      await submit({ action: 'new', fingerprint: 'original', booking: booking(), limit: { day: '2026-11-26', limit: 10 } });
+      await submit({
+        action: 'new',
+        fingerprint: 'original',
+        booking: booking(),
+        limit: { day: '2026-11-26', limit: 10 },
+      });
       await submit({ action: 'amend', fingerprint: 'moved', booking: booking(elsewhere, 2345) });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
-      await submit({ action: 'new', fingerprint: 'again', booking: booking(place, 1500), limit: { day: '2026-11-26', limit: 10 } });
+      await submit({
+        action: 'new',
+        fingerprint: 'again',
+        booking: booking(place, 1500),
+        limit: { day: '2026-11-26', limit: 10 },
+      });
       await submit({ action: 'cancel', fingerprint: 'cancel-again', reason: 'recorded' });
       return partnerJobWorkflowId('rec-partner', 'REC-3');
     },
@@ -590,14 +791,31 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00019';
       const h = await startBookingWorkflow(ref, false, { policy: { offerTimeoutSeconds: 600 } });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-y'), driverId: 'rec-y', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-y'), driverId: 'rec-y', decision: 'accept' }],
+      });
       const elsewhere = { ...place, label: 'Record Village', lat: 55.05 };
       await h.executeUpdate(amendBookingUpdate, {
-        args: [{ route: { pickupQuery: 'a', dropoffQuery: 'Record Village', pickup: place, dropoff: elsewhere, pickupArea: 'record-area', distanceM: 9000, durationS: 1200 }, fare: { farePence: 2345, fareSource: 'tariff' } }],
+        args: [
+          {
+            route: {
+              pickupQuery: 'a',
+              dropoffQuery: 'Record Village',
+              pickup: place,
+              dropoff: elsewhere,
+              pickupArea: 'record-area',
+              distanceM: 9000,
+              durationS: 1200,
+            },
+            fare: { farePence: 2345, fareSource: 'tariff' },
+          },
+        ],
       });
       // Whoever is asked next (the driver let go is not barred from the changed job) takes it.
       const next = await anyOffer(ref);
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: next.offerId, driverId: next.driverId, decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: next.offerId, driverId: next.driverId, decision: 'accept' }],
+      });
       await h.executeUpdate(cancelUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -612,16 +830,33 @@ await worker.runUntil(async () => {
         req.on('end', () => {
           const job = JSON.parse(body) as { jobRef: string; action?: string };
           fleetAnswers.push(job.action ?? 'new');
-          const result = { jobRef: job.jobRef, action: job.action ?? 'new', outcome: 'accepted', code: 'created', message: 'Booked.', bookingReference: 'TXREMOTE01', bookingStatus: 'dispatching' };
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: 1, rejected: 0, results: [result] }));
+          const result = {
+            jobRef: job.jobRef,
+            action: job.action ?? 'new',
+            outcome: 'accepted',
+            code: 'created',
+            message: 'Booked.',
+            bookingReference: 'TXREMOTE01',
+            bookingStatus: 'dispatching',
+          };
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ accepted: 1, rejected: 0, results: [result] }));
         });
       });
       await new Promise<void>((resolve) => fleet.listen(0, '127.0.0.1', resolve));
       await saveExchangeRegistration(sql, config.PARTNER_SECRETS_KEY, {
-        id: 'rec-fleet', name: 'Rec Fleet', baseUrl: `http://127.0.0.1:${(fleet.address() as AddressInfo).port}`,
+        id: 'rec-fleet',
+        name: 'Rec Fleet',
+        baseUrl: `http://127.0.0.1:${(fleet.address() as AddressInfo).port}`,
         credentials: { ourPartnerId: 'rec-us', signingSecret: 'rec-fleet-signing-secret' },
       });
-      await saveWebhookSecret(sql, config.PARTNER_SECRETS_KEY, 'rec-fleet', 'whsec_cmVjb3JkZWQtZmxlZXQtd2ViaG9vay1zZWNyZXQ=');
+      await saveWebhookSecret(
+        sql,
+        config.PARTNER_SECRETS_KEY,
+        'rec-fleet',
+        'whsec_cmVjb3JkZWQtZmxlZXQtd2ViaG9vay1zZWNyZXQ=',
+      );
       const ref = 'TXREC00020';
       const h = await startBookingWorkflow(ref, false, { agent: true });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
@@ -631,7 +866,13 @@ await worker.runUntil(async () => {
       let sequence = 1;
       for (const status of ['assigned', 'en_route', 'arrived', 'on_board', 'completed']) {
         sequence += 1;
-        await h.signal(exchangeStatusSignal, { fleetId: 'rec-fleet', eventId: `evt_rec_${sequence}`, sequence, status, driver });
+        await h.signal(exchangeStatusSignal, {
+          fleetId: 'rec-fleet',
+          eventId: `evt_rec_${sequence}`,
+          sequence,
+          status,
+          driver,
+        });
         await waitForStatus(ref, status);
       }
       await h.result();
@@ -647,11 +888,18 @@ await worker.runUntil(async () => {
       const ref = 'TXREC00030';
       const h = await startBookingWorkflow(ref);
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-t1'), driverId: 'rec-t1', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-t1'), driverId: 'rec-t1', decision: 'accept' }],
+      });
       await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-t1', event: 'drop' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-t2'), driverId: 'rec-t2', decision: 'accept' }] });
-      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-t2', event }] });
-      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-t2', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-t2'), driverId: 'rec-t2', decision: 'accept' }],
+      });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-t2', event }] });
+      await h.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'rec-t2', amountPence: 1000, method: 'cash', by: 'driver' }],
+      });
       await h.result();
       return h.workflowId;
     },
@@ -662,10 +910,18 @@ await worker.runUntil(async () => {
       await insertDriver('rec-ahead', 4, 'saloon', 55.001);
       await insertDriver('rec-late', 4, 'saloon', 55.002);
       const ref = 'TXREC00031';
-      const h = await startBookingWorkflow(ref, false, { agent: true, pickupInMs: 12_000, policy: { dispatchLeadSeconds: 60, offerTimeoutSeconds: 30, confirmAskSeconds: 8, confirmDeadlineSeconds: 5 } });
+      const h = await startBookingWorkflow(ref, false, {
+        agent: true,
+        pickupInMs: 12_000,
+        policy: { dispatchLeadSeconds: 60, offerTimeoutSeconds: 30, confirmAskSeconds: 8, confirmDeadlineSeconds: 5 },
+      });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-ahead'), driverId: 'rec-ahead', decision: 'accept' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-late'), driverId: 'rec-late', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-ahead'), driverId: 'rec-ahead', decision: 'accept' }],
+      });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-late'), driverId: 'rec-late', decision: 'accept' }],
+      });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -675,12 +931,20 @@ await worker.runUntil(async () => {
     'booking-offered-to-named-driver': async () => {
       await insertDriver('rec-named', 4, 'saloon', 59.0); // hundreds of km away: never a candidate
       const ref = 'TXREC00032';
-      const h = await startBookingWorkflow(ref, false, { agent: true, pickupInMs: 3_600_000, policy: { dispatchLeadSeconds: 7200, offerTimeoutSeconds: 30, retryBaseSeconds: 600 } });
+      const h = await startBookingWorkflow(ref, false, {
+        agent: true,
+        pickupInMs: 3_600_000,
+        policy: { dispatchLeadSeconds: 7200, offerTimeoutSeconds: 30, retryBaseSeconds: 600 },
+      });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await waitForStatus(ref, 'unassigned');
-      const state = await h.executeUpdate(offerToDriverUpdate, { args: [{ driverId: 'rec-named', driverName: 'rec-named' }] });
+      const state = await h.executeUpdate(offerToDriverUpdate, {
+        args: [{ driverId: 'rec-named', driverName: 'rec-named' }],
+      });
       if (state.offer?.driverId !== 'rec-named') throw new Error('the named driver was not offered the job');
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: state.offer.offerId, driverId: 'rec-named', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: state.offer.offerId, driverId: 'rec-named', decision: 'accept' }],
+      });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -691,16 +955,28 @@ await worker.runUntil(async () => {
     'booking-claimed-from-board': async () => {
       await insertDriver('rec-board', 4, 'saloon', 55.001);
       const ref = 'TXRECBOARD1';
-      const h = await startBookingWorkflow(ref, false, { agent: true, pickupInMs: 20_000, policy: { dispatchLeadSeconds: 10, offerTimeoutSeconds: 30, confirmAskSeconds: 15, confirmDeadlineSeconds: 5 } });
+      const h = await startBookingWorkflow(ref, false, {
+        agent: true,
+        pickupInMs: 20_000,
+        policy: { dispatchLeadSeconds: 10, offerTimeoutSeconds: 30, confirmAskSeconds: 15, confirmDeadlineSeconds: 5 },
+      });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await waitForStatus(ref, 'scheduled');
       await h.executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId: 'rec-board', driverName: 'rec-board' }] });
-      for (let i = 0; i < 200 && (await sql`select 1 from bookings where ref = ${ref} and driver_confirm_asked_at is not null`).length === 0; i++) {
+      for (
+        let i = 0;
+        i < 200 &&
+        (await sql`select 1 from bookings where ref = ${ref} and driver_confirm_asked_at is not null`).length === 0;
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 100));
       }
       await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-board', event: 'confirm' }] });
-      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-board', event }] });
-      await h.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'rec-board', amountPence: 1234, method: 'cash', by: 'driver' }] });
+      for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-board', event }] });
+      await h.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'rec-board', amountPence: 1234, method: 'cash', by: 'driver' }],
+      });
       await h.result();
       return h.workflowId;
     },
@@ -711,12 +987,19 @@ await worker.runUntil(async () => {
       await insertDriver('rec-tardy', 4, 'saloon', 55.001);
       await insertDriver('rec-after', 4, 'saloon', 55.002);
       const ref = 'TXRECLATE01';
-      const h = await startBookingWorkflow(ref, false, { agent: true, policy: { offerTimeoutSeconds: 30, noShowGraceSeconds: 1, lateAcceptWindowSeconds: 3 } });
+      const h = await startBookingWorkflow(ref, false, {
+        agent: true,
+        policy: { offerTimeoutSeconds: 30, noShowGraceSeconds: 1, lateAcceptWindowSeconds: 3 },
+      });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       const card = await offerTo(ref, 'rec-tardy');
       await new Promise((r) => setTimeout(r, 2000)); // past pickup plus the grace
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: card, driverId: 'rec-tardy', decision: 'accept' }] });
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await offerTo(ref, 'rec-after'), driverId: 'rec-after', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: card, driverId: 'rec-tardy', decision: 'accept' }],
+      });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: await offerTo(ref, 'rec-after'), driverId: 'rec-after', decision: 'accept' }],
+      });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -729,7 +1012,10 @@ await worker.runUntil(async () => {
       await insertDriver('rec-grp-b', 4, 'saloon', 55.002);
       await insertDriver('rec-grp-c', 4, 'saloon', 55.003);
       const ref = 'TXRECGROUP1';
-      const h = await startBookingWorkflow(ref, false, { agent: true, policy: { offerTimeoutSeconds: 30, offerUnseenSeconds: 2, offerGroupSize: 2 } });
+      const h = await startBookingWorkflow(ref, false, {
+        agent: true,
+        policy: { offerTimeoutSeconds: 30, offerUnseenSeconds: 2, offerGroupSize: 2 },
+      });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       const holders = async (ids: string[]) => {
         for (let i = 0; i < 200; i++) {
@@ -742,7 +1028,9 @@ await worker.runUntil(async () => {
       const first = await holders(['rec-grp-a', 'rec-grp-b']);
       await h.signal(offerSeenSignal, { offerId: first[1]!.offerId, driverId: 'rec-grp-b' });
       const refilled = await holders(['rec-grp-b', 'rec-grp-c']);
-      await h.executeUpdate(respondToOfferUpdate, { args: [{ offerId: refilled[1]!.offerId, driverId: 'rec-grp-c', decision: 'accept' }] });
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: refilled[1]!.offerId, driverId: 'rec-grp-c', decision: 'accept' }],
+      });
       await h.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'recorded', by: 'passenger' }] });
       await h.result();
       return h.workflowId;
@@ -761,21 +1049,35 @@ await worker.runUntil(async () => {
       await issueWebhookSecret(sql, config.PARTNER_SECRETS_KEY, 'rec-hooked');
       const input = bookingInput('', false, { pickupInMs: 2 * 3600_000 });
       const submit = jobSubmitter('rec-hooked', 'HOOK-1');
-      const booking = { ...input, booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-hooked', partnerJobRef: 'HOOK-1' } };
+      const booking = {
+        ...input,
+        booking: { ...input.booking, source: 'partner' as const, partnerId: 'rec-hooked', partnerJobRef: 'HOOK-1' },
+      };
       await submit({ action: 'new', fingerprint: 'original', booking, limit: { day: '2026-11-23', limit: 10 } });
       await submit({ action: 'cancel', fingerprint: 'cancel', reason: 'recorded' });
-      const [{ ref } = { ref: '' }] = await sql<{ ref: string }[]>`select booking_ref as ref from partner_events where partner_id = 'rec-hooked' limit 1`;
+      const [{ ref } = { ref: '' }] = await sql<
+        { ref: string }[]
+      >`select booking_ref as ref from partner_events where partner_id = 'rec-hooked' limit 1`;
       const h = await client.workflow.signalWithStart('partnerDeliveryWorkflow', {
         workflowId: deliveryWorkflowId('rec-hooked', ref),
         taskQueue,
-        args: [{ partnerId: 'rec-hooked', bookingRef: ref, policy: { initialRetrySeconds: 1, maxRetrySeconds: 1, giveUpAfterSeconds: 60, idleSeconds: 2 } }],
+        args: [
+          {
+            partnerId: 'rec-hooked',
+            bookingRef: ref,
+            policy: { initialRetrySeconds: 1, maxRetrySeconds: 1, giveUpAfterSeconds: 60, idleSeconds: 2 },
+          },
+        ],
         signal: eventsRecordedSignal,
         signalArgs: [],
       });
       await h.result();
       receiver.close();
-      const delivered = await sql<{ status: string }[]>`select status from partner_events where booking_ref = ${ref} and delivery = 'delivered' order by seq`;
-      if (delivered.map((e) => e.status).join() !== 'scheduled,cancelled' || calls !== 3) throw new Error(`unexpected delivery: ${JSON.stringify(delivered)}, ${calls} calls`);
+      const delivered = await sql<
+        { status: string }[]
+      >`select status from partner_events where booking_ref = ${ref} and delivery = 'delivered' order by seq`;
+      if (delivered.map((e) => e.status).join() !== 'scheduled,cancelled' || calls !== 3)
+        throw new Error(`unexpected delivery: ${JSON.stringify(delivered)}, ${calls} calls`);
       return h.workflowId;
     },
     // The ops watcher's first look finds a booking without a driver near pickup and alerts it; then
@@ -789,8 +1091,13 @@ await worker.runUntil(async () => {
                 ${sql.json(place)}, 'record-area', now() + interval '10 minutes', 1, 'saloon', 1234, 'tariff', 5000, 900,
                 now() - interval '1 hour')
         on conflict (ref) do nothing`;
-      const h = await client.workflow.start('opsWatchWorkflow', { workflowId: 'ops-watch:record', taskQueue, args: [{}] });
-      for (let i = 0; i < 100 && (await h.query(opsWatchStateQuery)).alerted < 1; i++) await new Promise((r) => setTimeout(r, 100));
+      const h = await client.workflow.start('opsWatchWorkflow', {
+        workflowId: 'ops-watch:record',
+        taskQueue,
+        args: [{}],
+      });
+      for (let i = 0; i < 100 && (await h.query(opsWatchStateQuery)).alerted < 1; i++)
+        await new Promise((r) => setTimeout(r, 100));
       if ((await h.query(opsWatchStateQuery)).alerted < 1) throw new Error('the ops watcher alerted nothing');
       await h.terminate('recorded');
       return h.workflowId;
@@ -799,8 +1106,13 @@ await worker.runUntil(async () => {
     'location-watch-warned': async () => {
       await insertDriver('rec-quiet');
       await sql`update drivers set location_at = now() - interval '6 minutes', location_warned_for = null, location_warned_at = null where id = 'rec-quiet'`;
-      const h = await client.workflow.start('driverLocationWatchWorkflow', { workflowId: 'location-watch:record', taskQueue, args: [{}] });
-      for (let i = 0; i < 100 && (await h.query(locationWatchStateQuery)).warned < 1; i++) await new Promise((r) => setTimeout(r, 100));
+      const h = await client.workflow.start('driverLocationWatchWorkflow', {
+        workflowId: 'location-watch:record',
+        taskQueue,
+        args: [{}],
+      });
+      for (let i = 0; i < 100 && (await h.query(locationWatchStateQuery)).warned < 1; i++)
+        await new Promise((r) => setTimeout(r, 100));
       if ((await h.query(locationWatchStateQuery)).warned < 1) throw new Error('the location watch warned nobody');
       await h.terminate('recorded');
       return h.workflowId;
@@ -817,7 +1129,11 @@ await worker.runUntil(async () => {
     await sql`update drivers set online = false`;
     const workflowId = await run();
     // The CLI's JSON export is the format replay tools (and `temporal workflow show`) share.
-    const json = execFileSync(temporalCliPath(), ['workflow', 'show', '--address', temporal.address, '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8' });
+    const json = execFileSync(
+      temporalCliPath(),
+      ['workflow', 'show', '--address', temporal.address, '--workflow-id', workflowId, '--output', 'json'],
+      { encoding: 'utf8' },
+    );
     fs.writeFileSync(file, json);
     console.log(`recorded ${name}`);
   }

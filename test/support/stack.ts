@@ -83,7 +83,10 @@ export async function startStack(
     ...env,
   });
   const sql = createSql(config.DATABASE_URL, 5);
-  const { connection, client } = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const { connection, client } = await connectTemporal({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+  });
   const real = activityDeps(config, sql);
   // Tests may stand in for the outside world (a provider refusing a number) behind the same interface.
   const deps = opts.wrapNotifier ? { ...real, notifier: opts.wrapNotifier(real.notifier) } : real;
@@ -126,7 +129,11 @@ export async function startStack(
 }
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -20,7 +20,9 @@ export interface TimeSkippingStack {
 export async function startTimeSkippingStack(env: Record<string, string> = {}): Promise<TimeSkippingStack> {
   // The test server starts the worker runtime: its logging must be set first, in a file with no other stack.
   ensureWorkerLogging();
-  const temporal = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
+  const temporal = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServerPath() } },
+  });
   try {
     await ensureSearchAttributes(temporal.connection, temporal.namespace ?? 'default');
     const stack = await startStack({ ...env, TEMPORAL_ADDRESS: temporal.address });

@@ -11,7 +11,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** The time-skipping test server binary (installed on first use by scripts/install-test-server.sh). */
 export function testServerPath(): string {
-  const out = execFileSync('bash', [path.join(root, 'scripts/install-test-server.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [path.join(root, 'scripts/install-test-server.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exe = out.trim().split('\n').pop();
   if (!exe) throw new Error('scripts/install-test-server.sh printed no path');
   return exe;
@@ -26,7 +29,9 @@ export const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, e
  */
 export async function startTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; bundle: WorkflowBundle }> {
   installWorkerLogging('warn');
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServerPath() } },
+  });
   await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
   return { env, bundle };

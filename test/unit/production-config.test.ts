@@ -8,7 +8,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DEV_BILLING_TEST_WEBHOOK_SECRET, DEV_JOB_LINK_SECRET, DEV_OAUTH_SECRET, DEV_PARTNER_SECRETS_KEY, isPublishedSecret, isTypedWebhookSecret } from '../../src/production-config.js';
+import {
+  DEV_BILLING_TEST_WEBHOOK_SECRET,
+  DEV_JOB_LINK_SECRET,
+  DEV_OAUTH_SECRET,
+  DEV_PARTNER_SECRETS_KEY,
+  isPublishedSecret,
+  isTypedWebhookSecret,
+} from '../../src/production-config.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const random = () => randomBytes(36).toString('base64');
@@ -35,20 +42,37 @@ function refusal(env: Record<string, string>): string {
 }
 
 describe('production configuration', () => {
-  it("refuses the test payment provider, by default or by name: its webhooks are signed with a secret anyone can read", () => {
-    expect(refusal(production())).toMatch(/^ {2}BILLING_PAYMENT_PROVIDER: unset \(its default, test\) is the development double/m);
-    expect(refusal({ ...production(), BILLING_PAYMENT_PROVIDER: 'test' })).toMatch(/^ {2}BILLING_PAYMENT_PROVIDER: test is the development double.*stripe \(collect invoices\) or none/m);
+  it('refuses the test payment provider, by default or by name: its webhooks are signed with a secret anyone can read', () => {
+    expect(refusal(production())).toMatch(
+      /^ {2}BILLING_PAYMENT_PROVIDER: unset \(its default, test\) is the development double/m,
+    );
+    expect(refusal({ ...production(), BILLING_PAYMENT_PROVIDER: 'test' })).toMatch(
+      /^ {2}BILLING_PAYMENT_PROVIDER: test is the development double.*stripe \(collect invoices\) or none/m,
+    );
     // Its secret set to something private does not make it a provider: anyone running the double can pay.
-    expect(refusal({ ...production(), BILLING_PAYMENT_PROVIDER: 'test', BILLING_TEST_WEBHOOK_SECRET: whsec() })).toContain('BILLING_PAYMENT_PROVIDER:');
+    expect(
+      refusal({ ...production(), BILLING_PAYMENT_PROVIDER: 'test', BILLING_TEST_WEBHOOK_SECRET: whsec() }),
+    ).toContain('BILLING_PAYMENT_PROVIDER:');
   });
 
   it("starts with none (invoices kept, not collected) or stripe with a live key; refuses Stripe's test mode", () => {
-    expect(loadConfig({ ...production(), BILLING_PAYMENT_PROVIDER: 'none' })).toMatchObject({ NODE_ENV: 'production', BILLING_PAYMENT_PROVIDER: 'none' });
+    expect(loadConfig({ ...production(), BILLING_PAYMENT_PROVIDER: 'none' })).toMatchObject({
+      NODE_ENV: 'production',
+      BILLING_PAYMENT_PROVIDER: 'none',
+    });
     const stripe = { ...production(), BILLING_PAYMENT_PROVIDER: 'stripe', STRIPE_WEBHOOK_SECRETS: stripeWhsec() };
-    expect(loadConfig({ ...stripe, STRIPE_SECRET_KEY: `sk_live_${randomBytes(12).toString('hex')}` })).toMatchObject({ BILLING_PAYMENT_PROVIDER: 'stripe' });
-    expect(loadConfig({ ...stripe, STRIPE_SECRET_KEY: `rk_live_${randomBytes(12).toString('hex')}` })).toMatchObject({ BILLING_PAYMENT_PROVIDER: 'stripe' });
-    expect(refusal({ ...stripe, STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}` })).toMatch(/^ {2}STRIPE_SECRET_KEY: is a test-mode key/m);
-    expect(refusal({ ...production(), BILLING_PAYMENT_PROVIDER: 'stripe' })).toContain('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe');
+    expect(loadConfig({ ...stripe, STRIPE_SECRET_KEY: `sk_live_${randomBytes(12).toString('hex')}` })).toMatchObject({
+      BILLING_PAYMENT_PROVIDER: 'stripe',
+    });
+    expect(loadConfig({ ...stripe, STRIPE_SECRET_KEY: `rk_live_${randomBytes(12).toString('hex')}` })).toMatchObject({
+      BILLING_PAYMENT_PROVIDER: 'stripe',
+    });
+    expect(refusal({ ...stripe, STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}` })).toMatch(
+      /^ {2}STRIPE_SECRET_KEY: is a test-mode key/m,
+    );
+    expect(refusal({ ...production(), BILLING_PAYMENT_PROVIDER: 'stripe' })).toContain(
+      'STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe',
+    );
   });
 
   it('refuses every published secret, naming the setting, and lists every problem at once', () => {
@@ -62,29 +86,65 @@ describe('production configuration', () => {
       ['PAYMENT_WEBHOOK_SECRETS', `${whsec()} ${DEV_BILLING_TEST_WEBHOOK_SECRET}`], // one of two while rotating
       ['METRICS_TOKEN', 'metrics-token-for-tests-0123456789'],
     ];
-    for (const [name, value] of cases) expect(refusal({ ...ok, [name]: value }), `${name}=${value}`).toMatch(new RegExp(`^  ${name}: .*published`, 'm'));
-    expect(refusal({ ...ok, BILLING_PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: `sk_live_${randomBytes(12).toString('hex')}`, STRIPE_WEBHOOK_SECRETS: 'whsec_testSigningSecret0123456789' })).toMatch(/^ {2}STRIPE_WEBHOOK_SECRETS: holds a published secret/m);
+    for (const [name, value] of cases)
+      expect(refusal({ ...ok, [name]: value }), `${name}=${value}`).toMatch(new RegExp(`^  ${name}: .*published`, 'm'));
+    expect(
+      refusal({
+        ...ok,
+        BILLING_PAYMENT_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: `sk_live_${randomBytes(12).toString('hex')}`,
+        STRIPE_WEBHOOK_SECRETS: 'whsec_testSigningSecret0123456789',
+      }),
+    ).toMatch(/^ {2}STRIPE_WEBHOOK_SECRETS: holds a published secret/m);
     // A Standard Webhooks secret whose key is readable text was typed, not issued.
     const typed = `whsec_${Buffer.from('our-payment-provider-webhook-secret').toString('base64')}`;
-    expect(refusal({ ...ok, PAYMENT_WEBHOOK_SECRETS: typed })).toMatch(/^ {2}PAYMENT_WEBHOOK_SECRETS: holds a secret whose key is readable text/m);
-    expect(loadConfig({ ...ok, PAYMENT_WEBHOOK_SECRETS: `${whsec()} ${whsec()}` }).PAYMENT_WEBHOOK_SECRETS).toMatch(/^whsec_/);
+    expect(refusal({ ...ok, PAYMENT_WEBHOOK_SECRETS: typed })).toMatch(
+      /^ {2}PAYMENT_WEBHOOK_SECRETS: holds a secret whose key is readable text/m,
+    );
+    expect(loadConfig({ ...ok, PAYMENT_WEBHOOK_SECRETS: `${whsec()} ${whsec()}` }).PAYMENT_WEBHOOK_SECRETS).toMatch(
+      /^whsec_/,
+    );
 
-    const all = refusal({ NODE_ENV: 'production', DATABASE_URL: ok.DATABASE_URL, JOB_LINK_SECRET: DEV_JOB_LINK_SECRET });
-    for (const line of ['BILLING_PAYMENT_PROVIDER:', 'JOB_LINK_SECRET: is a published value', 'PARTNER_SECRETS_KEY: is required in production', 'OAUTH_SECRET: is required in production']) expect(all).toContain(line);
+    const all = refusal({
+      NODE_ENV: 'production',
+      DATABASE_URL: ok.DATABASE_URL,
+      JOB_LINK_SECRET: DEV_JOB_LINK_SECRET,
+    });
+    for (const line of [
+      'BILLING_PAYMENT_PROVIDER:',
+      'JOB_LINK_SECRET: is a published value',
+      'PARTNER_SECRETS_KEY: is required in production',
+      'OAUTH_SECRET: is required in production',
+    ])
+      expect(all).toContain(line);
   });
 
   it('leaves development and tests as they were: the test double, the development secrets', () => {
     for (const NODE_ENV of [undefined, 'development', 'test']) {
       const config = loadConfig({ DATABASE_URL: 'postgres://taxi@localhost/taxi', ...(NODE_ENV ? { NODE_ENV } : {}) });
-      expect(config).toMatchObject({ BILLING_PAYMENT_PROVIDER: 'test', BILLING_TEST_WEBHOOK_SECRET: DEV_BILLING_TEST_WEBHOOK_SECRET, JOB_LINK_SECRET: DEV_JOB_LINK_SECRET });
+      expect(config).toMatchObject({
+        BILLING_PAYMENT_PROVIDER: 'test',
+        BILLING_TEST_WEBHOOK_SECRET: DEV_BILLING_TEST_WEBHOOK_SECRET,
+        JOB_LINK_SECRET: DEV_JOB_LINK_SECRET,
+      });
     }
   });
 
   it('knows every secret written in this repository: a literal the list misses fails here', () => {
-    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
       .split('\n')
-      .filter((f) => f && !f.startsWith('test/histories/') && !f.endsWith('package-lock.json') && /\.(ts|js|md|ya?ml|json|sh|sql|go|env|txt)$|Dockerfile$/.test(f));
-    const settings = 'JOB_LINK_SECRET|PARTNER_SECRETS_KEY|OAUTH_SECRET|PAYMENT_WEBHOOK_SECRETS|STRIPE_SECRET_KEY|STRIPE_WEBHOOK_SECRETS|BILLING_TEST_WEBHOOK_SECRET|METRICS_TOKEN|TWILIO_AUTH_TOKEN|SMTP_PASS';
+      .filter(
+        (f) =>
+          f &&
+          !f.startsWith('test/histories/') &&
+          !f.endsWith('package-lock.json') &&
+          /\.(ts|js|md|ya?ml|json|sh|sql|go|env|txt)$|Dockerfile$/.test(f),
+      );
+    const settings =
+      'JOB_LINK_SECRET|PARTNER_SECRETS_KEY|OAUTH_SECRET|PAYMENT_WEBHOOK_SECRETS|STRIPE_SECRET_KEY|STRIPE_WEBHOOK_SECRETS|BILLING_TEST_WEBHOOK_SECRET|METRICS_TOKEN|TWILIO_AUTH_TOKEN|SMTP_PASS';
     const patterns = [
       /\bwhsec_[A-Za-z0-9+/]{16,}={0,2}/g, // a webhook secret
       /\b(?:sk|rk)_live_[A-Za-z0-9]{10,}/g, // a live Stripe key (test-mode keys are refused as such)

@@ -2,7 +2,13 @@ import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
 import { ProblemError } from '../../src/http/problem.js';
-import { REFUSAL_STATUS, failureProblem, fieldPath, problemFromRefusal, refusalProblem } from '../../src/http/refusal-problem.js';
+import {
+  REFUSAL_STATUS,
+  failureProblem,
+  fieldPath,
+  problemFromRefusal,
+  refusalProblem,
+} from '../../src/http/refusal-problem.js';
 import { refusalResult, toolFailure, toolRefusal } from '../../src/mcp/refusal-result.js';
 import { jobRejection } from '../../src/partners/job-rejection.js';
 import { toProblemError } from '../../src/plugins/error-handler.js';
@@ -16,7 +22,11 @@ import { QuoteFailure } from '../../workflows/quotes/definitions.js';
 // code, detail, errors (named where the request carried them), extras and headers.
 
 /** Both sides as the error handler sends them: the body and the headers. */
-const sent = (p: ProblemError) => ({ status: p.status, body: p.toProblem('req-1', '/x'), headers: p.extra.headers ?? {} });
+const sent = (p: ProblemError) => ({
+  status: p.status,
+  body: p.toProblem('req-1', '/x'),
+  headers: p.extra.headers ?? {},
+});
 
 const suggestions = [{ label: 'Edinburgh Waverley', kind: 'station', town: 'Edinburgh', precision: 'exact' }];
 
@@ -31,8 +41,12 @@ const CASES: Array<{ refusal: Refusal; before: ProblemError }> = [
     }),
   },
   {
-    refusal: Refusal.invalid('invalid_cursor', 'after names no event of yours.', { field: { name: 'after', in: 'query', message: 'names no event of yours' } }),
-    before: new ProblemError(400, 'invalid_cursor', 'after names no event of yours.', { errors: [{ field: 'querystring.after', message: 'names no event of yours' }] }),
+    refusal: Refusal.invalid('invalid_cursor', 'after names no event of yours.', {
+      field: { name: 'after', in: 'query', message: 'names no event of yours' },
+    }),
+    before: new ProblemError(400, 'invalid_cursor', 'after names no event of yours.', {
+      errors: [{ field: 'querystring.after', message: 'names no event of yours' }],
+    }),
   },
   {
     refusal: Refusal.unauthenticated('invalid_code', 'That code is not valid. Ask for a new one if it has expired.'),
@@ -43,8 +57,12 @@ const CASES: Array<{ refusal: Refusal; before: ProblemError }> = [
     before: new ProblemError(403, 'driver_suspended', 'This driver account is suspended.'),
   },
   {
-    refusal: Refusal.notFound('driver_not_found', 'No driver drv_1.', { field: { name: 'subject_id', message: 'is no driver' } }),
-    before: new ProblemError(404, 'driver_not_found', 'No driver drv_1.', { errors: [{ field: 'body.subject_id', message: 'is no driver' }] }),
+    refusal: Refusal.notFound('driver_not_found', 'No driver drv_1.', {
+      field: { name: 'subject_id', message: 'is no driver' },
+    }),
+    before: new ProblemError(404, 'driver_not_found', 'No driver drv_1.', {
+      errors: [{ field: 'body.subject_id', message: 'is no driver' }],
+    }),
   },
   {
     refusal: Refusal.conflict('job_taken', 'Another driver has already taken this job.'),
@@ -55,8 +73,12 @@ const CASES: Array<{ refusal: Refusal; before: ProblemError }> = [
     before: new ProblemError(410, 'quote_expired', 'Quote q1 has expired. Ask for a new quote.'),
   },
   {
-    refusal: Refusal.tooLarge('too_many_documents', 'At most 4 documents.', { field: { name: 'documents', message: 'at most 4' } }),
-    before: new ProblemError(413, 'too_many_documents', 'At most 4 documents.', { errors: [{ field: 'body.documents', message: 'at most 4' }] }),
+    refusal: Refusal.tooLarge('too_many_documents', 'At most 4 documents.', {
+      field: { name: 'documents', message: 'at most 4' },
+    }),
+    before: new ProblemError(413, 'too_many_documents', 'At most 4 documents.', {
+      errors: [{ field: 'body.documents', message: 'at most 4' }],
+    }),
   },
   {
     refusal: Refusal.unsupported('document_type', 'Document 1 must be a PDF, JPEG or PNG.', {
@@ -77,19 +99,35 @@ const CASES: Array<{ refusal: Refusal; before: ProblemError }> = [
     }),
   },
   {
-    refusal: Refusal.tooMany('too_many_codes', 'Too many codes sent to this phone; try again in 3 minutes.', { retryAfterSeconds: 170 }),
-    before: new ProblemError(429, 'too_many_codes', 'Too many codes sent to this phone; try again in 3 minutes.', { headers: { 'retry-after': '170' } }),
+    refusal: Refusal.tooMany('too_many_codes', 'Too many codes sent to this phone; try again in 3 minutes.', {
+      retryAfterSeconds: 170,
+    }),
+    before: new ProblemError(429, 'too_many_codes', 'Too many codes sent to this phone; try again in 3 minutes.', {
+      headers: { 'retry-after': '170' },
+    }),
   },
   {
-    refusal: Refusal.unavailable('codes_paused', 'We cannot send codes right now. Please try again later.', { retryAfterSeconds: 3600 }),
-    before: new ProblemError(503, 'codes_paused', 'We cannot send codes right now. Please try again later.', { headers: { 'retry-after': '3600' } }),
+    refusal: Refusal.unavailable('codes_paused', 'We cannot send codes right now. Please try again later.', {
+      retryAfterSeconds: 3600,
+    }),
+    before: new ProblemError(503, 'codes_paused', 'We cannot send codes right now. Please try again later.', {
+      headers: { 'retry-after': '3600' },
+    }),
   },
 ];
 
 const updateFailure = (type: string, message = `refused: ${type}`, details?: unknown) =>
-  new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.nonRetryable(message, type, ...(details === undefined ? [] : [details])));
+  new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.nonRetryable(message, type, ...(details === undefined ? [] : [details])),
+  );
 
-const grpcError = (code: number) => Object.assign(new Error('14 UNAVAILABLE: connect ECONNREFUSED'), { code, details: 'connect ECONNREFUSED', metadata: {} });
+const grpcError = (code: number) =>
+  Object.assign(new Error('14 UNAVAILABLE: connect ECONNREFUSED'), {
+    code,
+    details: 'connect ECONNREFUSED',
+    metadata: {},
+  });
 
 describe('a Refusal over HTTP', () => {
   it('covers every kind once, each its own status', () => {
@@ -97,17 +135,26 @@ describe('a Refusal over HTTP', () => {
     expect(new Set(Object.values(REFUSAL_STATUS)).size).toBe(REFUSAL_KINDS.length);
   });
 
-  it.each(CASES.map((c) => [c.refusal.kind, c] as const))('renders a %s refusal as the problem it replaced', (_kind, { refusal, before }) => {
-    expect(sent(problemFromRefusal(refusal))).toEqual(sent(before));
-    // And so does the error handler, which every route's thrown error goes through.
-    expect(sent(toProblemError(refusal as never))).toEqual(sent(before));
-  });
+  it.each(CASES.map((c) => [c.refusal.kind, c] as const))(
+    'renders a %s refusal as the problem it replaced',
+    (_kind, { refusal, before }) => {
+      expect(sent(problemFromRefusal(refusal))).toEqual(sent(before));
+      // And so does the error handler, which every route's thrown error goes through.
+      expect(sent(toProblemError(refusal as never))).toEqual(sent(before));
+    },
+  );
 
   it('names a field as the caller wrote it, and where the request carried it only in the problem', () => {
-    const r = Refusal.invalid('validation_failed', 'Document 2 is not valid base64.', { field: { name: 'documents.1.data_base64', message: 'must be base64' } });
+    const r = Refusal.invalid('validation_failed', 'Document 2 is not valid base64.', {
+      field: { name: 'documents.1.data_base64', message: 'must be base64' },
+    });
     expect(r.field).toBe('documents.1.data_base64');
-    expect(problemFromRefusal(r).extra.errors).toEqual([{ field: 'body.documents.1.data_base64', message: 'must be base64' }]);
-    const params = Refusal.notFound('offer_not_found', 'No offer x.', { field: { name: 'offerId', in: 'params', message: 'is no offer' } });
+    expect(problemFromRefusal(r).extra.errors).toEqual([
+      { field: 'body.documents.1.data_base64', message: 'must be base64' },
+    ]);
+    const params = Refusal.notFound('offer_not_found', 'No offer x.', {
+      field: { name: 'offerId', in: 'params', message: 'is no offer' },
+    });
     expect(problemFromRefusal(params).extra.errors?.[0]?.field).toBe('params.offerId');
   });
 
@@ -123,9 +170,15 @@ describe('a Refusal over HTTP', () => {
     expect(fieldPath({ name: '[2]', message: 'x' })).toBe('body[2]');
     expect(fieldPath({ name: '', message: 'x' })).toBe('body');
     expect(fieldPath({ name: 'jobs', message: 'x' })).toBe('body.jobs');
-    const tooMany = Refusal.invalid('too_many_jobs', '101 jobs in one request; at most 100.', { field: { name: '', message: 'must hold at most 100 jobs' } });
+    const tooMany = Refusal.invalid('too_many_jobs', '101 jobs in one request; at most 100.', {
+      field: { name: '', message: 'must hold at most 100 jobs' },
+    });
     expect(sent(problemFromRefusal(tooMany))).toEqual(
-      sent(new ProblemError(400, 'too_many_jobs', '101 jobs in one request; at most 100.', { errors: [{ field: 'body', message: 'must hold at most 100 jobs' }] })),
+      sent(
+        new ProblemError(400, 'too_many_jobs', '101 jobs in one request; at most 100.', {
+          errors: [{ field: 'body', message: 'must hold at most 100 jobs' }],
+        }),
+      ),
     );
   });
 });
@@ -134,18 +187,24 @@ describe('Temporal failures, mapped in one place', () => {
   it("reads a workflow's typed refusal", () => {
     expect(failureType(updateFailure(BookingFailure.offerTaken))).toBe(BookingFailure.offerTaken);
     expect(failureType(new Error('no'))).toBeUndefined();
-    expect(refusalFromTemporal(updateFailure(BookingFailure.offerExpired, 'offer o1 is no longer open'))).toMatchObject({
-      kind: 'gone',
-      code: 'offer_expired',
-      message: 'offer o1 is no longer open',
-    });
-    expect(sent(toProblemError(updateFailure(BookingFailure.invalidPayment, 'amount -1 pence is not a payment') as never))).toEqual(
-      sent(new ProblemError(400, 'invalid_payment', 'amount -1 pence is not a payment')),
+    expect(refusalFromTemporal(updateFailure(BookingFailure.offerExpired, 'offer o1 is no longer open'))).toMatchObject(
+      {
+        kind: 'gone',
+        code: 'offer_expired',
+        message: 'offer o1 is no longer open',
+      },
     );
+    expect(
+      sent(toProblemError(updateFailure(BookingFailure.invalidPayment, 'amount -1 pence is not a payment') as never)),
+    ).toEqual(sent(new ProblemError(400, 'invalid_payment', 'amount -1 pence is not a payment')));
   });
 
   it('never names the booking another request made from a quote', () => {
-    const problem = toProblemError(updateFailure(QuoteFailure.alreadyRedeemed, 'quote q1 was already redeemed by booking BK1', { bookingRef: 'BK1' }) as never);
+    const problem = toProblemError(
+      updateFailure(QuoteFailure.alreadyRedeemed, 'quote q1 was already redeemed by booking BK1', {
+        bookingRef: 'BK1',
+      }) as never,
+    );
     expect(problem.status).toBe(409);
     expect(problem.code).toBe('quote_already_redeemed');
     expect(problem.message).not.toContain('BK1');
@@ -153,9 +212,18 @@ describe('Temporal failures, mapped in one place', () => {
   });
 
   it("maps the subscription's refusals that the trial extension route used to map itself", () => {
-    expect(toProblemError(updateFailure(SubscriptionFailure.trialEnded) as never)).toMatchObject({ status: 409, code: 'trial_not_extendable' });
-    expect(toProblemError(updateFailure(SubscriptionFailure.invalidExtension) as never)).toMatchObject({ status: 422, code: 'invalid_trial_extension' });
-    expect(toProblemError(updateFailure(SubscriptionFailure.trialTooLong) as never)).toMatchObject({ status: 422, code: 'trial_too_long' });
+    expect(toProblemError(updateFailure(SubscriptionFailure.trialEnded) as never)).toMatchObject({
+      status: 409,
+      code: 'trial_not_extendable',
+    });
+    expect(toProblemError(updateFailure(SubscriptionFailure.invalidExtension) as never)).toMatchObject({
+      status: 422,
+      code: 'invalid_trial_extension',
+    });
+    expect(toProblemError(updateFailure(SubscriptionFailure.trialTooLong) as never)).toMatchObject({
+      status: 422,
+      code: 'trial_too_long',
+    });
   });
 
   it('tells a workflow that is not running, and Temporal out of reach (503, retry in 5 s)', () => {
@@ -163,9 +231,15 @@ describe('Temporal failures, mapped in one place', () => {
     expect(isWorkflowGone(gone)).toBe(true);
     expect(isWorkflowGone(new ServiceError('Workflow Update failed', { cause: grpcError(5) }))).toBe(true);
     expect(isWorkflowGone(new ServiceError('Workflow Update failed', { cause: grpcError(14) }))).toBe(false);
-    expect(sent(toProblemError(gone as never))).toEqual(sent(new ProblemError(404, 'not_found', 'No such booking or quote is running.')));
+    expect(sent(toProblemError(gone as never))).toEqual(
+      sent(new ProblemError(404, 'not_found', 'No such booking or quote is running.')),
+    );
     expect(sent(toProblemError(new ServiceError('Workflow Update failed', { cause: grpcError(14) }) as never))).toEqual(
-      sent(new ProblemError(503, 'temporarily_unavailable', 'The booking engine is briefly unavailable; retry shortly.', { headers: { 'retry-after': '5' } })),
+      sent(
+        new ProblemError(503, 'temporarily_unavailable', 'The booking engine is briefly unavailable; retry shortly.', {
+          headers: { 'retry-after': '5' },
+        }),
+      ),
     );
   });
 
@@ -176,7 +250,8 @@ describe('Temporal failures, mapped in one place', () => {
 });
 
 describe('a Refusal to an MCP tool', () => {
-  const body = (r: ReturnType<typeof refusalResult>) => JSON.parse((r?.content[0] as { text: string }).text) as { error: Record<string, unknown> };
+  const body = (r: ReturnType<typeof refusalResult>) =>
+    JSON.parse((r?.content[0] as { text: string }).text) as { error: Record<string, unknown> };
 
   it('keeps the field name as the tool argument it is, with the suggestions', () => {
     const r = refusalResult(
@@ -195,14 +270,23 @@ describe('a Refusal to an MCP tool', () => {
   });
 
   it("tells a workflow's refusal, and a ProblemError (HTTP's own) with its request location dropped", () => {
-    expect(body(toolRefusal(updateFailure(QuoteFailure.expired, 'quote q1 expired'))).error).toEqual({ code: 'quote_expired', message: 'quote q1 expired' });
-    const problem = new ProblemError(400, 'vehicle_too_small', 'A saloon seats 4.', { errors: [{ field: 'body.vehicle_type', message: 'seats 4' }] });
+    expect(body(toolRefusal(updateFailure(QuoteFailure.expired, 'quote q1 expired'))).error).toEqual({
+      code: 'quote_expired',
+      message: 'quote q1 expired',
+    });
+    const problem = new ProblemError(400, 'vehicle_too_small', 'A saloon seats 4.', {
+      errors: [{ field: 'body.vehicle_type', message: 'seats 4' }],
+    });
     expect(body(toolRefusal(problem)).error.fields).toEqual([{ field: 'vehicle_type', message: 'seats 4' }]);
   });
 
   it('logs what the caller cannot act on and says "try again"', () => {
     const logError = vi.fn();
-    for (const caught of [Refusal.unavailable('codes_paused', 'paused', { retryAfterSeconds: 60 }), new ProblemError(500, 'internal_error', 'x'), new Error('bug')]) {
+    for (const caught of [
+      Refusal.unavailable('codes_paused', 'paused', { retryAfterSeconds: 60 }),
+      new ProblemError(500, 'internal_error', 'x'),
+      new Error('bug'),
+    ]) {
       expect(body(toolFailure(caught, logError)).error.code).toBe('temporarily_unavailable');
     }
     expect(logError).toHaveBeenCalledTimes(3);
@@ -223,10 +307,19 @@ describe('a Refusal to partner intake', () => {
       bookingStatus: null,
       errors: [{ field: 'body.body[1].pickup', message: 'could not be located' }],
     });
-    expect(jobRejection(Refusal.forbidden('passenger_blocked', 'Blocked.'))).toMatchObject({ outcome: 'rejected', code: 'passenger_blocked' });
+    expect(jobRejection(Refusal.forbidden('passenger_blocked', 'Blocked.'))).toMatchObject({
+      outcome: 'rejected',
+      code: 'passenger_blocked',
+    });
     expect(jobRejection(Refusal.forbidden('passenger_blocked', 'Blocked.'))).not.toHaveProperty('errors');
     // A job's own fields, at its place in a batch.
-    expect(jobRejection(Refusal.invalid('invalid_job', 'The job has invalid fields.', { fields: [{ name: '[0].notes', message: 'y' }] }))).toMatchObject({
+    expect(
+      jobRejection(
+        Refusal.invalid('invalid_job', 'The job has invalid fields.', {
+          fields: [{ name: '[0].notes', message: 'y' }],
+        }),
+      ),
+    ).toMatchObject({
       outcome: 'rejected',
       errors: [{ field: 'body[0].notes', message: 'y' }],
     });
@@ -238,7 +331,9 @@ describe('a Refusal to partner intake', () => {
     expect(jobRejection(new ProblemError(429, 'rate_limited', 'x'))).toBeNull();
     expect(jobRejection(new ProblemError(503, 'temporarily_unavailable', 'x'))).toBeNull();
     expect(jobRejection(new Error('bug'))).toBeNull();
-    expect(jobRejection(new ProblemError(400, 'invalid_job', 'x', { errors: [{ field: 'body[0].notes', message: 'y' }] }))).toMatchObject({
+    expect(
+      jobRejection(new ProblemError(400, 'invalid_job', 'x', { errors: [{ field: 'body[0].notes', message: 'y' }] })),
+    ).toMatchObject({
       outcome: 'rejected',
       errors: [{ field: 'body[0].notes', message: 'y' }],
     });

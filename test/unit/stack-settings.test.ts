@@ -5,7 +5,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot, readStackState, removeStackState, scriptStack, stackSettings, writeStackState, type StackState } from '../../dev/stack-settings.js';
+import {
+  projectRoot,
+  readStackState,
+  removeStackState,
+  scriptStack,
+  stackSettings,
+  writeStackState,
+  type StackState,
+} from '../../dev/stack-settings.js';
 import { loadConfig } from '../../src/config.js';
 import { temporalUiBookingUrl } from '../../src/ops/links.js';
 
@@ -55,7 +63,11 @@ describe('stackSettings', () => {
   });
 
   it("start:cluster's: DATA_DIR/cluster, CLUSTER_PG_PORT 54339, TEMPORAL_SERVER_PORT", () => {
-    const s = stackSettings('cluster', { DATA_DIR: '/srv/taxi', TEMPORAL_SERVER_PORT: '17233', WORKER_METRICS_PORT: '19464' });
+    const s = stackSettings('cluster', {
+      DATA_DIR: '/srv/taxi',
+      TEMPORAL_SERVER_PORT: '17233',
+      WORKER_METRICS_PORT: '19464',
+    });
     expect(s).toMatchObject({
       dataDir: '/srv/taxi',
       stackDir: '/srv/taxi/cluster',
@@ -70,15 +82,31 @@ describe('stackSettings', () => {
 
   it('a relative DATA_DIR is taken from where the command was typed (npm INIT_CWD), else the current directory', () => {
     expect(stackSettings('start', { DATA_DIR: 'stacks/b' }, '/home/ada/taxi').dataDir).toBe('/home/ada/taxi/stacks/b');
-    expect(stackSettings('start', { DATA_DIR: '../b', INIT_CWD: '/home/ada/taxi/docs' }, '/home/ada/taxi').stackDir).toBe('/home/ada/taxi/b');
-    expect(stackSettings('cluster', { DATA_DIR: './b' }, '/home/ada/taxi').embeddedPostgres?.dataDir).toBe('/home/ada/taxi/b/cluster/postgres');
+    expect(
+      stackSettings('start', { DATA_DIR: '../b', INIT_CWD: '/home/ada/taxi/docs' }, '/home/ada/taxi').stackDir,
+    ).toBe('/home/ada/taxi/b');
+    expect(stackSettings('cluster', { DATA_DIR: './b' }, '/home/ada/taxi').embeddedPostgres?.dataDir).toBe(
+      '/home/ada/taxi/b/cluster/postgres',
+    );
   });
 
   it('EMBEDDED_PG_PORT names the embedded database; DATABASE_URL replaces it; an empty variable counts as unset', () => {
-    expect(stackSettings('start', { EMBEDDED_PG_PORT: '55432' }).databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:55432/taxi');
-    const external = stackSettings('start', { DATABASE_URL: 'postgres://u:p@db.example:5432/taxi', TEMPORAL_ADDRESS: 'temporal.example:7233' });
-    expect(external).toMatchObject({ databaseUrl: 'postgres://u:p@db.example:5432/taxi', embeddedPostgres: null, temporalAddress: 'temporal.example:7233', ownTemporal: false });
-    expect(stackSettings('start', { DATABASE_URL: '', EMBEDDED_PG_PORT: '' }).databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:54329/taxi');
+    expect(stackSettings('start', { EMBEDDED_PG_PORT: '55432' }).databaseUrl).toBe(
+      'postgres://postgres:postgres@127.0.0.1:55432/taxi',
+    );
+    const external = stackSettings('start', {
+      DATABASE_URL: 'postgres://u:p@db.example:5432/taxi',
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+    });
+    expect(external).toMatchObject({
+      databaseUrl: 'postgres://u:p@db.example:5432/taxi',
+      embeddedPostgres: null,
+      temporalAddress: 'temporal.example:7233',
+      ownTemporal: false,
+    });
+    expect(stackSettings('start', { DATABASE_URL: '', EMBEDDED_PG_PORT: '' }).databaseUrl).toBe(
+      'postgres://postgres:postgres@127.0.0.1:54329/taxi',
+    );
   });
 
   it('a bad value is refused with the variable named', () => {
@@ -102,13 +130,18 @@ describe('scriptStack: where a script run with the same settings goes', () => {
     const dataDir = tmp();
     writeStackState(path.join(dataDir, 'stack.json'), state({ dataDir }));
     const relative = path.relative(projectRoot, dataDir);
-    expect(scriptStack({ DATA_DIR: relative }, projectRoot).databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:41001/taxi');
+    expect(scriptStack({ DATA_DIR: relative }, projectRoot).databaseUrl).toBe(
+      'postgres://postgres:postgres@127.0.0.1:41001/taxi',
+    );
   });
 
   it('what the environment says wins over the file: DATABASE_URL, EMBEDDED_PG_PORT, PORT', () => {
     const dataDir = tmp();
     writeStackState(path.join(dataDir, 'stack.json'), state({ dataDir }));
-    expect(scriptStack({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://u:p@db.example/taxi' })).toMatchObject({ databaseUrl: 'postgres://u:p@db.example/taxi', postgresDataDir: null });
+    expect(scriptStack({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://u:p@db.example/taxi' })).toMatchObject({
+      databaseUrl: 'postgres://u:p@db.example/taxi',
+      postgresDataDir: null,
+    });
     expect(scriptStack({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: '42000', PORT: '42001' })).toMatchObject({
       databaseUrl: 'postgres://postgres:postgres@127.0.0.1:42000/taxi',
       postgresDataDir: path.join(dataDir, 'postgres'),
@@ -129,13 +162,23 @@ describe('scriptStack: where a script run with the same settings goes', () => {
 
   it("start:cluster's file when only the cluster runs in DATA_DIR, or when STACK=cluster says so", () => {
     const dataDir = tmp();
-    const cluster = state({ dataDir, kind: 'cluster', databaseUrl: 'postgres://postgres:postgres@127.0.0.1:43000/taxi', postgresDataDir: path.join(dataDir, 'cluster', 'postgres') });
+    const cluster = state({
+      dataDir,
+      kind: 'cluster',
+      databaseUrl: 'postgres://postgres:postgres@127.0.0.1:43000/taxi',
+      postgresDataDir: path.join(dataDir, 'cluster', 'postgres'),
+    });
     writeStackState(path.join(dataDir, 'cluster', 'stack.json'), cluster);
     expect(scriptStack({ DATA_DIR: dataDir }).databaseUrl).toBe(cluster.databaseUrl);
     writeStackState(path.join(dataDir, 'stack.json'), state({ dataDir }));
     expect(scriptStack({ DATA_DIR: dataDir }).databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:41001/taxi');
-    expect(scriptStack({ DATA_DIR: dataDir, STACK: 'cluster' })).toMatchObject({ databaseUrl: cluster.databaseUrl, postgresDataDir: cluster.postgresDataDir });
-    expect(scriptStack({ DATA_DIR: dataDir, STACK: 'cluster', CLUSTER_PG_PORT: '43001' }).databaseUrl).toBe('postgres://postgres:postgres@127.0.0.1:43001/taxi');
+    expect(scriptStack({ DATA_DIR: dataDir, STACK: 'cluster' })).toMatchObject({
+      databaseUrl: cluster.databaseUrl,
+      postgresDataDir: cluster.postgresDataDir,
+    });
+    expect(scriptStack({ DATA_DIR: dataDir, STACK: 'cluster', CLUSTER_PG_PORT: '43001' }).databaseUrl).toBe(
+      'postgres://postgres:postgres@127.0.0.1:43001/taxi',
+    );
   });
 
   it('the file is readable by its owner only, and a starter removes only its own', () => {
@@ -157,14 +200,20 @@ describe('Temporal UI links', () => {
   it('follow TEMPORAL_UI_PORT and TEMPORAL_UI_HOST', () => {
     expect(loadConfig(base).TEMPORAL_UI_URL).toBe('http://localhost:8233');
     const config = loadConfig({ ...base, TEMPORAL_UI_PORT: '18233' });
-    expect(temporalUiBookingUrl(config, 'AB12CD')).toBe('http://localhost:18233/namespaces/default/workflows/booking:AB12CD');
-    expect(loadConfig({ ...base, TEMPORAL_UI_HOST: 'ops-box.lan', TEMPORAL_UI_PORT: '18233' }).TEMPORAL_UI_URL).toBe('http://ops-box.lan:18233');
+    expect(temporalUiBookingUrl(config, 'AB12CD')).toBe(
+      'http://localhost:18233/namespaces/default/workflows/booking:AB12CD',
+    );
+    expect(loadConfig({ ...base, TEMPORAL_UI_HOST: 'ops-box.lan', TEMPORAL_UI_PORT: '18233' }).TEMPORAL_UI_URL).toBe(
+      'http://ops-box.lan:18233',
+    );
     expect(loadConfig({ ...base, TEMPORAL_UI_HOST: '::1' }).TEMPORAL_UI_URL).toBe('http://[::1]:8233');
   });
 
   it('TEMPORAL_UI_URL, when set, is used as given (without a trailing slash)', () => {
     const config = loadConfig({ ...base, TEMPORAL_UI_PORT: '18233', TEMPORAL_UI_URL: 'https://temporal.example/ui/' });
-    expect(temporalUiBookingUrl(config, 'AB12CD')).toBe('https://temporal.example/ui/namespaces/default/workflows/booking:AB12CD');
+    expect(temporalUiBookingUrl(config, 'AB12CD')).toBe(
+      'https://temporal.example/ui/namespaces/default/workflows/booking:AB12CD',
+    );
   });
 
   it('a bad port is refused with its name', () => {

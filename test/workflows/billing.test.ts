@@ -3,13 +3,23 @@
 // real table): months of trial and weeks of billing pass in milliseconds.
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createBillingActivities } from '../../activities/billing.js';
-import { cancelDriverSubscription, extendTrial, startDriverSubscription, subscriptionState } from '../../src/billing/subscriptions.js';
+import {
+  cancelDriverSubscription,
+  extendTrial,
+  startDriverSubscription,
+  subscriptionState,
+} from '../../src/billing/subscriptions.js';
 import type { Tier } from '../../workflows/bookings/definitions.js';
 import {
   SubscriptionFailure,
@@ -49,7 +59,12 @@ const DAY = 24 * HOUR;
 const iso = (t: number) => new Date(t).toISOString();
 const weekKey = (driverId: string, weekStart: string) => `${driverId}|${weekStart}`;
 /** The prices of a deployment that names a third-party job source (docs/billing.md). */
-const PRICES: BillingPrices = { thirdPartySource: 'cabhub', thirdPartyJobFeePence: 50, cardFeeBasisPoints: 150, cardFeeFixedPence: 20 };
+const PRICES: BillingPrices = {
+  thirdPartySource: 'cabhub',
+  thirdPartyJobFeePence: 50,
+  cardFeeBasisPoints: 150,
+  cardFeeFixedPence: 20,
+};
 
 /**
  * The outside world of the subscription activities: what each driver earned and how many SMS they
@@ -73,7 +88,11 @@ class World {
   /** Runs after the invoice is written and before the activity answers: a crash lands here. */
   afterCharge: (w: BillWeekInput, attempt: number) => Promise<void> = async () => {};
 
-  week(driverId: string, weekStart: number, o: { earningsPence?: number; sms?: number; thirdPartyJobs?: number; cardPayments?: number[] }) {
+  week(
+    driverId: string,
+    weekStart: number,
+    o: { earningsPence?: number; sms?: number; thirdPartyJobs?: number; cardPayments?: number[] },
+  ) {
     const key = weekKey(driverId, iso(weekStart));
     if (o.earningsPence !== undefined) this.earnings.set(key, o.earningsPence);
     if (o.sms !== undefined) this.sms.set(key, o.sms);
@@ -81,7 +100,9 @@ class World {
     if (o.cardPayments !== undefined) this.cardPayments.set(key, o.cardPayments);
   }
   called(name: keyof SubscriptionActivities, driverId: string): unknown[] {
-    return this.calls.filter(([n, a]) => n === name && (a as { driverId: string }).driverId === driverId).map(([, a]) => a);
+    return this.calls
+      .filter(([n, a]) => n === name && (a as { driverId: string }).driverId === driverId)
+      .map(([, a]) => a);
   }
   billed(driverId: string): BillWeekInput[] {
     return this.called('billDriverWeek', driverId) as BillWeekInput[];
@@ -100,7 +121,12 @@ class World {
         const key = weekKey(w.driverId, w.weekStart);
         let invoice = this.invoices.get(key);
         if (!invoice) {
-          const figures = { earningsPence: this.earnings.get(key) ?? 0, smsCount: this.sms.get(key) ?? 0, thirdPartyJobs: this.thirdParty.get(key) ?? 0, cardPayments: this.cardPayments.get(key) ?? [] };
+          const figures = {
+            earningsPence: this.earnings.get(key) ?? 0,
+            smsCount: this.sms.get(key) ?? 0,
+            thirdPartyJobs: this.thirdParty.get(key) ?? 0,
+            cardPayments: this.cardPayments.get(key) ?? [],
+          };
           invoice = { ...w, ...figures, ...weekInvoice(figures, this.prices) };
           this.invoices.set(key, invoice);
           this.charges.push(invoice);
@@ -110,7 +136,10 @@ class World {
       },
       billPartnersWeek: async (w) => {
         this.calls.push(['billPartnersWeek', { ...w, driverId: 'partners' }]);
-        return (this.partnerSms.get(w.weekStart) ?? []).map((p) => ({ partnerId: p.partnerId, totalPence: partnerWeekCharge(p.smsCount).totalPence }));
+        return (this.partnerSms.get(w.weekStart) ?? []).map((p) => ({
+          partnerId: p.partnerId,
+          totalPence: partnerWeekCharge(p.smsCount).totalPence,
+        }));
       },
       openInvoiceCollection: async (i) => {
         this.calls.push(['openInvoiceCollection', { ...i, driverId: i.accountId }]);
@@ -136,7 +165,6 @@ class World {
   }
 }
 
-
 /**
  * Collections outlive the billing run that starts them (weeks of reminders): ended with the test,
  * like the subscriptions, so none is left holding the server's clock.
@@ -161,8 +189,11 @@ async function terminateCollections(world: World): Promise<void> {
 async function parentHeard(driverId: string, childId: string): Promise<void> {
   await until(
     async () => {
-      const events = (await env.client.workflow.getHandle(subscriptionWorkflowId(driverId)).fetchHistory()).events ?? [];
-      const at = events.findIndex((e) => e.childWorkflowExecutionCompletedEventAttributes?.workflowExecution?.workflowId === childId);
+      const events =
+        (await env.client.workflow.getHandle(subscriptionWorkflowId(driverId)).fetchHistory()).events ?? [];
+      const at = events.findIndex(
+        (e) => e.childWorkflowExecutionCompletedEventAttributes?.workflowExecution?.workflowId === childId,
+      );
       return at >= 0 && events.slice(at).some((e) => e.workflowTaskCompletedEventAttributes);
     },
     (heard) => heard,
@@ -203,7 +234,11 @@ class Driver {
     return this.world.charges.filter((c) => c.driverId === this.id);
   }
   billedWeeks(n: number) {
-    return until(() => this.charges(), (c) => c.length >= n, `${n} weeks billed for ${this.id}`);
+    return until(
+      () => this.charges(),
+      (c) => c.length >= n,
+      `${n} weeks billed for ${this.id}`,
+    );
   }
 }
 
@@ -214,11 +249,20 @@ class Driver {
  */
 async function scenario(run: (s: Scenario) => Promise<void>, world = new World()): Promise<void> {
   const taskQueue = `sub-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: world.activities() });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: world.activities(),
+  });
   const drivers: Driver[] = [];
   const subscribe = async (o: { tier: Tier; approvedAt: number }) => {
     const d = new Driver(world, o.approvedAt);
-    const r = await startDriverSubscription(env.client, taskQueue, { driverId: d.id, tier: o.tier, approvedAt: new Date(o.approvedAt) });
+    const r = await startDriverSubscription(env.client, taskQueue, {
+      driverId: d.id,
+      tier: o.tier,
+      approvedAt: new Date(o.approvedAt),
+    });
     expect(r).toEqual({ workflowId: `subscription:${d.id}`, started: true });
     drivers.push(d);
     return d;
@@ -227,13 +271,21 @@ async function scenario(run: (s: Scenario) => Promise<void>, world = new World()
     try {
       await run({ world, taskQueue, subscribe });
     } finally {
-      await Promise.all(drivers.map((d) => env.client.workflow.getHandle(subscriptionWorkflowId(d.id)).terminate('test over').catch(() => undefined)));
+      await Promise.all(
+        drivers.map((d) =>
+          env.client.workflow
+            .getHandle(subscriptionWorkflowId(d.id))
+            .terminate('test over')
+            .catch(() => undefined),
+        ),
+      );
       await terminateCollections(world);
     }
   });
 }
 
-const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
+const failureType = (err: unknown) =>
+  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err);
 
 describe('driver subscription (time-skipping)', () => {
   it('gives a local driver 90 free days, then bills the first full week after the trial at its end', async () => {
@@ -244,11 +296,21 @@ describe('driver subscription (time-skipping)', () => {
       const firstWeek = weekStartAtOrAfter(trialEnd);
       const firstWeekEnd = nextWeekStart(firstWeek);
 
-      expect(await d.state()).toMatchObject({ state: 'trial', trialEndsAt: iso(trialEnd), trialDaysRemaining: 90, weeksBilled: 0, lastWeekBilled: null });
+      expect(await d.state()).toMatchObject({
+        state: 'trial',
+        trialEndsAt: iso(trialEnd),
+        trialDaysRemaining: 90,
+        weeksBilled: 0,
+        lastWeekBilled: null,
+      });
       await env.sleep(89 * DAY);
       expect(await d.appState()).toMatchObject({ state: 'trial', trialDaysRemaining: 1 });
       await sleepUntil(trialEnd + MINUTE);
-      await until(() => d.state(), (s) => s.state === 'active', 'the trial to end');
+      await until(
+        () => d.state(),
+        (s) => s.state === 'active',
+        'the trial to end',
+      );
       expect((await d.appState()).trialDaysRemaining).toBe(0);
       // The days between the trial's end and the next Monday are not billed.
       await sleepUntil(firstWeekEnd - MINUTE);
@@ -258,11 +320,15 @@ describe('driver subscription (time-skipping)', () => {
       expect(d.billed()).toEqual([{ driverId: d.id, weekStart: iso(firstWeek), weekEnd: iso(firstWeekEnd) }]);
       expect(firstWeek).toBeGreaterThanOrEqual(trialEnd);
       expect(firstWeek - trialEnd).toBeLessThan(7 * DAY);
-      await until(() => d.state(), (s) => s.weeksBilled === 1, 'the week counted');
+      await until(
+        () => d.state(),
+        (s) => s.weeksBilled === 1,
+        'the week counted',
+      );
     });
   });
 
-  it("gives a partner-fleet driver 30 days, and a 14-day extension moves the first bill past day 44", async () => {
+  it('gives a partner-fleet driver 30 days, and a 14-day extension moves the first bill past day 44', async () => {
     await scenario(async ({ world, subscribe }) => {
       const approvedAt = await env.currentTimeMs();
       const plain = await subscribe({ tier: 'partner', approvedAt });
@@ -272,17 +338,36 @@ describe('driver subscription (time-skipping)', () => {
       await env.sleep(10 * DAY);
       // Refused before anything is recorded: a bad number of days, no administrator, no reason.
       for (const bad of [{ days: 0 }, { days: 366 }, { days: 1.5 }, { by: ' ' }, { reason: '' }]) {
-        const err = await extendTrial(env.client, extended.id, { days: 14, by: 'ops@example.com', reason: 'fleet onboarding', ...bad }).catch((e: unknown) => e);
+        const err = await extendTrial(env.client, extended.id, {
+          days: 14,
+          by: 'ops@example.com',
+          reason: 'fleet onboarding',
+          ...bad,
+        }).catch((e: unknown) => e);
         expect(failureType(err)).toBe(SubscriptionFailure.invalidExtension);
       }
-      const after = await extendTrial(env.client, extended.id, { days: 14, by: 'ops@example.com', reason: 'fleet onboarding delayed' });
+      const after = await extendTrial(env.client, extended.id, {
+        days: 14,
+        by: 'ops@example.com',
+        reason: 'fleet onboarding delayed',
+      });
       expect(after).toMatchObject({ state: 'trial', trialEndsAt: iso(approvedAt + 44 * DAY), trialDaysRemaining: 34 });
       expect(world.called('recordTrialExtension', extended.id)).toEqual([
-        expect.objectContaining({ id: `${extended.id}:1`, days: 14, by: 'ops@example.com', reason: 'fleet onboarding delayed', totalExtendedDays: 14 }),
+        expect.objectContaining({
+          id: `${extended.id}:1`,
+          days: 14,
+          by: 'ops@example.com',
+          reason: 'fleet onboarding delayed',
+          totalExtendedDays: 14,
+        }),
       ]);
 
       await sleepUntil(approvedAt + 30 * DAY + MINUTE);
-      await until(() => plain.state(), (s) => s.state === 'active', 'the plain trial to end');
+      await until(
+        () => plain.state(),
+        (s) => s.state === 'active',
+        'the plain trial to end',
+      );
       expect((await extended.state()).state).toBe('trial');
       await sleepUntil(nextWeekStart(weekStartAtOrAfter(approvedAt + 30 * DAY)) + MINUTE);
       await plain.billedWeeks(1);
@@ -292,16 +377,28 @@ describe('driver subscription (time-skipping)', () => {
       expect((await extended.appState()).state).toBe('trial');
       expect(extended.billed()).toEqual([]);
       await sleepUntil(approvedAt + 44 * DAY + MINUTE);
-      await until(() => extended.state(), (s) => s.state === 'active', 'the extended trial to end');
+      await until(
+        () => extended.state(),
+        (s) => s.state === 'active',
+        'the extended trial to end',
+      );
       // Too late to extend now.
-      const late = await extendTrial(env.client, extended.id, { days: 7, by: 'ops@example.com', reason: 'too late' }).catch((e: unknown) => e);
+      const late = await extendTrial(env.client, extended.id, {
+        days: 7,
+        by: 'ops@example.com',
+        reason: 'too late',
+      }).catch((e: unknown) => e);
       expect(failureType(late)).toBe(SubscriptionFailure.trialEnded);
       expect(world.called('recordTrialExtension', extended.id)).toHaveLength(1);
 
       const firstWeek = weekStartAtOrAfter(approvedAt + 44 * DAY);
       await sleepUntil(nextWeekStart(firstWeek) + MINUTE);
       await extended.billedWeeks(1);
-      expect(extended.billed()[0]).toEqual({ driverId: extended.id, weekStart: iso(firstWeek), weekEnd: iso(nextWeekStart(firstWeek)) });
+      expect(extended.billed()[0]).toEqual({
+        driverId: extended.id,
+        weekStart: iso(firstWeek),
+        weekEnd: iso(nextWeekStart(firstWeek)),
+      });
       expect(firstWeek).toBeGreaterThanOrEqual(approvedAt + 44 * DAY);
     });
   });
@@ -320,12 +417,50 @@ describe('driver subscription (time-skipping)', () => {
 
       await sleepUntil(nextWeekStart(w3) + MINUTE);
       const charges = await d.billedWeeks(3);
-      expect(charges.map(({ weekStart, earningsPence, feePence, smsCount, smsPence, totalPence, status }) => ({ weekStart, earningsPence, feePence, smsCount, smsPence, totalPence, status }))).toEqual([
-        { weekStart: iso(w1), earningsPence: 50_001, feePence: 2000, smsCount: 0, smsPence: 0, totalPence: 2000, status: 'billed' },
-        { weekStart: iso(w2), earningsPence: 50_000, feePence: 0, smsCount: 7, smsPence: 14, totalPence: 14, status: 'free' },
-        { weekStart: iso(w3), earningsPence: 80_000, feePence: 2000, smsCount: 7, smsPence: 14, totalPence: 2014, status: 'billed' },
+      expect(
+        charges.map(({ weekStart, earningsPence, feePence, smsCount, smsPence, totalPence, status }) => ({
+          weekStart,
+          earningsPence,
+          feePence,
+          smsCount,
+          smsPence,
+          totalPence,
+          status,
+        })),
+      ).toEqual([
+        {
+          weekStart: iso(w1),
+          earningsPence: 50_001,
+          feePence: 2000,
+          smsCount: 0,
+          smsPence: 0,
+          totalPence: 2000,
+          status: 'billed',
+        },
+        {
+          weekStart: iso(w2),
+          earningsPence: 50_000,
+          feePence: 0,
+          smsCount: 7,
+          smsPence: 14,
+          totalPence: 14,
+          status: 'free',
+        },
+        {
+          weekStart: iso(w3),
+          earningsPence: 80_000,
+          feePence: 2000,
+          smsCount: 7,
+          smsPence: 14,
+          totalPence: 2014,
+          status: 'billed',
+        },
       ]);
-      const s = await until(() => d.state(), (x) => x.weeksBilled === 3, 'three weeks counted');
+      const s = await until(
+        () => d.state(),
+        (x) => x.weeksBilled === 3,
+        'three weeks counted',
+      );
       expect(s.lastWeekBilled).toMatchObject({ weekStart: iso(w3), totalPence: 2014 });
     });
   });
@@ -343,10 +478,18 @@ describe('driver subscription (time-skipping)', () => {
       expect(ended).toBeGreaterThanOrEqual(11);
       // Every week over by now is billed (and nothing is left in flight when the test ends).
       await d.billedWeeks(ended);
-      const s = await until(() => d.state(), (x) => x.weeksBilled === ended, `${ended} weeks counted`);
+      const s = await until(
+        () => d.state(),
+        (x) => x.weeksBilled === ended,
+        `${ended} weeks counted`,
+      );
       const weeks = d.billed();
       expect(weeks).toHaveLength(ended);
-      expect(weeks[0]).toEqual({ driverId: d.id, weekStart: '2026-10-18T23:00:00.000Z', weekEnd: '2026-10-26T00:00:00.000Z' });
+      expect(weeks[0]).toEqual({
+        driverId: d.id,
+        weekStart: '2026-10-18T23:00:00.000Z',
+        weekEnd: '2026-10-26T00:00:00.000Z',
+      });
       expect(weeks[1]).toMatchObject({ weekStart: '2026-10-26T00:00:00.000Z', weekEnd: '2026-11-02T00:00:00.000Z' });
       // Each week starts where the one before ended: none skipped, none twice (the run continued
       // as new every eight weeks).
@@ -369,7 +512,11 @@ describe('driver subscription (time-skipping)', () => {
       const w1 = weekStartAtOrAfter(now - HOUR);
       world.week(d.id, w1, { earningsPence: 60_000 });
       await sleepUntil(nextWeekStart(w1) + MINUTE);
-      await until(() => d.state(), (s) => s.weeksBilled === 1, 'the week billed');
+      await until(
+        () => d.state(),
+        (s) => s.weeksBilled === 1,
+        'the week billed',
+      );
       expect(d.billed()).toHaveLength(2); // the attempt that died and its retry
       expect(d.charges()).toHaveLength(1);
       expect((await d.state()).lastWeekBilled).toMatchObject({ weekStart: iso(w1), feePence: 2000, totalPence: 2000 });
@@ -416,7 +563,11 @@ describe('driver subscription (time-skipping)', () => {
     const driverId = `drv-${randomUUID().slice(0, 8)}`;
     const w1 = weekStartAtOrAfter(now - HOUR);
     world.week(driverId, w1, { earningsPence: 70_000, sms: 3 });
-    await startDriverSubscription(env.client, taskQueue, { driverId, tier: 'local', approvedAt: new Date(now - 90 * DAY - HOUR) });
+    await startDriverSubscription(env.client, taskQueue, {
+      driverId,
+      tier: 'local',
+      approvedAt: new Date(now - 90 * DAY - HOUR),
+    });
     const handle = env.client.workflow.getHandle(subscriptionWorkflowId(driverId));
     // The clock stops at the week's end while the first attempt is in flight, so the sleep only
     // returns once the second worker has finished the billing.
@@ -425,11 +576,26 @@ describe('driver subscription (time-skipping)', () => {
     first.shutdown();
     await firstRun;
 
-    const second = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: world.activities() });
+    const second = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: world.activities(),
+    });
     await second.runUntil(async () => {
       try {
-        const s = await until(() => handle.query(subscriptionStateQuery), (x) => x.weeksBilled === 1, 'the week billed by the second worker');
-        expect(s.lastWeekBilled).toMatchObject({ weekStart: iso(w1), earningsPence: 70_000, feePence: 2000, smsPence: 6, totalPence: 2006 });
+        const s = await until(
+          () => handle.query(subscriptionStateQuery),
+          (x) => x.weeksBilled === 1,
+          'the week billed by the second worker',
+        );
+        expect(s.lastWeekBilled).toMatchObject({
+          weekStart: iso(w1),
+          earningsPence: 70_000,
+          feePence: 2000,
+          smsPence: 6,
+          totalPence: 2006,
+        });
         expect(world.billed(driverId).length).toBeGreaterThanOrEqual(2);
         expect(world.charges.filter((c) => c.driverId === driverId)).toHaveLength(1);
         // One billing run for the week, completed: the retry happened inside it, not as a second run.
@@ -447,7 +613,13 @@ describe('driver subscription (time-skipping)', () => {
     await scenario(async ({ taskQueue, subscribe }) => {
       const now = await env.currentTimeMs();
       const d = await subscribe({ tier: 'local', approvedAt: now - 90 * DAY - HOUR });
-      expect(await startDriverSubscription(env.client, taskQueue, { driverId: d.id, tier: 'local', approvedAt: new Date(d.approvedAt) })).toEqual({
+      expect(
+        await startDriverSubscription(env.client, taskQueue, {
+          driverId: d.id,
+          tier: 'local',
+          approvedAt: new Date(d.approvedAt),
+        }),
+      ).toEqual({
         workflowId: subscriptionWorkflowId(d.id),
         started: false,
       });
@@ -475,56 +647,153 @@ describe('driver subscription (time-skipping)', () => {
       const [invoice] = await payer.billedWeeks(1);
       // By hand: 2000 + 9 x 2 + 4 x 50 + (round(39.0) + 20) + (60 + 20) + (round(18.51) + 20) = 2000 + 18 + 200 + 178.
       expect(invoice!.lines).toEqual([
-        { kind: 'weekly_fee', quantity: 1, unitPence: 2000, amountPence: 2000, description: 'Weekly subscription: earnings £620.00, above £500.00' },
+        {
+          kind: 'weekly_fee',
+          quantity: 1,
+          unitPence: 2000,
+          amountPence: 2000,
+          description: 'Weekly subscription: earnings £620.00, above £500.00',
+        },
         { kind: 'sms', quantity: 9, unitPence: 2, amountPence: 18, description: 'SMS pass-through: 9 texts at 2p' },
-        { kind: 'third_party_jobs', quantity: 4, unitPence: 50, amountPence: 200, description: 'Jobs from cabhub: 4 at £0.50' },
-        { kind: 'card_processing', quantity: 3, unitPence: null, amountPence: 178, description: 'Card processing: 1.50% + £0.20 on each of 3 card payments (£78.34)' },
+        {
+          kind: 'third_party_jobs',
+          quantity: 4,
+          unitPence: 50,
+          amountPence: 200,
+          description: 'Jobs from cabhub: 4 at £0.50',
+        },
+        {
+          kind: 'card_processing',
+          quantity: 3,
+          unitPence: null,
+          amountPence: 178,
+          description: 'Card processing: 1.50% + £0.20 on each of 3 card payments (£78.34)',
+        },
       ]);
-      expect(invoice).toMatchObject({ feePence: 2000, smsPence: 18, thirdPartyJobs: 4, thirdPartyPence: 200, cardTrips: 3, cardPence: 178, totalPence: 2396, status: 'billed' });
+      expect(invoice).toMatchObject({
+        feePence: 2000,
+        smsPence: 18,
+        thirdPartyJobs: 4,
+        thirdPartyPence: 200,
+        cardTrips: 3,
+        cardPence: 178,
+        totalPence: 2396,
+        status: 'billed',
+      });
       const [owed] = await debtor.billedWeeks(1);
       expect(owed).toMatchObject({ status: 'free', feePence: 0, smsPence: 20, cardPence: 65, totalPence: 85 });
       expect(owed!.lines.map((l) => l.kind)).toEqual(['sms', 'card_processing']);
 
-      const paying = env.client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'driver', accountId: payer.id, weekStart: iso(w1) }));
-      const owing = env.client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'driver', accountId: debtor.id, weekStart: iso(w1) }));
-      await until(() => world.called('openInvoiceCollection', payer.id), (c) => c.length === 1, 'the collection opened');
-      expect(world.called('openInvoiceCollection', payer.id)).toEqual([expect.objectContaining({ account: 'driver', accountId: payer.id, weekStart: iso(w1), totalPence: 2396 })]);
+      const paying = env.client.workflow.getHandle(
+        invoiceCollectionWorkflowId({ account: 'driver', accountId: payer.id, weekStart: iso(w1) }),
+      );
+      const owing = env.client.workflow.getHandle(
+        invoiceCollectionWorkflowId({ account: 'driver', accountId: debtor.id, weekStart: iso(w1) }),
+      );
+      await until(
+        () => world.called('openInvoiceCollection', payer.id),
+        (c) => c.length === 1,
+        'the collection opened',
+      );
+      expect(world.called('openInvoiceCollection', payer.id)).toEqual([
+        expect.objectContaining({ account: 'driver', accountId: payer.id, weekStart: iso(w1), totalPence: 2396 }),
+      ]);
 
       // Four days on: one reminder each, nothing paid.
       await sleepUntil(billedAt + 4 * DAY);
-      await until(() => world.called('remindInvoice', payer.id), (c) => c.length === 1, 'the first reminder');
+      await until(
+        () => world.called('remindInvoice', payer.id),
+        (c) => c.length === 1,
+        'the first reminder',
+      );
       expect(await paying.query(invoiceCollectionStateQuery)).toMatchObject({ status: 'unpaid', remindersSent: 1 });
 
       // Too little does not pay it; the provider's success does, once. (Each signal is sent once the
       // one before is handled: the test server stops its clock when a signal lands mid-task.)
-      await paying.signal(invoicePaymentSignal, { eventId: 'evt_short', outcome: 'succeeded', amountPence: 2000, providerRef: 'cs_1' });
-      await until(() => paying.query(invoiceCollectionStateQuery), (x) => x.lastFailure === 'evt_short', 'the short payment refused');
-      await paying.signal(invoicePaymentSignal, { eventId: 'evt_paid', outcome: 'succeeded', amountPence: 2396, providerRef: 'cs_1' });
+      await paying.signal(invoicePaymentSignal, {
+        eventId: 'evt_short',
+        outcome: 'succeeded',
+        amountPence: 2000,
+        providerRef: 'cs_1',
+      });
+      await until(
+        () => paying.query(invoiceCollectionStateQuery),
+        (x) => x.lastFailure === 'evt_short',
+        'the short payment refused',
+      );
+      await paying.signal(invoicePaymentSignal, {
+        eventId: 'evt_paid',
+        outcome: 'succeeded',
+        amountPence: 2396,
+        providerRef: 'cs_1',
+      });
       const paid = await paying.result();
       await parentHeard(payer.id, paying.workflowId);
       // Paid is final: a replayed event finds the collection closed (the webhook's own rule, marking
       // only an unpaid row, applies then: test/integration/billing.test.ts).
-      const replay = await paying.signal(invoicePaymentSignal, { eventId: 'evt_paid', outcome: 'succeeded', amountPence: 2396, providerRef: 'cs_1' }).catch((e: unknown) => e);
+      const replay = await paying
+        .signal(invoicePaymentSignal, {
+          eventId: 'evt_paid',
+          outcome: 'succeeded',
+          amountPence: 2396,
+          providerRef: 'cs_1',
+        })
+        .catch((e: unknown) => e);
       expect(replay).toBeInstanceOf(WorkflowNotFoundError);
-      expect(paid).toMatchObject({ status: 'paid', paidBy: 'evt_paid', remindersSent: 1, lastFailure: 'evt_short', totalPence: 2396 });
-      expect(world.called('markInvoicePaid', payer.id)).toEqual([expect.objectContaining({ eventId: 'evt_paid', amountPence: 2396 })]);
+      expect(paid).toMatchObject({
+        status: 'paid',
+        paidBy: 'evt_paid',
+        remindersSent: 1,
+        lastFailure: 'evt_short',
+        totalPence: 2396,
+      });
+      expect(world.called('markInvoicePaid', payer.id)).toEqual([
+        expect.objectContaining({ eventId: 'evt_paid', amountPence: 2396 }),
+      ]);
       expect(world.called('markInvoiceOverdue', payer.id)).toEqual([]);
 
       // The debtor never pays: reminded every three days, at most three times, then overdue at day 14.
       await sleepUntil(billedAt + (COLLECTION_POLICY.overdueAfterDays - 1) * DAY);
-      await until(() => world.called('remindInvoice', debtor.id), (c) => c.length === 3, 'three reminders');
+      await until(
+        () => world.called('remindInvoice', debtor.id),
+        (c) => c.length === 3,
+        'three reminders',
+      );
       expect(world.called('markInvoiceOverdue', debtor.id)).toEqual([]);
       await sleepUntil(billedAt + (COLLECTION_POLICY.overdueAfterDays + 1) * DAY);
-      await until(() => world.called('markInvoiceOverdue', debtor.id), (c) => c.length === 1, 'the invoice overdue');
-      expect((world.called('remindInvoice', debtor.id) as Array<{ reminder: number }>).map((r) => r.reminder)).toEqual([1, 2, 3]);
-      expect(await owing.query(invoiceCollectionStateQuery)).toMatchObject({ status: 'overdue', remindersSent: 3, paidBy: null });
-      expect(world.collections.get(weekKey(debtor.id, iso(w1)))).toEqual({ status: 'overdue', reminders: 3, paidBy: null });
+      await until(
+        () => world.called('markInvoiceOverdue', debtor.id),
+        (c) => c.length === 1,
+        'the invoice overdue',
+      );
+      expect((world.called('remindInvoice', debtor.id) as Array<{ reminder: number }>).map((r) => r.reminder)).toEqual([
+        1, 2, 3,
+      ]);
+      expect(await owing.query(invoiceCollectionStateQuery)).toMatchObject({
+        status: 'overdue',
+        remindersSent: 3,
+        paidBy: null,
+      });
+      expect(world.collections.get(weekKey(debtor.id, iso(w1)))).toEqual({
+        status: 'overdue',
+        reminders: 3,
+        paidBy: null,
+      });
       // No reminder after overdue; a late payment still settles it.
       await sleepUntil(billedAt + 30 * DAY);
       expect(world.called('remindInvoice', debtor.id)).toHaveLength(3);
-      await owing.signal(invoicePaymentSignal, { eventId: 'evt_late', outcome: 'succeeded', amountPence: 85, providerRef: 'cs_3' });
+      await owing.signal(invoicePaymentSignal, {
+        eventId: 'evt_late',
+        outcome: 'succeeded',
+        amountPence: 85,
+        providerRef: 'cs_3',
+      });
       expect(await owing.result()).toMatchObject({ status: 'paid', paidBy: 'evt_late', remindersSent: 3 });
-      expect(world.collections.get(weekKey(debtor.id, iso(w1)))).toEqual({ status: 'paid', reminders: 3, paidBy: 'evt_late' });
+      expect(world.collections.get(weekKey(debtor.id, iso(w1)))).toEqual({
+        status: 'paid',
+        reminders: 3,
+        paidBy: 'evt_late',
+      });
       await parentHeard(debtor.id, owing.workflowId);
     });
   });
@@ -544,14 +813,36 @@ describe('driver subscription (time-skipping)', () => {
         await sleepUntil(nextWeekStart(w1) - MINUTE);
         expect(world.called('billPartnersWeek', 'partners')).toEqual([]);
         await sleepUntil(nextWeekStart(w1) + MINUTE);
-        await until(() => world.called('openInvoiceCollection', 'acme'), (c) => c.length === 1, "acme's collection opened");
-        expect(world.called('billPartnersWeek', 'partners')).toEqual([expect.objectContaining({ weekStart: iso(w1), weekEnd: iso(nextWeekStart(w1)) })]);
-        expect(world.called('openInvoiceCollection', 'acme')).toEqual([expect.objectContaining({ account: 'partner', accountId: 'acme', weekStart: iso(w1), totalPence: 40 })]);
+        await until(
+          () => world.called('openInvoiceCollection', 'acme'),
+          (c) => c.length === 1,
+          "acme's collection opened",
+        );
+        expect(world.called('billPartnersWeek', 'partners')).toEqual([
+          expect.objectContaining({ weekStart: iso(w1), weekEnd: iso(nextWeekStart(w1)) }),
+        ]);
+        expect(world.called('openInvoiceCollection', 'acme')).toEqual([
+          expect.objectContaining({ account: 'partner', accountId: 'acme', weekStart: iso(w1), totalPence: 40 }),
+        ]);
         expect(world.called('openInvoiceCollection', 'tiny')).toEqual([]);
-        expect(partnerWeekCharge(20).lines).toEqual([{ kind: 'sms', quantity: 20, unitPence: 2, amountPence: 40, description: 'SMS pass-through: 20 texts at 2p about your jobs' }]);
+        expect(partnerWeekCharge(20).lines).toEqual([
+          {
+            kind: 'sms',
+            quantity: 20,
+            unitPence: 2,
+            amountPence: 40,
+            description: 'SMS pass-through: 20 texts at 2p about your jobs',
+          },
+        ]);
       } finally {
-        await env.client.workflow.getHandle(workflowId).terminate('test over').catch(() => undefined);
-        await env.client.workflow.getHandle(invoiceCollectionWorkflowId({ account: 'partner', accountId: 'acme', weekStart: iso(w1) })).terminate('test over').catch(() => undefined);
+        await env.client.workflow
+          .getHandle(workflowId)
+          .terminate('test over')
+          .catch(() => undefined);
+        await env.client.workflow
+          .getHandle(invoiceCollectionWorkflowId({ account: 'partner', accountId: 'acme', weekStart: iso(w1) }))
+          .terminate('test over')
+          .catch(() => undefined);
       }
     });
   });

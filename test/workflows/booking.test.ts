@@ -2,7 +2,12 @@
 // same factory shape the worker registers: hours of timers (pre-booked lead time, backoff, the
 // email hold, no-show, the post-pickup grace) pass in milliseconds.
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowIdConflictPolicy,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
@@ -39,20 +44,52 @@ afterAll(async () => env?.teardown());
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const policy = { dispatchLeadSeconds: 900, offerTimeoutSeconds: 60, retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600 };
+const policy = {
+  dispatchLeadSeconds: 900,
+  offerTimeoutSeconds: 60,
+  retryBaseSeconds: 60,
+  maxRetrySeconds: 900,
+  noShowGraceSeconds: 600,
+};
 const place = { label: 'Test Town', kind: 'place', lat: 52, lon: -1, postcodeDistrict: null, council: null };
 
 /** `agent` books as an AI agent does (POST bookings/instant): no email, so nothing is sent before dispatch. */
-function input(ref: string, nowMs: number, o: { pickupInMs: number; awaitEmail?: boolean; identity?: string; agent?: boolean }): BookingWorkflowInput {
+function input(
+  ref: string,
+  nowMs: number,
+  o: { pickupInMs: number; awaitEmail?: boolean; identity?: string; agent?: boolean },
+): BookingWorkflowInput {
   return {
     booking: {
-      ref, source: o.agent ? 'agent_instant' : 'v1_direct', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456',
+      ref,
+      source: o.agent ? 'agent_instant' : 'v1_direct',
+      quoteId: null,
+      passengerName: 'Ada',
+      passengerPhone: '+447400123456',
       passengerEmail: o.agent ? null : 'ada@example.com',
-      emailVerified: !o.awaitEmail, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: 'a', dropoffQuery: 'b',
-      pickup: place, dropoff: place, pickupArea: 'test', farePence: 1000, fareSource: 'tariff', distanceM: 5000, durationS: 900,
-      requestFingerprint: null, identity: o.identity ?? `identity-${ref}`,
+      emailVerified: !o.awaitEmail,
+      paymentMethod: 'cash',
+      flightNumber: null,
+      agent: null,
+      pickupQuery: 'a',
+      dropoffQuery: 'b',
+      pickup: place,
+      dropoff: place,
+      pickupArea: 'test',
+      farePence: 1000,
+      fareSource: 'tariff',
+      distanceM: 5000,
+      durationS: 900,
+      requestFingerprint: null,
+      identity: o.identity ?? `identity-${ref}`,
     },
-    job: { pickupAt: new Date(nowMs + o.pickupInMs).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    job: {
+      pickupAt: new Date(nowMs + o.pickupInMs).toISOString(),
+      passengers: 1,
+      vehicleType: 'saloon',
+      wheelchair: false,
+      notes: null,
+    },
     policy,
     awaitEmailConfirmation: o.awaitEmail ?? false,
   };
@@ -75,12 +112,21 @@ async function scenario<T>(
 ): Promise<T> {
   const { activities, world } = fakeActivities(drivers);
   const taskQueue = `wf-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   const started: Booking[] = [];
   const start = async (o: StartOptions) => {
     const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
     const nowMs = await env.currentTimeMs();
-    const handle = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, nowMs, o)] });
+    const handle = await env.client.workflow.start('bookingWorkflow', {
+      workflowId: bookingWorkflowId(ref),
+      taskQueue,
+      args: [input(ref, nowMs, o)],
+    });
     await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
     const b = new Booking(handle, world);
     started.push(b);
@@ -91,11 +137,20 @@ async function scenario<T>(
     const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
     const nowMs = await env.currentTimeMs();
     const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {
-      workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, nowMs, o)], workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowId: bookingWorkflowId(ref),
+      taskQueue,
+      args: [input(ref, nowMs, o)],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     });
     const state = await (update.cancel
-      ? env.client.workflow.executeUpdateWithStart(cancelBookingUpdate, { args: [update.cancel], startWorkflowOperation })
-      : env.client.workflow.executeUpdateWithStart(amendBookingUpdate, { args: [update.amend!], startWorkflowOperation }));
+      ? env.client.workflow.executeUpdateWithStart(cancelBookingUpdate, {
+          args: [update.cancel],
+          startWorkflowOperation,
+        })
+      : env.client.workflow.executeUpdateWithStart(amendBookingUpdate, {
+          args: [update.amend!],
+          startWorkflowOperation,
+        }));
     const b = new Booking(await startWorkflowOperation.workflowHandle(), world);
     started.push(b);
     return { b, state };
@@ -110,8 +165,18 @@ async function scenario<T>(
   });
 }
 
-const statusIs = (b: Booking, status: string) => until(() => b.state(), (s) => s.status === status, `status ${status}`);
-const roundsAre = (world: FakeWorld, n: number[]) => until(() => rounds(world), (r) => JSON.stringify(r) === JSON.stringify(n), `rounds ${n.join(',')}`);
+const statusIs = (b: Booking, status: string) =>
+  until(
+    () => b.state(),
+    (s) => s.status === status,
+    `status ${status}`,
+  );
+const roundsAre = (world: FakeWorld, n: number[]) =>
+  until(
+    () => rounds(world),
+    (r) => JSON.stringify(r) === JSON.stringify(n),
+    `rounds ${n.join(',')}`,
+  );
 
 class Booking {
   constructor(
@@ -126,18 +191,30 @@ class Booking {
    * while an activity is in flight, even one of a workflow a test has since terminated).
    */
   async offerTo(driverId: string): Promise<string> {
-    const s = await until(() => this.state(), (x) => x.offer?.driverId === driverId, `an offer to ${driverId}`);
+    const s = await until(
+      () => this.state(),
+      (x) => x.offer?.driverId === driverId,
+      `an offer to ${driverId}`,
+    );
     const offerId = s.offer!.offerId;
-    await until(() => this.world.called('sendJobCard'), (cards) => cards.some((c) => (c as { offerId: string }).offerId === offerId), 'its job card');
+    await until(
+      () => this.world.called('sendJobCard'),
+      (cards) => cards.some((c) => (c as { offerId: string }).offerId === offerId),
+      'its job card',
+    );
     return offerId;
   }
   async accept(driverId: string) {
-    return this.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: await this.offerTo(driverId), driverId, decision: 'accept' }] });
+    return this.handle.executeUpdate(respondToOfferUpdate, {
+      args: [{ offerId: await this.offerTo(driverId), driverId, decision: 'accept' }],
+    });
   }
 }
 
-const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
-const news = (world: FakeWorld) => world.called('tellPassenger').map((t) => (t as { news: { kind: string } }).news.kind);
+const failureType = (err: unknown) =>
+  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err);
+const news = (world: FakeWorld) =>
+  world.called('tellPassenger').map((t) => (t as { news: { kind: string } }).news.kind);
 const rounds = (world: FakeWorld) => world.called('alertOps').map((a) => (a as { round: number }).round);
 
 describe('booking workflow (time-skipping)', () => {
@@ -155,50 +232,87 @@ describe('booking workflow (time-skipping)', () => {
   });
 
   it('claims the first free driver with the candidate page and sends the card in the same task; later offers claim one by one', async () => {
-    await scenario([{ id: 'busy', tier: 'local', busy: true }, { id: 'd1', tier: 'local' }, { id: 'd2', tier: 'local' }], async ({ world, start }) => {
-      const b = await start({ pickupInMs: 0 });
-      const first = await b.offerTo('d1');
-      // One step read the page and claimed d1 past the driver another booking holds: no separate claim.
-      expect(world.called('claimFromCandidatePage')).toHaveLength(1);
-      expect(world.called('openOffer')).toHaveLength(0);
-      const s = await b.state();
-      expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([['busy', 'skipped', 'busy'], ['d1', 'offered', null]]);
+    await scenario(
+      [
+        { id: 'busy', tier: 'local', busy: true },
+        { id: 'd1', tier: 'local' },
+        { id: 'd2', tier: 'local' },
+      ],
+      async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0 });
+        const first = await b.offerTo('d1');
+        // One step read the page and claimed d1 past the driver another booking holds: no separate claim.
+        expect(world.called('claimFromCandidatePage')).toHaveLength(1);
+        expect(world.called('openOffer')).toHaveLength(0);
+        const s = await b.state();
+        expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([
+          ['busy', 'skipped', 'busy'],
+          ['d1', 'offered', null],
+        ]);
 
-      await b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: first, driverId: 'd1', decision: 'decline' }] });
-      await b.accept('d2');
-      expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd2' })]);
-      expect((await b.state()).driverId).toBe('d2');
-      // The busy driver was never offered, and nobody was sent two cards.
-      expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['d1', 'd2']);
-    });
+        await b.handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: first, driverId: 'd1', decision: 'decline' }],
+        });
+        await b.accept('d2');
+        expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd2' })]);
+        expect((await b.state()).driverId).toBe('d2');
+        // The busy driver was never offered, and nobody was sent two cards.
+        expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['d1', 'd2']);
+      },
+    );
   });
 
   it('writes a booking dispatched at once, claims its first driver and sends their card in one step, the round carrying on one by one', async () => {
-    await scenario([{ id: 'busy', tier: 'local', busy: true }, { id: 'd1', tier: 'local' }, { id: 'd2', tier: 'local' }], async ({ world, start }) => {
-      const b = await start({ pickupInMs: 0, agent: true });
-      const first = await b.offerTo('d1');
-      expect(first).toBe(offerIdOf(b.handle.workflowId.replace('booking:', ''), 1, 'd1'));
-      // The record, the claim and the card were one local activity: nothing else before the card
-      // (the passenger hears they are booked while the offer stands).
-      await until(async () => world.calls.map(([n]) => n), (c) => c.includes('tellPassenger'), 'the booked message');
-      expect(world.calls.map(([n]) => n).slice(0, 5)).toEqual(['openBookingWithFirstCard', 'persistBooking', 'findCandidatePage', 'claimFromCandidatePage', 'sendJobCard']);
-      const s = await b.state();
-      expect(s.status).toBe('offered');
-      expect(s.candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'busy', 'skipped', 'busy'], [1, 'd1', 'offered', null]]);
-      expect(s.tiers).toEqual([{ round: 1, tier: 'local', considered: 3, eligible: 3 }]);
+    await scenario(
+      [
+        { id: 'busy', tier: 'local', busy: true },
+        { id: 'd1', tier: 'local' },
+        { id: 'd2', tier: 'local' },
+      ],
+      async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0, agent: true });
+        const first = await b.offerTo('d1');
+        expect(first).toBe(offerIdOf(b.handle.workflowId.replace('booking:', ''), 1, 'd1'));
+        // The record, the claim and the card were one local activity: nothing else before the card
+        // (the passenger hears they are booked while the offer stands).
+        await until(
+          async () => world.calls.map(([n]) => n),
+          (c) => c.includes('tellPassenger'),
+          'the booked message',
+        );
+        expect(world.calls.map(([n]) => n).slice(0, 5)).toEqual([
+          'openBookingWithFirstCard',
+          'persistBooking',
+          'findCandidatePage',
+          'claimFromCandidatePage',
+          'sendJobCard',
+        ]);
+        const s = await b.state();
+        expect(s.status).toBe('offered');
+        expect(s.candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([
+          [1, 'busy', 'skipped', 'busy'],
+          [1, 'd1', 'offered', null],
+        ]);
+        expect(s.tiers).toEqual([{ round: 1, tier: 'local', considered: 3, eligible: 3 }]);
 
-      await b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: first, driverId: 'd1', decision: 'decline' }] });
-      await b.accept('d2');
-      // Still round 1: the claimed page was the round's first, the next driver claimed on their own.
-      expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd2', round: 1 })]);
-      expect((await b.state()).round).toBe(1);
-      expect(world.called('openBookingWithFirstCard')).toHaveLength(1);
-    });
+        await b.handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: first, driverId: 'd1', decision: 'decline' }],
+        });
+        await b.accept('d2');
+        // Still round 1: the claimed page was the round's first, the next driver claimed on their own.
+        expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd2', round: 1 })]);
+        expect((await b.state()).round).toBe(1);
+        expect(world.called('openBookingWithFirstCard')).toHaveLength(1);
+      },
+    );
   });
 
   it('lets the driver claimed with the record go at once when a cancel came with the booking', async () => {
     await scenario([{ id: 'd1', tier: 'local' }], async ({ world, startWith }) => {
-      const { b, state } = await startWith({ pickupInMs: 0, agent: true }, { cancel: { reason: 'changed my mind', by: 'passenger' } });
+      const { b, state } = await startWith(
+        { pickupInMs: 0, agent: true },
+        { cancel: { reason: 'changed my mind', by: 'passenger' } },
+      );
       expect(state.status).toBe('cancelled');
       const ref = state.ref;
       expect(world.called('openBookingWithFirstCard')).toHaveLength(1);
@@ -208,7 +322,9 @@ describe('booking workflow (time-skipping)', () => {
       expect(world.called('sendJobCard')).toEqual([expect.objectContaining({ offerId: offerIdOf(ref, 1, 'd1') })]);
       const order = world.calls.map(([n]) => n);
       expect(order.indexOf('closeOffer')).toBeLessThan(order.indexOf('cancelBooking'));
-      expect((await b.state()).candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([[1, 'd1', 'withdrawn', 'cancelled']]);
+      expect((await b.state()).candidates.map((c) => [c.round, c.driverId, c.outcome, c.reason])).toEqual([
+        [1, 'd1', 'withdrawn', 'cancelled'],
+      ]);
     });
   });
 
@@ -225,7 +341,9 @@ describe('booking workflow (time-skipping)', () => {
         expect.objectContaining({ offerId: offerIdOf(ref, 1, 'd1') }),
         expect.objectContaining({ offerId: offerIdOf(ref, 2, 'd1') }),
       ]);
-      expect(world.called('claimFromCandidatePage').map((p) => (p as { round: number; job: { passengers: number } }))).toEqual([
+      expect(
+        world.called('claimFromCandidatePage').map((p) => p as { round: number; job: { passengers: number } }),
+      ).toEqual([
         expect.objectContaining({ round: 1, job: expect.objectContaining({ passengers: 1 }) }),
         expect.objectContaining({ round: 2, job: expect.objectContaining({ passengers: 3 }) }),
       ]);
@@ -233,26 +351,46 @@ describe('booking workflow (time-skipping)', () => {
   });
 
   it('moves on when the card sent with the record cannot be delivered, the next driver claimed and sent one on their own', async () => {
-    await scenario([{ id: 'bad', tier: 'local', unreachable: true }, { id: 'd1', tier: 'local' }], async ({ world, start }) => {
-      const b = await start({ pickupInMs: 0, agent: true });
-      await b.offerTo('d1');
-      const s = await b.state();
-      expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([['bad', 'offered', null], ['bad', 'skipped', 'job_card_undeliverable'], ['d1', 'offered', null]]);
-      expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(s.ref, 1, 'bad'), status: 'withdrawn' }]);
-      expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd1', round: 1 })]);
-      expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['bad', 'd1']);
-    });
+    await scenario(
+      [
+        { id: 'bad', tier: 'local', unreachable: true },
+        { id: 'd1', tier: 'local' },
+      ],
+      async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0, agent: true });
+        await b.offerTo('d1');
+        const s = await b.state();
+        expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([
+          ['bad', 'offered', null],
+          ['bad', 'skipped', 'job_card_undeliverable'],
+          ['d1', 'offered', null],
+        ]);
+        expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(s.ref, 1, 'bad'), status: 'withdrawn' }]);
+        expect(world.called('openOffer')).toEqual([expect.objectContaining({ driverId: 'd1', round: 1 })]);
+        expect(world.called('sendJobCard').map((c) => (c as { driverId: string }).driverId)).toEqual(['bad', 'd1']);
+      },
+    );
   });
 
   it('moves on at once when a job card cannot be delivered, the refused driver recorded and their offer withdrawn', async () => {
-    await scenario([{ id: 'bad', tier: 'local', unreachable: true }, { id: 'd1', tier: 'local' }], async ({ world, start }) => {
-      const b = await start({ pickupInMs: 0 });
-      await b.offerTo('d1');
-      const s = await b.state();
-      expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([['bad', 'offered', null], ['bad', 'skipped', 'job_card_undeliverable'], ['d1', 'offered', null]]);
-      expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(s.ref, 1, 'bad'), status: 'withdrawn' }]);
-      expect(world.called('sendJobCard')).toHaveLength(2);
-    });
+    await scenario(
+      [
+        { id: 'bad', tier: 'local', unreachable: true },
+        { id: 'd1', tier: 'local' },
+      ],
+      async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0 });
+        await b.offerTo('d1');
+        const s = await b.state();
+        expect(s.candidates.map((c) => [c.driverId, c.outcome, c.reason])).toEqual([
+          ['bad', 'offered', null],
+          ['bad', 'skipped', 'job_card_undeliverable'],
+          ['d1', 'offered', null],
+        ]);
+        expect(world.called('closeOffer')).toEqual([{ offerId: offerIdOf(s.ref, 1, 'bad'), status: 'withdrawn' }]);
+        expect(world.called('sendJobCard')).toHaveLength(2);
+      },
+    );
   });
 
   it('retries an exhausted cascade on a doubling backoff, alerting ops each round, then closes an hour after pickup', async () => {
@@ -289,33 +427,47 @@ describe('booking workflow (time-skipping)', () => {
     await scenario([], async ({ world, start }) => {
       const b = await start({ pickupInMs: 10 * MINUTE });
       await roundsAre(world, [1]);
-      const state = await b.handle.executeUpdate(offerToDriverUpdate, { args: [{ driverId: 'far-away', driverName: 'Far Away' }] });
+      const state = await b.handle.executeUpdate(offerToDriverUpdate, {
+        args: [{ driverId: 'far-away', driverName: 'Far Away' }],
+      });
       expect(state.offer).toMatchObject({ driverId: 'far-away' });
       expect(world.called('sendJobCard')).toEqual([expect.objectContaining({ driverId: 'far-away' })]);
       expect(await b.accept('far-away')).toBe('accepted');
-      await expect(b.handle.executeUpdate(offerToDriverUpdate, { args: [{ driverId: 'someone', driverName: 'Someone' }] })).rejects.toSatisfy(
-        (e) => failureType(e) === BookingFailure.alreadyAssigned,
-      );
+      await expect(
+        b.handle.executeUpdate(offerToDriverUpdate, { args: [{ driverId: 'someone', driverName: 'Someone' }] }),
+      ).rejects.toSatisfy((e) => failureType(e) === BookingFailure.alreadyAssigned);
     });
   });
 
   it('tells the passenger at every turn: booked, their driver replaced when the first drops out, and a receipt once paid', async () => {
-    await scenario([{ id: 'first', tier: 'local' }, { id: 'second', tier: 'local' }], async ({ world, start }) => {
-      const b = await start({ pickupInMs: 0 });
-      await b.accept('first');
-      await b.handle.signal(driverDroppedSignal, { driverId: 'first', reason: 'dropped' });
-      await b.accept('second');
-      for (const event of ['arrived', 'on_board', 'completed'] as const) await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'second', event }] });
-      await b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'second', amountPence: 1000, method: 'cash', by: 'driver' }] });
-      await b.handle.result();
-      expect(world.called('tellPassenger')).toEqual([
-        { ref: expect.any(String), news: { kind: 'booked' } },
-        { ref: expect.any(String), news: { kind: 'driver_replaced', driverId: 'first' } },
-        { ref: expect.any(String), news: { kind: 'receipt' } },
-      ]);
-      // Each driver's acceptance is told by the activity that records it.
-      expect(world.called('assignDriver').map((a) => (a as { driverId: string }).driverId)).toEqual(['first', 'second']);
-    });
+    await scenario(
+      [
+        { id: 'first', tier: 'local' },
+        { id: 'second', tier: 'local' },
+      ],
+      async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0 });
+        await b.accept('first');
+        await b.handle.signal(driverDroppedSignal, { driverId: 'first', reason: 'dropped' });
+        await b.accept('second');
+        for (const event of ['arrived', 'on_board', 'completed'] as const)
+          await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'second', event }] });
+        await b.handle.executeUpdate(settleBookingUpdate, {
+          args: [{ driverId: 'second', amountPence: 1000, method: 'cash', by: 'driver' }],
+        });
+        await b.handle.result();
+        expect(world.called('tellPassenger')).toEqual([
+          { ref: expect.any(String), news: { kind: 'booked' } },
+          { ref: expect.any(String), news: { kind: 'driver_replaced', driverId: 'first' } },
+          { ref: expect.any(String), news: { kind: 'receipt' } },
+        ]);
+        // Each driver's acceptance is told by the activity that records it.
+        expect(world.called('assignDriver').map((a) => (a as { driverId: string }).driverId)).toEqual([
+          'first',
+          'second',
+        ]);
+      },
+    );
   });
 
   it('holds an unconfirmed booking until the email is confirmed, then dispatches', async () => {
@@ -349,36 +501,60 @@ describe('booking workflow (time-skipping)', () => {
   });
 
   it('treats an assigned driver not arrived by pickup plus the grace as a no-show and offers the next driver', async () => {
-    await scenario([{ id: 'late', tier: 'local' }, { id: 'next', tier: 'local' }], async ({ world, start }) => {
-      const b = await start({ pickupInMs: 0 });
-      expect(await b.accept('late')).toBe('accepted');
-      await env.sleep(9 * MINUTE);
-      expect((await b.state()).driverId).toBe('late');
-      await env.sleep(90_000); // pickup + 10 minutes has passed; the next driver's card is still open
-      await b.offerTo('next');
-      const s = await b.state();
-      expect(world.called('releaseDriver')).toEqual([expect.objectContaining({ driverId: 'late', reason: 'no_show' })]);
-      expect(s.droppedDriverIds).toEqual(['late']);
-    });
+    await scenario(
+      [
+        { id: 'late', tier: 'local' },
+        { id: 'next', tier: 'local' },
+      ],
+      async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0 });
+        expect(await b.accept('late')).toBe('accepted');
+        await env.sleep(9 * MINUTE);
+        expect((await b.state()).driverId).toBe('late');
+        await env.sleep(90_000); // pickup + 10 minutes has passed; the next driver's card is still open
+        await b.offerTo('next');
+        const s = await b.state();
+        expect(world.called('releaseDriver')).toEqual([
+          expect.objectContaining({ driverId: 'late', reason: 'no_show' }),
+        ]);
+        expect(s.droppedDriverIds).toEqual(['late']);
+      },
+    );
   });
 
   it('never reassigns as a no-show a driver who reported being on the way, and closes as no_show when the passenger does not come', async () => {
-    await scenario([{ id: 'stuck', tier: 'local' }, { id: 'next', tier: 'local' }], async ({ world, start }) => {
-      const b = await start({ pickupInMs: 0 });
-      await b.accept('stuck');
-      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'en_route' }] })).toBe('en_route');
-      await env.sleep(2 * HOUR); // long past pickup + the 10-minute grace: stuck in traffic, not a no-show
-      const s = await b.state();
-      expect(s).toMatchObject({ status: 'en_route', driverId: 'stuck' });
-      expect(world.called('releaseDriver')).toEqual([]);
-      expect(world.called('sendJobCard')).toHaveLength(1);
-      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'arrived' }] })).toBe('arrived');
-      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'no_show' }] })).toBe('no_show');
-      const end = await b.handle.result();
-      expect(end).toMatchObject({ status: 'no_show', driverId: 'stuck' });
-      expect(end.payment).toBeUndefined(); // nothing to settle
-      await expect(b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'stuck', amountPence: 1000, method: 'cash', by: 'driver' }] })).rejects.toThrow();
-    });
+    await scenario(
+      [
+        { id: 'stuck', tier: 'local' },
+        { id: 'next', tier: 'local' },
+      ],
+      async ({ world, start }) => {
+        const b = await start({ pickupInMs: 0 });
+        await b.accept('stuck');
+        expect(
+          await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'en_route' }] }),
+        ).toBe('en_route');
+        await env.sleep(2 * HOUR); // long past pickup + the 10-minute grace: stuck in traffic, not a no-show
+        const s = await b.state();
+        expect(s).toMatchObject({ status: 'en_route', driverId: 'stuck' });
+        expect(world.called('releaseDriver')).toEqual([]);
+        expect(world.called('sendJobCard')).toHaveLength(1);
+        expect(
+          await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'arrived' }] }),
+        ).toBe('arrived');
+        expect(
+          await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'stuck', event: 'no_show' }] }),
+        ).toBe('no_show');
+        const end = await b.handle.result();
+        expect(end).toMatchObject({ status: 'no_show', driverId: 'stuck' });
+        expect(end.payment).toBeUndefined(); // nothing to settle
+        await expect(
+          b.handle.executeUpdate(settleBookingUpdate, {
+            args: [{ driverId: 'stuck', amountPence: 1000, method: 'cash', by: 'driver' }],
+          }),
+        ).rejects.toThrow();
+      },
+    );
   });
 
   it('settles a completed trip exactly once, however often the driver confirms, and only after it completes', async () => {
@@ -386,9 +562,12 @@ describe('booking workflow (time-skipping)', () => {
       const b = await start({ pickupInMs: 0 });
       await b.accept('d1');
       const settle = (amountPence: number, driverId = 'd1') =>
-        b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId, amountPence, method: 'cash', by: 'driver' }] });
+        b.handle.executeUpdate(settleBookingUpdate, {
+          args: [{ driverId, amountPence, method: 'cash', by: 'driver' }],
+        });
       await expect(settle(1000)).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notCompleted);
-      for (const event of ['arrived', 'on_board', 'completed'] as const) await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'd1', event }] });
+      for (const event of ['arrived', 'on_board', 'completed'] as const)
+        await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'd1', event }] });
       await expect(settle(1000, 'someone-else')).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notYourJob);
       await expect(settle(-5)).rejects.toSatisfy((e) => failureType(e) === BookingFailure.invalidPayment);
       // Two taps at once (say, two phones): whichever arrives first is the settlement, and both hear it.
@@ -399,7 +578,13 @@ describe('booking workflow (time-skipping)', () => {
       // Settled, the booking's workflow is done (a later retry is answered from the record: src/settlement/settle.ts).
       const end = await b.handle.result();
       expect(end).toMatchObject({ status: 'completed', payment: first });
-      expect(world.called('recordPayment')).toEqual([expect.objectContaining({ ref: end.ref, driverId: 'd1', settlement: expect.objectContaining({ amountPence: first.amountPence }) })]);
+      expect(world.called('recordPayment')).toEqual([
+        expect.objectContaining({
+          ref: end.ref,
+          driverId: 'd1',
+          settlement: expect.objectContaining({ amountPence: first.amountPence }),
+        }),
+      ]);
     });
   });
 
@@ -407,7 +592,8 @@ describe('booking workflow (time-skipping)', () => {
     await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
       const b = await start({ pickupInMs: 0 });
       await b.accept('d1');
-      for (const event of ['arrived', 'on_board', 'completed'] as const) await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'd1', event }] });
+      for (const event of ['arrived', 'on_board', 'completed'] as const)
+        await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'd1', event }] });
       await env.sleep(6 * 24 * HOUR);
       expect((await b.handle.describe()).status.name).toBe('RUNNING');
       await env.sleep(24 * HOUR + MINUTE);
@@ -419,10 +605,12 @@ describe('booking workflow (time-skipping)', () => {
   it('refuses a creation made for another request, so a reused reference never joins a stranger to a booking', async () => {
     await scenario([], async ({ start }) => {
       const b = await start({ pickupInMs: 2 * HOUR, identity: 'request-a' });
-      await expect(b.handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: 'request-b' }] })).rejects.toSatisfy(
-        (err) => failureType(err) === BookingFailure.identityMismatch,
+      await expect(
+        b.handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: 'request-b' }] }),
+      ).rejects.toSatisfy((err) => failureType(err) === BookingFailure.identityMismatch);
+      expect((await b.handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: 'request-a' }] })).status).toBe(
+        'scheduled',
       );
-      expect((await b.handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: 'request-a' }] })).status).toBe('scheduled');
     });
   });
 
@@ -434,32 +622,48 @@ describe('booking workflow (time-skipping)', () => {
       const report = (event: 'en_route' | 'arrived' | 'on_board' | 'completed' | 'drop', driverId = 'd1') =>
         b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId, event }] });
       await expect(report('completed')).rejects.toSatisfy((e) => failureType(e) === BookingFailure.invalidTripStep);
-      await expect(report('arrived', 'someone-else')).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notYourJob);
+      await expect(report('arrived', 'someone-else')).rejects.toSatisfy(
+        (e) => failureType(e) === BookingFailure.notYourJob,
+      );
       await expect(
-        b.handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: staleOffer, driverId: 'd2', decision: 'accept' }] }),
+        b.handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: staleOffer, driverId: 'd2', decision: 'accept' }],
+        }),
       ).rejects.toSatisfy((e) => failureType(e) === BookingFailure.offerTaken);
       expect(await report('en_route')).toBe('en_route');
       expect(await report('en_route')).toBe('en_route'); // a retry
-      await expect(report('en_route').then(() => report('on_board'))).rejects.toSatisfy((e) => failureType(e) === BookingFailure.invalidTripStep);
+      await expect(report('en_route').then(() => report('on_board'))).rejects.toSatisfy(
+        (e) => failureType(e) === BookingFailure.invalidTripStep,
+      );
       expect(await report('arrived')).toBe('arrived');
       expect(await report('on_board')).toBe('on_board');
       expect(await report('completed')).toBe('completed');
-      await b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'd1', amountPence: 1000, method: 'cash', by: 'driver' }] });
+      await b.handle.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'd1', amountPence: 1000, method: 'cash', by: 'driver' }],
+      });
       expect((await b.handle.result()).status).toBe('completed');
       expect(world.called('setBookingStatus').map((s) => (s as { status: string }).status)).toEqual([
-        'en_route', 'arrived', 'on_board', 'completed',
+        'en_route',
+        'arrived',
+        'on_board',
+        'completed',
       ]);
       // Only accepted updates are in history: refused ones never reached it.
       const history = await b.handle.fetchHistory();
       const accepted = (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length;
-      expect(accepted).toBe(1 /* bookingCreated */ + 1 /* accept */ + 6 /* en_route x3, arrived, on_board, completed */ + 1 /* settle */);
+      expect(accepted).toBe(
+        1 /* bookingCreated */ + 1 /* accept */ + 6 /* en_route x3, arrived, on_board, completed */ + 1 /* settle */,
+      );
     });
   });
 
   it('asks for candidates a page at a time, so history does not grow with the number of drivers near the pickup', async () => {
     /** History bytes after `offers` job cards have timed out one after another, with `n` drivers near. */
     const historyAfterOffers = (n: number, offers: number) => {
-      const drivers: FakeDriver[] = Array.from({ length: n }, (_, i) => ({ id: `driver-${String(i).padStart(4, '0')}`, tier: 'local' }));
+      const drivers: FakeDriver[] = Array.from({ length: n }, (_, i) => ({
+        id: `driver-${String(i).padStart(4, '0')}`,
+        tier: 'local',
+      }));
       return scenario(drivers, async ({ world, start }) => {
         const b = await start({ pickupInMs: 0 });
         for (let i = 0; i < offers; i++) {
@@ -479,8 +683,23 @@ describe('booking workflow (time-skipping)', () => {
 });
 
 describe('amending a booking: the time, the places and the fare (time-skipping)', () => {
-  const corbridge = { label: 'Corbridge', kind: 'place', lat: 54.97, lon: -2.02, postcodeDistrict: null, council: null };
-  const route = { pickupQuery: 'a', dropoffQuery: 'Corbridge', pickup: place, dropoff: corbridge, pickupArea: 'test', distanceM: 9000, durationS: 1200 };
+  const corbridge = {
+    label: 'Corbridge',
+    kind: 'place',
+    lat: 54.97,
+    lon: -2.02,
+    postcodeDistrict: null,
+    council: null,
+  };
+  const route = {
+    pickupQuery: 'a',
+    dropoffQuery: 'Corbridge',
+    pickup: place,
+    dropoff: corbridge,
+    pickupArea: 'test',
+    distanceM: 9000,
+    durationS: 1200,
+  };
   const amend = (b: Booking, a: AmendInput) => b.handle.executeUpdate(amendBookingUpdate, { args: [a] });
 
   it('re-times a pre-booked dispatch to the amended pickup and keeps the amended fare', async () => {
@@ -490,8 +709,14 @@ describe('amending a booking: the time, the places and the fare (time-skipping)'
       // Moved later still: it waits for the new time's lead, not the old one's.
       const later = new Date((await env.currentTimeMs()) + 9 * HOUR).toISOString();
       const s = await amend(b, { pickupAt: later, fare: { farePence: 2450, fareSource: 'tariff' } });
-      expect(s).toMatchObject({ status: 'scheduled', job: { pickupAt: later }, fare: { farePence: 2450, fareSource: 'tariff' } });
-      expect(world.called('applyAmendment')).toEqual([expect.objectContaining({ fare: { farePence: 2450, fareSource: 'tariff' }, route: null })]);
+      expect(s).toMatchObject({
+        status: 'scheduled',
+        job: { pickupAt: later },
+        fare: { farePence: 2450, fareSource: 'tariff' },
+      });
+      expect(world.called('applyAmendment')).toEqual([
+        expect.objectContaining({ fare: { farePence: 2450, fareSource: 'tariff' }, route: null }),
+      ]);
       await env.sleep(6 * HOUR);
       expect(world.called('sendJobCard')).toEqual([]);
       // Brought forward into the lead time: dispatched at once.
@@ -532,10 +757,16 @@ describe('amending a booking: the time, the places and the fare (time-skipping)'
     await scenario([{ id: 'a', tier: 'local' }], async ({ world, start }) => {
       const b = await start({ pickupInMs: 0, agent: true });
       await b.accept('a');
-      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'a', event: 'en_route' }] })).toBe('en_route');
+      expect(await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'a', event: 'en_route' }] })).toBe(
+        'en_route',
+      );
       const refused = await amend(b, { route }).catch((e: unknown) => e);
       expect(failureType(refused)).toBe(BookingFailure.driverOnTheWay);
-      expect(await amend(b, { notes: 'Ring on arrival' })).toMatchObject({ status: 'en_route', driverId: 'a', job: { notes: 'Ring on arrival' } });
+      expect(await amend(b, { notes: 'Ring on arrival' })).toMatchObject({
+        status: 'en_route',
+        driverId: 'a',
+        job: { notes: 'Ring on arrival' },
+      });
       expect(world.called('releaseDriver')).toEqual([]);
     });
   });

@@ -31,19 +31,48 @@ beforeAll(async () => {
 afterAll(async () => env?.teardown());
 
 const HOUR = 3_600_000;
-const policy = { dispatchLeadSeconds: 900, offerTimeoutSeconds: 60, retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600 };
+const policy = {
+  dispatchLeadSeconds: 900,
+  offerTimeoutSeconds: 60,
+  retryBaseSeconds: 60,
+  maxRetrySeconds: 900,
+  noShowGraceSeconds: 600,
+};
 const place = { label: 'Test Town', kind: 'place', lat: 52, lon: -1, postcodeDistrict: null, council: null };
 const DRIVER = { name: 'Bea Exchange', vehicle: 'Skoda Octavia', plate: 'TS12 ABC' };
 
 function input(ref: string, nowMs: number): BookingWorkflowInput {
   return {
     booking: {
-      ref, source: 'agent_instant', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456', passengerEmail: null,
-      emailVerified: true, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: 'a', dropoffQuery: 'b',
-      pickup: place, dropoff: place, pickupArea: 'test', farePence: 1000, fareSource: 'tariff', distanceM: 5000, durationS: 900,
-      requestFingerprint: null, identity: `identity-${ref}`,
+      ref,
+      source: 'agent_instant',
+      quoteId: null,
+      passengerName: 'Ada',
+      passengerPhone: '+447400123456',
+      passengerEmail: null,
+      emailVerified: true,
+      paymentMethod: 'cash',
+      flightNumber: null,
+      agent: null,
+      pickupQuery: 'a',
+      dropoffQuery: 'b',
+      pickup: place,
+      dropoff: place,
+      pickupArea: 'test',
+      farePence: 1000,
+      fareSource: 'tariff',
+      distanceM: 5000,
+      durationS: 900,
+      requestFingerprint: null,
+      identity: `identity-${ref}`,
     },
-    job: { pickupAt: new Date(nowMs + 10 * 60_000).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    job: {
+      pickupAt: new Date(nowMs + 10 * 60_000).toISOString(),
+      passengers: 1,
+      vehicleType: 'saloon',
+      wheelchair: false,
+      notes: null,
+    },
     policy,
     awaitEmailConfirmation: false,
   };
@@ -57,7 +86,10 @@ interface Fleets {
 }
 
 /** No drivers of ours at all; exchange fleets as given. One task queue per test. */
-async function scenario(fleets: Fleets, run: (t: { world: FakeWorld; b: WorkflowHandle }) => Promise<void>): Promise<void> {
+async function scenario(
+  fleets: Fleets,
+  run: (t: { world: FakeWorld; b: WorkflowHandle }) => Promise<void>,
+): Promise<void> {
   const { activities, world } = fakeActivities([]);
   activities.nextExchangeFleet = async (q) => {
     world.calls.push(['nextExchangeFleet', q]);
@@ -66,13 +98,24 @@ async function scenario(fleets: Fleets, run: (t: { world: FakeWorld; b: Workflow
   };
   activities.sendExchangeJob = async (s) => {
     world.calls.push(['sendExchangeJob', s]);
-    return s.action === 'new' && fleets.refusing?.includes(s.fleetId) ? { outcome: 'rejected', code: 'address_uncertain' } : { outcome: 'accepted', code: 'booked' };
+    return s.action === 'new' && fleets.refusing?.includes(s.fleetId)
+      ? { outcome: 'rejected', code: 'address_uncertain' }
+      : { outcome: 'accepted', code: 'booked' };
   };
   const taskQueue = `wf-x-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   const ref = `TXX${randomUUID().slice(0, 7).toUpperCase()}`;
   await worker.runUntil(async () => {
-    const b = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, await env.currentTimeMs())] });
+    const b = await env.client.workflow.start('bookingWorkflow', {
+      workflowId: bookingWorkflowId(ref),
+      taskQueue,
+      args: [input(ref, await env.currentTimeMs())],
+    });
     try {
       await b.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       await run({ world, b });
@@ -83,13 +126,34 @@ async function scenario(fleets: Fleets, run: (t: { world: FakeWorld; b: Workflow
 }
 
 const state = (b: WorkflowHandle): Promise<BookingState> => b.query(bookingStateQuery);
-const statusIs = (b: WorkflowHandle, status: string) => until(() => state(b), (s) => s.status === status, `status ${status}`);
-const heldBy = (b: WorkflowHandle, fleetId: string | null) => until(() => state(b), (s) => (s.exchange?.fleetId ?? null) === fleetId && s.status !== 'dispatching', `held by ${fleetId}`);
-const event = (fleetId: string, sequence: number, status: string, driver: ExchangeStatusInput['driver'] = null): ExchangeStatusInput => ({
-  fleetId, eventId: `evt_${fleetId}_${sequence}`, sequence, status, driver,
+const statusIs = (b: WorkflowHandle, status: string) =>
+  until(
+    () => state(b),
+    (s) => s.status === status,
+    `status ${status}`,
+  );
+const heldBy = (b: WorkflowHandle, fleetId: string | null) =>
+  until(
+    () => state(b),
+    (s) => (s.exchange?.fleetId ?? null) === fleetId && s.status !== 'dispatching',
+    `held by ${fleetId}`,
+  );
+const event = (
+  fleetId: string,
+  sequence: number,
+  status: string,
+  driver: ExchangeStatusInput['driver'] = null,
+): ExchangeStatusInput => ({
+  fleetId,
+  eventId: `evt_${fleetId}_${sequence}`,
+  sequence,
+  status,
+  driver,
 });
-const applied = (world: FakeWorld) => world.called('applyExchangeStatus') as { sequence: number; status: string | null; driver: unknown }[];
-const sent = (world: FakeWorld) => (world.called('sendExchangeJob') as { fleetId: string; action: string }[]).map((s) => `${s.action}:${s.fleetId}`);
+const applied = (world: FakeWorld) =>
+  world.called('applyExchangeStatus') as { sequence: number; status: string | null; driver: unknown }[];
+const sent = (world: FakeWorld) =>
+  (world.called('sendExchangeJob') as { fleetId: string; action: string }[]).map((s) => `${s.action}:${s.fleetId}`);
 
 describe('a booking handed to an exchange fleet (time-skipping)', () => {
   it('follows the fleet to completed, each event once, however often and in whatever order it arrives', async () => {
@@ -116,13 +180,23 @@ describe('a booking handed to an exchange fleet (time-skipping)', () => {
       await b.signal(exchangeStatusSignal, event('fx', 7, 'on_board', DRIVER));
       await statusIs(b, 'on_board');
       // The passenger is on board at the fleet: our cancel is refused as for any trip under way.
-      await expect(b.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'no', by: 'passenger' }] })).rejects.toThrow();
+      await expect(
+        b.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'no', by: 'passenger' }] }),
+      ).rejects.toThrow();
       await b.signal(exchangeStatusSignal, event('fx', 8, 'completed', DRIVER));
       // Closed at once: the fleet that drove it settles it.
       const final = (await b.result()) as BookingState;
       expect(final.status).toBe('completed');
-      const moved = applied(world).filter((a) => a.status !== null).map((a) => [a.sequence, a.status]);
-      expect(moved).toEqual([[3, 'assigned'], [5, 'en_route'], [6, 'arrived'], [7, 'on_board'], [8, 'completed']]);
+      const moved = applied(world)
+        .filter((a) => a.status !== null)
+        .map((a) => [a.sequence, a.status]);
+      expect(moved).toEqual([
+        [3, 'assigned'],
+        [5, 'en_route'],
+        [6, 'arrived'],
+        [7, 'on_board'],
+        [8, 'completed'],
+      ]);
       expect(applied(world).map((a) => a.sequence)).toEqual([...new Set(applied(world).map((a) => a.sequence))]);
       expect(final.candidates.filter((c) => c.tier === 'partner').map((c) => [c.driverId, c.outcome])).toEqual([
         ['exchange:fx', 'offered'],
@@ -157,10 +231,16 @@ describe('a booking handed to an exchange fleet (time-skipping)', () => {
     await scenario({ ids: ['fx'] }, async ({ world, b }) => {
       await heldBy(b, 'fx');
       await b.executeUpdate(amendBookingUpdate, { args: [{ passengers: 3 }] });
-      await until(() => sent(world), (s) => s.includes('amend:fx'), 'the amendment sent');
+      await until(
+        () => sent(world),
+        (s) => s.includes('amend:fx'),
+        'the amendment sent',
+      );
       await b.signal(exchangeStatusSignal, event('fx', 2, 'assigned', DRIVER));
       await statusIs(b, 'assigned');
-      const cancelled = await b.executeUpdate(cancelBookingUpdate, { args: [{ reason: 'plans changed', by: 'passenger' }] });
+      const cancelled = await b.executeUpdate(cancelBookingUpdate, {
+        args: [{ reason: 'plans changed', by: 'passenger' }],
+      });
       expect(cancelled.status).toBe('cancelled');
       await b.result();
       expect(sent(world)).toEqual(['new:fx', 'amend:fx', 'cancel:fx']);
@@ -169,7 +249,7 @@ describe('a booking handed to an exchange fleet (time-skipping)', () => {
     });
   });
 
-  it('waits as scheduled when an amendment moves the pickup hours away, then shows the fleet\'s last word again', async () => {
+  it("waits as scheduled when an amendment moves the pickup hours away, then shows the fleet's last word again", async () => {
     await scenario({ ids: ['fx'] }, async ({ world, b }) => {
       await heldBy(b, 'fx');
       await b.signal(exchangeStatusSignal, event('fx', 2, 'assigned', DRIVER));
@@ -178,7 +258,11 @@ describe('a booking handed to an exchange fleet (time-skipping)', () => {
       await b.executeUpdate(amendBookingUpdate, { args: [{ pickupAt: later }] });
       await statusIs(b, 'scheduled');
       // Sent at once, not when our booking next looks for a driver.
-      await until(() => sent(world), (s) => s.includes('amend:fx'), 'the amendment sent');
+      await until(
+        () => sent(world),
+        (s) => s.includes('amend:fx'),
+        'the amendment sent',
+      );
       await env.sleep(3 * HOUR - 10 * 60_000);
       await statusIs(b, 'assigned');
       expect(sent(world)).toEqual(['new:fx', 'amend:fx']);
@@ -191,7 +275,11 @@ describe('a booking handed to an exchange fleet (time-skipping)', () => {
     await scenario({ ids: ['fx'] }, async ({ world, b }) => {
       await heldBy(b, 'fx');
       await b.signal(exchangeStatusSignal, event('fx', 2, 'unassigned'));
-      await until(() => applied(world), (a) => a.length === 1, 'the unassigned event applied');
+      await until(
+        () => applied(world),
+        (a) => a.length === 1,
+        'the unassigned event applied',
+      );
       await env.sleep(10 * 60_000 + HOUR + 1000);
       await statusIs(b, 'unassigned');
       expect(sent(world)).toEqual(['new:fx', 'cancel:fx']);

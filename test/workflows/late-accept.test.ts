@@ -33,17 +33,46 @@ const place = { label: 'Test Town', kind: 'place', lat: 52, lon: -1, postcodeDis
 // the driver can take it long after pickup plus the 10-minute grace.
 const PICKUP_IN = 20 * MINUTE;
 const GRACE = 10 * MINUTE;
-const basePolicy: DispatchPolicy = { dispatchLeadSeconds: 900, offerTimeoutSeconds: 2 * 3600, retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: GRACE / 1000 };
+const basePolicy: DispatchPolicy = {
+  dispatchLeadSeconds: 900,
+  offerTimeoutSeconds: 2 * 3600,
+  retryBaseSeconds: 60,
+  maxRetrySeconds: 900,
+  noShowGraceSeconds: GRACE / 1000,
+};
 
 function input(ref: string, nowMs: number, policy: DispatchPolicy): BookingWorkflowInput {
   return {
     booking: {
-      ref, source: 'agent_instant', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456', passengerEmail: null,
-      emailVerified: true, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: 'a', dropoffQuery: 'b',
-      pickup: place, dropoff: place, pickupArea: 'test', farePence: 1000, fareSource: 'tariff', distanceM: 5000, durationS: 900,
-      requestFingerprint: null, identity: `identity-${ref}`,
+      ref,
+      source: 'agent_instant',
+      quoteId: null,
+      passengerName: 'Ada',
+      passengerPhone: '+447400123456',
+      passengerEmail: null,
+      emailVerified: true,
+      paymentMethod: 'cash',
+      flightNumber: null,
+      agent: null,
+      pickupQuery: 'a',
+      dropoffQuery: 'b',
+      pickup: place,
+      dropoff: place,
+      pickupArea: 'test',
+      farePence: 1000,
+      fareSource: 'tariff',
+      distanceM: 5000,
+      durationS: 900,
+      requestFingerprint: null,
+      identity: `identity-${ref}`,
     },
-    job: { pickupAt: new Date(nowMs + PICKUP_IN).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    job: {
+      pickupAt: new Date(nowMs + PICKUP_IN).toISOString(),
+      passengers: 1,
+      vehicleType: 'saloon',
+      wheelchair: false,
+      notes: null,
+    },
     policy,
     awaitEmailConfirmation: false,
   };
@@ -53,22 +82,51 @@ function input(ref: string, nowMs: number, policy: DispatchPolicy): BookingWorkf
  * A booking on a worker with fake activities, its first card out to `late`; the test server's
  * clock moved on to 5 minutes after pickup plus the grace, and `late` then accepts.
  */
-async function acceptedLate<T>(policy: DispatchPolicy, run: (b: { world: FakeWorld; state: () => Promise<BookingState>; handle: ReturnType<typeof env.client.workflow.getHandle>; acceptedAt: number; pickupAt: number }) => Promise<T>): Promise<T> {
-  const { activities, world } = fakeActivities([{ id: 'late', tier: 'local' }, { id: 'next', tier: 'local' }]);
+async function acceptedLate<T>(
+  policy: DispatchPolicy,
+  run: (b: {
+    world: FakeWorld;
+    state: () => Promise<BookingState>;
+    handle: ReturnType<typeof env.client.workflow.getHandle>;
+    acceptedAt: number;
+    pickupAt: number;
+  }) => Promise<T>,
+): Promise<T> {
+  const { activities, world } = fakeActivities([
+    { id: 'late', tier: 'local' },
+    { id: 'next', tier: 'local' },
+  ]);
   const taskQueue = `wf-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
   return worker.runUntil(async () => {
     const nowMs = await env.currentTimeMs();
-    const handle = await env.client.workflow.start('bookingWorkflow', { workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, nowMs, policy)] });
+    const handle = await env.client.workflow.start('bookingWorkflow', {
+      workflowId: bookingWorkflowId(ref),
+      taskQueue,
+      args: [input(ref, nowMs, policy)],
+    });
     try {
       await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       const state = () => handle.query(bookingStateQuery);
       const pickupAt = nowMs + PICKUP_IN;
       await env.sleep(pickupAt + GRACE + 5 * MINUTE - (await env.currentTimeMs()));
       const s = await until(state, (x) => x.offer?.driverId === 'late', 'the card out to late');
-      await until(() => world.called('sendJobCard'), (cards) => cards.length === 1, 'its job card');
-      expect(await handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: s.offer!.offerId, driverId: 'late', decision: 'accept' }] })).toBe('accepted');
+      await until(
+        () => world.called('sendJobCard'),
+        (cards) => cards.length === 1,
+        'its job card',
+      );
+      expect(
+        await handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: s.offer!.offerId, driverId: 'late', decision: 'accept' }],
+        }),
+      ).toBe('accepted');
       const acceptedAt = await env.currentTimeMs();
       return await run({ world, state, handle, acceptedAt, pickupAt });
     } finally {
@@ -77,7 +135,8 @@ async function acceptedLate<T>(policy: DispatchPolicy, run: (b: { world: FakeWor
   });
 }
 
-const noShows = (world: FakeWorld) => world.called('releaseDriver').filter((r) => (r as { reason: string }).reason === 'no_show');
+const noShows = (world: FakeWorld) =>
+  world.called('releaseDriver').filter((r) => (r as { reason: string }).reason === 'no_show');
 
 describe('a driver who accepts after pickup plus the no-show grace', () => {
   it('is not let go a second later, but after the 10-minute window without reporting moving, and the booking is dispatched again', async () => {
@@ -99,7 +158,9 @@ describe('a driver who accepts after pickup plus the no-show grace', () => {
     await acceptedLate({ ...basePolicy, lateAcceptWindowSeconds: 15 * 60 }, async ({ world, state, handle }) => {
       await env.sleep(12 * MINUTE); // past the default window, within this booking's
       expect(await state()).toMatchObject({ status: 'assigned', driverId: 'late' });
-      expect(await handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'late', event: 'en_route' }] })).toBe('en_route');
+      expect(await handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'late', event: 'en_route' }] })).toBe(
+        'en_route',
+      );
       await env.sleep(2 * HOUR);
       expect(await state()).toMatchObject({ status: 'en_route', driverId: 'late' });
       expect(world.called('releaseDriver')).toEqual([]);

@@ -24,60 +24,94 @@ describe('licence watch (time-skipping)', () => {
   it('texts the driver a fortnight before the first licence runs out, once, and again for a renewed one', async () => {
     const { activities, world } = fakeActivities();
     const taskQueue = `lic-${randomUUID()}`;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     await worker.runUntil(async () => {
       const now = await env.currentTimeMs();
       const vehicle = day(now + 40 * DAY); // runs out first
       const driver = day(now + 400 * DAY);
       const driverId = `drv_${randomUUID().slice(0, 8)}`;
       const h = await env.client.workflow.start('driverLicenceWorkflow', {
-        workflowId: licenceWorkflowId(driverId), taskQueue, args: [{ driverId, driverLicenceExpires: driver, vehicleLicenceExpires: vehicle }],
+        workflowId: licenceWorkflowId(driverId),
+        taskQueue,
+        args: [{ driverId, driverLicenceExpires: driver, vehicleLicenceExpires: vehicle }],
       });
       await env.sleep(20 * DAY);
       expect(world.called('sendLicenceReminder')).toEqual([]);
       await env.sleep(10 * DAY); // day 30: past 40 - 14
-      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: vehicle }]);
+      await expect
+        .poll(() => world.called('sendLicenceReminder'), { timeout: 5000 })
+        .toEqual([{ driverId, expires: vehicle }]);
       // Renewed for a year: the next reminder is about the driver licence, a fortnight before it.
       const renewedVehicle = day(now + 500 * DAY);
       await h.signal(licencesRenewedSignal, { driverLicenceExpires: driver, vehicleLicenceExpires: renewedVehicle });
       await env.sleep(300 * DAY);
       expect(world.called('sendLicenceReminder')).toHaveLength(1);
       await env.sleep(90 * DAY); // day 420: past 400 - 14
-      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: vehicle }, { driverId, expires: driver }]);
+      await expect
+        .poll(() => world.called('sendLicenceReminder'), { timeout: 5000 })
+        .toEqual([
+          { driverId, expires: vehicle },
+          { driverId, expires: driver },
+        ]);
       // Past the driver licence's last day with no renewal: the watch ends (offers stopped at expiry by themselves).
       expect(await h.result()).toMatchObject({ remindedFor: [vehicle, driver], expires: driver });
     });
   });
 
-  it('warns 3 days ahead after the fortnight\'s reminder, each once per date; a renewal cancels the warnings still waiting', async () => {
+  it("warns 3 days ahead after the fortnight's reminder, each once per date; a renewal cancels the warnings still waiting", async () => {
     const { activities, world } = fakeActivities();
     const taskQueue = `lic-${randomUUID()}`;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     await worker.runUntil(async () => {
       const now = await env.currentTimeMs();
       const first = day(now + 30 * DAY);
       const driverId = `drv_${randomUUID().slice(0, 8)}`;
       const h = await env.client.workflow.start('driverLicenceWorkflow', {
-        workflowId: licenceWorkflowId(driverId), taskQueue, args: [{ driverId, driverLicenceExpires: first, vehicleLicenceExpires: null }],
+        workflowId: licenceWorkflowId(driverId),
+        taskQueue,
+        args: [{ driverId, driverLicenceExpires: first, vehicleLicenceExpires: null }],
       });
       await env.sleep(18 * DAY); // past 30 - 14, before 30 - 3
-      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: first }]);
+      await expect
+        .poll(() => world.called('sendLicenceReminder'), { timeout: 5000 })
+        .toEqual([{ driverId, expires: first }]);
       expect(world.called('sendLicenceLapseWarning')).toEqual([]);
       await env.sleep(11 * DAY); // day 29: past 30 - 3
-      await expect.poll(() => world.called('sendLicenceLapseWarning'), { timeout: 5000 }).toEqual([{ driverId, expires: first, daysLeft: 3 }]);
+      await expect
+        .poll(() => world.called('sendLicenceLapseWarning'), { timeout: 5000 })
+        .toEqual([{ driverId, expires: first, daysLeft: 3 }]);
 
       // Renewed to day 60: reminded a fortnight before it; renewed again before its 3-day warning, which never goes.
       const second = day(now + 60 * DAY);
       await h.signal(licencesRenewedSignal, { driverLicenceExpires: second, vehicleLicenceExpires: null });
       await env.sleep(20 * DAY); // day 49: past 60 - 14
-      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: first }, { driverId, expires: second }]);
+      await expect
+        .poll(() => world.called('sendLicenceReminder'), { timeout: 5000 })
+        .toEqual([
+          { driverId, expires: first },
+          { driverId, expires: second },
+        ]);
       const third = day(now + 400 * DAY);
       await h.signal(licencesRenewedSignal, { driverLicenceExpires: third, vehicleLicenceExpires: null });
       await expect.poll(async () => (await h.query(licenceStateQuery)).expires, { timeout: 5000 }).toBe(third);
       await env.sleep(20 * DAY); // day 69: well past day 60's 3-day warning, had it stood
       expect(world.called('sendLicenceLapseWarning')).toEqual([{ driverId, expires: first, daysLeft: 3 }]);
       expect(world.called('sendLicenceReminder')).toHaveLength(2);
-      expect(await h.query(licenceStateQuery)).toMatchObject({ expires: third, remindedFor: [first, second], warnedFor: [first] });
+      expect(await h.query(licenceStateQuery)).toMatchObject({
+        expires: third,
+        remindedFor: [first, second],
+        warnedFor: [first],
+      });
       await h.terminate('test over');
     });
   });
@@ -85,16 +119,25 @@ describe('licence watch (time-skipping)', () => {
   it('starts the watch again for a driver whose licence lapsed, once the renewal is approved', async () => {
     const { activities, world } = fakeActivities();
     const taskQueue = `lic-${randomUUID()}`;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     await worker.runUntil(async () => {
       const now = await env.currentTimeMs();
       // Approved two days before the licence runs out: the 3-day warning at once, not the fortnight's reminder as well.
       const lapsing = day(now + 2 * DAY);
       const driverId = `drv_${randomUUID().slice(0, 8)}`;
       const h = await env.client.workflow.start('driverLicenceWorkflow', {
-        workflowId: licenceWorkflowId(driverId), taskQueue, args: [{ driverId, driverLicenceExpires: null, vehicleLicenceExpires: lapsing }],
+        workflowId: licenceWorkflowId(driverId),
+        taskQueue,
+        args: [{ driverId, driverLicenceExpires: null, vehicleLicenceExpires: lapsing }],
       });
-      await expect.poll(() => world.called('sendLicenceLapseWarning'), { timeout: 5000 }).toEqual([{ driverId, expires: lapsing, daysLeft: 3 }]);
+      await expect
+        .poll(() => world.called('sendLicenceLapseWarning'), { timeout: 5000 })
+        .toEqual([{ driverId, expires: lapsing, daysLeft: 3 }]);
       expect(world.called('sendLicenceReminder')).toEqual([]);
       await env.sleep(4 * DAY);
       // Not renewed by the end of its last day: the watch has ended.
@@ -102,13 +145,27 @@ describe('licence watch (time-skipping)', () => {
       expect(await h.query(licenceStateQuery)).toMatchObject({ expires: lapsing, warnedFor: [lapsing] });
 
       const renewed = day(now + 200 * DAY);
-      expect(await renewLicenceWatch(env.client, taskQueue, driverId, { driverLicenceExpires: null, vehicleLicenceExpires: renewed })).toBe('restarted');
+      expect(
+        await renewLicenceWatch(env.client, taskQueue, driverId, {
+          driverLicenceExpires: null,
+          vehicleLicenceExpires: renewed,
+        }),
+      ).toBe('restarted');
       const restarted = env.client.workflow.getHandle(licenceWorkflowId(driverId));
-      await expect.poll(async () => (await restarted.query(licenceStateQuery)).expires, { timeout: 5000 }).toBe(renewed);
+      await expect
+        .poll(async () => (await restarted.query(licenceStateQuery)).expires, { timeout: 5000 })
+        .toBe(renewed);
       // A second approval (a retry, or the other licence) tells the running watch rather than starting another.
-      expect(await renewLicenceWatch(env.client, taskQueue, driverId, { driverLicenceExpires: null, vehicleLicenceExpires: renewed })).toBe('signalled');
+      expect(
+        await renewLicenceWatch(env.client, taskQueue, driverId, {
+          driverLicenceExpires: null,
+          vehicleLicenceExpires: renewed,
+        }),
+      ).toBe('signalled');
       await env.sleep(190 * DAY); // past 200 - 14
-      await expect.poll(() => world.called('sendLicenceReminder'), { timeout: 5000 }).toEqual([{ driverId, expires: renewed }]);
+      await expect
+        .poll(() => world.called('sendLicenceReminder'), { timeout: 5000 })
+        .toEqual([{ driverId, expires: renewed }]);
       await restarted.terminate('test over');
     });
   });

@@ -21,9 +21,18 @@ describe('drivers’ location watch (time-skipping)', () => {
   it('warns each quiet driver once, looking every minute, and continues as new after a day', async () => {
     const { activities, world } = fakeActivities();
     const taskQueue = `location-${randomUUID()}`;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     await worker.runUntil(async () => {
-      const h = await env.client.workflow.start('driverLocationWatchWorkflow', { workflowId: `location-watch:test-${randomUUID()}`, taskQueue, args: [{}] });
+      const h = await env.client.workflow.start('driverLocationWatchWorkflow', {
+        workflowId: `location-watch:test-${randomUUID()}`,
+        taskQueue,
+        args: [{}],
+      });
       const firstRun = (await h.describe()).runId;
       await expect.poll(() => world.called('warnDriversLosingLocation').length, { timeout: 5000 }).toBe(1);
 

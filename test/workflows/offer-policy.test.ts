@@ -33,8 +33,13 @@ afterAll(async () => env?.teardown());
 
 const SECOND = 1000;
 const basePolicy: DispatchPolicy = {
-  dispatchLeadSeconds: 900, offerTimeoutSeconds: 45, offerUnseenSeconds: 15, offerGroupSize: 3,
-  retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600,
+  dispatchLeadSeconds: 900,
+  offerTimeoutSeconds: 45,
+  offerUnseenSeconds: 15,
+  offerGroupSize: 3,
+  retryBaseSeconds: 60,
+  maxRetrySeconds: 900,
+  noShowGraceSeconds: 600,
 };
 const place = { label: 'Test Town', kind: 'place', lat: 52, lon: -1, postcodeDistrict: null, council: null };
 const local = (...ids: string[]): FakeDriver[] => ids.map((id) => ({ id, tier: 'local' }));
@@ -43,12 +48,35 @@ const local = (...ids: string[]): FakeDriver[] => ids.map((id) => ({ id, tier: '
 function input(ref: string, nowMs: number, policy: DispatchPolicy): BookingWorkflowInput {
   return {
     booking: {
-      ref, source: 'agent_instant', quoteId: null, passengerName: 'Ada', passengerPhone: '+447400123456', passengerEmail: null,
-      emailVerified: true, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: 'a', dropoffQuery: 'b',
-      pickup: place, dropoff: place, pickupArea: 'test', farePence: 1000, fareSource: 'tariff', distanceM: 5000, durationS: 900,
-      requestFingerprint: null, identity: `identity-${ref}`,
+      ref,
+      source: 'agent_instant',
+      quoteId: null,
+      passengerName: 'Ada',
+      passengerPhone: '+447400123456',
+      passengerEmail: null,
+      emailVerified: true,
+      paymentMethod: 'cash',
+      flightNumber: null,
+      agent: null,
+      pickupQuery: 'a',
+      dropoffQuery: 'b',
+      pickup: place,
+      dropoff: place,
+      pickupArea: 'test',
+      farePence: 1000,
+      fareSource: 'tariff',
+      distanceM: 5000,
+      durationS: 900,
+      requestFingerprint: null,
+      identity: `identity-${ref}`,
     },
-    job: { pickupAt: new Date(nowMs).toISOString(), passengers: 1, vehicleType: 'saloon', wheelchair: false, notes: null },
+    job: {
+      pickupAt: new Date(nowMs).toISOString(),
+      passengers: 1,
+      vehicleType: 'saloon',
+      wheelchair: false,
+      notes: null,
+    },
     policy,
     awaitEmailConfirmation: false,
   };
@@ -61,9 +89,17 @@ class Booking {
   }
   /** The drivers holding the card now, once every one of their cards has gone. */
   async holders(world: FakeWorld, drivers: string[]): Promise<BookingState> {
-    const s = await until(() => this.state(), (x) => JSON.stringify((x.group ?? []).map((o) => o.driverId)) === JSON.stringify(drivers), `cards out to ${drivers.join(', ')}`);
+    const s = await until(
+      () => this.state(),
+      (x) => JSON.stringify((x.group ?? []).map((o) => o.driverId)) === JSON.stringify(drivers),
+      `cards out to ${drivers.join(', ')}`,
+    );
     const ids = s.group!.map((o) => o.offerId);
-    await until(() => world.called('sendJobCard'), (cards) => ids.every((id) => cards.some((c) => (c as { offerId: string }).offerId === id)), 'their job cards');
+    await until(
+      () => world.called('sendJobCard'),
+      (cards) => ids.every((id) => cards.some((c) => (c as { offerId: string }).offerId === id)),
+      'their job cards',
+    );
     return s;
   }
   offerOf(s: BookingState, driverId: string): string {
@@ -82,12 +118,19 @@ async function scenario<T>(
 ): Promise<T> {
   const { activities, world } = fakeActivities(drivers);
   const taskQueue = `offers-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: { ...activities, ...tweak(activities) } });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: { ...activities, ...tweak(activities) },
+  });
   const started: Booking[] = [];
   const start = async (policy: Partial<DispatchPolicy> = {}) => {
     const ref = `TXO${randomUUID().slice(0, 7).toUpperCase()}`;
     const handle = await env.client.workflow.start('bookingWorkflow', {
-      workflowId: bookingWorkflowId(ref), taskQueue, args: [input(ref, await env.currentTimeMs(), { ...basePolicy, ...policy })],
+      workflowId: bookingWorkflowId(ref),
+      taskQueue,
+      args: [input(ref, await env.currentTimeMs(), { ...basePolicy, ...policy })],
     });
     await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
     const b = new Booking(handle);
@@ -103,7 +146,8 @@ async function scenario<T>(
   });
 }
 
-const failureType = (err: unknown) => (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err));
+const failureType = (err: unknown) =>
+  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err);
 const log = (s: BookingState) => s.candidates.map((c) => [c.driverId, c.outcome, c.reason]);
 const cardsTo = (world: FakeWorld) => world.called('sendJobCard').map((c) => c as { driverId: string; sms?: boolean });
 
@@ -113,7 +157,11 @@ describe('offer policy (time-skipping)', () => {
       const b = await start();
       const s = await b.holders(world, ['d1', 'd2', 'd3']);
       // Each SMS costs a driver 2p: only the nearest, alone with the card when it went, is texted.
-      expect(cardsTo(world).map((c) => [c.driverId, c.sms ?? true])).toEqual([['d1', true], ['d2', false], ['d3', false]]);
+      expect(cardsTo(world).map((c) => [c.driverId, c.sms ?? true])).toEqual([
+        ['d1', true],
+        ['d2', false],
+        ['d3', false],
+      ]);
 
       expect(await b.answer(b.offerOf(s, 'd2'), 'd2', 'accept')).toBe('accepted');
       const after = await b.state();
@@ -124,10 +172,19 @@ describe('offer policy (time-skipping)', () => {
         { offerId: b.offerOf(s, 'd1'), status: 'withdrawn' },
         { offerId: b.offerOf(s, 'd3'), status: 'withdrawn' },
       ]);
-      expect(world.called('tellJobCardTaken').map((t) => (t as { driverId: string }).driverId).sort()).toEqual(['d1', 'd3']);
+      expect(
+        world
+          .called('tellJobCardTaken')
+          .map((t) => (t as { driverId: string }).driverId)
+          .sort(),
+      ).toEqual(['d1', 'd3']);
       expect(log(after)).toEqual([
-        ['d1', 'offered', null], ['d2', 'offered', null], ['d3', 'offered', null],
-        ['d2', 'accepted', null], ['d1', 'withdrawn', 'taken_by_another_driver'], ['d3', 'withdrawn', 'taken_by_another_driver'],
+        ['d1', 'offered', null],
+        ['d2', 'offered', null],
+        ['d3', 'offered', null],
+        ['d2', 'accepted', null],
+        ['d1', 'withdrawn', 'taken_by_another_driver'],
+        ['d3', 'withdrawn', 'taken_by_another_driver'],
       ]);
       // d1 taps accept on the card they were just told about: refused plainly, nothing changes.
       const late = await b.answer(b.offerOf(s, 'd1'), 'd1', 'accept').catch((err: unknown) => err);
@@ -146,21 +203,34 @@ describe('offer policy (time-skipping)', () => {
       // Unopened for 15 s: d2 is asked 30 s before d1's full window would have run out.
       const second = await b.holders(world, ['d2']);
       expect(await env.currentTimeMs()).toBeLessThan(outAt + 20 * SECOND);
-      expect(log(second)).toEqual([['d1', 'offered', null], ['d1', 'timed_out', 'unseen'], ['d2', 'offered', null]]);
+      expect(log(second)).toEqual([
+        ['d1', 'offered', null],
+        ['d1', 'timed_out', 'unseen'],
+        ['d2', 'offered', null],
+      ]);
       expect(world.called('closeOffer')).toEqual([{ offerId: b.offerOf(first, 'd1'), status: 'timed_out' }]);
       // d1's stale tap is refused: their card is gone.
-      expect(failureType(await b.answer(b.offerOf(first, 'd1'), 'd1', 'accept').catch((err: unknown) => err))).toBe(BookingFailure.offerExpired);
+      expect(failureType(await b.answer(b.offerOf(first, 'd1'), 'd1', 'accept').catch((err: unknown) => err))).toBe(
+        BookingFailure.offerExpired,
+      );
 
       // d2 opens the card: it stands past the unseen cut, until the full 45 s.
       await b.handle.signal(offerSeenSignal, { offerId: b.offerOf(second, 'd2'), driverId: 'd2' });
-      await until(() => b.state(), (x) => x.offer?.seen === true, 'the card seen');
+      await until(
+        () => b.state(),
+        (x) => x.offer?.seen === true,
+        'the card seen',
+      );
       const seenAt = await env.currentTimeMs();
       await env.sleep(30 * SECOND);
       expect((await b.state()).group?.map((o) => o.driverId)).toEqual(['d2']);
       await env.sleep(15 * SECOND);
       const third = await b.holders(world, ['d3']);
       expect(await env.currentTimeMs()).toBeLessThan(seenAt + 50 * SECOND);
-      expect(log(third).slice(3)).toEqual([['d2', 'timed_out', null], ['d3', 'offered', null]]);
+      expect(log(third).slice(3)).toEqual([
+        ['d2', 'timed_out', null],
+        ['d3', 'offered', null],
+      ]);
     });
   });
 
@@ -179,7 +249,13 @@ describe('offer policy (time-skipping)', () => {
       const s = await group.holders(world, ['d1', 'd2', 'd3']);
       expect(await group.answer(group.offerOf(s, 'd2'), 'd2', 'decline')).toBe('declined');
       const refilled = await group.holders(world, ['d1', 'd3', 'd4']);
-      expect(log(refilled)).toEqual([['d1', 'offered', null], ['d2', 'offered', null], ['d3', 'offered', null], ['d2', 'declined', null], ['d4', 'offered', null]]);
+      expect(log(refilled)).toEqual([
+        ['d1', 'offered', null],
+        ['d2', 'offered', null],
+        ['d3', 'offered', null],
+        ['d2', 'declined', null],
+        ['d4', 'offered', null],
+      ]);
       expect(world.called('closeOffer')).toEqual([{ offerId: group.offerOf(s, 'd2'), status: 'declined' }]);
       // d4 joined others holding the card: no SMS for them either.
       expect(cardsTo(world).find((c) => c.driverId === 'd4')?.sms).toBe(false);
@@ -196,9 +272,17 @@ describe('offer policy (time-skipping)', () => {
         const s = await b.holders(world, ['d1', 'd2', 'd3']);
         const winner = b.answer(b.offerOf(s, 'd1'), 'd1', 'accept');
         // d1's assignment is being recorded (held there) when d3's acceptance lands on a card still open.
-        await until(() => world.called('assignDriver'), (a) => a.length === 1, 'the assignment under way');
+        await until(
+          () => world.called('assignDriver'),
+          (a) => a.length === 1,
+          'the assignment under way',
+        );
         const loser = b.answer(b.offerOf(s, 'd3'), 'd3', 'accept');
-        await until(() => b.state(), (x) => x.group?.find((o) => o.driverId === 'd3')?.response === 'accepted', "d3's acceptance in");
+        await until(
+          () => b.state(),
+          (x) => x.group?.find((o) => o.driverId === 'd3')?.response === 'accepted',
+          "d3's acceptance in",
+        );
         release();
         expect(await winner).toBe('accepted');
         expect(await loser).toBe('taken');

@@ -21,10 +21,19 @@ describe('ops watcher (time-skipping)', () => {
   it('alerts each booking once, every minute, and continues as new after a day of looks', async () => {
     const { activities, world } = fakeActivities();
     const taskQueue = `ops-${randomUUID()}`;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     await worker.runUntil(async () => {
       // A unique id per test; production uses OPS_WATCH_WORKFLOW_ID.
-      const h = await env.client.workflow.start('opsWatchWorkflow', { workflowId: `ops-watch:test-${randomUUID()}`, taskQueue, args: [{}] });
+      const h = await env.client.workflow.start('opsWatchWorkflow', {
+        workflowId: `ops-watch:test-${randomUUID()}`,
+        taskQueue,
+        args: [{}],
+      });
       const firstRun = (await h.describe()).runId;
       await expect.poll(() => world.called('alertUnassignedNearPickup').length, { timeout: 5000 }).toBe(1);
 

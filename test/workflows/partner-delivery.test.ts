@@ -43,7 +43,8 @@ function fakeDelivery(opts: { downUntilMs?: number; refuse?: (id: string) => boo
   const received: string[] = [];
   const givenUp: { eventId: string; error: string }[] = [];
   const add = (n: number) => {
-    for (let i = 0; i < n; i++) events.push({ id: `evt_${events.length + 1}`, seq: events.length + 1, delivery: 'pending', replay: false });
+    for (let i = 0; i < n; i++)
+      events.push({ id: `evt_${events.length + 1}`, seq: events.length + 1, delivery: 'pending', replay: false });
   };
   const { activities } = fakeActivities();
   Object.assign(activities, {
@@ -72,9 +73,17 @@ function fakeDelivery(opts: { downUntilMs?: number; refuse?: (id: string) => boo
   return { activities, events, attempts, received, givenUp, add };
 }
 
-async function withWorker<T>(activities: ReturnType<typeof fakeActivities>['activities'], run: (taskQueue: string) => Promise<T>): Promise<T> {
+async function withWorker<T>(
+  activities: ReturnType<typeof fakeActivities>['activities'],
+  run: (taskQueue: string) => Promise<T>,
+): Promise<T> {
   const taskQueue = `dlv-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   return worker.runUntil(run(taskQueue));
 }
 
@@ -89,7 +98,10 @@ function signal(taskQueue: string, start: DeliveryStart) {
   });
 }
 
-const booking = (): DeliveryStart => ({ partnerId: 'dlv-acme', bookingRef: `TX${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}` });
+const booking = (): DeliveryStart => ({
+  partnerId: 'dlv-acme',
+  bookingRef: `TX${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+});
 
 describe('partner status delivery', () => {
   it('keeps trying a receiver that is down for six hours, then delivers every event in order, each once, in milliseconds', async () => {
@@ -107,11 +119,18 @@ describe('partner status delivery', () => {
     // Only the first event met the outage; nothing after it was tried before it went through.
     const first = f.attempts.filter((a) => a.id === 'evt_1');
     expect(f.attempts.slice(0, first.length).every((a) => a.id === 'evt_1')).toBe(true);
-    expect(f.attempts.slice(first.length).map((a) => [a.id, a.ok])).toEqual([['evt_2', true], ['evt_3', true], ['evt_4', true]]);
+    expect(f.attempts.slice(first.length).map((a) => [a.id, a.ok])).toEqual([
+      ['evt_2', true],
+      ['evt_3', true],
+      ['evt_4', true],
+    ]);
     expect(first.at(-1)!.at - startedAt).toBeGreaterThanOrEqual(6 * HOUR);
     // The waits double from 10 s up to 30 minutes, so six hours are about twenty attempts. (The test
     // server retries the very first failure at once; the policy applies from there.)
-    const waits = first.slice(1).map((a, i) => Math.round((a.at - first[i]!.at) / 1000)).filter((s) => s > 0);
+    const waits = first
+      .slice(1)
+      .map((a, i) => Math.round((a.at - first[i]!.at) / 1000))
+      .filter((s) => s > 0);
     const policy = DEFAULT_DELIVERY_POLICY;
     expect(waits).toEqual(waits.map((_, k) => Math.min(policy.initialRetrySeconds * 2 ** k, policy.maxRetrySeconds)));
     expect(first.length).toBeGreaterThan(15);
@@ -141,14 +160,26 @@ describe('partner status delivery', () => {
     const start = booking();
     await withWorker(f.activities, async (taskQueue) => {
       const handle = await signal(taskQueue, start);
-      await until(() => f.received, (r) => r.length === 1, 'the first event');
+      await until(
+        () => f.received,
+        (r) => r.length === 1,
+        'the first event',
+      );
       f.add(2);
       await Promise.all([signal(taskQueue, start), signal(taskQueue, start), signal(taskQueue, start)]);
-      await until(() => f.received, (r) => r.length === 3, 'the later events');
+      await until(
+        () => f.received,
+        (r) => r.length === 3,
+        'the later events',
+      );
       // A replay of the first event: delivered again under its own id.
       f.events[0]!.replay = true;
       await signal(taskQueue, start);
-      await until(() => f.received, (r) => r.length === 4, 'the replay');
+      await until(
+        () => f.received,
+        (r) => r.length === 4,
+        'the replay',
+      );
       // Nothing more for the idle period: the workflow closes (the next event starts a new run).
       await handle.result();
       const description = await handle.describe();

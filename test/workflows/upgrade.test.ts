@@ -23,9 +23,13 @@ import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 const releasesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../histories/releases');
-const { version } = JSON.parse(fs.readFileSync(path.resolve(releasesDir, '../../../package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(fs.readFileSync(path.resolve(releasesDir, '../../../package.json'), 'utf8')) as {
+  version: string;
+};
 // The release being made (package.json's version, once cut) is this code: the upgrade is from the one before.
-const releases = fs.readdirSync(releasesDir).filter((r) => r !== version && fs.existsSync(path.join(releasesDir, r, 'workflows.bundle.js')));
+const releases = fs
+  .readdirSync(releasesDir)
+  .filter((r) => r !== version && fs.existsSync(path.join(releasesDir, r, 'workflows.bundle.js')));
 /** The newest release before this one: the code production runs until this one ships. */
 const previous = releases.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1)!;
 
@@ -37,18 +41,54 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => env?.teardown());
 
-const place = { label: '1 Piccadilly, Manchester M1 1RG', kind: 'address', lat: 53.4794, lon: -2.2453, postcodeDistrict: 'M1', council: 'Manchester' };
+const place = {
+  label: '1 Piccadilly, Manchester M1 1RG',
+  kind: 'address',
+  lat: 53.4794,
+  lon: -2.2453,
+  postcodeDistrict: 'M1',
+  council: 'Manchester',
+};
 
 function booking(ref: string, nowMs: number): BookingWorkflowInput {
   return {
     booking: {
-      ref, source: 'agent_instant', quoteId: null, passengerName: 'Ada Lovelace', passengerPhone: '+447400123456', passengerEmail: null,
-      emailVerified: true, paymentMethod: 'cash', flightNumber: null, agent: null, pickupQuery: '1 Piccadilly, Manchester M1 1RG', dropoffQuery: 'Manchester Airport',
-      pickup: place, dropoff: { ...place, label: 'Manchester Airport', kind: 'place' }, pickupArea: 'M1', farePence: 3120, fareSource: 'tariff',
-      distanceM: 15_000, durationS: 1_500, requestFingerprint: null, identity: `identity-${ref}`,
+      ref,
+      source: 'agent_instant',
+      quoteId: null,
+      passengerName: 'Ada Lovelace',
+      passengerPhone: '+447400123456',
+      passengerEmail: null,
+      emailVerified: true,
+      paymentMethod: 'cash',
+      flightNumber: null,
+      agent: null,
+      pickupQuery: '1 Piccadilly, Manchester M1 1RG',
+      dropoffQuery: 'Manchester Airport',
+      pickup: place,
+      dropoff: { ...place, label: 'Manchester Airport', kind: 'place' },
+      pickupArea: 'M1',
+      farePence: 3120,
+      fareSource: 'tariff',
+      distanceM: 15_000,
+      durationS: 1_500,
+      requestFingerprint: null,
+      identity: `identity-${ref}`,
     },
-    job: { pickupAt: new Date(nowMs + 10 * 60_000).toISOString(), passengers: 2, vehicleType: 'saloon', wheelchair: false, notes: null },
-    policy: { dispatchLeadSeconds: 900, offerTimeoutSeconds: 60, retryBaseSeconds: 60, maxRetrySeconds: 900, noShowGraceSeconds: 600 },
+    job: {
+      pickupAt: new Date(nowMs + 10 * 60_000).toISOString(),
+      passengers: 2,
+      vehicleType: 'saloon',
+      wheelchair: false,
+      notes: null,
+    },
+    policy: {
+      dispatchLeadSeconds: 900,
+      offerTimeoutSeconds: 60,
+      retryBaseSeconds: 60,
+      maxRetrySeconds: 900,
+      noShowGraceSeconds: 600,
+    },
     awaitEmailConfirmation: false,
   };
 }
@@ -67,34 +107,55 @@ describe(`upgrading the worker from release ${previous}`, () => {
     const taskQueue = `upgrade-${randomUUID()}`;
     const ref = `TXU${randomUUID().slice(0, 7).toUpperCase()}`;
     const handle = await env.client.workflow.start('bookingWorkflow', {
-      workflowId: bookingWorkflowId(ref), taskQueue, args: [booking(ref, await env.currentTimeMs())],
+      workflowId: bookingWorkflowId(ref),
+      taskQueue,
+      args: [booking(ref, await env.currentTimeMs())],
     });
     const state = () => handle.query(bookingStateQuery);
-    const offerTo = async (driverId: string) => (await until(state, (s) => s.offer?.driverId === driverId, `an offer to ${driverId}`)).offer!.offerId;
+    const offerTo = async (driverId: string) =>
+      (await until(state, (s) => s.offer?.driverId === driverId, `an offer to ${driverId}`)).offer!.offerId;
 
     // The previous release: the booking is made, the first driver declines, the second is offered.
     // No workflow cache: a cached workflow's next task would go to this worker's sticky queue, which
     // the test server does not hand back to the shared queue once the worker has gone.
     const released = await Worker.create({
-      connection: env.nativeConnection, taskQueue, activities, maxCachedWorkflows: 0,
+      connection: env.nativeConnection,
+      taskQueue,
+      activities,
+      maxCachedWorkflows: 0,
       workflowBundle: { codePath: path.join(releasesDir, previous, 'workflows.bundle.js') },
     });
     await released.runUntil(async () => {
       await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
       const first = await offerTo('first');
-      expect(await handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: first, driverId: 'first', decision: 'decline' }] })).toBe('declined');
+      expect(
+        await handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: first, driverId: 'first', decision: 'decline' }],
+        }),
+      ).toBe('declined');
       await offerTo('second');
     });
 
     // The deploy: the current code takes the booking over from its history.
-    const upgraded = await Worker.create({ connection: env.nativeConnection, taskQueue, activities, workflowBundle: current });
+    const upgraded = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      activities,
+      workflowBundle: current,
+    });
     const settled: BookingState = await upgraded.runUntil(async () => {
       const second = await offerTo('second');
-      expect(await handle.executeUpdate(respondToOfferUpdate, { args: [{ offerId: second, driverId: 'second', decision: 'accept' }] })).toBe('accepted');
+      expect(
+        await handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: second, driverId: 'second', decision: 'accept' }],
+        }),
+      ).toBe('accepted');
       for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) {
         expect(await handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'second', event }] })).toBe(event);
       }
-      await handle.executeUpdate(settleBookingUpdate, { args: [{ driverId: 'second', amountPence: 3120, method: 'cash', by: 'driver' }] });
+      await handle.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'second', amountPence: 3120, method: 'cash', by: 'driver' }],
+      });
       return handle.result();
     });
 
@@ -103,7 +164,10 @@ describe(`upgrading the worker from release ${previous}`, () => {
     expect(settled.payment).toMatchObject({ amountPence: 3120, method: 'cash' });
     // The decision log runs across the upgrade: one round, the decline and the accept in order.
     expect(settled.candidates.map((c) => [c.round, c.driverId, c.outcome])).toEqual([
-      [1, 'first', 'offered'], [1, 'first', 'declined'], [1, 'second', 'offered'], [1, 'second', 'accepted'],
+      [1, 'first', 'offered'],
+      [1, 'first', 'declined'],
+      [1, 'second', 'offered'],
+      [1, 'second', 'accepted'],
     ]);
     expect(world.called('assignDriver')).toEqual([expect.objectContaining({ ref, driverId: 'second' })]);
     expect(world.called('recordPayment')).toHaveLength(1);

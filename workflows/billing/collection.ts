@@ -26,7 +26,13 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
   // Cast, not annotated: set in the signal handler, which TypeScript's narrowing cannot see.
   let payment = null as InvoicePaymentEvent | null;
   let lastFailure = null as string | null;
-  const state = (): InvoiceCollectionState => ({ ...input, status, remindersSent, paidBy: payment?.eventId ?? null, lastFailure });
+  const state = (): InvoiceCollectionState => ({
+    ...input,
+    status,
+    remindersSent,
+    paidBy: payment?.eventId ?? null,
+    lastFailure,
+  });
 
   setHandler(invoiceCollectionStateQuery, state);
   setHandler(invoicePaymentSignal, (e) => {
@@ -34,7 +40,12 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
     if (e.outcome === 'succeeded' && e.amountPence >= input.totalPence) payment = e;
     else {
       lastFailure = e.eventId;
-      log.warn('invoice payment did not settle it', { ...input, event: e.eventId, outcome: e.outcome, amountPence: e.amountPence });
+      log.warn('invoice payment did not settle it', {
+        ...input,
+        event: e.eventId,
+        outcome: e.outcome,
+        amountPence: e.amountPence,
+      });
     }
   });
 
@@ -60,7 +71,12 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
     paid = await paidWithin(followForDays);
   }
   if (paid && payment) {
-    await acts.markInvoicePaid({ ...input, eventId: payment.eventId, amountPence: payment.amountPence, providerRef: payment.providerRef });
+    await acts.markInvoicePaid({
+      ...input,
+      eventId: payment.eventId,
+      amountPence: payment.amountPence,
+      providerRef: payment.providerRef,
+    });
     status = 'paid';
   }
   await condition(allHandlersFinished);

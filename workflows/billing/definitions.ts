@@ -88,7 +88,10 @@ export interface InvoiceCharge extends WeekCharge {
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
 /** The card rail's processor fee on one payment: basis points rounded to the nearest penny, plus the fixed part. */
-export function cardFeePence(paymentPence: number, prices: Pick<BillingPrices, 'cardFeeBasisPoints' | 'cardFeeFixedPence'>): number {
+export function cardFeePence(
+  paymentPence: number,
+  prices: Pick<BillingPrices, 'cardFeeBasisPoints' | 'cardFeeFixedPence'>,
+): number {
   return Math.round((paymentPence * prices.cardFeeBasisPoints) / 10_000) + prices.cardFeeFixedPence;
 }
 
@@ -106,13 +109,31 @@ export function weekInvoice(f: WeekFigures, prices: BillingPrices): InvoiceCharg
   const cardTakings = f.cardPayments.reduce((sum, p) => sum + p, 0);
   const lines: InvoiceLine[] = [];
   if (base.feePence > 0) {
-    lines.push({ kind: 'weekly_fee', quantity: 1, unitPence: base.feePence, amountPence: base.feePence, description: `Weekly subscription: earnings ${pounds(f.earningsPence)}, above ${pounds(FREE_WEEK_MAX_EARNINGS_PENCE)}` });
+    lines.push({
+      kind: 'weekly_fee',
+      quantity: 1,
+      unitPence: base.feePence,
+      amountPence: base.feePence,
+      description: `Weekly subscription: earnings ${pounds(f.earningsPence)}, above ${pounds(FREE_WEEK_MAX_EARNINGS_PENCE)}`,
+    });
   }
   if (f.smsCount > 0) {
-    lines.push({ kind: 'sms', quantity: f.smsCount, unitPence: SMS_PENCE, amountPence: base.smsPence, description: `SMS pass-through: ${f.smsCount} text${f.smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p` });
+    lines.push({
+      kind: 'sms',
+      quantity: f.smsCount,
+      unitPence: SMS_PENCE,
+      amountPence: base.smsPence,
+      description: `SMS pass-through: ${f.smsCount} text${f.smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p`,
+    });
   }
   if (thirdPartyJobs > 0) {
-    lines.push({ kind: 'third_party_jobs', quantity: thirdPartyJobs, unitPence: prices.thirdPartyJobFeePence, amountPence: thirdPartyPence, description: `Jobs from ${prices.thirdPartySource}: ${thirdPartyJobs} at ${pounds(prices.thirdPartyJobFeePence)}` });
+    lines.push({
+      kind: 'third_party_jobs',
+      quantity: thirdPartyJobs,
+      unitPence: prices.thirdPartyJobFeePence,
+      amountPence: thirdPartyPence,
+      description: `Jobs from ${prices.thirdPartySource}: ${thirdPartyJobs} at ${pounds(prices.thirdPartyJobFeePence)}`,
+    });
   }
   if (f.cardPayments.length > 0) {
     lines.push({
@@ -315,6 +336,16 @@ export interface PartnerWeekInput {
 export function partnerWeekCharge(smsCount: number): { smsPence: number; totalPence: number; lines: InvoiceLine[] } {
   const smsPence = smsCount * SMS_PENCE;
   const lines: InvoiceLine[] =
-    smsCount > 0 ? [{ kind: 'sms', quantity: smsCount, unitPence: SMS_PENCE, amountPence: smsPence, description: `SMS pass-through: ${smsCount} text${smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p about your jobs` }] : [];
+    smsCount > 0
+      ? [
+          {
+            kind: 'sms',
+            quantity: smsCount,
+            unitPence: SMS_PENCE,
+            amountPence: smsPence,
+            description: `SMS pass-through: ${smsCount} text${smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p about your jobs`,
+          },
+        ]
+      : [];
   return { smsPence, totalPence: smsPence, lines };
 }

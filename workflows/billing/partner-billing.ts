@@ -1,4 +1,11 @@
-import { ParentClosePolicy, WorkflowIdReusePolicy, allHandlersFinished, condition, continueAsNew, startChild } from '@temporalio/workflow';
+import {
+  ParentClosePolicy,
+  WorkflowIdReusePolicy,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  startChild,
+} from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { acts } from '../activities.js';
 import { invoiceCollectionWorkflow } from './collection.js';

@@ -34,7 +34,9 @@ function londonMidnightToUtc(wall: number): number {
 export function weekStartOf(t: number): number {
   const local = new Date(t + londonOffsetMs(t));
   const daysSinceMonday = (local.getUTCDay() + 6) % 7;
-  return londonMidnightToUtc(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() - daysSinceMonday));
+  return londonMidnightToUtc(
+    Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() - daysSinceMonday),
+  );
 }
 
 /**

@@ -47,7 +47,6 @@ import { invoiceCollectionWorkflow } from './collection.js';
 // retried activity nor a worker dying mid-run can charge a week twice. Continue-as-new every
 // WEEKS_PER_RUN weeks keeps the history a few dozen events long for years of billing.
 
-
 const DAY_MS = 86_400_000;
 /** Weeks billed per run before continuing as new (each week is about ten history events). */
 const WEEKS_PER_RUN = 8;
@@ -88,7 +87,8 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
     weeksBilled,
     lastWeekBilled,
   });
-  const saveRecord = () => acts.saveSubscription({ driverId, tier, approvedAt, trialDays, trialExtendedDays: extendedDays, state: status });
+  const saveRecord = () =>
+    acts.saveSubscription({ driverId, tier, approvedAt, trialDays, trialExtendedDays: extendedDays, state: status });
 
   const refuseExtension = (e: ExtendTrialInput): void => {
     if (status !== 'trial' || Date.now() >= trialEndsMs()) {
@@ -161,10 +161,15 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
   while (status === 'active') {
     const weekEnd = nextWeekStart(weekStart);
     if (weekEnd > Date.now() && (await condition(() => status !== 'active', weekEnd - Date.now()))) break;
-    lastWeekBilled = await billWeek({ driverId, weekStart: new Date(weekStart).toISOString(), weekEnd: new Date(weekEnd).toISOString() });
+    lastWeekBilled = await billWeek({
+      driverId,
+      weekStart: new Date(weekStart).toISOString(),
+      weekEnd: new Date(weekEnd).toISOString(),
+    });
     // 0.4.0: a billed week with something to collect starts its collection. Histories of 0.3.0 go
     // straight on to the next week's timer here.
-    if (patched(COLLECT_INVOICES_PATCH) && lastWeekBilled.totalPence >= MIN_COLLECTION_PENCE) await startCollection(lastWeekBilled);
+    if (patched(COLLECT_INVOICES_PATCH) && lastWeekBilled.totalPence >= MIN_COLLECTION_PENCE)
+      await startCollection(lastWeekBilled);
     weeksBilled += 1;
     billedThisRun += 1;
     weekStart = weekEnd;
@@ -174,7 +179,13 @@ export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput)
         driverId,
         tier,
         approvedAt,
-        carried: { extendedDays, extensions, weeksBilled, lastWeekBilled, nextWeekStart: new Date(weekStart).toISOString() },
+        carried: {
+          extendedDays,
+          extensions,
+          weeksBilled,
+          lastWeekBilled,
+          nextWeekStart: new Date(weekStart).toISOString(),
+        },
       });
     }
   }

@@ -5,7 +5,16 @@
 // cascade: its own pick is offered.
 import { patched } from '@temporalio/workflow';
 import { acts, db, type jobCardActivities } from './activities.js';
-import { CANDIDATE_PAGE_SIZE, TIERS, offerId, type CandidateClaim, type FirstCardPage, type FleetAssignInput, type OpsOfferInput, type Tier } from './definitions.js';
+import {
+  CANDIDATE_PAGE_SIZE,
+  TIERS,
+  offerId,
+  type CandidateClaim,
+  type FirstCardPage,
+  type FleetAssignInput,
+  type OpsOfferInput,
+  type Tier,
+} from './definitions.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
 import { GROUP_OFFERS, OfferGroup, hasOfferPolicy, type GroupMember } from './group-offer.js';
 import { offerJob } from './offer.js';
@@ -19,14 +28,23 @@ type JobCards = ReturnType<typeof jobCardActivities>;
 export function pageQuery(run: BookingRun, round: number, tier: Tier, page: number, offered: Set<string>) {
   const b = run.input.booking;
   return {
-    ref: run.ref, round, tier, job: run.state.job, exclude: [...offered], limit: CANDIDATE_PAGE_SIZE, page,
+    ref: run.ref,
+    round,
+    tier,
+    job: run.state.job,
+    exclude: [...offered],
+    limit: CANDIDATE_PAGE_SIZE,
+    page,
     trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
   };
 }
 
 /** Round 1's first page, read and claimed with the booking's record (and its card sent). */
 export function firstPageQuery(run: BookingRun) {
-  return { ...pageQuery(run, run.state.round, TIERS[0]!, 0, new Set(run.state.droppedDriverIds)), offerTimeoutSeconds: run.policy.offerTimeoutSeconds };
+  return {
+    ...pageQuery(run, run.state.round, TIERS[0]!, 0, new Set(run.state.droppedDriverIds)),
+    offerTimeoutSeconds: run.policy.offerTimeoutSeconds,
+  };
 }
 
 /**
@@ -45,7 +63,11 @@ export async function letFirstPageGo(run: BookingRun, page: FirstCardPage): Prom
 
 /** The next page of eligible candidates of a tier, with the first of them claimed if free. */
 async function candidatePage(
-  run: BookingRun, round: number, tier: Tier, page: number, offered: Set<string>,
+  run: BookingRun,
+  round: number,
+  tier: Tier,
+  page: number,
+  offered: Set<string>,
 ): Promise<{ candidates: Candidate[]; claim: CandidateClaim | null; card?: FirstCardPage['card'] }> {
   // Round 1's first page, when it came with the record (runCascadeRound keeps its round number).
   if (run.firstPage && tier === TIERS[0] && page === 0) {
@@ -54,7 +76,10 @@ async function candidatePage(
     (run.state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
     return { candidates: p.candidates, claim: p.claim, card: p.card };
   }
-  const p = await db.claimFromCandidatePage({ ...pageQuery(run, round, tier, page, offered), offerTimeoutSeconds: run.policy.offerTimeoutSeconds });
+  const p = await db.claimFromCandidatePage({
+    ...pageQuery(run, round, tier, page, offered),
+    offerTimeoutSeconds: run.policy.offerTimeoutSeconds,
+  });
   if (page === 0) (run.state.tiers ??= []).push({ round, tier, considered: p.considered, eligible: p.eligible });
   return { candidates: p.candidates, claim: p.claim };
 }
@@ -86,7 +111,8 @@ export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Prom
         offered.add(c.driverId);
         if (run.isSuspended(c.driverId)) {
           // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
-          if (held?.driverId === c.driverId && held.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+          if (held?.driverId === c.driverId && held.offerId)
+            await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
           if (held?.driverId === c.driverId) held = null;
           run.record(tier, c, 'skipped', 'driver_suspended');
           continue;
@@ -105,7 +131,14 @@ export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Prom
         } else {
           expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
           // Another booking may have claimed this driver since the candidates were read.
-          const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: c.driverId, round, tier, expiresAt });
+          const { claimed } = await db.openOffer({
+            offerId: id,
+            ref: run.ref,
+            driverId: c.driverId,
+            round,
+            tier,
+            expiresAt,
+          });
           if (!claimed) {
             run.record(tier, c, 'skipped', 'busy');
             continue;
@@ -127,7 +160,12 @@ export async function runCascadeRound(run: BookingRun, jobCards: JobCards): Prom
  * card unopened or unanswered in its time) goes to the next candidate at once. A tier's cards are
  * all settled before the next tier is asked, so a nearer tier is never raced by a further one.
  */
-async function runGroupRound(run: BookingRun, jobCards: JobCards, round: number, offered: Set<string>): Promise<RoundResult> {
+async function runGroupRound(
+  run: BookingRun,
+  jobCards: JobCards,
+  round: number,
+  offered: Set<string>,
+): Promise<RoundResult> {
   const group = new OfferGroup(run, jobCards);
   /** Waits while the group is full (`drain`: until it is empty); what ends the round, if anything. */
   const settle = async (drain: boolean): Promise<RoundResult | null> => {
@@ -153,7 +191,8 @@ async function runGroupRound(run: BookingRun, jobCards: JobCards, round: number,
         }
         offered.add(c.driverId);
         if (run.isSuspended(c.driverId)) {
-          if (held?.driverId === c.driverId && held.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+          if (held?.driverId === c.driverId && held.offerId)
+            await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
           if (held?.driverId === c.driverId) held = null;
           run.record(tier, c, 'skipped', 'driver_suspended');
           continue;
@@ -170,7 +209,14 @@ async function runGroupRound(run: BookingRun, jobCards: JobCards, round: number,
         } else {
           const expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
           // Another booking may have claimed this driver since the candidates were read.
-          const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: c.driverId, round, tier, expiresAt });
+          const { claimed } = await db.openOffer({
+            offerId: id,
+            ref: run.ref,
+            driverId: c.driverId,
+            round,
+            tier,
+            expiresAt,
+          });
           if (!claimed) {
             run.record(tier, c, 'skipped', 'busy');
             continue;
@@ -206,20 +252,40 @@ export async function offerToOpsPick(run: BookingRun, jobCards: JobCards, pick: 
 }
 
 /** One named driver offered the job; `served` answers whoever named them once the card is out (or could not be). */
-async function offerToNamedDriver(run: BookingRun, jobCards: JobCards, pick: { driverId: string; driverName: string }, tier: Tier, served: () => void): Promise<void> {
+async function offerToNamedDriver(
+  run: BookingRun,
+  jobCards: JobCards,
+  pick: { driverId: string; driverName: string },
+  tier: Tier,
+  served: () => void,
+): Promise<void> {
   run.state.round += 1;
   const round = run.state.round;
   const c = { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null };
   const id = offerId(run.ref, round, pick.driverId);
   const expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
-  const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: pick.driverId, round, tier, expiresAt });
+  const { claimed } = await db.openOffer({
+    offerId: id,
+    ref: run.ref,
+    driverId: pick.driverId,
+    round,
+    tier,
+    expiresAt,
+  });
   if (!claimed) {
     run.record(tier, c, 'skipped', 'busy');
     served();
     return;
   }
   // The request is answered once the card is out (or could not be delivered).
-  const outcome = await offerJob(run, jobCards, { tier, round, candidate: c, offerId: id, expiresAt, onCardOut: served });
+  const outcome = await offerJob(run, jobCards, {
+    tier,
+    round,
+    candidate: c,
+    offerId: id,
+    expiresAt,
+    onCardOut: served,
+  });
   if (outcome === 'undeliverable') served();
 }
 
@@ -241,7 +307,14 @@ export async function takeBoardClaim(run: BookingRun): Promise<void> {
   const round = run.state.round;
   const c = { driverId: claim.driverId, driverName: claim.driverName, distanceMeters: null };
   const id = offerId(run.ref, round, claim.driverId);
-  const r = await db.claimUpcomingJob({ ref: run.ref, driverId: claim.driverId, offerId: id, round, job: run.state.job, durationS: run.input.booking.durationS });
+  const r = await db.claimUpcomingJob({
+    ref: run.ref,
+    driverId: claim.driverId,
+    offerId: id,
+    round,
+    job: run.state.job,
+    durationS: run.input.booking.durationS,
+  });
   if (!r.claimed) {
     run.record('local', c, 'skipped', 'board_claim_refused');
     run.boardClaims.set(claim.driverId, { refused: r.reason });

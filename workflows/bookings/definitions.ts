@@ -206,7 +206,9 @@ export function initialSearchAttributes(input: BookingWorkflowInput, status: Boo
 /** The status a new booking starts in (the workflow and the start request agree on it). */
 export function initialStatus(input: BookingWorkflowInput, nowMs: number): BookingStatus {
   if (input.awaitEmailConfirmation) return 'awaiting_confirmation';
-  return Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000 <= nowMs ? 'dispatching' : 'scheduled';
+  return Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000 <= nowMs
+    ? 'dispatching'
+    : 'scheduled';
 }
 
 export type CandidateOutcome = 'skipped' | 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn' | 'dropped';
@@ -524,7 +526,13 @@ export const endTripUpdate = defineUpdate<EndTripResult, [EndTripInput]>('endTri
 export function endTripSettlement(e: EndTripInput): SettleInput {
   const s = e.settlement;
   return 'nothingDue' in s
-    ? { driverId: null, amountPence: 0, method: NOTHING_DUE, by: 'ops', note: `ended by ops: ${e.reason}; nothing due: ${s.nothingDue}` }
+    ? {
+        driverId: null,
+        amountPence: 0,
+        method: NOTHING_DUE,
+        by: 'ops',
+        note: `ended by ops: ${e.reason}; nothing due: ${s.nothingDue}`,
+      }
     : { driverId: null, amountPence: s.amountPence, method: s.method, by: 'ops', note: `ended by ops: ${e.reason}` };
 }
 

@@ -55,16 +55,37 @@ export function heldByExchangeFleet(run: BookingRun): boolean {
   return Boolean(run.state.exchange?.fleetId);
 }
 
-const fleetCandidate = (x: ExchangeState): Candidate => ({ driverId: `exchange:${x.fleetId}`, driverName: x.fleetName ?? x.fleetId ?? '', distanceMeters: null });
+const fleetCandidate = (x: ExchangeState): Candidate => ({
+  driverId: `exchange:${x.fleetId}`,
+  driverName: x.fleetName ?? x.fleetId ?? '',
+  distanceMeters: null,
+});
 
 function letGo(x: ExchangeState): void {
-  Object.assign(x, { fleetId: null, fleetName: null, sequence: 0, remoteStatus: null, driver: null, pending: false, sent: null });
+  Object.assign(x, {
+    fleetId: null,
+    fleetName: null,
+    sequence: 0,
+    remoteStatus: null,
+    driver: null,
+    pending: false,
+    sent: null,
+  });
 }
 
 /** What the fleet was sent: the job, and the route and fare an amendment may change. */
 const jobSent = (run: BookingRun): string => {
   const j = run.state.job;
-  return JSON.stringify([j.pickupAt, j.passengers, j.vehicleType, j.wheelchair, j.notes, run.state.pickup?.label ?? null, run.state.dropoff?.label ?? null, run.state.fare ?? null]);
+  return JSON.stringify([
+    j.pickupAt,
+    j.passengers,
+    j.vehicleType,
+    j.wheelchair,
+    j.notes,
+    run.state.pickup?.label ?? null,
+    run.state.dropoff?.label ?? null,
+    run.state.fare ?? null,
+  ]);
 };
 
 /**
@@ -73,14 +94,31 @@ const jobSent = (run: BookingRun): string => {
  */
 export async function handToExchangeFleet(run: BookingRun): Promise<'exhausted' | 'interrupted' | 'assigned'> {
   if (!patched(EXCHANGE_PATCH)) return 'exhausted';
-  const x = (run.state.exchange ??= { fleetId: null, fleetName: null, tried: [], sequence: 0, remoteStatus: null, driver: null, pending: false, sent: null });
+  const x = (run.state.exchange ??= {
+    fleetId: null,
+    fleetName: null,
+    tried: [],
+    sequence: 0,
+    remoteStatus: null,
+    driver: null,
+    pending: false,
+    sent: null,
+  });
   for (;;) {
     if (run.interrupted()) return 'interrupted';
     const next = await db.nextExchangeFleet({ ref: run.ref, tried: x.tried });
     if (!next) return 'exhausted';
     x.tried.push(next.fleetId);
     // Held before it is sent: the fleet's first events can arrive before its answer does.
-    Object.assign(x, { fleetId: next.fleetId, fleetName: next.name, sequence: 0, remoteStatus: null, driver: null, pending: false, sent: jobSent(run) });
+    Object.assign(x, {
+      fleetId: next.fleetId,
+      fleetName: next.name,
+      sequence: 0,
+      remoteStatus: null,
+      driver: null,
+      pending: false,
+      sent: jobSent(run),
+    });
     const c = fleetCandidate(x);
     run.record('partner', c, 'offered');
     let sent: ExchangeSendResult;
@@ -123,7 +161,8 @@ export async function followExchangeFleet(run: BookingRun): Promise<'exhausted' 
   let woke = true;
   if (withDriver()) await condition(wake);
   // Nobody found at the fleet by pickup and a grace after it: taken back.
-  else woke = await condition(wake, Math.max(1000, Date.parse(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS - Date.now()));
+  else
+    woke = await condition(wake, Math.max(1000, Date.parse(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS - Date.now()));
   if (!woke) {
     const fleetId = x.fleetId!;
     run.record('partner', fleetCandidate(x), 'timed_out', 'no_driver_at_fleet');
@@ -153,7 +192,8 @@ export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<voi
   x.sent = jobSent(run);
   try {
     const r = await followUps.sendExchangeJob({ ref: run.ref, fleetId: x.fleetId, action: 'amend' });
-    if (r.outcome === 'rejected') log.warn('exchange fleet refused an amendment', { ref: run.ref, fleetId: x.fleetId, code: r.code });
+    if (r.outcome === 'rejected')
+      log.warn('exchange fleet refused an amendment', { ref: run.ref, fleetId: x.fleetId, code: r.code });
   } catch {
     log.warn('exchange fleet unreachable for an amendment', { ref: run.ref, fleetId: x.fleetId });
   }
@@ -175,10 +215,22 @@ async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'int
   const wasWithDriver = WITH_DRIVER.includes(run.state.status);
   // A trip step is ours too; anything else (its driver gave the job back, it is looking again) is
   // "offered" to the fleet once more, and leaves us as we were before it found a driver.
-  const status: BookingStatus | null = TRIP_STATUSES.includes(remote) ? (remote as BookingStatus) : wasWithDriver ? 'offered' : null;
-  await db.applyExchangeStatus({ ref: run.ref, fleetId, sequence: x.sequence, remoteStatus: remote, status, driver: status && TRIP_STATUSES.includes(status) ? x.driver : null });
+  const status: BookingStatus | null = TRIP_STATUSES.includes(remote)
+    ? (remote as BookingStatus)
+    : wasWithDriver
+      ? 'offered'
+      : null;
+  await db.applyExchangeStatus({
+    ref: run.ref,
+    fleetId,
+    sequence: x.sequence,
+    remoteStatus: remote,
+    status,
+    driver: status && TRIP_STATUSES.includes(status) ? x.driver : null,
+  });
   if (status && status !== run.state.status) {
-    if (status === 'assigned' || (!wasWithDriver && TRIP_STATUSES.includes(status))) run.record('partner', { ...c, driverName: x.driver?.name ?? c.driverName }, 'accepted');
+    if (status === 'assigned' || (!wasWithDriver && TRIP_STATUSES.includes(status)))
+      run.record('partner', { ...c, driverName: x.driver?.name ?? c.driverName }, 'accepted');
     if (wasWithDriver && status === 'offered') run.record('partner', c, 'dropped', 'fleet_driver_dropped');
     run.markStatus(status);
   }

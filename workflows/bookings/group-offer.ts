@@ -84,12 +84,25 @@ export class OfferGroup {
    */
   async add(m: GroupMember): Promise<boolean> {
     const { run } = this;
-    const offer: CurrentOffer = { offerId: m.offerId, driverId: m.candidate.driverId, round: run.state.round, tier: m.tier, expiresAt: m.expiresAt, response: null, seen: false };
+    const offer: CurrentOffer = {
+      offerId: m.offerId,
+      driverId: m.candidate.driverId,
+      round: run.state.round,
+      tier: m.tier,
+      expiresAt: m.expiresAt,
+      response: null,
+      seen: false,
+    };
     const texted = this.open.length === 0;
     this.open.push({ member: m, offer, outAtMs: Date.now() });
     this.sync();
     run.record(m.tier, m.candidate, 'offered');
-    const card = { offerId: m.offerId, ref: run.ref, driverId: m.candidate.driverId, ...(texted ? {} : { sms: false }) };
+    const card = {
+      offerId: m.offerId,
+      ref: run.ref,
+      driverId: m.candidate.driverId,
+      ...(texted ? {} : { sms: false }),
+    };
     if (!(await cardDelivered(this.jobCards, card, m.cardSent))) {
       this.remove(m.offerId);
       await db.closeOffer({ offerId: m.offerId, status: 'withdrawn' });
@@ -131,7 +144,9 @@ export class OfferGroup {
         freed = true;
       }
       // The first acceptance to arrive, among the cards still open.
-      const winnerId = run.acceptances.find((id) => this.open.some((o) => o.offer.offerId === id && o.offer.response === 'accepted'));
+      const winnerId = run.acceptances.find((id) =>
+        this.open.some((o) => o.offer.offerId === id && o.offer.response === 'accepted'),
+      );
       const winner = winnerId ? this.open.find((o) => o.offer.offerId === winnerId) : undefined;
       if (winner) {
         await this.award(winner);
@@ -160,7 +175,8 @@ export class OfferGroup {
       if (freed || this.open.length === 0) return 'freed';
       const next = Math.min(...this.open.map((o) => this.deadline(o)));
       await condition(
-        () => run.interrupted() || this.open.some((o) => o.offer.response !== null || run.isSuspended(o.offer.driverId)),
+        () =>
+          run.interrupted() || this.open.some((o) => o.offer.response !== null || run.isSuspended(o.offer.driverId)),
         Math.max(1, next - Date.now()),
       );
     }
@@ -181,7 +197,9 @@ export class OfferGroup {
       await db.closeOffer({ offerId: o.offer.offerId, status: 'withdrawn' });
       run.record(o.member.tier, o.member.candidate, 'withdrawn', TAKEN_BY_ANOTHER);
     }
-    await Promise.all(losers.map((o) => acts.tellJobCardTaken({ offerId: o.offer.offerId, ref: run.ref, driverId: o.offer.driverId })));
+    await Promise.all(
+      losers.map((o) => acts.tellJobCardTaken({ offerId: o.offer.offerId, ref: run.ref, driverId: o.offer.driverId })),
+    );
     this.open.length = 0;
     this.sync();
     run.state.offer = null;

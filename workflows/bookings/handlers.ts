@@ -86,7 +86,8 @@ function handleCreation(run: BookingRun): void {
 function handleOfferAnswers(run: BookingRun): void {
   const state = run.state;
   /** The open card this answer is for: one of a group's, or the one card out. */
-  const openOffer = (r: { offerId: string; driverId: string }) => run.openOffers().find((o) => o.offerId === r.offerId && o.driverId === r.driverId);
+  const openOffer = (r: { offerId: string; driverId: string }) =>
+    run.openOffers().find((o) => o.offerId === r.offerId && o.driverId === r.driverId);
   setHandler(
     respondToOfferUpdate,
     async (r) => {
@@ -113,8 +114,10 @@ function handleOfferAnswers(run: BookingRun): void {
       // Stale clicks (an old card, a job already gone) are answered without entering history.
       validator: (r: OfferResponseInput) => {
         if (openOffer(r)) return;
-        if (state.driverId === r.driverId) throw refuse(`driver ${r.driverId} already has booking ${run.ref}`, BookingFailure.offerAlreadyAccepted);
-        if (state.driverId !== null) throw refuse(`booking ${run.ref} went to another driver`, BookingFailure.offerTaken);
+        if (state.driverId === r.driverId)
+          throw refuse(`driver ${r.driverId} already has booking ${run.ref}`, BookingFailure.offerAlreadyAccepted);
+        if (state.driverId !== null)
+          throw refuse(`booking ${run.ref} went to another driver`, BookingFailure.offerTaken);
         throw refuse(`offer ${r.offerId} is no longer open`, BookingFailure.offerExpired);
       },
     },
@@ -139,11 +142,15 @@ function handleCancelAndAmend(run: BookingRun): void {
     {
       validator: (_c: CancelInput) => {
         const status = run.state.status;
-        if (status === 'completed' || status === 'no_show') throw refuse(`booking ${run.ref} is ${status}`, BookingFailure.closed);
+        if (status === 'completed' || status === 'no_show')
+          throw refuse(`booking ${run.ref} is ${status}`, BookingFailure.closed);
         // Whoever asks: a trip under way is ended by ops (endTrip), never cancelled into "nothing due".
         // (A boarding report not yet applied counts: it was accepted first.)
         if (status === 'on_board' || run.progress === 'on_board') {
-          throw refuse(`booking ${run.ref}: the passenger is on board, the trip cannot be cancelled`, BookingFailure.tripInProgress);
+          throw refuse(
+            `booking ${run.ref}: the passenger is on board, the trip cannot be cancelled`,
+            BookingFailure.tripInProgress,
+          );
         }
       },
     },
@@ -160,8 +167,14 @@ function handleCancelAndAmend(run: BookingRun): void {
       validator: (a: AmendInput) => {
         refuseIfClosed(run);
         // A new pickup or drop-off only while no driver is on the way (a report accepted but not yet applied counts).
-        if (a.route && (DRIVER_ON_THE_WAY.includes(run.state.status) || (run.progress !== null && run.progress !== 'no_show'))) {
-          throw refuse(`booking ${run.ref} is ${run.state.status}: the driver is on the way, the pickup and drop-off cannot change`, BookingFailure.driverOnTheWay);
+        if (
+          a.route &&
+          (DRIVER_ON_THE_WAY.includes(run.state.status) || (run.progress !== null && run.progress !== 'no_show'))
+        ) {
+          throw refuse(
+            `booking ${run.ref} is ${run.state.status}: the driver is on the way, the pickup and drop-off cannot change`,
+            BookingFailure.driverOnTheWay,
+          );
         }
       },
     },
@@ -179,7 +192,8 @@ function handleFleetPicks(run: BookingRun): void {
     },
     {
       validator: (pick: FleetAssignInput) => {
-        if (!run.operatorId || pick.operatorId !== run.operatorId) throw refuse(`booking ${run.ref} is not this operator's job`, BookingFailure.notOperatorJob);
+        if (!run.operatorId || pick.operatorId !== run.operatorId)
+          throw refuse(`booking ${run.ref} is not this operator's job`, BookingFailure.notOperatorJob);
         refuseIfClosed(run);
         if (run.state.driverId !== null || run.state.offer !== null || run.fleetPick !== null) {
           throw refuse(`booking ${run.ref} already has a driver or an open job card`, BookingFailure.alreadyAssigned);
@@ -201,10 +215,17 @@ function handleDriverMessages(run: BookingRun): void {
     {
       validator: (pick: OpsOfferInput) => {
         refuseIfClosed(run);
-        if (run.operatorId) throw refuse(`booking ${run.ref} is an operator's job: its operator picks the driver`, BookingFailure.notOperatorJob);
+        if (run.operatorId)
+          throw refuse(
+            `booking ${run.ref} is an operator's job: its operator picks the driver`,
+            BookingFailure.notOperatorJob,
+          );
         if (run.cancelRequest !== null) throw refuse(`booking ${run.ref} is being cancelled`, BookingFailure.closed);
         if (run.state.driverId !== null || run.opsPick !== null) {
-          throw refuse(`booking ${run.ref} already has a driver (take the job off them first) or a driver named for it`, BookingFailure.alreadyAssigned);
+          throw refuse(
+            `booking ${run.ref} already has a driver (take the job off them first) or a driver named for it`,
+            BookingFailure.alreadyAssigned,
+          );
         }
         if (!pick.driverId) throw refuse('name a driver', BookingFailure.notYourJob);
       },
@@ -240,7 +261,8 @@ function handleBoardClaims(run: BookingRun): void {
     const accepted = state.candidates.findLast((c) => c.driverId === driverId && c.outcome === 'accepted');
     return accepted ? { offerId: offerIdOf(run.ref, accepted.round, driverId) } : null;
   };
-  const refuseTaken = () => refuse(`booking ${run.ref} has already been taken by another driver`, BookingFailure.alreadyAssigned);
+  const refuseTaken = () =>
+    refuse(`booking ${run.ref} has already been taken by another driver`, BookingFailure.alreadyAssigned);
   setHandler(
     claimUpcomingJobUpdate,
     async (c) => {
@@ -259,7 +281,10 @@ function handleBoardClaims(run: BookingRun): void {
       if (outcome && 'offerId' in outcome) return outcome;
       if (run.closed()) throw refuse(`booking ${run.ref} is ${state.status}`, BookingFailure.closed);
       if (outcome?.refused === 'taken') throw refuseTaken();
-      throw refuse(`you cannot take booking ${run.ref}: ${outcome?.refused ?? 'refused'}`, BookingFailure.driverDoesNotFit);
+      throw refuse(
+        `you cannot take booking ${run.ref}: ${outcome?.refused ?? 'refused'}`,
+        BookingFailure.driverDoesNotFit,
+      );
     },
     {
       validator: (c: ClaimUpcomingInput) => {
@@ -268,11 +293,19 @@ function handleBoardClaims(run: BookingRun): void {
         if (run.cancelRequest !== null) throw refuse(`booking ${run.ref} is being cancelled`, BookingFailure.closed);
         if (state.driverId !== null || state.exchange?.fleetId) throw refuseTaken();
         if (run.boardClaim !== null && run.boardClaim.driverId !== c.driverId) throw refuseTaken();
-        if (run.operatorId) throw refuse(`booking ${run.ref} is an operator's job: its operator picks the driver`, BookingFailure.notClaimable);
-        if (!run.emailConfirmed) throw refuse(`booking ${run.ref} is waiting for the passenger to confirm it`, BookingFailure.notClaimable);
-        if (state.offer !== null) throw refuse(`booking ${run.ref} is being offered to a driver right now`, BookingFailure.notClaimable);
-        if (state.droppedDriverIds.includes(c.driverId)) throw refuse(`you gave booking ${run.ref} back: it is not offered to you again`, BookingFailure.notClaimable);
-        if (run.isSuspended(c.driverId)) throw refuse(`booking ${run.ref} cannot go to a suspended driver`, BookingFailure.notClaimable);
+        if (run.operatorId)
+          throw refuse(
+            `booking ${run.ref} is an operator's job: its operator picks the driver`,
+            BookingFailure.notClaimable,
+          );
+        if (!run.emailConfirmed)
+          throw refuse(`booking ${run.ref} is waiting for the passenger to confirm it`, BookingFailure.notClaimable);
+        if (state.offer !== null)
+          throw refuse(`booking ${run.ref} is being offered to a driver right now`, BookingFailure.notClaimable);
+        if (state.droppedDriverIds.includes(c.driverId))
+          throw refuse(`you gave booking ${run.ref} back: it is not offered to you again`, BookingFailure.notClaimable);
+        if (run.isSuspended(c.driverId))
+          throw refuse(`booking ${run.ref} cannot go to a suspended driver`, BookingFailure.notClaimable);
         if (!c.driverId) throw refuse('name a driver', BookingFailure.notYourJob);
       },
     },
@@ -302,14 +335,17 @@ function handleTripReports(run: BookingRun): void {
         refuseIfClosed(run);
         // A cancel accepted first wins: a boarding report after it must not leave a cancelled trip on board.
         if (run.cancelRequest !== null) throw refuse(`booking ${run.ref} is being cancelled`, BookingFailure.closed);
-        if (state.driverId !== r.driverId) throw refuse(`booking ${run.ref} is not assigned to ${r.driverId}`, BookingFailure.notYourJob);
+        if (state.driverId !== r.driverId)
+          throw refuse(`booking ${run.ref} is not assigned to ${r.driverId}`, BookingFailure.notYourJob);
         if (r.event === 'drop') {
-          if (state.status === 'on_board') throw refuse('the passenger is on board: finish the trip instead', BookingFailure.invalidTripStep);
+          if (state.status === 'on_board')
+            throw refuse('the passenger is on board: finish the trip instead', BookingFailure.invalidTripStep);
           return;
         }
         // Confirming is for a job held and not yet started; once on the way, the trip speaks for itself.
         if (r.event === 'confirm') {
-          if (!['assigned', 'en_route', 'arrived'].includes(state.status)) throw refuse(`booking ${run.ref} is ${state.status}: nothing to confirm`, BookingFailure.invalidTripStep);
+          if (!['assigned', 'en_route', 'arrived'].includes(state.status))
+            throw refuse(`booking ${run.ref} is ${state.status}: nothing to confirm`, BookingFailure.invalidTripStep);
           return;
         }
         // A repeated report of the current step is a retry, not a mistake.
@@ -341,8 +377,13 @@ function handleSettlement(run: BookingRun): void {
     },
     {
       validator: (input: SettleInput) => {
-        if (state.status !== 'completed') throw refuse(`booking ${run.ref} is ${state.status}: only a completed trip is settled`, BookingFailure.notCompleted);
-        if (input.by === 'driver' && input.driverId !== state.driverId) throw refuse(`booking ${run.ref} is not assigned to ${input.driverId}`, BookingFailure.notYourJob);
+        if (state.status !== 'completed')
+          throw refuse(
+            `booking ${run.ref} is ${state.status}: only a completed trip is settled`,
+            BookingFailure.notCompleted,
+          );
+        if (input.by === 'driver' && input.driverId !== state.driverId)
+          throw refuse(`booking ${run.ref} is not assigned to ${input.driverId}`, BookingFailure.notYourJob);
         refuseIfNotAPayment(input.amountPence);
       },
     },
@@ -363,9 +404,13 @@ function handleSettlement(run: BookingRun): void {
       validator: (e: EndTripInput) => {
         if (state.ended != null) return; // a retry: answered with the record it wrote
         const awaitingSettlement = state.status === 'completed' && state.payment == null && run.settlement === null;
-        if (state.status === 'completed' && !awaitingSettlement) throw refuse(`booking ${run.ref} is already settled`, BookingFailure.alreadySettled);
+        if (state.status === 'completed' && !awaitingSettlement)
+          throw refuse(`booking ${run.ref} is already settled`, BookingFailure.alreadySettled);
         if (state.status !== 'on_board' && !awaitingSettlement) {
-          throw refuse(`booking ${run.ref} is ${state.status}: only a trip with the passenger on board is ended`, BookingFailure.tripNotInProgress);
+          throw refuse(
+            `booking ${run.ref} is ${state.status}: only a trip with the passenger on board is ended`,
+            BookingFailure.tripNotInProgress,
+          );
         }
         const s = e.settlement;
         if (!('nothingDue' in s)) refuseIfNotAPayment(s.amountPence);

@@ -20,7 +20,11 @@ export interface Offer {
   onCardOut?: () => void;
 }
 
-export async function offerJob(run: BookingRun, jobCards: ReturnType<typeof jobCardActivities>, o: Offer): Promise<OfferOutcome> {
+export async function offerJob(
+  run: BookingRun,
+  jobCards: ReturnType<typeof jobCardActivities>,
+  o: Offer,
+): Promise<OfferOutcome> {
   const { tier, candidate: c, offerId: id } = o;
   const driverId = c.driverId;
   run.offered({ offerId: id, driverId, round: o.round, tier, expiresAt: o.expiresAt });
@@ -35,7 +39,10 @@ export async function offerJob(run: BookingRun, jobCards: ReturnType<typeof jobC
   // Offered once the card is out (and its search attribute off the path to the card).
   run.markStatus('offered');
   o.onCardOut?.();
-  await condition(() => run.state.offer?.response != null || run.interrupted() || run.isSuspended(driverId), run.policy.offerTimeoutSeconds * 1000);
+  await condition(
+    () => run.state.offer?.response != null || run.interrupted() || run.isSuspended(driverId),
+    run.policy.offerTimeoutSeconds * 1000,
+  );
 
   // Suspended while the card was out: withdrawn at once, whatever they answered, and the caller
   // moves on without waiting for the offer's time to run out.

@@ -88,7 +88,8 @@ export class BookingRun {
     this.operatorId = input.booking.operatorId ?? null;
     // Release 0.1.0 started bookings without the field and decided it from the source: its
     // bookings keep that rule until they have drained (docs/versioning.md).
-    this.confirmationFirst = input.emailConfirmationFirst ?? Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
+    this.confirmationFirst =
+      input.emailConfirmationFirst ?? Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
     this.emailConfirmed = !input.awaitEmailConfirmation;
     this.state = {
       ref: this.ref,
@@ -140,8 +141,13 @@ export class BookingRun {
   /** Something the main loop must deal with before waiting any longer. */
   interrupted(): boolean {
     return (
-      this.cancelRequest !== null || this.amendments.length > 0 || this.drop !== null || this.opsPick !== null || this.boardClaim !== null ||
-      this.holderSuspended() || this.onBoardWithSuspendedDriver()
+      this.cancelRequest !== null ||
+      this.amendments.length > 0 ||
+      this.drop !== null ||
+      this.opsPick !== null ||
+      this.boardClaim !== null ||
+      this.holderSuspended() ||
+      this.onBoardWithSuspendedDriver()
     );
   }
 
@@ -149,7 +155,13 @@ export class BookingRun {
   record(tier: Tier, c: Candidate, outcome: CandidateOutcome, reason: string | null = null): void {
     this.state.candidates.push({ round: this.state.round, tier, ...c, outcome, reason, at: new Date().toISOString() });
     // (A driver who lost a group offer was told the job was taken: an amendment is no news to them.)
-    if (outcome === 'withdrawn' && reason !== 'driver_suspended' && reason !== TAKEN_BY_ANOTHER && !this.withdrawnCards.includes(c.driverId)) this.withdrawnCards.push(c.driverId);
+    if (
+      outcome === 'withdrawn' &&
+      reason !== 'driver_suspended' &&
+      reason !== TAKEN_BY_ANOTHER &&
+      !this.withdrawnCards.includes(c.driverId)
+    )
+      this.withdrawnCards.push(c.driverId);
   }
 
   /**
@@ -193,7 +205,14 @@ export class BookingRun {
   /** The driver no longer has the job (dropped it, no-show, suspended, no longer fits): dispatch again. */
   released(driverId: string, outcome: CandidateOutcome, reason: string): void {
     this.state.candidates.push({
-      round: this.state.round, tier: 'local', driverId, driverName: '', distanceMeters: null, outcome, reason, at: new Date().toISOString(),
+      round: this.state.round,
+      tier: 'local',
+      driverId,
+      driverName: '',
+      distanceMeters: null,
+      outcome,
+      reason,
+      at: new Date().toISOString(),
     });
     this.state.driverId = null;
     this.markStatus('dispatching');

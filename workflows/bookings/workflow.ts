@@ -6,7 +6,14 @@
 // State and transitions: run.ts. Messages: handlers.ts. Finding a driver: cascade.ts, offer.ts.
 import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
-import { firstPageQuery, letFirstPageGo, offerToFleetDriver, offerToOpsPick, runCascadeRound, takeBoardClaim } from './cascade.js';
+import {
+  firstPageQuery,
+  letFirstPageGo,
+  offerToFleetDriver,
+  offerToOpsPick,
+  runCascadeRound,
+  takeBoardClaim,
+} from './cascade.js';
 import { cancelExchangeJob, installExchangeHandlers, sendAmendmentToExchangeFleet } from './exchange.js';
 import {
   isNextTripStep,
@@ -120,9 +127,11 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<Book
       continue;
     }
     const next =
-      run.state.driverId !== null ? await followTrip(run)
-      : run.operatorId ? await awaitOperatorPick(run, jobCards)
-      : await findDriver(run, jobCards);
+      run.state.driverId !== null
+        ? await followTrip(run)
+        : run.operatorId
+          ? await awaitOperatorPick(run, jobCards)
+          : await findDriver(run, jobCards);
     if (next === 'closed') break;
   }
   // A trip an exchange fleet drove is settled by that fleet (docs/exchange.md).
@@ -144,7 +153,12 @@ async function open(run: BookingRun): Promise<void> {
   const dispatchAtOnce = run.state.status === 'dispatching' && !run.operatorId && !run.confirmationFirst;
   if (dispatchAtOnce) {
     run.state.round = 1;
-    run.firstPage = await db.openBookingWithFirstCard({ booking, job: run.state.job, status: run.state.status, claim: firstPageQuery(run) });
+    run.firstPage = await db.openBookingWithFirstCard({
+      booking,
+      job: run.state.job,
+      status: run.state.status,
+      claim: firstPageQuery(run),
+    });
   } else {
     await db.persistBooking({ booking, job: run.state.job, status: run.state.status });
   }
@@ -159,14 +173,23 @@ async function tell(run: BookingRun, news: PassengerNews): Promise<void> {
 /** An unverified passenger confirms by the emailed link before pickup, or the booking is cancelled. */
 async function awaitEmailConfirmation(run: BookingRun): Promise<void> {
   if (run.emailConfirmed) return;
-  const confirmed = await condition(() => run.emailConfirmed || run.cancelRequest !== null, Math.max(msUntil(run.state.job.pickupAt), EMAIL_CONFIRM_MIN_MS));
+  const confirmed = await condition(
+    () => run.emailConfirmed || run.cancelRequest !== null,
+    Math.max(msUntil(run.state.job.pickupAt), EMAIL_CONFIRM_MIN_MS),
+  );
   if (!confirmed) run.cancelRequest = { reason: 'email not confirmed before pickup', by: 'ops' };
   else if (!run.cancelRequest) await run.setStatus('scheduled');
 }
 
 async function cancel(run: BookingRun): Promise<void> {
   const c = run.cancelRequest!;
-  await acts.cancelBooking({ ref: run.ref, reason: c.reason, by: c.by, offerId: run.state.offer?.offerId ?? null, driverId: run.state.driverId });
+  await acts.cancelBooking({
+    ref: run.ref,
+    reason: c.reason,
+    by: c.by,
+    offerId: run.state.offer?.offerId ?? null,
+    driverId: run.state.driverId,
+  });
   run.cancelled(c.reason);
   await cancelExchangeJob(run);
 }
@@ -227,7 +250,14 @@ async function applyAmendments(run: BookingRun): Promise<void> {
  */
 async function applyRouteAndFare(
   run: BookingRun,
-  a: { job: JobSpec; route: AmendedRoute | undefined; fare: AmendedFare | undefined; driverId: string | null; withdrawnCards: string[]; ticket: number },
+  a: {
+    job: JobSpec;
+    route: AmendedRoute | undefined;
+    fare: AmendedFare | undefined;
+    driverId: string | null;
+    withdrawnCards: string[];
+    ticket: number;
+  },
 ): Promise<void> {
   let holder = a.driverId;
   if (a.route) {
@@ -239,7 +269,13 @@ async function applyRouteAndFare(
     holder = null;
   }
   run.rerouted(a.route, a.fare);
-  const { driverStillFits } = await acts.applyAmendment({ ref: run.ref, job: a.job, driverId: holder, route: a.route ?? null, fare: a.fare ?? null });
+  const { driverStillFits } = await acts.applyAmendment({
+    ref: run.ref,
+    job: a.job,
+    driverId: holder,
+    route: a.route ?? null,
+    fare: a.fare ?? null,
+  });
   if (holder && !driverStillFits) {
     await acts.releaseDriver({ ref: run.ref, driverId: holder, reason: 'no longer fits the amended booking' });
     run.released(holder, 'withdrawn', 'amendment');
@@ -258,7 +294,10 @@ async function releaseDriver(run: BookingRun, d: DriverDroppedInput): Promise<vo
 /** An operator's job waits on the operator's dashboard until it picks a driver, and a while past pickup. */
 async function awaitOperatorPick(run: BookingRun, jobCards: JobCards): Promise<Next> {
   await run.setStatus('scheduled');
-  const picked = await condition(() => run.fleetPick !== null || run.interrupted(), msUntil(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS);
+  const picked = await condition(
+    () => run.fleetPick !== null || run.interrupted(),
+    msUntil(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS,
+  );
   if (!picked) {
     await run.setStatus('unassigned');
     return 'closed';
@@ -381,7 +420,11 @@ async function confirmOnTheDay(run: BookingRun): Promise<'again' | 'proceed'> {
 async function settle(run: BookingRun): Promise<void> {
   run.state.payment = null;
   if (!(await condition(() => run.settlement !== null, SETTLEMENT_WINDOW_MS))) return;
-  run.state.payment = await acts.recordPayment({ ref: run.ref, driverId: run.state.driverId, settlement: run.settlement! });
+  run.state.payment = await acts.recordPayment({
+    ref: run.ref,
+    driverId: run.state.driverId,
+    settlement: run.settlement!,
+  });
   if (patched(PASSENGER_TOLD)) await tell(run, { kind: 'receipt' });
   // Ended by ops: the passenger and the driver hear how it was settled.
   if (run.state.ended) await acts.sendTripEndedByOps({ ref: run.ref, driverId: run.state.driverId });

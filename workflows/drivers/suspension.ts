@@ -3,7 +3,6 @@ import { acts } from '../activities.js';
 import { bookingWorkflowId, driverSuspendedSignal } from '../bookings/definitions.js';
 import type { SuspensionInput, SuspensionResult } from './definitions.js';
 
-
 /**
  * A driver was suspended (`driver-suspension:<driverId>:<at>`): every booking with a job card open
  * to them or a job they hold is told, keyed by its business id (booking:<ref>). Each booking's own

@@ -11,7 +11,6 @@ import {
   type LicenceWorkflowInput,
 } from './definitions.js';
 
-
 /**
  * 0.4.0: a second text 3 days before the licence runs out (sendLicenceLapseWarning), after the
  * fortnight's reminder; each once per expiry date, and a renewal cancels both while they wait. A

@@ -1,7 +1,12 @@
 import { continueAsNew, setHandler, sleep } from '@temporalio/workflow';
 import { acts } from '../activities.js';
-import { OPS_WATCH_CHECKS_PER_RUN, OPS_WATCH_INTERVAL_MS, opsWatchStateQuery, type OpsWatchInput, type OpsWatchState } from './definitions.js';
-
+import {
+  OPS_WATCH_CHECKS_PER_RUN,
+  OPS_WATCH_INTERVAL_MS,
+  opsWatchStateQuery,
+  type OpsWatchInput,
+  type OpsWatchState,
+} from './definitions.js';
 
 /**
  * `ops-watch:unassigned`: each minute, alert ops about every booking still without a driver near

@@ -64,6 +64,7 @@ export async function partnerDeliveryWorkflow(start: DeliveryStart): Promise<voi
 
 function failureText(err: ActivityFailure): string {
   // Out of time: the last attempt's own error is already on the event.
-  if (err.retryState === 'TIMEOUT' || err.cause instanceof TimeoutFailure) return 'given up: not delivered within the retry window';
+  if (err.retryState === 'TIMEOUT' || err.cause instanceof TimeoutFailure)
+    return 'given up: not delivered within the retry window';
   return err.cause?.message ?? err.message;
 }

@@ -90,4 +90,8 @@ export const partnerJobQuery = defineQuery<PartnerJobView>('partnerJob');
 /** What the activities answer when a change to the booking is refused. */
 export type BookingChange =
   | { ok: true; status: BookingStatus }
-  | { ok: false; code: 'amend_too_late' | 'amend_driver_on_the_way' | 'job_completed' | 'trip_in_progress'; status: BookingStatus | null };
+  | {
+      ok: false;
+      code: 'amend_too_late' | 'amend_driver_on_the_way' | 'job_completed' | 'trip_in_progress';
+      status: BookingStatus | null;
+    };

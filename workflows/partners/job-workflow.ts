@@ -1,7 +1,20 @@
-import { allHandlersFinished, condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import { db } from '../activities.js';
 import type { Activities } from '../../activities/index.js';
-import type { AmendInput, BookingStatus, BookingWorkflowInput, NewBooking, PlaceSnapshot } from '../bookings/definitions.js';
+import type {
+  AmendInput,
+  BookingStatus,
+  BookingWorkflowInput,
+  NewBooking,
+  PlaceSnapshot,
+} from '../bookings/definitions.js';
 import {
   CANCELLED_RETRY_MESSAGE,
   partnerJobQuery,
@@ -32,7 +45,8 @@ const LIVE_AFTER_PICKUP_MS = 24 * HOUR_MS;
 /** A job that never went live (a held amendment or cancel) is remembered this long in the workflow. */
 const UNBOOKED_MS = 7 * 24 * HOUR_MS;
 
-const samePlace = (a: PlaceSnapshot, b: PlaceSnapshot) => Math.abs(a.lat - b.lat) < 1e-5 && Math.abs(a.lon - b.lon) < 1e-5;
+const samePlace = (a: PlaceSnapshot, b: PlaceSnapshot) =>
+  Math.abs(a.lat - b.lat) < 1e-5 && Math.abs(a.lon - b.lon) < 1e-5;
 
 /**
  * Patch (issue 22): an amendment may move the pickup or drop-off (until the driver is on the way)
@@ -81,7 +95,14 @@ class PartnerJob {
   }
 
   answer(outcome: 'accepted' | 'rejected', code: JobOutcomeCode, message: string): JobOutcome {
-    return { outcome, code, message, bookingRef: this.bookingRef, bookingStatus: this.bookingStatus, state: this.state };
+    return {
+      outcome,
+      code,
+      message,
+      bookingRef: this.bookingRef,
+      bookingStatus: this.bookingStatus,
+      state: this.state,
+    };
   }
 
   save(): Promise<void> {
@@ -130,7 +151,12 @@ export async function partnerJobWorkflow(start: PartnerJobStart): Promise<JobSta
   let issued = 0;
   let serving = 1;
 
-  setHandler(partnerJobQuery, () => ({ partnerId: job.partnerId, jobRef: job.jobRef, state: job.state, bookingRef: job.bookingRef }));
+  setHandler(partnerJobQuery, () => ({
+    partnerId: job.partnerId,
+    jobRef: job.jobRef,
+    state: job.state,
+    bookingRef: job.bookingRef,
+  }));
   setHandler(submitJobUpdate, async (sub) => {
     const ticket = ++issued;
     await condition(() => loaded && serving === ticket);
@@ -148,7 +174,10 @@ export async function partnerJobWorkflow(start: PartnerJobStart): Promise<JobSta
   // Open while the job can still change: a day past pickup once booked, a week otherwise.
   for (;;) {
     const seen = lastChangeAt;
-    const closeAt = job.state === 'live' && job.booked ? Date.parse(job.booked.job.pickupAt) + LIVE_AFTER_PICKUP_MS : lastChangeAt + UNBOOKED_MS;
+    const closeAt =
+      job.state === 'live' && job.booked
+        ? Date.parse(job.booked.job.pickupAt) + LIVE_AFTER_PICKUP_MS
+        : lastChangeAt + UNBOOKED_MS;
     const wait = closeAt - Date.now();
     if (wait <= 0 && serving > issued) break;
     await condition(() => lastChangeAt !== seen, Math.max(wait, 1000));
@@ -170,7 +199,12 @@ async function apply(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
 
 async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
   if (job.state === 'cancelled') {
-    if (!job.bookingRef) return job.answer('accepted', 'cancelled_before_new', 'A cancel for this job arrived first: it will not be dispatched.');
+    if (!job.bookingRef)
+      return job.answer(
+        'accepted',
+        'cancelled_before_new',
+        'A cancel for this job arrived first: it will not be dispatched.',
+      );
     // The job as it was sent before is a retry, which never changes anything; different details book afresh.
     if (job.seen(sub.fingerprint) || !patched(REBOOK_CANCELLED)) {
       return job.answer('accepted', 'already_cancelled', CANCELLED_RETRY_MESSAGE);
@@ -178,11 +212,20 @@ async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome
     return rebook(job, sub);
   }
   if (job.state === 'live') {
-    if (sub.fingerprint === job.newFingerprint) return job.answer('accepted', 'duplicate', 'Already booked: the same booking.');
-    return job.answer('rejected', 'job_ref_conflict', 'This job reference is already booked with different details; send action amend to change it.');
+    if (sub.fingerprint === job.newFingerprint)
+      return job.answer('accepted', 'duplicate', 'Already booked: the same booking.');
+    return job.answer(
+      'rejected',
+      'job_ref_conflict',
+      'This job reference is already booked with different details; send action amend to change it.',
+    );
   }
   if (sub.limit && !(await db.countPartnerJob({ partnerId: job.partnerId, jobRef: job.jobRef, ...sub.limit }))) {
-    return job.answer('rejected', 'daily_limit_reached', `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`);
+    return job.answer(
+      'rejected',
+      'daily_limit_reached',
+      `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`,
+    );
   }
   // An amendment that arrived first is the job as it stands now: book that.
   const input = job.held ?? sub.booking!;
@@ -203,7 +246,11 @@ async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome
 /** A cancelled job's reference sent as a new with different details: a booking of its own. */
 async function rebook(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
   if (sub.limit && !(await db.countPartnerJob({ partnerId: job.partnerId, jobRef: job.jobRef, ...sub.limit }))) {
-    return job.answer('rejected', 'daily_limit_reached', `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`);
+    return job.answer(
+      'rejected',
+      'daily_limit_reached',
+      `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`,
+    );
   }
   const cancelledRef = job.bookingRef;
   const input = sub.booking!;
@@ -216,27 +263,43 @@ async function rebook(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> 
   job.newFingerprint = sub.fingerprint;
   job.state = 'live';
   await job.save();
-  return job.answer('accepted', 'rebooked', `Booked again as ${created.ref}: the earlier booking ${cancelledRef} stays cancelled.`);
+  return job.answer(
+    'accepted',
+    'rebooked',
+    `Booked again as ${created.ref}: the earlier booking ${cancelledRef} stays cancelled.`,
+  );
 }
 
 async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
-  if (job.state === 'cancelled') return job.answer('rejected', 'job_cancelled', 'This job was cancelled; send a new job with a new reference.');
+  if (job.state === 'cancelled')
+    return job.answer('rejected', 'job_cancelled', 'This job was cancelled; send a new job with a new reference.');
   if (job.state !== 'live') {
     job.held = sub.booking!;
     job.heldFingerprint = sub.fingerprint;
     job.state = 'pending';
     await job.save();
-    return job.answer('accepted', 'amendment_held', 'No new job with this reference yet: the amendment is held and booked when it arrives.');
+    return job.answer(
+      'accepted',
+      'amendment_held',
+      'No new job with this reference yet: the amendment is held and booked when it arrives.',
+    );
   }
   if (job.amendFingerprints.includes(sub.fingerprint) || sub.fingerprint === job.newFingerprint) {
     return job.answer('accepted', 'duplicate', 'Already applied.');
   }
   const next = sub.booking!;
   const current = job.booked!;
-  const routeChanged = !samePlace(next.booking.pickup, current.booking.pickup) || !samePlace(next.booking.dropoff, current.booking.dropoff);
-  const fareChanged = next.booking.farePence !== current.booking.farePence || next.booking.fareSource !== current.booking.fareSource;
+  const routeChanged =
+    !samePlace(next.booking.pickup, current.booking.pickup) ||
+    !samePlace(next.booking.dropoff, current.booking.dropoff);
+  const fareChanged =
+    next.booking.farePence !== current.booking.farePence || next.booking.fareSource !== current.booking.fareSource;
   if ((routeChanged || fareChanged) && !patched(AMEND_ROUTE_AND_FARE)) {
-    return job.answer('rejected', 'amend_route_change', 'An amendment cannot change the pickup, drop-off or fare of a booked job: cancel it and send a new job.');
+    return job.answer(
+      'rejected',
+      'amend_route_change',
+      'An amendment cannot change the pickup, drop-off or fare of a booked job: cancel it and send a new job.',
+    );
   }
   // The intake priced the amended job: the sender's agreed fare if it sent one, else the tariff's
   // for the new time and route (a move into the night rate costs the night rate).
@@ -260,11 +323,19 @@ async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutco
       `The driver is on the way (${changed.status ?? 'en_route'}): the pickup and drop-off can no longer change. Send an amendment with the booked pickup and drop-off to change anything else, or cancel the job and send it again as a new job (a new booking).`,
     );
   }
-  if (!changed.ok) return job.answer('rejected', 'amend_too_late', `The booking is ${changed.status ?? 'closed'}: it can no longer be amended.`);
+  if (!changed.ok)
+    return job.answer(
+      'rejected',
+      'amend_too_late',
+      `The booking is ${changed.status ?? 'closed'}: it can no longer be amended.`,
+    );
   job.booked = next;
   job.amendFingerprints.push(sub.fingerprint);
   await job.save();
-  const what = [routeChanged ? 'new pickup or drop-off: re-priced and dispatched afresh' : null, fareChanged ? `fare now £${(next.booking.farePence / 100).toFixed(2)}` : null].filter(Boolean);
+  const what = [
+    routeChanged ? 'new pickup or drop-off: re-priced and dispatched afresh' : null,
+    fareChanged ? `fare now £${(next.booking.farePence / 100).toFixed(2)}` : null,
+  ].filter(Boolean);
   return job.answer('accepted', 'amended', what.length > 0 ? `Amended (${what.join('; ')}).` : 'Amended.');
 }
 
@@ -274,14 +345,27 @@ async function applyCancel(job: PartnerJob, sub: JobSubmission): Promise<JobOutc
     job.state = 'cancelled';
     job.held = null;
     await job.save();
-    return job.answer('accepted', 'cancel_held', 'No new job with this reference yet: when it arrives it will not be dispatched.');
+    return job.answer(
+      'accepted',
+      'cancel_held',
+      'No new job with this reference yet: when it arrives it will not be dispatched.',
+    );
   }
   const changed = await bookingHands().cancelPartnerBooking({ ref: job.bookingRef!, reason: sub.reason ?? null });
   job.bookingStatus = changed.status;
   if (!changed.ok && changed.code === 'trip_in_progress') {
-    return job.answer('rejected', 'trip_in_progress', 'The passenger is on board: a trip under way cannot be cancelled.');
+    return job.answer(
+      'rejected',
+      'trip_in_progress',
+      'The passenger is on board: a trip under way cannot be cancelled.',
+    );
   }
-  if (!changed.ok) return job.answer('rejected', 'job_completed', `The booking is ${changed.status ?? 'closed'}: it can no longer be cancelled.`);
+  if (!changed.ok)
+    return job.answer(
+      'rejected',
+      'job_completed',
+      `The booking is ${changed.status ?? 'closed'}: it can no longer be cancelled.`,
+    );
   job.state = 'cancelled';
   await job.save();
   return job.answer('accepted', 'cancelled', 'Cancelled.');

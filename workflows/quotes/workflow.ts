@@ -1,10 +1,4 @@
-import {
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  proxyActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import {
   QuoteFailure,
@@ -36,7 +30,10 @@ export async function quoteWorkflow(input: QuoteWorkflowInput): Promise<QuoteSta
 
   const rejectUnlessRedeemable = (req: RedeemQuoteInput): void => {
     if (state.status === 'expired') {
-      throw ApplicationFailure.nonRetryable(`quote ${input.quoteId} expired at ${input.expiresAt}`, QuoteFailure.expired);
+      throw ApplicationFailure.nonRetryable(
+        `quote ${input.quoteId} expired at ${input.expiresAt}`,
+        QuoteFailure.expired,
+      );
     }
     if (state.redemption && state.redemption.requestId !== req.requestId) {
       throw ApplicationFailure.nonRetryable(

@@ -2,7 +2,14 @@ import type { z } from 'zod';
 import type { ApiKey } from '../../auth/api-keys.js';
 import type { AgentCreateBookingRequest, AgentInstantBookingRequest } from '../../schemas/booking.js';
 import { readPassenger, type PassengerFields } from '../passenger-input.js';
-import { placesAndTime, quoteRequest, tripRequest, type QuoteBookingRequest, type TripBookingRequest, type TripFieldNames } from './index.js';
+import {
+  placesAndTime,
+  quoteRequest,
+  tripRequest,
+  type QuoteBookingRequest,
+  type TripBookingRequest,
+  type TripFieldNames,
+} from './index.js';
 
 // The agent routes (spec 4.2 bookings/create, 4.3 bookings/instant): the simple contract's
 // snake_case fields, its vehicle enumeration and payment methods. No email verification.
@@ -10,8 +17,19 @@ import { placesAndTime, quoteRequest, tripRequest, type QuoteBookingRequest, typ
 type AgentBody = z.infer<typeof AgentCreateBookingRequest> | z.infer<typeof AgentInstantBookingRequest>;
 
 /** The simple contract's names for the passenger's fields (bookings/instant also takes `agent`), and for the trip's. */
-const PASSENGER_FIELDS = { name: 'passenger_name', phone: 'passenger_phone_whatsapp', email: 'passenger_email', flightNumber: 'flight_number', notes: 'notes' } as const satisfies PassengerFields<AgentBody>;
-const TRIP_FIELDS = { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at', vehicleType: 'vehicle_type' } as const satisfies TripFieldNames<z.infer<typeof AgentInstantBookingRequest>>;
+const PASSENGER_FIELDS = {
+  name: 'passenger_name',
+  phone: 'passenger_phone_whatsapp',
+  email: 'passenger_email',
+  flightNumber: 'flight_number',
+  notes: 'notes',
+} as const satisfies PassengerFields<AgentBody>;
+const TRIP_FIELDS = {
+  pickup: 'pickup_address',
+  dropoff: 'dropoff_address',
+  departAt: 'depart_at',
+  vehicleType: 'vehicle_type',
+} as const satisfies TripFieldNames<z.infer<typeof AgentInstantBookingRequest>>;
 
 /** bookings/create: a quote redeemed; the quote holds the group and the vehicle. */
 export function fromAgentCreate(b: z.infer<typeof AgentCreateBookingRequest>): QuoteBookingRequest {
@@ -20,8 +38,16 @@ export function fromAgentCreate(b: z.infer<typeof AgentCreateBookingRequest>): Q
 }
 
 /** bookings/instant: priced on the spot, with the caller's API key (a partner's rate override applies). */
-export function fromAgentInstant(b: z.infer<typeof AgentInstantBookingRequest>, apiKey: ApiKey | null): TripBookingRequest {
-  const passenger = readPassenger(b, { ...PASSENGER_FIELDS, agent: 'agent' }, b.payment_method ?? 'cash_to_driver', false);
+export function fromAgentInstant(
+  b: z.infer<typeof AgentInstantBookingRequest>,
+  apiKey: ApiKey | null,
+): TripBookingRequest {
+  const passenger = readPassenger(
+    b,
+    { ...PASSENGER_FIELDS, agent: 'agent' },
+    b.payment_method ?? 'cash_to_driver',
+    false,
+  );
   return tripRequest({
     source: 'agent_instant',
     ...placesAndTime(b, TRIP_FIELDS),

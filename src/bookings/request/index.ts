@@ -31,9 +31,17 @@ export interface TripFieldNames<B> extends FieldNames {
 }
 
 /** A trip's places and time, read from a body by the contract's own names for them (which the request keeps, for refusals). */
-export function placesAndTime<B extends object>(body: B, fields: TripFieldNames<NoInfer<B>>): Pick<TripFields, 'fields' | 'pickup' | 'dropoff' | 'departAt'> {
+export function placesAndTime<B extends object>(
+  body: B,
+  fields: TripFieldNames<NoInfer<B>>,
+): Pick<TripFields, 'fields' | 'pickup' | 'dropoff' | 'departAt'> {
   const text = (field: TextField<B>) => body[field] as string | undefined;
-  return { fields, pickup: text(fields.pickup) ?? '', dropoff: text(fields.dropoff) ?? '', departAt: text(fields.departAt) };
+  return {
+    fields,
+    pickup: text(fields.pickup) ?? '',
+    dropoff: text(fields.dropoff) ?? '',
+    departAt: text(fields.departAt),
+  };
 }
 
 /** A sender's own job (partner intake, operator bridge, supplier and aggregator hooks): its reference is the request's identity. */
@@ -97,7 +105,10 @@ export interface QuoteBookingRequest {
 export type BookingRequest = TripBookingRequest | QuoteBookingRequest;
 
 /** What a source says about a trip; tripRequest applies the shared rules to it. */
-export interface TripFields extends Omit<TripBookingRequest, 'kind' | 'passengers' | 'vehicleType' | 'meetAndGreet' | 'apiKey'> {
+export interface TripFields extends Omit<
+  TripBookingRequest,
+  'kind' | 'passengers' | 'vehicleType' | 'meetAndGreet' | 'apiKey'
+> {
   /** Absent: one. */
   passengers?: number | undefined;
   /** The class the sender named, if any (free-text names read with readVehicleName). */
@@ -119,7 +130,9 @@ export function tripRequest(t: TripFields): TripBookingRequest {
   const passengers = t.passengers ?? 1;
   return {
     ...rest,
-    passenger: vehicleUnrecognised ? { ...t.passenger, notes: notesWithVehicleName(t.passenger.notes, vehicleUnrecognised) } : t.passenger,
+    passenger: vehicleUnrecognised
+      ? { ...t.passenger, notes: notesWithVehicleName(t.passenger.notes, vehicleUnrecognised) }
+      : t.passenger,
     kind: 'trip',
     passengers,
     vehicleType: vehicleClass(vehicle, passengers, { field: t.fields.vehicleType, tooSmall: tooSmall ?? 'refuse' }),
@@ -144,4 +157,12 @@ export function jobSpec(j: { pickupAt: Date; passengers: number; vehicleType: st
 }
 
 export { amendmentInput, type BookingAmendment } from './amendment.js';
-export { defaultVehicleClass, needsWheelchair, readVehicleName, seatsGroup, vehicleClass, vehicleFromName, VEHICLE_ASKED_FOR } from './vehicle.js';
+export {
+  defaultVehicleClass,
+  needsWheelchair,
+  readVehicleName,
+  seatsGroup,
+  vehicleClass,
+  vehicleFromName,
+  VEHICLE_ASKED_FOR,
+} from './vehicle.js';

@@ -26,14 +26,25 @@ export interface McpBookingArgs {
 type McpPassengerArgs = McpBookingArgs & { passenger_phone: string; passenger_email: string | undefined };
 
 /** start_booking's names for the passenger's fields. */
-const PASSENGER_FIELDS = { name: 'passenger_name', phone: 'passenger_phone', email: 'passenger_email', flightNumber: 'flight_number', notes: 'notes' } as const satisfies PassengerFields<McpPassengerArgs>;
+const PASSENGER_FIELDS = {
+  name: 'passenger_name',
+  phone: 'passenger_phone',
+  email: 'passenger_email',
+  flightNumber: 'flight_number',
+  notes: 'notes',
+} as const satisfies PassengerFields<McpPassengerArgs>;
 
 /** Free text is screened before it reaches the booking engine (spec 5 rule 1), as on every route. */
 export function screenedPlace(field: string, value: string): string {
   const r = screenFreeText(field, value, { maxLength: 200 });
-  if (!r.ok) throw Refusal.invalid(r.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed', `${field} was refused.`, {
-    field: { name: field, message: r.message },
-  });
+  if (!r.ok)
+    throw Refusal.invalid(
+      r.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed',
+      `${field} was refused.`,
+      {
+        field: { name: field, message: r.message },
+      },
+    );
   return r.value;
 }
 
@@ -44,7 +55,13 @@ export function fromMcp(
   const settled: McpPassengerArgs = { ...a, passenger_phone: who.phone, passenger_email: who.email };
   const passenger = readPassenger(settled, PASSENGER_FIELDS, 'pay_driver', who.emailVerified);
   if (a.quote_id !== undefined) {
-    return quoteRequest({ source: 'mcp', quoteId: a.quote_id, passenger, awaitEmailConfirmation: false, passengerAccountId: who.accountId });
+    return quoteRequest({
+      source: 'mcp',
+      quoteId: a.quote_id,
+      passenger,
+      awaitEmailConfirmation: false,
+      passengerAccountId: who.accountId,
+    });
   }
   return tripRequest({
     source: 'mcp',

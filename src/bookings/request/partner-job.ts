@@ -27,7 +27,12 @@ export function fromPartnerJob(partner: Partner, job: PartnerJob, at: number | n
   const label = at === null ? 'body' : `body[${at}]`;
   return tripRequest({
     source: partner.kind,
-    fields: { pickup: `${label}.pickup`, dropoff: `${label}.dropoff`, departAt: `${label}.pickupTime`, vehicleType: `${label}.vehicleType` },
+    fields: {
+      pickup: `${label}.pickup`,
+      dropoff: `${label}.dropoff`,
+      departAt: `${label}.pickupTime`,
+      vehicleType: `${label}.vehicleType`,
+    },
     pickup: job.pickup,
     dropoff: job.dropoff,
     departAt: job.pickupTime,
@@ -40,7 +45,11 @@ export function fromPartnerJob(partner: Partner, job: PartnerJob, at: number | n
     agreedFarePence: job.fare === undefined ? undefined : Math.round(job.fare * 100),
     pickupMayBePast: true,
     awaitEmailConfirmation: false,
-    senderJob: { partnerId: partner.id, jobRef: job.jobRef, operatorId: partner.kind === 'operator' ? partner.id : null },
+    senderJob: {
+      partnerId: partner.id,
+      jobRef: job.jobRef,
+      operatorId: partner.kind === 'operator' ? partner.id : null,
+    },
   });
 }
 

@@ -18,22 +18,60 @@ export type V1QuoteBody = z.infer<typeof V1QuoteBookingRequest>;
 export const isV1QuoteForm = (b: V1DirectBody | V1QuoteBody): b is V1QuoteBody => 'quote_id' in b;
 
 /** Each form's names for the passenger's fields, and the direct form's for the trip's. */
-const QUOTE_FORM = { name: 'passenger_name', phone: 'passenger_phone', email: 'passenger_email', flightNumber: 'flight_number', notes: 'notes' } as const satisfies PassengerFields<V1QuoteBody>;
-const DIRECT_FORM = { name: 'passengerName', phone: 'passengerPhone', email: 'passengerEmail', flightNumber: 'flightNumber', notes: 'notes' } as const satisfies PassengerFields<V1DirectBody>;
-const DIRECT_TRIP = { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt', vehicleType: 'vehicleType' } as const satisfies TripFieldNames<V1DirectBody>;
+const QUOTE_FORM = {
+  name: 'passenger_name',
+  phone: 'passenger_phone',
+  email: 'passenger_email',
+  flightNumber: 'flight_number',
+  notes: 'notes',
+} as const satisfies PassengerFields<V1QuoteBody>;
+const DIRECT_FORM = {
+  name: 'passengerName',
+  phone: 'passengerPhone',
+  email: 'passengerEmail',
+  flightNumber: 'flightNumber',
+  notes: 'notes',
+} as const satisfies PassengerFields<V1DirectBody>;
+const DIRECT_TRIP = {
+  pickup: 'pickup',
+  dropoff: 'dropoff',
+  departAt: 'departAt',
+  vehicleType: 'vehicleType',
+} as const satisfies TripFieldNames<V1DirectBody>;
 
 /** The passenger's email as the form names it, for the route to admit before mapping. */
 export function v1Email(b: V1DirectBody | V1QuoteBody): { field: string; value: string } {
-  return isV1QuoteForm(b) ? { field: QUOTE_FORM.email, value: b.passenger_email } : { field: DIRECT_FORM.email, value: b.passengerEmail };
+  return isV1QuoteForm(b)
+    ? { field: QUOTE_FORM.email, value: b.passenger_email }
+    : { field: DIRECT_FORM.email, value: b.passengerEmail };
 }
 
-export function fromV1(b: V1DirectBody | V1QuoteBody, p: { email: string; verified: boolean; apiKey: ApiKey | null }): BookingRequest {
+export function fromV1(
+  b: V1DirectBody | V1QuoteBody,
+  p: { email: string; verified: boolean; apiKey: ApiKey | null },
+): BookingRequest {
   // The email is the one the route admitted.
   if (isV1QuoteForm(b)) {
-    const passenger = readPassenger({ ...b, passenger_email: p.email }, QUOTE_FORM, b.payment_method ?? 'direct_to_driver', p.verified);
-    return quoteRequest({ source: 'v1_quote', quoteId: b.quote_id, passenger, awaitEmailConfirmation: false, emailConfirmationFirst: true });
+    const passenger = readPassenger(
+      { ...b, passenger_email: p.email },
+      QUOTE_FORM,
+      b.payment_method ?? 'direct_to_driver',
+      p.verified,
+    );
+    return quoteRequest({
+      source: 'v1_quote',
+      quoteId: b.quote_id,
+      passenger,
+      awaitEmailConfirmation: false,
+      emailConfirmationFirst: true,
+    });
   }
-  const passenger = readPassenger({ ...b, passengerEmail: p.email }, DIRECT_FORM, b.paymentMethod ?? 'pay_driver', p.verified);
+  const passenger = readPassenger(
+    { ...b, passengerEmail: p.email },
+    DIRECT_FORM,
+    b.paymentMethod ?? 'pay_driver',
+    p.verified,
+  );
   // A free string (spec 2.6), never refused: a name no class matches books the group's class and is kept for the driver.
   const vehicle = readVehicleName(b.vehicleType);
   return tripRequest({

@@ -53,9 +53,13 @@ export function vehicleClass(named: VehicleType | undefined, passengers: number,
   if (named === undefined) return defaultVehicleClass(passengers);
   if (SEATS[named] < passengers && choice.tooSmall === 'refuse') {
     const fits = BY_SIZE.filter((v) => SEATS[v] >= passengers).join(', ');
-    throw Refusal.invalid('vehicle_too_small', `A ${named} seats ${SEATS[named]}; for ${passengers} passengers choose ${fits}.`, {
-      field: { name: choice.field, message: `seats ${SEATS[named]}, fewer than ${passengers} passengers` },
-    });
+    throw Refusal.invalid(
+      'vehicle_too_small',
+      `A ${named} seats ${SEATS[named]}; for ${passengers} passengers choose ${fits}.`,
+      {
+        field: { name: choice.field, message: `seats ${SEATS[named]}, fewer than ${passengers} passengers` },
+      },
+    );
   }
   return named;
 }
@@ -75,21 +79,80 @@ export function needsWheelchair(vehicleType: string): boolean {
 // its text is kept for the driver (vehicleNote): a job is never lost for the word its sender used.
 
 /** Whole names meaning "no class in particular": the group's own class. */
-const NO_PREFERENCE: ReadonlySet<string> = new Set(['any', 'anything', 'any car', 'any vehicle', 'any type', 'any class', 'no preference', 'none', 'not specified', 'unspecified', 'n a', 'na', 'tbc', 'default']);
+const NO_PREFERENCE: ReadonlySet<string> = new Set([
+  'any',
+  'anything',
+  'any car',
+  'any vehicle',
+  'any type',
+  'any class',
+  'no preference',
+  'none',
+  'not specified',
+  'unspecified',
+  'n a',
+  'na',
+  'tbc',
+  'default',
+]);
 
 /** Words naming a class, checked in this order (the first class with a word in the name wins). */
 const CLASS_WORDS: readonly (readonly [VehicleType, readonly string[]])[] = [
   ['wav', ['wav', 'wheelchair', 'wheelchairs', 'accessible', 'accessibility', 'ramp', 'disabled', 'disability']],
-  ['mpv', ['mpv', 'minibus', 'minivan', 'van', 'carrier', 'multiseater', 'multi seater', 'people mover', 'large vehicle', 'large car', 'xl']],
+  [
+    'mpv',
+    [
+      'mpv',
+      'minibus',
+      'minivan',
+      'van',
+      'carrier',
+      'multiseater',
+      'multi seater',
+      'people mover',
+      'large vehicle',
+      'large car',
+      'xl',
+    ],
+  ],
   ['luxury', ['luxury', 'lux', 'premium', 'vip', 'first class', 'prestige', 'limo', 'limousine', 'chauffeur']],
   ['executive', ['exec', 'executive', 'business', 'business class']],
   ['estate', ['estate', 'wagon', 'station wagon', 'tourer', 'estate car']],
-  ['saloon', ['saloon', 'sedan', 'car', 'taxi', 'cab', 'standard', 'regular', 'normal', 'economy', 'hatchback', 'private hire', 'black cab', 'hackney']],
+  [
+    'saloon',
+    [
+      'saloon',
+      'sedan',
+      'car',
+      'taxi',
+      'cab',
+      'standard',
+      'regular',
+      'normal',
+      'economy',
+      'hatchback',
+      'private hire',
+      'black cab',
+      'hackney',
+    ],
+  ],
 ];
 
 const NUMBER_WORDS: Record<string, string> = {
-  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
-  eleven: '11', twelve: '12', fourteen: '14', sixteen: '16',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+  eleven: '11',
+  twelve: '12',
+  fourteen: '14',
+  sixteen: '16',
 };
 
 /** "seats" is "seat", "minibuses" "minibus"; "class", "bus" and short words stay as they are. */
@@ -119,7 +182,9 @@ function classForSeats(seats: number): VehicleType {
 
 /** A seat count said in a name: "8 seater", "8 seat", "8 passenger", "8 person", "8 pax", "seat 8". */
 function seatsNamed(key: string): number | null {
-  const m = /\b(\d{1,2}) ?(?:seater|seat|passenger|person|people|pax|place)\b/.exec(key) ?? /\b(?:seater|seat) (\d{1,2})\b/.exec(key);
+  const m =
+    /\b(\d{1,2}) ?(?:seater|seat|passenger|person|people|pax|place)\b/.exec(key) ??
+    /\b(?:seater|seat) (\d{1,2})\b/.exec(key);
   return m ? Number(m[1]) : null;
 }
 

@@ -29,7 +29,8 @@ function publicHalf(jwk: JWK): JWK {
 
 /** The keys in force, making the first one if there is none (two processes starting at once keep one). */
 export async function loadSigningKeys(sql: Sql, oauthSecret: string): Promise<SigningKeys> {
-  const read = () => sql<{ sealed_jwk: string }[]>`select sealed_jwk from oauth_signing_keys order by created_at desc, kid`;
+  const read = () =>
+    sql<{ sealed_jwk: string }[]>`select sealed_jwk from oauth_signing_keys order by created_at desc, kid`;
   let rows = await read();
   if (rows.length === 0) {
     const jwk = await newSigningKey();
@@ -37,7 +38,8 @@ export async function loadSigningKeys(sql: Sql, oauthSecret: string): Promise<Si
     await sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtext('oauth_signing_keys'))`;
       const [existing] = await tx`select 1 from oauth_signing_keys limit 1`;
-      if (!existing) await tx`insert into oauth_signing_keys (kid, sealed_jwk) values (${jwk.kid!}, ${sealSecret(oauthSecret, JSON.stringify(jwk))})`;
+      if (!existing)
+        await tx`insert into oauth_signing_keys (kid, sealed_jwk) values (${jwk.kid!}, ${sealSecret(oauthSecret, JSON.stringify(jwk))})`;
     });
     rows = await read();
   }

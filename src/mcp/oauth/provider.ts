@@ -65,7 +65,8 @@ function hasControlCharacter(value: unknown): boolean {
   return false;
 }
 
-const deriveKey = (secret: string, purpose: string) => createHmac('sha256', secret).update(`oauth:${purpose}`).digest('base64url');
+const deriveKey = (secret: string, purpose: string) =>
+  createHmac('sha256', secret).update(`oauth:${purpose}`).digest('base64url');
 
 export function createAuthorizationServer(o: AuthorizationServerOptions): Provider {
   const { config } = o;
@@ -104,7 +105,8 @@ export function createAuthorizationServer(o: AuthorizationServerOptions): Provid
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo(_ctx, indicator) {
-          if (indicator !== resource) throw new errors.InvalidTarget(`unknown resource; this server issues tokens only for ${resource}`);
+          if (indicator !== resource)
+            throw new errors.InvalidTarget(`unknown resource; this server issues tokens only for ${resource}`);
           return {
             scope: MCP_SCOPES.join(' '),
             audience: resource,

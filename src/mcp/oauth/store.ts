@@ -13,7 +13,8 @@ export function postgresAdapter(sql: Sql): new (model: string) => Adapter {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       // jsonb cannot hold NUL; whatever let one through, the request is refused, not failed.
-      if (JSON.stringify(payload).includes('\\u0000')) throw new errors.InvalidRequest('control characters are not allowed');
+      if (JSON.stringify(payload).includes('\\u0000'))
+        throw new errors.InvalidRequest('control characters are not allowed');
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       await sql`
         insert into oauth_records (model, id, payload, grant_id, user_code, uid, expires_at)
@@ -25,21 +26,27 @@ export function postgresAdapter(sql: Sql): new (model: string) => Adapter {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      return this.one(await sql<Row[]>`
+      return this.one(
+        await sql<Row[]>`
         select payload, consumed_at from oauth_records
-         where model = ${this.model} and id = ${id} and (expires_at is null or expires_at > now())`);
+         where model = ${this.model} and id = ${id} and (expires_at is null or expires_at > now())`,
+      );
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return this.one(await sql<Row[]>`
+      return this.one(
+        await sql<Row[]>`
         select payload, consumed_at from oauth_records
-         where model = ${this.model} and uid = ${uid} and (expires_at is null or expires_at > now())`);
+         where model = ${this.model} and uid = ${uid} and (expires_at is null or expires_at > now())`,
+      );
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return this.one(await sql<Row[]>`
+      return this.one(
+        await sql<Row[]>`
         select payload, consumed_at from oauth_records
-         where model = ${this.model} and user_code = ${userCode} and (expires_at is null or expires_at > now())`);
+         where model = ${this.model} and user_code = ${userCode} and (expires_at is null or expires_at > now())`,
+      );
     }
 
     async consume(id: string): Promise<void> {
@@ -74,7 +81,10 @@ interface Row {
  * a grant (the revocation endpoint, a reused refresh token) deletes its row, so this is the check
  * that stops the grant's access tokens before they expire.
  */
-export async function grantInForce(sql: Sql, g: { grantId: string; accountId: string; clientId: string }): Promise<boolean> {
+export async function grantInForce(
+  sql: Sql,
+  g: { grantId: string; accountId: string; clientId: string },
+): Promise<boolean> {
   const rows = await sql`
     select 1 from oauth_records
      where model = 'Grant' and id = ${g.grantId} and (expires_at is null or expires_at > now())

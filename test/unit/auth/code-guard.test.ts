@@ -6,11 +6,20 @@ const UK = ['GB', 'GG', 'IM', 'JE'];
 
 describe('servedMobile', () => {
   it('takes mobiles of the UK numbering plan, Channel Islands and Isle of Man included', () => {
-    for (const n of ['+447400123456', '+447624123456', '+447911123456']) expect(servedMobile(n, UK), n).toEqual({ ok: true });
+    for (const n of ['+447400123456', '+447624123456', '+447911123456'])
+      expect(servedMobile(n, UK), n).toEqual({ ok: true });
   });
 
   it('refuses premium-rate, personal, landline, satellite, invalid and other countries’ numbers', () => {
-    for (const n of ['+449090123456', '+447024123456', '+441612345678', '+882345678901', '+447700900123', '+33612345678', '+12015550123']) {
+    for (const n of [
+      '+449090123456',
+      '+447024123456',
+      '+441612345678',
+      '+882345678901',
+      '+447700900123',
+      '+33612345678',
+      '+12015550123',
+    ]) {
       expect(servedMobile(n, UK).ok, n).toBe(false);
     }
   });

@@ -15,7 +15,8 @@ const ZONE = 'Europe/London';
 const HOUR = 3_600_000;
 const iso = (t: number) => new Date(t).toISOString();
 const luxonWeekStart = (t: number) => DateTime.fromMillis(t, { zone: ZONE }).startOf('week').toMillis();
-const luxonNextWeekStart = (t: number) => DateTime.fromMillis(t, { zone: ZONE }).startOf('week').plus({ weeks: 1 }).toMillis();
+const luxonNextWeekStart = (t: number) =>
+  DateTime.fromMillis(t, { zone: ZONE }).startOf('week').plus({ weeks: 1 }).toMillis();
 
 function everyHour(fromIso: string, toIso: string): number[] {
   const out: number[] = [];
@@ -55,7 +56,12 @@ describe('billing weeks (Monday 00:00 Europe/London)', () => {
     while (bounds.at(-1)! <= hours.at(-1)!) bounds.push(luxonNextWeekStart(bounds.at(-1)!));
     // Every boundary is a week start to luxon too, and the millisecond before it is in the week before.
     expect(bounds.filter((b) => luxonWeekStart(b) !== b).map(iso)).toEqual([]);
-    expect(bounds.slice(1).filter((b, i) => luxonWeekStart(b - 1) !== bounds[i]).map(iso)).toEqual([]);
+    expect(
+      bounds
+        .slice(1)
+        .filter((b, i) => luxonWeekStart(b - 1) !== bounds[i])
+        .map(iso),
+    ).toEqual([]);
     let w = 0;
     const wrong = hours.filter((t) => {
       while (bounds[w + 1]! <= t) w++;
@@ -77,7 +83,9 @@ describe('billing weeks (Monday 00:00 Europe/London)', () => {
     const mondays = hours.filter((t) => weekStartOf(t) === t);
     expect(mondays).toHaveLength(156);
     const edges = [...changes, ...mondays].flatMap((t) => [t - 60_000, t - 1, t, t + 1, t + 60_000]);
-    const wrong = edges.filter((t) => weekStartOf(t) !== luxonWeekStart(t) || nextWeekStart(t) !== luxonNextWeekStart(t));
+    const wrong = edges.filter(
+      (t) => weekStartOf(t) !== luxonWeekStart(t) || nextWeekStart(t) !== luxonNextWeekStart(t),
+    );
     expect(wrong.map(iso)).toEqual([]);
   });
 

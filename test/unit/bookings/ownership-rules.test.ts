@@ -9,13 +9,21 @@ import { CLAIMED_PRINCIPAL, repeatedBy, requestOwner } from '../../../src/bookin
 const SECRET = 'x'.repeat(40);
 const DAY = 24 * 3600_000;
 const made = new Date('2030-05-01T10:00:00Z');
-const booking = { ref: 'TX0123456789', passenger_email: 'Mallory@example.com', pickup_at: new Date(made.getTime() + 30 * DAY), created_at: made, claim_generation: 0 };
+const booking = {
+  ref: 'TX0123456789',
+  passenger_email: 'Mallory@example.com',
+  pickup_at: new Date(made.getTime() + 30 * DAY),
+  created_at: made,
+  claim_generation: 0,
+};
 
 describe('the confirmation link', () => {
   it('opens only the booking, mailbox and claim generation it was made for, until it expires', () => {
     const t = confirmToken(SECRET, booking);
     expect(t).toMatch(/^[\w-]+$/);
-    expect(confirmUrl('https://taxi.example', SECRET, booking)).toBe(`https://taxi.example/confirm/TX0123456789?t=${t}`);
+    expect(confirmUrl('https://taxi.example', SECRET, booking)).toBe(
+      `https://taxi.example/confirm/TX0123456789?t=${t}`,
+    );
     const soon = new Date(made.getTime() + DAY);
     expect(verifyConfirmToken(SECRET, booking, t, soon)).toBe(true);
     // The mailbox is compared as stored, case aside.
@@ -27,8 +35,12 @@ describe('the confirmation link', () => {
     expect(verifyConfirmToken(SECRET, { ...booking, ref: 'TX0123456788' }, t, soon)).toBe(false);
     expect(verifyConfirmToken('y'.repeat(40), booking, t, soon)).toBe(false);
     // Expired: CONFIRM_LINK_DAYS after it was issued.
-    expect(verifyConfirmToken(SECRET, booking, t, new Date(made.getTime() + CONFIRM_LINK_DAYS * DAY - 1000))).toBe(true);
-    expect(verifyConfirmToken(SECRET, booking, t, new Date(made.getTime() + CONFIRM_LINK_DAYS * DAY + 1000))).toBe(false);
+    expect(verifyConfirmToken(SECRET, booking, t, new Date(made.getTime() + CONFIRM_LINK_DAYS * DAY - 1000))).toBe(
+      true,
+    );
+    expect(verifyConfirmToken(SECRET, booking, t, new Date(made.getTime() + CONFIRM_LINK_DAYS * DAY + 1000))).toBe(
+      false,
+    );
   });
 
   it('never outlives the day after pickup, and cannot be stretched by editing its expiry', () => {
@@ -38,7 +50,9 @@ describe('the confirmation link', () => {
     expect(verifyConfirmToken(SECRET, soonTrip, t, new Date(made.getTime() + DAY + 3 * 3600_000))).toBe(false);
     const raw = Buffer.from(t, 'base64url');
     raw.writeUInt32BE(raw.readUInt32BE(0) + 30 * 86_400, 0);
-    expect(verifyConfirmToken(SECRET, soonTrip, raw.toString('base64url'), new Date(made.getTime() + 3600_000))).toBe(false);
+    expect(verifyConfirmToken(SECRET, soonTrip, raw.toString('base64url'), new Date(made.getTime() + 3600_000))).toBe(
+      false,
+    );
   });
 
   it('refuses the links of the old form (an HMAC of the reference alone) and garbage', () => {
@@ -84,10 +98,18 @@ describe('a repeated request', () => {
 });
 
 describe('a sandbox trip', () => {
-  const trip = { phone: '+447400123456', pickup: { lat: 53.45, lon: -2.22 }, dropoff: { lat: 53.36, lon: -2.27 }, departAt: made, nowWindowSeconds: 120 };
+  const trip = {
+    phone: '+447400123456',
+    pickup: { lat: 53.45, lon: -2.22 },
+    dropoff: { lat: 53.36, lon: -2.27 },
+    departAt: made,
+    nowWindowSeconds: 120,
+  };
   it('is another ride than the same trip asked for live, and live identities are as they were', () => {
     expect(tripIdentity({ ...trip, sandbox: true }).key).not.toBe(tripIdentity(trip).key);
     expect(tripIdentity({ ...trip, sandbox: false }).key).toBe(tripIdentity(trip).key);
-    expect(quoteIdentity({ phone: trip.phone, quoteId: 'q1', sandbox: true }).key).not.toBe(quoteIdentity({ phone: trip.phone, quoteId: 'q1' }).key);
+    expect(quoteIdentity({ phone: trip.phone, quoteId: 'q1', sandbox: true }).key).not.toBe(
+      quoteIdentity({ phone: trip.phone, quoteId: 'q1' }).key,
+    );
   });
 });

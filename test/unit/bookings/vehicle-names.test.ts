@@ -1,7 +1,12 @@
 // Free-text vehicle names (spec 2.4, 2.6: the v1 booking's and a PartnerJob's vehicleType is a free
 // string) read into the v1 classes, never refused (docs/partners.md, "Vehicle types in free text").
 import { describe, expect, it } from 'vitest';
-import { readVehicleName, tripRequest, vehicleFromName, VEHICLE_ASKED_FOR } from '../../../src/bookings/request/index.js';
+import {
+  readVehicleName,
+  tripRequest,
+  vehicleFromName,
+  VEHICLE_ASKED_FOR,
+} from '../../../src/bookings/request/index.js';
 import { fromV1 } from '../../../src/bookings/request/v1.js';
 
 const TABLE: Record<string, string | undefined> = {
@@ -85,7 +90,16 @@ describe('a free-text vehicle name', () => {
 });
 
 describe('a request naming a vehicle no class matches', () => {
-  const passenger = { name: 'Ada', phone: '+447400123456', email: null, emailVerified: false, paymentMethod: 'pay_driver' as const, flightNumber: null, notes: 'Two cases', agent: null };
+  const passenger = {
+    name: 'Ada',
+    phone: '+447400123456',
+    email: null,
+    emailVerified: false,
+    paymentMethod: 'pay_driver' as const,
+    flightNumber: null,
+    notes: 'Two cases',
+    agent: null,
+  };
   const base = {
     source: 'v1_direct' as const,
     fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt', vehicleType: 'vehicleType' },
@@ -100,7 +114,10 @@ describe('a request naming a vehicle no class matches', () => {
     const r = tripRequest({ ...base, passengers: 7, vehicleUnrecognised: 'Hovercraft' });
     expect(r.vehicleType).toBe('7seater');
     expect(r.passenger.notes).toBe(`${VEHICLE_ASKED_FOR}Hovercraft\nTwo cases`);
-    expect(tripRequest({ ...base, passenger: { ...passenger, notes: null }, vehicleUnrecognised: 'Hovercraft' }).passenger.notes).toBe('Vehicle asked for: Hovercraft');
+    expect(
+      tripRequest({ ...base, passenger: { ...passenger, notes: null }, vehicleUnrecognised: 'Hovercraft' }).passenger
+        .notes,
+    ).toBe('Vehicle asked for: Hovercraft');
   });
 
   it('drops a name that fails the free-text screen, and still books', () => {
@@ -110,10 +127,27 @@ describe('a request naming a vehicle no class matches', () => {
   });
 
   it('on the v1 booking: "Estate car" is an estate, an unknown name a saloon for two with its name kept', () => {
-    const body = { pickup: 'Durham station', dropoff: 'Durham', departAt: '2026-12-24T06:30:00Z', passengerName: 'Mary Seacole', passengerEmail: 'mary@example.com', passengerPhone: '+447400123456', passengers: 2 };
-    const estate = fromV1({ ...body, vehicleType: 'Estate car' }, { email: 'mary@example.com', verified: true, apiKey: null });
+    const body = {
+      pickup: 'Durham station',
+      dropoff: 'Durham',
+      departAt: '2026-12-24T06:30:00Z',
+      passengerName: 'Mary Seacole',
+      passengerEmail: 'mary@example.com',
+      passengerPhone: '+447400123456',
+      passengers: 2,
+    };
+    const estate = fromV1(
+      { ...body, vehicleType: 'Estate car' },
+      { email: 'mary@example.com', verified: true, apiKey: null },
+    );
     expect(estate.kind === 'trip' && estate.vehicleType).toBe('estate');
-    const odd = fromV1({ ...body, vehicleType: 'Batmobile' }, { email: 'mary@example.com', verified: true, apiKey: null });
-    expect(odd.kind === 'trip' && [odd.vehicleType, odd.passenger.notes]).toEqual(['saloon', 'Vehicle asked for: Batmobile']);
+    const odd = fromV1(
+      { ...body, vehicleType: 'Batmobile' },
+      { email: 'mary@example.com', verified: true, apiKey: null },
+    );
+    expect(odd.kind === 'trip' && [odd.vehicleType, odd.passenger.notes]).toEqual([
+      'saloon',
+      'Vehicle asked for: Batmobile',
+    ]);
   });
 });

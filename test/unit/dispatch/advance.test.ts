@@ -4,9 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchLeadSeconds, type AdvanceSettings } from '../../../src/dispatch/advance.js';
 
-const DEFAULTS: AdvanceSettings = { baseLeadSeconds: 15 * 60, advanceLeadSeconds: 3 * 3600, longTripMeters: 30_000, earlyBeforeHour: 7, eveningFromHour: 20 };
+const DEFAULTS: AdvanceSettings = {
+  baseLeadSeconds: 15 * 60,
+  advanceLeadSeconds: 3 * 3600,
+  longTripMeters: 30_000,
+  earlyBeforeHour: 7,
+  eveningFromHour: 20,
+};
 const trip = (pickupAt: string, o: { pickupKind?: string; dropoffKind?: string; distanceMeters?: number } = {}) => ({
-  pickupAt: new Date(pickupAt), pickupKind: o.pickupKind ?? 'street', dropoffKind: o.dropoffKind ?? 'street', distanceMeters: o.distanceMeters ?? 4_000,
+  pickupAt: new Date(pickupAt),
+  pickupKind: o.pickupKind ?? 'street',
+  dropoffKind: o.dropoffKind ?? 'street',
+  distanceMeters: o.distanceMeters ?? 4_000,
 });
 const HOUR = 3600;
 
@@ -43,7 +52,17 @@ describe('advance allocation: when dispatch starts', () => {
 
   it('keeps the longer lead when an airport run is also in the small hours, and each rule can be turned off', () => {
     expect(dispatchLeadSeconds(trip('2027-01-12T05:00:00Z', { dropoffKind: 'airport' }), DEFAULTS)).toBe(9 * HOUR);
-    expect(dispatchLeadSeconds(trip('2027-01-12T05:00:00Z', { dropoffKind: 'airport' }), { ...DEFAULTS, earlyBeforeHour: 0 })).toBe(3 * HOUR);
-    expect(dispatchLeadSeconds(trip('2027-01-12T14:00:00Z', { dropoffKind: 'airport' }), { ...DEFAULTS, advanceLeadSeconds: 0 })).toBe(15 * 60);
+    expect(
+      dispatchLeadSeconds(trip('2027-01-12T05:00:00Z', { dropoffKind: 'airport' }), {
+        ...DEFAULTS,
+        earlyBeforeHour: 0,
+      }),
+    ).toBe(3 * HOUR);
+    expect(
+      dispatchLeadSeconds(trip('2027-01-12T14:00:00Z', { dropoffKind: 'airport' }), {
+        ...DEFAULTS,
+        advanceLeadSeconds: 0,
+      }),
+    ).toBe(15 * 60);
   });
 });

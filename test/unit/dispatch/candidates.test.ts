@@ -21,7 +21,16 @@ const PICKUP_AT = new Date(NOW.getTime() + 15 * 60_000);
 const KM_LAT = 1 / 111.195;
 
 function needs(over: Partial<JobNeeds> = {}): JobNeeds {
-  return { pickup: PICKUP, pickupArea: 'manchester', passengers: 1, vehicleType: 'saloon', wheelchair: false, pickupAt: PICKUP_AT, now: NOW, ...over };
+  return {
+    pickup: PICKUP,
+    pickupArea: 'manchester',
+    passengers: 1,
+    vehicleType: 'saloon',
+    wheelchair: false,
+    pickupAt: PICKUP_AT,
+    now: NOW,
+    ...over,
+  };
 }
 
 /** A driver who passes every check for needs(): local, approved, online, fresh, 1 km north of the pickup. */
@@ -49,7 +58,12 @@ function driver(over: Partial<DriverSnapshot> = {}): DriverSnapshot {
 const partner = (over: Partial<DriverSnapshot> = {}) =>
   driver({ tier: 'partner', homeArea: null, partnerFleetId: 'fleet-a', partnerFleetApproved: true, ...over });
 
-function only(tier: DriverSnapshot['tier'], d: DriverSnapshot, n: JobNeeds = needs(), offered: ReadonlySet<string> = new Set()) {
+function only(
+  tier: DriverSnapshot['tier'],
+  d: DriverSnapshot,
+  n: JobNeeds = needs(),
+  offered: ReadonlySet<string> = new Set(),
+) {
   const decisions = rankTier(tier, [d], n, offered);
   expect(decisions).toHaveLength(1);
   return decisions[0]!;
@@ -59,7 +73,14 @@ describe('rankTier skip reasons', () => {
   it('accepts a driver who passes every check', () => {
     expect(only('local', driver({ licenceInvalidFrom: new Date(PICKUP_AT.getTime() + 1) })).eligible).toBe(true);
     const d = only('local', driver());
-    expect(d).toEqual({ driverId: 'drv-1', driverName: 'Driver One', tier: 'local', distanceMeters: 1000, eligible: true, skipReason: null });
+    expect(d).toEqual({
+      driverId: 'drv-1',
+      driverName: 'Driver One',
+      tier: 'local',
+      distanceMeters: 1000,
+      eligible: true,
+      skipReason: null,
+    });
   });
 
   const cases: Array<[SkipReason, DriverSnapshot['tier'], DriverSnapshot, JobNeeds?, string[]?]> = [
@@ -70,13 +91,22 @@ describe('rankTier skip reasons', () => {
     // Valid when offered but not at pickup: the driver could not lawfully do the job.
     ['licence_expired', 'local', driver({ licenceInvalidFrom: PICKUP_AT })],
     // A pickup already past (a late retry) still needs a licence valid now.
-    ['licence_expired', 'local', driver({ licenceInvalidFrom: NOW }), needs({ pickupAt: new Date(NOW.getTime() - 60_000) })],
+    [
+      'licence_expired',
+      'local',
+      driver({ licenceInvalidFrom: NOW }),
+      needs({ pickupAt: new Date(NOW.getTime() - 60_000) }),
+    ],
     ['fleet_not_approved', 'partner', partner({ partnerFleetApproved: false })],
     ['fleet_not_approved', 'partner', partner({ partnerFleetId: null, partnerFleetApproved: null })],
     ['offline', 'local', driver({ online: false })],
     ['no_location', 'local', driver({ lat: null, lon: null })],
     ['no_location', 'local', driver({ locationAt: null })],
-    ['stale_location', 'local', driver({ locationAt: new Date(NOW.getTime() - DEFAULT_CASCADE_POLICY.freshLocationMs - 1) })],
+    [
+      'stale_location',
+      'local',
+      driver({ locationAt: new Date(NOW.getTime() - DEFAULT_CASCADE_POLICY.freshLocationMs - 1) }),
+    ],
     ['out_of_area', 'local', driver({ homeArea: 'glasgow' })],
     ['out_of_area', 'local', driver({ homeArea: null })],
     ['too_far', 'local', driver({ lat: PICKUP.lat + 16 * KM_LAT })],
@@ -103,7 +133,8 @@ describe('rankTier skip reasons', () => {
     });
     const n = needs({ passengers: 6, vehicleType: 'wav', wheelchair: true });
     const offered = new Set(['drv-1']);
-    const peel = (over: Partial<DriverSnapshot>) => only('local', { ...everythingWrong, ...over }, n, offered).skipReason;
+    const peel = (over: Partial<DriverSnapshot>) =>
+      only('local', { ...everythingWrong, ...over }, n, offered).skipReason;
 
     expect(peel({})).toBe('not_approved');
     expect(peel({ approved: true })).toBe('offline');
@@ -117,16 +148,23 @@ describe('rankTier skip reasons', () => {
     expect(peel({ ...free, seats: 6 })).toBe('vehicle_class');
     expect(peel({ ...free, seats: 6, vehicleType: 'wav' })).toBe('not_wheelchair_accessible');
     expect(peel({ ...free, seats: 6, vehicleType: 'wav', wheelchairAccessible: true })).toBe('already_offered');
-    expect(only('local', { ...everythingWrong, ...free, seats: 6, vehicleType: 'wav', wheelchairAccessible: true }, n).eligible).toBe(true);
+    expect(
+      only('local', { ...everythingWrong, ...free, seats: 6, vehicleType: 'wav', wheelchairAccessible: true }, n)
+        .eligible,
+    ).toBe(true);
   });
 
   it('checks the fleet before availability for partner drivers', () => {
-    expect(only('partner', partner({ partnerFleetApproved: false, online: false })).skipReason).toBe('fleet_not_approved');
+    expect(only('partner', partner({ partnerFleetApproved: false, online: false })).skipReason).toBe(
+      'fleet_not_approved',
+    );
     expect(only('partner', partner({ approved: false, partnerFleetApproved: false })).skipReason).toBe('not_approved');
   });
 
   it('treats a location exactly at the freshness limit, or slightly in the future, as fresh', () => {
-    expect(only('local', driver({ locationAt: new Date(NOW.getTime() - DEFAULT_CASCADE_POLICY.freshLocationMs) })).eligible).toBe(true);
+    expect(
+      only('local', driver({ locationAt: new Date(NOW.getTime() - DEFAULT_CASCADE_POLICY.freshLocationMs) })).eligible,
+    ).toBe(true);
     expect(only('local', driver({ locationAt: new Date(NOW.getTime() + 30_000) })).eligible).toBe(true);
   });
 
@@ -153,8 +191,12 @@ describe('rankTier tiers and distances', () => {
     const policy = { freshLocationMs: 120_000, maxDistanceMeters: { local: 500, national: 500, partner: 500 } };
     const old = new Date(NOW.getTime() - 180_000);
     expect(rankTier('local', [driver()], needs(), new Set(), policy)[0]?.skipReason).toBe('too_far');
-    expect(rankTier('local', [driver({ lat: PICKUP.lat, locationAt: old })], needs(), new Set(), policy)[0]?.skipReason).toBe('stale_location');
-    expect(rankTier('local', [driver({ lat: PICKUP.lat, locationAt: old })], needs(), new Set())[0]?.eligible).toBe(true);
+    expect(
+      rankTier('local', [driver({ lat: PICKUP.lat, locationAt: old })], needs(), new Set(), policy)[0]?.skipReason,
+    ).toBe('stale_location');
+    expect(rankTier('local', [driver({ lat: PICKUP.lat, locationAt: old })], needs(), new Set())[0]?.eligible).toBe(
+      true,
+    );
   });
 
   it('includes only the drivers of the requested tier', () => {
@@ -215,7 +257,11 @@ describe('rankTier tiers and distances', () => {
 
 describe('already offered', () => {
   it('skips drivers offered in an earlier round and keeps the rest in order', () => {
-    const drivers = [driver({ id: 'a' }), driver({ id: 'b', lat: PICKUP.lat + 2 * KM_LAT }), driver({ id: 'c', lat: PICKUP.lat + 3 * KM_LAT })];
+    const drivers = [
+      driver({ id: 'a' }),
+      driver({ id: 'b', lat: PICKUP.lat + 2 * KM_LAT }),
+      driver({ id: 'c', lat: PICKUP.lat + 3 * KM_LAT }),
+    ];
     const ranked = rankTier('local', drivers, needs(), new Set(['a', 'c']));
     expect(ranked.map((d) => [d.driverId, d.skipReason])).toEqual([
       ['b', null],
@@ -232,25 +278,38 @@ describe('already offered', () => {
 describe('seats and wheelchair access', () => {
   it('compares passengers with the driver’s own seats', () => {
     expect(only('local', driver({ vehicleType: 'mpv', seats: 8 }), needs({ passengers: 8 })).eligible).toBe(true);
-    expect(only('local', driver({ vehicleType: 'mpv', seats: 7 }), needs({ passengers: 8 })).skipReason).toBe('too_few_seats');
+    expect(only('local', driver({ vehicleType: 'mpv', seats: 7 }), needs({ passengers: 8 })).skipReason).toBe(
+      'too_few_seats',
+    );
     expect(only('local', driver({ seats: 4 }), needs({ passengers: 4 })).eligible).toBe(true);
   });
 
   it('never sends a 7-seater to an eight-person MPV job', () => {
-    expect(only('local', driver({ vehicleType: '7seater', seats: 7 }), needs({ vehicleType: 'mpv', passengers: 8 })).skipReason).toBe('too_few_seats');
-    expect(only('local', driver({ vehicleType: '7seater', seats: 7 }), needs({ vehicleType: 'mpv', passengers: 6 })).eligible).toBe(true);
+    expect(
+      only('local', driver({ vehicleType: '7seater', seats: 7 }), needs({ vehicleType: 'mpv', passengers: 8 }))
+        .skipReason,
+    ).toBe('too_few_seats');
+    expect(
+      only('local', driver({ vehicleType: '7seater', seats: 7 }), needs({ vehicleType: 'mpv', passengers: 6 }))
+        .eligible,
+    ).toBe(true);
   });
 
   it('serves a wav request only with a wheelchair-accessible WAV, even when the wheelchair flag is not set', () => {
     const wav = driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: true });
     expect(only('local', wav, needs({ vehicleType: 'wav' })).eligible).toBe(true);
     expect(only('local', wav, needs({ vehicleType: 'wav', wheelchair: true })).eligible).toBe(true);
-    expect(only('local', driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: false }), needs({ vehicleType: 'wav' })).skipReason).toBe(
-      'not_wheelchair_accessible',
-    );
-    expect(only('local', driver({ vehicleType: 'mpv', seats: 8, wheelchairAccessible: true }), needs({ vehicleType: 'wav' })).skipReason).toBe(
-      'vehicle_class',
-    );
+    expect(
+      only(
+        'local',
+        driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: false }),
+        needs({ vehicleType: 'wav' }),
+      ).skipReason,
+    ).toBe('not_wheelchair_accessible');
+    expect(
+      only('local', driver({ vehicleType: 'mpv', seats: 8, wheelchairAccessible: true }), needs({ vehicleType: 'wav' }))
+        .skipReason,
+    ).toBe('vehicle_class');
   });
 
   it('lets an accessible vehicle of a compatible class take a wheelchair job of that class', () => {
@@ -278,12 +337,11 @@ describe('vehicleCanServe', () => {
     wav: ['wav'],
   };
 
-  it.each(VEHICLE_TYPES.flatMap((requested) => VEHICLE_TYPES.map((driverVehicle) => [driverVehicle, requested] as const)))(
-    '%s for a %s request',
-    (driverVehicle, requested) => {
-      expect(vehicleCanServe(driverVehicle, requested)).toBe(expected[requested]!.includes(driverVehicle));
-    },
-  );
+  it.each(
+    VEHICLE_TYPES.flatMap((requested) => VEHICLE_TYPES.map((driverVehicle) => [driverVehicle, requested] as const)),
+  )('%s for a %s request', (driverVehicle, requested) => {
+    expect(vehicleCanServe(driverVehicle, requested)).toBe(expected[requested]!.includes(driverVehicle));
+  });
 
   it('covers every vehicle class, always serves a class with itself, and never serves a class with fewer seats except 7seater for mpv', () => {
     expect(Object.keys(VEHICLE_SERVED_BY).sort()).toEqual([...VEHICLE_TYPES].sort());

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { rankTier } from '../../../src/dispatch/policy.js';
 import { TIERS } from '../../../workflows/bookings/definitions.js';
-import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS, DEMO_PARTNER_FLEET_ID, demoDriverSnapshots } from '../../../dev/demo-fleet.js';
+import {
+  DEMO_CITIES,
+  DEMO_DRIVERS,
+  DEMO_FLEETS,
+  DEMO_PARTNER_FLEET_ID,
+  demoDriverSnapshots,
+} from '../../../dev/demo-fleet.js';
 import { VEHICLE_TYPES } from '../../../src/pricing/types.js';
 import { SEATS } from '../../../src/quotes/vehicle-choice.js';
 
@@ -43,20 +49,47 @@ describe('demo fleet data', () => {
 
   it('cascades a job from each city: locals in range, a national driver within 50 km, an approved partner within 80 km', () => {
     for (const city of Object.values(DEMO_CITIES)) {
-      const needs = { pickup: city, pickupArea: city.areaId, passengers: 1, vehicleType: 'saloon', wheelchair: false, pickupAt: NOW, now: NOW };
-      const [local, national, partner] = TIERS.map((tier) => rankTier(tier, snapshots, needs, new Set()).filter((d) => d.eligible));
+      const needs = {
+        pickup: city,
+        pickupArea: city.areaId,
+        passengers: 1,
+        vehicleType: 'saloon',
+        wheelchair: false,
+        pickupAt: NOW,
+        now: NOW,
+      };
+      const [local, national, partner] = TIERS.map((tier) =>
+        rankTier(tier, snapshots, needs, new Set()).filter((d) => d.eligible),
+      );
       expect(local!.length, city.name).toBeGreaterThanOrEqual(2);
       expect(national!.length, city.name).toBeGreaterThanOrEqual(1);
       expect(partner!.length, city.name).toBeGreaterThanOrEqual(1);
-      const wheelchair = rankTier('local', snapshots, { ...needs, vehicleType: 'wav', wheelchair: true }, new Set()).filter((d) => d.eligible);
-      expect(wheelchair.map((d) => d.driverId), city.name).toHaveLength(1);
+      const wheelchair = rankTier(
+        'local',
+        snapshots,
+        { ...needs, vehicleType: 'wav', wheelchair: true },
+        new Set(),
+      ).filter((d) => d.eligible);
+      expect(
+        wheelchair.map((d) => d.driverId),
+        city.name,
+      ).toHaveLength(1);
     }
   });
 
   it('shows the skip reasons in Manchester', () => {
     const c = DEMO_CITIES.manchester;
-    const needs = { pickup: c, pickupArea: c.areaId, passengers: 1, vehicleType: 'saloon', wheelchair: false, pickupAt: NOW, now: NOW };
-    const reason = (tier: (typeof TIERS)[number], id: string) => rankTier(tier, snapshots, needs, new Set()).find((d) => d.driverId === id)?.skipReason;
+    const needs = {
+      pickup: c,
+      pickupArea: c.areaId,
+      passengers: 1,
+      vehicleType: 'saloon',
+      wheelchair: false,
+      pickupAt: NOW,
+      now: NOW,
+    };
+    const reason = (tier: (typeof TIERS)[number], id: string) =>
+      rankTier(tier, snapshots, needs, new Set()).find((d) => d.driverId === id)?.skipReason;
     expect(reason('local', 'drv-man-06')).toBe('not_approved');
     expect(reason('partner', 'drv-ufl-01')).toBe('fleet_not_approved');
     expect(reason('local', 'drv-man-04')).toBe('vehicle_class');

@@ -18,7 +18,11 @@ const FIVE_MILES = 5 * MILE;
 const DAY = new Date('2026-06-17T09:00:00Z'); // Wed 10:00 BST
 const NIGHT = new Date('2026-06-17T21:30:00Z'); // Wed 22:30 BST
 
-const rate = (scope: 'driver' | 'partner', adjustmentBasisPoints: number, minimumFarePence: number | null = null): RateOverride => ({
+const rate = (
+  scope: 'driver' | 'partner',
+  adjustmentBasisPoints: number,
+  minimumFarePence: number | null = null,
+): RateOverride => ({
   id: `${scope}-${adjustmentBasisPoints}-${minimumFarePence ?? 'none'}`,
   scope,
   subjectId: scope === 'driver' ? 'drv-1' : 'ptn-1',
@@ -29,16 +33,39 @@ const rate = (scope: 'driver' | 'partner', adjustmentBasisPoints: number, minimu
 });
 
 /** A booking as it keeps its fare: the quote's total, and the meter read back from its area, time and route. */
-function booked(departAt: Date, quotedFarePence: number, pricedWith: RateOverride | null = null, fareSource = 'quote'): FareBasis {
-  const meter = tripMeterWith(defaultPricingData(), { areaId: 'manchester', departAt, route: { distanceMeters: FIVE_MILES, durationSeconds: 600 }, country: 'England' });
+function booked(
+  departAt: Date,
+  quotedFarePence: number,
+  pricedWith: RateOverride | null = null,
+  fareSource = 'quote',
+): FareBasis {
+  const meter = tripMeterWith(defaultPricingData(), {
+    areaId: 'manchester',
+    departAt,
+    route: { distanceMeters: FIVE_MILES, durationSeconds: 600 },
+    country: 'England',
+  });
   return { quotedFarePence, fareSource, meter, pricedWith };
 }
 
 describe('a driver’s own fare for a booked job', () => {
   it('reads back the meter the quote was priced on', () => {
-    expect(tripMeterWith(defaultPricingData(), { areaId: 'manchester', departAt: DAY, route: { distanceMeters: FIVE_MILES, durationSeconds: 600 }, country: 'England' }))
-      .toMatchObject({ rawPence: 1600, pence: 1600, tariffMinimumPence: null, period: 'Tariff 1 (day)' });
-    expect(tripMeterWith(defaultPricingData(), { areaId: 'nowhere', departAt: DAY, route: { distanceMeters: 1, durationSeconds: 1 }, country: null })).toBeNull();
+    expect(
+      tripMeterWith(defaultPricingData(), {
+        areaId: 'manchester',
+        departAt: DAY,
+        route: { distanceMeters: FIVE_MILES, durationSeconds: 600 },
+        country: 'England',
+      }),
+    ).toMatchObject({ rawPence: 1600, pence: 1600, tariffMinimumPence: null, period: 'Tariff 1 (day)' });
+    expect(
+      tripMeterWith(defaultPricingData(), {
+        areaId: 'nowhere',
+        departAt: DAY,
+        route: { distanceMeters: 1, durationSeconds: 1 },
+        country: null,
+      }),
+    ).toBeNull();
   });
 
   it('10 % below the meter, day: £16.00 quoted, £14.40 at the driver’s rate', () => {
@@ -49,8 +76,18 @@ describe('a driver’s own fare for a booked job', () => {
   });
 
   it('is what the quote would have been at the driver’s rate', () => {
-    const quote = priceJourney(request({ pickup: MANCHESTER_CENTRE, dropoff: DIDSBURY, route: route(FIVE_MILES, 600), departAt: NIGHT }));
-    const atDriverRate = priceJourney(request({ pickup: MANCHESTER_CENTRE, dropoff: DIDSBURY, route: route(FIVE_MILES, 600), departAt: NIGHT, override: rate('driver', -1500) }));
+    const quote = priceJourney(
+      request({ pickup: MANCHESTER_CENTRE, dropoff: DIDSBURY, route: route(FIVE_MILES, 600), departAt: NIGHT }),
+    );
+    const atDriverRate = priceJourney(
+      request({
+        pickup: MANCHESTER_CENTRE,
+        dropoff: DIDSBURY,
+        route: route(FIVE_MILES, 600),
+        departAt: NIGHT,
+        override: rate('driver', -1500),
+      }),
+    );
     expect(quote.totalPence).toBe(2080);
     // Night: 2080 x -15 % = -312 -> £17.68
     expect(driverFareFor(booked(NIGHT, quote.totalPence), rate('driver', -1500))?.farePence).toBe(1768);
@@ -58,7 +95,9 @@ describe('a driver’s own fare for a booked job', () => {
   });
 
   it('keeps every extra the quote carried: the airport pick-up barrier is not discounted', () => {
-    const quote = priceJourney(request({ pickup: MANCHESTER_AIRPORT, dropoff: DIDSBURY, route: route(FIVE_MILES, 600), departAt: DAY }));
+    const quote = priceJourney(
+      request({ pickup: MANCHESTER_AIRPORT, dropoff: DIDSBURY, route: route(FIVE_MILES, 600), departAt: DAY }),
+    );
     // £16.00 on the meter + £1.80 barrier = £17.80; at -10 %: £14.40 + £1.80 = £16.20
     expect(quote.totalPence).toBe(1780);
     expect(driverFareFor(booked(DAY, quote.totalPence), rate('driver', -1000))?.farePence).toBe(1620);
@@ -69,7 +108,10 @@ describe('a driver’s own fare for a booked job', () => {
     const over = driverFareFor(booked(DAY, 1600), rate('driver', 1000));
     expect(over).toEqual({ farePence: 1760, overrideId: 'driver-1000-none', aboveQuote: true });
     // -10 % is £14.40, raised to the driver's own £20.00 minimum
-    expect(driverFareFor(booked(DAY, 1600), rate('driver', -1000, 2000))).toMatchObject({ farePence: 2000, aboveQuote: true });
+    expect(driverFareFor(booked(DAY, 1600), rate('driver', -1000, 2000))).toMatchObject({
+      farePence: 2000,
+      aboveQuote: true,
+    });
     // A driver named by staff is offered it at the quoted fare, never their higher one.
     expect(offerFareFor(booked(DAY, 1600), over)).toEqual({ farePence: 1600, overrideId: null });
   });
@@ -80,11 +122,25 @@ describe('a driver’s own fare for a booked job', () => {
 
   it('replaces a partner’s approved rate the quote was priced with, never stacks on it', () => {
     // Partner -5 %: 1600 - 80 = £15.20 quoted. Driver -10 % on the same meter: £14.40 (not 1520 x 0.9 = £13.68).
-    const quoted = priceJourney(request({ pickup: MANCHESTER_CENTRE, dropoff: DIDSBURY, route: route(FIVE_MILES, 600), departAt: DAY, override: rate('partner', -500) }));
+    const quoted = priceJourney(
+      request({
+        pickup: MANCHESTER_CENTRE,
+        dropoff: DIDSBURY,
+        route: route(FIVE_MILES, 600),
+        departAt: DAY,
+        override: rate('partner', -500),
+      }),
+    );
     expect(quoted.totalPence).toBe(1520);
-    expect(driverFareFor(booked(DAY, 1520, rate('partner', -500)), rate('driver', -1000))).toMatchObject({ farePence: 1440, aboveQuote: false });
+    expect(driverFareFor(booked(DAY, 1520, rate('partner', -500)), rate('driver', -1000))).toMatchObject({
+      farePence: 1440,
+      aboveQuote: false,
+    });
     // Driver at the plain tariff: £16.00, above the partner's £15.20.
-    expect(driverFareFor(booked(DAY, 1520, rate('partner', -500)), rate('driver', 0))).toMatchObject({ farePence: 1600, aboveQuote: true });
+    expect(driverFareFor(booked(DAY, 1520, rate('partner', -500)), rate('driver', 0))).toMatchObject({
+      farePence: 1600,
+      aboveQuote: true,
+    });
   });
 
   it('does not apply to a fare a partner agreed, nor without a rate', () => {
@@ -96,7 +152,12 @@ describe('a driver’s own fare for a booked job', () => {
 
 describe('passOverAboveQuote', () => {
   const decision = (driverId: string, distanceMeters: number, eligible = true): CandidateDecision => ({
-    driverId, driverName: driverId, tier: 'local', distanceMeters, eligible, skipReason: eligible ? null : 'offline',
+    driverId,
+    driverName: driverId,
+    tier: 'local',
+    distanceMeters,
+    eligible,
+    skipReason: eligible ? null : 'offline',
   });
 
   it('passes over the eligible drivers whose own fare is above the quote, with the reason, and ranks again', () => {

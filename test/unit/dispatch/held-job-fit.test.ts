@@ -5,13 +5,24 @@ import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Sql } from '../../../src/db/sql.js';
-import { decideDriver, heldJobMisfit, jobFit, type DriverSnapshot, type JobNeeds, type SkipReason } from '../../../src/dispatch/policy.js';
+import {
+  decideDriver,
+  heldJobMisfit,
+  jobFit,
+  type DriverSnapshot,
+  type JobNeeds,
+  type SkipReason,
+} from '../../../src/dispatch/policy.js';
 import type { Notifier } from '../../../src/notify/notifier.js';
 import type { JobSpec } from '../../../workflows/bookings/definitions.js';
 
 // applyAmendment's reads and writes, replaced so the test sees exactly the driver it decides on.
 // The pickup time read before and after is the same: a driver kept on the job is not told of a move.
-const db = vi.hoisted(() => ({ driver: null as DriverSnapshot | null, durationS: 900, pickupAt: new Date('2026-12-24T06:30:00Z') }));
+const db = vi.hoisted(() => ({
+  driver: null as DriverSnapshot | null,
+  durationS: 900,
+  pickupAt: new Date('2026-12-24T06:30:00Z'),
+}));
 vi.mock('../../../src/bookings/store.js', () => ({
   updateJob: vi.fn(async () => {}),
   loadBooking: vi.fn(async () => ({ duration_s: db.durationS, pickup_at: db.pickupAt })),
@@ -27,15 +38,34 @@ const NOW = new Date();
 const PICKUP_AT = new Date(NOW.getTime() + 60 * 60_000);
 
 function job(over: Partial<JobSpec> = {}): JobSpec {
-  return { pickupAt: PICKUP_AT.toISOString(), passengers: 2, vehicleType: 'saloon', wheelchair: false, notes: null, ...over };
+  return {
+    pickupAt: PICKUP_AT.toISOString(),
+    passengers: 2,
+    vehicleType: 'saloon',
+    wheelchair: false,
+    notes: null,
+    ...over,
+  };
 }
 
 /** A local driver 1 km from the pickup who may be offered job() and keeps it when amended. */
 function driver(over: Partial<DriverSnapshot> = {}): DriverSnapshot {
   return {
-    id: 'drv-1', name: 'Driver One', tier: 'local', homeArea: 'manchester', partnerFleetId: null, partnerFleetApproved: null,
-    approved: true, online: true, vehicleType: 'saloon', seats: 4, wheelchairAccessible: false,
-    lat: PICKUP.lat + 0.009, lon: PICKUP.lon, locationAt: NOW, overlappingJobs: 0,
+    id: 'drv-1',
+    name: 'Driver One',
+    tier: 'local',
+    homeArea: 'manchester',
+    partnerFleetId: null,
+    partnerFleetApproved: null,
+    approved: true,
+    online: true,
+    vehicleType: 'saloon',
+    seats: 4,
+    wheelchairAccessible: false,
+    lat: PICKUP.lat + 0.009,
+    lon: PICKUP.lon,
+    locationAt: NOW,
+    overlappingJobs: 0,
     licenceInvalidFrom: new Date(PICKUP_AT.getTime() + 7 * 86_400_000),
     ...over,
   };
@@ -48,14 +78,44 @@ const candidate = (d: DriverSnapshot, j: JobSpec) => decideDriver(d, needs(j), n
 const cases: Array<[string, DriverSnapshot, JobSpec, SkipReason | null]> = [
   ['a driver who fits', driver(), job(), null],
   ['more passengers than seats', driver(), job({ passengers: 5 }), 'too_few_seats'],
-  ['a wheelchair job and a car without access', driver({ vehicleType: 'mpv', seats: 7 }), job({ wheelchair: true }), 'not_wheelchair_accessible'],
-  ['a wav job and a car without access', driver({ vehicleType: 'wav', seats: 5 }), job({ vehicleType: 'wav' }), 'not_wheelchair_accessible'],
+  [
+    'a wheelchair job and a car without access',
+    driver({ vehicleType: 'mpv', seats: 7 }),
+    job({ wheelchair: true }),
+    'not_wheelchair_accessible',
+  ],
+  [
+    'a wav job and a car without access',
+    driver({ vehicleType: 'wav', seats: 5 }),
+    job({ vehicleType: 'wav' }),
+    'not_wheelchair_accessible',
+  ],
   ['a class the car cannot serve', driver(), job({ vehicleType: 'executive' }), 'vehicle_class'],
-  ['a WAV kept from a saloon job', driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: true }), job(), 'vehicle_class'],
-  ['a licence that runs out before pickup', driver({ licenceInvalidFrom: new Date(PICKUP_AT.getTime() - 60_000) }), job(), 'licence_expired'],
-  ['a licence that ran out already', driver({ licenceInvalidFrom: new Date(NOW.getTime() - 86_400_000) }), job(), 'licence_expired'],
+  [
+    'a WAV kept from a saloon job',
+    driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: true }),
+    job(),
+    'vehicle_class',
+  ],
+  [
+    'a licence that runs out before pickup',
+    driver({ licenceInvalidFrom: new Date(PICKUP_AT.getTime() - 60_000) }),
+    job(),
+    'licence_expired',
+  ],
+  [
+    'a licence that ran out already',
+    driver({ licenceInvalidFrom: new Date(NOW.getTime() - 86_400_000) }),
+    job(),
+    'licence_expired',
+  ],
   ['another job within the buffer', driver({ overlappingJobs: 1 }), job(), 'busy'],
-  ['several failures: the first in the documented order', driver({ overlappingJobs: 1, seats: 2 }), job({ passengers: 5, vehicleType: 'executive' }), 'busy'],
+  [
+    'several failures: the first in the documented order',
+    driver({ overlappingJobs: 1, seats: 2 }),
+    job({ passengers: 5, vehicleType: 'executive' }),
+    'busy',
+  ],
 ];
 
 describe('the amendment fit check and the candidate decision', () => {
@@ -80,8 +140,19 @@ describe('the amendment fit check and the candidate decision', () => {
         for (const seats of flips.seats)
           for (const vehicleType of flips.vehicleType)
             for (const wheelchairAccessible of flips.wheelchairAccessible)
-              for (const j of [job(), job({ wheelchair: true }), job({ vehicleType: 'wav' }), job({ vehicleType: 'luxury', passengers: 1 })]) {
-                const d = driver({ licenceInvalidFrom: licence, overlappingJobs, seats, vehicleType, wheelchairAccessible });
+              for (const j of [
+                job(),
+                job({ wheelchair: true }),
+                job({ vehicleType: 'wav' }),
+                job({ vehicleType: 'luxury', passengers: 1 }),
+              ]) {
+                const d = driver({
+                  licenceInvalidFrom: licence,
+                  overlappingJobs,
+                  seats,
+                  vehicleType,
+                  wheelchairAccessible,
+                });
                 expect(heldJobMisfit(d, jobFit(j, NOW)), JSON.stringify({ d, j })).toBe(candidate(d, j).skipReason);
                 checked += 1;
               }
@@ -89,7 +160,12 @@ describe('the amendment fit check and the candidate decision', () => {
   });
 
   it('leave a held job with its driver for what only a new offer asks (online, position, reach, earlier offers)', () => {
-    for (const d of [driver({ online: false }), driver({ locationAt: null }), driver({ lat: PICKUP.lat + 1 }), driver({ homeArea: 'glasgow' })]) {
+    for (const d of [
+      driver({ online: false }),
+      driver({ locationAt: null }),
+      driver({ lat: PICKUP.lat + 1 }),
+      driver({ homeArea: 'glasgow' }),
+    ]) {
       expect(candidate(d, job()).eligible).toBe(false);
       expect(heldJobMisfit(d, jobFit(job(), NOW))).toBeNull();
     }
@@ -109,10 +185,11 @@ describe('applyAmendment', () => {
   const activities = createBookingRecordActivities({ sql: {} as Sql, notifier: {} as Notifier });
   type Amendment = Parameters<typeof activities.applyAmendment>[0];
   const amend = (a: Amendment) =>
-    new MockActivityEnvironment(undefined, { logger }).run<[Amendment], { driverStillFits: boolean }, (a: Amendment) => Promise<{ driverStillFits: boolean }>>(
-      (x) => activities.applyAmendment(x),
-      a,
-    );
+    new MockActivityEnvironment(undefined, { logger }).run<
+      [Amendment],
+      { driverStillFits: boolean },
+      (a: Amendment) => Promise<{ driverStillFits: boolean }>
+    >((x) => activities.applyAmendment(x), a);
   beforeEach(() => {
     logged.length = 0;
     vi.mocked(readHeldJobDriver).mockClear();
@@ -126,7 +203,10 @@ describe('applyAmendment', () => {
     expect(misfit?.meta?.reason ?? null).toBe(reason);
     // The load is read over the amended trip's window (pickup to pickup + duration); the buffer is the SQL's.
     expect(vi.mocked(readHeldJobDriver).mock.calls[0]?.[1]).toEqual({
-      driverId: d.id, ref: 'TXTEST', start: PICKUP_AT, end: new Date(PICKUP_AT.getTime() + db.durationS * 1000),
+      driverId: d.id,
+      ref: 'TXTEST',
+      start: PICKUP_AT,
+      end: new Date(PICKUP_AT.getTime() + db.durationS * 1000),
     });
   });
 

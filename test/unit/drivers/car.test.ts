@@ -3,7 +3,7 @@ import { DEMO_DRIVERS } from '../../../dev/demo-fleet.js';
 import { carDescription, firstName, formatRegistration } from '../../../src/drivers/car.js';
 import { DriverApplicationRequest } from '../../../src/schemas/drivers.js';
 
-describe("the car a passenger is told to look for", () => {
+describe('the car a passenger is told to look for', () => {
   it('spaces a registration as the number plate does, in capitals', () => {
     expect(formatRegistration('ab12cde')).toBe('AB12 CDE');
     expect(formatRegistration(' ab12  cde ')).toBe('AB12 CDE');
@@ -22,11 +22,21 @@ describe("the car a passenger is told to look for", () => {
   });
 
   it('puts the colour before the make and model, once', () => {
-    const car = { vehicle_colour: 'silver', vehicle_make: 'Skoda', vehicle_model: 'Octavia', vehicle_description: 'Skoda Octavia, silver' };
+    const car = {
+      vehicle_colour: 'silver',
+      vehicle_make: 'Skoda',
+      vehicle_model: 'Octavia',
+      vehicle_description: 'Skoda Octavia, silver',
+    };
     expect(carDescription(car, 'Saloon')).toBe('Silver Skoda Octavia');
     expect(carDescription({ ...car, vehicle_make: null, vehicle_model: null }, 'Saloon')).toBe('Skoda Octavia, silver');
     expect(carDescription({ ...car, vehicle_colour: null }, 'Saloon')).toBe('Skoda Octavia');
-    expect(carDescription({ vehicle_colour: 'dark blue', vehicle_make: null, vehicle_model: null, vehicle_description: '' }, 'Saloon (up to 4)')).toBe('Dark blue Saloon (up to 4)');
+    expect(
+      carDescription(
+        { vehicle_colour: 'dark blue', vehicle_make: null, vehicle_model: null, vehicle_description: '' },
+        'Saloon (up to 4)',
+      ),
+    ).toBe('Dark blue Saloon (up to 4)');
   });
 
   it('gives every demo driver a colour and a registration no real car has, as on the plate', () => {
@@ -34,8 +44,15 @@ describe("the car a passenger is told to look for", () => {
       expect(formatRegistration(d.vehicleRegistration)).toBe(d.vehicleRegistration);
       expect(d.vehicleRegistration).toMatch(/^ZZ\d{2} [A-Z]{3}$/);
       expect(d.vehicleRegistration).not.toBe(d.plate);
-      const car = { vehicle_colour: d.vehicleColour, vehicle_make: d.vehicleMake, vehicle_model: d.vehicleModel, vehicle_description: d.vehicleDescription };
-      expect(carDescription(car, '')).toBe(`${d.vehicleColour.charAt(0).toUpperCase()}${d.vehicleColour.slice(1)} ${d.vehicleMake} ${d.vehicleModel}`);
+      const car = {
+        vehicle_colour: d.vehicleColour,
+        vehicle_make: d.vehicleMake,
+        vehicle_model: d.vehicleModel,
+        vehicle_description: d.vehicleDescription,
+      };
+      expect(carDescription(car, '')).toBe(
+        `${d.vehicleColour.charAt(0).toUpperCase()}${d.vehicleColour.slice(1)} ${d.vehicleMake} ${d.vehicleModel}`,
+      );
     }
     expect(new Set(DEMO_DRIVERS.map((d) => d.vehicleRegistration)).size).toBe(DEMO_DRIVERS.length);
   });
@@ -43,10 +60,23 @@ describe("the car a passenger is told to look for", () => {
 
 describe("the application form's colour", () => {
   const application = (colour: unknown) => ({
-    name: 'Jo Driver', phone: '07400 123456', email: 'jo@example.com', licensing_authority: 'Leeds City Council',
-    driver_licence_number: 'D-1234', driver_licence_expires: '2030-01-31', vehicle_licence_number: 'LCC 77',
-    vehicle_licence_expires: '2029-06-30', vehicle_make: 'Toyota', vehicle_model: 'Corolla', vehicle_registration: 'ab12 cde',
-    vehicle_type: 'saloon', seats: 4, documents: [{ kind: 'driver_licence', content_type: 'application/pdf', data_base64: 'JVBERg==' }, { kind: 'vehicle_licence', content_type: 'application/pdf', data_base64: 'JVBERg==' }],
+    name: 'Jo Driver',
+    phone: '07400 123456',
+    email: 'jo@example.com',
+    licensing_authority: 'Leeds City Council',
+    driver_licence_number: 'D-1234',
+    driver_licence_expires: '2030-01-31',
+    vehicle_licence_number: 'LCC 77',
+    vehicle_licence_expires: '2029-06-30',
+    vehicle_make: 'Toyota',
+    vehicle_model: 'Corolla',
+    vehicle_registration: 'ab12 cde',
+    vehicle_type: 'saloon',
+    seats: 4,
+    documents: [
+      { kind: 'driver_licence', content_type: 'application/pdf', data_base64: 'JVBERg==' },
+      { kind: 'vehicle_licence', content_type: 'application/pdf', data_base64: 'JVBERg==' },
+    ],
     ...(colour === undefined ? {} : { vehicle_colour: colour }),
   });
   const issues = (colour: unknown) => {

@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAddressCases, judge, summarise, POSTCODE_NEAR_M, type AddressOutcome } from '../../../bench/geocode-addresses-eval.js';
+import {
+  loadAddressCases,
+  judge,
+  summarise,
+  POSTCODE_NEAR_M,
+  type AddressOutcome,
+} from '../../../bench/geocode-addresses-eval.js';
 import { createGeoProviders, preloadGazetteer } from '../../../src/geo/index.js';
 import { PRECISIONS } from '../../../src/geo/types.js';
 
@@ -20,7 +26,16 @@ describe('address benchmark', () => {
   it('holds at least 300 real addresses and postcodes across the regions, each with its source and position', () => {
     expect(cases.length).toBeGreaterThanOrEqual(300);
     const regions = new Set(cases.map((c) => c.region));
-    for (const region of ['London', 'Greater Manchester', 'West Yorkshire', 'Birmingham', 'Glasgow', 'Cardiff', 'Belfast', 'Crown Dependencies']) {
+    for (const region of [
+      'London',
+      'Greater Manchester',
+      'West Yorkshire',
+      'Birmingham',
+      'Glasgow',
+      'Cardiff',
+      'Belfast',
+      'Crown Dependencies',
+    ]) {
       expect(regions, region).toContain(region);
     }
     expect(cases.filter((c) => c.streetNamedAfterTown).length).toBeGreaterThanOrEqual(50);
@@ -46,7 +61,9 @@ describe('address benchmark', () => {
   });
 
   it('never offers a suggestion outside the island or Northern Ireland its postcode names', async () => {
-    for (const c of cases.filter((x) => x.kind === 'full_postcode' && ['Isle of Man', 'Jersey', 'Guernsey'].includes(x.country))) {
+    for (const c of cases.filter(
+      (x) => x.kind === 'full_postcode' && ['Isle of Man', 'Jersey', 'Guernsey'].includes(x.country),
+    )) {
       const result = await geocoder.resolve(c.query);
       if (result.status === 'found') expect(result.place.country, c.query).toBe(c.country);
       else for (const s of result.suggestions) expect(s.label, c.query).toContain(c.country);

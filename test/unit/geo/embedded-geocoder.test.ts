@@ -60,18 +60,30 @@ describe('postcodes', () => {
 
   it('places the unit after a house and street, not the street or the sector', async () => {
     const place = await find('10 Wilmslow Road, Rusholme, Manchester M14 5TQ');
-    expect(place).toMatchObject({ kind: 'postcode', precision: 'postcode', postcodeDistrict: 'M14', council: 'Manchester' });
+    expect(place).toMatchObject({
+      kind: 'postcode',
+      precision: 'postcode',
+      postcodeDistrict: 'M14',
+      council: 'Manchester',
+    });
     // Code-Point Open: E 385112, N 395473.
     expect(haversineMeters(place.lat, place.lon, 53.4558, -2.22567)).toBeLessThan(100);
   });
 
   it('falls back to the sector when the unit is not in the data (retired or not yet issued)', async () => {
     // SW1A 1ZZ is not a unit; sector SW1A 1 is.
-    expect(await find('SW1A 1ZZ')).toMatchObject({ kind: 'postcode_sector', precision: 'postcode_sector', postcodeDistrict: 'SW1A' });
+    expect(await find('SW1A 1ZZ')).toMatchObject({
+      kind: 'postcode_sector',
+      precision: 'postcode_sector',
+      postcodeDistrict: 'SW1A',
+    });
   });
 
   it('uses the postcode inside a full address', async () => {
-    expect(await find('10 Downing Street, London SW1A 2AA')).toMatchObject({ postcodeDistrict: 'SW1A', region: 'London' });
+    expect(await find('10 Downing Street, London SW1A 2AA')).toMatchObject({
+      postcodeDistrict: 'SW1A',
+      region: 'London',
+    });
     expect(await find('Flat 3, 12 High St, Bracknell RG12 1AA')).toMatchObject({
       postcodeDistrict: 'RG12',
       council: 'Bracknell Forest',
@@ -79,14 +91,25 @@ describe('postcodes', () => {
   });
 
   it('places an outward code alone at the district centre', async () => {
-    expect(await find('M1')).toMatchObject({ kind: 'postcode_district', postcodeDistrict: 'M1', council: 'Manchester' });
+    expect(await find('M1')).toMatchObject({
+      kind: 'postcode_district',
+      postcodeDistrict: 'M1',
+      council: 'Manchester',
+    });
     expect(await find('SW1A')).toMatchObject({ kind: 'postcode_district', region: 'London' });
-    expect(await find('High Street, Bracknell RG12')).toMatchObject({ postcodeDistrict: 'RG12', council: 'Bracknell Forest' });
+    expect(await find('High Street, Bracknell RG12')).toMatchObject({
+      postcodeDistrict: 'RG12',
+      council: 'Bracknell Forest',
+    });
   });
 
   it('falls back to the district when the sector is unknown', async () => {
     // SW1A has only sectors 0-2 in the data; the district still places SW1A 9.
-    expect(await find('SW1A 9ZZ')).toMatchObject({ kind: 'postcode_district', postcodeDistrict: 'SW1A', region: 'London' });
+    expect(await find('SW1A 9ZZ')).toMatchObject({
+      kind: 'postcode_district',
+      postcodeDistrict: 'SW1A',
+      region: 'London',
+    });
   });
 
   it('gives Northern Ireland postcodes their country without a GB council', async () => {
@@ -222,7 +245,12 @@ describe('places', () => {
   });
 
   it('lands on the street in the town named after it, or on the town when the street is not known', async () => {
-    expect(await find('High Street, Bracknell')).toMatchObject({ kind: 'street', precision: 'street', council: 'Bracknell Forest', postcodeDistrict: 'RG12' });
+    expect(await find('High Street, Bracknell')).toMatchObject({
+      kind: 'street',
+      precision: 'street',
+      council: 'Bracknell Forest',
+      postcodeDistrict: 'RG12',
+    });
     expect(await find('Station Road, Filton')).toMatchObject({ kind: 'street', council: 'South Gloucestershire' });
     expect(await find('Mansfield Road Nottingham')).toMatchObject({ kind: 'street', postcodeDistrict: 'NG1' });
     // London's streets are not in the street data (docs/pricing.md, Geocoding): the town, said to be only that.
@@ -230,7 +258,11 @@ describe('places', () => {
   });
 
   it('reads the street from an address line with a house number, as people write addresses', async () => {
-    expect(await find('12 Sauchiehall Street, Glasgow')).toMatchObject({ kind: 'street', precision: 'street', postcodeDistrict: 'G2' });
+    expect(await find('12 Sauchiehall Street, Glasgow')).toMatchObject({
+      kind: 'street',
+      precision: 'street',
+      postcodeDistrict: 'G2',
+    });
     expect(await find('22 Station Road, Filton')).toMatchObject({ kind: 'street', council: 'South Gloucestershire' });
     expect(await find('5 Mansfield Road, Nottingham')).toMatchObject({ kind: 'street', postcodeDistrict: 'NG1' });
     // A street we do not know: the town, and the precision says it is only the town.

@@ -4,7 +4,20 @@ import type { GeoLocation } from '../../../src/geo/types.js';
 
 // Hand-placed points, so these tests pin the model rather than the gazetteer.
 function at(lat: number, lon: number, region: string | null = null): GeoLocation {
-  return { label: `${lat},${lon}`, kind: 'place', lat, lon, postcodeDistrict: null, council: null, region, country: 'England', inUk: true, confidence: 1, precision: 'point', town: null };
+  return {
+    label: `${lat},${lon}`,
+    kind: 'place',
+    lat,
+    lon,
+    postcodeDistrict: null,
+    council: null,
+    region,
+    country: 'England',
+    inUk: true,
+    confidence: 1,
+    precision: 'point',
+    town: null,
+  };
 }
 
 const router = new EstimateRouter();
@@ -43,7 +56,7 @@ describe('EstimateRouter', () => {
     expect(back.durationSeconds).toBe(there.durationSeconds);
   });
 
-  it('takes Heathrow to central London in TfL\'s typical 30-60 minutes', async () => {
+  it("takes Heathrow to central London in TfL's typical 30-60 minutes", async () => {
     const route = await router.route(HEATHROW, CHARING_CROSS);
     expect(route.durationSeconds).toBeGreaterThan(30 * 60);
     expect(route.durationSeconds).toBeLessThan(60 * 60);

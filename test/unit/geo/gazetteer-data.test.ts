@@ -9,7 +9,9 @@ describe('bundled gazetteer data', () => {
   it('was built from the CSVs beside it (re-run scripts/build-gazetteer.ts after changing them)', () => {
     const built = JSON.parse(readFileSync(new URL('gazetteer.json', dir), 'utf8')) as GazetteerFile;
     for (const file of SOURCE_FILES) {
-      const sha256 = createHash('sha256').update(readFileSync(new URL(file, dir), 'utf8')).digest('hex');
+      const sha256 = createHash('sha256')
+        .update(readFileSync(new URL(file, dir), 'utf8'))
+        .digest('hex');
       expect(built.sources[file], file).toBe(sha256);
     }
   });

@@ -5,7 +5,11 @@ describe('createGeoProviders', () => {
   it('answers geocode calls made before the preload has finished, all from one load', async () => {
     const { geocoder } = createGeoProviders({ geocoder: 'embedded', router: 'estimate' });
     const preload = preloadGazetteer();
-    const [piccadilly, airport] = await Promise.all([geocoder.geocode('Manchester Piccadilly'), geocoder.geocode('MAN'), preload]);
+    const [piccadilly, airport] = await Promise.all([
+      geocoder.geocode('Manchester Piccadilly'),
+      geocoder.geocode('MAN'),
+      preload,
+    ]);
     expect(piccadilly?.crs).toBe('MAN');
     expect(airport?.iata).toBe('MAN');
     await expect(preloadGazetteer()).resolves.toBeUndefined();

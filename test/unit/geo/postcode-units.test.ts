@@ -36,7 +36,17 @@ describe('unit postcode index', () => {
 
   it('agrees with the independent sector centroids (ONS postcode lookup): every unit near its sector', () => {
     const gazetteer = loadGazetteerSync();
-    for (const postcode of ['SW1A 1AA', 'M14 5TQ', 'CF10 1EP', 'EH1 1YZ', 'G2 1DY', 'TR18 4AA', 'ZE1 0AA', 'M1 1AE', 'M14 6LS']) {
+    for (const postcode of [
+      'SW1A 1AA',
+      'M14 5TQ',
+      'CF10 1EP',
+      'EH1 1YZ',
+      'G2 1DY',
+      'TR18 4AA',
+      'ZE1 0AA',
+      'M1 1AE',
+      'M14 6LS',
+    ]) {
       const point = units!.find(postcode)!;
       const sector = gazetteer.sector(postcode.slice(0, -2))!;
       expect(haversineMeters(point.lat, point.lon, sector.lat, sector.lon), postcode).toBeLessThan(2_000);
@@ -45,7 +55,8 @@ describe('unit postcode index', () => {
 
   it('reads any spacing and case', () => {
     const expected = units!.find('M14 5TQ');
-    for (const variant of ['m145tq', 'M14  5TQ', ' m14 5tq ', 'm14\t5Tq']) expect(units!.find(variant)).toEqual(expected);
+    for (const variant of ['m145tq', 'M14  5TQ', ' m14 5tq ', 'm14\t5Tq'])
+      expect(units!.find(variant)).toEqual(expected);
   });
 
   it('knows nothing of a postcode that does not exist, is malformed, or is outside Great Britain', () => {

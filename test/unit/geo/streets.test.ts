@@ -15,7 +15,12 @@ describe('street index', () => {
     const sliced = await StreetIndex.fromCsvInSlices(text);
     expect(sliced.size).toBe(whole.size);
     expect(sliced.size).toBeGreaterThan(40_000);
-    for (const query of ['Sauchiehall Street, Glasgow', 'High Street, Bracknell', 'Mansfield Road, Nottingham', 'Princes St Edinburgh']) {
+    for (const query of [
+      'Sauchiehall Street, Glasgow',
+      'High Street, Bracknell',
+      'Mansfield Road, Nottingham',
+      'Princes St Edinburgh',
+    ]) {
       const a = whole.find(gazetteer, parseQueryText(query));
       expect(a, query).not.toBeNull();
       expect(sliced.find(gazetteer, parseQueryText(query)), query).toEqual(a);
@@ -23,9 +28,13 @@ describe('street index', () => {
   });
 
   it('keeps the last row of a file without a final line break', async () => {
-    const csv = 'name,district,lat,lon,town,source_id\nBold Street,L1,53.4020,-2.9800,Liverpool,x\nDeansgate,M3,53.4790,-2.2490,Manchester,y';
+    const csv =
+      'name,district,lat,lon,town,source_id\nBold Street,L1,53.4020,-2.9800,Liverpool,x\nDeansgate,M3,53.4790,-2.2490,Manchester,y';
     const index = await StreetIndex.fromCsvInSlices(csv);
     expect(index.size).toBe(2);
-    expect(index.find(gazetteer, parseQueryText('1 Deansgate, Manchester'))).toMatchObject({ kind: 'street', postcodeDistrict: 'M3' });
+    expect(index.find(gazetteer, parseQueryText('1 Deansgate, Manchester'))).toMatchObject({
+      kind: 'street',
+      postcodeDistrict: 'M3',
+    });
   });
 });

@@ -46,7 +46,11 @@ describe('never a confident wrong town', () => {
 
   it('finds a hotel by its brand and street, as people name it', async () => {
     // Not the villages called Hilton in Highland, Aberdeen or Derbyshire.
-    expect(await geocoder.geocode('the Hilton on Deansgate')).toMatchObject({ kind: 'poi', town: 'Manchester', postcodeDistrict: 'M3' });
+    expect(await geocoder.geocode('the Hilton on Deansgate')).toMatchObject({
+      kind: 'poi',
+      town: 'Manchester',
+      postcodeDistrict: 'M3',
+    });
     expect(await geocoder.geocode('YOTEL Deansgate')).toMatchObject({ kind: 'poi', town: 'Manchester' });
   });
 
@@ -70,8 +74,18 @@ describe('never a street in the wrong town', () => {
     const place = await geocoder.geocode('25 Wilmslow Road, Rusholme, Manchester');
     expect(place).toMatchObject({ town: 'Rusholme', precision: 'town_centre' });
     near(place!, 53.4519, -2.2078, 1);
-    for (const query of ['Wilmslow Road, Manchester', 'Oxford Road, Manchester', 'Chester Road, Stretford', 'Leeds Road, Bradford', 'Manchester Road, Huddersfield', 'Manchester Road Huddersfield']) {
-      const town = query.split(/,| Road /).at(-1)!.trim();
+    for (const query of [
+      'Wilmslow Road, Manchester',
+      'Oxford Road, Manchester',
+      'Chester Road, Stretford',
+      'Leeds Road, Bradford',
+      'Manchester Road, Huddersfield',
+      'Manchester Road Huddersfield',
+    ]) {
+      const town = query
+        .split(/,| Road /)
+        .at(-1)!
+        .trim();
       const answer = await geocoder.geocode(query);
       expect(answer?.label, query).toContain(town);
     }
@@ -81,14 +95,16 @@ describe('never a street in the wrong town', () => {
 
   it('asks which town for a bare street name, even one a suburb is named after', async () => {
     // "Chester Road" is a suburb of Birmingham in OS Open Names, and a street in dozens of towns.
-    for (const query of ['Chester Road', 'London Road', 'Mill Hill']) expect((await geocoder.resolve(query)).status, query).not.toBe('found');
+    for (const query of ['Chester Road', 'London Road', 'Mill Hill'])
+      expect((await geocoder.resolve(query)).status, query).not.toBe('found');
     expect((await geocoder.geocode('Chester Road, Birmingham'))?.town).toBe('Birmingham');
   });
 
   it('never answers a bare street named after a town with the town', async () => {
     const result = await geocoder.resolve('Wilmslow Road');
     expect(result.status).not.toBe('found');
-    if (result.status !== 'found') expect(result.suggestions.map((s) => s.label)).not.toContain('Wilmslow, Cheshire East');
+    if (result.status !== 'found')
+      expect(result.suggestions.map((s) => s.label)).not.toContain('Wilmslow, Cheshire East');
   });
 
   it('finds Crown dependency and Northern Ireland places there, never a namesake in Great Britain', async () => {
@@ -112,17 +128,29 @@ describe('never a street in the wrong town', () => {
   });
 
   it('places an island postcode at a town the address names on that island, and refuses islands it has no place for', async () => {
-    expect(await geocoder.geocode('Parliament Street, Ramsey IM8 1AA')).toMatchObject({ town: 'Ramsey', country: 'Isle of Man', precision: 'town_centre' });
+    expect(await geocoder.geocode('Parliament Street, Ramsey IM8 1AA')).toMatchObject({
+      town: 'Ramsey',
+      country: 'Isle of Man',
+      precision: 'town_centre',
+    });
     const alderney = await geocoder.resolve('Victoria Street, Alderney GY9 3TA');
     expect(alderney.status).toBe('not_found');
     if (alderney.status !== 'found') expect(alderney.suggestions).toEqual([]);
   });
 
   it('asks rather than guesses between namesakes across the sea', async () => {
-    for (const [query, where] of [['St Helier', ['Jersey', 'Sutton']], ['Bangor', ['Northern Ireland', 'Gwynedd']]] as const) {
+    for (const [query, where] of [
+      ['St Helier', ['Jersey', 'Sutton']],
+      ['Bangor', ['Northern Ireland', 'Gwynedd']],
+    ] as const) {
       const result = await geocoder.resolve(query);
       expect(result.status, query).toBe('uncertain');
-      if (result.status !== 'found') for (const w of where) expect(result.suggestions.some((s) => s.label.includes(w)), `${query}: ${w}`).toBe(true);
+      if (result.status !== 'found')
+        for (const w of where)
+          expect(
+            result.suggestions.some((s) => s.label.includes(w)),
+            `${query}: ${w}`,
+          ).toBe(true);
     }
     expect((await geocoder.geocode('Bangor, Gwynedd'))?.country).toBe('Wales');
     expect((await geocoder.geocode('Newcastle'))?.label).toBe('Newcastle upon Tyne');

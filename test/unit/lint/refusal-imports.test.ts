@@ -20,7 +20,10 @@ function probe(folder: string, code: string): string {
 async function restricted(files: string[]): Promise<Record<string, number[]>> {
   const results = await new ESLint({ cwd: root }).lintFiles(files);
   return Object.fromEntries(
-    results.map((r) => [path.relative(root, r.filePath), r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.line)]),
+    results.map((r) => [
+      path.relative(root, r.filePath),
+      r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.line),
+    ]),
   );
 }
 
@@ -37,13 +40,24 @@ describe('refusal lint', () => {
         'export const used: unknown[] = [ProblemError, Refusal];',
         '',
       ].join('\n');
-    const files = [probe('src/bookings/request', code('../../')), probe('src/partners', code('../')), probe('src/mcp', code('../')), probe('src/quotes', code('../'))];
+    const files = [
+      probe('src/bookings/request', code('../../')),
+      probe('src/partners', code('../')),
+      probe('src/mcp', code('../')),
+      probe('src/quotes', code('../')),
+    ];
     const found = await restricted(files);
     expect(Object.values(found)).toEqual([[1], [1], [1], [1]]);
   }, 60_000);
 
   it('leaves HTTP, the partner endpoints’ credentials and body parsing, and the renderers alone', async () => {
-    const files = ['src/routes/bookings.ts', 'src/partners/auth.ts', 'src/partners/raw-body.ts', 'src/partners/job-rejection.ts', 'src/mcp/refusal-result.ts'];
+    const files = [
+      'src/routes/bookings.ts',
+      'src/partners/auth.ts',
+      'src/partners/raw-body.ts',
+      'src/partners/job-rejection.ts',
+      'src/mcp/refusal-result.ts',
+    ];
     const found = await restricted(files.map((f) => path.join(root, f)));
     expect(Object.values(found)).toEqual(files.map(() => []));
   }, 60_000);

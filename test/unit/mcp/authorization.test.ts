@@ -16,7 +16,15 @@ describe('redirect URIs', () => {
   });
 
   it('refuses plain http elsewhere, custom schemes, fragments, credentials and non-URLs', () => {
-    for (const bad of ['http://assistant.example/cb', 'http://192.168.1.5/cb', 'cursor://anysphere/cb', 'https://a.example/cb#x', 'https://u:p@a.example/cb', 'not a url', 'javascript:alert(1)']) {
+    for (const bad of [
+      'http://assistant.example/cb',
+      'http://192.168.1.5/cb',
+      'cursor://anysphere/cb',
+      'https://a.example/cb#x',
+      'https://u:p@a.example/cb',
+      'not a url',
+      'javascript:alert(1)',
+    ]) {
       expect(checkRedirectUri(bad).ok, bad).toBe(false);
     }
   });
@@ -31,9 +39,15 @@ describe('scopes', () => {
   });
 
   it('asks taxi:book only of a start_booking call, single or batched', () => {
-    expect(requiredScope({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start_booking' } })).toBe('taxi:book');
-    expect(requiredScope({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'estimate_fare' } })).toBe('taxi:quote');
-    expect(requiredScope([{ method: 'tools/list' }, { method: 'tools/call', params: { name: 'start_booking' } }])).toBe('taxi:book');
+    expect(requiredScope({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start_booking' } })).toBe(
+      'taxi:book',
+    );
+    expect(requiredScope({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'estimate_fare' } })).toBe(
+      'taxi:quote',
+    );
+    expect(requiredScope([{ method: 'tools/list' }, { method: 'tools/call', params: { name: 'start_booking' } }])).toBe(
+      'taxi:book',
+    );
     expect(requiredScope({ method: 'initialize' })).toBe('taxi:quote');
     expect(requiredScope(null)).toBe('taxi:quote');
   });
@@ -44,7 +58,11 @@ describe('the bearer challenge and resource metadata', () => {
     expect(bearerChallenge(config)).toBe(
       'Bearer resource_metadata="https://taxi.example/.well-known/oauth-protected-resource/mcp", scope="taxi:quote taxi:book"',
     );
-    const refused = bearerChallenge(config, { error: 'insufficient_scope', description: 'requires "taxi:book"', scope: ['taxi:book'] });
+    const refused = bearerChallenge(config, {
+      error: 'insufficient_scope',
+      description: 'requires "taxi:book"',
+      scope: ['taxi:book'],
+    });
     expect(refused).toBe(
       'Bearer error="insufficient_scope", error_description="requires taxi:book", resource_metadata="https://taxi.example/.well-known/oauth-protected-resource/mcp", scope="taxi:book"',
     );
@@ -61,10 +79,22 @@ describe('the bearer challenge and resource metadata', () => {
 
 describe('sign-in identifiers', () => {
   it('reads a UK phone as people write it, an international one or an email, and says what is wrong with anything else', () => {
-    expect(readSignInIdentifier(' +44 7400 123456 ')).toEqual({ ok: true, identifier: { kind: 'phone', value: '+447400123456' } });
-    expect(readSignInIdentifier('07400 123456')).toEqual({ ok: true, identifier: { kind: 'phone', value: '+447400123456' } });
-    expect(readSignInIdentifier('(07400) 123-456')).toEqual({ ok: true, identifier: { kind: 'phone', value: '+447400123456' } });
-    expect(readSignInIdentifier('Ada@Example.com')).toEqual({ ok: true, identifier: { kind: 'email', value: 'ada@example.com' } });
+    expect(readSignInIdentifier(' +44 7400 123456 ')).toEqual({
+      ok: true,
+      identifier: { kind: 'phone', value: '+447400123456' },
+    });
+    expect(readSignInIdentifier('07400 123456')).toEqual({
+      ok: true,
+      identifier: { kind: 'phone', value: '+447400123456' },
+    });
+    expect(readSignInIdentifier('(07400) 123-456')).toEqual({
+      ok: true,
+      identifier: { kind: 'phone', value: '+447400123456' },
+    });
+    expect(readSignInIdentifier('Ada@Example.com')).toEqual({
+      ok: true,
+      identifier: { kind: 'email', value: 'ada@example.com' },
+    });
     const bare = readSignInIdentifier('7400 123456');
     expect(bare.ok).toBe(false);
     expect(!bare.ok && bare.reason).toMatch(/country code/);

@@ -24,9 +24,15 @@ import type { BookingRow } from '../../../src/bookings/store.js';
 
 describe('the driver’s cancellation text', () => {
   it('says who cancelled: the passenger, the partner by its registered name, or Direct Taxi', () => {
-    expect(renderDriverJobCancelledText('TXAB12CD34', 'passenger')).toBe('Job TXAB12CD34 has been cancelled by the passenger. No action needed.');
-    expect(renderDriverJobCancelledText('TXAB12CD34', 'partner', 'Acme Travel')).toBe('Job TXAB12CD34 has been cancelled by Acme Travel. No action needed.');
-    expect(renderDriverJobCancelledText('TXAB12CD34', 'ops')).toBe('Job TXAB12CD34 has been cancelled by Direct Taxi operations. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'passenger')).toBe(
+      'Job TXAB12CD34 has been cancelled by the passenger. No action needed.',
+    );
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'partner', 'Acme Travel')).toBe(
+      'Job TXAB12CD34 has been cancelled by Acme Travel. No action needed.',
+    );
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'ops')).toBe(
+      'Job TXAB12CD34 has been cancelled by Direct Taxi operations. No action needed.',
+    );
   });
 
   it('says "the booking partner" when no registered name fits', () => {
@@ -35,7 +41,9 @@ describe('the driver’s cancellation text', () => {
         'Job TXAB12CD34 has been cancelled by the booking partner. No action needed.',
       );
     }
-    expect(renderDriverJobCancelledText('TXAB12CD34', 'partner', '  North \n Cabs ')).toBe('Job TXAB12CD34 has been cancelled by North Cabs. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'partner', '  North \n Cabs ')).toBe(
+      'Job TXAB12CD34 has been cancelled by North Cabs. No action needed.',
+    );
   });
 
   it('never names the partner for anyone else’s cancel', () => {
@@ -45,21 +53,33 @@ describe('the driver’s cancellation text', () => {
 
   it('names no one when the workflow did not say who (never "the passenger" by default)', () => {
     expect(renderDriverJobCancelledText('TXAB12CD34')).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
-    expect(renderDriverJobCancelledText('TXAB12CD34', null)).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', null)).toBe(
+      'Job TXAB12CD34 has been cancelled. No action needed.',
+    );
     // A value a newer workflow might send that this code does not know.
-    expect(renderDriverJobCancelledText('TXAB12CD34', 'system' as CancelledBy)).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
-    expect(renderDriverJobCancelledText('TXAB12CD34', 'toString' as CancelledBy)).toBe('Job TXAB12CD34 has been cancelled. No action needed.');
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'system' as CancelledBy)).toBe(
+      'Job TXAB12CD34 has been cancelled. No action needed.',
+    );
+    expect(renderDriverJobCancelledText('TXAB12CD34', 'toString' as CancelledBy)).toBe(
+      'Job TXAB12CD34 has been cancelled. No action needed.',
+    );
   });
 });
 
 describe('texts moved into the templates', () => {
   it('keep their words', () => {
-    expect(renderDriverJobReleasedText('TXAB12CD34', 'dropped')).toBe('Job TXAB12CD34 is no longer yours (dropped). No action needed.');
+    expect(renderDriverJobReleasedText('TXAB12CD34', 'dropped')).toBe(
+      'Job TXAB12CD34 is no longer yours (dropped). No action needed.',
+    );
     expect(renderDriverApprovedText('https://taxi.example')).toBe(
       'You are approved to drive with Direct Taxi. Sign in at https://taxi.example/driver with this phone number.',
     );
-    expect(renderDriverRejectedText()).toBe('Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.');
-    expect(renderDriverSignInCodeText('123456', 10)).toBe('Your Direct Taxi driver sign-in code is 123456. It expires in 10 minutes. Never share it.');
+    expect(renderDriverRejectedText()).toBe(
+      'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.',
+    );
+    expect(renderDriverSignInCodeText('123456', 10)).toBe(
+      'Your Direct Taxi driver sign-in code is 123456. It expires in 10 minutes. Never share it.',
+    );
     expect(renderPassengerSignInCode('123456', 10)).toEqual({
       subject: 'Your Direct Taxi sign-in code',
       body: 'Your Direct Taxi sign-in code is 123456. It expires in 10 minutes. Never share it: nobody from Direct Taxi will ask for it.',
@@ -84,7 +104,9 @@ describe('texts moved into the templates', () => {
         "and returning passengers' too, stops until midnight UTC. If this is not real demand, look for many codes to drivers' or " +
         "returning passengers' numbers from few addresses in the API logs; raise SIGN_IN_SMS_PER_DAY if it is.",
     );
-    expect(renderOpsCodeCeilingEmail({ channel: 'email', sent: 4000, ceiling: 5000, alertRatio: 0.8 }).body).toContain('raise SIGN_IN_EMAILS_PER_DAY');
+    expect(renderOpsCodeCeilingEmail({ channel: 'email', sent: 4000, ceiling: 5000, alertRatio: 0.8 }).body).toContain(
+      'raise SIGN_IN_EMAILS_PER_DAY',
+    );
   });
 
   it('tell ops when codes to new recipients pause, and that drivers and returning passengers still get theirs (issue 33)', () => {
@@ -96,14 +118,20 @@ describe('texts moved into the templates', () => {
         'drivers and returning passengers still get theirs, up to the ceiling. If this is not real demand, look for SMS pumping (many ' +
         'new numbers from few addresses) in the API logs; raise SIGN_IN_SMS_PER_DAY if it is.',
     );
-    expect(renderOpsNewRecipientCodesPausedEmail({ channel: 'email', sent: 2500, ceiling: 5000, share: 0.5 }).subject).toBe('Sign-in email codes to new addresses paused for today');
+    expect(
+      renderOpsNewRecipientCodesPausedEmail({ channel: 'email', sent: 2500, ceiling: 5000, share: 0.5 }).subject,
+    ).toBe('Sign-in email codes to new addresses paused for today');
   });
 });
 
 describe('what the passenger is told (issue 23, item 6)', () => {
   const b = {
-    ref: 'TXAB12CD34', pickup_at: new Date('2026-12-04T18:30:00Z'), passenger_name: 'Mary Seacole', fare_pence: 1240,
-    pickup: { label: 'Manchester Piccadilly' }, dropoff: { label: 'Wilmslow Road, Rusholme' },
+    ref: 'TXAB12CD34',
+    pickup_at: new Date('2026-12-04T18:30:00Z'),
+    passenger_name: 'Mary Seacole',
+    fare_pence: 1240,
+    pickup: { label: 'Manchester Piccadilly' },
+    dropoff: { label: 'Wilmslow Road, Rusholme' },
   } as BookingRow;
 
   it('says who cancelled, in the passenger’s terms, and never a reason', () => {
@@ -111,7 +139,9 @@ describe('what the passenger is told (issue 23, item 6)', () => {
       'Direct Taxi: taxi TXAB12CD34, Fri 4 Dec 18:30 from Manchester Piccadilly, has been cancelled as you asked. Nothing is due. If you did not expect this, book again or reply to this message.',
     );
     expect(renderPassengerCancelledText(b, 'ops')).toContain('has been cancelled by Direct Taxi operations.');
-    expect(renderPassengerCancelledText(b, 'partner')).toContain('has been cancelled by the company you booked through.');
+    expect(renderPassengerCancelledText(b, 'partner')).toContain(
+      'has been cancelled by the company you booked through.',
+    );
     expect(renderPassengerCancelledText(b)).toContain('has been cancelled. Nothing is due.');
   });
 

@@ -8,7 +8,12 @@ import type { Notifier, OutboundMessage } from '../../../src/notify/notifier.js'
 import { countingFailures, createWorkerMetrics } from '../../../src/ops/metrics.js';
 import { startMetricsServer } from '../../../src/ops/metrics-server.js';
 
-const msg = (channel: OutboundMessage['channel'], idempotencyKey: string): OutboundMessage => ({ channel, to: '+447400123456', body: 'hello', idempotencyKey });
+const msg = (channel: OutboundMessage['channel'], idempotencyKey: string): OutboundMessage => ({
+  channel,
+  to: '+447400123456',
+  body: 'hello',
+  idempotencyKey,
+});
 
 async function failures(m: ReturnType<typeof createWorkerMetrics>) {
   const values = (await m.notifierFailures.get()).values;
@@ -20,13 +25,18 @@ describe('worker metrics', () => {
     const m = createWorkerMetrics();
     const inner: Notifier = {
       async send(x) {
-        if (x.idempotencyKey === 'bad-number') throw new DeliveryError({ provider: 'twilio', message: 'invalid number', nonRetryable: true });
+        if (x.idempotencyKey === 'bad-number')
+          throw new DeliveryError({ provider: 'twilio', message: 'invalid number', nonRetryable: true });
         if (x.idempotencyKey === 'outage') throw new Error('ECONNRESET');
         return { provider: 'outbox', providerMessageId: null, duplicate: false };
       },
     };
     const notifier = countingFailures(inner, m.notifierFailures);
-    expect(await notifier.send(msg('sms', 'ok'))).toEqual({ provider: 'outbox', providerMessageId: null, duplicate: false });
+    expect(await notifier.send(msg('sms', 'ok'))).toEqual({
+      provider: 'outbox',
+      providerMessageId: null,
+      duplicate: false,
+    });
     await expect(notifier.send(msg('sms', 'bad-number'))).rejects.toBeInstanceOf(DeliveryError);
     await expect(notifier.send(msg('whatsapp', 'outage'))).rejects.toThrow('ECONNRESET');
     await expect(notifier.send(msg('whatsapp', 'outage'))).rejects.toThrow('ECONNRESET');
@@ -37,7 +47,13 @@ describe('worker metrics', () => {
     const m = createWorkerMetrics();
     m.offersSent.inc({ tier: 'local' });
     const warnings: string[] = [];
-    const server = await startMetricsServer({ registry: m.registry, host: '127.0.0.1', port: 0, sdkMetricsAddress: `127.0.0.1:${await freePort()}`, warn: (w) => warnings.push(w) });
+    const server = await startMetricsServer({
+      registry: m.registry,
+      host: '127.0.0.1',
+      port: 0,
+      sdkMetricsAddress: `127.0.0.1:${await freePort()}`,
+      warn: (w) => warnings.push(w),
+    });
     try {
       const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
       expect(res.status).toBe(200);

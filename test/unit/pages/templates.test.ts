@@ -30,7 +30,14 @@ function booking(over: Partial<BookingWithDriver> = {}): BookingWithDriver {
     pickup_query: HOSTILE,
     dropoff_query: 'Heathrow',
     pickup: { label: HOSTILE, kind: 'postcode', lat: 51.5, lon: -0.1, postcodeDistrict: null, council: null },
-    dropoff: { label: 'Heathrow Airport (LHR)', kind: 'airport', lat: 51.47, lon: -0.45, postcodeDistrict: null, council: null },
+    dropoff: {
+      label: 'Heathrow Airport (LHR)',
+      kind: 'airport',
+      lat: 51.47,
+      lon: -0.45,
+      postcodeDistrict: null,
+      council: null,
+    },
     pickup_area: 'london-tfl',
     pickup_at: new Date('2026-07-03T14:30:00Z'),
     passengers: 2,
@@ -73,7 +80,9 @@ function expectHashesMatch(page: Page) {
 
 describe('html templates', () => {
   it('escapes every interpolated value, including inside arrays, and passes SafeHtml through', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
     const out = html`<p title="${HOSTILE}">${[HOSTILE, html`<b>${HOSTILE}</b>`]}${false}${null}${undefined}${3}${trustedHtml('<i>ok</i>')}</p>`;
     expect(out.value).toBe(
       `<p title="${escapeHtml(HOSTILE)}">${escapeHtml(HOSTILE)}<b>${escapeHtml(HOSTILE)}</b>3<i>ok</i></p>`,
@@ -83,7 +92,15 @@ describe('html templates', () => {
   it('renders stored text on the tracking page and job card as text, never markup', () => {
     const track = renderTrackPage(trackStatus(booking()), NO_TILES);
     const card = renderJobCardPage({
-      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', round: 1, tier: 'local', status: 'offered', expires_at: new Date(NOW.getTime() + 60_000) },
+      offer: {
+        id: 'TXAB12CD34:1:drv-1',
+        booking_ref: 'TXAB12CD34',
+        driver_id: 'drv-1',
+        round: 1,
+        tier: 'local',
+        status: 'offered',
+        expires_at: new Date(NOW.getTime() + 60_000),
+      },
       booking: booking(),
       token: `"><script>alert(1)</script>`,
       now: NOW,
@@ -108,7 +125,15 @@ describe('html templates', () => {
     expect(trackStatus(booking({ status: 'dispatching' })).driver).toBeNull();
     expect(trackStatus(booking({ status: 'cancelled' })).final).toBe(true);
     const card = renderJobCardPage({
-      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', round: 1, tier: 'local', status: 'timed_out', expires_at: NOW },
+      offer: {
+        id: 'TXAB12CD34:1:drv-1',
+        booking_ref: 'TXAB12CD34',
+        driver_id: 'drv-1',
+        round: 1,
+        tier: 'local',
+        status: 'timed_out',
+        expires_at: NOW,
+      },
       booking: booking(),
       token: 't',
       now: NOW,
@@ -137,10 +162,21 @@ describe('html templates', () => {
     // No driver yet: nothing but the fare; a settled trip: what was paid, and the page stops polling.
     expect(trackStatus(booking({ status: 'dispatching', driver_id: null })).pay_options).toEqual([]);
     const paid = trackStatus(booking({ status: 'completed', paid_pence: 4550, paid_method: 'cash' }));
-    expect(paid).toMatchObject({ final: true, payment: { state: 'paid', detail: 'Paid £45.50 (cash). Thank you.' }, pay_options: [] });
-    expect(trackStatus(booking({ status: 'completed' }))).toMatchObject({ final: false, payment: { state: 'awaiting_settlement' } });
+    expect(paid).toMatchObject({
+      final: true,
+      payment: { state: 'paid', detail: 'Paid £45.50 (cash). Thank you.' },
+      pay_options: [],
+    });
+    expect(trackStatus(booking({ status: 'completed' }))).toMatchObject({
+      final: false,
+      payment: { state: 'awaiting_settlement' },
+    });
     // A driver's stored options that no longer validate show cash only, never a broken link.
-    expect(trackStatus(booking({ d_payment_options: { paymentLink: 'javascript:alert(1)' } })).pay_options.map((o) => o.kind)).toEqual(['cash']);
+    expect(
+      trackStatus(booking({ d_payment_options: { paymentLink: 'javascript:alert(1)' } })).pay_options.map(
+        (o) => o.kind,
+      ),
+    ).toEqual(['cash']);
   });
 
   it("shows the driver's fresh position and an ETA only while they are coming, rounded to about 10 m", () => {
@@ -154,7 +190,10 @@ describe('html templates', () => {
       });
     }
     // Waiting at the pickup: where, but nothing left to estimate.
-    expect(trackStatus(booking({ status: 'arrived' }), live)).toMatchObject({ driver_position: { lat: 51.509 }, eta_minutes: null });
+    expect(trackStatus(booking({ status: 'arrived' }), live)).toMatchObject({
+      driver_position: { lat: 51.509 },
+      eta_minutes: null,
+    });
     // Never before a driver has the job, never once the passenger is aboard or it is over.
     for (const status of ['dispatching', 'offered', 'on_board', 'completed', 'cancelled', 'no_show'] as const) {
       expect(trackStatus(booking({ status }), live)).toMatchObject({ driver_position: null, eta_minutes: null });
@@ -162,7 +201,10 @@ describe('html templates', () => {
     expect(trackStatus(booking({ driver_id: null }), live).driver_position).toBeNull();
     // A report 10 minutes old says where the app was, not the car.
     const stale = { position: { ...position, at: new Date(NOW.getTime() - 10 * 60_000) }, now: NOW };
-    expect(trackStatus(booking({ status: 'en_route' }), stale)).toMatchObject({ driver_position: null, eta_minutes: null });
+    expect(trackStatus(booking({ status: 'en_route' }), stale)).toMatchObject({
+      driver_position: null,
+      eta_minutes: null,
+    });
     expect(trackStatus(booking({ status: 'en_route' }))).toMatchObject({ driver_position: null, eta_minutes: null });
   });
 
@@ -171,8 +213,12 @@ describe('html templates', () => {
     const s = trackStatus(booking({ status: 'en_route' }), live);
     const page = renderTrackPage(s, NO_TILES);
     expectHashesMatch(page);
-    expect(page.html).toMatch(/<link rel="stylesheet" href="\/assets\/leaflet\.css\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+">/);
-    expect(page.html).toMatch(/<script src="\/assets\/leaflet\.js\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+"><\/script>/);
+    expect(page.html).toMatch(
+      /<link rel="stylesheet" href="\/assets\/leaflet\.css\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+">/,
+    );
+    expect(page.html).toMatch(
+      /<script src="\/assets\/leaflet\.js\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+"><\/script>/,
+    );
     expect(page.html).toContain('data-driver-lat="51.509" data-driver-lon="-0.1"');
     expect(page.html).toContain('data-tile-url=""');
     expect(page.html).toContain('Your driver is about 3 min away.');
@@ -184,7 +230,9 @@ describe('html templates', () => {
     const tiled = renderTrackPage(s, { ...NO_TILES, tileUrl: 'https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png' });
     expect(tiled.csp).toContain('img-src https://*.tile.example.org:8443;');
     expect(tiled.html).toContain('data-tile-url="https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png"');
-    expect(renderTrackPage(s, { ...NO_TILES, tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }).csp).toContain('img-src https://tile.openstreetmap.org;');
+    expect(
+      renderTrackPage(s, { ...NO_TILES, tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }).csp,
+    ).toContain('img-src https://tile.openstreetmap.org;');
 
     // No driver yet: the map is there, hidden, for when one is coming.
     const waiting = renderTrackPage(trackStatus(booking({ status: 'dispatching', driver_id: null })), NO_TILES);
@@ -198,7 +246,15 @@ describe('html templates', () => {
     expect(aboard.csp).toMatch(/style-src 'sha256-[^']+';/);
     // The other pages are as strict as before.
     const card = renderJobCardPage({
-      offer: { id: 'TXAB12CD34:1:drv-1', booking_ref: 'TXAB12CD34', driver_id: 'drv-1', round: 1, tier: 'local', status: 'offered', expires_at: NOW },
+      offer: {
+        id: 'TXAB12CD34:1:drv-1',
+        booking_ref: 'TXAB12CD34',
+        driver_id: 'drv-1',
+        round: 1,
+        tier: 'local',
+        status: 'offered',
+        expires_at: NOW,
+      },
       booking: booking(),
       token: 't',
       now: NOW,
@@ -235,7 +291,10 @@ describe('html templates', () => {
     expect(expired.html).toContain('data-depart-at="2026-07-03T14:30:00.000Z"');
     expectHashesMatch(expired);
     // A pickup that is only a town centre: no booking until the passenger says where exactly.
-    const vague = renderQuotePage({ ...quote, pickup: { label: 'Leeds', kind: 'place', precision: 'town_centre', town: HOSTILE } }, NOW);
+    const vague = renderQuotePage(
+      { ...quote, pickup: { label: 'Leeds', kind: 'place', precision: 'town_centre', town: HOSTILE } },
+      NOW,
+    );
     expect(vague.html).toContain('Where exactly?');
     expect(vague.html).toContain(`data-town="${escapeHtml(HOSTILE)}"`);
     expect(vague.html).not.toContain('Book for');

@@ -41,7 +41,15 @@ describe('status event payload', () => {
   });
 
   it('has no driver before one accepts, and no previous status for the first event', () => {
-    const first = buildEventPayload({ ...facts, seq: 1, status: 'dispatching', previousStatus: null, driverName: null, driverVehicle: null, driverPlate: null });
+    const first = buildEventPayload({
+      ...facts,
+      seq: 1,
+      status: 'dispatching',
+      previousStatus: null,
+      driverName: null,
+      driverVehicle: null,
+      driverPlate: null,
+    });
     expect(first.data).toMatchObject({ sequence: 1, status: 'dispatching', previousStatus: null, driver: null });
     expect(PartnerEventSchema.safeParse(first).success).toBe(true);
   });
@@ -49,7 +57,12 @@ describe('status event payload', () => {
   it('says what an amendment changed, as it stands now and as it stood (booking.amended)', () => {
     const changes = {
       changed: ['pickupAt' as const, 'fare' as const],
-      pickup: 'Hexham station', dropoff: 'Corbridge', fare: 24.5, passengers: 2, vehicleType: 'saloon', wheelchair: false,
+      pickup: 'Hexham station',
+      dropoff: 'Corbridge',
+      fare: 24.5,
+      passengers: 2,
+      vehicleType: 'saloon',
+      wheelchair: false,
       previous: { pickupAt: '2026-12-24T06:00:00.000Z', pickup: 'Hexham station', dropoff: 'Corbridge', fare: 21 },
     };
     const amended = buildEventPayload({ ...facts, seq: 4, type: 'booking.amended', previousStatus: null, changes });
@@ -58,14 +71,20 @@ describe('status event payload', () => {
       type: 'booking.amended',
       timestamp: '2026-12-24T06:12:03.456Z',
       data: {
-        bookingReference: 'TXAB12CD34EF', jobRef: 'ACME-1', sequence: 4, status: 'assigned', pickupAt: '2026-12-24T06:30:00.000Z',
+        bookingReference: 'TXAB12CD34EF',
+        jobRef: 'ACME-1',
+        sequence: 4,
+        status: 'assigned',
+        pickupAt: '2026-12-24T06:30:00.000Z',
         ...changes,
         driver: { name: 'Sam Driver', vehicle: 'Skoda Octavia', plate: 'MA12 XYZ' },
       },
     });
     expect(PartnerEventSchema.safeParse(amended).success).toBe(true);
     // A status change says nothing of amendments, whatever the row holds.
-    expect(buildEventPayload({ ...facts, type: 'booking.status_changed', changes: null })).toEqual(buildEventPayload(facts));
+    expect(buildEventPayload({ ...facts, type: 'booking.status_changed', changes: null })).toEqual(
+      buildEventPayload(facts),
+    );
   });
 
   it('is the same bytes every time it is built', () => {

@@ -43,14 +43,19 @@ describe('checkPassengerEmail', () => {
     },
   );
 
-  it.each(['info@example.co.uk', 'No-Reply@example.com', 'no.reply@example.com', 'support+taxi@example.com', 'postmaster@example.org', 'bookings@hotel.example', 'enquiries@example.com'])(
-    'rejects the role address %j',
-    (input) => {
-      const result = checkPassengerEmail(input);
-      expect(result).toMatchObject({ ok: false, code: 'role_email' });
-      expect(!result.ok && result.reason).toMatch(/role mailbox/);
-    },
-  );
+  it.each([
+    'info@example.co.uk',
+    'No-Reply@example.com',
+    'no.reply@example.com',
+    'support+taxi@example.com',
+    'postmaster@example.org',
+    'bookings@hotel.example',
+    'enquiries@example.com',
+  ])('rejects the role address %j', (input) => {
+    const result = checkPassengerEmail(input);
+    expect(result).toMatchObject({ ok: false, code: 'role_email' });
+    expect(!result.ok && result.reason).toMatch(/role mailbox/);
+  });
 
   it('reports a disposable role address as disposable', () => {
     expect(checkPassengerEmail('info@mailinator.com')).toMatchObject({ code: 'disposable_email' });
@@ -61,7 +66,17 @@ describe('isDisposableDomain', () => {
   it('matches listed domains and their subdomains but not mainstream providers', () => {
     expect(isDisposableDomain('mailinator.com')).toBe(true);
     expect(isDisposableDomain('a.b.mailinator.com')).toBe(true);
-    for (const domain of ['gmail.com', 'outlook.com', 'hotmail.co.uk', 'yahoo.co.uk', 'btinternet.com', 'icloud.com', 'sky.com', 'nhs.net', 'proton.me']) {
+    for (const domain of [
+      'gmail.com',
+      'outlook.com',
+      'hotmail.co.uk',
+      'yahoo.co.uk',
+      'btinternet.com',
+      'icloud.com',
+      'sky.com',
+      'nhs.net',
+      'proton.me',
+    ]) {
       expect(isDisposableDomain(domain)).toBe(false);
     }
   });

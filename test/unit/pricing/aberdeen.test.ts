@@ -23,7 +23,12 @@ describe('Aberdeen City, from April 2025', () => {
     const result = price('2026-06-16T09:00:00Z'); // Tue 10:00 BST
     expect(result.totalPence).toBe(1420);
     expect(codes(result)).toEqual(['tariff_period']);
-    expect(result.tariff).toMatchObject({ areaId: 'aberdeen', effectiveFrom: '2025-04-30', status: 'approved_reported', provisional: false });
+    expect(result.tariff).toMatchObject({
+      areaId: 'aberdeen',
+      effectiveFrom: '2025-04-30',
+      status: 'approved_reported',
+      provisional: false,
+    });
     expect(result.tariff.authority).toMatch(/Aberdeen City Council/);
   });
 
@@ -67,9 +72,23 @@ describe('Aberdeen City, from April 2025', () => {
   });
 
   it('no passenger extras; Aberdeenshire is another council', () => {
-    const six = priceJourney(request({ pickup: ABERDEEN, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z'), passengers: 6, vehicleType: '6seater' }));
+    const six = priceJourney(
+      request({
+        pickup: ABERDEEN,
+        route: route(FIVE_MILES, AT_20_MPH),
+        departAt: new Date('2026-06-16T09:00:00Z'),
+        passengers: 6,
+        vehicleType: '6seater',
+      }),
+    );
     expect(six.totalPence).toBe(1420);
-    const shire = priceJourney(request({ pickup: ABERDEENSHIRE_STONEHAVEN, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }));
+    const shire = priceJourney(
+      request({
+        pickup: ABERDEENSHIRE_STONEHAVEN,
+        route: route(FIVE_MILES, AT_20_MPH),
+        departAt: new Date('2026-06-16T09:00:00Z'),
+      }),
+    );
     expect(shire.tariff.areaId).toBe('national-default');
   });
 });

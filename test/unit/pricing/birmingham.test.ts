@@ -7,7 +7,9 @@ import { BIRMINGHAM_CENTRE, MILE, request, route } from './fixtures.js';
 //   £3.20, then 20p per 146.31 m or 40.4 s up to 1 mile (1,609.344 m); after it 20p per 167.6 m or 40.4 s.
 
 const price = (distance: number, seconds: number) =>
-  priceJourney(request({ pickup: BIRMINGHAM_CENTRE, route: route(distance, seconds), departAt: new Date('2026-06-17T09:00:00Z') }));
+  priceJourney(
+    request({ pickup: BIRMINGHAM_CENTRE, route: route(distance, seconds), departAt: new Date('2026-06-17T09:00:00Z') }),
+  );
 
 describe('Birmingham', () => {
   it('one mile reproduces the reported £5.40', () => {

@@ -18,7 +18,9 @@ import { AT_20_MPH, BLACKPOOL, FIVE_MILES, FLEETWOOD, codes, request, route, rul
 //   T3 £3.20 + 67 x 20p = £16.60 (+£3.60); T4 £5.20 + 67 x 20p = £18.60 (+£5.60)
 
 const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: BLACKPOOL, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({ pickup: BLACKPOOL, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }),
+  );
 
 describe('Blackpool', () => {
   it('Tariff 1, weekday daytime: 5 miles = £13.00, provisional', () => {
@@ -66,7 +68,7 @@ describe('Blackpool', () => {
     expect(price('2026-12-29T06:00:00Z').totalPence).toBe(1300);
   });
 
-  it('New Year: Tariff 4 from 22:00 on New Year\'s Eve to 06:00 on 2 January', () => {
+  it("New Year: Tariff 4 from 22:00 on New Year's Eve to 06:00 on 2 January", () => {
     expect(price('2026-12-31T21:59:00Z').totalPence).toBe(1660);
     expect(price('2026-12-31T22:00:00Z').totalPence).toBe(1860);
     expect(price('2027-01-02T05:59:00Z').totalPence).toBe(1860);
@@ -81,7 +83,9 @@ describe('Blackpool', () => {
   });
 
   it('Fleetwood (Wyre) is another council', () => {
-    const fleetwood = priceJourney(request({ pickup: FLEETWOOD, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }));
+    const fleetwood = priceJourney(
+      request({ pickup: FLEETWOOD, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }),
+    );
     expect(fleetwood.tariff.areaId).toBe('national-default');
   });
 });

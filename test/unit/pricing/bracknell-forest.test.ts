@@ -23,7 +23,10 @@ describe('Bracknell Forest', () => {
 
   it('1 km in 10 minutes: time governs', () => {
     // distance (1000 - 640.08) / 182.88 = 1.97 -> 2; time (600 - 156) / 45 = 9.87 -> 10 -> £3.00 + 10 x 20p = £5.00
-    expect(priceJourney(request({ pickup: BRACKNELL, route: route(1000, 600), departAt: new Date('2026-06-17T09:00:00Z') })).totalPence).toBe(500);
+    expect(
+      priceJourney(request({ pickup: BRACKNELL, route: route(1000, 600), departAt: new Date('2026-06-17T09:00:00Z') }))
+        .totalPence,
+    ).toBe(500);
   });
 
   it('night from 23:00 local', () => {

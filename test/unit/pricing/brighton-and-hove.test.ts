@@ -8,7 +8,9 @@ import { BRIGHTON, HOVE, codes, place, request, route, rule } from './fixtures.j
 //   T4 New Year £6.00 + 40p (40p assumed: cut off in the notice). 5+ passengers: 1.5 x (provisional).
 
 const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: BRIGHTON, dropoff: HOVE, route: route(4000, 480), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({ pickup: BRIGHTON, dropoff: HOVE, route: route(4000, 480), departAt: new Date(departAt), ...extra }),
+  );
 
 // 4 km in 480 s: (4000 - 267.9192) / 126.27864 = 3732.0808 / 126.27864 = 29.55 -> 30 units; time (480 - 76) / 36 = 11.22 -> 12
 // T1 £3.00 + 30 x 20p = £9.00; T2 £4.00 + £6.00 = £10.00; T4 £6.00 + 30 x 40p = £18.00
@@ -50,6 +52,9 @@ describe('Brighton & Hove', () => {
 
   it('"Brighton & Hove" and OS\'s "The City of Brighton and Hove" are the same licensing area', () => {
     const everyday = place('BN2 1TW', 'Brighton & Hove', 'South East', 'England');
-    expect(priceJourney(request({ pickup: everyday, route: route(4000, 480), departAt: new Date('2026-06-17T09:00:00Z') })).tariff.areaId).toBe('brighton-and-hove');
+    expect(
+      priceJourney(request({ pickup: everyday, route: route(4000, 480), departAt: new Date('2026-06-17T09:00:00Z') }))
+        .tariff.areaId,
+    ).toBe('brighton-and-hove');
   });
 });

@@ -10,7 +10,9 @@ import { AT_20_MPH, CAMBRIDGE_CENTRE, FIVE_MILES, codes, request, route, rule } 
 // every April and no later table was found. No initial time, so time units count from 0 s.
 
 const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: CAMBRIDGE_CENTRE, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({ pickup: CAMBRIDGE_CENTRE, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }),
+  );
 
 // 5 miles at 20 mph: (8,046.72 - 90) / 143.5 = 7,956.72 / 143.5 = 55.45 -> 56 units; time 900 / 32 = 28.1 -> 29
 // T1 £3.65 + 56 x 20p = £14.85; T2 £4.85 + £11.20 = £16.05; T3 £5.95 + £11.20 = £17.15
@@ -20,7 +22,12 @@ describe('Cambridge', () => {
     const result = price('2023-06-13T09:00:00Z'); // Tue 10:00 BST
     expect(result.totalPence).toBe(1485);
     expect(codes(result)).toEqual(['tariff_period']);
-    expect(result.tariff).toMatchObject({ areaId: 'cambridge', effectiveFrom: '2023-04-01', status: 'in_force_reported', provisional: false });
+    expect(result.tariff).toMatchObject({
+      areaId: 'cambridge',
+      effectiveFrom: '2023-04-01',
+      status: 'in_force_reported',
+      provisional: false,
+    });
   });
 
   it('from 1 April 2024 the same figures, marked provisional (the annual revision was not found)', () => {

@@ -8,7 +8,14 @@ import { GLASGOW_CENTRE, GLASGOW_WEST_END, codes, request, route, rule } from '.
 // Supplements per hire: night £1.50 (hires starting 21:00-06:00); Christmas/New Year £2.70.
 
 const price = (departAt: string, distance = 5000, seconds = 600) =>
-  priceJourney(request({ pickup: GLASGOW_CENTRE, dropoff: GLASGOW_WEST_END, route: route(distance, seconds), departAt: new Date(departAt) }));
+  priceJourney(
+    request({
+      pickup: GLASGOW_CENTRE,
+      dropoff: GLASGOW_WEST_END,
+      route: route(distance, seconds),
+      departAt: new Date(departAt),
+    }),
+  );
 
 describe('Glasgow', () => {
   it('day, 5 km in 10 minutes: distance governs', () => {

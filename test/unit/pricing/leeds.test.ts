@@ -18,7 +18,9 @@ import { AT_20_MPH, BRADFORD, FIVE_MILES, LEEDS, MILE, codes, request, route, ru
 //   Christmas £6.00 + 16 x 30p + 51 x 30p = £6.00 + £4.80 + £15.30 = £26.10
 
 const price = (departAt: string, distance = FIVE_MILES, seconds = AT_20_MPH) =>
-  priceJourney(request({ pickup: LEEDS, dropoff: BRADFORD, route: route(distance, seconds), departAt: new Date(departAt) }));
+  priceJourney(
+    request({ pickup: LEEDS, dropoff: BRADFORD, route: route(distance, seconds), departAt: new Date(departAt) }),
+  );
 
 describe('Leeds', () => {
   it('Tariff 1, weekday daytime: 5 miles = £15.20, provisional', () => {
@@ -80,7 +82,14 @@ describe('Leeds', () => {
   });
 
   it('Bradford is another council', () => {
-    const bradford = priceJourney(request({ pickup: BRADFORD, dropoff: LEEDS, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }));
+    const bradford = priceJourney(
+      request({
+        pickup: BRADFORD,
+        dropoff: LEEDS,
+        route: route(FIVE_MILES, AT_20_MPH),
+        departAt: new Date('2026-06-16T09:00:00Z'),
+      }),
+    );
     expect(bradford.tariff.areaId).toBe('bradford');
   });
 });

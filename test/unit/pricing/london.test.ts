@@ -22,7 +22,15 @@ const THREE_MILES = 4828.032;
 const FIFTEEN_MIN = 900; // 4828.032 m / 900 s = 12 mph, above the ~10.4 mph changeover: distance governs
 
 const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: WESTMINSTER, dropoff: CAMDEN, route: route(THREE_MILES, FIFTEEN_MIN), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({
+      pickup: WESTMINSTER,
+      dropoff: CAMDEN,
+      route: route(THREE_MILES, FIFTEEN_MIN),
+      departAt: new Date(departAt),
+      ...extra,
+    }),
+  );
 
 describe('London (TfL)', () => {
   it('Tariff 1, weekday day, 3 miles (2025 rates)', () => {
@@ -30,7 +38,12 @@ describe('London (TfL)', () => {
     // (4828.032 - 189.8) / 94.9 = 4638.232 / 94.9 = 48.88 -> 49; time (900 - 40.8) / 20.4 = 42.12 -> 43
     // 49 x 20p = £9.80; £4.20 + £9.80 = £14.00
     expect(result.totalPence).toBe(1400);
-    expect(result.tariff).toMatchObject({ areaId: 'london-tfl', effectiveFrom: '2025-04-01', provisional: true, period: 'Tariff 1 (weekday day)' });
+    expect(result.tariff).toMatchObject({
+      areaId: 'london-tfl',
+      effectiveFrom: '2025-04-01',
+      provisional: true,
+      period: 'Tariff 1 (weekday day)',
+    });
   });
 
   it('effective-date selection: 24 Apr 2026 uses the 2025 table, 25 Apr onwards the 2026 table', () => {
@@ -38,14 +51,24 @@ describe('London (TfL)', () => {
     expect(price('2026-04-24T09:00:00Z')).toMatchObject({ totalPence: 1400, tariff: { effectiveFrom: '2025-04-01' } });
     // Wed 29 Apr 10:00 BST, 2026 table: (4828.032 - 184.4) / 92.2 = 50.37 -> 51; time (900 - 39.6) / 19.8 = 43.45 -> 44
     // 51 x 20p = £10.20; £4.40 + £10.20 = £14.60
-    expect(price('2026-04-29T09:00:00Z')).toMatchObject({ totalPence: 1460, tariff: { effectiveFrom: '2026-04-25', status: 'recommended' } });
+    expect(price('2026-04-29T09:00:00Z')).toMatchObject({
+      totalPence: 1460,
+      tariff: { effectiveFrom: '2026-04-25', status: 'recommended' },
+    });
     // A version applies from the start of its local date: 00:30 BST on 25 Apr is 23:30 UTC on the 24th.
     expect(price('2026-04-24T23:30:00Z').tariff.effectiveFrom).toBe('2026-04-25');
   });
 
   it('23:30 on a bank holiday to Heathrow: Tariff 3, then Tariff 4 beyond six miles, plus the drop-off charge', () => {
     // Mon 25 May 2026 (Spring bank holiday) 23:30 BST; 24,000 m in 2,400 s (22 mph, distance governs).
-    const result = priceJourney(request({ pickup: WESTMINSTER, dropoff: HEATHROW, route: route(24000, 2400), departAt: new Date('2026-05-25T22:30:00Z') }));
+    const result = priceJourney(
+      request({
+        pickup: WESTMINSTER,
+        dropoff: HEATHROW,
+        route: route(24000, 2400),
+        departAt: new Date('2026-05-25T22:30:00Z'),
+      }),
+    );
     // Time is split in proportion to distance: before the switch 2400 x 9656.1 / 24000 = 965.61 s, after 1434.39 s.
     // Tariff 3 up to 9,656.1 m: (9656.1 - 130.8) / 65.4 = 145.65 -> 146; time (965.61 - 28.2) / 14.1 = 66.48 -> 67 -> 146 x 20p = £29.20
     // Tariff 4 beyond:          (24000 - 9656.1) / 75.0 = 191.25 -> 192; time 1434.39 / 16.1 = 89.09 -> 90 -> 192 x 20p = £38.40
@@ -58,7 +81,9 @@ describe('London (TfL)', () => {
     expect(rule(result, 'airport_dropoff')?.amountPence).toBe(520);
     expect(result.totalPence).toBe(7720);
     expect(result.tariff.period).toBe('Tariff 3 (night / public holiday)');
-    expect(rule(result, 'tariff_period')?.description).toMatch(/Mon 23:30 BST, Spring bank holiday.*146 x £0\.20.*192 x £0\.20 beyond 9,656\.1 m/);
+    expect(rule(result, 'tariff_period')?.description).toMatch(
+      /Mon 23:30 BST, Spring bank holiday.*146 x £0\.20.*192 x £0\.20 beyond 9,656\.1 m/,
+    );
   });
 
   it('an ordinary night is coded night_rate', () => {
@@ -106,7 +131,9 @@ describe('London (TfL)', () => {
 
   it('a very short hire is the minimum fare, which in London is the flag fall', () => {
     // 100 m in 30 s: nothing beyond the 184.4 m / 39.6 s the flag covers -> £4.40 = minimum £4.40
-    const result = priceJourney(request({ pickup: WESTMINSTER, route: route(100, 30), departAt: new Date('2026-04-29T09:00:00Z') }));
+    const result = priceJourney(
+      request({ pickup: WESTMINSTER, route: route(100, 30), departAt: new Date('2026-04-29T09:00:00Z') }),
+    );
     expect(result.totalPence).toBe(440);
   });
 

@@ -24,11 +24,22 @@ describe('meter', () => {
     expect(readMeter(manchesterDay, { distanceMeters: 1578.44, durationSeconds: 0 }).pence).toBe(540);
     expect(readMeter(manchesterDay, { distanceMeters: 1578.441, durationSeconds: 0 }).pence).toBe(560);
     // 0.1 + 0.2 style sums: 348.44 + 3 x 123 = 717.44 m exactly 3 units
-    expect(readMeter(manchesterDay, { distanceMeters: 348.44 + 123 + 123 + 123, durationSeconds: 0 }).main.distanceUnits).toBe(3);
+    expect(
+      readMeter(manchesterDay, { distanceMeters: 348.44 + 123 + 123 + 123, durationSeconds: 0 }).main.distanceUnits,
+    ).toBe(3);
   });
 
   it('converts yards exactly (Glasgow: 880 yd initial, 174 yd units)', () => {
-    const glasgow: Rate = { ...manchesterDay, distanceUnit: 'yd', flagFallPence: 450, initialDistance: 880, initialSeconds: 165, unitPence: 30, unitDistance: 174, unitSeconds: 37 };
+    const glasgow: Rate = {
+      ...manchesterDay,
+      distanceUnit: 'yd',
+      flagFallPence: 450,
+      initialDistance: 880,
+      initialSeconds: 165,
+      unitPence: 30,
+      unitDistance: 174,
+      unitSeconds: 37,
+    };
     // 880 + 3 x 174 = 1402 yd = 1281.9888 m -> exactly 3 units: £4.50 + 90p
     expect(readMeter(glasgow, { distanceMeters: 1281.9888, durationSeconds: 0 }).pence).toBe(540);
   });
@@ -50,7 +61,11 @@ describe('meter', () => {
     // 2000 m in 1000 s, switch at 1000 m: before = 500 s, after = 500 s
     // before: distance (1000 - 348.44) / 123 = 5.30 -> 6; time 500 / 31.57 = 15.84 -> 16 -> 16 x 20p = £3.20
     // after:  distance 1000 / 100 = 10; time 500 / 10 = 50 -> 50 x 10p = £5.00
-    const reading = readMeter(manchesterDay, { distanceMeters: 2000, durationSeconds: 1000 }, { afterMeters: 1000, rate: after });
+    const reading = readMeter(
+      manchesterDay,
+      { distanceMeters: 2000, durationSeconds: 1000 },
+      { afterMeters: 1000, rate: after },
+    );
     expect(reading.main.unitsCharged).toBe(16);
     expect(reading.beyondSwitch?.unitsCharged).toBe(50);
     expect(reading.pence).toBe(340 + 320 + 500);

@@ -63,10 +63,25 @@ describe('national default', () => {
   });
 
   it('names the place even without a council, and is not added to council-priced or worldwide quotes', () => {
-    const noCouncil = priceJourney(request({ pickup: { ...HARROGATE, council: null, town: 'Knaresborough' }, dropoff: BRADFORD, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') }));
-    expect(rule(noCouncil, 'national_default')?.description).toContain("(Knaresborough)");
+    const noCouncil = priceJourney(
+      request({
+        pickup: { ...HARROGATE, council: null, town: 'Knaresborough' },
+        dropoff: BRADFORD,
+        route: route(5000, 600),
+        departAt: new Date('2026-06-17T09:00:00Z'),
+      }),
+    );
+    expect(rule(noCouncil, 'national_default')?.description).toContain('(Knaresborough)');
     expect(rule(noCouncil, 'national_default')?.description).toContain("not the local council's own table");
-    const worldwide = priceJourney(request({ pickup: ST_HELIER, dropoff: ST_HELIER, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z'), worldwide: true }));
+    const worldwide = priceJourney(
+      request({
+        pickup: ST_HELIER,
+        dropoff: ST_HELIER,
+        route: route(5000, 600),
+        departAt: new Date('2026-06-17T09:00:00Z'),
+        worldwide: true,
+      }),
+    );
     expect(worldwide.tariff.areaId).toBe('national-default');
     expect(codes(worldwide)).not.toContain('national_default');
     expect(codes(worldwide)).toContain('worldwide');

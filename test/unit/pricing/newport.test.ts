@@ -8,7 +8,9 @@ import { AT_20_MPH, FIVE_MILES, NEWPORT_WALES, codes, request, route, rule } fro
 //   (midnight 31 Dec - 06:00 2 Jan): twice T1. £1 per passenger beyond four. No initial time.
 
 const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: NEWPORT_WALES, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({ pickup: NEWPORT_WALES, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }),
+  );
 
 // 5 miles at 20 mph: (8,800 - 100) / 100 = 87 exactly -> 87 x 10p = £8.70; time 900 / 30 = 30 -> distance governs
 // T1 £3.50 + £8.70 = £12.20; T2 £4.50 + £8.70 = £13.20; T4 2 x £12.20 = £24.40

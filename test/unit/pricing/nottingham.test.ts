@@ -22,7 +22,12 @@ describe('Nottingham', () => {
     const result = price(TUESDAY_10AM_BST);
     expect(result.totalPence).toBe(1460);
     expect(codes(result)).toEqual(['tariff_period']);
-    expect(result.tariff).toMatchObject({ areaId: 'nottingham', effectiveFrom: '2022-06-13', status: 'in_force', provisional: false });
+    expect(result.tariff).toMatchObject({
+      areaId: 'nottingham',
+      effectiveFrom: '2022-06-13',
+      status: 'in_force',
+      provisional: false,
+    });
   });
 
   it('the example lands exactly on unit boundaries: one centimetre more is £14.80, the "charged on entry" reading', () => {
@@ -70,7 +75,15 @@ describe('Nottingham', () => {
   });
 
   it('no passenger extras', () => {
-    const result = priceJourney(request({ pickup: NOTTINGHAM_CENTRE, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(TUESDAY_10AM_BST), passengers: 6, vehicleType: 'mpv' }));
+    const result = priceJourney(
+      request({
+        pickup: NOTTINGHAM_CENTRE,
+        route: route(FIVE_MILES, AT_20_MPH),
+        departAt: new Date(TUESDAY_10AM_BST),
+        passengers: 6,
+        vehicleType: 'mpv',
+      }),
+    );
     expect(result.totalPence).toBe(1460);
   });
 });

@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TariffAreaSchema, TariffBook, defaultPricingData, priceJourney, priceJourneyWith, type PricingData } from '../../../src/pricing/index.js';
+import {
+  TariffAreaSchema,
+  TariffBook,
+  defaultPricingData,
+  priceJourney,
+  priceJourneyWith,
+  type PricingData,
+} from '../../../src/pricing/index.js';
 import { AT_20_MPH, FIVE_MILES, HARROGATE, MILE, SOUTHAMPTON, YORK, codes, request, route, rule } from './fixtures.js';
 
 // York (June 2023), Southampton (March 2022) and North Yorkshire (May 2024) tables were only
@@ -16,7 +23,9 @@ const parse = (path: string) => TariffAreaSchema.parse(JSON.parse(readFileSync(p
 const proposedData: PricingData = {
   ...defaultPricingData(),
   tariffs: new TariffBook([
-    ...readdirSync(PROPOSED_DIR).sort().map((f) => parse(join(PROPOSED_DIR, f))),
+    ...readdirSync(PROPOSED_DIR)
+      .sort()
+      .map((f) => parse(join(PROPOSED_DIR, f))),
     parse(join(TARIFF_DIR, 'national-default.json')),
   ]),
   areaMap: {
@@ -39,16 +48,23 @@ describe('proposed tables are not quoted', () => {
     const files = readdirSync(PROPOSED_DIR).sort();
     expect(files).toEqual(['north-yorkshire.json', 'southampton.json', 'york.json']);
     for (const f of files) {
-      for (const v of parse(join(PROPOSED_DIR, f)).versions) expect(v, f).toMatchObject({ status: 'proposed', provisional: true });
+      for (const v of parse(join(PROPOSED_DIR, f)).versions)
+        expect(v, f).toMatchObject({ status: 'proposed', provisional: true });
     }
   });
 
   it('Southampton and North Yorkshire pickups get the national default; York gets its last confirmed table, not the proposal', () => {
     for (const pickup of [SOUTHAMPTON, HARROGATE]) {
-      expect(priceJourney(request({ pickup, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(TUESDAY_10AM_BST) })).tariff.areaId).toBe('national-default');
+      expect(
+        priceJourney(request({ pickup, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(TUESDAY_10AM_BST) }))
+          .tariff.areaId,
+      ).toBe('national-default');
     }
     // data/tariffs/york.json (in force June 2023, provisional), never the proposed/ file
-    expect(priceJourney(request({ pickup: YORK, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(TUESDAY_10AM_BST) })).tariff).toMatchObject({
+    expect(
+      priceJourney(request({ pickup: YORK, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(TUESDAY_10AM_BST) }))
+        .tariff,
+    ).toMatchObject({
       areaId: 'york',
       status: 'in_force_reported',
       provisional: true,

@@ -22,7 +22,12 @@ describe('Sheffield', () => {
     const result = price(TUESDAY_10AM_BST);
     expect(result.totalPence).toBe(1350);
     expect(codes(result)).toEqual(['tariff_period']);
-    expect(result.tariff).toMatchObject({ areaId: 'sheffield', status: 'in_force', provisional: false, period: 'Tariff 1 (day 07:00-19:00)' });
+    expect(result.tariff).toMatchObject({
+      areaId: 'sheffield',
+      status: 'in_force',
+      provisional: false,
+      period: 'Tariff 1 (day 07:00-19:00)',
+    });
   });
 
   it('worked example variants: Tariff 2 £13.70 (Wednesday 20:00), Tariff 3 £14.70 (Saturday 20:00)', () => {

@@ -12,7 +12,15 @@ import { BRISTOL_PARKWAY, FILTON, codes, request, route, rule } from './fixtures
 const EIGHT_KM = 8000;
 const TWELVE_MIN = 720;
 const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: FILTON, dropoff: BRISTOL_PARKWAY, route: route(EIGHT_KM, TWELVE_MIN), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({
+      pickup: FILTON,
+      dropoff: BRISTOL_PARKWAY,
+      route: route(EIGHT_KM, TWELVE_MIN),
+      departAt: new Date(departAt),
+      ...extra,
+    }),
+  );
 
 describe('South Gloucestershire', () => {
   it('weekday day, 8 km', () => {

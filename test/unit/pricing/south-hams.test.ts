@@ -11,8 +11,12 @@ import { AT_20_MPH, FIVE_MILES, MILE, PLYMOUTH, TOTNES, codes, request, route, r
 // 5 miles: (8,800 - 880) / 120 = 7,920 / 120 = 66 units exactly (time: 900 s / 60 = 15, distance governs).
 // Cost 1 £3.40 + 66 x 20p = £16.60; Cost 2 £4.00 + 66 x 30p = £23.80 (+£7.20)
 
-const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}, distance = FIVE_MILES, seconds = AT_20_MPH) =>
-  priceJourney(request({ pickup: TOTNES, route: route(distance, seconds), departAt: new Date(departAt), ...extra }));
+const price = (
+  departAt: string,
+  extra: Partial<Parameters<typeof request>[0]> = {},
+  distance = FIVE_MILES,
+  seconds = AT_20_MPH,
+) => priceJourney(request({ pickup: TOTNES, route: route(distance, seconds), departAt: new Date(departAt), ...extra }));
 
 describe('South Hams', () => {
   it('Cost 1: 5 miles = £16.60', () => {
@@ -47,7 +51,7 @@ describe('South Hams', () => {
     expect(rule(holiday, 'bank_holiday')?.amountPence).toBe(720);
   });
 
-  it('Cost 2 from 19:00 on Christmas Eve and New Year\'s Eve', () => {
+  it("Cost 2 from 19:00 on Christmas Eve and New Year's Eve", () => {
     expect(price('2026-12-24T18:59:00Z').totalPence).toBe(1660); // Thu 18:59 GMT
     const christmas = price('2026-12-24T19:00:00Z');
     expect(christmas.totalPence).toBe(2380);
@@ -64,7 +68,9 @@ describe('South Hams', () => {
   });
 
   it('Plymouth is another council', () => {
-    const plymouth = priceJourney(request({ pickup: PLYMOUTH, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }));
+    const plymouth = priceJourney(
+      request({ pickup: PLYMOUTH, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }),
+    );
     expect(plymouth.tariff.areaId).toBe('national-default');
   });
 });

@@ -12,7 +12,9 @@ import { AT_20_MPH, FIVE_MILES, LEYLAND, PRESTON, codes, request, route, rule } 
 // T1 £2.70 + 48 x 20p = £12.30; T2 £3.50 + 48 x 25p = £15.50; T3 £4.50 + 48 x 35p = £21.30
 
 const price = (departAt: string, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: LEYLAND, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({ pickup: LEYLAND, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date(departAt), ...extra }),
+  );
 
 describe('South Ribble', () => {
   it('Tariff 1: 5 miles = £12.30', () => {
@@ -53,7 +55,9 @@ describe('South Ribble', () => {
   });
 
   it('Preston is another council', () => {
-    const preston = priceJourney(request({ pickup: PRESTON, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }));
+    const preston = priceJourney(
+      request({ pickup: PRESTON, route: route(FIVE_MILES, AT_20_MPH), departAt: new Date('2026-06-16T09:00:00Z') }),
+    );
     expect(preston.tariff.areaId).toBe('national-default');
   });
 });

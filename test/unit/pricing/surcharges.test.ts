@@ -1,6 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { MEET_AND_GREET_PENCE, PricingError, VEHICLE_TYPES, priceJourney, type RateOverride } from '../../../src/pricing/index.js';
-import { DIDSBURY, HARROGATE, JERSEY_AIRPORT, MANCHESTER_AIRPORT, MANCHESTER_CENTRE, MILE, ST_HELIER, WESTMINSTER, codes, request, route, rule } from './fixtures.js';
+import {
+  MEET_AND_GREET_PENCE,
+  PricingError,
+  VEHICLE_TYPES,
+  priceJourney,
+  type RateOverride,
+} from '../../../src/pricing/index.js';
+import {
+  DIDSBURY,
+  HARROGATE,
+  JERSEY_AIRPORT,
+  MANCHESTER_AIRPORT,
+  MANCHESTER_CENTRE,
+  MILE,
+  ST_HELIER,
+  WESTMINSTER,
+  codes,
+  request,
+  route,
+  rule,
+} from './fixtures.js';
 
 // The journey used throughout: Manchester, 5 miles at 30 mph. Day meter £16.00; night meter £20.80
 // (hand-computed in manchester.test.ts).
@@ -34,7 +53,10 @@ describe('meet and greet', () => {
   it('adds nothing on a trip with no airport at either end, and says why', () => {
     const result = priceJourney(base({ meetAndGreet: true }));
     expect(rule(result, 'meet_and_greet')).toBeUndefined();
-    expect(rule(result, 'meet_and_greet_not_applied')).toMatchObject({ amountPence: 0, description: expect.stringContaining('airport') });
+    expect(rule(result, 'meet_and_greet_not_applied')).toMatchObject({
+      amountPence: 0,
+      description: expect.stringContaining('airport'),
+    });
     expect(result.totalPence).toBe(1600);
   });
 });
@@ -75,7 +97,9 @@ describe('vehicle classes', () => {
 
   it('an approved override is still applied to a larger vehicle', () => {
     // £16.00 meter, +15 % approved rate: £16.00 + £2.40 = £18.40 -> rule +£2.40
-    const result = priceJourney(base({ vehicleType: 'executive', override: override({ adjustmentBasisPoints: 1500 }) }));
+    const result = priceJourney(
+      base({ vehicleType: 'executive', override: override({ adjustmentBasisPoints: 1500 }) }),
+    );
     expect(rule(result, 'rate_override')?.amountPence).toBe(240);
     expect(result.totalPence).toBe(1840);
   });
@@ -106,9 +130,11 @@ describe('rate override', () => {
     expect(noFloor.totalPence).toBe(420);
   });
 
-  it('rounds a fractional penny in the passenger\'s favour', () => {
+  it("rounds a fractional penny in the passenger's favour", () => {
     // -3.33 % of £16.00 = -53.28p -> -54p
-    expect(rule(priceJourney(base({ override: override({ adjustmentBasisPoints: -333 }) })), 'rate_override')?.amountPence).toBe(-54);
+    expect(
+      rule(priceJourney(base({ override: override({ adjustmentBasisPoints: -333 }) })), 'rate_override')?.amountPence,
+    ).toBe(-54);
   });
 });
 
@@ -137,9 +163,13 @@ describe('worldwide', () => {
   });
 
   it('a London pickup to Jersey is also priced on the national default', () => {
-    const result = priceJourney(request({ pickup: WESTMINSTER, dropoff: ST_HELIER, route: route(5000, 600), departAt: DAY, worldwide: true }));
+    const result = priceJourney(
+      request({ pickup: WESTMINSTER, dropoff: ST_HELIER, route: route(5000, 600), departAt: DAY, worldwide: true }),
+    );
     expect(result.tariff.areaId).toBe('national-default');
-    expect(() => priceJourney(request({ pickup: WESTMINSTER, dropoff: ST_HELIER, route: route(5000, 600), departAt: DAY }))).toThrow(/outside the UK/);
+    expect(() =>
+      priceJourney(request({ pickup: WESTMINSTER, dropoff: ST_HELIER, route: route(5000, 600), departAt: DAY })),
+    ).toThrow(/outside the UK/);
   });
 });
 

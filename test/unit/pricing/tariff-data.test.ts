@@ -65,7 +65,18 @@ describe('tariff files', () => {
       for (const v of book.area(id)!.versions) expect(v.provisional, id).toBe(true);
     }
     expect(book.area('national-default')).toMatchObject({ kind: 'service_default' });
-    for (const id of ['manchester', 'glasgow', 'south-gloucestershire', 'bracknell-forest', 'sheffield', 'nottingham', 'newport', 'aberdeen', 'south-ribble', 'south-hams']) {
+    for (const id of [
+      'manchester',
+      'glasgow',
+      'south-gloucestershire',
+      'bracknell-forest',
+      'sheffield',
+      'nottingham',
+      'newport',
+      'aberdeen',
+      'south-ribble',
+      'south-hams',
+    ]) {
       expect(book.area(id)!.kind).toBe('council');
       expect(book.area(id)!.versions.at(-1)!.provisional, id).toBe(false);
     }
@@ -97,21 +108,41 @@ describe('tariff files', () => {
     const version = manchester.versions[0]!;
     const withPeriods = (periods: unknown) => ({ ...manchester, versions: [{ ...version, periods }] });
     // a bank-holiday window needs both ends
-    const halfWindow = withPeriods([{ ...version.periods[2]!, when: [{ type: 'bank_holiday', from: '07:00' }] }, version.periods[3]]);
+    const halfWindow = withPeriods([
+      { ...version.periods[2]!, when: [{ type: 'bank_holiday', from: '07:00' }] },
+      version.periods[3],
+    ]);
     expect(TariffAreaSchema.safeParse(halfWindow).success).toBe(false);
-    const window = withPeriods([{ ...version.periods[2]!, when: [{ type: 'bank_holiday', from: '07:00', to: '07:00' }] }, version.periods[3]]);
+    const window = withPeriods([
+      { ...version.periods[2]!, when: [{ type: 'bank_holiday', from: '07:00', to: '07:00' }] },
+      version.periods[3],
+    ]);
     expect(TariffAreaSchema.safeParse(window).success).toBe(true);
     // a supplement tied to a period that does not exist
-    const supplement = { id: 's', code: 'bank_holiday', name: 's', amountPence: 100, appliesAt: 'start', periods: ['nope'], when: [{ type: 'bank_holiday' }] };
-    expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, supplements: [supplement] }] }).success).toBe(false);
+    const supplement = {
+      id: 's',
+      code: 'bank_holiday',
+      name: 's',
+      amountPence: 100,
+      appliesAt: 'start',
+      periods: ['nope'],
+      when: [{ type: 'bank_holiday' }],
+    };
+    expect(
+      TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, supplements: [supplement] }] }).success,
+    ).toBe(false);
     // a per-rate switch naming an unknown rate
     const switchRate = { name: 'x', afterMeters: 1000, rate: 'tariff1', byRate: { tariff2: 'nope' } };
     expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate }] }).success).toBe(false);
     // a per-rate switch point naming an unknown rate (Leeds switches at a different distance on each tariff)
     const switchPoint = { name: 'x', afterMeters: 1000, rate: 'tariff1', afterMetersByRate: { nope: 900 } };
-    expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate: switchPoint }] }).success).toBe(false);
+    expect(
+      TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate: switchPoint }] }).success,
+    ).toBe(false);
     const goodSwitchPoint = { ...switchPoint, afterMetersByRate: { [version.periods[0]!.rate]: 900 } };
-    expect(TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate: goodSwitchPoint }] }).success).toBe(true);
+    expect(
+      TariffAreaSchema.safeParse({ ...manchester, versions: [{ ...version, switchRate: goodSwitchPoint }] }).success,
+    ).toBe(true);
   });
 
   it('picks the version in force on the local date, from the start of its effective day', () => {
@@ -139,18 +170,25 @@ describe('tariff files', () => {
     const onlyDefault = new TariffBook([readJson('national-default.json') as TariffArea]);
     // Manchester pickup, but the book has no Manchester: no_tariff rather than a silent fallback
     expect(() =>
-      priceJourneyWith({ ...data, tariffs: onlyDefault }, request({ pickup: MANCHESTER_CENTRE, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') })),
+      priceJourneyWith(
+        { ...data, tariffs: onlyDefault },
+        request({ pickup: MANCHESTER_CENTRE, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') }),
+      ),
     ).toThrow(/no manchester tariff/);
     // national default day, 5 km / 600 s = £10.80
     expect(
-      priceJourneyWith({ ...data, tariffs: onlyDefault }, request({ pickup: HARROGATE, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') })).totalPence,
+      priceJourneyWith(
+        { ...data, tariffs: onlyDefault },
+        request({ pickup: HARROGATE, route: route(5000, 600), departAt: new Date('2026-06-17T09:00:00Z') }),
+      ).totalPence,
     ).toBe(1080);
   });
 });
 
 describe('licensing area', () => {
   const { areaMap } = defaultPricingData();
-  const area = (council: string | null, region: string | null) => licensingAreaFor(place('x', council, region, 'England'), areaMap);
+  const area = (council: string | null, region: string | null) =>
+    licensingAreaFor(place('x', council, region, 'England'), areaMap);
 
   it('maps councils and London, with OS and everyday spellings', () => {
     expect(area('Westminster', 'London')).toBe('london-tfl');
@@ -193,7 +231,8 @@ describe('licensing area', () => {
   it('only the Welsh city council is Newport: the other Newports keep their own councils', () => {
     const data = defaultPricingData();
     const departAt = new Date('2026-06-17T09:00:00Z');
-    const areaOf = (pickup: typeof NEWPORT_WALES) => priceJourneyWith(data, request({ pickup, route: route(5000, 600), departAt })).tariff.areaId;
+    const areaOf = (pickup: typeof NEWPORT_WALES) =>
+      priceJourneyWith(data, request({ pickup, route: route(5000, 600), departAt })).tariff.areaId;
     expect(areaOf(NEWPORT_WALES)).toBe('newport');
     expect(areaOf(NEWPORT_ISLE_OF_WIGHT)).toBe('national-default');
     expect(areaOf(NEWPORT_SHROPSHIRE)).toBe('national-default');
@@ -203,8 +242,23 @@ describe('licensing area', () => {
   it('the pickup decides, not the destination', () => {
     const data = defaultPricingData();
     const departAt = new Date('2026-06-17T09:00:00Z');
-    expect(priceJourneyWith(data, request({ pickup: MANCHESTER_CENTRE, dropoff: WESTMINSTER, route: route(300000, 16000), departAt })).tariff.areaId).toBe('manchester');
-    expect(priceJourneyWith(data, request({ pickup: WESTMINSTER, dropoff: GLASGOW_CENTRE, route: route(600000, 30000), departAt })).tariff.areaId).toBe('london-tfl');
-    expect(priceJourneyWith(data, request({ pickup: HARROGATE, dropoff: MANCHESTER_CENTRE, route: route(60000, 3600), departAt })).tariff.areaId).toBe('national-default');
+    expect(
+      priceJourneyWith(
+        data,
+        request({ pickup: MANCHESTER_CENTRE, dropoff: WESTMINSTER, route: route(300000, 16000), departAt }),
+      ).tariff.areaId,
+    ).toBe('manchester');
+    expect(
+      priceJourneyWith(
+        data,
+        request({ pickup: WESTMINSTER, dropoff: GLASGOW_CENTRE, route: route(600000, 30000), departAt }),
+      ).tariff.areaId,
+    ).toBe('london-tfl');
+    expect(
+      priceJourneyWith(
+        data,
+        request({ pickup: HARROGATE, dropoff: MANCHESTER_CENTRE, route: route(60000, 3600), departAt }),
+      ).tariff.areaId,
+    ).toBe('national-default');
   });
 });

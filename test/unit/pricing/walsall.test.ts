@@ -19,18 +19,32 @@ import { MILE, WALSALL, codes, request, route, rule } from './fixtures.js';
 // Tariff 2: the same units at 30p on £6.00: 12 -> £9.60; 27 -> £14.10; 42 -> £18.60; 57 -> £23.10; 72 -> £27.60; 147 -> £50.10
 
 const price = (departAt: string, miles: number, extra: Partial<Parameters<typeof request>[0]> = {}) =>
-  priceJourney(request({ pickup: WALSALL, route: route(miles * MILE, miles * 180), departAt: new Date(departAt), ...extra }));
+  priceJourney(
+    request({ pickup: WALSALL, route: route(miles * MILE, miles * 180), departAt: new Date(departAt), ...extra }),
+  );
 
 const TUESDAY_10AM_BST = '2026-06-16T09:00:00Z';
 const CHRISTMAS_DAY_NOON = '2026-12-25T12:00:00Z';
 
 describe('Walsall', () => {
   it("the council's Tariff 1 price guide, reproduced exactly", () => {
-    const guide: Array<[number, number]> = [[1, 480], [2, 705], [3, 930], [4, 1155], [5, 1380], [10, 2505]];
+    const guide: Array<[number, number]> = [
+      [1, 480],
+      [2, 705],
+      [3, 930],
+      [4, 1155],
+      [5, 1380],
+      [10, 2505],
+    ];
     for (const [miles, pence] of guide) expect(price(TUESDAY_10AM_BST, miles).totalPence, `${miles} miles`).toBe(pence);
     const five = price(TUESDAY_10AM_BST, 5);
     expect(codes(five)).toEqual(['tariff_period']);
-    expect(five.tariff).toMatchObject({ areaId: 'walsall', effectiveFrom: '2023-12-18', status: 'in_force_reported', provisional: false });
+    expect(five.tariff).toMatchObject({
+      areaId: 'walsall',
+      effectiveFrom: '2023-12-18',
+      status: 'in_force_reported',
+      provisional: false,
+    });
   });
 
   it('Tariff 1 applies day and night alike', () => {
@@ -38,8 +52,16 @@ describe('Walsall', () => {
   });
 
   it("the council's Tariff 2 (Christmas and New Year) price guide, reproduced exactly", () => {
-    const guide: Array<[number, number]> = [[1, 960], [2, 1410], [3, 1860], [4, 2310], [5, 2760], [10, 5010]];
-    for (const [miles, pence] of guide) expect(price(CHRISTMAS_DAY_NOON, miles).totalPence, `${miles} miles`).toBe(pence);
+    const guide: Array<[number, number]> = [
+      [1, 960],
+      [2, 1410],
+      [3, 1860],
+      [4, 2310],
+      [5, 2760],
+      [10, 5010],
+    ];
+    for (const [miles, pence] of guide)
+      expect(price(CHRISTMAS_DAY_NOON, miles).totalPence, `${miles} miles`).toBe(pence);
     // 5 miles: £27.60 against £13.80 on Tariff 1
     expect(rule(price(CHRISTMAS_DAY_NOON, 5), 'christmas_new_year')?.amountPence).toBe(1380);
     expect(price('2026-12-24T17:59:00Z', 5).totalPence).toBe(1380);

@@ -8,7 +8,8 @@ import { BIRKENHEAD, request, route, rule } from './fixtures.js';
 //   bank holiday £4.50 for 350 yd, 25p per 165 yd; Christmas/New Year £5.70 for 880 yd (804.672 m), 40p per 165 yd
 
 // 5 km in a full HOUR: with no published time rate, the slow hour adds nothing.
-const price = (departAt: string) => priceJourney(request({ pickup: BIRKENHEAD, route: route(5000, 3600), departAt: new Date(departAt) }));
+const price = (departAt: string) =>
+  priceJourney(request({ pickup: BIRKENHEAD, route: route(5000, 3600), departAt: new Date(departAt) }));
 
 describe('Wirral', () => {
   it('day: distance only', () => {

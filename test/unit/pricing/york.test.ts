@@ -18,7 +18,12 @@ describe('York (last confirmed table, provisional)', () => {
     const result = price('2026-06-16T09:00:00Z');
     expect(result.totalPence).toBe(1340);
     expect(codes(result)).toEqual(['tariff_period']);
-    expect(result.tariff).toMatchObject({ areaId: 'york', status: 'in_force_reported', effectiveFrom: '2023-06-13', provisional: true });
+    expect(result.tariff).toMatchObject({
+      areaId: 'york',
+      status: 'in_force_reported',
+      effectiveFrom: '2023-06-13',
+      provisional: true,
+    });
   });
 
   it('1 mile = £5.00 (the press: "approximately £4.90")', () => {

@@ -14,7 +14,12 @@ import { WORKFLOWS_PATH } from '../../../src/temporal/create-worker.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const releasesDir = path.join(here, '../../histories/releases');
 const releases = fs.readdirSync(releasesDir).filter((d) => fs.statSync(path.join(releasesDir, d)).isDirectory());
-const files = releases.flatMap((r) => fs.readdirSync(path.join(releasesDir, r)).filter((f) => f.endsWith('.json')).map((f) => `${r}/${f}`));
+const files = releases.flatMap((r) =>
+  fs
+    .readdirSync(path.join(releasesDir, r))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `${r}/${f}`),
+);
 const load = (f: string): unknown => JSON.parse(fs.readFileSync(path.join(releasesDir, f), 'utf8'));
 const quiet = { logger: undefined };
 
@@ -23,9 +28,13 @@ describe('workflow replay', () => {
     expect(files.length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(files)('replays %s against the current workflow code without a determinism error', async (file) => {
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH, ...quiet }, load(file), file);
-  }, 60_000);
+  it.each(files)(
+    'replays %s against the current workflow code without a determinism error',
+    async (file) => {
+      await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH, ...quiet }, load(file), file);
+    },
+    60_000,
+  );
 
   it('has, for the first release, a history of each path the recorder knows', () => {
     expect(files.filter((f) => f.startsWith('0.1.0/')).map((f) => f.slice('0.1.0/'.length))).toEqual(
@@ -57,7 +66,11 @@ describe('workflow replay', () => {
 
   it.each([
     // Release 0.2.0 (issue 22).
-    ['0.2.0', 'partner-job-route-amended-rebooked.json', ['partner-job-booking-as-activities', 'partner-amend-route-and-fare', 'partner-rebook-cancelled']],
+    [
+      '0.2.0',
+      'partner-job-route-amended-rebooked.json',
+      ['partner-job-booking-as-activities', 'partner-amend-route-and-fare', 'partner-rebook-cancelled'],
+    ],
     ['0.2.0', 'booking-route-amended-redispatched.json', ['amend-route-and-fare']],
     ['0.2.0', 'booking-exchanged-completed.json', ['exchange-fleets']],
     // Release 0.3.0 (issue 23): every booking of it carries the marker; this one takes each new turn.
@@ -85,13 +98,18 @@ describe('workflow replay', () => {
   });
 
   // Negative controls: a replay that cannot fail would prove nothing.
-  it.each(['0.1.0/quote-redeemed.json', '0.1.0/booking-cascade-completed.json', '0.1.0/booking-paged-cascade-reported-trip.json', '0.1.0/booking-en-route-settled.json'])(
+  it.each([
+    '0.1.0/quote-redeemed.json',
+    '0.1.0/booking-cascade-completed.json',
+    '0.1.0/booking-paged-cascade-reported-trip.json',
+    '0.1.0/booking-en-route-settled.json',
+  ])(
     'fails to replay %s against an incompatible change of its workflow',
     async (file) => {
       const incompatible = path.join(here, '../../support/incompatible-workflows/index.ts');
-      await expect(Worker.runReplayHistory({ workflowsPath: incompatible, ...quiet }, load(file), 'incompatible')).rejects.toBeInstanceOf(
-        DeterminismViolationError,
-      );
+      await expect(
+        Worker.runReplayHistory({ workflowsPath: incompatible, ...quiet }, load(file), 'incompatible'),
+      ).rejects.toBeInstanceOf(DeterminismViolationError);
     },
     60_000,
   );
