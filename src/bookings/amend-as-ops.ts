@@ -50,7 +50,8 @@ export async function amendAsOps(
   const pickupAt = a.pickupAt ?? new Date(Math.max(row.pickup_at.getTime(), s.now().getTime())).toISOString();
   // Places not changed are read again from what was typed: the same answer as at booking.
   const trip = await priceTrip(s, {
-    fields: { pickup: 'body.pickup', dropoff: 'body.dropoff', departAt: 'body.pickup_at' },
+    // Refusals name fields without a location: the HTTP layer adds 'body.' (it said body.body.pickup).
+    fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'pickup_at' },
     pickup: a.pickup ?? row.pickup_query,
     dropoff: a.dropoff ?? row.dropoff_query,
     departAt: pickupAt,

@@ -36,7 +36,7 @@ afterAll(async () => {
 let n = 0;
 const passengerPhone = () => `+4474004${String(20000 + (Date.now() % 60000) + n++).padStart(5, '0')}`;
 
-function ops(action: 'cancel' | 'release', ref: string, body: object, key: string | null = staffKey) {
+function ops(action: 'cancel' | 'release' | 'amend', ref: string, body: object, key: string | null = staffKey) {
   return stack.app.inject({
     method: 'POST',
     url: `/api/ops/bookings/${ref}/${action}`,
@@ -159,6 +159,16 @@ describe('ops act on a live booking', () => {
     const short = await ops('cancel', 'TXNOSUCH001', { reason: 'x' });
     expect(short.statusCode).toBe(400);
     expect(short.json().errors[0]).toMatchObject({ field: 'body.reason', message: 'say why' });
+  });
+
+  it('names the field of a drop-off it cannot place as the request spells it', async () => {
+    const ref = await book(passengerPhone());
+    const res = await ops('amend', ref, {
+      dropoff: 'qqqq zzzz xxxx',
+      reason: 'passenger rang to change the destination',
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors).toEqual([expect.objectContaining({ field: 'body.dropoff' })]);
   });
 
   it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, hands it to a named driver, changes its drop-off, then cancels it, each action in the story', async () => {
