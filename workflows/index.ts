@@ -1,7 +1,9 @@
 // The worker's workflow bundle entry point: every workflow type the service runs, and nothing else
 // (benchmark baselines run from bench/ on a worker of their own).
 export { quoteWorkflow } from './quotes/workflow.js';
-export { bookingWorkflow } from './bookings/workflow.js';
+// bookingWorkflow is v1, frozen as released in 0.4.0: it finishes the bookings started before v2 and
+// replays the released histories; it is deleted once none runs (docs/versioning.md, the drain rule).
+export { bookingWorkflow } from './bookings/v1/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './billing/workflow.js';
 export { invoiceCollectionWorkflow } from './billing/collection.js';
 export { partnerBillingWorkflow } from './billing/partner-billing.js';
