@@ -5,7 +5,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build.sh ./scripts/build.sh
+COPY scripts/build.sh scripts/build-page-scripts.ts ./scripts/
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { html, trustedHtml, type SafeHtml } from './escape-html.js';
 
-// Every page is self-contained: one inline stylesheet and at most one inline script, both constants
-// of this codebase, allowed by their SHA-256 in the Content-Security-Policy. A page that needs more
-// (the tracking map) names it, and only that page's policy allows it: files served by this service
-// ('self', pinned by Subresource Integrity) and images from a named origin. Nothing else loads, so
-// the policy can refuse everything else, including any injected script.
+// Every page is self-contained: one inline stylesheet, a constant of this codebase allowed by its
+// SHA-256 in the Content-Security-Policy, and at most one script of its own, a file this service
+// serves (src/pages/browser/, bundled by page-scripts.ts) pinned by Subresource Integrity and
+// allowed as 'self'. No script is inline. A page that needs more (the tracking map) names it, and
+// only that page's policy allows it: files served by this service ('self', pinned by Subresource
+// Integrity) and images from a named origin. Nothing else loads, so the policy can refuse
+// everything else, including any injected script.
 
+/** Until every page's script is a module (issue 34): an inline script, allowed by its hash. */
 export interface InlineAsset {
   source: string;
   /** CSP source expression, e.g. 'sha256-...'. */
@@ -17,16 +20,16 @@ export function inlineAsset(source: string): InlineAsset {
   return { source, hash: `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'` };
 }
 
-/** A file this service serves (src/pages/map-assets.ts), linked with its integrity hash. */
+/** A file this service serves (src/pages/map-assets.ts, page-scripts.ts), linked with its integrity hash. */
 export interface ExternalAsset {
   href: string;
   integrity: string;
 }
 
-/** What one page loads beyond the inline stylesheet and script. */
+/** What one page loads beyond the inline stylesheet and its own script. */
 export interface PageExtras {
   stylesheets?: readonly ExternalAsset[];
-  /** Run in order, before the page's inline script. */
+  /** Run in order, before the page's own script. */
   scripts?: readonly ExternalAsset[];
   /** CSP img-src sources, e.g. a map's tile server. */
   imgSrc?: readonly string[];
@@ -126,9 +129,11 @@ body.wide main{max-width:80rem}
 .week li.taken{border-left-color:var(--ok)}
 `);
 
-function contentSecurityPolicy(script: InlineAsset | undefined, extras: PageExtras): string {
+function contentSecurityPolicy(script: ExternalAsset | InlineAsset | undefined, extras: PageExtras): string {
   const self = (list: readonly ExternalAsset[] | undefined) => (list && list.length > 0 ? ["'self'"] : []);
-  const scripts = [...self(extras.scripts), ...(script ? [script.hash] : [])];
+  const inline = script && 'source' in script ? script : undefined;
+  const served = script && !('source' in script) ? [script] : [];
+  const scripts = [...self([...(extras.scripts ?? []), ...served]), ...(inline ? [inline.hash] : [])];
   return [
     "default-src 'none'",
     `style-src ${[...self(extras.stylesheets), CSS.hash].join(' ')}`,
@@ -150,7 +155,8 @@ export function layout(opts: {
   status?: number;
   title: string;
   body: SafeHtml;
-  script?: InlineAsset;
+  /** The page's own script (pageScript(name)), run last. */
+  script?: ExternalAsset | InlineAsset;
   extras?: PageExtras;
   wide?: boolean;
 }): Page {
@@ -170,7 +176,7 @@ ${opts.wide ? html`<body class="wide">` : html`<body>`}
 ${opts.body}
 </main>
 <footer>Licensed UK taxis at the council's regulated fare. You pay the driver.</footer>
-${(extras.scripts ?? []).map((a) => html`<script src="${a.href}" integrity="${a.integrity}"></script>\n`)}${opts.script && html`<script>${trustedHtml(opts.script.source)}</script>`}
+${[...(extras.scripts ?? []), ...(opts.script && !('source' in opts.script) ? [opts.script] : [])].map((a) => html`<script src="${a.href}" integrity="${a.integrity}"></script>\n`)}${opts.script && 'source' in opts.script && html`<script>${trustedHtml(opts.script.source)}</script>`}
 </body>
 </html>
 `;

@@ -18,8 +18,8 @@ export interface StaticAsset {
 
 const require = createRequire(import.meta.url);
 
-function asset(path: string, file: string, contentType: string): StaticAsset {
-  const body = readFileSync(require.resolve(file));
+/** A file served under `path`, its URL versioned by its content (also the page scripts, page-scripts.ts). */
+export function hashedAsset(path: string, body: Buffer, contentType: string): StaticAsset {
   const version = createHash('sha256').update(body).digest('hex').slice(0, 12);
   return {
     href: `${path}?v=${version}`,
@@ -27,6 +27,10 @@ function asset(path: string, file: string, contentType: string): StaticAsset {
     contentType,
     body,
   };
+}
+
+function asset(path: string, file: string, contentType: string): StaticAsset {
+  return hashedAsset(path, readFileSync(require.resolve(file)), contentType);
 }
 
 export const LEAFLET_JS = asset('/assets/leaflet.js', 'leaflet/dist/leaflet.js', 'text/javascript; charset=utf-8');
