@@ -1,21 +1,14 @@
 // Exchange fleets (Cab Exchange, docs/exchange.md): when every tier of a round has nobody left to
-// ask, the booking is handed to an approved partner fleet that runs this same API. It then waits for
-// that fleet's status events (the booking-status hook signals them) instead of a driver's answer,
-// moves our booking with them, sends the fleet our amendments, and tells it when we cancel. A fleet
-// that gives the job back (cancels on its side) is never asked again; the cascade starts afresh.
-import { log, patched, proxyActivities, setHandler, condition } from '@temporalio/workflow';
+// ask, the booking is handed to an approved partner fleet that runs this same API. It then follows
+// that fleet's status events (the booking-status hook signals them), moves our booking with them,
+// sends the fleet our amendments, and tells it when we cancel. A fleet that gives the job back is
+// never asked again; the cascade starts afresh.
+import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { db } from './activities.js';
-import {
-  exchangeStatusSignal,
-  type BookingStatus,
-  type ExchangeSendResult,
-  type ExchangeState,
-} from './definitions.js';
-import type { BookingRun, Candidate } from './run.js';
-
-/** Bookings started on code before the exchange never hand a job to a fleet (docs/versioning.md). */
-export const EXCHANGE_PATCH = 'exchange-fleets';
+import { exchangeStatusSignal, type BookingStatus, type ExchangeState } from './definitions.js';
+import type { BookingRun } from './run.js';
+import * as S from './state.js';
 
 /** Past pickup, a fleet that has found no driver has this long before the job is taken back. */
 const UNASSIGNED_GRACE_MS = 60 * 60_000;
@@ -38,164 +31,116 @@ const TRIP_STATUSES: readonly string[] = ['assigned', 'en_route', 'arrived', 'on
 /** Our statuses in which the fleet's driver holds the job. */
 const WITH_DRIVER: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
 
+type Result = 'exhausted' | 'interrupted' | 'assigned';
+
 /** The fleet's events, as the hook signals them: only the holding fleet's, only newer ones. */
 export function installExchangeHandlers(run: BookingRun): void {
   setHandler(exchangeStatusSignal, (e) => {
     const x = run.state.exchange;
     if (!x || run.closed() || x.fleetId !== e.fleetId || e.sequence <= x.sequence) return;
-    x.sequence = e.sequence;
-    x.remoteStatus = e.status;
-    x.driver = e.driver;
-    x.pending = true;
+    const event = { sequence: e.sequence, remoteStatus: e.status, driver: e.driver, pending: true };
+    run.move((s) => S.exchangeChanged(s, event));
+    run.inbox.post({ kind: 'exchange' });
   });
 }
 
-/** A fleet holds this booking's job: the cascade follows it instead of asking drivers. */
-export function heldByExchangeFleet(run: BookingRun): boolean {
-  return Boolean(run.state.exchange?.fleetId);
-}
+export const heldByExchangeFleet = (run: BookingRun): boolean => Boolean(run.state.exchange?.fleetId);
 
-const fleetCandidate = (x: ExchangeState): Candidate => ({
+const fleetCandidate = (x: ExchangeState): S.Candidate => ({
   driverId: `exchange:${x.fleetId}`,
   driverName: x.fleetName ?? x.fleetId ?? '',
   distanceMeters: null,
 });
 
-function letGo(x: ExchangeState): void {
-  Object.assign(x, {
-    fleetId: null,
-    fleetName: null,
-    sequence: 0,
-    remoteStatus: null,
-    driver: null,
-    pending: false,
-    sent: null,
-  });
-}
+const letGo = (run: BookingRun) =>
+  run.move((s) => S.exchangeChanged(s, { ...S.NO_EXCHANGE, tried: s.exchange!.tried }));
 
 /** What the fleet was sent: the job, and the route and fare an amendment may change. */
-const jobSent = (run: BookingRun): string => {
-  const j = run.state.job;
-  return JSON.stringify([
-    j.pickupAt,
-    j.passengers,
-    j.vehicleType,
-    j.wheelchair,
-    j.notes,
-    run.state.pickup?.label ?? null,
-    run.state.dropoff?.label ?? null,
-    run.state.fare ?? null,
-  ]);
-};
+function jobSent(run: BookingRun): string {
+  const { job: j, pickup, dropoff, fare } = run.state;
+  const fields = [j.pickupAt, j.passengers, j.vehicleType, j.wheelchair, j.notes];
+  return JSON.stringify([...fields, pickup?.label ?? null, dropoff?.label ?? null, fare ?? null]);
+}
 
-/**
- * Every tier exhausted: the next approved fleet not yet asked gets the job. 'exhausted' when none
- * is left (or none takes it); otherwise the job is followed at the fleet.
- */
-export async function handToExchangeFleet(run: BookingRun): Promise<'exhausted' | 'interrupted' | 'assigned'> {
-  if (!patched(EXCHANGE_PATCH)) return 'exhausted';
-  const x = (run.state.exchange ??= {
-    fleetId: null,
-    fleetName: null,
-    tried: [],
-    sequence: 0,
-    remoteStatus: null,
-    driver: null,
-    pending: false,
-    sent: null,
-  });
+/** Every tier exhausted: the next approved fleet not yet asked gets the job ('exhausted': none took it). */
+export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
+  run.move((s) => S.exchangeChanged(s, {}));
   for (;;) {
-    if (run.interrupted()) return 'interrupted';
-    const next = await db.nextExchangeFleet({ ref: run.ref, tried: x.tried });
+    if (run.inbox.interrupted()) return 'interrupted';
+    const tried = run.state.exchange!.tried;
+    const next = await db.nextExchangeFleet({ ref: run.ref, tried });
     if (!next) return 'exhausted';
-    x.tried.push(next.fleetId);
     // Held before it is sent: the fleet's first events can arrive before its answer does.
-    Object.assign(x, {
-      fleetId: next.fleetId,
-      fleetName: next.name,
-      sequence: 0,
-      remoteStatus: null,
-      driver: null,
-      pending: false,
-      sent: jobSent(run),
-    });
-    const c = fleetCandidate(x);
+    const held = { fleetId: next.fleetId, fleetName: next.name, tried: [...tried, next.fleetId], sent: jobSent(run) };
+    run.move((s) => S.exchangeChanged(s, { ...S.NO_EXCHANGE, ...held }));
+    const c = fleetCandidate(run.state.exchange!);
     run.record('partner', c, 'offered');
-    let sent: ExchangeSendResult;
-    try {
-      sent = await handOver.sendExchangeJob({ ref: run.ref, fleetId: next.fleetId, action: 'new' });
-    } catch {
+    const sent = await handOver
+      .sendExchangeJob({ ref: run.ref, fleetId: next.fleetId, action: 'new' })
+      .catch(() => null);
+    if (!sent) {
       // Unreachable: passed over. It may have booked the job before we gave up, so it is told to cancel (best effort).
       await db.endExchangeJob({ ref: run.ref, fleetId: next.fleetId, state: 'failed', reason: 'unreachable' });
       run.record('partner', c, 'skipped', 'fleet_unreachable');
-      letGo(x);
+      letGo(run);
       await handOver.sendExchangeJob({ ref: run.ref, fleetId: next.fleetId, action: 'cancel' }).catch(() => undefined);
-      continue;
-    }
-    if (sent.outcome === 'rejected') {
+    } else if (sent.outcome === 'rejected') {
       run.record('partner', c, 'declined', sent.code);
-      letGo(x);
-      continue;
+      letGo(run);
+    } else {
+      await run.setStatus('offered');
+      return followExchangeFleet(run);
     }
-    await run.setStatus('offered');
-    return followExchangeFleet(run);
   }
 }
 
 /**
- * The job is with a fleet: wait for its next event, an amendment to send it, or anything the main
- * loop must deal with (a cancel, an amendment to apply first). Returns to the main loop after each
- * step, so whatever arrived meanwhile is dealt with in the usual order.
+ * The job is with a fleet: wait for its next event or anything the main loop must deal with, and
+ * return to the main loop after each step. Nobody found there by pickup and a grace: taken back.
  */
-export async function followExchangeFleet(run: BookingRun): Promise<'exhausted' | 'interrupted' | 'assigned'> {
-  const x = run.state.exchange!;
-  // Back from a wait that set our status aside (a pickup amended beyond the dispatch lead waited as
-  // scheduled): the fleet's last word stands again.
-  if (run.state.status !== 'offered' && !WITH_DRIVER.includes(run.state.status)) {
-    const last = x.remoteStatus ?? '';
+export async function followExchangeFleet(run: BookingRun): Promise<Result> {
+  const last = run.state.exchange!.remoteStatus ?? '';
+  // Back from a wait that set our status aside: the fleet's last word stands again.
+  if (run.state.status !== 'offered' && !WITH_DRIVER.includes(run.state.status))
     await run.setStatus(WITH_DRIVER.includes(last as BookingStatus) ? (last as BookingStatus) : 'offered');
-  }
-  const withDriver = () => WITH_DRIVER.includes(run.state.status);
-  const jobChanged = () => x.sent !== jobSent(run);
-  const wake = () => x.pending || run.interrupted() || jobChanged();
-  let woke = true;
-  if (withDriver()) await condition(wake);
-  // Nobody found at the fleet by pickup and a grace after it: taken back.
-  else
-    woke = await condition(wake, Math.max(1000, Date.parse(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS - Date.now()));
-  if (!woke) {
+  const takenBackAt = Date.parse(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS;
+  const ready = run.state.exchange!.pending || run.state.exchange!.sent !== jobSent(run);
+  const woken = ready
+    ? 'message'
+    : WITH_DRIVER.includes(run.state.status)
+      ? await run.inbox.waitFor(['exchange'])
+      : await run.inbox.waitFor(['exchange'], Math.max(1000, takenBackAt - Date.now()));
+  run.inbox.takeAll('exchange');
+  const x = run.state.exchange!;
+  if (woken === 'timeout' && !x.pending) {
     const fleetId = x.fleetId!;
     run.record('partner', fleetCandidate(x), 'timed_out', 'no_driver_at_fleet');
-    letGo(x);
+    letGo(run);
     await followUps.sendExchangeJob({ ref: run.ref, fleetId, action: 'cancel' }).catch(() => undefined);
     await db.endExchangeJob({ ref: run.ref, fleetId, state: 'released', reason: 'no driver by pickup' });
     return 'exhausted';
   }
   // A cancel goes through the main loop (cancelExchangeJob tells the fleet); amendments are applied there first.
-  if (run.interrupted()) return 'interrupted';
-  if (jobChanged()) {
+  if (run.inbox.interrupted()) return 'interrupted';
+  if (x.sent !== jobSent(run)) {
     await sendAmendmentToExchangeFleet(run);
     return 'interrupted';
   }
-  x.pending = false;
+  run.move((s) => S.exchangeChanged(s, { pending: false }));
   return applyFleetStatus(run, x);
 }
 
-/**
- * Our booking was amended (the main loop calls this once the amendment is written): the fleet
- * holding the job is sent it at once, whatever our booking waits for next. Nothing when no fleet
- * holds the job, or it already has this version.
- */
+/** Our booking was amended: the fleet holding the job is sent it at once (nothing if it has this version). */
 export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<void> {
   const x = run.state.exchange;
   if (!x?.fleetId || x.sent === jobSent(run)) return;
-  x.sent = jobSent(run);
+  run.move((s) => S.exchangeChanged(s, { sent: jobSent(run) }));
+  const at = { ref: run.ref, fleetId: x.fleetId };
   try {
-    const r = await followUps.sendExchangeJob({ ref: run.ref, fleetId: x.fleetId, action: 'amend' });
-    if (r.outcome === 'rejected')
-      log.warn('exchange fleet refused an amendment', { ref: run.ref, fleetId: x.fleetId, code: r.code });
+    const r = await followUps.sendExchangeJob({ ...at, action: 'amend' });
+    if (r.outcome === 'rejected') log.warn('exchange fleet refused an amendment', { ...at, code: r.code });
   } catch {
-    log.warn('exchange fleet unreachable for an amendment', { ref: run.ref, fleetId: x.fleetId });
+    log.warn('exchange fleet unreachable for an amendment', at);
   }
 }
 
@@ -207,7 +152,7 @@ async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'int
   if (remote === 'cancelled') {
     // The fleet gave the job back: the cascade starts afresh, without it.
     run.record('partner', c, 'dropped', 'fleet_cancelled');
-    letGo(x);
+    letGo(run);
     await db.endExchangeJob({ ref: run.ref, fleetId, state: 'released', reason: 'cancelled by the fleet' });
     await run.setStatus('dispatching');
     return 'interrupted';
@@ -215,21 +160,12 @@ async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'int
   const wasWithDriver = WITH_DRIVER.includes(run.state.status);
   // A trip step is ours too; anything else (its driver gave the job back, it is looking again) is
   // "offered" to the fleet once more, and leaves us as we were before it found a driver.
-  const status: BookingStatus | null = TRIP_STATUSES.includes(remote)
-    ? (remote as BookingStatus)
-    : wasWithDriver
-      ? 'offered'
-      : null;
-  await db.applyExchangeStatus({
-    ref: run.ref,
-    fleetId,
-    sequence: x.sequence,
-    remoteStatus: remote,
-    status,
-    driver: status && TRIP_STATUSES.includes(status) ? x.driver : null,
-  });
+  const trip = TRIP_STATUSES.includes(remote);
+  const status: BookingStatus | null = trip ? (remote as BookingStatus) : wasWithDriver ? 'offered' : null;
+  const driver = trip ? x.driver : null;
+  await db.applyExchangeStatus({ ref: run.ref, fleetId, sequence: x.sequence, remoteStatus: remote, status, driver });
   if (status && status !== run.state.status) {
-    if (status === 'assigned' || (!wasWithDriver && TRIP_STATUSES.includes(status)))
+    if (status === 'assigned' || (!wasWithDriver && trip))
       run.record('partner', { ...c, driverName: x.driver?.name ?? c.driverName }, 'accepted');
     if (wasWithDriver && status === 'offered') run.record('partner', c, 'dropped', 'fleet_driver_dropped');
     run.markStatus(status);
@@ -239,10 +175,9 @@ async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'int
 
 /** Our booking is cancelled: the fleet holding its job is told (after our record, so nobody waits on it). */
 export async function cancelExchangeJob(run: BookingRun): Promise<void> {
-  const x = run.state.exchange;
-  if (!x?.fleetId) return;
-  const fleetId = x.fleetId;
-  letGo(x);
+  const fleetId = run.state.exchange?.fleetId;
+  if (!fleetId) return;
+  letGo(run);
   try {
     await followUps.sendExchangeJob({ ref: run.ref, fleetId, action: 'cancel' });
   } catch {

@@ -1,0 +1,188 @@
+// Finding a driver: a round goes through the tiers in order (local, national, partner fleets), a
+// page of the nearest fitting drivers at a time, offering the job through the offer engine
+// (offers.ts); a tier's cards are all settled before the next tier is asked. When every tier is
+// exhausted an exchange fleet may take the job (exchange.ts). A driver someone named (ops, an
+// operator) is offered it alone; a driver taking it from the upcoming-jobs board is assigned at once.
+import { acts, db } from './activities.js';
+import {
+  CANDIDATE_PAGE_SIZE,
+  TIERS,
+  offerId,
+  type CandidateClaim,
+  type ClaimUpcomingInput,
+  type FirstCardPage,
+  type Tier,
+} from './definitions.js';
+import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
+import { OfferGroup, cascadeRules, namedRules, type JobCards, type Member, type Settled } from './offers.js';
+import type { BookingRun } from './run.js';
+import * as S from './state.js';
+
+export type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
+type Page = { candidates: S.Candidate[]; claim: CandidateClaim | null; card?: FirstCardPage['card'] };
+
+/** What a page of candidates is read with (and claimed: its first free driver gets the card). */
+function pageQuery(run: BookingRun, tier: Tier, page: number, offered: Set<string>) {
+  const b = run.input.booking;
+  return {
+    ref: run.ref,
+    round: run.state.round,
+    tier,
+    job: run.state.job,
+    exclude: [...offered],
+    limit: CANDIDATE_PAGE_SIZE,
+    page,
+    trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
+    offerTimeoutSeconds: run.policy.offerTimeoutSeconds,
+  };
+}
+
+/** Round 1's first page, read and claimed with the booking's record (and its card sent). */
+export const firstPageQuery = (run: BookingRun) => pageQuery(run, TIERS[0]!, 0, new Set(run.state.droppedDriverIds));
+
+/** A first page overtaken (a cancel or an amendment came first): the driver it holds is let go at once. */
+export async function letFirstPageGo(run: BookingRun, page: FirstCardPage): Promise<void> {
+  run.firstPage = null;
+  const claim = page.claim;
+  const held = claim?.driverId ? page.candidates.find((c) => c.driverId === claim.driverId) : undefined;
+  if (!claim?.offerId || !held) return;
+  await db.closeOffer({ offerId: claim.offerId, status: 'withdrawn' });
+  run.record(TIERS[0]!, held, 'withdrawn', run.inbox.peek('cancel') ? 'cancelled' : 'amendment');
+}
+
+async function candidatePage(run: BookingRun, tier: Tier, page: number, offered: Set<string>): Promise<Page> {
+  const count = (p: { considered: number; eligible: number }) =>
+    run.move((s) => S.tierCounted(s, { round: s.round, tier, considered: p.considered, eligible: p.eligible }));
+  if (run.firstPage && tier === TIERS[0] && page === 0) {
+    const p = run.firstPage;
+    run.firstPage = null;
+    count(p);
+    return p;
+  }
+  const p = await db.claimFromCandidatePage(pageQuery(run, tier, page, offered));
+  if (page === 0) count(p);
+  return p;
+}
+
+/** A round of the cascade: the nearest fitting drivers of each tier in turn, offered the job. */
+export async function runRound(run: BookingRun, jobCards: JobCards): Promise<RoundResult> {
+  if (heldByExchangeFleet(run)) return followExchangeFleet(run);
+  // A round begun with the booking's record (its first page already claimed) is this one.
+  if (!run.firstPage) run.move(S.roundBegun);
+  // Nobody who dropped the job, or was suspended while offered it, is asked again.
+  const offered = new Set([...run.state.droppedDriverIds, ...(run.state.suspendedDriverIds ?? [])]);
+  await run.setStatus('dispatching');
+  const group = new OfferGroup(run, jobCards, cascadeRules(run.policy));
+  for (const tier of TIERS) {
+    for (let page = 0; ; page++) {
+      const p = await candidatePage(run, tier, page, offered);
+      if (p.candidates.length === 0) break;
+      const ended = await offerPage(run, group, tier, p, offered);
+      if (ended) return ended;
+    }
+    const ended = await group.settle(true);
+    if (ended) return ended;
+  }
+  return handToExchangeFleet(run);
+}
+
+/** Each candidate of a page offered in turn, as places in the group free up. */
+async function offerPage(
+  run: BookingRun,
+  group: OfferGroup,
+  tier: Tier,
+  p: Page,
+  offered: Set<string>,
+): Promise<Settled> {
+  const busy = new Set(p.claim?.busy ?? []);
+  let held = p.claim?.driverId != null ? p.claim : null;
+  for (const c of p.candidates) {
+    if (run.inbox.interrupted()) {
+      // A driver claimed with the page but never sent the card is let go at once.
+      if (held?.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+      await group.withdrawAll();
+      return 'interrupted';
+    }
+    const heldHere = held?.driverId === c.driverId ? held : null;
+    if (heldHere) held = null;
+    offered.add(c.driverId);
+    const suspended = S.isSuspended(run.state, c.driverId);
+    if (suspended || busy.has(c.driverId)) {
+      // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
+      if (heldHere?.offerId) await db.closeOffer({ offerId: heldHere.offerId, status: 'withdrawn' });
+      run.record(tier, c, 'skipped', suspended ? 'driver_suspended' : 'busy');
+      continue;
+    }
+    const id = offerId(run.ref, run.state.round, c.driverId);
+    const member = heldHere?.expiresAt
+      ? { tier, candidate: c, offerId: id, expiresAt: heldHere.expiresAt, cardSent: p.card }
+      : await claim(run, tier, c);
+    if (!member) continue;
+    await group.add(member);
+    const ended = await group.settle(false);
+    if (ended) return ended;
+  }
+  return null;
+}
+
+/** The driver's card claimed in Postgres: null (recorded busy) when another booking has them now. */
+async function claim(run: BookingRun, tier: Tier, c: S.Candidate): Promise<Member | null> {
+  const round = run.state.round;
+  const id = offerId(run.ref, round, c.driverId);
+  const expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
+  const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: c.driverId, round, tier, expiresAt });
+  if (claimed) return { tier, candidate: c, offerId: id, expiresAt };
+  run.record(tier, c, 'skipped', 'busy');
+  return null;
+}
+
+/**
+ * A driver ops (or an operator, of its own fleet) named is offered the job alone, in a round of its
+ * own. `served` answers whoever named them once the card is out, or could not be. A decline or
+ * silence puts the booking back where it was.
+ */
+export async function offerToNamedDriver(
+  run: BookingRun,
+  jobCards: JobCards,
+  pick: { driverId: string; driverName: string },
+  tier: Tier,
+  served: () => void,
+): Promise<void> {
+  run.move(S.roundBegun);
+  const member = await claim(run, tier, { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null });
+  const group = new OfferGroup(run, jobCards, namedRules(run.policy));
+  if (member && (await group.add(member, served))) await group.settle(true);
+  served();
+}
+
+/**
+ * A driver took the job from the upcoming-jobs board: claimed under their row lock and accepted at
+ * once (no card: they chose it). The answer is their offer, or why they were refused.
+ */
+export async function takeBoardClaim(
+  run: BookingRun,
+  c: ClaimUpcomingInput,
+): Promise<{ offerId: string } | { refused: string }> {
+  if (run.state.driverId !== null || run.state.offer !== null || heldByExchangeFleet(run)) return { refused: 'taken' };
+  run.move(S.roundBegun);
+  const round = run.state.round;
+  const candidate = { driverId: c.driverId, driverName: c.driverName, distanceMeters: null };
+  const id = offerId(run.ref, round, c.driverId);
+  const job = run.state.job;
+  const r = await db.claimUpcomingJob({
+    ref: run.ref,
+    driverId: c.driverId,
+    offerId: id,
+    round,
+    job,
+    durationS: run.input.booking.durationS,
+  });
+  if (!r.claimed) {
+    run.record('local', candidate, 'skipped', 'board_claim_refused');
+    return { refused: r.reason };
+  }
+  await acts.assignDriver({ ref: run.ref, driverId: c.driverId, offerId: id });
+  run.assigned(c.driverId);
+  run.record('local', candidate, 'accepted', 'claimed_from_board');
+  return { offerId: id };
+}

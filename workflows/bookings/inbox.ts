@@ -1,0 +1,125 @@
+// The booking's one inbox: every update and signal handler posts a typed message here, and the
+// process waits only through Inbox.waitFor, which always wakes for a message that interrupts (a
+// cancel, an amendment, a driver dropping out, an ops pick, a board claim), whatever step it is in.
+// A new kind of message must say in INTERRUPTS whether it does: the compiler asks.
+import { condition } from '@temporalio/workflow';
+import type {
+  AmendInput,
+  CancelInput,
+  ClaimUpcomingInput,
+  DriverDroppedInput,
+  FleetAssignInput,
+  OpsOfferInput,
+  SettleInput,
+  TripProgress,
+} from './definitions.js';
+
+export type Message =
+  | { kind: 'cancel'; cancel: CancelInput }
+  /** `number`: the amendment's place among those received (the text telling a driver names it). */
+  | { kind: 'amend'; amend: AmendInput; number: number }
+  | { kind: 'drop'; drop: DriverDroppedInput }
+  | { kind: 'opsPick'; pick: OpsOfferInput }
+  | { kind: 'boardClaim'; claim: ClaimUpcomingInput }
+  | { kind: 'fleetPick'; pick: FleetAssignInput }
+  | { kind: 'emailConfirmed' }
+  /** A driver's answer to their card: recorded on the card at once; the order they came in decides a group. */
+  | { kind: 'answer'; offerId: string }
+  | { kind: 'seen'; offerId: string; driverId: string }
+  /** Folded into the state at once (validators read it); posted so an offer out to them is withdrawn. */
+  | { kind: 'suspended'; driverId: string }
+  | { kind: 'confirmed'; driverId: string }
+  | { kind: 'progress'; progress: TripProgress }
+  | { kind: 'settle'; settlement: SettleInput }
+  /** An exchange fleet's event, folded into the state at once (only newer ones). */
+  | { kind: 'exchange' };
+
+export type Kind = Message['kind'];
+export type Envelope<K extends Kind = Kind> = { id: number; msg: Extract<Message, { kind: K }> };
+
+/** What stops any wait, so the main loop deals with it before the booking waits any longer. */
+const INTERRUPTS: Record<Kind, boolean> = {
+  cancel: true,
+  amend: true,
+  drop: true,
+  opsPick: true,
+  boardClaim: true,
+  fleetPick: false,
+  emailConfirmed: false,
+  answer: false,
+  seen: false,
+  suspended: false,
+  confirmed: false,
+  progress: false,
+  settle: false,
+  exchange: false,
+};
+
+export type Woken = 'message' | 'timeout';
+
+export class Inbox {
+  private readonly waiting: { id: number; msg: Message }[] = [];
+  private readonly counts = new Map<Kind, number>();
+  private readonly replies = new Map<number, unknown>();
+  private posted = 0;
+
+  /** `alsoInterrupted`: what in the state interrupts too (a holder suspended, say). */
+  constructor(private readonly alsoInterrupted: () => boolean) {}
+
+  post(msg: Message): number {
+    const id = ++this.posted;
+    this.waiting.push({ id, msg });
+    this.counts.set(msg.kind, this.count(msg.kind) + 1);
+    return id;
+  }
+
+  /** How many messages of a kind ever arrived. */
+  count(kind: Kind): number {
+    return this.counts.get(kind) ?? 0;
+  }
+
+  peek<K extends Kind>(kind: K, where: (m: Envelope<K>['msg']) => boolean = () => true): Envelope<K> | undefined {
+    const is = (e: { msg: Message }): e is Envelope<K> => e.msg.kind === kind;
+    return this.waiting.filter(is).find((e) => where(e.msg));
+  }
+
+  take<K extends Kind>(kind: K): Envelope<K> | undefined {
+    const e = this.peek(kind);
+    if (e) this.waiting.splice(this.waiting.findIndex((w) => w.id === e.id), 1);
+    return e;
+  }
+
+  takeAll<K extends Kind>(kind: K): Envelope<K>[] {
+    const all: Envelope<K>[] = [];
+    for (let e = this.take(kind); e; e = this.take(kind)) all.push(e);
+    return all;
+  }
+
+  interrupted(): boolean {
+    return this.waiting.some((e) => INTERRUPTS[e.msg.kind]) || this.alsoInterrupted();
+  }
+
+  /**
+   * The process's one wait: until a message of one of `kinds` waits, or anything interrupts, or
+   * `ms` pass (none: no deadline). The caller then reads the inbox and the state.
+   */
+  async waitFor(kinds: Kind[], ms?: number): Promise<Woken> {
+    const woken = () => this.interrupted() || this.waiting.some((e) => kinds.includes(e.msg.kind));
+    if (ms === undefined) {
+      await condition(woken);
+      return 'message';
+    }
+    return (await condition(woken, ms)) ? 'message' : 'timeout';
+  }
+
+  /** The process's answer to a message whose update waits for it (replied). */
+  reply(id: number, answer: unknown = true): void {
+    this.replies.set(id, answer);
+  }
+
+  /** For handlers: waits for the process's answer to message `id`, or until `gaveUp`. */
+  async replied(id: number, gaveUp: () => boolean): Promise<unknown> {
+    await condition(() => this.replies.has(id) || gaveUp());
+    return this.replies.get(id);
+  }
+}
