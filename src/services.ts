@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities/index.js';
+import type { BookingClient } from './bookings/client.js';
 import { billingSettings } from './billing/settings.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
@@ -18,6 +19,8 @@ export interface Services {
   config: Config;
   sql: Sql;
   temporal: Client;
+  /** The booking workflow's client: every start, signal, update and query of a booking goes through it. */
+  bookings: BookingClient;
   geo: { geocoder: Geocoder; router: Router };
   notifier: Notifier;
   now: () => Date;

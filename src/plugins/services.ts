@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { BookingClient } from '../bookings/client.js';
 import type { Config } from '../config.js';
 import { createGeoProviders } from '../geo/index.js';
 import type { Notifier } from '../notify/notifier.js';
@@ -25,6 +26,7 @@ export const servicesPlugin = fp(
       config: opts.config,
       sql: app.sql,
       temporal: app.temporal,
+      bookings: new BookingClient(app.temporal, opts.config.TEMPORAL_TASK_QUEUE),
       geo: opts.geo ?? createGeoProviders({ geocoder: opts.config.GEOCODER, router: opts.config.ROUTER }),
       // The API sends a few messages itself (sign-in and verification codes); job cards go from the
       // worker. Its failures are counted on the API's /metrics as the worker's are on its own.
