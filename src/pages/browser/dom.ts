@@ -8,18 +8,17 @@ export function $(id: string): HTMLElement {
   return found;
 }
 
-function typed<T extends HTMLElement>(kind: { new (): T; prototype: T }): (id: string) => T {
-  return (id) => {
-    const found = $(id);
-    if (!(found instanceof kind)) throw new Error(`#${id} is a <${found.tagName.toLowerCase()}>`);
-    return found;
-  };
+function typed<T extends HTMLElement>(id: string, kind: { new (): T; prototype: T }): T {
+  const found = $(id);
+  if (!(found instanceof kind)) throw new Error(`#${id} is a <${found.tagName.toLowerCase()}>`);
+  return found;
 }
 
-export const $input = typed(HTMLInputElement);
-export const $select = typed(HTMLSelectElement);
-export const $button = typed(HTMLButtonElement);
-export const $form = typed(HTMLFormElement);
+// Looked up by kind when called (the classes exist only in a browser; tests import these modules).
+export const $input = (id: string) => typed(id, HTMLInputElement);
+export const $select = (id: string) => typed(id, HTMLSelectElement);
+export const $button = (id: string) => typed(id, HTMLButtonElement);
+export const $form = (id: string) => typed(id, HTMLFormElement);
 
 /** An element holding `text` (none for null or undefined), with a class when given. */
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -125,7 +124,7 @@ export function jsonApi(o: ApiOptions): Api {
     send,
     json: async <T>(method: string, path: string, body?: unknown): Promise<T> => {
       const res = await send(method, path, body);
-      return (res.status === 204 ? null : await res.json()) as T;
+      return (res.status === 204 ? null : await replyJson<T>(res)) as T;
     },
   };
 }
@@ -136,6 +135,16 @@ export async function download(res: Response, name: string): Promise<void> {
   a.href = URL.createObjectURL(await res.blob());
   a.download = name;
   a.click();
+}
+
+/** A file's content in base64 (an upload in a JSON body); `failure` is said when it cannot be read. */
+export function fileBase64(file: File, failure: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(typeof r.result === 'string' ? r.result.replace(/^data:[^,]*,/, '') : '');
+    r.onerror = () => reject(new Error(failure));
+    r.readAsDataURL(file);
+  });
 }
 
 /**

@@ -39,3 +39,11 @@ export function londonDate(iso: string): string {
 export function isoMinute(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
+
+/** A recorded or sent value as staff read it. */
+export function recordText(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '—';
+  if (v === true) return 'yes';
+  if (v === false) return 'no';
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v);
+}
