@@ -3,93 +3,10 @@ import { html } from './escape-html.js';
 import { VEHICLES } from './apply-page.js';
 
 // "Your papers" in the driver app (issue 24, item 5): a renewed licence, a changed vehicle or a new
-// phone, sent for staff to review, and what was sent with where it stands. Its script runs inside
-// the driver app's own (src/pages/driver-app-page.ts), using its token, el, $ and say.
+// phone, sent for staff to review, and what was sent with where it stands. Its script is part of
+// the driver app's (src/pages/browser/driver-papers.ts).
 
 const MB = MAX_DOCUMENT_BYTES / 1024 / 1024;
-
-/** Script text for inside the driver app's IIFE: defines refreshPapers(). */
-export const PAPERS_SCRIPT = `
-  const PAPER_FIELDS = {
-    'driver_licence.expires': 'Driver licence expiry date', 'driver_licence.document': 'Driver licence photo or scan',
-    'vehicle_licence.expires': 'Vehicle licence expiry date', 'vehicle_licence.document': 'Vehicle licence photo or scan',
-    vehicle_registration: 'Registration', vehicle_colour: 'Colour', vehicle_type: 'Vehicle class', seats: 'Seats',
-    wheelchair_accessible: 'Wheelchair access', phone: 'New phone number', code: 'Code',
-  };
-  const PAPER_KIND = { licences: 'Renewed licence', vehicle: 'Vehicle change', phone: 'New phone number' };
-  const PAPER_STATUS = { pending: 'Waiting for review', approved: 'Approved', refused: 'Not approved' };
-  const paperLabel = (field) => { const f = field.replace(/^body\\./, ''); const k = Object.keys(PAPER_FIELDS).find((x) => f === x || f.startsWith(x + '.')); return k ? PAPER_FIELDS[k] : f.replace(/_/g, ' '); };
-  const paperErrors = (lines) => { const box = $('papers-errors'); box.replaceChildren(...lines.map((t) => el('li', t))); box.hidden = lines.length === 0; if (lines.length) box.focus(); };
-  // Its own calls, to show every field's problem (the app's api() keeps only the summary).
-  const papersSend = async (path, body) => {
-    const res = await fetch(path, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer ' + token }, body: JSON.stringify(body) });
-    if (res.status === 401) { signedOut(); throw new Error('Your session has ended. Sign in again.'); }
-    const reply = await res.json().catch(() => null);
-    if (res.ok) { paperErrors([]); return reply; }
-    const lines = reply && reply.errors && reply.errors.length ? reply.errors.map((e) => paperLabel(e.field) + ' ' + e.message) : [];
-    paperErrors(lines);
-    throw new Error((reply && reply.detail) || 'Something went wrong. Please try again.');
-  };
-  const readUpload = (file) => new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve({ content_type: file.type, data_base64: String(r.result).replace(/^data:[^,]*,/, '') });
-    r.onerror = () => reject(new Error('That file could not be read.'));
-    r.readAsDataURL(file);
-  });
-  const refreshPapers = async () => {
-    const [me, mine] = await Promise.all([api('GET', '/api/driver/me'), api('GET', '/api/driver/changes')]);
-    $('licence-notice').textContent = me.licence_notice || '';
-    $('licence-notice').hidden = !me.licence_notice;
-    $('papers-changes').replaceChildren(...mine.changes.map((c) => {
-      const item = el('div', undefined, 'paper-change');
-      item.dataset.status = c.status;
-      item.append(el('h3', PAPER_KIND[c.kind] + ': ' + (PAPER_STATUS[c.status] || c.status)), el('p', c.summary));
-      if (c.status === 'refused' && c.reason) item.append(el('p', 'Why: ' + c.reason));
-      item.append(el('p', 'Sent ' + when(c.submitted_at), 'hint'));
-      return item;
-    }));
-    $('no-papers-changes').hidden = mine.changes.length > 0;
-  };
-  const papersSubmit = (form, send) => form.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    const submit = form.querySelector('button[type=submit]');
-    submit.disabled = true;
-    try { const r = await send(); say(r.message, true); form.reset(); await refreshPapers(); } catch (e) { say(e.message); }
-    submit.disabled = false;
-  });
-  papersSubmit($('licence-change-form'), async () => {
-    const body = {};
-    const missing = [];
-    for (const [key, prefix, words] of [['driver_licence', 'dl', 'Driver licence'], ['vehicle_licence', 'vl', 'Vehicle licence']]) {
-      const expires = $(prefix + '-expires').value;
-      const file = $(prefix + '-file').files[0];
-      if (!expires && !file) continue;
-      if (!expires || !file) { missing.push(words + ': give both the new expiry date and a photo or scan of it.'); continue; }
-      body[key] = { expires, document: await readUpload(file) };
-    }
-    if (!missing.length && !body.driver_licence && !body.vehicle_licence) missing.push('Give the new expiry date and a photo or scan of the driver licence, the vehicle licence, or both.');
-    if (missing.length) { paperErrors(missing); throw new Error('Please check the renewed licence.'); }
-    return papersSend('/api/driver/changes/licences', body);
-  });
-  papersSubmit($('vehicle-change-form'), () => papersSend('/api/driver/changes/vehicle', {
-    vehicle_registration: $('vc-registration').value, vehicle_colour: $('vc-colour').value.trim() || null, vehicle_type: $('vc-type').value,
-    seats: Number($('vc-seats').value), wheelchair_accessible: $('vc-wheelchair').checked,
-  }));
-  let newPhone = '';
-  papersSubmit($('phone-change-form'), async () => {
-    newPhone = $('pc-phone').value;
-    const r = await papersSend('/api/driver/changes/phone/code', { phone: newPhone });
-    $('phone-code-form').hidden = false;
-    $('pc-code').focus();
-    return { message: 'We have texted a code to ' + r.phone + '. Enter it below.' };
-  });
-  papersSubmit($('phone-code-form'), async () => {
-    const r = await papersSend('/api/driver/changes/phone', { phone: newPhone, code: $('pc-code').value });
-    $('phone-code-form').hidden = true;
-    return r;
-  });
-  setInterval(() => { if (token && !document.hidden) refreshPapers().catch(() => {}); }, 30000);
-`;
 
 export const papersSection = html`<section class="card" id="papers" aria-labelledby="papers-title">
 <h2 id="papers-title">Your papers</h2>

@@ -33,7 +33,7 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   return new SafeHtml(out);
 }
 
-/** For text this codebase wrote itself (inline CSS and scripts); never for stored or request data. */
+/** For text this codebase wrote itself (the inline stylesheet); never for stored or request data. */
 export function trustedHtml(text: string): SafeHtml {
   return new SafeHtml(text);
 }

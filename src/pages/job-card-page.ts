@@ -2,116 +2,17 @@ import type { BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, passengersLabel, paymentLabel, pounds, vehicleLabel } from './format.js';
-import { inlineAsset, layout, messagePage, type Page } from './layout.js';
+import { layout, messagePage, type Page } from './layout.js';
+import { pageScript } from './page-scripts.js';
 import type { OfferRow as OfferForPage } from '../dispatch/store.js';
 import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
 
 // The page behind the job card SMS link. The link's token authenticates the driver for this one
 // offer, so until the job is theirs the page shows what the SMS already said (no passenger contact
 // details) and answers through POST /api/driver/offers/:offerId/respond, which decides who gets
-// the job. Once it is theirs: the passenger's name and phone, the trip's steps and the payment.
-
-const JOB_SCRIPT = inlineAsset(`(() => {
-  const job = document.getElementById('job');
-  const actions = document.getElementById('actions');
-  const state = document.getElementById('offer-state');
-  const countdown = document.getElementById('countdown');
-  const outcome = document.getElementById('outcome');
-  const buttons = actions.querySelectorAll('button');
-  // Counted from the seconds the server had left, not from its clock: a phone's clock may be off.
-  const total = Number(job.dataset.secondsLeft);
-  const start = performance.now();
-  let timer = 0;
-  const tick = () => {
-    const left = Math.max(0, Math.ceil(total - (performance.now() - start) / 1000));
-    countdown.textContent = Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
-    if (left === 0) {
-      clearInterval(timer);
-      // The buttons stay: the service decides, and says whether the job is still there.
-      state.textContent = 'Time is up. The job may have gone to another driver.';
-    }
-  };
-  const show = (kind, text) => {
-    outcome.className = 'alert ' + kind;
-    outcome.textContent = text;
-    outcome.hidden = false;
-  };
-  const finish = (kind, text) => {
-    clearInterval(timer);
-    actions.hidden = true;
-    state.hidden = true;
-    show(kind, text);
-  };
-  if (countdown) {
-    tick();
-    timer = setInterval(tick, 250);
-  }
-  actions.addEventListener('click', async (event) => {
-    const button = event.target.closest('button[data-decision]');
-    if (!button) return;
-    const decision = button.dataset.decision;
-    for (const b of buttons) b.disabled = true;
-    try {
-      const res = await fetch('/api/driver/offers/' + encodeURIComponent(job.dataset.offerId) + '/respond', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ decision, token: job.dataset.token }),
-      });
-      const reply = await res.json().catch(() => null);
-      const code = reply && reply.code;
-      if (res.ok) {
-        finish('ok', reply && reply.result === 'accepted' ? 'Job accepted. It is yours: be at the pickup on time.' : 'You declined this job.');
-        return;
-      }
-      if (res.status === 409 || code === 'job_taken') return finish('error', 'Another driver took this job.');
-      if (res.status === 410 || code === 'offer_expired') return finish('error', 'This offer has expired.');
-      if (res.status === 403) return finish('error', code === 'driver_suspended' ? reply.detail : 'This job link is not valid.');
-      show('error', (reply && reply.detail) || 'Something went wrong. Please try again.');
-    } catch {
-      show('error', 'No connection. Check your signal and try again.');
-    }
-    for (const b of buttons) b.disabled = false;
-  });
-})();
-`);
-
-// Once the job is theirs: the trip's next steps, then what the passenger paid. Each button calls
-// the same API a driver app does; the service decides and the page reloads to show its answer.
-const TRIP_SCRIPT = inlineAsset(`(() => {
-  const job = document.getElementById('job');
-  const trip = document.getElementById('trip');
-  const outcome = document.getElementById('trip-outcome');
-  const base = '/api/driver/offers/' + encodeURIComponent(job.dataset.offerId);
-  const send = async (path, body) => {
-    for (const b of trip.querySelectorAll('button')) b.disabled = true;
-    try {
-      const res = await fetch(base + path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...body, token: job.dataset.token }),
-      });
-      if (res.ok) return location.reload();
-      const reply = await res.json().catch(() => null);
-      outcome.textContent = (reply && reply.detail) || 'Something went wrong. Please try again.';
-    } catch {
-      outcome.textContent = 'No connection. Check your signal and try again.';
-    }
-    outcome.hidden = false;
-    for (const b of trip.querySelectorAll('button')) b.disabled = false;
-  };
-  trip.addEventListener('click', (event) => {
-    const button = event.target.closest('button[data-event]');
-    if (button) send('/trip', { event: button.dataset.event });
-  });
-  const form = document.getElementById('payment');
-  if (form) form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const amount = Number(form.elements.amount.value);
-    const reason = form.elements.reason.value.trim();
-    send('/payment', Object.assign({ method: form.elements.method.value, amount }, reason ? { reason } : {}));
-  });
-})();
-`);
+// the job. Once it is theirs: the passenger's name and phone, the trip's steps and the payment
+// (each button calls the same API a driver app does). Its scripts: src/pages/browser/job-offer.ts
+// and job-trip.ts.
 
 const STEP_LABELS: Record<string, string> = {
   en_route: 'On my way',
@@ -227,7 +128,11 @@ ${
 </div>`
 }
 ${mine && tripPanel(b)}`;
-  return layout({ title: `Job ${b.ref}`, body, script: open ? JOB_SCRIPT : mine ? TRIP_SCRIPT : undefined });
+  return layout({
+    title: `Job ${b.ref}`,
+    body,
+    script: open ? pageScript('job-offer') : mine ? pageScript('job-trip') : undefined,
+  });
 }
 
 export function invalidJobLinkPage(): Page {

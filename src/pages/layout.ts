@@ -9,14 +9,13 @@ import { html, trustedHtml, type SafeHtml } from './escape-html.js';
 // Integrity) and images from a named origin. Nothing else loads, so the policy can refuse
 // everything else, including any injected script.
 
-/** Until every page's script is a module (issue 34): an inline script, allowed by its hash. */
-export interface InlineAsset {
+interface InlineAsset {
   source: string;
   /** CSP source expression, e.g. 'sha256-...'. */
   hash: string;
 }
 
-export function inlineAsset(source: string): InlineAsset {
+function inlineAsset(source: string): InlineAsset {
   return { source, hash: `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'` };
 }
 
@@ -129,11 +128,9 @@ body.wide main{max-width:80rem}
 .week li.taken{border-left-color:var(--ok)}
 `);
 
-function contentSecurityPolicy(script: ExternalAsset | InlineAsset | undefined, extras: PageExtras): string {
+function contentSecurityPolicy(script: ExternalAsset | undefined, extras: PageExtras): string {
   const self = (list: readonly ExternalAsset[] | undefined) => (list && list.length > 0 ? ["'self'"] : []);
-  const inline = script && 'source' in script ? script : undefined;
-  const served = script && !('source' in script) ? [script] : [];
-  const scripts = [...self([...(extras.scripts ?? []), ...served]), ...(inline ? [inline.hash] : [])];
+  const scripts = self([...(extras.scripts ?? []), ...(script ? [script] : [])]);
   return [
     "default-src 'none'",
     `style-src ${[...self(extras.stylesheets), CSS.hash].join(' ')}`,
@@ -156,7 +153,7 @@ export function layout(opts: {
   title: string;
   body: SafeHtml;
   /** The page's own script (pageScript(name)), run last. */
-  script?: ExternalAsset | InlineAsset;
+  script?: ExternalAsset;
   extras?: PageExtras;
   wide?: boolean;
 }): Page {
@@ -176,7 +173,7 @@ ${opts.wide ? html`<body class="wide">` : html`<body>`}
 ${opts.body}
 </main>
 <footer>Licensed UK taxis at the council's regulated fare. You pay the driver.</footer>
-${[...(extras.scripts ?? []), ...(opts.script && !('source' in opts.script) ? [opts.script] : [])].map((a) => html`<script src="${a.href}" integrity="${a.integrity}"></script>\n`)}${opts.script && 'source' in opts.script && html`<script>${trustedHtml(opts.script.source)}</script>`}
+${[...(extras.scripts ?? []), ...(opts.script ? [opts.script] : [])].map((a) => html`<script src="${a.href}" integrity="${a.integrity}"></script>\n`)}
 </body>
 </html>
 `;

@@ -15,7 +15,20 @@ import { hashedAsset, type StaticAsset } from './map-assets.js';
 // in memory, the first time a page asks. Either way once per process, with the same options.
 
 /** Each is src/pages/browser/<name>.ts. */
-export const PAGE_SCRIPTS = ['operator', 'ops', 'ops-bookings', 'ops-invoices'] as const;
+export const PAGE_SCRIPTS = [
+  'apply',
+  'book',
+  'book-refine',
+  'book-requote',
+  'driver-app',
+  'job-offer',
+  'job-trip',
+  'operator',
+  'ops',
+  'ops-bookings',
+  'ops-invoices',
+  'track',
+] as const;
 export type PageScriptName = (typeof PAGE_SCRIPTS)[number];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

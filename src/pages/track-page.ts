@@ -10,12 +10,14 @@ import type { DriverPosition } from './driver-position-store.js';
 import { html } from './escape-html.js';
 import { pickupEtaMinutes, type LatLon } from './eta.js';
 import { londonDateTime, vehicleLabel } from './format.js';
-import { inlineAsset, layout, messagePage, type Page } from './layout.js';
+import { layout, messagePage, type Page } from './layout.js';
 import { LEAFLET_CSS, LEAFLET_JS, tileImageSource } from './map-assets.js';
+import { pageScript } from './page-scripts.js';
 
 // The passenger's tracking page (the booking's status_url). It is reachable by anyone holding the
 // reference, so it shows the journey and who is coming, never the passenger's own contact details;
 // while the driver is coming, a map of where they last said they were (Leaflet, src/pages/map-assets.ts).
+// Its script, which keeps it current: src/pages/browser/track.ts.
 
 const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
   awaiting_confirmation: {
@@ -197,165 +199,11 @@ function formatPounds(pence: number): string {
   return `£${(pence / 100).toFixed(2)}`;
 }
 
-/** The script says the same (etaText there). */
+/** The script says the same (etaText in src/pages/browser/track.ts). */
 function etaText(s: TrackStatus): string {
   if (s.eta_minutes !== null) return `Your driver is about ${s.eta_minutes} min away.`;
   return s.status === 'arrived' ? 'Your driver is at the pickup.' : '';
 }
-
-const TRACK_SCRIPT = inlineAsset(`(() => {
-  const root = document.getElementById('track');
-  const live = document.getElementById('live');
-  const driverCard = document.getElementById('driver');
-  const mapCard = document.getElementById('map-card');
-  const mapEl = document.getElementById('map');
-  const url = '/track/' + encodeURIComponent(root.dataset.ref) + '/status.json';
-  const set = (name, value) => {
-    for (const el of document.querySelectorAll('[data-field="' + name + '"]')) {
-      if (el.textContent !== value) el.textContent = value;
-    }
-  };
-  const etaText = (s) => s.eta_minutes !== null ? 'Your driver is about ' + s.eta_minutes + ' min away.'
-    : s.status === 'arrived' ? 'Your driver is at the pickup.' : '';
-  // The map exists only once there is a driver to show: no blank map while a driver is found.
-  let map = null;
-  let driverMarker = null;
-  const pickup = mapEl ? [Number(mapEl.dataset.pickupLat), Number(mapEl.dataset.pickupLon)] : null;
-  const dot = (colour, className) => ({ radius: 9, color: '#fff', weight: 3, fillColor: colour, fillOpacity: 1, interactive: false, className });
-  const place = (lat, lon) => {
-    // Without Leaflet (it failed to load) the page still says how far away the driver is.
-    if (typeof L === 'undefined') return;
-    const at = [lat, lon];
-    if (!map) {
-      const tiles = mapEl.dataset.tileUrl;
-      // No animations: the marker is where the last poll said the moment the poll is applied.
-      map = L.map(mapEl, { attributionControl: Boolean(tiles), zoomAnimation: false, fadeAnimation: false, markerZoomAnimation: false });
-      if (tiles) {
-        L.tileLayer(tiles, {
-          maxZoom: 19,
-          // The page sends no Referer (its address opens the booking); tile servers want one, so the site alone.
-          referrerPolicy: 'strict-origin',
-          attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
-        }).addTo(map);
-      }
-      // The view first: markers added to a map that has one are drawn at once, not on its first move.
-      map.fitBounds([pickup, at], { padding: [40, 40], maxZoom: 16 });
-      L.circleMarker(pickup, dot('#0b57d0', 'pickup-marker')).addTo(map);
-      driverMarker = L.circleMarker(at, dot('#c5221f', 'driver-marker')).addTo(map);
-    } else {
-      driverMarker.setLatLng(at);
-      if (!map.getBounds().pad(-0.1).contains(at)) map.fitBounds([pickup, at], { padding: [40, 40], maxZoom: 16 });
-    }
-    mapEl.dataset.driverLat = String(lat);
-    mapEl.dataset.driverLon = String(lon);
-  };
-  const showPosition = (s) => {
-    if (!mapCard) return;
-    set('eta', etaText(s));
-    const p = s.driver_position;
-    const wasHidden = mapCard.hidden;
-    mapCard.hidden = !p;
-    if (!p) return;
-    // Leaflet measured the map while it was shown; a map shown again must measure itself again.
-    if (map && wasHidden) map.invalidateSize();
-    place(p.lat, p.lon);
-  };
-  // Cancelling is for whoever holds the booking: the page the booking page opens carries its manage
-  // token in the fragment (#t=...), which never leaves the browser but in the cancel request itself.
-  const token = new URLSearchParams(location.hash.slice(1)).get('t');
-  const manage = document.getElementById('manage');
-  const cancelButton = document.getElementById('cancel');
-  const confirmBox = document.getElementById('cancel-confirm');
-  const cancelError = document.getElementById('cancel-error');
-  const CANCELLABLE = ['awaiting_confirmation', 'scheduled', 'dispatching', 'offered', 'assigned', 'en_route', 'arrived', 'unassigned'];
-  const showManage = (status) => { manage.hidden = !token || !CANCELLABLE.includes(status); };
-  const askAgain = (open) => { confirmBox.hidden = !open; cancelButton.hidden = open; cancelButton.setAttribute('aria-expanded', String(open)); };
-  cancelButton.addEventListener('click', () => askAgain(true));
-  document.getElementById('cancel-no').addEventListener('click', () => askAgain(false));
-  document.getElementById('cancel-yes').addEventListener('click', async (event) => {
-    const button = event.currentTarget;
-    button.disabled = true;
-    cancelError.textContent = '';
-    try {
-      const res = await fetch('/api/public/v1/booking/' + encodeURIComponent(root.dataset.ref), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ action: 'cancel', token, reason: 'Cancelled by the passenger on the tracking page' }),
-      });
-      if (!res.ok) {
-        const problem = await res.json().catch(() => null);
-        cancelError.textContent = (problem && problem.detail) || 'The booking could not be cancelled just now. Please try again.';
-        return;
-      }
-      const status = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
-      if (status.ok) apply(await status.json());
-    } catch {
-      cancelError.textContent = 'No connection: the booking is not cancelled yet. Please try again.';
-    } finally {
-      button.disabled = false;
-    }
-  });
-  const apply = (s) => {
-    showManage(s.status);
-    if (s.final) live.hidden = true;
-    set('headline', s.headline);
-    set('detail', s.detail);
-    set('pickup_time', s.pickup_time);
-    set('pickup', s.pickup);
-    set('dropoff', s.dropoff);
-    if (s.driver) {
-      set('driver_name', s.driver.name);
-      set('driver_vehicle', s.driver.vehicle);
-      // The same choice as plateLine: the registration, else the council licence number said to be one.
-      set('driver_plate_label', s.driver.registration ? 'Registration' : 'Council licence no.');
-      set('driver_plate', s.driver.registration || s.driver.council_licence || 'Not on file');
-    }
-    driverCard.hidden = !s.driver;
-    showPosition(s);
-    set('payment_detail', s.payment.detail);
-    set('fare', s.fare);
-    set('fare_note', s.fare_note || '');
-    const options = document.getElementById('pay-options');
-    const rendered = JSON.stringify(s.pay_options);
-    if (options.dataset.rendered !== rendered) {
-      options.dataset.rendered = rendered;
-      options.replaceChildren(...s.pay_options.map((o) => {
-        const item = document.createElement('li');
-        const name = document.createElement('strong');
-        name.textContent = o.label;
-        const detail = document.createElement(o.href ? 'a' : 'span');
-        detail.textContent = o.detail;
-        if (o.href) { detail.href = o.href; detail.rel = 'noopener noreferrer'; detail.target = '_blank'; }
-        item.append(name, ' ', detail);
-        return item;
-      }));
-    }
-    root.dataset.status = s.status;
-    root.dataset.payment = s.payment.state;
-  };
-  let failures = 0;
-  const poll = async () => {
-    try {
-      const res = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
-      if (!res.ok) throw new Error(String(res.status));
-      const s = await res.json();
-      apply(s);
-      failures = 0;
-      if (s.final) {
-        live.hidden = true;
-        return;
-      }
-    } catch {
-      failures += 1;
-    }
-    // Backs off while the service cannot be reached, so a lost connection does not hammer it.
-    setTimeout(poll, Math.min(2500 * 2 ** Math.min(failures, 4), 30000));
-  };
-  if (mapCard && !mapCard.hidden) place(Number(mapEl.dataset.driverLat), Number(mapEl.dataset.driverLon));
-  showManage(root.dataset.status);
-  if (root.dataset.final !== 'true') setTimeout(poll, 2500);
-})();
-`);
 
 /** What the map needs besides the status: where the pickup is, and the tiles (MAP_TILE_URL; empty for none). */
 export interface TrackMap {
@@ -424,7 +272,7 @@ ${withMap && mapCard(s, map)}
 </div>
 <p class="hint" id="live"${s.final && html` hidden`}>This page updates by itself.</p>`;
   const extras = withMap ? { stylesheets: [LEAFLET_CSS], scripts: [LEAFLET_JS], imgSrc: tiles ? [tiles] : [] } : {};
-  return layout({ title: `Booking ${s.booking_reference}`, body, script: TRACK_SCRIPT, extras });
+  return layout({ title: `Booking ${s.booking_reference}`, body, script: pageScript('track'), extras });
 }
 
 export function bookingNotFoundPage(): Page {

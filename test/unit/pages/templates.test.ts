@@ -5,6 +5,8 @@ import { renderQuotePage, type QuoteForPage } from '../../../src/pages/book-page
 import { escapeHtml, html, trustedHtml } from '../../../src/pages/escape-html.js';
 import { renderJobCardPage } from '../../../src/pages/job-card-page.js';
 import type { Page } from '../../../src/pages/layout.js';
+import { STATIC_ASSETS } from '../../../src/pages/map-assets.js';
+import { pageScript, pageScriptAssets } from '../../../src/pages/page-scripts.js';
 
 import { renderTrackPage, trackStatus, type TrackMap } from '../../../src/pages/track-page.js';
 
@@ -66,15 +68,25 @@ function booking(over: Partial<BookingWithDriver> = {}): BookingWithDriver {
   };
 }
 
-/** Every inline script and style must be exactly what the page's CSP hash allows. */
-function expectHashesMatch(page: Page) {
-  const blocks = [...page.html.matchAll(/<(script|style)>([\s\S]*?)<\/\1>/g)];
-  expect(blocks.length).toBeGreaterThan(0);
-  for (const [, , body] of blocks) {
-    const hash = `'sha256-${createHash('sha256').update(body!, 'utf8').digest('base64')}'`;
-    expect(page.csp).toContain(hash);
+/**
+ * No script is inline: each is a file this service serves, linked with its own integrity hash, and
+ * the policy allows scripts from 'self' only. The one inline stylesheet is what the CSP hash allows.
+ */
+function expectStrictPolicy(page: Page) {
+  expect(page.html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+  const served = [...STATIC_ASSETS, ...pageScriptAssets().values()];
+  const scripts = [...page.html.matchAll(/<script src="([^"]+)" integrity="([^"]+)"><\/script>/g)];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const [, href, integrity] of scripts) {
+    const asset = served.find((a) => a.href === href);
+    expect(asset, href).toBeDefined();
+    expect(integrity).toBe(`sha384-${createHash('sha384').update(asset!.body).digest('base64')}`);
   }
+  const styles = [...page.html.matchAll(/<style>([\s\S]*?)<\/style>/g)];
+  expect(styles).toHaveLength(1);
+  expect(page.csp).toContain(`'sha256-${createHash('sha256').update(styles[0]![1]!, 'utf8').digest('base64')}'`);
   expect(page.csp).toContain("default-src 'none'");
+  expect(page.csp).toMatch(/script-src 'self';/);
   expect(page.csp).not.toContain('unsafe-inline');
 }
 
@@ -108,9 +120,10 @@ describe('html templates', () => {
     for (const page of [track, card]) {
       expect(page.html).not.toContain('<img');
       expect(page.html).toContain(escapeHtml(HOSTILE));
-      expect(page.html.match(/<script>/g)).toHaveLength(1);
-      expectHashesMatch(page);
+      expectStrictPolicy(page);
     }
+    expect(track.html).toContain(pageScript('track').href);
+    expect(card.html).toContain(pageScript('job-offer').href);
     // The passenger sees the driver's first name only (issue 23, item 5).
     expect(track.html).toContain('data-field="driver_name">Sam</dd>');
     expect(track.html).not.toContain('Neil');
@@ -140,7 +153,7 @@ describe('html templates', () => {
     });
     expect(card.html).toContain('£45.50');
     expect(card.html).toContain('This offer has expired');
-    expect(card.html).not.toContain('<script>');
+    expect(card.html).not.toContain('<script');
     expect(card.csp).toContain("script-src 'none'");
   });
 
@@ -212,7 +225,7 @@ describe('html templates', () => {
     const live = { position: { lat: 51.509, lon: -0.1, at: NOW }, now: NOW };
     const s = trackStatus(booking({ status: 'en_route' }), live);
     const page = renderTrackPage(s, NO_TILES);
-    expectHashesMatch(page);
+    expectStrictPolicy(page);
     expect(page.html).toMatch(
       /<link rel="stylesheet" href="\/assets\/leaflet\.css\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+">/,
     );
@@ -223,7 +236,8 @@ describe('html templates', () => {
     expect(page.html).toContain('data-tile-url=""');
     expect(page.html).toContain('Your driver is about 3 min away.');
     expect(page.html).not.toMatch(/id="map-card"[^>]*hidden/);
-    expect(page.csp).toMatch(/script-src 'self' 'sha256-[^']+';/);
+    // Leaflet first, then the page's own script, which uses its global L.
+    expect(page.html.indexOf('/assets/leaflet.js')).toBeLessThan(page.html.indexOf(pageScript('track').href));
     expect(page.csp).toMatch(/style-src 'self' 'sha256-[^']+';/);
     expect(page.csp).not.toContain('img-src');
 
@@ -238,11 +252,11 @@ describe('html templates', () => {
     const waiting = renderTrackPage(trackStatus(booking({ status: 'dispatching', driver_id: null })), NO_TILES);
     expect(waiting.html).toMatch(/id="map-card" hidden/);
     expect(waiting.html).not.toContain('data-driver-lat');
-    // Past the pickup the map cannot return: no Leaflet, and the policy allows no scripts but the page's own.
+    // Past the pickup the map cannot return: no Leaflet, no stylesheet but the page's own.
     const aboard = renderTrackPage(trackStatus(booking({ status: 'on_board' }), live), NO_TILES);
     expect(aboard.html).not.toContain('leaflet');
     expect(aboard.html).not.toContain('id="map"');
-    expect(aboard.csp).toMatch(/script-src 'sha256-[^']+';/);
+    expectStrictPolicy(aboard);
     expect(aboard.csp).toMatch(/style-src 'sha256-[^']+';/);
     // The other pages are as strict as before.
     const card = renderJobCardPage({
@@ -259,7 +273,8 @@ describe('html templates', () => {
       token: 't',
       now: NOW,
     });
-    expect(card.csp).not.toContain("'self' 'sha256");
+    expect(card.csp).toMatch(/style-src 'sha256-[^']+';/);
+    expect(card.html).not.toContain('leaflet');
   });
 
   it('chooses the booking page by the quote state and the clock', () => {
@@ -283,13 +298,15 @@ describe('html templates', () => {
     expect(open.status).toBe(200);
     expect(open.html).toContain('Book for £45.50');
     expect(open.html).toContain('Fri 3 Jul 2026, 15:30 BST');
-    expectHashesMatch(open);
+    expectStrictPolicy(open);
+    expect(open.html).toContain(pageScript('book').href);
     expect(renderQuotePage({ ...quote, expires_at: NOW }, NOW).status).toBe(410);
     const expired = renderQuotePage({ ...quote, status: 'expired' }, NOW);
     expect(expired.status).toBe(410);
     expect(expired.html).toContain(`data-pickup="${escapeHtml(HOSTILE)}"`);
     expect(expired.html).toContain('data-depart-at="2026-07-03T14:30:00.000Z"');
-    expectHashesMatch(expired);
+    expectStrictPolicy(expired);
+    expect(expired.html).toContain(pageScript('book-requote').href);
     // A pickup that is only a town centre: no booking until the passenger says where exactly.
     const vague = renderQuotePage(
       { ...quote, pickup: { label: 'Leeds', kind: 'place', precision: 'town_centre', town: HOSTILE } },
@@ -298,7 +315,8 @@ describe('html templates', () => {
     expect(vague.html).toContain('Where exactly?');
     expect(vague.html).toContain(`data-town="${escapeHtml(HOSTILE)}"`);
     expect(vague.html).not.toContain('Book for');
-    expectHashesMatch(vague);
+    expectStrictPolicy(vague);
+    expect(vague.html).toContain(pageScript('book-refine').href);
     const redeemed = renderQuotePage({ ...quote, status: 'redeemed', booking_ref: 'TXAB12CD34' }, NOW);
     expect(redeemed.html).toContain('href="/track/TXAB12CD34"');
     expect(renderQuotePage(null, NOW).status).toBe(404);

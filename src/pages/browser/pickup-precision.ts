@@ -1,0 +1,50 @@
+// How near the door a place is, for "Where exactly?" (book-refine.ts, and src/pages/book-page.ts
+// on the server): a pickup known only as a town centre or a postcode district is not a place to
+// send a driver.
+
+/** Not enough for a driver to find the passenger. */
+export const VAGUE_PRECISIONS: readonly string[] = ['town_centre', 'postcode_district'];
+/** Closest to the door first (src/geo/types.ts). */
+export const PRECISION_ORDER: readonly string[] = [
+  'point',
+  'postcode',
+  'street',
+  'postcode_sector',
+  'postcode_district',
+  'town_centre',
+];
+export const POSTCODE_EXAMPLE = 'M14 5TP';
+
+/** Lower is nearer the door; an unknown precision is the vaguest of all. */
+export function rank(precision: string | undefined): number {
+  const i = PRECISION_ORDER.indexOf(precision ?? '');
+  return i < 0 ? PRECISION_ORDER.length : i;
+}
+
+/** A place name as compared: trimmed, any case. */
+export function placeKey(label: string | null | undefined): string {
+  return String(label || '')
+    .trim()
+    .toLowerCase();
+}
+
+/** "the centre of Manchester", "the postcode district M14": what a vague answer finds, in words. */
+export function vagueWhere(p: {
+  label: string;
+  precision: string;
+  town?: string | null;
+  postcode_district?: string | null;
+}): string {
+  return p.precision === 'postcode_district'
+    ? `the postcode district ${p.postcode_district || p.label}`
+    : `the centre of ${p.town || p.label}`;
+}
+
+const FULL_POSTCODE = /^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/;
+
+/** A full postcode stands on its own; anything else is looked for in the pickup's town, once. */
+export function withTown(detail: string, town: string | null | undefined): string {
+  return !town || FULL_POSTCODE.test(detail) || placeKey(detail).includes(placeKey(town))
+    ? detail
+    : `${detail}, ${town}`;
+}
