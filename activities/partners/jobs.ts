@@ -1,26 +1,25 @@
 import { Context } from '@temporalio/activity';
 import { AmendDriverOnTheWay, AmendTooLate, amendBooking } from '../../src/bookings/amend.js';
+import { BookingClient, refusedAs } from '../../src/bookings/client.js';
+import { createBooking } from '../../src/bookings/create-booking.js';
 import { partnerJobIdentity } from '../../src/bookings/identity.js';
 import { requestOwner } from '../../src/bookings/request-owner.js';
-import { createBooking } from '../../src/bookings/start-workflow.js';
 import { findBooking, markCancelled } from '../../src/bookings/store.js';
 import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../../src/partners/store.js';
 import type { Sql } from '../../src/db/sql.js';
-import { failureType, isWorkflowGone } from '../../src/temporal/refusals.js';
-import {
-  BookingFailure,
-  bookingWorkflowId,
-  cancelBookingUpdate,
-  type AmendInput,
-  type BookingStatus,
-  type BookingWorkflowInput,
-} from '../../workflows/bookings/definitions.js';
+import type { AmendInput, BookingStatus, BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
 import type { BookingChange } from '../../workflows/partners/job-definitions.js';
 
 // The partner job workflow's hands: its record in Postgres, and the booking it creates, amends and
-// cancels through the same paths every booking route uses (src/bookings/start-workflow.ts,
-// src/bookings/amend.ts). The Temporal client is the worker's own (activity context). Nothing here
-// imports the API's services (src/services.ts imports the activities).
+// cancels through the same paths every booking route uses (src/bookings/create-booking.ts,
+// src/bookings/amend.ts, the booking client). The Temporal client is the worker's own (activity
+// context). Nothing here imports the API's services (src/services.ts imports the activities).
+
+/** The booking client on the worker's own Temporal client; new bookings start on this worker's task queue. */
+function workerBookings(): BookingClient {
+  const ctx = Context.current();
+  return new BookingClient(ctx.client, ctx.info.taskQueue);
+}
 
 export function createPartnerJobActivities(deps: { sql: Sql }) {
   const { sql } = deps;
@@ -53,13 +52,12 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
       input: BookingWorkflowInput;
       rebooking?: string | null;
     }): Promise<{ ref: string; status: BookingStatus }> {
-      const ctx = Context.current();
       const b = c.input.booking;
       const jobRef = c.rebooking ? `${b.partnerJobRef ?? ''}|rebooked|${c.rebooking}` : (b.partnerJobRef ?? '');
       const identity = partnerJobIdentity({ partnerId: b.partnerId ?? b.operatorId ?? '', jobRef });
       const sender = b.partnerId ?? b.operatorId ?? '';
       const created = await createBooking(
-        { sql, temporal: ctx.client, taskQueue: ctx.info.taskQueue },
+        { sql, bookings: workerBookings() },
         identity,
         b.farePence,
         (ref) => ({ ...c.input, booking: { ...b, ref, identity: identity.key } }),
@@ -69,49 +67,51 @@ export function createPartnerJobActivities(deps: { sql: Sql }) {
     },
 
     async amendPartnerBooking(a: { ref: string; changes: AmendInput }): Promise<BookingChange> {
+      const tooLate = async (): Promise<BookingChange> => ({
+        ok: false,
+        code: 'amend_too_late',
+        status: (await findBooking(sql, a.ref))?.status ?? null,
+      });
       try {
-        const after = await amendBooking({ temporal: Context.current().client }, a.ref, a.changes);
-        return { ok: true, status: after.status };
+        const after = await amendBooking({ bookings: workerBookings() }, a.ref, a.changes);
+        // Its workflow has closed: too late, as for a booking over.
+        return after ? { ok: true, status: after.status } : await tooLate();
       } catch (err) {
         if (err instanceof AmendTooLate) return { ok: false, code: 'amend_too_late', status: err.status };
         if (err instanceof AmendDriverOnTheWay)
           return { ok: false, code: 'amend_driver_on_the_way', status: err.status };
-        if (failureType(err) === BookingFailure.driverOnTheWay) {
+        // The booking moved on between the look and the amendment: the workflow's own refusals.
+        if (refusedAs(err, 'amend_driver_on_the_way')) {
           return {
             ok: false,
             code: 'amend_driver_on_the_way',
             status: (await findBooking(sql, a.ref))?.status ?? null,
           };
         }
-        if (failureType(err) === BookingFailure.closed || isWorkflowGone(err)) {
-          return { ok: false, code: 'amend_too_late', status: (await findBooking(sql, a.ref))?.status ?? null };
-        }
+        if (refusedAs(err, 'booking_closed')) return tooLate();
         throw err;
       }
     },
 
     async cancelPartnerBooking(c: { ref: string; reason: string | null }): Promise<BookingChange> {
-      const handle = Context.current().client.workflow.getHandle(bookingWorkflowId(c.ref));
+      let after;
       try {
-        const after = await handle.executeUpdate(cancelBookingUpdate, { args: [{ reason: c.reason, by: 'partner' }] });
-        return { ok: true, status: after.status };
+        after = await workerBookings().cancel(c.ref, { reason: c.reason, by: 'partner' });
       } catch (err) {
-        if (failureType(err) === BookingFailure.closed) {
+        if (refusedAs(err, 'booking_closed')) {
           return { ok: false, code: 'job_completed', status: (await findBooking(sql, c.ref))?.status ?? null };
         }
         // The passenger is on board: only ops can end the trip.
-        if (failureType(err) === BookingFailure.tripInProgress)
-          return { ok: false, code: 'trip_in_progress', status: 'on_board' };
-        // The booking workflow closes once it can no longer be served (unassigned past pickup).
-        if (isWorkflowGone(err)) {
-          const row = await findBooking(sql, c.ref);
-          if (row && (row.status === 'completed' || row.status === 'no_show'))
-            return { ok: false, code: 'job_completed', status: row.status };
-          await markCancelled(sql, c.ref, c.reason);
-          return { ok: true, status: 'cancelled' };
-        }
+        if (refusedAs(err, 'trip_in_progress')) return { ok: false, code: 'trip_in_progress', status: 'on_board' };
         throw err;
       }
+      if (after) return { ok: true, status: after.status };
+      // The booking workflow closes once it can no longer be served (unassigned past pickup).
+      const row = await findBooking(sql, c.ref);
+      if (row && (row.status === 'completed' || row.status === 'no_show'))
+        return { ok: false, code: 'job_completed', status: row.status };
+      await markCancelled(sql, c.ref, c.reason);
+      return { ok: true, status: 'cancelled' };
     },
   };
 }

@@ -4,7 +4,6 @@ import { renderPassengerAmendedText } from '../notify/templates.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
 import { passengerHearsFromUs, type AmendInput } from '../../workflows/bookings/definitions.js';
 import { AmendDriverOnTheWay, AmendTooLate, amendBooking } from './amend.js';
 import { placeSnapshot } from './book.js';
@@ -81,8 +80,9 @@ export async function amendAsOps(
       ? {}
       : { fare: { farePence: trip.price.totalPence, fareSource: 'tariff' as const } }),
   };
+  let amended;
   try {
-    await amendBooking(s, ref, amendment);
+    amended = await amendBooking(s, ref, amendment);
   } catch (err) {
     if (err instanceof AmendTooLate)
       throw Refusal.conflict(
@@ -94,9 +94,9 @@ export async function amendAsOps(
         'amend_driver_on_the_way',
         `The driver of ${ref} is on the way: the pickup and drop-off can no longer change.`,
       );
-    if (isWorkflowGone(err)) throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
     throw err;
   }
+  if (!amended) throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
   await recordStaffAction(s.sql, {
     staffId: staff.id,
     action: 'booking.amend',

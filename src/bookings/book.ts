@@ -7,15 +7,12 @@ import { hitCounter } from '../http/pg-rate-limit-store.js';
 import { recordBookingSender } from '../notify/sending-policy-store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
 import { refuseBlockedPassenger } from '../passengers/standing.js';
 import { findPartner } from '../partners/store.js';
 import {
-  bookingCreatedUpdate,
-  bookingWorkflowId,
   type BookingState,
   type BookingWorkflowInput,
   type DispatchPolicy,
@@ -26,21 +23,24 @@ import { newBookingRef, partnerJobIdentity, quoteIdentity, tripIdentity, type Re
 import { issueManageToken, repeatedBy, sendClaimLink } from './ownership.js';
 import type { Passenger } from './passenger-input.js';
 import { jobSpec, type BookingRequest, type QuoteBookingRequest, type TripBookingRequest } from './request/index.js';
-import { createBooking, type BookingStarter, type StartedBooking } from './start-workflow.js';
+import { createBooking, type StartedBooking } from './create-booking.js';
 import { claimBookingRef, findBooking, type RefClaim, type RequestOwner } from './store.js';
 import { meetAndGreetApplies } from '../pricing/index.js';
 
 // The booking use case: every entry point that creates a ride turns what it was sent into a
 // BookingRequest (src/bookings/request/, one file per source) and calls book(); partner intake,
 // whose jobs are booked by their own workflow in the order sent, prices its request with
-// priceTripBooking() and the workflow's activity starts it (src/bookings/start-workflow.ts).
+// priceTripBooking() and the workflow's activity starts it (src/bookings/create-booking.ts).
 //
 // What the use case needs is passed in (BookingDeps, a part of the API's services); the worker's
 // activities do not import this module (partner jobs start and amend bookings through
-// start-workflow.ts and amend.ts), so the worker and the API do not import each other.
+// create-booking.ts and amend.ts), so the worker and the API do not import each other.
 
-/** What booking needs: Postgres, Temporal, the geocoder and router, the notifier, the configuration and the clock. */
-export type BookingDeps = Pick<Services, 'config' | 'sql' | 'temporal' | 'geo' | 'notifier' | 'now'>;
+/**
+ * What booking needs: Postgres, the booking client, Temporal (quotes), the geocoder and router, the
+ * notifier, the configuration and the clock.
+ */
+export type BookingDeps = Pick<Services, 'config' | 'sql' | 'bookings' | 'temporal' | 'geo' | 'notifier' | 'now'>;
 
 const HOUR_MS = 3600_000;
 
@@ -181,7 +181,7 @@ async function createOrAnswer(
       principal: caller.owner.principal,
       address: addressKey(caller.address),
     });
-    const booking = await createBooking(bookingStarter(s), identity, farePence, build, caller.owner, claim);
+    const booking = await createBooking(s, identity, farePence, build, caller.owner, claim);
     return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
   }
   if (repeat === 'same_caller' || repeat === 'same_email')
@@ -224,23 +224,18 @@ async function admitNewRide(s: BookingDeps, owner: RequestOwner, phone: string, 
 
 /** A ride made by an earlier request, once its record exists (its first request may still be making it). */
 async function existingBooking(s: BookingDeps, ref: string, farePence: number): Promise<StartedBooking> {
-  try {
-    const state = await s.temporal.workflow
-      .getHandle(bookingWorkflowId(ref))
-      .executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-    const row = await findBooking(s.sql, ref);
-    return { ref, state, farePence: row?.fare_pence ?? farePence };
-  } catch (err) {
-    if (!isWorkflowGone(err)) throw err;
-    const row = await findBooking(s.sql, ref);
-    if (!row)
-      throw Refusal.conflict(
-        'booking_in_progress',
-        'This trip is being booked by an earlier request; retry in a moment.',
-        { retryAfterSeconds: 1 },
-      );
-    return { ref, state: { status: row.status } as BookingState, farePence: row.fare_pence };
-  }
+  const state = await s.bookings.whenCreated(ref);
+  const row = await findBooking(s.sql, ref);
+  if (state) return { ref, state, farePence: row?.fare_pence ?? farePence };
+  if (!row)
+    throw Refusal.conflict(
+      'booking_in_progress',
+      'This trip is being booked by an earlier request; retry in a moment.',
+      {
+        retryAfterSeconds: 1,
+      },
+    );
+  return { ref, state: { status: row.status } as BookingState, farePence: row.fare_pence };
 }
 
 /** Who the booking is for beyond its passenger: a sender's job, or the signed-in passenger an assistant booked for. */
@@ -411,9 +406,3 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
     { ref, phone: r.passenger.phone, pickupLabel: q.pickup.label, dropoffLabel: q.dropoff.label, pickupAt },
   );
 }
-
-const bookingStarter = (s: BookingDeps): BookingStarter => ({
-  sql: s.sql,
-  temporal: s.temporal,
-  taskQueue: s.config.TEMPORAL_TASK_QUEUE,
-});

@@ -2,8 +2,7 @@ import { recordStaffActionOnce, type StaffMember } from '../auth/staff.js';
 import { Refusal } from '../refusal.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
-import { bookingWorkflowId, cancelBookingUpdate, type CancelInput } from '../../workflows/bookings/definitions.js';
+import type { CancelInput } from '../../workflows/bookings/definitions.js';
 import { bookingForHolder, type BookingProof } from './access.js';
 import { findBooking, markCancelled, type BookingWithDriver } from './store.js';
 
@@ -62,20 +61,12 @@ async function cancelRow(
 ): Promise<BookingWithDriver> {
   if (row.status === 'completed') throw bookingClosed(row.ref);
   if (row.status === 'on_board') throw tripInProgress(row.ref);
-  if (row.status !== 'cancelled') {
-    try {
-      // The workflow stops offers, withdraws the job card and tells the driver; its validator
-      // refuses if the journey completed or the passenger boarded in the meantime (a conflict, as
-      // src/temporal/refusals.ts maps it for every entry point).
-      await s.temporal.workflow
-        .getHandle(bookingWorkflowId(row.ref))
-        .executeUpdate(cancelBookingUpdate, { args: [{ reason, by }] });
-    } catch (err) {
-      // The workflow closes once a booking can no longer be served (unassigned past pickup):
-      // nothing is running to stop, so the record alone is marked.
-      if (!isWorkflowGone(err)) throw err;
-      await markCancelled(s.sql, row.ref, reason);
-    }
+  // The workflow stops offers, withdraws the job card and tells the driver; it refuses if the
+  // journey completed or the passenger boarded in the meantime (a conflict: src/bookings/client.ts).
+  // It closes once a booking can no longer be served (unassigned past pickup): nothing is running
+  // to stop then, so the record alone is marked.
+  if (row.status !== 'cancelled' && !(await s.bookings.cancel(row.ref, { reason, by }))) {
+    await markCancelled(s.sql, row.ref, reason);
   }
   const after = await findBooking(s.sql, row.ref);
   if (after?.status === 'completed') throw bookingClosed(row.ref);

@@ -1,13 +1,7 @@
 import { recordStaffActionOnce, type StaffMember } from '../auth/staff.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
-import {
-  bookingWorkflowId,
-  endTripUpdate,
-  type EndTripSettlement,
-  type PaymentRecord,
-} from '../../workflows/bookings/definitions.js';
+import type { EndTripSettlement, PaymentRecord } from '../../workflows/bookings/definitions.js';
 import { effectivePayments } from '../settlement/payments-store.js';
 import { findBooking } from './store.js';
 
@@ -20,19 +14,16 @@ import { findBooking } from './store.js';
  * record the first one wrote.
  */
 export async function endTrip(
-  s: Pick<Services, 'sql' | 'temporal'>,
+  s: Pick<Services, 'sql' | 'bookings'>,
   staff: StaffMember,
   ref: string,
   r: { reason: string; settlement: EndTripSettlement },
 ): Promise<{ ref: string; payment: PaymentRecord; endedNow: boolean }> {
   const row = await findBooking(s.sql, ref);
   if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);
-  let result;
-  try {
-    result = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(endTripUpdate, { args: [r] });
-  } catch (err) {
+  let result = await s.bookings.endTrip(ref, r);
+  if (!result) {
     // Closed: settled (or closed unsettled a week after completing), cancelled, or never served.
-    if (!isWorkflowGone(err)) throw err;
     // Once its trip is ended and settled the workflow closes: a repeat is answered from the record.
     const settled = row.status === 'completed' ? (await effectivePayments(s.sql, ref)).at(-1) : undefined;
     if (settled?.recordedBy === 'ops') result = { payment: settled, endedNow: false };

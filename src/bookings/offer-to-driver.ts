@@ -2,13 +2,8 @@ import { recordStaffAction, type StaffMember } from '../auth/staff.js';
 import { findDriver } from '../drivers/store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { failureType, isWorkflowGone } from '../temporal/refusals.js';
-import {
-  BookingFailure,
-  bookingWorkflowId,
-  offerToDriverUpdate,
-  type BookingState,
-} from '../../workflows/bookings/definitions.js';
+import type { BookingState } from '../../workflows/bookings/definitions.js';
+import { refusedAs } from './client.js';
 import { findBooking } from './store.js';
 
 /**
@@ -19,7 +14,7 @@ import { findBooking } from './store.js';
  * work (not approved, suspended) or is busy with another job card, and for an operator's job.
  */
 export async function offerToDriverAsOps(
-  s: Pick<Services, 'sql' | 'temporal'>,
+  s: Pick<Services, 'sql' | 'bookings'>,
   staff: StaffMember,
   ref: string,
   driverId: string,
@@ -38,23 +33,20 @@ export async function offerToDriverAsOps(
       `Driver ${driverId} is ${driver.status}: only an approved driver can be offered a job.`,
     );
   }
-  let state: BookingState;
+  let state: BookingState | null;
   try {
-    state = await s.temporal.workflow
-      .getHandle(bookingWorkflowId(ref))
-      .executeUpdate(offerToDriverUpdate, { args: [{ driverId, driverName: driver.name }] });
+    state = await s.bookings.offerToDriver(ref, { driverId, driverName: driver.name });
   } catch (err) {
-    const type = failureType(err);
-    if (type === BookingFailure.alreadyAssigned)
+    if (refusedAs(err, 'already_assigned'))
       throw Refusal.conflict(
         'already_assigned',
         `Booking ${ref} has a driver (take the job off them first) or a driver already named for it.`,
       );
-    if (type === BookingFailure.notOperatorJob)
+    if (refusedAs(err, 'operator_job'))
       throw Refusal.conflict('operator_job', `Booking ${ref} is an operator's job: its operator picks the driver.`);
-    if (isWorkflowGone(err)) throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
     throw err;
   }
+  if (!state) throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
   await recordStaffAction(s.sql, {
     staffId: staff.id,
     action: 'booking.offer_to_driver',

@@ -46,7 +46,7 @@ export { repeatedBy, requestOwner } from './request-owner.js';
  * mistyped, expired, sent to an email the booking no longer carries, or sent before a claim).
  */
 export async function openFromEmailLink(
-  s: Pick<Services, 'sql' | 'temporal' | 'config'>,
+  s: Pick<Services, 'sql' | 'bookings' | 'config'>,
   ref: string,
   token: string,
 ): Promise<{ manageToken: string } | null> {

@@ -1,8 +1,6 @@
 import { recordStaffAction, type StaffMember } from '../auth/staff.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
-import { bookingWorkflowId, driverDroppedSignal } from '../../workflows/bookings/definitions.js';
 import { findBooking } from './store.js';
 
 /** A driver ops may take a job off: they hold it, and the passenger is not yet on board. */
@@ -16,7 +14,7 @@ const RELEASABLE = ['assigned', 'en_route', 'arrived'];
  * nobody to release.
  */
 export async function releaseDriverAsOps(
-  s: Pick<Services, 'sql' | 'temporal'>,
+  s: Pick<Services, 'sql' | 'bookings'>,
   staff: StaffMember,
   ref: string,
   reason: string,
@@ -31,14 +29,8 @@ export async function releaseDriverAsOps(
       `Booking ${ref} is ${row.status.replace(/_/g, ' ')}: no driver holds it.`,
     );
   }
-  try {
-    await s.temporal.workflow
-      .getHandle(bookingWorkflowId(ref))
-      .signal(driverDroppedSignal, { driverId: row.driver_id, reason: 'released' });
-  } catch (err) {
-    if (!isWorkflowGone(err)) throw err;
+  if (!(await s.bookings.driverDropped(ref, { driverId: row.driver_id, reason: 'released' })))
     throw Refusal.conflict('booking_closed', `Booking ${ref} is no longer running.`);
-  }
   await recordStaffAction(s.sql, {
     staffId: staff.id,
     action: 'booking.release_driver',

@@ -1,15 +1,10 @@
 import { DateTime } from 'luxon';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { applicationFailure, failureType, isWorkflowGone } from '../temporal/refusals.js';
 import { findDriver } from '../drivers/store.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
-import {
-  BookingFailure,
-  bookingWorkflowId,
-  claimUpcomingJobUpdate,
-  type PlaceSnapshot,
-} from '../../workflows/bookings/definitions.js';
+import { refusedAs } from '../bookings/client.js';
+import type { PlaceSnapshot } from '../../workflows/bookings/definitions.js';
 import { boardBookingHolder, readBoard, type BoardRow } from './board-store.js';
 import { offerFare } from './offer-fares.js';
 import { driverHasRate } from '../quotes/rate-overrides.js';
@@ -124,7 +119,7 @@ const taken = () => Refusal.conflict('job_taken', 'Another driver has already ta
  * booking's own claim finds them busy or no longer fitting).
  */
 export async function claimUpcomingJob(
-  s: Pick<Services, 'sql' | 'config' | 'temporal'>,
+  s: Pick<Services, 'sql' | 'config' | 'bookings'>,
   driverId: string,
   ref: string,
   now = new Date(),
@@ -145,31 +140,17 @@ export async function claimUpcomingJob(
     );
   }
   const driver = await findDriver(s.sql, driverId);
+  let claimed;
   try {
-    const { offerId } = await s.temporal.workflow
-      .getHandle(bookingWorkflowId(ref))
-      .executeUpdate(claimUpcomingJobUpdate, { args: [{ driverId, driverName: driver?.name ?? driverId }] });
-    return { ref, offerId };
+    // Not a job they can take after all (busy then, no longer fitting): cannot_take_job, in the
+    // workflow's words (src/bookings/client.ts).
+    claimed = await s.bookings.claimUpcomingJob(ref, { driverId, driverName: driver?.name ?? driverId });
   } catch (err) {
-    if (isWorkflowGone(err)) throw Refusal.conflict('booking_closed', `Booking ${ref} has closed.`);
-    switch (failureType(err)) {
-      case BookingFailure.alreadyAssigned:
-        throw taken();
-      case BookingFailure.closed:
-        throw Refusal.conflict('booking_closed', `Booking ${ref} is closed or being cancelled.`);
-      case BookingFailure.notClaimable:
-      case BookingFailure.driverDoesNotFit:
-        throw Refusal.conflict(
-          'cannot_take_job',
-          sentence(applicationFailure(err)?.message ?? `You cannot take booking ${ref}.`),
-        );
-      default:
-        throw err;
-    }
+    if (refusedAs(err, 'already_assigned')) throw taken();
+    if (refusedAs(err, 'booking_closed'))
+      throw Refusal.conflict('booking_closed', `Booking ${ref} is closed or being cancelled.`);
+    throw err;
   }
+  if (!claimed) throw Refusal.conflict('booking_closed', `Booking ${ref} has closed.`);
+  return { ref, offerId: claimed.offerId };
 }
-
-const sentence = (m: string) => {
-  const t = m.trim();
-  return (t.charAt(0).toUpperCase() + t.slice(1)).replace(/[^.]$/, (c) => `${c}.`);
-};

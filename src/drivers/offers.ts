@@ -1,17 +1,7 @@
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { failureType, isWorkflowGone } from '../temporal/refusals.js';
-import {
-  BookingFailure,
-  bookingWorkflowId,
-  offerSeenSignal,
-  parseOfferId,
-  reportTripUpdate,
-  respondToOfferUpdate,
-  type BookingStatus,
-  type TripEvent,
-} from '../../workflows/bookings/definitions.js';
+import { parseOfferId, type BookingStatus, type TripEvent } from '../../workflows/bookings/definitions.js';
 import { findBooking, markDriverConfirmed } from '../bookings/store.js';
 import { markOffersSeen, unmarkOfferSeen } from '../dispatch/store.js';
 import { screenFreeText } from '../screening/free-text.js';
@@ -55,19 +45,13 @@ export async function respondToOffer(
   r: OfferProof & { decision: 'accept' | 'decline' },
 ): Promise<{ result: 'accepted' | 'declined'; ref: string }> {
   const offer = await verified(s, r);
-  let result;
-  try {
-    result = await s.temporal.workflow.getHandle(bookingWorkflowId(offer.ref)).executeUpdate(respondToOfferUpdate, {
-      args: [{ offerId: r.offerId, driverId: offer.driverId, decision: r.decision }],
-    });
-  } catch (err) {
-    // A repeated accept of a job this driver already has is a retry, not a conflict.
-    if (failureType(err) === BookingFailure.offerAlreadyAccepted && r.decision === 'accept')
-      return { result: 'accepted', ref: offer.ref };
-    // A finished booking (cancelled, completed) no longer takes answers.
-    if (isWorkflowGone(err)) result = 'expired' as const;
-    else throw err;
-  }
+  // A repeated accept of a job this driver already has is a retry (accepted); a finished booking
+  // (cancelled, completed) no longer takes answers (expired).
+  const result = await s.bookings.respondToOffer(offer.ref, {
+    offerId: r.offerId,
+    driverId: offer.driverId,
+    decision: r.decision,
+  });
   if (result === 'taken') throw Refusal.conflict('job_taken', 'Another driver has already taken this job.');
   if (result === 'expired') throw Refusal.gone('offer_expired', 'This offer is no longer open.');
   return { result, ref: offer.ref };
@@ -81,7 +65,7 @@ export async function respondToOffer(
  * at the next look. Best effort: the page and the feed are never held up by a booking.
  */
 export async function offersSeen(
-  s: Pick<Services, 'temporal' | 'sql'>,
+  s: Pick<Services, 'bookings' | 'sql'>,
   driverId: string,
   offerIds: readonly string[],
   warn: (err: unknown, offerId: string) => void,
@@ -96,11 +80,9 @@ export async function offersSeen(
   await Promise.all(
     unseen.map(async (o) => {
       try {
-        await s.temporal.workflow
-          .getHandle(bookingWorkflowId(o.booking_ref))
-          .signal(offerSeenSignal, { offerId: o.id, driverId });
+        // A booking already closed (false) is nothing to tell.
+        await s.bookings.offerSeen(o.booking_ref, { offerId: o.id, driverId });
       } catch (err) {
-        if (isWorkflowGone(err)) return;
         if (o.marked) await unmarkOfferSeen(s.sql, o.id).catch(() => undefined);
         warn(err, o.id);
       }
@@ -118,19 +100,15 @@ export async function reportTrip(
   r: OfferProof & { event: TripEvent },
 ): Promise<{ ref: string; status: BookingStatus }> {
   const offer = await verified(s, r);
-  try {
-    const status = await s.temporal.workflow
-      .getHandle(bookingWorkflowId(offer.ref))
-      .executeUpdate(reportTripUpdate, { args: [{ driverId: offer.driverId, event: r.event }] });
-    // Shown in the app (no more "Confirm" button) and the ops view; the workflow already holds it.
-    if (r.event === 'confirm') await markDriverConfirmed(s.sql, offer.ref, offer.driverId);
-    return { ref: offer.ref, status };
-  } catch (err) {
-    if (!isWorkflowGone(err)) throw err;
+  const status = await s.bookings.reportTrip(offer.ref, { driverId: offer.driverId, event: r.event });
+  if (status === null) {
     const row = await findBooking(s.sql, offer.ref);
     if (!row) throw Refusal.notFound('booking_not_found', `No booking ${offer.ref}.`);
     throw Refusal.conflict('booking_closed', `Booking ${offer.ref} is ${row.status}; it takes no more trip reports.`);
   }
+  // Shown in the app (no more "Confirm" button) and the ops view; the workflow already holds it.
+  if (r.event === 'confirm') await markDriverConfirmed(s.sql, offer.ref, offer.driverId);
+  return { ref: offer.ref, status };
 }
 
 /**

@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { Refusal } from '../refusal.js';
 import { screenedFleetDriver } from '../screening/driver-details.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
-import { bookingWorkflowId, exchangeStatusSignal } from '../../workflows/bookings/definitions.js';
 import { exchangeJobExists, fleetsWithWebhookSecrets, recordInboxEvent } from './store.js';
 
 // An exchange fleet's status event arriving at our booking-status hook (docs/exchange.md): exactly
@@ -48,7 +46,7 @@ const Envelope = z.object({ id: z.string().max(200).optional(), type: z.string()
 export type ExchangeHookOutcome = 'accepted' | 'duplicate' | 'ignored';
 
 export async function receiveExchangeEvent(
-  s: Pick<Services, 'sql' | 'temporal' | 'config'>,
+  s: Pick<Services, 'sql' | 'bookings' | 'config'>,
   headers: Record<string, unknown>,
   raw: Buffer,
 ): Promise<{ received: true; outcome: ExchangeHookOutcome }> {
@@ -112,19 +110,15 @@ export async function receiveExchangeEvent(
   });
   // Signalled even when it is a redelivery: a crash between our record and the signal must not lose
   // it. The workflow takes each sequence once.
-  try {
-    await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).signal(exchangeStatusSignal, {
-      fleetId,
-      eventId: h['webhook-id'],
-      sequence: data.sequence,
-      status: data.status,
-      // Its driver is shown to our passenger as our own drivers are: what fails our rules is dropped.
-      driver: screenedFleetDriver(data.driver),
-    });
-  } catch (err) {
-    // The booking is over: nothing left to move.
-    if (!isWorkflowGone(err)) throw err;
-    return { received: true, outcome: 'ignored' };
-  }
+  const told = await s.bookings.exchangeStatus(ref, {
+    fleetId,
+    eventId: h['webhook-id'],
+    sequence: data.sequence,
+    status: data.status,
+    // Its driver is shown to our passenger as our own drivers are: what fails our rules is dropped.
+    driver: screenedFleetDriver(data.driver),
+  });
+  // The booking is over: nothing left to move.
+  if (!told) return { received: true, outcome: 'ignored' };
   return { received: true, outcome: first ? 'accepted' : 'duplicate' };
 }

@@ -1,13 +1,8 @@
 import { DateTime } from 'luxon';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { failureType, isWorkflowGone } from '../temporal/refusals.js';
-import {
-  BookingFailure,
-  assignFleetDriverUpdate,
-  bookingWorkflowId,
-  type BookingStatus,
-} from '../../workflows/bookings/definitions.js';
+import { refusedAs } from '../bookings/client.js';
+import type { BookingStatus } from '../../workflows/bookings/definitions.js';
 import type { Partner } from './store.js';
 
 // The operator's own dashboard, calendar and fleet dispatch (spec 3 "Partner job", 4.11): jobs sent
@@ -131,24 +126,24 @@ export async function assignOperatorJob(
   if (!booking) throw Refusal.notFound('job_not_found', `No job ${ref} of yours.`);
   const driver = (await fleetDrivers(s, operator)).find((d) => d.id === driverId);
   if (!driver) throw Refusal.notFound('driver_not_in_fleet', `No driver ${driverId} in your fleet.`);
+  // The operator is told in its own terms: a job, not a booking; closed whether the workflow
+  // refused or has already finished.
+  let state;
   try {
-    const state = await s.temporal.workflow.getHandle(bookingWorkflowId(ref)).executeUpdate(assignFleetDriverUpdate, {
-      args: [{ operatorId: operator.id, driverId, driverName: driver.name }],
-    });
-    if (state.offer?.driverId !== driverId && state.driverId !== driverId) {
-      throw Refusal.conflict('driver_busy', `${driver.name} is on another job; pick another driver.`);
-    }
+    state = await s.bookings.assignFleetDriver(ref, { operatorId: operator.id, driverId, driverName: driver.name });
   } catch (err) {
-    // The operator is told in its own terms: a job, not a booking; closed whether the workflow
-    // refused or has already finished.
-    const type = failureType(err);
-    if (type === BookingFailure.alreadyAssigned)
+    if (refusedAs(err, 'already_assigned'))
       throw Refusal.conflict('already_assigned', 'This job already has a driver or a job card waiting for an answer.');
-    if (type === BookingFailure.closed || isWorkflowGone(err))
-      throw Refusal.conflict('job_closed', 'This job is closed.');
+    if (refusedAs(err, 'booking_closed')) throw jobClosed();
     throw err;
+  }
+  if (!state) throw jobClosed();
+  if (state.offer?.driverId !== driverId && state.driverId !== driverId) {
+    throw Refusal.conflict('driver_busy', `${driver.name} is on another job; pick another driver.`);
   }
   const day = DateTime.fromJSDate(booking.pickup_at, { zone: 'Europe/London' }).toISODate()!;
   const job = (await operatorJobsOn(s, operator, day)).find((j) => j.ref === ref);
   return job!;
 }
+
+const jobClosed = () => Refusal.conflict('job_closed', 'This job is closed.');

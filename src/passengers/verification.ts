@@ -1,15 +1,12 @@
 import { randomInt } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess } from '../auth/code-guard.js';
 import { hashCode, sameDigest } from '../auth/secrets.js';
 import { bookingsAwaitingEmail, markEmailVerified } from '../bookings/store.js';
 import type { Sql } from '../db/sql.js';
 import { renderEmailVerificationCode } from '../notify/templates.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
 import { mailboxKey } from './email.js';
 import { isPassengerBlocked } from './standing.js';
-import { bookingWorkflowId, emailConfirmedSignal } from '../../workflows/bookings/definitions.js';
 
 const CODE_TTL_MINUTES = 15;
 const MAX_ATTEMPTS = 5;
@@ -75,7 +72,7 @@ export type VerifyResult = 'verified' | 'wrong_code' | 'expired' | 'too_many_att
  * sign_in_locked while it is locked there).
  */
 export async function verifyCode(
-  deps: { sql: Sql; temporal: Client; config: Services['config'] },
+  deps: Pick<Services, 'sql' | 'bookings' | 'config'>,
   email: string,
   code: string,
   ctx: { address: string },
@@ -105,16 +102,13 @@ export async function verifyCode(
  * the passenger, whose retry finds the same bookings still held; only a workflow that no longer
  * exists (the booking has closed) is passed over.
  */
-export async function markVerified(deps: { sql: Sql; temporal: Client }, email: string): Promise<void> {
+export async function markVerified(deps: Pick<Services, 'sql' | 'bookings'>, email: string): Promise<void> {
   await deps.sql`
     insert into passenger_emails (email, verified_at) values (${email}, now())
     on conflict (email) do update set verified_at = coalesce(passenger_emails.verified_at, now()), code_hash = null`;
   for (const ref of await bookingsAwaitingEmail(deps.sql, email)) {
-    try {
-      await deps.temporal.workflow.getHandle(bookingWorkflowId(ref)).signal(emailConfirmedSignal);
-    } catch (err) {
-      if (!isWorkflowGone(err)) throw err;
-    }
+    // A booking already closed (false) is passed over.
+    await deps.bookings.emailConfirmed(ref);
     await markEmailVerified(deps.sql, ref);
   }
 }

@@ -1,15 +1,8 @@
 import { findBooking } from '../bookings/store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { failureType, isWorkflowGone } from '../temporal/refusals.js';
-import {
-  BookingFailure,
-  bookingWorkflowId,
-  settleBookingUpdate,
-  settlementKey,
-  type PaymentRecord,
-  type SettleInput,
-} from '../../workflows/bookings/definitions.js';
+import { refusedAs } from '../bookings/client.js';
+import { settlementKey, type PaymentRecord, type SettleInput } from '../../workflows/bookings/definitions.js';
 import { findPaymentRecord, insertPaymentRecord } from './payments-store.js';
 
 /**
@@ -19,24 +12,22 @@ import { findPaymentRecord, insertPaymentRecord } from './payments-store.js';
  * idempotency key, so it still gets one record at most.
  */
 export async function settleBooking(
-  s: Pick<Services, 'sql' | 'temporal'>,
+  s: Pick<Services, 'sql' | 'bookings'>,
   ref: string,
   input: SettleInput,
 ): Promise<PaymentRecord> {
   if (input.by === 'driver') await requireReasonBelowFare(s, ref, input);
   try {
-    return await s.temporal.workflow
-      .getHandle(bookingWorkflowId(ref))
-      .executeUpdate(settleBookingUpdate, { args: [input] });
+    const record = await s.bookings.settle(ref, input);
+    if (record) return record;
   } catch (err) {
     // Said with the booking's reference, and a driver's not being on the job is theirs to be
     // refused (forbidden), not a conflict; the workflow's other refusals (invalid_payment) are
-    // told as src/temporal/refusals.ts maps them.
-    const type = failureType(err);
-    if (type === BookingFailure.notCompleted)
+    // told as src/bookings/client.ts tells them.
+    if (refusedAs(err, 'trip_not_completed'))
       throw notCompleted(`Booking ${ref} has not completed; report the trip completed first.`);
-    if (type === BookingFailure.notYourJob) throw notYourJob(ref);
-    if (!isWorkflowGone(err)) throw err;
+    if (refusedAs(err, 'not_your_job')) throw notYourJob(ref);
+    throw err;
   }
   const row = await findBooking(s.sql, ref);
   if (!row) throw Refusal.notFound('booking_not_found', `No booking ${ref}.`);

@@ -6,28 +6,18 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
-import { BookingFailure } from '../../workflows/bookings/definitions.js';
 import { QuoteFailure } from '../../workflows/quotes/definitions.js';
 import { Refusal, type RefusalKind } from '../refusal.js';
 
 // Workflows refuse requests with typed ApplicationFailures (update validators), and Temporal itself
-// fails with its own errors. This is the one place either is read: refusalFromTemporal makes the
-// Refusal every entry point already translates (docs/refusals.md), and the helpers below are what a
-// use case asks when it catches a failure to do something better than report it (read a closed
-// workflow's record from Postgres, say, or answer a repeated accept as a retry).
+// fails with its own errors. These are read here: refusalFromTemporal makes the Refusal every entry
+// point already translates (docs/refusals.md), and the helpers below are what a caller asks when it
+// catches a failure to do something better than report it (read a closed workflow's record from
+// Postgres, say). The booking workflow has a client of its own, which reads its failures with these
+// helpers and tells its refusals itself (src/bookings/client.ts); the quote and subscription
+// workflows' refusals are told from the table below.
 
 const FAILURES: Record<string, { kind: RefusalKind; code: string }> = {
-  [BookingFailure.closed]: { kind: 'conflict', code: 'booking_closed' },
-  [BookingFailure.identityMismatch]: { kind: 'conflict', code: 'booking_conflict' },
-  [BookingFailure.notYourJob]: { kind: 'conflict', code: 'not_your_job' },
-  [BookingFailure.invalidTripStep]: { kind: 'conflict', code: 'invalid_trip_step' },
-  [BookingFailure.offerTaken]: { kind: 'conflict', code: 'job_taken' },
-  [BookingFailure.offerExpired]: { kind: 'gone', code: 'offer_expired' },
-  [BookingFailure.offerAlreadyAccepted]: { kind: 'conflict', code: 'job_already_accepted' },
-  [BookingFailure.tripInProgress]: { kind: 'conflict', code: 'trip_in_progress' },
-  [BookingFailure.tripNotInProgress]: { kind: 'conflict', code: 'trip_not_in_progress' },
-  [BookingFailure.alreadySettled]: { kind: 'conflict', code: 'trip_already_settled' },
-  [BookingFailure.invalidPayment]: { kind: 'invalid', code: 'invalid_payment' },
   [QuoteFailure.expired]: { kind: 'gone', code: 'quote_expired' },
   [QuoteFailure.alreadyRedeemed]: { kind: 'conflict', code: 'quote_already_redeemed' },
   // The extendTrial update's refusals (staff extending a driver's free trial).
@@ -44,11 +34,6 @@ const RETRY_AFTER_SECONDS = 5;
 /** The typed failure a workflow refused an update with, if that is what this is. */
 export function applicationFailure(err: unknown): ApplicationFailure | undefined {
   return err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : undefined;
-}
-
-/** The type of that failure (a BookingFailure, QuoteFailure or SubscriptionFailure value), if any. */
-export function failureType(err: unknown): string | undefined {
-  return applicationFailure(err)?.type ?? undefined;
 }
 
 /**

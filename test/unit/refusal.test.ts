@@ -13,7 +13,7 @@ import { refusalResult, toolFailure, toolRefusal } from '../../src/mcp/refusal-r
 import { jobRejection } from '../../src/partners/job-rejection.js';
 import { toProblemError } from '../../src/plugins/error-handler.js';
 import { REFUSAL_KINDS, Refusal } from '../../src/refusal.js';
-import { failureType, isWorkflowGone, refusalFromTemporal } from '../../src/temporal/refusals.js';
+import { applicationFailure, isWorkflowGone, refusalFromTemporal } from '../../src/temporal/refusals.js';
 import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
 import { BookingFailure } from '../../workflows/bookings/definitions.js';
 import { QuoteFailure } from '../../workflows/quotes/definitions.js';
@@ -185,18 +185,16 @@ describe('a Refusal over HTTP', () => {
 
 describe('Temporal failures, mapped in one place', () => {
   it("reads a workflow's typed refusal", () => {
-    expect(failureType(updateFailure(BookingFailure.offerTaken))).toBe(BookingFailure.offerTaken);
-    expect(failureType(new Error('no'))).toBeUndefined();
-    expect(refusalFromTemporal(updateFailure(BookingFailure.offerExpired, 'offer o1 is no longer open'))).toMatchObject(
-      {
-        kind: 'gone',
-        code: 'offer_expired',
-        message: 'offer o1 is no longer open',
-      },
+    expect(applicationFailure(updateFailure(QuoteFailure.expired))?.type).toBe(QuoteFailure.expired);
+    expect(applicationFailure(new Error('no'))).toBeUndefined();
+    expect(refusalFromTemporal(updateFailure(QuoteFailure.expired, 'quote q1 has expired'))).toMatchObject({
+      kind: 'gone',
+      code: 'quote_expired',
+      message: 'quote q1 has expired',
+    });
+    expect(sent(toProblemError(updateFailure(QuoteFailure.expired, 'quote q1 has expired') as never))).toEqual(
+      sent(new ProblemError(410, 'quote_expired', 'quote q1 has expired')),
     );
-    expect(
-      sent(toProblemError(updateFailure(BookingFailure.invalidPayment, 'amount -1 pence is not a payment') as never)),
-    ).toEqual(sent(new ProblemError(400, 'invalid_payment', 'amount -1 pence is not a payment')));
   });
 
   it('never names the booking another request made from a quote', () => {
@@ -243,8 +241,8 @@ describe('Temporal failures, mapped in one place', () => {
     );
   });
 
-  it('leaves a failure no entry maps (and anything not from Temporal) alone', () => {
-    expect(refusalFromTemporal(updateFailure(BookingFailure.notOperatorJob))).toBeNull();
+  it("leaves a failure no entry maps (a booking's: its client tells them) and anything not from Temporal alone", () => {
+    expect(refusalFromTemporal(updateFailure(BookingFailure.offerTaken))).toBeNull();
     expect(refusalFromTemporal(new Error('bug'))).toBeNull();
   });
 });
