@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import { licenceWorkflowId, licencesRenewedSignal, type LicenceDates } from '../../workflows/drivers/definitions.js';
+import { licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
+import type { LicenceDates } from '../model/drivers.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
 
 /** Starts watching an approved driver's licences (idempotent: a second start is the same watch). */

@@ -1,23 +1,15 @@
+// The drivers' workflows' Temporal contract: their ids, inputs, messages and state, which the
+// application, the activities and the worker must agree on. The licence rules (when a driver is
+// told) are src/model/drivers.ts. Imported by workflow code, so it stays free of Node built-ins and I/O.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { LicenceDates } from '../../src/model/drivers.js';
 
 // The driver's licences over time: a reminder a fortnight before the first one runs out, and a
-// warning 3 days before. (Offers
-// stop by themselves at expiry: dispatch skips a driver whose licence is out of date.)
+// warning 3 days before.
 
 export const LICENCE_WORKFLOW_PREFIX = 'licence:';
 export function licenceWorkflowId(driverId: string): string {
   return `${LICENCE_WORKFLOW_PREFIX}${driverId}`;
-}
-
-/** How long before expiry the driver is told. */
-export const LICENCE_REMINDER_DAYS = 14;
-/** And told again, the last warning before offers stop (0.4.0). */
-export const LICENCE_WARNING_DAYS = 3;
-
-export interface LicenceDates {
-  /** YYYY-MM-DD, or null when not on record. */
-  driverLicenceExpires: string | null;
-  vehicleLicenceExpires: string | null;
 }
 
 export interface LicenceWorkflowInput extends LicenceDates {
@@ -35,22 +27,6 @@ export interface LicenceState extends LicenceDates {
 /** New dates after a renewal: the reminder is worked out again. */
 export const licencesRenewedSignal = defineSignal<[LicenceDates]>('licencesRenewed');
 export const licenceStateQuery = defineQuery<LicenceState>('licenceState');
-
-/** The first of the two expiry dates, as the day a reminder is about. */
-export function firstExpiry(d: LicenceDates): string | null {
-  const dates = [d.driverLicenceExpires, d.vehicleLicenceExpires].filter((x): x is string => x !== null);
-  return dates.length === 0 ? null : dates.sort()[0]!;
-}
-
-/** The instant to remind at: 09:00 UTC, a fortnight before the expiry day. */
-export function reminderAt(expires: string): number {
-  return Date.parse(`${expires}T09:00:00Z`) - LICENCE_REMINDER_DAYS * 86_400_000;
-}
-
-/** The instant of the last warning: 09:00 UTC, 3 days before the expiry day. */
-export function warningAt(expires: string): number {
-  return Date.parse(`${expires}T09:00:00Z`) - LICENCE_WARNING_DAYS * 86_400_000;
-}
 
 // Suspension: staff suspend a driver (src/drivers/onboarding.ts); one short workflow per suspension
 // takes the driver off every booking, so the withdrawal is finished even if the API process dies

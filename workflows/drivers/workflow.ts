@@ -1,15 +1,12 @@
 import { condition, patched, setHandler } from '@temporalio/workflow';
 import { acts } from '../activities.js';
 import {
-  firstExpiry,
-  LICENCE_WARNING_DAYS,
   licenceStateQuery,
   licencesRenewedSignal,
-  reminderAt,
-  warningAt,
   type LicenceState,
   type LicenceWorkflowInput,
 } from './definitions.js';
+import { firstExpiry, LICENCE_WARNING_DAYS, reminderAt, warningAt } from '../../src/model/drivers.js';
 
 /**
  * 0.4.0: a second text 3 days before the licence runs out (sendLicenceLapseWarning), after the
