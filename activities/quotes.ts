@@ -1,6 +1,6 @@
 import type { Sql } from '../src/db/sql.js';
 import { markQuoteExpired, markQuoteRedeemed } from '../src/quotes/store.js';
-import type { QuoteRedemption } from '../workflows/quotes/definitions.js';
+import type { QuoteRedemption } from '../src/model/quotes.js';
 
 /** The quote workflow's writes to its record; each is idempotent (see src/quotes/store.ts). */
 export function createQuoteActivities({ sql }: { sql: Sql }) {

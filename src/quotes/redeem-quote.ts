@@ -2,12 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { Sql } from '../db/sql.js';
 import { Refusal } from '../refusal.js';
 import { isWorkflowGone, quoteAlreadyRedeemed } from '../temporal/refusals.js';
-import {
-  quoteWorkflowId,
-  redeemQuoteUpdate,
-  type QuoteRedemption,
-  type RedeemQuoteInput,
-} from '../../workflows/quotes/definitions.js';
+import { quoteWorkflowId, redeemQuoteUpdate, type RedeemQuoteInput } from '../../workflows/quotes/definitions.js';
+import type { QuoteRedemption } from '../model/quotes.js';
 
 /**
  * Redeems a quote for a booking request, exactly once. The quote workflow decides; refused as

@@ -1,12 +1,10 @@
 import type { Sql } from '../db/sql.js';
 import type { GeoLocation } from '../geo/types.js';
 import type { AppliedRule, PriceResult, VehicleType } from '../pricing/types.js';
-import type { QuoteRedemption } from '../../workflows/quotes/definitions.js';
+import type { QuoteRedemption, QuoteStatus } from '../model/quotes.js';
 
 // The quotes table. The quote workflow (quote:<id>) owns open -> redeemed | expired and writes it
 // here through activities; routes and pages only read.
-
-export type QuoteStatus = 'open' | 'redeemed' | 'expired';
 
 export interface QuoteRow {
   id: string;

@@ -1,6 +1,8 @@
-// Everything the HTTP layer and the worker must agree on about the quote workflow, declared once.
-// Imported by workflow code, so it stays free of Node built-ins and I/O.
+// The quote workflow's Temporal contract: its id, input, messages and failure types, which the HTTP
+// layer and the worker must agree on. What a quote is (its statuses, its redemption) is
+// src/model/quotes.ts. Imported by workflow code, so it stays free of Node built-ins and I/O.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { QuoteRedemption, QuoteStatus } from '../../src/model/quotes.js';
 
 export const QUOTE_WORKFLOW_PREFIX = 'quote:';
 
@@ -16,16 +18,6 @@ export interface QuoteWorkflowInput {
   quoteId: string;
   /** ISO instant after which the quote can no longer be redeemed. */
   expiresAt: string;
-}
-
-export type QuoteStatus = 'open' | 'redeemed' | 'expired';
-
-export interface QuoteRedemption {
-  quoteId: string;
-  /** Identifies the booking request; the same request redeeming twice gets the same answer. */
-  requestId: string;
-  bookingRef: string;
-  redeemedAt: string;
 }
 
 export interface QuoteState {

@@ -4,11 +4,11 @@ import {
   QuoteFailure,
   quoteStateQuery,
   redeemQuoteUpdate,
-  type QuoteRedemption,
   type QuoteState,
   type QuoteWorkflowInput,
   type RedeemQuoteInput,
 } from './definitions.js';
+import type { QuoteRedemption } from '../../src/model/quotes.js';
 
 const { markQuoteRedeemed, markQuoteExpired } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
