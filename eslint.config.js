@@ -33,6 +33,28 @@ const REFUSAL_NOT_ENTRY_POINTS = {
   ],
 };
 
+// The booking workflow's messages: only its client (src/bookings/client.ts) sends them. Kept equal to
+// the message values of workflows/bookings/definitions.ts by test/unit/lint/booking-client-imports.test.ts.
+const BOOKING_MESSAGES = [
+  'amendBookingUpdate',
+  'assignFleetDriverUpdate',
+  'bookingCreatedUpdate',
+  'bookingStateQuery',
+  'cancelBookingUpdate',
+  'claimUpcomingJobUpdate',
+  'driverDroppedSignal',
+  'driverSuspendedSignal',
+  'emailConfirmedSignal',
+  'endTripUpdate',
+  'exchangeStatusSignal',
+  'offerSeenSignal',
+  'offerToDriverUpdate',
+  'reportTripUpdate',
+  'respondToOfferUpdate',
+  'settleBookingUpdate',
+  'tripProgressSignal',
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'build/**', 'coverage/**', 'test/histories/**'] },
   js.configs.recommended,
@@ -90,6 +112,33 @@ export default tseslint.config(
               group: ['**/activities', '**/activities/**', '**/src/**', '**/dev/**'],
               allowTypeImports: true,
               message: 'Workflows may import only types from activities, src and dev; do the work in an activity.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The booking workflow has one client (docs/refusals.md, "Temporal failures"): it alone
+    // starts, signals, updates and queries a booking, and reads Temporal's failures. Its ids, types
+    // and search attributes stay free to import.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'scripts/**/*.ts', 'dev/**/*.ts'],
+    ignores: ['src/bookings/client.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/workflows/bookings/definitions.js',
+                '**/workflows/bookings/definitions',
+                '**/workflows/bookings/v1/definitions.js',
+                '**/workflows/bookings/v1/definitions',
+              ],
+              importNames: BOOKING_MESSAGES,
+              allowTypeImports: true,
+              message: "Call the booking workflow through its client (src/bookings/client.ts, Services['bookings']).",
             },
           ],
         },
