@@ -49,7 +49,7 @@ import {
   type SettleInput,
 } from '../../workflows/bookings/definitions.js';
 
-// The booking workflow's one client (docs/architecture.md "The booking client"): every route, use
+// The booking workflow's one client (docs/refusals.md, "Temporal failures"): every route, use
 // case, activity and script that starts, signals, updates or queries a booking does it here, and
 // Temporal's failures are read here and nowhere else. Each method is one business action:
 //
