@@ -2,7 +2,7 @@ import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { verifiedDriverOf, verifiedStaffOf } from '../http/auth.js';
+import { verifiedDriverOf, verifiedStaffOf } from './auth.js';
 import { hasStoredReply, idempotencyScope, readIdempotencyKey } from '../http/idempotency.js';
 import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
@@ -73,7 +73,7 @@ export const rateLimitsPlugin = fp(
     };
     /**
      * Staff consoles are counted per staff member (their key, checked here once and remembered for
-     * the route: src/http/auth.ts), or per API key (operators' dashboards); only a request with no
+     * the route: src/plugins/auth.ts), or per API key (operators' dashboards); only a request with no
      * valid credential falls back to its IP, in the staff group's own buckets, apart from the public's.
      */
     const staffKey = async (req: FastifyRequest): Promise<string> => {

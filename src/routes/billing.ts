@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiKeyStore } from '../auth/api-keys.js';
 import { applyBillingWebhook, driverInvoices, openInvoices, partnerInvoices } from '../billing/invoices.js';
 import { paymentProviderFromConfig } from '../billing/settings.js';
-import { signedInDriver, staffMember } from '../http/auth.js';
+import { signedInDriver, staffMember } from '../plugins/auth.js';
 import { authenticateSender } from '../partners/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderOpsInvoicesPage } from '../pages/ops-invoices-page.js';

@@ -8,7 +8,7 @@ import { assertDriverMayWork } from '../drivers/suspension.js';
 import { requestSignInCode, verifySignInCode } from '../drivers/sign-in.js';
 import { revokeSession } from '../drivers/session-store.js';
 import { setAvailability, setLocation, setPaymentOptions } from '../drivers/store.js';
-import { signedInDriver } from '../http/auth.js';
+import { signedInDriver } from '../plugins/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { applicationUploadSlots } from '../http/upload-slots.js';
 import { normalisePhone } from '../passengers/phone.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { staffMember, signedInDriver } from '../http/auth.js';
+import { staffMember, signedInDriver } from '../plugins/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { applicationUploadSlots } from '../http/upload-slots.js';
 import {

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { clearSignIn, dailyCeiling, newRecipientLimit } from '../auth/code-guard.js';
 import { activeLockouts, codesToday } from '../auth/code-guard-store.js';
 import { recordStaffAction } from '../auth/staff.js';
-import { staffMember } from '../http/auth.js';
+import { staffMember } from '../plugins/auth.js';
 import { problemResponses } from '../http/problem.js';
 import { SignInLockoutsReply, SignInUnlockReply, SignInUnlockRequest } from '../schemas/ops.js';
 

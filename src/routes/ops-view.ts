@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { staffMember } from '../http/auth.js';
+import { staffMember } from '../plugins/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { bookingStory, decisionLog, opsBoard } from '../ops/view.js';
 import { BookingRefParams } from '../schemas/booking.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { recordStaffAction, staffActionsFor } from '../auth/staff.js';
 import { decideDriver } from '../drivers/onboarding.js';
 import { driverDocument, driverDocuments, findDriver, fleetHistory, pendingFleetRequest } from '../drivers/store.js';
-import { staffMember } from '../http/auth.js';
+import { staffMember } from '../plugins/auth.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { normalisePhone } from '../passengers/phone.js';
 import { setPassengerBlocked } from '../passengers/standing.js';

@@ -3,10 +3,11 @@ import { bearerToken } from '../auth/secrets.js';
 import { verifyStaffKey, type StaffMember, type StaffRole } from '../auth/staff.js';
 import { driverForToken } from '../drivers/sign-in.js';
 import type { Services } from '../services.js';
-import { ProblemError } from './problem.js';
+import { ProblemError } from '../http/problem.js';
 
 // Who is behind a driver-app or ops request. Both send `Authorization: Bearer <token>`; neither
-// says which part of a refused credential was wrong.
+// says which part of a refused credential was wrong. It lives with the plugins, not in src/http,
+// because it reads staff keys (src/auth) and driver sessions (src/drivers): src/http imports no area.
 
 type DriverSession = { driverId: string; tokenHash: string };
 
