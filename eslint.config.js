@@ -146,6 +146,17 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 34: the booking workflow's functions at most 60 lines. v1 is frozen as released in 0.4.0
+    // (docs/versioning.md) and exempt; the other workflows come down to 60 once their splits land.
+    files: ['workflows/bookings/**/*.ts'],
+    ignores: ['workflows/bookings/v1/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 60 }] },
+  },
+  {
+    files: ['workflows/bookings/v1/**/*.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // A Refusal is the domain's "no" (docs/refusals.md): it knows nothing of the entry points that
     // translate it, and Temporal's failures are read only where they become one.
     files: ['src/temporal/refusals.ts'],

@@ -116,7 +116,7 @@ describe('advance allocation (time-skipping)', () => {
       PICKUP = new Date(pickupMs).toISOString();
       EVENING_BEFORE = pickupMs - 8 * 3600_000;
       const ref = `TXA${randomUUID().slice(0, 7).toUpperCase()}`;
-      const h = await env.client.workflow.start('bookingWorkflow', {
+      const h = await env.client.workflow.start('bookingWorkflowV2', {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [input(ref)],
@@ -197,7 +197,7 @@ describe('advance allocation (time-skipping)', () => {
         job: { ...base.job, pickupAt: new Date(pickup).toISOString() },
         policy: { ...base.policy, dispatchLeadSeconds: 9 * 3600 },
       };
-      const h = await env.client.workflow.start('bookingWorkflow', {
+      const h = await env.client.workflow.start('bookingWorkflowV2', {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [later],
@@ -267,7 +267,7 @@ describe('advance allocation (time-skipping)', () => {
       // Dispatch would start at 20:00 London the evening before; the board claim comes at 19:00.
       const eveningBefore = pickupMs - 8 * 3600_000;
       const ref = `TXB${randomUUID().slice(0, 7).toUpperCase()}`;
-      const h = await env.client.workflow.start('bookingWorkflow', {
+      const h = await env.client.workflow.start('bookingWorkflowV2', {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [input(ref, pickup)],
@@ -356,7 +356,7 @@ describe('advance allocation (time-skipping)', () => {
     await worker.runUntil(async () => {
       const pickupMs = nextSpringForwardPickup(await env.currentTimeMs());
       const ref = `TXB${randomUUID().slice(0, 7).toUpperCase()}`;
-      const h = await env.client.workflow.start('bookingWorkflow', {
+      const h = await env.client.workflow.start('bookingWorkflowV2', {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [input(ref, new Date(pickupMs).toISOString())],

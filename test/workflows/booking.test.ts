@@ -122,7 +122,7 @@ async function scenario<T>(
   const start = async (o: StartOptions) => {
     const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
     const nowMs = await env.currentTimeMs();
-    const handle = await env.client.workflow.start('bookingWorkflow', {
+    const handle = await env.client.workflow.start('bookingWorkflowV2', {
       workflowId: bookingWorkflowId(ref),
       taskQueue,
       args: [input(ref, nowMs, o)],
@@ -136,7 +136,7 @@ async function scenario<T>(
   const startWith: StartWith = async (o, update) => {
     const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
     const nowMs = await env.currentTimeMs();
-    const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {
+    const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflowV2', {
       workflowId: bookingWorkflowId(ref),
       taskQueue,
       args: [input(ref, nowMs, o)],

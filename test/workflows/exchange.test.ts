@@ -111,7 +111,7 @@ async function scenario(
   });
   const ref = `TXX${randomUUID().slice(0, 7).toUpperCase()}`;
   await worker.runUntil(async () => {
-    const b = await env.client.workflow.start('bookingWorkflow', {
+    const b = await env.client.workflow.start('bookingWorkflowV2', {
       workflowId: bookingWorkflowId(ref),
       taskQueue,
       args: [input(ref, await env.currentTimeMs())],

@@ -106,7 +106,7 @@ async function acceptedLate<T>(
   const ref = `TXT${randomUUID().slice(0, 7).toUpperCase()}`;
   return worker.runUntil(async () => {
     const nowMs = await env.currentTimeMs();
-    const handle = await env.client.workflow.start('bookingWorkflow', {
+    const handle = await env.client.workflow.start('bookingWorkflowV2', {
       workflowId: bookingWorkflowId(ref),
       taskQueue,
       args: [input(ref, nowMs, policy)],

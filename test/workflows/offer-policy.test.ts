@@ -127,7 +127,7 @@ async function scenario<T>(
   const started: Booking[] = [];
   const start = async (policy: Partial<DispatchPolicy> = {}) => {
     const ref = `TXO${randomUUID().slice(0, 7).toUpperCase()}`;
-    const handle = await env.client.workflow.start('bookingWorkflow', {
+    const handle = await env.client.workflow.start('bookingWorkflowV2', {
       workflowId: bookingWorkflowId(ref),
       taskQueue,
       args: [input(ref, await env.currentTimeMs(), { ...basePolicy, ...policy })],

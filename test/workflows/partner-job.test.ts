@@ -397,7 +397,7 @@ describe("an operator's booking", () => {
     await withWorker(async ({ world, taskQueue }) => {
       const ref = `TXO${randomUUID().slice(0, 7).toUpperCase()}`;
       started.add(bookingWorkflowId(ref));
-      const handle = await env.client.workflow.start('bookingWorkflow', {
+      const handle = await env.client.workflow.start('bookingWorkflowV2', {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [bookingInput({ pickupAt: await later(0.05), operatorId: 'northcabs', ref })],

@@ -186,11 +186,11 @@ export class OfferGroup {
     const { driverId } = w.member.candidate;
     await acts.assignDriver({ ref: run.ref, driverId, offerId: w.member.offerId });
     const losers = this.open.filter((o) => o !== w).map((o) => o.member);
-    const losersCards = losers.map((m) => this.offer(m.offerId)!);
+    const cards = S.openOffers(run.state);
     this.open.length = 0;
     run.assigned(driverId);
-    // Their cards stay open until they are told, so their answers hear the job was taken.
-    run.move((s) => S.stillOut(s, losersCards));
+    // The cards stay on show until the others are told: only then do the drivers' updates answer.
+    run.move((s) => S.stillOut(s, cards));
     run.record(w.member.tier, w.member.candidate, 'accepted');
     for (const m of losers) {
       await db.closeOffer({ offerId: m.offerId, status: 'withdrawn' });
