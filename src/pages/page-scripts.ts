@@ -77,7 +77,8 @@ let assets: ReadonlyMap<PageScriptName, StaticAsset> | undefined;
 /** Every page script as served, built or read once. */
 export function pageScriptAssets(): ReadonlyMap<PageScriptName, StaticAsset> {
   if (!assets) {
-    if (!existsSync(PREBUILT) && !existsSync(PAGE_SCRIPT_SOURCES)) {
+    // The compiled service has src/pages/browser/ too (the modules the server shares), never its tsconfig.
+    if (!existsSync(PREBUILT) && !existsSync(path.join(PAGE_SCRIPT_SOURCES, 'tsconfig.json'))) {
       throw new Error(`The page scripts are not built: ${PREBUILT} is missing (npm run build writes it).`);
     }
     const bodies = existsSync(PREBUILT) ? readPrebuilt() : bundlePageScripts();
