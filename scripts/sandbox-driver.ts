@@ -4,7 +4,7 @@
 // The database is the one of the stack `npm start` runs with the same DATA_DIR, unless DATABASE_URL names another.
 import { parseArgs } from 'node:util';
 import { migrate } from '../src/db/migrate.js';
-import { formatRegistration } from '../src/drivers/car.js';
+import { formatRegistration } from '../src/notify/car.js';
 import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
 const { values } = parseArgs({ options: { id: { type: 'string' }, live: { type: 'boolean', default: false } } });
@@ -29,7 +29,7 @@ try {
   console.log(
     `Driver ${d.id} "${d.name}" is now a ${sandbox ? 'sandbox (test) driver: offered sandbox bookings only' : 'live driver'}.`,
   );
-  // What a passenger's tracking page will name the car by (src/drivers/car.ts).
+  // What a passenger's tracking page will name the car by (src/notify/car.ts).
   const registration = formatRegistration(d.vehicle_registration);
   console.log(
     registration

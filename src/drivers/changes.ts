@@ -17,7 +17,7 @@ import { Refusal, type RefusedField } from '../refusal.js';
 import type { Services } from '../services.js';
 import { MAX_DOCUMENT_BYTES } from './application-limits.js';
 import * as changes from './change-store.js';
-import { formatRegistration } from './car.js';
+import { formatRegistration } from '../notify/car.js';
 import { renewLicenceWatch } from './licences.js';
 import { readBase64Document, sniffDocumentType } from './onboarding.js';
 import { findDriver, liveDriverWithPhone, type DriverRow } from './store.js';

@@ -1,4 +1,3 @@
-import type { Partner } from '../partners/store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import * as drivers from './store.js';
@@ -31,12 +30,19 @@ export interface FleetRequestAnswer {
   decidedAt: string;
 }
 
+/**
+ * The partner operator as this area needs it: who it is and the fleet it runs (a partner from
+ * src/partners/store.ts fits). Named here so src/drivers does not import src/partners, which imports
+ * src/drivers (docs/architecture.md, imports one way).
+ */
+export type FleetOperator = { id: string; fleetId: string | null };
+
 /** The operator's key, when the request came through one: recorded with each answer. */
-export type OperatorActor = { operator: Partner; keyId: string | null };
+export type OperatorActor = { operator: FleetOperator; keyId: string | null };
 
 const actor = (a: OperatorActor): drivers.FleetActor => ({ kind: 'operator', id: a.operator.id, key: a.keyId });
 
-export async function fleetRequestsFor(s: Pick<Services, 'sql'>, operator: Partner): Promise<FleetRequest[]> {
+export async function fleetRequestsFor(s: Pick<Services, 'sql'>, operator: FleetOperator): Promise<FleetRequest[]> {
   if (!operator.fleetId) return [];
   const rows = await drivers.pendingRequestsForFleet(s.sql, operator.fleetId);
   return rows.map((r) => ({

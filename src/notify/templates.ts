@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon';
 import type { BookingRow } from '../bookings/store.js';
-import { carDescription, firstName, formatRegistration } from '../drivers/car.js';
-import type { DriverRow } from '../drivers/store.js';
+import { carDescription, firstName, formatRegistration, type CarFacts } from './car.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
 import type { CancelInput } from '../../workflows/bookings/definitions.js';
@@ -12,6 +11,18 @@ import type { CancelInput } from '../../workflows/bookings/definitions.js';
 // car and plate go to the passenger only if they pass src/screening/driver-details.ts; a cancel
 // reason goes into no message at all (the driver is told the job is cancelled, and by whom, from a
 // fixed set: never why). Every message's words are here, whoever sends it.
+
+/**
+ * What a text says about a driver: the columns of src/drivers/store.ts's DriverRow it reads (a driver
+ * row fits). Named here because src/drivers sends these texts: src/notify imports no area.
+ */
+export interface DriverFacts extends CarFacts {
+  id: string;
+  name: string;
+  phone: string;
+  plate: string;
+  vehicle_registration: string | null;
+}
 
 export function londonTime(at: Date): string {
   return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat('ccc d LLL HH:mm');
@@ -56,7 +67,7 @@ export function renderJobCardText(b: BookingRow, link: string, offerFarePence: n
  */
 export function renderPassengerAssignedText(
   b: BookingRow,
-  d: DriverRow,
+  d: DriverFacts,
   trackUrl: string,
   etaMinutes: number | null = null,
 ): string {
@@ -78,15 +89,10 @@ export function driverFirstName(name: string): string | null {
 
 /**
  * "Silver Toyota Prius, registration AB12 CDE": what a passenger looks for at the kerb (the same
- * words as the tracking page, src/drivers/car.ts). Without a registration on file the council
+ * words as the tracking page, src/notify/car.ts). Without a registration on file the council
  * licence number is given, labelled as what it is.
  */
-export function passengerCarDescription(
-  d: Pick<
-    DriverRow,
-    'vehicle_description' | 'vehicle_make' | 'vehicle_model' | 'plate' | 'vehicle_registration' | 'vehicle_colour'
-  >,
-): string {
+export function passengerCarDescription(d: Omit<DriverFacts, 'id' | 'name' | 'phone'>): string {
   const description = shownDriverDetail('vehicle', d.vehicle_description);
   const known = description !== null || (d.vehicle_make && d.vehicle_model);
   const car = known ? carDescription({ ...d, vehicle_description: description ?? '' }, '') : '';
@@ -199,7 +205,7 @@ export function renderDriverTripEndedText(
 
 export function renderOpsSuspendedOnBoardEmail(
   b: BookingRow,
-  d: DriverRow,
+  d: DriverFacts,
   baseUrl: string,
 ): { subject: string; body: string } {
   return {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
-import { carDescription, firstName, formatRegistration } from '../drivers/car.js';
+import { carDescription, firstName, formatRegistration } from '../notify/car.js';
 import type { DriverCar } from '../drivers/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
-import type { BookingStatus } from '../../workflows/bookings/definitions.js';
+import type { BookingStatus } from '../model/bookings.js';
 import { payOptions } from '../settlement/payment-options.js';
 import { PAYMENT_STATES, paymentState, type PaymentState } from '../settlement/payment-state.js';
 import type { DriverPosition } from './driver-position-store.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_DRIVERS } from '../../../dev/demo-fleet.js';
-import { carDescription, firstName, formatRegistration } from '../../../src/drivers/car.js';
+import { carDescription, firstName, formatRegistration } from '../../../src/notify/car.js';
 import { DriverApplicationRequest } from '../../../src/schemas/drivers.js';
 
 describe('the car a passenger is told to look for', () => {
