@@ -1,7 +1,9 @@
 // A rolling deploy, on the time-skipping server: a booking started by a worker of the previous
 // release (its workflow code kept as released, test/histories/releases/<version>/workflows.bundle.js)
 // is mid-cascade when that worker stops; a worker of the current code takes it over, replays its
-// history and carries it to a settled trip (docs/versioning.md).
+// history on v1 (the type it started as, bookingWorkflow, frozen in workflows/bookings/v1/) and
+// carries it to a settled trip, while a booking made after the switch runs bookingWorkflowV2
+// (docs/versioning.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -23,14 +25,12 @@ import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 const releasesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../histories/releases');
-const { version } = JSON.parse(fs.readFileSync(path.resolve(releasesDir, '../../../package.json'), 'utf8')) as {
-  version: string;
-};
-// The release being made (package.json's version, once cut) is this code: the upgrade is from the one before.
+// package.json's version is the release production runs (0.4.0): this tree is what comes after it
+// (CHANGELOG "Unreleased"), so the upgrade is from the newest release whose bundle is kept.
 const releases = fs
   .readdirSync(releasesDir)
-  .filter((r) => r !== version && fs.existsSync(path.join(releasesDir, r, 'workflows.bundle.js')));
-/** The newest release before this one: the code production runs until this one ships. */
+  .filter((r) => fs.existsSync(path.join(releasesDir, r, 'workflows.bundle.js')));
+/** The newest release: the code production runs until the next one ships. */
 const previous = releases.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1)!;
 
 let env: TestWorkflowEnvironment;
@@ -98,7 +98,7 @@ describe(`upgrading the worker from release ${previous}`, () => {
     expect(previous).toBeDefined();
   });
 
-  it('a booking mid-cascade on the previous release is assigned, driven and settled on the current code', async () => {
+  it('a booking mid-cascade on the previous release finishes on v1 (bookingWorkflow) in the current worker', async () => {
     // One world of drivers and records outlives both workers, as Postgres does in production.
     const { activities, world } = fakeActivities([
       { id: 'first', tier: 'local' },
@@ -156,8 +156,10 @@ describe(`upgrading the worker from release ${previous}`, () => {
       await handle.executeUpdate(settleBookingUpdate, {
         args: [{ driverId: 'second', amountPence: 3120, method: 'cash', by: 'driver' }],
       });
-      return handle.result();
+      const result = await handle.result();
+      return result;
     });
+    expect((await handle.describe()).type).toBe('bookingWorkflow');
 
     expect(settled.status).toBe('completed');
     expect(settled.driverId).toBe('second');
@@ -172,4 +174,36 @@ describe(`upgrading the worker from release ${previous}`, () => {
     expect(world.called('assignDriver')).toEqual([expect.objectContaining({ ref, driverId: 'second' })]);
     expect(world.called('recordPayment')).toHaveLength(1);
   }, 120_000);
+  it('a booking made after the switch runs bookingWorkflowV2 on the same code', async () => {
+    const { activities, world } = fakeActivities([{ id: 'first', tier: 'local' }]);
+    const taskQueue = `upgrade-${randomUUID()}`;
+    const ref = `TXU${randomUUID().slice(0, 7).toUpperCase()}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      activities,
+      workflowBundle: current,
+    });
+    await worker.runUntil(async () => {
+      const made = await env.client.workflow.start('bookingWorkflowV2', {
+        workflowId: bookingWorkflowId(ref),
+        taskQueue,
+        args: [booking(ref, await env.currentTimeMs())],
+      });
+      await made.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      const offered = await until(
+        () => made.query(bookingStateQuery),
+        (s) => s.offer?.driverId === 'first',
+        'an offer',
+      );
+      expect(
+        await made.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: offered.offer!.offerId, driverId: 'first', decision: 'accept' }],
+        }),
+      ).toBe('accepted');
+      expect((await made.describe()).type).toBe('bookingWorkflowV2');
+      await made.terminate('test over');
+    });
+    expect(world.called('assignDriver')).toEqual([expect.objectContaining({ ref, driverId: 'first' })]);
+  }, 60_000);
 });
