@@ -4,9 +4,6 @@
 // answer, a suspension, a confirmation, an ops end) is folded into the state by its transition too.
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import {
-  BookingFailure,
-  DRIVER_ON_THE_WAY,
-  NEXT_TRIP_STEPS,
   amendBookingUpdate,
   assignFleetDriverUpdate,
   bookingCreatedUpdate,
@@ -16,10 +13,7 @@ import {
   driverDroppedSignal,
   driverSuspendedSignal,
   emailConfirmedSignal,
-  endTripSettlement,
   endTripUpdate,
-  isNextTripStep,
-  offerId as offerIdOf,
   offerSeenSignal,
   offerToDriverUpdate,
   reportTripUpdate,
@@ -31,14 +25,23 @@ import {
   type CancelInput,
   type ClaimUpcomingInput,
   type ClaimUpcomingResult,
-  type EndTripInput,
   type FleetAssignInput,
   type OfferResponseInput,
   type OpsOfferInput,
   type ReportTripInput,
-  type SettleInput,
 } from './definitions.js';
+import {
+  BookingFailure,
+  DRIVER_ON_THE_WAY,
+  NEXT_TRIP_STEPS,
+  endTripSettlement,
+  isNextTripStep,
+  offerId as offerIdOf,
+  type EndTripInput,
+  type SettleInput,
+} from '../../src/model/bookings.js';
 import { installExchangeHandlers } from './exchange.js';
+import type { Message } from './inbox.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 
@@ -173,48 +176,40 @@ function handleAmend(run: BookingRun): void {
   );
 }
 
+/** Posts the message and answers the state once the process has acted on it. */
+async function answered(run: BookingRun, msg: Message) {
+  await run.inbox.replied(run.inbox.post(msg), () => run.closed());
+  return run.state;
+}
+
 /** A driver named for the job: by the operator of its own fleet, or by ops for a booking nobody holds. */
 function handlePicks(run: BookingRun): void {
   const notOperators = () => refuse(`booking ${run.ref} is not this operator's job`, BookingFailure.notOperatorJob);
-  setHandler(
-    assignFleetDriverUpdate,
-    async (pick) => {
-      await run.inbox.replied(run.inbox.post({ kind: 'fleetPick', pick }), () => run.closed());
-      return run.state;
+  setHandler(assignFleetDriverUpdate, (pick) => answered(run, { kind: 'fleetPick', pick }), {
+    validator: (pick: FleetAssignInput) => {
+      if (!run.operatorId || pick.operatorId !== run.operatorId) throw notOperators();
+      refuseIfClosed(run);
+      if (run.state.driverId !== null || run.state.offer !== null || run.inbox.peek('fleetPick'))
+        throw refuse(`booking ${run.ref} already has a driver or an open job card`, BookingFailure.alreadyAssigned);
     },
-    {
-      validator: (pick: FleetAssignInput) => {
-        if (!run.operatorId || pick.operatorId !== run.operatorId) throw notOperators();
-        refuseIfClosed(run);
-        if (run.state.driverId !== null || run.state.offer !== null || run.inbox.peek('fleetPick'))
-          throw refuse(`booking ${run.ref} already has a driver or an open job card`, BookingFailure.alreadyAssigned);
-      },
+  });
+  setHandler(offerToDriverUpdate, (pick) => answered(run, { kind: 'opsPick', pick }), {
+    validator: (pick: OpsOfferInput) => {
+      refuseIfClosed(run);
+      if (run.operatorId)
+        throw refuse(
+          `booking ${run.ref} is an operator's job: its operator picks the driver`,
+          BookingFailure.notOperatorJob,
+        );
+      refuseIfCancelling(run);
+      if (run.state.driverId !== null || run.inbox.peek('opsPick'))
+        throw refuse(
+          `booking ${run.ref} already has a driver (take the job off them first) or a driver named for it`,
+          BookingFailure.alreadyAssigned,
+        );
+      if (!pick.driverId) throw refuse('name a driver', BookingFailure.notYourJob);
     },
-  );
-  setHandler(
-    offerToDriverUpdate,
-    async (pick) => {
-      await run.inbox.replied(run.inbox.post({ kind: 'opsPick', pick }), () => run.closed());
-      return run.state;
-    },
-    {
-      validator: (pick: OpsOfferInput) => {
-        refuseIfClosed(run);
-        if (run.operatorId)
-          throw refuse(
-            `booking ${run.ref} is an operator's job: its operator picks the driver`,
-            BookingFailure.notOperatorJob,
-          );
-        refuseIfCancelling(run);
-        if (run.state.driverId !== null || run.inbox.peek('opsPick'))
-          throw refuse(
-            `booking ${run.ref} already has a driver (take the job off them first) or a driver named for it`,
-            BookingFailure.alreadyAssigned,
-          );
-        if (!pick.driverId) throw refuse('name a driver', BookingFailure.notYourJob);
-      },
-    },
-  );
+  });
 }
 
 function handleDriverSignals(run: BookingRun): void {

@@ -10,29 +10,32 @@ import type {
   DriverDroppedInput,
   FleetAssignInput,
   OpsOfferInput,
-  SettleInput,
-  TripProgress,
 } from './definitions.js';
+import type { SettleInput, TripProgress } from '../../src/model/bookings.js';
 
-export type Message =
-  | { kind: 'cancel'; cancel: CancelInput }
+/** Each kind of message and what it carries. */
+interface Carries {
+  cancel: { cancel: CancelInput };
   /** `number`: the amendment's place among those received (the text telling a driver names it). */
-  | { kind: 'amend'; amend: AmendInput; number: number }
-  | { kind: 'drop'; drop: DriverDroppedInput }
-  | { kind: 'opsPick'; pick: OpsOfferInput }
-  | { kind: 'boardClaim'; claim: ClaimUpcomingInput }
-  | { kind: 'fleetPick'; pick: FleetAssignInput }
-  | { kind: 'emailConfirmed' }
+  amend: { amend: AmendInput; number: number };
+  drop: { drop: DriverDroppedInput };
+  opsPick: { pick: OpsOfferInput };
+  boardClaim: { claim: ClaimUpcomingInput };
+  fleetPick: { pick: FleetAssignInput };
+  emailConfirmed: object;
   /** A driver's answer to their card: recorded on the card at once; the order they came in decides a group. */
-  | { kind: 'answer'; offerId: string }
-  | { kind: 'seen'; offerId: string; driverId: string }
+  answer: { offerId: string };
+  seen: { offerId: string; driverId: string };
   /** Folded into the state at once (validators read it); posted so an offer out to them is withdrawn. */
-  | { kind: 'suspended'; driverId: string }
-  | { kind: 'confirmed'; driverId: string }
-  | { kind: 'progress'; progress: TripProgress }
-  | { kind: 'settle'; settlement: SettleInput }
+  suspended: { driverId: string };
+  confirmed: { driverId: string };
+  progress: { progress: TripProgress };
+  settle: { settlement: SettleInput };
   /** An exchange fleet's event, folded into the state at once (only newer ones). */
-  | { kind: 'exchange' };
+  exchange: object;
+}
+
+export type Message = { [K in keyof Carries]: { kind: K } & Carries[K] }[keyof Carries];
 
 export type Kind = Message['kind'];
 export type Envelope<K extends Kind = Kind> = { id: number; msg: Extract<Message, { kind: K }> };
@@ -85,7 +88,11 @@ export class Inbox {
 
   take<K extends Kind>(kind: K): Envelope<K> | undefined {
     const e = this.peek(kind);
-    if (e) this.waiting.splice(this.waiting.findIndex((w) => w.id === e.id), 1);
+    if (e)
+      this.waiting.splice(
+        this.waiting.findIndex((w) => w.id === e.id),
+        1,
+      );
     return e;
   }
 
