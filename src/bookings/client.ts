@@ -9,7 +9,6 @@ import {
 import { Refusal, type RefusalKind } from '../refusal.js';
 import { applicationFailure, isWorkflowGone, refusalFromTemporal } from '../temporal/refusals.js';
 import {
-  BookingFailure,
   amendBookingUpdate,
   assignFleetDriverUpdate,
   bookingCreatedUpdate,
@@ -29,25 +28,28 @@ import {
   respondToOfferUpdate,
   settleBookingUpdate,
   type AmendInput,
-  type BookingState,
-  type BookingStatus,
   type BookingWorkflowInput,
   type CancelInput,
   type ClaimUpcomingInput,
   type ClaimUpcomingResult,
   type DriverDroppedInput,
-  type EndTripInput,
   type EndTripResult,
-  type ExchangeStatusInput,
   type FleetAssignInput,
   type OfferResponseInput,
   type OfferResponseResult,
   type OfferSeenInput,
   type OpsOfferInput,
-  type PaymentRecord,
   type ReportTripInput,
-  type SettleInput,
 } from '../../workflows/bookings/definitions.js';
+import {
+  BookingFailure,
+  type BookingState,
+  type BookingStatus,
+  type EndTripInput,
+  type ExchangeStatusInput,
+  type PaymentRecord,
+  type SettleInput,
+} from '../model/bookings.js';
 
 // The booking workflow's one client (docs/refusals.md, "Temporal failures"): every route, use
 // case, activity and script that starts, signals, updates or queries a booking does it here, and
@@ -67,7 +69,7 @@ import {
  * The workflow type new bookings start. Running bookings keep the type they started with; messages
  * reach them by workflow id whatever it is. (Version 2 switches this one line: docs/versioning.md.)
  */
-export const BOOKING_WORKFLOW_TYPE = 'bookingWorkflow';
+export const BOOKING_WORKFLOW_TYPE = 'bookingWorkflowV2';
 
 type BookingFailureType = (typeof BookingFailure)[keyof typeof BookingFailure];
 
