@@ -55,6 +55,27 @@ const BOOKING_MESSAGES = [
   'tripProgressSignal',
 ];
 
+/** The booking workflow's messages outside its client. */
+const BOOKING_ONLY = {
+  group: [
+    '**/workflows/bookings/definitions.js',
+    '**/workflows/bookings/definitions',
+    '**/workflows/bookings/v1/definitions.js',
+    '**/workflows/bookings/v1/definitions',
+  ],
+  importNames: BOOKING_MESSAGES,
+  allowTypeImports: true,
+  message: "Call the booking workflow through its client (src/bookings/client.ts, Services['bookings']).",
+};
+
+/** The partner job workflow's messages outside its client. */
+const PARTNER_JOB_ONLY = {
+  group: ['**/workflows/partners/job-definitions.js', '**/workflows/partners/job-definitions'],
+  importNames: ['submitJobUpdate', 'partnerJobQuery'],
+  allowTypeImports: true,
+  message: "Call the partner job workflow through its client (src/partners/job-client.ts, Services['partnerJobs']).",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.tools/**', 'dist/**', 'build/**', 'coverage/**', 'test/histories/**'] },
   js.configs.recommended,
@@ -119,31 +140,21 @@ export default tseslint.config(
     },
   },
   {
-    // The booking workflow has one client (docs/refusals.md, "Temporal failures"): it alone
-    // starts, signals, updates and queries a booking, and reads Temporal's failures. Its ids, types
-    // and search attributes stay free to import.
+    // The booking workflow and the partner job workflow each have one client (docs/refusals.md,
+    // "Temporal failures"; docs/partners.md): it alone sends the workflow its messages and reads
+    // Temporal's failures. Their ids, types and search attributes stay free to import.
     files: ['src/**/*.ts', 'activities/**/*.ts', 'scripts/**/*.ts', 'dev/**/*.ts'],
-    ignores: ['src/bookings/client.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '**/workflows/bookings/definitions.js',
-                '**/workflows/bookings/definitions',
-                '**/workflows/bookings/v1/definitions.js',
-                '**/workflows/bookings/v1/definitions',
-              ],
-              importNames: BOOKING_MESSAGES,
-              allowTypeImports: true,
-              message: "Call the booking workflow through its client (src/bookings/client.ts, Services['bookings']).",
-            },
-          ],
-        },
-      ],
-    },
+    ignores: ['src/bookings/client.ts', 'src/partners/job-client.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [BOOKING_ONLY, PARTNER_JOB_ONLY] }] },
+  },
+  // (One rule, so each client is exempt from its own pattern only.)
+  {
+    files: ['src/bookings/client.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [PARTNER_JOB_ONLY] }] },
+  },
+  {
+    files: ['src/partners/job-client.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [BOOKING_ONLY] }] },
   },
   {
     // Issue 34: the booking workflow's functions at most 60 lines. v1 is frozen as released in 0.4.0

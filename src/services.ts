@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities/index.js';
 import type { BookingClient } from './bookings/client.js';
+import type { PartnerJobClient } from './partners/job-client.js';
 import { billingSettings } from './billing/settings.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
@@ -21,6 +22,8 @@ export interface Services {
   temporal: Client;
   /** The booking workflow's client: every start, signal, update and query of a booking goes through it. */
   bookings: BookingClient;
+  /** The partner job workflow's client: partner intake hands each job to its reference's workflow through it. */
+  partnerJobs: PartnerJobClient;
   geo: { geocoder: Geocoder; router: Router };
   notifier: Notifier;
   now: () => Date;

@@ -1,10 +1,4 @@
 import { createHash } from 'node:crypto';
-import {
-  WithStartWorkflowOperation,
-  WorkflowIdConflictPolicy,
-  WorkflowIdReusePolicy,
-  WorkflowUpdateStage,
-} from '@temporalio/client';
 import { DateTime } from 'luxon';
 import { priceTripBooking } from '../bookings/book.js';
 import { fromPartnerJob } from '../bookings/request/partner-job.js';
@@ -18,16 +12,10 @@ import {
 } from '../schemas/partner-job.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
-import { isTemporalServiceFailure, isWorkflowGone } from '../temporal/refusals.js';
-import {
-  CANCELLED_RETRY_MESSAGE,
-  partnerJobWorkflowId,
-  submitJobUpdate,
-  type JobOutcome,
-  type JobSubmission,
-} from '../../workflows/partners/job-definitions.js';
+import { CANCELLED_RETRY_MESSAGE, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { findBooking } from '../bookings/store.js';
 import { recordHandedOverJob } from '../exchange/store.js';
+import { ACCEPT_GRACE_MS } from './job-client.js';
 import { jobRejection } from './job-rejection.js';
 import { findPartnerJob, type Partner } from './store.js';
 
@@ -207,7 +195,9 @@ async function submitJob(
     const submission = await prepare(s, partner, job, at);
     // Recorded before its workflow books it: the booking is written with its origin (one hop).
     if (handedOver && job.action === 'new') await recordHandedOverJob(s.sql, partner.id, job.jobRef);
-    const o = await sendToJobWorkflow(s, partner, job.jobRef, submission, budget);
+    const o = await s.partnerJobs.submit(partner.id, job.jobRef, submission, budget);
+    if (o === 'not_reached')
+      return { ...base, ...TRY_AGAIN('The job could not be taken in just now: nothing was applied.') };
     if (o === 'not_taken')
       return { ...base, ...TRY_AGAIN('The job could not be taken in in time: it may not have been applied.') };
     if (o === 'processing') {
@@ -231,8 +221,7 @@ async function submitJob(
   } catch (err) {
     const rejected = jobRejection(err);
     if (rejected) return { ...base, ...rejected };
-    if (!isTemporalServiceFailure(err)) throw err;
-    return { ...base, ...TRY_AGAIN('The job could not be taken in just now: nothing was applied.') };
+    throw err;
   }
 }
 
@@ -302,71 +291,6 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, at: numbe
     booking: priced.input(''),
     ...(job.action === 'new' ? { limit: { day: londonDay(s.now()), limit: partner.dailyJobLimit } } : {}),
   };
-}
-
-/**
- * Update-with-start on the job's workflow, waiting only until the workflow has taken the update in
- * (from then on it is in the workflow's history and is applied whatever happens to this request),
- * then for its outcome until the budget is spent. A run that closed as the update arrived is started
- * afresh.
- */
-async function sendToJobWorkflow(
-  s: Services,
-  partner: Partner,
-  jobRef: string,
-  submission: JobSubmission,
-  budget: { until: number },
-): Promise<JobOutcome | 'processing' | 'not_taken'> {
-  const workflowId = partnerJobWorkflowId(partner.id, jobRef);
-  for (let attempt = 1; ; attempt++) {
-    const startWorkflowOperation = new WithStartWorkflowOperation('partnerJobWorkflow', {
-      workflowId,
-      taskQueue: s.config.TEMPORAL_TASK_QUEUE,
-      args: [{ partnerId: partner.id, jobRef }],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      // A closed run is followed by a new one, which carries on from the job's record in Postgres.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      memo: { partner: partner.id, jobRef },
-    });
-    try {
-      const taken = s.temporal.workflow.startUpdateWithStart(submitJobUpdate, {
-        args: [submission],
-        startWorkflowOperation,
-        waitForStage: WorkflowUpdateStage.ACCEPTED,
-      });
-      // Not taken in even a little past the budget: the sender is told to send it again, which is
-      // safe whether or not it was taken in after all (a repeat of an applied job is a duplicate).
-      const handle = await within(taken, budget.until + ACCEPT_GRACE_MS - Date.now(), 'not_taken');
-      if (handle === 'not_taken') return 'not_taken';
-      const left = budget.until - Date.now();
-      if (left <= 0) return 'processing';
-      return await within(handle.result(), left, 'processing');
-    } catch (err) {
-      if (attempt < 3 && isWorkflowGone(err)) continue;
-      throw err;
-    }
-  }
-}
-
-/** After the reply budget, how much longer a job's workflow has to take the job in before it is `try_again`. */
-const ACCEPT_GRACE_MS = 2_000;
-
-/** The promise's value, or `late` once `ms` have passed (the promise is left to settle on its own). */
-async function within<T, L extends string>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
-  if (ms <= 0) {
-    promise.catch(() => {});
-    return late;
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<L>((resolve) => {
-    timer = setTimeout(() => resolve(late), ms);
-  });
-  promise.catch(() => {});
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The job's meaning: equal for a retry however it is spelled, different for any real change. */

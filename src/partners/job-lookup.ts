@@ -2,8 +2,6 @@ import { findBooking } from '../bookings/store.js';
 import { Refusal } from '../refusal.js';
 import type { JobLookup } from '../schemas/partner-job.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
-import { partnerJobWorkflowId } from '../../workflows/partners/job-definitions.js';
 import { findPartnerJob, type Partner } from './store.js';
 
 // A sender looks one of its jobs up by its own jobRef (issue 22): what became of a job answered
@@ -11,13 +9,14 @@ import { findPartnerJob, type Partner } from './store.js';
 // jobRef is as good as not there (404), whoever asks.
 
 export async function lookUpJob(
-  s: Pick<Services, 'sql' | 'temporal'>,
+  s: Pick<Services, 'sql' | 'partnerJobs'>,
   partner: Partner,
   jobRef: string,
 ): Promise<JobLookup> {
   const record = await findPartnerJob(s.sql, partner.id, jobRef);
   if (!record) {
-    if (await jobWorkflowRunning(s, partner, jobRef))
+    // A job taken in whose workflow has not yet written its record.
+    if (await s.partnerJobs.isRunning(partner.id, jobRef))
       return {
         jobRef,
         state: 'processing',
@@ -49,15 +48,4 @@ export async function lookUpJob(
       ? { name: booking.d_name, vehicle: booking.d_vehicle ?? '', plate: booking.d_plate ?? '' }
       : null,
   };
-}
-
-/** A job taken in whose workflow has not yet written its record. */
-async function jobWorkflowRunning(s: Pick<Services, 'temporal'>, partner: Partner, jobRef: string): Promise<boolean> {
-  try {
-    const d = await s.temporal.workflow.getHandle(partnerJobWorkflowId(partner.id, jobRef)).describe();
-    return d.status.name === 'RUNNING';
-  } catch (err) {
-    if (isWorkflowGone(err)) return false;
-    throw err;
-  }
 }

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { BookingClient } from '../bookings/client.js';
 import type { Config } from '../config.js';
 import { createGeoProviders } from '../geo/index.js';
+import { PartnerJobClient } from '../partners/job-client.js';
 import type { Notifier } from '../notify/notifier.js';
 import { countingFailures } from '../ops/metrics.js';
 import { notifierFromConfig, type Services } from '../services.js';
@@ -27,6 +28,7 @@ export const servicesPlugin = fp(
       sql: app.sql,
       temporal: app.temporal,
       bookings: new BookingClient(app.temporal, opts.config.TEMPORAL_TASK_QUEUE),
+      partnerJobs: new PartnerJobClient(app.temporal, opts.config.TEMPORAL_TASK_QUEUE),
       geo: opts.geo ?? createGeoProviders({ geocoder: opts.config.GEOCODER, router: opts.config.ROUTER }),
       // The API sends a few messages itself (sign-in and verification codes); job cards go from the
       // worker. Its failures are counted on the API's /metrics as the worker's are on its own.

@@ -42,9 +42,11 @@ const messages = Object.entries(definitions)
 describe('booking client lint', () => {
   it('knows every message the booking workflow defines', async () => {
     const config = (await new ESLint({ cwd: root }).calculateConfigForFile('src/settlement/settle.ts')) as {
-      rules: Record<string, [string, { patterns: { importNames?: string[] }[] }]>;
+      rules: Record<string, [string, { patterns: { group: string[]; importNames?: string[] }[] }]>;
     };
-    const listed = config.rules[RULE]![1].patterns.flatMap((p) => p.importNames ?? []);
+    const listed = config.rules[RULE]![1].patterns.filter((p) =>
+      p.group.includes('**/workflows/bookings/definitions.js'),
+    ).flatMap((p) => p.importNames ?? []);
     expect(messages.length).toBeGreaterThan(10);
     expect([...listed].sort()).toEqual(messages);
   });
@@ -52,10 +54,10 @@ describe('booking client lint', () => {
   it('flags a message imported outside the client, at any depth, and allows ids and types', async () => {
     const code = (up: string) =>
       [
-        `import { cancelBookingUpdate, bookingWorkflowId, type BookingState } from '${up}workflows/bookings/definitions.js';`,
+        `import { cancelBookingUpdate, bookingWorkflowId, type BookingWorkflowInput } from '${up}workflows/bookings/definitions.js';`,
         `import type { settleBookingUpdate } from '${up}workflows/bookings/definitions.js';`,
         `export const used: unknown[] = [cancelBookingUpdate, bookingWorkflowId];`,
-        `export type Used = [BookingState, typeof settleBookingUpdate];`,
+        `export type Used = [BookingWorkflowInput, typeof settleBookingUpdate];`,
         '',
       ].join('\n');
     const files = [
@@ -69,6 +71,17 @@ describe('booking client lint', () => {
   }, 60_000);
 
   it('leaves the client alone', async () => {
-    expect(await restricted(['src/bookings/client.ts'])).toEqual([[]]);
+    expect(await restricted(['src/bookings/client.ts', 'src/partners/job-client.ts'])).toEqual([[], []]);
+  }, 60_000);
+
+  it("flags the partner job workflow's messages outside its own client, the booking client included", async () => {
+    const code = (up: string) =>
+      [
+        `import { submitJobUpdate, partnerJobWorkflowId } from '${up}workflows/partners/job-definitions.js';`,
+        `export const used: unknown[] = [submitJobUpdate, partnerJobWorkflowId];`,
+        '',
+      ].join('\n');
+    const files = [probe('src/partners', code('../../')), probe('src/bookings', code('../../'))];
+    expect(await restricted(files)).toEqual([[1], [1]]);
   }, 60_000);
 });
