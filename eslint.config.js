@@ -105,6 +105,7 @@ export default tseslint.config(
   {
     // Workflow code is replayed: it must stay deterministic and free of I/O (see README). Only
     // types may come from activities, src (stores, clients) or dev; values must not, at any depth.
+    // src/model/ is the exception: the vocabulary every layer shares, pure by the rule below.
     // test/unit/lint/workflow-imports.test.ts proves each of these is caught.
     files: ['workflows/**/*.ts'],
     rules: {
@@ -130,9 +131,38 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/activities', '**/activities/**', '**/src/**', '**/dev/**'],
+              group: ['**/activities', '**/activities/**', '**/src/*', '!**/src/model', '**/dev/**'],
               allowTypeImports: true,
-              message: 'Workflows may import only types from activities, src and dev; do the work in an activity.',
+              message:
+                'Workflows may import only types from activities, src (values from src/model/) and dev; do the work in an activity.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // src/model/ is each area's vocabulary, imported by src/, activities/ and workflows/ alike, so it
+    // runs in the workflow sandbox too: pure, it imports nothing outside src/model/ (docs/architecture.md).
+    files: ['src/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_BUILTINS.map((m) => ({
+            name: m,
+            message: 'src/model/ is pure (it runs in workflows too): no Node built-ins.',
+          })),
+          patterns: [
+            { regex: '^node:', message: 'src/model/ is pure (it runs in workflows too): no Node built-ins.' },
+            {
+              regex: '^\\.\\./',
+              message:
+                'src/model/ imports nothing outside src/model/ (no area, infrastructure, activities or workflows): every layer imports it, never the other way.',
+            },
+            {
+              group: ['@temporalio/*'],
+              message: 'src/model/ knows nothing of Temporal; the contract is in workflows/.',
             },
           ],
         },

@@ -6,7 +6,7 @@
 import type { VehicleType } from '../src/pricing/types.js';
 import { SEATS } from '../src/quotes/vehicle-choice.js';
 import type { DriverSnapshot } from '../src/dispatch/policy.js';
-import type { Tier } from '../workflows/bookings/definitions.js';
+import type { Tier } from '../src/model/bookings.js';
 
 export interface DemoFleet {
   id: string;

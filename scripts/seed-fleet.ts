@@ -6,7 +6,7 @@
 // would keep reporting; --keep-fresh stands in for that app, re-reporting until Ctrl-C.
 import { parseArgs } from 'node:util';
 import { DEFAULT_CASCADE_POLICY } from '../src/dispatch/policy.js';
-import { TIERS } from '../workflows/bookings/definitions.js';
+import { TIERS } from '../src/model/bookings.js';
 import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS } from '../dev/demo-fleet.js';
 import { seedFleet } from '../dev/seed-fleet.js';
 import { migrate } from '../src/db/migrate.js';

@@ -48,7 +48,7 @@ import {
   type JobSpec,
   type NewBooking,
   type Tier,
-} from '../../workflows/bookings/definitions.js';
+} from '../../src/model/bookings.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
 

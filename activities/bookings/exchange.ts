@@ -12,11 +12,7 @@ import {
   nextFleetFor,
   type ExchangeDriver,
 } from '../../src/exchange/store.js';
-import {
-  EXCHANGE_FAILURE,
-  type ExchangeAction,
-  type ExchangeSendResult,
-} from '../../workflows/bookings/definitions.js';
+import { EXCHANGE_FAILURE, type ExchangeAction, type ExchangeSendResult } from '../../src/model/bookings.js';
 
 // The booking workflow's hands for exchange fleets (docs/exchange.md): which fleet is next, sending it
 // the job (new, amend, cancel) over its own API, and writing what its events said to our record.

@@ -8,7 +8,7 @@ import { loadDriver } from '../../src/drivers/store.js';
 import { textedManageToken } from '../../src/bookings/manage-tokens.js';
 import { findQuote } from '../../src/quotes/store.js';
 import { effectivePayments } from '../../src/settlement/payments-store.js';
-import type { PassengerNews } from '../../workflows/bookings/definitions.js';
+import type { PassengerNews } from '../../src/model/bookings.js';
 import {
   renderBookingConfirmationEmail,
   renderDriverConfirmJobText,

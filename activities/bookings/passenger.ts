@@ -2,7 +2,7 @@ import { log } from '@temporalio/activity';
 import type { BookingRow } from '../../src/bookings/store.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
-import { passengerHearsFromUs } from '../../workflows/bookings/definitions.js';
+import { passengerHearsFromUs } from '../../src/model/bookings.js';
 
 // Every message to a passenger leaves through here: to their phone by the deployment's passenger
 // channel (SMS unless configured otherwise), and by email too when they gave one and the message has

@@ -24,7 +24,7 @@ import {
   type NewBooking,
   type PaymentRecord,
   type SettleInput,
-} from '../../workflows/bookings/definitions.js';
+} from '../../src/model/bookings.js';
 
 /**
  * The booking workflow's writes to the booking record. Each is idempotent (insert-or-ignore,

@@ -7,7 +7,8 @@ import { requestOwner } from '../../src/bookings/request-owner.js';
 import { findBooking, markCancelled } from '../../src/bookings/store.js';
 import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } from '../../src/partners/store.js';
 import type { Sql } from '../../src/db/sql.js';
-import type { AmendInput, BookingStatus, BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
+import type { AmendInput, BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
+import type { BookingStatus } from '../../src/model/bookings.js';
 import type { BookingChange } from '../../workflows/partners/job-definitions.js';
 
 // The partner job workflow's hands: its record in Postgres, and the booking it creates, amends and

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { Tier } from '../../workflows/bookings/definitions.js';
+import type { Tier } from '../model/bookings.js';
 import {
   cancelSubscriptionSignal,
   extendTrialUpdate,

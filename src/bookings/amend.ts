@@ -1,9 +1,4 @@
-import {
-  DRIVER_ON_THE_WAY,
-  TERMINAL_STATUSES,
-  type BookingState,
-  type BookingStatus,
-} from '../../workflows/bookings/definitions.js';
+import { DRIVER_ON_THE_WAY, TERMINAL_STATUSES, type BookingState, type BookingStatus } from '../model/bookings.js';
 import type { BookingClient } from './client.js';
 import { amendmentInput, type BookingAmendment } from './request/index.js';
 

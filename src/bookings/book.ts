@@ -12,13 +12,8 @@ import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
 import { refuseBlockedPassenger } from '../passengers/standing.js';
 import { findPartner } from '../partners/store.js';
-import {
-  type BookingState,
-  type BookingWorkflowInput,
-  type DispatchPolicy,
-  type NewBooking,
-  type PlaceSnapshot,
-} from '../../workflows/bookings/definitions.js';
+import type { BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
+import type { BookingState, DispatchPolicy, NewBooking, PlaceSnapshot } from '../model/bookings.js';
 import { newBookingRef, partnerJobIdentity, quoteIdentity, tripIdentity, type RequestIdentity } from './identity.js';
 import { issueManageToken, repeatedBy, sendClaimLink } from './ownership.js';
 import type { Passenger } from './passenger-input.js';

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/sql.js';
-import type { BookingState, BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
+import type { BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
+import type { BookingState } from '../model/bookings.js';
 import type { BookingClient } from './client.js';
 import { newBookingRef, type RequestIdentity } from './identity.js';
 import { claimBookingRef, findBooking, reassignBookingRef, type RefClaim, type RequestOwner } from './store.js';

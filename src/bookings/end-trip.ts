@@ -1,7 +1,7 @@
 import { recordStaffActionOnce, type StaffMember } from '../auth/staff.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import type { EndTripSettlement, PaymentRecord } from '../../workflows/bookings/definitions.js';
+import type { EndTripSettlement, PaymentRecord } from '../model/bookings.js';
 import { effectivePayments } from '../settlement/payments-store.js';
 import { findBooking } from './store.js';
 

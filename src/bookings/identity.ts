@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+import type { PlaceSnapshot } from '../model/bookings.js';
 
 // How a booking request is recognised when it comes again, and how its reference is made.
 //

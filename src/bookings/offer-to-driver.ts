@@ -2,7 +2,7 @@ import { recordStaffAction, type StaffMember } from '../auth/staff.js';
 import { findDriver } from '../drivers/store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import type { BookingState } from '../../workflows/bookings/definitions.js';
+import type { BookingState } from '../model/bookings.js';
 import { refusedAs } from './client.js';
 import { findBooking } from './store.js';
 

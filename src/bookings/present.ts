@@ -3,7 +3,7 @@ import { precisionOf } from '../geo/precision.js';
 import { gbp } from '../schemas/common.js';
 import type { CreatedBooking } from './book.js';
 import { paymentState } from '../settlement/payment-state.js';
-import { NOTHING_DUE, type PaymentMethod } from '../../workflows/bookings/definitions.js';
+import { NOTHING_DUE, type PaymentMethod } from '../model/bookings.js';
 import type { BookingWithDriver } from './store.js';
 
 // How a booking is shown to the programs that made or look it up. Times in UTC with the

@@ -9,7 +9,7 @@ import type {
   JobSpec,
   NewBooking,
   PlaceSnapshot,
-} from '../../workflows/bookings/definitions.js';
+} from '../model/bookings.js';
 
 // The bookings table: what lookups, pages and job cards read. The booking workflow owns every
 // transition and writes it here through activities; routes only read (and the one exception, a

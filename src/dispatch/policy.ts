@@ -8,7 +8,7 @@
 // driver's load, with its parameters taken from the constants below.
 import { haversineMeters } from '../geo/haversine.js';
 import type { VehicleType } from '../pricing/types.js';
-import type { JobSpec, Tier } from '../../workflows/bookings/definitions.js';
+import type { JobSpec, Tier } from '../model/bookings.js';
 
 /** A driver as the rules see them, read by src/dispatch/store.ts. */
 export interface DriverSnapshot {

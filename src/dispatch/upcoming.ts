@@ -4,7 +4,7 @@ import type { Services } from '../services.js';
 import { findDriver } from '../drivers/store.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
 import { refusedAs } from '../bookings/client.js';
-import type { PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+import type { PlaceSnapshot } from '../model/bookings.js';
 import { boardBookingHolder, readBoard, type BoardRow } from './board-store.js';
 import { offerFare } from './offer-fares.js';
 import { driverHasRate } from '../quotes/rate-overrides.js';

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { isWorkflowGone } from '../temporal/refusals.js';
 import { listInvoices } from '../billing/subscription-store.js';
 import { subscriptionState } from '../billing/subscriptions.js';
-import { NEXT_TRIP_STEPS } from '../../workflows/bookings/definitions.js';
+import { NEXT_TRIP_STEPS } from '../model/bookings.js';
 import { LICENCE_REMINDER_DAYS } from '../model/drivers.js';
 import { whyNotReceivingJobs, type NotReceivingJobs } from '../dispatch/policy.js';
 import { findDriver, type DriverRow } from './store.js';

@@ -1,13 +1,13 @@
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { parseOfferId, type BookingStatus, type TripEvent } from '../../workflows/bookings/definitions.js';
+import { parseOfferId, type BookingStatus, type TripEvent } from '../model/bookings.js';
 import { findBooking, markDriverConfirmed } from '../bookings/store.js';
 import { markOffersSeen, unmarkOfferSeen } from '../dispatch/store.js';
 import { screenFreeText } from '../screening/free-text.js';
 import { settleBooking } from '../settlement/settle.js';
 import { assertDriverMayWork } from './suspension.js';
-import type { PaymentMethod, PaymentRecord } from '../../workflows/bookings/definitions.js';
+import type { PaymentMethod, PaymentRecord } from '../model/bookings.js';
 
 // What a driver does with a job: accept or decline it, then report the trip or give it back, and
 // confirm what was paid. The job-card link authenticates the driver for that one offer

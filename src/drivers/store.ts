@@ -1,5 +1,5 @@
 import type { Sql } from '../db/sql.js';
-import type { Tier } from '../../workflows/bookings/definitions.js';
+import type { Tier } from '../model/bookings.js';
 
 // The drivers table: who can be offered work, how to reach them, and where they are in onboarding.
 

@@ -4,7 +4,7 @@ import { fleetDrivers, type OperatorJob } from '../partners/operator-fleet.js';
 import type { Partner } from '../partners/store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import type { BookingStatus } from '../../workflows/bookings/definitions.js';
+import type { BookingStatus } from '../model/bookings.js';
 
 // The operator dashboard in one request (issue 24): the operator's jobs for seven days from a day
 // (today by default, Europe/London), each placed on its London pickup day for the week calendar,

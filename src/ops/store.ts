@@ -1,6 +1,6 @@
 import type { Sql } from '../db/sql.js';
 import type { OfferRow } from '../dispatch/store.js';
-import type { PlaceSnapshot } from '../../workflows/bookings/definitions.js';
+import type { PlaceSnapshot } from '../model/bookings.js';
 import { WITHOUT_DRIVER } from './alerts-store.js';
 
 // What the ops view reads: the live board, a booking's story (its row, status changes, decisions,

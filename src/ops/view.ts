@@ -3,7 +3,7 @@ import { londonDateTime } from '../pages/format.js';
 import { DEFAULT_CASCADE_POLICY } from '../dispatch/policy.js';
 import { haversineMeters } from '../geo/haversine.js';
 import type { Services } from '../services.js';
-import type { Tier } from '../../workflows/bookings/definitions.js';
+import type { Tier } from '../model/bookings.js';
 import { temporalUiBookingUrl } from './links.js';
 import {
   bookingDecisions,

@@ -5,7 +5,7 @@ import { londonDateTime, passengersLabel, paymentLabel, pounds, vehicleLabel } f
 import { layout, messagePage, type Page } from './layout.js';
 import { pageScript } from './page-scripts.js';
 import type { OfferRow as OfferForPage } from '../dispatch/store.js';
-import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
+import { NOTHING_DUE } from '../model/bookings.js';
 
 // The page behind the job card SMS link. The link's token authenticates the driver for this one
 // offer, so until the job is theirs the page shows what the SMS already said (no passenger contact

@@ -1,5 +1,5 @@
 import type { AmendmentChanges, PartnerEventPayload } from '../schemas/partner-events.js';
-import type { BookingStatus } from '../../workflows/bookings/definitions.js';
+import type { BookingStatus } from '../model/bookings.js';
 
 // What a sender is told about a status change or an amendment, built only from what the event row recorded when it
 // happened: every delivery and every replay of one event is the same bytes, whatever the booking

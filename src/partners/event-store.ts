@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
 import type { AmendmentChanges, DeliveryState } from '../schemas/partner-events.js';
-import type { BookingStatus } from '../../workflows/bookings/definitions.js';
+import type { BookingStatus } from '../model/bookings.js';
 import type { PartnerEventFacts } from './event-payload.js';
 import { openSecret, sealSecret } from '../auth/secret-box.js';
 

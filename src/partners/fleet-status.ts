@@ -4,7 +4,7 @@ import { reportTrip, respondToOffer } from '../drivers/offers.js';
 import { Refusal } from '../refusal.js';
 import type { BookingStatusUpdate } from '../schemas/partner-events.js';
 import type { Services } from '../services.js';
-import { offerId, type BookingStatus, type TripProgress } from '../../workflows/bookings/definitions.js';
+import { offerId, type BookingStatus, type TripProgress } from '../model/bookings.js';
 import type { Partner } from './store.js';
 
 // A partner fleet's own dispatch system reporting on a job our cascade (or an operator) gave to one

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { refusedAs } from '../bookings/client.js';
-import type { BookingStatus } from '../../workflows/bookings/definitions.js';
+import type { BookingStatus } from '../model/bookings.js';
 import type { Partner } from './store.js';
 
 // The operator's own dashboard, calendar and fleet dispatch (spec 3 "Partner job", 4.11): jobs sent

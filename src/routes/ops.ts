@@ -39,7 +39,7 @@ import { endTrip } from '../bookings/end-trip.js';
 import { presentBooking } from '../bookings/present.js';
 import { offerToDriverAsOps } from '../bookings/offer-to-driver.js';
 import { releaseDriverAsOps } from '../bookings/release-driver.js';
-import { NOTHING_DUE } from '../../workflows/bookings/definitions.js';
+import { NOTHING_DUE } from '../model/bookings.js';
 import { approveRate } from '../quotes/approve-rate-override.js';
 import { extendTrial } from '../billing/subscriptions.js';
 import { Refusal } from '../refusal.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from './common.js';
-import { PAYMENT_METHODS, SETTLEMENT_METHODS } from '../../workflows/bookings/definitions.js';
+import { PAYMENT_METHODS, SETTLEMENT_METHODS } from '../model/bookings.js';
 import { BookingStatusSchema } from './booking.js';
 
 // The ops view's API (/api/ops/bookings...): the live board, a booking's story and its decision

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FieldErrorSchema } from '../http/problem.js';
-import { BOOKING_STATUSES } from '../../workflows/bookings/definitions.js';
+import { BOOKING_STATUSES } from '../model/bookings.js';
 import { JOB_ACTIONS, JOB_OUTCOME_CODES } from '../../workflows/partners/job-definitions.js';
 import { isoDateTime, passengerCount, placeText, text } from './common.js';
 

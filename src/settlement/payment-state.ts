@@ -1,4 +1,4 @@
-import { NOTHING_DUE, type BookingStatus } from '../../workflows/bookings/definitions.js';
+import { NOTHING_DUE, type BookingStatus } from '../model/bookings.js';
 
 // A booking's payment state, derived from its payment records (never stored and overwritten):
 //   pay_driver_on_completion  the trip is ahead or under way; the passenger pays the driver at the end

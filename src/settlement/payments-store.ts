@@ -1,5 +1,5 @@
 import type { Sql } from '../db/sql.js';
-import type { PaymentRecord, SettlementMethod } from '../../workflows/bookings/definitions.js';
+import type { PaymentRecord, SettlementMethod } from '../model/bookings.js';
 
 // payment_records: immutable (the database refuses UPDATE and DELETE, see migration 00005); a
 // correction is a new row naming the one it replaces, and effective_payment_records is what holds.

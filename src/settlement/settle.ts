@@ -2,7 +2,7 @@ import { findBooking } from '../bookings/store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { refusedAs } from '../bookings/client.js';
-import { settlementKey, type PaymentRecord, type SettleInput } from '../../workflows/bookings/definitions.js';
+import { settlementKey, type PaymentRecord, type SettleInput } from '../model/bookings.js';
 import { findPaymentRecord, insertPaymentRecord } from './payments-store.js';
 
 /**

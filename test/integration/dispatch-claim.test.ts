@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../src/db/sql.js';
 import { UNCLOSED_CARD_GRACE_MINUTES, claimOffer, closeOffer } from '../../src/dispatch/store.js';
-import { offerId } from '../../workflows/bookings/definitions.js';
+import { offerId } from '../../src/model/bookings.js';
 import { createDriver } from '../support/drivers.js';
 import { eventually } from '../support/stack.js';
 

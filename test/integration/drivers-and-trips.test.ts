@@ -12,7 +12,7 @@ import { claimOffer } from '../../src/dispatch/store.js';
 import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
 import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from '../../activities/bookings/job-card.js';
-import { offerId as offerIdOf } from '../../workflows/bookings/definitions.js';
+import { offerId as offerIdOf } from '../../src/model/bookings.js';
 import {
   createDriver,
   respond,

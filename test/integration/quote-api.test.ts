@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { approveRateOverride } from '../../src/quotes/rate-overrides.js';
-import { BOOKING_STATUSES } from '../../workflows/bookings/definitions.js';
+import { BOOKING_STATUSES } from '../../src/model/bookings.js';
 import { quoteWorkflowId } from '../../workflows/quotes/definitions.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 

@@ -4,7 +4,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../activities/index.js';
 import type { PartnerJobRecord } from '../../src/partners/store.js';
-import { offerId, type BookingStatus, type Tier } from '../../workflows/bookings/definitions.js';
+import { offerId, type BookingStatus, type Tier } from '../../src/model/bookings.js';
 
 export interface FakeDriver {
   id: string;

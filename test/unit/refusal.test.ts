@@ -15,7 +15,7 @@ import { toProblemError } from '../../src/plugins/error-handler.js';
 import { REFUSAL_KINDS, Refusal } from '../../src/refusal.js';
 import { applicationFailure, isWorkflowGone, refusalFromTemporal } from '../../src/temporal/refusals.js';
 import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
-import { BookingFailure } from '../../workflows/bookings/definitions.js';
+import { BookingFailure } from '../../src/model/bookings.js';
 import { QuoteFailure } from '../../workflows/quotes/definitions.js';
 
 // A use case's Refusal is told to every caller as the ProblemError it replaced was: same status,

@@ -20,7 +20,7 @@ import {
   startDriverSubscription,
   subscriptionState,
 } from '../../src/billing/subscriptions.js';
-import type { Tier } from '../../workflows/bookings/definitions.js';
+import type { Tier } from '../../src/model/bookings.js';
 import {
   SubscriptionFailure,
   billWeekWorkflowId,

@@ -13,7 +13,6 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BookingFailure,
   amendBookingUpdate,
   bookingCreatedUpdate,
   cancelBookingUpdate,
@@ -22,15 +21,14 @@ import {
   driverDroppedSignal,
   emailConfirmedSignal,
   offerToDriverUpdate,
-  offerId as offerIdOf,
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
   type AmendInput,
-  type BookingState,
   type BookingWorkflowInput,
   type CancelInput,
 } from '../../workflows/bookings/definitions.js';
+import { BookingFailure, offerId as offerIdOf, type BookingState } from '../../src/model/bookings.js';
 import { fakeActivities, type FakeDriver, type FakeWorld } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 

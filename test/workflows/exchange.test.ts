@@ -15,10 +15,9 @@ import {
   bookingWorkflowId,
   cancelBookingUpdate,
   exchangeStatusSignal,
-  type BookingState,
   type BookingWorkflowInput,
-  type ExchangeStatusInput,
 } from '../../workflows/bookings/definitions.js';
+import type { BookingState, ExchangeStatusInput } from '../../src/model/bookings.js';
 import { fakeActivities, type FakeWorld } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 

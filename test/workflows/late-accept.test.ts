@@ -11,10 +11,9 @@ import {
   bookingWorkflowId,
   reportTripUpdate,
   respondToOfferUpdate,
-  type BookingState,
   type BookingWorkflowInput,
-  type DispatchPolicy,
 } from '../../workflows/bookings/definitions.js';
+import type { BookingState, DispatchPolicy } from '../../src/model/bookings.js';
 import { fakeActivities, type FakeWorld } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 

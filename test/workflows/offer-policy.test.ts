@@ -9,16 +9,14 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BookingFailure,
   bookingCreatedUpdate,
   bookingStateQuery,
   bookingWorkflowId,
   offerSeenSignal,
   respondToOfferUpdate,
-  type BookingState,
   type BookingWorkflowInput,
-  type DispatchPolicy,
 } from '../../workflows/bookings/definitions.js';
+import { BookingFailure, type BookingState, type DispatchPolicy } from '../../src/model/bookings.js';
 import type { Activities } from '../../activities/index.js';
 import { fakeActivities, type FakeDriver, type FakeWorld } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';

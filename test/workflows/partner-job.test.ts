@@ -14,7 +14,6 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BookingFailure,
   assignFleetDriverUpdate,
   bookingCreatedUpdate,
   bookingStateQuery,
@@ -22,6 +21,7 @@ import {
   respondToOfferUpdate,
   type BookingWorkflowInput,
 } from '../../workflows/bookings/definitions.js';
+import { BookingFailure } from '../../src/model/bookings.js';
 import { partnerJobWorkflowId, submitJobUpdate, type JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { fakeActivities, type FakeWorld } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';

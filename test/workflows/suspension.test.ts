@@ -8,7 +8,6 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BookingFailure,
   bookingCreatedUpdate,
   bookingStateQuery,
   bookingWorkflowId,
@@ -18,10 +17,9 @@ import {
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
-  type BookingState,
   type BookingWorkflowInput,
-  type TripEvent,
 } from '../../workflows/bookings/definitions.js';
+import { BookingFailure, type BookingState, type TripEvent } from '../../src/model/bookings.js';
 import { suspensionWorkflowId, type SuspensionResult } from '../../workflows/drivers/definitions.js';
 import { fakeActivities, type FakeDriver, type FakeWorld } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';

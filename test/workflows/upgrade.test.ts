@@ -18,9 +18,9 @@ import {
   reportTripUpdate,
   respondToOfferUpdate,
   settleBookingUpdate,
-  type BookingState,
   type BookingWorkflowInput,
 } from '../../workflows/bookings/definitions.js';
+import type { BookingState } from '../../src/model/bookings.js';
 import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 

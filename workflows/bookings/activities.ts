@@ -1,7 +1,7 @@
 // The activities a booking calls, as the booking workflow sees them.
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import type { DispatchPolicy } from './definitions.js';
+import type { DispatchPolicy } from '../../src/model/bookings.js';
 
 // Messages leave the service, so they are full activities (visible in history, retried by the
 // server); short Postgres writes and reads run as local activities: no server round trip per step,

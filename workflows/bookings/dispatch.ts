@@ -4,15 +4,15 @@
 // exhausted an exchange fleet may take the job (exchange.ts). A driver someone named (ops, an
 // operator) is offered it alone; a driver taking it from the upcoming-jobs board is assigned at once.
 import { acts, db } from './activities.js';
+import type { ClaimUpcomingInput } from './definitions.js';
 import {
   CANDIDATE_PAGE_SIZE,
   TIERS,
   offerId,
   type CandidateClaim,
-  type ClaimUpcomingInput,
   type FirstCardPage,
   type Tier,
-} from './definitions.js';
+} from '../../src/model/bookings.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
 import { OfferGroup, cascadeRules, namedRules, type JobCards, type Member, type Settled } from './offers.js';
 import type { BookingRun } from './run.js';

@@ -6,7 +6,8 @@
 import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { db } from './activities.js';
-import { exchangeStatusSignal, type BookingStatus, type ExchangeState } from './definitions.js';
+import { exchangeStatusSignal } from './definitions.js';
+import type { BookingStatus, ExchangeState } from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 

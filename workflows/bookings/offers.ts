@@ -6,7 +6,7 @@
 // never gets two drivers nor a driver two jobs; the others are told at once, never by SMS.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { acts, db, type jobCardActivities } from './activities.js';
-import type { CurrentOffer, DispatchPolicy, FirstCardPage, Tier } from './definitions.js';
+import type { CurrentOffer, DispatchPolicy, FirstCardPage, Tier } from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 

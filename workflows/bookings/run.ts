@@ -3,15 +3,8 @@
 // keeps the search attributes ops filter on in the Web UI in step.
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { db } from './activities.js';
-import {
-  BookingSearchAttributes,
-  type BookingState,
-  type BookingStatus,
-  type BookingWorkflowInput,
-  type CandidateOutcome,
-  type FirstCardPage,
-  type Tier,
-} from './definitions.js';
+import { BookingSearchAttributes, type BookingWorkflowInput } from './definitions.js';
+import type { BookingState, BookingStatus, CandidateOutcome, FirstCardPage, Tier } from '../../src/model/bookings.js';
 import { Inbox } from './inbox.js';
 import * as S from './state.js';
 

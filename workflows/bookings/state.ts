@@ -1,15 +1,13 @@
 // The booking's state as a small model: what the bookingState query answers, moved only by the
 // named transitions below. Each is a pure function (old state and facts in, new state out, the time
 // passed in), so it can be unit-tested without a workflow (test/unit/workflows/state.test.ts).
+import { initialStatus, type AmendInput, type BookingWorkflowInput } from './definitions.js';
 import {
   TERMINAL_STATUSES,
-  initialStatus,
-  type AmendInput,
   type AmendedFare,
   type AmendedRoute,
   type BookingState,
   type BookingStatus,
-  type BookingWorkflowInput,
   type CandidateOutcome,
   type CurrentOffer,
   type DispatchPolicy,
@@ -18,7 +16,7 @@ import {
   type PaymentRecord,
   type Tier,
   type TierSummary,
-} from './definitions.js';
+} from '../../src/model/bookings.js';
 
 export type Candidate = { driverId: string; driverName: string; distanceMeters: number | null };
 

@@ -2,7 +2,8 @@
 // day; a driver who has not reported moving by pickup plus the grace is a no-show and the job goes
 // to another; each report moves the trip a step. A completed trip then waits for its settlement.
 import { acts } from './activities.js';
-import { isNextTripStep, passengerHearsFromUs, type DriverDroppedInput, type PassengerNews } from './definitions.js';
+import type { DriverDroppedInput } from './definitions.js';
+import { isNextTripStep, passengerHearsFromUs, type PassengerNews } from '../../src/model/bookings.js';
 import type { BookingRun, Next } from './run.js';
 import * as S from './state.js';
 

@@ -7,7 +7,8 @@
 // state: state.ts (docs/dispatch.md). v1/ is the same process as released in 0.4.0.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
-import type { AmendInput, BookingState, BookingWorkflowInput, CancelInput } from './definitions.js';
+import type { AmendInput, BookingWorkflowInput, CancelInput } from './definitions.js';
+import type { BookingState } from '../../src/model/bookings.js';
 import { firstPageQuery, letFirstPageGo, offerToNamedDriver, runRound, takeBoardClaim } from './dispatch.js';
 import { cancelExchangeJob, sendAmendmentToExchangeFleet } from './exchange.js';
 import { installHandlers } from './handlers.js';

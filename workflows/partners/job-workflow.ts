@@ -8,13 +8,8 @@ import {
 } from '@temporalio/workflow';
 import { db } from '../activities.js';
 import type { Activities } from '../../activities/index.js';
-import type {
-  AmendInput,
-  BookingStatus,
-  BookingWorkflowInput,
-  NewBooking,
-  PlaceSnapshot,
-} from '../bookings/definitions.js';
+import type { AmendInput, BookingWorkflowInput } from '../bookings/definitions.js';
+import type { BookingStatus, NewBooking, PlaceSnapshot } from '../../src/model/bookings.js';
 import {
   CANCELLED_RETRY_MESSAGE,
   partnerJobQuery,

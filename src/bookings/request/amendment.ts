@@ -1,4 +1,5 @@
-import type { AmendInput, JobSpec } from '../../../workflows/bookings/definitions.js';
+import type { AmendInput } from '../../../workflows/bookings/definitions.js';
+import type { JobSpec } from '../../model/bookings.js';
 import { defaultVehicleClass, needsWheelchair, seatsGroup } from './vehicle.js';
 
 /**

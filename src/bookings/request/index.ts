@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../auth/api-keys.js';
 import type { VehicleType } from '../../pricing/types.js';
-import type { JobSpec, NewBooking } from '../../../workflows/bookings/definitions.js';
+import type { JobSpec, NewBooking } from '../../model/bookings.js';
 import type { Passenger, TextField } from '../passenger-input.js';
 import { needsWheelchair, notesWithVehicleName, vehicleClass, type VehicleChoice } from './vehicle.js';
 

@@ -5,11 +5,8 @@ import { BookingClient, BOOKING_WORKFLOW_TYPE, refusedAs } from '../../../src/bo
 import { ProblemError } from '../../../src/http/problem.js';
 import { toProblemError } from '../../../src/plugins/error-handler.js';
 import { Refusal } from '../../../src/refusal.js';
-import {
-  BookingFailure,
-  type BookingState,
-  type BookingWorkflowInput,
-} from '../../../workflows/bookings/definitions.js';
+import type { BookingWorkflowInput } from '../../../workflows/bookings/definitions.js';
+import { BookingFailure, type BookingState } from '../../../src/model/bookings.js';
 
 // The booking client reads Temporal's failures in one place: a workflow no longer running is an
 // answer (null, false, 'expired'), a workflow's refusal the Refusal callers are told, Temporal out of

@@ -8,7 +8,7 @@ import {
   type JobNeeds,
   type SkipReason,
 } from '../../../src/dispatch/policy.js';
-import { TIERS } from '../../../workflows/bookings/definitions.js';
+import { TIERS } from '../../../src/model/bookings.js';
 import { haversineMeters } from '../../../src/geo/haversine.js';
 import { VEHICLE_TYPES } from '../../../src/pricing/types.js';
 import { SEATS } from '../../../src/quotes/vehicle-choice.js';

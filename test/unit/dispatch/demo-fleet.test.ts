@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rankTier } from '../../../src/dispatch/policy.js';
-import { TIERS } from '../../../workflows/bookings/definitions.js';
+import { TIERS } from '../../../src/model/bookings.js';
 import {
   DEMO_CITIES,
   DEMO_DRIVERS,

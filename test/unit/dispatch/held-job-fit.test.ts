@@ -14,7 +14,7 @@ import {
   type SkipReason,
 } from '../../../src/dispatch/policy.js';
 import type { Notifier } from '../../../src/notify/notifier.js';
-import type { JobSpec } from '../../../workflows/bookings/definitions.js';
+import type { JobSpec } from '../../../src/model/bookings.js';
 
 // applyAmendment's reads and writes, replaced so the test sees exactly the driver it decides on.
 // The pickup time read before and after is the same: a driver kept on the job is not told of a move.

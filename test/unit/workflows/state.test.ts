@@ -1,6 +1,7 @@
 // The booking's state model (workflows/bookings/state.ts): each named transition, without a workflow.
 import { describe, expect, it } from 'vitest';
-import type { BookingWorkflowInput, DispatchPolicy } from '../../../workflows/bookings/definitions.js';
+import type { BookingWorkflowInput } from '../../../workflows/bookings/definitions.js';
+import type { DispatchPolicy } from '../../../src/model/bookings.js';
 import * as S from '../../../workflows/bookings/state.js';
 
 const NOW = Date.parse('2026-12-02T12:00:00Z');

@@ -1,0 +1,452 @@
+// The booking as the business states it: its statuses, the job and the places, how dispatch offers
+// it (tiers, candidates, offers), the steps of a trip, what the passenger is told, how it is paid
+// for, the exchange fleets, and the domain's "no"s (BookingFailure). Shared by src/, activities/ and
+// workflows/ (whose Temporal contract is workflows/bookings/definitions.ts), so it stays pure: no
+// Node built-ins, no I/O, nothing imported from outside src/model/.
+
+/** Published in the OpenAPI document; the Postgres record always holds one of these. */
+export const BOOKING_STATUSES = [
+  'awaiting_confirmation', // v1 booking held until the passenger opens the emailed confirmation link
+  'scheduled', // pre-booked, waiting for its dispatch time
+  'dispatching', // looking for a driver
+  'offered', // a job card is out with one driver
+  'assigned', // a driver accepted
+  'en_route', // driver on the way to the pickup
+  'arrived', // driver at the pickup
+  'on_board', // passenger on board
+  'completed',
+  'cancelled',
+  'unassigned', // every tier exhausted; retrying on a backoff until pickup time
+  'no_show', // the driver waited at the pickup and the passenger did not come
+] as const;
+
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+export const TERMINAL_STATUSES: readonly BookingStatus[] = ['completed', 'cancelled', 'no_show'];
+
+export type Tier = 'local' | 'national' | 'partner';
+
+/**
+ * Dispatch tiers in cascade order: a job goes to the next tier only when the previous one has nobody
+ * left to ask. The one declaration: workflow code and src/dispatch/policy.ts both import it.
+ */
+export const TIERS: readonly Tier[] = ['local', 'national', 'partner'];
+
+/** What dispatch needs to match drivers, and what an amendment can change. */
+export interface JobSpec {
+  pickupAt: string;
+  passengers: number;
+  vehicleType: string;
+  wheelchair: boolean;
+  notes: string | null;
+}
+
+export interface DispatchPolicy {
+  /** How long before pickup a pre-booked journey starts looking for a driver. */
+  dispatchLeadSeconds: number;
+  /**
+   * A driver who accepted more than this long before pickup confirms on the day: asked this long
+   * before pickup, and replaced if they have not confirmed confirmDeadlineSeconds before it.
+   * Absent on bookings from before advance allocation (defaults: 60 and 30 minutes).
+   */
+  confirmAskSeconds?: number;
+  confirmDeadlineSeconds?: number;
+  /** How long a driver has to accept or decline a job card (once they have opened it, under the offer policy below). */
+  offerTimeoutSeconds: number;
+  /**
+   * The offer policy (issue 25, docs/dispatch.md "Offer policy"); absent on bookings started before
+   * it, which keep one driver at a time for the full offerTimeoutSeconds. A card its driver has not
+   * opened within offerUnseenSeconds is withdrawn and the next asked; offerGroupSize drivers are
+   * offered the job at once, the first to accept winning it.
+   */
+  offerUnseenSeconds?: number;
+  offerGroupSize?: number;
+  /** First wait before retrying an exhausted cascade; doubles up to maxRetrySeconds. */
+  retryBaseSeconds: number;
+  maxRetrySeconds: number;
+  /** An assigned driver not at the pickup this long after pickup time is a no-show: reassign. */
+  noShowGraceSeconds: number;
+  /**
+   * A driver who accepts with less than this left before pickup plus the grace (or after it) has
+   * this long from accepting to report moving before they are a no-show. Absent on bookings from
+   * before it (default 10 minutes).
+   */
+  lateAcceptWindowSeconds?: number;
+}
+
+/** Where a place resolved to, as stored with the booking. */
+export interface PlaceSnapshot {
+  label: string;
+  kind: string;
+  lat: number;
+  lon: number;
+  postcodeDistrict: string | null;
+  council: string | null;
+  /** How close to the door (src/geo/types.ts Precision); absent on bookings made before it was kept. */
+  precision?: string;
+  /**
+   * The country (src/geo/types.ts Country), for the bank holidays a driver's own rate re-prices the
+   * meter with where the tariff follows the pickup's country; absent on bookings made before it was kept.
+   */
+  country?: string | null;
+}
+
+/** The booking record as the route built it; the workflow's first activity persists it. */
+export interface NewBooking {
+  ref: string;
+  source: 'agent_create' | 'agent_instant' | 'v1_direct' | 'v1_quote' | 'partner' | 'operator' | 'supplier' | 'mcp';
+  quoteId: string | null;
+  passengerName: string;
+  passengerPhone: string;
+  passengerEmail: string | null;
+  emailVerified: boolean;
+  paymentMethod: string;
+  flightNumber: string | null;
+  agent: string | null;
+  pickupQuery: string;
+  dropoffQuery: string;
+  pickup: PlaceSnapshot;
+  dropoff: PlaceSnapshot;
+  pickupArea: string;
+  farePence: number;
+  fareSource: 'tariff' | 'quote' | 'partner';
+  distanceM: number;
+  durationS: number;
+  /** Bookings started before request identities existed carried a fingerprint here. */
+  requestFingerprint: string | null;
+  /** The request identity (src/bookings/identity.ts) this booking was made for; absent on old bookings. */
+  identity?: string;
+  /** Airport meet and greet was asked for (and paid for): the driver meets the passenger inside. */
+  meetAndGreet?: boolean;
+  /** The partner whose job this is (partner intake), for search attributes and tenant isolation. */
+  partnerId?: string | null;
+  /** The sender's own job reference (partner, operator and supplier intake). */
+  partnerJobRef?: string | null;
+  /**
+   * An operator's job: it never enters central dispatch; the operator assigns it to a driver of its
+   * own fleet (src/partners/operator-fleet.ts).
+   */
+  operatorId?: string | null;
+  /** The signed-in passenger who authorised the AI assistant that booked it (MCP). */
+  passengerAccountId?: string | null;
+  /** The approved partner rate the fare was priced with, if any: a driver's own rate replaces it (src/dispatch/driver-fare.ts). */
+  rateOverrideId?: string | null;
+}
+
+/** One page of the best eligible drivers of a tier (the full decision log is in Postgres). */
+export interface CandidatePage {
+  candidates: { driverId: string; driverName: string; distanceMeters: number | null }[];
+  /** Drivers of this tier within reach, and how many of them could be offered the job. */
+  considered: number;
+  eligible: number;
+}
+
+/**
+ * What claimFromCandidatePage claimed on a page: the driver now holding this booking's job card
+ * (null when every candidate on the page was taken), and the drivers found taken before them.
+ */
+export type CandidateClaim =
+  | { driverId: string; offerId: string; expiresAt: string; busy: string[] }
+  | { driverId: null; offerId: null; expiresAt: null; busy: string[] };
+
+/**
+ * The first page of a booking dispatched at once, claimed with its record, and what became of the
+ * job card sent to the driver claimed (null when nobody on the page was free).
+ */
+export type FirstCardPage = CandidatePage & { claim: CandidateClaim | null; card: 'sent' | 'undeliverable' | null };
+
+/** How many candidates a cascade fetches at a time: enough for minutes of offers, small in history. */
+export const CANDIDATE_PAGE_SIZE = 10;
+
+export type CandidateOutcome = 'skipped' | 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn' | 'dropped';
+
+/** One line of the cascade's audit trail: who was considered, in which round and tier, and why. */
+export interface CandidateRecord {
+  round: number;
+  tier: Tier;
+  driverId: string;
+  driverName: string;
+  distanceMeters: number | null;
+  outcome: CandidateOutcome;
+  reason: string | null;
+  at: string;
+}
+
+export interface CurrentOffer {
+  offerId: string;
+  driverId: string;
+  round: number;
+  tier: Tier;
+  expiresAt: string;
+  response: 'accepted' | 'declined' | null;
+  /** The driver opened the card (offerSeen); absent on offers made before the offer policy. */
+  seen?: boolean;
+}
+
+/** One round and tier of the cascade in numbers; who was passed over and why is in the decision log. */
+export interface TierSummary {
+  round: number;
+  tier: Tier;
+  considered: number;
+  eligible: number;
+}
+
+export interface BookingState {
+  ref: string;
+  /** The request identity the booking was made for (null on bookings from before identities). */
+  identity?: string | null;
+  status: BookingStatus;
+  job: JobSpec;
+  round: number;
+  driverId: string | null;
+  offer: CurrentOffer | null;
+  /**
+   * Every card of a group offer still open (the offer policy): `offer` is the first of them, so
+   * "a card is out" reads the same. Absent or null when one driver at a time is asked.
+   */
+  group?: CurrentOffer[] | null;
+  /**
+   * The offers made and what became of them. (Bookings from before the decision log also list the
+   * drivers skipped, with reasons; newer ones keep those in Postgres: dispatch_decisions.)
+   */
+  candidates: CandidateRecord[];
+  /** Per round and tier, how many drivers were considered and eligible (absent on old bookings). */
+  tiers?: TierSummary[];
+  /** Drivers who dropped this booking are never offered it again. */
+  droppedDriverIds: string[];
+  cancelReason: string | null;
+  /** The settlement of a completed trip, once recorded (absent on bookings from before settlement). */
+  payment?: PaymentRecord | null;
+  /** Drivers staff suspended while they held this booking's job card or job (absent until one is). */
+  suspendedDriverIds?: string[];
+  /** Set when ops ended the trip (POST /api/ops/bookings/:ref/end); absent otherwise. */
+  ended?: { by: 'ops'; reason: string } | null;
+  /** The driver who confirmed on the day a job they accepted well ahead (absent until one does). */
+  confirmedDriverId?: string | null;
+  /** The fare, pickup and drop-off as they stand (amendments change them); absent on bookings from before. */
+  fare?: AmendedFare;
+  pickup?: PlaceSnapshot;
+  dropoff?: PlaceSnapshot;
+  /** The exchange fleet holding the job (absent on bookings that never reached one). */
+  exchange?: ExchangeState | null;
+}
+
+export function offerId(ref: string, round: number, driverId: string): string {
+  return `${ref}:${round}:${driverId}`;
+}
+
+export function parseOfferId(id: string): { ref: string; round: number; driverId: string } | null {
+  const m = /^([A-Z0-9-]+):(\d+):(.+)$/.exec(id);
+  return m ? { ref: m[1]!, round: Number(m[2]), driverId: m[3]! } : null;
+}
+
+/** Where an amended booking now goes (the fields of NewBooking a pickup or drop-off change moves). */
+export interface AmendedRoute {
+  pickupQuery: string;
+  dropoffQuery: string;
+  pickup: PlaceSnapshot;
+  dropoff: PlaceSnapshot;
+  pickupArea: string;
+  distanceM: number;
+  durationS: number;
+}
+
+export interface AmendedFare {
+  farePence: number;
+  fareSource: NewBooking['fareSource'];
+}
+
+/** The driver is on the way or further: the pickup and drop-off can no longer change. */
+export const DRIVER_ON_THE_WAY: readonly BookingStatus[] = ['en_route', 'arrived', 'on_board'];
+
+/**
+ * Why a driver no longer holds the job or its card. suspended: staff suspended the driver; the job
+ * is withdrawn from them (driverSuspendedSignal). released: ops took the job off them
+ * (src/bookings/release-driver.ts). not_confirmed: they accepted it well ahead and did not confirm
+ * it on the day in time.
+ */
+export type DriverDropReason = 'dropped' | 'no_show' | 'suspended' | 'released' | 'not_confirmed';
+
+export type TripProgress = 'en_route' | 'arrived' | 'on_board' | 'completed' | 'no_show';
+
+/**
+ * The steps a trip really passes, from each status: forward only, and never from assigned straight
+ * to completed. A driver already at the pickup when they accept may skip en_route.
+ */
+export const NEXT_TRIP_STEPS: Readonly<Partial<Record<BookingStatus, readonly TripProgress[]>>> = {
+  assigned: ['en_route', 'arrived'],
+  en_route: ['arrived'],
+  // Only a driver who is at the pickup can say the passenger did not come.
+  arrived: ['on_board', 'no_show'],
+  on_board: ['completed'],
+};
+
+export function isNextTripStep(from: BookingStatus, to: TripProgress): boolean {
+  return NEXT_TRIP_STEPS[from]?.includes(to) ?? false;
+}
+
+/** What the assigned driver reports from the app: a step of the trip, or giving the job back. */
+/** confirm: the driver confirms, on the day, a job they accepted well ahead (advance allocation). */
+export type TripEvent = TripProgress | 'drop' | 'confirm';
+
+/**
+ * What the passenger is told, by the booking's workflow, at each turn (tellPassenger). The driver
+ * assigned and the cancel are told by the activities that record them (assignDriver,
+ * cancelBooking).
+ */
+/** Booked through a partner, operator or supplier: their customer hears from them, not from us. */
+const PARTNER_SOURCES: ReadonlySet<string> = new Set(['partner', 'operator', 'supplier']);
+
+export function passengerHearsFromUs(source: string): boolean {
+  return !PARTNER_SOURCES.has(source);
+}
+
+export type PassengerNews =
+  | { kind: 'booked' }
+  | { kind: 'driver_replaced'; driverId: string }
+  | { kind: 'no_driver_yet' }
+  | { kind: 'no_driver_found' }
+  | { kind: 'receipt' };
+
+/** How a passenger paid the driver (the service itself never takes payment). */
+export const PAYMENT_METHODS = ['cash', 'card', 'payment_link', 'bank_transfer', 'account'] as const;
+
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/**
+ * The method of a settlement ops made with nothing due (a trip they ended, e.g. after suspending its
+ * driver): a payment record of 0 pence, so the trip is settled once and for all. Only ops write it.
+ */
+export const NOTHING_DUE = 'none';
+
+export const SETTLEMENT_METHODS = [...PAYMENT_METHODS, NOTHING_DUE] as const;
+
+export type SettlementMethod = (typeof SETTLEMENT_METHODS)[number];
+
+/** What was received for a completed trip: confirmed by the driver, a payment provider or ops. */
+export interface SettleInput {
+  /** The confirming driver (checked against the assigned one); null when a provider or ops settles. */
+  driverId: string | null;
+  amountPence: number;
+  method: SettlementMethod;
+  by: 'driver' | 'provider' | 'ops';
+  /** A provider's event id, kept with the record. */
+  eventId?: string | null;
+  /** Kept with the record: why less than the fare was received (a driver must say: src/settlement/settle.ts), or why ops ended the trip and why nothing is due. */
+  note?: string | null;
+}
+
+/** The immutable payment record a settlement wrote (payment_records). */
+export interface PaymentRecord {
+  id: number;
+  amountPence: number;
+  method: SettlementMethod;
+  recordedBy: 'driver' | 'provider' | 'ops';
+  recordedAt: string;
+}
+
+/** The idempotency key of a booking's settlement: one record however often it is retried. */
+export function settlementKey(ref: string): string {
+  return `settlement:${ref}`;
+}
+
+/** Ops end a trip: what was received, or nothing due and why. */
+export type EndTripSettlement = { amountPence: number; method: PaymentMethod } | { nothingDue: string };
+
+export interface EndTripInput {
+  /** Why ops ended the trip (kept with the payment record and in the staff action). */
+  reason: string;
+  settlement: EndTripSettlement;
+}
+
+/** The settlement an ops end records. */
+export function endTripSettlement(e: EndTripInput): SettleInput {
+  const s = e.settlement;
+  return 'nothingDue' in s
+    ? {
+        driverId: null,
+        amountPence: 0,
+        method: NOTHING_DUE,
+        by: 'ops',
+        note: `ended by ops: ${e.reason}; nothing due: ${s.nothingDue}`,
+      }
+    : { driverId: null, amountPence: s.amountPence, method: s.method, by: 'ops', note: `ended by ops: ${e.reason}` };
+}
+
+/** ApplicationFailure types of booking updates; the HTTP layer maps them. */
+export const BookingFailure = {
+  closed: 'BookingClosed',
+  /** The reference is already another request's ride: the caller must allocate a fresh one. */
+  identityMismatch: 'BookingIdentityMismatch',
+  /** A trip report from a driver the booking is not assigned to. */
+  notYourJob: 'NotYourJob',
+  /** A trip report that is not the next step of the trip. */
+  invalidTripStep: 'InvalidTripStep',
+  /** respondToOffer: the offer is no longer open and the job went to another driver. */
+  offerTaken: 'OfferTaken',
+  /** respondToOffer: the offer is no longer open (timed out, withdrawn, booking closed). */
+  offerExpired: 'OfferExpired',
+  /** respondToOffer: this driver already has the job (a repeated accept). */
+  offerAlreadyAccepted: 'OfferAlreadyAccepted',
+  /** settleBooking: the trip has not completed, so there is nothing to settle yet. */
+  notCompleted: 'TripNotCompleted',
+  /** settleBooking: an amount that cannot be a payment (negative, fractional, absurd). */
+  invalidPayment: 'InvalidPayment',
+  /** assignFleetDriver: not an operator's booking, or not this operator's. */
+  notOperatorJob: 'NotOperatorJob',
+  /** assignFleetDriver: a driver already has the job, or a job card is out waiting for an answer. */
+  alreadyAssigned: 'AlreadyAssigned',
+  /** cancelBooking: the passenger is on board; only ops can end the trip (endTrip). */
+  tripInProgress: 'TripInProgress',
+  /** endTrip: the passenger is not on board (and it is not a completed trip awaiting settlement). */
+  tripNotInProgress: 'TripNotInProgress',
+  /** endTrip: the trip is already settled (by its driver, a provider or ops). */
+  alreadySettled: 'TripAlreadySettled',
+  /** amendBooking: a new pickup or drop-off once the driver is on the way (DRIVER_ON_THE_WAY). */
+  driverOnTheWay: 'DriverOnTheWay',
+  /** claimUpcomingJob: not a job the board offers (an operator's, awaiting the passenger's email, a card out, given back by this driver). */
+  notClaimable: 'NotClaimable',
+  /** claimUpcomingJob: the claim found the driver busy then, or no longer fitting the job (seats, class, licence). */
+  driverDoesNotFit: 'DriverDoesNotFit',
+} as const;
+
+// Exchange fleets (Cab Exchange, docs/exchange.md): a booking nobody of ours takes is handed to a
+// partner fleet running this same API; its status events come back through our booking-status hook.
+
+/** What we send an exchange fleet about a job it holds. */
+export type ExchangeAction = 'new' | 'amend' | 'cancel';
+
+/** The fleet's answer: accepted (a repeat is accepted as a duplicate) or refused with its code. */
+export type ExchangeSendResult = { outcome: 'accepted' | 'rejected'; code: string };
+
+/** The ApplicationFailure type of a fleet that could not be reached (retried). */
+export const EXCHANGE_FAILURE = 'ExchangeFleetUnavailable';
+
+/** One of the fleet's status events, as our hook verified it (its booking's status, in its words). */
+export interface ExchangeStatusInput {
+  fleetId: string;
+  /** The event's webhook-id. */
+  eventId: string;
+  /** The fleet's per-booking sequence: only a newer one than the last applied is taken. */
+  sequence: number;
+  /** The fleet's booking status (its BOOKING_STATUSES). */
+  status: string;
+  driver: { name: string; vehicle: string; plate: string } | null;
+}
+
+/** The exchange fleet holding the job (absent on bookings that never reached one). */
+export interface ExchangeState {
+  /** The fleet holding the job now; null once it gave it back (or none took it). */
+  fleetId: string | null;
+  fleetName: string | null;
+  /** Fleets already handed this booking: never again. */
+  tried: string[];
+  /** The last sequence taken from the holding fleet. */
+  sequence: number;
+  /** Its latest status and driver, not yet applied by the main loop when `pending`. */
+  remoteStatus: string | null;
+  driver: ExchangeStatusInput['driver'];
+  pending: boolean;
+  /** The job as last sent to the fleet, as a fingerprint (an amendment is sent when it differs). */
+  sent: string | null;
+}
