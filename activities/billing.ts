@@ -13,19 +13,17 @@ import {
   renderInvoiceReminderText,
   renderOpsInvoiceOverdueEmail,
 } from '../src/notify/templates.js';
+import type { BillWeekInput, InvoiceCollectionInput, PartnerWeekInput } from '../workflows/billing/definitions.js';
 import {
   COLLECTION_POLICY,
   invoiceReference,
   partnerWeekCharge,
   weekInvoice,
-  type BillWeekInput,
   type Invoice,
-  type InvoiceCollectionInput,
   type InvoiceKey,
-  type PartnerWeekInput,
   type SubscriptionRecord,
   type TrialExtension,
-} from '../workflows/billing/definitions.js';
+} from '../src/model/billing.js';
 
 const HOUR_MS = 3_600_000;
 const weekOf = (weekStart: string) => DateTime.fromISO(weekStart).setZone('Europe/London').toFormat('d LLL yyyy');

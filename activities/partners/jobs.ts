@@ -9,7 +9,7 @@ import { countNewJob, findPartnerJob, savePartnerJob, type PartnerJobRecord } fr
 import type { Sql } from '../../src/db/sql.js';
 import type { AmendInput, BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
 import type { BookingStatus } from '../../src/model/bookings.js';
-import type { BookingChange } from '../../workflows/partners/job-definitions.js';
+import type { BookingChange } from '../../src/model/partners.js';
 
 // The partner job workflow's hands: its record in Postgres, and the booking it creates, amends and
 // cancels through the same paths every booking route uses (src/bookings/create-booking.ts,

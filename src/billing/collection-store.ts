@@ -1,6 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
-import type { CollectionStatus, InvoiceAccountKind, InvoiceKey } from '../../workflows/billing/definitions.js';
+import type { CollectionStatus, InvoiceAccountKind, InvoiceKey } from '../model/billing.js';
 
 // SQL of invoice collection (migration 00029): one row per invoice being collected, owned by its
 // workflow invoice-collection:<kind>:<id>:<Monday>; and the provider's webhook events by provider

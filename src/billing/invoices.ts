@@ -1,13 +1,12 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { invoiceCollectionWorkflowId, invoicePaymentSignal } from '../../workflows/billing/definitions.js';
 import {
-  invoiceCollectionWorkflowId,
-  invoicePaymentSignal,
   invoiceReference,
   MIN_COLLECTION_PENCE,
   type Invoice,
   type InvoiceKey,
-} from '../../workflows/billing/definitions.js';
-import { weekStartOf } from '../../workflows/billing/weeks.js';
+  weekStartOf,
+} from '../model/billing.js';
 import type { Services } from '../services.js';
 import * as collections from './collection-store.js';
 import type { PaymentProvider } from './payment-provider.js';

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/sql.js';
-import type { InvoiceLine } from '../../workflows/billing/definitions.js';
+import type { InvoiceLine } from '../model/billing.js';
 import { insertLines, invoiceLines } from './subscription-store.js';
 
 // Partners' weekly invoices (migration 00029): the SMS pass-through of spec 8 for partners. A

@@ -1,4 +1,4 @@
-import type { InvoiceLine } from '../../workflows/billing/definitions.js';
+import type { InvoiceLine } from '../model/billing.js';
 
 // How the service collects its own invoices (the drivers' and partners' weekly subscription): the
 // one interface a payment provider sits behind. The real adapter speaks Stripe's HTTP API

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { BillingPrices } from '../../workflows/billing/definitions.js';
+import type { BillingPrices } from '../model/billing.js';
 import type { PaymentProvider } from './payment-provider.js';
 import { createNoProvider } from './no-provider.js';
 import { createStripeProvider } from './stripe.js';

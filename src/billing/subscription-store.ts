@@ -1,12 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
-import type {
-  Invoice,
-  InvoiceCharge,
-  InvoiceLine,
-  SubscriptionRecord,
-  TrialExtension,
-} from '../../workflows/billing/definitions.js';
+import type { Invoice, InvoiceCharge, InvoiceLine, SubscriptionRecord, TrialExtension } from '../model/billing.js';
 
 // The subscription tables (migration 00006): the driver's subscription row, trial extensions and
 // weekly invoices, plus the two weekly figures billing reads (earnings and SMS). The workflow

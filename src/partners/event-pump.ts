@@ -1,12 +1,11 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Sql } from '../db/sql.js';
 import {
-  DEFAULT_DELIVERY_POLICY,
   deliveryWorkflowId,
   eventsRecordedSignal,
-  type DeliveryPolicy,
   type DeliveryStart,
 } from '../../workflows/partners/delivery-definitions.js';
+import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../model/partners.js';
 import { bookingsWithDueEvents } from './event-store.js';
 
 // Starts the delivery workflows. The bookings trigger records each event and, on commit, NOTIFYs

@@ -12,7 +12,8 @@ import {
 } from '../schemas/partner-job.js';
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
-import { CANCELLED_RETRY_MESSAGE, type JobSubmission } from '../../workflows/partners/job-definitions.js';
+import type { JobSubmission } from '../../workflows/partners/job-definitions.js';
+import { CANCELLED_RETRY_MESSAGE } from '../model/partners.js';
 import { findBooking } from '../bookings/store.js';
 import { recordHandedOverJob } from '../exchange/store.js';
 import { ACCEPT_GRACE_MS } from './job-client.js';

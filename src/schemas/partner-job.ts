@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FieldErrorSchema } from '../http/problem.js';
 import { BOOKING_STATUSES } from '../model/bookings.js';
-import { JOB_ACTIONS, JOB_OUTCOME_CODES } from '../../workflows/partners/job-definitions.js';
+import { JOB_ACTIONS, JOB_OUTCOME_CODES } from '../model/partners.js';
 import { isoDateTime, passengerCount, placeText, text } from './common.js';
 
 // The PartnerJob of spec 2.4, shared by partner intake, the operator bridge (and its guide, so the

@@ -18,10 +18,9 @@ import { DEV_BILLING_TEST_WEBHOOK_SECRET } from '../../src/production-config.js'
 import {
   invoiceCollectionStateQuery,
   invoiceCollectionWorkflowId,
-  invoiceReference,
   type InvoiceCollectionState,
-  type InvoiceKey,
 } from '../../workflows/billing/definitions.js';
+import { invoiceReference, type InvoiceKey } from '../../src/model/billing.js';
 import { createDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
 

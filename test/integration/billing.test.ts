@@ -18,7 +18,7 @@ import { createStaff } from '../../src/auth/staff.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { hashSecret } from '../../src/auth/secrets.js';
 import { createSession } from '../../src/drivers/session-store.js';
-import { nextWeekStart, weekStartAtOrAfter } from '../../workflows/billing/weeks.js';
+import { nextWeekStart, weekStartAtOrAfter } from '../../src/model/billing.js';
 import { activityDeps } from '../../src/services.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';

@@ -13,7 +13,7 @@ import { createApiKey } from '../../src/auth/api-keys.js';
 import { startEventPump, type EventPump } from '../../src/partners/event-pump.js';
 import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
-import type { DeliveryPolicy } from '../../workflows/partners/delivery-definitions.js';
+import type { DeliveryPolicy } from '../../src/model/partners.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
 import {
   killAllWorkerProcesses,

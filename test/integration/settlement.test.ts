@@ -15,7 +15,7 @@ import {
 import { createBillingActivities } from '../../activities/billing.js';
 import { activityDeps } from '../../src/services.js';
 import { signWebhook } from '../../src/settlement/webhook-signature.js';
-import { nextWeekStart, weekStartOf } from '../../workflows/billing/weeks.js';
+import { nextWeekStart, weekStartOf } from '../../src/model/billing.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 // Two secrets at once: the provider is rotating from the old to the new.

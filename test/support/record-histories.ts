@@ -55,7 +55,7 @@ import {
   subscriptionStateQuery,
   subscriptionWorkflowId,
 } from '../../workflows/billing/definitions.js';
-import { weekStartOf } from '../../workflows/billing/weeks.js';
+import { weekStartOf } from '../../src/model/billing.js';
 import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partners/delivery-definitions.js';
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
 import { saveExchangeRegistration } from '../../src/exchange/register.js';

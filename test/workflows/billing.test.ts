@@ -26,20 +26,24 @@ import {
   billWeekWorkflowId,
   subscriptionStateQuery,
   subscriptionWorkflowId,
-  COLLECTION_POLICY,
-  MIN_COLLECTION_PENCE,
   invoiceCollectionStateQuery,
   invoiceCollectionWorkflowId,
   invoicePaymentSignal,
+  type BillWeekInput,
+  type SubscriptionState,
+} from '../../workflows/billing/definitions.js';
+import {
+  COLLECTION_POLICY,
+  MIN_COLLECTION_PENCE,
   partnerWeekCharge,
   weekInvoice,
   type BillingPrices,
   type CollectionStatus,
-  type BillWeekInput,
   type Invoice,
-  type SubscriptionState,
-} from '../../workflows/billing/definitions.js';
-import { nextWeekStart, weekStartAtOrAfter, weekStartOf } from '../../workflows/billing/weeks.js';
+  nextWeekStart,
+  weekStartAtOrAfter,
+  weekStartOf,
+} from '../../src/model/billing.js';
 import { ensurePartnerBilling } from '../../src/billing/partner-billing.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 

@@ -10,12 +10,12 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DELIVERY_POLICY,
   DELIVERY_FAILURE,
   deliveryWorkflowId,
   eventsRecordedSignal,
   type DeliveryStart,
 } from '../../workflows/partners/delivery-definitions.js';
+import { DEFAULT_DELIVERY_POLICY } from '../../src/model/partners.js';
 import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 

@@ -1,8 +1,17 @@
-// Everything the application, the activities and the worker must agree on about the drivers'
-// subscription, declared once. Imported by workflow code, so it stays free of Node built-ins and I/O.
+// The billing workflows' Temporal contract: their ids, inputs, messages and failure types, which the
+// application, the activities and the worker must agree on. What billing means (weeks, prices,
+// invoices, collection policy) is src/model/billing.ts. Imported by workflow code, so it stays free
+// of Node built-ins and I/O.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Tier } from '../bookings/definitions.js';
-import { londonDate } from './weeks.js';
+import type { Tier } from '../../src/model/bookings.js';
+import {
+  londonDate,
+  type CollectionStatus,
+  type Invoice,
+  type InvoiceKey,
+  type SubscriptionStatus,
+  type TrialExtension,
+} from '../../src/model/billing.js';
 
 export const SUBSCRIPTION_WORKFLOW_PREFIX = 'subscription:';
 export const BILL_WEEK_WORKFLOW_PREFIX = 'subscription-week:';
@@ -14,145 +23,6 @@ export function subscriptionWorkflowId(driverId: string): string {
 /** One id per driver and week (named by its Monday's London date): a week cannot be billed twice. */
 export function billWeekWorkflowId(driverId: string, weekStart: string): string {
   return `${BILL_WEEK_WORKFLOW_PREFIX}${driverId}:${londonDate(Date.parse(weekStart))}`;
-}
-
-// The price list (spec section 8). Money is integer pence.
-export const TRIAL_DAYS: Readonly<Record<Tier, number>> = { local: 90, national: 90, partner: 30 };
-/** Earnings above this in a week make it a paid week. */
-export const FREE_WEEK_MAX_EARNINGS_PENCE = 50_000;
-export const WEEKLY_FEE_PENCE = 2_000;
-export const SMS_PENCE = 2;
-/** Days one extension may add (spec 8: the trial is "extendable by an administrator"). */
-export const MAX_EXTENSION_DAYS = 90;
-/** A trial is never longer than this in all, however often it is extended. */
-export const MAX_TRIAL_DAYS = 365;
-
-export interface WeekCharge {
-  feePence: number;
-  smsPence: number;
-  totalPence: number;
-  status: 'billed' | 'free';
-}
-
-/** What a week costs: the fee only above 500 GBP of earnings; SMS pass-through either way. */
-export function weekCharge(earningsPence: number, smsCount: number): WeekCharge {
-  const feePence = earningsPence > FREE_WEEK_MAX_EARNINGS_PENCE ? WEEKLY_FEE_PENCE : 0;
-  const smsPence = smsCount * SMS_PENCE;
-  return { feePence, smsPence, totalPence: feePence + smsPence, status: feePence > 0 ? 'billed' : 'free' };
-}
-
-/**
- * The other charges of spec 8, priced by configuration (docs/billing.md): a fee per completed job
- * from the one named third-party job source, and the card rail's processor fee (basis points of
- * each card payment plus a fixed amount per payment). Passed into activities, never read by a workflow.
- */
-export interface BillingPrices {
-  /** The partner id of the named third-party job source; null: no source is named, no such fee. */
-  thirdPartySource: string | null;
-  thirdPartyJobFeePence: number;
-  cardFeeBasisPoints: number;
-  cardFeeFixedPence: number;
-}
-
-export type InvoiceLineKind = 'weekly_fee' | 'sms' | 'third_party_jobs' | 'card_processing';
-
-/** One line of an invoice as the driver (or partner) reads it. */
-export interface InvoiceLine {
-  kind: InvoiceLineKind;
-  quantity: number;
-  /** Price of one; null where each one costs a different amount (card fees are a percentage). */
-  unitPence: number | null;
-  amountPence: number;
-  description: string;
-}
-
-/** What a week's invoice is computed from. */
-export interface WeekFigures {
-  earningsPence: number;
-  smsCount: number;
-  /** Jobs from the named third-party source the driver completed in the week. */
-  thirdPartyJobs: number;
-  /** Each card payment taken for a trip completed in the week, in pence. */
-  cardPayments: number[];
-}
-
-export interface InvoiceCharge extends WeekCharge {
-  thirdPartyJobs: number;
-  thirdPartyPence: number;
-  cardTrips: number;
-  cardPence: number;
-  /** Every non-zero charge as a line; their amounts add up to totalPence. */
-  lines: InvoiceLine[];
-}
-
-const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
-
-/** The card rail's processor fee on one payment: basis points rounded to the nearest penny, plus the fixed part. */
-export function cardFeePence(
-  paymentPence: number,
-  prices: Pick<BillingPrices, 'cardFeeBasisPoints' | 'cardFeeFixedPence'>,
-): number {
-  return Math.round((paymentPence * prices.cardFeeBasisPoints) / 10_000) + prices.cardFeeFixedPence;
-}
-
-/**
- * The week's invoice, itemised: the 20 GBP fee above 500 GBP of earnings, SMS pass-through, the
- * third-party source's per-job fee and the card processor fee. Lines are written only for what is
- * charged; the total is their sum, and status says whether the weekly fee applied (a free week can
- * still owe SMS or card fees).
- */
-export function weekInvoice(f: WeekFigures, prices: BillingPrices): InvoiceCharge {
-  const base = weekCharge(f.earningsPence, f.smsCount);
-  const thirdPartyPence = prices.thirdPartySource ? f.thirdPartyJobs * prices.thirdPartyJobFeePence : 0;
-  const thirdPartyJobs = prices.thirdPartySource ? f.thirdPartyJobs : 0;
-  const cardPence = f.cardPayments.reduce((sum, p) => sum + cardFeePence(p, prices), 0);
-  const cardTakings = f.cardPayments.reduce((sum, p) => sum + p, 0);
-  const lines: InvoiceLine[] = [];
-  if (base.feePence > 0) {
-    lines.push({
-      kind: 'weekly_fee',
-      quantity: 1,
-      unitPence: base.feePence,
-      amountPence: base.feePence,
-      description: `Weekly subscription: earnings ${pounds(f.earningsPence)}, above ${pounds(FREE_WEEK_MAX_EARNINGS_PENCE)}`,
-    });
-  }
-  if (f.smsCount > 0) {
-    lines.push({
-      kind: 'sms',
-      quantity: f.smsCount,
-      unitPence: SMS_PENCE,
-      amountPence: base.smsPence,
-      description: `SMS pass-through: ${f.smsCount} text${f.smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p`,
-    });
-  }
-  if (thirdPartyJobs > 0) {
-    lines.push({
-      kind: 'third_party_jobs',
-      quantity: thirdPartyJobs,
-      unitPence: prices.thirdPartyJobFeePence,
-      amountPence: thirdPartyPence,
-      description: `Jobs from ${prices.thirdPartySource}: ${thirdPartyJobs} at ${pounds(prices.thirdPartyJobFeePence)}`,
-    });
-  }
-  if (f.cardPayments.length > 0) {
-    lines.push({
-      kind: 'card_processing',
-      quantity: f.cardPayments.length,
-      unitPence: null,
-      amountPence: cardPence,
-      description: `Card processing: ${(prices.cardFeeBasisPoints / 100).toFixed(2)}% + ${pounds(prices.cardFeeFixedPence)} on each of ${f.cardPayments.length} card payment${f.cardPayments.length === 1 ? '' : 's'} (${pounds(cardTakings)})`,
-    });
-  }
-  return {
-    ...base,
-    thirdPartyJobs,
-    thirdPartyPence,
-    cardTrips: f.cardPayments.length,
-    cardPence,
-    totalPence: base.totalPence + thirdPartyPence + cardPence,
-    lines,
-  };
 }
 
 export interface DriverSubscriptionInput {
@@ -180,20 +50,6 @@ export interface BillWeekInput {
   weekEnd: string;
 }
 
-/**
- * A driver's week as invoiced (a free week too, so the driver sees paid and free weeks alike).
- * Invoices carried in histories recorded before 0.4.0 lack the itemised fields.
- */
-export interface Invoice extends InvoiceCharge {
-  driverId: string;
-  weekStart: string;
-  weekEnd: string;
-  earningsPence: number;
-  smsCount: number;
-}
-
-export type SubscriptionStatus = 'trial' | 'active' | 'cancelled';
-
 export interface SubscriptionState {
   driverId: string;
   tier: Tier;
@@ -206,31 +62,8 @@ export interface SubscriptionState {
   lastWeekBilled: Invoice | null;
 }
 
-export interface ExtendTrialInput {
-  days: number;
-  /** The administrator who extended it. */
-  by: string;
-  reason: string;
-}
-
-/** What the extension activity records, once (its id is the driver's n-th extension). */
-export interface TrialExtension extends ExtendTrialInput {
-  id: string;
-  driverId: string;
-  /** Total extension days after this one: the subscription row is set to it, never incremented. */
-  totalExtendedDays: number;
-  at: string;
-}
-
-/** The subscription row as the workflow keeps it in Postgres. */
-export interface SubscriptionRecord {
-  driverId: string;
-  tier: Tier;
-  approvedAt: string;
-  trialDays: number;
-  trialExtendedDays: number;
-  state: SubscriptionStatus;
-}
+/** An administrator's extension of the trial: the part of the record the update is given. */
+export type ExtendTrialInput = Pick<TrialExtension, 'days' | 'by' | 'reason'>;
 
 export interface CancelSubscriptionInput {
   reason: string;
@@ -256,45 +89,10 @@ export const INVOICE_COLLECTION_PREFIX = 'invoice-collection:';
 /** billWeekWorkflow starts the invoice's collection (added in 0.4.0). */
 export const COLLECT_INVOICES_PATCH = 'collect-invoices';
 
-export type InvoiceAccountKind = 'driver' | 'partner';
-
-/** Names one invoice: whose (a driver or a partner) and which week. */
-export interface InvoiceKey {
-  account: InvoiceAccountKind;
-  accountId: string;
-  /** ISO instant of the week's Monday 00:00 Europe/London. */
-  weekStart: string;
-}
-
 /** invoice-collection:<driver|partner>:<id>:<Monday's London date>: one collection per invoice. */
 export function invoiceCollectionWorkflowId(k: InvoiceKey): string {
   return `${INVOICE_COLLECTION_PREFIX}${k.account}:${k.accountId}:${londonDate(Date.parse(k.weekStart))}`;
 }
-
-/** The provider's idempotency key for the invoice: a retried request is the same collection. */
-export function invoiceReference(k: InvoiceKey): string {
-  return `invoice:${k.account}:${k.accountId}:${londonDate(Date.parse(k.weekStart))}`;
-}
-
-/**
- * Card providers refuse smaller charges (Stripe's minimum in GBP is 30p): a week owing less (a few
- * texts) is not collected; it stays on the record, shown as below the minimum.
- */
-export const MIN_COLLECTION_PENCE = 30;
-
-/** How an unpaid invoice is followed up, counted from the day its collection opens. */
-export const COLLECTION_POLICY = {
-  /** A reminder every this many days while unpaid... */
-  reminderEveryDays: 3,
-  /** ...at most this many (each is a text to the driver). */
-  maxReminders: 3,
-  /** Unpaid this long: overdue, and ops are alerted. */
-  overdueAfterDays: 14,
-  /** The workflow listens for a payment this long; later payments are applied by the webhook directly. */
-  followForDays: 60,
-} as const;
-
-export type CollectionStatus = 'unpaid' | 'overdue' | 'paid';
 
 export interface InvoiceCollectionInput extends InvoiceKey {
   totalPence: number;
@@ -330,22 +128,4 @@ export interface PartnerBillingInput {
 export interface PartnerWeekInput {
   weekStart: string;
   weekEnd: string;
-}
-
-/** What a partner's week costs: 2p per SMS sent about its jobs, itemised. */
-export function partnerWeekCharge(smsCount: number): { smsPence: number; totalPence: number; lines: InvoiceLine[] } {
-  const smsPence = smsCount * SMS_PENCE;
-  const lines: InvoiceLine[] =
-    smsCount > 0
-      ? [
-          {
-            kind: 'sms',
-            quantity: smsCount,
-            unitPence: SMS_PENCE,
-            amountPence: smsPence,
-            description: `SMS pass-through: ${smsCount} text${smsCount === 1 ? '' : 's'} at ${SMS_PENCE}p about your jobs`,
-          },
-        ]
-      : [];
-  return { smsPence, totalPence: smsPence, lines };
 }

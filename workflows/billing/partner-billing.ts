@@ -1,16 +1,8 @@
-import {
-  ParentClosePolicy,
-  WorkflowIdReusePolicy,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  startChild,
-} from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { allHandlersFinished, condition, continueAsNew } from '@temporalio/workflow';
+import { MIN_COLLECTION_PENCE, nextWeekStart, weekStartOf } from '../../src/model/billing.js';
 import { acts } from '../activities.js';
-import { invoiceCollectionWorkflow } from './collection.js';
-import { MIN_COLLECTION_PENCE, invoiceCollectionWorkflowId, type PartnerBillingInput } from './definitions.js';
-import { nextWeekStart, weekStartOf } from './weeks.js';
+import { startInvoiceCollection } from './collection.js';
+import type { PartnerBillingInput } from './definitions.js';
 
 /** Weeks billed per run before continuing as new. */
 const WEEKS_PER_RUN = 8;
@@ -30,17 +22,7 @@ export async function partnerBillingWorkflow(input: PartnerBillingInput): Promis
     const week = { weekStart: new Date(weekStart).toISOString(), weekEnd: new Date(weekEnd).toISOString() };
     for (const { partnerId, totalPence } of await acts.billPartnersWeek(week)) {
       if (totalPence < MIN_COLLECTION_PENCE) continue;
-      const key = { account: 'partner' as const, accountId: partnerId, weekStart: week.weekStart };
-      try {
-        await startChild(invoiceCollectionWorkflow, {
-          workflowId: invoiceCollectionWorkflowId(key),
-          args: [{ ...key, totalPence }],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        });
-      } catch (err) {
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }
+      await startInvoiceCollection({ account: 'partner', accountId: partnerId, weekStart: week.weekStart, totalPence });
     }
     weekStart = weekEnd;
   }

@@ -1,5 +1,4 @@
 import {
-  ApplicationFailure,
   ChildWorkflowFailure,
   WorkflowIdReusePolicy,
   allHandlersFinished,
@@ -7,36 +6,26 @@ import {
   continueAsNew,
   executeChild,
   log,
-  ParentClosePolicy,
   patched,
   setHandler,
-  startChild,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import { acts } from '../activities.js';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { MIN_COLLECTION_PENCE, nextWeekStart, weekStartAtOrAfter, type Invoice } from '../../src/model/billing.js';
+import { acts } from '../activities.js';
+import { startInvoiceCollection } from './collection.js';
 import {
   COLLECT_INVOICES_PATCH,
-  MAX_EXTENSION_DAYS,
-  MIN_COLLECTION_PENCE,
-  MAX_TRIAL_DAYS,
-  SubscriptionFailure,
-  TRIAL_DAYS,
   billWeekWorkflowId,
   cancelSubscriptionSignal,
   extendTrialUpdate,
-  invoiceCollectionWorkflowId,
   subscriptionStateQuery,
   type BillWeekInput,
   type DriverSubscriptionInput,
-  type ExtendTrialInput,
-  type Invoice,
   type SubscriptionState,
-  type SubscriptionStatus,
 } from './definitions.js';
-import { nextWeekStart, weekStartAtOrAfter } from './weeks.js';
-import { invoiceCollectionWorkflow } from './collection.js';
+import { Subscription } from './subscription.js';
 
 // Design: one long-running workflow per driver, `subscription:<driverId>`, rather than a weekly
 // Schedule scanning all drivers. Each driver's trial end moves (an administrator extends it) and
@@ -47,7 +36,6 @@ import { invoiceCollectionWorkflow } from './collection.js';
 // retried activity nor a worker dying mid-run can charge a week twice. Continue-as-new every
 // WEEKS_PER_RUN weeks keeps the history a few dozen events long for years of billing.
 
-const DAY_MS = 86_400_000;
 /** Weeks billed per run before continuing as new (each week is about ten history events). */
 const WEEKS_PER_RUN = 8;
 /** A week's billing run that failed outright (it retries its activity without limit, so rarely) is tried again after this. */
@@ -66,154 +54,58 @@ export async function billWeekWorkflow(input: BillWeekInput): Promise<Invoice> {
  * boundary) has those weeks billed at once, in order.
  */
 export async function driverSubscriptionWorkflow(input: DriverSubscriptionInput): Promise<SubscriptionState> {
-  const { driverId, tier, approvedAt, carried } = input;
-  const approvedMs = Date.parse(approvedAt);
-  const trialDays = TRIAL_DAYS[tier];
-  let extendedDays = carried?.extendedDays ?? 0;
-  let extensions = carried?.extensions ?? 0;
-  let weeksBilled = carried?.weeksBilled ?? 0;
-  let lastWeekBilled: Invoice | null = carried?.lastWeekBilled ?? null;
+  const sub = new Subscription(input);
+  setHandler(subscriptionStateQuery, () => sub.state());
+  setHandler(extendTrialUpdate, (e) => sub.extendTrial(e), { validator: (e) => sub.refuseExtension(e) });
+  setHandler(cancelSubscriptionSignal, ({ reason }) => sub.cancel(reason));
 
-  const trialEndsMs = () => approvedMs + (trialDays + extendedDays) * DAY_MS;
-  let status: SubscriptionStatus = carried || Date.now() >= trialEndsMs() ? 'active' : 'trial';
+  if (!input.carried) await sub.save();
+  await sub.waitOutTrial();
 
-  const state = (): SubscriptionState => ({
-    driverId,
-    tier,
-    approvedAt,
-    trialEndsAt: new Date(trialEndsMs()).toISOString(),
-    trialDaysRemaining: status === 'trial' ? Math.max(0, Math.ceil((trialEndsMs() - Date.now()) / DAY_MS)) : 0,
-    state: status,
-    weeksBilled,
-    lastWeekBilled,
-  });
-  const saveRecord = () =>
-    acts.saveSubscription({ driverId, tier, approvedAt, trialDays, trialExtendedDays: extendedDays, state: status });
-
-  const refuseExtension = (e: ExtendTrialInput): void => {
-    if (status !== 'trial' || Date.now() >= trialEndsMs()) {
-      throw ApplicationFailure.nonRetryable(
-        `the trial of driver ${driverId} ${status === 'cancelled' ? 'was cancelled' : `ended at ${new Date(trialEndsMs()).toISOString()}`}`,
-        SubscriptionFailure.trialEnded,
-      );
-    }
-    const bad =
-      !Number.isInteger(e.days) || e.days < 1 || e.days > MAX_EXTENSION_DAYS
-        ? `days must be a whole number from 1 to ${MAX_EXTENSION_DAYS}`
-        : typeof e.by !== 'string' || e.by.trim() === ''
-          ? 'by must name the administrator'
-          : typeof e.reason !== 'string' || e.reason.trim() === ''
-            ? 'a reason is required'
-            : null;
-    if (bad) throw ApplicationFailure.nonRetryable(bad, SubscriptionFailure.invalidExtension);
-    const total = trialDays + extendedDays;
-    if (total + e.days > MAX_TRIAL_DAYS) {
-      throw ApplicationFailure.nonRetryable(
-        `a trial is at most ${MAX_TRIAL_DAYS} days in all; this one is ${total} days, so it can be extended by ${Math.max(0, MAX_TRIAL_DAYS - total)} more at most`,
-        SubscriptionFailure.trialTooLong,
-      );
-    }
-  };
-
-  setHandler(subscriptionStateQuery, state);
-  setHandler(
-    extendTrialUpdate,
-    async (e) => {
-      // The validator (never run on replay) refused most; checked again here against the state
-      // this update finds, as two extensions accepted in one task both passed the validator.
-      refuseExtension(e);
-      // Moved synchronously, before the first await, so the trial timer is re-armed at once and a
-      // second extension in the same task builds on this one.
-      extendedDays += e.days;
-      extensions += 1;
-      await acts.recordTrialExtension({
-        id: `${driverId}:${extensions}`,
-        driverId,
-        days: e.days,
-        by: e.by.trim(),
-        reason: e.reason.trim(),
-        totalExtendedDays: extendedDays,
-        at: new Date().toISOString(),
-      });
-      return state();
-    },
-    { validator: (e) => refuseExtension(e) },
-  );
-  setHandler(cancelSubscriptionSignal, ({ reason }) => {
-    if (status === 'cancelled') return;
-    log.info('subscription cancelled', { driverId, reason });
-    status = 'cancelled';
-  });
-
-  if (!carried) await saveRecord();
-
-  while (status === 'trial' && Date.now() < trialEndsMs()) {
-    const seen = extensions;
-    await condition(() => status !== 'trial' || extensions !== seen, trialEndsMs() - Date.now());
-  }
-  if (status === 'trial') {
-    status = 'active';
-    await saveRecord();
-  }
-
-  let weekStart = carried ? Date.parse(carried.nextWeekStart) : weekStartAtOrAfter(trialEndsMs());
+  let weekStart = input.carried ? Date.parse(input.carried.nextWeekStart) : weekStartAtOrAfter(sub.trialEndsMs());
   let billedThisRun = 0;
-  while (status === 'active') {
+  while (sub.status === 'active') {
     const weekEnd = nextWeekStart(weekStart);
-    if (weekEnd > Date.now() && (await condition(() => status !== 'active', weekEnd - Date.now()))) break;
-    lastWeekBilled = await billWeek({
-      driverId,
-      weekStart: new Date(weekStart).toISOString(),
-      weekEnd: new Date(weekEnd).toISOString(),
-    });
-    // 0.4.0: a billed week with something to collect starts its collection. Histories of 0.3.0 go
-    // straight on to the next week's timer here.
-    if (patched(COLLECT_INVOICES_PATCH) && lastWeekBilled.totalPence >= MIN_COLLECTION_PENCE)
-      await startCollection(lastWeekBilled);
-    weeksBilled += 1;
+    if (!(await sub.activeAt(weekEnd))) break;
+    await billAndCollect(sub, weekStart, weekEnd);
     billedThisRun += 1;
     weekStart = weekEnd;
-    if (status === 'active' && (billedThisRun >= WEEKS_PER_RUN || workflowInfo().continueAsNewSuggested)) {
+    if (sub.status === 'active' && (billedThisRun >= WEEKS_PER_RUN || workflowInfo().continueAsNewSuggested)) {
       await condition(allHandlersFinished);
+      const { driverId, tier, approvedAt } = input;
       return continueAsNew<typeof driverSubscriptionWorkflow>({
         driverId,
         tier,
         approvedAt,
-        carried: {
-          extendedDays,
-          extensions,
-          weeksBilled,
-          lastWeekBilled,
-          nextWeekStart: new Date(weekStart).toISOString(),
-        },
+        carried: sub.carried(weekStart),
       });
     }
   }
 
-  await saveRecord();
+  await sub.save();
   await condition(allHandlersFinished);
-  return state();
+  return sub.state();
 }
 
 /**
- * Starts the invoice's collection, a workflow of its own that outlives this run (ABANDON): it
- * follows the invoice up for weeks while billing goes on. Started from this long-lived workflow
- * rather than from the week's short billing run, so a collection that ends reports to a parent
- * that is usually still running. A collection already started (this week replayed after a reset)
- * is the same collection.
+ * Bills the week that just ended and, when it owes enough to collect, starts its collection. The
+ * collection is started from this long-lived workflow rather than from the week's short billing
+ * run, so a collection that ends reports to a parent that is usually still running.
  */
-async function startCollection(invoice: Invoice): Promise<void> {
-  const key = { account: 'driver' as const, accountId: invoice.driverId, weekStart: invoice.weekStart };
-  try {
-    await startChild(invoiceCollectionWorkflow, {
-      workflowId: invoiceCollectionWorkflowId(key),
-      args: [{ ...key, totalPence: invoice.totalPence }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+async function billAndCollect(sub: Subscription, weekStart: number, weekEnd: number): Promise<void> {
+  const invoice = await billWeek({
+    driverId: sub.driverId,
+    weekStart: new Date(weekStart).toISOString(),
+    weekEnd: new Date(weekEnd).toISOString(),
+  });
+  sub.lastWeekBilled = invoice;
+  // 0.4.0: a billed week with something to collect starts its collection. Histories of 0.3.0 go
+  // straight on to the next week's timer here.
+  if (patched(COLLECT_INVOICES_PATCH) && invoice.totalPence >= MIN_COLLECTION_PENCE) {
+    const { driverId, weekStart: invoiceWeek, totalPence } = invoice;
+    await startInvoiceCollection({ account: 'driver', accountId: driverId, weekStart: invoiceWeek, totalPence });
   }
+  sub.weeksBilled += 1;
 }
 
 /**

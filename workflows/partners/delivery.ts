@@ -9,7 +9,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { DEFAULT_DELIVERY_POLICY, eventsRecordedSignal, type DeliveryStart } from './delivery-definitions.js';
+import { eventsRecordedSignal, type DeliveryStart } from './delivery-definitions.js';
+import { DEFAULT_DELIVERY_POLICY } from '../../src/model/partners.js';
 
 const db = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',

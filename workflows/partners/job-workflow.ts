@@ -10,16 +10,14 @@ import { db } from '../activities.js';
 import type { Activities } from '../../activities/index.js';
 import type { AmendInput, BookingWorkflowInput } from '../bookings/definitions.js';
 import type { BookingStatus, NewBooking, PlaceSnapshot } from '../../src/model/bookings.js';
+import { partnerJobQuery, submitJobUpdate, type JobSubmission, type PartnerJobStart } from './job-definitions.js';
 import {
   CANCELLED_RETRY_MESSAGE,
-  partnerJobQuery,
-  submitJobUpdate,
+  type BookingChange,
   type JobOutcome,
   type JobOutcomeCode,
   type JobState,
-  type JobSubmission,
-  type PartnerJobStart,
-} from './job-definitions.js';
+} from '../../src/model/partners.js';
 
 // Booking, amending and cancelling wait on the booking workflow. Release 0.1.0 ran them as local
 // activities, to save an activity task round trip; but a local activity holds its workflow task (and
@@ -216,11 +214,7 @@ async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome
     );
   }
   if (sub.limit && !(await db.countPartnerJob({ partnerId: job.partnerId, jobRef: job.jobRef, ...sub.limit }))) {
-    return job.answer(
-      'rejected',
-      'daily_limit_reached',
-      `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`,
-    );
+    return dailyLimitReached(job, sub.limit.limit);
   }
   // An amendment that arrived first is the job as it stands now: book that.
   const input = job.held ?? sub.booking!;
@@ -238,14 +232,19 @@ async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome
   return job.answer('accepted', 'created', withHeld ? 'Booked, with the amendment that arrived before it.' : 'Booked.');
 }
 
+/** A new the sender's daily limit has no room for: refused, nothing booked. */
+function dailyLimitReached(job: PartnerJob, limit: number): JobOutcome {
+  return job.answer(
+    'rejected',
+    'daily_limit_reached',
+    `The daily limit of ${limit} new jobs is reached; send it again tomorrow.`,
+  );
+}
+
 /** A cancelled job's reference sent as a new with different details: a booking of its own. */
 async function rebook(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
   if (sub.limit && !(await db.countPartnerJob({ partnerId: job.partnerId, jobRef: job.jobRef, ...sub.limit }))) {
-    return job.answer(
-      'rejected',
-      'daily_limit_reached',
-      `The daily limit of ${sub.limit.limit} new jobs is reached; send it again tomorrow.`,
-    );
+    return dailyLimitReached(job, sub.limit.limit);
   }
   const cancelledRef = job.bookingRef;
   const input = sub.booking!;
@@ -268,21 +267,28 @@ async function rebook(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> 
 async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
   if (job.state === 'cancelled')
     return job.answer('rejected', 'job_cancelled', 'This job was cancelled; send a new job with a new reference.');
-  if (job.state !== 'live') {
-    job.held = sub.booking!;
-    job.heldFingerprint = sub.fingerprint;
-    job.state = 'pending';
-    await job.save();
-    return job.answer(
-      'accepted',
-      'amendment_held',
-      'No new job with this reference yet: the amendment is held and booked when it arrives.',
-    );
-  }
+  if (job.state !== 'live') return holdAmendment(job, sub);
   if (job.amendFingerprints.includes(sub.fingerprint) || sub.fingerprint === job.newFingerprint) {
     return job.answer('accepted', 'duplicate', 'Already applied.');
   }
-  const next = sub.booking!;
+  return amendBooking(job, sub.booking!, sub.fingerprint);
+}
+
+/** An amendment before its new: held, and booked with the new when it arrives. */
+async function holdAmendment(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
+  job.held = sub.booking!;
+  job.heldFingerprint = sub.fingerprint;
+  job.state = 'pending';
+  await job.save();
+  return job.answer(
+    'accepted',
+    'amendment_held',
+    'No new job with this reference yet: the amendment is held and booked when it arrives.',
+  );
+}
+
+/** An amendment to a booked job: its booking is changed, unless the ride is past changing. */
+async function amendBooking(job: PartnerJob, next: BookingWorkflowInput, fingerprint: string): Promise<JobOutcome> {
   const current = job.booked!;
   const routeChanged =
     !samePlace(next.booking.pickup, current.booking.pickup) ||
@@ -311,27 +317,31 @@ async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutco
     },
   });
   job.bookingStatus = changed.status;
-  if (!changed.ok && changed.code === 'amend_driver_on_the_way') {
-    return job.answer(
-      'rejected',
-      'amend_driver_on_the_way',
-      `The driver is on the way (${changed.status ?? 'en_route'}): the pickup and drop-off can no longer change. Send an amendment with the booked pickup and drop-off to change anything else, or cancel the job and send it again as a new job (a new booking).`,
-    );
-  }
-  if (!changed.ok)
-    return job.answer(
-      'rejected',
-      'amend_too_late',
-      `The booking is ${changed.status ?? 'closed'}: it can no longer be amended.`,
-    );
+  if (!changed.ok) return amendmentRefused(job, changed);
   job.booked = next;
-  job.amendFingerprints.push(sub.fingerprint);
+  job.amendFingerprints.push(fingerprint);
   await job.save();
   const what = [
     routeChanged ? 'new pickup or drop-off: re-priced and dispatched afresh' : null,
     fareChanged ? `fare now £${(next.booking.farePence / 100).toFixed(2)}` : null,
   ].filter(Boolean);
   return job.answer('accepted', 'amended', what.length > 0 ? `Amended (${what.join('; ')}).` : 'Amended.');
+}
+
+/** The booking refused the change: the driver is on the way (the route is fixed), or it is over. */
+function amendmentRefused(job: PartnerJob, changed: Extract<BookingChange, { ok: false }>): JobOutcome {
+  if (changed.code === 'amend_driver_on_the_way') {
+    return job.answer(
+      'rejected',
+      'amend_driver_on_the_way',
+      `The driver is on the way (${changed.status ?? 'en_route'}): the pickup and drop-off can no longer change. Send an amendment with the booked pickup and drop-off to change anything else, or cancel the job and send it again as a new job (a new booking).`,
+    );
+  }
+  return job.answer(
+    'rejected',
+    'amend_too_late',
+    `The booking is ${changed.status ?? 'closed'}: it can no longer be amended.`,
+  );
 }
 
 async function applyCancel(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {

@@ -12,7 +12,7 @@ import {
   stripeSignature,
   verifyStripeSignature,
 } from '../../../src/billing/stripe.js';
-import type { InvoiceLine } from '../../../workflows/billing/definitions.js';
+import type { InvoiceLine } from '../../../src/model/billing.js';
 
 interface Seen {
   method: string;

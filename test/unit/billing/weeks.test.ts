@@ -9,7 +9,7 @@ import {
   nextWeekStart,
   weekStartAtOrAfter,
   weekStartOf,
-} from '../../../workflows/billing/weeks.js';
+} from '../../../src/model/billing.js';
 
 const ZONE = 'Europe/London';
 const HOUR = 3_600_000;
