@@ -220,3 +220,35 @@ export function typingIn(box: HTMLElement, kind: string): boolean {
   const active = document.activeElement;
   return active !== null && active.tagName === kind && box.contains(active);
 }
+
+/** Where a console's list stands: its status filter, search text and page offset (in its address). */
+export interface ListView {
+  status: string;
+  q: string;
+  offset: number;
+}
+
+/**
+ * A console list's status select and search form: either change starts the list again at its first
+ * page; a search also clears the message line once the list has loaded.
+ */
+export function bindListFilters(
+  view: ListView,
+  ids: { status: string; form: string; query: string },
+  load: () => Promise<void>,
+): void {
+  $select(ids.status).addEventListener('change', () => {
+    view.status = $select(ids.status).value;
+    view.offset = 0;
+    load().catch(sayError);
+  });
+  $(ids.form).addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    view.status = $select(ids.status).value;
+    view.q = $input(ids.query).value.trim();
+    view.offset = 0;
+    load()
+      .then(() => say('', true))
+      .catch(sayError);
+  });
+}

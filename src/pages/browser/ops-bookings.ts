@@ -5,6 +5,7 @@
 import {
   $,
   $button,
+  bindListFilters,
   $input,
   $select,
   button,
@@ -555,20 +556,7 @@ const refresh = () => {
   if (staff.signedIn() && !document.hidden) loadBoard().catch(sayError);
 };
 
-$select('status').addEventListener('change', () => {
-  view.status = $select('status').value;
-  view.offset = 0;
-  loadBoard().catch(sayError);
-});
-$('board-search').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  view.status = $select('status').value;
-  view.q = $input('board-q').value.trim();
-  view.offset = 0;
-  loadBoard()
-    .then(() => say('', true))
-    .catch(sayError);
-});
+bindListFilters(view, { status: 'status', form: 'board-search', query: 'board-q' }, loadBoard);
 $('refresh').addEventListener('click', () => {
   loadBoard()
     .then(() => say('', true))

@@ -6,6 +6,7 @@
 import {
   $,
   $button,
+  bindListFilters,
   $input,
   $select,
   button,
@@ -290,20 +291,7 @@ function refresh(): void {
   if (!typingIn($('changes'), 'INPUT')) loadChanges().catch(sayError);
 }
 
-$select('status').addEventListener('change', () => {
-  view.status = $select('status').value;
-  view.offset = 0;
-  load().catch(sayError);
-});
-$('driver-search').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  view.status = $select('status').value;
-  view.q = $input('driver-q').value.trim();
-  view.offset = 0;
-  load()
-    .then(() => say('', true))
-    .catch(sayError);
-});
+bindListFilters(view, { status: 'status', form: 'driver-search', query: 'driver-q' }, load);
 $('prev').addEventListener('click', () => turn(page?.previous_offset));
 $('next').addEventListener('click', () => turn(page?.next_offset));
 $('block-form').addEventListener('submit', (ev) => {
