@@ -1,9 +1,8 @@
 import { DateTime } from 'luxon';
-import type { BookingRow } from '../bookings/store.js';
 import { carDescription, firstName, formatRegistration, type CarFacts } from './car.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
-import type { CancelInput } from '../../workflows/bookings/definitions.js';
+import type { PlaceSnapshot } from '../model/bookings.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
 // Text another party typed reaches a message only screened: a booking's notes and names were
@@ -24,6 +23,30 @@ export interface DriverFacts extends CarFacts {
   vehicle_registration: string | null;
 }
 
+/**
+ * What a text says about a booking: the columns of src/bookings/store.ts's BookingFacts it reads (a
+ * booking row fits). Named here, like DriverFacts, because src/notify imports no area.
+ */
+export interface BookingFacts {
+  ref: string;
+  status: string;
+  passenger_name: string;
+  passenger_phone: string;
+  payment_method: string;
+  flight_number: string | null;
+  meet_and_greet: boolean;
+  notes: string | null;
+  pickup: PlaceSnapshot;
+  dropoff: PlaceSnapshot;
+  pickup_at: Date;
+  passengers: number;
+  vehicle_type: string;
+  wheelchair: boolean;
+  fare_pence: number;
+  /** The fare quoted, when the driver's own approved rate set fare_pence (BookingFacts's). */
+  quoted_fare_pence?: number | null;
+}
+
 export function londonTime(at: Date): string {
   return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat('ccc d LLL HH:mm');
 }
@@ -31,7 +54,7 @@ export function londonTime(at: Date): string {
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
 /** A driver must never take a town centre for the door: say when a place is approximate. */
-function withPrecision(place: BookingRow['pickup']): string {
+function withPrecision(place: PlaceSnapshot): string {
   const note = precisionNote(precisionOf(place));
   return note ? `${place.label} (${note})` : place.label;
 }
@@ -40,7 +63,7 @@ function withPrecision(place: BookingRow['pickup']): string {
  * `offerFarePence`: the fare the card offers (the offer's, src/dispatch/driver-fare.ts); a driver
  * with their own approved rate is offered the job at it, and told so.
  */
-export function renderJobCardText(b: BookingRow, link: string, offerFarePence: number | null = null): string {
+export function renderJobCardText(b: BookingFacts, link: string, offerFarePence: number | null = null): string {
   const fare = offerFarePence ?? b.fare_pence;
   const ownRate = fare !== (b.quoted_fare_pence ?? b.fare_pence) ? ', at your own approved rate' : '';
   const lines = [
@@ -66,7 +89,7 @@ export function renderJobCardText(b: BookingRow, link: string, offerFarePence: n
  * to find a row that predates the check (src/screening/driver-details.ts).
  */
 export function renderPassengerAssignedText(
-  b: BookingRow,
+  b: BookingFacts,
   d: DriverFacts,
   trackUrl: string,
   etaMinutes: number | null = null,
@@ -109,17 +132,17 @@ export function passengerCarDescription(d: Omit<DriverFacts, 'id' | 'name' | 'ph
  * The job was taken off its driver (they dropped out, did not show, or staff suspended them) and
  * is being dispatched again. Never says why: that is between the operator and the driver.
  */
-export function renderPassengerDriverChangedText(b: BookingRow, trackUrl: string): string {
+export function renderPassengerDriverChangedText(b: BookingFacts, trackUrl: string): string {
   return `Direct Taxi: booking ${b.ref}: your driver can no longer take your trip. We are finding you another driver now, at the same fare, and will text you who is coming. Track: ${trackUrl}`;
 }
 
 /** To the driver a job was taken off by staff (suspension): the job is gone, do not go. */
 /** To a driver of a group offer whose card was withdrawn because another driver accepted first. */
-export function renderJobTakenText(b: BookingRow): string {
+export function renderJobTakenText(b: BookingFacts): string {
   return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been taken by another driver. No action needed.`;
 }
 
-export function renderDriverJobWithdrawnText(b: BookingRow): string {
+export function renderDriverJobWithdrawnText(b: BookingFacts): string {
   return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
 }
 
@@ -128,12 +151,12 @@ export function renderDriverJobWithdrawnText(b: BookingRow): string {
  * drop-off: the job as they knew it is gone (the booking is dispatched again, and a new card comes
  * if it is offered to them).
  */
-export function renderDriverJobAmendedText(b: BookingRow): string {
+export function renderDriverJobAmendedText(b: BookingFacts): string {
   return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) was changed by the booker and has been withdrawn from you. Do not go to the pickup. If it is offered to you again you will get a new job card.`;
 }
 
 /** To the driver keeping a job whose pickup time the booker moved. */
-export function renderDriverPickupMovedText(b: BookingRow): string {
+export function renderDriverPickupMovedText(b: BookingFacts): string {
   return `Job ${b.ref}: the pickup time has changed to ${londonTime(b.pickup_at)} (${b.pickup.label}). The job is still yours.`;
 }
 
@@ -149,12 +172,15 @@ export function renderDriverJobReleasedText(ref: string, reason: string): string
 }
 
 /** On the day, to a driver who accepted a job well ahead: confirm it by the deadline, or it goes to another driver. */
-export function renderDriverConfirmJobText(b: BookingRow, deadline: Date): string {
+export function renderDriverConfirmJobText(b: BookingFacts, deadline: Date): string {
   return `Direct Taxi: please confirm job ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}: open the driver app and press "Confirm I am doing this job" by ${DateTime.fromJSDate(deadline, { zone: 'Europe/London' }).toFormat('HH:mm')}, or it goes to another driver.`;
 }
 
-/** Who cancelled a booking, as its workflow was told (CancelInput['by']): never why. */
-export type CancelledBy = CancelInput['by'];
+/**
+ * Who cancelled a booking, as its workflow was told (CancelInput['by'] in
+ * workflows/bookings/definitions.ts): never why.
+ */
+export type CancelledBy = 'passenger' | 'partner' | 'ops';
 
 const CANCELLED_BY: Record<CancelledBy, (partnerName: string | null) => string> = {
   passenger: () => 'the passenger',
@@ -192,19 +218,19 @@ function endedSettlement(b: { paid_pence: number | null; paid_method: string | n
 }
 
 export function renderPassengerTripEndedText(
-  b: BookingRow & { paid_pence: number | null; paid_method: string | null },
+  b: BookingFacts & { paid_pence: number | null; paid_method: string | null },
 ): string {
   return `Direct Taxi: your trip ${b.ref} has been closed by our team. ${endedSettlement(b, 'Nothing is due for it.')} Questions? Reply to this message.`;
 }
 
 export function renderDriverTripEndedText(
-  b: BookingRow & { paid_pence: number | null; paid_method: string | null },
+  b: BookingFacts & { paid_pence: number | null; paid_method: string | null },
 ): string {
   return `Job ${b.ref} has been closed by Direct Taxi operations. ${endedSettlement(b, 'Nothing is due from the passenger: take no payment for it.')}`;
 }
 
 export function renderOpsSuspendedOnBoardEmail(
-  b: BookingRow,
+  b: BookingFacts,
   d: DriverFacts,
   baseUrl: string,
 ): { subject: string; body: string } {
@@ -221,7 +247,7 @@ export function renderOpsSuspendedOnBoardEmail(
 }
 
 export function renderOpsUnassignedEmail(
-  b: BookingRow,
+  b: BookingFacts,
   round: number,
   baseUrl: string,
 ): { subject: string; body: string } {
@@ -237,7 +263,7 @@ export function renderOpsUnassignedEmail(
 }
 
 export function renderOpsNearPickupEmail(
-  b: BookingRow,
+  b: BookingFacts,
   baseUrl: string,
   workflowUrl: string,
 ): { subject: string; body: string } {
@@ -259,7 +285,7 @@ export function renderOpsNearPickupEmail(
  * for bookings of releases that held dispatch until the link was opened.
  */
 export function renderBookingConfirmationEmail(
-  b: BookingRow,
+  b: BookingFacts,
   trackUrl: string,
   confirmLink: string | null,
   awaitingConfirmation = false,
@@ -313,18 +339,18 @@ const CANCELLED_FOR_PASSENGER: Record<CancelledBy, string> = {
  * To the passenger whenever a booking is cancelled, saying by whom (never a reason typed by
  * someone else). `by` is absent from activities scheduled before the workflow passed it.
  */
-export function renderPassengerCancelledText(b: BookingRow, by?: CancelledBy | null): string {
+export function renderPassengerCancelledText(b: BookingFacts, by?: CancelledBy | null): string {
   const who = by && Object.hasOwn(CANCELLED_FOR_PASSENGER, by) ? ` ${CANCELLED_FOR_PASSENGER[by]}` : '';
   return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled${who}. Nothing is due. If you did not expect this, book again or reply to this message.`;
 }
 
 /** Ops changed the booking: how it now stands. */
-export function renderPassengerAmendedText(b: BookingRow): string {
+export function renderPassengerAmendedText(b: BookingFacts): string {
   return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}, fare ${pounds(b.fare_pence)}. If this is not right, reply to this message.`;
 }
 
 /** Booked: what, when, the fare, and where to follow it. Sent to the passenger's phone. */
-export function renderPassengerBookedText(b: BookingRow, trackUrl: string): string {
+export function renderPassengerBookedText(b: BookingFacts, trackUrl: string): string {
   return `Direct Taxi: taxi ${b.ref} booked, ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}. Fare ${pounds(b.fare_pence)}, paid to the driver. We will text you who is coming. Track or cancel: ${trackUrl}`;
 }
 
@@ -332,12 +358,12 @@ export function renderPassengerBookedText(b: BookingRow, trackUrl: string): stri
  * A round of the cascade found nobody: the passenger hears once, with what happens next and that
  * they may cancel free, so they are not left waiting on a taxi that may not come.
  */
-export function renderPassengerNoDriverYetText(b: BookingRow, trackUrl: string): string {
+export function renderPassengerNoDriverYetText(b: BookingFacts, trackUrl: string): string {
   return `Direct Taxi: booking ${b.ref}: no driver has accepted yet. We keep asking drivers near ${b.pickup.label} until your pickup time (${londonTime(b.pickup_at)}) and will text you as soon as one does. You can cancel free at any time: ${trackUrl}`;
 }
 
 /** Past pickup and its grace with nobody found: the booking is closed. */
-export function renderPassengerNoDriverFoundText(b: BookingRow): string {
+export function renderPassengerNoDriverFoundText(b: BookingFacts): string {
   return `Direct Taxi: sorry, no driver could take booking ${b.ref} (${londonTime(b.pickup_at)} from ${b.pickup.label}). The booking is closed and nothing is due. Please make other arrangements.`;
 }
 
@@ -349,7 +375,7 @@ export interface Receipt {
   payment: { id: number; amountPence: number; method: string; recordedAt: Date } | null;
 }
 
-function receiptLines(b: BookingRow, r: Receipt): string[] {
+function receiptLines(b: BookingFacts, r: Receipt): string[] {
   const paid = r.payment
     ? r.payment.method === 'none'
       ? 'Nothing was paid (recorded by the driver or our team).'
@@ -364,11 +390,11 @@ function receiptLines(b: BookingRow, r: Receipt): string[] {
   ];
 }
 
-export function renderPassengerReceiptText(b: BookingRow, r: Receipt): string {
+export function renderPassengerReceiptText(b: BookingFacts, r: Receipt): string {
   return `Direct Taxi: ${receiptLines(b, r).join('\n')}`;
 }
 
-export function renderPassengerReceiptEmail(b: BookingRow, r: Receipt): { subject: string; body: string } {
+export function renderPassengerReceiptEmail(b: BookingFacts, r: Receipt): { subject: string; body: string } {
   return {
     subject: `Your receipt for taxi ${b.ref}`,
     body: [

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   renderDriverApprovedText,
   renderDriverJobCancelledText,
@@ -18,6 +18,7 @@ import {
   type CancelledBy,
 } from '../../../src/notify/templates.js';
 import type { BookingRow } from '../../../src/bookings/store.js';
+import type { CancelInput } from '../../../workflows/bookings/definitions.js';
 
 // Every message's words live in src/notify/templates.ts. A driver whose job is cancelled is told who
 // cancelled it, from a fixed set, and never why.
@@ -49,6 +50,10 @@ describe('the driver’s cancellation text', () => {
   it('never names the partner for anyone else’s cancel', () => {
     expect(renderDriverJobCancelledText('TXAB12CD34', 'passenger', 'Acme Travel')).not.toContain('Acme');
     expect(renderDriverJobCancelledText('TXAB12CD34', 'ops', 'Acme Travel')).not.toContain('Acme');
+  });
+
+  it('knows every "by" the workflow is told (src/notify names it without importing the workflow)', () => {
+    expectTypeOf<CancelledBy>().toEqualTypeOf<CancelInput['by']>();
   });
 
   it('names no one when the workflow did not say who (never "the passenger" by default)', () => {
