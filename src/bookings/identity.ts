@@ -14,6 +14,7 @@ const REF_CHARS = 10;
 /**
  * "TX" + 10 Crockford base32 characters from a CSPRNG (50 bits): short enough to read out on the
  * phone, and not derivable from anything a stranger might know about the passenger or the trip.
+ * What a reference may look like is BOOKING_REF_PATTERN in src/model/bookings.ts.
  */
 export function newBookingRef(): string {
   const bytes = randomBytes(REF_CHARS);
@@ -21,9 +22,6 @@ export function newBookingRef(): string {
   for (const b of bytes) out += CROCKFORD[b & 31];
   return out;
 }
-
-/** References made before random ones were 8 characters; both stay valid. */
-export const BOOKING_REF_PATTERN = /^TX[0-9A-Z]{8,10}$/;
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');

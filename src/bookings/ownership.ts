@@ -9,7 +9,7 @@ import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { markVerified } from '../passengers/verification.js';
 import { confirmUrl, verifyConfirmToken } from './confirm-link.js';
-import { BOOKING_REF_PATTERN } from './identity.js';
+import { BOOKING_REF_PATTERN } from '../model/bookings.js';
 import { MANAGE_TOKEN_PREFIX } from './manage-tokens.js';
 import * as tokens from './ownership-store.js';
 import { CLAIMED_PRINCIPAL } from './request-owner.js';

@@ -450,3 +450,10 @@ export interface ExchangeState {
   /** The job as last sent to the fleet, as a fingerprint (an amendment is sent when it differs). */
   sent: string | null;
 }
+
+/**
+ * A booking's reference, as the HTTP contract and the pages accept it: "TX" and 10 Crockford base32
+ * characters (src/bookings/identity.ts makes them); references made before random ones were 8
+ * characters, and both stay valid.
+ */
+export const BOOKING_REF_PATTERN = /^TX[0-9A-Z]{8,10}$/;

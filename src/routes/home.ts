@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { BOOKING_REF_PATTERN } from '../model/bookings.js';
 import { vehicleClass } from '../bookings/request/index.js';
 import { findBooking } from '../bookings/store.js';
 import { normalisePhone } from '../passengers/phone.js';

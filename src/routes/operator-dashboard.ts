@@ -4,7 +4,6 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { ApiKeyStore } from '../auth/api-keys.js';
 import { problemResponses } from '../http/problem.js';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import {
   answerFleetRequest,
   fleetRequestsFor,
@@ -17,7 +16,7 @@ import { operatorDashboard } from '../ops/operator-week.js';
 import { renderOperatorPage } from '../pages/operator-page.js';
 import { sendPage } from '../pages/send-page.js';
 import { text } from '../schemas/common.js';
-import { BOOKING_STATUSES } from '../model/bookings.js';
+import { BOOKING_REF_PATTERN, BOOKING_STATUSES } from '../model/bookings.js';
 
 // The operator's dashboard (/operator) and the API behind it: the operator bridge key is the
 // credential, and an operator sees and assigns only its own jobs and drivers. Who is in its fleet

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { BOOKING_REF_PATTERN } from '../model/bookings.js';
 import { findBooking, type BookingWithDriver } from '../bookings/store.js';
 import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { findOffer } from '../dispatch/store.js';

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ProblemError } from '../http/problem.js';
-import { PAYMENT_METHODS, settlementKey } from '../model/bookings.js';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { BOOKING_REF_PATTERN, PAYMENT_METHODS, settlementKey } from '../model/bookings.js';
 import { findPaymentRecord } from '../settlement/payments-store.js';
 import { settleBooking } from '../settlement/settle.js';
 import { verifyWebhook } from '../settlement/webhook-signature.js';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { SIMPLE_VEHICLE_TYPES } from '../pricing/types.js';
-import { BOOKING_STATUSES, PAYMENT_METHODS, SETTLEMENT_METHODS } from '../model/bookings.js';
+import { BOOKING_REF_PATTERN, BOOKING_STATUSES, PAYMENT_METHODS, SETTLEMENT_METHODS } from '../model/bookings.js';
 import { PAYMENT_STATES } from '../settlement/payment-state.js';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { isoDateTime, passengerCount, placeText, text, uuid } from './common.js';
 import { PrecisionSchema } from './quote.js';
 

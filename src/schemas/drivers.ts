@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
 import { VEHICLE_TYPES } from '../pricing/types.js';
-import { PAYMENT_METHODS } from '../model/bookings.js';
+import { BOOKING_REF_PATTERN, PAYMENT_METHODS } from '../model/bookings.js';
 import { MAX_DOCUMENT_BASE64_CHARS, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '../drivers/application-limits.js';
 import { driverDetailProblem, type DriverDetail } from '../screening/driver-details.js';
 import { DriverPaymentOptionsSchema } from '../settlement/payment-options.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOOKING_REF_PATTERN } from '../bookings/identity.js';
+import { BOOKING_REF_PATTERN } from '../model/bookings.js';
 import { BookingStatusSchema } from './booking.js';
 import { NO_CONTROL_CHARACTERS } from './common.js';
 
