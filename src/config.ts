@@ -199,7 +199,7 @@ const ConfigSchema = z.object({
   ADVANCE_LONG_TRIP_KM: z.coerce.number().positive().max(1000).default(30),
   EARLY_PICKUP_BEFORE_HOUR: z.coerce.number().int().min(0).max(12).default(7),
   EARLY_PICKUP_DISPATCH_FROM_HOUR: z.coerce.number().int().min(12).max(23).default(20),
-  /** The upcoming-jobs board in the driver app lists pre-booked jobs picking up within this many hours (src/dispatch/upcoming.ts). */
+  /** The upcoming-jobs board in the driver app lists pre-booked jobs picking up within this many hours (src/drivers/upcoming.ts). */
   UPCOMING_JOBS_HORIZON_HOURS: z.coerce.number().positive().max(168).default(36),
   OFFER_TIMEOUT_SECONDS: positiveInt.default(60),
   /**

@@ -4,7 +4,7 @@ import { NATIONAL_DEFAULT_AREA } from '../pricing/tariff-book.js';
 import type { PlaceSnapshot } from '../model/bookings.js';
 import { DEFAULT_CASCADE_POLICY, JOB_BUFFER_MINUTES, VEHICLE_SERVED_BY } from './policy.js';
 
-// The upcoming-jobs board's read (src/dispatch/upcoming.ts): pre-booked jobs nobody holds that one
+// The upcoming-jobs board's read (src/drivers/upcoming.ts): pre-booked jobs nobody holds that one
 // driver could take, in one statement. The rules are policy.ts's, said where they are applied in
 // SQL so that the board never lists a job the claim (activities/bookings/dispatch.ts,
 // claimUpcomingJob, which decides with policy.ts itself) would refuse for the same reason:

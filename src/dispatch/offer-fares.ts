@@ -2,7 +2,7 @@ import type { Sql } from '../db/sql.js';
 import type { Country } from '../geo/types.js';
 import { tripMeterWith } from '../pricing/price-journey.js';
 import { defaultPricingData, type PricingData } from '../pricing/pricing-data.js';
-import { findDriverRateOverrides, findRateOverrideById } from '../quotes/rate-overrides.js';
+import { driverHasRate, findDriverRateOverrides, findRateOverrideById } from '../quotes/rate-overrides.js';
 import { driverFareFor, offerFareFor, type DriverFare, type FareBasis, type OfferFare } from './driver-fare.js';
 import { readBookingFareFacts } from './store.js';
 
@@ -60,4 +60,15 @@ export async function offerFare(
 ): Promise<OfferFare> {
   const { basis, fares } = await driverFares(sql, ref, [driverId], data);
   return offerFareFor(basis, fares.get(driverId) ?? null);
+}
+
+/**
+ * What the jobs on a driver's upcoming-jobs board pay them (src/drivers/upcoming.ts), in `refs`'
+ * order: a claim is priced as an offer is (offerFare), so a driver with their own approved rate sees
+ * what taking each job would pay them, not the quote. Most drivers have none, and cost one read:
+ * for them the list is empty and each job pays its booking's fare.
+ */
+export async function boardFares(sql: Sql, refs: string[], driverId: string, now: Date): Promise<OfferFare[]> {
+  if (!(await driverHasRate(sql, driverId, now))) return [];
+  return Promise.all(refs.map((ref) => offerFare(sql, ref, driverId)));
 }

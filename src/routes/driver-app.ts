@@ -36,7 +36,7 @@ import {
   UpcomingJobsQuery,
   UpcomingJobsReply,
 } from '../schemas/drivers.js';
-import { claimUpcomingJob, upcomingJobsFor } from '../dispatch/upcoming.js';
+import { claimUpcomingJob, upcomingJobsFor } from '../drivers/upcoming.js';
 
 // The driver app's API: applying, signing in with a texted code, going online, sharing location,
 // the job feed (spec 4.9) and answering and driving jobs. A signed-in driver sends their session

@@ -172,7 +172,7 @@ export const DriverJobsReply = z.object({ jobs: z.array(DriverJob) }).meta({ id:
 
 export const DriverJobParams = z.object({ offerId: text(120).min(5) });
 
-/** The upcoming-jobs board (src/dispatch/upcoming.ts): where and when, not the address, until taken. */
+/** The upcoming-jobs board (src/drivers/upcoming.ts): where and when, not the address, until taken. */
 export const UpcomingJob = z
   .object({
     booking_reference: z.string(),

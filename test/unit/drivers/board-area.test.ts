@@ -1,7 +1,7 @@
 // What the upcoming-jobs board shows of a pickup or drop-off before the job is taken: where, never
-// the door (src/dispatch/upcoming.ts, areaOf).
+// the door (src/drivers/upcoming.ts, areaOf).
 import { describe, expect, it } from 'vitest';
-import { areaOf } from '../../../src/dispatch/upcoming.js';
+import { areaOf } from '../../../src/drivers/upcoming.js';
 
 const place = (over: Partial<Parameters<typeof areaOf>[0]>) => ({
   label: '1 Deansgate, Manchester M3 4LQ',

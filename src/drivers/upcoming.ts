@@ -1,13 +1,12 @@
 import { DateTime } from 'luxon';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { findDriver } from '../drivers/store.js';
-import { assertDriverMayWork } from '../drivers/suspension.js';
+import { findDriver } from './store.js';
+import { assertDriverMayWork } from './suspension.js';
 import { refusedAs } from '../bookings/client.js';
 import type { PlaceSnapshot } from '../model/bookings.js';
-import { boardBookingHolder, readBoard, type BoardRow } from './board-store.js';
-import { offerFare } from './offer-fares.js';
-import { driverHasRate } from '../quotes/rate-overrides.js';
+import { boardBookingHolder, readBoard, type BoardRow } from '../dispatch/board-store.js';
+import { boardFares } from '../dispatch/offer-fares.js';
 
 // The upcoming-jobs board (issue 24, advance allocation): pre-booked jobs nobody holds yet, picking
 // up within UPCOMING_JOBS_HORIZON_HOURS, that this driver could take (in their home area or within a
@@ -97,11 +96,13 @@ export async function upcomingJobsFor(
     offset: (page - 1) * BOARD_PAGE_SIZE,
   });
   const shown = rows.slice(0, BOARD_PAGE_SIZE);
-  // A claim is priced as an offer is (offerFare): a driver with their own approved rate sees what
-  // taking each job would pay them, not the quote. Most drivers have none, and cost one read.
-  const fares = (await driverHasRate(s.sql, driverId, now))
-    ? await Promise.all(shown.map((r) => offerFare(s.sql, r.ref, driverId)))
-    : [];
+  // Priced as an offer is, for a driver with their own approved rate; empty for any other.
+  const fares = await boardFares(
+    s.sql,
+    shown.map((r) => r.ref),
+    driverId,
+    now,
+  );
   return {
     jobs: shown.map((r, i) => present(r, fares[i])),
     page,
