@@ -37,7 +37,7 @@ import { amendAsOps } from '../bookings/amend-as-ops.js';
 import { cancelAsOps } from '../bookings/cancel.js';
 import { endTrip } from '../bookings/end-trip.js';
 import { presentBooking } from '../bookings/present.js';
-import { offerToDriverAsOps } from '../bookings/offer-to-driver.js';
+import { offerToDriverAsOps } from '../drivers/offer-to-driver.js';
 import { releaseDriverAsOps } from '../bookings/release-driver.js';
 import { NOTHING_DUE } from '../model/bookings.js';
 import { approveRate } from '../quotes/approve-rate-override.js';

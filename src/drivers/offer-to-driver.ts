@@ -1,10 +1,10 @@
 import { recordStaffAction, type StaffMember } from '../auth/staff.js';
-import { findDriver } from '../drivers/store.js';
+import { findDriver } from './store.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import type { BookingState } from '../model/bookings.js';
-import { refusedAs } from './client.js';
-import { findBooking } from './store.js';
+import { refusedAs } from '../bookings/client.js';
+import { findBooking } from '../bookings/store.js';
 
 /**
  * Ops hand a booking nobody holds to a driver they name (a stuck booking, a driver who rang in):
