@@ -9,6 +9,7 @@ import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { markVerified } from '../passengers/verification.js';
 import { confirmUrl, verifyConfirmToken } from './confirm-link.js';
+import { releaseBookingsHeldFor } from './email-hold.js';
 import { BOOKING_REF_PATTERN } from '../model/bookings.js';
 import { MANAGE_TOKEN_PREFIX } from './manage-tokens.js';
 import * as tokens from './ownership-store.js';
@@ -65,7 +66,7 @@ export async function openFromEmailLink(
     generation: row.claim_generation ?? 0,
   });
   if (!still) return null;
-  await markVerified(s, mailbox);
+  await markVerified(s, mailbox, (m) => releaseBookingsHeldFor(s, m));
   return { manageToken };
 }
 

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { admitCode, admitGuess, lockSubject, recordRightGuess, recordWrongGuess } from '../auth/code-guard.js';
 import { hashCode, sameDigest } from '../auth/secrets.js';
-import { bookingsAwaitingEmail, markEmailVerified } from '../bookings/store.js';
 import type { Sql } from '../db/sql.js';
 import { renderEmailVerificationCode } from '../notify/templates.js';
 import type { Services } from '../services.js';
@@ -64,6 +63,12 @@ export async function sendVerificationCode(
   });
 }
 
+/**
+ * What a verified mailbox releases: the bookings held for it (src/bookings/email-hold.ts,
+ * releaseBookingsHeldFor). Passed in by the caller, since src/passengers imports no booking.
+ */
+export type ReleaseHeldBookings = (email: string) => Promise<void>;
+
 export type VerifyResult = 'verified' | 'wrong_code' | 'expired' | 'too_many_attempts';
 
 /**
@@ -72,10 +77,11 @@ export type VerifyResult = 'verified' | 'wrong_code' | 'expired' | 'too_many_att
  * sign_in_locked while it is locked there).
  */
 export async function verifyCode(
-  deps: Pick<Services, 'sql' | 'bookings' | 'config'>,
+  deps: Pick<Services, 'sql' | 'config'>,
   email: string,
   code: string,
   ctx: { address: string },
+  releaseHeld: ReleaseHeldBookings,
 ): Promise<VerifyResult> {
   const subject = lockSubject.verify(mailboxKey(email));
   await admitGuess(deps, subject, ctx.address);
@@ -92,23 +98,21 @@ export async function verifyCode(
     return lockedForMs > 0 ? 'too_many_attempts' : 'wrong_code';
   }
   await recordRightGuess(deps, subject, ctx.address);
-  await markVerified(deps, email);
+  await markVerified(deps, email, releaseHeld);
   return 'verified';
 }
 
 /**
- * Marks the email verified and releases every booking held for it. Each booking is marked only
- * after its workflow has had the signal, so if Temporal is briefly unreachable the error reaches
- * the passenger, whose retry finds the same bookings still held; only a workflow that no longer
- * exists (the booking has closed) is passed over.
+ * Marks the email verified, then releases every booking held for it (`releaseHeld`; an error there,
+ * Temporal briefly unreachable, reaches the passenger, whose retry finds the same bookings held).
  */
-export async function markVerified(deps: Pick<Services, 'sql' | 'bookings'>, email: string): Promise<void> {
+export async function markVerified(
+  deps: Pick<Services, 'sql'>,
+  email: string,
+  releaseHeld: ReleaseHeldBookings,
+): Promise<void> {
   await deps.sql`
     insert into passenger_emails (email, verified_at) values (${email}, now())
     on conflict (email) do update set verified_at = coalesce(passenger_emails.verified_at, now()), code_hash = null`;
-  for (const ref of await bookingsAwaitingEmail(deps.sql, email)) {
-    // A booking already closed (false) is passed over.
-    await deps.bookings.emailConfirmed(ref);
-    await markEmailVerified(deps.sql, ref);
-  }
+  await releaseHeld(email);
 }

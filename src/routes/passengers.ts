@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CONFIRM_LINK_DAYS } from '../bookings/confirm-link.js';
+import { releaseBookingsHeldFor } from '../bookings/email-hold.js';
 import { openFromEmailLink } from '../bookings/ownership.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { html } from '../pages/escape-html.js';
@@ -43,7 +44,9 @@ export async function passengerRoutes(app: FastifyInstance): Promise<void> {
         await sendVerificationCode(s, email, { address: request.ip });
         return { email, status: 'code_sent' as const };
       }
-      const result = await verifyCode(s, email, request.body.code, { address: request.ip });
+      const result = await verifyCode(s, email, request.body.code, { address: request.ip }, (e) =>
+        releaseBookingsHeldFor(s, e),
+      );
       if (result === 'verified') return { email, status: 'verified' as const };
       if (result === 'wrong_code')
         throw new ProblemError(400, 'wrong_code', 'That code is not right.', {
