@@ -145,14 +145,6 @@ export async function nextFleetFor(
   return row ?? null;
 }
 
-/**
- * A job its sender marked as handed over by an exchange (x-exchange-hop): the booking made of it is
- * an exchange fleet's job, whoever the sender is registered as (src/bookings/store.ts insertBooking).
- */
-export async function recordHandedOverJob(sql: Sql, partnerId: string, jobRef: string): Promise<void> {
-  await sql`insert into exchange_hop_jobs (partner_id, job_ref) values (${partnerId}, ${jobRef}) on conflict do nothing`;
-}
-
 export type ExchangeJobState = 'sent' | 'refused' | 'released' | 'cancelled' | 'failed';
 
 /** The job is with the fleet (idempotent: a retried send finds its row). */

@@ -15,10 +15,9 @@ import type { Services } from '../services.js';
 import type { JobSubmission } from '../../workflows/partners/job-definitions.js';
 import { CANCELLED_RETRY_MESSAGE } from '../model/partners.js';
 import { findBooking } from '../bookings/store.js';
-import { recordHandedOverJob } from '../exchange/store.js';
 import { ACCEPT_GRACE_MS } from './job-client.js';
 import { jobRejection } from './job-rejection.js';
-import { findPartnerJob, type Partner } from './store.js';
+import { findPartnerJob, recordHandedOverJob, type Partner } from './store.js';
 
 // Partner, operator and supplier intake (spec 2.4, 4.8, 4.11, 4.13): a body of jobs in, one outcome
 // per job out. Each job is mapped to the one booking request (src/bookings/request/partner-job.ts)

@@ -240,3 +240,12 @@ export async function jobsCountedOn(sql: Sql, partnerId: string, day: string): P
   >`select jobs from partner_daily_jobs where partner_id = ${partnerId} and day = ${day}`;
   return row?.jobs ?? 0;
 }
+
+/**
+ * A job its sender marked as handed over by an exchange (x-exchange-hop, docs/exchange.md "One
+ * hop"), by sender and jobRef (exchange_hop_jobs, migration 00035): the booking made of it is an
+ * exchange fleet's job, whoever the sender is registered as (src/bookings/store.ts insertBooking).
+ */
+export async function recordHandedOverJob(sql: Sql, partnerId: string, jobRef: string): Promise<void> {
+  await sql`insert into exchange_hop_jobs (partner_id, job_ref) values (${partnerId}, ${jobRef}) on conflict do nothing`;
+}
