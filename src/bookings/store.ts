@@ -89,8 +89,8 @@ export type BookingWithDriver = BookingRow & {
   paid_at: Date | null;
 };
 
-/** Statuses in which a driver is committed to the job. */
-export const ACTIVE_STATUSES: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
+/** Statuses in which a driver is committed to the job: the model's, where dispatch reads them too. */
+export { ACTIVE_STATUSES } from '../model/bookings.js';
 
 export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, status: BookingStatus): Promise<void> {
   await sql`

@@ -1,7 +1,6 @@
 import type { Sql } from '../db/sql.js';
-import { ACTIVE_STATUSES } from '../bookings/store.js';
 import { NATIONAL_DEFAULT_AREA } from '../pricing/tariff-book.js';
-import type { PlaceSnapshot } from '../model/bookings.js';
+import { ACTIVE_STATUSES, type PlaceSnapshot } from '../model/bookings.js';
 import { DEFAULT_CASCADE_POLICY, JOB_BUFFER_MINUTES, VEHICLE_SERVED_BY } from './policy.js';
 
 // The upcoming-jobs board's read (src/drivers/upcoming.ts): pre-booked jobs nobody holds that one

@@ -1,7 +1,6 @@
 import type { PendingQuery, Row, TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
-import { ACTIVE_STATUSES } from '../bookings/store.js';
-import type { Tier } from '../model/bookings.js';
+import { ACTIVE_STATUSES, type Tier } from '../model/bookings.js';
 import { JOB_BUFFER_MINUTES, type DriverSnapshot } from './policy.js';
 
 // Dispatch's tables: the drivers a cascade may ask, the offers (job cards) it made, and the claim

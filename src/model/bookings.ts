@@ -457,3 +457,6 @@ export interface ExchangeState {
  * characters, and both stay valid.
  */
 export const BOOKING_REF_PATTERN = /^TX[0-9A-Z]{8,10}$/;
+
+/** Statuses in which a driver is committed to the job (dispatch counts them as the driver's other jobs). */
+export const ACTIVE_STATUSES: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
