@@ -125,26 +125,30 @@ export const JOB_BUFFER_MINUTES = 20;
  * checked separately against the driver's own seat count, so an entry here never has to encode it.
  *
  * - saloon: any car is fine, a bigger or better one costs the passenger nothing extra (the fare
- *   was priced as a saloon). A WAV is deliberately not listed: wheelchair-accessible vehicles are
- *   scarce, and a WAV driver left free for the wheelchair user who needs one is worth more than
- *   one more saloon job.
- * - estate: asked for for the boot, so only vehicles with at least an estate's luggage space.
+ *   was priced as a saloon). A WAV included: the purpose-built hackney (an LEVC TX, every London
+ *   black cab) is the usual taxi, and a WAV driver passed over for every ordinary job earns nothing
+ *   (issue 35). No capacity is held back for wheelchair users (docs/decisions.md): a wheelchair
+ *   booking is offered only to accessible vehicles, and a WAV driver holding a saloon job is free
+ *   again within the job's buffer.
+ * - estate: asked for for the boot, so only vehicles with at least an estate's luggage space (a
+ *   WAV's floor, built for a wheelchair, takes a saloon's luggage and more).
  * - executive, luxury: a comfort class; only the same or a higher one.
- * - 5seater, 6seater, 7seater: the same or a larger people carrier.
+ * - 5seater, 6seater, 7seater: the same or a larger people carrier; a WAV (five seats) for a 5seater.
  * - mpv and 7seater serve each other: they are priced alike (the council table decides), and in a UK fleet a
  *   "7-seater" is an MPV by another name. An eight-person group still never gets a 7-seater,
  *   because the driver's seat count (7) fails the seat check before this table is consulted.
- * - wav: only a WAV; nothing else takes a wheelchair user.
+ * - wav: only a WAV; nothing else takes a wheelchair user. A WAV serves the other classes its seats
+ *   fit (saloon, estate, 5seater) and no comfort class.
  *
  * A class not in this table (the v1 booking's vehicleType is a free string) is served only by a
  * vehicle of exactly that name.
  */
 export const VEHICLE_SERVED_BY: Readonly<Record<VehicleType, readonly VehicleType[]>> = {
-  saloon: ['saloon', 'estate', 'executive', 'luxury', '5seater', '6seater', '7seater', 'mpv'],
-  estate: ['estate', 'mpv', '7seater'],
+  saloon: ['saloon', 'estate', 'executive', 'luxury', '5seater', '6seater', '7seater', 'mpv', 'wav'],
+  estate: ['estate', 'mpv', '7seater', 'wav'],
   executive: ['executive', 'luxury'],
   luxury: ['luxury'],
-  '5seater': ['5seater', '6seater', '7seater', 'mpv'],
+  '5seater': ['5seater', '6seater', '7seater', 'mpv', 'wav'],
   '6seater': ['6seater', '7seater', 'mpv'],
   '7seater': ['7seater', 'mpv'],
   mpv: ['mpv', '7seater'],

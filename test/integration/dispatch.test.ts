@@ -534,6 +534,18 @@ describe('dispatch cascade', () => {
     }
   }, 60_000);
 
+  it('offers a saloon job to the wheelchair-accessible cab nearest to it, as to any car', async () => {
+    // An LEVC TX, the usual hackney, 131 m from Shrewsbury station; a saloon further off.
+    const cab = await driverNear(52.7119, -2.7486, { vehicleType: 'wav', seats: 5, wheelchair: true });
+    const saloon = await driverNear(52.716, -2.749);
+    const booked = await quoteAndBook('Shrewsbury station', 'Shrewsbury');
+    const card = await waitForJobCard(stack.sql, cab, booked.booking_reference);
+    expect(card.offerId).toBeTruthy();
+    expect((await decisions(booked.booking_reference, cab.id))[0]).toMatchObject({ eligible: true, skip_reason: null });
+    expect((await state(booked.booking_reference)).offer?.driverId).toBe(cab.id);
+    expect((await decisions(booked.booking_reference, saloon.id)).every((d) => d.skip_reason === null)).toBe(true);
+  });
+
   it('skips a driver already on an overlapping job as busy and offers the next one', async () => {
     const onJob = await driverNear(52.711, -2.749); // Shrewsbury
     const free = await driverNear(52.72, -2.749);

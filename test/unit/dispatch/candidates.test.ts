@@ -317,20 +317,23 @@ describe('seats and wheelchair access', () => {
     expect(only('local', accessibleMpv, needs({ vehicleType: 'saloon', wheelchair: true })).eligible).toBe(true);
   });
 
-  it('keeps WAVs for the jobs that need them', () => {
+  it('offers a WAV (the usual hackney) any job its seats fit, and no comfort class', () => {
     const wav = driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: true });
-    expect(only('local', wav, needs({ vehicleType: 'saloon' })).skipReason).toBe('vehicle_class');
+    expect(only('local', wav, needs({ vehicleType: 'saloon' })).eligible).toBe(true);
+    expect(only('local', wav, needs({ vehicleType: '5seater', passengers: 5 })).eligible).toBe(true);
+    expect(only('local', wav, needs({ vehicleType: 'saloon', passengers: 6 })).skipReason).toBe('too_few_seats');
+    expect(only('local', wav, needs({ vehicleType: 'executive' })).skipReason).toBe('vehicle_class');
   });
 });
 
 describe('vehicleCanServe', () => {
   // Rows: requested class; the set lists every driver class that may serve it.
   const expected: Record<string, string[]> = {
-    saloon: ['saloon', 'estate', 'executive', 'luxury', '5seater', '6seater', '7seater', 'mpv'],
-    estate: ['estate', 'mpv', '7seater'],
+    saloon: ['saloon', 'estate', 'executive', 'luxury', '5seater', '6seater', '7seater', 'mpv', 'wav'],
+    estate: ['estate', 'mpv', '7seater', 'wav'],
     executive: ['executive', 'luxury'],
     luxury: ['luxury'],
-    '5seater': ['5seater', '6seater', '7seater', 'mpv'],
+    '5seater': ['5seater', '6seater', '7seater', 'mpv', 'wav'],
     '6seater': ['6seater', '7seater', 'mpv'],
     '7seater': ['7seater', 'mpv'],
     mpv: ['mpv', '7seater'],

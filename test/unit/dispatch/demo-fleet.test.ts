@@ -92,7 +92,12 @@ describe('demo fleet data', () => {
       rankTier(tier, snapshots, needs, new Set()).find((d) => d.driverId === id)?.skipReason;
     expect(reason('local', 'drv-man-06')).toBe('not_approved');
     expect(reason('partner', 'drv-ufl-01')).toBe('fleet_not_approved');
-    expect(reason('local', 'drv-man-04')).toBe('vehicle_class');
+    // The WAV takes a saloon job (issue 35), not an executive one.
+    expect(reason('local', 'drv-man-04')).toBeNull();
+    const executive = { ...needs, vehicleType: 'executive' };
+    expect(
+      rankTier('local', snapshots, executive, new Set()).find((d) => d.driverId === 'drv-man-04')?.skipReason,
+    ).toBe('vehicle_class');
     expect(reason('local', 'drv-lon-01')).toBe('out_of_area');
   });
 });

@@ -92,9 +92,9 @@ const cases: Array<[string, DriverSnapshot, JobSpec, SkipReason | null]> = [
   ],
   ['a class the car cannot serve', driver(), job({ vehicleType: 'executive' }), 'vehicle_class'],
   [
-    'a WAV kept from a saloon job',
+    'a WAV asked for an executive job',
     driver({ vehicleType: 'wav', seats: 5, wheelchairAccessible: true }),
-    job(),
+    job({ vehicleType: 'executive' }),
     'vehicle_class',
   ],
   [
