@@ -49,7 +49,7 @@ import {
   type NewBooking,
   type Tier,
 } from '../../src/model/bookings.js';
-import { deliverJobCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
+import { deliverJobCard, deliverWonCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
 
 /** Why a board claim was refused, in the driver's words (policy.ts's reasons). */
@@ -385,6 +385,7 @@ export function createDispatchActivities({
         metrics.offerOutcomes.inc({ outcome: 'accepted' });
         if (accepted.secondsSinceDispatch !== null) metrics.timeToAssignment.observe(accepted.secondsSinceDispatch);
       }
+      await deliverWonCard(jobCards, { offerId, ref, driverId }, warn);
       const [b, d, position] = await Promise.all([
         loadBooking(sql, ref),
         loadDriver(sql, driverId),

@@ -81,6 +81,48 @@ export async function deliverJobCard(deps: JobCardDeps, card: JobCard): Promise<
   }
 }
 
+/**
+ * The winner's card (spec 1: "The winning driver receives a job card by SMS and WhatsApp"). A group
+ * offer texts only its first driver, and a driver may win from WhatsApp or the app alone, so on
+ * acceptance each channel this offer's card did not go by gets the card of the won job. The SMS is
+ * the driver's to pay, as every text of a job they accepted is. Best effort: the job is theirs
+ * whether or not it arrives; one outbox key per offer and channel, so a retry sends nothing twice.
+ */
+export async function deliverWonCard(
+  deps: JobCardDeps,
+  card: { offerId: string; ref: string; driverId: string },
+  warn: (msg: string, meta: Record<string, unknown>) => void,
+): Promise<void> {
+  const { sql, notifier } = deps;
+  const { offerId, ref, driverId } = card;
+  const [b, d, offer] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId), findOffer(sql, offerId)]);
+  const body = renderJobCardText(
+    b,
+    jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId),
+    offer?.fare_pence ?? null,
+    true,
+  );
+  const sent = await sentKeys(sql, [`jobcard:${offerId}:sms`, `jobcard:${offerId}:whatsapp`]);
+  const channels = [
+    { channel: 'sms' as const, to: d.phone },
+    { channel: 'whatsapp' as const, to: d.whatsapp ?? d.phone },
+  ].filter((c) => !sent.has(`jobcard:${offerId}:${c.channel}`));
+  for (const c of channels) {
+    await sendBestEffort(
+      notifier,
+      { ...c, body, idempotencyKey: `jobcard:${offerId}:won:${c.channel}`, bookingRef: ref, purpose: 'job_card' },
+      warn,
+    );
+  }
+}
+
+/** Which of these outbox keys a message went out under. */
+async function sentKeys(sql: Sql, keys: string[]): Promise<Set<string>> {
+  const rows = await sql<{ idempotency_key: string }[]>`
+    select idempotency_key from outbox where idempotency_key in ${sql(keys)}`;
+  return new Set(rows.map((r) => r.idempotency_key));
+}
+
 /** Whether this booking's job card already went to this phone by SMS for another offer. */
 async function textedJobCardBefore(sql: Sql, ref: string, phone: string, offerId: string): Promise<boolean> {
   const rows = await sql`

@@ -63,11 +63,16 @@ function withPrecision(place: PlaceSnapshot): string {
  * `offerFarePence`: the fare the card offers (the offer's, src/dispatch/driver-fare.ts); a driver
  * with their own approved rate is offered the job at it, and told so.
  */
-export function renderJobCardText(b: BookingFacts, link: string, offerFarePence: number | null = null): string {
+export function renderJobCardText(
+  b: BookingFacts,
+  link: string,
+  offerFarePence: number | null = null,
+  won = false,
+): string {
   const fare = offerFarePence ?? b.fare_pence;
   const ownRate = fare !== (b.quoted_fare_pence ?? b.fare_pence) ? ', at your own approved rate' : '';
   const lines = [
-    `New job ${b.ref}: ${londonTime(b.pickup_at)}`,
+    `${won ? 'Your job' : 'New job'} ${b.ref}: ${londonTime(b.pickup_at)}`,
     `From: ${withPrecision(b.pickup)}`,
     `To: ${b.dropoff.label}`,
     `${b.passengers} passenger${b.passengers > 1 ? 's' : ''}, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}`,
@@ -77,7 +82,8 @@ export function renderJobCardText(b: BookingFacts, link: string, offerFarePence:
   // The passenger paid for it: the driver is the one who has to do it.
   if (b.meet_and_greet) lines.push('Meet and greet: meet the passenger inside, in arrivals, with a name board');
   if (b.notes) lines.push(`Notes: ${b.notes}`);
-  lines.push(`Accept or decline: ${link}`);
+  // The card of a job already won (deliverWonCard) links to the same page, where the trip is driven.
+  lines.push(won ? `You accepted it. Trip steps: ${link}` : `Accept or decline: ${link}`);
   return lines.join('\n');
 }
 

@@ -1,7 +1,7 @@
 // The offer policy on the real stack (docs/dispatch.md "Offer policy"): a group offer's cards, the
 // first by SMS and WhatsApp and the other by WhatsApp only (each SMS costs the driver 2p); a driver
 // opening their card tells the booking, which gives it its full window; the first acceptance wins and the
-// other driver is refused and told by WhatsApp. Nothing races the wall clock: a card stands an hour,
+// other driver is refused and told by WhatsApp, and the winner gets the card by SMS too. Nothing races the wall clock: a card stands an hour,
 // and the unseen cut is ten minutes, longer than the test may run.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobLinkToken } from '../../src/dispatch/job-link.js';
@@ -109,6 +109,24 @@ describe('offer policy', () => {
     });
     const [b] = await stack.sql<{ driver_id: string }[]>`select driver_id from bookings where ref = ${ref}`;
     expect(b?.driver_id).toBe(next.id);
+
+    // The winner, who had the card by WhatsApp only, now has the won job's card by SMS too (spec 1);
+    // WhatsApp is not sent twice.
+    const winnerCards = await eventually(
+      async () => {
+        const r = await stack.sql<{ channel: string; body: string }[]>`
+          select channel, body from outbox where booking_ref = ${ref} and recipient = ${next.phone}
+             and body like ${`%job ${ref}%`} order by channel, id`;
+        return r.some((m) => m.channel === 'sms') ? r : undefined;
+      },
+      30_000,
+      'the winner texted',
+    );
+    expect(winnerCards.map((m) => [m.channel, m.body.split(':')[0]])).toEqual([
+      ['sms', `Your job ${ref}`],
+      ['whatsapp', `New job ${ref}`],
+    ]);
+    expect(winnerCards[0]!.body).toContain('You accepted it. Trip steps:');
 
     // The loser is told by WhatsApp, never SMS, and their card's page says so.
     const told = await eventually(
