@@ -410,6 +410,263 @@ export const BookingFailure = {
   driverDoesNotFit: 'DriverDoesNotFit',
 } as const;
 
+// The booking's rules, read from its state alone: the booking workflow applies them (its validators
+// refuse a message before it enters history), and they are unit-tested without one.
+
+export const isClosed = (s: BookingState): boolean => TERMINAL_STATUSES.includes(s.status);
+
+export const isSuspended = (s: BookingState, driverId: string | null | undefined): boolean =>
+  driverId != null && (s.suspendedDriverIds?.includes(driverId) ?? false);
+
+/** The job is held by a suspended driver and must be taken off them, unless the passenger is on board. */
+export const holderSuspended = (s: BookingState): boolean =>
+  isSuspended(s, s.driverId) && s.status !== 'on_board' && !isClosed(s);
+
+/** The cards out now (`offer` is the first of a group, so a group of one reads the same). */
+export const openOffers = (s: BookingState): CurrentOffer[] => s.group ?? (s.offer ? [s.offer] : []);
+
+export const openOffer = (s: BookingState, r: { offerId: string; driverId: string }): CurrentOffer | undefined =>
+  openOffers(s).find((o) => o.offerId === r.offerId && o.driverId === r.driverId);
+
+/** Someone has the job or its card out, or an exchange fleet holds it. */
+export const isTaken = (s: BookingState): boolean =>
+  s.driverId !== null || s.offer !== null || Boolean(s.exchange?.fleetId);
+
+/** The offer the driver holding the job accepted (a repeated board claim answers it again). */
+export function heldOfferId(s: BookingState, driverId: string): string | null {
+  if (s.driverId !== driverId) return null;
+  const accepted = s.candidates.findLast((c) => c.driverId === driverId && c.outcome === 'accepted');
+  return accepted ? offerId(s.ref, accepted.round, driverId) : null;
+}
+
+// Defaults for bookings whose policy does not say.
+const CONFIRM_ASK_S = 60 * 60;
+const CONFIRM_DEADLINE_S = 30 * 60;
+const LATE_ACCEPT_WINDOW_S = 10 * 60;
+
+/**
+ * When the assigned driver who has not reported moving is let go: pickup plus the grace or, for a
+ * driver who accepted late, the late-accept window after they accepted, whichever is later.
+ */
+export function noShowTime(p: DispatchPolicy, pickupAt: string, assignedAtMs: number): number {
+  const graceEnds = Date.parse(pickupAt) + p.noShowGraceSeconds * 1000;
+  const windowEnds = assignedAtMs + (p.lateAcceptWindowSeconds ?? LATE_ACCEPT_WINDOW_S) * 1000;
+  return assignedAtMs > 0 ? Math.max(graceEnds, windowEnds) : graceEnds;
+}
+
+/** When a driver who accepted well ahead is asked to confirm, and when they are let go without it. */
+export function confirmTimes(p: DispatchPolicy, pickupAt: string): { askAt: number; deadline: number } {
+  const pickupMs = Date.parse(pickupAt);
+  return {
+    askAt: pickupMs - (p.confirmAskSeconds ?? CONFIRM_ASK_S) * 1000,
+    deadline: pickupMs - (p.confirmDeadlineSeconds ?? CONFIRM_DEADLINE_S) * 1000,
+  };
+}
+
+export const acceptedWellAhead = (p: DispatchPolicy, pickupAt: string, assignedAtMs: number): boolean =>
+  assignedAtMs > 0 && assignedAtMs < confirmTimes(p, pickupAt).askAt;
+
+/** The wait before the next round once every tier is exhausted: doubling, capped, never past pickup. */
+export function backoffMs(p: DispatchPolicy, exhaustedRounds: number, untilPickupMs: number): number {
+  const s = Math.min(p.retryBaseSeconds * 2 ** (exhaustedRounds - 1), p.maxRetrySeconds);
+  return Math.min(s * 1000, untilPickupMs);
+}
+
+/** How a group of job cards is offered: how many at once, and how long a card stays out. */
+export interface OfferRules {
+  size: number;
+  /** A card nobody opened is withdrawn this soon (null: it gets the full window). */
+  unseenMs: number | null;
+  fullMs: number;
+}
+
+/** A round of the cascade: the booking's offer policy, or one driver at a time for the full window. */
+export function cascadeOfferRules(p: DispatchPolicy): OfferRules {
+  const fullMs = p.offerTimeoutSeconds * 1000;
+  const unseen = p.offerUnseenSeconds ?? (p.offerGroupSize !== undefined ? p.offerTimeoutSeconds : undefined);
+  return {
+    size: Math.max(1, Math.floor(p.offerGroupSize ?? 1)),
+    unseenMs: unseen === undefined ? null : Math.min(fullMs, unseen * 1000),
+    fullMs,
+  };
+}
+
+/** A driver someone named (ops, an operator): they alone, for the full window. */
+export const namedOfferRules = (p: DispatchPolicy): OfferRules => ({
+  size: 1,
+  unseenMs: null,
+  fullMs: p.offerTimeoutSeconds * 1000,
+});
+
+/** Far above any taxi fare: a typo in the amount, not a payment. */
+export const MAX_SETTLEMENT_PENCE = 1_000_000;
+
+/** A booking's "no" to a message: what the caller reads, and its BookingFailure type. */
+export interface BookingRefusal {
+  message: string;
+  type: (typeof BookingFailure)[keyof typeof BookingFailure];
+}
+
+const no = (message: string, type: BookingRefusal['type']): BookingRefusal => ({ message, type });
+
+/**
+ * What the booking's workflow holds besides its state: who picks its driver, and the messages it has
+ * taken but not yet acted on, which count as done (a cancel accepted first wins, say).
+ */
+export interface BookingInbox {
+  /** An operator's job: its operator picks the driver. */
+  operatorId: string | null;
+  emailConfirmed: boolean;
+  cancelling: boolean;
+  reported: TripProgress[];
+  fleetPicking: boolean;
+  opsPicking: boolean;
+  /** The drivers whose board claims wait. */
+  claimants: string[];
+  /** A settlement arrived (acted on or not). */
+  settlementSent: boolean;
+}
+
+export const closedRefusal = (s: BookingState): BookingRefusal =>
+  no(`booking ${s.ref} is ${s.status}`, BookingFailure.closed);
+
+const beingCancelled = (s: BookingState): BookingRefusal =>
+  no(`booking ${s.ref} is being cancelled`, BookingFailure.closed);
+
+/**
+ * A random reference can, however rarely, already name another request's ride: joining it would
+ * hand a stranger someone else's booking.
+ */
+export function createdRefusal(s: BookingState, created?: { identity: string | null }): BookingRefusal | null {
+  if (!created?.identity || !s.identity || created.identity === s.identity) return null;
+  return no(`booking ${s.ref} was made for another request`, BookingFailure.identityMismatch);
+}
+
+/** A stale click (an old card, a job already gone) is answered without entering history. */
+export function offerAnswerRefusal(s: BookingState, r: { offerId: string; driverId: string }): BookingRefusal | null {
+  if (openOffer(s, r)) return null;
+  if (s.driverId === r.driverId)
+    return no(`driver ${r.driverId} already has booking ${s.ref}`, BookingFailure.offerAlreadyAccepted);
+  if (s.driverId !== null) return no(`booking ${s.ref} went to another driver`, BookingFailure.offerTaken);
+  return no(`offer ${r.offerId} is no longer open`, BookingFailure.offerExpired);
+}
+
+/** Whoever asks: a trip under way is ended by ops (endTrip), never cancelled into "nothing due". */
+export function cancelRefusal(s: BookingState, _c: unknown, q: BookingInbox): BookingRefusal | null {
+  if (s.status === 'completed' || s.status === 'no_show')
+    return no(`booking ${s.ref} is ${s.status}`, BookingFailure.closed);
+  if (s.status !== 'on_board' && !q.reported.includes('on_board')) return null;
+  return no(`booking ${s.ref}: the passenger is on board, the trip cannot be cancelled`, BookingFailure.tripInProgress);
+}
+
+/** A new pickup or drop-off only while no driver is on the way (a report not yet acted on counts). */
+export function amendRefusal(s: BookingState, a: { route?: unknown }, q: BookingInbox): BookingRefusal | null {
+  if (isClosed(s)) return closedRefusal(s);
+  const onTheWay = DRIVER_ON_THE_WAY.includes(s.status) || q.reported.some((p) => p !== 'no_show');
+  if (!a.route || !onTheWay) return null;
+  return no(
+    `booking ${s.ref} is ${s.status}: the driver is on the way, the pickup and drop-off cannot change`,
+    BookingFailure.driverOnTheWay,
+  );
+}
+
+/** An operator names a driver of its own fleet for one of its jobs nobody holds. */
+export function fleetPickRefusal(
+  s: BookingState,
+  pick: { operatorId: string },
+  q: BookingInbox,
+): BookingRefusal | null {
+  if (!q.operatorId || pick.operatorId !== q.operatorId)
+    return no(`booking ${s.ref} is not this operator's job`, BookingFailure.notOperatorJob);
+  if (isClosed(s)) return closedRefusal(s);
+  if (s.driverId === null && s.offer === null && !q.fleetPicking) return null;
+  return no(`booking ${s.ref} already has a driver or an open job card`, BookingFailure.alreadyAssigned);
+}
+
+/** Ops name a driver for a booking nobody holds (never an operator's job). */
+export function opsPickRefusal(s: BookingState, pick: { driverId: string }, q: BookingInbox): BookingRefusal | null {
+  if (isClosed(s)) return closedRefusal(s);
+  if (q.operatorId)
+    return no(`booking ${s.ref} is an operator's job: its operator picks the driver`, BookingFailure.notOperatorJob);
+  if (q.cancelling) return beingCancelled(s);
+  if (s.driverId !== null || q.opsPicking)
+    return no(
+      `booking ${s.ref} already has a driver (take the job off them first) or a driver named for it`,
+      BookingFailure.alreadyAssigned,
+    );
+  return pick.driverId ? null : no('name a driver', BookingFailure.notYourJob);
+}
+
+export const takenRefusal = (s: BookingState): BookingRefusal =>
+  no(`booking ${s.ref} has already been taken by another driver`, BookingFailure.alreadyAssigned);
+
+/** A driver takes the job from the upcoming-jobs board: refused what is plainly not theirs. */
+export function boardClaimRefusal(s: BookingState, c: { driverId: string }, q: BookingInbox): BookingRefusal | null {
+  const notClaimable = (why: string) => no(`booking ${s.ref} ${why}`, BookingFailure.notClaimable);
+  if (isClosed(s)) return closedRefusal(s);
+  if (heldOfferId(s, c.driverId)) return null;
+  if (q.cancelling) return beingCancelled(s);
+  if (s.driverId !== null || s.exchange?.fleetId || q.claimants.some((d) => d !== c.driverId)) return takenRefusal(s);
+  if (q.operatorId) return notClaimable("is an operator's job: its operator picks the driver");
+  if (!q.emailConfirmed) return notClaimable('is waiting for the passenger to confirm it');
+  if (s.offer !== null) return notClaimable('is being offered to a driver right now');
+  if (s.droppedDriverIds.includes(c.driverId))
+    return no(`you gave booking ${s.ref} back: it is not offered to you again`, BookingFailure.notClaimable);
+  if (isSuspended(s, c.driverId)) return notClaimable('cannot go to a suspended driver');
+  return c.driverId ? null : no('name a driver', BookingFailure.notYourJob);
+}
+
+/** The assigned driver's report: the next step of the trip (a repeat is a retry), a drop or a confirmation. */
+export function tripReportRefusal(
+  s: BookingState,
+  r: { driverId: string; event: TripEvent },
+  q: BookingInbox,
+): BookingRefusal | null {
+  const invalid = (why: string) => no(why, BookingFailure.invalidTripStep);
+  if (isClosed(s)) return closedRefusal(s);
+  // A cancel accepted first wins: a boarding report after it must not leave a cancelled trip on board.
+  if (q.cancelling) return beingCancelled(s);
+  if (s.driverId !== r.driverId)
+    return no(`booking ${s.ref} is not assigned to ${r.driverId}`, BookingFailure.notYourJob);
+  if (r.event === 'drop')
+    return s.status === 'on_board' ? invalid('the passenger is on board: finish the trip instead') : null;
+  // Confirming is for a job held and not yet started; once on the way, the trip speaks for itself.
+  if (r.event === 'confirm' && !['assigned', 'en_route', 'arrived'].includes(s.status))
+    return invalid(`booking ${s.ref} is ${s.status}: nothing to confirm`);
+  if (r.event === 'confirm') return null;
+  if (r.event === s.status || isNextTripStep(s.status, r.event)) return null;
+  const next = (NEXT_TRIP_STEPS[s.status] ?? []).join(' or ') || 'nowhere';
+  return invalid(`a trip goes ${s.status} -> ${next}, not ${r.event}`);
+}
+
+const paymentRefusal = (amountPence: number): BookingRefusal | null =>
+  Number.isInteger(amountPence) && amountPence >= 0 && amountPence <= MAX_SETTLEMENT_PENCE
+    ? null
+    : no(`amount ${amountPence} pence is not a payment`, BookingFailure.invalidPayment);
+
+/** Only a completed trip is settled, by its own driver (or a provider, or ops). */
+export function settlementRefusal(s: BookingState, input: SettleInput): BookingRefusal | null {
+  if (s.status !== 'completed')
+    return no(`booking ${s.ref} is ${s.status}: only a completed trip is settled`, BookingFailure.notCompleted);
+  if (input.by === 'driver' && input.driverId !== s.driverId)
+    return no(`booking ${s.ref} is not assigned to ${input.driverId}`, BookingFailure.notYourJob);
+  return paymentRefusal(input.amountPence);
+}
+
+/** Ops end a trip with the passenger on board, or settle a completed one nobody has; a repeat is a retry. */
+export function endTripRefusal(s: BookingState, e: EndTripInput, q: BookingInbox): BookingRefusal | null {
+  if (s.ended != null) return null;
+  const awaitingSettlement = s.status === 'completed' && s.payment == null && !q.settlementSent;
+  if (s.status === 'completed' && !awaitingSettlement)
+    return no(`booking ${s.ref} is already settled`, BookingFailure.alreadySettled);
+  if (s.status !== 'on_board' && !awaitingSettlement)
+    return no(
+      `booking ${s.ref} is ${s.status}: only a trip with the passenger on board is ended`,
+      BookingFailure.tripNotInProgress,
+    );
+  return 'nothingDue' in e.settlement ? null : paymentRefusal(e.settlement.amountPence);
+}
+
 // Exchange fleets (Cab Exchange, docs/exchange.md): a booking nobody of ours takes is handed to a
 // partner fleet running this same API; its status events come back through our booking-status hook.
 
@@ -434,6 +691,30 @@ export interface ExchangeStatusInput {
   driver: { name: string; vehicle: string; plate: string } | null;
 }
 
+/** Our statuses in which an exchange fleet's driver holds the job. */
+export const EXCHANGE_WITH_DRIVER: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
+
+/** The fleet's statuses that are steps of a trip: ours takes the same name. */
+const FLEET_TRIP_STATUSES: readonly string[] = [...EXCHANGE_WITH_DRIVER, 'completed', 'no_show'];
+
+/**
+ * Our status for the fleet's latest (null: unchanged). A trip step is ours too; anything else (its
+ * driver gave the job back, it is looking again) is "offered" to the fleet once more, and leaves us
+ * as we were before it found a driver.
+ */
+export function statusFromFleet(remote: string, ours: BookingStatus): { status: BookingStatus | null; trip: boolean } {
+  const trip = FLEET_TRIP_STATUSES.includes(remote);
+  const status = trip ? (remote as BookingStatus) : EXCHANGE_WITH_DRIVER.includes(ours) ? 'offered' : null;
+  return { status, trip };
+}
+
+/** What the fleet was sent, as a fingerprint: the job, and the route and fare an amendment may change. */
+export function exchangeJobSent(s: BookingState): string {
+  const { job: j, pickup, dropoff, fare } = s;
+  const fields = [j.pickupAt, j.passengers, j.vehicleType, j.wheelchair, j.notes];
+  return JSON.stringify([...fields, pickup?.label ?? null, dropoff?.label ?? null, fare ?? null]);
+}
+
 /** The exchange fleet holding the job (absent on bookings that never reached one). */
 export interface ExchangeState {
   /** The fleet holding the job now; null once it gave it back (or none took it). */
@@ -450,6 +731,18 @@ export interface ExchangeState {
   /** The job as last sent to the fleet, as a fingerprint (an amendment is sent when it differs). */
   sent: string | null;
 }
+
+/** An exchange state with no fleet holding the job. */
+export const NO_EXCHANGE: ExchangeState = {
+  fleetId: null,
+  fleetName: null,
+  tried: [],
+  sequence: 0,
+  remoteStatus: null,
+  driver: null,
+  pending: false,
+  sent: null,
+};
 
 /**
  * A booking's reference, as the HTTP contract and the pages accept it: "TX" and 10 Crockford base32

@@ -22,13 +22,7 @@ import type {
 } from '../../src/model/bookings.js';
 
 /** A booking's workflow id is its reference, prefixed: one workflow per booking. */
-export const BOOKING_WORKFLOW_PREFIX = 'booking:';
-export function bookingWorkflowId(ref: string): string {
-  return `${BOOKING_WORKFLOW_PREFIX}${ref}`;
-}
-export function bookingRefFromWorkflowId(workflowId: string): string | null {
-  return workflowId.startsWith(BOOKING_WORKFLOW_PREFIX) ? workflowId.slice(BOOKING_WORKFLOW_PREFIX.length) : null;
-}
+export const bookingWorkflowId = (ref: string): string => `booking:${ref}`;
 
 export interface BookingWorkflowInput {
   booking: NewBooking;
@@ -47,9 +41,8 @@ export interface BookingWorkflowInput {
 /** The status a new booking starts in (the workflow and the start request agree on it). */
 export function initialStatus(input: BookingWorkflowInput, nowMs: number): BookingStatus {
   if (input.awaitEmailConfirmation) return 'awaiting_confirmation';
-  return Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000 <= nowMs
-    ? 'dispatching'
-    : 'scheduled';
+  const dispatchAt = Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000;
+  return dispatchAt <= nowMs ? 'dispatching' : 'scheduled';
 }
 
 /**
@@ -76,12 +69,11 @@ export function initialSearchAttributes(input: BookingWorkflowInput, status: Boo
   ];
 }
 
-/** Names the request a booking route is creating; the workflow refuses one made for another request. */
-export interface BookingCreatedInput {
-  identity: string | null;
-}
-/** Sent with update-with-start by every booking route: returns once the booking record exists. */
-export const bookingCreatedUpdate = defineUpdate<BookingState, [BookingCreatedInput]>('bookingCreated');
+/**
+ * Sent with update-with-start by every booking route, naming the request it is creating: returns
+ * once the booking record exists, refused when the booking was made for another request.
+ */
+export const bookingCreatedUpdate = defineUpdate<BookingState, [{ identity: string | null }]>('bookingCreated');
 
 export interface OfferResponseInput {
   offerId: string;
@@ -93,16 +85,10 @@ export type OfferResponseResult = 'accepted' | 'declined' | 'taken' | 'expired';
 export const respondToOfferUpdate = defineUpdate<OfferResponseResult, [OfferResponseInput]>('respondToOffer');
 
 /** The driver opened the job card (its page, or the app showing it): the card gets its full window. */
-export interface OfferSeenInput {
-  offerId: string;
-  driverId: string;
-}
+export type OfferSeenInput = { offerId: string; driverId: string };
 export const offerSeenSignal = defineSignal<[OfferSeenInput]>('offerSeen');
 
-export interface CancelInput {
-  reason: string | null;
-  by: 'passenger' | 'partner' | 'ops';
-}
+export type CancelInput = { reason: string | null; by: 'passenger' | 'partner' | 'ops' };
 export const cancelBookingUpdate = defineUpdate<BookingState, [CancelInput]>('cancelBooking');
 
 /** Any of the job's fields, and a new route or fare. */
@@ -123,59 +109,38 @@ export const amendBookingUpdate = defineUpdate<BookingState, [AmendInput]>('amen
  * cascade has found anyone: assigned as an accepted offer is, without a job card. Refused (validator,
  * out of history) when the booking is held, a card is out, closed or being cancelled; refused by the
  * workflow (BookingFailure.driverDoesNotFit) when the driver's locked claim finds they no longer fit.
+ * Answers the claimant's offer (accepted): the driver app's job id for the trip reports.
  */
-export interface ClaimUpcomingInput {
-  driverId: string;
-  driverName: string;
-}
-/** The claimant's offer row (accepted): the driver app's job id for the trip reports. */
-export interface ClaimUpcomingResult {
-  offerId: string;
-}
+export type ClaimUpcomingInput = { driverId: string; driverName: string };
+export type ClaimUpcomingResult = { offerId: string };
 export const claimUpcomingJobUpdate = defineUpdate<ClaimUpcomingResult, [ClaimUpcomingInput]>('claimUpcomingJob');
 
-/** Ops hand a booking nobody holds to a driver they name (src/bookings/offer-to-driver.ts). */
-export interface OpsOfferInput {
-  driverId: string;
-  driverName: string;
-}
-/** Answers once the named driver's job card is out (or they were found busy: `offer` is then not theirs). */
+/**
+ * Ops hand a booking nobody holds to a driver they name (src/bookings/offer-to-driver.ts). Answers
+ * once the named driver's job card is out (or they were found busy: `offer` is then not theirs).
+ */
+export type OpsOfferInput = { driverId: string; driverName: string };
 export const offerToDriverUpdate = defineUpdate<BookingState, [OpsOfferInput]>('offerToDriver');
 
-/** An operator picks a driver of its own fleet for one of its jobs (operator bridge bookings only). */
-export interface FleetAssignInput {
-  operatorId: string;
-  driverId: string;
-  driverName: string;
-}
-/** Answers once the job card is out to the driver (or the driver was found busy: `offer` is then not theirs). */
+/** An operator picks a driver of its own fleet for one of its jobs (operator bridge bookings only); answers as offerToDriver. */
+export type FleetAssignInput = { operatorId: string; driverId: string; driverName: string };
 export const assignFleetDriverUpdate = defineUpdate<BookingState, [FleetAssignInput]>('assignFleetDriver');
 
 /** The passenger opened the emailed confirmation link (a held v1 booking). */
 export const emailConfirmedSignal = defineSignal('emailConfirmed');
 
-export interface DriverDroppedInput {
-  driverId: string;
-  reason: DriverDropReason;
-}
+export type DriverDroppedInput = { driverId: string; reason: DriverDropReason };
 export const driverDroppedSignal = defineSignal<[DriverDroppedInput]>('driverDropped');
 
-/** Staff suspended this driver: their open job card here is withdrawn and a job they hold is taken off them. */
-export interface DriverSuspendedInput {
-  driverId: string;
-}
 /**
- * Sent to every booking with an open job card or an active job of a driver staff just suspended
- * (workflows/drivers/suspension.ts). Idempotent: a second one for the same driver changes nothing.
- * A trip with the passenger on board is left to finish; ops are told and end it (endTripUpdate).
+ * Staff suspended this driver: sent to every booking with an open job card or an active job of theirs
+ * (workflows/drivers/suspension.ts); the card is withdrawn and a job they hold is taken off them.
+ * Idempotent. A trip with the passenger on board is left to finish; ops are told and end it (endTrip).
  */
-export const driverSuspendedSignal = defineSignal<[DriverSuspendedInput]>('driverSuspended');
+export const driverSuspendedSignal = defineSignal<[{ driverId: string }]>('driverSuspended');
 
-export interface ReportTripInput {
-  driverId: string;
-  event: TripEvent;
-}
 /** The assigned driver's trip report; refused (out of history) when closed, not theirs or not the next step. */
+export type ReportTripInput = { driverId: string; event: TripEvent };
 export const reportTripUpdate = defineUpdate<BookingStatus, [ReportTripInput]>('reportTrip');
 /** Superseded by reportTripUpdate (which can refuse); kept for clients of the earlier release. */
 export const tripProgressSignal = defineSignal<[{ driverId: string; progress: TripProgress }]>('tripProgress');
@@ -184,11 +149,8 @@ export const bookingStateQuery = defineQuery<BookingState>('bookingState');
 
 /** Settles a completed trip, once; answers the payment record. */
 export const settleBookingUpdate = defineUpdate<PaymentRecord, [SettleInput]>('settleBooking');
-export interface EndTripResult {
-  payment: PaymentRecord;
-  /** False for a repeat (a retry): the trip had already been ended by ops. */
-  endedNow: boolean;
-}
+/** `endedNow` is false for a repeat (a retry): the trip had already been ended by ops. */
+export type EndTripResult = { payment: PaymentRecord; endedNow: boolean };
 /**
  * Ops end a trip with the passenger on board (its driver suspended, their app broken): the trip is
  * completed and settled as ops say, in one step. A completed trip nobody has settled yet is

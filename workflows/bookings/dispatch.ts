@@ -8,13 +8,17 @@ import type { ClaimUpcomingInput } from './definitions.js';
 import {
   CANDIDATE_PAGE_SIZE,
   TIERS,
+  cascadeOfferRules,
+  isSuspended,
+  isTaken,
+  namedOfferRules,
   offerId,
   type CandidateClaim,
   type FirstCardPage,
   type Tier,
 } from '../../src/model/bookings.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
-import { OfferGroup, cascadeRules, namedRules, type JobCards, type Member, type Settled } from './offers.js';
+import { OfferGroup, type JobCards, type Member, type Settled } from './offers.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 
@@ -72,7 +76,7 @@ export async function runRound(run: BookingRun, jobCards: JobCards): Promise<Rou
   // Nobody who dropped the job, or was suspended while offered it, is asked again.
   const offered = new Set([...run.state.droppedDriverIds, ...(run.state.suspendedDriverIds ?? [])]);
   await run.setStatus('dispatching');
-  const group = new OfferGroup(run, jobCards, cascadeRules(run.policy));
+  const group = new OfferGroup(run, jobCards, cascadeOfferRules(run.policy));
   for (const tier of TIERS) {
     for (let page = 0; ; page++) {
       const p = await candidatePage(run, tier, page, offered);
@@ -106,7 +110,7 @@ async function offerPage(
     const heldHere = held?.driverId === c.driverId ? held : null;
     if (heldHere) held = null;
     offered.add(c.driverId);
-    const suspended = S.isSuspended(run.state, c.driverId);
+    const suspended = isSuspended(run.state, c.driverId);
     if (suspended || busy.has(c.driverId)) {
       // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
       if (heldHere?.offerId) await db.closeOffer({ offerId: heldHere.offerId, status: 'withdrawn' });
@@ -150,7 +154,7 @@ export async function offerToNamedDriver(
 ): Promise<void> {
   run.move(S.roundBegun);
   const member = await claim(run, tier, { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null });
-  const group = new OfferGroup(run, jobCards, namedRules(run.policy));
+  const group = new OfferGroup(run, jobCards, namedOfferRules(run.policy));
   if (member && (await group.add(member, served))) await group.settle(true);
   served();
 }
@@ -163,7 +167,7 @@ export async function takeBoardClaim(
   run: BookingRun,
   c: ClaimUpcomingInput,
 ): Promise<{ offerId: string } | { refused: string }> {
-  if (run.state.driverId !== null || run.state.offer !== null || heldByExchangeFleet(run)) return { refused: 'taken' };
+  if (isTaken(run.state)) return { refused: 'taken' };
   run.move(S.roundBegun);
   const round = run.state.round;
   const candidate = { driverId: c.driverId, driverName: c.driverName, distanceMeters: null };

@@ -7,7 +7,14 @@ import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { db } from './activities.js';
 import { exchangeStatusSignal } from './definitions.js';
-import type { BookingStatus, ExchangeState } from '../../src/model/bookings.js';
+import {
+  EXCHANGE_WITH_DRIVER,
+  NO_EXCHANGE,
+  exchangeJobSent,
+  statusFromFleet,
+  type BookingStatus,
+  type ExchangeState,
+} from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 
@@ -26,11 +33,6 @@ const followUps = proxyActivities<Activities>({
   scheduleToCloseTimeout: '1 hour',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute' },
 });
-
-/** The fleet's statuses that are steps of a trip: ours takes the same name. */
-const TRIP_STATUSES: readonly string[] = ['assigned', 'en_route', 'arrived', 'on_board', 'completed', 'no_show'];
-/** Our statuses in which the fleet's driver holds the job. */
-const WITH_DRIVER: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
 
 type Result = 'exhausted' | 'interrupted' | 'assigned';
 
@@ -53,14 +55,17 @@ const fleetCandidate = (x: ExchangeState): S.Candidate => ({
   distanceMeters: null,
 });
 
-const letGo = (run: BookingRun) =>
-  run.move((s) => S.exchangeChanged(s, { ...S.NO_EXCHANGE, tried: s.exchange!.tried }));
+const letGo = (run: BookingRun) => run.move((s) => S.exchangeChanged(s, { ...NO_EXCHANGE, tried: s.exchange!.tried }));
 
-/** What the fleet was sent: the job, and the route and fare an amendment may change. */
-function jobSent(run: BookingRun): string {
-  const { job: j, pickup, dropoff, fare } = run.state;
-  const fields = [j.pickupAt, j.passengers, j.vehicleType, j.wheelchair, j.notes];
-  return JSON.stringify([...fields, pickup?.label ?? null, dropoff?.label ?? null, fare ?? null]);
+/** The job taken back from the fleet holding it: it is told to cancel (best effort), then its job is ended. */
+async function takeBack(run: BookingRun, fleetId: string, end: { state: 'released' | 'cancelled'; reason?: string }) {
+  letGo(run);
+  try {
+    await followUps.sendExchangeJob({ ref: run.ref, fleetId, action: 'cancel' });
+  } catch {
+    log.warn('exchange fleet unreachable for a cancel', { ref: run.ref, fleetId });
+  }
+  await db.endExchangeJob({ ref: run.ref, fleetId, ...end });
 }
 
 /** Every tier exhausted: the next approved fleet not yet asked gets the job ('exhausted': none took it). */
@@ -71,27 +76,27 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
     const tried = run.state.exchange!.tried;
     const next = await db.nextExchangeFleet({ ref: run.ref, tried });
     if (!next) return 'exhausted';
+    const { fleetId } = next;
     // Held before it is sent: the fleet's first events can arrive before its answer does.
-    const held = { fleetId: next.fleetId, fleetName: next.name, tried: [...tried, next.fleetId], sent: jobSent(run) };
-    run.move((s) => S.exchangeChanged(s, { ...S.NO_EXCHANGE, ...held }));
+    const held = { fleetId, fleetName: next.name, tried: [...tried, fleetId], sent: exchangeJobSent(run.state) };
+    run.move((s) => S.exchangeChanged(s, { ...NO_EXCHANGE, ...held }));
     const c = fleetCandidate(run.state.exchange!);
     run.record('partner', c, 'offered');
-    const sent = await handOver
-      .sendExchangeJob({ ref: run.ref, fleetId: next.fleetId, action: 'new' })
-      .catch(() => null);
-    if (!sent) {
-      // Unreachable: passed over. It may have booked the job before we gave up, so it is told to cancel (best effort).
-      await db.endExchangeJob({ ref: run.ref, fleetId: next.fleetId, state: 'failed', reason: 'unreachable' });
-      run.record('partner', c, 'skipped', 'fleet_unreachable');
-      letGo(run);
-      await handOver.sendExchangeJob({ ref: run.ref, fleetId: next.fleetId, action: 'cancel' }).catch(() => undefined);
-    } else if (sent.outcome === 'rejected') {
-      run.record('partner', c, 'declined', sent.code);
-      letGo(run);
-    } else {
+    const sent = await handOver.sendExchangeJob({ ref: run.ref, fleetId, action: 'new' }).catch(() => null);
+    if (sent?.outcome === 'accepted') {
       await run.setStatus('offered');
       return followExchangeFleet(run);
     }
+    if (sent) {
+      run.record('partner', c, 'declined', sent.code);
+      letGo(run);
+      continue;
+    }
+    // Unreachable: passed over. It may have booked the job before we gave up, so it is told to cancel (best effort).
+    await db.endExchangeJob({ ref: run.ref, fleetId, state: 'failed', reason: 'unreachable' });
+    run.record('partner', c, 'skipped', 'fleet_unreachable');
+    letGo(run);
+    await handOver.sendExchangeJob({ ref: run.ref, fleetId, action: 'cancel' }).catch(() => undefined);
   }
 }
 
@@ -101,29 +106,24 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
  */
 export async function followExchangeFleet(run: BookingRun): Promise<Result> {
   const last = run.state.exchange!.remoteStatus ?? '';
+  const withDriver = () => EXCHANGE_WITH_DRIVER.includes(run.state.status);
   // Back from a wait that set our status aside: the fleet's last word stands again.
-  if (run.state.status !== 'offered' && !WITH_DRIVER.includes(run.state.status))
-    await run.setStatus(WITH_DRIVER.includes(last as BookingStatus) ? (last as BookingStatus) : 'offered');
+  if (run.state.status !== 'offered' && !withDriver())
+    await run.setStatus(EXCHANGE_WITH_DRIVER.includes(last as BookingStatus) ? (last as BookingStatus) : 'offered');
   const takenBackAt = Date.parse(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS;
-  const ready = run.state.exchange!.pending || run.state.exchange!.sent !== jobSent(run);
-  const woken = ready
-    ? 'message'
-    : WITH_DRIVER.includes(run.state.status)
-      ? await run.inbox.waitFor(['exchange'])
-      : await run.inbox.waitFor(['exchange'], Math.max(1000, takenBackAt - Date.now()));
+  const ready = run.state.exchange!.pending || run.state.exchange!.sent !== exchangeJobSent(run.state);
+  const until = withDriver() ? undefined : Math.max(1000, takenBackAt - Date.now());
+  const woken = ready ? 'message' : await run.inbox.waitFor(['exchange'], until);
   run.inbox.takeAll('exchange');
   const x = run.state.exchange!;
   if (woken === 'timeout' && !x.pending) {
-    const fleetId = x.fleetId!;
     run.record('partner', fleetCandidate(x), 'timed_out', 'no_driver_at_fleet');
-    letGo(run);
-    await followUps.sendExchangeJob({ ref: run.ref, fleetId, action: 'cancel' }).catch(() => undefined);
-    await db.endExchangeJob({ ref: run.ref, fleetId, state: 'released', reason: 'no driver by pickup' });
+    await takeBack(run, x.fleetId!, { state: 'released', reason: 'no driver by pickup' });
     return 'exhausted';
   }
   // A cancel goes through the main loop (cancelExchangeJob tells the fleet); amendments are applied there first.
   if (run.inbox.interrupted()) return 'interrupted';
-  if (x.sent !== jobSent(run)) {
+  if (x.sent !== exchangeJobSent(run.state)) {
     await sendAmendmentToExchangeFleet(run);
     return 'interrupted';
   }
@@ -134,8 +134,8 @@ export async function followExchangeFleet(run: BookingRun): Promise<Result> {
 /** Our booking was amended: the fleet holding the job is sent it at once (nothing if it has this version). */
 export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<void> {
   const x = run.state.exchange;
-  if (!x?.fleetId || x.sent === jobSent(run)) return;
-  run.move((s) => S.exchangeChanged(s, { sent: jobSent(run) }));
+  if (!x?.fleetId || x.sent === exchangeJobSent(run.state)) return;
+  run.move((s) => S.exchangeChanged(s, { sent: exchangeJobSent(s) }));
   const at = { ref: run.ref, fleetId: x.fleetId };
   try {
     const r = await followUps.sendExchangeJob({ ...at, action: 'amend' });
@@ -158,11 +158,8 @@ async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'int
     await run.setStatus('dispatching');
     return 'interrupted';
   }
-  const wasWithDriver = WITH_DRIVER.includes(run.state.status);
-  // A trip step is ours too; anything else (its driver gave the job back, it is looking again) is
-  // "offered" to the fleet once more, and leaves us as we were before it found a driver.
-  const trip = TRIP_STATUSES.includes(remote);
-  const status: BookingStatus | null = trip ? (remote as BookingStatus) : wasWithDriver ? 'offered' : null;
+  const wasWithDriver = EXCHANGE_WITH_DRIVER.includes(run.state.status);
+  const { status, trip } = statusFromFleet(remote, run.state.status);
   const driver = trip ? x.driver : null;
   await db.applyExchangeStatus({ ref: run.ref, fleetId, sequence: x.sequence, remoteStatus: remote, status, driver });
   if (status && status !== run.state.status) {
@@ -177,12 +174,5 @@ async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'int
 /** Our booking is cancelled: the fleet holding its job is told (after our record, so nobody waits on it). */
 export async function cancelExchangeJob(run: BookingRun): Promise<void> {
   const fleetId = run.state.exchange?.fleetId;
-  if (!fleetId) return;
-  letGo(run);
-  try {
-    await followUps.sendExchangeJob({ ref: run.ref, fleetId, action: 'cancel' });
-  } catch {
-    log.warn('exchange fleet unreachable for a cancel', { ref: run.ref, fleetId });
-  }
-  await db.endExchangeJob({ ref: run.ref, fleetId, state: 'cancelled' });
+  if (fleetId) await takeBack(run, fleetId, { state: 'cancelled' });
 }

@@ -1,7 +1,7 @@
 // The booking's one inbox: every update and signal handler posts a typed message here, and the
 // process waits only through Inbox.waitFor, which always wakes for a message that interrupts (a
 // cancel, an amendment, a driver dropping out, an ops pick, a board claim), whatever step it is in.
-// A new kind of message must say in INTERRUPTS whether it does: the compiler asks.
+// A new kind of message is declared as one that interrupts or one that does not.
 import { condition } from '@temporalio/workflow';
 import type {
   AmendInput,
@@ -13,14 +13,25 @@ import type {
 } from './definitions.js';
 import type { SettleInput, TripProgress } from '../../src/model/bookings.js';
 
-/** Each kind of message and what it carries. */
-interface Carries {
+/** The kinds of message that stop any wait, so the main loop deals with them first, and what each carries. */
+interface Interrupting {
   cancel: { cancel: CancelInput };
   /** `number`: the amendment's place among those received (the text telling a driver names it). */
   amend: { amend: AmendInput; number: number };
   drop: { drop: DriverDroppedInput };
   opsPick: { pick: OpsOfferInput };
   boardClaim: { claim: ClaimUpcomingInput };
+}
+const INTERRUPTING: Record<keyof Interrupting, true> = {
+  cancel: true,
+  amend: true,
+  drop: true,
+  opsPick: true,
+  boardClaim: true,
+};
+
+/** The others: waited for where the process expects them. */
+interface Quiet {
   fleetPick: { pick: FleetAssignInput };
   emailConfirmed: object;
   /** A driver's answer to their card: recorded on the card at once; the order they came in decides a group. */
@@ -35,28 +46,11 @@ interface Carries {
   exchange: object;
 }
 
+type Carries = Interrupting & Quiet;
 export type Message = { [K in keyof Carries]: { kind: K } & Carries[K] }[keyof Carries];
 
 export type Kind = Message['kind'];
 export type Envelope<K extends Kind = Kind> = { id: number; msg: Extract<Message, { kind: K }> };
-
-/** What stops any wait, so the main loop deals with it before the booking waits any longer. */
-const INTERRUPTS: Record<Kind, boolean> = {
-  cancel: true,
-  amend: true,
-  drop: true,
-  opsPick: true,
-  boardClaim: true,
-  fleetPick: false,
-  emailConfirmed: false,
-  answer: false,
-  seen: false,
-  suspended: false,
-  confirmed: false,
-  progress: false,
-  settle: false,
-  exchange: false,
-};
 
 export type Woken = 'message' | 'timeout';
 
@@ -81,9 +75,13 @@ export class Inbox {
     return this.counts.get(kind) ?? 0;
   }
 
-  peek<K extends Kind>(kind: K, where: (m: Envelope<K>['msg']) => boolean = () => true): Envelope<K> | undefined {
-    const is = (e: { msg: Message }): e is Envelope<K> => e.msg.kind === kind;
-    return this.waiting.filter(is).find((e) => where(e.msg));
+  /** The messages of a kind not yet taken, in the order they came. */
+  waitingOf<K extends Kind>(kind: K): Envelope<K>[] {
+    return this.waiting.filter((e): e is Envelope<K> => e.msg.kind === kind);
+  }
+
+  peek<K extends Kind>(kind: K): Envelope<K> | undefined {
+    return this.waitingOf(kind)[0];
   }
 
   take<K extends Kind>(kind: K): Envelope<K> | undefined {
@@ -103,7 +101,7 @@ export class Inbox {
   }
 
   interrupted(): boolean {
-    return this.waiting.some((e) => INTERRUPTS[e.msg.kind]) || this.alsoInterrupted();
+    return this.waiting.some((e) => e.msg.kind in INTERRUPTING) || this.alsoInterrupted();
   }
 
   /**
@@ -125,8 +123,8 @@ export class Inbox {
   }
 
   /** For handlers: waits for the process's answer to message `id`, or until `gaveUp`. */
-  async replied(id: number, gaveUp: () => boolean): Promise<unknown> {
+  async replied<T = unknown>(id: number, gaveUp: () => boolean): Promise<T | undefined> {
     await condition(() => this.replies.has(id) || gaveUp());
-    return this.replies.get(id);
+    return this.replies.get(id) as T | undefined;
   }
 }

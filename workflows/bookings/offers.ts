@@ -6,36 +6,18 @@
 // never gets two drivers nor a driver two jobs; the others are told at once, never by SMS.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { acts, db, type jobCardActivities } from './activities.js';
-import type { CurrentOffer, DispatchPolicy, FirstCardPage, Tier } from '../../src/model/bookings.js';
+import {
+  isSuspended,
+  openOffers,
+  type CurrentOffer,
+  type FirstCardPage,
+  type OfferRules,
+  type Tier,
+} from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 
 export type JobCards = ReturnType<typeof jobCardActivities>;
-
-export interface GroupRules {
-  size: number;
-  /** A card nobody opened is withdrawn this soon (null: it gets the full window). */
-  unseenMs: number | null;
-  fullMs: number;
-}
-
-/** A round of the cascade: the booking's offer policy, or one driver at a time for the full window. */
-export function cascadeRules(p: DispatchPolicy): GroupRules {
-  const fullMs = p.offerTimeoutSeconds * 1000;
-  const unseen = p.offerUnseenSeconds ?? (p.offerGroupSize !== undefined ? p.offerTimeoutSeconds : undefined);
-  return {
-    size: Math.max(1, Math.floor(p.offerGroupSize ?? 1)),
-    unseenMs: unseen === undefined ? null : Math.min(fullMs, unseen * 1000),
-    fullMs,
-  };
-}
-
-/** A driver someone named (ops, an operator): they alone, for the full window. */
-export const namedRules = (p: DispatchPolicy): GroupRules => ({
-  size: 1,
-  unseenMs: null,
-  fullMs: p.offerTimeoutSeconds * 1000,
-});
 
 export interface Member {
   tier: Tier;
@@ -57,18 +39,14 @@ export class OfferGroup {
   constructor(
     private readonly run: BookingRun,
     private readonly jobCards: JobCards,
-    private readonly rules: GroupRules,
+    private readonly rules: OfferRules,
   ) {
     // Answers to cards of an earlier group are stale: their cards are closed.
     for (const kind of ['answer', 'seen', 'suspended'] as const) run.inbox.takeAll(kind);
   }
 
-  get size(): number {
-    return this.open.length;
-  }
-
   private offer(offerId: string): CurrentOffer | undefined {
-    return S.openOffers(this.run.state).find((o) => o.offerId === offerId);
+    return openOffers(this.run.state).find((o) => o.offerId === offerId);
   }
 
   private sync(extra: CurrentOffer[] = []): void {
@@ -119,7 +97,7 @@ export class OfferGroup {
     const { run } = this;
     for (;;) {
       this.readAnswers();
-      let freed = await this.closeWhere((o) => S.isSuspended(run.state, o.driverId), 'withdrawn', 'driver_suspended');
+      let freed = await this.closeWhere((o) => isSuspended(run.state, o.driverId), 'withdrawn', 'driver_suspended');
       const winner = this.acceptances.find((id) => this.offer(id)?.response === 'accepted');
       if (winner) {
         await this.award(this.open.find((o) => o.member.offerId === winner)!);
@@ -186,7 +164,7 @@ export class OfferGroup {
     const { driverId } = w.member.candidate;
     await acts.assignDriver({ ref: run.ref, driverId, offerId: w.member.offerId });
     const losers = this.open.filter((o) => o !== w).map((o) => o.member);
-    const cards = S.openOffers(run.state);
+    const cards = openOffers(run.state);
     this.open.length = 0;
     run.assigned(driverId);
     // The cards stay on show until the others are told: only then do the drivers' updates answer.

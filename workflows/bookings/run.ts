@@ -4,7 +4,17 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { db } from './activities.js';
 import { BookingSearchAttributes, type BookingWorkflowInput } from './definitions.js';
-import type { BookingState, BookingStatus, CandidateOutcome, FirstCardPage, Tier } from '../../src/model/bookings.js';
+import {
+  holderSuspended,
+  isClosed,
+  isSuspended,
+  type BookingInbox,
+  type BookingState,
+  type BookingStatus,
+  type CandidateOutcome,
+  type FirstCardPage,
+  type Tier,
+} from '../../src/model/bookings.js';
 import { Inbox } from './inbox.js';
 import * as S from './state.js';
 
@@ -45,7 +55,7 @@ export class BookingRun {
       input.emailConfirmationFirst ?? Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
     this.state = S.opened(input, Date.now());
     this.emailDeadlineMs = Date.now() + Math.max(Date.parse(input.job.pickupAt) - Date.now(), EMAIL_CONFIRM_MIN_MS);
-    this.inbox = new Inbox(() => S.holderSuspended(this.state) || this.onBoardWithSuspendedDriver());
+    this.inbox = new Inbox(() => holderSuspended(this.state) || this.onBoardWithSuspendedDriver());
   }
 
   get policy() {
@@ -57,16 +67,31 @@ export class BookingRun {
   }
 
   closed(): boolean {
-    return S.isClosed(this.state);
+    return isClosed(this.state);
   }
 
   onBoardWithSuspendedDriver(): boolean {
-    return S.isSuspended(this.state, this.state.driverId) && this.state.status === 'on_board' && !this.opsToldOnBoard;
+    return isSuspended(this.state, this.state.driverId) && this.state.status === 'on_board' && !this.opsToldOnBoard;
   }
 
   /** The passenger confirmed their email, or was never asked to. */
   emailConfirmed(): boolean {
     return !this.input.awaitEmailConfirmation || this.inbox.count('emailConfirmed') > 0;
+  }
+
+  /** What the booking's rules read besides its state: who picks the driver, and what waits in the inbox. */
+  pending(): BookingInbox {
+    const { inbox } = this;
+    return {
+      operatorId: this.operatorId,
+      emailConfirmed: this.emailConfirmed(),
+      cancelling: inbox.peek('cancel') !== undefined,
+      reported: inbox.waitingOf('progress').map((e) => e.msg.progress),
+      fleetPicking: inbox.peek('fleetPick') !== undefined,
+      opsPicking: inbox.peek('opsPick') !== undefined,
+      claimants: inbox.waitingOf('boardClaim').map((e) => e.msg.claim.driverId),
+      settlementSent: inbox.count('settle') > 0,
+    };
   }
 
   record(tier: Tier, candidate: S.Candidate, outcome: CandidateOutcome, reason: string | null = null): void {

@@ -1,16 +1,18 @@
 // The booking's state as a small model: what the bookingState query answers, moved only by the
-// named transitions below. Each is a pure function (old state and facts in, new state out, the time
-// passed in), so it can be unit-tested without a workflow (test/unit/workflows/state.test.ts).
+// named transitions below. Each is pure (old state and facts in, new state out, the time passed in),
+// so it is unit-tested without a workflow (test/unit/workflows/state.test.ts). The rules that read
+// the state are the booking's own: src/model/bookings.ts.
 import { initialStatus, type AmendInput, type BookingWorkflowInput } from './definitions.js';
 import {
-  TERMINAL_STATUSES,
+  NO_EXCHANGE,
+  isSuspended,
+  openOffers,
   type AmendedFare,
   type AmendedRoute,
   type BookingState,
   type BookingStatus,
   type CandidateOutcome,
   type CurrentOffer,
-  type DispatchPolicy,
   type ExchangeState,
   type JobSpec,
   type PaymentRecord,
@@ -43,9 +45,7 @@ export function opened(input: BookingWorkflowInput, nowMs: number): BookingState
 }
 
 export const statusSet = (s: BookingState, status: BookingStatus): BookingState => ({ ...s, status });
-
 export const roundBegun = (s: BookingState): BookingState => ({ ...s, round: s.round + 1 });
-
 export const tierCounted = (s: BookingState, t: TierSummary): BookingState => ({
   ...s,
   tiers: [...(s.tiers ?? []), t],
@@ -73,18 +73,11 @@ export const stillOut = (s: BookingState, offers: CurrentOffer[]): BookingState 
   group: offers.length > 0 ? offers : null,
 });
 
-export const openOffers = (s: BookingState): CurrentOffer[] => s.group ?? (s.offer ? [s.offer] : []);
-
-export function openOffer(s: BookingState, r: { offerId: string; driverId: string }): CurrentOffer | undefined {
-  return openOffers(s).find((o) => o.offerId === r.offerId && o.driverId === r.driverId);
-}
-
-function offerChanged(s: BookingState, offerId: string, change: Partial<CurrentOffer>): BookingState {
-  return offersOut(
+const offerChanged = (s: BookingState, offerId: string, change: Partial<CurrentOffer>): BookingState =>
+  offersOut(
     s,
     openOffers(s).map((o) => (o.offerId === offerId ? { ...o, ...change } : o)),
   );
-}
 
 /** The driver answered their card: recorded on it at once, so a repeated answer hears the same. */
 export const answered = (s: BookingState, offerId: string, response: 'accepted' | 'declined') =>
@@ -119,9 +112,7 @@ export const suspended = (s: BookingState, driverId: string): BookingState =>
   isSuspended(s, driverId) ? s : { ...s, suspendedDriverIds: [...(s.suspendedDriverIds ?? []), driverId] };
 
 export const confirmedBy = (s: BookingState, driverId: string): BookingState => ({ ...s, confirmedDriverId: driverId });
-
 export const endedByOps = (s: BookingState, reason: string): BookingState => ({ ...s, ended: { by: 'ops', reason } });
-
 export const paid = (s: BookingState, payment: PaymentRecord | null): BookingState => ({ ...s, payment });
 
 export const cancelled = (s: BookingState, reason: string | null): BookingState => ({
@@ -149,70 +140,13 @@ export function amendmentsFolded(
 
 export const amended = (s: BookingState, job: JobSpec): BookingState => ({ ...s, job });
 
-export function rerouted(s: BookingState, route?: AmendedRoute, fare?: AmendedFare): BookingState {
-  return {
-    ...s,
-    ...(route ? { pickup: route.pickup, dropoff: route.dropoff } : {}),
-    ...(fare ? { fare } : {}),
-  };
-}
+export const rerouted = (s: BookingState, route?: AmendedRoute, fare?: AmendedFare): BookingState => ({
+  ...s,
+  ...(route ? { pickup: route.pickup, dropoff: route.dropoff } : {}),
+  ...(fare ? { fare } : {}),
+});
 
 export const exchangeChanged = (s: BookingState, change: Partial<ExchangeState>): BookingState => ({
   ...s,
   exchange: { ...(s.exchange ?? NO_EXCHANGE), ...change },
 });
-
-export const NO_EXCHANGE: ExchangeState = {
-  fleetId: null,
-  fleetName: null,
-  tried: [],
-  sequence: 0,
-  remoteStatus: null,
-  driver: null,
-  pending: false,
-  sent: null,
-};
-
-// Readings of the state.
-
-export const isClosed = (s: BookingState): boolean => TERMINAL_STATUSES.includes(s.status);
-
-export const isSuspended = (s: BookingState, driverId: string | null | undefined): boolean =>
-  driverId != null && (s.suspendedDriverIds?.includes(driverId) ?? false);
-
-/** The job is held by a suspended driver and must be taken off them, unless the passenger is on board. */
-export const holderSuspended = (s: BookingState): boolean =>
-  isSuspended(s, s.driverId) && s.status !== 'on_board' && !isClosed(s);
-
-/** Defaults for bookings whose policy does not say (confirmAskSeconds, confirmDeadlineSeconds, lateAcceptWindowSeconds). */
-const CONFIRM_ASK_S = 60 * 60;
-const CONFIRM_DEADLINE_S = 30 * 60;
-const LATE_ACCEPT_WINDOW_S = 10 * 60;
-
-/**
- * When the assigned driver who has not reported moving is let go: pickup plus the grace or, for a
- * driver who accepted late, the late-accept window after they accepted, whichever is later.
- */
-export function noShowTime(p: DispatchPolicy, pickupAt: string, assignedAtMs: number): number {
-  const graceEnds = Date.parse(pickupAt) + p.noShowGraceSeconds * 1000;
-  const windowEnds = assignedAtMs + (p.lateAcceptWindowSeconds ?? LATE_ACCEPT_WINDOW_S) * 1000;
-  return assignedAtMs > 0 ? Math.max(graceEnds, windowEnds) : graceEnds;
-}
-
-/** When a driver who accepted well ahead is asked to confirm, and when they are let go without it. */
-export function confirmTimes(p: DispatchPolicy, pickupAt: string): { askAt: number; deadline: number } {
-  const pickupMs = Date.parse(pickupAt);
-  return {
-    askAt: pickupMs - (p.confirmAskSeconds ?? CONFIRM_ASK_S) * 1000,
-    deadline: pickupMs - (p.confirmDeadlineSeconds ?? CONFIRM_DEADLINE_S) * 1000,
-  };
-}
-
-export const acceptedWellAhead = (p: DispatchPolicy, pickupAt: string, assignedAtMs: number): boolean =>
-  assignedAtMs > 0 && assignedAtMs < confirmTimes(p, pickupAt).askAt;
-
-/** The wait before the next round once every tier is exhausted: doubling, capped, never past pickup. */
-export function backoffMs(p: DispatchPolicy, exhaustedRounds: number, untilPickupMs: number): number {
-  const s = Math.min(p.retryBaseSeconds * 2 ** (exhaustedRounds - 1), p.maxRetrySeconds);
-  return Math.min(s * 1000, untilPickupMs);
-}

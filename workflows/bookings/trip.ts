@@ -3,7 +3,14 @@
 // to another; each report moves the trip a step. A completed trip then waits for its settlement.
 import { acts } from './activities.js';
 import type { DriverDroppedInput } from './definitions.js';
-import { isNextTripStep, passengerHearsFromUs, type PassengerNews } from '../../src/model/bookings.js';
+import {
+  acceptedWellAhead,
+  confirmTimes,
+  isNextTripStep,
+  noShowTime,
+  passengerHearsFromUs,
+  type PassengerNews,
+} from '../../src/model/bookings.js';
 import type { BookingRun, Next } from './run.js';
 import * as S from './state.js';
 
@@ -28,11 +35,11 @@ export async function releaseDriver(run: BookingRun, d: DriverDroppedInput): Pro
 export async function followTrip(run: BookingRun): Promise<Next> {
   const { policy, assignedAtMs } = run;
   const driverId = run.state.driverId!;
-  if (run.state.status === 'assigned' && S.acceptedWellAhead(policy, run.state.job.pickupAt, assignedAtMs)) {
+  if (run.state.status === 'assigned' && acceptedWellAhead(policy, run.state.job.pickupAt, assignedAtMs)) {
     if ((await confirmOnTheDay(run, driverId)) === 'again') return 'again';
   }
   if (run.state.status === 'assigned' && !run.inbox.peek('progress')) {
-    const noShowAt = S.noShowTime(policy, run.state.job.pickupAt, assignedAtMs);
+    const noShowAt = noShowTime(policy, run.state.job.pickupAt, assignedAtMs);
     if ((await run.inbox.waitFor(['progress'], Math.max(1000, noShowAt - Date.now()))) === 'timeout') {
       await releaseDriver(run, { driverId, reason: 'no_show' });
       return 'again';
@@ -61,7 +68,7 @@ async function confirmOnTheDay(run: BookingRun, driverId: string): Promise<Next 
     return woken === 'timeout' ? 'timeout' : settled() ? 'proceed' : 'again';
   };
   if (settled()) return 'proceed';
-  const { askAt, deadline } = S.confirmTimes(run.policy, run.state.job.pickupAt);
+  const { askAt, deadline } = confirmTimes(run.policy, run.state.job.pickupAt);
   if (Date.now() < askAt) {
     const woken = await wait(askAt - Date.now());
     if (woken !== 'timeout') return woken;

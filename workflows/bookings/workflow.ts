@@ -8,7 +8,7 @@
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import { acts, db, jobCardActivities } from './activities.js';
 import type { AmendInput, BookingWorkflowInput, CancelInput } from './definitions.js';
-import type { BookingState } from '../../src/model/bookings.js';
+import { backoffMs, holderSuspended, type BookingState } from '../../src/model/bookings.js';
 import { firstPageQuery, letFirstPageGo, offerToNamedDriver, runRound, takeBoardClaim } from './dispatch.js';
 import { cancelExchangeJob, sendAmendmentToExchangeFleet } from './exchange.js';
 import { installHandlers } from './handlers.js';
@@ -110,7 +110,7 @@ async function applyChanges(run: BookingRun): Promise<boolean> {
     for (const e of amendments) run.inbox.reply(e.id);
   } else if (drop) {
     await releaseDriver(run, drop.msg.drop);
-  } else if (S.holderSuspended(run.state)) {
+  } else if (holderSuspended(run.state)) {
     // Taken off the suspended driver and dispatched again; releaseDriver tells them and the passenger.
     await releaseDriver(run, { driverId: run.state.driverId!, reason: 'suspended' });
   } else if (run.onBoardWithSuspendedDriver()) {
@@ -184,7 +184,7 @@ async function findDriver(run: BookingRun, jobCards: JobCards): Promise<Next> {
   if (run.exhaustedRounds === 1) await tell(run, { kind: 'no_driver_yet' });
   const untilPickup = msUntil(run.state.job.pickupAt);
   if (untilPickup > 0) {
-    await run.inbox.waitFor([], S.backoffMs(run.policy, run.exhaustedRounds, untilPickup));
+    await run.inbox.waitFor([], backoffMs(run.policy, run.exhaustedRounds, untilPickup));
     return 'again';
   }
   // Past pickup with nobody found: stop retrying but stay cancellable for a while.

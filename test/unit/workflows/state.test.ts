@@ -1,12 +1,13 @@
-// The booking's state model (workflows/bookings/state.ts): each named transition, without a workflow.
+// The booking's state model (workflows/bookings/state.ts): each named transition, without a workflow,
+// and the readings and times src/model/bookings.ts derives from the state.
 import { describe, expect, it } from 'vitest';
 import type { BookingWorkflowInput } from '../../../workflows/bookings/definitions.js';
-import type { DispatchPolicy } from '../../../src/model/bookings.js';
+import * as B from '../../../src/model/bookings.js';
 import * as S from '../../../workflows/bookings/state.js';
 
 const NOW = Date.parse('2026-12-02T12:00:00Z');
 const place = { label: 'A', kind: 'address', lat: 53.48, lon: -2.24, postcodeDistrict: 'M1', council: 'Manchester' };
-const policy: DispatchPolicy = {
+const policy: B.DispatchPolicy = {
   dispatchLeadSeconds: 900,
   offerTimeoutSeconds: 60,
   retryBaseSeconds: 60,
@@ -77,8 +78,8 @@ describe('the booking state model', () => {
     const s = S.offersOut(S.opened(input(0), NOW), [offer('d1'), offer('d2')]);
     expect(s.offer?.driverId).toBe('d1');
     const answered = S.seen(S.answered(s, 'TX1:1:d2', 'accepted'), 'TX1:1:d1');
-    expect(S.openOffer(answered, { offerId: 'TX1:1:d2', driverId: 'd2' })?.response).toBe('accepted');
-    expect(S.openOffer(answered, { offerId: 'TX1:1:d2', driverId: 'd1' })).toBeUndefined();
+    expect(B.openOffer(answered, { offerId: 'TX1:1:d2', driverId: 'd2' })?.response).toBe('accepted');
+    expect(B.openOffer(answered, { offerId: 'TX1:1:d2', driverId: 'd1' })).toBeUndefined();
     expect(answered.offer?.seen).toBe(true);
     // Transitions never change the state they were given.
     expect(s.offer?.seen).toBe(false);
@@ -96,9 +97,9 @@ describe('the booking state model', () => {
   it('takes a suspended holder off the job unless the passenger is on board, and counts a suspension once', () => {
     const held = S.suspended(S.suspended(S.assigned(S.opened(input(0), NOW), 'd1'), 'd1'), 'd1');
     expect(held.suspendedDriverIds).toEqual(['d1']);
-    expect(S.holderSuspended(held)).toBe(true);
-    expect(S.holderSuspended(S.statusSet(held, 'on_board'))).toBe(false);
-    expect(S.holderSuspended(S.statusSet(held, 'completed'))).toBe(false);
+    expect(B.holderSuspended(held)).toBe(true);
+    expect(B.holderSuspended(S.statusSet(held, 'on_board'))).toBe(false);
+    expect(B.holderSuspended(S.statusSet(held, 'completed'))).toBe(false);
   });
 
   it('folds a batch of amendments: later fields win, the route and fare are the last given', () => {
@@ -128,29 +129,29 @@ describe('the booking state model', () => {
   it('cancels with the reason, dropping any offer', () => {
     const s = S.cancelled(S.offersOut(S.opened(input(0), NOW), [offer('d1')]), 'changed plans');
     expect(s).toMatchObject({ status: 'cancelled', offer: null, cancelReason: 'changed plans' });
-    expect(S.isClosed(s)).toBe(true);
+    expect(B.isClosed(s)).toBe(true);
   });
 
   it('lets a late-accepting driver have the late-accept window, others pickup plus the grace', () => {
     const pickupAt = new Date(NOW).toISOString();
     const grace = NOW + 600_000;
-    expect(S.noShowTime(policy, pickupAt, 0)).toBe(grace);
-    expect(S.noShowTime(policy, pickupAt, NOW - 3_600_000)).toBe(grace);
-    expect(S.noShowTime(policy, pickupAt, NOW + 300_000)).toBe(NOW + 300_000 + 600_000);
+    expect(B.noShowTime(policy, pickupAt, 0)).toBe(grace);
+    expect(B.noShowTime(policy, pickupAt, NOW - 3_600_000)).toBe(grace);
+    expect(B.noShowTime(policy, pickupAt, NOW + 300_000)).toBe(NOW + 300_000 + 600_000);
   });
 
   it('asks a driver who accepted well ahead to confirm an hour before pickup, and backs off exhausted rounds', () => {
     const pickupAt = new Date(NOW + 3 * 3_600_000).toISOString();
-    expect(S.confirmTimes(policy, pickupAt)).toEqual({ askAt: NOW + 2 * 3_600_000, deadline: NOW + 2.5 * 3_600_000 });
-    expect(S.acceptedWellAhead(policy, pickupAt, NOW)).toBe(true);
-    expect(S.acceptedWellAhead(policy, pickupAt, NOW + 2.5 * 3_600_000)).toBe(false);
-    expect([1, 2, 3, 5].map((n) => S.backoffMs(policy, n, 3_600_000))).toEqual([60_000, 120_000, 240_000, 900_000]);
-    expect(S.backoffMs(policy, 1, 10_000)).toBe(10_000);
+    expect(B.confirmTimes(policy, pickupAt)).toEqual({ askAt: NOW + 2 * 3_600_000, deadline: NOW + 2.5 * 3_600_000 });
+    expect(B.acceptedWellAhead(policy, pickupAt, NOW)).toBe(true);
+    expect(B.acceptedWellAhead(policy, pickupAt, NOW + 2.5 * 3_600_000)).toBe(false);
+    expect([1, 2, 3, 5].map((n) => B.backoffMs(policy, n, 3_600_000))).toEqual([60_000, 120_000, 240_000, 900_000]);
+    expect(B.backoffMs(policy, 1, 10_000)).toBe(10_000);
   });
 
   it('keeps the exchange fleets tried when one lets the job go', () => {
     const held = S.exchangeChanged(S.opened(input(0), NOW), { fleetId: 'f1', tried: ['f1'], pending: true });
-    const gone = S.exchangeChanged(held, { ...S.NO_EXCHANGE, tried: held.exchange!.tried });
+    const gone = S.exchangeChanged(held, { ...B.NO_EXCHANGE, tried: held.exchange!.tried });
     expect(gone.exchange).toMatchObject({ fleetId: null, tried: ['f1'], pending: false });
   });
 });
