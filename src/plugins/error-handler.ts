@@ -19,21 +19,64 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; detail: str
   FST_ERR_BAD_URL: { status: 400, code: 'invalid_request', detail: 'The URL is not valid.' },
 };
 
+/** The part of a zod issue read here (fastify-type-provider-zod passes the rest as a validation error's params). */
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  /** invalid_union: each alternative's issues. */
+  errors: Issue[][];
+}
+
+/**
+ * One validation error as the fields a sender must fix. A body that fits none of a union's forms
+ * (the v1 booking: a quote_id, or the direct form) is told about the form it came nearest to, the
+ * one with the fewest issues, field by field, not "body: Invalid input". A field left out is "is
+ * required", not zod's "expected string, received undefined".
+ */
+function fieldErrors(
+  issue: Partial<Issue>,
+  path: string[],
+  message: string | undefined,
+  input: unknown,
+): { path: string[]; message: string }[] {
+  const alternatives = issue.errors?.filter((e) => e.length > 0);
+  if (alternatives?.length) {
+    const nearest = alternatives.reduce((a, b) => (b.length < a.length ? b : a));
+    return nearest.flatMap((i) => fieldErrors(i, [...path, ...i.path.map(String)], i.message, input));
+  }
+  const missing = issue.code === 'invalid_type' && valueAt(input, path) === undefined;
+  return [{ path, message: missing ? 'is required' : (message ?? 'is invalid') }];
+}
+
+function valueAt(input: unknown, path: string[]): unknown {
+  let at = input;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
 /**
  * Any error thrown while handling a request, as the problem the client is told about: a use case's
  * Refusal, a workflow's refusal or Temporal failing (src/http/refusal-problem.ts), the database
  * briefly gone, Fastify's own errors; anything else is a 500.
  */
-export function toProblemError(err: FastifyError, bodyLimit?: number): ProblemError {
+/** `input`: the request's part that failed validation (its body, querystring...), to tell a field left out. */
+export function toProblemError(err: FastifyError, bodyLimit?: number, input?: unknown): ProblemError {
   const refused = failureProblem(err);
   if (refused) return refused;
   const database = databaseProblem(err);
   if (database) return database;
   if (hasZodFastifySchemaValidationErrors(err)) {
-    const errors: FieldError[] = err.validation.map((v) => ({
-      field: [err.validationContext ?? 'body', ...v.instancePath.split('/').filter(Boolean)].join('.'),
-      message: v.message ?? 'is invalid',
-    }));
+    const where = err.validationContext ?? 'body';
+    const errors: FieldError[] = err.validation.flatMap((v) =>
+      fieldErrors(v.params as Partial<Issue>, v.instancePath.split('/').filter(Boolean), v.message, input).map((e) => ({
+        field: [where, ...e.path].join('.'),
+        message: e.message,
+      })),
+    );
     return new ProblemError(400, 'validation_failed', 'The request has invalid fields.', { errors });
   }
   const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
@@ -55,6 +98,10 @@ export function toProblemError(err: FastifyError, bodyLimit?: number): ProblemEr
     'internal_error',
     'Something went wrong on our side. Quote the request_id when reporting it.',
   );
+}
+
+function requestPart(request: FastifyRequest, part: string | undefined): unknown {
+  return (request as unknown as Record<string, unknown>)[part ?? 'body'];
 }
 
 export const errorHandlerPlugin = fp(
@@ -97,7 +144,9 @@ export const errorHandlerPlugin = fp(
       // such as QUERY without a body type): on a known path it is still a 405, not a 400.
       const allowed = request.is404 ? allowedOn(path) : [];
       const problem =
-        allowed.length > 0 ? notAllowed(request, path, allowed) : toProblemError(err, request.routeOptions.bodyLimit);
+        allowed.length > 0
+          ? notAllowed(request, path, allowed)
+          : toProblemError(err, request.routeOptions.bodyLimit, requestPart(request, err.validationContext));
       if (problem.status >= 500) request.log.error({ err }, 'request failed');
       else request.log.info({ code: problem.code, status: problem.status }, 'request rejected');
       return send(request, reply, problem, path);

@@ -148,6 +148,29 @@ describe('POST /api/public/v1/booking', () => {
     expect(res.json().code).toBe(code);
   });
 
+  it.each([
+    ['departAt', 'is required'],
+    ['passengerPhone', 'is required'],
+  ])('names %s when a direct booking leaves it out, not the whole body', async (field, message) => {
+    const { [field]: _left, ...body } = direct();
+    const res = await post('/api/public/v1/booking', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: `body.${field}`, message }] });
+  });
+
+  it('names the fields of the quote form when a quote_id comes without a phone', async () => {
+    const res = await post('/api/public/v1/booking', {
+      quote_id: randomUUID(),
+      passenger_name: 'Mary Seacole',
+      passenger_email: uniqueEmail(),
+      passenger_phone: 42,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { field: 'body.passenger_phone', message: expect.not.stringMatching(/required/) },
+    ]);
+  });
+
   it('refuses a blocked passenger account with 403 and a fare from a caller that is not a partner with 403', async () => {
     const email = uniqueEmail();
     await stack.sql`insert into passenger_blocks (identifier, reason) values (${`email:${email}`}, 'abuse')`;
