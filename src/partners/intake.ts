@@ -284,7 +284,7 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, at: numbe
       reason: screenedOrDropped('notes', job.notes, { maxLength: 500, multiline: true }),
     };
   // new and amend alike: the job as it stands, mapped as any request is (an amendment is the whole job again).
-  const priced = await priceTripBooking(s, fromPartnerJob(partner, job, at));
+  const priced = await priceTripBooking(s, fromPartnerJob(partner, await withAgreedFare(s, partner, job), at));
   return {
     action: job.action,
     fingerprint,
@@ -293,11 +293,29 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, at: numbe
   };
 }
 
+/**
+ * An amendment that does not mention the fare keeps the fare agreed before (issue 35: £12.00 became
+ * the £7.00 tariff) while the pickup and drop-off stay: the sender changes an agreed fare by sending
+ * another. A fare agreed for one route is not carried to another: a moved pickup or drop-off sent
+ * without a fare is priced on the tariff, and the reply says the new fare.
+ */
+async function withAgreedFare(s: Services, partner: Partner, job: PartnerJob): Promise<PartnerJob> {
+  if (job.action !== 'amend' || job.fare !== undefined) return job;
+  const record = await findPartnerJob(s.sql, partner.id, job.jobRef);
+  const booking = record?.bookingRef ? await findBooking(s.sql, record.bookingRef) : undefined;
+  if (booking?.fare_source !== 'partner') return job;
+  const sameRoute = sameAddress(booking.pickup_query, job.pickup) && sameAddress(booking.dropoff_query, job.dropoff);
+  return sameRoute ? { ...job, fare: booking.fare_pence / 100 } : job;
+}
+
+const addressKey = (text: string) => text.trim().toLowerCase().replace(/\s+/g, ' ');
+const sameAddress = (a: string, b: string) => addressKey(a) === addressKey(b);
+
 /** The job's meaning: equal for a retry however it is spelled, different for any real change. */
 export function jobFingerprint(job: PartnerJob): string {
   const canonical = {
-    pickup: job.pickup.trim().toLowerCase().replace(/\s+/g, ' '),
-    dropoff: job.dropoff.trim().toLowerCase().replace(/\s+/g, ' '),
+    pickup: addressKey(job.pickup),
+    dropoff: addressKey(job.dropoff),
     pickupTime: Date.parse(job.pickupTime),
     passengerName: job.passengerName?.trim() ?? null,
     passengerPhone: job.passengerPhone?.replace(/[^\d+]/g, '') ?? null,

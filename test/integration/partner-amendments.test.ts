@@ -140,12 +140,15 @@ describe('amending a partner job', () => {
     expect(await booking(ref)).toMatchObject({ fare_pence: 4250, fare_source: 'partner' });
     // A retry of an amendment applied changes nothing.
     expect(await send(p, job('T-1', at2330, { action: 'amend', fare: 42.5 }))).toMatchObject({ code: 'duplicate' });
+    // An amendment that does not mention the fare keeps the agreed one (not the tariff's).
+    expect(await send(p, job('T-1', at1400, { action: 'amend', passengers: 2 }))).toMatchObject({ code: 'amended' });
+    expect(await booking(ref)).toMatchObject({ fare_pence: 4250, fare_source: 'partner' });
 
     // Each amendment applied is an event, in the booking's own sequence with its status changes.
     const listed = await events(p, ref);
     for (const e of listed) expect(PartnerEventSchema.safeParse(e).success).toBe(true);
     const amended = listed.filter((e) => e.type === 'booking.amended');
-    expect(amended).toHaveLength(3);
+    expect(amended).toHaveLength(4);
     expect(amended[0]!.data).toMatchObject({
       bookingReference: ref,
       jobRef: 'T-1',

@@ -152,7 +152,8 @@ describe('POST /api/public/v1/booking', () => {
     ['departAt', 'is required'],
     ['passengerPhone', 'is required'],
   ])('names %s when a direct booking leaves it out, not the whole body', async (field, message) => {
-    const { [field]: _left, ...body } = direct();
+    const body: Record<string, unknown> = direct();
+    delete body[field];
     const res = await post('/api/public/v1/booking', body);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: `body.${field}`, message }] });
