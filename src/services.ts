@@ -1,7 +1,13 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities/index.js';
+import type { InvoiceCollectionClient } from './billing/collection-client.js';
+import type { SubscriptionClient } from './billing/subscription-client.js';
 import type { BookingClient } from './bookings/client.js';
+import type { LicenceWatchClient } from './drivers/licence-client.js';
+import type { SuspensionClient } from './drivers/suspension-client.js';
+import type { PartnerDeliveryClient } from './partners/delivery-client.js';
 import type { PartnerJobClient } from './partners/job-client.js';
+import type { QuoteClient } from './quotes/client.js';
 import { billingSettings } from './billing/settings.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
@@ -24,6 +30,13 @@ export interface Services {
   bookings: BookingClient;
   /** The partner job workflow's client: partner intake hands each job to its reference's workflow through it. */
   partnerJobs: PartnerJobClient;
+  /** Each other workflow's one client (docs/refusals.md, "Temporal failures"). */
+  quotes: QuoteClient;
+  subscriptions: SubscriptionClient;
+  invoiceCollections: InvoiceCollectionClient;
+  licences: LicenceWatchClient;
+  suspensions: SuspensionClient;
+  partnerDeliveries: PartnerDeliveryClient;
   geo: { geocoder: Geocoder; router: Router };
   notifier: Notifier;
   now: () => Date;

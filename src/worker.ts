@@ -11,8 +11,10 @@ import { runMain } from './run-main.js';
 import { installWorkerLogging } from './temporal/runtime-logging.js';
 import { createWorkerMetrics } from './ops/metrics.js';
 import { startMetricsServer } from './ops/metrics-server.js';
-import { ensureLocationWatch, ensureOpsWatch } from './ops/watch.js';
-import { ensurePartnerBilling } from './billing/partner-billing.js';
+import { OpsWatchClient } from './ops/watch-client.js';
+import { LocationWatchClient } from './drivers/location-watch-client.js';
+import { PartnerBillingClient } from './billing/partner-billing-client.js';
+import { PartnerDeliveryClient } from './partners/delivery-client.js';
 import { ensureSearchAttributes } from './temporal/search-attributes.js';
 
 runMain('worker', async () => {
@@ -49,17 +51,16 @@ runMain('worker', async () => {
   // Partner status events: starts each booking's delivery workflow as the bookings trigger records them.
   const pump = await startEventPump({
     sql,
-    client: probe.client,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deliveries: new PartnerDeliveryClient(probe.client, config.TEMPORAL_TASK_QUEUE),
     log: (m, f) => console.warn(`[worker] ${m}`, f ?? ''),
   });
   // Alerts ops about bookings still without a driver near pickup (workflows/ops/).
   // And texts online drivers whose app has gone quiet before dispatch passes them over (workflows/drivers/).
   if (config.OPS_WATCH) {
-    await ensureOpsWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
-    await ensureLocationWatch(probe.client, config.TEMPORAL_TASK_QUEUE);
+    await new OpsWatchClient(probe.client, config.TEMPORAL_TASK_QUEUE).ensure();
+    await new LocationWatchClient(probe.client, config.TEMPORAL_TASK_QUEUE).ensure();
     // And bills the partners' weeks (src/billing/, docs/billing.md).
-    await ensurePartnerBilling(probe.client, config.TEMPORAL_TASK_QUEUE);
+    await new PartnerBillingClient(probe.client, config.TEMPORAL_TASK_QUEUE).ensure();
   }
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.

@@ -1,5 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { invoiceCollectionWorkflowId, invoicePaymentSignal } from '../../workflows/billing/definitions.js';
 import {
   invoiceReference,
   MIN_COLLECTION_PENCE,
@@ -15,7 +13,7 @@ import { listPartnerInvoices, type PartnerInvoice } from './partner-invoice-stor
 
 // The invoices' use cases: the provider's webhook applied to an invoice, and the driver's and ops'
 // views of what is owed. The collection workflow owns the invoice's state; the webhook reaches it
-// as a signal.
+// as a signal, through its client (collection-client.ts).
 
 const REFERENCE = /^invoice:(driver|partner):([A-Za-z0-9_-]{1,80}):(\d{4}-\d{2}-\d{2})$/;
 
@@ -67,7 +65,7 @@ export const WEBHOOK_EVENTS_PER_INVOICE = 10;
  * are made by the service's own weekly billing, one per driver or partner and week.
  */
 export async function applyBillingWebhook(
-  s: Pick<Services, 'sql' | 'temporal'>,
+  s: Pick<Services, 'sql' | 'invoiceCollections'>,
   provider: PaymentProvider,
   headers: Record<string, string | undefined>,
   rawBody: string,
@@ -124,12 +122,7 @@ export async function applyBillingWebhook(
       amountPence: e.amountPence,
       providerRef: e.providerRef,
     } as const;
-    try {
-      await s.temporal.workflow.getHandle(invoiceCollectionWorkflowId(key)).signal(invoicePaymentSignal, signal);
-      return { ok: true, duplicate: false, applied: 'signalled' };
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    }
+    if (await s.invoiceCollections.payment(key, signal)) return { ok: true, duplicate: false, applied: 'signalled' };
     if (outcome !== 'paid') return { ok: true, duplicate: false, applied: 'ignored' };
     const marked = await collections.markPaid(tx, key, signal);
     return { ok: true, duplicate: false, applied: marked ? 'marked_paid' : 'already_settled' };

@@ -32,10 +32,10 @@ import { meetAndGreetApplies } from '../pricing/index.js';
 // create-booking.ts and amend.ts), so the worker and the API do not import each other.
 
 /**
- * What booking needs: Postgres, the booking client, Temporal (quotes), the geocoder and router, the
+ * What booking needs: Postgres, the booking and quote clients, the geocoder and router, the
  * notifier, the configuration and the clock.
  */
-export type BookingDeps = Pick<Services, 'config' | 'sql' | 'bookings' | 'temporal' | 'geo' | 'notifier' | 'now'>;
+export type BookingDeps = Pick<Services, 'config' | 'sql' | 'bookings' | 'quotes' | 'geo' | 'notifier' | 'now'>;
 
 const HOUR_MS = 3600_000;
 

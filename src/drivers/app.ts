@@ -2,9 +2,7 @@ import { DateTime } from 'luxon';
 import { ACTIVE_STATUSES, type BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import type { Services } from '../services.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
 import { listInvoices } from '../billing/subscription-store.js';
-import { subscriptionState } from '../billing/subscriptions.js';
 import { NEXT_TRIP_STEPS } from '../model/bookings.js';
 import { LICENCE_REMINDER_DAYS } from '../model/drivers.js';
 import { whyNotReceivingJobs, type NotReceivingJobs } from '../dispatch/policy.js';
@@ -77,7 +75,7 @@ function presentJob(r: JobRow) {
 }
 export type DriverJob = ReturnType<typeof presentJob>;
 
-export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driverId: string) {
+export async function dashboardFor(s: Pick<Services, 'sql' | 'subscriptions'>, driverId: string) {
   const d = await findDriver(s.sql, driverId);
   if (!d) return null;
   const [stats] = await s.sql<{ completed: number; earnings: number; dead_m: number }[]>`
@@ -89,13 +87,8 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'temporal'>, driver
                             order by dd.round desc limit 1) x on true
              where b.driver_id = ${driverId} and b.status = 'completed') as dead_m`;
   const invoices = await listInvoices(s.sql, driverId);
-  let subscription = null;
-  try {
-    subscription = await subscriptionState(s.temporal, driverId);
-  } catch (err) {
-    // An applicant, or a driver from before subscriptions: nothing to show yet.
-    if (!isWorkflowGone(err)) throw err;
-  }
+  // Null for an applicant, or a driver from before subscriptions: nothing to show yet.
+  const subscription = await s.subscriptions.state(driverId);
   return {
     driver: {
       id: d.id,

@@ -18,7 +18,6 @@ import type { Services } from '../services.js';
 import { MAX_DOCUMENT_BYTES } from './application-limits.js';
 import * as changes from './change-store.js';
 import { formatRegistration } from '../notify/car.js';
-import { renewLicenceWatch } from './licences.js';
 import { readBase64Document, sniffDocumentType } from './onboarding.js';
 import { findDriver, liveDriverWithPhone, type DriverRow } from './store.js';
 
@@ -319,7 +318,7 @@ function onRecord(kind: ChangeKind, d: changes.DriverOnRecord): Record<string, u
  * idempotent, are done again in case the first attempt died before them.
  */
 export async function decideDriverChange(
-  s: Pick<Services, 'sql' | 'notifier' | 'temporal' | 'config'>,
+  s: Pick<Services, 'sql' | 'notifier' | 'licences' | 'config'>,
   staff: StaffMember,
   changeId: string,
   action: 'approve' | 'refuse',
@@ -359,7 +358,7 @@ export async function decideDriverChange(
   const driver = await findDriver(s.sql, change.driver_id);
   if (!driver) throw Refusal.notFound('driver_not_found', `No driver ${change.driver_id}.`);
   if (decision === 'approved' && change.kind === 'licences') {
-    await renewLicenceWatch(s.temporal, s.config.TEMPORAL_TASK_QUEUE, driver.id, {
+    await s.licences.renew(driver.id, {
       driverLicenceExpires: isoDay(driver.driver_licence_expires),
       vehicleLicenceExpires: isoDay(driver.vehicle_licence_expires),
     });

@@ -5,9 +5,7 @@ import { renderDriverApprovedText, renderDriverRejectedText } from '../notify/te
 import { Refusal } from '../refusal.js';
 import { isHomeArea } from './home-areas.js';
 import type { Services } from '../services.js';
-import { startDriverSubscription } from '../billing/subscriptions.js';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './application-limits.js';
-import { watchLicences } from './licences.js';
 import { takeSuspendedDriverOffJobs } from './suspension.js';
 import * as drivers from './store.js';
 
@@ -149,7 +147,7 @@ const MOVES: Record<DriverDecision, { from: drivers.DriverStatus[]; to: drivers.
  * stays with the fleet's operator. Either way the decision's record says which fleet was asked for.
  */
 export async function decideDriver(
-  s: Pick<Services, 'sql' | 'notifier' | 'temporal' | 'config'>,
+  s: Pick<Services, 'sql' | 'notifier' | 'subscriptions' | 'licences' | 'suspensions' | 'config'>,
   staff: StaffMember,
   driverId: string,
   decision: DriverDecision,
@@ -215,12 +213,12 @@ export async function decideDriver(
   });
   const driver = grant ? await grantRequested(s, staff, grant, reason, moved) : moved;
   if (decision === 'approve') {
-    await startDriverSubscription(s.temporal, s.config.TEMPORAL_TASK_QUEUE, {
+    await s.subscriptions.start({
       driverId,
       tier: moved.tier,
       approvedAt: moved.status_changed_at ?? new Date(),
     });
-    await watchLicences(s.temporal, s.config.TEMPORAL_TASK_QUEUE, driverId, {
+    await s.licences.watch(driverId, {
       driverLicenceExpires: isoDay(moved.driver_licence_expires),
       vehicleLicenceExpires: isoDay(moved.vehicle_licence_expires),
     });

@@ -1,7 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { suspensionWorkflowId } from '../../workflows/drivers/definitions.js';
 import { revokeDriverSessions } from './session-store.js';
 import { driverStatus } from './store.js';
 
@@ -9,39 +7,15 @@ import { driverStatus } from './store.js';
 // itself (drivers.status, with online and approved cleared) is written first by decideDriver; from
 // then on no job card can be claimed for them (src/dispatch/store.ts claimOffer) and no sign-in
 // code is sent. Then, here: every session ends, and a short workflow takes the driver off every
-// booking they are in (workflows/drivers/suspension.ts). Both are safe to repeat, and a retried
+// booking they are in (workflows/drivers/suspension.ts, started by suspension-client.ts). Both are safe to repeat, and a retried
 // decision repeats them, so a crash between the status and the withdrawal is finished by a retry.
 
 export async function takeSuspendedDriverOffJobs(
-  s: Pick<Services, 'sql' | 'temporal' | 'config'>,
+  s: Pick<Services, 'sql' | 'suspensions'>,
   driver: { id: string; status_changed_at: Date | null },
 ): Promise<void> {
   await revokeDriverSessions(s.sql, driver.id);
-  await startSuspensionWorkflow(
-    s.temporal,
-    s.config.TEMPORAL_TASK_QUEUE,
-    driver.id,
-    driver.status_changed_at ?? new Date(0),
-  );
-}
-
-async function startSuspensionWorkflow(
-  client: Client,
-  taskQueue: string,
-  driverId: string,
-  suspendedAt: Date,
-): Promise<void> {
-  try {
-    await client.workflow.start('driverSuspensionWorkflow', {
-      workflowId: suspensionWorkflowId(driverId, suspendedAt),
-      taskQueue,
-      args: [{ driverId }],
-      // One run per suspension, even once it has finished: a retried decision starts nothing again.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await s.suspensions.start(driver.id, driver.status_changed_at ?? new Date(0));
 }
 
 /**

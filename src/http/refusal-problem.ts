@@ -56,8 +56,8 @@ export function refusalProblem(err: unknown): ProblemError | null {
 }
 
 /**
- * refusalProblem, and also a workflow's refusal or Temporal failing, as src/temporal/refusals.ts
- * maps them: everything a request can fail with that the caller is told about. Null for the rest
+ * refusalProblem, and also Temporal failing, as src/temporal/refusals.ts maps it (each workflow's
+ * client tells its refusals): everything a request can fail with that the caller is told about. Null for the rest
  * (a bug, the database), which is not the caller's to act on.
  */
 export function failureProblem(err: unknown): ProblemError | null {

@@ -1,14 +1,8 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Sql } from '../db/sql.js';
-import {
-  deliveryWorkflowId,
-  eventsRecordedSignal,
-  type DeliveryStart,
-} from '../../workflows/partners/delivery-definitions.js';
-import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../model/partners.js';
+import type { PartnerDeliveryClient } from './delivery-client.js';
 import { bookingsWithDueEvents } from './event-store.js';
 
-// Starts the delivery workflows. The bookings trigger records each event and, on commit, NOTIFYs
+// Starts the delivery workflows (through their client, delivery-client.ts). The bookings trigger records each event and, on commit, NOTIFYs
 // partner_events with "<partner>:<ref>"; the pump (in every worker process) listens and signals
 // that booking's delivery workflow, starting it if it is not running. Notifications are not
 // durable (a pump that is down or reconnecting misses them), so a sweep also looks for bookings
@@ -17,50 +11,10 @@ import { bookingsWithDueEvents } from './event-store.js';
 // history; any other is signalled, which wakes an idle workflow or starts one. The events are the
 // durable record; the pump only ever says "look now".
 
-export interface DeliveryTarget {
-  partnerId: string;
-  bookingRef: string;
-}
-
-export interface DeliveryStarter {
-  client: Client;
-  taskQueue: string;
-  policy?: DeliveryPolicy;
-}
-
-const startArgs = (d: DeliveryStarter, t: DeliveryTarget): [DeliveryStart] => [
-  {
-    partnerId: t.partnerId,
-    bookingRef: t.bookingRef,
-    ...(d.policy && d.policy !== DEFAULT_DELIVERY_POLICY ? { policy: d.policy } : {}),
-  },
-];
-
-/** "Look now": signals the booking's delivery workflow, starting it if it is not running. */
-export async function signalDelivery(d: DeliveryStarter, t: DeliveryTarget): Promise<void> {
-  await d.client.workflow.signalWithStart('partnerDeliveryWorkflow', {
-    workflowId: deliveryWorkflowId(t.partnerId, t.bookingRef),
-    taskQueue: d.taskQueue,
-    args: startArgs(d, t),
-    signal: eventsRecordedSignal,
-    signalArgs: [],
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-  });
-}
-
-/** Starts the booking's delivery workflow unless it is running; a running one is left alone (nothing added to its history). */
-export async function ensureDelivery(d: DeliveryStarter, t: DeliveryTarget): Promise<void> {
-  await d.client.workflow.start('partnerDeliveryWorkflow', {
-    workflowId: deliveryWorkflowId(t.partnerId, t.bookingRef),
-    taskQueue: d.taskQueue,
-    args: startArgs(d, t),
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-  });
-}
-
-export interface EventPumpOptions extends DeliveryStarter {
+export interface EventPumpOptions {
   sql: Sql;
+  /** The delivery workflow's client, with the policy the deliveries it starts are given. */
+  deliveries: PartnerDeliveryClient;
   /** How often to sweep for waiting events. */
   sweepEveryMs?: number;
   /** Events younger than this are left to their notification (starting one twice is harmless, just wasted). */
@@ -87,19 +41,21 @@ export async function startEventPump(o: EventPumpOptions): Promise<EventPump> {
     const i = payload.indexOf(':');
     if (i <= 0 || stopped) return;
     const target = { partnerId: payload.slice(0, i), bookingRef: payload.slice(i + 1) };
-    signalDelivery(o, target).catch((err: unknown) =>
-      log('could not signal a delivery; the sweep will start it', { ...target, err: String(err) }),
-    );
+    o.deliveries
+      .signal(target)
+      .catch((err: unknown) =>
+        log('could not signal a delivery; the sweep will start it', { ...target, err: String(err) }),
+      );
   };
 
-  const busySeconds = (o.policy ?? DEFAULT_DELIVERY_POLICY).maxRetrySeconds + 60;
+  const busySeconds = o.deliveries.policy.maxRetrySeconds + 60;
   const sweepOnce = async (olderThanSeconds: number): Promise<number> => {
     const due = await bookingsWithDueEvents(o.sql, { olderThanSeconds, busySeconds, limit: SWEEP_BATCH });
     let kicked = 0;
     for (const { busy, ...target } of due) {
       if (stopped) break;
       try {
-        await (busy ? ensureDelivery(o, target) : signalDelivery(o, target));
+        await (busy ? o.deliveries.ensure(target) : o.deliveries.signal(target));
         kicked += 1;
       } catch (err) {
         log('could not start a delivery', { ...target, err: String(err) });

@@ -1,7 +1,6 @@
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { buildEventPayload } from './event-payload.js';
-import { signalDelivery } from './event-pump.js';
 import {
   findPartnerEvent,
   issueWebhookSecret,
@@ -113,7 +112,7 @@ export async function listEvents(
  * and signature), in its booking's order among anything else due. Another sender's event is a 404.
  */
 export async function replayEvent(
-  s: Pick<Services, 'sql' | 'temporal' | 'config'>,
+  s: Pick<Services, 'sql' | 'partnerDeliveries'>,
   partner: Partner,
   id: string,
 ): Promise<{ id: string; replay: 'queued' }> {
@@ -123,9 +122,6 @@ export async function replayEvent(
     throw Refusal.conflict('no_callback_url', 'Register a callback URL first (PUT /api/public/v1/partner/webhook).');
   await requestReplay(s.sql, partner.id, id);
   // The replay is recorded: if this signal is lost, the worker's sweep starts the delivery.
-  await signalDelivery(
-    { client: s.temporal, taskQueue: s.config.TEMPORAL_TASK_QUEUE },
-    { partnerId: partner.id, bookingRef: known.bookingRef },
-  ).catch(() => {});
+  await s.partnerDeliveries.signal({ partnerId: partner.id, bookingRef: known.bookingRef }).catch(() => {});
   return { id, replay: 'queued' };
 }

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { ApiKey } from '../auth/api-keys.js';
 import type { GeoLocation, Geocoder } from '../geo/types.js';
 import { meetAndGreetApplies, priceJourney } from '../pricing/index.js';
 import { PricingError, type PriceResult, type RateOverride, type VehicleType } from '../pricing/types.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
-import { quoteWorkflowId, type QuoteWorkflowInput } from '../../workflows/quotes/definitions.js';
+import type { QuoteWorkflowInput } from '../../workflows/quotes/definitions.js';
 import { findPartnerRateOverride } from './rate-overrides.js';
 import { insertQuote } from './store.js';
+import { screenedPlace } from '../screening/place-text.js';
 
 /** A pickup a few minutes in the past is clock skew or a "now" typed slowly, not a mistake. */
 const PAST_TOLERANCE_MS = 5 * 60_000;
@@ -150,15 +150,19 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
  * A quote: a priced trip recorded in Postgres with its workflow (quote:<id>), which owns redemption
  * and expiry from here on.
  */
-export async function createQuote(deps: Services, input: QuoteInput): Promise<CreatedQuote> {
+export async function createQuote(deps: Services, asked: QuoteInput): Promise<CreatedQuote> {
   const now = deps.now();
-  const simple = input.contract === 'simple';
-  const trip = await priceTrip(deps, {
-    ...input,
-    fields: simple
-      ? { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at' }
-      : { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt' },
-  });
+  const simple = asked.contract === 'simple';
+  const fields = simple
+    ? { pickup: 'pickup_address', dropoff: 'dropoff_address', departAt: 'depart_at' }
+    : { pickup: 'pickup', dropoff: 'dropoff', departAt: 'departAt' };
+  // The places as typed are kept with the quote and reach the booking: screened as other free text is.
+  const input = {
+    ...asked,
+    pickup: screenedPlace(fields.pickup, asked.pickup),
+    dropoff: screenedPlace(fields.dropoff, asked.dropoff),
+  };
+  const trip = await priceTrip(deps, { ...input, fields });
   const { pickup, dropoff, departAt, price, override } = trip;
   const route = { distanceMeters: trip.distanceMeters, durationSeconds: trip.durationSeconds };
 
@@ -190,19 +194,12 @@ export async function createQuote(deps: Services, input: QuoteInput): Promise<Cr
       createdAt: now,
       expiresAt,
     }),
-    deps.temporal.workflow.start('quoteWorkflow', {
-      workflowId: quoteWorkflowId(quoteId),
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      args: [workflowInput],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      // Shown in the Web UI so ops can tell quotes apart without opening each one.
-      memo: {
-        fare: (price.totalPence / 100).toFixed(2),
-        pickup: pickup.label,
-        dropoff: dropoff.label,
-        tariff: price.tariff.areaId,
-      },
+    // The memo is shown in the Web UI so ops can tell quotes apart without opening each one.
+    deps.quotes.start(workflowInput, {
+      fare: (price.totalPence / 100).toFixed(2),
+      pickup: pickup.label,
+      dropoff: dropoff.label,
+      tariff: price.tariff.areaId,
     }),
   ]);
 

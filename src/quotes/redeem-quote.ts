@@ -1,8 +1,7 @@
-import type { Client } from '@temporalio/client';
 import type { Sql } from '../db/sql.js';
 import { Refusal } from '../refusal.js';
-import { isWorkflowGone, quoteAlreadyRedeemed } from '../temporal/refusals.js';
-import { quoteWorkflowId, redeemQuoteUpdate, type RedeemQuoteInput } from '../../workflows/quotes/definitions.js';
+import type { RedeemQuoteInput } from '../../workflows/quotes/definitions.js';
+import { quoteAlreadyRedeemed, type QuoteClient } from './client.js';
 import type { QuoteRedemption } from '../model/quotes.js';
 
 /**
@@ -13,20 +12,13 @@ import type { QuoteRedemption } from '../model/quotes.js';
  * not an error.
  */
 export async function redeemQuote(
-  deps: { temporal: Client; sql: Sql },
+  deps: { quotes: QuoteClient; sql: Sql },
   quoteId: string,
   request: RedeemQuoteInput,
 ): Promise<QuoteRedemption> {
-  try {
-    return await deps.temporal.workflow
-      .getHandle(quoteWorkflowId(quoteId))
-      .executeUpdate(redeemQuoteUpdate, { args: [request] });
-  } catch (err) {
-    // Expired and already-redeemed refusals go on as they are (mapped in src/temporal/refusals.ts).
-    // A closed workflow no longer takes updates; its record tells how it ended.
-    if (isWorkflowGone(err)) return fromRecord(deps.sql, quoteId, request);
-    throw err;
-  }
+  // Expired and already-redeemed refusals are thrown by the client as they are told.
+  // A closed workflow no longer takes updates; its record tells how it ended.
+  return (await deps.quotes.redeem(quoteId, request)) ?? fromRecord(deps.sql, quoteId, request);
 }
 
 async function fromRecord(sql: Sql, quoteId: string, request: RedeemQuoteInput): Promise<QuoteRedemption> {

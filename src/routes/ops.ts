@@ -41,10 +41,8 @@ import { offerToDriverAsOps } from '../drivers/offer-to-driver.js';
 import { releaseDriverAsOps } from '../bookings/release-driver.js';
 import { NOTHING_DUE } from '../model/bookings.js';
 import { approveRate } from '../quotes/approve-rate-override.js';
-import { extendTrial } from '../billing/subscriptions.js';
 import { Refusal } from '../refusal.js';
 import { DRIVER_PAGE_DEFAULT, DRIVER_PAGE_MAX, driverSummary, opsDriverPage } from '../ops/driver-list.js';
-import { isWorkflowGone } from '../temporal/refusals.js';
 
 // The operators' and admins' API (Authorization: Bearer stf_...): review applicants, approve or
 // reject them, suspend and reinstate drivers, block passengers, extend trials (admins), end a trip
@@ -357,27 +355,23 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const staff = await staffMember(s, request, 'admin');
       const { days, reason } = request.body;
-      try {
-        const state = await extendTrial(s.temporal, request.params.driverId, { days, reason, by: staff.name });
-        await recordStaffAction(s.sql, {
-          staffId: staff.id,
-          action: 'trial.extend',
-          subjectKind: 'driver',
-          subjectId: request.params.driverId,
-          reason,
-          details: { days },
-        });
-        return { trial_ends_at: state.trialEndsAt, trial_days_remaining: state.trialDaysRemaining };
-      } catch (err) {
-        // The subscription workflow's own refusals (trial ended, a bad or too long extension) are
-        // mapped with every workflow's, in src/temporal/refusals.ts.
-        if (isWorkflowGone(err))
-          throw Refusal.notFound(
-            'no_subscription',
-            `Driver ${request.params.driverId} has no subscription (not approved yet?).`,
-          );
-        throw err;
-      }
+      // The subscription workflow's own refusals (trial ended, a bad or too long extension) are
+      // told by its client (src/billing/subscription-client.ts).
+      const state = await s.subscriptions.extendTrial(request.params.driverId, { days, reason, by: staff.name });
+      if (!state)
+        throw Refusal.notFound(
+          'no_subscription',
+          `Driver ${request.params.driverId} has no subscription (not approved yet?).`,
+        );
+      await recordStaffAction(s.sql, {
+        staffId: staff.id,
+        action: 'trial.extend',
+        subjectKind: 'driver',
+        subjectId: request.params.driverId,
+        reason,
+        details: { days },
+      });
+      return { trial_ends_at: state.trialEndsAt, trial_days_remaining: state.trialDaysRemaining };
     },
   });
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBillingActivities } from '../../activities/billing.js';
 import { listInvoices } from '../../src/billing/subscription-store.js';
-import { startDriverSubscription, subscriptionState } from '../../src/billing/subscriptions.js';
+import { SubscriptionClient } from '../../src/billing/subscription-client.js';
 import {
   invoiceCollectionWorkflowId,
   subscriptionWorkflowId,
@@ -262,16 +262,24 @@ describe('subscription workflow (real Temporal and Postgres)', () => {
     await payment(d, 50_001, new Date(paidWeek + DAY).toISOString());
 
     expect(
-      await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'partner', approvedAt }),
+      await new SubscriptionClient(stack.client, stack.taskQueue).start({
+        driverId: d.id,
+        tier: 'partner',
+        approvedAt,
+      }),
     ).toMatchObject({ started: true });
     expect(
-      await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'partner', approvedAt }),
+      await new SubscriptionClient(stack.client, stack.taskQueue).start({
+        driverId: d.id,
+        tier: 'partner',
+        approvedAt,
+      }),
     ).toMatchObject({ started: false });
     // Asked throughout, also while the workflow continues as new.
     const state = await eventually(
       async () => {
-        const s = await subscriptionState(stack.client, d.id);
-        return s.weeksBilled === expected ? s : undefined;
+        const s = await new SubscriptionClient(stack.client, stack.taskQueue).state(d.id);
+        return s?.weeksBilled === expected ? s : undefined;
       },
       30_000,
       `${expected} weeks billed`,
@@ -423,7 +431,7 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
 
     // Approved so that the trial ends an hour before the week: the subscription bills it first.
     const approvedAt = new Date(Date.parse(WEEK.weekStart) - 90 * DAY - 3_600_000);
-    await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'local', approvedAt });
+    await new SubscriptionClient(stack.client, stack.taskQueue).start({ driverId: d.id, tier: 'local', approvedAt });
     const collectionId = invoiceCollectionWorkflowId({ account: 'driver', accountId: d.id, weekStart: WEEK.weekStart });
     try {
       const collection = await eventually(

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { createPartner } from '../../src/partners/store.js';
-import { startDriverSubscription } from '../../src/billing/subscriptions.js';
+import { SubscriptionClient } from '../../src/billing/subscription-client.js';
 import { subscriptionWorkflowId } from '../../workflows/billing/definitions.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -139,7 +139,7 @@ describe('trial extensions', () => {
   it('extends by at most 90 days at a time, and a trial to at most 365 days in all, with 422 beyond', async () => {
     const d = await driver();
     const approvedAt = new Date();
-    await startDriverSubscription(stack.client, stack.taskQueue, { driverId: d.id, tier: 'local', approvedAt });
+    await new SubscriptionClient(stack.client, stack.taskQueue).start({ driverId: d.id, tier: 'local', approvedAt });
     // The finding: one driver was extended by 3,695 days, ten extensions of up to a year each.
     const tooMuch = await extend(d, 91);
     expect(tooMuch.statusCode, tooMuch.body).toBe(422);

@@ -14,7 +14,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { activityDeps } from '../../src/services.js';
 import { createWorkerMetrics } from '../../src/ops/metrics.js';
-import { ensureOpsWatch } from '../../src/ops/watch.js';
+import { OpsWatchClient } from '../../src/ops/watch-client.js';
 import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
 import { freePort } from '../../dev/free-port.js';
 import { seriousA11yProblems } from '../support/axe.js';
@@ -412,9 +412,9 @@ describe('the ops watcher on the real server', () => {
   it('is started once however many workers start it, and looks at once', async () => {
     // A test id of its own: the service's one id (OPS_WATCH_WORKFLOW_ID) is left to real workers.
     const id = `ops-watch:test-${randomUUID()}`;
-    await ensureOpsWatch(stack.client, stack.taskQueue, id);
+    await new OpsWatchClient(stack.client, stack.taskQueue).ensure(id);
     const first = await stack.client.workflow.getHandle(id).describe();
-    await ensureOpsWatch(stack.client, stack.taskQueue, id);
+    await new OpsWatchClient(stack.client, stack.taskQueue).ensure(id);
     const second = await stack.client.workflow.getHandle(id).describe();
     expect(second.runId).toBe(first.runId);
     expect(second.status.name).toBe('RUNNING');

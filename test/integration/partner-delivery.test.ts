@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
+import { PartnerDeliveryClient } from '../../src/partners/delivery-client.js';
 import { startEventPump, type EventPump } from '../../src/partners/event-pump.js';
 import { signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
@@ -69,9 +70,7 @@ beforeAll(async () => {
   // The worker process starts its own pump (src/worker.ts); the test stack's worker is in-process.
   pump = await startEventPump({
     sql: stack.sql,
-    client: stack.client,
-    taskQueue: stack.taskQueue,
-    policy: POLICY,
+    deliveries: new PartnerDeliveryClient(stack.client, stack.taskQueue, POLICY),
     sweepEveryMs: 1000,
     sweepAfterSeconds: 2,
   });

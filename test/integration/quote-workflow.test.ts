@@ -52,7 +52,7 @@ describe('quote redemption', () => {
       requestId: `req-${i}-${randomUUID()}`,
       bookingRef: `BK${i}`,
     }));
-    const results = await Promise.allSettled(attempts.map((a) => redeemQuote(stack, quoteId, a)));
+    const results = await Promise.allSettled(attempts.map((a) => redeemQuote(stack.app.services, quoteId, a)));
 
     const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
@@ -76,20 +76,22 @@ describe('quote redemption', () => {
   it('gives a retried booking request the same redemption instead of an error, before and after the workflow closes', async () => {
     const quoteId = await newQuote(stack);
     const request = { requestId: randomUUID(), bookingRef: 'BKRETRY' };
-    const first = await redeemQuote(stack, quoteId, request);
-    const again = await redeemQuote(stack, quoteId, request);
+    const first = await redeemQuote(stack.app.services, quoteId, request);
+    const again = await redeemQuote(stack.app.services, quoteId, request);
     expect(again).toEqual(first);
     const handle = stack.client.workflow.getHandle(quoteWorkflowId(quoteId));
     await handle.result();
-    expect(await redeemQuote(stack, quoteId, request)).toEqual(first);
-    const other = await problemOf(redeemQuote(stack, quoteId, { requestId: randomUUID(), bookingRef: 'BKOTHER' }));
+    expect(await redeemQuote(stack.app.services, quoteId, request)).toEqual(first);
+    const other = await problemOf(
+      redeemQuote(stack.app.services, quoteId, { requestId: randomUUID(), bookingRef: 'BKOTHER' }),
+    );
     expect(other.status).toBe(409);
     expect(other.extra.booking_reference).toBeUndefined();
     expect(other.message).not.toContain('BKRETRY');
   });
 
   it('answers 404 for a quote that never existed', async () => {
-    const err = await problemOf(redeemQuote(stack, randomUUID(), { requestId: 'r', bookingRef: 'B' }));
+    const err = await problemOf(redeemQuote(stack.app.services, randomUUID(), { requestId: 'r', bookingRef: 'B' }));
     expect(err.status).toBe(404);
     expect(err.code).toBe('quote_not_found');
   });
@@ -107,7 +109,9 @@ describe('quote redemption', () => {
       'quote to expire',
     );
     expect((await handle.result()).status).toBe('expired');
-    const err = await problemOf(redeemQuote(shortLived, quoteId, { requestId: 'late', bookingRef: 'BKLATE' }));
+    const err = await problemOf(
+      redeemQuote(shortLived.app.services, quoteId, { requestId: 'late', bookingRef: 'BKLATE' }),
+    );
     expect(err.status).toBe(410);
     expect(err.code).toBe('quote_expired');
     // The booking route says the same.

@@ -14,6 +14,8 @@ import { jobRejection } from '../../src/partners/job-rejection.js';
 import { toProblemError } from '../../src/plugins/error-handler.js';
 import { REFUSAL_KINDS, Refusal } from '../../src/refusal.js';
 import { applicationFailure, isWorkflowGone, refusalFromTemporal } from '../../src/temporal/refusals.js';
+import { subscriptionFailure } from '../../src/billing/subscription-client.js';
+import { quoteFailure } from '../../src/quotes/client.js';
 import { SubscriptionFailure } from '../../workflows/billing/definitions.js';
 import { BookingFailure } from '../../src/model/bookings.js';
 import { QuoteFailure } from '../../workflows/quotes/definitions.js';
@@ -183,25 +185,27 @@ describe('a Refusal over HTTP', () => {
   });
 });
 
-describe('Temporal failures, mapped in one place', () => {
+describe("Temporal failures, mapped by each workflow's client and one module", () => {
   it("reads a workflow's typed refusal", () => {
     expect(applicationFailure(updateFailure(QuoteFailure.expired))?.type).toBe(QuoteFailure.expired);
     expect(applicationFailure(new Error('no'))).toBeUndefined();
-    expect(refusalFromTemporal(updateFailure(QuoteFailure.expired, 'quote q1 has expired'))).toMatchObject({
+    expect(quoteFailure(updateFailure(QuoteFailure.expired, 'quote q1 has expired'))).toMatchObject({
       kind: 'gone',
       code: 'quote_expired',
       message: 'quote q1 has expired',
     });
-    expect(sent(toProblemError(updateFailure(QuoteFailure.expired, 'quote q1 has expired') as never))).toEqual(
-      sent(new ProblemError(410, 'quote_expired', 'quote q1 has expired')),
-    );
+    expect(
+      sent(toProblemError(quoteFailure(updateFailure(QuoteFailure.expired, 'quote q1 has expired')) as never)),
+    ).toEqual(sent(new ProblemError(410, 'quote_expired', 'quote q1 has expired')));
   });
 
   it('never names the booking another request made from a quote', () => {
     const problem = toProblemError(
-      updateFailure(QuoteFailure.alreadyRedeemed, 'quote q1 was already redeemed by booking BK1', {
-        bookingRef: 'BK1',
-      }) as never,
+      quoteFailure(
+        updateFailure(QuoteFailure.alreadyRedeemed, 'quote q1 was already redeemed by booking BK1', {
+          bookingRef: 'BK1',
+        }),
+      ) as never,
     );
     expect(problem.status).toBe(409);
     expect(problem.code).toBe('quote_already_redeemed');
@@ -210,18 +214,22 @@ describe('Temporal failures, mapped in one place', () => {
   });
 
   it("maps the subscription's refusals that the trial extension route used to map itself", () => {
-    expect(toProblemError(updateFailure(SubscriptionFailure.trialEnded) as never)).toMatchObject({
+    expect(toProblemError(subscriptionFailure(updateFailure(SubscriptionFailure.trialEnded)) as never)).toMatchObject({
       status: 409,
       code: 'trial_not_extendable',
     });
-    expect(toProblemError(updateFailure(SubscriptionFailure.invalidExtension) as never)).toMatchObject({
+    expect(
+      toProblemError(subscriptionFailure(updateFailure(SubscriptionFailure.invalidExtension)) as never),
+    ).toMatchObject({
       status: 422,
       code: 'invalid_trial_extension',
     });
-    expect(toProblemError(updateFailure(SubscriptionFailure.trialTooLong) as never)).toMatchObject({
-      status: 422,
-      code: 'trial_too_long',
-    });
+    expect(toProblemError(subscriptionFailure(updateFailure(SubscriptionFailure.trialTooLong)) as never)).toMatchObject(
+      {
+        status: 422,
+        code: 'trial_too_long',
+      },
+    );
   });
 
   it('tells a workflow that is not running, and Temporal out of reach (503, retry in 5 s)', () => {
@@ -241,8 +249,10 @@ describe('Temporal failures, mapped in one place', () => {
     );
   });
 
-  it("leaves a failure no entry maps (a booking's: its client tells them) and anything not from Temporal alone", () => {
+  it("leaves a workflow's refusal (its client tells them) and anything not from Temporal alone", () => {
     expect(refusalFromTemporal(updateFailure(BookingFailure.offerTaken))).toBeNull();
+    expect(refusalFromTemporal(updateFailure(QuoteFailure.expired))).toBeNull();
+    expect(refusalFromTemporal(updateFailure(SubscriptionFailure.trialEnded))).toBeNull();
     expect(refusalFromTemporal(new Error('bug'))).toBeNull();
   });
 });
@@ -268,7 +278,7 @@ describe('a Refusal to an MCP tool', () => {
   });
 
   it("tells a workflow's refusal, and a ProblemError (HTTP's own) with its request location dropped", () => {
-    expect(body(toolRefusal(updateFailure(QuoteFailure.expired, 'quote q1 expired'))).error).toEqual({
+    expect(body(toolRefusal(quoteFailure(updateFailure(QuoteFailure.expired, 'quote q1 expired')))).error).toEqual({
       code: 'quote_expired',
       message: 'quote q1 expired',
     });

@@ -14,13 +14,9 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createBillingActivities } from '../../activities/billing.js';
-import {
-  cancelDriverSubscription,
-  extendTrial,
-  startDriverSubscription,
-  subscriptionState,
-} from '../../src/billing/subscriptions.js';
+import { SubscriptionClient } from '../../src/billing/subscription-client.js';
 import type { Tier } from '../../src/model/bookings.js';
+import { Refusal } from '../../src/refusal.js';
 import {
   SubscriptionFailure,
   billWeekWorkflowId,
@@ -44,7 +40,7 @@ import {
   weekStartAtOrAfter,
   weekStartOf,
 } from '../../src/model/billing.js';
-import { ensurePartnerBilling } from '../../src/billing/partner-billing.js';
+import { PartnerBillingClient } from '../../src/billing/partner-billing-client.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 type SubscriptionActivities = ReturnType<typeof createBillingActivities>;
@@ -56,6 +52,9 @@ beforeAll(async () => {
   ({ env, bundle } = await startTimeSkipping());
 }, 180_000);
 afterAll(async () => env?.teardown());
+
+/** The subscription workflow's client; only a start needs the scenario's task queue. */
+const subscriptions = (taskQueue = 'none') => new SubscriptionClient(env.client, taskQueue);
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -228,8 +227,8 @@ class Driver {
     return env.client.workflow.getHandle(subscriptionWorkflowId(this.id)).query(subscriptionStateQuery);
   }
   /** What the driver app shows: trial days counted on the (test server's) current clock. */
-  async appState(): Promise<SubscriptionState> {
-    return subscriptionState(env.client, this.id, new Date(await env.currentTimeMs()));
+  async appState(): Promise<SubscriptionState | null> {
+    return subscriptions().state(this.id, new Date(await env.currentTimeMs()));
   }
   billed(): BillWeekInput[] {
     return this.world.billed(this.id);
@@ -262,7 +261,7 @@ async function scenario(run: (s: Scenario) => Promise<void>, world = new World()
   const drivers: Driver[] = [];
   const subscribe = async (o: { tier: Tier; approvedAt: number }) => {
     const d = new Driver(world, o.approvedAt);
-    const r = await startDriverSubscription(env.client, taskQueue, {
+    const r = await subscriptions(taskQueue).start({
       driverId: d.id,
       tier: o.tier,
       approvedAt: new Date(o.approvedAt),
@@ -288,8 +287,13 @@ async function scenario(run: (s: Scenario) => Promise<void>, world = new World()
   });
 }
 
-const failureType = (err: unknown) =>
-  err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : String(err);
+/** The workflow's failure type under the Refusal the client tells it as (kept as its cause). */
+const failureType = (told: unknown) => {
+  const err = told instanceof Refusal ? told.cause : told;
+  return err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure
+    ? err.cause.type
+    : String(err);
+};
 
 describe('driver subscription (time-skipping)', () => {
   it('gives a local driver 90 free days, then bills the first full week after the trial at its end', async () => {
@@ -315,7 +319,7 @@ describe('driver subscription (time-skipping)', () => {
         (s) => s.state === 'active',
         'the trial to end',
       );
-      expect((await d.appState()).trialDaysRemaining).toBe(0);
+      expect((await d.appState())?.trialDaysRemaining).toBe(0);
       // The days between the trial's end and the next Monday are not billed.
       await sleepUntil(firstWeekEnd - MINUTE);
       expect(d.billed()).toEqual([]);
@@ -342,15 +346,17 @@ describe('driver subscription (time-skipping)', () => {
       await env.sleep(10 * DAY);
       // Refused before anything is recorded: a bad number of days, no administrator, no reason.
       for (const bad of [{ days: 0 }, { days: 366 }, { days: 1.5 }, { by: ' ' }, { reason: '' }]) {
-        const err = await extendTrial(env.client, extended.id, {
-          days: 14,
-          by: 'ops@example.com',
-          reason: 'fleet onboarding',
-          ...bad,
-        }).catch((e: unknown) => e);
+        const err = await subscriptions()
+          .extendTrial(extended.id, {
+            days: 14,
+            by: 'ops@example.com',
+            reason: 'fleet onboarding',
+            ...bad,
+          })
+          .catch((e: unknown) => e);
         expect(failureType(err)).toBe(SubscriptionFailure.invalidExtension);
       }
-      const after = await extendTrial(env.client, extended.id, {
+      const after = await subscriptions().extendTrial(extended.id, {
         days: 14,
         by: 'ops@example.com',
         reason: 'fleet onboarding delayed',
@@ -378,7 +384,7 @@ describe('driver subscription (time-skipping)', () => {
       expect(plain.billed()[0]!.weekStart).toBe(iso(weekStartAtOrAfter(approvedAt + 30 * DAY)));
 
       await sleepUntil(approvedAt + 44 * DAY - MINUTE);
-      expect((await extended.appState()).state).toBe('trial');
+      expect((await extended.appState())?.state).toBe('trial');
       expect(extended.billed()).toEqual([]);
       await sleepUntil(approvedAt + 44 * DAY + MINUTE);
       await until(
@@ -387,11 +393,13 @@ describe('driver subscription (time-skipping)', () => {
         'the extended trial to end',
       );
       // Too late to extend now.
-      const late = await extendTrial(env.client, extended.id, {
-        days: 7,
-        by: 'ops@example.com',
-        reason: 'too late',
-      }).catch((e: unknown) => e);
+      const late = await subscriptions()
+        .extendTrial(extended.id, {
+          days: 7,
+          by: 'ops@example.com',
+          reason: 'too late',
+        })
+        .catch((e: unknown) => e);
       expect(failureType(late)).toBe(SubscriptionFailure.trialEnded);
       expect(world.called('recordTrialExtension', extended.id)).toHaveLength(1);
 
@@ -567,7 +575,7 @@ describe('driver subscription (time-skipping)', () => {
     const driverId = `drv-${randomUUID().slice(0, 8)}`;
     const w1 = weekStartAtOrAfter(now - HOUR);
     world.week(driverId, w1, { earningsPence: 70_000, sms: 3 });
-    await startDriverSubscription(env.client, taskQueue, {
+    await subscriptions(taskQueue).start({
       driverId,
       tier: 'local',
       approvedAt: new Date(now - 90 * DAY - HOUR),
@@ -618,7 +626,7 @@ describe('driver subscription (time-skipping)', () => {
       const now = await env.currentTimeMs();
       const d = await subscribe({ tier: 'local', approvedAt: now - 90 * DAY - HOUR });
       expect(
-        await startDriverSubscription(env.client, taskQueue, {
+        await subscriptions(taskQueue).start({
           driverId: d.id,
           tier: 'local',
           approvedAt: new Date(d.approvedAt),
@@ -627,7 +635,7 @@ describe('driver subscription (time-skipping)', () => {
         workflowId: subscriptionWorkflowId(d.id),
         started: false,
       });
-      await cancelDriverSubscription(env.client, d.id, 'driver removed');
+      await subscriptions().cancel(d.id, 'driver removed');
       const final = await env.client.workflow.getHandle(subscriptionWorkflowId(d.id)).result();
       expect(final).toMatchObject({ state: 'cancelled', weeksBilled: 0 });
       await env.sleep(14 * DAY);
@@ -811,8 +819,8 @@ describe('driver subscription (time-skipping)', () => {
         { partnerId: 'tiny', smsCount: 3 }, // 6p: under the card minimum, invoiced but not collected
       ]);
       const workflowId = `partner-billing-${randomUUID()}`;
-      await ensurePartnerBilling(env.client, taskQueue, workflowId);
-      await ensurePartnerBilling(env.client, taskQueue, workflowId); // a second worker's start is the same workflow
+      await new PartnerBillingClient(env.client, taskQueue).ensure(workflowId);
+      await new PartnerBillingClient(env.client, taskQueue).ensure(workflowId); // a second worker's start is the same workflow
       try {
         await sleepUntil(nextWeekStart(w1) - MINUTE);
         expect(world.called('billPartnersWeek', 'partners')).toEqual([]);

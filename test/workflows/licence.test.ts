@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renewLicenceWatch } from '../../src/drivers/licences.js';
+import { LicenceWatchClient } from '../../src/drivers/licence-client.js';
 import { licenceStateQuery, licenceWorkflowId, licencesRenewedSignal } from '../../workflows/drivers/definitions.js';
 import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping } from '../support/time-skipping.js';
@@ -146,7 +146,7 @@ describe('licence watch (time-skipping)', () => {
 
       const renewed = day(now + 200 * DAY);
       expect(
-        await renewLicenceWatch(env.client, taskQueue, driverId, {
+        await new LicenceWatchClient(env.client, taskQueue).renew(driverId, {
           driverLicenceExpires: null,
           vehicleLicenceExpires: renewed,
         }),
@@ -157,7 +157,7 @@ describe('licence watch (time-skipping)', () => {
         .toBe(renewed);
       // A second approval (a retry, or the other licence) tells the running watch rather than starting another.
       expect(
-        await renewLicenceWatch(env.client, taskQueue, driverId, {
+        await new LicenceWatchClient(env.client, taskQueue).renew(driverId, {
           driverLicenceExpires: null,
           vehicleLicenceExpires: renewed,
         }),
