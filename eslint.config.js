@@ -33,8 +33,7 @@ const REFUSAL_NOT_ENTRY_POINTS = {
   ],
 };
 
-// The booking workflow's messages: only its client (src/bookings/client.ts) sends them. Kept equal to
-// the message values of workflows/bookings/definitions.ts by test/unit/lint/booking-client-imports.test.ts.
+// The booking workflow's messages: only its client (src/bookings/client.ts) sends them.
 const BOOKING_MESSAGES = [
   'amendBookingUpdate',
   'assignFleetDriverUpdate',
@@ -55,26 +54,73 @@ const BOOKING_MESSAGES = [
   'tripProgressSignal',
 ];
 
-/** The booking workflow's messages outside its client. */
-const BOOKING_ONLY = {
-  group: [
-    '**/workflows/bookings/definitions.js',
-    '**/workflows/bookings/definitions',
-    '**/workflows/bookings/v1/definitions.js',
-    '**/workflows/bookings/v1/definitions',
-  ],
-  importNames: BOOKING_MESSAGES,
-  allowTypeImports: true,
-  message: "Call the booking workflow through its client (src/bookings/client.ts, Services['bookings']).",
-};
+/** A workflow's messages (its defineUpdate/Signal/Query values), imported outside its one client. */
+const messagesOnlyIn = (client, modules, importNames, use) => ({
+  client,
+  pattern: {
+    group: modules.flatMap((m) => [`**/${m}.js`, `**/${m}`]),
+    importNames,
+    allowTypeImports: true,
+    message: `Call the ${use} through its client (${client}).`,
+  },
+});
 
-/** The partner job workflow's messages outside its client. */
-const PARTNER_JOB_ONLY = {
-  group: ['**/workflows/partners/job-definitions.js', '**/workflows/partners/job-definitions'],
-  importNames: ['submitJobUpdate', 'partnerJobQuery'],
-  allowTypeImports: true,
-  message: "Call the partner job workflow through its client (src/partners/job-client.ts, Services['partnerJobs']).",
-};
+// Each workflow's one client (docs/refusals.md, "Temporal failures"), and the messages only it may
+// import. Kept equal to the message values of each definitions module by
+// test/unit/lint/workflow-client-imports.test.ts.
+const WORKFLOW_CLIENTS = [
+  messagesOnlyIn(
+    'src/bookings/client.ts',
+    ['workflows/bookings/definitions', 'workflows/bookings/v1/definitions'],
+    BOOKING_MESSAGES,
+    "booking workflow (Services['bookings'])",
+  ),
+  messagesOnlyIn(
+    'src/partners/job-client.ts',
+    ['workflows/partners/job-definitions'],
+    ['submitJobUpdate', 'partnerJobQuery'],
+    "partner job workflow (Services['partnerJobs'])",
+  ),
+  messagesOnlyIn(
+    'src/quotes/client.ts',
+    ['workflows/quotes/definitions'],
+    ['redeemQuoteUpdate', 'quoteStateQuery'],
+    "quote workflow (Services['quotes'])",
+  ),
+  messagesOnlyIn(
+    'src/billing/subscription-client.ts',
+    ['workflows/billing/definitions'],
+    ['cancelSubscriptionSignal', 'extendTrialUpdate', 'subscriptionStateQuery'],
+    "driver subscription workflow (Services['subscriptions'])",
+  ),
+  messagesOnlyIn(
+    'src/billing/collection-client.ts',
+    ['workflows/billing/definitions'],
+    ['invoiceCollectionStateQuery', 'invoicePaymentSignal'],
+    "invoice collection workflow (Services['invoiceCollections'])",
+  ),
+  messagesOnlyIn(
+    'src/drivers/licence-client.ts',
+    ['workflows/drivers/definitions'],
+    ['licenceStateQuery', 'licencesRenewedSignal'],
+    "licence watch (Services['licences'])",
+  ),
+  messagesOnlyIn(
+    'src/drivers/location-watch-client.ts',
+    ['workflows/drivers/definitions'],
+    ['locationWatchStateQuery'],
+    'location watch',
+  ),
+  messagesOnlyIn('src/ops/watch-client.ts', ['workflows/ops/definitions'], ['opsWatchStateQuery'], 'ops watch'),
+  messagesOnlyIn(
+    'src/partners/delivery-client.ts',
+    ['workflows/partners/delivery-definitions'],
+    ['eventsRecordedSignal'],
+    "partner delivery workflow (Services['partnerDeliveries'])",
+  ),
+];
+// The workflows that start no messages from outside (suspension, partner billing) have clients too:
+// src/drivers/suspension-client.ts, src/billing/partner-billing-client.ts.
 
 export default tseslint.config(
   {
@@ -181,22 +227,24 @@ export default tseslint.config(
     },
   },
   {
-    // The booking workflow and the partner job workflow each have one client (docs/refusals.md,
-    // "Temporal failures"; docs/partners.md): it alone sends the workflow its messages and reads
-    // Temporal's failures. Their ids, types and search attributes stay free to import.
+    // Each workflow has one client (WORKFLOW_CLIENTS above): it alone sends the workflow its
+    // messages and reads Temporal's failures. Their ids, types and search attributes stay free to import.
     files: ['src/**/*.ts', 'activities/**/*.ts', 'scripts/**/*.ts', 'dev/**/*.ts'],
-    ignores: ['src/bookings/client.ts', 'src/partners/job-client.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [BOOKING_ONLY, PARTNER_JOB_ONLY] }] },
+    ignores: WORKFLOW_CLIENTS.map((c) => c.client),
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: WORKFLOW_CLIENTS.map((c) => c.pattern) }],
+    },
   },
   // (One rule, so each client is exempt from its own pattern only.)
-  {
-    files: ['src/bookings/client.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [PARTNER_JOB_ONLY] }] },
-  },
-  {
-    files: ['src/partners/job-client.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [BOOKING_ONLY] }] },
-  },
+  ...WORKFLOW_CLIENTS.map(({ client }) => ({
+    files: [client],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: WORKFLOW_CLIENTS.filter((c) => c.client !== client).map((c) => c.pattern) },
+      ],
+    },
+  })),
   {
     // v1 is frozen as released in 0.4.0 (docs/versioning.md): exempt from the 60-line cap.
     files: ['workflows/bookings/v1/**/*.ts'],
