@@ -1,4 +1,4 @@
-// The commands the README tells people to run, run for real: `npm start` (the whole service on
+// The commands the README and docs/try-it.md tell people to run, run for real: `npm start` (the whole service on
 // embedded defaults), then against it `npm run api-key:create`, `npm run fleet:seed`,
 // `npm run fleet:simulate`, `npm run staff:create`, `npm run mcp:token` and the MCP Inspector CLI;
 // scripts given only a stack's DATA_DIR or EMBEDDED_PG_PORT writing into that stack's database and
@@ -161,13 +161,10 @@ describe('the README commands', () => {
       for (const page of ['/driver', '/drivers/apply', '/ops'])
         expect((await fetch(`${api}${page}`)).status, page).toBe(200);
 
-      // The README's partner section, run as written (its port made this run's): register a partner,
-      // send a job with its key and one signed as spec 5 says, look the second up by its jobRef.
-      const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-      const section = readme.slice(
-        readme.indexOf('Register one, then send it a job:'),
-        readme.indexOf('## Where things are'),
-      );
+      // The partner section of docs/try-it.md, run as written (its port made this run's): register a
+      // partner, send a job with its key and one signed as spec 5 says, look the second up by its jobRef.
+      const tryIt = fs.readFileSync(path.join(root, 'docs/try-it.md'), 'utf8');
+      const section = tryIt.slice(tryIt.indexOf('Register one, then send it a job:'));
       const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!.replaceAll('localhost:3000', `127.0.0.1:${port}`);
       const [createLine, ...rest] = block.split('\n');
       const created = run('bash', ['-c', createLine!], { DATABASE_URL: databaseUrl });
