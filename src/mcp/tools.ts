@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { book } from '../bookings/book.js';
 import { requestOwner } from '../bookings/ownership.js';
-import { fromMcp, screenedPlace } from '../bookings/request/mcp.js';
+import { fromMcp } from '../bookings/request/mcp.js';
 import { vehicleClass } from '../bookings/request/index.js';
 import { statusUrl } from '../bookings/present.js';
 import { findBooking } from '../bookings/store.js';
@@ -344,8 +344,8 @@ export function registerTaxiTools(server: McpServer, ctx: ToolContext): void {
         const count = a.passengers ?? 1;
         const quote = await createQuote(s, {
           contract: 'v1',
-          pickup: screenedPlace('pickup', a.pickup),
-          dropoff: screenedPlace('dropoff', a.dropoff),
+          pickup: a.pickup,
+          dropoff: a.dropoff,
           departAt: a.pickup_time,
           vehicleType: vehicleClass(a.vehicle_type, count, { field: 'vehicle_type', tooSmall: 'refuse' }),
           passengers: count,

@@ -2,6 +2,7 @@ import type { ApiKey } from '../../auth/api-keys.js';
 import type { VehicleType } from '../../pricing/types.js';
 import type { JobSpec, NewBooking } from '../../model/bookings.js';
 import type { Passenger, TextField } from '../passenger-input.js';
+import { screenedPlace } from '../../screening/place-text.js';
 import { needsWheelchair, notesWithVehicleName, vehicleClass, type VehicleChoice } from './vehicle.js';
 
 // The one booking request. Every source (the agent routes, the v1 booking, partner intake with the
@@ -130,6 +131,10 @@ export function tripRequest(t: TripFields): TripBookingRequest {
   const passengers = t.passengers ?? 1;
   return {
     ...rest,
+    // Free text is screened before it reaches the booking engine (spec 5 rule 1), the places too:
+    // they reach job cards, texts and exchange fleets.
+    pickup: screenedPlace(t.fields.pickup, t.pickup),
+    dropoff: screenedPlace(t.fields.dropoff, t.dropoff),
     passenger: vehicleUnrecognised
       ? { ...t.passenger, notes: notesWithVehicleName(t.passenger.notes, vehicleUnrecognised) }
       : t.passenger,

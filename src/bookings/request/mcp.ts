@@ -1,6 +1,4 @@
 import type { VehicleType } from '../../pricing/types.js';
-import { Refusal } from '../../refusal.js';
-import { screenFreeText } from '../../screening/free-text.js';
 import { readPassenger, type PassengerFields } from '../passenger-input.js';
 import { quoteRequest, tripRequest, type BookingRequest } from './index.js';
 
@@ -34,20 +32,6 @@ const PASSENGER_FIELDS = {
   notes: 'notes',
 } as const satisfies PassengerFields<McpPassengerArgs>;
 
-/** Free text is screened before it reaches the booking engine (spec 5 rule 1), as on every route. */
-export function screenedPlace(field: string, value: string): string {
-  const r = screenFreeText(field, value, { maxLength: 200 });
-  if (!r.ok)
-    throw Refusal.invalid(
-      r.code === 'suspicious_content' ? 'rejected_content' : 'validation_failed',
-      `${field} was refused.`,
-      {
-        field: { name: field, message: r.message },
-      },
-    );
-  return r.value;
-}
-
 export function fromMcp(
   a: McpBookingArgs,
   who: { accountId: string; phone: string; email: string | undefined; emailVerified: boolean },
@@ -66,8 +50,8 @@ export function fromMcp(
   return tripRequest({
     source: 'mcp',
     fields: { pickup: 'pickup', dropoff: 'dropoff', departAt: 'pickup_time', vehicleType: 'vehicle_type' },
-    pickup: screenedPlace('pickup', a.pickup!),
-    dropoff: screenedPlace('dropoff', a.dropoff!),
+    pickup: a.pickup!,
+    dropoff: a.dropoff!,
     departAt: a.pickup_time,
     passengers: a.passengers,
     vehicle: a.vehicle_type,
