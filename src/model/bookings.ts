@@ -256,6 +256,22 @@ export interface AmendedFare {
   fareSource: NewBooking['fareSource'];
 }
 
+/** A batch of amendments folded into the job, with the last route and fare any of them carries. */
+export function amendmentsFolded(
+  job: JobSpec,
+  batch: (Partial<JobSpec> & { route?: AmendedRoute; fare?: AmendedFare })[],
+): { job: JobSpec; route?: AmendedRoute | undefined; fare?: AmendedFare | undefined } {
+  let next = { ...job };
+  let route: AmendedRoute | undefined;
+  let fare: AmendedFare | undefined;
+  for (const { route: r, fare: f, ...fields } of batch) {
+    next = { ...next, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
+    route = r ?? route;
+    fare = f ?? fare;
+  }
+  return { job: next, route, fare };
+}
+
 /** The driver is on the way or further: the pickup and drop-off can no longer change. */
 export const DRIVER_ON_THE_WAY: readonly BookingStatus[] = ['en_route', 'arrived', 'on_board'];
 

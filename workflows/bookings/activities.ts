@@ -21,3 +21,5 @@ export function jobCardActivities(policy: DispatchPolicy) {
     retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
   });
 }
+
+export type JobCards = ReturnType<typeof jobCardActivities>;

@@ -4,30 +4,15 @@
 // Imported by workflow code, so it stays free of Node built-ins and I/O.
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type {
-  AmendedFare,
-  AmendedRoute,
-  BookingState,
-  BookingStatus,
-  DispatchPolicy,
-  DriverDropReason,
-  EndTripInput,
-  ExchangeStatusInput,
-  JobSpec,
-  NewBooking,
-  PaymentRecord,
-  SettleInput,
-  TripEvent,
-  TripProgress,
-} from '../../src/model/bookings.js';
+import type * as model from '../../src/model/bookings.js';
 
 /** A booking's workflow id is its reference, prefixed: one workflow per booking. */
 export const bookingWorkflowId = (ref: string): string => `booking:${ref}`;
 
 export interface BookingWorkflowInput {
-  booking: NewBooking;
-  job: JobSpec;
-  policy: DispatchPolicy;
+  booking: model.NewBooking;
+  job: model.JobSpec;
+  policy: model.DispatchPolicy;
   /** Hold dispatch until the passenger confirms their email (unverified v1 bookings). */
   awaitEmailConfirmation: boolean;
   /**
@@ -39,7 +24,7 @@ export interface BookingWorkflowInput {
 }
 
 /** The status a new booking starts in (the workflow and the start request agree on it). */
-export function initialStatus(input: BookingWorkflowInput, nowMs: number): BookingStatus {
+export function initialStatus(input: BookingWorkflowInput, nowMs: number): model.BookingStatus {
   if (input.awaitEmailConfirmation) return 'awaiting_confirmation';
   const dispatchAt = Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000;
   return dispatchAt <= nowMs ? 'dispatching' : 'scheduled';
@@ -60,7 +45,7 @@ export const BookingSearchAttributes = {
 } as const;
 
 /** The search attributes a booking starts with: the start request carries them, so no upsert is needed. */
-export function initialSearchAttributes(input: BookingWorkflowInput, status: BookingStatus) {
+export function initialSearchAttributes(input: BookingWorkflowInput, status: model.BookingStatus) {
   return [
     { key: BookingSearchAttributes.status, value: status },
     { key: BookingSearchAttributes.pickupAt, value: new Date(input.job.pickupAt) },
@@ -73,7 +58,7 @@ export function initialSearchAttributes(input: BookingWorkflowInput, status: Boo
  * Sent with update-with-start by every booking route, naming the request it is creating: returns
  * once the booking record exists, refused when the booking was made for another request.
  */
-export const bookingCreatedUpdate = defineUpdate<BookingState, [{ identity: string | null }]>('bookingCreated');
+export const bookingCreatedUpdate = defineUpdate<model.BookingState, [{ identity: string | null }]>('bookingCreated');
 
 export interface OfferResponseInput {
   offerId: string;
@@ -89,20 +74,20 @@ export type OfferSeenInput = { offerId: string; driverId: string };
 export const offerSeenSignal = defineSignal<[OfferSeenInput]>('offerSeen');
 
 export type CancelInput = { reason: string | null; by: 'passenger' | 'partner' | 'ops' };
-export const cancelBookingUpdate = defineUpdate<BookingState, [CancelInput]>('cancelBooking');
+export const cancelBookingUpdate = defineUpdate<model.BookingState, [CancelInput]>('cancelBooking');
 
 /** Any of the job's fields, and a new route or fare. */
-export interface AmendInput extends Partial<JobSpec> {
+export interface AmendInput extends Partial<model.JobSpec> {
   /**
    * A new pickup or drop-off, already geocoded and priced (partner intake). Refused once the driver
    * is on the way (BookingFailure.driverOnTheWay); before that, a driver holding the job or its card
    * is told it is withdrawn and the booking is dispatched again.
    */
-  route?: AmendedRoute;
+  route?: model.AmendedRoute;
   /** The fare of the amended job: the sender's agreed fare, or the tariff's for the new time or route. */
-  fare?: AmendedFare;
+  fare?: model.AmendedFare;
 }
-export const amendBookingUpdate = defineUpdate<BookingState, [AmendInput]>('amendBooking');
+export const amendBookingUpdate = defineUpdate<model.BookingState, [AmendInput]>('amendBooking');
 
 /**
  * A driver takes a pre-booked job from the upcoming-jobs board (src/dispatch/upcoming.ts) before its
@@ -120,16 +105,16 @@ export const claimUpcomingJobUpdate = defineUpdate<ClaimUpcomingResult, [ClaimUp
  * once the named driver's job card is out (or they were found busy: `offer` is then not theirs).
  */
 export type OpsOfferInput = { driverId: string; driverName: string };
-export const offerToDriverUpdate = defineUpdate<BookingState, [OpsOfferInput]>('offerToDriver');
+export const offerToDriverUpdate = defineUpdate<model.BookingState, [OpsOfferInput]>('offerToDriver');
 
 /** An operator picks a driver of its own fleet for one of its jobs (operator bridge bookings only); answers as offerToDriver. */
 export type FleetAssignInput = { operatorId: string; driverId: string; driverName: string };
-export const assignFleetDriverUpdate = defineUpdate<BookingState, [FleetAssignInput]>('assignFleetDriver');
+export const assignFleetDriverUpdate = defineUpdate<model.BookingState, [FleetAssignInput]>('assignFleetDriver');
 
 /** The passenger opened the emailed confirmation link (a held v1 booking). */
 export const emailConfirmedSignal = defineSignal('emailConfirmed');
 
-export type DriverDroppedInput = { driverId: string; reason: DriverDropReason };
+export type DriverDroppedInput = { driverId: string; reason: model.DriverDropReason };
 export const driverDroppedSignal = defineSignal<[DriverDroppedInput]>('driverDropped');
 
 /**
@@ -140,23 +125,23 @@ export const driverDroppedSignal = defineSignal<[DriverDroppedInput]>('driverDro
 export const driverSuspendedSignal = defineSignal<[{ driverId: string }]>('driverSuspended');
 
 /** The assigned driver's trip report; refused (out of history) when closed, not theirs or not the next step. */
-export type ReportTripInput = { driverId: string; event: TripEvent };
-export const reportTripUpdate = defineUpdate<BookingStatus, [ReportTripInput]>('reportTrip');
+export type ReportTripInput = { driverId: string; event: model.TripEvent };
+export const reportTripUpdate = defineUpdate<model.BookingStatus, [ReportTripInput]>('reportTrip');
 /** Superseded by reportTripUpdate (which can refuse); kept for clients of the earlier release. */
-export const tripProgressSignal = defineSignal<[{ driverId: string; progress: TripProgress }]>('tripProgress');
+export const tripProgressSignal = defineSignal<[{ driverId: string; progress: model.TripProgress }]>('tripProgress');
 
-export const bookingStateQuery = defineQuery<BookingState>('bookingState');
+export const bookingStateQuery = defineQuery<model.BookingState>('bookingState');
 
 /** Settles a completed trip, once; answers the payment record. */
-export const settleBookingUpdate = defineUpdate<PaymentRecord, [SettleInput]>('settleBooking');
+export const settleBookingUpdate = defineUpdate<model.PaymentRecord, [model.SettleInput]>('settleBooking');
 /** `endedNow` is false for a repeat (a retry): the trip had already been ended by ops. */
-export type EndTripResult = { payment: PaymentRecord; endedNow: boolean };
+export type EndTripResult = { payment: model.PaymentRecord; endedNow: boolean };
 /**
  * Ops end a trip with the passenger on board (its driver suspended, their app broken): the trip is
  * completed and settled as ops say, in one step. A completed trip nobody has settled yet is
  * settled the same way. Refused for anything else.
  */
-export const endTripUpdate = defineUpdate<EndTripResult, [EndTripInput]>('endTrip');
+export const endTripUpdate = defineUpdate<EndTripResult, [model.EndTripInput]>('endTrip');
 
 /** Sent by the booking-status hook; a repeated or older event changes nothing. */
-export const exchangeStatusSignal = defineSignal<[ExchangeStatusInput]>('exchangeStatus');
+export const exchangeStatusSignal = defineSignal<[model.ExchangeStatusInput]>('exchangeStatus');

@@ -4,7 +4,7 @@
 // exhausted an exchange fleet may take the job (exchange.ts). A driver someone named (ops, an
 // operator) is offered it alone; a driver taking it from the upcoming-jobs board is assigned at once.
 import { acts, db } from './activities.js';
-import type { ClaimUpcomingInput } from './definitions.js';
+import type { ClaimUpcomingInput, ClaimUpcomingResult } from './definitions.js';
 import {
   CANDIDATE_PAGE_SIZE,
   TIERS,
@@ -18,11 +18,13 @@ import {
   type Tier,
 } from '../../src/model/bookings.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
-import { OfferGroup, type JobCards, type Member, type Settled } from './offers.js';
+import { OfferGroup, type Member } from './offers.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 
 export type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
+/** A board claim taken: the claimant's offer, or why they were refused ('taken': someone came first). */
+export type BoardClaimAnswer = ClaimUpcomingResult | { refused: string };
 type Page = { candidates: S.Candidate[]; claim: CandidateClaim | null; card?: FirstCardPage['card'] };
 
 /** What a page of candidates is read with (and claimed: its first free driver gets the card). */
@@ -69,14 +71,14 @@ async function candidatePage(run: BookingRun, tier: Tier, page: number, offered:
 }
 
 /** A round of the cascade: the nearest fitting drivers of each tier in turn, offered the job. */
-export async function runRound(run: BookingRun, jobCards: JobCards): Promise<RoundResult> {
+export async function runRound(run: BookingRun): Promise<RoundResult> {
   if (heldByExchangeFleet(run)) return followExchangeFleet(run);
   // A round begun with the booking's record (its first page already claimed) is this one.
   if (!run.firstPage) run.move(S.roundBegun);
   // Nobody who dropped the job, or was suspended while offered it, is asked again.
   const offered = new Set([...run.state.droppedDriverIds, ...(run.state.suspendedDriverIds ?? [])]);
   await run.setStatus('dispatching');
-  const group = new OfferGroup(run, jobCards, cascadeOfferRules(run.policy));
+  const group = new OfferGroup(run, cascadeOfferRules(run.policy));
   for (const tier of TIERS) {
     for (let page = 0; ; page++) {
       const p = await candidatePage(run, tier, page, offered);
@@ -91,13 +93,7 @@ export async function runRound(run: BookingRun, jobCards: JobCards): Promise<Rou
 }
 
 /** Each candidate of a page offered in turn, as places in the group free up. */
-async function offerPage(
-  run: BookingRun,
-  group: OfferGroup,
-  tier: Tier,
-  p: Page,
-  offered: Set<string>,
-): Promise<Settled> {
+async function offerPage(run: BookingRun, group: OfferGroup, tier: Tier, p: Page, offered: Set<string>) {
   const busy = new Set(p.claim?.busy ?? []);
   let held = p.claim?.driverId != null ? p.claim : null;
   for (const c of p.candidates) {
@@ -147,14 +143,13 @@ async function claim(run: BookingRun, tier: Tier, c: S.Candidate): Promise<Membe
  */
 export async function offerToNamedDriver(
   run: BookingRun,
-  jobCards: JobCards,
   pick: { driverId: string; driverName: string },
   tier: Tier,
   served: () => void,
 ): Promise<void> {
   run.move(S.roundBegun);
   const member = await claim(run, tier, { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null });
-  const group = new OfferGroup(run, jobCards, namedOfferRules(run.policy));
+  const group = new OfferGroup(run, namedOfferRules(run.policy));
   if (member && (await group.add(member, served))) await group.settle(true);
   served();
 }
@@ -163,24 +158,14 @@ export async function offerToNamedDriver(
  * A driver took the job from the upcoming-jobs board: claimed under their row lock and accepted at
  * once (no card: they chose it). The answer is their offer, or why they were refused.
  */
-export async function takeBoardClaim(
-  run: BookingRun,
-  c: ClaimUpcomingInput,
-): Promise<{ offerId: string } | { refused: string }> {
+export async function takeBoardClaim(run: BookingRun, c: ClaimUpcomingInput): Promise<BoardClaimAnswer> {
   if (isTaken(run.state)) return { refused: 'taken' };
   run.move(S.roundBegun);
   const round = run.state.round;
   const candidate = { driverId: c.driverId, driverName: c.driverName, distanceMeters: null };
   const id = offerId(run.ref, round, c.driverId);
-  const job = run.state.job;
-  const r = await db.claimUpcomingJob({
-    ref: run.ref,
-    driverId: c.driverId,
-    offerId: id,
-    round,
-    job,
-    durationS: run.input.booking.durationS,
-  });
+  const claim = { ref: run.ref, driverId: c.driverId, offerId: id, round, job: run.state.job };
+  const r = await db.claimUpcomingJob({ ...claim, durationS: run.input.booking.durationS });
   if (!r.claimed) {
     run.record('local', candidate, 'skipped', 'board_claim_refused');
     return { refused: r.reason };

@@ -7,14 +7,7 @@ import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { db } from './activities.js';
 import { exchangeStatusSignal } from './definitions.js';
-import {
-  EXCHANGE_WITH_DRIVER,
-  NO_EXCHANGE,
-  exchangeJobSent,
-  statusFromFleet,
-  type BookingStatus,
-  type ExchangeState,
-} from '../../src/model/bookings.js';
+import * as model from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 
@@ -49,13 +42,14 @@ export function installExchangeHandlers(run: BookingRun): void {
 
 export const heldByExchangeFleet = (run: BookingRun): boolean => Boolean(run.state.exchange?.fleetId);
 
-const fleetCandidate = (x: ExchangeState): S.Candidate => ({
+const fleetCandidate = (x: model.ExchangeState): S.Candidate => ({
   driverId: `exchange:${x.fleetId}`,
   driverName: x.fleetName ?? x.fleetId ?? '',
   distanceMeters: null,
 });
 
-const letGo = (run: BookingRun) => run.move((s) => S.exchangeChanged(s, { ...NO_EXCHANGE, tried: s.exchange!.tried }));
+const letGo = (run: BookingRun) =>
+  run.move((s) => S.exchangeChanged(s, { ...model.NO_EXCHANGE, tried: s.exchange!.tried }));
 
 /** The job taken back from the fleet holding it: it is told to cancel (best effort), then its job is ended. */
 async function takeBack(run: BookingRun, fleetId: string, end: { state: 'released' | 'cancelled'; reason?: string }) {
@@ -78,8 +72,8 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
     if (!next) return 'exhausted';
     const { fleetId } = next;
     // Held before it is sent: the fleet's first events can arrive before its answer does.
-    const held = { fleetId, fleetName: next.name, tried: [...tried, fleetId], sent: exchangeJobSent(run.state) };
-    run.move((s) => S.exchangeChanged(s, { ...NO_EXCHANGE, ...held }));
+    const held = { fleetId, fleetName: next.name, tried: [...tried, fleetId], sent: model.exchangeJobSent(run.state) };
+    run.move((s) => S.exchangeChanged(s, { ...model.NO_EXCHANGE, ...held }));
     const c = fleetCandidate(run.state.exchange!);
     run.record('partner', c, 'offered');
     const sent = await handOver.sendExchangeJob({ ref: run.ref, fleetId, action: 'new' }).catch(() => null);
@@ -106,12 +100,14 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
  */
 export async function followExchangeFleet(run: BookingRun): Promise<Result> {
   const last = run.state.exchange!.remoteStatus ?? '';
-  const withDriver = () => EXCHANGE_WITH_DRIVER.includes(run.state.status);
+  const withDriver = () => model.EXCHANGE_WITH_DRIVER.includes(run.state.status);
   // Back from a wait that set our status aside: the fleet's last word stands again.
   if (run.state.status !== 'offered' && !withDriver())
-    await run.setStatus(EXCHANGE_WITH_DRIVER.includes(last as BookingStatus) ? (last as BookingStatus) : 'offered');
+    await run.setStatus(
+      model.EXCHANGE_WITH_DRIVER.includes(last as model.BookingStatus) ? (last as model.BookingStatus) : 'offered',
+    );
   const takenBackAt = Date.parse(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS;
-  const ready = run.state.exchange!.pending || run.state.exchange!.sent !== exchangeJobSent(run.state);
+  const ready = run.state.exchange!.pending || run.state.exchange!.sent !== model.exchangeJobSent(run.state);
   const until = withDriver() ? undefined : Math.max(1000, takenBackAt - Date.now());
   const woken = ready ? 'message' : await run.inbox.waitFor(['exchange'], until);
   run.inbox.takeAll('exchange');
@@ -123,7 +119,7 @@ export async function followExchangeFleet(run: BookingRun): Promise<Result> {
   }
   // A cancel goes through the main loop (cancelExchangeJob tells the fleet); amendments are applied there first.
   if (run.inbox.interrupted()) return 'interrupted';
-  if (x.sent !== exchangeJobSent(run.state)) {
+  if (x.sent !== model.exchangeJobSent(run.state)) {
     await sendAmendmentToExchangeFleet(run);
     return 'interrupted';
   }
@@ -134,8 +130,8 @@ export async function followExchangeFleet(run: BookingRun): Promise<Result> {
 /** Our booking was amended: the fleet holding the job is sent it at once (nothing if it has this version). */
 export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<void> {
   const x = run.state.exchange;
-  if (!x?.fleetId || x.sent === exchangeJobSent(run.state)) return;
-  run.move((s) => S.exchangeChanged(s, { sent: exchangeJobSent(s) }));
+  if (!x?.fleetId || x.sent === model.exchangeJobSent(run.state)) return;
+  run.move((s) => S.exchangeChanged(s, { sent: model.exchangeJobSent(s) }));
   const at = { ref: run.ref, fleetId: x.fleetId };
   try {
     const r = await followUps.sendExchangeJob({ ...at, action: 'amend' });
@@ -146,7 +142,7 @@ export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<voi
 }
 
 /** The fleet's latest status, applied to our booking. */
-async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'interrupted' | 'assigned'> {
+async function applyFleetStatus(run: BookingRun, x: model.ExchangeState): Promise<'interrupted' | 'assigned'> {
   const fleetId = x.fleetId!;
   const c = fleetCandidate(x);
   const remote = x.remoteStatus ?? '';
@@ -158,8 +154,8 @@ async function applyFleetStatus(run: BookingRun, x: ExchangeState): Promise<'int
     await run.setStatus('dispatching');
     return 'interrupted';
   }
-  const wasWithDriver = EXCHANGE_WITH_DRIVER.includes(run.state.status);
-  const { status, trip } = statusFromFleet(remote, run.state.status);
+  const wasWithDriver = model.EXCHANGE_WITH_DRIVER.includes(run.state.status);
+  const { status, trip } = model.statusFromFleet(remote, run.state.status);
   const driver = trip ? x.driver : null;
   await db.applyExchangeStatus({ ref: run.ref, fleetId, sequence: x.sequence, remoteStatus: remote, status, driver });
   if (status && status !== run.state.status) {

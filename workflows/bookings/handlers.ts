@@ -5,6 +5,7 @@
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import * as messages from './definitions.js';
 import * as model from '../../src/model/bookings.js';
+import type { BoardClaimAnswer } from './dispatch.js';
 import { installExchangeHandlers } from './exchange.js';
 import type { Message } from './inbox.js';
 import type { BookingRun } from './run.js';
@@ -119,7 +120,7 @@ function handleBoardClaims(run: BookingRun): void {
     if (pending ? pending.msg.claim.driverId !== c.driverId : model.isTaken(run.state))
       throw refuse(model.takenRefusal(run.state));
     const id = pending?.id ?? run.inbox.post({ kind: 'boardClaim', claim: c });
-    const outcome = await run.inbox.replied<messages.ClaimUpcomingResult | { refused: string }>(id, () => run.closed());
+    const outcome = await run.inbox.replied<BoardClaimAnswer>(id, () => run.closed());
     if (outcome && 'offerId' in outcome) return outcome;
     if (run.closed()) throw refuse(model.closedRefusal(run.state));
     if (outcome?.refused === 'taken') throw refuse(model.takenRefusal(run.state));

@@ -1,38 +1,25 @@
 // The booking's one inbox: every update and signal handler posts a typed message here, and the
-// process waits only through Inbox.waitFor, which always wakes for a message that interrupts (a
-// cancel, an amendment, a driver dropping out, an ops pick, a board claim), whatever step it is in.
-// A new kind of message is declared as one that interrupts or one that does not.
+// process waits only through Inbox.waitFor, which always wakes for a message that interrupts,
+// whatever step it is in. A new kind of message is declared as one that interrupts or one that does not.
 import { condition } from '@temporalio/workflow';
-import type {
-  AmendInput,
-  CancelInput,
-  ClaimUpcomingInput,
-  DriverDroppedInput,
-  FleetAssignInput,
-  OpsOfferInput,
-} from './definitions.js';
+import type * as M from './definitions.js';
 import type { SettleInput, TripProgress } from '../../src/model/bookings.js';
 
 /** The kinds of message that stop any wait, so the main loop deals with them first, and what each carries. */
 interface Interrupting {
-  cancel: { cancel: CancelInput };
+  cancel: { cancel: M.CancelInput };
   /** `number`: the amendment's place among those received (the text telling a driver names it). */
-  amend: { amend: AmendInput; number: number };
-  drop: { drop: DriverDroppedInput };
-  opsPick: { pick: OpsOfferInput };
-  boardClaim: { claim: ClaimUpcomingInput };
+  amend: { amend: M.AmendInput; number: number };
+  drop: { drop: M.DriverDroppedInput };
+  opsPick: { pick: M.OpsOfferInput };
+  boardClaim: { claim: M.ClaimUpcomingInput };
 }
-const INTERRUPTING: Record<keyof Interrupting, true> = {
-  cancel: true,
-  amend: true,
-  drop: true,
-  opsPick: true,
-  boardClaim: true,
-};
+// (A kind added above and not here is a compile error.)
+const INTERRUPTING: Record<keyof Interrupting, 1> = { cancel: 1, amend: 1, drop: 1, opsPick: 1, boardClaim: 1 };
 
 /** The others: waited for where the process expects them. */
 interface Quiet {
-  fleetPick: { pick: FleetAssignInput };
+  fleetPick: { pick: M.FleetAssignInput };
   emailConfirmed: object;
   /** A driver's answer to their card: recorded on the card at once; the order they came in decides a group. */
   answer: { offerId: string };
@@ -48,14 +35,11 @@ interface Quiet {
 
 type Carries = Interrupting & Quiet;
 export type Message = { [K in keyof Carries]: { kind: K } & Carries[K] }[keyof Carries];
-
 export type Kind = Message['kind'];
 export type Envelope<K extends Kind = Kind> = { id: number; msg: Extract<Message, { kind: K }> };
 
-export type Woken = 'message' | 'timeout';
-
 export class Inbox {
-  private readonly waiting: { id: number; msg: Message }[] = [];
+  private waiting: { id: number; msg: Message }[] = [];
   private readonly counts = new Map<Kind, number>();
   private readonly replies = new Map<number, unknown>();
   private posted = 0;
@@ -86,17 +70,13 @@ export class Inbox {
 
   take<K extends Kind>(kind: K): Envelope<K> | undefined {
     const e = this.peek(kind);
-    if (e)
-      this.waiting.splice(
-        this.waiting.findIndex((w) => w.id === e.id),
-        1,
-      );
+    this.waiting = this.waiting.filter((w) => w !== e);
     return e;
   }
 
   takeAll<K extends Kind>(kind: K): Envelope<K>[] {
-    const all: Envelope<K>[] = [];
-    for (let e = this.take(kind); e; e = this.take(kind)) all.push(e);
+    const all = this.waitingOf(kind);
+    this.waiting = this.waiting.filter((w) => w.msg.kind !== kind);
     return all;
   }
 
@@ -108,7 +88,7 @@ export class Inbox {
    * The process's one wait: until a message of one of `kinds` waits, or anything interrupts, or
    * `ms` pass (none: no deadline). The caller then reads the inbox and the state.
    */
-  async waitFor(kinds: Kind[], ms?: number): Promise<Woken> {
+  async waitFor(kinds: Kind[], ms?: number): Promise<'message' | 'timeout'> {
     const woken = () => this.interrupted() || this.waiting.some((e) => kinds.includes(e.msg.kind));
     if (ms === undefined) {
       await condition(woken);

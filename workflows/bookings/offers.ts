@@ -1,56 +1,55 @@
 // The one offer engine (docs/dispatch.md): up to `size` drivers hold the job card at once, each
 // card withdrawn as soon as it is declined, or left unopened for the unseen cut, or opened and left
-// unanswered for offerTimeoutSeconds; a freed place goes to the next driver at once. One driver at
-// a time is a group of one with no unseen cut. The first acceptance to reach the workflow wins (its
-// messages are handled one at a time, and Postgres holds one open card per driver), so a booking
-// never gets two drivers nor a driver two jobs; the others are told at once, never by SMS.
+// unanswered for offerTimeoutSeconds; a freed place goes to the next driver at once. The first
+// acceptance to reach the workflow wins (its messages are handled one at a time, and Postgres holds
+// one open card per driver), so a booking never gets two drivers nor a driver two jobs.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { acts, db, type jobCardActivities } from './activities.js';
-import {
-  isSuspended,
-  openOffers,
-  type CurrentOffer,
-  type FirstCardPage,
-  type OfferRules,
-  type Tier,
-} from '../../src/model/bookings.js';
+import { acts, db, type JobCards } from './activities.js';
+import * as model from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
 
-export type JobCards = ReturnType<typeof jobCardActivities>;
-
 export interface Member {
-  tier: Tier;
+  tier: model.Tier;
   candidate: S.Candidate;
   offerId: string;
   /** When the offer runs out in Postgres (claimed there by the caller). */
   expiresAt: string;
   /** The card already went with the claim (a first page claimed with the record), and how. */
-  cardSent?: FirstCardPage['card'] | undefined;
+  cardSent?: model.FirstCardPage['card'] | undefined;
 }
+
+/** A member whose card is out, since `outAtMs`. */
+type Out = Member & { outAtMs: number };
+
+/** How a card is closed: its status in Postgres, and the decision log's outcome and reason. */
+type Closing = [
+  status: 'withdrawn' | 'declined' | 'timed_out',
+  outcome: model.CandidateOutcome,
+  reason?: string | null,
+];
 
 export type Settled = 'assigned' | 'interrupted' | null;
 
 export class OfferGroup {
-  private readonly open: { member: Member; outAtMs: number }[] = [];
+  private readonly open: Out[] = [];
   /** Offers accepted, in the order the answers arrived. */
   private readonly acceptances: string[] = [];
 
   constructor(
     private readonly run: BookingRun,
-    private readonly jobCards: JobCards,
-    private readonly rules: OfferRules,
+    private readonly rules: model.OfferRules,
   ) {
     // Answers to cards of an earlier group are stale: their cards are closed.
     for (const kind of ['answer', 'seen', 'suspended'] as const) run.inbox.takeAll(kind);
   }
 
-  private offer(offerId: string): CurrentOffer | undefined {
-    return openOffers(this.run.state).find((o) => o.offerId === offerId);
+  private offer(offerId: string): model.CurrentOffer | undefined {
+    return model.openOffers(this.run.state).find((o) => o.offerId === offerId);
   }
 
-  private sync(extra: CurrentOffer[] = []): void {
-    const offers = this.open.map((o) => this.offer(o.member.offerId)).filter((o) => o !== undefined);
+  private sync(extra: model.CurrentOffer[] = []): void {
+    const offers = this.open.map((o) => this.offer(o.offerId)).filter((o) => o !== undefined);
     this.run.move((s) => S.offersOut(s, [...offers, ...extra]));
   }
 
@@ -61,19 +60,20 @@ export class OfferGroup {
    */
   async add(m: Member, onCardOut?: () => void): Promise<boolean> {
     const { run } = this;
-    const d = m.candidate.driverId;
+    const { driverId } = m.candidate;
     const texted = this.open.length === 0;
-    const offer = { offerId: m.offerId, driverId: d, round: run.state.round, tier: m.tier, expiresAt: m.expiresAt };
+    const offer = { offerId: m.offerId, driverId, round: run.state.round, tier: m.tier, expiresAt: m.expiresAt };
     this.sync([{ ...offer, response: null, seen: false }]);
-    this.open.push({ member: m, outAtMs: Date.now() });
+    const out: Out = { ...m, outAtMs: Date.now() };
+    this.open.push(out);
     run.record(m.tier, m.candidate, 'offered');
-    const card = { offerId: m.offerId, ref: run.ref, driverId: d, ...(texted ? {} : { sms: false }) };
-    if (!(await cardDelivered(this.jobCards, card, m.cardSent))) {
-      await this.close(this.open.at(-1)!, 'withdrawn', 'skipped', 'job_card_undeliverable');
+    const card = { offerId: m.offerId, ref: run.ref, driverId, ...(texted ? {} : { sms: false }) };
+    if (!(await cardDelivered(run.jobCards, card, m.cardSent))) {
+      await this.close(out, 'withdrawn', 'skipped', 'job_card_undeliverable');
       return false;
     }
     // The window runs from when the card is out, not from the claim.
-    this.open.find((o) => o.member.offerId === m.offerId)!.outAtMs = Date.now();
+    out.outAtMs = Date.now();
     run.markStatus('offered');
     onCardOut?.();
     return true;
@@ -97,29 +97,34 @@ export class OfferGroup {
     const { run } = this;
     for (;;) {
       this.readAnswers();
-      let freed = await this.closeWhere((o) => isSuspended(run.state, o.driverId), 'withdrawn', 'driver_suspended');
-      const winner = this.acceptances.find((id) => this.offer(id)?.response === 'accepted');
+      const suspended = (o: Out) => model.isSuspended(run.state, o.candidate.driverId);
+      let freed = await this.closeAll(suspended, 'withdrawn', 'withdrawn', 'driver_suspended');
+      const accepted = this.acceptances.map((id) => this.open.find((o) => o.offerId === id));
+      const winner = accepted.find((o) => o && this.answer(o) === 'accepted');
       if (winner) {
-        await this.award(this.open.find((o) => o.member.offerId === winner)!);
+        await this.award(winner);
         return 'assigned';
       }
-      freed = (await this.closeWhere((o) => o.response === 'declined', 'declined')) || freed;
+      freed = (await this.closeAll((o) => this.answer(o) === 'declined', 'declined', 'declined')) || freed;
       if (run.inbox.interrupted()) {
         await this.withdrawAll();
         return 'interrupted';
       }
+      // 'unseen': never opened, withdrawn at the short cut.
+      const unseen = (o: Out) => this.rules.unseenMs !== null && !this.offer(o.offerId)?.seen;
       const now = Date.now();
-      for (const o of [...this.open]) {
-        if (now < this.deadline(o)) continue;
-        // 'unseen': never opened, withdrawn at the short cut.
-        const unseen = this.rules.unseenMs !== null && !this.offer(o.member.offerId)?.seen;
-        await this.close(o, 'timed_out', 'timed_out', unseen ? 'unseen' : null);
+      for (const o of this.open.filter((o) => now >= this.deadline(o))) {
+        await this.close(o, 'timed_out', 'timed_out', unseen(o) ? 'unseen' : null);
         freed = true;
       }
       if (freed || this.open.length === 0) return 'freed';
       const next = Math.min(...this.open.map((o) => this.deadline(o)));
       await run.inbox.waitFor(['answer', 'seen', 'suspended'], Math.max(1, next - Date.now()));
     }
+  }
+
+  private answer(o: Out) {
+    return this.offer(o.offerId)?.response;
   }
 
   /** The drivers' answers and openings, in the order they came. */
@@ -131,45 +136,37 @@ export class OfferGroup {
     this.run.inbox.takeAll('suspended');
   }
 
-  private deadline(o: { member: Member; outAtMs: number }): number {
-    const seen = this.offer(o.member.offerId)?.seen;
-    return o.outAtMs + (seen || this.rules.unseenMs === null ? this.rules.fullMs : this.rules.unseenMs);
+  private deadline(o: Out): number {
+    const { unseenMs, fullMs } = this.rules;
+    return o.outAtMs + (this.offer(o.offerId)?.seen || unseenMs === null ? fullMs : unseenMs);
   }
 
-  private async closeWhere(
-    test: (o: CurrentOffer) => boolean,
-    outcome: 'withdrawn' | 'declined',
-    reason: string | null = null,
-  ): Promise<boolean> {
-    const hit = this.open.filter((o) => test(this.offer(o.member.offerId)!));
-    for (const o of hit) await this.close(o, outcome, outcome, reason);
+  /** Closes every card out that `which` picks; true when there was one. */
+  private async closeAll(which: (o: Out) => boolean, ...how: Closing): Promise<boolean> {
+    const hit = this.open.filter(which);
+    for (const o of hit) await this.close(o, ...how);
     return hit.length > 0;
   }
 
-  private async close(
-    o: { member: Member },
-    status: 'withdrawn' | 'declined' | 'timed_out',
-    outcome: 'withdrawn' | 'declined' | 'timed_out' | 'skipped',
-    reason: string | null = null,
-  ): Promise<void> {
-    this.open.splice(this.open.indexOf(o as (typeof this.open)[number]), 1);
+  private async close(o: Out, ...[status, outcome, reason = null]: Closing): Promise<void> {
+    this.open.splice(this.open.indexOf(o), 1);
     this.sync();
-    await db.closeOffer({ offerId: o.member.offerId, status });
-    this.run.record(o.member.tier, o.member.candidate, outcome, reason);
+    await db.closeOffer({ offerId: o.offerId, status });
+    this.run.record(o.tier, o.candidate, outcome, reason);
   }
 
   /** The winner is assigned first (so every later answer hears the job is taken), then the others told. */
-  private async award(w: { member: Member }): Promise<void> {
+  private async award(w: Out): Promise<void> {
     const { run } = this;
-    const { driverId } = w.member.candidate;
-    await acts.assignDriver({ ref: run.ref, driverId, offerId: w.member.offerId });
-    const losers = this.open.filter((o) => o !== w).map((o) => o.member);
-    const cards = openOffers(run.state);
+    const { driverId } = w.candidate;
+    await acts.assignDriver({ ref: run.ref, driverId, offerId: w.offerId });
+    const losers = this.open.filter((o) => o !== w);
+    const cards = model.openOffers(run.state);
     this.open.length = 0;
     run.assigned(driverId);
     // The cards stay on show until the others are told: only then do the drivers' updates answer.
     run.move((s) => S.stillOut(s, cards));
-    run.record(w.member.tier, w.member.candidate, 'accepted');
+    run.record(w.tier, w.candidate, 'accepted');
     for (const m of losers) {
       await db.closeOffer({ offerId: m.offerId, status: 'withdrawn' });
       run.record(m.tier, m.candidate, 'withdrawn', S.TAKEN_BY_ANOTHER);
@@ -181,7 +178,7 @@ export class OfferGroup {
 
   /** Something interrupted the round: every card out is withdrawn before the main loop acts. */
   async withdrawAll(): Promise<void> {
-    for (const o of [...this.open]) await this.close(o, 'withdrawn', 'withdrawn');
+    await this.closeAll(() => true, 'withdrawn', 'withdrawn');
   }
 }
 
@@ -189,7 +186,7 @@ export class OfferGroup {
 async function cardDelivered(
   jobCards: JobCards,
   card: { offerId: string; ref: string; driverId: string; sms?: boolean },
-  sentWithClaim: FirstCardPage['card'] | undefined,
+  sentWithClaim: model.FirstCardPage['card'] | undefined,
 ): Promise<boolean> {
   if (sentWithClaim) return sentWithClaim === 'sent';
   try {

@@ -2,19 +2,9 @@
 // and the little the process keeps for itself. Every status change goes through markStatus, which
 // keeps the search attributes ops filter on in the Web UI in step.
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import { db } from './activities.js';
+import { db, jobCardActivities, type JobCards } from './activities.js';
 import { BookingSearchAttributes, type BookingWorkflowInput } from './definitions.js';
-import {
-  holderSuspended,
-  isClosed,
-  isSuspended,
-  type BookingInbox,
-  type BookingState,
-  type BookingStatus,
-  type CandidateOutcome,
-  type FirstCardPage,
-  type Tier,
-} from '../../src/model/bookings.js';
+import * as model from '../../src/model/bookings.js';
 import { Inbox } from './inbox.js';
 import * as S from './state.js';
 
@@ -26,8 +16,9 @@ const EMAIL_CONFIRM_MIN_MS = 30 * 60_000;
 
 export class BookingRun {
   readonly ref: string;
-  state: BookingState;
+  state: model.BookingState;
   readonly inbox: Inbox;
+  readonly jobCards: JobCards;
   /** Operator bookings never enter the cascade: the operator's dashboard picks the driver. */
   readonly operatorId: string | null;
   /** The passenger is emailed their confirmation before dispatch begins. */
@@ -44,7 +35,7 @@ export class BookingRun {
   /** Ops have been told that a suspended driver has a passenger on board. */
   opsToldOnBoard = false;
   /** Round 1's first page, claimed with the record, until the first round takes it up (or lets it go). */
-  firstPage: FirstCardPage | null = null;
+  firstPage: model.FirstCardPage | null = null;
   /** Drivers whose card was withdrawn since the last amendment: a new pickup or drop-off tells them. */
   withdrawnCards: string[] = [];
 
@@ -55,23 +46,26 @@ export class BookingRun {
       input.emailConfirmationFirst ?? Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
     this.state = S.opened(input, Date.now());
     this.emailDeadlineMs = Date.now() + Math.max(Date.parse(input.job.pickupAt) - Date.now(), EMAIL_CONFIRM_MIN_MS);
-    this.inbox = new Inbox(() => holderSuspended(this.state) || this.onBoardWithSuspendedDriver());
+    this.jobCards = jobCardActivities(input.policy);
+    this.inbox = new Inbox(() => model.holderSuspended(this.state) || this.onBoardWithSuspendedDriver());
   }
 
   get policy() {
     return this.input.policy;
   }
 
-  move(transition: (s: BookingState) => BookingState): void {
+  move(transition: (s: model.BookingState) => model.BookingState): void {
     this.state = transition(this.state);
   }
 
   closed(): boolean {
-    return isClosed(this.state);
+    return model.isClosed(this.state);
   }
 
   onBoardWithSuspendedDriver(): boolean {
-    return isSuspended(this.state, this.state.driverId) && this.state.status === 'on_board' && !this.opsToldOnBoard;
+    return (
+      model.isSuspended(this.state, this.state.driverId) && this.state.status === 'on_board' && !this.opsToldOnBoard
+    );
   }
 
   /** The passenger confirmed their email, or was never asked to. */
@@ -80,7 +74,7 @@ export class BookingRun {
   }
 
   /** What the booking's rules read besides its state: who picks the driver, and what waits in the inbox. */
-  pending(): BookingInbox {
+  pending(): model.BookingInbox {
     const { inbox } = this;
     return {
       operatorId: this.operatorId,
@@ -94,7 +88,12 @@ export class BookingRun {
     };
   }
 
-  record(tier: Tier, candidate: S.Candidate, outcome: CandidateOutcome, reason: string | null = null): void {
+  record(
+    tier: model.Tier,
+    candidate: S.Candidate,
+    outcome: model.CandidateOutcome,
+    reason: string | null = null,
+  ): void {
     this.move((s) => S.recorded(s, { tier, candidate, outcome, reason, at: new Date().toISOString() }));
     // (A driver suspended, or told the job was taken, needs no news of an amendment.)
     const quiet = reason === 'driver_suspended' || reason === S.TAKEN_BY_ANOTHER;
@@ -102,7 +101,7 @@ export class BookingRun {
       this.withdrawnCards.push(candidate.driverId);
   }
 
-  markStatus(status: BookingStatus): void {
+  markStatus(status: model.BookingStatus): void {
     this.move((s) => S.statusSet(s, status));
     upsertSearchAttributes([
       { key: BookingSearchAttributes.status, value: status },
@@ -114,7 +113,7 @@ export class BookingRun {
   }
 
   /** A status change the workflow itself records in Postgres (others are written by the activity that caused them). */
-  async setStatus(status: BookingStatus): Promise<void> {
+  async setStatus(status: model.BookingStatus): Promise<void> {
     if (this.state.status === status) return;
     this.markStatus(status);
     await db.setBookingStatus({ ref: this.ref, status });
@@ -126,7 +125,7 @@ export class BookingRun {
     this.markStatus('assigned');
   }
 
-  released(driverId: string, outcome: CandidateOutcome, reason: string): void {
+  released(driverId: string, outcome: model.CandidateOutcome, reason: string): void {
     this.move((s) => S.released(s, { driverId, outcome, reason, at: new Date().toISOString() }));
     this.markStatus('dispatching');
   }

@@ -2,30 +2,16 @@
 // named transitions below. Each is pure (old state and facts in, new state out, the time passed in),
 // so it is unit-tested without a workflow (test/unit/workflows/state.test.ts). The rules that read
 // the state are the booking's own: src/model/bookings.ts.
-import { initialStatus, type AmendInput, type BookingWorkflowInput } from './definitions.js';
-import {
-  NO_EXCHANGE,
-  isSuspended,
-  openOffers,
-  type AmendedFare,
-  type AmendedRoute,
-  type BookingState,
-  type BookingStatus,
-  type CandidateOutcome,
-  type CurrentOffer,
-  type ExchangeState,
-  type JobSpec,
-  type PaymentRecord,
-  type Tier,
-  type TierSummary,
-} from '../../src/model/bookings.js';
+import { initialStatus, type BookingWorkflowInput } from './definitions.js';
+import * as model from '../../src/model/bookings.js';
 
+type State = model.BookingState;
 export type Candidate = { driverId: string; driverName: string; distanceMeters: number | null };
 
 /** The decision log's reason for a card withdrawn because another driver of the group accepted first. */
 export const TAKEN_BY_ANOTHER = 'taken_by_another_driver';
 
-export function opened(input: BookingWorkflowInput, nowMs: number): BookingState {
+export function opened(input: BookingWorkflowInput, nowMs: number): State {
   const b = input.booking;
   return {
     ref: b.ref,
@@ -44,109 +30,85 @@ export function opened(input: BookingWorkflowInput, nowMs: number): BookingState
   };
 }
 
-export const statusSet = (s: BookingState, status: BookingStatus): BookingState => ({ ...s, status });
-export const roundBegun = (s: BookingState): BookingState => ({ ...s, round: s.round + 1 });
-export const tierCounted = (s: BookingState, t: TierSummary): BookingState => ({
-  ...s,
-  tiers: [...(s.tiers ?? []), t],
-});
+export const statusSet = (s: State, status: model.BookingStatus): State => ({ ...s, status });
+export const roundBegun = (s: State): State => ({ ...s, round: s.round + 1 });
+export const tierCounted = (s: State, t: model.TierSummary): State => ({ ...s, tiers: [...(s.tiers ?? []), t] });
 
 /** The decision log: every driver considered, and what became of them. */
 export function recorded(
-  s: BookingState,
-  e: { tier: Tier; candidate: Candidate; outcome: CandidateOutcome; reason?: string | null; at: string },
-): BookingState {
+  s: State,
+  e: { tier: model.Tier; candidate: Candidate; outcome: model.CandidateOutcome; reason?: string | null; at: string },
+): State {
   const line = { round: s.round, tier: e.tier, ...e.candidate, outcome: e.outcome, reason: e.reason ?? null, at: e.at };
   return { ...s, candidates: [...s.candidates, line] };
 }
 
 /** The cards out now (`offer` is the first, so "a card is out" reads the same for a group of one). */
-export const offersOut = (s: BookingState, offers: CurrentOffer[]): BookingState => ({
-  ...s,
-  group: offers.length > 0 ? offers : null,
+export const offersOut = (s: State, offers: model.CurrentOffer[]): State => ({
+  ...stillOut(s, offers),
   offer: offers[0] ?? null,
 });
 
 /** A group's losing cards, still on show (after the winner's assignment) until their drivers are told. */
-export const stillOut = (s: BookingState, offers: CurrentOffer[]): BookingState => ({
+export const stillOut = (s: State, offers: model.CurrentOffer[]): State => ({
   ...s,
   group: offers.length > 0 ? offers : null,
 });
 
-const offerChanged = (s: BookingState, offerId: string, change: Partial<CurrentOffer>): BookingState =>
+const offerChanged = (s: State, offerId: string, change: Partial<model.CurrentOffer>): State =>
   offersOut(
     s,
-    openOffers(s).map((o) => (o.offerId === offerId ? { ...o, ...change } : o)),
+    model.openOffers(s).map((o) => (o.offerId === offerId ? { ...o, ...change } : o)),
   );
 
 /** The driver answered their card: recorded on it at once, so a repeated answer hears the same. */
-export const answered = (s: BookingState, offerId: string, response: 'accepted' | 'declined') =>
+export const answered = (s: State, offerId: string, response: 'accepted' | 'declined') =>
   offerChanged(s, offerId, { response });
 
 /** The driver opened the card: it is given the full window. */
-export const seen = (s: BookingState, offerId: string) => offerChanged(s, offerId, { seen: true });
+export const seen = (s: State, offerId: string) => offerChanged(s, offerId, { seen: true });
 
-export const assigned = (s: BookingState, driverId: string): BookingState => ({
-  ...offersOut(s, []),
-  driverId,
-  status: 'assigned',
-});
+export const assigned = (s: State, driverId: string): State => ({ ...offersOut(s, []), driverId, status: 'assigned' });
 
 /** The driver no longer has the job (dropped it, no-show, suspended, no longer fits): dispatch again. */
 export function released(
-  s: BookingState,
-  d: { driverId: string; outcome: CandidateOutcome; reason: string; at: string },
-): BookingState {
+  s: State,
+  d: { driverId: string; outcome: model.CandidateOutcome; reason: string; at: string },
+): State {
   const c = { driverId: d.driverId, driverName: '', distanceMeters: null };
   const logged = recorded(s, { tier: 'local', candidate: c, outcome: d.outcome, reason: d.reason, at: d.at });
   return { ...logged, driverId: null, status: 'dispatching' };
 }
 
 /** A driver who gave the job back (or was let go for not turning up) is never offered it again. */
-export const droppedBy = (s: BookingState, driverId: string): BookingState => ({
+export const droppedBy = (s: State, driverId: string): State => ({
   ...s,
   droppedDriverIds: [...s.droppedDriverIds, driverId],
 });
 
-export const suspended = (s: BookingState, driverId: string): BookingState =>
-  isSuspended(s, driverId) ? s : { ...s, suspendedDriverIds: [...(s.suspendedDriverIds ?? []), driverId] };
+export const suspended = (s: State, driverId: string): State =>
+  model.isSuspended(s, driverId) ? s : { ...s, suspendedDriverIds: [...(s.suspendedDriverIds ?? []), driverId] };
 
-export const confirmedBy = (s: BookingState, driverId: string): BookingState => ({ ...s, confirmedDriverId: driverId });
-export const endedByOps = (s: BookingState, reason: string): BookingState => ({ ...s, ended: { by: 'ops', reason } });
-export const paid = (s: BookingState, payment: PaymentRecord | null): BookingState => ({ ...s, payment });
+export const confirmedBy = (s: State, driverId: string): State => ({ ...s, confirmedDriverId: driverId });
+export const endedByOps = (s: State, reason: string): State => ({ ...s, ended: { by: 'ops', reason } });
+export const paid = (s: State, payment: model.PaymentRecord | null): State => ({ ...s, payment });
 
-export const cancelled = (s: BookingState, reason: string | null): BookingState => ({
+export const cancelled = (s: State, reason: string | null): State => ({
   ...s,
   offer: null,
   cancelReason: reason,
   status: 'cancelled',
 });
 
-/** A batch of amendments folded into the job, with the last route and fare any of them carries. */
-export function amendmentsFolded(
-  job: JobSpec,
-  batch: AmendInput[],
-): { job: JobSpec; route?: AmendedRoute | undefined; fare?: AmendedFare | undefined } {
-  let next = { ...job };
-  let route: AmendedRoute | undefined;
-  let fare: AmendedFare | undefined;
-  for (const { route: r, fare: f, ...fields } of batch) {
-    next = { ...next, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
-    route = r ?? route;
-    fare = f ?? fare;
-  }
-  return { job: next, route, fare };
-}
+export const amended = (s: State, job: model.JobSpec): State => ({ ...s, job });
 
-export const amended = (s: BookingState, job: JobSpec): BookingState => ({ ...s, job });
-
-export const rerouted = (s: BookingState, route?: AmendedRoute, fare?: AmendedFare): BookingState => ({
+export const rerouted = (s: State, route?: model.AmendedRoute, fare?: model.AmendedFare): State => ({
   ...s,
   ...(route ? { pickup: route.pickup, dropoff: route.dropoff } : {}),
   ...(fare ? { fare } : {}),
 });
 
-export const exchangeChanged = (s: BookingState, change: Partial<ExchangeState>): BookingState => ({
+export const exchangeChanged = (s: State, change: Partial<model.ExchangeState>): State => ({
   ...s,
-  exchange: { ...(s.exchange ?? NO_EXCHANGE), ...change },
+  exchange: { ...(s.exchange ?? model.NO_EXCHANGE), ...change },
 });

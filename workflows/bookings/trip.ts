@@ -3,14 +3,7 @@
 // to another; each report moves the trip a step. A completed trip then waits for its settlement.
 import { acts } from './activities.js';
 import type { DriverDroppedInput } from './definitions.js';
-import {
-  acceptedWellAhead,
-  confirmTimes,
-  isNextTripStep,
-  noShowTime,
-  passengerHearsFromUs,
-  type PassengerNews,
-} from '../../src/model/bookings.js';
+import * as model from '../../src/model/bookings.js';
 import type { BookingRun, Next } from './run.js';
 import * as S from './state.js';
 
@@ -18,8 +11,8 @@ import * as S from './state.js';
 const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;
 
 /** The passenger hears the news by the channel they gave, unless a partner's customer (the partner tells them). */
-export async function tell(run: BookingRun, news: PassengerNews): Promise<void> {
-  if (passengerHearsFromUs(run.input.booking.source)) await acts.tellPassenger({ ref: run.ref, news });
+export async function tell(run: BookingRun, news: model.PassengerNews): Promise<void> {
+  if (model.passengerHearsFromUs(run.input.booking.source)) await acts.tellPassenger({ ref: run.ref, news });
 }
 
 /** The driver holding the job lets it go (dropped, no-show, suspended, released, not confirmed). */
@@ -35,11 +28,11 @@ export async function releaseDriver(run: BookingRun, d: DriverDroppedInput): Pro
 export async function followTrip(run: BookingRun): Promise<Next> {
   const { policy, assignedAtMs } = run;
   const driverId = run.state.driverId!;
-  if (run.state.status === 'assigned' && acceptedWellAhead(policy, run.state.job.pickupAt, assignedAtMs)) {
+  if (run.state.status === 'assigned' && model.acceptedWellAhead(policy, run.state.job.pickupAt, assignedAtMs)) {
     if ((await confirmOnTheDay(run, driverId)) === 'again') return 'again';
   }
   if (run.state.status === 'assigned' && !run.inbox.peek('progress')) {
-    const noShowAt = noShowTime(policy, run.state.job.pickupAt, assignedAtMs);
+    const noShowAt = model.noShowTime(policy, run.state.job.pickupAt, assignedAtMs);
     if ((await run.inbox.waitFor(['progress'], Math.max(1000, noShowAt - Date.now()))) === 'timeout') {
       await releaseDriver(run, { driverId, reason: 'no_show' });
       return 'again';
@@ -49,7 +42,7 @@ export async function followTrip(run: BookingRun): Promise<Next> {
   }
   const report = run.inbox.take('progress');
   // Reports arriving as signals are checked here; the reportTrip update's validator already refuses them.
-  if (!report || !isNextTripStep(run.state.status, report.msg.progress)) return 'again';
+  if (!report || !model.isNextTripStep(run.state.status, report.msg.progress)) return 'again';
   const p = report.msg.progress;
   await run.setStatus(p);
   return p === 'completed' || p === 'no_show' ? 'closed' : 'again';
@@ -68,7 +61,7 @@ async function confirmOnTheDay(run: BookingRun, driverId: string): Promise<Next 
     return woken === 'timeout' ? 'timeout' : settled() ? 'proceed' : 'again';
   };
   if (settled()) return 'proceed';
-  const { askAt, deadline } = confirmTimes(run.policy, run.state.job.pickupAt);
+  const { askAt, deadline } = model.confirmTimes(run.policy, run.state.job.pickupAt);
   if (Date.now() < askAt) {
     const woken = await wait(askAt - Date.now());
     if (woken !== 'timeout') return woken;

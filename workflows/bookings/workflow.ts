@@ -1,18 +1,16 @@
 // bookingWorkflowV2: one booking from creation to completion or cancellation, read top to bottom as
-// the business process. Open the record; then, turn by turn, deal first with whatever arrived (a
-// cancel, an amendment, a driver dropping out or suspended, a driver someone named, a board
-// claim), then do what the booking's state asks: wait for the passenger's confirmation, find the
-// nearest fitting drivers and offer them the job (dispatch.ts, offers.ts), or follow the trip
-// (trip.ts). A completed trip then waits for its settlement. Messages: handlers.ts and inbox.ts;
-// state: state.ts (docs/dispatch.md). v1/ is the same process as released in 0.4.0.
+// the business process. Open the record; then, turn by turn, deal first with whatever arrived, then
+// do what the booking's state asks: wait for the passenger's confirmation, find the nearest fitting
+// drivers and offer them the job (dispatch.ts, offers.ts), or follow the trip (trip.ts). A completed
+// trip then waits for its settlement (docs/dispatch.md). v1/ is the process as released in 0.4.0.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import { acts, db, jobCardActivities } from './activities.js';
-import type { AmendInput, BookingWorkflowInput, CancelInput } from './definitions.js';
-import { backoffMs, holderSuspended, type BookingState } from '../../src/model/bookings.js';
+import { acts, db } from './activities.js';
+import type { BookingWorkflowInput, CancelInput } from './definitions.js';
+import type { Envelope } from './inbox.js';
+import { amendmentsFolded, backoffMs, holderSuspended, type BookingState } from '../../src/model/bookings.js';
 import { firstPageQuery, letFirstPageGo, offerToNamedDriver, runRound, takeBoardClaim } from './dispatch.js';
 import { cancelExchangeJob, sendAmendmentToExchangeFleet } from './exchange.js';
 import { installHandlers } from './handlers.js';
-import type { JobCards } from './offers.js';
 import { BookingRun, type Next } from './run.js';
 import * as S from './state.js';
 import { followTrip, releaseDriver, settle, tell } from './trip.js';
@@ -22,12 +20,11 @@ const UNASSIGNED_GRACE_MS = 60 * 60_000;
 
 export async function bookingWorkflowV2(input: BookingWorkflowInput): Promise<BookingState> {
   const run = new BookingRun(input);
-  const jobCards = jobCardActivities(input.policy);
   installHandlers(run);
   await open(run);
   // Not awaited here: the first round starts in this same task, so a driver who accepts at once finds their offer open.
   const toldBooked = tell(run, { kind: 'booked' });
-  while ((await turn(run, jobCards)) === 'again');
+  while ((await turn(run)) === 'again');
   // A trip an exchange fleet drove is settled by that fleet (docs/exchange.md).
   if (run.state.status === 'completed' && !run.state.exchange?.fleetId) await settle(run);
   await toldBooked;
@@ -36,7 +33,7 @@ export async function bookingWorkflowV2(input: BookingWorkflowInput): Promise<Bo
 }
 
 /** One turn: whatever arrived first, then what the booking's state asks for. */
-async function turn(run: BookingRun, jobCards: JobCards): Promise<Next> {
+async function turn(run: BookingRun): Promise<Next> {
   const { inbox } = run;
   if (run.firstPage && inbox.interrupted()) await letFirstPageGo(run, run.firstPage);
   const cancel = inbox.take('cancel');
@@ -50,7 +47,7 @@ async function turn(run: BookingRun, jobCards: JobCards): Promise<Next> {
   // A driver ops named comes first: it interrupts whatever was in progress, its own offer included.
   const pick = inbox.take('opsPick');
   if (pick) {
-    await offerToNamedDriver(run, jobCards, pick.msg.pick, 'local', () => inbox.reply(pick.id));
+    await offerToNamedDriver(run, pick.msg.pick, 'local', () => inbox.reply(pick.id));
     return 'again';
   }
   const claim = inbox.take('boardClaim');
@@ -60,7 +57,7 @@ async function turn(run: BookingRun, jobCards: JobCards): Promise<Next> {
   }
   if (run.state.status === 'awaiting_confirmation') return awaitEmailConfirmation(run);
   if (run.state.driverId !== null) return followTrip(run);
-  return run.operatorId ? awaitOperatorPick(run, jobCards) : findDriver(run, jobCards);
+  return run.operatorId ? awaitOperatorPick(run) : findDriver(run);
 }
 
 /**
@@ -103,10 +100,7 @@ async function applyChanges(run: BookingRun): Promise<boolean> {
   const amendments = run.inbox.takeAll('amend');
   const drop = amendments.length > 0 ? undefined : run.inbox.take('drop');
   if (amendments.length > 0) {
-    await applyAmendments(
-      run,
-      amendments.map((e) => e.msg),
-    );
+    await applyAmendments(run, amendments);
     for (const e of amendments) run.inbox.reply(e.id);
   } else if (drop) {
     await releaseDriver(run, drop.msg.drop);
@@ -128,11 +122,9 @@ async function applyChanges(run: BookingRun): Promise<boolean> {
  * the record changes (their text names the job they knew), and the job is dispatched afresh. Any
  * other change keeps the driver if they still fit.
  */
-async function applyAmendments(run: BookingRun, batch: { amend: AmendInput; number: number }[]): Promise<void> {
-  const { job, route, fare } = S.amendmentsFolded(
-    run.state.job,
-    batch.map((m) => m.amend),
-  );
+async function applyAmendments(run: BookingRun, batch: Envelope<'amend'>[]): Promise<void> {
+  const amendments = batch.map((e) => e.msg.amend);
+  const { job, route, fare } = amendmentsFolded(run.state.job, amendments);
   const withdrawnCards = run.withdrawnCards.splice(0);
   run.move((s) => S.amended(s, job));
   let holder = run.state.driverId;
@@ -153,12 +145,12 @@ async function applyAmendments(run: BookingRun, batch: { amend: AmendInput; numb
 }
 
 /** An operator's job waits on the operator's dashboard until it picks a driver, and a while past pickup. */
-async function awaitOperatorPick(run: BookingRun, jobCards: JobCards): Promise<Next> {
+async function awaitOperatorPick(run: BookingRun): Promise<Next> {
   await run.setStatus('scheduled');
   const woken = await run.inbox.waitFor(['fleetPick'], msUntil(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS);
   const pick = run.inbox.take('fleetPick');
   if (pick) {
-    await offerToNamedDriver(run, jobCards, pick.msg.pick, 'partner', () => run.inbox.reply(pick.id));
+    await offerToNamedDriver(run, pick.msg.pick, 'partner', () => run.inbox.reply(pick.id));
   } else if (woken === 'timeout') {
     await run.setStatus('unassigned');
     return 'closed';
@@ -170,14 +162,14 @@ async function awaitOperatorPick(run: BookingRun, jobCards: JobCards): Promise<N
  * At the lead time before pickup, a round of the cascade; when every tier is exhausted, ops are
  * alerted and the next round waits on a backoff, until pickup and a grace after it.
  */
-async function findDriver(run: BookingRun, jobCards: JobCards): Promise<Next> {
+async function findDriver(run: BookingRun): Promise<Next> {
   const dispatchAt = Date.parse(run.state.job.pickupAt) - run.policy.dispatchLeadSeconds * 1000;
   if (Date.now() < dispatchAt) {
     await run.setStatus('scheduled');
     await run.inbox.waitFor([], dispatchAt - Date.now());
     return 'again';
   }
-  if ((await runRound(run, jobCards)) !== 'exhausted') return 'again';
+  if ((await runRound(run)) !== 'exhausted') return 'again';
   run.exhaustedRounds += 1;
   await run.setStatus('unassigned');
   await acts.alertOps({ ref: run.ref, round: run.state.round });
@@ -193,6 +185,6 @@ async function findDriver(run: BookingRun, jobCards: JobCards): Promise<Next> {
   return 'closed';
 }
 
-export function msUntil(iso: string): number {
+function msUntil(iso: string): number {
   return Math.max(0, Date.parse(iso) - Date.now());
 }

@@ -113,7 +113,7 @@ describe('the booking state model', () => {
       distanceM: 1,
       durationS: 1,
     };
-    const folded = S.amendmentsFolded(job, [
+    const folded = B.amendmentsFolded(job, [
       { passengers: 2, route },
       { passengers: 3, notes: 'gate 4' },
       { fare: { farePence: 900, fareSource: 'partner' } },
