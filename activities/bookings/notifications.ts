@@ -242,7 +242,7 @@ export function createNotificationActivities({
         {
           channel: 'sms',
           to: b.passenger_phone,
-          body: renderPassengerTripEndedText(b),
+          body: renderPassengerTripEndedText(b, `${settings.publicBaseUrl}/track/${ref}`),
           idempotencyKey: `trip-ended:${ref}:passenger`,
           bookingRef: ref,
         },

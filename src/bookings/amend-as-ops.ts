@@ -126,7 +126,7 @@ export async function amendAsOps(
     const msg = {
       channel: 'sms' as const,
       to: after.passenger_phone,
-      body: renderPassengerAmendedText(after),
+      body: renderPassengerAmendedText(after, `${s.config.PUBLIC_BASE_URL}/track/${ref}`),
       idempotencyKey: `amended-by-ops:${ref}:${amendments}`,
       bookingRef: ref,
     };

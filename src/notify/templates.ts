@@ -223,10 +223,13 @@ function endedSettlement(b: { paid_pence: number | null; paid_method: string | n
   return `Payment on record: ${pounds(b.paid_pence)} (${b.paid_method.replace(/_/g, ' ')}).`;
 }
 
+// No text invites a reply: nobody reads replies to these numbers (issue 35). A text points to the
+// booking's page instead, where the passenger can see it and act.
 export function renderPassengerTripEndedText(
   b: BookingFacts & { paid_pence: number | null; paid_method: string | null },
+  trackUrl: string,
 ): string {
-  return `Direct Taxi: your trip ${b.ref} has been closed by our team. ${endedSettlement(b, 'Nothing is due for it.')} Questions? Reply to this message.`;
+  return `Direct Taxi: your trip ${b.ref} has been closed by our team. ${endedSettlement(b, 'Nothing is due for it.')} Your booking: ${trackUrl}`;
 }
 
 export function renderDriverTripEndedText(
@@ -347,12 +350,12 @@ const CANCELLED_FOR_PASSENGER: Record<CancelledBy, string> = {
  */
 export function renderPassengerCancelledText(b: BookingFacts, by?: CancelledBy | null): string {
   const who = by && Object.hasOwn(CANCELLED_FOR_PASSENGER, by) ? ` ${CANCELLED_FOR_PASSENGER[by]}` : '';
-  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled${who}. Nothing is due. If you did not expect this, book again or reply to this message.`;
+  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled${who}. Nothing is due. If you did not expect this, book again.`;
 }
 
 /** Ops changed the booking: how it now stands. */
-export function renderPassengerAmendedText(b: BookingFacts): string {
-  return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}, fare ${pounds(b.fare_pence)}. If this is not right, reply to this message.`;
+export function renderPassengerAmendedText(b: BookingFacts, trackUrl: string): string {
+  return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}, fare ${pounds(b.fare_pence)}. If it is not right, see your booking: ${trackUrl}`;
 }
 
 /** Booked: what, when, the fare, and where to follow it. Sent to the passenger's phone. */
@@ -425,7 +428,7 @@ export function renderDriverApprovedText(publicBaseUrl: string): string {
 }
 
 export function renderDriverRejectedText(): string {
-  return 'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.';
+  return 'Your application to drive with Direct Taxi was not approved.';
 }
 
 /**

@@ -9,8 +9,10 @@ import {
   renderEmailVerificationCode,
   renderOpsCodeCeilingEmail,
   renderOpsNewRecipientCodesPausedEmail,
+  renderPassengerAmendedText,
   renderPassengerCancelledText,
   renderPassengerNoDriverFoundText,
+  renderPassengerTripEndedText,
   renderPassengerNoDriverYetText,
   renderPassengerReceiptEmail,
   renderPassengerReceiptText,
@@ -79,9 +81,7 @@ describe('texts moved into the templates', () => {
     expect(renderDriverApprovedText('https://taxi.example')).toBe(
       'You are approved to drive with Direct Taxi. Sign in at https://taxi.example/driver with this phone number.',
     );
-    expect(renderDriverRejectedText()).toBe(
-      'Your application to drive with Direct Taxi was not approved. Reply to this message if you have questions.',
-    );
+    expect(renderDriverRejectedText()).toBe('Your application to drive with Direct Taxi was not approved.');
     expect(renderDriverSignInCodeText('123456', 10)).toBe(
       'Your Direct Taxi driver sign-in code is 123456. It expires in 10 minutes. Never share it.',
     );
@@ -139,9 +139,22 @@ describe('what the passenger is told (issue 23, item 6)', () => {
     dropoff: { label: 'Wilmslow Road, Rusholme' },
   } as BookingRow;
 
+  it('never invites a reply, which nobody reads, and points to the booking instead (issue 35)', () => {
+    const track = 'https://taxi.example/track/TXAB12CD34';
+    const texts = [
+      renderPassengerCancelledText(b, 'ops'),
+      renderPassengerAmendedText(b, track),
+      renderPassengerTripEndedText({ ...b, paid_pence: null, paid_method: null }, track),
+      renderDriverRejectedText(),
+    ];
+    for (const text of texts) expect(text).not.toMatch(/reply/i);
+    expect(renderPassengerAmendedText(b, track)).toContain(`see your booking: ${track}`);
+    expect(renderPassengerTripEndedText({ ...b, paid_pence: null, paid_method: null }, track)).toContain(track);
+  });
+
   it('says who cancelled, in the passenger’s terms, and never a reason', () => {
     expect(renderPassengerCancelledText(b, 'passenger')).toBe(
-      'Direct Taxi: taxi TXAB12CD34, Fri 4 Dec 18:30 from Manchester Piccadilly, has been cancelled as you asked. Nothing is due. If you did not expect this, book again or reply to this message.',
+      'Direct Taxi: taxi TXAB12CD34, Fri 4 Dec 18:30 from Manchester Piccadilly, has been cancelled as you asked. Nothing is due. If you did not expect this, book again.',
     );
     expect(renderPassengerCancelledText(b, 'ops')).toContain('has been cancelled by Direct Taxi operations.');
     expect(renderPassengerCancelledText(b, 'partner')).toContain(
