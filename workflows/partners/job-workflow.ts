@@ -98,6 +98,12 @@ class PartnerJob {
     };
   }
 
+  /** Saves the record, then answers that the submission was accepted. */
+  async saved(code: JobOutcomeCode, message: string): Promise<JobOutcome> {
+    await this.save();
+    return this.answer('accepted', code, message);
+  }
+
   save(): Promise<void> {
     return db.savePartnerJobRecord({
       partnerId: this.partnerId,
@@ -228,8 +234,7 @@ async function applyNew(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome
   job.held = null;
   job.heldFingerprint = null;
   job.state = 'live';
-  await job.save();
-  return job.answer('accepted', 'created', withHeld ? 'Booked, with the amendment that arrived before it.' : 'Booked.');
+  return job.saved('created', withHeld ? 'Booked, with the amendment that arrived before it.' : 'Booked.');
 }
 
 /** A new the sender's daily limit has no room for: refused, nothing booked. */
@@ -256,12 +261,7 @@ async function rebook(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> 
   job.booked = input;
   job.newFingerprint = sub.fingerprint;
   job.state = 'live';
-  await job.save();
-  return job.answer(
-    'accepted',
-    'rebooked',
-    `Booked again as ${created.ref}: the earlier booking ${cancelledRef} stays cancelled.`,
-  );
+  return job.saved('rebooked', `Booked again as ${created.ref}: the earlier booking ${cancelledRef} stays cancelled.`);
 }
 
 async function applyAmend(job: PartnerJob, sub: JobSubmission): Promise<JobOutcome> {
@@ -279,9 +279,7 @@ async function holdAmendment(job: PartnerJob, sub: JobSubmission): Promise<JobOu
   job.held = sub.booking!;
   job.heldFingerprint = sub.fingerprint;
   job.state = 'pending';
-  await job.save();
-  return job.answer(
-    'accepted',
+  return job.saved(
     'amendment_held',
     'No new job with this reference yet: the amendment is held and booked when it arrives.',
   );
@@ -349,12 +347,7 @@ async function applyCancel(job: PartnerJob, sub: JobSubmission): Promise<JobOutc
   if (job.state !== 'live') {
     job.state = 'cancelled';
     job.held = null;
-    await job.save();
-    return job.answer(
-      'accepted',
-      'cancel_held',
-      'No new job with this reference yet: when it arrives it will not be dispatched.',
-    );
+    return job.saved('cancel_held', 'No new job with this reference yet: when it arrives it will not be dispatched.');
   }
   const changed = await bookingHands().cancelPartnerBooking({ ref: job.bookingRef!, reason: sub.reason ?? null });
   job.bookingStatus = changed.status;
@@ -372,6 +365,5 @@ async function applyCancel(job: PartnerJob, sub: JobSubmission): Promise<JobOutc
       `The booking is ${changed.status ?? 'closed'}: it can no longer be cancelled.`,
     );
   job.state = 'cancelled';
-  await job.save();
-  return job.answer('accepted', 'cancelled', 'Cancelled.');
+  return job.saved('cancelled', 'Cancelled.');
 }
