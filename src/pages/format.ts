@@ -14,21 +14,7 @@ export function pounds(pence: number): string {
   return GBP.format(pence / 100);
 }
 
-const VEHICLES: Record<string, string> = {
-  saloon: 'Saloon (up to 4)',
-  estate: 'Estate (up to 4)',
-  executive: 'Executive (up to 4)',
-  luxury: 'Luxury (up to 4)',
-  '5seater': '5-seater',
-  '6seater': '6-seater',
-  '7seater': '7-seater',
-  mpv: 'MPV (up to 8)',
-  wav: 'Wheelchair accessible',
-};
-
-export function vehicleLabel(type: string): string {
-  return VEHICLES[type] ?? type;
-}
+export { tripWords, vehicleLabel, vehicleNeeds } from './browser/words.js';
 
 export const PAYMENT_METHODS = [
   { value: 'cash_to_driver', label: 'Cash to the driver' },

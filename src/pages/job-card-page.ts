@@ -1,7 +1,7 @@
 import type { BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { html, type SafeHtml } from './escape-html.js';
-import { londonDateTime, passengersLabel, paymentLabel, pounds, vehicleLabel } from './format.js';
+import { londonDateTime, passengersLabel, paymentLabel, pounds, tripWords, vehicleNeeds } from './format.js';
 import { layout, messagePage, type Page } from './layout.js';
 import { pageScript } from './page-scripts.js';
 import type { OfferRow as OfferForPage } from '../dispatch/store.js';
@@ -59,8 +59,15 @@ function tripPanel(b: BookingWithDriver): SafeHtml {
         ? html`<p class="alert ok">Paid ${pounds(b.paid_pence)} (${(b.paid_method ?? '').replace(/_/g, ' ')}). Thank you.</p>`
         : '';
   return html`<div class="card" id="trip">
-<p class="status">Trip: <strong>${b.status.replace(/_/g, ' ')}</strong></p>
+<p class="status">Trip: <strong>${tripWords(b.status)}</strong></p>
 ${steps.length > 0 && html`<div class="actions">${steps.map((e) => html`<button type="button" data-event="${e}"${e === 'drop' || e === 'no_show' ? html` class="decline"` : ''}>${STEP_LABELS[e]}</button>`)}</div>`}
+${
+  steps.includes('drop') &&
+  html`<div id="drop-confirm" role="alertdialog" aria-labelledby="drop-question" hidden>
+<p id="drop-question"><strong>Give job ${b.ref} back?</strong> You cannot undo this: the passenger gets another driver.</p>
+<div class="actions"><button type="button" class="decline" id="drop-yes">Yes, give it back</button><button type="button" id="drop-no">Keep the job</button></div>
+</div>`
+}
 ${settle}${paid}
 <p class="alert error" id="trip-outcome" role="status" hidden></p>
 </div>`;
@@ -112,7 +119,7 @@ ${offerState(offer, b)}
   <dt>From</dt><dd>${b.pickup.label}${pickupNote(b) && html` <strong class="warn">(${pickupNote(b)})</strong>`}</dd>
   <dt>To</dt><dd>${b.dropoff.label}</dd>
   <dt>Passengers</dt><dd>${passengersLabel(b.passengers)}</dd>
-  <dt>Vehicle</dt><dd>${vehicleLabel(b.vehicle_type)}${b.wheelchair && ', wheelchair user'}</dd>
+  <dt>Vehicle</dt><dd>${vehicleNeeds(b.vehicle_type, b.wheelchair)}</dd>
   <dt>Fare</dt><dd><strong>${pounds(fare)}</strong> paid to you (${paymentLabel(b.payment_method).toLowerCase()})${ownRate && ', at your own approved rate'}</dd>
   ${b.flight_number && html`<dt>Flight</dt><dd>${b.flight_number}</dd>`}
   ${b.meet_and_greet && html`<dt>Meet and greet</dt><dd>Meet the passenger inside, in arrivals, with a name board</dd>`}

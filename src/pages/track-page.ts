@@ -3,7 +3,7 @@ import type { BookingWithDriver } from '../bookings/store.js';
 import { carDescription, firstName, formatRegistration } from '../notify/car.js';
 import type { DriverCar } from '../drivers/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
-import type { BookingStatus } from '../model/bookings.js';
+import { TERMINAL_STATUSES, type BookingStatus } from '../model/bookings.js';
 import { payOptions } from '../settlement/payment-options.js';
 import { PAYMENT_STATES, paymentState, type PaymentState } from '../settlement/payment-state.js';
 import type { DriverPosition } from './driver-position-store.js';
@@ -38,7 +38,7 @@ const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
   arrived: { headline: 'Your driver is here', detail: 'Your driver is waiting at the pickup.' },
   on_board: { headline: 'On your way', detail: 'Enjoy your journey.' },
   completed: { headline: 'Journey complete', detail: 'Thank you for travelling with Direct Taxi.' },
-  cancelled: { headline: 'Cancelled', detail: 'This booking has been cancelled.' },
+  cancelled: { headline: 'Cancelled', detail: 'This booking has been cancelled. Nothing is due.' },
   no_show: {
     headline: 'Marked as a no-show',
     detail: 'Your driver waited at the pickup and could not find you. Nothing is due.',
@@ -64,6 +64,9 @@ const MAP_OVER: ReadonlySet<BookingStatus> = new Set(['on_board', 'completed', '
 const FRESH_POSITION_MS = 10 * 60_000;
 /** About 10 m: enough for a map, no more than the car's own GPS is worth. */
 const roundCoord = (x: number) => Math.round(x * 1e4) / 1e4;
+/** The passenger may still cancel: until they are on board (the booking's own rule, cancelRefusal). */
+const cancellable = (status: string) =>
+  status !== 'on_board' && !(TERMINAL_STATUSES as readonly string[]).includes(status);
 /** Nothing more will change: closed, and a completed trip once it is settled. */
 const isFinal = (row: BookingWithDriver) =>
   row.status === 'cancelled' || row.status === 'no_show' || (row.status === 'completed' && row.paid_pence !== null);
@@ -240,7 +243,7 @@ ${withMap && mapCard(s, map)}
   <dt data-field="driver_plate_label">${plate.label}</dt><dd><span class="plate" data-field="driver_plate">${plate.value}</span></dd>
 </dl>
 </div>
-<div class="card" id="pay">
+<div class="card" id="pay"${s.payment.state === 'not_due' && html` hidden`}>
 <h2>Pay the driver</h2>
 <p class="fare"><span data-field="fare">${s.fare}</span></p>
 <p class="muted" data-field="fare_note">${s.fare_note}</p>
@@ -259,6 +262,14 @@ ${withMap && mapCard(s, map)}
   ${s.pickup_note && html`<dt>Note</dt><dd>Your pickup is ${s.pickup_note}. Your driver may call you for the exact place.</dd>`}
   <dt>To</dt><dd data-field="dropoff">${s.dropoff}</dd>
 </dl>
+</div>
+<div class="card" id="manage-link"${!cancellable(s.status) && html` hidden`}>
+<h2>Change of plans?</h2>
+<form method="post" action="/track/${s.booking_reference}/manage-link">
+<label for="manage-mobile">To cancel it, we text a link to the mobile number on this booking. Your mobile number</label>
+<input id="manage-mobile" name="mobile" type="tel" inputmode="tel" autocomplete="tel" maxlength="40" required placeholder="07400 123456">
+<button type="submit">Text me a link</button>
+</form>
 </div>
 <div class="card" id="manage" hidden>
 <h2>Change of plans?</h2>

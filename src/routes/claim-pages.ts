@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { cancelBooking } from '../bookings/cancel.js';
-import { claimBooking, openClaim } from '../bookings/ownership.js';
+import { claimBooking, openClaim, requestClaimLink } from '../bookings/ownership.js';
+import { backgroundWork } from '../http/background-work.js';
+import { normalisePhone } from '../passengers/phone.js';
 import { findBooking } from '../bookings/store.js';
 import { refusalProblem } from '../http/refusal-problem.js';
 import { cancelledPage, claimedPage, claimGonePage, claimPage } from '../pages/claim-page.js';
@@ -24,6 +26,7 @@ const ClaimParams = z.object({
 });
 const ClaimForm = z.object({ name: text(100).optional(), email: text(254).optional() });
 const CancelForm = z.object({ token: text(100), reason: text(300).optional() });
+const ManageLinkForm = z.object({ mobile: text(40) });
 
 export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -90,6 +93,38 @@ export async function claimPageRoutes(app: FastifyInstance): Promise<void> {
           claimPage({ token, booking, ...request.body, error: refused.message, status: refused.status }),
         );
       }
+    },
+  });
+
+  // "Find my booking" opens the tracking page with no right to change the booking: a reference and
+  // a contact are easily known to others. To cancel, the passenger proves the phone is theirs: the
+  // booking's mobile, typed here, is texted the link to take charge of it (as the claim API does,
+  // with its limits), and the page says the same whatever was typed.
+  const afterReply = backgroundWork(app, 'manage link from the tracking page');
+  r.post('/track/:ref/manage-link', {
+    schema: { hide: true, params: BookingRefParams, body: ManageLinkForm },
+    config: limited,
+    handler: async (request, reply) => {
+      const { ref } = request.params;
+      const phone = normalisePhone(request.body.mobile);
+      if (!phone.ok)
+        return sendPage(
+          reply,
+          messagePage(
+            400,
+            'Check the number',
+            html`<p>Type the mobile number on the booking, for example 07400 123456.</p><p><a href="/track/${ref}">Back to booking ${ref}</a></p>`,
+          ),
+        );
+      afterReply(() => requestClaimLink(s, ref, phone.e164, { address: request.ip }));
+      return sendPage(
+        reply,
+        messagePage(
+          202,
+          'Check your phone',
+          html`<p>If that number is the mobile on booking ${ref}, we have texted it a link. Open the link on that phone to cancel or change the booking.</p><p><a href="/track/${ref}">Back to booking ${ref}</a></p>`,
+        ),
+      );
     },
   });
 

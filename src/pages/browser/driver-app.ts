@@ -6,6 +6,7 @@ import { $, $button, $input, button, el, input, jsonApi, label, say, sayError } 
 import { driverPapers } from './driver-papers.js';
 import { pounds, londonTime as when, words } from './format.js';
 import { heartbeatDue, locationProblem as problemFor } from './location.js';
+import { tripWords, vehicleNeeds } from './words.js';
 
 const TOKEN = 'directTaxiDriverSession';
 const STEP: Record<string, string> = {
@@ -267,7 +268,7 @@ function renderJob(j: Job): HTMLElement {
   fact('From', j.pickup + (j.pickup_note ? ` (${j.pickup_note})` : ''));
   fact('To', j.dropoff);
   fact('Passengers', j.passengers);
-  fact('Vehicle', j.vehicle_type + (j.wheelchair ? ', wheelchair user' : ''));
+  fact('Vehicle', vehicleNeeds(j.vehicle_type, j.wheelchair));
   fact('Fare', fareText(j));
   fact('Flight', j.flight_number);
   if (j.meet_and_greet) fact('Meet and greet', MEET);
@@ -279,7 +280,7 @@ function renderJob(j: Job): HTMLElement {
     a.href = `tel:${j.passenger.phone}`;
     dd.append(a);
     facts.append(dd);
-    fact('Trip', words(j.status));
+    fact('Trip', tripWords(j.status));
   }
   card.append(facts);
   const base = `/api/driver/jobs/${encodeURIComponent(j.offer_id)}`;
@@ -332,7 +333,7 @@ function renderUpcoming(j: UpcomingJob): HTMLElement {
   fact('Fare', fareText(j));
   fact('Distance', `${j.distance_miles.toFixed(1)} mi`);
   fact('Passengers', j.passengers);
-  fact('Vehicle', j.vehicle_type + (j.wheelchair ? ', wheelchair user' : ''));
+  fact('Vehicle', vehicleNeeds(j.vehicle_type, j.wheelchair));
   if (j.meet_and_greet) fact('Meet and greet', MEET);
   if (j.miles_from_you !== null) fact('From you now', `${j.miles_from_you.toFixed(1)} mi`);
   card.append(facts);

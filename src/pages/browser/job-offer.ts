@@ -53,12 +53,11 @@ async function respond(decision: string): Promise<void> {
     const reply = await replyJson<Problem & { result?: string }>(res);
     const code = reply?.code;
     if (res.ok) {
-      finish(
-        'ok',
-        reply?.result === 'accepted'
-          ? 'Job accepted. It is yours: be at the pickup on time.'
-          : 'You declined this job.',
-      );
+      if (reply?.result !== 'accepted') return finish('ok', 'You declined this job.');
+      // The page the job is the driver's on: the passenger's name and phone and the trip's
+      // buttons, at once (issue 35: until a reload there were none).
+      finish('ok', 'Job accepted. It is yours: be at the pickup on time.');
+      location.reload();
       return;
     }
     if (res.status === 409 || code === 'job_taken') return finish('error', 'Another driver took this job.');

@@ -29,9 +29,23 @@ async function send(path: string, body: Record<string, unknown>): Promise<void> 
   enable(true);
 }
 
+// Giving the job back cannot be undone (the passenger gets another driver), so it asks first.
+const confirmDrop = document.getElementById('drop-confirm');
+
 trip.addEventListener('click', (event) => {
-  const button = (event.target as Element).closest<HTMLButtonElement>('button[data-event]');
-  if (button) void send('/trip', { event: button.dataset.event });
+  const target = event.target as Element;
+  if (target.closest('#drop-no')) {
+    if (confirmDrop) confirmDrop.hidden = true;
+    return;
+  }
+  if (target.closest('#drop-yes')) return void send('/trip', { event: 'drop' });
+  const button = target.closest<HTMLButtonElement>('button[data-event]');
+  if (!button) return;
+  if (button.dataset.event === 'drop' && confirmDrop) {
+    confirmDrop.hidden = false;
+    return;
+  }
+  void send('/trip', { event: button.dataset.event });
 });
 
 const form = document.getElementById('payment');

@@ -150,8 +150,12 @@ const cancelButton = $button('cancel');
 const confirmBox = $('cancel-confirm');
 const cancelError = $('cancel-error');
 
+// Without the token ("Find my booking"), the way to cancel is a link texted to the booking's mobile.
+const manageLink = $('manage-link');
 const showManage = (status: string | undefined) => {
-  manage.hidden = !token || !CANCELLABLE.includes(status ?? '');
+  const open = CANCELLABLE.includes(status ?? '');
+  manage.hidden = !token || !open;
+  manageLink.hidden = Boolean(token) || !open;
 };
 const askAgain = (open: boolean) => {
   confirmBox.hidden = !open;
@@ -231,6 +235,8 @@ function apply(s: TrackStatus): void {
     options.dataset.rendered = rendered;
     options.replaceChildren(...s.pay_options.map(payOption));
   }
+  // Nothing to pay (cancelled, a no-show, closed with nothing due): no "Pay the driver" prompt.
+  $('pay').hidden = s.payment.state === 'not_due';
   root.dataset.status = s.status;
   root.dataset.payment = s.payment.state;
 }
