@@ -3,6 +3,7 @@
 // told) are src/model/drivers.ts. Imported by workflow code, so it stays free of Node built-ins and I/O.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { LicenceDates } from '../../src/model/drivers.js';
+import { WATCH_CHECKS_PER_RUN, type WatchInput, type WatchState } from '../watch.js';
 
 // The driver's licences over time: a reminder a fortnight before the first one runs out, and a
 // warning 3 days before.
@@ -54,24 +55,15 @@ export interface SuspensionResult {
 }
 
 // The location watch: one long-running workflow for the service, which each minute texts online
-// drivers whose app has stopped sending its position, before dispatch passes them over.
+// drivers whose app has stopped sending its position, before dispatch passes them over
+// (workflows/watch.ts).
 
 /** One id for the service: every worker starts it with USE_EXISTING, so it runs once. */
 export const LOCATION_WATCH_WORKFLOW_ID = 'drivers:location-watch';
-export const LOCATION_WATCH_INTERVAL_MS = 60_000;
-/** Looks per run before continuing as new (a day of minutes). */
-export const LOCATION_WATCH_CHECKS_PER_RUN = 1440;
+export const LOCATION_WATCH_CHECKS_PER_RUN = WATCH_CHECKS_PER_RUN;
 
-export interface LocationWatchState {
-  checks: number;
-  /** Drivers warned in this run. */
-  warned: number;
-  /** Across runs (carried over continue-as-new). */
-  warnedTotal: number;
-}
-
-export interface LocationWatchInput {
-  warnedTotal?: number;
-}
+/** Looks in this run, drivers warned in this run, and drivers warned across runs. */
+export type LocationWatchState = WatchState<'warned'>;
+export type LocationWatchInput = WatchInput<'warned'>;
 
 export const locationWatchStateQuery = defineQuery<LocationWatchState>('locationWatchState');
