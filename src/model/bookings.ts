@@ -482,6 +482,28 @@ export function confirmTimes(p: DispatchPolicy, pickupAt: string): { askAt: numb
 export const acceptedWellAhead = (p: DispatchPolicy, pickupAt: string, assignedAtMs: number): boolean =>
   assignedAtMs > 0 && assignedAtMs < confirmTimes(p, pickupAt).askAt;
 
+/** When the cascade begins: the policy's lead time before pickup. */
+export const dispatchTime = (p: DispatchPolicy, pickupAt: string): number =>
+  Date.parse(pickupAt) - p.dispatchLeadSeconds * 1000;
+
+/** Past pickup, an unassigned booking stays cancellable (and an exchange fleet keeps its job) this long. */
+export const UNASSIGNED_GRACE_MS = 60 * 60_000;
+
+/** An unconfirmed booking waits until pickup, and at least half an hour, for the emailed link to be opened. */
+export const emailDeadline = (pickupAt: string, nowMs: number): number =>
+  nowMs + Math.max(Date.parse(pickupAt) - nowMs, 30 * 60_000);
+
+/** When a card out since `outAtMs` is closed: the full window once opened, else the unseen cut (if any). */
+export const cardDeadline = (r: OfferRules, outAtMs: number, seen: boolean): number =>
+  outAtMs + (seen || r.unseenMs === null ? r.fullMs : r.unseenMs);
+
+/** An exchange fleet, as the decision log lists it among the candidates. */
+export const fleetCandidate = (x: ExchangeState) => ({
+  driverId: `exchange:${x.fleetId}`,
+  driverName: x.fleetName ?? x.fleetId ?? '',
+  distanceMeters: null,
+});
+
 /** The wait before the next round once every tier is exhausted: doubling, capped, never past pickup. */
 export function backoffMs(p: DispatchPolicy, exhaustedRounds: number, untilPickupMs: number): number {
   const s = Math.min(p.retryBaseSeconds * 2 ** (exhaustedRounds - 1), p.maxRetrySeconds);

@@ -1,7 +1,5 @@
 // The booking workflow's Temporal contract, which the client (src/bookings/client.ts) and the worker
-// must agree on: its id, its input, its search attributes and its messages. What the messages talk
-// about (statuses, jobs, offers, trips, payments) is the booking's vocabulary, src/model/bookings.ts.
-// Imported by workflow code, so it stays free of Node built-ins and I/O.
+// must agree on; its vocabulary is src/model/bookings.ts. Imported by workflow code: no Node built-ins, no I/O.
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type * as model from '../../src/model/bookings.js';
@@ -31,10 +29,8 @@ export function initialStatus(input: BookingWorkflowInput, nowMs: number): model
 }
 
 /**
- * Search attributes every booking workflow carries, upserted on each status change, so ops can list
- * e.g. all unassigned bookings picking up in the next hour in the Web UI:
- *   BookingStatus = "unassigned" AND BookingPickupAt < "2026-11-23T18:00:00Z"
- * Registered on the dev server by `npm start` and the tests, and by the worker at start.
+ * Upserted on each status change, so ops can list in the Web UI, e.g.
+ * `BookingStatus = "unassigned" AND BookingPickupAt < "2026-11-23T18:00:00Z"`. Registered by the worker at start.
  */
 export const BookingSearchAttributes = {
   status: defineSearchAttributeKey('BookingStatus', SearchAttributeType.KEYWORD),
@@ -78,11 +74,7 @@ export const cancelBookingUpdate = defineUpdate<model.BookingState, [CancelInput
 
 /** Any of the job's fields, and a new route or fare. */
 export interface AmendInput extends Partial<model.JobSpec> {
-  /**
-   * A new pickup or drop-off, already geocoded and priced (partner intake). Refused once the driver
-   * is on the way (BookingFailure.driverOnTheWay); before that, a driver holding the job or its card
-   * is told it is withdrawn and the booking is dispatched again.
-   */
+  /** A new pickup or drop-off, geocoded and priced (partner intake); refused once the driver is on the way. */
   route?: model.AmendedRoute;
   /** The fare of the amended job: the sender's agreed fare, or the tariff's for the new time or route. */
   fare?: model.AmendedFare;
@@ -90,11 +82,9 @@ export interface AmendInput extends Partial<model.JobSpec> {
 export const amendBookingUpdate = defineUpdate<model.BookingState, [AmendInput]>('amendBooking');
 
 /**
- * A driver takes a pre-booked job from the upcoming-jobs board (src/dispatch/upcoming.ts) before its
- * cascade has found anyone: assigned as an accepted offer is, without a job card. Refused (validator,
- * out of history) when the booking is held, a card is out, closed or being cancelled; refused by the
- * workflow (BookingFailure.driverDoesNotFit) when the driver's locked claim finds they no longer fit.
- * Answers the claimant's offer (accepted): the driver app's job id for the trip reports.
+ * A driver takes a pre-booked job from the upcoming-jobs board (src/dispatch/upcoming.ts): assigned as
+ * an accepted offer is, without a job card; refused as BookingFailure.driverDoesNotFit when their locked
+ * claim finds they no longer fit. Answers their offer: the driver app's job id for the trip reports.
  */
 export type ClaimUpcomingInput = { driverId: string; driverName: string };
 export type ClaimUpcomingResult = { offerId: string };
@@ -137,9 +127,8 @@ export const settleBookingUpdate = defineUpdate<model.PaymentRecord, [model.Sett
 /** `endedNow` is false for a repeat (a retry): the trip had already been ended by ops. */
 export type EndTripResult = { payment: model.PaymentRecord; endedNow: boolean };
 /**
- * Ops end a trip with the passenger on board (its driver suspended, their app broken): the trip is
- * completed and settled as ops say, in one step. A completed trip nobody has settled yet is
- * settled the same way. Refused for anything else.
+ * Ops end a trip with the passenger on board (its driver suspended, their app broken), or a completed
+ * trip nobody has settled: completed and settled as ops say, in one step.
  */
 export const endTripUpdate = defineUpdate<EndTripResult, [model.EndTripInput]>('endTrip');
 

@@ -1,22 +1,9 @@
-// Finding a driver: a round goes through the tiers in order (local, national, partner fleets), a
-// page of the nearest fitting drivers at a time, offering the job through the offer engine
-// (offers.ts); a tier's cards are all settled before the next tier is asked. When every tier is
-// exhausted an exchange fleet may take the job (exchange.ts). A driver someone named (ops, an
-// operator) is offered it alone; a driver taking it from the upcoming-jobs board is assigned at once.
-import { acts, db } from './activities.js';
+// Finding a driver: a round goes through the tiers in order (local, national, partner fleets), a page
+// of the nearest fitting drivers at a time, through the offer engine (offers.ts); a tier's cards are
+// all settled before the next tier is asked. Then an exchange fleet may take the job (exchange.ts).
+import { acts, db } from '../activities.js';
 import type { ClaimUpcomingInput, ClaimUpcomingResult } from './definitions.js';
-import {
-  CANDIDATE_PAGE_SIZE,
-  TIERS,
-  cascadeOfferRules,
-  isSuspended,
-  isTaken,
-  namedOfferRules,
-  offerId,
-  type CandidateClaim,
-  type FirstCardPage,
-  type Tier,
-} from '../../src/model/bookings.js';
+import * as model from '../../src/model/bookings.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
 import { OfferGroup, type Member } from './offers.js';
 import type { BookingRun } from './run.js';
@@ -25,10 +12,10 @@ import * as S from './state.js';
 export type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
 /** A board claim taken: the claimant's offer, or why they were refused ('taken': someone came first). */
 export type BoardClaimAnswer = ClaimUpcomingResult | { refused: string };
-type Page = { candidates: S.Candidate[]; claim: CandidateClaim | null; card?: FirstCardPage['card'] };
+type Page = { candidates: S.Candidate[]; claim: model.CandidateClaim | null; card?: model.FirstCardPage['card'] };
 
 /** What a page of candidates is read with (and claimed: its first free driver gets the card). */
-function pageQuery(run: BookingRun, tier: Tier, page: number, offered: Set<string>) {
+function pageQuery(run: BookingRun, tier: model.Tier, page: number, offered: Set<string>) {
   const b = run.input.booking;
   return {
     ref: run.ref,
@@ -36,7 +23,7 @@ function pageQuery(run: BookingRun, tier: Tier, page: number, offered: Set<strin
     tier,
     job: run.state.job,
     exclude: [...offered],
-    limit: CANDIDATE_PAGE_SIZE,
+    limit: model.CANDIDATE_PAGE_SIZE,
     page,
     trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
     offerTimeoutSeconds: run.policy.offerTimeoutSeconds,
@@ -44,22 +31,23 @@ function pageQuery(run: BookingRun, tier: Tier, page: number, offered: Set<strin
 }
 
 /** Round 1's first page, read and claimed with the booking's record (and its card sent). */
-export const firstPageQuery = (run: BookingRun) => pageQuery(run, TIERS[0]!, 0, new Set(run.state.droppedDriverIds));
+export const firstPageQuery = (run: BookingRun) =>
+  pageQuery(run, model.TIERS[0]!, 0, new Set(run.state.droppedDriverIds));
 
 /** A first page overtaken (a cancel or an amendment came first): the driver it holds is let go at once. */
-export async function letFirstPageGo(run: BookingRun, page: FirstCardPage): Promise<void> {
+export async function letFirstPageGo(run: BookingRun, page: model.FirstCardPage): Promise<void> {
   run.firstPage = null;
   const claim = page.claim;
   const held = claim?.driverId ? page.candidates.find((c) => c.driverId === claim.driverId) : undefined;
   if (!claim?.offerId || !held) return;
   await db.closeOffer({ offerId: claim.offerId, status: 'withdrawn' });
-  run.record(TIERS[0]!, held, 'withdrawn', run.inbox.peek('cancel') ? 'cancelled' : 'amendment');
+  run.record(model.TIERS[0]!, held, 'withdrawn', run.inbox.peek('cancel') ? 'cancelled' : 'amendment');
 }
 
-async function candidatePage(run: BookingRun, tier: Tier, page: number, offered: Set<string>): Promise<Page> {
+async function candidatePage(run: BookingRun, tier: model.Tier, page: number, offered: Set<string>): Promise<Page> {
   const count = (p: { considered: number; eligible: number }) =>
     run.move((s) => S.tierCounted(s, { round: s.round, tier, considered: p.considered, eligible: p.eligible }));
-  if (run.firstPage && tier === TIERS[0] && page === 0) {
+  if (run.firstPage && tier === model.TIERS[0] && page === 0) {
     const p = run.firstPage;
     run.firstPage = null;
     count(p);
@@ -70,7 +58,6 @@ async function candidatePage(run: BookingRun, tier: Tier, page: number, offered:
   return p;
 }
 
-/** A round of the cascade: the nearest fitting drivers of each tier in turn, offered the job. */
 export async function runRound(run: BookingRun): Promise<RoundResult> {
   if (heldByExchangeFleet(run)) return followExchangeFleet(run);
   // A round begun with the booking's record (its first page already claimed) is this one.
@@ -78,8 +65,8 @@ export async function runRound(run: BookingRun): Promise<RoundResult> {
   // Nobody who dropped the job, or was suspended while offered it, is asked again.
   const offered = new Set([...run.state.droppedDriverIds, ...(run.state.suspendedDriverIds ?? [])]);
   await run.setStatus('dispatching');
-  const group = new OfferGroup(run, cascadeOfferRules(run.policy));
-  for (const tier of TIERS) {
+  const group = new OfferGroup(run, model.cascadeOfferRules(run.policy));
+  for (const tier of model.TIERS) {
     for (let page = 0; ; page++) {
       const p = await candidatePage(run, tier, page, offered);
       if (p.candidates.length === 0) break;
@@ -93,7 +80,7 @@ export async function runRound(run: BookingRun): Promise<RoundResult> {
 }
 
 /** Each candidate of a page offered in turn, as places in the group free up. */
-async function offerPage(run: BookingRun, group: OfferGroup, tier: Tier, p: Page, offered: Set<string>) {
+async function offerPage(run: BookingRun, group: OfferGroup, tier: model.Tier, p: Page, offered: Set<string>) {
   const busy = new Set(p.claim?.busy ?? []);
   let held = p.claim?.driverId != null ? p.claim : null;
   for (const c of p.candidates) {
@@ -106,14 +93,14 @@ async function offerPage(run: BookingRun, group: OfferGroup, tier: Tier, p: Page
     const heldHere = held?.driverId === c.driverId ? held : null;
     if (heldHere) held = null;
     offered.add(c.driverId);
-    const suspended = isSuspended(run.state, c.driverId);
+    const suspended = model.isSuspended(run.state, c.driverId);
     if (suspended || busy.has(c.driverId)) {
       // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
       if (heldHere?.offerId) await db.closeOffer({ offerId: heldHere.offerId, status: 'withdrawn' });
       run.record(tier, c, 'skipped', suspended ? 'driver_suspended' : 'busy');
       continue;
     }
-    const id = offerId(run.ref, run.state.round, c.driverId);
+    const id = model.offerId(run.ref, run.state.round, c.driverId);
     const member = heldHere?.expiresAt
       ? { tier, candidate: c, offerId: id, expiresAt: heldHere.expiresAt, cardSent: p.card }
       : await claim(run, tier, c);
@@ -126,9 +113,9 @@ async function offerPage(run: BookingRun, group: OfferGroup, tier: Tier, p: Page
 }
 
 /** The driver's card claimed in Postgres: null (recorded busy) when another booking has them now. */
-async function claim(run: BookingRun, tier: Tier, c: S.Candidate): Promise<Member | null> {
+async function claim(run: BookingRun, tier: model.Tier, c: S.Candidate): Promise<Member | null> {
   const round = run.state.round;
-  const id = offerId(run.ref, round, c.driverId);
+  const id = model.offerId(run.ref, round, c.driverId);
   const expiresAt = new Date(Date.now() + run.policy.offerTimeoutSeconds * 1000).toISOString();
   const { claimed } = await db.openOffer({ offerId: id, ref: run.ref, driverId: c.driverId, round, tier, expiresAt });
   if (claimed) return { tier, candidate: c, offerId: id, expiresAt };
@@ -137,33 +124,29 @@ async function claim(run: BookingRun, tier: Tier, c: S.Candidate): Promise<Membe
 }
 
 /**
- * A driver ops (or an operator, of its own fleet) named is offered the job alone, in a round of its
- * own. `served` answers whoever named them once the card is out, or could not be. A decline or
- * silence puts the booking back where it was.
+ * A driver ops (or an operator, of its own fleet) named is offered the job alone, in a round of its own;
+ * `served` answers whoever named them once the card is out, or could not be.
  */
 export async function offerToNamedDriver(
   run: BookingRun,
   pick: { driverId: string; driverName: string },
-  tier: Tier,
+  tier: model.Tier,
   served: () => void,
 ): Promise<void> {
   run.move(S.roundBegun);
   const member = await claim(run, tier, { driverId: pick.driverId, driverName: pick.driverName, distanceMeters: null });
-  const group = new OfferGroup(run, namedOfferRules(run.policy));
+  const group = new OfferGroup(run, model.namedOfferRules(run.policy));
   if (member && (await group.add(member, served))) await group.settle(true);
   served();
 }
 
-/**
- * A driver took the job from the upcoming-jobs board: claimed under their row lock and accepted at
- * once (no card: they chose it). The answer is their offer, or why they were refused.
- */
+/** A driver took the job from the upcoming-jobs board: claimed under their row lock and accepted, with no card. */
 export async function takeBoardClaim(run: BookingRun, c: ClaimUpcomingInput): Promise<BoardClaimAnswer> {
-  if (isTaken(run.state)) return { refused: 'taken' };
+  if (model.isTaken(run.state)) return { refused: 'taken' };
   run.move(S.roundBegun);
   const round = run.state.round;
   const candidate = { driverId: c.driverId, driverName: c.driverName, distanceMeters: null };
-  const id = offerId(run.ref, round, c.driverId);
+  const id = model.offerId(run.ref, round, c.driverId);
   const claim = { ref: run.ref, driverId: c.driverId, offerId: id, round, job: run.state.job };
   const r = await db.claimUpcomingJob({ ...claim, durationS: run.input.booking.durationS });
   if (!r.claimed) {

@@ -1,18 +1,14 @@
-// Exchange fleets (Cab Exchange, docs/exchange.md): when every tier of a round has nobody left to
-// ask, the booking is handed to an approved partner fleet that runs this same API. It then follows
-// that fleet's status events (the booking-status hook signals them), moves our booking with them,
-// sends the fleet our amendments, and tells it when we cancel. A fleet that gives the job back is
-// never asked again; the cascade starts afresh.
+// Exchange fleets (docs/exchange.md): when every tier has nobody left to ask, the job goes to an
+// approved partner fleet running this API; the booking follows its status events (signalled by the
+// booking-status hook) and sends it our amendments and cancel. A fleet that gives the job back is
+// never asked again.
 import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { db } from './activities.js';
+import { db } from '../activities.js';
 import { exchangeStatusSignal } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
 import * as S from './state.js';
-
-/** Past pickup, a fleet that has found no driver has this long before the job is taken back. */
-const UNASSIGNED_GRACE_MS = 60 * 60_000;
 
 /** Handing a job over: a fleet that cannot take it within minutes is passed over. */
 const handOver = proxyActivities<Activities>({
@@ -42,12 +38,6 @@ export function installExchangeHandlers(run: BookingRun): void {
 
 export const heldByExchangeFleet = (run: BookingRun): boolean => Boolean(run.state.exchange?.fleetId);
 
-const fleetCandidate = (x: model.ExchangeState): S.Candidate => ({
-  driverId: `exchange:${x.fleetId}`,
-  driverName: x.fleetName ?? x.fleetId ?? '',
-  distanceMeters: null,
-});
-
 const letGo = (run: BookingRun) =>
   run.move((s) => S.exchangeChanged(s, { ...model.NO_EXCHANGE, tried: s.exchange!.tried }));
 
@@ -74,7 +64,7 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
     // Held before it is sent: the fleet's first events can arrive before its answer does.
     const held = { fleetId, fleetName: next.name, tried: [...tried, fleetId], sent: model.exchangeJobSent(run.state) };
     run.move((s) => S.exchangeChanged(s, { ...model.NO_EXCHANGE, ...held }));
-    const c = fleetCandidate(run.state.exchange!);
+    const c = model.fleetCandidate(run.state.exchange!);
     run.record('partner', c, 'offered');
     const sent = await handOver.sendExchangeJob({ ref: run.ref, fleetId, action: 'new' }).catch(() => null);
     if (sent?.outcome === 'accepted') {
@@ -94,10 +84,7 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
   }
 }
 
-/**
- * The job is with a fleet: wait for its next event or anything the main loop must deal with, and
- * return to the main loop after each step. Nobody found there by pickup and a grace: taken back.
- */
+/** The job is with a fleet: one step per event, back to the main loop; nobody by pickup and a grace: taken back. */
 export async function followExchangeFleet(run: BookingRun): Promise<Result> {
   const last = run.state.exchange!.remoteStatus ?? '';
   const withDriver = () => model.EXCHANGE_WITH_DRIVER.includes(run.state.status);
@@ -106,14 +93,14 @@ export async function followExchangeFleet(run: BookingRun): Promise<Result> {
     await run.setStatus(
       model.EXCHANGE_WITH_DRIVER.includes(last as model.BookingStatus) ? (last as model.BookingStatus) : 'offered',
     );
-  const takenBackAt = Date.parse(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS;
+  const takenBackAt = Date.parse(run.state.job.pickupAt) + model.UNASSIGNED_GRACE_MS;
   const ready = run.state.exchange!.pending || run.state.exchange!.sent !== model.exchangeJobSent(run.state);
   const until = withDriver() ? undefined : Math.max(1000, takenBackAt - Date.now());
   const woken = ready ? 'message' : await run.inbox.waitFor(['exchange'], until);
   run.inbox.takeAll('exchange');
   const x = run.state.exchange!;
   if (woken === 'timeout' && !x.pending) {
-    run.record('partner', fleetCandidate(x), 'timed_out', 'no_driver_at_fleet');
+    run.record('partner', model.fleetCandidate(x), 'timed_out', 'no_driver_at_fleet');
     await takeBack(run, x.fleetId!, { state: 'released', reason: 'no driver by pickup' });
     return 'exhausted';
   }
@@ -141,10 +128,9 @@ export async function sendAmendmentToExchangeFleet(run: BookingRun): Promise<voi
   }
 }
 
-/** The fleet's latest status, applied to our booking. */
 async function applyFleetStatus(run: BookingRun, x: model.ExchangeState): Promise<'interrupted' | 'assigned'> {
   const fleetId = x.fleetId!;
-  const c = fleetCandidate(x);
+  const c = model.fleetCandidate(x);
   const remote = x.remoteStatus ?? '';
   if (remote === 'cancelled') {
     // The fleet gave the job back: the cascade starts afresh, without it.

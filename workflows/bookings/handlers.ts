@@ -1,7 +1,6 @@
-// What a booking answers while it runs: the query, the updates and the signals. Each update is
-// checked by its rule in src/model/bookings.ts (a refused message never enters history) and posted
-// to the inbox (inbox.ts); it answers once the process has acted on it. What a handler must answer
-// at once (an offer's answer, a suspension, a confirmation, an ops end) is folded into the state too.
+// What a booking answers while it runs. Each update is checked by its rule in src/model/bookings.ts (a
+// refused message never enters history) and posted to the inbox; it answers once the process has acted
+// on it. What must be answered at once (an offer's answer, a suspension, an ops end) is folded in too.
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import * as messages from './definitions.js';
 import * as model from '../../src/model/bookings.js';
@@ -13,13 +12,17 @@ import * as S from './state.js';
 
 export function installHandlers(run: BookingRun): void {
   setHandler(messages.bookingStateQuery, () => run.state);
-  handleCreation(run);
+  const created = async () => {
+    await condition(() => run.persisted);
+    return run.state;
+  };
+  setHandler(messages.bookingCreatedUpdate, created, checkedBy(run, model.createdRefusal));
+  setHandler(messages.emailConfirmedSignal, () => void run.inbox.post({ kind: 'emailConfirmed' }));
   handleOfferAnswers(run);
   handleChanges(run);
   handleDriverSignals(run);
   handleBoardClaims(run);
   handleTripReports(run);
-  handleSettlement(run);
   installExchangeHandlers(run);
 }
 
@@ -42,15 +45,6 @@ function checkedBy<T>(
 async function answered(run: BookingRun, msg: Message) {
   await run.inbox.replied(run.inbox.post(msg), () => run.closed());
   return run.state;
-}
-
-function handleCreation(run: BookingRun): void {
-  const created = async () => {
-    await condition(() => run.persisted);
-    return run.state;
-  };
-  setHandler(messages.bookingCreatedUpdate, created, checkedBy(run, model.createdRefusal));
-  setHandler(messages.emailConfirmedSignal, () => void run.inbox.post({ kind: 'emailConfirmed' }));
 }
 
 function handleOfferAnswers(run: BookingRun): void {
@@ -130,6 +124,7 @@ function handleBoardClaims(run: BookingRun): void {
   setHandler(messages.claimUpcomingJobUpdate, claim, checkedBy(run, model.boardClaimRefusal));
 }
 
+/** The driver's reports, and the settlement once the trip is over. */
 function handleTripReports(run: BookingRun): void {
   const report = async (r: messages.ReportTripInput) => {
     if (r.event === 'confirm') {
@@ -144,9 +139,6 @@ function handleTripReports(run: BookingRun): void {
     return run.state.status;
   };
   setHandler(messages.reportTripUpdate, report, checkedBy(run, model.tripReportRefusal));
-}
-
-function handleSettlement(run: BookingRun): void {
   const paid = async () => {
     await condition(() => run.state.payment != null);
     return run.state.payment!;

@@ -59,7 +59,6 @@ export class Inbox {
     return this.counts.get(kind) ?? 0;
   }
 
-  /** The messages of a kind not yet taken, in the order they came. */
   waitingOf<K extends Kind>(kind: K): Envelope<K>[] {
     return this.waiting.filter((e): e is Envelope<K> => e.msg.kind === kind);
   }
@@ -84,10 +83,7 @@ export class Inbox {
     return this.waiting.some((e) => e.msg.kind in INTERRUPTING) || this.alsoInterrupted();
   }
 
-  /**
-   * The process's one wait: until a message of one of `kinds` waits, or anything interrupts, or
-   * `ms` pass (none: no deadline). The caller then reads the inbox and the state.
-   */
+  /** The process's one wait: until a message of `kinds` waits, anything interrupts, or `ms` pass (if given). */
   async waitFor(kinds: Kind[], ms?: number): Promise<'message' | 'timeout'> {
     const woken = () => this.interrupted() || this.waiting.some((e) => kinds.includes(e.msg.kind));
     if (ms === undefined) {

@@ -4,9 +4,9 @@
 // acceptance to reach the workflow wins (its messages are handled one at a time, and Postgres holds
 // one open card per driver), so a booking never gets two drivers nor a driver two jobs.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { acts, db, type JobCards } from './activities.js';
+import { acts, db } from '../activities.js';
 import * as model from '../../src/model/bookings.js';
-import type { BookingRun } from './run.js';
+import type { BookingRun, JobCards } from './run.js';
 import * as S from './state.js';
 
 export interface Member {
@@ -19,7 +19,6 @@ export interface Member {
   cardSent?: model.FirstCardPage['card'] | undefined;
 }
 
-/** A member whose card is out, since `outAtMs`. */
 type Out = Member & { outAtMs: number };
 
 /** How a card is closed: its status in Postgres, and the decision log's outcome and reason. */
@@ -54,9 +53,8 @@ export class OfferGroup {
   }
 
   /**
-   * The card out to one more driver (claimed in Postgres already). Only a driver alone in holding
-   * it is texted: one joining others may see it taken before they read it, and each SMS costs 2p.
-   * False when it could not be delivered (their claim is let go).
+   * The card out to one more driver (claimed already); false when undeliverable. Only a driver alone in
+   * holding it is texted: one joining others may see it taken before they read it, and each SMS costs 2p.
    */
   async add(m: Member, onCardOut?: () => void): Promise<boolean> {
     const { run } = this;
@@ -127,7 +125,6 @@ export class OfferGroup {
     return this.offer(o.offerId)?.response;
   }
 
-  /** The drivers' answers and openings, in the order they came. */
   private readAnswers(): void {
     for (const { msg } of this.run.inbox.takeAll('seen')) {
       if (this.offer(msg.offerId)?.driverId === msg.driverId) this.run.move((s) => S.seen(s, msg.offerId));
@@ -137,11 +134,9 @@ export class OfferGroup {
   }
 
   private deadline(o: Out): number {
-    const { unseenMs, fullMs } = this.rules;
-    return o.outAtMs + (this.offer(o.offerId)?.seen || unseenMs === null ? fullMs : unseenMs);
+    return model.cardDeadline(this.rules, o.outAtMs, Boolean(this.offer(o.offerId)?.seen));
   }
 
-  /** Closes every card out that `which` picks; true when there was one. */
   private async closeAll(which: (o: Out) => boolean, ...how: Closing): Promise<boolean> {
     const hit = this.open.filter(which);
     for (const o of hit) await this.close(o, ...how);

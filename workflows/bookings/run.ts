@@ -1,18 +1,26 @@
-// One booking's run: its state (state.ts, moved only by named transitions), its inbox (inbox.ts)
-// and the little the process keeps for itself. Every status change goes through markStatus, which
-// keeps the search attributes ops filter on in the Web UI in step.
-import { upsertSearchAttributes } from '@temporalio/workflow';
-import { db, jobCardActivities, type JobCards } from './activities.js';
+// One booking's run: its state (state.ts), its inbox (inbox.ts) and the little the process keeps for
+// itself. Every status change goes through markStatus, which keeps the Web UI's search attributes in step.
+import { proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { db } from '../activities.js';
 import { BookingSearchAttributes, type BookingWorkflowInput } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import { Inbox } from './inbox.js';
 import * as S from './state.js';
 
-/** What a turn of the process leaves: go round again, or the booking is closed. */
 export type Next = 'again' | 'closed';
 
-/** An unconfirmed booking waits at least this long for the passenger to open the emailed link. */
-const EMAIL_CONFIRM_MIN_MS = 30 * 60_000;
+/**
+ * Job cards, undeliverable past the offer window: local activities, so no server round trip stands before
+ * a card; each is idempotent per offer and channel, so a rerun after a worker crash never sends one twice.
+ */
+const jobCardActivities = (policy: model.DispatchPolicy) =>
+  proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: policy.offerTimeoutSeconds * 1000,
+    retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+  });
+export type JobCards = ReturnType<typeof jobCardActivities>;
 
 export class BookingRun {
   readonly ref: string;
@@ -28,7 +36,6 @@ export class BookingRun {
   /** The record is written: the routes waiting on bookingCreated may answer. */
   persisted = false;
   exhaustedRounds = 0;
-  /** When the driver holding the job accepted it (workflow time). */
   assignedAtMs = 0;
   /** The driver asked to confirm on the day (once per driver). */
   confirmAskedOf: string | null = null;
@@ -45,7 +52,7 @@ export class BookingRun {
     this.confirmationFirst =
       input.emailConfirmationFirst ?? Boolean(input.booking.passengerEmail && input.booking.source.startsWith('v1'));
     this.state = S.opened(input, Date.now());
-    this.emailDeadlineMs = Date.now() + Math.max(Date.parse(input.job.pickupAt) - Date.now(), EMAIL_CONFIRM_MIN_MS);
+    this.emailDeadlineMs = model.emailDeadline(input.job.pickupAt, Date.now());
     this.jobCards = jobCardActivities(input.policy);
     this.inbox = new Inbox(() => model.holderSuspended(this.state) || this.onBoardWithSuspendedDriver());
   }
@@ -88,12 +95,7 @@ export class BookingRun {
     };
   }
 
-  record(
-    tier: model.Tier,
-    candidate: S.Candidate,
-    outcome: model.CandidateOutcome,
-    reason: string | null = null,
-  ): void {
+  record(tier: model.Tier, candidate: S.Candidate, outcome: model.CandidateOutcome, reason?: string | null): void {
     this.move((s) => S.recorded(s, { tier, candidate, outcome, reason, at: new Date().toISOString() }));
     // (A driver suspended, or told the job was taken, needs no news of an amendment.)
     const quiet = reason === 'driver_suspended' || reason === S.TAKEN_BY_ANOTHER;

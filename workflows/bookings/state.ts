@@ -1,7 +1,5 @@
-// The booking's state as a small model: what the bookingState query answers, moved only by the
-// named transitions below. Each is pure (old state and facts in, new state out, the time passed in),
-// so it is unit-tested without a workflow (test/unit/workflows/state.test.ts). The rules that read
-// the state are the booking's own: src/model/bookings.ts.
+// The booking's state: what the bookingState query answers, moved only by the pure transitions below
+// (unit-tested without a workflow); the rules that read it are src/model/bookings.ts.
 import { initialStatus, type BookingWorkflowInput } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 

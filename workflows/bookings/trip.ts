@@ -1,7 +1,6 @@
-// Following the trip once a driver holds the job: a job accepted well ahead is confirmed on the
-// day; a driver who has not reported moving by pickup plus the grace is a no-show and the job goes
-// to another; each report moves the trip a step. A completed trip then waits for its settlement.
-import { acts } from './activities.js';
+// Following the trip once a driver holds the job: confirmed on the day if accepted well ahead, a
+// no-show let go, each report a step; a completed trip then waits for its settlement.
+import { acts } from '../activities.js';
 import type { DriverDroppedInput } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import type { BookingRun, Next } from './run.js';

@@ -1,13 +1,12 @@
-// bookingWorkflowV2: one booking from creation to completion or cancellation, read top to bottom as
-// the business process. Open the record; then, turn by turn, deal first with whatever arrived, then
-// do what the booking's state asks: wait for the passenger's confirmation, find the nearest fitting
-// drivers and offer them the job (dispatch.ts, offers.ts), or follow the trip (trip.ts). A completed
-// trip then waits for its settlement (docs/dispatch.md). v1/ is the process as released in 0.4.0.
+// bookingWorkflowV2, the business process top to bottom (docs/dispatch.md): open the record, then turn
+// by turn deal with whatever arrived, then do what the state asks: wait for the passenger's confirmation,
+// offer the job to the nearest fitting drivers (dispatch.ts, offers.ts), or follow the trip (trip.ts).
+// v1/ is the process as released in 0.4.0.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import { acts, db } from './activities.js';
+import { acts, db } from '../activities.js';
 import type { BookingWorkflowInput, CancelInput } from './definitions.js';
 import type { Envelope } from './inbox.js';
-import { amendmentsFolded, backoffMs, holderSuspended, type BookingState } from '../../src/model/bookings.js';
+import * as model from '../../src/model/bookings.js';
 import { firstPageQuery, letFirstPageGo, offerToNamedDriver, runRound, takeBoardClaim } from './dispatch.js';
 import { cancelExchangeJob, sendAmendmentToExchangeFleet } from './exchange.js';
 import { installHandlers } from './handlers.js';
@@ -15,10 +14,7 @@ import { BookingRun, type Next } from './run.js';
 import * as S from './state.js';
 import { followTrip, releaseDriver, settle, tell } from './trip.js';
 
-/** After pickup time an unassigned booking stays cancellable this long before the workflow closes. */
-const UNASSIGNED_GRACE_MS = 60 * 60_000;
-
-export async function bookingWorkflowV2(input: BookingWorkflowInput): Promise<BookingState> {
+export async function bookingWorkflowV2(input: BookingWorkflowInput): Promise<model.BookingState> {
   const run = new BookingRun(input);
   installHandlers(run);
   await open(run);
@@ -32,7 +28,6 @@ export async function bookingWorkflowV2(input: BookingWorkflowInput): Promise<Bo
   return run.state;
 }
 
-/** One turn: whatever arrived first, then what the booking's state asks for. */
 async function turn(run: BookingRun): Promise<Next> {
   const { inbox } = run;
   if (run.firstPage && inbox.interrupted()) await letFirstPageGo(run, run.firstPage);
@@ -60,10 +55,7 @@ async function turn(run: BookingRun): Promise<Next> {
   return run.operatorId ? awaitOperatorPick(run) : findDriver(run);
 }
 
-/**
- * The record is written first: every route returns only once it exists (bookingCreated). A booking
- * dispatched at once claims its first driver and sends the job card in the same step.
- */
+/** The record first (every route returns once it exists); dispatched at once, it claims the first driver too. */
 async function open(run: BookingRun): Promise<void> {
   const { booking } = run.input;
   const { job, status } = run.state;
@@ -104,7 +96,7 @@ async function applyChanges(run: BookingRun): Promise<boolean> {
     for (const e of amendments) run.inbox.reply(e.id);
   } else if (drop) {
     await releaseDriver(run, drop.msg.drop);
-  } else if (holderSuspended(run.state)) {
+  } else if (model.holderSuspended(run.state)) {
     // Taken off the suspended driver and dispatched again; releaseDriver tells them and the passenger.
     await releaseDriver(run, { driverId: run.state.driverId!, reason: 'suspended' });
   } else if (run.onBoardWithSuspendedDriver()) {
@@ -117,14 +109,13 @@ async function applyChanges(run: BookingRun): Promise<boolean> {
 }
 
 /**
- * Amendments, folded into one. A new pickup or drop-off (before any driver is on the way): the
- * driver holding the job, and any whose card an amendment withdrew, are told it is withdrawn before
- * the record changes (their text names the job they knew), and the job is dispatched afresh. Any
- * other change keeps the driver if they still fit.
+ * Amendments, folded into one. A new pickup or drop-off: the driver holding the job, and any whose card
+ * an amendment withdrew, are told before the record changes (their text names the job they knew), and
+ * the job is dispatched afresh. Any other change keeps the driver if they still fit.
  */
 async function applyAmendments(run: BookingRun, batch: Envelope<'amend'>[]): Promise<void> {
   const amendments = batch.map((e) => e.msg.amend);
-  const { job, route, fare } = amendmentsFolded(run.state.job, amendments);
+  const { job, route, fare } = model.amendmentsFolded(run.state.job, amendments);
   const withdrawnCards = run.withdrawnCards.splice(0);
   run.move((s) => S.amended(s, job));
   let holder = run.state.driverId;
@@ -147,7 +138,7 @@ async function applyAmendments(run: BookingRun, batch: Envelope<'amend'>[]): Pro
 /** An operator's job waits on the operator's dashboard until it picks a driver, and a while past pickup. */
 async function awaitOperatorPick(run: BookingRun): Promise<Next> {
   await run.setStatus('scheduled');
-  const woken = await run.inbox.waitFor(['fleetPick'], msUntil(run.state.job.pickupAt) + UNASSIGNED_GRACE_MS);
+  const woken = await run.inbox.waitFor(['fleetPick'], msUntil(run.state.job.pickupAt) + model.UNASSIGNED_GRACE_MS);
   const pick = run.inbox.take('fleetPick');
   if (pick) {
     await offerToNamedDriver(run, pick.msg.pick, 'partner', () => run.inbox.reply(pick.id));
@@ -158,12 +149,9 @@ async function awaitOperatorPick(run: BookingRun): Promise<Next> {
   return 'again';
 }
 
-/**
- * At the lead time before pickup, a round of the cascade; when every tier is exhausted, ops are
- * alerted and the next round waits on a backoff, until pickup and a grace after it.
- */
+/** At the lead time, a round of the cascade; all tiers exhausted, ops are alerted and the next waits a backoff. */
 async function findDriver(run: BookingRun): Promise<Next> {
-  const dispatchAt = Date.parse(run.state.job.pickupAt) - run.policy.dispatchLeadSeconds * 1000;
+  const dispatchAt = model.dispatchTime(run.policy, run.state.job.pickupAt);
   if (Date.now() < dispatchAt) {
     await run.setStatus('scheduled');
     await run.inbox.waitFor([], dispatchAt - Date.now());
@@ -176,11 +164,11 @@ async function findDriver(run: BookingRun): Promise<Next> {
   if (run.exhaustedRounds === 1) await tell(run, { kind: 'no_driver_yet' });
   const untilPickup = msUntil(run.state.job.pickupAt);
   if (untilPickup > 0) {
-    await run.inbox.waitFor([], backoffMs(run.policy, run.exhaustedRounds, untilPickup));
+    await run.inbox.waitFor([], model.backoffMs(run.policy, run.exhaustedRounds, untilPickup));
     return 'again';
   }
   // Past pickup with nobody found: stop retrying but stay cancellable for a while.
-  if ((await run.inbox.waitFor([], UNASSIGNED_GRACE_MS)) === 'message') return 'again';
+  if ((await run.inbox.waitFor([], model.UNASSIGNED_GRACE_MS)) === 'message') return 'again';
   await tell(run, { kind: 'no_driver_found' });
   return 'closed';
 }
