@@ -26,13 +26,11 @@ export function installHandlers(run: BookingRun): void {
   installExchangeHandlers(run);
 }
 
+type Refusal = model.BookingRefusal | null;
 const refuse = (r: model.BookingRefusal) => ApplicationFailure.nonRetryable(r.message, r.type);
 
 /** An update's validator: its rule, read against the booking as it stands and what waits in its inbox. */
-function checkedBy<T>(
-  run: BookingRun,
-  rule: (s: model.BookingState, input: T, q: model.BookingInbox) => model.BookingRefusal | null,
-) {
+function checkedBy<T>(run: BookingRun, rule: (s: model.BookingState, input: T, q: model.BookingInbox) => Refusal) {
   return {
     validator: (input: T) => {
       const refused = rule(run.state, input, run.pending());

@@ -21,6 +21,8 @@ export interface Member {
 
 type Out = Member & { outAtMs: number };
 
+type Card = Parameters<JobCards['sendJobCard']>[0];
+
 /** How a card is closed: its status in Postgres, and the decision log's outcome and reason. */
 type Closing = [
   status: 'withdrawn' | 'declined' | 'timed_out',
@@ -178,11 +180,7 @@ export class OfferGroup {
 }
 
 /** Sends the card, unless it went with the claim already; false when it could not be delivered. */
-async function cardDelivered(
-  jobCards: JobCards,
-  card: { offerId: string; ref: string; driverId: string; sms?: boolean },
-  sentWithClaim: model.FirstCardPage['card'] | undefined,
-): Promise<boolean> {
+async function cardDelivered(jobCards: JobCards, card: Card, sentWithClaim: Member['cardSent']): Promise<boolean> {
   if (sentWithClaim) return sentWithClaim === 'sent';
   try {
     await jobCards.sendJobCard(card);
