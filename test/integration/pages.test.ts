@@ -289,7 +289,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       await job.page.waitForFunction("/^\\d+:\\d\\d$/.test(document.getElementById('countdown').textContent)");
       await job.page.screenshot({ path: '/tmp/page-job-card.png', fullPage: true });
       await job.page.click('button[data-decision="accept"]');
-      await job.page.waitForSelector('text=Job accepted');
+      // The card reloads as the driver's own job: the passenger's name and the trip's first step at once.
+      await job.page.waitForSelector('text=You accepted this job. It is yours.');
+      await job.page.waitForSelector('button[data-event="en_route"]');
       expect(await job.page.isVisible('#actions')).toBe(false);
 
       // The passenger's page catches up by itself.
