@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
@@ -173,8 +174,8 @@ export class BookingClient {
       // A finished booking is never started again under the same reference.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       memo: {
-        pickup: input.booking.pickup.label,
-        dropoff: input.booking.dropoff.label,
+        pickup: placeForPeople(input.booking.pickupQuery, input.booking.pickup),
+        dropoff: placeForPeople(input.booking.dropoffQuery, input.booking.dropoff),
         fare: (input.booking.farePence / 100).toFixed(2),
       },
       // Listed in the Web UI by status and pickup time from the start; the workflow upserts changes.

@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import { createHmac } from 'node:crypto';
 import { admitCode, lockSubject, servedMobile } from '../auth/code-guard.js';
 import { hashSecret, newSecret } from '../auth/secrets.js';
@@ -164,7 +165,13 @@ export async function requestClaimLink(
   if (ctx.sandbox && !row.sandbox) return;
   await sendClaimLink(
     s,
-    { ref, phone, pickupLabel: row.pickup.label, dropoffLabel: row.dropoff.label, pickupAt: row.pickup_at },
+    {
+      ref,
+      phone,
+      pickupLabel: placeForPeople(row.pickup_query, row.pickup),
+      dropoffLabel: placeForPeople(row.dropoff_query, row.dropoff),
+      pickupAt: row.pickup_at,
+    },
     { address: ctx.address, sandbox: row.sandbox ?? false },
   );
 }

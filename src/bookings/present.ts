@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import { DateTime } from 'luxon';
 import { precisionOf } from '../geo/precision.js';
 import { gbp } from '../schemas/common.js';
@@ -21,9 +22,9 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
     pickup_time_local:
       DateTime.fromJSDate(row.pickup_at, { zone: 'Europe/London' }).toISO({ suppressMilliseconds: true }) ??
       row.pickup_at.toISOString(),
-    pickup: row.pickup.label,
+    pickup: placeForPeople(row.pickup_query, row.pickup),
     pickup_precision: precisionOf(row.pickup),
-    dropoff: row.dropoff.label,
+    dropoff: placeForPeople(row.dropoff_query, row.dropoff),
     dropoff_precision: precisionOf(row.dropoff),
     passengers: row.passengers,
     vehicle_type: row.vehicle_type,

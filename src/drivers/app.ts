@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import { DateTime } from 'luxon';
 import { ACTIVE_STATUSES, type BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
@@ -54,9 +55,9 @@ function presentJob(r: JobRow) {
     booking_reference: r.ref,
     status: r.status,
     pickup_time: r.pickup_at.toISOString(),
-    pickup: r.pickup.label,
+    pickup: placeForPeople(r.pickup_query, r.pickup),
     pickup_note: precisionNote(precisionOf(r.pickup)),
-    dropoff: r.dropoff.label,
+    dropoff: placeForPeople(r.dropoff_query, r.dropoff),
     passengers: r.passengers,
     vehicle_type: r.vehicle_type,
     wheelchair: r.wheelchair,

@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DateTime } from 'luxon';
@@ -307,8 +308,8 @@ async function startBooking(ctx: ToolContext, a: StartBookingArgs): Promise<Call
     currency: 'GBP',
     pickup_time: row.pickup_at.toISOString(),
     pickup_time_local: localTime(row.pickup_at),
-    pickup: row.pickup.label,
-    dropoff: row.dropoff.label,
+    pickup: placeForPeople(row.pickup_query, row.pickup),
+    dropoff: placeForPeople(row.dropoff_query, row.dropoff),
     vehicle_type: row.vehicle_type,
     passengers: row.passengers,
     status_url: statusUrl(base, row.ref),

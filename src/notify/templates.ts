@@ -3,6 +3,7 @@ import { carDescription, firstName, formatRegistration, type CarFacts } from './
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
 import type { PlaceSnapshot } from '../model/bookings.js';
+import { placeForPeople } from '../model/places.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
 // Text another party typed reaches a message only screened: a booking's notes and names were
@@ -38,6 +39,9 @@ export interface BookingFacts {
   notes: string | null;
   pickup: PlaceSnapshot;
   dropoff: PlaceSnapshot;
+  /** The pickup and drop-off as typed (the booking's pickup_query, dropoff_query); absent: the place alone. */
+  pickup_query?: string | null;
+  dropoff_query?: string | null;
   pickup_at: Date;
   passengers: number;
   vehicle_type: string;
@@ -54,10 +58,14 @@ export function londonTime(at: Date): string {
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
 /** A driver must never take a town centre for the door: say when a place is approximate. */
-function withPrecision(place: PlaceSnapshot): string {
+function withPrecision(shown: string, place: PlaceSnapshot): string {
   const note = precisionNote(precisionOf(place));
-  return note ? `${place.label} (${note})` : place.label;
+  return note ? `${shown} (${note})` : shown;
 }
+
+// Where a person reads a pickup or drop-off: the passenger's words beside the place (src/model/places.ts).
+const from = (b: BookingFacts) => placeForPeople(b.pickup_query, b.pickup);
+const to = (b: BookingFacts) => placeForPeople(b.dropoff_query, b.dropoff);
 
 /**
  * `offerFarePence`: the fare the card offers (the offer's, src/dispatch/driver-fare.ts); a driver
@@ -73,8 +81,8 @@ export function renderJobCardText(
   const ownRate = fare !== (b.quoted_fare_pence ?? b.fare_pence) ? ', at your own approved rate' : '';
   const lines = [
     `${won ? 'Your job' : 'New job'} ${b.ref}: ${londonTime(b.pickup_at)}`,
-    `From: ${withPrecision(b.pickup)}`,
-    `To: ${b.dropoff.label}`,
+    `From: ${withPrecision(from(b), b.pickup)}`,
+    `To: ${to(b)}`,
     `${b.passengers} passenger${b.passengers > 1 ? 's' : ''}, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}`,
     `Fare ${pounds(fare)} paid to you (${b.payment_method.replace(/_/g, ' ')})${ownRate}`,
   ];
@@ -145,11 +153,11 @@ export function renderPassengerDriverChangedText(b: BookingFacts, trackUrl: stri
 /** To the driver a job was taken off by staff (suspension): the job is gone, do not go. */
 /** To a driver of a group offer whose card was withdrawn because another driver accepted first. */
 export function renderJobTakenText(b: BookingFacts): string {
-  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been taken by another driver. No action needed.`;
+  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${from(b)}) has been taken by another driver. No action needed.`;
 }
 
 export function renderDriverJobWithdrawnText(b: BookingFacts): string {
-  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
+  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${from(b)}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
 }
 
 /**
@@ -158,12 +166,12 @@ export function renderDriverJobWithdrawnText(b: BookingFacts): string {
  * if it is offered to them).
  */
 export function renderDriverJobAmendedText(b: BookingFacts): string {
-  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${b.pickup.label}) was changed by the booker and has been withdrawn from you. Do not go to the pickup. If it is offered to you again you will get a new job card.`;
+  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${from(b)}) was changed by the booker and has been withdrawn from you. Do not go to the pickup. If it is offered to you again you will get a new job card.`;
 }
 
 /** To the driver keeping a job whose pickup time the booker moved. */
 export function renderDriverPickupMovedText(b: BookingFacts): string {
-  return `Job ${b.ref}: the pickup time has changed to ${londonTime(b.pickup_at)} (${b.pickup.label}). The job is still yours.`;
+  return `Job ${b.ref}: the pickup time has changed to ${londonTime(b.pickup_at)} (${from(b)}). The job is still yours.`;
 }
 
 /**
@@ -179,7 +187,7 @@ export function renderDriverJobReleasedText(ref: string, reason: string): string
 
 /** On the day, to a driver who accepted a job well ahead: confirm it by the deadline, or it goes to another driver. */
 export function renderDriverConfirmJobText(b: BookingFacts, deadline: Date): string {
-  return `Direct Taxi: please confirm job ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}: open the driver app and press "Confirm I am doing this job" by ${DateTime.fromJSDate(deadline, { zone: 'Europe/London' }).toFormat('HH:mm')}, or it goes to another driver.`;
+  return `Direct Taxi: please confirm job ${b.ref}, ${londonTime(b.pickup_at)} from ${from(b)}: open the driver app and press "Confirm I am doing this job" by ${DateTime.fromJSDate(deadline, { zone: 'Europe/London' }).toFormat('HH:mm')}, or it goes to another driver.`;
 }
 
 /**
@@ -249,7 +257,7 @@ export function renderOpsSuspendedOnBoardEmail(
       `Driver ${d.name} (${d.id}, ${d.phone}) was suspended while booking ${b.ref} had its passenger on board.`,
       'The trip was left to finish so the passenger is not stranded, but the driver can no longer report it or confirm payment.',
       `Once the passenger is dropped off, end it: POST ${baseUrl}/api/ops/bookings/${b.ref}/end with a reason and what was paid (or nothing due).`,
-      `From ${b.pickup.label} to ${b.dropoff.label}; fare ${pounds(b.fare_pence)}. Passenger ${b.passenger_name}, ${b.passenger_phone}.`,
+      `From ${from(b)} to ${to(b)}; fare ${pounds(b.fare_pence)}. Passenger ${b.passenger_name}, ${b.passenger_phone}.`,
       `Its story: ${baseUrl}/ops/bookings?ref=${b.ref}`,
     ].join('\n'),
   };
@@ -264,7 +272,7 @@ export function renderOpsUnassignedEmail(
     subject: `Unassigned booking ${b.ref} (round ${round})`,
     body: [
       `No driver accepted booking ${b.ref} in round ${round}; the cascade will retry on a backoff until pickup.`,
-      `Pickup ${londonTime(b.pickup_at)} at ${b.pickup.label}, to ${b.dropoff.label}.`,
+      `Pickup ${londonTime(b.pickup_at)} at ${from(b)}, to ${to(b)}.`,
       `${b.passengers} passengers, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}.`,
       `Workflow: booking:${b.ref} (Temporal Web UI). Tracking: ${baseUrl}/track/${b.ref}`,
     ].join('\n'),
@@ -279,7 +287,7 @@ export function renderOpsNearPickupEmail(
   return {
     subject: `No driver yet: ${b.ref}, pickup ${londonTime(b.pickup_at)}`,
     body: [
-      `Booking ${b.ref} has no driver and its pickup is ${londonTime(b.pickup_at)} (Europe/London), at ${b.pickup.label}, to ${b.dropoff.label}.`,
+      `Booking ${b.ref} has no driver and its pickup is ${londonTime(b.pickup_at)} (Europe/London), at ${from(b)}, to ${to(b)}.`,
       `${b.passengers} passengers, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}. Status: ${b.status.replace(/_/g, ' ')}.`,
       `Its story and dispatch decisions: ${baseUrl}/ops/bookings?ref=${b.ref}`,
       `Workflow history: ${workflowUrl}`,
@@ -302,7 +310,7 @@ export function renderBookingConfirmationEmail(
   const lines = [
     `Hello ${b.passenger_name},`,
     '',
-    `Your taxi ${b.ref}: ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}.`,
+    `Your taxi ${b.ref}: ${londonTime(b.pickup_at)} from ${from(b)} to ${to(b)}.`,
     `Fare ${pounds(b.fare_pence)}, paid to the driver (${b.payment_method.replace(/_/g, ' ')}).`,
   ];
   if (confirmLink && awaitingConfirmation) {
@@ -350,17 +358,17 @@ const CANCELLED_FOR_PASSENGER: Record<CancelledBy, string> = {
  */
 export function renderPassengerCancelledText(b: BookingFacts, by?: CancelledBy | null): string {
   const who = by && Object.hasOwn(CANCELLED_FOR_PASSENGER, by) ? ` ${CANCELLED_FOR_PASSENGER[by]}` : '';
-  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${b.pickup.label}, has been cancelled${who}. Nothing is due. If you did not expect this, book again.`;
+  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${from(b)}, has been cancelled${who}. Nothing is due. If you did not expect this, book again.`;
 }
 
 /** Ops changed the booking: how it now stands. */
 export function renderPassengerAmendedText(b: BookingFacts, trackUrl: string): string {
-  return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}, fare ${pounds(b.fare_pence)}. If it is not right, see your booking: ${trackUrl}`;
+  return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonTime(b.pickup_at)} from ${from(b)} to ${to(b)}, fare ${pounds(b.fare_pence)}. If it is not right, see your booking: ${trackUrl}`;
 }
 
 /** Booked: what, when, the fare, and where to follow it. Sent to the passenger's phone. */
 export function renderPassengerBookedText(b: BookingFacts, trackUrl: string): string {
-  return `Direct Taxi: taxi ${b.ref} booked, ${londonTime(b.pickup_at)} from ${b.pickup.label} to ${b.dropoff.label}. Fare ${pounds(b.fare_pence)}, paid to the driver. We will text you who is coming. Track or cancel: ${trackUrl}`;
+  return `Direct Taxi: taxi ${b.ref} booked, ${londonTime(b.pickup_at)} from ${from(b)} to ${to(b)}. Fare ${pounds(b.fare_pence)}, paid to the driver. We will text you who is coming. Track or cancel: ${trackUrl}`;
 }
 
 /**
@@ -368,12 +376,12 @@ export function renderPassengerBookedText(b: BookingFacts, trackUrl: string): st
  * they may cancel free, so they are not left waiting on a taxi that may not come.
  */
 export function renderPassengerNoDriverYetText(b: BookingFacts, trackUrl: string): string {
-  return `Direct Taxi: booking ${b.ref}: no driver has accepted yet. We keep asking drivers near ${b.pickup.label} until your pickup time (${londonTime(b.pickup_at)}) and will text you as soon as one does. You can cancel free at any time: ${trackUrl}`;
+  return `Direct Taxi: booking ${b.ref}: no driver has accepted yet. We keep asking drivers near ${from(b)} until your pickup time (${londonTime(b.pickup_at)}) and will text you as soon as one does. You can cancel free at any time: ${trackUrl}`;
 }
 
 /** Past pickup and its grace with nobody found: the booking is closed. */
 export function renderPassengerNoDriverFoundText(b: BookingFacts): string {
-  return `Direct Taxi: sorry, no driver could take booking ${b.ref} (${londonTime(b.pickup_at)} from ${b.pickup.label}). The booking is closed and nothing is due. Please make other arrangements.`;
+  return `Direct Taxi: sorry, no driver could take booking ${b.ref} (${londonTime(b.pickup_at)} from ${from(b)}). The booking is closed and nothing is due. Please make other arrangements.`;
 }
 
 /** What a completed trip cost, under which rules, and what the driver recorded as paid. */
@@ -391,7 +399,7 @@ function receiptLines(b: BookingFacts, r: Receipt): string[] {
       : `Paid ${pounds(r.payment.amountPence)} to the driver (${r.payment.method.replace(/_/g, ' ')}), recorded ${londonTime(r.payment.recordedAt)}.`
     : 'No payment has been recorded yet.';
   return [
-    `Receipt for taxi ${b.ref}: ${londonTime(b.pickup_at)}, ${b.pickup.label} to ${b.dropoff.label}.`,
+    `Receipt for taxi ${b.ref}: ${londonTime(b.pickup_at)}, ${from(b)} to ${to(b)}.`,
     `Fare ${pounds(b.fare_pence)}: ${r.basis}.`,
     ...r.rules.filter((x) => x.amountPence !== 0).map((x) => `  ${x.description}: ${pounds(x.amountPence)}`),
     paid,

@@ -13,6 +13,8 @@ export interface BoardRow {
   pickup_at: Date;
   pickup: PlaceSnapshot;
   dropoff: PlaceSnapshot;
+  pickup_query: string;
+  dropoff_query: string;
   passengers: number;
   vehicle_type: string;
   wheelchair: boolean;
@@ -33,7 +35,7 @@ export async function liveBookings(
   q: { status: string | null; since: Date; until: Date; limit: number; offset?: number },
 ): Promise<BoardRow[]> {
   return sql<BoardRow[]>`
-    select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.wheelchair,
+    select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.pickup_query, b.dropoff_query, b.passengers, b.vehicle_type, b.wheelchair,
            b.fare_pence, b.driver_id, d.name as driver_name,
            (b.driver_id is null and b.status in ${sql(WITHOUT_DRIVER as unknown as string[])}) as without_driver,
            a.alerted_at, b.created_at
@@ -70,7 +72,7 @@ export async function searchBookings(
     ...(jobRef ? [sql`b.partner_job_ref = ${jobRef}`] : []),
   ].reduce((a, b) => sql`${a} or ${b}`, sql`false`);
   const rows = await sql<(BoardRow & { total: number })[]>`
-    select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.wheelchair,
+    select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.pickup_query, b.dropoff_query, b.passengers, b.vehicle_type, b.wheelchair,
            b.fare_pence, b.driver_id, d.name as driver_name,
            (b.driver_id is null and b.status in ${sql(WITHOUT_DRIVER as unknown as string[])}) as without_driver,
            a.alerted_at, b.created_at, count(*) over ()::int as total
@@ -109,7 +111,7 @@ export interface StoryBooking extends BoardRow {
 
 export async function storyBooking(sql: Sql, ref: string): Promise<StoryBooking | null> {
   const [row] = await sql<StoryBooking[]>`
-    select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.wheelchair,
+    select b.ref, b.status, b.source, b.pickup_at, b.pickup, b.dropoff, b.pickup_query, b.dropoff_query, b.passengers, b.vehicle_type, b.wheelchair,
            b.fare_pence, b.driver_id, d.name as driver_name,
            (b.driver_id is null and b.status in ${sql(WITHOUT_DRIVER as unknown as string[])}) as without_driver,
            a.alerted_at, b.created_at, b.passenger_name, b.passenger_phone, b.passenger_email, b.payment_method,

@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import { staffActionsFor } from '../auth/staff.js';
 import { londonDateTime } from '../pages/format.js';
 import { DEFAULT_CASCADE_POLICY } from '../dispatch/policy.js';
@@ -47,8 +48,8 @@ function boardItem(s: S, b: BoardRow) {
     pickup_at: b.pickup_at.toISOString(),
     pickup_at_london: londonDateTime(b.pickup_at),
     minutes_to_pickup: Math.round((b.pickup_at.getTime() - s.now().getTime()) / 60_000),
-    pickup: b.pickup.label,
-    dropoff: b.dropoff.label,
+    pickup: placeForPeople(b.pickup_query, b.pickup),
+    dropoff: placeForPeople(b.dropoff_query, b.dropoff),
     passengers: b.passengers,
     vehicle_type: b.vehicle_type,
     wheelchair: b.wheelchair,

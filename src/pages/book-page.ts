@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, PAYMENT_METHODS, passengersLabel, pounds, vehicleLabel } from './format.js';
 import { POSTCODE_EXAMPLE, VAGUE_PRECISIONS, vagueWhere } from './browser/pickup-precision.js';
@@ -37,8 +38,8 @@ function pickupText(q: QuoteForPage, now: Date): string {
 
 function journey(q: QuoteForPage, now: Date): SafeHtml {
   return html`<dl class="facts">
-  <dt>From</dt><dd>${q.pickup.label}</dd>
-  <dt>To</dt><dd>${q.dropoff.label}</dd>
+  <dt>From</dt><dd>${placeForPeople(q.pickup_query, q.pickup)}</dd>
+  <dt>To</dt><dd>${placeForPeople(q.dropoff_query, q.dropoff)}</dd>
   <dt>Pickup</dt><dd>${pickupText(q, now)}</dd>
   <dt>Vehicle</dt><dd>${vehicleLabel(q.vehicle_type)}, ${passengersLabel(q.passengers)}</dd>
   ${q.meet_and_greet && html`<dt>Extras</dt><dd>Airport meet and greet</dd>`}
@@ -118,7 +119,7 @@ function refinePage(q: QuoteForPage, now: Date): Page {
 <div class="card">
 ${journey(q, now)}
 <p>We can only find ${vagueWhere({ ...q.pickup, precision, postcode_district: q.pickup.postcodeDistrict })} from your pickup, which is not enough for a driver to find you.</p>
-<form id="refine" data-dropoff="${q.dropoff_query}" data-vehicle-type="${q.vehicle_type}" data-passengers="${q.passengers}" data-meet-and-greet="${String(q.meet_and_greet)}" data-worldwide="${String(q.worldwide)}" data-depart-at="${departAt}" data-town="${q.pickup.town ?? ''}" data-label="${q.pickup.label}" data-precision="${precision}" data-district="${q.pickup.postcodeDistrict ?? ''}" novalidate>
+<form id="refine" data-typed="${q.pickup_query}" data-dropoff="${q.dropoff_query}" data-vehicle-type="${q.vehicle_type}" data-passengers="${q.passengers}" data-meet-and-greet="${String(q.meet_and_greet)}" data-worldwide="${String(q.worldwide)}" data-depart-at="${departAt}" data-town="${q.pickup.town ?? ''}" data-label="${q.pickup.label}" data-precision="${precision}" data-district="${q.pickup.postcodeDistrict ?? ''}" novalidate>
 <label for="pickup_detail">Full postcode, or house number and street</label>
 <input id="pickup_detail" name="pickup_detail" type="text" autocomplete="street-address" maxlength="150" required placeholder="e.g. ${POSTCODE_EXAMPLE}, or 1 Deansgate" aria-describedby="pickup_detail-hint refine-error">
 <p class="hint" id="pickup_detail-hint">A station, hotel or hospital by name works too.</p>

@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import type { BookingWithDriver } from '../bookings/store.js';
 import { html } from './escape-html.js';
 import { londonDateTime } from './format.js';
@@ -10,8 +11,8 @@ function tripFacts(b: BookingWithDriver) {
   return html`<dl class="facts">
 <dt>Booking</dt><dd>${b.ref}</dd>
 <dt>Pickup</dt><dd>${londonDateTime(b.pickup_at)}</dd>
-<dt>From</dt><dd>${b.pickup.label}</dd>
-<dt>To</dt><dd>${b.dropoff.label}</dd>
+<dt>From</dt><dd>${placeForPeople(b.pickup_query, b.pickup)}</dd>
+<dt>To</dt><dd>${placeForPeople(b.dropoff_query, b.dropoff)}</dd>
 <dt>Status</dt><dd>${b.status.replace(/_/g, ' ')}</dd>
 </dl>`;
 }

@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import type { BookingWithDriver } from '../bookings/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { html, type SafeHtml } from './escape-html.js';
@@ -116,8 +117,8 @@ ${offerState(offer, b)}
 <dl class="facts">
   <dt>Pickup</dt><dd>${londonDateTime(b.pickup_at)}</dd>
   ${mine && html`<dt>Passenger</dt><dd>${b.passenger_name}, <a href="tel:${b.passenger_phone}">${b.passenger_phone}</a></dd>`}
-  <dt>From</dt><dd>${b.pickup.label}${pickupNote(b) && html` <strong class="warn">(${pickupNote(b)})</strong>`}</dd>
-  <dt>To</dt><dd>${b.dropoff.label}</dd>
+  <dt>From</dt><dd>${placeForPeople(b.pickup_query, b.pickup)}${pickupNote(b) && html` <strong class="warn">(${pickupNote(b)})</strong>`}</dd>
+  <dt>To</dt><dd>${placeForPeople(b.dropoff_query, b.dropoff)}</dd>
   <dt>Passengers</dt><dd>${passengersLabel(b.passengers)}</dd>
   <dt>Vehicle</dt><dd>${vehicleNeeds(b.vehicle_type, b.wheelchair)}</dd>
   <dt>Fare</dt><dd><strong>${pounds(fare)}</strong> paid to you (${paymentLabel(b.payment_method).toLowerCase()})${ownRate && ', at your own approved rate'}</dd>

@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
 import { carDescription, firstName, formatRegistration } from '../notify/car.js';
@@ -172,9 +173,9 @@ export function trackStatus(
     detail: words.detail,
     final: isFinal(row),
     pickup_time: londonDateTime(row.pickup_at),
-    pickup: row.pickup.label,
+    pickup: placeForPeople(row.pickup_query, row.pickup),
     pickup_note: precisionNote(precisionOf(row.pickup)),
-    dropoff: row.dropoff.label,
+    dropoff: placeForPeople(row.dropoff_query, row.dropoff),
     driver,
     fare: formatPounds(row.fare_pence),
     fare_note:

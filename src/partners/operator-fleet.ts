@@ -1,3 +1,4 @@
+import { placeForPeople } from '../model/places.js';
 import { DateTime } from 'luxon';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
@@ -49,6 +50,8 @@ export async function operatorJobsOn(s: Pick<Services, 'sql'>, operator: Partner
       pickup_at: Date;
       pickup: { label: string };
       dropoff: { label: string };
+      pickup_query: string;
+      dropoff_query: string;
       passengers: number;
       vehicle_type: string;
       passenger_name: string;
@@ -58,7 +61,7 @@ export async function operatorJobsOn(s: Pick<Services, 'sql'>, operator: Partner
       offered_to: string | null;
     }[]
   >`
-    select b.ref, b.partner_job_ref, b.status, b.pickup_at, b.pickup, b.dropoff, b.passengers, b.vehicle_type, b.passenger_name, b.notes,
+    select b.ref, b.partner_job_ref, b.status, b.pickup_at, b.pickup, b.dropoff, b.pickup_query, b.dropoff_query, b.passengers, b.vehicle_type, b.passenger_name, b.notes,
            b.driver_id, d.name as driver_name,
            (select o.driver_id from offers o where o.booking_ref = b.ref and o.status = 'offered' order by o.offered_at desc limit 1) as offered_to
       from bookings b left join drivers d on d.id = b.driver_id
@@ -71,8 +74,8 @@ export async function operatorJobsOn(s: Pick<Services, 'sql'>, operator: Partner
     status: r.status,
     pickupAt: r.pickup_at.toISOString(),
     pickupLocal: DateTime.fromJSDate(r.pickup_at, { zone: 'Europe/London' }).toFormat('HH:mm'),
-    pickup: r.pickup.label,
-    dropoff: r.dropoff.label,
+    pickup: placeForPeople(r.pickup_query, r.pickup),
+    dropoff: placeForPeople(r.dropoff_query, r.dropoff),
     passengers: r.passengers,
     vehicleType: r.vehicle_type,
     passengerName: r.passenger_name,

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { CHROMIUM, openWatched } from '../support/browser-stack.js';
@@ -135,5 +136,49 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('issue 
     await page.getByText('This booking has been cancelled. Nothing is due.').waitFor();
     expect(await page.getByRole('heading', { name: 'Pay the driver' }).isVisible()).toBe(false);
     expect(await page.locator('#manage-link').isVisible()).toBe(false);
+  });
+
+  it('books "221B Baker Street, London NW1 6XE" from the front page, and the driver, the texts and ops all read the house number', async () => {
+    // Near NW1 6XE, on the national network (any tier will do: the point is what they read).
+    const driver = await createDriver(stack.sql, { lat: 51.5238, lon: -0.1586, tier: 'national' });
+    drivers.push(driver);
+    const phone = mobile();
+    const page = await openWatched(browser, problems, `${base}/`);
+    await page.fill('#pickup', '221B Baker Street, London NW1 6XE');
+    await page.fill('#dropoff', 'London Euston');
+    await Promise.all([page.waitForURL(/\/book\/[0-9a-f-]{36}$/), page.click('button:has-text("See the fare")')]);
+    expect(await page.textContent('dl.facts')).toContain('221B Baker Street');
+    await page.fill('#passenger_name', 'Ada Lovelace');
+    await page.fill('#passenger_phone_whatsapp', phone.typed);
+    await page.click('#submit');
+    await page.waitForURL(/\/track\/TX[0-9A-Z]{8,10}(#t=[^#]+)?$/);
+    const ref = new URL(page.url()).pathname.split('/').pop()!;
+    expect(await page.textContent('[data-field="pickup"]')).toContain('221B Baker Street, London NW1 6XE');
+
+    // The driver's job card, by text and on its page.
+    const card = await waitForJobCard(stack.sql, driver, ref, 30_000);
+    expect(card.body).toContain('From: 221B Baker Street, London NW1 6XE');
+    const job = await openWatched(browser, problems, /(http:\/\/\S+\/driver\/jobs\/\S+)/.exec(card.body)![1]!);
+    expect(await job.locator('dl.facts').textContent()).toContain('221B Baker Street, London NW1 6XE');
+    // The passenger's texts.
+    const texts = await eventually(async () => {
+      const rows = await stack.sql<{ body: string }[]>`
+        select body from outbox where booking_ref = ${ref} and recipient = ${phone.e164}`;
+      return rows.length > 0 ? rows.map((r) => r.body) : undefined;
+    });
+    expect(texts.some((t) => t.includes('221B Baker Street'))).toBe(true);
+    // Ops.
+    const staff = await createStaff(stack.sql, { name: 'Priya (ops)', role: 'operator' });
+    const ops = await stack.app.inject({
+      method: 'GET',
+      url: `/api/ops/bookings/${ref}`,
+      headers: { authorization: `Bearer ${staff.key}` },
+    });
+    expect(ops.statusCode, ops.body).toBe(200);
+    expect(ops.body).toContain('221B Baker Street, London NW1 6XE');
+    await stack.client.workflow
+      .getHandle(bookingWorkflowId(ref))
+      .terminate('test done')
+      .catch(() => {});
   });
 });

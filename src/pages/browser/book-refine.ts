@@ -5,7 +5,15 @@
 // The API's suggestions are offered when it is unsure, leaving out every place this page has
 // already called too vague. Every text is set with textContent.
 import { $, $button, $form, $input, button as makeButton } from './dom.js';
-import { POSTCODE_EXAMPLE, VAGUE_PRECISIONS, placeKey, rank, vagueWhere, withTown } from './pickup-precision.js';
+import {
+  POSTCODE_EXAMPLE,
+  VAGUE_PRECISIONS,
+  placeKey,
+  rank,
+  vagueWhere,
+  withTown,
+  withTyped,
+} from './pickup-precision.js';
 import { quoteAgain, type QuotePlace } from './quote-again.js';
 
 const ADD = `add the full postcode, e.g. ${POSTCODE_EXAMPLE}, or a house number and street`;
@@ -90,5 +98,5 @@ form.addEventListener('submit', (event) => {
     input.focus();
     return;
   }
-  void requote(withTown(detail, d.town));
+  void requote(withTyped(withTown(detail, d.town), d.typed));
 });

@@ -48,3 +48,16 @@ export function withTown(detail: string, town: string | null | undefined): strin
     ? detail
     : `${detail}, ${town}`;
 }
+
+/**
+ * The answer to "Where exactly?" with the passenger's own words kept (issue 35): a postcode given for
+ * "221B Baker Street, London" is asked for as "221B Baker Street, London, NW1 6XE", so the house number
+ * stays on the booking beside the place the postcode finds. Anything else (a street, a building) is
+ * the new pickup as it stands.
+ */
+export function withTyped(detail: string, typed: string | null | undefined): string {
+  const words = (typed ?? '').trim();
+  const hasPostcode = /\b[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}\b/.test(words);
+  if (!words || !FULL_POSTCODE.test(detail.trim()) || hasPostcode || !/\d/.test(words)) return detail;
+  return `${words}, ${detail.trim()}`;
+}

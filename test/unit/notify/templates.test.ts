@@ -9,6 +9,7 @@ import {
   renderEmailVerificationCode,
   renderOpsCodeCeilingEmail,
   renderOpsNewRecipientCodesPausedEmail,
+  renderJobCardText,
   renderPassengerAmendedText,
   renderPassengerCancelledText,
   renderPassengerNoDriverFoundText,
@@ -190,5 +191,54 @@ describe('what the passenger is told (issue 23, item 6)', () => {
     );
     expect(renderPassengerReceiptText(b, { ...receipt, payment: null })).toContain('No payment has been recorded yet.');
     expect(renderPassengerReceiptEmail(b, receipt).subject).toBe('Your receipt for taxi TXAB12CD34');
+  });
+});
+
+describe('the address as typed reaches the driver and the passenger (issue 35)', () => {
+  const b = {
+    ref: 'TXAB12CD34',
+    status: 'dispatching',
+    pickup_at: new Date('2026-12-04T18:30:00Z'),
+    passenger_name: 'Ada Lovelace',
+    passenger_phone: '+447400123456',
+    payment_method: 'cash_to_driver',
+    flight_number: null,
+    meet_and_greet: false,
+    notes: null,
+    passengers: 1,
+    vehicle_type: 'saloon',
+    wheelchair: false,
+    fare_pence: 1850,
+    pickup: {
+      label: 'NW1 6XE, Camden',
+      kind: 'postcode',
+      lat: 51.52,
+      lon: -0.16,
+      postcodeDistrict: 'NW1',
+      council: 'Camden',
+      precision: 'postcode',
+    },
+    dropoff: {
+      label: 'Heathrow Terminal 5',
+      kind: 'place',
+      lat: 51.47,
+      lon: -0.49,
+      postcodeDistrict: 'TW6',
+      council: 'Hillingdon',
+    },
+    pickup_query: '221b baker street, london nw1 6xe',
+    dropoff_query: 'heathrow t5',
+  } as BookingRow;
+
+  it('puts the house number on the job card, beside the place it was priced to', () => {
+    const card = renderJobCardText(b, 'https://taxi.example/driver/jobs/x');
+    expect(card).toContain('From: 221B Baker Street, London NW1 6XE (NW1 6XE, Camden)');
+    expect(card).toContain('To: Heathrow T5 (Heathrow Terminal 5)');
+  });
+
+  it('tells the passenger the pickup in their own words', () => {
+    expect(renderPassengerCancelledText(b, 'passenger')).toContain(
+      'from 221B Baker Street, London NW1 6XE (NW1 6XE, Camden)',
+    );
   });
 });

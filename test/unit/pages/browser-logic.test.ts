@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { minutesAndSeconds, secondsLeft } from '../../../src/pages/browser/countdown.js';
 import { isoMinute, londonDate, londonTime, pounds, recordText, words } from '../../../src/pages/browser/format.js';
 import { heartbeatDue, locationProblem, LOCATION_HEARTBEAT_MS } from '../../../src/pages/browser/location.js';
-import { placeKey, rank, vagueWhere, withTown } from '../../../src/pages/browser/pickup-precision.js';
+import { placeKey, rank, vagueWhere, withTown, withTyped } from '../../../src/pages/browser/pickup-precision.js';
 import { pollDelay } from '../../../src/pages/browser/poll.js';
 import { applicationSentence, bookingSentence, formField, paperLabel } from '../../../src/pages/browser/problems.js';
 import { uuidV4 } from '../../../src/pages/browser/uuid.js';
@@ -79,6 +79,17 @@ describe('where exactly', () => {
     expect(withTown('M14 5TP', 'Manchester')).toBe('M14 5TP');
     expect(withTown('m145tp', 'Manchester')).toBe('m145tp');
     expect(withTown('1 Deansgate', null)).toBe('1 Deansgate');
+  });
+
+  it('keeps the house number typed first when the answer is a postcode (issue 35)', () => {
+    expect(withTyped('NW1 6XE', '221B Baker Street, London')).toBe('221B Baker Street, London, NW1 6XE');
+    // A street or a building is the new pickup as it stands; so is a postcode for a town typed alone.
+    expect(withTyped('1 Deansgate, Manchester', 'Manchester')).toBe('1 Deansgate, Manchester');
+    expect(withTyped('M14 5TP', 'Rusholme')).toBe('M14 5TP');
+    // Words that already held a postcode are not given a second one.
+    expect(withTyped('NW1 6XE', '221B Baker Street, NW1')).toBe('221B Baker Street, NW1, NW1 6XE');
+    expect(withTyped('NW1 6XE', '221B Baker Street, NW1 6XF')).toBe('NW1 6XE');
+    expect(withTyped('NW1 6XE', undefined)).toBe('NW1 6XE');
   });
 });
 
