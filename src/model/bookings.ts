@@ -158,6 +158,26 @@ export type FirstCardPage = CandidatePage & { claim: CandidateClaim | null; card
 /** How many candidates a cascade fetches at a time: enough for minutes of offers, small in history. */
 export const CANDIDATE_PAGE_SIZE = 10;
 
+/** What a page of candidates is read with (and claimed: its first free driver gets the card). */
+export function candidatePageQuery(
+  s: BookingState,
+  b: NewBooking,
+  policy: DispatchPolicy,
+  at: { tier: Tier; page: number; exclude: string[] },
+) {
+  return {
+    ref: b.ref,
+    round: s.round,
+    tier: at.tier,
+    job: s.job,
+    exclude: at.exclude,
+    limit: CANDIDATE_PAGE_SIZE,
+    page: at.page,
+    trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
+    offerTimeoutSeconds: policy.offerTimeoutSeconds,
+  };
+}
+
 export type CandidateOutcome = 'skipped' | 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn' | 'dropped';
 
 /** One line of the cascade's audit trail: who was considered, in which round and tier, and why. */
@@ -730,6 +750,22 @@ export interface ExchangeStatusInput {
 }
 
 /** Our statuses in which an exchange fleet's driver holds the job. */
+/** What a booking workflow is started with, as far as its first state reads it. */
+export interface BookingOpening {
+  booking: NewBooking;
+  job: JobSpec;
+  policy: DispatchPolicy;
+  /** Hold dispatch until the passenger confirms their email (unverified v1 bookings). */
+  awaitEmailConfirmation: boolean;
+}
+
+/** The status a new booking starts in (the workflow and the start request agree on it). */
+export function initialStatus(input: BookingOpening, nowMs: number): BookingStatus {
+  if (input.awaitEmailConfirmation) return 'awaiting_confirmation';
+  const dispatchAt = Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000;
+  return dispatchAt <= nowMs ? 'dispatching' : 'scheduled';
+}
+
 export const EXCHANGE_WITH_DRIVER: readonly BookingStatus[] = ['assigned', 'en_route', 'arrived', 'on_board'];
 
 /** The fleet's statuses that are steps of a trip: ours takes the same name. */
@@ -744,6 +780,12 @@ export function statusFromFleet(remote: string, ours: BookingStatus): { status: 
   const trip = FLEET_TRIP_STATUSES.includes(remote);
   const status = trip ? (remote as BookingStatus) : EXCHANGE_WITH_DRIVER.includes(ours) ? 'offered' : null;
   return { status, trip };
+}
+
+/** Our status while a fleet holds the job, by its last word: with a driver, or still offered to it. */
+export function statusHeldByFleet(x: ExchangeState): BookingStatus {
+  const last = (x.remoteStatus ?? '') as BookingStatus;
+  return EXCHANGE_WITH_DRIVER.includes(last) ? last : 'offered';
 }
 
 /** What the fleet was sent, as a fingerprint: the job, and the route and fare an amendment may change. */

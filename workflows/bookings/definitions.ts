@@ -7,12 +7,7 @@ import type * as model from '../../src/model/bookings.js';
 /** A booking's workflow id is its reference, prefixed: one workflow per booking. */
 export const bookingWorkflowId = (ref: string): string => `booking:${ref}`;
 
-export interface BookingWorkflowInput {
-  booking: model.NewBooking;
-  job: model.JobSpec;
-  policy: model.DispatchPolicy;
-  /** Hold dispatch until the passenger confirms their email (unverified v1 bookings). */
-  awaitEmailConfirmation: boolean;
+export interface BookingWorkflowInput extends model.BookingOpening {
   /**
    * Email the passenger their booking confirmation before dispatch begins (the v1 API's bookings
    * with an email). Absent on bookings started by release 0.1.0, which decided it from the
@@ -22,11 +17,7 @@ export interface BookingWorkflowInput {
 }
 
 /** The status a new booking starts in (the workflow and the start request agree on it). */
-export function initialStatus(input: BookingWorkflowInput, nowMs: number): model.BookingStatus {
-  if (input.awaitEmailConfirmation) return 'awaiting_confirmation';
-  const dispatchAt = Date.parse(input.job.pickupAt) - input.policy.dispatchLeadSeconds * 1000;
-  return dispatchAt <= nowMs ? 'dispatching' : 'scheduled';
-}
+export { initialStatus } from '../../src/model/bookings.js';
 
 /**
  * Upserted on each status change, so ops can list in the Web UI, e.g.
@@ -82,7 +73,7 @@ export interface AmendInput extends Partial<model.JobSpec> {
 export const amendBookingUpdate = defineUpdate<model.BookingState, [AmendInput]>('amendBooking');
 
 /**
- * A driver takes a pre-booked job from the upcoming-jobs board (src/dispatch/upcoming.ts): assigned as
+ * A driver takes a pre-booked job from the upcoming-jobs board (src/drivers/upcoming.ts): assigned as
  * an accepted offer is, without a job card; refused as BookingFailure.driverDoesNotFit when their locked
  * claim finds they no longer fit. Answers their offer: the driver app's job id for the trip reports.
  */
@@ -91,7 +82,7 @@ export type ClaimUpcomingResult = { offerId: string };
 export const claimUpcomingJobUpdate = defineUpdate<ClaimUpcomingResult, [ClaimUpcomingInput]>('claimUpcomingJob');
 
 /**
- * Ops hand a booking nobody holds to a driver they name (src/bookings/offer-to-driver.ts). Answers
+ * Ops hand a booking nobody holds to a driver they name (src/drivers/offer-to-driver.ts). Answers
  * once the named driver's job card is out (or they were found busy: `offer` is then not theirs).
  */
 export type OpsOfferInput = { driverId: string; driverName: string };

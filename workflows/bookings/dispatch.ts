@@ -7,7 +7,7 @@ import * as model from '../../src/model/bookings.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
 import { OfferGroup, type Member } from './offers.js';
 import type { BookingRun } from './run.js';
-import * as S from './state.js';
+import * as S from '../../src/model/booking-state.js';
 
 export type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
 /** A board claim taken: the claimant's offer, or why they were refused ('taken': someone came first). */
@@ -15,20 +15,8 @@ export type BoardClaimAnswer = ClaimUpcomingResult | { refused: string };
 type Page = { candidates: S.Candidate[]; claim: model.CandidateClaim | null; card?: model.FirstCardPage['card'] };
 
 /** What a page of candidates is read with (and claimed: its first free driver gets the card). */
-function pageQuery(run: BookingRun, tier: model.Tier, page: number, offered: Set<string>) {
-  const b = run.input.booking;
-  return {
-    ref: run.ref,
-    round: run.state.round,
-    tier,
-    job: run.state.job,
-    exclude: [...offered],
-    limit: model.CANDIDATE_PAGE_SIZE,
-    page,
-    trip: { pickup: { lat: b.pickup.lat, lon: b.pickup.lon }, pickupArea: b.pickupArea, durationS: b.durationS },
-    offerTimeoutSeconds: run.policy.offerTimeoutSeconds,
-  };
-}
+const pageQuery = (run: BookingRun, tier: model.Tier, page: number, offered: Set<string>) =>
+  model.candidatePageQuery(run.state, run.input.booking, run.policy, { tier, page, exclude: [...offered] });
 
 /** Round 1's first page, read and claimed with the booking's record (and its card sent). */
 export const firstPageQuery = (run: BookingRun) =>

@@ -8,7 +8,7 @@ import { db } from '../activities.js';
 import { exchangeStatusSignal } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import type { BookingRun } from './run.js';
-import * as S from './state.js';
+import * as S from '../../src/model/booking-state.js';
 
 /** Handing a job over: a fleet that cannot take it within minutes is passed over. */
 const handOver = proxyActivities<Activities>({
@@ -86,13 +86,10 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
 
 /** The job is with a fleet: one step per event, back to the main loop; nobody by pickup and a grace: taken back. */
 export async function followExchangeFleet(run: BookingRun): Promise<Result> {
-  const last = run.state.exchange!.remoteStatus ?? '';
   const withDriver = () => model.EXCHANGE_WITH_DRIVER.includes(run.state.status);
   // Back from a wait that set our status aside: the fleet's last word stands again.
   if (run.state.status !== 'offered' && !withDriver())
-    await run.setStatus(
-      model.EXCHANGE_WITH_DRIVER.includes(last as model.BookingStatus) ? (last as model.BookingStatus) : 'offered',
-    );
+    await run.setStatus(model.statusHeldByFleet(run.state.exchange!));
   const takenBackAt = Date.parse(run.state.job.pickupAt) + model.UNASSIGNED_GRACE_MS;
   const ready = run.state.exchange!.pending || run.state.exchange!.sent !== model.exchangeJobSent(run.state);
   const until = withDriver() ? undefined : Math.max(1000, takenBackAt - Date.now());

@@ -8,7 +8,7 @@ import type { BoardClaimAnswer } from './dispatch.js';
 import { installExchangeHandlers } from './exchange.js';
 import type { Message } from './inbox.js';
 import type { BookingRun } from './run.js';
-import * as S from './state.js';
+import * as S from '../../src/model/booking-state.js';
 
 export function installHandlers(run: BookingRun): void {
   setHandler(messages.bookingStateQuery, () => run.state);
@@ -20,8 +20,7 @@ export function installHandlers(run: BookingRun): void {
   setHandler(messages.emailConfirmedSignal, () => void run.inbox.post({ kind: 'emailConfirmed' }));
   handleOfferAnswers(run);
   handleChanges(run);
-  handleDriverSignals(run);
-  handleBoardClaims(run);
+  handleDrivers(run);
   handleTripReports(run);
   installExchangeHandlers(run);
 }
@@ -83,7 +82,12 @@ function handleChanges(run: BookingRun): void {
   setHandler(messages.offerToDriverUpdate, opsPick, checkedBy(run, model.opsPickRefusal));
 }
 
-function handleDriverSignals(run: BookingRun): void {
+/**
+ * Drivers dropping the job, suspended, or taking it from the upcoming-jobs board. Two board claims can
+ * both pass their validators in one task, so the handler checks again and the first one in wins. A
+ * repeat by the driver who has it answers their offer again.
+ */
+function handleDrivers(run: BookingRun): void {
   setHandler(messages.driverDroppedSignal, (drop) => {
     if (drop.driverId === run.state.driverId) run.inbox.post({ kind: 'drop', drop });
   });
@@ -97,14 +101,6 @@ function handleDriverSignals(run: BookingRun): void {
   setHandler(messages.tripProgressSignal, (p) => {
     if (p.driverId === run.state.driverId) run.inbox.post({ kind: 'progress', progress: p.progress });
   });
-}
-
-/**
- * A driver takes the job from the upcoming-jobs board. Two claims can both pass their validators
- * in one task, so the handler checks again and the first one in wins. A repeat by the driver who
- * has it answers their offer again.
- */
-function handleBoardClaims(run: BookingRun): void {
   const claim = async (c: messages.ClaimUpcomingInput): Promise<messages.ClaimUpcomingResult> => {
     const held = model.heldOfferId(run.state, c.driverId);
     if (held) return { offerId: held };

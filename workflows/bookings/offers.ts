@@ -7,7 +7,7 @@ import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio
 import { acts, db } from '../activities.js';
 import * as model from '../../src/model/bookings.js';
 import type { BookingRun, JobCards } from './run.js';
-import * as S from './state.js';
+import * as S from '../../src/model/booking-state.js';
 
 export interface Member {
   tier: model.Tier;

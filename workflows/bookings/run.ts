@@ -1,12 +1,13 @@
-// One booking's run: its state (state.ts), its inbox (inbox.ts) and the little the process keeps for
-// itself. Every status change goes through markStatus, which keeps the Web UI's search attributes in step.
+// One booking's run: its state (src/model/booking-state.ts), its inbox (inbox.ts) and the little the
+// process keeps for itself. Every status change goes through markStatus, which keeps the Web UI's search
+// attributes in step.
 import { proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { db } from '../activities.js';
 import { BookingSearchAttributes, type BookingWorkflowInput } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import { Inbox } from './inbox.js';
-import * as S from './state.js';
+import * as S from '../../src/model/booking-state.js';
 
 export type Next = 'again' | 'closed';
 

@@ -4,7 +4,7 @@ import { acts } from '../activities.js';
 import type { DriverDroppedInput } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import type { BookingRun, Next } from './run.js';
-import * as S from './state.js';
+import * as S from '../../src/model/booking-state.js';
 
 /** How long a completed trip waits for the driver (or a provider) to confirm what was paid. */
 const SETTLEMENT_WINDOW_MS = 7 * 24 * 60 * 60_000;

@@ -11,7 +11,7 @@ import { firstPageQuery, letFirstPageGo, offerToNamedDriver, runRound, takeBoard
 import { cancelExchangeJob, sendAmendmentToExchangeFleet } from './exchange.js';
 import { installHandlers } from './handlers.js';
 import { BookingRun, type Next } from './run.js';
-import * as S from './state.js';
+import * as S from '../../src/model/booking-state.js';
 import { followTrip, releaseDriver, settle, tell } from './trip.js';
 
 export async function bookingWorkflowV2(input: BookingWorkflowInput): Promise<model.BookingState> {

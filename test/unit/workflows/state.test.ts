@@ -1,9 +1,9 @@
-// The booking's state model (workflows/bookings/state.ts): each named transition, without a workflow,
+// The booking's state model (src/model/booking-state.ts): each named transition, without a workflow,
 // and the readings and times src/model/bookings.ts derives from the state.
 import { describe, expect, it } from 'vitest';
 import type { BookingWorkflowInput } from '../../../workflows/bookings/definitions.js';
 import * as B from '../../../src/model/bookings.js';
-import * as S from '../../../workflows/bookings/state.js';
+import * as S from '../../../src/model/booking-state.js';
 
 const NOW = Date.parse('2026-12-02T12:00:00Z');
 const place = { label: 'A', kind: 'address', lat: 53.48, lon: -2.24, postcodeDistrict: 'M1', council: 'Manchester' };

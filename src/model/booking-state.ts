@@ -1,7 +1,7 @@
-// The booking's state: what the bookingState query answers, moved only by the pure transitions below
-// (unit-tested without a workflow); the rules that read it are src/model/bookings.ts.
-import { initialStatus, type BookingWorkflowInput } from './definitions.js';
-import * as model from '../../src/model/bookings.js';
+// The booking's state: what the bookingState query answers, moved by the booking workflow
+// (workflows/bookings/) only through the pure transitions below (unit-tested without a workflow);
+// the rules that read it are ./bookings.ts.
+import * as model from './bookings.js';
 
 type State = model.BookingState;
 export type Candidate = { driverId: string; driverName: string; distanceMeters: number | null };
@@ -9,12 +9,12 @@ export type Candidate = { driverId: string; driverName: string; distanceMeters: 
 /** The decision log's reason for a card withdrawn because another driver of the group accepted first. */
 export const TAKEN_BY_ANOTHER = 'taken_by_another_driver';
 
-export function opened(input: BookingWorkflowInput, nowMs: number): State {
+export function opened(input: model.BookingOpening, nowMs: number): State {
   const b = input.booking;
   return {
     ref: b.ref,
     identity: b.identity ?? null,
-    status: initialStatus(input, nowMs),
+    status: model.initialStatus(input, nowMs),
     job: { ...input.job },
     round: 0,
     driverId: null,
