@@ -1,4 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startOnce } from '../temporal/start-once.js';
 import { PARTNER_BILLING_WORKFLOW_ID } from '../../workflows/billing/definitions.js';
 
 // The partners' weekly billing workflow's one client (docs/refusals.md, "Temporal failures"): the
@@ -19,16 +20,10 @@ export class PartnerBillingClient {
    * ops watch): all but the first are no-ops, and one that ended is started again.
    */
   async ensure(workflowId = PARTNER_BILLING_WORKFLOW_ID): Promise<void> {
-    try {
-      await this.temporal.workflow.start(PARTNER_BILLING_WORKFLOW_TYPE, {
-        workflowId,
-        taskQueue: this.taskQueue,
-        args: [{}],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
+    await startOnce(this.temporal, {
+      workflowType: PARTNER_BILLING_WORKFLOW_TYPE,
+      workflowId,
+      taskQueue: this.taskQueue,
+    });
   }
 }

@@ -1,4 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startOnce } from '../temporal/start-once.js';
 import { LOCATION_WATCH_WORKFLOW_ID } from '../../workflows/drivers/definitions.js';
 
 // The drivers' location watch's one client (docs/refusals.md, "Temporal failures"): the worker
@@ -20,16 +21,10 @@ export class LocationWatchClient {
    * watch): all but the first are no-ops, and one that ended is started again.
    */
   async ensure(workflowId = LOCATION_WATCH_WORKFLOW_ID): Promise<void> {
-    try {
-      await this.temporal.workflow.start(LOCATION_WATCH_WORKFLOW_TYPE, {
-        workflowId,
-        taskQueue: this.taskQueue,
-        args: [{}],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
+    await startOnce(this.temporal, {
+      workflowType: LOCATION_WATCH_WORKFLOW_TYPE,
+      workflowId,
+      taskQueue: this.taskQueue,
+    });
   }
 }

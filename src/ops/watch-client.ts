@@ -1,4 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startOnce } from '../temporal/start-once.js';
 import { OPS_WATCH_WORKFLOW_ID } from '../../workflows/ops/definitions.js';
 
 // The ops watch's one client (docs/refusals.md, "Temporal failures"): the worker starts the watch
@@ -21,16 +22,6 @@ export class OpsWatchClient {
    * started again by the next worker to start.
    */
   async ensure(workflowId = OPS_WATCH_WORKFLOW_ID): Promise<void> {
-    try {
-      await this.temporal.workflow.start(OPS_WATCH_WORKFLOW_TYPE, {
-        workflowId,
-        taskQueue: this.taskQueue,
-        args: [{}],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
+    await startOnce(this.temporal, { workflowType: OPS_WATCH_WORKFLOW_TYPE, workflowId, taskQueue: this.taskQueue });
   }
 }
