@@ -75,7 +75,10 @@ export function createNotificationActivities({
           text: renderPassengerDriverChangedText(b, trackUrl(b.ref)),
         };
       case 'no_driver_yet':
-        return { key: `no-driver-yet:${b.ref}`, text: renderPassengerNoDriverYetText(b, trackUrl(b.ref)) };
+        return {
+          key: `no-driver-yet:${b.ref}`,
+          text: renderPassengerNoDriverYetText(b, trackUrl(b.ref), news.searchUntil),
+        };
       case 'no_driver_found':
         return {
           key: `no-driver-found:${b.ref}`,

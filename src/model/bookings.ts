@@ -16,7 +16,7 @@ export const BOOKING_STATUSES = [
   'on_board', // passenger on board
   'completed',
   'cancelled',
-  'unassigned', // every tier exhausted; retrying on a backoff until pickup time
+  'unassigned', // every tier exhausted; retrying on a backoff until half an hour past pickup
   'no_show', // the driver waited at the pickup and the passenger did not come
 ] as const;
 
@@ -340,7 +340,8 @@ export function passengerHearsFromUs(source: string): boolean {
 export type PassengerNews =
   | { kind: 'booked' }
   | { kind: 'driver_replaced'; driverId: string }
-  | { kind: 'no_driver_yet' }
+  /** `searchUntil`: when the search ends (absent from the released workflow, which searched until pickup). */
+  | { kind: 'no_driver_yet'; searchUntil?: string }
   | { kind: 'no_driver_found' }
   | { kind: 'receipt' };
 
@@ -524,10 +525,35 @@ export const fleetCandidate = (x: ExchangeState) => ({
   distanceMeters: null,
 });
 
-/** The wait before the next round once every tier is exhausted: doubling, capped, never past pickup. */
-export function backoffMs(p: DispatchPolicy, exhaustedRounds: number, untilPickupMs: number): number {
-  const s = Math.min(p.retryBaseSeconds * 2 ** (exhaustedRounds - 1), p.maxRetrySeconds);
-  return Math.min(s * 1000, untilPickupMs);
+/**
+ * A booking nobody has taken is searched for until this long past its pickup time, then closed
+ * (docs/dispatch.md "A booking nobody takes"): for a "now" booking, half an hour of a passenger's waiting.
+ */
+export const SEARCH_PAST_PICKUP_MS = 30 * 60_000;
+/** From the pickup time the passenger is waiting: rounds come at most this far apart. */
+export const WAITING_RETRY_MAX_MS = 2 * 60_000;
+
+/** Drivers a later round does not ask again: those who dropped the job or declined it. */
+export const notToAskAgain = (s: BookingState): string[] => [
+  ...s.droppedDriverIds,
+  ...s.candidates.filter((c) => c.outcome === 'declined').map((c) => c.driverId),
+];
+
+/** When the search for a driver ends, for a booking with this pickup time. */
+export const searchEndsAt = (pickupAt: string): number => Date.parse(pickupAt) + SEARCH_PAST_PICKUP_MS;
+
+/**
+ * The wait before the next round once every tier is exhausted: doubling from the policy's base,
+ * capped (closer together once the passenger is waiting), with one round at the pickup time and one
+ * at the end of the search; null once the search is over.
+ */
+export function backoffMs(p: DispatchPolicy, exhaustedRounds: number, pickupAt: string, nowMs: number): number | null {
+  const pickupMs = Date.parse(pickupAt);
+  const endsMs = searchEndsAt(pickupAt);
+  if (nowMs >= endsMs) return null;
+  const capMs = Math.min(p.maxRetrySeconds * 1000, nowMs >= pickupMs ? WAITING_RETRY_MAX_MS : Infinity);
+  const waitMs = Math.min(p.retryBaseSeconds * 1000 * 2 ** (exhaustedRounds - 1), capMs);
+  return Math.min(waitMs, nowMs < pickupMs ? pickupMs - nowMs : Infinity, endsMs - nowMs);
 }
 
 /** How a group of job cards is offered: how many at once, and how long a card stays out. */

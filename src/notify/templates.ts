@@ -375,11 +375,13 @@ export function renderPassengerBookedText(b: BookingFacts, trackUrl: string): st
  * A round of the cascade found nobody: the passenger hears once, with what happens next and that
  * they may cancel free, so they are not left waiting on a taxi that may not come.
  */
-export function renderPassengerNoDriverYetText(b: BookingFacts, trackUrl: string): string {
-  return `Direct Taxi: booking ${b.ref}: no driver has accepted yet. We keep asking drivers near ${from(b)} until your pickup time (${londonTime(b.pickup_at)}) and will text you as soon as one does. You can cancel free at any time: ${trackUrl}`;
+export function renderPassengerNoDriverYetText(b: BookingFacts, trackUrl: string, searchUntil?: string): string {
+  // A booking of the released workflow searched until pickup; today's searches until `searchUntil`.
+  const until = searchUntil ? londonTime(new Date(searchUntil)) : `your pickup time (${londonTime(b.pickup_at)})`;
+  return `Direct Taxi: booking ${b.ref}: no driver has accepted yet. We keep asking drivers near ${from(b)} until ${until} and will text you as soon as one does. You can cancel free at any time: ${trackUrl}`;
 }
 
-/** Past pickup and its grace with nobody found: the booking is closed. */
+/** The search over with nobody found: the booking is closed. */
 export function renderPassengerNoDriverFoundText(b: BookingFacts): string {
   return `Direct Taxi: sorry, no driver could take booking ${b.ref} (${londonTime(b.pickup_at)} from ${from(b)}). The booking is closed and nothing is due. Please make other arrangements.`;
 }

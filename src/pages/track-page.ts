@@ -1,10 +1,11 @@
+import { DateTime } from 'luxon';
 import { placeForPeople } from '../model/places.js';
 import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
 import { carDescription, firstName, formatRegistration } from '../notify/car.js';
 import type { DriverCar } from '../drivers/store.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
-import { TERMINAL_STATUSES, type BookingStatus } from '../model/bookings.js';
+import { searchEndsAt, TERMINAL_STATUSES, type BookingStatus } from '../model/bookings.js';
 import { payOptions } from '../settlement/payment-options.js';
 import { PAYMENT_STATES, paymentState, type PaymentState } from '../settlement/payment-state.js';
 import type { DriverPosition } from './driver-position-store.js';
@@ -44,11 +45,26 @@ const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
     headline: 'Marked as a no-show',
     detail: 'Your driver waited at the pickup and could not find you. Nothing is due.',
   },
-  unassigned: {
-    headline: 'Still looking for a driver',
-    detail: 'No driver has accepted yet. We keep trying until your pickup time and will text you when one does.',
-  },
+  // Said with the time the search ends (unassignedWords).
+  unassigned: { headline: 'Still looking for a driver', detail: '' },
 };
+
+/** Nobody has taken the job: until when the search goes on, or that it is over (model.searchEndsAt). */
+function unassignedWords(row: BookingWithDriver, now: Date): { headline: string; detail: string; over: boolean } {
+  const ends = new Date(searchEndsAt(row.pickup_at.toISOString()));
+  if (now >= ends)
+    return {
+      headline: 'No driver found',
+      detail: 'Sorry, no driver could take this booking. It is closed and nothing is due.',
+      over: true,
+    };
+  const until = DateTime.fromJSDate(ends, { zone: 'Europe/London' }).toFormat('HH:mm');
+  return {
+    headline: 'Still looking for a driver',
+    detail: `No driver has accepted yet. We keep asking drivers until ${until} and will text you as soon as one does. You can cancel free at any time.`,
+    over: false,
+  };
+}
 
 const SHOWS_DRIVER: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route', 'arrived', 'on_board', 'completed']);
 /**
@@ -160,7 +176,8 @@ export function trackStatus(
   row: BookingWithDriver,
   live: LiveDriver = { position: null, now: new Date() },
 ): TrackStatus {
-  const words = WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
+  const unassigned = row.status === 'unassigned' ? unassignedWords(row, live.now) : null;
+  const words = unassigned ?? WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
   const driver = SHOWS_DRIVER.has(row.status) && row.d_name ? driverFacts(row, live.car) : null;
   const state = paymentState(row);
   const p = live.position;
@@ -171,7 +188,7 @@ export function trackStatus(
     status: row.status,
     headline: words.headline,
     detail: words.detail,
-    final: isFinal(row),
+    final: isFinal(row) || unassigned?.over === true,
     pickup_time: londonDateTime(row.pickup_at),
     pickup: placeForPeople(row.pickup_query, row.pickup),
     pickup_note: precisionNote(precisionOf(row.pickup)),
@@ -264,7 +281,7 @@ ${withMap && mapCard(s, map)}
   <dt>To</dt><dd data-field="dropoff">${s.dropoff}</dd>
 </dl>
 </div>
-<div class="card" id="manage-link"${!cancellable(s.status) && html` hidden`}>
+<div class="card" id="manage-link"${(!cancellable(s.status) || s.final) && html` hidden`}>
 <h2>Change of plans?</h2>
 <form method="post" action="/track/${s.booking_reference}/manage-link">
 <label for="manage-mobile">To cancel it, we text a link to the mobile number on this booking. Your mobile number</label>

@@ -391,7 +391,7 @@ describe('booking workflow (time-skipping)', () => {
     );
   });
 
-  it('retries an exhausted cascade on a doubling backoff, alerting ops each round, then closes an hour after pickup', async () => {
+  it('retries an exhausted cascade on a doubling backoff, every 2 minutes once the passenger waits, then closes half an hour past pickup', async () => {
     await scenario([], async ({ world, start }) => {
       const b = await start({ pickupInMs: 10 * MINUTE });
       await roundsAre(world, [1]);
@@ -406,17 +406,62 @@ describe('booking workflow (time-skipping)', () => {
       await roundsAre(world, [1, 2, 3]);
       await env.sleep(241_000); // then 240 s
       await roundsAre(world, [1, 2, 3, 4]);
-      await env.sleep(3 * MINUTE); // the next wait (480 s) is cut short by the pickup time: one last round
+      await env.sleep(3 * MINUTE); // the next wait (480 s) is cut short by the pickup time: a round at pickup
       await roundsAre(world, [1, 2, 3, 4, 5]);
-      // Past pickup: no more rounds, but still cancellable for an hour.
-      await env.sleep(59 * MINUTE);
+      // From the pickup time the passenger is waiting: a round every 2 minutes.
+      await env.sleep(100_000);
       expect(rounds(world)).toEqual([1, 2, 3, 4, 5]);
+      await env.sleep(20_000);
+      await roundsAre(world, [1, 2, 3, 4, 5, 6]);
+      // Until half an hour past pickup (round 20, at pickup + 30 min), when the booking closes.
+      await env.sleep(26 * MINUTE);
       expect((await b.handle.describe()).status.name).toBe('RUNNING');
-      await env.sleep(2 * MINUTE);
+      await env.sleep(3 * MINUTE);
       const final = await b.handle.result();
       expect(final.status).toBe('unassigned');
+      expect(rounds(world)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       // Told once that nobody had accepted yet (not once a round), and once that nobody was found.
       expect(news(world)).toEqual(['booked', 'no_driver_yet', 'no_driver_found']);
+    });
+  });
+
+  it('keeps offering a "now" booking nobody took, and a driver online three minutes later is offered it and assigned', async () => {
+    await scenario([], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      await roundsAre(world, [1]);
+      // Rounds at 1 and 3 minutes find nobody either; a driver comes online just after.
+      await env.sleep(3 * MINUTE + 10_000);
+      await roundsAre(world, [1, 2, 3]);
+      world.drivers.push({ id: 'late', tier: 'local' });
+      await env.sleep(2 * MINUTE); // the next round, 2 minutes on: the passenger is waiting
+      expect(await b.accept('late')).toBe('accepted');
+      const s = await b.state();
+      expect(s.status).toBe('assigned');
+      expect(s.candidates.map((c) => [c.round, c.driverId, c.outcome])).toEqual([
+        [4, 'late', 'offered'],
+        [4, 'late', 'accepted'],
+      ]);
+      // What the passenger was told meanwhile: booked, then once that nobody had accepted yet and
+      // until when the search goes on (half an hour past the pickup time, still ahead); never "nobody found".
+      const told = world.called('tellPassenger').map((t) => (t as { news: { kind: string } }).news);
+      expect(told).toEqual([
+        { kind: 'booked' },
+        { kind: 'no_driver_yet', searchUntil: new Date(Date.parse(s.job.pickupAt) + 30 * MINUTE).toISOString() },
+      ]);
+    });
+  });
+
+  it('does not ask a driver who declined again in a later round', async () => {
+    await scenario([{ id: 'no-thanks', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      const offerId = await b.offerTo('no-thanks');
+      await b.handle.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId, driverId: 'no-thanks', decision: 'decline' }],
+      });
+      await roundsAre(world, [1]);
+      await env.sleep(4 * MINUTE);
+      await roundsAre(world, [1, 2, 3]);
+      expect(world.called('sendJobCard')).toHaveLength(1);
     });
   });
 

@@ -50,8 +50,8 @@ export async function runRound(run: BookingRun): Promise<RoundResult> {
   if (heldByExchangeFleet(run)) return followExchangeFleet(run);
   // A round begun with the booking's record (its first page already claimed) is this one.
   if (!run.firstPage) run.move(S.roundBegun);
-  // Nobody who dropped the job, or was suspended while offered it, is asked again.
-  const offered = new Set([...run.state.droppedDriverIds, ...(run.state.suspendedDriverIds ?? [])]);
+  // Nobody who dropped or declined the job, or was suspended while offered it, is asked again.
+  const offered = new Set([...model.notToAskAgain(run.state), ...(run.state.suspendedDriverIds ?? [])]);
   await run.setStatus('dispatching');
   const group = new OfferGroup(run, model.cascadeOfferRules(run.policy));
   for (const tier of model.TIERS) {

@@ -149,9 +149,13 @@ async function awaitOperatorPick(run: BookingRun): Promise<Next> {
   return 'again';
 }
 
-/** At the lead time, a round of the cascade; all tiers exhausted, ops are alerted and the next waits a backoff. */
+/**
+ * At the lead time, a round of the cascade; all tiers exhausted, ops are alerted and the next round
+ * waits a backoff, until half an hour past pickup (model.searchEndsAt). Then the booking is closed.
+ */
 async function findDriver(run: BookingRun): Promise<Next> {
-  const dispatchAt = model.dispatchTime(run.policy, run.state.job.pickupAt);
+  const { pickupAt } = run.state.job;
+  const dispatchAt = model.dispatchTime(run.policy, pickupAt);
   if (Date.now() < dispatchAt) {
     await run.setStatus('scheduled');
     await run.inbox.waitFor([], dispatchAt - Date.now());
@@ -161,14 +165,11 @@ async function findDriver(run: BookingRun): Promise<Next> {
   run.exhaustedRounds += 1;
   await run.setStatus('unassigned');
   await acts.alertOps({ ref: run.ref, round: run.state.round });
-  if (run.exhaustedRounds === 1) await tell(run, { kind: 'no_driver_yet' });
-  const untilPickup = msUntil(run.state.job.pickupAt);
-  if (untilPickup > 0) {
-    await run.inbox.waitFor([], model.backoffMs(run.policy, run.exhaustedRounds, untilPickup));
-    return 'again';
-  }
-  // Past pickup with nobody found: stop retrying but stay cancellable for a while.
-  if ((await run.inbox.waitFor([], model.UNASSIGNED_GRACE_MS)) === 'message') return 'again';
+  const searchUntil = new Date(model.searchEndsAt(pickupAt)).toISOString();
+  if (run.exhaustedRounds === 1) await tell(run, { kind: 'no_driver_yet', searchUntil });
+  const waitMs = model.backoffMs(run.policy, run.exhaustedRounds, pickupAt, Date.now());
+  // Any message that interrupts (a cancel, a new pickup time, a driver ops name) ends the wait at once.
+  if (waitMs !== null) return run.inbox.waitFor([], waitMs).then(() => 'again');
   await tell(run, { kind: 'no_driver_found' });
   return 'closed';
 }

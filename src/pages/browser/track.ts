@@ -152,8 +152,9 @@ const cancelError = $('cancel-error');
 
 // Without the token ("Find my booking"), the way to cancel is a link texted to the booking's mobile.
 const manageLink = $('manage-link');
-const showManage = (status: string | undefined) => {
-  const open = CANCELLABLE.includes(status ?? '');
+// A booking whose search ended without a driver is final though still 'unassigned': nothing to cancel.
+const showManage = (status: string | undefined, final: boolean) => {
+  const open = CANCELLABLE.includes(status ?? '') && !final;
   manage.hidden = !token || !open;
   manageLink.hidden = Boolean(token) || !open;
 };
@@ -210,7 +211,7 @@ function payOption(o: TrackStatus['pay_options'][number]): HTMLElement {
 }
 
 function apply(s: TrackStatus): void {
-  showManage(s.status);
+  showManage(s.status, s.final);
   if (s.final) live.hidden = true;
   set('headline', s.headline);
   set('detail', s.detail);
@@ -264,5 +265,5 @@ cancelButton.addEventListener('click', () => askAgain(true));
 $('cancel-no').addEventListener('click', () => askAgain(false));
 $button('cancel-yes').addEventListener('click', (event) => void cancel(event.currentTarget as HTMLButtonElement));
 if (mapCard && mapEl && !mapCard.hidden) place(Number(mapEl.dataset.driverLat), Number(mapEl.dataset.driverLon));
-showManage(root.dataset.status);
+showManage(root.dataset.status, root.dataset.final === 'true');
 if (root.dataset.final !== 'true') setTimeout(() => void poll(), POLL_MS);

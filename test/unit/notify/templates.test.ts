@@ -168,6 +168,10 @@ describe('what the passenger is told (issue 23, item 6)', () => {
     expect(renderPassengerNoDriverYetText(b, 'https://taxi.example/track/TXAB12CD34')).toBe(
       'Direct Taxi: booking TXAB12CD34: no driver has accepted yet. We keep asking drivers near Manchester Piccadilly until your pickup time (Fri 4 Dec 18:30) and will text you as soon as one does. You can cancel free at any time: https://taxi.example/track/TXAB12CD34',
     );
+    // Today's workflow searches until half an hour past pickup, and says until when.
+    expect(renderPassengerNoDriverYetText(b, 'https://t/x', '2026-12-04T19:00:00Z')).toContain(
+      'We keep asking drivers near Manchester Piccadilly until Fri 4 Dec 19:00 and will text you',
+    );
     expect(renderPassengerNoDriverFoundText(b)).toContain('The booking is closed and nothing is due.');
   });
 

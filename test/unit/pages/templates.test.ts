@@ -131,6 +131,21 @@ describe('html templates', () => {
     expect(card.html).toContain('data-seconds-left="60"');
   });
 
+  it('tells a passenger nobody has taken yet until when the search goes on, and that it ended', () => {
+    const waiting = trackStatus(booking({ status: 'unassigned', driver_id: null }), {
+      position: null,
+      now: new Date('2026-07-03T14:40:00Z'),
+    });
+    expect(waiting).toMatchObject({ headline: 'Still looking for a driver', final: false });
+    expect(waiting.detail).toContain('We keep asking drivers until 16:00 and will text you');
+    const over = trackStatus(booking({ status: 'unassigned', driver_id: null }), {
+      position: null,
+      now: new Date('2026-07-03T15:00:00Z'),
+    });
+    expect(over).toMatchObject({ headline: 'No driver found', final: true });
+    expect(renderTrackPage(over, NO_TILES).html).toMatch(/id="manage-link" hidden/);
+  });
+
   it('shows London wall-clock time with BST and the fare in pounds, and hides passenger details from the tracking status', () => {
     const s = trackStatus(booking());
     expect(s.pickup_time).toBe('Fri 3 Jul 2026, 15:30 BST');

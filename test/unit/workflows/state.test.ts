@@ -140,13 +140,27 @@ describe('the booking state model', () => {
     expect(B.noShowTime(policy, pickupAt, NOW + 300_000)).toBe(NOW + 300_000 + 600_000);
   });
 
-  it('asks a driver who accepted well ahead to confirm an hour before pickup, and backs off exhausted rounds', () => {
+  it('asks a driver who accepted well ahead to confirm an hour before pickup', () => {
     const pickupAt = new Date(NOW + 3 * 3_600_000).toISOString();
     expect(B.confirmTimes(policy, pickupAt)).toEqual({ askAt: NOW + 2 * 3_600_000, deadline: NOW + 2.5 * 3_600_000 });
     expect(B.acceptedWellAhead(policy, pickupAt, NOW)).toBe(true);
     expect(B.acceptedWellAhead(policy, pickupAt, NOW + 2.5 * 3_600_000)).toBe(false);
-    expect([1, 2, 3, 5].map((n) => B.backoffMs(policy, n, 3_600_000))).toEqual([60_000, 120_000, 240_000, 900_000]);
-    expect(B.backoffMs(policy, 1, 10_000)).toBe(10_000);
+  });
+
+  it('backs off exhausted rounds: doubling before pickup, every 2 minutes while the passenger waits, over half an hour past pickup', () => {
+    const inAnHour = new Date(NOW + 3_600_000).toISOString();
+    expect([1, 2, 3, 5].map((n) => B.backoffMs(policy, n, inAnHour, NOW))).toEqual([60_000, 120_000, 240_000, 900_000]);
+    // One round at the pickup time itself.
+    expect(B.backoffMs(policy, 1, new Date(NOW + 10_000).toISOString(), NOW)).toBe(10_000);
+    // A "now" booking: the passenger is already waiting.
+    const now = new Date(NOW).toISOString();
+    expect([1, 2, 3, 6].map((n) => B.backoffMs(policy, n, now, NOW + 60_000))).toEqual([
+      60_000, 120_000, 120_000, 120_000,
+    ]);
+    // The last round at the end of the search, and then none.
+    expect(B.backoffMs(policy, 9, now, NOW + 29 * 60_000)).toBe(60_000);
+    expect(B.searchEndsAt(now)).toBe(NOW + 30 * 60_000);
+    expect(B.backoffMs(policy, 10, now, NOW + 30 * 60_000)).toBeNull();
   });
 
   it('keeps the exchange fleets tried when one lets the job go', () => {
