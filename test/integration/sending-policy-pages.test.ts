@@ -108,7 +108,7 @@ describe('numbers, as the passenger types them', () => {
     await desk.waitForSelector('#console', { state: 'visible' });
     await desk.goto(`${base}/ops/bookings?ref=${ref}`);
     await expect
-      .poll(async () => (await desk.textContent('body')) ?? '', { timeout: 15_000 })
+      .poll(async () => (await desk.textContent('#story')) ?? '', { timeout: 30_000 })
       .toContain('held back: number not served');
     expect(problems).toEqual([]);
   });

@@ -579,7 +579,8 @@ whileShown(REFRESH_MS, refresh);
 staff.start(async () => {
   $select('status').value = view.status;
   $input('board-q').value = view.q;
-  await loadBoard();
+  // A link to one booking opens its story alongside the board, so a slow or refused board never
+  // keeps ops from the booking they came for.
   const ref = params.get('ref');
-  if (ref) await openStory(ref);
+  await Promise.all([loadBoard(), ref ? openStory(ref) : undefined]);
 });
