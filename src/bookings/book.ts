@@ -1,6 +1,7 @@
 import type { ApiKey } from '../auth/api-keys.js';
 import { addressKey } from '../http/address.js';
 import type { Config } from '../config.js';
+import { precisionOf, tooVagueForPickup } from '../geo/precision.js';
 import type { GeoLocation } from '../geo/types.js';
 import { dispatchLeadSeconds, type TripForLead } from '../dispatch/advance.js';
 import { hitCounter } from '../http/pg-rate-limit-store.js';
@@ -129,6 +130,25 @@ export async function refusePartnerNotAllowed(s: Pick<BookingDeps, 'sql'>, apiKe
   }
 }
 
+/**
+ * 422 pickup_not_precise for a pickup known only as a town centre or postcode district, where
+ * the request asks for an exact pickup (an assistant's, which can ask the passenger).
+ */
+function refuseVaguePickup(typed: string, pickup: PlaceSnapshot, field: string): void {
+  const precision = precisionOf(pickup);
+  if (!tooVagueForPickup(precision)) return;
+  const where =
+    precision === 'postcode_district'
+      ? `the postcode district ${pickup.postcodeDistrict ?? pickup.label}`
+      : `the centre of ${pickup.label}`;
+  throw Refusal.unprocessable(
+    'pickup_not_precise',
+    `The pickup "${typed}" is only ${where}, which is not enough for a driver to find the passenger. ` +
+      'Ask the passenger for the house number and street, or the full postcode, and quote again.',
+    { field: { name: field, message: `the pickup is only ${where}` } },
+  );
+}
+
 /** Books any request: a trip priced on the spot, or a quote redeemed. */
 export function book(s: BookingDeps, r: BookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   return r.kind === 'quote' ? bookQuote(s, r, caller) : bookTrip(s, r, caller);
@@ -141,6 +161,7 @@ export function book(s: BookingDeps, r: BookingRequest, caller: BookingCaller): 
  */
 async function bookTrip(s: BookingDeps, r: TripBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   const priced = await priceTripBooking(s, r, { sandbox: caller.sandbox });
+  if (r.exactPickup) refuseVaguePickup(r.pickup, priced.input('').booking.pickup, r.fields.pickup);
   const claim = await claimBookingRef(s.sql, priced.identity, newBookingRef(), caller.owner);
   const sample = priced.input(claim.ref).booking;
   return createOrAnswer(s, caller, claim, priced.identity, priced.farePence, priced.input, {
@@ -348,6 +369,7 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone });
   const q = await findQuote(s.sql, r.quoteId);
   if (!q) throw Refusal.notFound('quote_not_found', `No quote ${r.quoteId}.`);
+  if (r.exactPickup) refuseVaguePickup(q.pickup_query, q.pickup, 'quote_id');
   const identity = quoteIdentity({ phone: r.passenger.phone, quoteId: q.id, sandbox: caller.sandbox });
   const claim = await claimBookingRef(s.sql, identity, newBookingRef(), caller.owner);
   const ref = claim.ref;

@@ -203,9 +203,22 @@ export function terminalAliases(airportShort: string, iata: string, terminals: s
     for (const prefix of prefixes) {
       keys.push(`${prefix} terminal ${t}`, `${prefix} t${t}`);
     }
-    keys.push(`terminal ${t} ${airportShort}`);
+    keys.push(`terminal ${t} ${airportShort}`, `terminal ${t} ${airportShort} airport`);
   }
   if (terminals.length > 1) keys.push(`${airportShort} terminals ${terminals.join(' and ')}`);
+  return keys;
+}
+
+/** Gatwick's terminals have names: "Gatwick North Terminal", "Gatwick North", "LGW South Terminal". */
+export function namedTerminalAliases(airportShort: string, iata: string, name: string): string[] {
+  const prefixes = [
+    airportShort,
+    `${airportShort} airport`,
+    `london ${airportShort}`,
+    `london ${airportShort} airport`,
+  ];
+  const keys = [...prefixes, iata.toLowerCase()].flatMap((p) => [`${p} ${name} terminal`, `${p} terminal ${name}`]);
+  keys.push(`${airportShort} ${name}`, `${name} terminal ${airportShort}`);
   return keys;
 }
 

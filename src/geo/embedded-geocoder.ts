@@ -111,16 +111,31 @@ export class EmbeddedGeocoder implements Geocoder {
 export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult {
   const names = new NameSearch(gazetteer);
   const best = geocodeWith(gazetteer, query, names);
-  if (best && best.confidence >= MIN_CONFIDENCE) return { status: 'found', place: best };
   const raw = query.slice(0, MAX_QUERY_LENGTH).trim();
+  const text = raw === '' ? null : parseQueryText(raw);
+  const numbered = text ? numberedStreet(text, best) : null;
+  // A house number and street we can only place at the town or the postcode district is asked
+  // for its postcode, never answered with the town centre ("10 Downing Street, London").
+  const vague = !best || best.precision === 'town_centre' || best.precision === 'postcode_district';
+  if (best && best.confidence >= MIN_CONFIDENCE && !(numbered && vague)) return { status: 'found', place: best };
   const suggestions: PlaceSuggestion[] = [];
   const seen = new Set<string>();
   const offer = (s: PlaceSuggestion) => {
     if (suggestions.length >= MAX_SUGGESTIONS || seen.has(s.label)) return;
+    // Asked for a street, the town's centre is the answer refused, not a suggestion.
+    if (numbered && (s.precision === 'town_centre' || s.precision === 'postcode_district')) return;
+    // In the town named, only what shares the street's name ("Deansgate" station) is worth offering.
+    if (numbered?.town && !tokens(normaliseText(s.label)).some((w) => numbered.streetWords.has(w))) return;
     seen.add(s.label);
     suggestions.push(s);
   };
-  const text = raw === '' ? null : parseQueryText(raw);
+  if (numbered) {
+    // The streets of that name we know, with the house number kept, when no town was named:
+    // "10 Downing Street" -> "10 Downing Street, Cambridge". A town named is taken at its word.
+    for (const street of numbered.town ? [] : numbered.namesakes) {
+      offer({ label: `${numbered.number} ${street.label}`, kind: 'street', town: street.town, precision: 'street' });
+    }
+  }
   // A postcode outside Great Britain says which country the place is in: nothing elsewhere is offered.
   const postcodeCountry = text?.postcode ? POSTCODE_AREA_COUNTRY[text.postcode.area] : undefined;
   if (text && postcodeCountry === 'Isle of Man') {
@@ -132,14 +147,78 @@ export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult 
     }
   }
   if (text && !(text.postcode && UNPLACED_POSTCODE_DISTRICTS.has(text.postcode.outcode))) {
-    // The doubtful answer is among these, ranked with the rest (after places in a town the query names).
-    for (const entry of names.suggest(text, MAX_SUGGESTIONS * 2)) {
+    // The doubtful answer is among these, ranked with the rest (after places in a town the query
+    // names). A numbered street's own name is looked for too ("1 Deansgate, Manchester": the station).
+    const asked = numbered ? [{ ...text, parts: [numbered.typed, ...text.parts] }] : [];
+    for (const entry of [...asked, text].flatMap((t) => names.suggest(t, MAX_SUGGESTIONS * 2))) {
       if (postcodeCountry && entry.country !== postcodeCountry) continue;
       const place = fromEntry(entry, 0);
       offer({ label: place.label, kind: place.kind, town: place.town, precision: place.precision });
     }
   }
-  return { status: best ? 'uncertain' : 'not_found', place: null, suggestions };
+  return {
+    status: best ? 'uncertain' : 'not_found',
+    place: null,
+    suggestions,
+    ...(numbered ? { ask: { street: numbered.street, town: numbered.town } } : {}),
+  };
+}
+
+/** "10 downing street", "flat 2 221b baker st": an address line that starts with a house number. */
+const NUMBERED_LINE = /^((?:flat \w+ )?\d+[a-z]?(?:-\d+[a-z]?)?) ([a-z][a-z' -]*)$/;
+/** Room is left for a station or venue of the name ("Baker Street" station). */
+const NAMESAKES = MAX_SUGGESTIONS - 1;
+
+interface NumberedStreet {
+  /** As it is written on a door: "10", "221B", "Flat 2, 10". */
+  number: string;
+  /** The street's name as published when we know one of that name, else as typed: "Downing Street". */
+  street: string;
+  /** The town the doubtful answer is in, when the query named it: "London". */
+  town: string | null;
+  namesakes: { label: string; town: string | null }[];
+  /** The street's words as typed, normalised: "deansgate". */
+  typed: string;
+  /** The street's distinctive words ("oxford" of Oxford Road). */
+  streetWords: Set<string>;
+}
+
+/**
+ * The house number and street of a query, when it has them and we hold no street of that name in
+ * the town it names (a street we do hold is answered as the street before this is asked).
+ */
+function numberedStreet(text: QueryText, best: GeoLocation | null): NumberedStreet | null {
+  const setAside = text.addressLines ?? [];
+  const line = [...setAside, text.parts[0] ?? ''].find((l) => NUMBERED_LINE.test(l));
+  const match = line ? NUMBERED_LINE.exec(line) : null;
+  if (!line || !match) return null;
+  let streetWords = match[2] ?? '';
+  // The town is named when the address line was set aside from the rest ("10 Downing Street,
+  // London"), or said at the end of the same line ("1 deansgate manchester").
+  const answerTown = best && best.kind !== 'street' ? best.town : null;
+  const townKey = answerTown ? normaliseText(answerTown) : '';
+  let town = setAside.includes(line) && text.parts.length > 0 ? answerTown : null;
+  if (townKey && streetWords.endsWith(` ${townKey}`)) {
+    streetWords = streetWords.slice(0, -townKey.length - 1);
+    town = answerTown;
+  }
+  if (streetWords === '' || !/[a-z]{3}/.test(streetWords)) return null;
+  const known = streetIndex()?.namesakes(streetWords, NAMESAKES);
+  const flat = setAside.find((l) => /^(flat|apartment|apt|unit) \w+$/.test(l));
+  const number = `${flat ? `${flat} ` : ''}${match[1] ?? ''}`
+    .replace(
+      /^(flat|apartment|apt|unit) (\w+) /,
+      (_, word: string, no: string) => `${word[0]!.toUpperCase()}${word.slice(1)} ${no.toUpperCase()}, `,
+    )
+    .replace(/(\d)([a-z])/g, (_, d: string, l: string) => `${d}${l.toUpperCase()}`);
+  return {
+    number,
+    street: known?.name ?? streetWords.replace(/\b[a-z]/g, (c) => c.toUpperCase()),
+    town,
+    namesakes: known?.places.map((p) => ({ label: p.label, town: p.town ?? null })) ?? [],
+    typed: streetWords,
+    streetWords: new Set(tokens(streetWords).filter((w) => !STREET_ENDING.test(w))),
+  };
 }
 
 /** Synchronous core, exported for the benchmark. */

@@ -15,10 +15,12 @@ import {
   placeScore,
   poiAliases,
   stationAliases,
+  namedTerminalAliases,
   terminalAliases,
   withAbbreviations,
 } from './alias-rules.js';
 import { AliasTable } from './alias-table.js';
+import { AIRPORT_TERMINALS, terminalWords } from './airport-terminals.js';
 import { CROWN_DEPENDENCIES } from './crown-dependencies.js';
 import { osaDistance } from './edit-distance.js';
 import { GAZETTEER_FORMAT, PLACE_TYPES, type GazetteerFile, type PlaceType } from './gazetteer-file.js';
@@ -192,6 +194,20 @@ export class Gazetteer {
         terminal,
         terminalAliases(normaliseText(match[1]), iata, numbers),
         airportScore(iata, airportName),
+      );
+    }
+
+    // Other airports' terminals, at their entrances (airport-terminals.ts): "Manchester Airport T2".
+    for (const t of AIRPORT_TERMINALS) {
+      const airportId = this.airportsByIata.get(t.iata);
+      if (airportId === undefined) continue;
+      const airport = this.entry(airportId);
+      const airportName = a.name[airportId - this.airportBase] ?? '';
+      const numbered = /^\d+$/.test(t.terminal);
+      this.addSynthetic(
+        { ...airport, label: `${airportName} ${terminalWords(t.terminal)} (${t.iata})`, lat: t.lat, lon: t.lon },
+        numbered ? terminalAliases(t.short, t.iata, [t.terminal]) : namedTerminalAliases(t.short, t.iata, t.terminal),
+        airportScore(t.iata, airportName),
       );
     }
 

@@ -34,3 +34,12 @@ export function precisionNote(precision: Precision): string | null {
       return 'approximate: town centre only, ask the passenger for the exact pickup';
   }
 }
+
+/**
+ * Not a place to send a driver: a town centre or a postcode district. The booking page asks for
+ * more before booking one (src/pages/book-page.ts); an assistant's booking is refused until it has
+ * asked (src/bookings/book.ts).
+ */
+export function tooVagueForPickup(precision: Precision): boolean {
+  return precision === 'town_centre' || precision === 'postcode_district';
+}

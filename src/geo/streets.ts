@@ -140,6 +140,43 @@ export class StreetIndex {
     return null;
   }
 
+  /**
+   * Streets of the name an address begins with, one per town, for a passenger to choose from when
+   * the town they named (or none) does not settle it: "downing st london" -> Downing Street in
+   * Cambridge, London, .... The street's name as published, and the rows found.
+   */
+  namesakes(line: string, limit: number): { name: string; places: (GazetteerEntry & { kind: 'street' })[] } | null {
+    const words = tokens(line.replace(HOUSE_NUMBER, ''));
+    for (let k = words.length; k >= 1; k--) {
+      const rows = this.rowsFor(words.slice(0, k));
+      if (!rows || rows.length === 0) continue;
+      const seen = new Set<string>();
+      const places: (GazetteerEntry & { kind: 'street' })[] = [];
+      for (const row of rows) {
+        const where = row.townKey || row.district;
+        if (seen.has(where) || places.length >= limit) continue;
+        seen.add(where);
+        places.push({
+          kind: 'street',
+          // Without the district: sent back as a query, "Downing Street, Cambridge" is the street,
+          // where a trailing "CB2" would be answered as the whole district.
+          label: `${row.name}, ${row.town || row.district}`,
+          lat: row.lat,
+          lon: row.lon,
+          postcodeDistrict: row.district || null,
+          council: null,
+          region: null,
+          country: null,
+          inUk: true,
+          town: row.town || null,
+          context: row.townKey,
+        });
+      }
+      return { name: rows[0]!.name, places };
+    }
+    return null;
+  }
+
   /** "West St" is West Street: abbreviations people type for the street's last word. */
   private rowsFor(words: string[]): StreetRow[] | undefined {
     const exact = this.byName.get(words.join(' '));

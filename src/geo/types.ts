@@ -65,7 +65,18 @@ export interface PlaceSuggestion {
  */
 export type GeocodeResult =
   | { status: 'found'; place: GeoLocation }
-  | { status: 'uncertain' | 'not_found'; place: null; suggestions: PlaceSuggestion[] };
+  | { status: 'uncertain' | 'not_found'; place: null; suggestions: PlaceSuggestion[]; ask?: StreetQuestion };
+
+/**
+ * A house number and street we have no street data for ("10 Downing Street", "1 Deansgate,
+ * Manchester" without it): never answered with the town centre, but asked for its postcode.
+ */
+export interface StreetQuestion {
+  /** The street as typed, tidied: "Downing Street". */
+  street: string;
+  /** The town the query named and we found, if any. */
+  town: string | null;
+}
 
 export interface Geocoder {
   /** Resolves free text (address, station, postcode, landmark or airport name), or says why not. */

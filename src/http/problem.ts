@@ -35,6 +35,12 @@ export const ProblemSchema = z
       .describe(
         'With address_uncertain and address_not_found: up to five places the caller may have meant, best first',
       ),
+    question: z
+      .enum(['postcode'])
+      .optional()
+      .describe(
+        'With address_uncertain: what would settle the address. "postcode": a house number on a street we cannot place; send the same address with its postcode',
+      ),
   })
   .catchall(z.unknown())
   .meta({ id: 'Problem' });

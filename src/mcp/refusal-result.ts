@@ -21,6 +21,7 @@ export function refusalResult(r: Refusal): CallToolResult | null {
   return toolError(r.code, r.message, {
     ...(r.fields.length > 0 ? { fields: r.fields.map((f) => ({ field: f.name, message: f.message })) } : {}),
     ...(Array.isArray(suggestions) && suggestions.length > 0 ? { suggestions } : {}),
+    ...(typeof r.details.question === 'string' ? { question: r.details.question } : {}),
   });
 }
 

@@ -60,19 +60,15 @@ export function renderHomePage(
     p?.field === field ? html` aria-invalid="true" aria-describedby="${field}-error"` : html``;
   const fieldError = (p: FormProblem | undefined, field: string): SafeHtml =>
     p?.field === field ? html`<p class="field-error" id="${field}-error">${p.message}</p>` : html``;
-  const formError = (p: FormProblem | undefined, id: string): SafeHtml =>
+  const formError = (p: FormProblem | undefined, id: string, choices: SafeHtml = html``): SafeHtml =>
     p
-      ? html`<div class="alert error" role="alert" id="${id}"><p>${p.field ? 'Please check the form below.' : p.message}</p>${
-          p.suggestions && p.suggestions.length > 0
-            ? html`<p>Did you mean:</p><ul>${p.suggestions.map((s) => html`<li>${s}</li>`)}</ul>`
-            : html``
-        }</div>`
+      ? html`<div class="alert error" role="alert" id="${id}"><p>${p.field ? 'Please check the form below.' : p.message}</p>${choices}</div>`
       : html``;
   const body = html`<h1>Book a licensed taxi</h1>
 <p class="muted">Fares follow the council's published taxi tariff. You pay the driver directly.</p>
 <section class="card" aria-labelledby="quote-heading">
 <h2 id="quote-heading">Get a fare</h2>
-${formError(qp, 'quote-error')}
+${formError(qp, 'quote-error', suggestionChoices(q, qp))}
 <form method="post" action="/" novalidate>
 <label for="pickup">Pickup</label>
 <input type="text" id="pickup" name="pickup" value="${q.pickup}" required maxlength="200" autocomplete="street-address"${invalid(qp, 'pickup')}>
@@ -115,4 +111,21 @@ ${fieldError(fp, 'contact')}
 </form>
 </section>`;
   return layout({ status: opts.status ?? 200, title: 'Book a taxi', body });
+}
+
+/**
+ * "Did you mean": each place offered is a button that sends the form again with it in the field
+ * it is for, everything else as typed (plain forms: it works without script, as the page does).
+ */
+function suggestionChoices(q: QuoteFormValues, p: FormProblem | undefined): SafeHtml {
+  const field = p?.field === 'pickup' || p?.field === 'dropoff' ? p.field : null;
+  if (!p?.suggestions || p.suggestions.length === 0 || !field) return html``;
+  const keep = (name: keyof QuoteFormValues, value: string) =>
+    html`<input type="hidden" name="${name}" value="${value}">`;
+  return html`<p>Did you mean:</p><ul class="suggestions">${p.suggestions.map(
+    (s) =>
+      html`<li><form method="post" action="/">${(Object.keys(q) as (keyof QuoteFormValues)[]).map((name) =>
+        keep(name, name === field ? s : q[name]),
+      )}<button type="submit" class="suggestion">${s}</button></form></li>`,
+  )}</ul>`;
 }

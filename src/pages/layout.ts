@@ -75,6 +75,8 @@ label.choice{display:flex;align-items:center;gap:.6rem;font-weight:400;margin:.4
 button{display:block;width:100%;padding:.85rem;font:inherit;font-weight:700;border:0;border-radius:10px;background:var(--accent);color:var(--on-accent);margin-top:1rem;cursor:pointer}
 button[disabled]{opacity:.55;cursor:progress}
 button.decline{background:transparent;color:var(--fg);border:1px solid var(--line)}
+button.suggestion{background:transparent;color:var(--fg);border:1px solid var(--line);font-weight:400;text-align:left;margin-top:.5rem}
+.alert ul.suggestions{list-style:none;padding:0}
 .actions{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
 .alert{border:1px solid;border-radius:10px;padding:.75rem 1rem;margin:1rem 0}
 .alert.error{color:var(--bad);border-color:var(--bad)}

@@ -39,6 +39,20 @@ async function locate(geocoder: Geocoder, query: string, field: string): Promise
   const result = await geocoder.resolve(query);
   if (result.status === 'found') return result.place;
   const suggestions = result.suggestions;
+  if (result.ask) {
+    // A house number on a street we cannot place: the postcode settles it (docs/geocoding.md).
+    const { street, town } = result.ask;
+    const where = town ? `${street} in ${town}` : street;
+    const choose = suggestions.length > 0 ? ', or choose a suggestion' : '';
+    throw Refusal.unprocessable(
+      'address_uncertain',
+      `We could not find ${where}. Add its postcode to "${query}"${choose}.`,
+      {
+        field: { name: field, message: `needs its postcode: we could not find ${where}${choose}` },
+        details: { suggestions, question: 'postcode' },
+      },
+    );
+  }
   if (result.status === 'uncertain') {
     throw Refusal.unprocessable(
       'address_uncertain',

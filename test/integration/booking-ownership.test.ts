@@ -77,7 +77,7 @@ const get = (url: string) => stack.app.inject({ method: 'GET', url, remoteAddres
 
 function v1(phone: string, email: string, departAt: string, name = 'Ada Lovelace') {
   return {
-    pickup: '14 Wilmslow Road, Rusholme',
+    pickup: '14 Wilmslow Road, Rusholme M14 5TP',
     dropoff: 'Manchester Airport',
     departAt,
     passengerName: name,
@@ -88,7 +88,7 @@ function v1(phone: string, email: string, departAt: string, name = 'Ada Lovelace
 }
 function instant(phone: string, departAt: string, name = 'Ada Lovelace') {
   return {
-    pickup_address: '14 Wilmslow Road, Rusholme',
+    pickup_address: '14 Wilmslow Road, Rusholme M14 5TP',
     dropoff_address: 'Manchester Airport',
     passenger_name: name,
     passenger_phone_whatsapp: phone,

@@ -46,7 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       const departAt = new Date(Date.now() + 30 * 3600_000);
       departAt.setUTCMinutes(30, 0, 0);
       const trip = {
-        pickup: '14 Wilmslow Road, Rusholme',
+        pickup: '14 Wilmslow Road, Rusholme M14 5TP',
         dropoff: 'Manchester Piccadilly',
         departAt: departAt.toISOString(),
         passengers: 1,
@@ -92,7 +92,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       });
       await page.goto(link!);
       await page.getByRole('heading', { name: 'Is this your taxi?' }).waitFor();
-      // (Our street data has no Manchester streets: Wilmslow Road is placed in Rusholme, never in Wilmslow.)
+      // The pickup's Rusholme postcode places it in Rusholme, never on Wilmslow Road in Wilmslow.
       expect(await page.locator('dl.facts').textContent()).toContain('Rusholme');
       expect(await page.content()).not.toContain('Someone Else');
 

@@ -1,7 +1,8 @@
 // Issue 35's page walks in headless Chromium at 390×844, against the real stack over HTTP: the driver
 // accepts from the texted job card and gets the trip's buttons at once, in plain words, and is asked
 // before giving the job back; a passenger who finds the booking from the front page proves the
-// phone is hers with a texted link and cancels, and the cancelled booking asks for no payment.
+// phone is hers with a texted link and cancels, and the cancelled booking asks for no payment; a
+// house number on a street we cannot place is asked for its postcode, and suggestions can be tapped.
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
@@ -136,6 +137,38 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('issue 
     await page.getByText('This booking has been cancelled. Nothing is due.').waitFor();
     expect(await page.getByRole('heading', { name: 'Pay the driver' }).isVisible()).toBe(false);
     expect(await page.locator('#manage-link').isVisible()).toBe(false);
+  });
+
+  it('asks for the postcode of "10 Downing Street, London", books with it, and a tapped suggestion is priced', async () => {
+    const page = await openWatched(browser, problems, `${base}/`);
+    await page.fill('#pickup', '10 Downing Street, London');
+    await page.fill('#dropoff', 'Manchester Airport T2');
+    await page.click('button:has-text("See the fare")');
+    // Not the centre of Westminster: the street and the town as typed, and what would settle it.
+    const asked = page.locator('#pickup-error');
+    await asked.waitFor();
+    expect(await asked.textContent()).toBe(
+      'We could not find Downing Street in London. Add its postcode to "10 Downing Street, London".',
+    );
+    expect(await page.getAttribute('#pickup', 'aria-invalid')).toBe('true');
+    expect(await page.inputValue('#dropoff')).toBe('Manchester Airport T2');
+
+    await page.fill('#pickup', '10 Downing Street, London SW1A 2AA');
+    await Promise.all([page.waitForURL(/\/book\/[0-9a-f-]{36}$/), page.click('button:has-text("See the fare")')]);
+    const facts = (await page.textContent('dl.facts')) ?? '';
+    expect(facts).toContain('10 Downing Street, London SW1A 2AA');
+    // The drop-off is the terminal, not the airport's middle.
+    expect(facts).toContain('Terminal 2');
+
+    // Without a town, the street's namesakes are offered, each a button that sends the form again.
+    await page.goto(`${base}/`);
+    await page.fill('#pickup', '10 downing street');
+    await page.fill('#dropoff', 'Cambridge station');
+    await page.click('button:has-text("See the fare")');
+    const choice = page.getByRole('button', { name: '10 Downing Street, Cambridge' });
+    await choice.waitFor();
+    await Promise.all([page.waitForURL(/\/book\/[0-9a-f-]{36}$/), choice.click()]);
+    expect(await page.textContent('dl.facts')).toContain('10 Downing Street, Cambridge');
   });
 
   it('books "221B Baker Street, London NW1 6XE" from the front page, and the driver, the texts and ops all read the house number', async () => {

@@ -188,7 +188,7 @@ describe('the SDK client', () => {
     // Wilmslow Road in Rusholme, Manchester, to Piccadilly is about 2.5 miles; Wilmslow in Cheshire is 12.
     const fare = data(
       await call(client, 'estimate_fare', {
-        pickup: '25 Wilmslow Road, Rusholme, Manchester',
+        pickup: 'Wilmslow Road, Rusholme, Manchester',
         dropoff: 'Manchester Piccadilly station',
       }),
     );
@@ -199,6 +199,36 @@ describe('the SDK client', () => {
       { distance_m: number }[]
     >`select distance_m from quotes where id = ${String(fare.quote_id)}`;
     expect(row!.distance_m).toBeLessThan(6_000);
+  });
+
+  it('asks for the postcode of a house it cannot place, and will not book a pickup that is only a town centre (issue 35)', async () => {
+    const asked = errorOf(
+      await call(client, 'estimate_fare', {
+        pickup: '25 Wilmslow Road, Rusholme, Manchester',
+        dropoff: 'Manchester Piccadilly station',
+      }),
+    );
+    expect(asked).toMatchObject({ code: 'address_uncertain', question: 'postcode' });
+    expect(asked.message).toContain('Wilmslow Road in Rusholme');
+
+    // A town centre prices (an estimate), but is no place to send a driver: the assistant is told to ask.
+    const centre = data(
+      await call(client, 'estimate_fare', { pickup: 'Rusholme, Manchester', dropoff: 'Manchester Piccadilly' }),
+    );
+    const refused = errorOf(
+      await call(client, 'start_booking', { quote_id: centre.quote_id, passenger_name: 'Ada Lovelace' }),
+    );
+    expect(refused).toMatchObject({ code: 'pickup_not_precise', fields: [{ field: 'quote_id' }] });
+    expect(refused.message).toMatch(/house number and street, or the full postcode/);
+    const direct = errorOf(
+      await call(client, 'start_booking', {
+        pickup: 'Rusholme, Manchester',
+        dropoff: 'Manchester Piccadilly',
+        passenger_name: 'Ada Lovelace',
+      }),
+    );
+    expect(direct).toMatchObject({ code: 'pickup_not_precise', fields: [{ field: 'pickup' }] });
+    expect(await stack.sql`select 1 from bookings where quote_id = ${String(centre.quote_id)}`).toHaveLength(0);
   });
 
   it('books from a quote for the signed-in passenger; the same call again is the same booking', async () => {

@@ -62,15 +62,27 @@ async function phonePage(url: string): Promise<Page> {
   return page;
 }
 
+const ASKED =
+  'We could not find Deansgate in Manchester. Add its postcode to "1 Deansgate, Manchester", or choose a suggestion.';
 const STILL_THE_CENTRE =
   'That still only finds the centre of Manchester: add the full postcode, e.g. M14 5TP, or a house number and street.';
 
 describe('"Where exactly?" converges', () => {
   it('asks for a postcode or house number, says why the same street again does not help, and moves on to book once a postcode places the pickup', async () => {
-    // The front door, as a passenger uses it: a house number the gazetteer cannot place.
+    // The front door, as a passenger uses it: a house number on a street the gazetteer cannot
+    // place is asked for its postcode there and then, never priced to the town centre.
     const page = await phonePage(`${base}/`);
     await page.fill('#pickup', '1 Deansgate, Manchester');
     await page.fill('#dropoff', 'Manchester Piccadilly station');
+    await page.click('button:has-text("See the fare")');
+    await page.waitForSelector('#pickup-error');
+    expect(await page.textContent('#pickup-error')).toBe(ASKED);
+    // Only what shares the street's name is offered: the station, as a button.
+    expect(await page.locator('button.suggestion').allTextContents()).toEqual(['Deansgate (DGT) station']);
+    await page.screenshot({ path: '/tmp/page-front-door-asked.png', fullPage: true });
+
+    // A town alone is priced, and the booking page asks where exactly.
+    await page.fill('#pickup', 'Manchester');
     await Promise.all([page.waitForURL(/\/book\/[0-9a-f-]{36}$/), page.click('button:has-text("See the fare")')]);
     const refineUrl = page.url();
     expect(await page.textContent('h1')).toBe('Where exactly?');
@@ -78,31 +90,38 @@ describe('"Where exactly?" converges', () => {
     expect(await page.textContent('label[for="pickup_detail"]')).toBe('Full postcode, or house number and street');
     expect(await page.locator('form#book').count()).toBe(0);
 
-    // The same street again finds the same town centre: the page says so, and stays.
+    // The house and street, looked for in the pickup's town: its postcode is asked for, by name.
     await page.fill('#pickup_detail', '1 Deansgate');
     const [again] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/public/v1/quote') && r.request().method() === 'POST'),
       page.click('#find'),
     ]);
-    expect(again.status()).toBe(200);
+    expect(again.status()).toBe(422);
     expect((again.request().postDataJSON() as { pickup: string }).pickup).toBe('1 Deansgate, Manchester');
     await page.waitForSelector('#refine-error:not([hidden])');
-    expect(await page.textContent('#refine-error')).toBe(STILL_THE_CENTRE);
+    expect(await page.textContent('#refine-error')).toBe(ASKED);
     expect(page.url()).toBe(refineUrl);
     await page.screenshot({ path: '/tmp/page-where-exactly.png', fullPage: true });
-    // The place it has just called too vague is never offered back.
+    // The town it has called too vague is never offered back.
     expect(await page.locator('#suggestions button', { hasText: /^Manchester$/ }).count()).toBe(0);
 
-    // Typed with the town, and once more: still told why, still the same step.
+    // Typed with its town, it is not sent with the town twice.
     await page.fill('#pickup_detail', '1 Deansgate, Manchester');
     const [once] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/public/v1/quote') && r.request().method() === 'POST'),
       page.click('#find'),
     ]);
-    // Typed with its town, it is not sent with the town twice.
     expect((once.request().postDataJSON() as { pickup: string }).pickup).toBe('1 Deansgate, Manchester');
     await page.waitForSelector('#find:not([disabled])');
-    await page.waitForSelector('#refine-error:not([hidden])');
+    expect(await page.textContent('#refine-error')).toBe(ASKED);
+
+    // The town again finds the same town centre: the page says so, and stays.
+    await page.fill('#pickup_detail', 'Manchester');
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/public/v1/quote') && r.request().method() === 'POST'),
+      page.click('#find'),
+    ]);
+    await page.waitForSelector('#find:not([disabled])');
     expect(await page.textContent('#refine-error')).toBe(STILL_THE_CENTRE);
     expect(page.url()).toBe(refineUrl);
 

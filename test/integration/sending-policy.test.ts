@@ -56,7 +56,7 @@ function instant(
     remoteAddress: opts.from,
     headers: opts.key ? { 'x-api-key': opts.key } : {},
     payload: {
-      pickup_address: opts.pickup ?? '14 Wilmslow Road, Rusholme',
+      pickup_address: opts.pickup ?? '14 Wilmslow Road, Rusholme M14 5TP',
       dropoff_address: opts.dropoff ?? 'Manchester Airport',
       passenger_name: 'Ada Lovelace',
       passenger_phone_whatsapp: phone,
@@ -245,7 +245,7 @@ describe('allowances', () => {
             url: '/api/public/bookings/instant',
             remoteAddress: `198.18.${addressOctet()}.${addressOctet()}`,
             payload: {
-              pickup_address: '14 Wilmslow Road, Rusholme',
+              pickup_address: '14 Wilmslow Road, Rusholme M14 5TP',
               dropoff_address: 'Manchester Airport',
               passenger_name: 'Ada',
               passenger_phone_whatsapp: testMobile(),
@@ -267,7 +267,7 @@ describe('allowances', () => {
           remoteAddress: '198.51.100.30',
           headers: { 'x-api-key': key },
           payload: {
-            pickup_address: '14 Wilmslow Road, Rusholme',
+            pickup_address: '14 Wilmslow Road, Rusholme M14 5TP',
             dropoff_address: 'Manchester Airport',
             passenger_name: 'Ada',
             passenger_phone_whatsapp: testMobile(),

@@ -84,6 +84,8 @@ export interface TripBookingRequest {
   emailConfirmationFirst?: boolean | undefined;
   /** The signed-in passenger an AI assistant books for (MCP). */
   passengerAccountId?: string | undefined;
+  /** A pickup known only as a town centre or postcode district is refused (see src/bookings/book.ts). */
+  exactPickup?: boolean | undefined;
   senderJob?: SenderJob | undefined;
 }
 
@@ -101,6 +103,8 @@ export interface QuoteBookingRequest {
   emailConfirmationFirst?: boolean | undefined;
   /** The signed-in passenger an AI assistant books for (MCP). */
   passengerAccountId?: string | undefined;
+  /** A pickup known only as a town centre or postcode district is refused (see src/bookings/book.ts). */
+  exactPickup?: boolean | undefined;
 }
 
 export type BookingRequest = TripBookingRequest | QuoteBookingRequest;

@@ -6,6 +6,8 @@ import { quoteRequest, tripRequest, type BookingRequest } from './index.js';
 // passenger, from an estimate_fare quote_id or from pickup and dropoff. The tool's arguments are
 // checked by its zod input schema; the tool itself settles the passenger's phone and email from
 // their account (and that exactly one of quote_id and pickup/dropoff is given) before this runs.
+// A pickup known only as a town centre is refused: the assistant can ask the passenger, as the
+// booking page does ("Where exactly?"), and no driver is sent to the middle of a town.
 
 /** start_booking's arguments, as its input schema gives them. */
 export interface McpBookingArgs {
@@ -45,6 +47,7 @@ export function fromMcp(
       passenger,
       awaitEmailConfirmation: false,
       passengerAccountId: who.accountId,
+      exactPickup: true,
     });
   }
   return tripRequest({
@@ -59,5 +62,6 @@ export function fromMcp(
     pickupMayBePast: true,
     awaitEmailConfirmation: false,
     passengerAccountId: who.accountId,
+    exactPickup: true,
   });
 }

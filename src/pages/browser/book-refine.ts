@@ -71,7 +71,10 @@ async function requote(pickup: string): Promise<void> {
       choice.addEventListener('click', () => void requote(s.label));
       list.append(choice);
     }
-    if (offered.length > 0) {
+    if (reply?.question === 'postcode' && reply.detail) {
+      // "We could not find Wilmslow Road in Rusholme. Add its postcode to ...": the street is named.
+      say(reply.detail);
+    } else if (offered.length > 0) {
       say(`We are not sure which place you mean. Did you mean one of these? If not, ${ADD}.`);
     } else if (reply?.code === 'address_uncertain') {
       say(`We could not place that any closer than ${vagueWhere(current)}: ${ADD}.`);

@@ -26,6 +26,8 @@ export type QuoteReply = Problem & {
   booking_url?: string;
   pickup?: QuotePlace;
   suggestions?: (QuotePlace & { label: string })[];
+  /** "postcode": a house number on a street the service cannot place; the detail names it. */
+  question?: string;
 };
 
 /** The quote request for the page's trip from `pickup`. */

@@ -154,6 +154,18 @@ describe('airports', () => {
     expect(Math.abs(t5.lon - airport.lon)).toBeGreaterThan(0.005);
   });
 
+  it.each([
+    ['Manchester Airport T2', 'Manchester Airport Terminal 2 (MAN)', 53.3671, -2.2795],
+    ['manchester airport terminal 1', 'Manchester Airport Terminal 1 (MAN)', 53.3627, -2.2735],
+    ['MAN T3', 'Manchester Airport Terminal 3 (MAN)', 53.3606, -2.2701],
+    ['Gatwick North Terminal', 'London Gatwick Airport North Terminal (LGW)', 51.1607, -0.1794],
+    ['gatwick south', 'London Gatwick Airport South Terminal (LGW)', 51.1562, -0.164],
+  ])('places %s at that terminal’s entrance (NaPTAN)', async (query, label, lat, lon) => {
+    const place = await find(query);
+    expect(place).toMatchObject({ kind: 'airport', label, precision: 'point' });
+    expect(haversineMeters(place.lat, place.lon, lat, lon)).toBeLessThan(50);
+  });
+
   it('asks which airport for a city with several, offering them, rather than guessing', async () => {
     const london = await geocoder.resolve('London airport');
     expect(london.status).toBe('uncertain');
@@ -265,8 +277,48 @@ describe('places', () => {
     });
     expect(await find('22 Station Road, Filton')).toMatchObject({ kind: 'street', council: 'South Gloucestershire' });
     expect(await find('5 Mansfield Road, Nottingham')).toMatchObject({ kind: 'street', postcodeDistrict: 'NG1' });
-    // A street we do not know: the town, and the precision says it is only the town.
-    expect(await find('7 Nowhere Road, Nottingham')).toMatchObject({ kind: 'place', precision: 'town_centre' });
+    // A house number on a street we do not know is not answered with the town centre: its
+    // postcode is asked for, naming the street and the town as the passenger gave them.
+    expect(await geocoder.resolve('7 Nowhere Road, Nottingham')).toMatchObject({
+      status: 'uncertain',
+      ask: { street: 'Nowhere Road', town: 'Nottingham' },
+    });
+  });
+
+  it('asks for the postcode of a house on a street it cannot place, offering namesakes only when no town is named', async () => {
+    for (const query of ['10 Downing Street, London', '10 downing st, london', 'Flat 2, 10 Downing Street, London']) {
+      const asked = await geocoder.resolve(query);
+      expect(asked, query).toMatchObject({ status: 'uncertain', ask: { street: 'Downing Street', town: 'London' } });
+      // Not the centre of Westminster, nor a Downing Street in another town.
+      expect(asked.status === 'found' ? [] : asked.suggestions, query).toEqual([]);
+    }
+    const anywhere = await geocoder.resolve('10 Downing Street');
+    expect(anywhere).toMatchObject({ ask: { street: 'Downing Street', town: null } });
+    const offered = anywhere.status === 'found' ? [] : anywhere.suggestions.map((s) => s.label);
+    expect(offered).toContain('10 Downing Street, Cambridge');
+    // Sent back as the query, a suggestion is that street, house number and all.
+    expect(await find(offered[0]!)).toMatchObject({ kind: 'street', precision: 'street', town: 'Cambridge' });
+
+    const bakerStreet = await geocoder.resolve('221b baker st');
+    expect(bakerStreet).toMatchObject({ ask: { street: 'Baker Street', town: null } });
+    expect(bakerStreet.status === 'found' ? [] : bakerStreet.suggestions.map((s) => s.label)[0]).toMatch(
+      /^221B Baker Street, /,
+    );
+
+    const deansgate = await geocoder.resolve('1 deansgate manchester');
+    expect(deansgate).toMatchObject({ status: 'uncertain', ask: { street: 'Deansgate', town: 'Manchester' } });
+    // In the town named, only what shares the street's name: the station, not Deansgate in Blackpool.
+    expect(deansgate.status === 'found' ? [] : deansgate.suggestions.map((s) => s.label)).toEqual([
+      'Deansgate (DGT) station',
+    ]);
+  });
+
+  it('still answers a numbered address with its postcode at the postcode', async () => {
+    expect(await find('221B Baker Street, London NW1 6XE')).toMatchObject({
+      precision: 'postcode',
+      postcodeDistrict: 'NW1',
+    });
+    expect(await find('10 Downing Street, London SW1A 2AA')).toMatchObject({ precision: 'postcode' });
   });
 
   it('refuses a street named without its town rather than guess which town', async () => {

@@ -70,10 +70,14 @@ describe('never a street in the wrong town', () => {
 
   it('reads "Wilmslow Road" as a street, and the locality and town named constrain it', async () => {
     // Not Wilmslow Road in Wilmslow (SK9), 12 km south: our street data has no Manchester streets,
-    // so the honest answer is Rusholme, said to be a town centre.
-    const place = await geocoder.geocode('25 Wilmslow Road, Rusholme, Manchester');
+    // so the honest answer is Rusholme, said to be a town centre; with a house number, a question.
+    const place = await geocoder.geocode('Wilmslow Road, Rusholme, Manchester');
     expect(place).toMatchObject({ town: 'Rusholme', precision: 'town_centre' });
     near(place!, 53.4519, -2.2078, 1);
+    expect(await geocoder.resolve('25 Wilmslow Road, Rusholme, Manchester')).toMatchObject({
+      status: 'uncertain',
+      ask: { street: 'Wilmslow Road', town: 'Rusholme' },
+    });
     for (const query of [
       'Wilmslow Road, Manchester',
       'Oxford Road, Manchester',
