@@ -3,6 +3,7 @@
 // batches again (every job a duplicate), which must book nothing.
 //   npx tsx bench/partner-intake.ts      (BENCH_SECONDS=20, BENCH_CONNECTIONS=8 by default)
 import { randomUUID } from 'node:crypto';
+import { freePort } from '../dev/free-port.js';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSql } from '../src/db/sql.js';
@@ -36,7 +37,8 @@ async function post(path: string, key: string, body: unknown): Promise<{ status:
   return { status: res.status, json: await res.json() };
 }
 
-const stack = await startBenchStack();
+// Free ports, as the other benchmarks take: the scripts test runs this on both CI topology runs at once.
+const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
 const sql = createSql(stack.databaseUrl, 2);
 await migrate(sql);
 const partnerId = `bench-${randomUUID().slice(0, 8)}`;
