@@ -159,6 +159,16 @@ describe('POST /api/public/v1/booking', () => {
     expect(res.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: `body.${field}`, message }] });
   });
 
+  it('says what is wrong with a field in plain words, never zod’s own ("Too big: expected ...")', async () => {
+    const res = await post('/api/public/v1/booking', direct({ passengers: 12, paymentMethod: 'bitcoin' }));
+    expect(res.statusCode).toBe(400);
+    const errors = res.json<{ errors: { field: string; message: string }[] }>().errors;
+    expect(errors).toContainEqual({ field: 'body.passengers', message: 'must be 1 to 8' });
+    const payment = errors.find((e) => e.field === 'body.paymentMethod');
+    expect(payment?.message).toMatch(/^must be one of: .*cash/);
+    for (const e of errors) expect(e.message, e.field).not.toMatch(/^(Too (small|big)|Invalid)|expected/);
+  });
+
   it('names the fields of the quote form when a quote_id comes without a phone', async () => {
     const res = await post('/api/public/v1/booking', {
       quote_id: randomUUID(),
