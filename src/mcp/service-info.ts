@@ -82,7 +82,7 @@ export function serviceInfo(config: Config): ServiceInfoBody {
         'Price a journey: the fare in GBP with every rule applied, and a quote_id to book it within its validity.',
       get_service_info: 'This description.',
       start_booking:
-        'Book for the signed-in passenger, from a quote_id or directly; the same call repeated returns the same booking.',
+        'Book for the signed-in passenger, from a quote_id or directly; the same call repeated returns the same booking. A pickup only as exact as a town centre or postcode district is refused (pickup_not_precise): ask the passenger for the house number and street or the postcode.',
     },
   };
 }

@@ -382,7 +382,7 @@ export function registerTaxiTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Book a taxi',
       description:
-        'Books a licensed taxi for the signed-in passenger, from an estimate_fare quote_id or directly from pickup and dropoff, and starts dispatching it to drivers. The same call repeated (same passenger phone, places and time, or the same quote) returns the same booking, never a second ride. The fare is paid to the driver.',
+        'Books a licensed taxi for the signed-in passenger, from an estimate_fare quote_id or directly from pickup and dropoff, and starts dispatching it to drivers. The same call repeated (same passenger phone, places and time, or the same quote) returns the same booking, never a second ride. The pickup must be more exact than a town centre or postcode district (a house number and street, a full postcode, or a named place such as a station): ask the passenger for it when the estimate_fare pickup precision is town_centre or postcode_district. The fare is paid to the driver.',
       inputSchema: StartBookingInput,
       outputSchema: BookingStarted.shape,
       // It changes the world (a driver is sent), once: repeating it is safe; it reaches drivers outside this system.
