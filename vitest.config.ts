@@ -30,7 +30,9 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 60_000,
+          // Only turns a hang into a message. CI runs this project on both topologies at once
+          // (.ci/run), so a long Chromium walk (31 s alone) must not fail at 60 s on a busy machine.
+          testTimeout: 120_000,
           hookTimeout: 180_000,
           // Files share one Temporal server and one database; keep the 2-core machine from thrashing.
           fileParallelism: false,
