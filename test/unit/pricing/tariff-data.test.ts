@@ -146,11 +146,12 @@ describe('tariff files', () => {
   });
 
   it('picks the version in force on the local date, from the start of its effective day', () => {
-    expect(book.versionFor('london-tfl', '2026-04-24')?.effectiveFrom).toBe('2025-04-01');
+    expect(book.versionFor('london-tfl', '2026-04-24')?.effectiveFrom).toBe('2025-04-30');
     expect(book.versionFor('london-tfl', '2026-04-25')?.effectiveFrom).toBe('2026-04-25');
     expect(book.versionFor('glasgow', '2025-09-30')?.effectiveFrom).toBe('2024-09-01');
     expect(book.versionFor('glasgow', '2025-10-01')?.effectiveFrom).toBe('2025-10-01');
-    expect(book.versionFor('london-tfl', '2024-04-19')).toBeNull();
+    expect(book.versionFor('london-tfl', '2024-04-19')?.effectiveFrom).toBe('2023-04-30');
+    expect(book.versionFor('london-tfl', '2022-04-29')).toBeNull();
     expect(book.versionFor('nowhere', '2026-01-01')).toBeNull();
   });
 
