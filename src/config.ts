@@ -218,9 +218,10 @@ const ConfigSchema = z.object({
   /** Identical bookings (same phone, pickup, drop-off and time) within this window are one booking. */
   BOOKING_DEDUPE_WINDOW_SECONDS: positiveInt.default(120),
   /**
-   * Map tiles behind the tracking page's map, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.
-   * Empty: no tiles (the pickup and the driver on a blank map), so nothing is fetched from elsewhere.
-   * Only the leftmost host label may be a placeholder ({s}), as a CSP source can only wildcard that.
+   * Map tiles behind the tracking page's map, e.g. https://tile.example.com/{z}/{x}/{y}.png
+   * (docs/configuration.md, "The tracking map"). Empty: no map; the page says in words where the
+   * driver is, and nothing is fetched from elsewhere. Only the leftmost host label may be a
+   * placeholder ({s}), as a CSP source can only wildcard that.
    */
   MAP_TILE_URL: z
     .string()
@@ -236,6 +237,27 @@ const ConfigSchema = z.object({
         message:
           'must be an http(s) tile URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
       },
+    ),
+  /**
+   * The credit the tile provider requires, shown under the map: plain text, with links written
+   * [words](https://...), e.g. "© [OpenStreetMap](https://www.openstreetmap.org/copyright)
+   * contributors". Required when MAP_TILE_URL is set (loadConfig); never HTML.
+   */
+  MAP_TILE_ATTRIBUTION: z
+    .string()
+    .default('')
+    .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .max(300, 'must be at most 300 characters')
+        .refine((s) => !/[<>]|&#?[A-Za-z0-9]+;/.test(s) && !/\p{Cc}/u.test(s), {
+          message:
+            'must be plain text (links as [words](https://...)), not HTML: e.g. © [OpenStreetMap](https://www.openstreetmap.org/copyright) contributors',
+        })
+        .refine((s) => [...s.matchAll(/\]\(([^)]*)\)/g)].every((m) => /^https:\/\/[^\s()]+$/.test(m[1] ?? '')), {
+          message: 'links must be [words](https://...) with an https address',
+        }),
     ),
   /**
    * Secrets of payment providers' signed webhooks (Standard Webhooks: whsec_<base64>), space
@@ -375,6 +397,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = c.NODE_ENV === 'production' ? productionProblems(env, c) : [];
   if (c.BILLING_PAYMENT_PROVIDER === 'stripe' && (!c.STRIPE_SECRET_KEY || c.STRIPE_WEBHOOK_SECRETS.trim() === '')) {
     problems.push('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe');
+  }
+  if (c.MAP_TILE_URL !== '' && c.MAP_TILE_ATTRIBUTION === '') {
+    problems.push(
+      "MAP_TILE_ATTRIBUTION: is required when MAP_TILE_URL is set: the credit the tile provider's terms require, e.g. © [OpenStreetMap](https://www.openstreetmap.org/copyright) contributors (docs/configuration.md)",
+    );
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return {

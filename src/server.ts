@@ -6,6 +6,7 @@ import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { createSql } from './db/sql.js';
 import { preloadGazetteer } from './geo/index.js';
+import { nearestPlace } from './geo/nearest-place.js';
 import { runMain } from './run-main.js';
 
 runMain('api', async () => {
@@ -22,7 +23,10 @@ runMain('api', async () => {
   // Postgres and Temporal are the app's plugins: opened here, closed by app.close().
   const app = await buildApp({ config });
   // Load the gazetteer while the server starts listening, so neither boot nor the first quote waits.
-  void Promise.resolve(preloadGazetteer()).catch((err: unknown) => app.log.error({ err }, 'gazetteer preload failed'));
+  // Then the places the tracking page names a driver's whereabouts by (src/geo/nearest-place.ts).
+  void Promise.resolve(preloadGazetteer())
+    .then(() => nearestPlace())
+    .catch((err: unknown) => app.log.error({ err }, 'gazetteer preload failed'));
 
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'shutting down after error');

@@ -95,6 +95,7 @@ a{color:var(--accent)}
 footer{color:var(--muted);font-size:.85rem;text-align:center;padding:0 1rem 1.5rem}
 .eta{font-size:1.15rem;font-weight:700;margin:0}
 .map{height:15rem;margin:.75rem 0 .5rem;border:1px solid var(--line);border-radius:8px}
+.map-credit{font-size:.8rem;color:var(--muted);margin:0 0 .5rem}
 .legend{display:flex;flex-wrap:wrap;gap:.4rem 1rem;list-style:none;margin:0;padding:0;font-size:.9rem;color:var(--muted)}
 .dot{display:inline-block;width:.75rem;height:.75rem;border-radius:50%;margin-right:.35rem;vertical-align:-.05rem}
 .dot.driver{background:#c5221f}

@@ -48,3 +48,24 @@ export function tileImageSource(tileUrl: string): string | null {
   if (!m) return null;
   return `${m[1]}${m[2] ? '*.' : ''}${m[3]}`;
 }
+
+/** A piece of the tile provider's credit: words, or words linking to its terms. */
+export type CreditPart = { text: string; href?: string };
+
+const CREDIT_LINK = /\[([^\]]+)\]\((https:\/\/[^\s()]+)\)/g;
+
+/**
+ * MAP_TILE_ATTRIBUTION as text and links: "[words](https://...)" is a link, everything else
+ * words (the page escapes both; config.ts refuses HTML and any other kind of address).
+ */
+export function creditParts(attribution: string): CreditPart[] {
+  const parts: CreditPart[] = [];
+  let from = 0;
+  for (const m of attribution.matchAll(CREDIT_LINK)) {
+    if (m.index > from) parts.push({ text: attribution.slice(from, m.index) });
+    parts.push({ text: m[1] ?? '', href: m[2] ?? '' });
+    from = m.index + m[0].length;
+  }
+  if (from < attribution.length) parts.push({ text: attribution.slice(from) });
+  return parts;
+}

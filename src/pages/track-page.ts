@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
 import { carDescription, firstName, formatRegistration } from '../notify/car.js';
 import type { DriverCar } from '../drivers/store.js';
+import { haversineMeters } from '../geo/haversine.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { searchEndsAt, TERMINAL_STATUSES, type BookingStatus } from '../model/bookings.js';
 import { payOptions } from '../settlement/payment-options.js';
@@ -13,12 +14,15 @@ import { html } from './escape-html.js';
 import { pickupEtaMinutes, type LatLon } from './eta.js';
 import { londonDateTime, vehicleLabel } from './format.js';
 import { layout, messagePage, type Page } from './layout.js';
-import { LEAFLET_CSS, LEAFLET_JS, tileImageSource } from './map-assets.js';
+import { driverWhereText } from './browser/driver-where.js';
+import { creditParts, LEAFLET_CSS, LEAFLET_JS, tileImageSource } from './map-assets.js';
 import { pageScript } from './page-scripts.js';
 
 // The passenger's tracking page (the booking's status_url). It is reachable by anyone holding the
 // reference, so it shows the journey and who is coming, never the passenger's own contact details;
-// while the driver is coming, a map of where they last said they were (Leaflet, src/pages/map-assets.ts).
+// while the driver is coming, where they last said they were: in words (the street or area, how far,
+// how long), and, when the operator configured a tile source (MAP_TILE_URL), on a map (Leaflet,
+// src/pages/map-assets.ts). Without tiles there is no map at all, never a blank box.
 // Its script, which keeps it current: src/pages/browser/track.ts.
 
 const WORDING: Record<BookingStatus, { headline: string; detail: string }> = {
@@ -75,7 +79,7 @@ const SHOWS_DRIVER: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route'
 const SHOWS_POSITION: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route', 'arrived']);
 /** Once arrived there is nothing left to estimate. */
 const SHOWS_ETA: ReadonlySet<BookingStatus> = new Set(['assigned', 'en_route']);
-/** Statuses after which the map cannot appear again: the page does not load Leaflet. */
+/** Statuses after which the driver's card cannot appear again: the page does not load Leaflet. */
 const MAP_OVER: ReadonlySet<BookingStatus> = new Set(['on_board', 'completed', 'cancelled', 'no_show']);
 /** An older report says where the app last was, not where the car is (as dispatch: a fresh location). */
 const FRESH_POSITION_MS = 10 * 60_000;
@@ -133,6 +137,10 @@ export const TrackStatus = z.object({
   driver_position: z.object({ lat: z.number(), lon: z.number(), at: z.string().describe('ISO 8601') }).nullable(),
   /** Rough minutes from the driver's position to the pickup (src/pages/eta.ts); null once arrived. */
   eta_minutes: z.number().int().nullable(),
+  /** The street, suburb or town the driver is near, in words (src/geo/nearest-place.ts); null when none is named or no position is shown. */
+  driver_near: z.string().nullable(),
+  /** Straight-line metres from the driver to the pickup, to the nearest 10; null when no position is shown. */
+  driver_distance_m: z.number().int().nullable(),
 });
 export type TrackStatus = z.infer<typeof TrackStatus>;
 
@@ -146,6 +154,8 @@ export interface LiveDriver {
   now: Date;
   /** Our driver's car as the drivers table has it; absent for an exchange fleet's driver. */
   car?: DriverCar | null;
+  /** Names where a point is (NearestPlace.near, src/geo/nearest-place.ts); absent: nothing named. */
+  near?: (at: LatLon) => string | null;
 }
 
 /** The driver as the passenger is told of them, from our driver's row or the booking's (exchange) driver. */
@@ -183,6 +193,7 @@ export function trackStatus(
   const p = live.position;
   const position =
     driver && showsDriverPosition(row) && p && live.now.getTime() - p.at.getTime() < FRESH_POSITION_MS ? p : null;
+  const shown = position && { lat: roundCoord(position.lat), lon: roundCoord(position.lon) };
   return {
     booking_reference: row.ref,
     status: row.status,
@@ -207,12 +218,12 @@ export function trackStatus(
           : PAYMENT_WORDING[state],
     },
     pay_options: driver && state !== 'paid' && state !== 'not_due' ? payOptions(row.d_payment_options, row.ref) : [],
-    driver_position: position && {
-      lat: roundCoord(position.lat),
-      lon: roundCoord(position.lon),
-      at: position.at.toISOString(),
-    },
+    driver_position: position && shown && { ...shown, at: position.at.toISOString() },
     eta_minutes: position && SHOWS_ETA.has(row.status) ? pickupEtaMinutes(position, row.pickup) : null,
+    driver_near: shown ? (live.near?.(shown) ?? null) : null,
+    driver_distance_m: shown
+      ? Math.round(haversineMeters(shown.lat, shown.lon, row.pickup.lat, row.pickup.lon) / 10) * 10
+      : null,
   };
 }
 
@@ -220,39 +231,50 @@ function formatPounds(pence: number): string {
   return `£${(pence / 100).toFixed(2)}`;
 }
 
-/** The script says the same (etaText in src/pages/browser/track.ts). */
-function etaText(s: TrackStatus): string {
-  if (s.eta_minutes !== null) return `Your driver is about ${s.eta_minutes} min away.`;
-  return s.status === 'arrived' ? 'Your driver is at the pickup.' : '';
-}
-
-/** What the map needs besides the status: where the pickup is, and the tiles (MAP_TILE_URL; empty for none). */
+/**
+ * What the map needs besides the status: where the pickup is, the tiles (MAP_TILE_URL; empty for
+ * none, and then no map) and the credit their provider requires (MAP_TILE_ATTRIBUTION).
+ */
 export interface TrackMap {
   pickup: LatLon;
   tileUrl: string;
+  attribution: string;
+}
+
+/** The tile provider's credit, its links opening their terms in a new tab. */
+function mapCredit(attribution: string) {
+  return creditParts(attribution).map((part) =>
+    part.href ? html`<a href="${part.href}" rel="noopener noreferrer" target="_blank">${part.text}</a>` : part.text,
+  );
 }
 
 function mapCard(s: TrackStatus, m: TrackMap) {
   const p = s.driver_position;
+  const tiles = tileImageSource(m.tileUrl) ? m.tileUrl : '';
+  // The words first, with or without a map (the script says the same: driverWhereText).
   return html`<div class="card" id="map-card"${!p && html` hidden`}>
 <h2>Where your driver is</h2>
-<p class="eta" data-field="eta">${etaText(s)}</p>
-<div class="map" id="map" role="region" aria-label="Map of your driver and your pickup" data-pickup-lat="${roundCoord(m.pickup.lat)}" data-pickup-lon="${roundCoord(m.pickup.lon)}" data-tile-url="${tileImageSource(m.tileUrl) ? m.tileUrl : ''}"${p && html` data-driver-lat="${p.lat}" data-driver-lon="${p.lon}"`}></div>
-<ul class="legend"><li><span class="dot driver" aria-hidden="true"></span>Your driver</li><li><span class="dot pickup" aria-hidden="true"></span>Pickup</li></ul>
+<p class="eta" data-field="eta">${driverWhereText(s)}</p>
+${
+  tiles &&
+  html`<div class="map" id="map" role="region" aria-label="Map of your driver and your pickup" data-pickup-lat="${roundCoord(m.pickup.lat)}" data-pickup-lon="${roundCoord(m.pickup.lon)}" data-tile-url="${tiles}"${p && html` data-driver-lat="${p.lat}" data-driver-lon="${p.lon}"`}></div>
+<p class="map-credit" id="map-credit">Map: ${mapCredit(m.attribution)}</p>
+<ul class="legend"><li><span class="dot driver" aria-hidden="true"></span>Your driver</li><li><span class="dot pickup" aria-hidden="true"></span>Pickup</li></ul>`
+}
 </div>`;
 }
 
 export function renderTrackPage(s: TrackStatus, map: TrackMap): Page {
   const d = s.driver;
   const plate = plateLine(d);
-  const withMap = !MAP_OVER.has(s.status as BookingStatus);
+  const withCard = !MAP_OVER.has(s.status as BookingStatus);
   const tiles = tileImageSource(map.tileUrl);
   const body = html`<div class="card" id="track" data-ref="${s.booking_reference}" data-status="${s.status}" data-payment="${s.payment.state}" data-final="${String(s.final)}">
 <p class="muted">Booking <strong>${s.booking_reference}</strong></p>
 <p class="status" data-field="headline" role="status" aria-live="polite">${s.headline}</p>
 <p class="muted" data-field="detail">${s.detail}</p>
 </div>
-${withMap && mapCard(s, map)}
+${withCard && mapCard(s, map)}
 <div class="card" id="driver"${!d && html` hidden`}>
 <h2>Look out for</h2>
 <dl class="facts">
@@ -300,7 +322,10 @@ ${withMap && mapCard(s, map)}
 <p class="field-error" id="cancel-error" role="alert"></p>
 </div>
 <p class="hint" id="live"${s.final && html` hidden`}>This page updates by itself.</p>`;
-  const extras = withMap ? { stylesheets: [LEAFLET_CSS], scripts: [LEAFLET_JS], imgSrc: tiles ? [tiles] : [] } : {};
+  // Leaflet only for a map with tiles: without them the card is words alone. Leaflet cancels a tile
+  // it no longer needs by pointing it at an inline empty GIF, hence data: (images only).
+  const extras =
+    withCard && tiles ? { stylesheets: [LEAFLET_CSS], scripts: [LEAFLET_JS], imgSrc: [tiles, 'data:'] } : {};
   return layout({ title: `Booking ${s.booking_reference}`, body, script: pageScript('track'), extras });
 }
 

@@ -8,6 +8,7 @@ import { findOffer } from '../dispatch/store.js';
 import { findDriverCar } from '../drivers/store.js';
 import { assertDriverMayWork } from '../drivers/suspension.js';
 import { offersSeen } from '../drivers/offers.js';
+import { nearestPlace } from '../geo/nearest-place.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { renderQuotePage } from '../pages/book-page.js';
 import { findDriverPosition } from '../pages/driver-position-store.js';
@@ -32,11 +33,21 @@ import { BookingRefParams } from '../schemas/booking.js';
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const s = app.services;
 
-  /** The status with the driver's position, read only when the page could show it, and their car. */
+  /**
+   * The status with the driver's position, read only when the page could show it, where that is in
+   * words (the street or area: the places index, loaded on first need), and their car.
+   */
   const liveStatus = async (row: BookingWithDriver): Promise<TrackStatus> => {
     const position = showsDriverPosition(row) ? await findDriverPosition(s.sql, row.driver_id!) : null;
     const car = row.driver_id && row.d_name ? await findDriverCar(s.sql, row.driver_id) : null;
-    return trackStatus(row, { position, now: s.now(), car });
+    const places = position
+      ? await nearestPlace().catch((err: unknown) => {
+          app.log.error({ err }, 'places index failed to load: the tracking page names no street');
+          return null;
+        })
+      : null;
+    const near = places ? (at: { lat: number; lon: number }) => places.near(at.lat, at.lon) : undefined;
+    return trackStatus(row, { position, now: s.now(), car, ...(near ? { near } : {}) });
   };
 
   // The tracking page polls this; a JSON endpoint, so its errors stay problem details.
@@ -95,7 +106,11 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
         const { ref } = request.params;
         const row = BOOKING_REF_PATTERN.test(ref) ? await findBooking(s.sql, ref) : null;
         const page = row
-          ? renderTrackPage(await liveStatus(row), { pickup: row.pickup, tileUrl: s.config.MAP_TILE_URL })
+          ? renderTrackPage(await liveStatus(row), {
+              pickup: row.pickup,
+              tileUrl: s.config.MAP_TILE_URL,
+              attribution: s.config.MAP_TILE_ATTRIBUTION,
+            })
           : bookingNotFoundPage();
         return sendPage(reply, page);
       },

@@ -25,7 +25,9 @@ import { eventually, startStack, type TestStack } from '../support/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
 import { freePort } from '../../dev/free-port.js';
 import { buildApp } from '../../src/app.js';
+import { driverWhereText } from '../../src/pages/browser/driver-where.js';
 import { pickupEtaMinutes } from '../../src/pages/eta.js';
+import { LEAFLET_CSS, LEAFLET_JS } from '../../src/pages/map-assets.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -324,6 +326,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
           'pay_options',
           'driver_position',
           'eta_minutes',
+          'driver_near',
+          'driver_distance_m',
         ].sort(),
       );
       expect(polled.json()).toMatchObject({
@@ -367,7 +371,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       expect(await again.page.getAttribute('a[href^="/track/"]', 'href')).toBe(`/track/${ref}`);
     });
 
-    it("shows the driver coming on a map with an ETA, moves the marker as the driver's position changes, and every page passes axe on a phone", async () => {
+    it("without a tile source, says in words where the driver is coming from, updates them as the driver's position changes, and every page passes axe on a phone", async () => {
       const driver = await driverNear(52.63, 1.3, 'Rhys Morgan'); // Norwich
       const q = await quote('Norwich station', 'Norwich Airport');
       expect(await seriousA11yProblems(browser, q.booking_url)).toEqual([]);
@@ -389,23 +393,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       >`select pickup from bookings where ref = ${ref}`;
       const pickup = booking!.pickup;
 
-      // Before a driver has the job: Leaflet is loaded (under the page's CSP), the map is not shown.
+      // Before a driver has the job: no tile source, so no map and no Leaflet, and nothing shown yet.
       const { page, headers } = await openPage(trackUrl);
       expect(headers['content-security-policy']).toMatch(
-        /^default-src 'none'; style-src 'self' 'sha256-[A-Za-z0-9+/=]+'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
+        /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
       );
-      expect(await page.evaluate('typeof L')).toBe('object');
+      expect(await page.evaluate('typeof L')).toBe('undefined');
       expect(await page.isVisible('#map-card')).toBe(false);
+      expect(await page.locator('#map').count()).toBe(0);
       await page.evaluate('window.sameDocument = true');
       expect(await seriousA11yProblems(browser, trackUrl)).toEqual([]);
-      const leaflet = await stack.app.inject({
-        method: 'GET',
-        url: /<script src="([^"]+leaflet[^"]+)"/.exec(await page.content())![1]!,
-      });
+      // Leaflet is served for the pages that have a map, pinned and cached for a year.
+      const leaflet = await stack.app.inject({ method: 'GET', url: LEAFLET_JS.href });
       expect(leaflet.statusCode).toBe(200);
       expect(leaflet.headers['content-type']).toBe('text/javascript; charset=utf-8');
       expect(leaflet.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-      const css = await stack.app.inject({ method: 'GET', url: '/assets/leaflet.css' });
+      const css = await stack.app.inject({ method: 'GET', url: LEAFLET_CSS.href.split('?')[0]! });
       expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
 
       // The driver's job card once the job is theirs (the offered card is checked where an offer may run out).
@@ -422,61 +425,76 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       expect((await trip('en_route')).statusCode).toBe(202);
       await waitForStatus(stack.sql, ref, 'en_route');
 
-      // The driver app reports a position 2 km north of the pickup; the open page draws the map by itself.
+      // The driver app reports a position 2 km north of the pickup; the open page says so by itself.
       const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
       const far = { lat: round4(pickup.lat + 0.018), lon: round4(pickup.lon) };
       await stack.sql`update drivers set lat = ${far.lat}, lon = ${far.lon}, location_at = now() where id = ${driver.id}`;
-      const driverAt = (at: { lat: number; lon: number }) =>
-        page.waitForSelector(`#map[data-driver-lat="${at.lat}"][data-driver-lon="${at.lon}"]`);
-      await driverAt(far);
-      await page.waitForSelector('[data-field="headline"]:has-text("Your driver is on the way")');
-      expect(await page.isVisible('#map path.driver-marker')).toBe(true);
-      expect(await page.isVisible('#map path.pickup-marker')).toBe(true);
+      const status = async () => (await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` })).json();
+      const polled = await eventually(async () => {
+        const st = await status();
+        return st.driver_position?.lat === far.lat ? st : undefined;
+      });
       const farEta = pickupEtaMinutes(far, pickup);
       expect(farEta).toBeGreaterThan(2);
-      expect(await page.textContent('[data-field="eta"]')).toBe(`Your driver is about ${farEta} min away.`);
-      const farBox = await page.locator('#map path.driver-marker').boundingBox();
-      await page.screenshot({ path: '/tmp/page-track-map.png', fullPage: true });
-
-      const polled = (await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` })).json();
       expect(polled).toMatchObject({
         status: 'en_route',
         driver_position: { lat: far.lat, lon: far.lon },
         eta_minutes: farEta,
+        driver_near: expect.stringMatching(/Norwich|Broadland/),
+        driver_distance_m: expect.any(Number),
       });
+      expect(Math.abs(polled.driver_distance_m - 2000)).toBeLessThan(30);
+      const farWords = driverWhereText(polled);
+      expect(farWords).toBe(`Your driver is near ${polled.driver_near}, 1.2 miles away: about ${farEta} min.`);
+      await page.waitForSelector(`[data-field="eta"]:has-text("${farWords}")`);
+      await page.waitForSelector('[data-field="headline"]:has-text("Your driver is on the way")');
+      expect(await page.isVisible('#map-card')).toBe(true);
+      expect(await page.locator('#map').count()).toBe(0);
+      await page.screenshot({ path: '/tmp/page-track-words.png', fullPage: true });
       // The position's time is when the driver app reported it, not when the page asked.
       const [located] = await stack.sql<
         { location_at: Date }[]
       >`select location_at from drivers where id = ${driver.id}`;
       expect(polled.driver_position.at).toBe(located!.location_at.toISOString());
-      // Opened afresh, the page draws the map from its first response; it passes axe with the map showing.
-      expect(await seriousA11yProblems(browser, trackUrl, { ready: '#map path.driver-marker' })).toEqual([]);
+      // Opened afresh, the page says the same from its first response; it passes axe with the words showing.
+      const fresh = await openPage(trackUrl);
+      expect(await fresh.page.textContent('[data-field="eta"]')).toBe(farWords);
+      await fresh.page.context().close();
+      expect(await seriousA11yProblems(browser, trackUrl, { ready: '#map-card:not([hidden])' })).toEqual([]);
 
-      // The driver comes closer: the marker moves towards the pickup (south, down the screen), the ETA drops.
+      // The driver comes closer: the words follow, the ETA drops.
       const near = { lat: round4(pickup.lat + 0.0045), lon: round4(pickup.lon) };
       await stack.sql`update drivers set lat = ${near.lat}, lon = ${near.lon}, location_at = now() where id = ${driver.id}`;
-      await driverAt(near);
       const nearEta = pickupEtaMinutes(near, pickup);
       expect(nearEta).toBeLessThan(farEta);
-      await page.waitForSelector(`[data-field="eta"]:has-text("Your driver is about ${nearEta} min away.")`);
-      const nearBox = await page.locator('#map path.driver-marker').boundingBox();
-      expect(nearBox!.y).toBeGreaterThan(farBox!.y);
-      expect(await page.locator('#map path.driver-marker').count()).toBe(1);
+      const closer = await eventually(async () => {
+        const st = await status();
+        return st.driver_position?.lat === near.lat ? st : undefined;
+      });
+      expect(closer.eta_minutes).toBe(nearEta);
+      await page.waitForSelector(`[data-field="eta"]:has-text("${driverWhereText(closer)}")`);
+      expect(driverWhereText(closer)).toContain('0.3 miles away');
       expect(await page.evaluate("'sameDocument' in window")).toBe(true);
 
-      // At the pickup: still on the map, nothing left to estimate. On board: the map is gone.
+      // At the pickup: nothing left to estimate. On board: where the driver is is no longer shown.
       expect((await trip('arrived')).statusCode).toBe(202);
       await page.waitForSelector('[data-field="eta"]:has-text("Your driver is at the pickup.")');
-      expect(await page.isVisible('#map path.driver-marker')).toBe(true);
+      expect(await page.isVisible('#map-card')).toBe(true);
       expect((await trip('on_board')).statusCode).toBe(202);
       await page.waitForSelector('[data-field="headline"]:has-text("On your way")');
       expect(await page.isVisible('#map-card')).toBe(false);
       const aboard = (await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` })).json();
-      expect(aboard).toMatchObject({ status: 'on_board', driver_position: null, eta_minutes: null });
+      expect(aboard).toMatchObject({
+        status: 'on_board',
+        driver_position: null,
+        eta_minutes: null,
+        driver_near: null,
+        driver_distance_m: null,
+      });
       await page.context().close();
     });
 
-    it("loads map tiles from MAP_TILE_URL's origin under the page's CSP, telling the tile server only which site asks", async () => {
+    it("loads map tiles from MAP_TILE_URL's origin under the page's CSP, credits the provider, moves the marker, and tells the tile server only which site asks", async () => {
       // A tile server of our own: every tile is one grey pixel; it notes who asked.
       const referers: string[] = [];
       const pixel = Buffer.from(
@@ -491,7 +509,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       const tileOrigin = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
       // A second API on the same database and Temporal, configured with tiles.
       const tiled = await buildApp({
-        config: { ...stack.config, MAP_TILE_URL: `${tileOrigin}/osm/{z}/{x}/{y}.png` },
+        config: {
+          ...stack.config,
+          MAP_TILE_URL: `${tileOrigin}/osm/{z}/{x}/{y}.png`,
+          MAP_TILE_ATTRIBUTION: '© [OpenStreetMap](https://www.openstreetmap.org/copyright) contributors',
+        },
         sql: stack.sql,
         temporal: stack.client,
         logger: false,
@@ -517,9 +539,33 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
 
         const trackUrl = `http://127.0.0.1:${port}/track/${ref}`;
         const { page, headers } = await openPage(trackUrl);
-        expect(headers['content-security-policy']).toContain(`; img-src ${tileOrigin}; `);
+        expect(headers['content-security-policy']).toContain(`; img-src ${tileOrigin} data:; `);
         await page.waitForSelector('#map img.leaflet-tile-loaded');
-        expect(await page.textContent('.leaflet-control-attribution')).toContain('OpenStreetMap contributors');
+        expect(await page.textContent('#map-credit')).toBe('Map: © OpenStreetMap contributors');
+        expect(await page.getAttribute('#map-credit a', 'href')).toBe('https://www.openstreetmap.org/copyright');
+        expect(await page.locator('.leaflet-control-attribution').count()).toBe(0);
+        expect(await page.isVisible('#map path.driver-marker')).toBe(true);
+        expect(await page.isVisible('#map path.pickup-marker')).toBe(true);
+        // The same words above the map as without one.
+        expect(await page.textContent('[data-field="eta"]')).toMatch(
+          /^Your driver is near .+, (less than )?[\d.]+ miles? away: about \d+ min\.$/,
+        );
+
+        // The driver moves 2 km north of the pickup, then comes to 0.5 km: the marker follows, south, down the screen.
+        const [booking] = await stack.sql<
+          { pickup: { lat: number; lon: number } }[]
+        >`select pickup from bookings where ref = ${ref}`;
+        const pickup = booking!.pickup;
+        const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+        const driverAt = async (at: { lat: number; lon: number }) => {
+          await stack.sql`update drivers set lat = ${at.lat}, lon = ${at.lon}, location_at = now() where id = ${driver.id}`;
+          await page.waitForSelector(`#map[data-driver-lat="${at.lat}"][data-driver-lon="${at.lon}"]`);
+          return page.locator('#map path.driver-marker').boundingBox();
+        };
+        const farBox = await driverAt({ lat: round4(pickup.lat + 0.018), lon: round4(pickup.lon) });
+        const nearBox = await driverAt({ lat: round4(pickup.lat + 0.0045), lon: round4(pickup.lon) });
+        expect(nearBox!.y).toBeGreaterThan(farBox!.y);
+        expect(await page.locator('#map path.driver-marker').count()).toBe(1);
         // The page's own address opens the booking: the tile server hears the site, never the path.
         expect(referers.length).toBeGreaterThan(0);
         expect(new Set(referers)).toEqual(new Set([`http://127.0.0.1:${port}/`]));

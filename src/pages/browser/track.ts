@@ -1,7 +1,8 @@
 // The passenger's tracking page (src/pages/track-page.ts): polls /track/:ref/status.json and sets
-// what changed, moves the driver on the map (Leaflet, loaded before this script when the page has a
-// map), and cancels with the manage token the booking page put in the fragment.
+// what changed, says where the driver is, moves them on the map (Leaflet, loaded before this script
+// when the operator configured tiles), and cancels with the manage token the booking page put in the fragment.
 import { $, $button, replyJson, type Problem } from './dom.js';
+import { driverWhereText } from './driver-where.js';
 import { POLL_MS, pollDelay } from './poll.js';
 
 /** What the page reads of the status (TrackStatus, src/pages/track-page.ts). */
@@ -20,6 +21,8 @@ interface TrackStatus {
   pay_options: { kind: string; label: string; detail: string; href: string | null }[];
   driver_position: { lat: number; lon: number; at: string } | null;
   eta_minutes: number | null;
+  driver_near: string | null;
+  driver_distance_m: number | null;
 }
 
 /** The little of Leaflet's API the map uses (the global L of /assets/leaflet.js). */
@@ -74,12 +77,6 @@ function set(name: string, value: string): void {
   }
 }
 
-/** The server says the same (etaText in track-page.ts). */
-function etaText(s: TrackStatus): string {
-  if (s.eta_minutes !== null) return `Your driver is about ${s.eta_minutes} min away.`;
-  return s.status === 'arrived' ? 'Your driver is at the pickup.' : '';
-}
-
 // The map exists only once there is a driver to show: no blank map while a driver is found.
 let map: LeafletMap | null = null;
 let driverMarker: CircleMarker | null = null;
@@ -103,9 +100,10 @@ function place(lat: number, lon: number): void {
   const at: [number, number] = [lat, lon];
   if (!map || !driverMarker) {
     const tiles = mapEl.dataset.tileUrl;
-    // No animations: the marker is where the last poll said the moment the poll is applied.
+    // No animations: the marker is where the last poll said the moment the poll is applied. The
+    // provider's credit is the page's own line under the map (MAP_TILE_ATTRIBUTION), not Leaflet's.
     map = L.map(mapEl, {
-      attributionControl: Boolean(tiles),
+      attributionControl: false,
       zoomAnimation: false,
       fadeAnimation: false,
       markerZoomAnimation: false,
@@ -115,7 +113,6 @@ function place(lat: number, lon: number): void {
         maxZoom: 19,
         // The page sends no Referer (its address opens the booking); tile servers want one, so the site alone.
         referrerPolicy: 'strict-origin',
-        attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
       }).addTo(map);
     }
     // The view first: markers added to a map that has one are drawn at once, not on its first move.
@@ -132,7 +129,8 @@ function place(lat: number, lon: number): void {
 
 function showPosition(s: TrackStatus): void {
   if (!mapCard) return;
-  set('eta', etaText(s));
+  // The same words as the server's first paint (driverWhereText), map or no map.
+  set('eta', driverWhereText(s));
   const p = s.driver_position;
   const wasHidden = mapCard.hidden;
   mapCard.hidden = !p;

@@ -23,7 +23,10 @@ describe('the map assets and tiles', () => {
       ['https://{s}.tile.example.org/{z}/{x}/{-y}.png', 'https://*.tile.example.org'],
       ['http://127.0.0.1:8080/osm/{z}/{x}/{y}.png', 'http://127.0.0.1:8080'],
     ] as const) {
-      expect(loadConfig({ ...env, MAP_TILE_URL: url }).MAP_TILE_URL).toBe(url);
+      expect(
+        loadConfig({ ...env, MAP_TILE_URL: url, MAP_TILE_ATTRIBUTION: 'Map data © OpenStreetMap contributors' })
+          .MAP_TILE_URL,
+      ).toBe(url);
       expect(tileImageSource(url)).toBe(source);
     }
     for (const bad of [
@@ -32,7 +35,9 @@ describe('the map assets and tiles', () => {
       'https://tiles.{s}.example.org/{z}/{x}/{y}.png',
       "https://x.org; script-src 'unsafe-inline'/{z}/{x}/{y}",
     ]) {
-      expect(() => loadConfig({ ...env, MAP_TILE_URL: bad }), bad).toThrow(/MAP_TILE_URL/);
+      expect(() => loadConfig({ ...env, MAP_TILE_URL: bad, MAP_TILE_ATTRIBUTION: 'Map data' }), bad).toThrow(
+        /MAP_TILE_URL/,
+      );
     }
   });
 });

@@ -12,7 +12,8 @@ import { renderTrackPage, trackStatus, type TrackMap } from '../../../src/pages/
 
 const HOSTILE = `<img src=x onerror="alert('x')">&`;
 const NOW = new Date('2026-07-03T12:00:00Z');
-const NO_TILES: TrackMap = { pickup: { lat: 51.5, lon: -0.1 }, tileUrl: '' };
+const NO_TILES: TrackMap = { pickup: { lat: 51.5, lon: -0.1 }, tileUrl: '', attribution: '' };
+const OSM_CREDIT = '© [OpenStreetMap](https://www.openstreetmap.org/copyright) contributors';
 
 function booking(over: Partial<BookingWithDriver> = {}): BookingWithDriver {
   return {
@@ -236,10 +237,37 @@ describe('html templates', () => {
     expect(trackStatus(booking({ status: 'en_route' }))).toMatchObject({ driver_position: null, eta_minutes: null });
   });
 
-  it("loads Leaflet from this service, pinned by integrity, and allows tiles only from the configured tile server's origin", () => {
+  it('without a tile source, says in words where the driver is and loads no map at all', () => {
+    const live = { position: { lat: 51.509, lon: -0.1, at: NOW }, now: NOW, near: () => 'Southwark Street, Southwark' };
+    const s = trackStatus(booking({ status: 'en_route' }), live);
+    expect(s).toMatchObject({ driver_near: 'Southwark Street, Southwark', driver_distance_m: 1000, eta_minutes: 3 });
+    const page = renderTrackPage(s, NO_TILES);
+    expectStrictPolicy(page);
+    expect(page.html).toContain(
+      '<p class="eta" data-field="eta">Your driver is near Southwark Street, Southwark, 0.6 miles away: about 3 min.</p>',
+    );
+    expect(page.html).not.toMatch(/id="map-card"[^>]*hidden/);
+    // No box, no Leaflet, no tiles, and never the coordinates in the page.
+    expect(page.html).not.toContain('id="map"');
+    expect(page.html).not.toContain('leaflet');
+    expect(page.html).not.toContain('51.509');
+    expect(page.csp).toMatch(/style-src 'sha256-[^']+';/);
+    expect(page.csp).not.toContain('img-src');
+    // A place name is text, escaped like any other.
+    const hostile = trackStatus(booking({ status: 'en_route' }), { ...live, near: () => HOSTILE });
+    expect(renderTrackPage(hostile, NO_TILES).html).toContain(escapeHtml(HOSTILE));
+    expect(renderTrackPage(hostile, NO_TILES).html).not.toContain(HOSTILE);
+  });
+
+  it('with a tile source, loads Leaflet from this service, pinned by integrity, credits the provider under the map, and allows tiles only from its origin', () => {
     const live = { position: { lat: 51.509, lon: -0.1, at: NOW }, now: NOW };
     const s = trackStatus(booking({ status: 'en_route' }), live);
-    const page = renderTrackPage(s, NO_TILES);
+    const TILES: TrackMap = {
+      ...NO_TILES,
+      tileUrl: 'https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png',
+      attribution: OSM_CREDIT,
+    };
+    const page = renderTrackPage(s, TILES);
     expectStrictPolicy(page);
     expect(page.html).toMatch(
       /<link rel="stylesheet" href="\/assets\/leaflet\.css\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+">/,
@@ -248,23 +276,27 @@ describe('html templates', () => {
       /<script src="\/assets\/leaflet\.js\?v=[0-9a-f]{12}" integrity="sha384-[A-Za-z0-9+/=]+"><\/script>/,
     );
     expect(page.html).toContain('data-driver-lat="51.509" data-driver-lon="-0.1"');
-    expect(page.html).toContain('data-tile-url=""');
-    expect(page.html).toContain('Your driver is about 3 min away.');
+    expect(page.html).toContain('data-tile-url="https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png"');
+    // The same words above the map (no place named here: the distance and the minutes).
+    expect(page.html).toContain('Your driver is 0.6 miles away: about 3 min.');
+    expect(page.html).toContain(
+      '<p class="map-credit" id="map-credit">Map: © <a href="https://www.openstreetmap.org/copyright" rel="noopener noreferrer" target="_blank">OpenStreetMap</a> contributors</p>',
+    );
     expect(page.html).not.toMatch(/id="map-card"[^>]*hidden/);
     // Leaflet first, then the page's own script, which uses its global L.
     expect(page.html.indexOf('/assets/leaflet.js')).toBeLessThan(page.html.indexOf(pageScript('track').href));
     expect(page.csp).toMatch(/style-src 'self' 'sha256-[^']+';/);
-    expect(page.csp).not.toContain('img-src');
+    expect(page.csp).toContain('img-src https://*.tile.example.org:8443 data:;');
+    expect(renderTrackPage(s, { ...TILES, tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }).csp).toContain(
+      'img-src https://tile.openstreetmap.org data:;',
+    );
+    // A credit is words and https links only, escaped: nothing in it becomes markup.
+    const odd = renderTrackPage(s, { ...TILES, attribution: `${HOSTILE} [a"b](https://x.example/?q="y")` }).html;
+    expect(odd).not.toContain(HOSTILE);
+    expect(odd).toContain(escapeHtml(HOSTILE));
 
-    const tiled = renderTrackPage(s, { ...NO_TILES, tileUrl: 'https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png' });
-    expect(tiled.csp).toContain('img-src https://*.tile.example.org:8443;');
-    expect(tiled.html).toContain('data-tile-url="https://{s}.tile.example.org:8443/osm/{z}/{x}/{y}.png"');
-    expect(
-      renderTrackPage(s, { ...NO_TILES, tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }).csp,
-    ).toContain('img-src https://tile.openstreetmap.org;');
-
-    // No driver yet: the map is there, hidden, for when one is coming.
-    const waiting = renderTrackPage(trackStatus(booking({ status: 'dispatching', driver_id: null })), NO_TILES);
+    // No driver yet: the card is there, hidden, for when one is coming.
+    const waiting = renderTrackPage(trackStatus(booking({ status: 'dispatching', driver_id: null })), TILES);
     expect(waiting.html).toMatch(/id="map-card" hidden/);
     expect(waiting.html).not.toContain('data-driver-lat');
     // Past the pickup the map cannot return: no Leaflet, no stylesheet but the page's own.
