@@ -191,6 +191,56 @@ describe('London (TfL)', () => {
     });
   });
 
+  it("every version's units are the 2016-18 table divided by the sourced rises, rounded up to 0.1", () => {
+    // [effectiveFrom, minimum, rises applied to T1/T2, rises applied to T3]
+    const oct2018 = 1.006,
+      jan2020 = 1.019,
+      apr2022 = 1.055,
+      apr2023 = 1.0761,
+      apr2024 = 1.0892;
+    const apr2025 = 1.0505,
+      apr2026 = 1.0288;
+    const versions: [string, number, number[], number[]][] = [
+      ['2022-04-30', 380, [oct2018, jan2020, apr2022], []],
+      ['2023-04-30', 380, [oct2018, jan2020, apr2022, apr2023], [apr2023]],
+      ['2024-04-20', 380, [oct2018, jan2020, apr2022, apr2023, apr2024], [apr2023, apr2024]],
+      ['2025-04-30', 420, [oct2018, jan2020, apr2022, apr2023, apr2024, apr2025], [apr2023, apr2024, apr2025]],
+      [
+        '2026-04-25',
+        440,
+        [oct2018, jan2020, apr2022, apr2023, apr2024, apr2025, apr2026],
+        [apr2023, apr2024, apr2025, apr2026],
+      ],
+    ];
+    const base = { tariff1: [117.4, 25.2], tariff2: [95.5, 20.5], tariff3: [81.2, 17.5] } as const;
+    const up = (x: number) => Math.ceil(x * 10 - 1e-9) / 10;
+    const book = loadPricingData().tariffs;
+    for (const [from, minimum, t12, t3] of versions) {
+      const v = book.versionFor('london-tfl', from)!;
+      expect(v.effectiveFrom).toBe(from);
+      expect(v.minimumFarePence).toBe(minimum);
+      for (const id of ['tariff1', 'tariff2', 'tariff3'] as const) {
+        const factor = (id === 'tariff3' ? t3 : t12).reduce((a, b) => a * b, 1);
+        const rate = v.rates[id]!;
+        // e.g. 2026 Tariff 1: 117.4 / (1.006 x 1.019 x 1.055 x 1.0761 x 1.0892 x 1.0505 x 1.0288) = 117.4 / 1.369973 = 85.695 -> 85.7 m
+        expect([rate.unitDistance, rate.unitSeconds]).toEqual([up(base[id][0] / factor), up(base[id][1] / factor)]);
+        // the flag is the minimum and covers two units
+        expect(rate.flagFallPence).toBe(minimum);
+        expect(rate.initialDistance).toBeCloseTo(2 * rate.unitDistance, 6);
+        expect(rate.initialSeconds).toBeCloseTo(2 * rate.unitSeconds!, 6);
+        // Tariff 4 starts at the end of this tariff's whole unit nearest six miles (9,656.1 m)
+        const at = v.switchRate!.afterMetersByRate![id]!;
+        const units = Math.round(9656.1 / rate.unitDistance);
+        expect(at).toBeCloseTo(units * rate.unitDistance, 6);
+        expect(Math.abs(at - 9656.1)).toBeLessThanOrEqual(rate.unitDistance / 2);
+      }
+      // Tariff 4's rate: the 2016-18 one (86.9 m / 18.7 s) before 20 Apr 2024, Tariff 2's from then
+      const t4 = v.rates[v.switchRate!.rate]!;
+      if (from < '2024-04-20') expect([t4.unitDistance, t4.unitSeconds]).toEqual([86.9, 18.7]);
+      else expect(v.switchRate!.rate).toBe('tariff2');
+    }
+  });
+
   it('no extra for additional passengers in London', () => {
     expect(price('2026-03-11T10:00:00Z', { passengers: 4 }).totalPence).toBe(1480);
   });
