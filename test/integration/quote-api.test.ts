@@ -65,6 +65,8 @@ describe('POST /api/public/v1/quote', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.tariff_source.area_id).toBe('london-tfl');
+    // London's units are derived, not TfL's table (data/tariffs/README.md): the quote must say so.
+    expect(body.tariff_source.provisional).toBe(true);
     expect(body.depart_at_local).toMatch(/T23:30:00/);
     const text = JSON.stringify(body.applied_rules).toLowerCase();
     expect(text).toMatch(/holiday/);
