@@ -27,6 +27,7 @@ import { driverChangeRoutes } from './routes/driver-changes.js';
 import { driverPageRoutes } from './routes/driver-pages.js';
 import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
+import { meterRoutes } from './routes/meter.js';
 import { opsSignInRoutes } from './routes/ops-sign-in.js';
 import { claimPageRoutes } from './routes/claim-pages.js';
 import { opsViewRoutes } from './routes/ops-view.js';
@@ -151,6 +152,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverAppRoutes);
   await app.register(driverChangeRoutes);
   await app.register(opsRoutes);
+  await app.register(meterRoutes);
   await app.register(opsSignInRoutes);
   await app.register(opsViewRoutes);
   await app.register(driverPageRoutes);

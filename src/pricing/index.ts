@@ -1,5 +1,6 @@
 // Public API of the pricing engine. Everything else in src/pricing is an implementation detail.
 export { priceJourney, priceJourneyWith } from './price-journey.js';
+export { meterReading, type MeterAnswer, type MeterQuestion } from './meter-calculator.js';
 export { loadPricingData, defaultPricingData, type PricingData } from './pricing-data.js';
 export { TariffBook, loadTariffBook, NATIONAL_DEFAULT_AREA } from './tariff-book.js';
 export { BankHolidayCalendar, loadBankHolidays, divisionForCountry } from './bank-holidays.js';

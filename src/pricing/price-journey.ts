@@ -139,8 +139,15 @@ export function priceJourneyWith(data: PricingData, req: PriceRequest): PriceRes
   validate(req);
   assertWithinServiceArea(req);
   const worldwide = isWorldwideJourney(req);
+  return priceInArea(data, worldwide ? NATIONAL_DEFAULT_AREA : licensingAreaFor(req.pickup, data.areaMap), req);
+}
 
-  const areaId = worldwide ? NATIONAL_DEFAULT_AREA : licensingAreaFor(req.pickup, data.areaMap);
+/**
+ * Prices a journey on one area's tariff, whatever the pickup's council: the quote's engine, and
+ * the meter calculator's (meter-calculator.ts), so the two cannot disagree.
+ */
+export function priceInArea(data: PricingData, areaId: string, req: PriceRequest): PriceResult {
+  const worldwide = isWorldwideJourney(req);
   const area = data.tariffs.area(areaId);
   const localDate = londonDate(req.departAt);
   const version = data.tariffs.versionFor(areaId, localDate);

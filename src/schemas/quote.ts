@@ -70,7 +70,7 @@ const ResolvedPlace = z
   })
   .meta({ id: 'ResolvedPlace' });
 
-const AppliedRule = z
+export const AppliedRule = z
   .object({
     code: z
       .string()

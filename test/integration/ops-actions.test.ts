@@ -171,6 +171,43 @@ describe('ops act on a live booking', () => {
     expect(res.json().errors).toEqual([expect.objectContaining({ field: 'body.dropoff' })]);
   });
 
+  it('tells ops what the meter shows for a distance and a time at a moment in an area, with its arithmetic (issue 36)', async () => {
+    const meter = (query: string, key: string | null = staffKey) =>
+      stack.app.inject({
+        method: 'GET',
+        url: `/api/ops/meter?${query}`,
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+        remoteAddress: '10.124.0.2',
+      });
+    const res = await meter('area=london-tfl&at=2023-08-15T14:00&miles=2&minutes=6');
+    expect(res.statusCode, res.body).toBe(200);
+    // The April 2023 table's Tariff 1: £3.80 covers two units of 100.9 m; 3,219 m - 201.8 m = 3,017.2 m
+    // is 29.9, so 30 units of 20p: £3.80 + £6.00 (the 360 s are only 15 time units).
+    expect(res.json()).toMatchObject({
+      area: 'london-tfl',
+      table: { effective_from: '2023-04-30', provisional: true },
+      at_local: '2023-08-15T14:00:00+01:00',
+      distance_meters: 3219,
+      meter_pence: 980,
+    });
+    expect(res.json().rules[0].description).toContain('£3.80 + 30 x £0.20 (distance) = £9.80');
+    expect((await meter('area=london-tfl&at=2023-08-15T14:00&miles=2&minutes=6', null)).statusCode).toBe(401);
+    const unknown = await meter('area=atlantis&at=2023-08-15T14:00&miles=2&minutes=6');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0]).toMatchObject({
+      field: 'querystring.area',
+      message: expect.stringContaining('london-tfl'),
+    });
+    const both = await meter('area=london-tfl&at=2023-08-15T14:00&miles=2&meters=100&minutes=6');
+    expect(both.json().errors[0].field).toBe('querystring.miles');
+    const areas = await stack.app.inject({
+      method: 'GET',
+      url: '/api/ops/meter/areas',
+      headers: { authorization: `Bearer ${staffKey}` },
+    });
+    expect(areas.json().areas).toContainEqual({ id: 'manchester', authority: 'Manchester City Council' });
+  });
+
   it('on a desktop: finds a stuck booking by the phone as typed, takes it off its driver, hands it to a named driver, changes its drop-off, then cancels it, each action in the story', async () => {
     const stuck = await createDriver(stack.sql, {
       lat: 55.3926,
