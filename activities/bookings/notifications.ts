@@ -7,6 +7,7 @@ import type { Notifier } from '../../src/notify/notifier.js';
 import { loadDriver } from '../../src/drivers/store.js';
 import { textedManageToken } from '../../src/bookings/manage-tokens.js';
 import { findQuote } from '../../src/quotes/store.js';
+import { quoteProvenance } from '../../src/quotes/fare-provenance.js';
 import { effectivePayments } from '../../src/settlement/payments-store.js';
 import type { PassengerNews } from '../../src/model/bookings.js';
 import {
@@ -98,11 +99,13 @@ export function createNotificationActivities({
 
   /** The rules the fare was priced under (the quote's, when it came from one) and the payment in force. */
   async function receiptOf(b: BookingRow): Promise<Receipt> {
-    const quote = b.quote_id ? await findQuote(sql, b.quote_id) : null;
+    // How the fare was reached, as the booking keeps it; older bookings have only their quote's.
+    const quote = !b.fare_provenance && b.quote_id ? await findQuote(sql, b.quote_id) : null;
+    const provenance = b.fare_provenance ?? (quote ? quoteProvenance(quote) : null);
     const payments = await effectivePayments(sql, b.ref);
     const last = payments.at(-1);
-    const basis = quote
-      ? `${quote.tariff.authority} tariff, ${quote.tariff.period}`
+    const basis = provenance
+      ? `${provenance.tariff.authority} table from ${provenance.tariff.effectiveFrom}, ${provenance.tariff.period}${provenance.tariff.provisional ? ' (provisional figures)' : ''}`
       : b.fare_source === 'partner'
         ? 'the fare agreed when it was booked'
         : `the council tariff for where the trip started`;
@@ -119,7 +122,10 @@ export function createNotificationActivities({
           ];
     return {
       basis,
-      rules: [...(quote?.rules ?? []), ...ownRate],
+      ...(provenance
+        ? { measured: { meters: provenance.distanceM, seconds: provenance.durationS, route: provenance.route ?? null } }
+        : {}),
+      rules: [...(provenance?.rules ?? []), ...ownRate],
       payment: last
         ? { id: last.id, amountPence: last.amountPence, method: last.method, recordedAt: new Date(last.recordedAt) }
         : null,

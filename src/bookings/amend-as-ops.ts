@@ -1,6 +1,7 @@
 import { recordStaffAction, staffActionsFor, type StaffMember } from '../auth/staff.js';
 import { sendBestEffort } from '../notify/best-effort.js';
 import { renderPassengerAmendedText } from '../notify/templates.js';
+import { fareProvenance } from '../quotes/fare-provenance.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
@@ -79,7 +80,17 @@ export async function amendAsOps(
     // A partner's agreed fare stands; any other is the tariff's for the trip as it now is.
     ...(row.fare_source === 'partner'
       ? {}
-      : { fare: { farePence: trip.price.totalPence, fareSource: 'tariff' as const } }),
+      : {
+          fare: {
+            farePence: trip.price.totalPence,
+            fareSource: 'tariff' as const,
+            provenance: fareProvenance(trip.price, {
+              distanceMeters: trip.distanceMeters,
+              durationSeconds: trip.durationSeconds,
+              model: trip.routeModel,
+            }),
+          },
+        }),
   };
   let amended;
   try {

@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import { priceTrip } from '../quotes/create-quote.js';
 import { redeemQuote } from '../quotes/redeem-quote.js';
 import { findQuote } from '../quotes/store.js';
+import { fareProvenance, quoteProvenance } from '../quotes/fare-provenance.js';
 import { refuseBlockedPassenger } from '../passengers/standing.js';
 import { findPartner } from '../partners/store.js';
 import type { BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
@@ -342,6 +343,15 @@ export async function priceTripBooking(
       meetAndGreet: r.meetAndGreet && meetAndGreetApplies(trip.pickup, trip.dropoff),
       ...senderFields(r),
       ...(trip.override && r.agreedFarePence === undefined ? { rateOverrideId: trip.override.id } : {}),
+      // An agreed fare was not reached by the table: only a tariff fare says how it was.
+      fareProvenance:
+        r.agreedFarePence === undefined
+          ? fareProvenance(trip.price, {
+              distanceMeters: trip.distanceMeters,
+              durationSeconds: trip.durationSeconds,
+              model: trip.routeModel,
+            })
+          : null,
     },
     job: jobSpec({
       pickupAt: trip.departAt,
@@ -409,6 +419,7 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
         meetAndGreet: q.meet_and_greet,
         ...(r.passengerAccountId ? { passengerAccountId: r.passengerAccountId } : {}),
         ...(q.rate_override_id ? { rateOverrideId: q.rate_override_id } : {}),
+        fareProvenance: quoteProvenance(q),
       },
       job: jobSpec({ pickupAt, passengers: q.passengers, vehicleType: q.vehicle_type, notes: r.passenger.notes }),
       policy: dispatchPolicy(s.config, {

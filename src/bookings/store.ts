@@ -8,6 +8,7 @@ import type {
   BookingStatus,
   JobSpec,
   NewBooking,
+  FareProvenance,
   PlaceSnapshot,
 } from '../model/bookings.js';
 
@@ -70,6 +71,8 @@ export interface BookingRow {
   claim_generation?: number;
   /** A sandbox booking (migration 00023, docs/partners.md "Sandbox keys"). */
   sandbox?: boolean;
+  /** How the fare was reached (migration 00038); null for agreed fares and older bookings. */
+  fare_provenance?: FareProvenance | null;
   created_at: Date;
 }
 
@@ -98,14 +101,14 @@ export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, statu
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
                           distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id,
-                          passenger_account_id, rate_override_id, exchange_origin)
+                          passenger_account_id, rate_override_id, fare_provenance, exchange_origin)
     values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
             ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
             ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
             ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
             ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null}, ${b.partnerId ?? null},
             ${b.partnerJobRef ?? null}, ${b.operatorId ?? null}, ${b.passengerAccountId ?? null},
-            ${b.rateOverrideId ?? null},
+            ${b.rateOverrideId ?? null}, ${b.fareProvenance ? sql.json(b.fareProvenance as never) : null},
             -- Its origin, from the job itself (the intake recorded an x-exchange-hop job) or its sender
             -- (our partner record of an exchange fleet): such a job is never handed on (one hop).
             case when exists (select 1 from exchange_hop_jobs h where h.partner_id = ${b.partnerId ?? null} and h.job_ref = ${b.partnerJobRef ?? null})
@@ -185,6 +188,9 @@ export async function updateAmendedJob(
                    duration_s = coalesce(${route?.durationS ?? null}::integer, duration_s),
                    fare_pence = coalesce(${fare?.farePence ?? null}::integer, fare_pence),
                    fare_source = coalesce(${fare?.fareSource ?? null}, fare_source),
+                   -- A new fare says how it was reached, or the booking says nothing: never an old way.
+                   fare_provenance = case when ${fare !== null} then ${fare?.provenance ? sql.json(fare.provenance as never) : null}::jsonb
+                                          else fare_provenance end,
                    -- A re-priced job is a new quote: a driver's own fare for the old one no longer stands
                    -- (applyAmendment prices the holder's again, activities/bookings/records.ts).
                    quoted_fare_pence = case when ${fare !== null} then null else quoted_fare_pence end,

@@ -131,6 +131,28 @@ export interface NewBooking {
   passengerAccountId?: string | null;
   /** The approved partner rate the fare was priced with, if any: a driver's own rate replaces it (src/dispatch/driver-fare.ts). */
   rateOverrideId?: string | null;
+  /** How the fare was reached, for the receipt; absent for an agreed partner fare. */
+  fareProvenance?: FareProvenance | null;
+}
+
+/**
+ * How a fare was reached (issue 36, item 6), kept with the booking: the table in force, the rule
+ * lines that make up the fare, and the distance and time it was priced on.
+ */
+export interface FareProvenance {
+  tariff: {
+    areaId: string;
+    authority: string;
+    period: string;
+    effectiveFrom: string;
+    status: string;
+    provisional: boolean;
+  };
+  rules: { code: string; description: string; amountPence: number }[];
+  distanceM: number;
+  durationS: number;
+  /** How the distance and time were found, e.g. "estimate:circuity-v1"; absent when not recorded. */
+  route?: string;
 }
 
 /** One page of the best eligible drivers of a tier (the full decision log is in Postgres). */
@@ -274,6 +296,8 @@ export interface AmendedRoute {
 export interface AmendedFare {
   farePence: number;
   fareSource: NewBooking['fareSource'];
+  /** How the new fare was reached; absent: the booking keeps no provenance for it. */
+  provenance?: FareProvenance | null;
 }
 
 /** A batch of amendments folded into the job, with the last route and fare any of them carries. */

@@ -391,10 +391,13 @@ export interface Receipt {
   rules: { description: string; amountPence: number }[];
   /** The authority whose tariff priced it, or how else the fare was set. */
   basis: string;
+  /** The distance and time the fare was priced on, and how they were found ("estimate:...", a road router). */
+  measured?: { meters: number; seconds: number; route: string | null };
   payment: { id: number; amountPence: number; method: string; recordedAt: Date } | null;
 }
 
-function receiptLines(b: BookingFacts, r: Receipt): string[] {
+/** The email has every line of how the fare was reached; the text only what each line added. */
+function receiptLines(b: BookingFacts, r: Receipt, full: boolean): string[] {
   const paid = r.payment
     ? r.payment.method === 'none'
       ? 'Nothing was paid (recorded by the driver or our team).'
@@ -403,14 +406,28 @@ function receiptLines(b: BookingFacts, r: Receipt): string[] {
   return [
     `Receipt for taxi ${b.ref}: ${londonTime(b.pickup_at)}, ${from(b)} to ${to(b)}.`,
     `Fare ${pounds(b.fare_pence)}: ${r.basis}.`,
-    ...r.rules.filter((x) => x.amountPence !== 0).map((x) => `  ${x.description}: ${pounds(x.amountPence)}`),
+    ...(full && r.measured ? [`Priced for ${measuredWords(r.measured)}.`] : []),
+    ...r.rules
+      .filter((x) => full || x.amountPence !== 0)
+      .map((x) => `  ${x.description}${x.amountPence !== 0 ? `: ${pounds(x.amountPence)}` : ''}`),
     paid,
     ...(r.payment ? [`Payment record ${r.payment.id}.`] : []),
   ];
 }
 
+/** "2.0 miles and 6 min, estimated from the straight line" / "..., by road". */
+function measuredWords(m: NonNullable<Receipt['measured']>): string {
+  const how =
+    m.route === null
+      ? ''
+      : m.route.startsWith('estimate')
+        ? ', estimated from the straight-line distance'
+        : ', by road';
+  return `${(m.meters / 1609.344).toFixed(1)} miles and ${Math.round(m.seconds / 60)} min${how}`;
+}
+
 export function renderPassengerReceiptText(b: BookingFacts, r: Receipt): string {
-  return `Direct Taxi: ${receiptLines(b, r).join('\n')}`;
+  return `Direct Taxi: ${receiptLines(b, r, false).join('\n')}`;
 }
 
 export function renderPassengerReceiptEmail(b: BookingFacts, r: Receipt): { subject: string; body: string } {
@@ -419,7 +436,7 @@ export function renderPassengerReceiptEmail(b: BookingFacts, r: Receipt): { subj
     body: [
       `Hello ${b.passenger_name},`,
       '',
-      ...receiptLines(b, r),
+      ...receiptLines(b, r, true),
       '',
       'Thank you for travelling with Direct Taxi.',
     ].join('\n'),

@@ -115,6 +115,8 @@ export interface PricedTrip {
   durationSeconds: number;
   price: PriceResult;
   override: RateOverride | null;
+  /** How the distance and time were found (the router's model, e.g. "estimate:circuity-v1"). */
+  routeModel: string;
 }
 
 /**
@@ -153,6 +155,7 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
       durationSeconds: route.durationSeconds,
       price,
       override,
+      routeModel: route.model,
     };
   } catch (err) {
     if (err instanceof PricingError) throw Refusal.unprocessable(err.code, err.message);

@@ -267,6 +267,20 @@ describe('a driver’s approved own rate', () => {
     expect(receipt.body).toContain(`Fare ${pounds(own)}:`);
     expect(receipt.body).toContain(`Your driver's own approved rate (quoted ${pounds(quoted)})`);
     expect(receipt.body).toContain(`Paid ${pounds(own)} to the driver (cash)`);
+    // The booking keeps how its fare was reached (issue 36): the emailed receipt shows the table,
+    // its arithmetic and the distance and time, from the booking, not from today's tables.
+    const [kept] = await stack.sql<{ fare_provenance: { tariff: { effectiveFrom: string }; distanceM: number } }[]>`
+      select fare_provenance from bookings where ref = ${ref}`;
+    expect(kept!.fare_provenance.distanceM).toBeGreaterThan(0);
+    const emailed = await eventually(async () => {
+      const [row] = await stack.sql<{ body: string }[]>`
+        select body from outbox where booking_ref = ${ref} and channel = 'email' and idempotency_key like ${`receipt:${ref}%`}`;
+      return row?.body;
+    });
+    expect(emailed).toContain(`table from ${kept!.fare_provenance.tariff.effectiveFrom}`);
+    // A quote does not yet keep how its distance was found (the road router, item 4, will say).
+    expect(emailed).toMatch(/Priced for \d+\.\d miles and \d+ min\./);
+    expect(emailed).toMatch(/meter £\d+\.\d{2} \+ \d+ x £0\.\d{2}/);
   });
 
   it('passes over a driver whose own fare is above the quote, saying why in the decision log, and offers the next driver the quoted fare', async () => {

@@ -62,6 +62,13 @@ describe('POST /api/public/v1/booking', () => {
     expect(b.pay_driver_url).toContain(b.booking_reference);
     // Spec 4.5: "creates the ride and dispatches" — the driver's card goes out without waiting for the email.
     await waitForJobCard(stack.sql, driver, b.booking_reference);
+    // Priced on the spot: the booking keeps the table, its lines and how the distance was found.
+    const [kept] = await stack.sql<
+      { fare_provenance: { tariff: { areaId: string }; rules: unknown[]; route: string } }[]
+    >`
+      select fare_provenance from bookings where ref = ${b.booking_reference}`;
+    expect(kept!.fare_provenance).toMatchObject({ route: expect.stringMatching(/^estimate/) });
+    expect(kept!.fare_provenance.rules.length).toBeGreaterThan(0);
 
     const mail = await eventually(async () => (await outboxFor(body.passengerEmail))[0]);
     expect(mail.subject).toBe(`Your taxi ${b.booking_reference} is booked`);

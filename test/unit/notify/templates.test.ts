@@ -196,6 +196,33 @@ describe('what the passenger is told (issue 23, item 6)', () => {
     expect(renderPassengerReceiptText(b, { ...receipt, payment: null })).toContain('No payment has been recorded yet.');
     expect(renderPassengerReceiptEmail(b, receipt).subject).toBe('Your receipt for taxi TXAB12CD34');
   });
+
+  it('emails how the fare was reached: the table, every line of its arithmetic, and the distance and time (issue 36)', () => {
+    const receipt = {
+      basis: 'Manchester City Council table from 2023-09-15, Tariff 2 (night)',
+      measured: { meters: 3219, seconds: 420, route: 'estimate:circuity-v1' },
+      rules: [
+        {
+          description: 'Tariff 2 (night) — Fri 18:30 GMT; meter £3.80 + 40 x £0.20 (distance) = £11.80',
+          amountPence: 0,
+        },
+        { description: 'Extra passenger', amountPence: 20 },
+      ],
+      payment: null,
+    };
+    const body = renderPassengerReceiptEmail(b, receipt).body;
+    expect(body).toContain('Fare £12.40: Manchester City Council table from 2023-09-15, Tariff 2 (night).');
+    expect(body).toContain('Priced for 2.0 miles and 7 min, estimated from the straight-line distance.');
+    expect(body).toContain('  Tariff 2 (night) — Fri 18:30 GMT; meter £3.80 + 40 x £0.20 (distance) = £11.80\n');
+    expect(body).toContain('  Extra passenger: £0.20');
+    // The text costs by the segment: what each line added, not the arithmetic.
+    const text = renderPassengerReceiptText(b, receipt);
+    expect(text).not.toContain('meter £3.80');
+    expect(text).not.toContain('Priced for');
+    expect(
+      renderPassengerReceiptEmail(b, { ...receipt, measured: { ...receipt.measured, route: 'osrm' } }).body,
+    ).toContain('7 min, by road.');
+  });
 });
 
 describe('the address as typed reaches the driver and the passenger (issue 35)', () => {
