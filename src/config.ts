@@ -93,7 +93,15 @@ const ConfigSchema = z.object({
   /** How long an upload whose bytes have come waits for a slot before the 503 (0: refused at once). */
   APPLICATION_UPLOAD_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(15),
   GEOCODER: z.enum(['embedded']).default('embedded'),
-  ROUTER: z.enum(['estimate']).default('estimate'),
+  /**
+   * Road distance and time (docs/routing.md): 'estimate' (straight line × a distance-dependent
+   * factor, no network) or 'osrm' (an OSRM server at OSRM_URL, with the estimate as its fallback).
+   */
+  ROUTER: z.enum(['estimate', 'osrm']).default('estimate'),
+  /** An OSRM server's base URL (e.g. http://osrm:5000), required when ROUTER is osrm. */
+  OSRM_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://localhost:5000' }).optional(),
+  /** How long one OSRM route request may take before the quote uses the estimate instead. */
+  OSRM_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
   TRUST_PROXY: bool.default(false),
   /** Signs job-card links; must stay the same across restarts or links already sent stop working. */
   JOB_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -397,6 +405,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = c.NODE_ENV === 'production' ? productionProblems(env, c) : [];
   if (c.BILLING_PAYMENT_PROVIDER === 'stripe' && (!c.STRIPE_SECRET_KEY || c.STRIPE_WEBHOOK_SECRETS.trim() === '')) {
     problems.push('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRETS: are required when BILLING_PAYMENT_PROVIDER is stripe');
+  }
+  if (c.ROUTER === 'osrm' && !c.OSRM_URL) {
+    problems.push('OSRM_URL: is required when ROUTER is osrm: the OSRM server to ask, e.g. http://localhost:5000');
   }
   if (c.MAP_TILE_URL !== '' && c.MAP_TILE_ATTRIBUTION === '') {
     problems.push(

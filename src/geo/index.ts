@@ -1,7 +1,8 @@
 // Provider factory: the HTTP layer and pricing only ever see the Geocoder and Router interfaces,
-// so a networked provider can later be added here behind a new option value.
+// so a networked provider is added here behind a new option value (ROUTER=osrm, docs/routing.md).
 import { EmbeddedGeocoder } from './embedded-geocoder.js';
 import { EstimateRouter } from './estimate-router.js';
+import { OsrmRouter, type RouterLog } from './osrm-router.js';
 import { getGazetteer } from './gazetteer.js';
 import { preloadPostcodeUnits } from './postcode-units.js';
 import { preloadStreets } from './streets.js';
@@ -10,16 +11,35 @@ import type { Geocoder, Router } from './types.js';
 export type { GeoLocation, Geocoder, RouteEstimate, Router } from './types.js';
 export { EmbeddedGeocoder } from './embedded-geocoder.js';
 export { EstimateRouter } from './estimate-router.js';
+export { OsrmRouter } from './osrm-router.js';
+export { distanceSourceOf, type DistanceSource } from './route-source.js';
 
 export interface GeoProviderOptions {
   geocoder: 'embedded';
-  router: 'estimate';
+  router: 'estimate' | 'osrm';
+  /** Required for router 'osrm' (config.ts checks OSRM_URL). */
+  osrmUrl?: string | undefined;
+  osrmTimeoutMs?: number | undefined;
+  log?: RouterLog | undefined;
 }
 
 export function createGeoProviders(opts: GeoProviderOptions): { geocoder: Geocoder; router: Router } {
   const geocoder = opts.geocoder === 'embedded' ? new EmbeddedGeocoder() : unreachable(opts.geocoder);
-  const router = opts.router === 'estimate' ? new EstimateRouter() : unreachable(opts.router);
-  return { geocoder, router };
+  return { geocoder, router: createRouter(opts) };
+}
+
+function createRouter(opts: GeoProviderOptions): Router {
+  if (opts.router === 'estimate') return new EstimateRouter();
+  if (opts.router === 'osrm') {
+    if (!opts.osrmUrl) throw new Error('ROUTER=osrm needs OSRM_URL');
+    return new OsrmRouter({
+      url: opts.osrmUrl,
+      timeoutMs: opts.osrmTimeoutMs ?? 1500,
+      fallback: new EstimateRouter(),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+  }
+  return unreachable(opts.router);
 }
 
 /**

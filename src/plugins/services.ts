@@ -42,7 +42,15 @@ export const servicesPlugin = fp(
       licences: new LicenceWatchClient(app.temporal, taskQueue),
       suspensions: new SuspensionClient(app.temporal, taskQueue),
       partnerDeliveries: new PartnerDeliveryClient(app.temporal, taskQueue),
-      geo: opts.geo ?? createGeoProviders({ geocoder: opts.config.GEOCODER, router: opts.config.ROUTER }),
+      geo:
+        opts.geo ??
+        createGeoProviders({
+          geocoder: opts.config.GEOCODER,
+          router: opts.config.ROUTER,
+          osrmUrl: opts.config.OSRM_URL,
+          osrmTimeoutMs: opts.config.OSRM_TIMEOUT_MS,
+          log: app.log,
+        }),
       // The API sends a few messages itself (sign-in and verification codes); job cards go from the
       // worker. Its failures are counted on the API's /metrics as the worker's are on its own.
       notifier: countingFailures(

@@ -27,6 +27,8 @@ export interface CreatedQuote {
   distanceMeters: number;
   durationSeconds: number;
   price: PriceResult;
+  /** The router's model the distance came from ("osrm", "estimate:…"): the quote says road or estimate. */
+  routeModel: string;
 }
 
 /**
@@ -230,5 +232,6 @@ export async function createQuote(deps: Services, asked: QuoteInput): Promise<Cr
     distanceMeters: route.distanceMeters,
     durationSeconds: route.durationSeconds,
     price,
+    routeModel: trip.routeModel,
   };
 }

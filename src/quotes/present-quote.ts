@@ -1,4 +1,5 @@
 import { precisionOf } from '../geo/precision.js';
+import { distanceSourceOf } from '../geo/route-source.js';
 import type { GeoLocation } from '../geo/types.js';
 import { gbp } from '../schemas/common.js';
 import type { V1QuoteResponseBody } from '../schemas/quote.js';
@@ -31,7 +32,11 @@ export function presentV1Quote(q: CreatedQuote, baseUrl: string): V1QuoteRespons
     fare: gbp(q.price.totalPence),
     fare_pence: q.price.totalPence,
     currency: 'GBP',
-    distance: { meters: q.distanceMeters, miles: Math.round((q.distanceMeters / METERS_PER_MILE) * 100) / 100 },
+    distance: {
+      meters: q.distanceMeters,
+      miles: Math.round((q.distanceMeters / METERS_PER_MILE) * 100) / 100,
+      source: distanceSourceOf(q.routeModel),
+    },
     duration: { seconds: q.durationSeconds, minutes: Math.ceil(q.durationSeconds / 60) },
     depart_at: q.departAt.toISOString(),
     depart_at_local: q.price.localDepartAt,

@@ -89,7 +89,18 @@ export const V1QuoteResponse = z
     fare: z.number().describe('Upfront fare in GBP, two decimals'),
     fare_pence: z.number().int(),
     currency: z.literal('GBP'),
-    distance: z.object({ meters: z.number().int(), miles: z.number() }),
+    distance: z
+      .object({
+        meters: z.number().int(),
+        miles: z.number(),
+        source: z
+          .enum(['road', 'estimate'])
+          .describe(
+            "Where the distance came from: 'road' when a road router (OSRM) routed the trip on the road network; " +
+              "'estimate' when it is the straight line times a distance-dependent factor (no router configured, or it failed)",
+          ),
+      })
+      .describe('Driving distance the fare is priced on'),
     duration: z.object({ seconds: z.number().int(), minutes: z.number().int() }),
     depart_at: z.string().describe('Pickup time (UTC)'),
     depart_at_local: z.string().describe('Pickup time in Europe/London, with offset'),
