@@ -49,23 +49,25 @@ export async function osrmRoute(
   const base = opts.url.replace(/\/+$/, '');
   const coords = `${from.lon.toFixed(6)},${from.lat.toFixed(6)};${to.lon.toFixed(6)},${to.lat.toFixed(6)}`;
   const doFetch = opts.fetch ?? fetch;
+  const url = `${base}/route/v1/driving/${coords}?overview=false`;
+  const init = { signal: AbortSignal.timeout(opts.timeoutMs), headers: { accept: 'application/json' } };
   let response: Response;
   try {
-    response = await doFetch(`${base}/route/v1/driving/${coords}?overview=false`, {
-      signal: AbortSignal.timeout(opts.timeoutMs),
-      headers: { accept: 'application/json' },
+    // osrm-routed closes a kept-alive connection after a number of requests, which a request
+    // reusing it sees as a network error: asked again once, within the same timeout.
+    response = await doFetch(url, init).catch((err: unknown) => {
+      if (isTimeout(err)) throw err;
+      return doFetch(url, init);
     });
   } catch (err) {
-    const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    throw new RoadRouteFailure(timedOut ? 'timeout' : 'network', errorName(err));
+    throw new RoadRouteFailure(isTimeout(err) ? 'timeout' : 'network', errorName(err));
   }
   let body: OsrmRouteResponse;
   try {
     body = (await response.json()) as OsrmRouteResponse;
   } catch (err) {
     // A body cut off by the timeout is a timeout too.
-    const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    if (timedOut) throw new RoadRouteFailure('timeout', errorName(err));
+    if (isTimeout(err)) throw new RoadRouteFailure('timeout', errorName(err));
     throw new RoadRouteFailure(response.ok ? 'bad_response' : 'http_status', `HTTP ${response.status}`);
   }
   // OSRM answers 400 with code NoRoute/NoSegment when it has no road: that is "no route", not a fault.
@@ -134,6 +136,10 @@ function roadEstimate(
     circuityFactor: straight > 0 ? Math.round((road.distanceMeters / straight) * 1000) / 1000 : 1,
     model: OSRM_MODEL,
   };
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
 }
 
 function errorName(err: unknown): string {

@@ -102,7 +102,8 @@ describe('OsrmRouter', () => {
     ['an Ok without routes', { status: 200, body: JSON.stringify({ code: 'Ok', routes: [] }) }, 'no_route'],
     ['a dropped connection', 'drop', 'network'],
   ])('falls back to the estimate on %s, and logs it once', async (_name, reply, kind) => {
-    replies = [reply, reply];
+    // A dropped connection is asked again once: it takes two drops to fall back.
+    replies = reply === 'drop' ? [reply, reply, reply, reply] : [reply, reply];
     const router = new OsrmRouter({ url, timeoutMs: 2000, log });
     const first = await router.route(OAKHAM, UPPINGHAM);
     const second = await router.route(OAKHAM, UPPINGHAM);
@@ -111,6 +112,14 @@ describe('OsrmRouter', () => {
     expect(distanceSourceOf(first.model)).toBe('estimate');
     expect(logs).toEqual([{ level: 'warn', fields: expect.objectContaining({ failure: kind }) }]);
     expect(JSON.stringify(logs)).not.toContain('/route/');
+  });
+
+  it('asks again once when a kept-alive connection is closed under it', async () => {
+    replies = ['drop', ok(10074.3, 698.8)];
+    const router = new OsrmRouter({ url, timeoutMs: 2000, log });
+    expect((await router.route(OAKHAM, UPPINGHAM)).model).toBe('osrm');
+    expect(requests).toHaveLength(2);
+    expect(logs).toEqual([]);
   });
 
   it('falls back when OSRM does not answer within its timeout', async () => {
