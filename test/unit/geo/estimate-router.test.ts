@@ -96,4 +96,30 @@ describe('circuityFactor', () => {
     expect(circuityFactor(10)).toBe(1.9);
     expect(circuityFactor(500_000)).toBe(1.25);
   });
+
+  it('never grows with distance, so a longer trip is never estimated shorter', () => {
+    let previousFactor = Infinity;
+    let previousRoad = 0;
+    for (let m = 100; m <= 800_000; m *= 1.05) {
+      const q = circuityFactor(m);
+      expect(q).toBeLessThanOrEqual(previousFactor);
+      expect(m * q).toBeGreaterThan(previousRoad);
+      previousFactor = q;
+      previousRoad = m * q;
+    }
+  });
+
+  it("stays within 10 % of OSRM's road ÷ straight medians on Rutland (docs/benchmarks.md)", () => {
+    // bench/road-distance.ts, seed 36: median road ÷ straight per band, at the band's middle.
+    const measured: [km: number, ratio: number][] = [
+      [2.5, 1.57],
+      [7.5, 1.45],
+      [12.5, 1.49],
+      [17.5, 1.36],
+      [25, 1.3],
+    ];
+    for (const [km, ratio] of measured) {
+      expect(Math.abs(circuityFactor(km * 1000) / ratio - 1)).toBeLessThan(0.1);
+    }
+  });
 });
