@@ -106,6 +106,9 @@ describe('numbers, as the passenger types them', () => {
     await desk.fill('#key', key);
     await desk.click('#key-form button[type=submit]');
     await desk.waitForSelector('#console', { state: 'visible' });
+    // The console shows at once, but the tab keeps the key only once the board has loaded with it
+    // (src/pages/browser/dom.ts keyConsole): following a link before then would be signed out.
+    await desk.waitForFunction(() => sessionStorage.getItem('directTaxiStaffKey') !== null);
     await desk.goto(`${base}/ops/bookings?ref=${ref}`);
     await expect
       .poll(async () => (await desk.textContent('#story')) ?? '', { timeout: 30_000 })
