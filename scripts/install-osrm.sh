@@ -29,7 +29,11 @@ else
   fi
   echo "osrm: unpacking the wheel into $dir/wheel"
   rm -rf "$dir/wheel.tmp"
-  unzip -q -o "$dir/$wheel_name" -d "$dir/wheel.tmp"
+  if command -v unzip >/dev/null 2>&1; then
+    unzip -q -o "$dir/$wheel_name" -d "$dir/wheel.tmp"
+  else
+    python3 -m zipfile -e "$dir/$wheel_name" "$dir/wheel.tmp"
+  fi
   chmod +x "$dir/wheel.tmp/osrm/bin/"*
   rm -rf "$dir/wheel"
   mv "$dir/wheel.tmp" "$dir/wheel"
