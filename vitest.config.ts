@@ -18,7 +18,7 @@ export default defineConfig({
           name: 'workflows',
           include: ['test/workflows/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           hookTimeout: 180_000,
           // Each file runs its own test server and workflow bundle; one at a time on 2 cores.
           fileParallelism: false,
