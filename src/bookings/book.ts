@@ -162,7 +162,7 @@ export function book(s: BookingDeps, r: BookingRequest, caller: BookingCaller): 
  */
 async function bookTrip(s: BookingDeps, r: TripBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   const priced = await priceTripBooking(s, r, { sandbox: caller.sandbox });
-  if (r.exactPickup) refuseVaguePickup(r.pickup, priced.input('').booking.pickup, r.fields.pickup);
+  if (r.exactPickup) refuseVaguePickup(r.pickup, priced.pickup, r.fields.pickup);
   const claim = await claimBookingRef(s.sql, priced.identity, newBookingRef(), caller.owner);
   const sample = priced.input(claim.ref).booking;
   return createOrAnswer(s, caller, claim, priced.identity, priced.farePence, priced.input, {
@@ -271,6 +271,8 @@ function senderFields(
 export interface PricedTripBooking {
   identity: RequestIdentity;
   farePence: number;
+  /** Where the trip was priced from, as the booking keeps it. */
+  pickup: PlaceSnapshot;
   input: (ref: string) => BookingWorkflowInput;
 }
 
@@ -368,7 +370,7 @@ export async function priceTripBooking(
     awaitEmailConfirmation: r.awaitEmailConfirmation,
     emailConfirmationFirst: Boolean(r.emailConfirmationFirst && r.passenger.email),
   });
-  return { identity, farePence, input };
+  return { identity, farePence, pickup: placeSnapshot(trip.pickup), input };
 }
 
 /**

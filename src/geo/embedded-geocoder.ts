@@ -6,6 +6,7 @@ import type { GazetteerEntry } from './gazetteer-entry.js';
 import { haversineMeters } from './haversine.js';
 import { NameSearch } from './name-search.js';
 import { postcodeUnits } from './postcode-units.js';
+import { tooVagueForPickup } from './precision.js';
 import { streetIndex } from './streets.js';
 import { normaliseText, tokens } from './normalise-text.js';
 import { isIntentWord, parseQueryText, type FoundPostcode, type QueryText } from './query-text.js';
@@ -116,14 +117,14 @@ export function resolveWith(gazetteer: Gazetteer, query: string): GeocodeResult 
   const numbered = text ? numberedStreet(text, best) : null;
   // A house number and street we can only place at the town or the postcode district is asked
   // for its postcode, never answered with the town centre ("10 Downing Street, London").
-  const vague = !best || best.precision === 'town_centre' || best.precision === 'postcode_district';
+  const vague = !best || tooVagueForPickup(best.precision);
   if (best && best.confidence >= MIN_CONFIDENCE && !(numbered && vague)) return { status: 'found', place: best };
   const suggestions: PlaceSuggestion[] = [];
   const seen = new Set<string>();
   const offer = (s: PlaceSuggestion) => {
     if (suggestions.length >= MAX_SUGGESTIONS || seen.has(s.label)) return;
     // Asked for a street, the town's centre is the answer refused, not a suggestion.
-    if (numbered && (s.precision === 'town_centre' || s.precision === 'postcode_district')) return;
+    if (numbered && tooVagueForPickup(s.precision)) return;
     // In the town named, only what shares the street's name ("Deansgate" station) is worth offering.
     if (numbered?.town && !tokens(normaliseText(s.label)).some((w) => numbered.streetWords.has(w))) return;
     seen.add(s.label);

@@ -38,7 +38,8 @@ export function precisionNote(precision: Precision): string | null {
 /**
  * Not a place to send a driver: a town centre or a postcode district. The booking page asks for
  * more before booking one (src/pages/book-page.ts); an assistant's booking is refused until it has
- * asked (src/bookings/book.ts).
+ * asked (src/bookings/book.ts); a house number placed no nearer is asked for its postcode
+ * (src/geo/embedded-geocoder.ts).
  */
 export function tooVagueForPickup(precision: Precision): boolean {
   return precision === 'town_centre' || precision === 'postcode_district';
