@@ -2,6 +2,7 @@ import type { Sql } from '../src/db/sql.js';
 import type { Notifier } from '../src/notify/notifier.js';
 import type { WorkerMetrics } from '../src/ops/metrics.js';
 import type { BillingSettings } from '../src/billing/settings.js';
+import type { DriverMapService } from '../src/drivers/map-service.js';
 import { createBookingRecordActivities } from './bookings/records.js';
 import { createDispatchActivities } from './bookings/dispatch.js';
 import { createDriverActivities } from './drivers.js';
@@ -22,6 +23,8 @@ export interface ActivityDeps {
   metrics: WorkerMetrics;
   /** Subscription prices and the payment provider that collects invoices (src/billing/settings.ts). */
   billing: BillingSettings;
+  /** Drivers' own map-service keys: the "driver assigned" text's ETA is routed on the driver's key. */
+  driverMaps?: DriverMapService;
 }
 
 /**

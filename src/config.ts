@@ -102,6 +102,15 @@ const ConfigSchema = z.object({
   OSRM_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://localhost:5000' }).optional(),
   /** How long one OSRM route request may take before the quote uses the estimate instead. */
   OSRM_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
+  /**
+   * Where a driver's own map-service key is used (docs/routing.md, "A driver's own map-service
+   * key"): Mapbox's API. Only tests and local stand-ins change it.
+   */
+  DRIVER_MAP_SERVICE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.mapbox.com' })
+    .default('https://api.mapbox.com'),
+  /** How long one route on a driver's key may take before that ETA is the service's estimate. */
+  DRIVER_MAP_SERVICE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
   TRUST_PROXY: bool.default(false),
   /** Signs job-card links; must stay the same across restarts or links already sent stop working. */
   JOB_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

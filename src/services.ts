@@ -12,6 +12,7 @@ import { billingSettings } from './billing/settings.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/sql.js';
 import type { Geocoder, Router } from './geo/types.js';
+import { DriverMapService } from './drivers/map-service.js';
 import { createNotifier, sendingPolicySettings } from './notify/index.js';
 import type { Notifier } from './notify/notifier.js';
 import { temporalUiBookingUrl } from './ops/links.js';
@@ -38,6 +39,8 @@ export interface Services {
   suspensions: SuspensionClient;
   partnerDeliveries: PartnerDeliveryClient;
   geo: { geocoder: Geocoder; router: Router };
+  /** Drivers' own map-service keys and the pickup ETAs made on them (src/drivers/map-service.ts). */
+  driverMaps: DriverMapService;
   notifier: Notifier;
   now: () => Date;
 }
@@ -87,5 +90,20 @@ export function activityDeps(
     },
     partnerDelivery: { secretsKey: config.PARTNER_SECRETS_KEY, env: config.NODE_ENV },
     billing: billingSettings(config),
+    driverMaps: driverMapsFromConfig(config, sql),
   };
+}
+
+/** Drivers' own map-service keys, from configuration: the API and the worker build the same. */
+export function driverMapsFromConfig(
+  config: Config,
+  sql: Sql,
+  log?: { warn(fields: Record<string, unknown>, message: string): void },
+): DriverMapService {
+  return new DriverMapService(sql, {
+    url: config.DRIVER_MAP_SERVICE_URL,
+    timeoutMs: config.DRIVER_MAP_SERVICE_TIMEOUT_MS,
+    secretsKey: config.PARTNER_SECRETS_KEY,
+    ...(log ? { log } : {}),
+  });
 }

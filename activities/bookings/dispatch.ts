@@ -27,8 +27,9 @@ import {
   recordDecisions,
 } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
+import type { DriverMapService } from '../../src/drivers/map-service.js';
 import { findDriverPosition, type DriverPosition } from '../../src/pages/driver-position-store.js';
-import { pickupEtaMinutes } from '../../src/pages/eta.js';
+import { pickupEtaMinutes } from '../../src/geo/pickup-eta.js';
 import { sendBestEffort } from '../../src/notify/best-effort.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import {
@@ -68,16 +69,20 @@ const ETA_HORIZON_MS = 60 * 60_000;
 
 /**
  * "Arriving in about N min" for a pickup due within the hour, from where the driver last said they
- * were; null (say the pickup time instead) for a booking ahead or a driver whose position is stale.
+ * were (by road on the driver's own map-service key when they have one); null (say the pickup time
+ * instead) for a booking ahead or a driver whose position is stale.
  */
-function arrivingSoonEta(
+async function arrivingSoonEta(
   b: { pickup_at: Date; pickup: { lat: number; lon: number } },
+  driverId: string,
   position: DriverPosition | null,
+  driverMaps: DriverMapService | undefined,
   now = Date.now(),
-): number | null {
+): Promise<number | null> {
   if (!position || now - position.at.getTime() > POSITION_FRESH_MS) return null;
   if (b.pickup_at.getTime() - now > ETA_HORIZON_MS) return null;
-  return pickupEtaMinutes(position, b.pickup);
+  if (!driverMaps) return pickupEtaMinutes(position, b.pickup);
+  return (await driverMaps.pickupEta(driverId, position, b.pickup)).minutes;
 }
 
 /**
@@ -122,6 +127,7 @@ export function createDispatchActivities({
   jobLinkSecret,
   metrics,
   passengerPhoneChannel = 'sms',
+  driverMaps,
 }: {
   sql: Sql;
   notifier: Notifier;
@@ -129,6 +135,7 @@ export function createDispatchActivities({
   jobLinkSecret: string;
   metrics: WorkerMetrics;
   passengerPhoneChannel?: PassengerPhoneChannel;
+  driverMaps?: DriverMapService | undefined;
 }) {
   const jobCards = { sql, notifier, publicBaseUrl, jobLinkSecret };
   const passengerNotifier = { notifier, channel: passengerPhoneChannel };
@@ -393,7 +400,12 @@ export function createDispatchActivities({
       ]);
       await tellPassenger(passengerNotifier, b, {
         key: `assigned:${offerId}`,
-        text: renderPassengerAssignedText(b, d, `${publicBaseUrl}/track/${ref}`, arrivingSoonEta(b, position)),
+        text: renderPassengerAssignedText(
+          b,
+          d,
+          `${publicBaseUrl}/track/${ref}`,
+          await arrivingSoonEta(b, driverId, position, driverMaps),
+        ),
       });
     },
 

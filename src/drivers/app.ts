@@ -76,7 +76,7 @@ function presentJob(r: JobRow) {
 }
 export type DriverJob = ReturnType<typeof presentJob>;
 
-export async function dashboardFor(s: Pick<Services, 'sql' | 'subscriptions'>, driverId: string) {
+export async function dashboardFor(s: Pick<Services, 'sql' | 'subscriptions' | 'driverMaps'>, driverId: string) {
   const d = await findDriver(s.sql, driverId);
   if (!d) return null;
   const [stats] = await s.sql<{ completed: number; earnings: number; dead_m: number }[]>`
@@ -125,6 +125,7 @@ export async function dashboardFor(s: Pick<Services, 'sql' | 'subscriptions'>, d
       total_pence: i.totalPence,
       status: i.status,
     })),
+    map_service: await s.driverMaps.status(driverId),
   };
 }
 

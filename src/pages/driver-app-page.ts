@@ -58,6 +58,17 @@ export function renderDriverAppPage(): Page {
 <p class="hint" id="no-invoices">No invoices yet.</p>
 <div class="table-scroll"><table><thead><tr><th scope="col">Week</th><th scope="col">Charges</th><th scope="col">Total</th><th scope="col">Payment</th></tr></thead><tbody id="invoices"></tbody></table></div>
 </section>
+<section class="card" aria-labelledby="map-key-title">
+<h2 id="map-key-title">Your map service</h2>
+<p class="hint">Drive a lot? Add your own Mapbox key and the minutes your passengers are told you are from the pickup are worked out by road on it. Mapbox bills you for those requests directly; we never charge for maps, with or without a key. Fares are not affected.</p>
+<p id="map-key-state"></p>
+<form id="map-key-form">
+<label for="map-key">Mapbox access token</label>
+<input id="map-key" name="key" type="password" autocomplete="off" spellcheck="false" autocapitalize="off" maxlength="600" placeholder="pk.…" required>
+<button type="submit" id="map-key-submit">Save key</button>
+</form>
+<button type="button" class="decline" id="map-key-remove" hidden>Remove my key</button>
+</section>
 ${papersSection}
 <button type="button" class="decline" id="sign-out">Sign out</button>
 </div>`;

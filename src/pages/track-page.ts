@@ -11,7 +11,7 @@ import { payOptions } from '../settlement/payment-options.js';
 import { PAYMENT_STATES, paymentState, type PaymentState } from '../settlement/payment-state.js';
 import type { DriverPosition } from './driver-position-store.js';
 import { html } from './escape-html.js';
-import { pickupEtaMinutes, type LatLon } from './eta.js';
+import { pickupEtaMinutes, type LatLon } from '../geo/pickup-eta.js';
 import { londonDateTime, vehicleLabel } from './format.js';
 import { layout, messagePage, type Page } from './layout.js';
 import { driverWhereText } from './browser/driver-where.js';
@@ -156,6 +156,8 @@ export interface LiveDriver {
   car?: DriverCar | null;
   /** Names where a point is (NearestPlace.near, src/geo/nearest-place.ts); absent: nothing named. */
   near?: (at: LatLon) => string | null;
+  /** Minutes to the pickup already routed (on the driver's own map key); absent: the estimate. */
+  etaMinutes?: number;
 }
 
 /** The driver as the passenger is told of them, from our driver's row or the booking's (exchange) driver. */
@@ -182,6 +184,21 @@ function plateLine(d: NonNullable<TrackStatus['driver']> | null): { label: strin
   return { label: 'Council licence no.', value: d?.council_licence ?? 'Not on file' };
 }
 
+/** The driver's position if the page may show it: a status that shows it, and a fresh report. */
+function shownPosition(row: BookingWithDriver, live: LiveDriver): DriverPosition | null {
+  const p = live.position;
+  return showsDriverPosition(row) && p && live.now.getTime() - p.at.getTime() < FRESH_POSITION_MS ? p : null;
+}
+
+/**
+ * Where the driver is, when the page would give minutes to the pickup from there (so when an ETA
+ * is worth routing at all); null otherwise.
+ */
+export function etaFrom(row: BookingWithDriver, live: LiveDriver): DriverPosition | null {
+  if (!SHOWS_ETA.has(row.status) || !(SHOWS_DRIVER.has(row.status) && row.d_name)) return null;
+  return driverFacts(row, live.car) ? shownPosition(row, live) : null;
+}
+
 export function trackStatus(
   row: BookingWithDriver,
   live: LiveDriver = { position: null, now: new Date() },
@@ -190,9 +207,7 @@ export function trackStatus(
   const words = unassigned ?? WORDING[row.status] ?? { headline: row.status.replace(/_/g, ' '), detail: '' };
   const driver = SHOWS_DRIVER.has(row.status) && row.d_name ? driverFacts(row, live.car) : null;
   const state = paymentState(row);
-  const p = live.position;
-  const position =
-    driver && showsDriverPosition(row) && p && live.now.getTime() - p.at.getTime() < FRESH_POSITION_MS ? p : null;
+  const position = driver ? shownPosition(row, live) : null;
   const shown = position && { lat: roundCoord(position.lat), lon: roundCoord(position.lon) };
   return {
     booking_reference: row.ref,
@@ -219,7 +234,8 @@ export function trackStatus(
     },
     pay_options: driver && state !== 'paid' && state !== 'not_due' ? payOptions(row.d_payment_options, row.ref) : [],
     driver_position: position && shown && { ...shown, at: position.at.toISOString() },
-    eta_minutes: position && SHOWS_ETA.has(row.status) ? pickupEtaMinutes(position, row.pickup) : null,
+    eta_minutes:
+      position && SHOWS_ETA.has(row.status) ? (live.etaMinutes ?? pickupEtaMinutes(position, row.pickup)) : null,
     driver_near: shown ? (live.near?.(shown) ?? null) : null,
     driver_distance_m: shown
       ? Math.round(haversineMeters(shown.lat, shown.lon, row.pickup.lat, row.pickup.lon) / 10) * 10

@@ -12,7 +12,7 @@ import { PartnerJobClient } from '../partners/job-client.js';
 import { QuoteClient } from '../quotes/client.js';
 import type { Notifier } from '../notify/notifier.js';
 import { countingFailures } from '../ops/metrics.js';
-import { notifierFromConfig, type Services } from '../services.js';
+import { driverMapsFromConfig, notifierFromConfig, type Services } from '../services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,6 +51,7 @@ export const servicesPlugin = fp(
           osrmTimeoutMs: opts.config.OSRM_TIMEOUT_MS,
           log: app.log,
         }),
+      driverMaps: driverMapsFromConfig(opts.config, app.sql, app.log),
       // The API sends a few messages itself (sign-in and verification codes); job cards go from the
       // worker. Its failures are counted on the API's /metrics as the worker's are on its own.
       notifier: countingFailures(

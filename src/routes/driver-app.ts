@@ -25,6 +25,8 @@ import {
   DriverRespondRequest,
   DriverTripRequest,
   LocationRequest,
+  MapServiceRequest,
+  MapServiceStatus,
   NoContent,
   PaymentOptionsRequest,
   SignInReply,
@@ -233,6 +235,36 @@ export async function driverAppRoutes(app: FastifyInstance): Promise<void> {
       await assertDriverMayWork(s, me.driverId);
       await setPaymentOptions(s.sql, me.driverId, request.body);
       return request.body;
+    },
+  });
+
+  r.put('/api/driver/map-service', {
+    schema: {
+      operationId: 'driverMapServiceSet',
+      tags,
+      summary: "Keep the driver's own map-service key (Mapbox): their ETAs to pickups are routed and billed on it",
+      body: MapServiceRequest,
+      response: { 200: MapServiceStatus, ...problemResponses(400, 401, 422, 429, 503) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const me = await signedInDriver(s, request);
+      return s.driverMaps.setKey(me.driverId, request.body);
+    },
+  });
+
+  r.delete('/api/driver/map-service', {
+    schema: {
+      operationId: 'driverMapServiceRemove',
+      tags,
+      summary: "Forget the driver's map-service key: their ETAs go back to the service's estimate",
+      response: { 204: NoContent, ...problemResponses(401, 429) },
+    },
+    config: limited,
+    handler: async (request, reply) => {
+      const me = await signedInDriver(s, request);
+      await s.driverMaps.removeKey(me.driverId);
+      return reply.code(204).send(null);
     },
   });
 

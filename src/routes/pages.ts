@@ -18,6 +18,7 @@ import { messagePage } from '../pages/layout.js';
 import { sendPage } from '../pages/send-page.js';
 import {
   bookingNotFoundPage,
+  etaFrom,
   renderTrackPage,
   showsDriverPosition,
   trackStatus,
@@ -47,7 +48,11 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
         })
       : null;
     const near = places ? (at: { lat: number; lon: number }) => places.near(at.lat, at.lon) : undefined;
-    return trackStatus(row, { position, now: s.now(), car, ...(near ? { near } : {}) });
+    const live = { position, now: s.now(), car, ...(near ? { near } : {}) };
+    // Routed on the driver's own map key when they keep one (src/drivers/map-service.ts).
+    const from = etaFrom(row, live);
+    const eta = from ? await s.driverMaps.pickupEta(row.driver_id!, from, row.pickup) : null;
+    return trackStatus(row, { ...live, ...(eta ? { etaMinutes: eta.minutes } : {}) });
   };
 
   // The tracking page polls this; a JSON endpoint, so its errors stay problem details.

@@ -272,6 +272,32 @@ export const PassengerBlockRequest = z
   });
 
 export const NoContent = z.null().describe('No content');
+
+/** A driver's own map-service key (spec 8; docs/routing.md, "A driver's own map-service key"). */
+export const MapServiceRequest = z.object({
+  provider: z.literal('mapbox').describe('The map service: Mapbox (its Directions API) is the one taken'),
+  key: text(600)
+    .trim()
+    .min(1, 'is required')
+    .describe("The driver's Mapbox access token (pk.… or sk.…), allowed Directions; billed to the driver by Mapbox"),
+});
+export const MapServiceStatus = z
+  .object({
+    provider: z.literal('mapbox'),
+    key_ending: z.string().describe("The key's last four characters: the key itself is never sent back"),
+    set_at: z.string().describe('When the key was entered (UTC)'),
+    refused_at: z
+      .string()
+      .nullable()
+      .describe('When Mapbox turned the key down in use: ETAs went back to the estimate until a new key is entered'),
+    calls_this_week: z
+      .number()
+      .int()
+      .describe(
+        'Route requests made on the key since Monday (Europe/London); Mapbox bills them, this service never does',
+      ),
+  })
+  .meta({ id: 'MapServiceStatus' });
 export const AvailabilityReply = z.object({ online: z.boolean() });
 export const DriverDashboard = z
   .object({
@@ -328,6 +354,7 @@ export const DriverDashboard = z
         status: z.string(),
       }),
     ),
+    map_service: MapServiceStatus.nullable().describe("The driver's own map-service key, if they keep one"),
   })
   .meta({ id: 'DriverDashboard' });
 

@@ -26,7 +26,7 @@ import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-
 import { freePort } from '../../dev/free-port.js';
 import { buildApp } from '../../src/app.js';
 import { driverWhereText } from '../../src/pages/browser/driver-where.js';
-import { pickupEtaMinutes } from '../../src/pages/eta.js';
+import { pickupEtaMinutes } from '../../src/geo/pickup-eta.js';
 import { LEAFLET_CSS, LEAFLET_JS } from '../../src/pages/map-assets.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 

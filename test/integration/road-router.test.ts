@@ -1,70 +1,22 @@
 // ROUTER=osrm against a real OSRM on the Rutland graph (data/osm/, © OpenStreetMap contributors,
 // ODbL): a quote carries OSRM's road distance and says `road`; with OSRM stopped the same quote is
 // priced on the estimate and says `estimate`. scripts/install-osrm.sh builds the graph on a fresh clone.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../dev/free-port.js';
+import { startOsrm, type Osrm } from '../support/osrm.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const osrmDir = path.join(root, '.tools/osrm');
-const graph = path.join(osrmDir, 'rutland/rutland.osrm');
-
 let stack: TestStack;
-let osrm: ChildProcess | undefined;
+let osrm: Osrm | undefined;
 let osrmUrl = '';
-let osrmLog = '';
-
-async function startOsrm(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    path.join(osrmDir, 'run.sh'),
-    ['osrm-routed', '--algorithm', 'mld', '--ip', '127.0.0.1', '--port', String(port), graph],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout.on('data', (d: Buffer) => (osrmLog = (osrmLog + d.toString()).slice(-4000)));
-  child.stderr.on('data', (d: Buffer) => (osrmLog = (osrmLog + d.toString()).slice(-4000)));
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  // Ready when its HTTP port answers a route; bounded by attempts, not by the clock racing a sleep.
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (exited) throw new Error(`osrm-routed exited:\n${osrmLog}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/route/v1/driving/-0.7266,52.6708;-0.7214,52.5895`);
-      if (res.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`osrm-routed did not answer on port ${port}:\n${osrmLog}`);
-}
-
-async function stopOsrm(): Promise<void> {
-  const child = osrm;
-  osrm = undefined;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  // run.sh execs osrm-routed, so this pid is osrm-routed itself.
-  child.kill('SIGTERM');
-  await exited;
-}
 
 beforeAll(async () => {
-  if (!existsSync(path.join(osrmDir, 'rutland/.complete')) || !existsSync(path.join(osrmDir, 'run.sh'))) {
-    await promisify(execFile)('bash', [path.join(root, 'scripts/install-osrm.sh')], { cwd: root, timeout: 280_000 });
-  }
-  const port = await freePort();
-  osrm = await startOsrm(port);
-  osrmUrl = `http://127.0.0.1:${port}`;
+  osrm = await startOsrm();
+  osrmUrl = osrm.url;
   stack = await startStack({ ROUTER: 'osrm', OSRM_URL: osrmUrl, OSRM_TIMEOUT_MS: '5000' });
 }, 300_000);
 
 afterAll(async () => {
-  await stopOsrm();
+  await osrm?.stop();
   await stack?.close();
 });
 
@@ -108,7 +60,7 @@ describe('ROUTER=osrm on the Rutland graph', () => {
   });
 
   it('falls back to the estimate, and says so, when the router is stopped', async () => {
-    await stopOsrm();
+    await osrm!.stop();
     const res = await quote();
     expect(res.statusCode).toBe(200);
     const body = res.json<{ distance: { meters: number; source: string }; fare_pence: number }>();

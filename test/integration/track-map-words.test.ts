@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { driverWhereText } from '../../src/pages/browser/driver-where.js';
-import { pickupEtaMinutes } from '../../src/pages/eta.js';
+import { pickupEtaMinutes } from '../../src/geo/pickup-eta.js';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { CHROMIUM, openWatched, startBrowserStack } from '../support/browser-stack.js';

@@ -3,6 +3,7 @@
 // paid, take upcoming jobs, see earnings, invoices and papers. Everything goes through the API a
 // native app would call (src/routes/driver-app.ts); the session token stays on the phone.
 import { $, $button, $input, button, el, input, jsonApi, label, say, sayError } from './dom.js';
+import { driverMapKey, type MapService } from './driver-map-key.js';
 import { driverPapers } from './driver-papers.js';
 import { pounds, londonTime as when, words } from './format.js';
 import { heartbeatDue, locationProblem as problemFor } from './location.js';
@@ -86,6 +87,7 @@ interface Me {
   paid_weeks: number;
   free_weeks: number;
   subscription: { state: string; trial_days_remaining: number } | null;
+  map_service: MapService | null;
 }
 
 interface Invoice {
@@ -412,9 +414,11 @@ async function refresh(): Promise<void> {
   const rows = bills.invoices.map(invoiceRow);
   $('invoices').replaceChildren(...rows);
   $('no-invoices').hidden = rows.length > 0;
+  showMapKey(me.map_service);
 }
 
 const refreshPapers = driverPapers({ api, token: () => token, signedOut });
+const showMapKey = driverMapKey({ api, refresh });
 
 async function showApp(): Promise<void> {
   $('sign-in').hidden = true;

@@ -1,4 +1,4 @@
-import { haversineMeters } from '../geo/haversine.js';
+import { haversineMeters } from './haversine.js';
 
 // How long until the driver reaches the pickup, for the passenger's tracking page. Deliberately
 // rough: the driver's app reports a point, not a route, so the straight line is stretched by a

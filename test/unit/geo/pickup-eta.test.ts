@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickupEtaMinutes } from '../../../src/pages/eta.js';
+import { pickupEtaMinutes } from '../../../src/geo/pickup-eta.js';
 
 describe('pickupEtaMinutes', () => {
   const pickup = { lat: 53.4774, lon: -2.2309 }; // Manchester Piccadilly
