@@ -177,8 +177,9 @@ async function bookTrip(s: BookingDeps, r: TripBookingRequest, caller: BookingCa
 /**
  * The booking for a request whose reference is claimed: made (or joined) for its owner with a new
  * manage token; for another request under the same API key, or a repeat by the booking's own
- * email, the booking without a token; for anyone else, 409 booking_exists, never the reference,
- * and a claim link texted to the booking's phone.
+ * email, or the first request's own body again (its quote, or from its address within minutes:
+ * issue 37), the booking without a token; for anyone else, 409 booking_exists, never the
+ * reference, and a claim link texted to the booking's phone.
  */
 async function createOrAnswer(
   s: BookingDeps,
@@ -189,7 +190,13 @@ async function createOrAnswer(
   build: (ref: string) => BookingWorkflowInput,
   trip: Parameters<typeof sendClaimLink>[1],
 ): Promise<CreatedBooking> {
-  const repeat = claim.created ? 'owner' : repeatedBy(claim.owner, caller.owner);
+  const repeat = claim.created
+    ? 'owner'
+    : repeatedBy(claim.owner, caller.owner, {
+        quote: identity.kind === 'quote',
+        ageSeconds: claim.ageSeconds,
+        sameAddressSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
+      });
   if (repeat === 'owner') {
     await admitNewRide(s, caller.owner, trip.phone, claim.ref);
     // Who caused this ride's texts, for the sending policy's allowances (src/notify/sending-policy.ts).
@@ -201,7 +208,9 @@ async function createOrAnswer(
     const booking = await createBooking(s, identity, farePence, build, caller.owner, claim);
     return { ...booking, manageToken: await issueManageToken(s.sql, booking.ref, caller.owner.principal) };
   }
-  if (repeat === 'same_caller' || repeat === 'same_email')
+  // The booking's reference and status, what the first reply said of it; never a token (the
+  // capability stays with the request that made it, and the passenger's own links), and no text.
+  if (repeat === 'same_caller' || repeat === 'same_email' || repeat === 'same_request')
     return { ...(await existingBooking(s, claim.ref, farePence)), manageToken: null };
   const texted = await sendClaimLink(s, trip, { address: caller.address, sandbox: caller.sandbox });
   throw Refusal.conflict(
@@ -320,7 +329,6 @@ export async function priceTripBooking(
         pickup: trip.pickup,
         dropoff: trip.dropoff,
         departAt: r.departAt === undefined ? null : trip.departAt,
-        nowWindowSeconds: s.config.BOOKING_DEDUPE_WINDOW_SECONDS,
         sandbox: side.sandbox,
       });
   const farePence = r.agreedFarePence ?? trip.price.totalPence;
@@ -375,7 +383,8 @@ export async function priceTripBooking(
 
 /**
  * Redeems a quote and books it. 404 unknown quote, 410 expired, 409 redeemed by another request
- * (or its booking was cancelled: a quote is spent once); the same request again gets its booking.
+ * (or its booking was cancelled: a quote is spent once); the same request again (the same
+ * passenger, the same body) gets its booking, from wherever it is sent.
  */
 async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: BookingCaller): Promise<CreatedBooking> {
   await refuseBlockedPassenger(s.sql, { email: r.passenger.email, phone: r.passenger.phone });

@@ -28,13 +28,16 @@ function sha256(text: string): string {
 }
 
 export interface RequestIdentity {
+  /** What the request names: a trip priced on the spot, a quote redeemed, or a sender's job. */
+  kind: 'trip' | 'quote' | 'partner-job';
   /** sha256 hex of the request's meaning. */
   key: string;
   /**
-   * Seconds during which an identical request is the same ride, or null for "as long as the ride is
-   * live". Bookings "for now" have no time of their own to tell two rides apart, so only a window can.
+   * True for a booking "for now": it has no time of its own to tell two rides apart, so the same
+   * request is that ride for as long as the ride is open, and a new one once it has ended (completed,
+   * cancelled, no-show: issue 37). Otherwise only a cancelled booking frees its identity.
    */
-  windowSeconds: number | null;
+  endsWithRide: boolean;
 }
 
 /** Rounded to about a metre: the same resolved place always hashes the same. */
@@ -50,33 +53,34 @@ const side = (sandbox: boolean | undefined): string[] => (sandbox ? ['sandbox'] 
 /**
  * A priced-on-the-spot booking: the same phone going between the same resolved places at the same
  * instant is one ride, whatever Idempotency-Key each request carries. A booking without a pickup
- * time is "now": identical ones within `nowWindowSeconds` are one ride.
+ * time is "now": identical ones are one ride until it has ended, however long after.
  */
 export function tripIdentity(t: {
   phone: string;
   pickup: Pick<PlaceSnapshot, 'lat' | 'lon'>;
   dropoff: Pick<PlaceSnapshot, 'lat' | 'lon'>;
   departAt: Date | null;
-  nowWindowSeconds: number;
   /** Asked with a sandbox key (or a key of a sandbox partner). */
   sandbox?: boolean | undefined;
 }): RequestIdentity {
   const when = t.departAt ? String(t.departAt.getTime()) : 'now';
   return {
+    kind: 'trip',
     key: sha256([...side(t.sandbox), 'trip', t.phone, placeKey(t.pickup), placeKey(t.dropoff), when].join('|')),
-    windowSeconds: t.departAt ? null : t.nowWindowSeconds,
+    endsWithRide: !t.departAt,
   };
 }
 
 /** A quote is redeemed once, so the passenger's phone and the quote identify the request for good. */
 export function quoteIdentity(q: { phone: string; quoteId: string; sandbox?: boolean | undefined }): RequestIdentity {
   return {
+    kind: 'quote',
     key: sha256([...side(q.sandbox), 'quote', q.phone, q.quoteId.toLowerCase()].join('|')),
-    windowSeconds: null,
+    endsWithRide: false,
   };
 }
 
 /** A sender's job reference is one ride for good: its intake workflow decides new, amend and cancel. */
 export function partnerJobIdentity(j: { partnerId: string; jobRef: string }): RequestIdentity {
-  return { key: sha256(['partner-job', j.partnerId, j.jobRef].join('|')), windowSeconds: null };
+  return { kind: 'partner-job', key: sha256(['partner-job', j.partnerId, j.jobRef].join('|')), endsWithRide: false };
 }

@@ -122,7 +122,10 @@ export async function takeCharge(
        where ref = ${c.ref} and passenger_phone = ${c.phone}
       returning claim_generation`;
     if (!row) return null;
-    await tx`update booking_requests set owner = ${c.principal}, owner_mailbox = ${c.mailbox}, owner_request = null where ref = ${c.ref}`;
+    // Nothing of the booker's request is kept: its verbatim retry is no longer theirs (issue 37).
+    await tx`update booking_requests set owner = ${c.principal}, owner_mailbox = ${c.mailbox}, owner_request = null,
+                    owner_body_hash = null, owner_address = null
+              where ref = ${c.ref}`;
     await tx`update booking_manage_tokens set revoked_at = now() where booking_ref = ${c.ref} and revoked_at is null`;
     await tx`insert into booking_manage_tokens (token_hash, booking_ref, holder) values (${c.tokenHash}, ${c.ref}, 'phone')`;
     return { generation: row.claim_generation };

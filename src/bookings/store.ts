@@ -2,6 +2,7 @@ import type { Sql } from '../db/sql.js';
 import type { VehicleType } from '../pricing/types.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
 import type { DriverPaymentOptions } from '../settlement/payment-options.js';
+import { TERMINAL_STATUSES } from '../model/bookings.js';
 import type {
   AmendedFare,
   AmendedRoute,
@@ -255,6 +256,12 @@ export interface RequestOwner {
    * one: under a shared credential (an API key) only this request, retried, is the owner (issue 33).
    */
   request?: string | null;
+  /**
+   * The digest of the request's body, and the address it came from (addressKey), for telling a
+   * client's verbatim retry (issue 37): null for partner jobs and for requests made before them.
+   */
+  bodyHash?: string | null;
+  address?: string | null;
 }
 
 export interface RefClaim {
@@ -262,39 +269,61 @@ export interface RefClaim {
   /** True when this request made the claim (a new ride); false when it found an earlier request's. */
   created: boolean;
   owner: RequestOwner;
+  /** Seconds since the ride's request was claimed (its first request). */
+  ageSeconds: number;
 }
 
 /**
  * The reference of the ride this request identity names, allocating `candidateRef` when there is
  * none yet, with who asked first. Atomic under the primary key: concurrent identical requests all
  * get the first one's reference. The mapping moves to `candidateRef` (and to this owner) when its
- * booking was cancelled (booking the same trip again is a new ride), or, for windowed identities,
- * when the window has passed.
+ * booking was cancelled (booking the same trip again is a new ride), and, for a "now" identity
+ * (no pickup time of its own), once its booking has ended in any way: until then, however long
+ * after, the same trip asked for now is that ride (issue 37).
  */
 export async function claimBookingRef(
   sql: Sql,
-  identity: { key: string; windowSeconds: number | null },
+  identity: { key: string; endsWithRide: boolean },
   candidateRef: string,
   owner: RequestOwner,
 ): Promise<RefClaim> {
+  const ended = identity.endsWithRide ? TERMINAL_STATUSES : (['cancelled'] as const);
   const [moved] = await sql<{ ref: string }[]>`
-    insert into booking_requests as r (identity, ref, created_at, owner, owner_mailbox, owner_request)
-    values (${identity.key}, ${candidateRef}, now(), ${owner.principal}, ${owner.mailbox}, ${owner.request ?? null})
+    insert into booking_requests as r (identity, ref, created_at, owner, owner_mailbox, owner_request, owner_body_hash, owner_address)
+    values (${identity.key}, ${candidateRef}, now(), ${owner.principal}, ${owner.mailbox}, ${owner.request ?? null},
+            ${owner.bodyHash ?? null}, ${owner.address ?? null})
     on conflict (identity) do update set ref = excluded.ref, created_at = excluded.created_at, owner = excluded.owner,
-                                         owner_mailbox = excluded.owner_mailbox, owner_request = excluded.owner_request
-     where (${identity.windowSeconds}::int is not null and r.created_at < now() - make_interval(secs => ${identity.windowSeconds}::int))
-        or exists (select 1 from bookings b where b.ref = r.ref and b.status = 'cancelled')
+                                         owner_mailbox = excluded.owner_mailbox, owner_request = excluded.owner_request,
+                                         owner_body_hash = excluded.owner_body_hash, owner_address = excluded.owner_address
+     where exists (select 1 from bookings b where b.ref = r.ref and b.status = any(${[...ended]}::text[]))
     returning ref`;
-  if (moved) return { ref: moved.ref, created: true, owner };
+  if (moved) return { ref: moved.ref, created: true, owner, ageSeconds: 0 };
   const [kept] = await sql<
-    { ref: string; owner: string; owner_mailbox: string | null; owner_request: string | null }[]
+    {
+      ref: string;
+      owner: string;
+      owner_mailbox: string | null;
+      owner_request: string | null;
+      owner_body_hash: string | null;
+      owner_address: string | null;
+      age_seconds: number;
+    }[]
   >`
-    select ref, owner, owner_mailbox, owner_request from booking_requests where identity = ${identity.key}`;
+    select ref, owner, owner_mailbox, owner_request, owner_body_hash, owner_address,
+           extract(epoch from now() - created_at)::float8 as age_seconds
+      from booking_requests where identity = ${identity.key}`;
   if (!kept) throw new Error(`booking request ${identity.key} vanished`);
   return {
     ref: kept.ref,
     created: false,
-    owner: { principal: kept.owner, mailbox: kept.owner_mailbox, request: kept.owner_request },
+    owner: {
+      principal: kept.owner,
+      mailbox: kept.owner_mailbox,
+      request: kept.owner_request,
+      bodyHash: kept.owner_body_hash,
+      address: kept.owner_address,
+    },
+    ageSeconds: kept.age_seconds,
   };
 }
 

@@ -48,23 +48,51 @@ export function idempotencyScope(
   return caller.kind === 'key' ? `${group}:key:${caller.key.id}` : `${group}:anonymous:${sha256(canonicalJson(body))}`;
 }
 
+/** The digest of a request body by which a retry is recognised (key order does not change it). */
+export function bodyDigest(body: unknown): string {
+  return sha256(canonicalJson(body));
+}
+
 /**
- * Whether this key, in this scope, already holds a stored successful reply to this very request
- * (the same body): a retry that withIdempotencyKey will answer from it without making anything.
+ * How long an attempt under a key may run before a retry stops waiting for it and runs itself (the
+ * attempt's process died). Well above the time a booking takes, well below a client's patience.
  */
-export async function hasStoredReply(sql: Sql, opts: { scope: string; key: string; body: unknown }): Promise<boolean> {
-  const hash = sha256(canonicalJson(opts.body));
+const ATTEMPT_STALE_SECONDS = 30;
+/** How often a request waiting for another attempt under its key looks for the reply. */
+const WAIT_POLL_MS = 100;
+
+/**
+ * Whether this request is a retry under a key already known for this very request (the same scope
+ * and body): its reply is stored, or an attempt is making it now (a burst of the same request at
+ * once). Such a retry is answered with that reply (withIdempotencyKey waits for it) and makes
+ * nothing, so it costs no allowance. The first request under a key is counted: the key is recorded
+ * here, atomically, so of a burst exactly one is. A key whose last attempt failed (or died) is
+ * counted again: a fresh attempt runs.
+ */
+export async function isKnownRetry(sql: Sql, opts: { scope: string; key: string; body: unknown }): Promise<boolean> {
+  const hash = bodyDigest(opts.body);
+  const inserted =
+    await sql`insert into idempotency_keys (scope, key, request_hash) values (${opts.scope}, ${opts.key}, ${hash})
+                              on conflict (scope, key) do nothing returning 1`;
+  if (inserted.length > 0) return false;
   const rows = await sql`select 1 from idempotency_keys
                           where scope = ${opts.scope} and key = ${opts.key} and request_hash = ${hash}
-                            and response_status between 200 and 299`;
+                            and (response_status between 200 and 299
+                                 or started_at > now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS})
+                                 or (started_at is null and failed_at is null and response_status is null))`;
   return rows.length > 0;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Honours an Idempotency-Key: the same key with the same body gets the first response again; the
  * same key with a different body is a 422 (it is a client bug, not a retry). Without a key, `run`
- * is called as is. `run` must itself be idempotent (a request identity maps to one booking),
- * so a crash between running and storing the response costs nothing.
+ * is called as is. Requests under one key at once run it once: the first takes the attempt, the
+ * others wait for its reply (issue 37: twenty at once all get the first one's booking). Should the
+ * attempt fail, or its process die (no word for ATTEMPT_STALE_SECONDS), the next request runs it
+ * again. `run` must itself be idempotent (a request identity maps to one booking), so a crash
+ * between running and storing the response costs nothing.
  */
 export async function withIdempotencyKey(
   sql: Sql,
@@ -72,21 +100,42 @@ export async function withIdempotencyKey(
   run: () => Promise<StoredResponse>,
 ): Promise<StoredResponse> {
   if (!opts.key) return run();
-  const hash = sha256(canonicalJson(opts.body));
-  await sql`insert into idempotency_keys (scope, key, request_hash) values (${opts.scope}, ${opts.key}, ${hash})
-            on conflict (scope, key) do nothing`;
-  const [row] = await sql<{ request_hash: string; response_status: number | null; response_body: unknown }[]>`
-    select request_hash, response_status, response_body from idempotency_keys where scope = ${opts.scope} and key = ${opts.key}`;
-  if (row && row.request_hash !== hash) {
-    throw new ProblemError(
-      422,
-      'idempotency_key_reused',
-      'This Idempotency-Key was used with a different request body.',
-    );
+  const hash = bodyDigest(opts.body);
+  for (;;) {
+    await sql`insert into idempotency_keys (scope, key, request_hash) values (${opts.scope}, ${opts.key}, ${hash})
+              on conflict (scope, key) do nothing`;
+    const [row] = await sql<{ request_hash: string; response_status: number | null; response_body: unknown }[]>`
+      select request_hash, response_status, response_body from idempotency_keys where scope = ${opts.scope} and key = ${opts.key}`;
+    if (row && row.request_hash !== hash) {
+      throw new ProblemError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request body.',
+      );
+    }
+    if (row?.response_status) return { status: row.response_status, body: row.response_body };
+    // Take the attempt when none runs (or the one running went silent); else wait for its reply.
+    const [taken] = await sql`
+      update idempotency_keys set started_at = now(), failed_at = null
+       where scope = ${opts.scope} and key = ${opts.key} and response_status is null
+         and (started_at is null or started_at < now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS}))
+      returning 1`;
+    if (!taken) {
+      await sleep(WAIT_POLL_MS);
+      continue;
+    }
+    let response: StoredResponse;
+    try {
+      response = await run();
+    } catch (err) {
+      // Nothing to keep: the attempt is over, and the next request under the key runs again.
+      await sql`update idempotency_keys set started_at = null, failed_at = now()
+                 where scope = ${opts.scope} and key = ${opts.key} and response_status is null`.catch(() => undefined);
+      throw err;
+    }
+    await sql`update idempotency_keys set response_status = ${response.status}, response_body = ${sql.json(response.body as never)},
+                     started_at = null
+               where scope = ${opts.scope} and key = ${opts.key} and response_status is null`;
+    return response;
   }
-  if (row?.response_status) return { status: row.response_status, body: row.response_body };
-  const response = await run();
-  await sql`update idempotency_keys set response_status = ${response.status}, response_body = ${sql.json(response.body as never)}
-             where scope = ${opts.scope} and key = ${opts.key} and response_status is null`;
-  return response;
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { verifiedDriverOf, verifiedStaffOf } from './auth.js';
-import { hasStoredReply, idempotencyScope, readIdempotencyKey } from '../http/idempotency.js';
+import { idempotencyScope, isKnownRetry, readIdempotencyKey } from '../http/idempotency.js';
 import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
@@ -53,11 +53,12 @@ export const rateLimitsPlugin = fp(
       allowList: exempt,
     });
     /**
-     * A retry of a booking already made: the same Idempotency-Key, the same caller (the key's scope
-     * is the API key, or for anonymous callers the identical body) and a reply already stored. It
-     * is answered from that reply and makes nothing, so it costs no allowance. A key without a
-     * stored reply (new, or its first attempt died) is counted like any request: a fresh key per
-     * request never gets a new booking for free.
+     * A retry of a booking already made or being made: the same Idempotency-Key, the same caller
+     * (the key's scope is the API key, or for anonymous callers the identical body) and a reply
+     * stored or an attempt running (issue 37: a burst of one request at once). It is answered with
+     * that reply and makes nothing, so it costs no allowance. The first request under a key, and a
+     * retry after its attempt failed or died, are counted like any request: a fresh key per request
+     * never gets a new booking for free.
      */
     const storedRetry = async (req: FastifyRequest): Promise<boolean> => {
       const group = req.routeOptions.config.idempotencyGroup;
@@ -69,7 +70,7 @@ export const rateLimitsPlugin = fp(
         return false; // a malformed key is the route's 400, counted like any request
       }
       if (!key) return false;
-      return hasStoredReply(app.sql, { scope: idempotencyScope(group, req.caller, req.body), key, body: req.body });
+      return isKnownRetry(app.sql, { scope: idempotencyScope(group, req.caller, req.body), key, body: req.body });
     };
     /**
      * Staff consoles are counted per staff member (their key, checked here once and remembered for

@@ -9,7 +9,14 @@ import { cancelBooking } from '../bookings/cancel.js';
 import { createdBookingLinks, presentBooking } from '../bookings/present.js';
 import { fromAgentCreate, fromAgentInstant } from '../bookings/request/agent.js';
 import { fromV1, v1Email, type V1DirectBody, type V1QuoteBody } from '../bookings/request/v1.js';
-import { idempotencyScope, readIdempotencyKey, withIdempotencyKey, type StoredResponse } from '../http/idempotency.js';
+import { addressKey } from '../http/address.js';
+import {
+  bodyDigest,
+  idempotencyScope,
+  readIdempotencyKey,
+  withIdempotencyKey,
+  type StoredResponse,
+} from '../http/idempotency.js';
 import { ProblemError, problemResponses } from '../http/problem.js';
 import { admitPassengerEmail } from '../passengers/admission.js';
 import { checkPassengerEmail } from '../passengers/email.js';
@@ -50,7 +57,14 @@ function idempotent(
   const key = readIdempotencyKey(request.headers['idempotency-key']);
   const scope = idempotencyScope(group, request.caller, request.body);
   const callerFor: CallerFor = (email) => ({
-    owner: requestOwner({ apiKeyId: apiKeyOf(request)?.id ?? null, idempotency: key ? { scope, key } : null, email }),
+    owner: requestOwner({
+      apiKeyId: apiKeyOf(request)?.id ?? null,
+      idempotency: key ? { scope, key } : null,
+      email,
+      // What a verbatim retry is recognised by (src/bookings/request-owner.ts, issue 37).
+      bodyHash: bodyDigest(request.body),
+      address: addressKey(request.ip),
+    }),
     address: request.ip,
     sandbox: apiKeyOf(request)?.sandbox ?? false,
   });

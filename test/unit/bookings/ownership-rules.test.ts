@@ -95,6 +95,23 @@ describe('a repeated request', () => {
     expect(repeatedBy(claimed, requestOwner({ apiKeyId: 'k1', email: 'mallory@example.com' }))).toBe('stranger');
     expect(repeatedBy(claimed, requestOwner({ email: 'ada@example.com' }))).toBe('same_email');
   });
+
+  it('that is the first one’s very body is the same caller for its quote anywhere, for a trip from its address within the window (issue 37)', () => {
+    const first = requestOwner({ bodyHash: 'b1', address: '203.0.113.7' });
+    const trip = { quote: false, ageSeconds: 60, sameAddressSeconds: 600 };
+    expect(repeatedBy(first, requestOwner({ bodyHash: 'b1', address: '203.0.113.7' }), trip)).toBe('same_request');
+    expect(repeatedBy(first, requestOwner({ bodyHash: 'b1', address: '203.0.113.8' }), trip)).toBe('stranger');
+    expect(repeatedBy(first, requestOwner({ bodyHash: 'b2', address: '203.0.113.7' }), trip)).toBe('stranger');
+    expect(
+      repeatedBy(first, requestOwner({ bodyHash: 'b1', address: '203.0.113.7' }), { ...trip, ageSeconds: 601 }),
+    ).toBe('stranger');
+    const quote = { ...trip, quote: true, ageSeconds: 86_400 };
+    expect(repeatedBy(first, requestOwner({ bodyHash: 'b1', address: '198.51.100.1' }), quote)).toBe('same_request');
+    expect(repeatedBy(first, requestOwner({ bodyHash: 'b2', address: '203.0.113.7' }), quote)).toBe('stranger');
+    // A claimed booking keeps nothing of the booker's request.
+    const claimed = { principal: CLAIMED_PRINCIPAL, mailbox: null, request: null, bodyHash: null, address: null };
+    expect(repeatedBy(claimed, requestOwner({ bodyHash: 'b1', address: '203.0.113.7' }), quote)).toBe('stranger');
+  });
 });
 
 describe('a sandbox trip', () => {
@@ -103,7 +120,6 @@ describe('a sandbox trip', () => {
     pickup: { lat: 53.45, lon: -2.22 },
     dropoff: { lat: 53.36, lon: -2.27 },
     departAt: made,
-    nowWindowSeconds: 120,
   };
   it('is another ride than the same trip asked for live, and live identities are as they were', () => {
     expect(tripIdentity({ ...trip, sandbox: true }).key).not.toBe(tripIdentity(trip).key);
