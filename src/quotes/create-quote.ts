@@ -208,6 +208,7 @@ export async function createQuote(deps: Services, asked: QuoteInput): Promise<Cr
       price,
       distanceMeters: route.distanceMeters,
       durationSeconds: route.durationSeconds,
+      routeModel: trip.routeModel,
       apiKeyId: input.apiKey?.id ?? null,
       rateOverrideId: override?.id ?? null,
       createdAt: now,

@@ -26,7 +26,7 @@ export function fareProvenance(
   };
 }
 
-/** A quote keeps its table and rules, not how its distance was found. */
+/** A quote's table, rules and distance, and how the distance was found where the quote kept it. */
 export function quoteProvenance(q: QuoteRow): FareProvenance {
   return fareProvenance(
     {
@@ -37,6 +37,6 @@ export function quoteProvenance(q: QuoteRow): FareProvenance {
       tariff: q.tariff,
       localDepartAt: '',
     },
-    { distanceMeters: q.distance_m, durationSeconds: q.duration_s },
+    { distanceMeters: q.distance_m, durationSeconds: q.duration_s, model: q.route_model ?? undefined },
   );
 }

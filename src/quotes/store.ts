@@ -30,6 +30,8 @@ export interface QuoteRow {
   booking_ref: string | null;
   /** The approved partner rate that priced it, if any. */
   rate_override_id: string | null;
+  /** How its distance was found (the router's model); null for quotes from before it was kept. */
+  route_model: string | null;
 }
 
 export interface NewQuoteRecord {
@@ -47,6 +49,8 @@ export interface NewQuoteRecord {
   price: PriceResult;
   distanceMeters: number;
   durationSeconds: number;
+  /** The router's model the distance came from ("osrm", "estimate:…"). */
+  routeModel: string;
   apiKeyId: string | null;
   rateOverrideId: string | null;
   createdAt: Date;
@@ -59,11 +63,11 @@ export async function insertQuote(sql: Sql, q: NewQuoteRecord): Promise<void> {
   await sql`
     insert into quotes (id, contract, pickup_query, dropoff_query, pickup, dropoff, depart_at, vehicle_type,
                         passengers, meet_and_greet, worldwide, fare_pence, distance_m, duration_s, rules, tariff,
-                        api_key_id, rate_override_id, created_at, expires_at)
+                        api_key_id, rate_override_id, route_model, created_at, expires_at)
     values (${q.id}, ${q.contract}, ${q.pickupQuery}, ${q.dropoffQuery}, ${json(sql, q.pickup)}, ${json(sql, q.dropoff)},
             ${q.departAt}, ${q.vehicleType}, ${q.passengers}, ${q.meetAndGreet}, ${q.worldwide}, ${q.price.totalPence},
             ${q.distanceMeters}, ${q.durationSeconds}, ${json(sql, q.price.rules)}, ${json(sql, q.price.tariff)},
-            ${q.apiKeyId}, ${q.rateOverrideId}, ${q.createdAt}, ${q.expiresAt})`;
+            ${q.apiKeyId}, ${q.rateOverrideId}, ${q.routeModel}, ${q.createdAt}, ${q.expiresAt})`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -74,7 +78,7 @@ export async function findQuote(sql: Sql, quoteId: string): Promise<QuoteRow | n
   const [row] = await sql<QuoteRow[]>`
     select id, status, contract, pickup_query, dropoff_query, pickup, dropoff, depart_at, vehicle_type, passengers,
            meet_and_greet, worldwide, fare_pence, distance_m, duration_s, rules, tariff, expires_at, redeemed_at,
-           redemption_request_id, booking_ref, rate_override_id
+           redemption_request_id, booking_ref, rate_override_id, route_model
       from quotes where id = ${quoteId}`;
   return row ?? null;
 }
