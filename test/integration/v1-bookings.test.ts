@@ -133,6 +133,13 @@ describe('POST /api/public/v1/booking', () => {
     expect(res.json().email_confirmation).toBe('not_required');
     expect(res.json().fare).toBe(quote.fare);
     await waitForJobCard(stack.sql, driver, res.json().booking_reference);
+    // Redeemed from its quote: the same provenance as one priced on the spot, route model included.
+    const [kept] = await stack.sql<{ fare_provenance: { distanceM: number; route?: string } }[]>`
+      select fare_provenance from bookings where ref = ${res.json().booking_reference}`;
+    expect(kept!.fare_provenance).toMatchObject({
+      distanceM: quote.distance.meters,
+      route: expect.stringMatching(/^estimate/),
+    });
   });
 
   it.each([
