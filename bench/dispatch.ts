@@ -172,8 +172,8 @@ interface BookingRun {
 }
 
 let bookingSeq = 0;
-// Distinct phones per booking (and per run, for a reused database): identical requests within the
-// dedupe window would otherwise be merged into one booking.
+// Distinct phones per booking (and per run, for a reused database): identical "now" requests while
+// the first ride is open would otherwise be merged into one booking.
 const phoneBase = Math.floor(Math.random() * 100_000);
 
 async function bookingLoop(

@@ -49,7 +49,7 @@ const ConfigSchema = z.object({
    * Spam is held by the per-phone and per-email allowances, which an address cannot share out.
    */
   QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
-  /** New bookings per caller per hour; a retry answered from its Idempotency-Key's stored reply is not counted. */
+  /** New bookings per caller per hour; a retry under an Idempotency-Key whose reply is stored or being made is not counted. */
   BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
   /** New bookings per hour for one passenger phone, and for one mailbox, from callers without an API key (each ride texts and emails them). */
   RECIPIENT_BOOKINGS_PER_HOUR: positiveInt.default(6),
@@ -232,8 +232,12 @@ const ConfigSchema = z.object({
   NO_SHOW_GRACE_SECONDS: positiveInt.default(10 * 60),
   /** A driver who accepts after pickup + the grace (or just before) has this long to report moving before a no-show (issue 25). */
   NO_SHOW_LATE_ACCEPT_SECONDS: positiveInt.max(3600).default(10 * 60),
-  /** Identical bookings (same phone, pickup, drop-off and time) within this window are one booking. */
-  BOOKING_DEDUPE_WINDOW_SECONDS: positiveInt.default(120),
+  /**
+   * A booking request sent again byte for byte from the same address within this window is the same
+   * caller's retry: it gets the booking's reference and status (issue 37). A "now" trip is one ride
+   * for as long as it is open, whatever this says.
+   */
+  BOOKING_DEDUPE_WINDOW_SECONDS: positiveInt.default(600),
   /**
    * Map tiles behind the tracking page's map, e.g. https://tile.example.com/{z}/{x}/{y}.png
    * (docs/configuration.md, "The tracking map"). Empty: no map; the page says in words where the

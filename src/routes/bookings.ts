@@ -100,7 +100,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       tags: ['bookings'],
       summary: 'Redeem a quote and book it; the nearest available licensed driver gets a job card',
       description:
-        "The same request retried (the same Idempotency-Key, with the same API key if one was used) returns the same booking with a new manage_token; another request under the same API key gets the booking with manage_token null; any other caller gets 409 booking_exists and the passenger's phone a link to take charge of it. Honours an Idempotency-Key header: use a random one (a UUID) per booking, it is what proves a retry is yours.",
+        "The same request retried (the same Idempotency-Key, with the same API key if one was used) returns the same booking with a new manage_token; another request under the same API key, or the same body again (the same quote and passenger, from anywhere), gets the booking with manage_token null; any other caller gets 409 booking_exists and the passenger's phone a link to take charge of it. Honours an Idempotency-Key header: use a random one (a UUID) per booking, it is what proves a retry is yours, and concurrent retries under it wait for the first reply.",
       body: AgentCreateBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 404, 409, 410, 422, 429, 503) },
     },
@@ -121,8 +121,8 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       tags: ['bookings'],
       summary: 'Price on the regulated tariff, book and dispatch in one call',
       description:
-        'One ride per trip: the same phone between the same places at the same pickup time is one booking, however the request is spelled (without depart_at, identical requests within a short window are one). ' +
-        "Asking again returns the booking, with a new manage_token, only to the request that made it (the same Idempotency-Key, with the same API key if one was used); another request under the same API key gets the booking with manage_token null; anyone else is answered 409 booking_exists, and the passenger's phone is texted a link to take charge of the booking. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key's bookings are rides of their own: never joined with, nor refused for, the same trip booked live.",
+        'One ride per trip: the same phone between the same places at the same pickup time is one booking, however the request is spelled (without depart_at, identical requests are one while that ride is open). ' +
+        "Asking again returns the booking, with a new manage_token, only to the request that made it (the same Idempotency-Key, with the same API key if one was used); another request under the same API key, or the same body again from the same address within minutes, gets the booking with manage_token null; anyone else is answered 409 booking_exists, and the passenger's phone is texted a link to take charge of the booking. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly, concurrent ones included (they wait for it). A sandbox key's bookings are rides of their own: never joined with, nor refused for, the same trip booked live.",
       body: AgentInstantBookingRequest,
       response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 409, 422, 429, 503) },
     },
@@ -158,7 +158,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Create a ride (direct form, or redeeming a quote_id) and dispatch it to the nearest licensed driver',
         description:
           'Both forms are accepted on both paths. The ride is created and dispatched at once; a confirmation link is emailed to the passenger, which confirms their address and opens the booking with the right to cancel it. An email not verified before may make 8 bookings an hour. ' +
-          "One ride per trip (same phone, places and pickup time). Asked again under the same API key, or with the email on the booking, it is answered with the same booking (manage_token only for the request that made it: the same Idempotency-Key, with the same API key if one was used; null otherwise); with another email, 409 booking_exists, and the passenger's phone is texted a link to take charge of it. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly. A sandbox key's bookings are rides of their own: never joined with, nor refused for, the same trip booked live.",
+          "One ride per trip (same phone, places and pickup time). Asked again under the same API key, with the email on the booking, or with the same body (redeeming the same quote, or from the same address within minutes), it is answered with the same booking (manage_token only for the request that made it: the same Idempotency-Key, with the same API key if one was used; null otherwise); with another email, 409 booking_exists, and the passenger's phone is texted a link to take charge of it. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly, concurrent ones included (they wait for it). A sandbox key's bookings are rides of their own: never joined with, nor refused for, the same trip booked live.",
         body: V1BookingRequest,
         response: { 201: V1BookingResponse, ...problemResponses(400, 401, 403, 404, 409, 410, 422, 429, 503) },
       },
