@@ -53,6 +53,26 @@ export function bodyDigest(body: unknown): string {
   return sha256(canonicalJson(body));
 }
 
+/** A request as its Idempotency-Key's record names it: the key's scope, and the body's digest. */
+export interface IdempotentRequest {
+  scope: string;
+  hash: string;
+}
+
+/**
+ * The scope and digest of a request, as sent. Read once, by the booking allowance before
+ * validation (src/plugins/rate-limits.ts keeps it on the request), so the route's record is the one
+ * the allowance looked at: validation trims strings, and a digest of the parsed body would name
+ * another record (and another scope, for anonymous callers) than the one counted.
+ */
+export function idempotentRequest(
+  group: string,
+  caller: Parameters<typeof idempotencyScope>[1],
+  body: unknown,
+): IdempotentRequest {
+  return { scope: idempotencyScope(group, caller, body), hash: bodyDigest(body) };
+}
+
 /**
  * How long an attempt under a key may run before a retry stops waiting for it and runs itself (the
  * attempt's process died). Well above the time a booking takes, well below a client's patience.
@@ -69,8 +89,8 @@ const WAIT_POLL_MS = 100;
  * here, atomically, so of a burst exactly one is. A key whose last attempt failed (or died) is
  * counted again: a fresh attempt runs.
  */
-export async function isKnownRetry(sql: Sql, opts: { scope: string; key: string; body: unknown }): Promise<boolean> {
-  const hash = bodyDigest(opts.body);
+export async function isKnownRetry(sql: Sql, opts: IdempotentRequest & { key: string }): Promise<boolean> {
+  const hash = opts.hash;
   const inserted =
     await sql`insert into idempotency_keys (scope, key, request_hash) values (${opts.scope}, ${opts.key}, ${hash})
                               on conflict (scope, key) do nothing returning 1`;
@@ -96,11 +116,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function withIdempotencyKey(
   sql: Sql,
-  opts: { scope: string; key: string | null; body: unknown },
+  opts: IdempotentRequest & { key: string | null },
   run: () => Promise<StoredResponse>,
 ): Promise<StoredResponse> {
   if (!opts.key) return run();
-  const hash = bodyDigest(opts.body);
+  const hash = opts.hash;
   for (;;) {
     await sql`insert into idempotency_keys (scope, key, request_hash) values (${opts.scope}, ${opts.key}, ${hash})
               on conflict (scope, key) do nothing`;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { verifiedDriverOf, verifiedStaffOf } from './auth.js';
-import { idempotencyScope, isKnownRetry, readIdempotencyKey } from '../http/idempotency.js';
+import { idempotentRequest, isKnownRetry, readIdempotencyKey, type IdempotentRequest } from '../http/idempotency.js';
 import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
@@ -22,6 +22,10 @@ declare module 'fastify' {
      * a retry whose reply is already stored is answered from it and not counted (booking group).
      */
     idempotencyGroup?: string;
+  }
+  interface FastifyRequest {
+    /** The request as the booking allowance read it, before validation (src/http/idempotency.ts idempotentRequest). */
+    idempotentRequest?: IdempotentRequest;
   }
 }
 
@@ -70,7 +74,8 @@ export const rateLimitsPlugin = fp(
         return false; // a malformed key is the route's 400, counted like any request
       }
       if (!key) return false;
-      return isKnownRetry(app.sql, { scope: idempotencyScope(group, req.caller, req.body), key, body: req.body });
+      req.idempotentRequest = idempotentRequest(group, req.caller, req.body);
+      return isKnownRetry(app.sql, { ...req.idempotentRequest, key });
     };
     /**
      * Staff consoles are counted per staff member (their key, checked here once and remembered for

@@ -12,7 +12,7 @@ import { fromV1, v1Email, type V1DirectBody, type V1QuoteBody } from '../booking
 import { addressKey } from '../http/address.js';
 import {
   bodyDigest,
-  idempotencyScope,
+  idempotentRequest,
   readIdempotencyKey,
   withIdempotencyKey,
   type StoredResponse,
@@ -55,7 +55,9 @@ function idempotent(
   run: (callerFor: CallerFor) => Promise<StoredResponse>,
 ) {
   const key = readIdempotencyKey(request.headers['idempotency-key']);
-  const scope = idempotencyScope(group, request.caller, request.body);
+  // As the booking allowance read it before validation, when it did (src/plugins/rate-limits.ts).
+  const id = request.idempotentRequest ?? idempotentRequest(group, request.caller, request.body);
+  const scope = id.scope;
   const callerFor: CallerFor = (email) => ({
     owner: requestOwner({
       apiKeyId: apiKeyOf(request)?.id ?? null,
@@ -68,7 +70,7 @@ function idempotent(
     address: request.ip,
     sandbox: apiKeyOf(request)?.sandbox ?? false,
   });
-  return withIdempotencyKey(app.sql, { scope, key, body: request.body }, () => run(callerFor));
+  return withIdempotencyKey(app.sql, { ...id, key }, () => run(callerFor));
 }
 
 function emailOrError(field: string, value: string): string {

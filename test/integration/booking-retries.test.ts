@@ -148,6 +148,22 @@ describe('concurrent requests under one Idempotency-Key', () => {
     }
     expect(more).toEqual([200, 200, 200, 200]);
   });
+
+  it('are one request as sent, under an API key too, whatever validation trims', async () => {
+    const { key } = await createApiKey(stack.sql, { name: `retries-${randomUUID()}` });
+    const headers = { 'x-api-key': key, 'idempotency-key': randomUUID() };
+    const phone = mobile();
+    const body = instant(phone.typed, inHours(36), '  Grace Hopper ');
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () => post('/api/public/bookings/instant', body, { headers })),
+    );
+    expect(
+      replies.map((r) => r.statusCode),
+      replies[0]!.body,
+    ).toEqual([200, 200, 200, 200, 200]);
+    for (const r of replies) expect(r.json()).toEqual(replies[0]!.json());
+    expect(await ridesFor(phone.e164)).toEqual([replies[0]!.json().booking_reference]);
+  });
 });
 
 describe('a "now" booking asked for again', () => {
