@@ -42,5 +42,23 @@ export function precisionNote(precision: Precision): string | null {
  * (src/geo/embedded-geocoder.ts).
  */
 export function tooVagueForPickup(precision: Precision): boolean {
-  return precision === 'town_centre' || precision === 'postcode_district';
+  return VAGUE_PRECISIONS.includes(precision);
+}
+
+/**
+ * The precisions tooVagueForPickup refuses, for code that holds a precision as a plain string (the
+ * pages' browser code imports this module too: it has no imports but a type).
+ */
+export const VAGUE_PRECISIONS: readonly string[] = ['town_centre', 'postcode_district'];
+
+/** "the centre of Manchester", "the postcode district M14": what a vague answer finds, in words. */
+export function vagueWhere(p: {
+  label: string;
+  precision: string;
+  town?: string | null | undefined;
+  postcode_district?: string | null | undefined;
+}): string {
+  return p.precision === 'postcode_district'
+    ? `the postcode district ${p.postcode_district || p.label}`
+    : `the centre of ${p.town || p.label}`;
 }

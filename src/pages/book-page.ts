@@ -1,10 +1,10 @@
 import { placeForPeople } from '../model/places.js';
 import { html, type SafeHtml } from './escape-html.js';
 import { londonDateTime, PAYMENT_METHODS, passengersLabel, pounds, vehicleLabel } from './format.js';
-import { POSTCODE_EXAMPLE, VAGUE_PRECISIONS, vagueWhere } from './browser/pickup-precision.js';
+import { POSTCODE_EXAMPLE } from './browser/pickup-precision.js';
 import { layout, messagePage, type Page } from './layout.js';
 import { pageScript } from './page-scripts.js';
-import { precisionOf } from '../geo/precision.js';
+import { precisionOf, tooVagueForPickup, vagueWhere } from '../geo/precision.js';
 import type { QuoteRow } from '../quotes/store.js';
 
 /** The parts of a quote the booking page shows. */
@@ -109,7 +109,7 @@ ${PAYMENT_METHODS.map(
 
 /** Only a town centre or a postcode district: the driver would not know where to stop. */
 function needsDetail(q: QuoteForPage): boolean {
-  return VAGUE_PRECISIONS.includes(precisionOf(q.pickup));
+  return tooVagueForPickup(precisionOf(q.pickup));
 }
 
 function refinePage(q: QuoteForPage, now: Date): Page {

@@ -2,8 +2,9 @@
 // on the server): a pickup known only as a town centre or a postcode district is not a place to
 // send a driver.
 
-/** Not enough for a driver to find the passenger. */
-export const VAGUE_PRECISIONS: readonly string[] = ['town_centre', 'postcode_district'];
+// Which precisions are too vague, and how they are said, are the server's own (one definition).
+export { VAGUE_PRECISIONS, vagueWhere } from '../../geo/precision.js';
+
 /** Closest to the door first (src/geo/types.ts). */
 export const PRECISION_ORDER: readonly string[] = [
   'point',
@@ -26,18 +27,6 @@ export function placeKey(label: string | null | undefined): string {
   return String(label || '')
     .trim()
     .toLowerCase();
-}
-
-/** "the centre of Manchester", "the postcode district M14": what a vague answer finds, in words. */
-export function vagueWhere(p: {
-  label: string;
-  precision: string;
-  town?: string | null;
-  postcode_district?: string | null;
-}): string {
-  return p.precision === 'postcode_district'
-    ? `the postcode district ${p.postcode_district || p.label}`
-    : `the centre of ${p.town || p.label}`;
 }
 
 const FULL_POSTCODE = /^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/;
