@@ -3,20 +3,21 @@
 // --sandbox: bookings made with the key are priced and acknowledged but offered to sandbox drivers
 // only (docs/partners.md, "Sandbox keys"). Not with --partner: a partner's keys are in the sandbox
 // when the partner is (partner:create --sandbox), since its signed jobs carry no key.
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { findPartner } from '../src/partners/store.js';
 import { migrate } from '../src/db/migrate.js';
 import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  {
     name: { type: 'string' },
     partner: { type: 'string' },
     exempt: { type: 'boolean', default: false },
     sandbox: { type: 'boolean', default: false },
   },
-});
+  'usage: npm run api-key:create -- --name "<who holds it>" [--partner <partner id>] [--exempt] [--sandbox]',
+);
 if (values.sandbox && values.partner) {
   console.error(
     "--sandbox is for keys of no partner: a partner's keys are in the sandbox when the partner is (npm run partner:create -- ... --sandbox).",

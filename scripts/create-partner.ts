@@ -5,7 +5,7 @@
 //   npm run partner:create -- --id acme --rotate [--overlap-hours 24]   (a new signing secret)
 //   npm run partner:create -- --id acme-test --name "Acme (test)" --not-allowed-to-book   (registered, books nothing yet)
 //   npm run partner:create -- --id acme-sandbox --name "Acme (sandbox)" --sandbox   (priced and acknowledged, never a real driver)
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
@@ -18,8 +18,8 @@ import {
   type PartnerKind,
 } from '../src/partners/store.js';
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  {
     id: { type: 'string' },
     name: { type: 'string' },
     kind: { type: 'string', default: 'partner' },
@@ -30,7 +30,8 @@ const { values } = parseArgs({
     rotate: { type: 'boolean', default: false },
     'overlap-hours': { type: 'string', default: '24' },
   },
-});
+  'usage: npm run partner:create -- --id <id> --name "<name>" [--kind partner|operator|supplier] [--approved] [--daily-limit N] [--not-allowed-to-book] [--sandbox]\n       npm run partner:create -- --id <id> --rotate [--overlap-hours 24]',
+);
 const usage = () => {
   console.error(
     'usage: npm run partner:create -- --id <id> --name "<name>" [--kind partner|operator|supplier] [--approved] [--daily-limit N] [--not-allowed-to-book] [--sandbox]',

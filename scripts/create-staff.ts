@@ -1,11 +1,14 @@
 // Creates an operator or administrator and prints their key once; only its hash is stored.
 //   npm run staff:create -- --name "Priya (ops)" [--role admin]
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { createStaff } from '../src/auth/staff.js';
 import { migrate } from '../src/db/migrate.js';
 import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
-const { values } = parseArgs({ options: { name: { type: 'string' }, role: { type: 'string', default: 'operator' } } });
+const values = scriptArgs(
+  { name: { type: 'string' }, role: { type: 'string', default: 'operator' } },
+  'usage: npm run staff:create -- --name "<who>" [--role operator|admin]',
+);
 if (!values.name || (values.role !== 'operator' && values.role !== 'admin')) {
   console.error('usage: npm run staff:create -- --name "<who>" [--role operator|admin]');
   console.error(

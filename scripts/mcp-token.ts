@@ -9,19 +9,20 @@
 // DATA_DIR (docs/configuration.md), unless PORT or DATABASE_URL name others.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import * as oauth from 'oauth4webapi';
 import { CookieBrowser, signInAndAllow } from '../dev/oauth-sign-in.js';
 import { scriptStack, stackDatabaseOrExit } from '../dev/stack-settings.js';
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  {
     url: { type: 'string' },
     scope: { type: 'string', default: 'taxi:quote taxi:book' },
     'dev-sign-in': { type: 'string' },
     'timeout-seconds': { type: 'string', default: '600' },
   },
-});
+  'usage: npm run mcp:token [-- --url <the service> --scope "taxi:quote taxi:book" --dev-sign-in <phone> --timeout-seconds 600]',
+);
 const base = (values.url ?? scriptStack().apiUrl).replace(/\/$/, '');
 const mcpUrl = `${base}/mcp`;
 const say = (line: string) => process.stderr.write(`${line}\n`);

@@ -4,7 +4,7 @@
 //   npm run meter -- --area london-tfl --at "2023-08-15 14:00" --miles 2 --minutes 6
 //   npm run meter -- --area manchester --at 2026-12-25T23:30 --meters 8000 --seconds 900
 //   npm run meter -- --areas                      the areas there are
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { meterAreas, meterQuestion, meterReading, type MeterAsked } from '../src/pricing/meter-calculator.js';
 import { Refusal } from '../src/refusal.js';
 
@@ -25,8 +25,8 @@ export function meterLines(asked: MeterAsked): string[] {
 }
 
 function main(): void {
-  const { values } = parseArgs({
-    options: {
+  const values = scriptArgs(
+    {
       area: { type: 'string' },
       at: { type: 'string' },
       miles: { type: 'string' },
@@ -36,7 +36,8 @@ function main(): void {
       country: { type: 'string' },
       areas: { type: 'boolean' },
     },
-  });
+    'usage: npm run meter -- --area <id> --at "<London date and time>" (--miles N | --meters N) (--minutes N | --seconds N) [--country <code>]\n       npm run meter -- --areas',
+  );
   if (values.areas || !values.area) {
     for (const a of meterAreas()) console.log(`${a.id}\t${a.authority}`);
     if (!values.areas) console.error('\nGive --area, --at, --miles (or --meters) and --minutes (or --seconds).');

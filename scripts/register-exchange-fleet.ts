@@ -14,15 +14,15 @@
 // must exist). Our hook URL (default: PUBLIC_BASE_URL + /api/public/hooks/booking-status) is
 // registered at the fleet as our callback; the whsec_ secret it answers is stored sealed, like the
 // signing secret.
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 import { connectExchangeFleet, EXCHANGE_HOOK_PATH, saveExchangeRegistration } from '../src/exchange/register.js';
 import { EXCHANGE_FLEET_ID_PATTERN } from '../src/exchange/store.js';
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  {
     id: { type: 'string' },
     name: { type: 'string' },
     'base-url': { type: 'string' },
@@ -32,7 +32,8 @@ const { values } = parseArgs({
     partner: { type: 'string' },
     'not-approved': { type: 'boolean', default: false },
   },
-});
+  'usage: npm run exchange:register -- --id <id> --name "<name>" --base-url <its API> [--partner-id <our id there> --secret <its signing secret for us>] [--hook-url <our hook>] [--partner <our existing partner id of it>] [--not-approved]',
+);
 const usage = () => {
   console.error(
     'usage: npm run exchange:register -- --id <id> --name "<name>" --base-url <its API> [--partner-id <our id there> --secret <its signing secret for us>] [--hook-url <our hook>] [--partner <our existing partner id of it>] [--not-approved]',

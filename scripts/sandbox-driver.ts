@@ -2,12 +2,15 @@
 // A sandbox driver is offered sandbox bookings only, and only sandbox drivers are offered them.
 //   npm run driver:sandbox -- --id <driver id> [--live]
 // The database is the one of the stack `npm start` runs with the same DATA_DIR, unless DATABASE_URL names another.
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { migrate } from '../src/db/migrate.js';
 import { formatRegistration } from '../src/notify/car.js';
 import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
-const { values } = parseArgs({ options: { id: { type: 'string' }, live: { type: 'boolean', default: false } } });
+const values = scriptArgs(
+  { id: { type: 'string' }, live: { type: 'boolean', default: false } },
+  'usage: npm run driver:sandbox -- --id <driver id> [--live]',
+);
 if (!values.id) {
   console.error('usage: npm run driver:sandbox -- --id <driver id> [--live]');
   console.error(

@@ -4,7 +4,7 @@
 // it upserts by id and puts the demo drivers back online with fresh positions. Positions go stale
 // for dispatch after DEFAULT_CASCADE_POLICY.freshLocationMs (10 minutes), as a real driver app
 // would keep reporting; --keep-fresh stands in for that app, re-reporting until Ctrl-C.
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { DEFAULT_CASCADE_POLICY } from '../src/dispatch/policy.js';
 import { TIERS } from '../src/model/bookings.js';
 import { DEMO_CITIES, DEMO_DRIVERS, DEMO_FLEETS } from '../dev/demo-fleet.js';
@@ -12,7 +12,10 @@ import { seedFleet } from '../dev/seed-fleet.js';
 import { migrate } from '../src/db/migrate.js';
 import { stackDatabaseOrExit } from '../dev/stack-settings.js';
 
-const { values } = parseArgs({ options: { 'keep-fresh': { type: 'boolean', default: false } } });
+const values = scriptArgs(
+  { 'keep-fresh': { type: 'boolean', default: false } },
+  'usage: npm run fleet:seed [-- --keep-fresh]',
+);
 // Two connections: migrate holds one for its advisory lock while applying on the other.
 const { sql } = await stackDatabaseOrExit('fleet:seed', 2);
 const close = () => sql.end({ timeout: 5 });

@@ -6,20 +6,21 @@
 // DATA_DIR (docs/configuration.md), unless DATABASE_URL or PORT name others.
 // What is left over after accept and decline is ignored. Uses the same JOB_LINK_SECRET as the
 // API (the development default unless set), exactly as a driver's phone would use the link.
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.js';
 import { loadConfig } from '../src/config.js';
 import { scriptStack, stackDatabaseOrExit } from '../dev/stack-settings.js';
 import { seedFleet } from '../dev/seed-fleet.js';
 import { jobLinkToken } from '../src/dispatch/job-link.js';
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  {
     accept: { type: 'string', default: '0.4' },
     decline: { type: 'string', default: '0.3' },
     api: { type: 'string' },
     'trip-step-seconds': { type: 'string', default: '10' },
   },
-});
+  'usage: npm run fleet:simulate [-- --accept 0.4 --decline 0.3 --api <the API> --trip-step-seconds 10]',
+);
 const pAccept = Number(values.accept);
 const pDecline = Number(values.decline);
 const stepMs = Number(values['trip-step-seconds']) * 1000;
