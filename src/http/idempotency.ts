@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
 import { ProblemError } from './problem.js';
 
@@ -53,10 +53,17 @@ export function bodyDigest(body: unknown): string {
   return sha256(canonicalJson(body));
 }
 
-/** A request as its Idempotency-Key's record names it: the key's scope, and the body's digest. */
+/** A request as its Idempotency-Key's record names it: the key, its scope, and the body's digest. */
 export interface IdempotentRequest {
   scope: string;
+  key: string;
   hash: string;
+  /**
+   * The attempt under the key this request holds (it was counted for it), null while it waits for
+   * another's answer, undefined until it is admitted (admitUnderKey): kept here so the reply can
+   * record the attempt's failure (recordFailedAttempt).
+   */
+  attempt?: string | null;
 }
 
 /**
@@ -69,8 +76,9 @@ export function idempotentRequest(
   group: string,
   caller: Parameters<typeof idempotencyScope>[1],
   body: unknown,
+  key: string,
 ): IdempotentRequest {
-  return { scope: idempotencyScope(group, caller, body), hash: bodyDigest(body) };
+  return { scope: idempotencyScope(group, caller, body), key, hash: bodyDigest(body) };
 }
 
 /**
@@ -78,84 +86,126 @@ export function idempotentRequest(
  * attempt's process died). Well above the time a booking takes, well below a client's patience.
  */
 const ATTEMPT_STALE_SECONDS = 30;
-/** How often a request waiting for another attempt under its key looks for the reply. */
+/** How often a request waiting for another attempt under its key looks for the answer. */
 const WAIT_POLL_MS = 100;
 
 /**
- * Whether this request is a retry under a key already known for this very request (the same scope
- * and body): its reply is stored, or an attempt is making it now (a burst of the same request at
- * once). Such a retry is answered with that reply (withIdempotencyKey waits for it) and makes
- * nothing, so it costs no allowance. The first request under a key is counted: the key is recorded
- * here, atomically, so of a burst exactly one is. A key whose last attempt failed (or died) is
- * counted again: a fresh attempt runs.
+ * Admits a request under its key: either it takes the key's attempt (the first request under the
+ * key, or the first after an attempt failed or went silent), and is counted by the allowance, or it
+ * is a retry of a reply already stored or of an attempt running now (a burst of one request at
+ * once), which will be answered with that attempt's answer (withIdempotencyKey waits for it), makes
+ * nothing, and so costs no allowance. Atomic in the key's row: of a burst exactly one is counted.
+ * A key reused with another body is counted (the route answers 422).
  */
-export async function isKnownRetry(sql: Sql, opts: IdempotentRequest & { key: string }): Promise<boolean> {
-  const hash = opts.hash;
-  const inserted =
-    await sql`insert into idempotency_keys (scope, key, request_hash) values (${opts.scope}, ${opts.key}, ${hash})
-                              on conflict (scope, key) do nothing returning 1`;
-  if (inserted.length > 0) return false;
-  const rows = await sql`select 1 from idempotency_keys
-                          where scope = ${opts.scope} and key = ${opts.key} and request_hash = ${hash}
-                            and (response_status between 200 and 299
-                                 or started_at > now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS})
-                                 or (started_at is null and failed_at is null and response_status is null))`;
-  return rows.length > 0;
+export async function admitUnderKey(
+  sql: Sql,
+  r: IdempotentRequest,
+): Promise<{ counted: boolean; attempt: string | null }> {
+  const attempt = randomUUID();
+  const inserted = await sql`
+    insert into idempotency_keys (scope, key, request_hash, started_at, attempt)
+    values (${r.scope}, ${r.key}, ${r.hash}, now(), ${attempt})
+    on conflict (scope, key) do nothing returning 1`;
+  if (inserted.length > 0) return { counted: true, attempt };
+  const [row] = await sql<{ same: boolean; done: boolean; running: boolean }[]>`
+    select request_hash = ${r.hash} as same, response_status is not null as done,
+           coalesce(started_at > now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS}), false) as running
+      from idempotency_keys where scope = ${r.scope} and key = ${r.key}`;
+  if (!row?.same) return { counted: true, attempt: null };
+  if (row.done || row.running) return { counted: false, attempt: null };
+  const [taken] = await sql`
+    update idempotency_keys set started_at = now(), attempt = ${attempt}, failed_at = null, failed_status = null, failed_body = null
+     where scope = ${r.scope} and key = ${r.key} and response_status is null
+       and (started_at is null or started_at < now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS}))
+    returning 1`;
+  return taken ? { counted: true, attempt } : { counted: false, attempt: null };
+}
+
+/**
+ * The answer of an attempt that ended without a reply to keep (a refusal, the allowance's own 429,
+ * an invalid body, the database away), kept for the requests that were waiting for it; the next
+ * request under the key takes a new attempt. Nothing when this request held no attempt.
+ */
+export async function recordFailedAttempt(
+  sql: Sql,
+  r: IdempotentRequest,
+  answer: { status: number; body: unknown },
+): Promise<void> {
+  if (!r.attempt) return;
+  await sql`update idempotency_keys set started_at = null, failed_at = now(), failed_status = ${answer.status},
+                   failed_body = ${sql.json((answer.body ?? null) as never)}
+             where scope = ${r.scope} and key = ${r.key} and attempt = ${r.attempt} and response_status is null`;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+interface KeyRow {
+  request_hash: string;
+  response_status: number | null;
+  response_body: unknown;
+  attempt: string | null;
+  running: boolean;
+  failed_status: number | null;
+  failed_body: unknown;
+}
+
 /**
  * Honours an Idempotency-Key: the same key with the same body gets the first response again; the
  * same key with a different body is a 422 (it is a client bug, not a retry). Without a key, `run`
- * is called as is. Requests under one key at once run it once: the first takes the attempt, the
- * others wait for its reply (issue 37: twenty at once all get the first one's booking). Should the
- * attempt fail, or its process die (no word for ATTEMPT_STALE_SECONDS), the next request runs it
- * again. `run` must itself be idempotent (a request identity maps to one booking), so a crash
- * between running and storing the response costs nothing.
+ * is called as is. Requests under one key at once run it once: the one holding the key's attempt
+ * runs it, the others wait for its answer (issue 37: twenty at once all get the first one's
+ * booking, or its refusal). An attempt silent for ATTEMPT_STALE_SECONDS (its process died) is
+ * taken over by a waiting request. `run` must itself be idempotent (a request identity maps to one
+ * booking), so a crash between running and storing the response costs nothing. The attempt this
+ * request holds is kept in `r.attempt`, for recordFailedAttempt should the reply be a refusal.
  */
 export async function withIdempotencyKey(
   sql: Sql,
-  opts: IdempotentRequest & { key: string | null },
+  r: IdempotentRequest | null,
   run: () => Promise<StoredResponse>,
 ): Promise<StoredResponse> {
-  if (!opts.key) return run();
-  const hash = opts.hash;
+  if (!r) return run();
+  // Admitted by the booking allowance already, unless the caller is exempt from it.
+  if (r.attempt === undefined) r.attempt = (await admitUnderKey(sql, r)).attempt;
   for (;;) {
-    await sql`insert into idempotency_keys (scope, key, request_hash) values (${opts.scope}, ${opts.key}, ${hash})
-              on conflict (scope, key) do nothing`;
-    const [row] = await sql<{ request_hash: string; response_status: number | null; response_body: unknown }[]>`
-      select request_hash, response_status, response_body from idempotency_keys where scope = ${opts.scope} and key = ${opts.key}`;
-    if (row && row.request_hash !== hash) {
+    const [row] = await sql<KeyRow[]>`
+      select request_hash, response_status, response_body, attempt, failed_status, failed_body,
+             coalesce(started_at > now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS}), false) as running
+        from idempotency_keys where scope = ${r.scope} and key = ${r.key}`;
+    if (!row) {
+      // Gone (purged) under us: admitted again, as a first request.
+      r.attempt = (await admitUnderKey(sql, r)).attempt;
+      continue;
+    }
+    if (row.request_hash !== r.hash) {
       throw new ProblemError(
         422,
         'idempotency_key_reused',
         'This Idempotency-Key was used with a different request body.',
       );
     }
-    if (row?.response_status) return { status: row.response_status, body: row.response_body };
-    // Take the attempt when none runs (or the one running went silent); else wait for its reply.
-    const [taken] = await sql`
-      update idempotency_keys set started_at = now(), failed_at = null
-       where scope = ${opts.scope} and key = ${opts.key} and response_status is null
-         and (started_at is null or started_at < now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS}))
-      returning 1`;
-    if (!taken) {
-      await sleep(WAIT_POLL_MS);
-      continue;
+    if (row.response_status) return { status: row.response_status, body: row.response_body };
+    if (r.attempt && row.attempt === r.attempt && row.running) break;
+    // The attempt this request waited for ended in a refusal: that is its answer too.
+    if (row.failed_status !== null && !row.running) return { status: row.failed_status, body: row.failed_body };
+    if (!row.running) {
+      // Silent (its process died), or never started: this request takes it over.
+      const attempt = randomUUID();
+      const [taken] = await sql`
+        update idempotency_keys set started_at = now(), attempt = ${attempt}
+         where scope = ${r.scope} and key = ${r.key} and response_status is null and failed_status is null
+           and (started_at is null or started_at < now() - make_interval(secs => ${ATTEMPT_STALE_SECONDS}))
+        returning 1`;
+      if (taken) {
+        r.attempt = attempt;
+        break;
+      }
     }
-    let response: StoredResponse;
-    try {
-      response = await run();
-    } catch (err) {
-      // Nothing to keep: the attempt is over, and the next request under the key runs again.
-      await sql`update idempotency_keys set started_at = null, failed_at = now()
-                 where scope = ${opts.scope} and key = ${opts.key} and response_status is null`.catch(() => undefined);
-      throw err;
-    }
-    await sql`update idempotency_keys set response_status = ${response.status}, response_body = ${sql.json(response.body as never)},
-                     started_at = null
-               where scope = ${opts.scope} and key = ${opts.key} and response_status is null`;
-    return response;
+    await sleep(WAIT_POLL_MS);
   }
+  const response = await run();
+  await sql`update idempotency_keys set response_status = ${response.status}, response_body = ${sql.json(response.body as never)},
+                   started_at = null
+             where scope = ${r.scope} and key = ${r.key} and response_status is null`;
+  return response;
 }

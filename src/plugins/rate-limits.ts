@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { verifiedDriverOf, verifiedStaffOf } from './auth.js';
-import { idempotentRequest, isKnownRetry, readIdempotencyKey, type IdempotentRequest } from '../http/idempotency.js';
+import { admitUnderKey, idempotentRequest, readIdempotencyKey, type IdempotentRequest } from '../http/idempotency.js';
 import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
@@ -60,9 +60,10 @@ export const rateLimitsPlugin = fp(
      * A retry of a booking already made or being made: the same Idempotency-Key, the same caller
      * (the key's scope is the API key, or for anonymous callers the identical body) and a reply
      * stored or an attempt running (issue 37: a burst of one request at once). It is answered with
-     * that reply and makes nothing, so it costs no allowance. The first request under a key, and a
-     * retry after its attempt failed or died, are counted like any request: a fresh key per request
-     * never gets a new booking for free.
+     * that attempt's answer (its refusal too, this allowance's own 429 included) and makes nothing,
+     * so it costs no allowance. The first request under a key, and a retry after its attempt failed
+     * or died, take a new attempt and are counted like any request: a fresh key per request never
+     * gets a new booking for free (src/http/idempotency.ts admitUnderKey).
      */
     const storedRetry = async (req: FastifyRequest): Promise<boolean> => {
       const group = req.routeOptions.config.idempotencyGroup;
@@ -74,8 +75,11 @@ export const rateLimitsPlugin = fp(
         return false; // a malformed key is the route's 400, counted like any request
       }
       if (!key) return false;
-      req.idempotentRequest = idempotentRequest(group, req.caller, req.body);
-      return isKnownRetry(app.sql, { ...req.idempotentRequest, key });
+      const r = idempotentRequest(group, req.caller, req.body, key);
+      req.idempotentRequest = r;
+      const admitted = await admitUnderKey(app.sql, r);
+      r.attempt = admitted.attempt;
+      return !admitted.counted;
     };
     /**
      * Staff consoles are counted per staff member (their key, checked here once and remembered for

@@ -14,6 +14,7 @@ import {
   bodyDigest,
   idempotentRequest,
   readIdempotencyKey,
+  recordFailedAttempt,
   withIdempotencyKey,
   type StoredResponse,
 } from '../http/idempotency.js';
@@ -44,9 +45,10 @@ const apiKeyOf = (request: FastifyRequest) => (request.caller.kind === 'key' ? r
 type CallerFor = (email: string | null) => BookingCaller;
 
 /**
- * Replays a stored reply for a repeated Idempotency-Key, else runs the booking and stores its
- * reply. The booking learns who is asking (src/bookings/ownership.ts): a retry with the same key
- * that found no stored reply (the first attempt died) is still the same caller.
+ * Replays a stored reply for a repeated Idempotency-Key (waiting for it while another request under
+ * the key makes it), else runs the booking and stores its reply. The booking learns who is asking
+ * (src/bookings/ownership.ts): a retry with the same key that found no stored reply (the first
+ * attempt died) is still the same caller.
  */
 function idempotent(
   app: FastifyInstance,
@@ -56,12 +58,14 @@ function idempotent(
 ) {
   const key = readIdempotencyKey(request.headers['idempotency-key']);
   // As the booking allowance read it before validation, when it did (src/plugins/rate-limits.ts).
-  const id = request.idempotentRequest ?? idempotentRequest(group, request.caller, request.body);
-  const scope = id.scope;
+  const id = key ? (request.idempotentRequest ?? idempotentRequest(group, request.caller, request.body, key)) : null;
+  // Kept on the request for the reply's hook below.
+  if (id) request.idempotentRequest = id;
+  const scope = id?.scope ?? '';
   const callerFor: CallerFor = (email) => ({
     owner: requestOwner({
       apiKeyId: apiKeyOf(request)?.id ?? null,
-      idempotency: key ? { scope, key } : null,
+      idempotency: key && id ? { scope, key } : null,
       email,
       // What a verbatim retry is recognised by (src/bookings/request-owner.ts, issue 37).
       bodyHash: bodyDigest(request.body),
@@ -70,7 +74,17 @@ function idempotent(
     address: request.ip,
     sandbox: apiKeyOf(request)?.sandbox ?? false,
   });
-  return withIdempotencyKey(app.sql, { ...id, key }, () => run(callerFor));
+  return withIdempotencyKey(app.sql, id, () => run(callerFor));
+}
+
+/** The problem a refusal was answered with, as its JSON (null when it is not JSON). */
+function problemBody(payload: unknown): unknown {
+  if (typeof payload !== 'string') return null;
+  try {
+    return JSON.parse(payload) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 function emailOrError(field: string, value: string): string {
@@ -95,6 +109,16 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
   const s = app.services;
   const agentReply = (b: CreatedBooking) => createdBookingLinks(b, s.config);
   const afterReply = backgroundWork(app, 'claim link by reference');
+
+  // A refused request that held its Idempotency-Key's attempt (refused by the allowance, by
+  // validation or by the booking): its answer is the one the requests waiting under the key get.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const id = request.idempotentRequest;
+    if (id?.attempt && reply.statusCode >= 400) {
+      await recordFailedAttempt(app.sql, id, { status: reply.statusCode, body: problemBody(payload) });
+    }
+    return payload;
+  });
 
   r.post('/api/public/bookings/create', {
     schema: {

@@ -147,6 +147,17 @@ describe('concurrent requests under one Idempotency-Key', () => {
       );
     }
     expect(more).toEqual([200, 200, 200, 200]);
+
+    // Spent: a burst under a fresh key gets the first one's refusal, every one of them, and no ride.
+    const late = mobile();
+    const lateKey = { 'idempotency-key': randomUUID() };
+    const refused = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post('/api/public/bookings/instant', instant(late.typed, inHours(45)), { headers: lateKey, from }),
+      ),
+    );
+    expect(refused.map((r) => r.statusCode)).toEqual([429, 429, 429, 429, 429]);
+    expect(await ridesFor(late.e164)).toEqual([]);
   });
 
   it('are one request as sent, under an API key too, whatever validation trims', async () => {
