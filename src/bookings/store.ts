@@ -2,7 +2,7 @@ import type { Sql } from '../db/sql.js';
 import type { VehicleType } from '../pricing/types.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
 import type { DriverPaymentOptions } from '../settlement/payment-options.js';
-import { TERMINAL_STATUSES } from '../model/bookings.js';
+import { SEARCH_PAST_PICKUP_MS, TERMINAL_STATUSES } from '../model/bookings.js';
 import type {
   AmendedFare,
   AmendedRoute,
@@ -278,7 +278,8 @@ export interface RefClaim {
  * none yet, with who asked first. Atomic under the primary key: concurrent identical requests all
  * get the first one's reference. The mapping moves to `candidateRef` (and to this owner) when its
  * booking was cancelled (booking the same trip again is a new ride), and, for a "now" identity
- * (no pickup time of its own), once its booking has ended in any way: until then, however long
+ * (no pickup time of its own), once its booking has ended in any way (completed, cancelled, a
+ * no-show, or left unassigned when the search for a driver is over): until then, however long
  * after, the same trip asked for now is that ride (issue 37).
  */
 export async function claimBookingRef(
@@ -288,6 +289,8 @@ export async function claimBookingRef(
   owner: RequestOwner,
 ): Promise<RefClaim> {
   const ended = identity.endsWithRide ? TERMINAL_STATUSES : (['cancelled'] as const);
+  // A "now" ride nobody took is over once its search is (src/model/bookings.ts searchEndsAt).
+  const searchOverSeconds = identity.endsWithRide ? SEARCH_PAST_PICKUP_MS / 1000 : null;
   const [moved] = await sql<{ ref: string }[]>`
     insert into booking_requests as r (identity, ref, created_at, owner, owner_mailbox, owner_request, owner_body_hash, owner_address)
     values (${identity.key}, ${candidateRef}, now(), ${owner.principal}, ${owner.mailbox}, ${owner.request ?? null},
@@ -295,7 +298,11 @@ export async function claimBookingRef(
     on conflict (identity) do update set ref = excluded.ref, created_at = excluded.created_at, owner = excluded.owner,
                                          owner_mailbox = excluded.owner_mailbox, owner_request = excluded.owner_request,
                                          owner_body_hash = excluded.owner_body_hash, owner_address = excluded.owner_address
-     where exists (select 1 from bookings b where b.ref = r.ref and b.status = any(${[...ended]}::text[]))
+     where exists (select 1 from bookings b
+                    where b.ref = r.ref
+                      and (b.status = any(${[...ended]}::text[])
+                           or (b.status = 'unassigned' and ${searchOverSeconds}::int is not null
+                               and b.pickup_at < now() - make_interval(secs => ${searchOverSeconds}::int))))
     returning ref`;
   if (moved) return { ref: moved.ref, created: true, owner, ageSeconds: 0 };
   const [kept] = await sql<

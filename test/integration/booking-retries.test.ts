@@ -201,5 +201,13 @@ describe('a "now" booking asked for again', () => {
     expect(next.statusCode, next.body).toBe(200);
     expect(next.json().booking_reference).not.toBe(ref);
     expect(await ridesFor(phone.e164)).toEqual([ref, next.json().booking_reference]);
+
+    // Nobody took that one, and its search is over (the test moves its pickup back, as time would):
+    // asked for again, it is a new ride, not the dead one.
+    const dead = next.json().booking_reference as string;
+    await stack.sql`update bookings set status = 'unassigned', pickup_at = now() - interval '1 hour' where ref = ${dead}`;
+    const fresh = await post('/api/public/bookings/instant', body, { headers });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    expect(fresh.json().booking_reference).not.toBe(dead);
   });
 });
