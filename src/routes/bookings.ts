@@ -115,7 +115,10 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onSend', async (request, reply, payload) => {
     const id = request.idempotentRequest;
     if (id?.attempt && reply.statusCode >= 400) {
-      await recordFailedAttempt(app.sql, id, { status: reply.statusCode, body: problemBody(payload) });
+      // Unrecorded (the database away), the attempt goes silent and a waiting request takes it over.
+      await recordFailedAttempt(app.sql, id, { status: reply.statusCode, body: problemBody(payload) }).catch(
+        (err: unknown) => request.log.warn({ err }, 'could not record a refused Idempotency-Key attempt'),
+      );
     }
     return payload;
   });
