@@ -65,11 +65,15 @@ const ConfigSchema = z.object({
   VERIFIED_EMAIL_BOOKINGS_PER_HOUR: positiveInt.default(30),
   BODY_LIMIT_BYTES: positiveInt.default(32 * 1024),
   /**
-   * How long a job intake request waits for its jobs' outcomes (docs/partners.md, "Batches"): a job
-   * taken in but not applied by then is answered `processing` and applied all the same; one not
-   * taken in within 2 s more is answered `try_again`. 0 answers every job taken in as `processing`.
+   * How long a job intake request waits, once its jobs are written to the inbox, for their outcomes
+   * (docs/partners.md, "The inbox"): a job not applied by then is answered `processing` with its
+   * booking reference, and applied all the same. 0 (the default) answers as soon as the jobs are written.
    */
-  INTAKE_REPLY_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(8_000),
+  INTAKE_REPLY_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** Inbox rows each worker's drain applies at once, each a different job reference (src/partners/inbox-drain.ts). */
+  PARTNER_INBOX_CONCURRENCY: positiveInt.default(32),
+  /** How long an inbox row leased by a drain is left to it before another drain takes it (a drain that died). */
+  PARTNER_INBOX_LEASE_SECONDS: positiveInt.default(30),
   /**
    * Driver applications (docs/security/onboarding.md). Attempts per hour per caller, counted before
    * the body is read: a ceiling on what one address can make the API read, never reached by people.

@@ -16,6 +16,8 @@ import { LocationWatchClient } from './drivers/location-watch-client.js';
 import { PartnerBillingClient } from './billing/partner-billing-client.js';
 import { PartnerDeliveryClient } from './partners/delivery-client.js';
 import { ensureSearchAttributes } from './temporal/search-attributes.js';
+import { startInboxDrain } from './partners/inbox-drain.js';
+import { PartnerJobClient } from './partners/job-client.js';
 
 runMain('worker', async () => {
   const config = loadConfig();
@@ -54,6 +56,15 @@ runMain('worker', async () => {
     deliveries: new PartnerDeliveryClient(probe.client, config.TEMPORAL_TASK_QUEUE),
     log: (m, f) => console.warn(`[worker] ${m}`, f ?? ''),
   });
+  // Partner jobs taken in: from the inbox into their job workflows (src/partners/inbox-drain.ts).
+  const drain = await startInboxDrain({
+    sql,
+    jobs: new PartnerJobClient(probe.client, config.TEMPORAL_TASK_QUEUE),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    concurrency: config.PARTNER_INBOX_CONCURRENCY,
+    leaseSeconds: config.PARTNER_INBOX_LEASE_SECONDS,
+    log: (m, f) => console.warn(`[worker] ${m}`, f ?? ''),
+  });
   // Alerts ops about bookings still without a driver near pickup (workflows/ops/).
   // And texts online drivers whose app has gone quiet before dispatch passes them over (workflows/drivers/).
   if (config.OPS_WATCH) {
@@ -65,6 +76,7 @@ runMain('worker', async () => {
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.
   await worker.run();
+  await drain.stop();
   await pump.stop();
   await metricsServer?.close();
   await probe.connection.close();

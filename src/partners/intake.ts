@@ -13,18 +13,20 @@ import {
 import { screenedOrDropped } from '../screening/free-text.js';
 import type { Services } from '../services.js';
 import type { JobSubmission } from '../../workflows/partners/job-definitions.js';
-import { CANCELLED_RETRY_MESSAGE } from '../model/partners.js';
+import { CANCELLED_RETRY_MESSAGE, type JobOutcome } from '../model/partners.js';
 import { findBooking } from '../bookings/store.js';
-import { ACCEPT_GRACE_MS } from './job-client.js';
+import { outcomesOf, refsInFlight, takeIn, type InboxJob, type TakenIn } from './inbox-store.js';
 import { jobRejection } from './job-rejection.js';
-import { findPartnerJob, recordHandedOverJob, type Partner } from './store.js';
+import { findPartnerJob, type Partner, type PartnerJobRecord } from './store.js';
 
 // Partner, operator and supplier intake (spec 2.4, 4.8, 4.11, 4.13): a body of jobs in, one outcome
-// per job out. Each job is mapped to the one booking request (src/bookings/request/partner-job.ts)
-// and priced here, then handed to its own workflow
-// (job:<sender>:<jobRef>), which applies new, amend and cancel in turn and books through the same
-// booking workflow as every other route. Jobs for one reference are sent in the order they came;
-// different references in parallel.
+// per job out. Each job is answered from its record when it is a retry of something settled, or
+// mapped to the one booking request (src/bookings/request/partner-job.ts) and priced here; then the
+// request's jobs are written to the inbox in one transaction, which counts the day's limit and gives
+// each its booking reference (src/partners/inbox-store.ts), and the reply is sent. The worker's
+// drain (src/partners/inbox-drain.ts) hands each job to its reference's workflow
+// (job:<sender>:<jobRef>), which applies new, amend and cancel in turn, in the order taken in, and
+// books through the same booking workflow as every other route (docs/partners.md, "The inbox").
 
 const PARALLEL_JOB_REFS = 8;
 
@@ -39,11 +41,12 @@ export interface IntakeOptions {
 }
 
 /** Reads a body as a list of jobs: refused (invalid) when it is neither a job nor a list of at most 100. */
-export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]; single: boolean } {
+export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]; single: boolean; jobsKey: boolean } {
   const shape = opts.acceptJobsKey
     ? 'a PartnerJob, an array of at most 100, or {"jobs": [...]}'
     : 'a PartnerJob or an array of at most 100 PartnerJobs';
   let list: unknown = body;
+  let jobsKey = false;
   if (
     opts.acceptJobsKey &&
     body !== null &&
@@ -53,6 +56,7 @@ export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]
     !('jobRef' in body)
   ) {
     list = body.jobs;
+    jobsKey = true;
     if (!Array.isArray(list))
       throw Refusal.invalid('invalid_body', `"jobs" must be an array; the body must be ${shape}.`, {
         field: { name: 'jobs', message: 'must be an array' },
@@ -67,10 +71,10 @@ export function jobItems(body: unknown, opts: IntakeOptions): { items: unknown[]
         field: { name: '', message: `must hold at most ${MAX_JOBS_PER_REQUEST} jobs` },
       });
     }
-    return { items: list, single: false };
+    return { items: list, single: false, jobsKey };
   }
   if (list === null || typeof list !== 'object') throw Refusal.invalid('invalid_body', `The body must be ${shape}.`);
-  return { items: [list], single: true };
+  return { items: [list], single: true, jobsKey: false };
 }
 
 export async function submitJobs(
@@ -85,7 +89,7 @@ export async function submitJobs(
     if (partner.bridgePaused)
       throw Refusal.forbidden('bridge_paused', 'The operator bridge is paused for this operator.');
   }
-  const { items, single } = jobItems(body, opts);
+  const { items, single, jobsKey } = jobItems(body, opts);
   // Spec 4.8 lists no 403 for partner intake (4.5 puts "partner not allowed to book" on v1 booking):
   // here it is each job's outcome, and nothing is applied.
   if (partner.kind !== 'operator' && !partner.allowedToBook) {
@@ -106,16 +110,19 @@ export async function submitJobs(
   const results: JobResult[] = new Array(items.length);
   const valid: { index: number; job: PartnerJob }[] = [];
   const invalid: RefusedField[] = [];
+  // A job's fields are named where the sender wrote them: "pickupTime" (the body is the job),
+  // "[2].pickupTime" (a list), "jobs[2].pickupTime" ({"jobs": [...]}); HTTP roots them in the body.
+  const itemName = (index: number) => (single ? '' : jobsKey ? `jobs[${index}]` : `[${index}]`);
   items.forEach((item, index) => {
     const parsed = PartnerJobSchema.safeParse(item);
     if (parsed.success) {
       valid.push({ index, job: parsed.data });
       return;
     }
-    // Named in the body ("pickupTime"), or in its item ("[2].pickupTime"; "[2]" for the item itself).
     const fields = parsed.error.issues.map((i) => {
-      const path = i.path.join('.');
-      return { name: single ? path : `[${index}]${path === '' ? '' : `.${path}`}`, message: i.message };
+      const path = i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+      const name = `${itemName(index)}${path}`;
+      return { name: name.startsWith('.') ? name.slice(1) : name, message: i.message };
     });
     invalid.push(...fields);
     const ref = item !== null && typeof item === 'object' ? (item as { jobRef?: unknown }).jobRef : undefined;
@@ -135,19 +142,103 @@ export async function submitJobs(
     );
   }
 
-  // Jobs for one reference go in the order sent; references in parallel, a few at a time, each
-  // waited for until the request's reply budget is spent (answered `processing` after that).
-  const budget = { until: Date.now() + s.config.INTAKE_REPLY_BUDGET_MS };
+  // Each job is answered from its record (a retry of what is settled), or checked and priced for
+  // the inbox: a reference's jobs in the order sent (a job after one bound for the inbox is bound
+  // for it too: the record cannot say yet what the one before does), references a few at a time.
   const byRef = new Map<string, { index: number; job: PartnerJob }[]>();
   for (const v of valid) byRef.set(v.job.jobRef, [...(byRef.get(v.job.jobRef) ?? []), v]);
+  const inFlight = await refsInFlight(s.sql, partner.id, [...byRef.keys()]);
+  const plans = new Map<number, InboxJob>();
   const queues = [...byRef.values()];
+  const place = (index: number) => (single ? null : { at: index, inJobs: jobsKey });
   const workers = Array.from({ length: Math.min(PARALLEL_JOB_REFS, queues.length) }, async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const { index, job } of queue)
-        results[index] = await submitJob(s, partner, job, single ? null : index, budget, opts.handedOver ?? false);
+      const record = await findPartnerJob(s.sql, partner.id, queue[0]!.job.jobRef);
+      let queued = inFlight.has(queue[0]!.job.jobRef);
+      for (const { index, job } of queue) {
+        const base = { jobRef: job.jobRef, action: job.action };
+        try {
+          const settled = queued ? null : await alreadySettled(s, record, job);
+          if (settled) {
+            results[index] = { ...base, ...settled };
+            continue;
+          }
+          const submission = await prepare(s, partner, job, place(index));
+          plans.set(index, plan(record, job, submission, opts.handedOver ?? false));
+          queued = true;
+        } catch (err) {
+          const rejected = jobRejection(err);
+          if (!rejected) throw err;
+          results[index] = { ...base, ...rejected };
+        }
+      }
     }
   });
   await Promise.all(workers);
+
+  // Written in one transaction, in the order sent; then answered (after waiting for their
+  // outcomes as long as the reply budget says).
+  const order = [...plans.keys()].sort((a, b) => a - b);
+  let taken: TakenIn[] | null = null;
+  try {
+    taken = await takeIn(
+      s.sql,
+      partner.id,
+      s.config.TEMPORAL_TASK_QUEUE,
+      order.map((i) => plans.get(i)!),
+    );
+  } catch (err) {
+    if (!isDatabaseError(err)) throw err;
+  }
+  const written: { index: number; id: string; bookingRef: string | null }[] = [];
+  order.forEach((index, k) => {
+    const job = plans.get(index)!;
+    const base = { jobRef: job.jobRef, action: job.action };
+    const t = taken?.[k];
+    if (!t) {
+      results[index] = { ...base, ...TRY_AGAIN('The job could not be written just now: nothing was applied.') };
+    } else if ('limitReached' in t) {
+      results[index] = {
+        ...base,
+        ...jobRejection(
+          Refusal.invalid(
+            'daily_limit_reached',
+            `The daily limit of ${partner.dailyJobLimit} new jobs is reached; send it again tomorrow.`,
+          ),
+        )!,
+      };
+    } else {
+      written.push({ index, ...t });
+    }
+  });
+  const outcomes = await waitForOutcomes(
+    s,
+    written.map((w) => w.id),
+    s.config.INTAKE_REPLY_BUDGET_MS,
+  );
+  for (const w of written) {
+    const job = plans.get(w.index)!;
+    const o = outcomes.get(w.id);
+    results[w.index] = o
+      ? {
+          jobRef: job.jobRef,
+          action: job.action,
+          outcome: o.outcome,
+          code: o.code,
+          message: o.message,
+          bookingReference: o.bookingRef,
+          bookingStatus: o.bookingStatus,
+        }
+      : {
+          jobRef: job.jobRef,
+          action: job.action,
+          outcome: 'accepted',
+          code: 'processing',
+          message: PROCESSING_MESSAGE,
+          bookingReference: w.bookingRef,
+          bookingStatus: null,
+        };
+  }
 
   const accepted = results.filter((r) => r.outcome === 'accepted').length;
   const rejected = results.length - accepted;
@@ -169,60 +260,49 @@ export async function submitJobs(
 }
 
 /**
- * One job: checked and priced here, decided by its workflow. Its refusals become a rejected result;
- * so does Temporal being unreachable (`try_again`: nothing was applied, and a repeat is safe), so one
- * job's trouble never fails the batch. A job taken in by its workflow but not applied within the
- * budget is `processing`: it is applied all the same, and its outcome is on its status events and
- * at GET /api/public/v1/partner/jobs/{jobRef}.
+ * What the inbox row of a job checked and priced says: the booking reference it is (or will be)
+ * booked as, claimed as the job workflow's booking activity will claim it; a cancelled job sent
+ * as a new with details never sent before books afresh under a reference of its own.
  */
-async function submitJob(
-  s: Services,
-  partner: Partner,
-  job: PartnerJob,
-  at: number | null,
-  budget: { until: number },
-  handedOver: boolean,
-): Promise<JobResult> {
-  const base = { jobRef: job.jobRef, action: job.action };
-  if (Date.now() >= budget.until + ACCEPT_GRACE_MS)
-    return {
-      ...base,
-      ...TRY_AGAIN('This job was not reached before the request’s time ran out: nothing was applied.'),
-    };
-  try {
-    const settled = await alreadySettled(s, partner, job);
-    if (settled) return { ...base, ...settled };
-    const submission = await prepare(s, partner, job, at);
-    // Recorded before its workflow books it: the booking is written with its origin (one hop).
-    if (handedOver && job.action === 'new') await recordHandedOverJob(s.sql, partner.id, job.jobRef);
-    const o = await s.partnerJobs.submit(partner.id, job.jobRef, submission, budget);
-    if (o === 'not_reached')
-      return { ...base, ...TRY_AGAIN('The job could not be taken in just now: nothing was applied.') };
-    if (o === 'not_taken')
-      return { ...base, ...TRY_AGAIN('The job could not be taken in in time: it may not have been applied.') };
-    if (o === 'processing') {
-      return {
-        ...base,
-        outcome: 'accepted',
-        code: 'processing',
-        message: PROCESSING_MESSAGE,
-        bookingReference: null,
-        bookingStatus: null,
-      };
-    }
-    return {
-      ...base,
-      outcome: o.outcome,
-      code: o.code,
-      message: o.message,
-      bookingReference: o.bookingRef,
-      bookingStatus: o.bookingStatus,
-    };
-  } catch (err) {
-    const rejected = jobRejection(err);
-    if (rejected) return { ...base, ...rejected };
-    throw err;
+function plan(record: PartnerJobRecord | null, job: PartnerJob, submission: JobSubmission, handedOver: boolean) {
+  const fingerprint = submission.fingerprint;
+  const seen = record ? record.newFingerprint === fingerprint || record.amendFingerprints.includes(fingerprint) : false;
+  let claim: InboxJob['claim'] = null;
+  const knownRef = record?.bookingRef ?? null;
+  if (job.action === 'new') {
+    if (record?.state === 'cancelled' && knownRef && !seen) claim = { jobRef: `${job.jobRef}|rebooked|${fingerprint}` };
+    else if (!knownRef && record?.state !== 'cancelled') claim = { jobRef: job.jobRef };
+  } else if (job.action === 'amend' && !knownRef && record?.state !== 'cancelled') {
+    // An amendment before its new is booked with the new, under the reference's identity.
+    claim = { jobRef: job.jobRef };
   }
+  return {
+    jobRef: job.jobRef,
+    action: job.action,
+    submission,
+    claim,
+    knownRef,
+    limit: submission.limit ?? null,
+    handedOver,
+  } satisfies InboxJob;
+}
+
+/** The outcomes of the rows applied within `budgetMs` (none looked for with a budget of 0). */
+async function waitForOutcomes(s: Services, ids: string[], budgetMs: number): Promise<Map<string, JobOutcome>> {
+  if (budgetMs <= 0 || ids.length === 0) return new Map();
+  const until = Date.now() + budgetMs;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
+    const done = await outcomesOf(s.sql, ids);
+    if (done.size === ids.length || Date.now() >= until) return done;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(until - Date.now(), 1))));
+  }
+}
+
+/** Postgres refused or could not be reached (a SQLSTATE, or postgres.js's connection codes): the batch was not written. */
+function isDatabaseError(err: unknown): boolean {
+  if (err instanceof Refusal) return false;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.length > 0;
 }
 
 const PROCESSING_MESSAGE =
@@ -245,11 +325,10 @@ const TRY_AGAIN = (why: string) => ({
  */
 async function alreadySettled(
   s: Services,
-  partner: Partner,
+  record: PartnerJobRecord | null,
   job: PartnerJob,
 ): Promise<Omit<JobResult, 'jobRef' | 'action'> | null> {
   if (job.action === 'amend') return null;
-  const record = await findPartnerJob(s.sql, partner.id, job.jobRef);
   if (!record?.bookingRef) return null;
   const fingerprint = job.action === 'new' ? jobFingerprint(job) : null;
   const duplicateNew = record.state === 'live' && fingerprint !== null && record.newFingerprint === fingerprint;
@@ -273,7 +352,12 @@ async function alreadySettled(
   };
 }
 
-async function prepare(s: Services, partner: Partner, job: PartnerJob, at: number | null): Promise<JobSubmission> {
+async function prepare(
+  s: Services,
+  partner: Partner,
+  job: PartnerJob,
+  at: { at: number; inJobs: boolean } | null,
+): Promise<JobSubmission> {
   const fingerprint = jobFingerprint(job);
   // A cancel's notes are its reason: kept with the booking (shown in its lookup) only if they pass
   // the screen a new job's notes pass, else dropped; the cancel itself is never refused for them.
@@ -284,7 +368,10 @@ async function prepare(s: Services, partner: Partner, job: PartnerJob, at: numbe
       reason: screenedOrDropped('notes', job.notes, { maxLength: 500, multiline: true }),
     };
   // new and amend alike: the job as it stands, mapped as any request is (an amendment is the whole job again).
-  const priced = await priceTripBooking(s, fromPartnerJob(partner, await withAgreedFare(s, partner, job), at));
+  const priced = await priceTripBooking(
+    s,
+    fromPartnerJob(partner, await withAgreedFare(s, partner, job), at?.at ?? null, at?.inJobs ?? false),
+  );
   return {
     action: job.action,
     fingerprint,

@@ -63,6 +63,37 @@ export class PartnerJobClient {
     }
   }
 
+  /**
+   * Applies one inbox row (src/partners/inbox-drain.ts) in its reference's workflow and answers its
+   * outcome. The update's id is the row's (`inbox-<id>`): sent again after a drain died, or by a
+   * second drain whose lease on the row began when the first one's ran out, it is the same update
+   * (Temporal answers the first one's outcome), never a second application. A run that closed as
+   * the update arrived is started afresh (it carries on from the job's record). Temporal out of
+   * reach is thrown: the row stays in the inbox and is taken again.
+   */
+  async apply(row: { id: string; partnerId: string; jobRef: string; submission: JobSubmission }) {
+    for (let attempt = 1; ; attempt++) {
+      const startWorkflowOperation = new WithStartWorkflowOperation(PARTNER_JOB_WORKFLOW_TYPE, {
+        workflowId: partnerJobWorkflowId(row.partnerId, row.jobRef),
+        taskQueue: this.taskQueue,
+        args: [{ partnerId: row.partnerId, jobRef: row.jobRef }],
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        memo: { partner: row.partnerId, jobRef: row.jobRef },
+      });
+      try {
+        return await this.temporal.workflow.executeUpdateWithStart(submitJobUpdate, {
+          args: [row.submission],
+          updateId: inboxUpdateId(row.id),
+          startWorkflowOperation,
+        });
+      } catch (err) {
+        if (attempt < 3 && isWorkflowGone(err)) continue;
+        throw err;
+      }
+    }
+  }
+
   /** Whether the job's workflow is running: a job taken in whose workflow has not yet written its record. */
   async isRunning(partnerId: string, jobRef: string): Promise<boolean> {
     try {
@@ -74,6 +105,9 @@ export class PartnerJobClient {
     }
   }
 }
+
+/** The job workflow update an inbox row is applied as: one per row, whoever sends it. */
+export const inboxUpdateId = (rowId: string) => `inbox-${rowId}`;
 
 /** The promise's value, or `late` once `ms` have passed (the promise is left to settle on its own). */
 async function within<T, L extends string>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {

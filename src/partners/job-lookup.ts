@@ -2,6 +2,7 @@ import { findBooking } from '../bookings/store.js';
 import { Refusal } from '../refusal.js';
 import type { JobLookup } from '../schemas/partner-job.js';
 import type { Services } from '../services.js';
+import { latestInboxRow } from './inbox-store.js';
 import { findPartnerJob, type Partner } from './store.js';
 
 // A sender looks one of its jobs up by its own jobRef (issue 22): what became of a job answered
@@ -14,19 +15,21 @@ export async function lookUpJob(
   jobRef: string,
 ): Promise<JobLookup> {
   const record = await findPartnerJob(s.sql, partner.id, jobRef);
-  if (!record) {
-    // A job taken in whose workflow has not yet written its record.
-    if (await s.partnerJobs.isRunning(partner.id, jobRef))
+  // A job in the inbox, or taken in by a workflow that has not yet written its record: its
+  // reference says what it will be booked as (src/partners/inbox-store.ts).
+  const waiting = record?.bookingRef ? null : await latestInboxRow(s.sql, partner.id, jobRef);
+  if (!record || (record.state === 'pending' && !record.held && waiting && !waiting.done)) {
+    if (waiting ? !waiting.done : await s.partnerJobs.isRunning(partner.id, jobRef))
       return {
         jobRef,
         state: 'processing',
-        bookingReference: null,
+        bookingReference: waiting?.bookingRef ?? null,
         bookingStatus: null,
         pickupAt: null,
         farePence: null,
         driver: null,
       };
-    throw Refusal.notFound('job_not_found', `No job ${jobRef} from you.`);
+    if (!record) throw Refusal.notFound('job_not_found', `No job ${jobRef} from you.`);
   }
   const booking = record.bookingRef ? await findBooking(s.sql, record.bookingRef) : null;
   const state =

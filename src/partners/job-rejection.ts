@@ -1,6 +1,6 @@
 import { fieldPath } from '../http/refusal-problem.js';
 import { ProblemError } from '../http/problem.js';
-import { Refusal, type RefusalKind } from '../refusal.js';
+import { Refusal, type RefusalKind, type RefusedField } from '../refusal.js';
 import type { JobResult } from '../schemas/partner-job.js';
 
 // The one translation of a refusal into partner intake's answer for one job (docs/refusals.md): a
@@ -20,7 +20,7 @@ const BATCH_KINDS = new Set<RefusalKind>(['too_many', 'unavailable']);
 export function jobRejection(err: unknown): JobRejection | null {
   if (err instanceof Refusal) {
     if (BATCH_KINDS.has(err.kind)) return null;
-    const errors = err.fields.map((f) => ({ field: fieldPath(f), message: f.message }));
+    const errors = err.fields.map((f) => ({ field: senderPath(f), message: f.message }));
     return rejected(err.code, err.message, errors.length > 0 ? errors : undefined);
   }
   // Use cases raise Refusals (a lint rule keeps them off ProblemError); an HTTP-layer problem that
@@ -30,6 +30,16 @@ export function jobRejection(err: unknown): JobRejection | null {
     return rejected(err.code, err.message, err.extra.errors);
   }
   return null;
+}
+
+/**
+ * A job's field as the sender wrote it, rooted in the body as HTTP names fields ("body[2].pickup",
+ * "body.jobs[2].pickup", "body.pickup"). Pricing names its fields so already (its messages say
+ * them too): those are kept, never rooted twice (issue 37: "body.body[7].pickup").
+ */
+function senderPath(f: RefusedField): string {
+  if ((f.in ?? 'body') === 'body' && /^body(\.|\[|$)/.test(f.name)) return f.name;
+  return fieldPath(f);
 }
 
 const rejected = (code: string, message: string, errors: JobResult['errors']): JobRejection => ({

@@ -214,24 +214,30 @@ export async function countNewJob(
   sql: Sql,
   c: { partnerId: string; jobRef: string; day: string; limit: number },
 ): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    const [job] = await tx<{ counted_on: string | null }[]>`
-      insert into partner_jobs (partner_id, job_ref, state) values (${c.partnerId}, ${c.jobRef}, 'pending')
-      on conflict (partner_id, job_ref) do update set updated_at = partner_jobs.updated_at
-      returning counted_on::text`;
-    if (job?.counted_on) return true;
-    const [counted] = await tx`
-      insert into partner_daily_jobs as d (partner_id, day, jobs) values (${c.partnerId}, ${c.day}, 1)
-      on conflict (partner_id, day) do update set jobs = d.jobs + 1 where d.jobs < ${c.limit}
-      returning jobs`;
-    if (!counted || c.limit <= 0) {
-      if (counted)
-        await tx`update partner_daily_jobs set jobs = jobs - 1 where partner_id = ${c.partnerId} and day = ${c.day}`;
-      return false;
-    }
-    await tx`update partner_jobs set counted_on = ${c.day} where partner_id = ${c.partnerId} and job_ref = ${c.jobRef}`;
-    return true;
-  });
+  return sql.begin((tx) => countNewJobWith(tx as unknown as Sql, c));
+}
+
+/** countNewJob within a transaction the caller holds (the inbox's: src/partners/inbox-store.ts). */
+export async function countNewJobWith(
+  tx: Sql,
+  c: { partnerId: string; jobRef: string; day: string; limit: number },
+): Promise<boolean> {
+  const [job] = await tx<{ counted_on: string | null }[]>`
+    insert into partner_jobs (partner_id, job_ref, state) values (${c.partnerId}, ${c.jobRef}, 'pending')
+    on conflict (partner_id, job_ref) do update set updated_at = partner_jobs.updated_at
+    returning counted_on::text`;
+  if (job?.counted_on) return true;
+  const [counted] = await tx`
+    insert into partner_daily_jobs as d (partner_id, day, jobs) values (${c.partnerId}, ${c.day}, 1)
+    on conflict (partner_id, day) do update set jobs = d.jobs + 1 where d.jobs < ${c.limit}
+    returning jobs`;
+  if (!counted || c.limit <= 0) {
+    if (counted)
+      await tx`update partner_daily_jobs set jobs = jobs - 1 where partner_id = ${c.partnerId} and day = ${c.day}`;
+    return false;
+  }
+  await tx`update partner_jobs set counted_on = ${c.day} where partner_id = ${c.partnerId} and job_ref = ${c.jobRef}`;
+  return true;
 }
 
 export async function jobsCountedOn(sql: Sql, partnerId: string, day: string): Promise<number> {

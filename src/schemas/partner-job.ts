@@ -101,7 +101,7 @@ export const JobResultSchema = z
     code: z
       .string()
       .describe(
-        `Stable reason code: ${JOB_OUTCOME_CODES.join(', ')}; from the intake itself: processing (accepted: taken in, not applied within the reply budget; follow it at GET /api/public/v1/partner/jobs/{jobRef} or by its status events), try_again (rejected: not taken in; nothing applied, sending it again is safe), partner_not_allowed (rejected: this sender may not book), invalid_job (see errors); or a pricing code (address_not_found, address_uncertain, outside_coverage, ...)`,
+        `Stable reason code: ${JOB_OUTCOME_CODES.join(', ')}; from the intake itself: processing (accepted: written to the inbox with its bookingReference, applied in the order sent; follow it at GET /api/public/v1/partner/jobs/{jobRef} or by its status events), try_again (rejected: the database could not take the batch; nothing applied, sending it again is safe), partner_not_allowed (rejected: this sender may not book), invalid_job (see errors); or a pricing code (address_not_found, address_uncertain, outside_coverage, ...)`,
       ),
     message: z.string(),
     bookingReference: z.string().nullable(),

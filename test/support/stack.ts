@@ -12,6 +12,8 @@ import type { Notifier } from '../../src/notify/notifier.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { installWorkerLogging } from '../../src/temporal/runtime-logging.js';
 import { createWorker } from '../../src/temporal/create-worker.js';
+import { startInboxDrain } from '../../src/partners/inbox-drain.js';
+import { PartnerJobClient } from '../../src/partners/job-client.js';
 import { activityDeps } from '../../src/services.js';
 import type { WorkerMetrics } from '../../src/ops/metrics.js';
 
@@ -98,6 +100,14 @@ export async function startStack(
     workflowBundle: { codePath: inject('workflowBundlePath') },
   });
   const running = worker.run();
+  // Partner jobs from the inbox into their workflows, as every worker process does (src/worker.ts).
+  const drain = await startInboxDrain({
+    sql,
+    jobs: new PartnerJobClient(client, taskQueue),
+    taskQueue,
+    concurrency: config.PARTNER_INBOX_CONCURRENCY,
+    leaseSeconds: config.PARTNER_INBOX_LEASE_SECONDS,
+  });
   const app = await buildApp({
     config,
     sql,
@@ -119,6 +129,7 @@ export async function startStack(
     metrics: deps.metrics,
     async close() {
       await app.close();
+      await drain.stop();
       worker.shutdown();
       await running;
       await workerConnection.close();

@@ -303,7 +303,7 @@ describe('a Refusal to an MCP tool', () => {
 });
 
 describe('a Refusal to partner intake', () => {
-  it("is one job's rejected line, its fields named as in the problem", () => {
+  it("is one job's rejected line, its fields named where the sender wrote them (never body.body[1])", () => {
     const r = Refusal.unprocessable('address_not_found', 'Could not locate body[1].pickup "Nowhere".', {
       field: { name: 'body[1].pickup', message: 'could not be located' },
     });
@@ -313,7 +313,7 @@ describe('a Refusal to partner intake', () => {
       message: 'Could not locate body[1].pickup "Nowhere".',
       bookingReference: null,
       bookingStatus: null,
-      errors: [{ field: 'body.body[1].pickup', message: 'could not be located' }],
+      errors: [{ field: 'body[1].pickup', message: 'could not be located' }],
     });
     expect(jobRejection(Refusal.forbidden('passenger_blocked', 'Blocked.'))).toMatchObject({
       outcome: 'rejected',

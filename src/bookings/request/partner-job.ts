@@ -15,16 +15,23 @@ import { readVehicleName } from './vehicle.js';
 // list, null when the body is the job: "[3].passengerPhone", "passengerPhone"), so one bad job is
 // one rejected line of a 207, not a 400 for the batch.
 
-/** A job's field as a refusal names it: in the body, or in the body's item `at`. */
-const jobField = (at: number | null, name: string) => (at === null ? name : `[${at}].${name}`);
+/** A job's field as a refusal names it: in the body, or in the body's item `at` (of its "jobs" list, `inJobs`). */
+const jobField = (at: number | null, name: string, inJobs = false) =>
+  at === null ? name : inJobs ? `jobs[${at}].${name}` : `[${at}].${name}`;
 
-export function fromPartnerJob(partner: Partner, job: PartnerJob, at: number | null): TripBookingRequest {
-  const passenger = partnerPassenger(partner, job, at);
+export function fromPartnerJob(
+  partner: Partner,
+  job: PartnerJob,
+  at: number | null,
+  /** The body was {"jobs": [...]}: its items are named jobs[3]. */
+  inJobs = false,
+): TripBookingRequest {
+  const passenger = partnerPassenger(partner, job, at, inJobs);
   // Free text (spec 2.4), never a refusal: a name no class matches books the group's class and is kept for the driver.
   const vehicle = readVehicleName(job.vehicleType);
   // Pricing names the places and time as they have always been told to senders, in its messages
   // too ("Could not locate body[1].pickup ...").
-  const label = at === null ? 'body' : `body[${at}]`;
+  const label = at === null ? 'body' : inJobs ? `body.jobs[${at}]` : `body[${at}]`;
   return tripRequest({
     source: partner.kind,
     fields: {
@@ -53,13 +60,13 @@ export function fromPartnerJob(partner: Partner, job: PartnerJob, at: number | n
   });
 }
 
-function partnerPassenger(partner: Partner, job: PartnerJob, at: number | null): Passenger {
+function partnerPassenger(partner: Partner, job: PartnerJob, at: number | null, inJobs: boolean): Passenger {
   const errors: RefusedField[] = [];
   const screened = (name: string, value: string | undefined, max: number, multiline = false): string | null => {
     if (value === undefined || value.trim() === '') return null;
     const r = screenFreeText(name, value, { maxLength: max, multiline });
     if (r.ok) return r.value;
-    errors.push({ name: jobField(at, name), message: r.message });
+    errors.push({ name: jobField(at, name, inJobs), message: r.message });
     return null;
   };
   const name = screened('passengerName', job.passengerName, 100);
@@ -68,13 +75,13 @@ function partnerPassenger(partner: Partner, job: PartnerJob, at: number | null):
   if (job.passengerPhone?.trim()) {
     const p = normalisePassengerPhone(job.passengerPhone);
     if (p.ok) phone = p.e164;
-    else errors.push({ name: jobField(at, 'passengerPhone'), message: p.reason });
+    else errors.push({ name: jobField(at, 'passengerPhone', inJobs), message: p.reason });
   }
   let flightNumber: string | null = null;
   if (job.flightNumber?.trim()) {
     const f = normaliseFlightNumber(job.flightNumber);
     if (f.ok) flightNumber = f.value;
-    else errors.push({ name: jobField(at, 'flightNumber'), message: f.reason });
+    else errors.push({ name: jobField(at, 'flightNumber', inJobs), message: f.reason });
   }
   if (errors.length > 0) throw Refusal.invalid('invalid_job', 'The job has invalid fields.', { fields: errors });
   return {
