@@ -50,6 +50,8 @@ export async function startApiOnly(
     // As in stack.ts: one driver at a time, the full window (the offer policy is off).
     OFFER_GROUP_SIZE: '1',
     OFFER_UNSEEN_SECONDS: '0',
+    // As in stack.ts: a job intake reply waits for its jobs' outcomes (the default answers at once).
+    INTAKE_REPLY_BUDGET_MS: '60000',
     ...opts.env,
   };
   const config = loadConfig(env);
