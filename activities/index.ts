@@ -25,6 +25,8 @@ export interface ActivityDeps {
   billing: BillingSettings;
   /** Drivers' own map-service keys: the "driver assigned" text's ETA is routed on the driver's key. */
   driverMaps?: DriverMapService;
+  /** The ranking's handicap for drivers who leave cards unanswered (DISPATCH_ANSWER_HANDICAP_METERS). */
+  answerHandicapMeters?: number;
 }
 
 /**

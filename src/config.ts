@@ -115,6 +115,11 @@ const ConfigSchema = z.object({
     .default('https://api.mapbox.com'),
   /** How long one route on a driver's key may take before that ETA is the service's estimate. */
   DRIVER_MAP_SERVICE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
+  /**
+   * How much further away a driver who accepts none of their job cards is ranked than one who
+   * accepts them all (docs/dispatch.md, "Ranking"); 0 ranks on distance alone.
+   */
+  DISPATCH_ANSWER_HANDICAP_METERS: z.coerce.number().int().min(0).max(50_000).default(2000),
   TRUST_PROXY: bool.default(false),
   /** Signs job-card links; must stay the same across restarts or links already sent stop working. */
   JOB_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -91,6 +91,7 @@ export function activityDeps(
     partnerDelivery: { secretsKey: config.PARTNER_SECRETS_KEY, env: config.NODE_ENV },
     billing: billingSettings(config),
     driverMaps: driverMapsFromConfig(config, sql),
+    answerHandicapMeters: config.DISPATCH_ANSWER_HANDICAP_METERS,
   };
 }
 

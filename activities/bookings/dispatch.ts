@@ -128,6 +128,7 @@ export function createDispatchActivities({
   metrics,
   passengerPhoneChannel = 'sms',
   driverMaps,
+  answerHandicapMeters = DEFAULT_CASCADE_POLICY.answerHandicapMeters,
 }: {
   sql: Sql;
   notifier: Notifier;
@@ -136,7 +137,9 @@ export function createDispatchActivities({
   metrics: WorkerMetrics;
   passengerPhoneChannel?: PassengerPhoneChannel;
   driverMaps?: DriverMapService | undefined;
+  answerHandicapMeters?: number | undefined;
 }) {
+  const cascadePolicy = { ...DEFAULT_CASCADE_POLICY, answerHandicapMeters };
   const jobCards = { sql, notifier, publicBaseUrl, jobLinkSecret };
   const passengerNotifier = { notifier, channel: passengerPhoneChannel };
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
@@ -181,7 +184,7 @@ export function createDispatchActivities({
         sandbox,
       });
       drivers.push(...window);
-      decisions = rankTier(tier, drivers, needs, excluded);
+      decisions = rankTier(tier, drivers, needs, excluded, cascadePolicy);
       // A driver's own approved rate prices the job for them; above the quoted fare, they are passed over.
       const eligibleIds = decisions.filter((d) => d.eligible).map((d) => d.driverId);
       fares = eligibleIds.length > 0 ? await driverFares(sql, ref, eligibleIds) : null;

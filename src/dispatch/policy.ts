@@ -38,6 +38,14 @@ export interface DriverSnapshot {
   licenceInvalidFrom?: Date | null;
   /** A sandbox (test) driver: offered sandbox bookings only (docs/partners.md, "Sandbox keys"). Absent: a live driver. */
   sandbox?: boolean;
+  /** How the driver answered their job cards in the last ANSWER_WINDOW_DAYS; absent: no record (new). */
+  answers?: AnswerRecord | null;
+}
+
+/** A driver's job cards closed in the window (accepted, declined or left to time out), and of them accepted. */
+export interface AnswerRecord {
+  cards: number;
+  accepted: number;
 }
 
 /** What a job asks of whoever drives it, wherever they are: the rules a held job is checked against again. */
@@ -86,6 +94,13 @@ export interface CandidateDecision {
   distanceMeters: number | null;
   eligible: boolean;
   skipReason: SkipReason | null;
+  /**
+   * What the driver is ranked on: the distance plus a handicap for not answering their cards
+   * (rankingMeters). Absent (decisions made before it): the distance.
+   */
+  rankMeters?: number | null;
+  /** The smoothed share of their cards the driver accepts (answerRate) that the rank came from. */
+  answerRate?: number;
 }
 
 export interface CascadePolicy {
@@ -93,6 +108,11 @@ export interface CascadePolicy {
   freshLocationMs: number;
   /** Furthest straight-line distance from the pickup at which a driver of each tier is asked. */
   maxDistanceMeters: Record<Tier, number>;
+  /**
+   * How much further away a driver who never accepts a card is ranked than one who always does
+   * (ANSWER_RANKING below); 0 ranks on distance alone.
+   */
+  answerHandicapMeters?: number;
 }
 
 /**
@@ -111,7 +131,39 @@ export interface CascadePolicy {
 export const DEFAULT_CASCADE_POLICY: CascadePolicy = {
   freshLocationMs: 10 * 60_000,
   maxDistanceMeters: { local: 15_000, national: 50_000, partner: 80_000 },
+  answerHandicapMeters: 2_000,
 };
+
+/**
+ * Drivers are ranked by how they answer, as well as by distance (docs/dispatch.md, "Ranking"):
+ * a card sent to a driver who leaves it unanswered costs the passenger the card's whole window.
+ * - Window, 7 days: recent enough to follow a driver who changes their habits, long enough for a
+ *   part-time driver to have a record (Namma Yatri ranks on the same 7-day acceptance).
+ * - The rate is smoothed towards 50 % by 4 imaginary cards, so a new driver (no cards) ranks as a
+ *   driver who accepts half of theirs, and two ignored cards do not bury anyone:
+ *   rate = (accepted + 2) / (cards + 4).
+ * - Handicap, 2 km at a 0 % rate, scaled by (1 - rate): a new driver is ranked as 1 km further than
+ *   they are, one who accepts everything about 0.3 km. Within a town's few kilometres the more
+ *   reliable of two drivers a few streets apart is asked first; a driver 2 km nearer is still
+ *   asked first whatever their record: distance stays first where the difference is large.
+ */
+export const ANSWER_RANKING = { windowDays: 7, priorCards: 4, priorRate: 0.5 } as const;
+
+/** The smoothed share of cards a driver accepts (0-1); a driver with no record is at the prior. */
+export function answerRate(a: AnswerRecord | null | undefined): number {
+  const { priorCards, priorRate } = ANSWER_RANKING;
+  return ((a?.accepted ?? 0) + priorCards * priorRate) / ((a?.cards ?? 0) + priorCards);
+}
+
+/** Distance plus the handicap for not answering (null distance: unknown position, ranked last). */
+export function rankingMeters(
+  distanceMeters: number | null,
+  answers: AnswerRecord | null | undefined,
+  policy: CascadePolicy = DEFAULT_CASCADE_POLICY,
+): number | null {
+  if (distanceMeters === null) return null;
+  return Math.round(distanceMeters + (1 - answerRate(answers)) * (policy.answerHandicapMeters ?? 0));
+}
 
 /**
  * Minutes either side of a job during which the same driver cannot take another one. Counted in SQL
@@ -312,24 +364,27 @@ export function decideDriver(
     distanceMeters,
     eligible: skipReason === null,
     skipReason,
+    rankMeters: rankingMeters(distanceMeters, driver.answers, policy),
+    answerRate: Math.round(answerRate(driver.answers) * 1000) / 1000,
   };
 }
 
 // Code-unit comparison rather than localeCompare: the order must not depend on the host's ICU data.
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function byEligibilityThenDistance(a: CandidateDecision, b: CandidateDecision): number {
+function byEligibilityThenRank(a: CandidateDecision, b: CandidateDecision): number {
   if (a.eligible !== b.eligible) return a.eligible ? -1 : 1;
-  const da = a.distanceMeters ?? Number.POSITIVE_INFINITY;
-  const db = b.distanceMeters ?? Number.POSITIVE_INFINITY;
+  const da = (a.rankMeters === undefined ? a.distanceMeters : a.rankMeters) ?? Number.POSITIVE_INFINITY;
+  const db = (b.rankMeters === undefined ? b.distanceMeters : b.rankMeters) ?? Number.POSITIVE_INFINITY;
   if (da !== db) return da < db ? -1 : 1;
   return byId(a.driverId, b.driverId);
 }
 
 /**
- * Decisions for one tier: eligible candidates first, nearest first (ties by driver id for
- * determinism), then the skipped ones (also nearest first, unknown positions last) with their
- * reason. Drivers of other tiers are left out entirely: a driver belongs to exactly one tier.
+ * Decisions for one tier: eligible candidates first, best ranked first (the distance with the
+ * answer handicap, rankingMeters; ties by driver id for determinism), then the skipped ones (ranked
+ * alike, unknown positions last) with their reason. Drivers of other tiers are left out entirely: a
+ * driver belongs to exactly one tier.
  */
 export function rankTier(
   tier: Tier,
@@ -341,7 +396,7 @@ export function rankTier(
   return drivers
     .filter((d) => d.tier === tier)
     .map((d) => decideDriver(d, needs, alreadyOffered, policy))
-    .sort(byEligibilityThenDistance);
+    .sort(byEligibilityThenRank);
 }
 
 /**
@@ -361,5 +416,5 @@ export function passOverAboveQuote(
         ? { ...d, eligible: false, skipReason: 'own_rate_above_fare' as const }
         : d,
     )
-    .sort(byEligibilityThenDistance);
+    .sort(byEligibilityThenRank);
 }

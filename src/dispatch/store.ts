@@ -1,7 +1,7 @@
 import type { PendingQuery, Row, TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
 import { ACTIVE_STATUSES, type Tier } from '../model/bookings.js';
-import { JOB_BUFFER_MINUTES, type DriverSnapshot } from './policy.js';
+import { ANSWER_RANKING, JOB_BUFFER_MINUTES, type DriverSnapshot } from './policy.js';
 
 // Dispatch's tables: the drivers a cascade may ask, the offers (job cards) it made, and the claim
 // that keeps one driver from holding two job cards at once. The rules are not decided here but in
@@ -83,12 +83,24 @@ function driverLoad(
 }
 
 /** The columns of a DriverSnapshot, of drivers `d` left-joined to partner_fleets `f`, with the load given. */
-function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>) {
+function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>, answers: PendingQuery<Row[]>) {
   return q`d.id, d.name, d.tier, d.home_area, d.partner_fleet_id, f.approved as fleet_approved, d.approved, d.online,
            d.vehicle_type, d.seats, d.wheelchair_accessible, d.lat, d.lon, d.location_at,
            -- A licence is valid through its expiry date (the licence_expired rule in policy.ts compares this with the pickup).
            (least(d.driver_licence_expires, d.vehicle_licence_expires) + 1)::timestamptz as licence_invalid_from,
-           d.sandbox, ${load} as overlapping`;
+           d.sandbox, ${load} as overlapping, ${answers} as answers`;
+}
+
+/**
+ * [cards, accepted]: the driver's job cards closed in the ranking window (answered, or left to time
+ * out; not those withdrawn from them), and of them accepted (policy.ts, ANSWER_RANKING). Read by
+ * the offers_driver index, a driver's week of cards at a time.
+ */
+function answerRecord(q: Sql | TransactionSql) {
+  return q`(select array[count(*), count(*) filter (where o.status = 'accepted')]::int[]
+              from offers o
+             where o.driver_id = d.id and o.status in ('accepted', 'declined', 'timed_out')
+               and o.offered_at > now() - make_interval(days => ${ANSWER_RANKING.windowDays}))`;
 }
 
 type SnapshotRow = {
@@ -109,6 +121,8 @@ type SnapshotRow = {
   overlapping: number;
   licence_invalid_from: Date | null;
   sandbox: boolean;
+  /** [cards, accepted] (answerRecord); null where not read (a held job's driver). */
+  answers: [number, number] | null;
 };
 
 function toSnapshot(d: SnapshotRow): DriverSnapshot {
@@ -130,6 +144,7 @@ function toSnapshot(d: SnapshotRow): DriverSnapshot {
     overlappingJobs: d.overlapping,
     licenceInvalidFrom: d.licence_invalid_from,
     sandbox: d.sandbox,
+    answers: d.answers && { cards: d.answers[0], accepted: d.answers[1] },
   };
 }
 
@@ -154,7 +169,7 @@ export async function readHeldJobDriver(
   q: { driverId: string; ref: string; start: Date; end: Date },
 ): Promise<DriverSnapshot> {
   const [row] = await sql<SnapshotRow[]>`
-    select ${snapshotColumns(sql, driverLoad(sql, sql`d.id`, q.ref, q.start, q.end, false))}
+    select ${snapshotColumns(sql, driverLoad(sql, sql`d.id`, q.ref, q.start, q.end, false), sql`null::int[]`)}
       from drivers d left join partner_fleets f on f.id = d.partner_fleet_id
      where d.id = ${q.driverId}`;
   if (!row) throw new Error(`driver ${q.driverId} not found`);
@@ -207,7 +222,7 @@ export async function readNearestTierDrivers(
     tx`set local enable_bitmapscan = off`,
     tx`set local enable_sort = off`,
     tx<SnapshotRow[]>`
-    select ${snapshotColumns(tx, driverLoad(tx, tx`d.id`, q.ref, q.start, q.end, true))}
+    select ${snapshotColumns(tx, driverLoad(tx, tx`d.id`, q.ref, q.start, q.end, true), answerRecord(tx))}
       from (select * from drivers
              where online and tier = ${q.tier} and ${q.sandbox ? tx`sandbox` : tx`not sandbox`}
                and point(lon * 0.62::float8, lat) <@ box(point(${box.minLon * LON_SCALE}::float8, ${box.minLat}::float8),
@@ -382,6 +397,8 @@ export async function recordDecisions(
       distanceMeters: number | null;
       eligible: boolean;
       skipReason: string | null;
+      rankMeters?: number | null | undefined;
+      answerRate?: number | undefined;
     }[];
   },
 ): Promise<void> {
@@ -392,6 +409,8 @@ export async function recordDecisions(
     distance_m: x.distanceMeters,
     eligible: x.eligible,
     skip_reason: x.skipReason,
+    rank_m: x.rankMeters ?? null,
+    answer_rate: x.answerRate ?? null,
   }));
   // The log is an audit trail on the way to the first job card: its commit need not wait for the
   // WAL to reach disk (a Postgres crash in that instant could lose its last rows, never a booking or
@@ -399,9 +418,10 @@ export async function recordDecisions(
   await sql.begin((tx) => [
     tx`set local synchronous_commit = off`,
     tx`
-      insert into dispatch_decisions (booking_ref, round, tier, driver_id, distance_m, eligible, skip_reason)
-      select ${d.ref}, ${d.round}, r.tier, r.driver_id, r.distance_m, r.eligible, r.skip_reason
-        from jsonb_to_recordset(${tx.json(rows)}) as r(tier text, driver_id text, distance_m int, eligible boolean, skip_reason text)
+      insert into dispatch_decisions (booking_ref, round, tier, driver_id, distance_m, eligible, skip_reason, rank_m, answer_rate)
+      select ${d.ref}, ${d.round}, r.tier, r.driver_id, r.distance_m, r.eligible, r.skip_reason, r.rank_m, r.answer_rate
+        from jsonb_to_recordset(${tx.json(rows)})
+          as r(tier text, driver_id text, distance_m int, eligible boolean, skip_reason text, rank_m int, answer_rate real)
       on conflict do nothing`,
   ]);
 }

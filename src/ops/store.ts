@@ -200,6 +200,9 @@ export interface DecisionRow {
   driver_id: string;
   driver_name: string | null;
   distance_m: number | null;
+  /** The distance with the answer handicap the driver was ranked on (null before ranking was logged). */
+  rank_m: number | null;
+  answer_rate: number | null;
   eligible: boolean;
   skip_reason: string | null;
   decided_at: Date;
@@ -213,10 +216,12 @@ export async function bookingDecisions(
   limit: number,
 ): Promise<DecisionRow[]> {
   return sql<DecisionRow[]>`
-    select x.round, x.tier, x.driver_id, d.name as driver_name, x.distance_m, x.eligible, x.skip_reason, x.decided_at
+    select x.round, x.tier, x.driver_id, d.name as driver_name, x.distance_m, x.rank_m, x.answer_rate, x.eligible,
+           x.skip_reason, x.decided_at
       from dispatch_decisions x left join drivers d on d.id = x.driver_id
      where x.booking_ref = ${ref} ${driverId ? sql`and x.driver_id = ${driverId}` : sql``}
-     order by x.round, case x.tier when 'local' then 0 when 'national' then 1 else 2 end, x.distance_m nulls last, x.driver_id
+     order by x.round, case x.tier when 'local' then 0 when 'national' then 1 else 2 end, x.eligible desc,
+              coalesce(x.rank_m, x.distance_m) nulls last, x.driver_id
      limit ${limit}`;
 }
 

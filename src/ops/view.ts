@@ -224,6 +224,8 @@ export async function decisionLog(s: S, ref: string, driverId: string | null) {
     driver_id: d.driver_id,
     driver_name: d.driver_name,
     distance_m: d.distance_m,
+    rank_m: d.rank_m,
+    answer_rate: d.answer_rate === null ? null : Math.round(d.answer_rate * 1000) / 1000,
     eligible: d.eligible,
     skip_reason: d.skip_reason,
     decided_at: d.decided_at.toISOString(),

@@ -169,6 +169,17 @@ export const OpsDecisionLog = z.object({
       driver_id: z.string(),
       driver_name: z.string().nullable(),
       distance_m: z.number().int().nullable(),
+      rank_m: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          'What the driver was ranked on: the distance plus up to 2 km for leaving job cards unanswered (docs/dispatch.md, "Ranking")',
+        ),
+      answer_rate: z
+        .number()
+        .nullable()
+        .describe("The smoothed share of the driver's job cards of the last 7 days they accepted (0-1)"),
       eligible: z.boolean(),
       skip_reason: z.string().nullable().describe('Why the driver was passed over (null when eligible)'),
       decided_at: at,

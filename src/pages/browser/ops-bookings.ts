@@ -112,6 +112,8 @@ interface DecisionLog {
     driver_id: string;
     driver_name: string | null;
     distance_m: number | null;
+    rank_m: number | null;
+    answer_rate: number | null;
     eligible: boolean;
     skip_reason: string | null;
     decided_at: string;
@@ -408,12 +410,13 @@ function renderDecisions(log: DecisionLog): void {
   out.push(
     table(
       'Dispatch decisions',
-      ['Round', 'Tier', 'Driver', 'Distance', 'Decision', 'At (London)'],
+      ['Round', 'Tier', 'Driver', 'Distance', 'Ranked as', 'Decision', 'At (London)'],
       log.decisions.map((d) => [
         d.round,
         d.tier,
         driverLabel(d),
         d.distance_m === null ? 'no position' : `${(d.distance_m / 1000).toFixed(1)} km`,
+        rankedAs(d),
         d.eligible ? 'eligible' : `skipped: ${words(d.skip_reason)}`,
         london(d.decided_at),
       ]),
@@ -584,3 +587,10 @@ staff.start(async () => {
   const ref = params.get('ref');
   await Promise.all([loadBoard(), ref ? openStory(ref) : undefined]);
 });
+
+/** "2.6 km (accepts 21 % of cards)": what dispatch ranked the driver on (docs/dispatch.md, "Ranking"). */
+function rankedAs(d: { rank_m: number | null; answer_rate: number | null }): string {
+  if (d.rank_m === null) return '—';
+  const rate = d.answer_rate === null ? '' : ` (accepts ${Math.round(d.answer_rate * 100)} % of cards)`;
+  return `${(d.rank_m / 1000).toFixed(1)} km${rate}`;
+}

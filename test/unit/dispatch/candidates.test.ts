@@ -80,6 +80,8 @@ describe('rankTier skip reasons', () => {
       distanceMeters: 1000,
       eligible: true,
       skipReason: null,
+      // A new driver (no answers on record) is ranked as if 1 km further: ranking by how drivers answer below.
+      rankMeters: 2000,
     });
   });
 
@@ -252,6 +254,49 @@ describe('rankTier tiers and distances', () => {
     const copy = structuredClone(drivers);
     rankTier('local', drivers, needs(), new Set());
     expect(drivers).toEqual(copy);
+  });
+});
+
+describe('ranking by how drivers answer', () => {
+  const at = (id: string, km: number, answers?: { cards: number; accepted: number }) =>
+    driver({ id, lat: PICKUP.lat + km * KM_LAT, ...(answers ? { answers } : {}) });
+  const order = (drivers: DriverSnapshot[], policy = DEFAULT_CASCADE_POLICY) =>
+    rankTier('local', drivers, needs(), new Set(), policy).map((d) => d.driverId);
+
+  it('asks a driver who accepts their cards before a slightly nearer one who leaves them', () => {
+    // 1.0 km, 1 of 10 accepted: rate (1 + 2) / (10 + 4) = 0.21, ranked at 1000 + 0.79 x 2000 = 2571 m.
+    // 1.5 km, 9 of 10 accepted: rate 11 / 14 = 0.79, ranked at 1500 + 0.21 x 2000 = 1929 m.
+    expect(
+      order([at('ignores', 1, { cards: 10, accepted: 1 }), at('answers', 1.5, { cards: 10, accepted: 9 })]),
+    ).toEqual(['answers', 'ignores']);
+  });
+
+  it('keeps distance first where the difference is large', () => {
+    // 0.5 km and never accepts (0 of 20: rate 2 / 24, ranked at 2333 m) against 3 km and always (ranked at 3167 m).
+    expect(
+      order([at('far-reliable', 3, { cards: 20, accepted: 20 }), at('near', 0.5, { cards: 20, accepted: 0 })]),
+    ).toEqual(['near', 'far-reliable']);
+  });
+
+  it('gives a new driver the middle of the field, and two ignored cards bury nobody', () => {
+    const ranked = rankTier(
+      'local',
+      [at('new', 1), at('two-ignored', 1, { cards: 2, accepted: 0 }), at('steady', 1, { cards: 30, accepted: 27 })],
+      needs(),
+      new Set(),
+    );
+    expect(ranked.map((d) => d.driverId)).toEqual(['steady', 'new', 'two-ignored']);
+    // New: rate 0.5, ranked 1 km further; two ignored: 2 / 6, 1.33 km further; distances as they are.
+    const rank = (id: string) => ranked.find((d) => d.driverId === id)!;
+    expect(rank('new').rankMeters! - rank('new').distanceMeters!).toBe(1000);
+    expect(rank('two-ignored').rankMeters! - rank('two-ignored').distanceMeters!).toBe(1333);
+    expect(rank('new').distanceMeters).toBe(rank('steady').distanceMeters);
+  });
+
+  it('ranks on distance alone with no handicap', () => {
+    const drivers = [at('ignores', 1, { cards: 10, accepted: 0 }), at('answers', 1.2, { cards: 10, accepted: 10 })];
+    expect(order(drivers, { ...DEFAULT_CASCADE_POLICY, answerHandicapMeters: 0 })).toEqual(['ignores', 'answers']);
+    expect(order(drivers)).toEqual(['answers', 'ignores']);
   });
 });
 
