@@ -248,20 +248,29 @@ async function admitNewRide(s: BookingDeps, owner: RequestOwner, phone: string, 
   }
 }
 
+/**
+ * How long a repeat waits for the earlier request still making its ride (a double tap, a client
+ * retrying at once) before it is told to try again: a retry gets its booking back, not a 409.
+ */
+const EARLIER_REQUEST_WAIT_MS = 10_000;
+const EARLIER_REQUEST_POLL_MS = 100;
+
 /** A ride made by an earlier request, once its record exists (its first request may still be making it). */
 async function existingBooking(s: BookingDeps, ref: string, farePence: number): Promise<StartedBooking> {
-  const state = await s.bookings.whenCreated(ref);
-  const row = await findBooking(s.sql, ref);
-  if (state) return { ref, state, farePence: row?.fare_pence ?? farePence };
-  if (!row)
-    throw Refusal.conflict(
-      'booking_in_progress',
-      'This trip is being booked by an earlier request; retry in a moment.',
-      {
-        retryAfterSeconds: 1,
-      },
-    );
-  return { ref, state: { status: row.status } as BookingState, farePence: row.fare_pence };
+  const deadline = Date.now() + EARLIER_REQUEST_WAIT_MS;
+  for (;;) {
+    const state = await s.bookings.whenCreated(ref);
+    const row = await findBooking(s.sql, ref);
+    if (state) return { ref, state, farePence: row?.fare_pence ?? farePence };
+    if (row) return { ref, state: { status: row.status } as BookingState, farePence: row.fare_pence };
+    if (Date.now() > deadline)
+      throw Refusal.conflict(
+        'booking_in_progress',
+        'This trip is being booked by an earlier request; retry in a moment.',
+        { retryAfterSeconds: 1 },
+      );
+    await new Promise((resolve) => setTimeout(resolve, EARLIER_REQUEST_POLL_MS));
+  }
 }
 
 /** Who the booking is for beyond its passenger: a sender's job, or the signed-in passenger an assistant booked for. */

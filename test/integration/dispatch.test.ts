@@ -282,16 +282,12 @@ describe('dispatch cascade', () => {
         }),
       ),
     );
-    // One caller made it; the other nineteen, unknown callers asking for the same trip, get 409
-    // and never its reference (src/bookings/ownership.ts).
-    const statuses = replies.map((r) => r.statusCode).sort();
-    expect(statuses).toEqual([200, ...Array(19).fill(409)]);
-    expect(
-      replies
-        .filter((r) => r.statusCode === 409)
-        .every((r) => r.json().code === 'booking_exists' && !('booking_reference' in r.json())),
-    ).toBe(true);
-    const refs = new Set(replies.filter((r) => r.statusCode === 200).map((r) => r.json().booking_reference));
+    // The same body from the same address is the same caller's retry (issue 37): every one gets the
+    // booking, even those sent while the first was still making it; only the first gets its token.
+    expect(replies.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const refs = new Set(replies.map((r) => r.json().booking_reference));
+    expect(refs.size).toBe(1);
+    expect(replies.filter((r) => r.json().manage_token).length).toBe(1);
     const [ref] = [...refs] as [string];
     bookings.push({ client: stack.client, ref });
     await waitForJobCard(stack.sql, d, ref);
@@ -446,10 +442,14 @@ describe('dispatch cascade', () => {
     expect(first.statusCode).toBe(200);
     expect(retry.json().booking_reference).toBe(first.json().booking_reference);
     expect(retry.json().manage_token).toBe(first.json().manage_token);
-    // The same request from someone who cannot show it is the same caller: not the booking.
-    const unknownCaller = await create(body);
+    // The same quote redeemed again with the same body is its retry (issue 37): the booking, without its token.
+    const sameBody = await create(body);
+    expect(sameBody.statusCode).toBe(200);
+    expect(sameBody.json().booking_reference).toBe(first.json().booking_reference);
+    expect(sameBody.json().manage_token).toBeNull();
+    // The same quote with another name is not that request: 409, and never the reference.
+    const unknownCaller = await create({ ...body, passenger_name: 'Ada King' });
     expect(unknownCaller.statusCode).toBe(409);
-    expect(unknownCaller.json().code).toBe('booking_exists');
     expect(unknownCaller.body).not.toContain(first.json().booking_reference);
     const other = await create({ ...body, passenger_phone_whatsapp: '+44 7400 654321' });
     expect(other.statusCode).toBe(409);

@@ -82,6 +82,7 @@ describe('rankTier skip reasons', () => {
       skipReason: null,
       // A new driver (no answers on record) is ranked as if 1 km further: ranking by how drivers answer below.
       rankMeters: 2000,
+      answerRate: 0.5,
     });
   });
 
