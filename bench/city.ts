@@ -2,6 +2,8 @@
 // job cards through their signed links the way people do, and a day's bookings compressed into
 // minutes (immediate, pre-booked, partner jobs, some cancelled by the passenger, some amended).
 //   npx tsx bench/city.ts
+//   npx tsx bench/city.ts --compare-ranking   the same city twice on one stack: drivers ranked by distance
+//                              alone (DISPATCH_ANSWER_HANDICAP_METERS=0), then by how they answer (issue 38)
 //   npx tsx bench/city.ts --compare   the same city twice on one stack: first the policy before issue 25
 //                              (one driver at a time, no unseen cut, a 60 s window), then the configured one,
 //                              with one seed (the same arrivals, each driver answering their nth card alike),
@@ -20,6 +22,11 @@
 //   CITY_CANCEL=0.08           share cancelled 5-60 s after booking (the passenger's manage_token; partner jobs by the partner)
 //   CITY_AMEND=0.5             share of partner jobs amended 5-40 s after (pickup one minute later, two passengers)
 //   CITY_ACCEPT=0.55 CITY_DECLINE=0.2 CITY_DROP=0.05   the rest ignore the card (it times out)
+//   CITY_MIXED=0               a mixed fleet: half the drivers (chosen by the seed) accept CITY_ACCEPT x (1 + m),
+//                              the other half x (1 - m), so the fleet's mean is CITY_ACCEPT (0: all alike)
+//   CITY_HISTORY_CARDS         a week of job cards on record per driver before the run, answered as that
+//                              driver answers (default 10 with CITY_MIXED, else 0): what ranking reads
+//   CITY_ANSWER_HANDICAP_METERS   the processes' DISPATCH_ANSWER_HANDICAP_METERS (unset: the service's 2000)
 //   CITY_ANSWER_MIN_S=2 CITY_ANSWER_MAX_S=20            how long a driver takes to answer
 //   CITY_STEP_MIN_S=2 CITY_STEP_MAX_S=6                 each trip step (en_route, arrived, on_board, completed)
 //   CITY_OFFER_TIMEOUT_SECONDS=25 CITY_DISPATCH_LEAD_SECONDS=60 CITY_RETRY_BASE_SECONDS=15   the processes' env
@@ -129,6 +136,12 @@ export interface CityConfig {
   dispatchLead: number;
   retryBase: number;
   workerCount: number;
+  /** A mixed fleet's spread of acceptance (0: every driver alike). */
+  mixed: number;
+  /** Job cards on record per driver before the run (a week of history for the ranking to read). */
+  historyCards: number;
+  /** DISPATCH_ANSWER_HANDICAP_METERS for the processes; absent: the service's default. */
+  answerHandicap?: number;
 }
 
 export function cityConfigFromEnv(): CityConfig {
@@ -159,7 +172,11 @@ export function cityConfigFromEnv(): CityConfig {
     dispatchLead: num('CITY_DISPATCH_LEAD_SECONDS', 60),
     retryBase: num('CITY_RETRY_BASE_SECONDS', 15),
     workerCount: Math.max(1, num('CITY_WORKERS', 1)),
+    mixed: Math.min(1, Math.max(0, num('CITY_MIXED', 0))),
+    historyCards: 0,
+    ...(process.env.CITY_ANSWER_HANDICAP_METERS ? { answerHandicap: num('CITY_ANSWER_HANDICAP_METERS', 2000) } : {}),
   };
+  c.historyCards = Math.max(0, num('CITY_HISTORY_CARDS', c.mixed > 0 ? 10 : 0));
   if (c.pAccept + c.pDecline + c.pDrop > 1) throw new Error('CITY_ACCEPT + CITY_DECLINE + CITY_DROP must be at most 1');
   if (c.sharePrebooked + c.sharePartner > 1) throw new Error('CITY_PREBOOKED + CITY_PARTNER must be at most 1');
   return c;
@@ -290,6 +307,8 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     dispatchLead,
     retryBase,
     workerCount,
+    mixed,
+    historyCards,
   } = cfg;
   const seed = opts.seed ?? randomUUID().slice(0, 8);
   const runId = randomUUID().slice(0, 8);
@@ -324,6 +343,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     DISPATCH_RETRY_MAX_SECONDS: String(Math.max(retryBase, 60)),
     ...(cfg.noShowGrace !== undefined ? { NO_SHOW_GRACE_SECONDS: String(cfg.noShowGrace) } : {}),
     ...(cfg.lateAccept !== undefined ? { NO_SHOW_LATE_ACCEPT_SECONDS: String(cfg.lateAccept) } : {}),
+    ...(cfg.answerHandicap !== undefined ? { DISPATCH_ANSWER_HANDICAP_METERS: String(cfg.answerHandicap) } : {}),
     // Every simulated driver and passenger answers from 127.0.0.1: the per-IP limits are for strangers.
     DRIVER_RATE_LIMIT_PER_MINUTE: '10000000',
     LOOKUP_RATE_LIMIT_PER_MINUTE: '10000000',
@@ -421,6 +441,19 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
   const seen = new Set<string>();
   let simStopped = false;
 
+  /** This driver's share of cards accepted: the fleet's, or in a mixed fleet, their half's. */
+  function acceptanceOf(driverId: string): number {
+    if (mixed === 0) return pAccept;
+    const reliable = seededRandom(seed, 'reliable', driverId.slice(driverPrefix.length))() < 0.5;
+    return Math.min(1 - pDecline - pDrop, pAccept * (reliable ? 1 + mixed : 1 - mixed));
+  }
+
+  /** What this driver does with a card, from a roll in [0, 1). */
+  function behaviourOf(driverId: string, roll: number): 'accept' | 'decline' | 'drop' | 'ignore' {
+    const a = acceptanceOf(driverId);
+    return roll < a ? 'accept' : roll < a + pDecline ? 'decline' : roll < a + pDecline + pDrop ? 'drop' : 'ignore';
+  }
+
   /** One job card, answered as this driver does: accept, decline, accept and then drop, or ignore. */
   async function answer(offerId: string, driverId: string): Promise<void> {
     const token = jobLinkToken(JOB_LINK_SECRET, offerId);
@@ -428,15 +461,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const nth = (cardsOf.get(driverId) ?? 0) + 1;
     cardsOf.set(driverId, nth);
     const rnd = seededRandom(seed, 'driver', driverId.slice(driverPrefix.length), nth);
-    const roll = rnd();
-    const behaviour =
-      roll < pAccept
-        ? 'accept'
-        : roll < pAccept + pDecline
-          ? 'decline'
-          : roll < pAccept + pDecline + pDrop
-            ? 'drop'
-            : 'ignore';
+    const behaviour = behaviourOf(driverId, rnd());
     count(`card: ${behaviour}`);
     if (behaviour === 'ignore') return;
     // A driver who answers opens the card first (the offer policy gives an opened card its full window).
@@ -854,7 +879,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     console.log(
       `bench city${opts.label ? ` (${opts.label})` : ''}: ${driverCount} drivers (local, ${places.area}), ${rate}/s for ${seconds} s (${places.pickups.length} pickups, ${places.dropoffs.length} drop-offs); ` +
         `immediate ${(1 - sharePrebooked - sharePartner).toFixed(2)}, pre-booked ${sharePrebooked}, partner ${sharePartner}; cancel ${shareCancel}, partner amend ${shareAmend}; ` +
-        `drivers accept ${pAccept}, decline ${pDecline}, drop ${pDrop}, ignore ${(1 - pAccept - pDecline - pDrop).toFixed(2)} after ${answerMin}-${answerMax} s; ` +
+        `drivers accept ${pAccept}${mixed > 0 ? ` (mixed fleet: half x ${1 + mixed}, half x ${(1 - mixed).toFixed(2)})` : ''}, decline ${pDecline}, drop ${pDrop}, ignore ${(1 - pAccept - pDecline - pDrop).toFixed(2)} after ${answerMin}-${answerMax} s; ` +
         `offer timeout ${offerTimeout} s (unseen cut ${unseenCut} s, group ${groupSize}), dispatch lead ${dispatchLead} s; ${workerCount} worker(s); seed ${seed}; Temporal ${stack.temporalAddress} (${stack.topology})`,
     );
 
@@ -862,6 +887,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     // card (no driver answers yet); each is cancelled by its passenger before the next.
     const base: number[] = [];
     const baseCard: number[] = [];
+    let historyRef: string | null = null;
     for (let i = 0; i < 10; i++) {
       const sentAt = Date.now();
       const r = await post(
@@ -878,6 +904,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
       serial++;
       if (r.status !== 200) throw new Error(`baseline booking ${r.status} ${JSON.stringify(r.json)}`);
       const ref = r.json.booking_reference as string;
+      historyRef ??= ref;
       for (let tries = 0; tries < 600; tries++) {
         const [c] = await sql<{ card_ms: number | null; created_ms: number }[]>`
           select (select extract(epoch from min(o.created_at))::float8 * 1000 from outbox o
@@ -899,6 +926,31 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         reason: 'baseline',
       });
       if (x.status !== 200) throw new Error(`baseline cancel ${x.status} ${JSON.stringify(x.json)}`);
+    }
+    // A week of cards on record for each driver, answered as they answer (what ranking reads), on
+    // the first baseline booking (an offer names a booking); accepted or left, never withdrawn.
+    if (historyCards > 0 && historyRef) {
+      const rows = [];
+      for (let g = 1; g <= driverCount; g++) {
+        const driverId = `${driverPrefix}${g}`;
+        for (let i = 0; i < historyCards; i++) {
+          const at = new Date(Date.now() - (i + 1) * 12 * 3600_000);
+          const answered = behaviourOf(driverId, seededRandom(seed, 'history', String(g), i)());
+          rows.push({
+            id: `${historyRef}:hist${i}:${driverId}`,
+            booking_ref: historyRef,
+            driver_id: driverId,
+            round: 1000 + i,
+            tier: 'local',
+            status: answered === 'ignore' ? 'timed_out' : answered === 'decline' ? 'declined' : 'accepted',
+            offered_at: at,
+            expires_at: new Date(at.getTime() + offerTimeout * 1000),
+            responded_at: at,
+          });
+        }
+      }
+      for (let i = 0; i < rows.length; i += 5000) await sql`insert into offers ${sql(rows.slice(i, i + 5000))}`;
+      console.log(`history: ${rows.length} job cards on record (${historyCards} a driver), mixed fleet ${mixed}`);
     }
     // What the processes use doing nothing (pollers, Temporal's and Postgres' housekeeping), per
     // second, so the cost per booking can leave out the idle share of a long drain.
@@ -1187,6 +1239,7 @@ export function printComparison(old: CityResult, now: CityResult, labels: { old:
 
 async function main(): Promise<number> {
   const cfg = cityConfigFromEnv();
+  if (process.argv.includes('--compare-ranking')) return compareRanking(cfg);
   if (!process.argv.includes('--compare')) return (await runCity(cfg, { seed: process.env.CITY_SEED })).ok ? 0 : 1;
   // Both policies on one stack, one seed: the same bookings arrive at the same moments and each
   // driver answers their nth card alike, so what differs is the policy (and the machine's noise).
@@ -1202,6 +1255,25 @@ async function main(): Promise<number> {
     const now = await runCity(cfg, { stack, seed, label: labels.now });
     console.log(
       `\nbench city --compare (seed ${seed}, ${stack.topology}): the same arrivals and drivers under each policy`,
+    );
+    printComparison(old, now, labels);
+    return old.ok && now.ok ? 0 : 1;
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** Distance alone, then ranked by how drivers answer: one stack, one seed, the same mixed fleet. */
+async function compareRanking(cfg: CityConfig): Promise<number> {
+  const seed = process.env.CITY_SEED ?? randomUUID().slice(0, 8);
+  const stack = await startBenchStack({ postgres: await freePort(), temporal: await freePort() });
+  try {
+    const handicap = cfg.answerHandicap ?? 2000;
+    const labels = { old: 'old: distance alone', now: `new: ranked by answers (${handicap} m handicap)` };
+    const old = await runCity({ ...cfg, answerHandicap: 0 }, { stack, seed, label: labels.old });
+    const now = await runCity({ ...cfg, answerHandicap: handicap }, { stack, seed, label: labels.now });
+    console.log(
+      `\nbench city --compare-ranking (seed ${seed}, ${stack.topology}, mixed fleet ${cfg.mixed}): the same arrivals and drivers`,
     );
     printComparison(old, now, labels);
     return old.ok && now.ok ? 0 : 1;
