@@ -278,8 +278,8 @@ describe('a driver’s approved own rate', () => {
       return row?.body;
     });
     expect(emailed).toContain(`table from ${kept!.fare_provenance.tariff.effectiveFrom}`);
-    // A quote does not yet keep how its distance was found (the road router, item 4, will say).
-    expect(emailed).toMatch(/Priced for \d+\.\d miles and \d+ min\./);
+    // The quote kept how its distance was found (here the estimate: no road router configured).
+    expect(emailed).toMatch(/Priced for \d+\.\d miles and \d+ min, estimated from the straight-line distance\./);
     expect(emailed).toMatch(/meter £\d+\.\d{2} \+ \d+ x £0\.\d{2}/);
   });
 
