@@ -1,5 +1,5 @@
 import type { Sql } from '../db/sql.js';
-import { INBOX_CHANNEL, leaseHeads, markApplied, type InboxRow } from './inbox-store.js';
+import { INBOX_CHANNEL, leaseHeads, markApplied, sweepAppliedRows, type InboxRow } from './inbox-store.js';
 import type { PartnerJobClient } from './job-client.js';
 
 // The inbox's drain (docs/partners.md "The inbox", docs/decisions.md): in every worker process, it
@@ -10,6 +10,9 @@ import type { PartnerJobClient } from './job-client.js';
 // A drain that dies leaves its leases to run out; the rows are then leased again and sent again
 // under the same update ids, which Temporal answers with the first application's outcome. A
 // committed batch NOTIFYs the drains; a poll catches anything a notification missed.
+
+/** How long an applied row is kept. */
+const KEEP_APPLIED_DAYS = 7;
 
 export interface InboxDrainOptions {
   sql: Sql;
@@ -90,10 +93,18 @@ export async function startInboxDrain(o: InboxDrainOptions): Promise<InboxDrain>
     kick,
   );
   const running = loop();
+  // Applied rows are kept a week (the lookup's lastJob reads them), then forgotten.
+  const sweep = setInterval(() => {
+    sweepAppliedRows(o.sql, KEEP_APPLIED_DAYS).catch((err: unknown) =>
+      log('could not sweep applied inbox rows', { err: String(err) }),
+    );
+  }, 3600_000);
+  sweep.unref();
 
   return {
     async stop() {
       stopped = true;
+      clearInterval(sweep);
       kick();
       await listener.unlisten().catch(() => {});
       await running;

@@ -154,9 +154,15 @@ export async function latestInboxRow(
   sql: Sql,
   partnerId: string,
   jobRef: string,
-): Promise<{ bookingRef: string | null; done: boolean; outcome: JobOutcome | null } | null> {
-  const [r] = await sql<{ booking_ref: string | null; done: boolean; outcome: JobOutcome | null }[]>`
-    select booking_ref, done_at is not null as done, outcome from partner_inbox
+): Promise<{ action: JobAction; bookingRef: string | null; done: boolean; outcome: JobOutcome | null } | null> {
+  const [r] = await sql<{ action: JobAction; booking_ref: string | null; done: boolean; outcome: JobOutcome | null }[]>`
+    select action, booking_ref, done_at is not null as done, outcome from partner_inbox
      where partner_id = ${partnerId} and job_ref = ${jobRef} order by id desc limit 1`;
-  return r ? { bookingRef: r.booking_ref, done: r.done, outcome: r.outcome } : null;
+  return r ? { action: r.action, bookingRef: r.booking_ref, done: r.done, outcome: r.outcome } : null;
+}
+
+/** Forgets rows applied more than `days` ago (their outcomes are in the job's record and events). */
+export async function sweepAppliedRows(sql: Sql, days: number): Promise<number> {
+  const rows = await sql`delete from partner_inbox where done_at < now() - make_interval(days => ${days})`;
+  return rows.count;
 }

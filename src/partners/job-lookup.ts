@@ -17,8 +17,16 @@ export async function lookUpJob(
   const record = await findPartnerJob(s.sql, partner.id, jobRef);
   // A job in the inbox, or taken in by a workflow that has not yet written its record: its
   // reference says what it will be booked as (src/partners/inbox-store.ts).
-  const waiting = record?.bookingRef ? null : await latestInboxRow(s.sql, partner.id, jobRef);
-  if (!record || (record.state === 'pending' && !record.held && waiting && !waiting.done)) {
+  const waiting = await latestInboxRow(s.sql, partner.id, jobRef);
+  const lastJob = waiting
+    ? {
+        action: waiting.action,
+        outcome: waiting.outcome?.outcome ?? null,
+        code: waiting.outcome?.code ?? null,
+        message: waiting.outcome?.message ?? null,
+      }
+    : null;
+  if (!record || (!record.bookingRef && record.state === 'pending' && !record.held && waiting && !waiting.done)) {
     if (waiting ? !waiting.done : await s.partnerJobs.isRunning(partner.id, jobRef))
       return {
         jobRef,
@@ -28,6 +36,7 @@ export async function lookUpJob(
         pickupAt: null,
         farePence: null,
         driver: null,
+        lastJob,
       };
     if (!record) throw Refusal.notFound('job_not_found', `No job ${jobRef} from you.`);
   }
@@ -50,5 +59,6 @@ export async function lookUpJob(
     driver: booking?.d_name
       ? { name: booking.d_name, vehicle: booking.d_vehicle ?? '', plate: booking.d_plate ?? '' }
       : null,
+    lastJob,
   };
 }

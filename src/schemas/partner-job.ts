@@ -143,6 +143,18 @@ export const JobLookupSchema = z
     pickupAt: z.string().nullable().describe('UTC, ISO 8601'),
     farePence: z.number().int().nullable().describe('The booked fare in pence (integer)'),
     driver: z.object({ name: z.string(), vehicle: z.string(), plate: z.string() }).nullable(),
+    lastJob: z
+      .object({
+        action: z.enum(['new', 'amend', 'cancel']),
+        outcome: z.enum(['accepted', 'rejected']).nullable().describe('null while it waits in the inbox'),
+        code: z.string().nullable(),
+        message: z.string().nullable(),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        'The last job sent with this jobRef, as applied (outcome and code as a batch reply would give them), or waiting to be',
+      ),
   })
   .meta({ id: 'JobLookup' });
 export type JobLookup = z.infer<typeof JobLookupSchema>;

@@ -126,6 +126,17 @@ describe('the partner inbox', () => {
     const [booking] = await stack.sql<{ ref: string; passengers: number }[]>`
       select ref, passengers from bookings where partner_id = ${p.id}`;
     expect(booking).toEqual({ ref: first!.bookingReference, passengers: 5 });
+    // The lookup says what the last of them came to.
+    const look = await stack.app.inject({
+      method: 'GET',
+      url: '/api/public/v1/partner/jobs/ORD-1',
+      headers: { authorization: `Bearer ${p.key}` },
+    });
+    expect(look.json()).toMatchObject({
+      state: 'booked',
+      bookingReference: first!.bookingReference,
+      lastJob: { action: 'amend', outcome: 'accepted', code: 'amended' },
+    });
   });
 
   it('names a rejected item’s fields where the sender wrote them: body.jobs[1].pickup, never body.body[1].pickup', async () => {

@@ -1,12 +1,12 @@
 import { ServiceError, type Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { PARTNER_JOB_WORKFLOW_TYPE, PartnerJobClient } from '../../../src/partners/job-client.js';
+import { inboxUpdateId, PARTNER_JOB_WORKFLOW_TYPE, PartnerJobClient } from '../../../src/partners/job-client.js';
 import type { JobSubmission } from '../../../workflows/partners/job-definitions.js';
 
-// The partner job client reads Temporal's failures in one place: a run that closed as the job
-// arrived is started afresh, Temporal not taking the job is `not_reached`, a job taken in but not
-// applied within the budget `processing`. Against a stand-in Temporal client.
+// The partner job client: an inbox row is applied in its reference's workflow as the update
+// inbox-<row id> (a repeat is the same update); a run that closed as the job arrived is started
+// afresh; Temporal out of reach is thrown (the row stays in the inbox). Against a stand-in client.
 
 const grpc = (code: number) =>
   Object.assign(new Error(`${code} UNAVAILABLE: connect ECONNREFUSED`), { code, details: 'x', metadata: {} });
@@ -19,24 +19,28 @@ const outcome = {
   bookingStatus: 'scheduled',
 };
 const submission = { action: 'cancel', fingerprint: 'f', reason: null } as unknown as JobSubmission;
-const later = () => ({ until: Date.now() + 60_000 });
+const row = { id: '42', partnerId: 'p1', jobRef: 'J1', submission };
 
-/** Each startUpdateWithStart answers the next of `answers`: an Error is thrown, anything else is the update's result. */
+/** Each executeUpdateWithStart answers the next of `answers`: an Error is thrown, anything else is the update's result. */
 function standIn(answers: unknown[], status = 'RUNNING') {
-  const started: { type: string; workflowId: unknown }[] = [];
+  const started: { type: string; workflowId: unknown; updateId: unknown }[] = [];
   const client = {
     workflow: {
-      startUpdateWithStart: async (
+      executeUpdateWithStart: async (
         _u: unknown,
-        o: { startWorkflowOperation: { workflowTypeOrFunc: string; options: { workflowId: string } } },
+        o: {
+          updateId: string;
+          startWorkflowOperation: { workflowTypeOrFunc: string; options: { workflowId: string } };
+        },
       ) => {
         started.push({
           type: o.startWorkflowOperation.workflowTypeOrFunc,
           workflowId: o.startWorkflowOperation.options.workflowId,
+          updateId: o.updateId,
         });
         const a = answers.shift();
         if (a instanceof Error) throw a;
-        return { result: async () => a };
+        return a;
       },
       getHandle: () => ({
         describe: async () => {
@@ -50,30 +54,28 @@ function standIn(answers: unknown[], status = 'RUNNING') {
 }
 
 describe('the partner job client', () => {
-  it("hands a job to its reference's workflow and answers its outcome", async () => {
+  it("applies an inbox row in its reference's workflow as the row's own update, and answers its outcome", async () => {
     const { jobs, started } = standIn([outcome]);
-    expect(await jobs.submit('p1', 'J1', submission, later())).toEqual(outcome);
-    expect(started).toEqual([{ type: PARTNER_JOB_WORKFLOW_TYPE, workflowId: 'job:p1:J1' }]);
+    expect(await jobs.apply(row)).toEqual(outcome);
+    expect(started).toEqual([
+      { type: PARTNER_JOB_WORKFLOW_TYPE, workflowId: 'job:p1:J1', updateId: inboxUpdateId('42') },
+    ]);
+    expect(inboxUpdateId('42')).toBe('inbox-42');
   });
 
   it('starts a run that closed as the job arrived afresh, twice at most', async () => {
     const { jobs, started } = standIn([gone(), new ServiceError('x', { cause: grpc(5) }), outcome]);
-    expect(await jobs.submit('p1', 'J1', submission, later())).toEqual(outcome);
+    expect(await jobs.apply(row)).toEqual(outcome);
     expect(started).toHaveLength(3);
+    const closed = () => new ServiceError('x', { cause: grpc(5) });
+    await expect(standIn([closed(), closed(), closed()]).jobs.apply(row)).rejects.toBeInstanceOf(ServiceError);
   });
 
-  it('answers not_reached when Temporal does not take the job, and processing once the budget is spent', async () => {
-    expect(
-      await standIn([new ServiceError('x', { cause: grpc(14) })]).jobs.submit('p1', 'J1', submission, later()),
-    ).toBe('not_reached');
-    // A run found closed three times over, as the bare gRPC NOT_FOUND a multi-operation fails with.
-    const closed = () => new ServiceError('x', { cause: grpc(5) });
-    expect(await standIn([closed(), closed(), closed()]).jobs.submit('p1', 'J1', submission, later())).toBe(
-      'not_reached',
-    );
-    expect(await standIn([outcome]).jobs.submit('p1', 'J1', submission, { until: Date.now() - 1 })).toBe('processing');
+  it('throws Temporal out of reach, and anything unexpected, to the drain', async () => {
+    const down = new ServiceError('x', { cause: grpc(14) });
+    await expect(standIn([down]).jobs.apply(row)).rejects.toBe(down);
     const bug = new TypeError('bug');
-    await expect(standIn([bug]).jobs.submit('p1', 'J1', submission, later())).rejects.toBe(bug);
+    await expect(standIn([bug]).jobs.apply(row)).rejects.toBe(bug);
   });
 
   it('tells whether the job is still being taken in', async () => {
