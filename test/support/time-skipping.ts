@@ -28,13 +28,27 @@ export const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, e
  * tests (call in beforeAll; tear the environment down in afterAll).
  */
 export async function startTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; bundle: WorkflowBundle }> {
+  const env = await timeSkippingServer();
+  return { env, bundle: await workflowBundle() };
+}
+
+/**
+ * A time-skipping test server of its own. A test whose workflows could outlive it (a child left
+ * running on a task queue whose worker is gone keeps the server from skipping time, and every later
+ * sleep then waits in real time) takes one per test; a server starts in about a second.
+ */
+export async function timeSkippingServer(): Promise<TestWorkflowEnvironment> {
   installWorkerLogging('warn');
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: testServerPath() } },
   });
   await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
-  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
-  return { env, bundle };
+  return env;
+}
+
+/** The worker's workflow bundle, built once per file and shared by its tests' servers. */
+export function workflowBundle(): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { createBillingActivities } from '../../activities/billing.js';
 import { SubscriptionClient } from '../../src/billing/subscription-client.js';
 import type { Tier } from '../../src/model/bookings.js';
@@ -41,17 +41,24 @@ import {
   weekStartOf,
 } from '../../src/model/billing.js';
 import { PartnerBillingClient } from '../../src/billing/partner-billing-client.js';
-import { startTimeSkipping, until } from '../support/time-skipping.js';
+import { timeSkippingServer, until, workflowBundle } from '../support/time-skipping.js';
 
 type SubscriptionActivities = ReturnType<typeof createBillingActivities>;
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundle;
 
+// A server for each test: a week's billing or a collection left running on a task queue whose
+// worker is gone would keep a shared server from skipping time, and the next test's sleep of weeks
+// would then wait in real time (issue 38: tests 5-9 of this file timed out after the first four,
+// on a busy machine). Each test's clock starts at today.
 beforeAll(async () => {
-  ({ env, bundle } = await startTimeSkipping());
+  bundle = await workflowBundle();
 }, 180_000);
-afterAll(async () => env?.teardown());
+beforeEach(async () => {
+  env = await timeSkippingServer();
+}, 120_000);
+afterEach(async () => env?.teardown());
 
 /** The subscription workflow's client; only a start needs the scenario's task queue. */
 const subscriptions = (taskQueue = 'none') => new SubscriptionClient(env.client, taskQueue);
