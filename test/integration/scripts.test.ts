@@ -176,7 +176,9 @@ describe('the README commands', () => {
       expect(await finished(partnerSection, 120_000), partnerSection.output()).toBe(0);
       const replies = partnerSection.output();
       expect(replies.match(/"accepted":1,"rejected":0/g), replies).toHaveLength(2);
-      expect(replies).toMatch(/"jobRef":"ACME-2","state":"booked","bookingReference":"[A-Z0-9]+"/);
+      // The reply gave the reference once the job was written; the lookup straight after may still say
+      // it is being applied (the partner inbox, issue 37), as docs/try-it.md says.
+      expect(replies).toMatch(/"jobRef":"ACME-2","state":"(processing|booked)","bookingReference":"TX[A-Z0-9]+"/);
 
       // An assistant's access: a token as the README gets one, then the MCP Inspector CLI (Node 22
       // from the npm registry, as the README runs it) lists and calls the tools with it.
