@@ -112,7 +112,9 @@ export function toProblemError(err: FastifyError, bodyLimit?: number, input?: un
     const where = err.validationContext ?? 'body';
     const errors: FieldError[] = err.validation.flatMap((v) =>
       fieldErrors(
-        v.params as Partial<Issue> & Record<string, unknown>,
+        // The provider moves the issue's code to `keyword` and leaves the rest in `params`.
+        { ...(v.params as Partial<Issue> & Record<string, unknown>), code: v.keyword } as Partial<Issue> &
+          Record<string, unknown>,
         v.instancePath.split('/').filter(Boolean),
         v.message,
         input,

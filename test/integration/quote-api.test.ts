@@ -234,6 +234,16 @@ describe('POST /api/public/quotes/estimate', () => {
       { path: '/api/public/quotes/estimate' },
     );
     expect(missing.statusCode).toBe(400);
+    // Said in plain words, field by field, as a client written from the spec needs them.
+    expect(missing.json().errors).toEqual([{ field: 'body.passenger_count', message: 'is required' }]);
+    const wrong = await quote(
+      { dropoff_address: 'York', passenger_count: '2' },
+      { path: '/api/public/quotes/estimate' },
+    );
+    expect(wrong.json().errors).toEqual([
+      { field: 'body.pickup_address', message: 'is required' },
+      { field: 'body.passenger_count', message: 'must be a number' },
+    ]);
     const v1Only = await quote(
       { pickup_address: 'Leeds', dropoff_address: 'York', passenger_count: 1, vehicle_type: '7seater' },
       { path: '/api/public/quotes/estimate' },
