@@ -45,21 +45,32 @@ export async function takeIn(sql: Sql, partnerId: string, taskQueue: string, job
   return sql.begin(async (tx) => {
     const q = tx as unknown as Sql;
     await tx`select pg_advisory_xact_lock(hashtextextended(${`partner-inbox:${partnerId}`}, 0))`;
-    const taken: ({ limitReached: true } | { id: string; bookingRef: string | null; job: InboxJob })[] = [];
+    const taken: ({ limitReached: true } | { id: string; bookingRef: string | null; job: InboxJob })[] = new Array(
+      jobs.length,
+    );
     const owner = requestOwner({ partnerId });
-    for (const j of jobs) {
-      if (j.limit && !(await countNewJobWith(q, { partnerId, jobRef: j.jobRef, ...j.limit }))) {
-        taken.push({ limitReached: true });
-        continue;
-      }
-      if (j.handedOver && j.action === 'new') await recordHandedOverJob(q, partnerId, j.jobRef);
-      let ref = j.knownRef;
-      if (j.claim) {
-        const identity = partnerJobIdentity({ partnerId, jobRef: j.claim.jobRef });
-        ref = (await claimBookingRef(q, identity, newBookingRef(), owner)).ref;
-      }
-      taken.push({ id: '', bookingRef: ref, job: j });
-    }
+    // A reference's jobs one after another (its count and claim read what the one before wrote);
+    // references side by side, so their statements are pipelined on the transaction's connection.
+    const byRef = new Map<string, number[]>();
+    jobs.forEach((j, i) => byRef.set(j.jobRef, [...(byRef.get(j.jobRef) ?? []), i]));
+    await Promise.all(
+      [...byRef.values()].map(async (indexes) => {
+        for (const i of indexes) {
+          const j = jobs[i]!;
+          if (j.limit && !(await countNewJobWith(q, { partnerId, jobRef: j.jobRef, ...j.limit }))) {
+            taken[i] = { limitReached: true };
+            continue;
+          }
+          if (j.handedOver && j.action === 'new') await recordHandedOverJob(q, partnerId, j.jobRef);
+          let ref = j.knownRef;
+          if (j.claim) {
+            const identity = partnerJobIdentity({ partnerId, jobRef: j.claim.jobRef });
+            ref = (await claimBookingRef(q, identity, newBookingRef(), owner)).ref;
+          }
+          taken[i] = { id: '', bookingRef: ref, job: j };
+        }
+      }),
+    );
     const rows = taken.flatMap((t) => ('job' in t ? [t] : []));
     if (rows.length > 0) {
       const ids = await tx<{ id: string }[]>`

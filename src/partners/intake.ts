@@ -17,7 +17,7 @@ import { CANCELLED_RETRY_MESSAGE, type JobOutcome } from '../model/partners.js';
 import { findBooking } from '../bookings/store.js';
 import { outcomesOf, refsInFlight, takeIn, type InboxJob, type TakenIn } from './inbox-store.js';
 import { jobRejection } from './job-rejection.js';
-import { findPartnerJob, type Partner, type PartnerJobRecord } from './store.js';
+import { findPartnerJob, findPartnerJobs, type Partner, type PartnerJobRecord } from './store.js';
 
 // Partner, operator and supplier intake (spec 2.4, 4.8, 4.11, 4.13): a body of jobs in, one outcome
 // per job out. Each job is answered from its record when it is a retry of something settled, or
@@ -147,13 +147,16 @@ export async function submitJobs(
   // for it too: the record cannot say yet what the one before does), references a few at a time.
   const byRef = new Map<string, { index: number; job: PartnerJob }[]>();
   for (const v of valid) byRef.set(v.job.jobRef, [...(byRef.get(v.job.jobRef) ?? []), v]);
-  const inFlight = await refsInFlight(s.sql, partner.id, [...byRef.keys()]);
+  const [inFlight, records] = await Promise.all([
+    refsInFlight(s.sql, partner.id, [...byRef.keys()]),
+    findPartnerJobs(s.sql, partner.id, [...byRef.keys()]),
+  ]);
   const plans = new Map<number, InboxJob>();
   const queues = [...byRef.values()];
   const place = (index: number) => (single ? null : { at: index, inJobs: jobsKey });
   const workers = Array.from({ length: Math.min(PARALLEL_JOB_REFS, queues.length) }, async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      const record = await findPartnerJob(s.sql, partner.id, queue[0]!.job.jobRef);
+      const record = records.get(queue[0]!.job.jobRef) ?? null;
       let queued = inFlight.has(queue[0]!.job.jobRef);
       for (const { index, job } of queue) {
         const base = { jobRef: job.jobRef, action: job.action };

@@ -193,6 +193,31 @@ export async function findPartnerJob(sql: Sql, partnerId: string, jobRef: string
   };
 }
 
+/** The records of these references (one query for a batch). */
+export async function findPartnerJobs(
+  sql: Sql,
+  partnerId: string,
+  jobRefs: string[],
+): Promise<Map<string, PartnerJobRecord>> {
+  if (jobRefs.length === 0) return new Map();
+  const rows = await sql<PartnerJobRow[]>`
+    select partner_id, job_ref, state, booking_ref, new_fingerprint, amend_fingerprints, booked, held, held_fingerprint
+      from partner_jobs where partner_id = ${partnerId} and job_ref = any(${jobRefs}::text[])`;
+  return new Map(rows.map((r) => [r.job_ref, toRecord(r)]));
+}
+
+const toRecord = (r: PartnerJobRow): PartnerJobRecord => ({
+  partnerId: r.partner_id,
+  jobRef: r.job_ref,
+  state: r.state,
+  bookingRef: r.booking_ref,
+  newFingerprint: r.new_fingerprint,
+  amendFingerprints: r.amend_fingerprints,
+  booked: r.booked,
+  held: r.held,
+  heldFingerprint: r.held_fingerprint,
+});
+
 export async function savePartnerJob(sql: Sql, j: PartnerJobRecord): Promise<void> {
   const json = (v: BookingWorkflowInput | null) => (v ? sql.json(v as never) : null);
   await sql`
