@@ -48,7 +48,12 @@ const ConfigSchema = z.object({
    * desk, an office, a mobile carrier's CGNAT): docs/security/threat-model.md, "Shared addresses".
    * Spam is held by the per-phone and per-email allowances, which an address cannot share out.
    */
-  QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
+  /** API quotes (both quote paths) per caller per hour: 30 as spec 4.4/8 publish; a key may have its own (api_keys.quotes_per_hour). */
+  QUOTE_RATE_LIMIT_PER_HOUR: positiveInt.default(30),
+  /** Quotes from the home page's form (POST /) per address per hour: its own allowance, for many people behind one NAT. */
+  QUOTE_FORM_RATE_LIMIT_PER_HOUR: positiveInt.default(600),
+  /** Requests by API-key holders to limited routes per address per minute, whichever keys they hold (spec 5: per key and per IP). */
+  KEYED_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(1200),
   /** New bookings per caller per hour; a retry under an Idempotency-Key whose reply is stored or being made is not counted. */
   BOOKING_RATE_LIMIT_PER_HOUR: positiveInt.default(300),
   /** New bookings per hour for one passenger phone, and for one mailbox, from callers without an API key (each ride texts and emails them). */

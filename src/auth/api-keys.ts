@@ -11,6 +11,8 @@ export interface ApiKey {
   name: string;
   partnerId: string | null;
   rateLimitExempt: boolean;
+  /** The key's own quotes an hour (migration 00045); absent or null: QUOTE_RATE_LIMIT_PER_HOUR. */
+  quotesPerHour?: number | null;
   /**
    * A sandbox key, or a key of a sandbox partner (migration 00023): its bookings are sandbox rides,
    * kept apart from live ones in every lookup (docs/partners.md, "Sandbox keys"). Absent: live.
@@ -28,6 +30,8 @@ export async function createApiKey(
     name: string;
     partnerId?: string | null;
     rateLimitExempt?: boolean;
+    /** Quotes an hour for this key, instead of QUOTE_RATE_LIMIT_PER_HOUR (issue 37). */
+    quotesPerHour?: number | null;
     /** Bookings made with it go to sandbox drivers only (migration 00023; a partner's keys follow the partner's own flag). */
     sandbox?: boolean;
   },
@@ -35,9 +39,9 @@ export async function createApiKey(
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
   await sql`
-    insert into api_keys (id, name, key_prefix, key_hash, partner_id, rate_limit_exempt, sandbox)
+    insert into api_keys (id, name, key_prefix, key_hash, partner_id, rate_limit_exempt, sandbox, quotes_per_hour)
     values (${id}, ${opts.name}, ${key.slice(0, 10)}, ${hashApiKey(key)}, ${opts.partnerId ?? null},
-            ${opts.rateLimitExempt ?? false}, ${opts.sandbox ?? false})`;
+            ${opts.rateLimitExempt ?? false}, ${opts.sandbox ?? false}, ${opts.quotesPerHour ?? null})`;
   return {
     key,
     apiKey: {
@@ -45,6 +49,7 @@ export async function createApiKey(
       name: opts.name,
       partnerId: opts.partnerId ?? null,
       rateLimitExempt: !!opts.rateLimitExempt,
+      quotesPerHour: opts.quotesPerHour ?? null,
       sandbox: !!opts.sandbox,
     },
   };
@@ -72,11 +77,12 @@ export class ApiKeyStore {
         name: string;
         partner_id: string | null;
         rate_limit_exempt: boolean;
+        quotes_per_hour: number | null;
         key_hash: string;
         sandbox: boolean;
       }[]
     >`
-      select k.id, k.name, k.partner_id, k.rate_limit_exempt, k.key_hash, (k.sandbox or coalesce(p.sandbox, false)) as sandbox
+      select k.id, k.name, k.partner_id, k.rate_limit_exempt, k.quotes_per_hour, k.key_hash, (k.sandbox or coalesce(p.sandbox, false)) as sandbox
         from api_keys k left join partners p on p.id = k.partner_id
        where k.key_hash = ${hash} and k.revoked_at is null`;
     const row = rows[0];
@@ -89,6 +95,7 @@ export class ApiKeyStore {
             name: row.name,
             partnerId: row.partner_id,
             rateLimitExempt: row.rate_limit_exempt,
+            quotesPerHour: row.quotes_per_hour,
             sandbox: row.sandbox,
           }
         : null;

@@ -4,12 +4,13 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { verifiedDriverOf, verifiedStaffOf } from './auth.js';
 import { admitUnderKey, idempotentRequest, readIdempotencyKey, type IdempotentRequest } from '../http/idempotency.js';
-import { createPgRateLimitStore } from '../http/pg-rate-limit-store.js';
+import { addressKey } from '../http/address.js';
+import { createPgRateLimitStore, hitCounter } from '../http/pg-rate-limit-store.js';
 import { ProblemError } from '../http/problem.js';
 
 /** Route groups that share one allowance per caller. */
 export type RateLimitGroup =
-  'quote' | 'booking' | 'application' | 'lookup' | 'driver' | 'staff' | 'partner' | 'oauth' | 'mcp';
+  'quote' | 'quoteForm' | 'booking' | 'application' | 'lookup' | 'driver' | 'staff' | 'partner' | 'oauth' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +49,28 @@ export const rateLimitsPlugin = fp(
       hook: 'preValidation',
       errorResponseBuilder: (_req, ctx) =>
         new ProblemError(429, 'rate_limited', `Rate limit of ${ctx.max} requests exceeded; retry after ${ctx.after}.`),
+    });
+    /**
+     * Spec 5: limits per key AND per IP. A key's own allowance is per key wherever it calls from;
+     * on top, every key holder's requests to a limited route from one address share a per-minute
+     * ceiling (KEYED_RATE_LIMIT_PER_IP_PER_MINUTE, 1200), so one address cannot multiply its
+     * allowance with many keys, yet a desk of staff behind one NAT each with their own key stays
+     * far below it. Anonymous callers are already counted per address by each group.
+     */
+    app.addHook('preValidation', async (req) => {
+      if (req.caller.kind !== 'key' || req.caller.key.rateLimitExempt) return;
+      if (!req.routeOptions.config.rateLimit) return;
+      const { current, ttl } = await hitCounter(app.sql, `keyip:${addressKey(req.ip)}`, MINUTE_MS);
+      const max = config.KEYED_RATE_LIMIT_PER_IP_PER_MINUTE;
+      if (current > max) {
+        const after = Math.ceil(ttl / 1000);
+        throw new ProblemError(
+          429,
+          'rate_limited',
+          `Rate limit of ${max} requests a minute from this address exceeded; retry after ${after} seconds.`,
+          { headers: { 'retry-after': String(after) } },
+        );
+      }
     });
     const exempt = (req: FastifyRequest) => req.caller.kind === 'key' && req.caller.key.rateLimitExempt;
     const group = (name: RateLimitGroup, max: number, timeWindow: number): RateLimitOptions => ({
@@ -104,7 +127,15 @@ export const rateLimitsPlugin = fp(
     };
     app.decorate('rateLimits', {
       // Both quote paths (and email verification, which sends mail) share one allowance: one pricing path.
-      quote: group('quote', config.QUOTE_RATE_LIMIT_PER_HOUR, HOUR_MS),
+      // 30 an hour (spec 4.4), or the key's own allowance (api_keys.quotes_per_hour, migration 00045).
+      quote: {
+        ...group('quote', config.QUOTE_RATE_LIMIT_PER_HOUR, HOUR_MS),
+        max: (req) =>
+          (req.caller.kind === 'key' ? req.caller.key.quotesPerHour : null) ?? config.QUOTE_RATE_LIMIT_PER_HOUR,
+      },
+      // The home page's own form, per address: a family, an office or a carrier's NAT pricing rides
+      // by hand, apart from the API's 30 (docs/decisions.md, "Quote allowances").
+      quoteForm: group('quoteForm', config.QUOTE_FORM_RATE_LIMIT_PER_HOUR, HOUR_MS),
       // Every route that creates a ride: each one dispatches and texts drivers.
       // A retry answered from its stored reply is free (above).
       booking: {

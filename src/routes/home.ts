@@ -80,7 +80,7 @@ export async function homeRoutes(app: FastifyInstance): Promise<void> {
 
   r.post('/', {
     schema: { hide: true, body: QuoteForm },
-    config: { rateLimit: app.rateLimits.quote },
+    config: { rateLimit: app.rateLimits.quoteForm },
     handler: async (request, reply) => {
       const values: QuoteFormValues = { ...EMPTY_QUOTE, ...request.body };
       const again = (problem: { message: string; field?: string; suggestions?: readonly string[] }, status = 422) =>

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
+import { loadConfig } from '../../src/config.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -11,6 +12,9 @@ beforeAll(async () => {
     BOOKING_RATE_LIMIT_PER_HOUR: '3',
     LOOKUP_RATE_LIMIT_PER_MINUTE: '5',
     UNVERIFIED_EMAIL_BOOKINGS_PER_HOUR: '2',
+    // The published figures (spec 4.4/8), as a fresh `npm start` has them (test/support/stack.ts raises them).
+    QUOTE_RATE_LIMIT_PER_HOUR: String(loadConfig({ DATABASE_URL: 'postgres://x/y' }).QUOTE_RATE_LIMIT_PER_HOUR),
+    KEYED_RATE_LIMIT_PER_IP_PER_MINUTE: '6',
   });
 });
 afterAll(async () => stack?.close());
@@ -144,5 +148,56 @@ describe('rate limits', () => {
       );
     }
     expect(statuses).toEqual([201, 201, 429]);
+  });
+
+  describe('quotes as spec 4.4 publishes them (issue 37)', () => {
+    const quote = (remoteAddress: string, key?: string) =>
+      stack.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/quote',
+        remoteAddress,
+        ...(key ? { headers: { 'x-api-key': key } } : {}),
+        payload: { pickup: 'Hexham station', dropoff: 'Hexham', departAt: later(3) },
+      });
+
+    it('answers 30 v1 quotes an hour per caller, the 31st 429, and the home form still prices from that address', async () => {
+      expect(loadConfig({ DATABASE_URL: 'postgres://x/y' }).QUOTE_RATE_LIMIT_PER_HOUR).toBe(30);
+      const ip = freshIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i++) statuses.push((await quote(ip)).statusCode);
+      expect(statuses.slice(0, 30)).toEqual(Array(30).fill(200));
+      expect(statuses[30]).toBe(429);
+      // The front door's form is an allowance of its own: a household on that address still gets a price.
+      const form = await stack.app.inject({
+        method: 'POST',
+        url: '/',
+        remoteAddress: ip,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ pickup: 'Hexham station', dropoff: 'Hexham', passengers: '1' }).toString(),
+      });
+      expect(form.statusCode).not.toBe(429);
+    });
+
+    it('gives a key the allowance set for it (api-key:create --quotes-per-hour)', async () => {
+      const { key } = await createApiKey(stack.sql, { name: `quotes-${randomUUID()}`, quotesPerHour: 2 });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await quote(freshIp(), key)).statusCode);
+      expect(statuses).toEqual([200, 200, 429]);
+    });
+
+    it('limits keyed callers per address too: many keys from one address share a ceiling, another address is free', async () => {
+      const ip = freshIp();
+      const keys = await Promise.all(
+        [1, 2, 3].map(async (i) => (await createApiKey(stack.sql, { name: `per-ip-${i}-${randomUUID()}` })).key),
+      );
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await quote(ip, keys[i % 3])).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+      const refused = await quote(ip, keys[0]);
+      expect(refused.json().code).toBe('rate_limited');
+      expect(refused.headers['retry-after']).toBeDefined();
+      // The same key from elsewhere is within its own allowance.
+      expect((await quote(freshIp(), keys[0])).statusCode).toBe(200);
+    });
   });
 });

@@ -61,6 +61,10 @@ export async function startStack(
     // The same for the staff consoles' per-address bucket (pages loaded without a key), and for the
     // per-phone allowance of new bookings: many files book for the same few test phones in one hour.
     STAFF_RATE_LIMIT_PER_MINUTE: '10000',
+    // The quotes of every file from 127.0.0.1 (spec 4.4's 30 an hour), the form's and keyed callers' per-address ceiling.
+    QUOTE_RATE_LIMIT_PER_HOUR: '10000',
+    QUOTE_FORM_RATE_LIMIT_PER_HOUR: '10000',
+    KEYED_RATE_LIMIT_PER_IP_PER_MINUTE: '100000',
     RECIPIENT_BOOKINGS_PER_HOUR: '10000',
     // Likewise the sending policy's allowances (src/notify/sending-policy.ts): the files share test
     // phones, the 127.0.0.1 address and the day's counters. test/integration/sending-policy.test.ts sets them.
