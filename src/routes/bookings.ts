@@ -131,7 +131,10 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       description:
         "The same request retried (the same Idempotency-Key, with the same API key if one was used) returns the same booking with a new manage_token; another request under the same API key, or the same body again (the same quote and passenger, from anywhere), gets the booking with manage_token null; any other caller gets 409 booking_exists and the passenger's phone a link to take charge of it. Honours an Idempotency-Key header: use a random one (a UUID) per booking, it is what proves a retry is yours, and concurrent retries under it wait for the first reply.",
       body: AgentCreateBookingRequest,
-      response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 404, 409, 410, 422, 429, 503) },
+      response: {
+        200: AgentBookingResponse,
+        ...problemResponses(400, 401, 403, 404, 409, 410, 413, 415, 422, 429, 503),
+      },
     },
     config: { rateLimit: app.rateLimits.booking, idempotencyGroup: 'bookings' },
     handler: async (request, reply) => {
@@ -153,7 +156,7 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
         'One ride per trip: the same phone between the same places at the same pickup time is one booking, however the request is spelled (without depart_at, identical requests are one while that ride is open). ' +
         "Asking again returns the booking, with a new manage_token, only to the request that made it (the same Idempotency-Key, with the same API key if one was used); another request under the same API key, or the same body again from the same address within minutes, gets the booking with manage_token null; anyone else is answered 409 booking_exists, and the passenger's phone is texted a link to take charge of the booking. An Idempotency-Key (random, one per booking) makes retries return the first reply exactly, concurrent ones included (they wait for it). A sandbox key's bookings are rides of their own: never joined with, nor refused for, the same trip booked live.",
       body: AgentInstantBookingRequest,
-      response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 409, 422, 429, 503) },
+      response: { 200: AgentBookingResponse, ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 503) },
     },
     config: { rateLimit: app.rateLimits.booking, idempotencyGroup: 'bookings' },
     handler: async (request, reply) => {
