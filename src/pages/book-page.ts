@@ -144,14 +144,14 @@ ${journey(q, now)}
   return layout({ status: 410, title: 'Price expired', body, script: pageScript('book-requote') });
 }
 
-function redeemedPage(q: QuoteForPage): Page {
+// A quote link is shared (it is in the quote's reply, a chat, a browser's history): holding it says
+// nothing of who booked. A spent quote's page names no booking, no reference and no tracking link
+// (issue 37 item 4); the passenger has their own confirmation and tracking links.
+function redeemedPage(_q: QuoteForPage): Page {
   return messagePage(
     200,
     'Already booked',
-    q.booking_ref
-      ? html`<p>This quote has been used for booking <strong>${q.booking_ref}</strong>.</p>
-<p><a href="/track/${encodeURIComponent(q.booking_ref)}">Track your taxi</a></p>`
-      : html`<p>This quote has already been used for a booking.</p>`,
+    html`<p>This quote has already been used for a booking. The passenger has the confirmation and tracking link; to book another ride, <a href="/">get a new price</a>.</p>`,
   );
 }
 
