@@ -113,8 +113,7 @@ export function toProblemError(err: FastifyError, bodyLimit?: number, input?: un
     const errors: FieldError[] = err.validation.flatMap((v) =>
       fieldErrors(
         // The provider moves the issue's code to `keyword` and leaves the rest in `params`.
-        { ...(v.params as Partial<Issue> & Record<string, unknown>), code: v.keyword } as Partial<Issue> &
-          Record<string, unknown>,
+        { ...(v.params as Partial<Issue> & Record<string, unknown>), code: v.keyword },
         v.instancePath.split('/').filter(Boolean),
         v.message,
         input,
