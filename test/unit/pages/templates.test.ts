@@ -365,7 +365,10 @@ describe('html templates', () => {
     expectStrictPolicy(vague);
     expect(vague.html).toContain(pageScript('book-refine').href);
     const redeemed = renderQuotePage({ ...quote, status: 'redeemed', booking_ref: 'TXAB12CD34' }, NOW);
-    expect(redeemed.html).toContain('href="/track/TXAB12CD34"');
+    // Whoever holds a spent quote's link learns nothing of its booking (issue 37, item 4).
+    expect(redeemed.html).toContain('Already booked');
+    expect(redeemed.html).not.toContain('TXAB12CD34');
+    expect(redeemed.html).not.toContain('/track/');
     expect(renderQuotePage(null, NOW).status).toBe(404);
   });
 });
