@@ -19,6 +19,10 @@ import { startBenchStack, startProcess, waitForHttp } from './support.js';
 
 const concurrentBatches = Number(process.env.BENCH_BATCHES ?? 5);
 const busyProcesses = Number(process.env.BENCH_BUSY ?? 2);
+// The target the run is held to, and how long it waits for the alone batch's job cards; the suite's
+// short run (test/integration/scripts.test.ts) checks that it works, not how fast, so sets them.
+const minJobsPerSecond = Number(process.env.BENCH_MIN_RATE ?? 100);
+const cardWaitMs = Number(process.env.BENCH_CARD_WAIT_SECONDS ?? 300) * 1000;
 const BATCH = MAX_JOBS_PER_REQUEST;
 const apiPort = await freePort();
 const base = `http://127.0.0.1:${apiPort}`;
@@ -204,7 +208,7 @@ try {
       )[0]!.n,
     BATCH,
     tAlone,
-    300_000,
+    cardWaitMs,
   );
 
   // Five at once, for tomorrow.
@@ -234,7 +238,7 @@ try {
     `| one batch alone: its ${BATCH}th job booked | ${aloneBooked.ms === null ? `not after 600 s (${aloneBooked.n})` : seconds(aloneBooked.ms)} | | |`,
   );
   console.log(
-    `| one batch alone: its ${BATCH}th job's first job card | ${aloneCards.ms === null ? `not after 300 s (${aloneCards.n})` : seconds(aloneCards.ms)} | | |`,
+    `| one batch alone: its ${BATCH}th job's first job card | ${aloneCards.ms === null ? `not after ${cardWaitMs / 1000} s (${aloneCards.n})` : seconds(aloneCards.ms)} | | |`,
   );
   for (const [k, r] of together.entries())
     console.log(
@@ -262,7 +266,8 @@ try {
   if (!sent.every(whole)) failures.push('a reply was not a 200 with 100 distinct references');
   if (rows.length !== expected.size || misbooked > 0)
     failures.push('a job lost, booked twice or under another reference');
-  if (Math.min(rateAlone, rateTogether) < 100) failures.push('fewer than 100 jobs taken in a second');
+  if (Math.min(rateAlone, rateTogether) < minJobsPerSecond)
+    failures.push(`fewer than ${minJobsPerSecond} jobs taken in a second`);
   if (failures.length > 0) {
     console.error(`bench: ${failures.join('; ')}`);
     process.exitCode = 1;

@@ -343,9 +343,15 @@ describe('the README commands', () => {
     expect(intake.output()).toMatch(
       /partner bookings: (\d+) after the new batches \(\1 jobs sent\), \1 after the repeats/,
     );
-    const batches = run('npx', ['tsx', 'bench/partner-batches.ts'], { BENCH_BATCHES: '2' });
+    // That it works, not how fast: no busy loops, no rate target, a short wait for job cards.
+    const batches = run('npx', ['tsx', 'bench/partner-batches.ts'], {
+      BENCH_BATCHES: '2',
+      BENCH_BUSY: '0',
+      BENCH_MIN_RATE: '0',
+      BENCH_CARD_WAIT_SECONDS: '20',
+    });
     expect(await finished(batches, 300_000), batches.output().slice(-3000)).toBe(0);
-    expect(batches.output()).toMatch(/bookings: (\d+) of \1 jobs sent; 5xx replies: 0/);
+    expect(batches.output()).toMatch(/bookings: (\d+) of \1 jobs sent; under another reference or missing: 0/);
     const growth = run('npx', ['tsx', 'bench/dispatch-growth.ts'], { BENCH_GROWTH: '50,300', BENCH_BOOKINGS: '1' });
     expect(await finished(growth, 240_000), growth.output().slice(-3000)).toBe(0);
     // 300 drivers within reach, and round 1 logged only the first window of the nearest of them.
