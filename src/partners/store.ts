@@ -179,18 +179,7 @@ export async function findPartnerJob(sql: Sql, partnerId: string, jobRef: string
   const [r] = await sql<PartnerJobRow[]>`
     select partner_id, job_ref, state, booking_ref, new_fingerprint, amend_fingerprints, booked, held, held_fingerprint
       from partner_jobs where partner_id = ${partnerId} and job_ref = ${jobRef}`;
-  if (!r) return null;
-  return {
-    partnerId: r.partner_id,
-    jobRef: r.job_ref,
-    state: r.state,
-    bookingRef: r.booking_ref,
-    newFingerprint: r.new_fingerprint,
-    amendFingerprints: r.amend_fingerprints,
-    booked: r.booked,
-    held: r.held,
-    heldFingerprint: r.held_fingerprint,
-  };
+  return r ? toRecord(r) : null;
 }
 
 /** The records of these references (one query for a batch). */
