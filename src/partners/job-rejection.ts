@@ -1,7 +1,7 @@
 import { fieldPath } from '../http/refusal-problem.js';
 import { ProblemError } from '../http/problem.js';
 import { Refusal, type RefusalKind, type RefusedField } from '../refusal.js';
-import type { JobResult } from '../schemas/partner-job.js';
+import { JobResultSchema, type JobResult } from '../schemas/partner-job.js';
 
 // The one translation of a refusal into partner intake's answer for one job (docs/refusals.md): a
 // job the use cases refuse is one rejected line of a 207, not a failed batch. What is nobody's
@@ -10,7 +10,7 @@ import type { JobResult } from '../schemas/partner-job.js';
 
 export type JobRejection = Pick<
   JobResult,
-  'outcome' | 'code' | 'message' | 'bookingReference' | 'bookingStatus' | 'errors'
+  'outcome' | 'code' | 'message' | 'bookingReference' | 'bookingStatus' | 'errors' | 'suggestions' | 'question'
 >;
 
 /** Refusals that are the whole request's, not one job's. */
@@ -21,7 +21,7 @@ export function jobRejection(err: unknown): JobRejection | null {
   if (err instanceof Refusal) {
     if (BATCH_KINDS.has(err.kind)) return null;
     const errors = err.fields.map((f) => ({ field: senderPath(f), message: f.message }));
-    return rejected(err.code, err.message, errors.length > 0 ? errors : undefined);
+    return { ...rejected(err.code, err.message, errors.length > 0 ? errors : undefined), ...addressHelp(err) };
   }
   // Use cases raise Refusals (a lint rule keeps them off ProblemError); an HTTP-layer problem that
   // still reaches here is judged by its status, as intake always did.
@@ -41,6 +41,23 @@ function senderPath(f: RefusedField): string {
   if ((f.in ?? 'body') === 'body' && /^body(\.|\[|$)/.test(f.name)) return f.name;
   return fieldPath(f);
 }
+
+/**
+ * What an address refusal's message mentions, carried on the line as the same refusal's problem
+ * carries it ("did you mean one of the suggestions?", "send it with its postcode"): a sender can
+ * put a suggestion in front of its dispatcher without a second call (issue 37).
+ */
+function addressHelp(err: Refusal): Pick<JobRejection, 'suggestions' | 'question'> {
+  const parsed = AddressHelpSchema.safeParse(err.details);
+  if (!parsed.success) return {};
+  const { suggestions, question } = parsed.data;
+  return {
+    ...(suggestions && suggestions.length > 0 ? { suggestions } : {}),
+    ...(question ? { question } : {}),
+  };
+}
+
+const AddressHelpSchema = JobResultSchema.pick({ suggestions: true, question: true });
 
 const rejected = (code: string, message: string, errors: JobResult['errors']): JobRejection => ({
   outcome: 'rejected',

@@ -56,14 +56,15 @@ async function locate(geocoder: Geocoder, query: string, field: string): Promise
     );
   }
   if (result.status === 'uncertain') {
+    // Mention suggestions only when the refusal carries some (issue 37: refusals carry what they mention).
+    const choose = suggestions.length > 0 ? ', or choose a suggestion' : '';
     throw Refusal.unprocessable(
       'address_uncertain',
       `Not sure where ${field} "${query}" is${suggestions.length > 0 ? '; did you mean one of the suggestions?' : '.'}`,
       {
         field: {
           name: field,
-          message:
-            'is not precise enough to send a driver to; name the place, street or postcode, or choose a suggestion',
+          message: `is not precise enough to send a driver to; name the place, street or postcode${choose}`,
         },
         details: { suggestions },
       },

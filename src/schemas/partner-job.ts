@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FieldErrorSchema } from '../http/problem.js';
+import { FieldErrorSchema, PlaceSuggestionSchema } from '../http/problem.js';
 import { BOOKING_STATUSES } from '../model/bookings.js';
 import { JOB_ACTIONS, JOB_OUTCOME_CODES } from '../model/partners.js';
 import { isoDateTime, passengerCount, placeText, text } from './common.js';
@@ -107,6 +107,19 @@ export const JobResultSchema = z
     bookingReference: z.string().nullable(),
     bookingStatus: z.enum(BOOKING_STATUSES).nullable(),
     errors: z.array(FieldErrorSchema).optional(),
+    suggestions: z
+      .array(PlaceSuggestionSchema)
+      .max(5)
+      .optional()
+      .describe(
+        'With address_uncertain and address_not_found: up to five places the sender may have meant, best first; send the job again with one of them',
+      ),
+    question: z
+      .enum(['postcode'])
+      .optional()
+      .describe(
+        'With address_uncertain: "postcode", a house number on a street we cannot place; send it with its postcode',
+      ),
   })
   .meta({ id: 'JobResult' });
 

@@ -165,4 +165,24 @@ describe('the partner inbox', () => {
     const fields = JSON.stringify(res.json());
     expect(fields).not.toContain('body.body');
   });
+
+  it('carries on a rejected line the suggestions and question its message mentions, and mentions none it lacks', async () => {
+    const p = await newSender();
+    const res = await post(p.key, [
+      job('SG-0', 0, { pickup: '1 Deansgate, Manchester', dropoff: 'Manchester Piccadilly station' }),
+      job('SG-1', 1, { pickup: 'Castle Street' }),
+    ]);
+    expect(res.statusCode, res.body).toBe(207);
+    type Line = Result & { message: string; suggestions?: { label: string }[]; question?: string };
+    const [deansgate, castle] = res.json<{ results: Line[] }>().results;
+    expect(deansgate).toMatchObject({ outcome: 'rejected', code: 'address_uncertain', question: 'postcode' });
+    expect(deansgate!.message).toMatch(/choose a suggestion/);
+    expect(deansgate!.suggestions!.length).toBeGreaterThan(0);
+    expect(deansgate!.suggestions!.length).toBeLessThanOrEqual(5);
+    expect(deansgate!.suggestions!.map((x) => x.label).join(' ')).toMatch(/Deansgate|Manchester/);
+    // Nothing to choose from: the line says so by not offering any.
+    expect(castle).toMatchObject({ outcome: 'rejected', code: 'address_uncertain' });
+    expect(castle!.suggestions).toBeUndefined();
+    expect(JSON.stringify(castle)).not.toMatch(/suggestion/);
+  });
 });
