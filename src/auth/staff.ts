@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
 import { hashSecret, newSecret, sameDigest } from './secrets.js';
 
@@ -34,7 +35,7 @@ export async function verifyStaffKey(sql: Sql, plain: string): Promise<StaffMemb
 
 /** Every staff action is recorded: who, when, what, on whom, and why. */
 export async function recordStaffAction(
-  sql: Sql,
+  sql: Sql | TransactionSql,
   a: {
     staffId: string;
     action: string;

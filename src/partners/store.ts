@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../db/sql.js';
 import type { BookingWorkflowInput } from '../../workflows/bookings/definitions.js';
 import { openSecret, sealSecret } from '../auth/secret-box.js';
@@ -86,7 +87,7 @@ export async function createPartner(sql: Sql, p: NewPartner): Promise<Partner> {
 }
 
 export async function updatePartner(
-  sql: Sql,
+  sql: Sql | TransactionSql,
   id: string,
   changes: Partial<
     Pick<Partner, 'allowedToBook' | 'liveIntakeApproved' | 'bridgePaused' | 'dailyJobLimit' | 'callbackUrl'>
@@ -101,6 +102,13 @@ export async function updatePartner(
       callback_url = case when ${changes.callbackUrl !== undefined} then ${changes.callbackUrl ?? null} else callback_url end
      where id = ${id}
     returning *`;
+  return row ? toPartner(row) : null;
+}
+
+/** A partner's row, locked until the transaction ends (a bridge paused or resumed by ops). */
+export async function lockPartner(tx: TransactionSql, id: string): Promise<Partner | null> {
+  if (!PARTNER_ID_PATTERN.test(id)) return null;
+  const [row] = await tx<PartnerRow[]>`select * from partners where id = ${id} for update`;
   return row ? toPartner(row) : null;
 }
 

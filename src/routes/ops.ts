@@ -27,12 +27,16 @@ import {
   EndTripReply,
   EndTripRequest,
   OpsAmendRequest,
+  OpsBridgeReply,
+  OpsBridgeRequest,
   OpsCancelRequest,
   OpsOfferReply,
   OpsOfferRequest,
   OpsReleaseReply,
   OpsReleaseRequest,
+  PartnerIdParams,
 } from '../schemas/ops.js';
+import { setBridgePaused } from '../partners/bridge-pause.js';
 import { amendAsOps } from '../bookings/amend-as-ops.js';
 import { cancelAsOps } from '../bookings/cancel.js';
 import { endTrip } from '../bookings/end-trip.js';
@@ -401,6 +405,30 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       }
       const blockedKey = await setPassengerBlocked(s.sql, staff, who, action === 'block', reason);
       return { blocked: action === 'block', identifier: blockedKey };
+    },
+  });
+
+  r.post('/api/ops/partners/:partnerId/bridge', {
+    schema: {
+      operationId: 'opsPauseOperatorBridge',
+      tags,
+      summary: 'Pause or resume an operator’s bridge (recorded)',
+      description:
+        'A paused bridge answers the operator’s new requests 403 bridge_paused; jobs it already sent are kept and go on as booked. Pausing a paused bridge (or resuming a running one) changes and records nothing (changed: false). 404 for no such partner, 409 not_an_operator for a partner or supplier.',
+      params: PartnerIdParams,
+      body: OpsBridgeRequest,
+      response: { 200: OpsBridgeReply, ...problemResponses(400, 401, 404, 409, 429) },
+    },
+    config: limited,
+    handler: async (request) => {
+      const staff = await staffMember(s, request);
+      const state = await setBridgePaused(s.sql, staff, request.params.partnerId, request.body);
+      return {
+        partner_id: state.partnerId,
+        bridge_paused: state.paused,
+        changed: state.changed,
+        actions: state.actions.map((a) => ({ ...a, at: a.at.toISOString() })),
+      };
     },
   });
 

@@ -324,3 +324,28 @@ export const OpsOfferRequest = z
 export const OpsOfferReply = z
   .object({ booking_reference: z.string(), offered_to: z.string(), offer_expires_at: z.string() })
   .meta({ id: 'OpsOfferReply' });
+
+export const PartnerIdParams = z.object({ partnerId: text(40).regex(/^[a-z0-9][a-z0-9-]{1,39}$/) });
+export const OpsBridgeRequest = z
+  .object({
+    action: z.enum(['pause', 'resume']),
+    reason: text(300).trim().min(3, 'say why'),
+  })
+  .meta({ id: 'OpsBridgeRequest' });
+export const OpsBridgeReply = z
+  .object({
+    partner_id: z.string(),
+    bridge_paused: z.boolean(),
+    changed: z.boolean().describe('false when the bridge was already so: nothing changed and nothing new recorded'),
+    actions: z
+      .array(
+        z.object({
+          action: z.enum(['bridge.pause', 'bridge.resume']),
+          reason: z.string().nullable(),
+          at: z.string().describe('UTC, ISO 8601'),
+          by: z.string().describe('The staff member who did it'),
+        }),
+      )
+      .describe('Every pause and resume of this bridge, oldest first'),
+  })
+  .meta({ id: 'OpsBridgeReply' });

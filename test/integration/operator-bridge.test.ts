@@ -8,8 +8,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
+import { createStaff } from '../../src/auth/staff.js';
 import { signPartnerRequest } from '../../src/partners/signature.js';
-import { createPartner, issueSigningSecret, updatePartner } from '../../src/partners/store.js';
+import { createPartner, issueSigningSecret } from '../../src/partners/store.js';
 import { PartnerJobSchema } from '../../src/schemas/partner-job.js';
 import { seriousA11yProblems } from '../support/axe.js';
 import {
@@ -111,9 +112,39 @@ describe('the operator bridge', () => {
     expect(refused.json().code).toBe('operator_not_approved');
 
     const op = await newOperator({ dailyJobLimit: 1 });
-    await updatePartner(stack.sql, op.id, { bridgePaused: true });
+    // Ops pause and resume the bridge through their API, and each change is on record.
+    const { key: staffKey } = await createStaff(stack.sql, { name: 'Bridge Desk', role: 'operator' });
+    const bridge = (action: string, reason = 'Operator asked us to stop while they move offices', id = op.id) =>
+      stack.app.inject({
+        method: 'POST',
+        url: `/api/ops/partners/${id}/bridge`,
+        headers: { authorization: `Bearer ${staffKey}` },
+        payload: { action, reason },
+        remoteAddress: ip(),
+      });
+    const paused = await bridge('pause');
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json()).toMatchObject({ partner_id: op.id, bridge_paused: true, changed: true });
     expect((await send(op.key, job('R-1'))).json().code).toBe('bridge_paused');
-    await updatePartner(stack.sql, op.id, { bridgePaused: false });
+    expect((await bridge('pause')).json()).toMatchObject({ bridge_paused: true, changed: false });
+    const resumed = await bridge('resume', 'Moved; they are sending again');
+    expect(resumed.json()).toMatchObject({ bridge_paused: false, changed: true });
+    expect(
+      resumed
+        .json<{ actions: { action: string; reason: string; by: string }[] }>()
+        .actions.map((a) => `${a.action} by ${a.by}: ${a.reason}`),
+    ).toEqual([
+      'bridge.pause by Bridge Desk: Operator asked us to stop while they move offices',
+      'bridge.resume by Bridge Desk: Moved; they are sending again',
+    ]);
+    expect((await bridge('pause', 'no')).statusCode).toBe(400);
+    expect((await bridge('pause', 'A reason given', 'opr-nobody-here')).json().code).toBe('partner_not_found');
+    const partner = await createPartner(stack.sql, {
+      id: `ptn-${randomUUID().slice(0, 8)}`,
+      name: 'P',
+      kind: 'partner',
+    });
+    expect((await bridge('pause', 'A reason given', partner.id)).json().code).toBe('not_an_operator');
     // {"jobs": [...]} is the bridge's third shape; signed deliveries name the operator in x-operator.
     const body = JSON.stringify({ jobs: [job('R-1', { pickupTime: soon(600) })] });
     const signed = await stack.app.inject({
