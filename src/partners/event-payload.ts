@@ -1,4 +1,4 @@
-import type { AmendmentChanges, PartnerEventPayload } from '../schemas/partner-events.js';
+import type { AmendmentChanges, JobRejection, PartnerEventPayload } from '../schemas/partner-events.js';
 import type { BookingStatus } from '../model/bookings.js';
 
 // What a sender is told about a status change or an amendment, built only from what the event row recorded when it
@@ -9,9 +9,11 @@ import type { BookingStatus } from '../model/bookings.js';
 export interface PartnerEventFacts {
   id: string;
   /** Absent: a status change (facts built before amendments were events). */
-  type?: 'booking.status_changed' | 'booking.amended';
+  type?: 'booking.status_changed' | 'booking.amended' | 'job.rejected';
   /** booking.amended: what changed (migration 00021). */
   changes?: AmendmentChanges | null;
+  /** job.rejected: the job refused after its reply, and why (migration 00046). */
+  rejection?: JobRejection | null;
   bookingRef: string;
   seq: number;
   status: BookingStatus;
@@ -31,6 +33,9 @@ export function buildEventPayload(f: PartnerEventFacts): PartnerEventPayload {
   const timestamp = f.occurredAt.toISOString();
   const booking = { bookingReference: f.bookingRef, jobRef: f.jobRef, sequence: f.seq, status: f.status };
   const pickupAt = f.pickupAt.toISOString();
+  if (f.type === 'job.rejected' && f.rejection) {
+    return { id: f.id, type: 'job.rejected', timestamp, data: { ...booking, pickupAt, ...f.rejection, driver } };
+  }
   if (f.type === 'booking.amended' && f.changes) {
     return { id: f.id, type: 'booking.amended', timestamp, data: { ...booking, pickupAt, ...f.changes, driver } };
   }

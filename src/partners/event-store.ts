@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
-import type { AmendmentChanges, DeliveryState } from '../schemas/partner-events.js';
+import type { AmendmentChanges, DeliveryState, JobRejection } from '../schemas/partner-events.js';
 import type { BookingStatus } from '../model/bookings.js';
 import type { PartnerEventFacts } from './event-payload.js';
 import { openSecret, sealSecret } from '../auth/secret-box.js';
 
-// partner_events (written by the bookings triggers of migrations 00011 and 00021, never by this code) and the
+// partner_events (written by the triggers of migrations 00011, 00021 and 00046, never by this code) and the
 // senders' Standard Webhooks secrets. Every read a sender can cause is scoped to that sender.
 
 export interface PartnerEventRecord extends PartnerEventFacts {
@@ -25,8 +25,9 @@ interface EventRow {
   partner_id: string;
   booking_ref: string;
   seq: number;
-  type: 'booking.status_changed' | 'booking.amended';
+  type: 'booking.status_changed' | 'booking.amended' | 'job.rejected';
   changes: AmendmentChanges | null;
+  rejection: JobRejection | null;
   status: BookingStatus;
   previous_status: BookingStatus | null;
   job_ref: string | null;
@@ -51,6 +52,7 @@ const toRecord = (r: EventRow): PartnerEventRecord => ({
   seq: r.seq,
   type: r.type,
   changes: r.changes,
+  rejection: r.rejection,
   status: r.status,
   previousStatus: r.previous_status,
   jobRef: r.job_ref,

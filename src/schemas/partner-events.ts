@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BOOKING_REF_PATTERN } from '../model/bookings.js';
 import { BookingStatusSchema } from './booking.js';
 import { NO_CONTROL_CHARACTERS } from './common.js';
+import { JOB_ACTIONS } from '../model/partners.js';
 
 // Status and amendment events a sender receives about its bookings, its callback registration, and the status
 // updates a partner fleet sends about jobs dispatched to its drivers. Partner-facing fields are
@@ -85,12 +86,45 @@ export const PartnerAmendmentEventSchema = z
     description: 'An amendment was applied to a booking (its time, places, fare, passengers, vehicle or notes)',
   });
 
+/** What a job.rejected event says was refused (recorded by migration 00046's trigger). */
+export const JobRejectionSchema = z.object({
+  action: z.enum(JOB_ACTIONS).describe('The action of the job refused'),
+  code: z.string().describe('The refusal’s stable code, as the job lookup gives it'),
+  message: z.string(),
+});
+export type JobRejection = z.infer<typeof JobRejectionSchema>;
+
+export const PartnerJobRejectedEventSchema = z
+  .object({
+    id: eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates'),
+    type: z.literal('job.rejected'),
+    timestamp: z.iso.datetime().describe('When the job was refused (UTC)'),
+    data: z.object({
+      bookingReference: z.string(),
+      jobRef: z.string().nullable().describe('Your own job reference'),
+      sequence: z
+        .number()
+        .int()
+        .min(1)
+        .describe('1, 2, 3... per booking, shared with status changes: deliveries keep this order'),
+      status: BookingStatusSchema.describe('The booking’s status, which the refused job did not change'),
+      pickupAt: z.iso.datetime(),
+      ...JobRejectionSchema.shape,
+      driver: eventDriver,
+    }),
+  })
+  .meta({
+    id: 'PartnerJobRejectedEvent',
+    description:
+      'A job answered `processing` was refused when applied (an amend or cancel of a booking that had moved on): the booking stands as it was',
+  });
+
 export const PartnerEventSchema = z
-  .discriminatedUnion('type', [PartnerStatusEventSchema, PartnerAmendmentEventSchema])
+  .discriminatedUnion('type', [PartnerStatusEventSchema, PartnerAmendmentEventSchema, PartnerJobRejectedEventSchema])
   .meta({
     id: 'PartnerEvent',
     description:
-      'The body POSTed to your callback URL, signed as Standard Webhooks sign: a status change or an amendment, by `type`',
+      'The body POSTed to your callback URL, signed as Standard Webhooks sign: a status change, an amendment, or a job refused after its reply, by `type`',
   });
 export type PartnerEventPayload = z.infer<typeof PartnerEventSchema>;
 

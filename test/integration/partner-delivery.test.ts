@@ -477,11 +477,14 @@ describe('the published contract', () => {
     expect(op('/api/public/v1/partner/events', 'get')).toBe('listPartnerEvents');
     expect(op('/api/public/v1/partner/events/{id}/replay', 'post')).toBe('replayPartnerEvent');
     expect(op('/api/public/hooks/booking-status', 'post')).toBe('bookingStatusHook');
-    // A status change or an amendment, told apart by type; a status change's shape as it always was.
+    // A status change, an amendment or a job refused after its reply, told apart by type; a status
+    // change's shape as it always was.
     expect(doc.components.schemas.PartnerEvent.oneOf).toEqual([
       { $ref: '#/components/schemas/PartnerStatusEvent' },
       { $ref: '#/components/schemas/PartnerAmendmentEvent' },
+      { $ref: '#/components/schemas/PartnerJobRejectedEvent' },
     ]);
+    expect(doc.components.schemas.PartnerJobRejectedEvent.properties.type.const).toBe('job.rejected');
     expect(doc.components.schemas.PartnerStatusEvent.required).toEqual(['id', 'type', 'timestamp', 'data']);
     expect(doc.components.schemas.PartnerAmendmentEvent.properties.type.const).toBe('booking.amended');
     expect(doc.components.schemas.BookingStatusHookRequest.properties.status.enum).toEqual([

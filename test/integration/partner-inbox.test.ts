@@ -139,6 +139,43 @@ describe('the partner inbox', () => {
     });
   });
 
+  it('tells the sender of a job refused after its reply, by a job.rejected event in the booking’s order', async () => {
+    const p = await newSender();
+    const res = await post(p.key, [
+      job('REJ-1', 0),
+      job('REJ-1', 0, { action: 'cancel' }),
+      job('REJ-1', 0, { action: 'amend', passengers: 3 }),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const ref = res.json<{ results: Result[] }>().results[0]!.bookingReference!;
+    await until(
+      () => stack.sql<{ n: number }[]>`
+        select count(*)::int as n from partner_inbox where partner_id = ${p.id} and done_at is null`,
+      (r) => r[0]?.n === 0,
+      'the inbox drained',
+    );
+    const [late] = await stack.sql<{ code: string; message: string }[]>`
+      select outcome ->> 'code' as code, outcome ->> 'message' as message from partner_inbox
+       where partner_id = ${p.id} and action = 'amend'`;
+    expect(late!.code).not.toBe('amended');
+    const listed = await stack.app.inject({
+      method: 'GET',
+      url: `/api/public/v1/partner/events?bookingReference=${ref}`,
+      headers: { authorization: `Bearer ${p.key}` },
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    type Listed = { event: { type: string; data: Record<string, unknown> } };
+    const events = listed.json<{ events: Listed[] }>().events.map((e) => e.event);
+    const last = events.at(-1)!;
+    expect(last).toMatchObject({
+      type: 'job.rejected',
+      data: { bookingReference: ref, jobRef: 'REJ-1', status: 'cancelled', action: 'amend', code: late!.code },
+    });
+    expect(last.data.message).toBe(late!.message);
+    expect(events.map((e) => e.data.sequence)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'job.rejected')).toHaveLength(1);
+  });
+
   it('names a rejected item’s fields where the sender wrote them: body.jobs[1].pickup, never body.body[1].pickup', async () => {
     const s = await newSender('supplier');
     const res = await post(

@@ -54,6 +54,17 @@ describe('status event payload', () => {
     expect(PartnerEventSchema.safeParse(first).success).toBe(true);
   });
 
+  it('says which job was refused after its reply, and why, with the booking as it stands (job.rejected)', () => {
+    const rejection = { action: 'amend' as const, code: 'job_cancelled', message: 'The job is cancelled.' };
+    const event = buildEventPayload({ ...facts, type: 'job.rejected', status: 'cancelled', rejection });
+    expect(event).toMatchObject({
+      type: 'job.rejected',
+      data: { bookingReference: 'TXAB12CD34EF', jobRef: 'ACME-1', sequence: 3, status: 'cancelled', ...rejection },
+    });
+    expect(event.data).not.toHaveProperty('previousStatus');
+    expect(PartnerEventSchema.safeParse(event).success).toBe(true);
+  });
+
   it('says what an amendment changed, as it stands now and as it stood (booking.amended)', () => {
     const changes = {
       changed: ['pickupAt' as const, 'fare' as const],
