@@ -165,15 +165,18 @@ try {
   const tomorrow = (i: number) => Date.now() + 30 * 3600_000 + i * 60_000;
   await send(Array.from({ length: 10 }, () => largestJob('WARM', tomorrow)));
 
-  // mpv drivers (the jobs ask for a people carrier for 4), 30 round each pickup.
+  // mpv drivers (the jobs ask for a people carrier for 4), 100 round each pickup. They never answer,
+  // so each card holds its driver (busy) until it times out, and a job's card goes to a group of
+  // OFFER_GROUP_SIZE (3) at once: 25 jobs a pickup need 75 free drivers there. With 30 a pickup
+  // (before 2026-12-03) about a third of the jobs found every driver in reach busy.
   await sql`
     insert into drivers (id, name, phone, tier, home_area, approved, vehicle_type, vehicle_description, plate, seats, online, lat, lon, location_at)
     select ${partnerId} || '-d' || g, 'Bench driver ' || g, '+4477' || lpad((10000000 + g)::text, 8, '0'), 'national',
            'national-default', true, 'mpv', 'Ford Galaxy', 'BN' || g, 8, true,
-           (${sql.json(pickupsAt.map((p) => p[0]))} ->> (g % 4))::float8 + ((g % 30) - 15) / 111320.0 * 60,
-           (${sql.json(pickupsAt.map((p) => p[1]))} ->> (g % 4))::float8 + ((g / 4) % 7 - 3) / 111320.0 * 100,
+           (${sql.json(pickupsAt.map((p) => p[0]))} ->> (g % 4))::float8 + ((g / 4) % 25 - 12) / 111320.0 * 60,
+           (${sql.json(pickupsAt.map((p) => p[1]))} ->> (g % 4))::float8 + ((g / 100) % 4 - 1.5) / 111320.0 * 200,
            now()
-      from generate_series(0, 119) g`;
+      from generate_series(0, 399) g`;
 
   // Baseline: one insert of the same 100 jobs' rows, as the inbox writes them.
   const baselineJobs = Array.from({ length: BATCH }, () => largestJob('BASE', tomorrow));
@@ -211,6 +214,18 @@ try {
     cardWaitMs,
   );
 
+  // The alone batch's jobs still without a job card, by pickup, booking status and what their
+  // dispatch decisions say: why they have none is in these figures, printed only when some lack one.
+  const cardless = await sql<{ pickup: string; status: string; decisions: string; n: number }[]>`
+    select b.pickup ->> 'label' as pickup, b.status,
+           coalesce((select string_agg(distinct coalesce(d.skip_reason, 'eligible') || ' (' || d.tier || ')', ', ')
+                       from dispatch_decisions d where d.booking_ref = b.ref), 'no decisions') as decisions,
+           count(*)::int as n
+      from bookings b
+     where b.ref = any(${aloneRefs}::text[])
+       and not exists (select 1 from outbox o where o.booking_ref = b.ref and o.channel = 'sms' and o.body like 'New job%')
+     group by 1, 2, 3 order by 4 desc`;
+
   // Five at once, for tomorrow.
   const batches = Array.from({ length: concurrentBatches }, (_, k) =>
     Array.from({ length: BATCH }, () => largestJob(`FIVE${k}`, tomorrow)),
@@ -240,6 +255,8 @@ try {
   console.log(
     `| one batch alone: its ${BATCH}th job's first job card | ${aloneCards.ms === null ? `not after ${cardWaitMs / 1000} s (${aloneCards.n})` : seconds(aloneCards.ms)} | | |`,
   );
+  for (const c of cardless)
+    console.log(`|   without a job card: ${c.n} from ${c.pickup}, ${c.status}; decisions: ${c.decisions} | | | |`);
   for (const [k, r] of together.entries())
     console.log(
       `| batch ${k + 1} of ${concurrentBatches} sent at once: reply | ${seconds(r.ms)} | ${r.status} | ${merge([r])} |`,
