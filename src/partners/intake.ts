@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { priceTripBooking } from '../bookings/book.js';
 import { fromPartnerJob } from '../bookings/request/partner-job.js';
+import { fieldErrors } from '../http/field-errors.js';
 import { Refusal, type RefusedField } from '../refusal.js';
 import {
   MAX_JOBS_PER_REQUEST,
@@ -119,11 +120,14 @@ export async function submitJobs(
       valid.push({ index, job: parsed.data });
       return;
     }
-    const fields = parsed.error.issues.map((i) => {
-      const path = i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-      const name = `${itemName(index)}${path}`;
-      return { name: name.startsWith('.') ? name.slice(1) : name, message: i.message };
-    });
+    // In the words every route's 400 uses: a field left out "is required" (src/http/field-errors.ts).
+    const fields = parsed.error.issues.flatMap((issue) =>
+      fieldErrors({ ...issue }, issue.path.map(String), issue.message, item).map(({ path, message }) => {
+        const at = path.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('');
+        const name = `${itemName(index)}${at}`;
+        return { name: name.startsWith('.') ? name.slice(1) : name, message };
+      }),
+    );
     invalid.push(...fields);
     const ref = item !== null && typeof item === 'object' ? (item as { jobRef?: unknown }).jobRef : undefined;
     const action = item !== null && typeof item === 'object' ? (item as { action?: unknown }).action : undefined;

@@ -51,7 +51,7 @@ interface Result {
   outcome: string;
   code: string;
   bookingReference: string | null;
-  errors?: { field: string }[];
+  errors?: { field: string; message: string }[];
 }
 
 describe('the partner inbox', () => {
@@ -185,12 +185,13 @@ describe('the partner inbox', () => {
           job('FP-0', 0),
           job('FP-1', 1, { pickup: 'Qwxzv Plkjh Nowhere Zzyzx', passengerPhone: '12' }),
           { ...job('FP-2', 2), passengers: 12 },
+          { jobRef: 'FP-3', action: 'cancel' },
         ],
       },
       '/api/public/hooks/aggregator-booking',
     );
     expect(res.statusCode, res.body).toBe(207);
-    const [ok, unpriced, invalid] = res.json<{ results: Result[] }>().results;
+    const [ok, unpriced, invalid, bare] = res.json<{ results: Result[] }>().results;
     expect(ok).toMatchObject({ outcome: 'accepted' });
     expect(unpriced!.outcome).toBe('rejected');
     expect(unpriced!.errors!.map((e) => e.field)).toEqual(expect.arrayContaining(['body.jobs[1].passengerPhone']));
@@ -199,6 +200,13 @@ describe('the partner inbox', () => {
       code: 'invalid_job',
       errors: [{ field: 'body.jobs[2].passengers' }],
     });
+    // A field left out says so, in the words every route's 400 uses (not zod's "expected string").
+    expect(bare).toMatchObject({ jobRef: 'FP-3', action: 'cancel', outcome: 'rejected', code: 'invalid_job' });
+    expect(bare!.errors).toEqual([
+      { field: 'body.jobs[3].pickup', message: 'is required' },
+      { field: 'body.jobs[3].dropoff', message: 'is required' },
+      { field: 'body.jobs[3].pickupTime', message: 'is required' },
+    ]);
     const fields = JSON.stringify(res.json());
     expect(fields).not.toContain('body.body');
   });
