@@ -16,9 +16,21 @@ const eventDriver = z
   .nullable()
   .describe('The assigned driver (null until one accepts, and again if the job is given back)');
 
+/** Fields every event shares (and an amendment or rejection numbers itself with the status changes). */
+const webhookId = eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates');
+const sharedBookingFields = {
+  bookingReference: z.string(),
+  jobRef: z.string().nullable().describe('Your own job reference'),
+  sequence: z
+    .number()
+    .int()
+    .min(1)
+    .describe('1, 2, 3... per booking, shared with status changes: deliveries keep this order'),
+};
+
 export const PartnerStatusEventSchema = z
   .object({
-    id: eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates'),
+    id: webhookId,
     type: z.literal('booking.status_changed'),
     timestamp: z.iso.datetime().describe('When the status changed (UTC)'),
     data: z.object({
@@ -64,17 +76,11 @@ export type AmendmentChanges = z.infer<typeof AmendmentChangesSchema>;
 
 export const PartnerAmendmentEventSchema = z
   .object({
-    id: eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates'),
+    id: webhookId,
     type: z.literal('booking.amended'),
     timestamp: z.iso.datetime().describe('When the amendment was applied (UTC)'),
     data: z.object({
-      bookingReference: z.string(),
-      jobRef: z.string().nullable().describe('Your own job reference'),
-      sequence: z
-        .number()
-        .int()
-        .min(1)
-        .describe('1, 2, 3... per booking, shared with status changes: deliveries keep this order'),
+      ...sharedBookingFields,
       status: BookingStatusSchema.describe('The booking’s status when the amendment was applied'),
       pickupAt: z.iso.datetime().describe('The pickup time as it now stands'),
       ...AmendmentChangesSchema.shape,
@@ -96,17 +102,11 @@ export type JobRejection = z.infer<typeof JobRejectionSchema>;
 
 export const PartnerJobRejectedEventSchema = z
   .object({
-    id: eventId.describe('Stable for ever; also sent as webhook-id, so a receiver can drop duplicates'),
+    id: webhookId,
     type: z.literal('job.rejected'),
     timestamp: z.iso.datetime().describe('When the job was refused (UTC)'),
     data: z.object({
-      bookingReference: z.string(),
-      jobRef: z.string().nullable().describe('Your own job reference'),
-      sequence: z
-        .number()
-        .int()
-        .min(1)
-        .describe('1, 2, 3... per booking, shared with status changes: deliveries keep this order'),
+      ...sharedBookingFields,
       status: BookingStatusSchema.describe('The booking’s status, which the refused job did not change'),
       pickupAt: z.iso.datetime(),
       ...JobRejectionSchema.shape,
