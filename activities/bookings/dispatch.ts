@@ -46,11 +46,13 @@ import {
   type CandidateClaim,
   type CandidatePage,
   type FirstCardPage,
+  type GroupClaim,
+  type HeldClaim,
   type JobSpec,
   type NewBooking,
   type Tier,
 } from '../../src/model/bookings.js';
-import { deliverJobCard, deliverWonCard, JOB_CARD_UNDELIVERABLE } from './job-card.js';
+import { deliverJobCard, deliverWonCard, JOB_CARD_UNDELIVERABLE, type KnownForCard } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
 
 /** Why a board claim was refused, in the driver's words (policy.ts's reasons). */
@@ -111,6 +113,8 @@ type ClaimQuery = {
   page: number;
   trip: TripFacts;
   offerTimeoutSeconds: number;
+  /** How many free drivers to claim (a group's free places); absent: one. */
+  claimUpTo?: number;
 };
 
 interface TripFacts {
@@ -241,15 +245,25 @@ export function createDispatchActivities({
   }
 
   /**
-   * findCandidatePage and openOffer in one step, on the way to the first job card: reads and logs
-   * the page as findCandidatePage does, then claims the first driver on it that no other booking
-   * has taken since, as openOffer would one by one. Drivers it found taken come back as `busy`,
-   * in page order, before the one it claimed. A retry (after a crash) finds its own claim again.
+   * findCandidatePage and openOffer in one step: reads and logs the page as findCandidatePage does,
+   * then claims, in page order, up to `claimUpTo` (default 1) drivers on it that no other booking has
+   * taken since, as openOffer would one by one: a group's free places filled in one activity, not one
+   * claim each. Drivers found taken come back as `busy`, in page order. A retry (after a crash) finds
+   * its own claims again. `claim` is the first held (and the drivers found taken before them), the
+   * shape bookings on v1 read. `onHeld` hears of each driver as soon as they are held (and is awaited
+   * before the next claim), so a card can go before the next driver is claimed.
    */
-  async function claimFromCandidatePage(p: ClaimQuery): Promise<CandidatePage & { claim: CandidateClaim | null }> {
+  async function claimFromCandidatePage(
+    p: ClaimQuery,
+    onHeld: (h: HeldClaim, index: number, farePence: number | null) => Promise<void> | void = () => {},
+  ): Promise<CandidatePage & GroupClaim & { claim: CandidateClaim | null }> {
     const { fares, ...page } = await readCandidatePage(p);
+    const wanted = Math.max(1, p.claimUpTo ?? 1);
     const busy: string[] = [];
+    const held: HeldClaim[] = [];
+    let busyBeforeFirst: string[] = [];
     for (const c of page.candidates) {
+      if (held.length >= wanted) break;
       const offerId = offerIdFor(p.ref, p.round, c.driverId);
       const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
       const fare = fareOf(fares, c.driverId);
@@ -267,12 +281,45 @@ export function createDispatchActivities({
         continue;
       }
       if (claim === 'claimed') metrics.offersSent.inc({ tier: p.tier });
-      // A claim found from an earlier attempt keeps that attempt's expiry.
-      const held =
-        claim === 'claimed' ? expiresAt : ((await findOffer(sql, offerId))?.expires_at.toISOString() ?? expiresAt);
-      return { ...page, claim: { driverId: c.driverId, offerId, expiresAt: held, busy } };
+      if (held.length === 0) busyBeforeFirst = [...busy];
+      // A claim found from an earlier attempt keeps that attempt's expiry and fare.
+      const earlier = claim === 'claimed' ? null : await findOffer(sql, offerId);
+      const h = { driverId: c.driverId, offerId, expiresAt: earlier?.expires_at.toISOString() ?? expiresAt };
+      await onHeld(h, held.length, earlier ? (earlier.fare_pence ?? null) : (fare?.farePence ?? null));
+      held.push(h);
     }
-    return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
+    const first = held[0];
+    const claim: CandidateClaim | null = first
+      ? { ...first, busy: busyBeforeFirst }
+      : busy.length > 0
+        ? { driverId: null, offerId: null, expiresAt: null, busy }
+        : null;
+    return { ...page, claim, held, busy };
+  }
+
+  /**
+   * One held driver's card: 'undeliverable' when it failed for good, or keeps failing and its offer has
+   * run out (as the card's own activity would have been given up at the offer's end); any other failure
+   * is thrown, for the activity to be retried (the outbox keys send nothing twice).
+   */
+  async function heldCard(
+    ref: string,
+    h: HeldClaim,
+    sms: boolean,
+    known: KnownForCard,
+  ): Promise<'sent' | 'undeliverable'> {
+    try {
+      const card = { offerId: h.offerId, ref, driverId: h.driverId, ...(sms ? {} : { sms: false }) };
+      await deliverJobCard(jobCards, card, known);
+      return 'sent';
+    } catch (err) {
+      const givenUp = err instanceof ApplicationFailure && err.type === JOB_CARD_UNDELIVERABLE;
+      if (givenUp || Date.now() >= Date.parse(h.expiresAt)) {
+        log.warn('job card not delivered', { ref, driverId: h.driverId, error: String(err) });
+        return 'undeliverable';
+      }
+      throw err;
+    }
   }
 
   return {
@@ -281,42 +328,36 @@ export function createDispatchActivities({
     claimFromCandidatePage,
 
     /**
-     * A booking dispatched at once, up to its first job card in one local activity (one workflow
-     * activation instead of three between the booking and the card): its record written, the first
-     * page of its first round read, logged and claimed as claimFromCandidatePage does, and the card
-     * sent to the driver claimed. Every part is idempotent, so a retry writes and sends nothing
-     * twice and finds its own claim again. A card that fails for good comes back `undeliverable`;
-     * one that keeps failing otherwise is retried until its offer runs out, then reported so too,
-     * as the card's own activity would have been given up at the offer's end.
+     * A booking dispatched at once, up to its first job cards in one local activity (one workflow
+     * activation instead of one per claim and card): its record written, the first page of its first
+     * round read, logged and claimed as claimFromCandidatePage does (up to the group's size), and the
+     * cards sent to the drivers claimed, at once: the first by SMS and WhatsApp, the others without
+     * the SMS, as the offer group sends them (offers.ts). Every part is idempotent, so a retry writes
+     * and sends nothing twice and finds its own claims again.
      */
     async openBookingWithFirstCard(p: {
       booking: NewBooking;
       job: JobSpec;
       status: BookingStatus;
       claim: ClaimQuery;
-    }): Promise<FirstCardPage> {
+    }): Promise<FirstCardPage & GroupClaim> {
       await insertBooking(sql, p.booking, p.job, p.status);
-      const page = await claimFromCandidatePage(p.claim);
-      if (!page.claim?.driverId) return { ...page, card: null };
-      try {
-        await deliverJobCard(jobCards, {
-          offerId: page.claim.offerId,
-          ref: p.booking.ref,
-          driverId: page.claim.driverId,
-        });
-        return { ...page, card: 'sent' };
-      } catch (err) {
-        const givenUp = err instanceof ApplicationFailure && err.type === JOB_CARD_UNDELIVERABLE;
-        if (givenUp || Date.now() >= Date.parse(page.claim.expiresAt)) {
-          log.warn('first job card not delivered', {
-            ref: p.booking.ref,
-            driverId: page.claim.driverId,
-            error: String(err),
-          });
-          return { ...page, card: 'undeliverable' };
-        }
-        throw err;
-      }
+      // Read once for every card, beside the page's read; each card knows its fare from its claim.
+      const booking = loadBooking(sql, p.booking.ref);
+      booking.catch(() => {}); // (awaited by the cards; kept from being an unhandled rejection before)
+      // The first card goes before anyone else is claimed, so it waits for nothing the others need; the
+      // others leave as soon as their drivers are held.
+      const sending: Promise<'sent' | 'undeliverable'>[] = [];
+      const page = await claimFromCandidatePage(p.claim, async (h, i, farePence) => {
+        const card = heldCard(p.booking.ref, h, i === 0, { booking, farePence, firstRound: p.claim.round === 1 });
+        card.catch(() => {}); // (awaited below; kept from being an unhandled rejection meanwhile)
+        sending.push(card);
+        if (i === 0) await card;
+      });
+      if (page.held.length === 0) return { ...page, card: null };
+      const cards = await Promise.all(sending);
+      const held = page.held.map((h, i) => ({ ...h, card: cards[i]! }));
+      return { ...page, held, card: cards[0]! };
     },
 
     async openOffer(o: {

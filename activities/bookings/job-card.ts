@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { loadBooking } from '../../src/bookings/store.js';
+import { loadBooking, type BookingWithDriver } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { jobCardUrl } from '../../src/dispatch/job-link.js';
 import { findOffer } from '../../src/dispatch/store.js';
@@ -37,23 +37,34 @@ export const JOB_CARD_UNDELIVERABLE = 'JobCardUndeliverable';
  * never deliver fails for good (JOB_CARD_UNDELIVERABLE), so the cascade moves on to the next driver
  * instead of retrying for ever; any other error is thrown as it is, to be retried.
  */
-export async function deliverJobCard(deps: JobCardDeps, card: JobCard): Promise<void> {
+/**
+ * What the card's caller has read already, so the card does not read it again: the booking, the fare
+ * its offer was claimed at, and whether this is the booking's first round (no card of it was texted yet).
+ */
+export interface KnownForCard {
+  booking?: Promise<BookingWithDriver>;
+  farePence?: number | null;
+  firstRound?: boolean;
+}
+
+export async function deliverJobCard(deps: JobCardDeps, card: JobCard, known: KnownForCard = {}): Promise<void> {
   const { sql, notifier } = deps;
   const { offerId, ref, driverId } = card;
-  const [b, d, offer] = await Promise.all([loadBooking(sql, ref), loadDriver(sql, driverId), findOffer(sql, offerId)]);
+  const [b, d, farePence] = await Promise.all([
+    known.booking ?? loadBooking(sql, ref),
+    loadDriver(sql, driverId),
+    known.farePence !== undefined ? known.farePence : findOffer(sql, offerId).then((o) => o?.fare_pence ?? null),
+  ]);
   // Claimed just before staff suspended them: no card (its link would only say so); the cascade moves on.
   if (d.status !== 'approved')
     throw ApplicationFailure.nonRetryable(`driver ${driverId} is ${d.status}: no job card`, JOB_CARD_UNDELIVERABLE);
   // The fare the offer was made at: the driver's own approved rate, where they have one (src/dispatch/driver-fare.ts).
-  const body = renderJobCardText(
-    b,
-    jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId),
-    offer?.fare_pence ?? null,
-  );
+  const body = renderJobCardText(b, jobCardUrl(deps.publicBaseUrl, deps.jobLinkSecret, offerId), farePence);
   try {
     // Each SMS is billed to the driver, so a booking offered to them again (a later round of an
     // unanswered booking) comes by WhatsApp and the app only: one text per booking, not one a minute.
-    if (card.sms !== false && !(await textedJobCardBefore(sql, ref, d.phone, offerId))) {
+    const textedBefore = !known.firstRound && (await textedJobCardBefore(sql, ref, d.phone, offerId));
+    if (card.sms !== false && !textedBefore) {
       await notifier.send({
         channel: 'sms',
         to: d.phone,

@@ -177,6 +177,26 @@ export type CandidateClaim =
  */
 export type FirstCardPage = CandidatePage & { claim: CandidateClaim | null; card: 'sent' | 'undeliverable' | null };
 
+/**
+ * A driver a page's claim holds for this booking, and their card when it went with the claim (a first
+ * page claimed with the booking's record; absent: the workflow sends it).
+ */
+export interface HeldClaim {
+  driverId: string;
+  offerId: string;
+  expiresAt: string;
+  card?: 'sent' | 'undeliverable';
+}
+
+/**
+ * A page claimed for a group's free places (claimUpTo): every driver held, in page order, and the
+ * drivers found taken on the way. (`claim` above is the first of them, for bookings on v1.)
+ */
+export interface GroupClaim {
+  held: HeldClaim[];
+  busy: string[];
+}
+
 /** How many candidates a cascade fetches at a time: enough for minutes of offers, small in history. */
 export const CANDIDATE_PAGE_SIZE = 10;
 

@@ -96,39 +96,53 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       };
     },
     async claimFromCandidatePage(p) {
-      // As the real one: the page as findCandidatePage reads it, then the first free driver claimed.
+      // As the real one: the page as findCandidatePage reads it, then up to claimUpTo free drivers claimed.
       const page = await activities.findCandidatePage(p);
       log('claimFromCandidatePage', p);
       const busy: string[] = [];
+      const held: { driverId: string; offerId: string; expiresAt: string }[] = [];
+      let busyBeforeFirst: string[] = [];
       for (const c of page.candidates) {
+        if (held.length >= (p.claimUpTo ?? 1)) break;
         if (isBusy(c.driverId)) {
           busy.push(c.driverId);
           continue;
         }
+        if (held.length === 0) busyBeforeFirst = [...busy];
         const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
-        return {
-          ...page,
-          claim: { driverId: c.driverId, offerId: offerId(p.ref, p.round, c.driverId), expiresAt, busy },
-        };
+        held.push({ driverId: c.driverId, offerId: offerId(p.ref, p.round, c.driverId), expiresAt });
       }
-      return { ...page, claim: busy.length > 0 ? { driverId: null, offerId: null, expiresAt: null, busy } : null };
+      const first = held[0];
+      const claim = first
+        ? { ...first, busy: busyBeforeFirst }
+        : busy.length > 0
+          ? { driverId: null, offerId: null, expiresAt: null, busy }
+          : null;
+      return { ...page, claim, held, busy };
     },
     async openBookingWithFirstCard(p) {
-      // As the real one: the record, the first page claimed and the card; each part logged as its own call.
+      // As the real one: the record, the first page claimed and the cards (the first by SMS); each part
+      // logged as its own call.
       log('openBookingWithFirstCard', p);
       await activities.persistBooking({ booking: p.booking, job: p.job, status: p.status });
       const page = await activities.claimFromCandidatePage(p.claim);
-      if (!page.claim?.driverId) return { ...page, card: null };
-      try {
-        await activities.sendJobCard({
-          offerId: page.claim.offerId,
+      if (page.held.length === 0) return { ...page, card: null };
+      const held = [];
+      for (const [i, h] of page.held.entries()) {
+        const card = {
+          offerId: h.offerId,
           ref: p.booking.ref,
-          driverId: page.claim.driverId,
-        });
-        return { ...page, card: 'sent' as const };
-      } catch {
-        return { ...page, card: 'undeliverable' as const };
+          driverId: h.driverId,
+          ...(i === 0 ? {} : { sms: false }),
+        };
+        try {
+          await activities.sendJobCard(card);
+          held.push({ ...h, card: 'sent' as const });
+        } catch {
+          held.push({ ...h, card: 'undeliverable' as const });
+        }
       }
+      return { ...page, held, card: held[0]!.card };
     },
     async openOffer(o) {
       log('openOffer', o);

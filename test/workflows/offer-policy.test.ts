@@ -160,6 +160,9 @@ describe('offer policy (time-skipping)', () => {
         ['d2', false],
         ['d3', false],
       ]);
+      // The whole group claimed and carded with the booking's record: no claim of its own per driver.
+      expect(world.called('claimFromCandidatePage')).toEqual([expect.objectContaining({ claimUpTo: 3 })]);
+      expect(world.called('openOffer')).toEqual([]);
 
       expect(await b.answer(b.offerOf(s, 'd2'), 'd2', 'accept')).toBe('accepted');
       const after = await b.state();
@@ -189,6 +192,26 @@ describe('offer policy (time-skipping)', () => {
       expect(failureType(late)).toBe(BookingFailure.offerTaken);
       expect((await b.state()).driverId).toBe('d2');
       expect(cardsTo(world).map((c) => c.driverId)).not.toContain('d4');
+    });
+  });
+
+  it('fills the first group past a driver another booking holds, in the same claim as the record', async () => {
+    const drivers: FakeDriver[] = [...local('d1'), { id: 'd2', tier: 'local', busy: true }, ...local('d3', 'd4', 'd5')];
+    await scenario(drivers, async ({ world, start }) => {
+      const b = await start();
+      const s = await b.holders(world, ['d1', 'd3', 'd4']);
+      expect(cardsTo(world).map((c) => [c.driverId, c.sms ?? true])).toEqual([
+        ['d1', true],
+        ['d3', false],
+        ['d4', false],
+      ]);
+      expect(world.called('openOffer')).toEqual([]);
+      expect(log(s)).toEqual([
+        ['d1', 'offered', null],
+        ['d2', 'skipped', 'busy'],
+        ['d3', 'offered', null],
+        ['d4', 'offered', null],
+      ]);
     });
   });
 

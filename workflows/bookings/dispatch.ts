@@ -12,27 +12,37 @@ import * as S from '../../src/model/booking-state.js';
 export type RoundResult = 'assigned' | 'exhausted' | 'interrupted';
 /** A board claim taken: the claimant's offer, or why they were refused ('taken': someone came first). */
 export type BoardClaimAnswer = ClaimUpcomingResult | { refused: string };
-type Page = { candidates: S.Candidate[]; claim: model.CandidateClaim | null; card?: model.FirstCardPage['card'] };
+type Page = { candidates: S.Candidate[] } & model.GroupClaim;
 
-/** What a page of candidates is read with (and claimed: its first free driver gets the card). */
-const pageQuery = (run: BookingRun, tier: model.Tier, page: number, offered: Set<string>) =>
-  model.candidatePageQuery(run.state, run.input.booking, run.policy, { tier, page, exclude: [...offered] });
+/** What a page of candidates is read with, and claimed for the group's free places. */
+const pageQuery = (run: BookingRun, tier: model.Tier, page: number, offered: Set<string>, claimUpTo: number) => ({
+  ...model.candidatePageQuery(run.state, run.input.booking, run.policy, { tier, page, exclude: [...offered] }),
+  claimUpTo,
+});
 
-/** Round 1's first page, read and claimed with the booking's record (and its card sent). */
+/** Round 1's first page, read and claimed for a whole group with the booking's record (and their cards sent). */
 export const firstPageQuery = (run: BookingRun) =>
-  pageQuery(run, model.TIERS[0]!, 0, new Set(run.state.droppedDriverIds));
+  pageQuery(run, model.TIERS[0]!, 0, new Set(run.state.droppedDriverIds), model.cascadeOfferRules(run.policy).size);
 
-/** A first page overtaken (a cancel or an amendment came first): the driver it holds is let go at once. */
-export async function letFirstPageGo(run: BookingRun, page: model.FirstCardPage): Promise<void> {
+/** A first page overtaken (a cancel or an amendment came first): the drivers it holds are let go at once. */
+export async function letFirstPageGo(run: BookingRun, page: model.FirstCardPage & model.GroupClaim): Promise<void> {
   run.firstPage = null;
-  const claim = page.claim;
-  const held = claim?.driverId ? page.candidates.find((c) => c.driverId === claim.driverId) : undefined;
-  if (!claim?.offerId || !held) return;
-  await db.closeOffer({ offerId: claim.offerId, status: 'withdrawn' });
-  run.record(model.TIERS[0]!, held, 'withdrawn', run.inbox.peek('cancel') ? 'cancelled' : 'amendment');
+  const reason = run.inbox.peek('cancel') ? 'cancelled' : 'amendment';
+  for (const h of page.held) {
+    const candidate = page.candidates.find((c) => c.driverId === h.driverId);
+    if (!candidate) continue;
+    await db.closeOffer({ offerId: h.offerId, status: 'withdrawn' });
+    run.record(model.TIERS[0]!, candidate, 'withdrawn', reason);
+  }
 }
 
-async function candidatePage(run: BookingRun, tier: model.Tier, page: number, offered: Set<string>): Promise<Page> {
+async function candidatePage(
+  run: BookingRun,
+  group: OfferGroup,
+  tier: model.Tier,
+  page: number,
+  offered: Set<string>,
+): Promise<Page> {
   const count = (p: { considered: number; eligible: number }) =>
     run.move((s) => S.tierCounted(s, { round: s.round, tier, considered: p.considered, eligible: p.eligible }));
   if (run.firstPage && tier === model.TIERS[0] && page === 0) {
@@ -41,7 +51,7 @@ async function candidatePage(run: BookingRun, tier: model.Tier, page: number, of
     count(p);
     return p;
   }
-  const p = await db.claimFromCandidatePage(pageQuery(run, tier, page, offered));
+  const p = await db.claimFromCandidatePage(pageQuery(run, tier, page, offered, group.freePlaces()));
   if (page === 0) count(p);
   return p;
 }
@@ -56,7 +66,7 @@ export async function runRound(run: BookingRun): Promise<RoundResult> {
   const group = new OfferGroup(run, model.cascadeOfferRules(run.policy));
   for (const tier of model.TIERS) {
     for (let page = 0; ; page++) {
-      const p = await candidatePage(run, tier, page, offered);
+      const p = await candidatePage(run, group, tier, page, offered);
       if (p.candidates.length === 0) break;
       const ended = await offerPage(run, group, tier, p, offered);
       if (ended) return ended;
@@ -67,30 +77,32 @@ export async function runRound(run: BookingRun): Promise<RoundResult> {
   return handToExchangeFleet(run);
 }
 
-/** Each candidate of a page offered in turn, as places in the group free up. */
+/**
+ * Each candidate of a page offered in turn, as places in the group free up: first the drivers the page's
+ * claim holds (their cards sent with it, on a first page), then one claim at a time.
+ */
 async function offerPage(run: BookingRun, group: OfferGroup, tier: model.Tier, p: Page, offered: Set<string>) {
-  const busy = new Set(p.claim?.busy ?? []);
-  let held = p.claim?.driverId != null ? p.claim : null;
+  const busy = new Set(p.busy);
+  const held = new Map(p.held.map((h) => [h.driverId, h]));
   for (const c of p.candidates) {
     if (run.inbox.interrupted()) {
-      // A driver claimed with the page but never sent the card is let go at once.
-      if (held?.offerId) await db.closeOffer({ offerId: held.offerId, status: 'withdrawn' });
+      // Drivers claimed with the page but not yet in the group are let go at once.
+      for (const h of held.values()) await db.closeOffer({ offerId: h.offerId, status: 'withdrawn' });
       await group.withdrawAll();
       return 'interrupted';
     }
-    const heldHere = held?.driverId === c.driverId ? held : null;
-    if (heldHere) held = null;
+    const heldHere = held.get(c.driverId);
+    held.delete(c.driverId);
     offered.add(c.driverId);
     const suspended = model.isSuspended(run.state, c.driverId);
     if (suspended || busy.has(c.driverId)) {
       // Suspended since the page was read: not asked (a card sent with the page's claim is withdrawn).
-      if (heldHere?.offerId) await db.closeOffer({ offerId: heldHere.offerId, status: 'withdrawn' });
+      if (heldHere) await db.closeOffer({ offerId: heldHere.offerId, status: 'withdrawn' });
       run.record(tier, c, 'skipped', suspended ? 'driver_suspended' : 'busy');
       continue;
     }
-    const id = model.offerId(run.ref, run.state.round, c.driverId);
-    const member = heldHere?.expiresAt
-      ? { tier, candidate: c, offerId: id, expiresAt: heldHere.expiresAt, cardSent: p.card }
+    const member = heldHere
+      ? { tier, candidate: c, offerId: heldHere.offerId, expiresAt: heldHere.expiresAt, cardSent: heldHere.card }
       : await claim(run, tier, c);
     if (!member) continue;
     await group.add(member);

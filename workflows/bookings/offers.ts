@@ -79,6 +79,11 @@ export class OfferGroup {
     return true;
   }
 
+  /** How many more cards the group may have out now (at least one: a page is read only when there is room). */
+  freePlaces(): number {
+    return Math.max(1, this.rules.size - this.open.length);
+  }
+
   /** Waits while the group is full (`drain`: until it is empty); what ends the round, if anything. */
   async settle(drain: boolean): Promise<Settled> {
     while (drain ? this.open.length > 0 : this.open.length >= this.rules.size) {

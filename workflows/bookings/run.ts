@@ -43,7 +43,7 @@ export class BookingRun {
   /** Ops have been told that a suspended driver has a passenger on board. */
   opsToldOnBoard = false;
   /** Round 1's first page, claimed with the record, until the first round takes it up (or lets it go). */
-  firstPage: model.FirstCardPage | null = null;
+  firstPage: (model.FirstCardPage & model.GroupClaim) | null = null;
   /** Drivers whose card was withdrawn since the last amendment: a new pickup or drop-off tells them. */
   withdrawnCards: string[] = [];
 
