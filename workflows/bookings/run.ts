@@ -44,6 +44,8 @@ export class BookingRun {
   opsToldOnBoard = false;
   /** Round 1's first page, claimed with the record, until the first round takes it up (or lets it go). */
   firstPage: (model.FirstCardPage & model.GroupClaim) | null = null;
+  /** The status, pickup time and driver last written to the search attributes. */
+  private attributesShown: string | null = null;
   /** Drivers whose card was withdrawn since the last amendment: a new pickup or drop-off tells them. */
   withdrawnCards: string[] = [];
 
@@ -106,6 +108,10 @@ export class BookingRun {
 
   markStatus(status: model.BookingStatus): void {
     this.move((s) => S.statusSet(s, status));
+    // Each upsert is a history event: a group's second and third cards change nothing the Web UI searches on.
+    const shown = [status, this.state.job.pickupAt, this.state.driverId].join('|');
+    if (shown === this.attributesShown) return;
+    this.attributesShown = shown;
     upsertSearchAttributes([
       { key: BookingSearchAttributes.status, value: status },
       { key: BookingSearchAttributes.pickupAt, value: new Date(this.state.job.pickupAt) },
