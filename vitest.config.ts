@@ -3,6 +3,13 @@ import { defineConfig } from 'vitest/config';
 // Three projects: pure-logic unit tests run without any server; workflow tests run the workflows
 // on Temporal's time-skipping test server with faked activities; integration tests share one real
 // Postgres and one real Temporal dev server started (or reused) by the global setup.
+//
+// Vitest runs groups one after another (sequence.groupOrder), each with its own number of workers:
+// the unit files first, then the integration files, then the workflow files one at a time (two at
+// a time on 2 cores took as long: each is CPU-bound). The integration files share the database and
+// the Temporal server, so they run one at a time, and in one process (isolate: false, issue 38
+// item 5): a file no longer pays for a fresh process and a fresh import of the service's modules,
+// about 200 s of the suite.
 export default defineConfig({
   test: {
     projects: [
@@ -11,6 +18,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -30,12 +38,13 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
-          // Only turns a hang into a message. CI runs this project on both topologies at once
-          // (.ci/run), so a long Chromium walk (31 s alone) must not fail at 60 s on a busy machine.
+          // Only turns a hang into a message: a long Chromium walk (31 s alone) must not fail at
+          // 60 s on a busy machine.
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Files share one Temporal server and one database; keep the 2-core machine from thrashing.
-          fileParallelism: false,
+          maxWorkers: 1,
+          isolate: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
