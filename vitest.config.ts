@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 // Three projects: pure-logic unit tests run without any server; workflow tests run the workflows
 // on Temporal's time-skipping test server with faked activities; integration tests share one real
@@ -10,8 +10,6 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // the Temporal server, so they run one at a time, and in one process (isolate: false, issue 38
 // item 5): a file no longer pays for a fresh process and a fresh import of the service's modules,
 // about 200 s of the suite.
-const COMMANDS_FILE = 'test/integration/scripts.test.ts';
-
 export default defineConfig({
   test: {
     projects: [
@@ -38,7 +36,6 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, COMMANDS_FILE],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           // Only turns a hang into a message: a long Chromium walk (31 s alone) must not fail at
@@ -47,20 +44,6 @@ export default defineConfig({
           hookTimeout: 180_000,
           maxWorkers: 1,
           isolate: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        // The README's commands and the benchmarks: each a stack of its own on free ports (no shared
-        // database or Temporal server), waiting on process starts most of the time, so they run
-        // beside the integration files (the same group) instead of after them: about 220 s of the
-        // suite's time (issue 38, item 5).
-        test: {
-          name: 'commands',
-          include: [COMMANDS_FILE],
-          environment: 'node',
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
           sequence: { groupOrder: 1 },
         },
       },

@@ -38,7 +38,7 @@ for f in "${files[@]}"; do
 done
 log="$(mktemp)"
 started=$(date +%s)
-TEST_TOPOLOGY=cluster npx vitest run --project integration --project commands "${paths[@]}" >"$log" 2>&1
+TEST_TOPOLOGY=cluster npx vitest run --project integration "${paths[@]}" >"$log" 2>&1
 code=$?
 seconds=$(( $(date +%s) - started ))
 plain="$(sed 's/\x1b\[[0-9;]*m//g' "$log")"
