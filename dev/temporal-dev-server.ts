@@ -55,6 +55,8 @@ export async function startTemporalDevServer(opts: {
   logFile?: string;
   readyTimeoutMs?: number;
   detached?: boolean;
+  /** Created at start, each with the booking search attributes; `default` unless given. */
+  namespaces?: string[];
 }): Promise<TemporalDevServerHandle> {
   const cli = temporalCliPath();
   const args = [
@@ -64,8 +66,7 @@ export async function startTemporalDevServer(opts: {
     '127.0.0.1',
     '--port',
     String(opts.port),
-    '--namespace',
-    'default',
+    ...(opts.namespaces ?? ['default']).flatMap((ns) => ['--namespace', ns]),
     '--log-level',
     'warn',
     '--dynamic-config-value',

@@ -71,14 +71,15 @@ export async function startTemporalServer(opts: {
   postgres: PostgresParts;
   /** 7233 by default; 'free' picks this and every internal port from below the ephemeral range. */
   frontendPort?: number | 'free';
-  namespace?: string;
+  /** Registered if missing, each with the booking search attributes; `default` unless given. */
+  namespaces?: string[];
   logFile?: string;
   readyTimeoutMs?: number;
   /** Own process group, so a Ctrl-C meant for the starter does not stop the server first. */
   detached?: boolean;
 }): Promise<TemporalServerHandle> {
   const tools = temporalServerTools();
-  const namespace = opts.namespace ?? 'default';
+  const namespaces = opts.namespaces ?? ['default'];
   const log = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'ignore';
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -121,7 +122,7 @@ export async function startTemporalServer(opts: {
   );
   exited.catch(() => {});
   try {
-    await Promise.race([ready(address, namespace, opts.readyTimeoutMs ?? 120_000), exited]);
+    await Promise.race([ready(address, namespaces, opts.readyTimeoutMs ?? 120_000), exited]);
   } catch (err) {
     await stopChild(child, 5_000);
     throw err;
@@ -129,42 +130,47 @@ export async function startTemporalServer(opts: {
   return { address, process: child, stop: () => stopChild(child, 30_000) };
 }
 
-async function ready(address: string, namespace: string, timeoutMs: number): Promise<void> {
+async function ready(address: string, namespaces: string[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const connection = await retry(deadline, 'the frontend', () =>
     Connection.connect({ address, connectTimeout: 2_000 }),
   );
   try {
-    const ws = connection.workflowService;
     await retry(deadline, 'the health check', async () => {
       const res = await connection.healthService.check({});
       // grpc.health.v1 SERVING is 1; anything else means a service is still joining.
       if (Number(res.status) !== 1) throw new Error(`health status ${res.status}`);
     });
-    const exists = await ws.describeNamespace({ namespace }).then(
-      () => true,
-      (err: unknown) => {
-        if ((err as { code?: number }).code === 5) return false;
-        throw err;
-      },
-    );
-    if (!exists) {
-      await ws
-        .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('7 days') })
-        .catch((err: unknown) => {
-          // Another starter on the same database got there first.
-          if ((err as { code?: number }).code !== 6) throw err;
-        });
-    }
-    // The frontend learns of a new namespace and of search attributes from caches refreshed every
-    // few seconds: until then it answers NotFound, and a query naming an attribute fails.
-    await retry(deadline, `namespace ${namespace}`, () => ensureSearchAttributes(connection, namespace));
-    await retry(deadline, `namespace ${namespace} with its search attributes`, () =>
-      ws.countWorkflowExecutions({ namespace, query: `${BookingSearchAttributes.status.name} = 'ready-check'` }),
-    );
+    for (const namespace of namespaces) await namespaceReady(connection, namespace, deadline);
   } finally {
     await connection.close();
   }
+}
+
+/** Registers the namespace if missing, then waits until it and its search attributes answer. */
+async function namespaceReady(connection: Connection, namespace: string, deadline: number): Promise<void> {
+  const ws = connection.workflowService;
+  const exists = await ws.describeNamespace({ namespace }).then(
+    () => true,
+    (err: unknown) => {
+      if ((err as { code?: number }).code === 5) return false;
+      throw err;
+    },
+  );
+  if (!exists) {
+    await ws
+      .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('7 days') })
+      .catch((err: unknown) => {
+        // Another starter on the same database got there first.
+        if ((err as { code?: number }).code !== 6) throw err;
+      });
+  }
+  // The frontend learns of a new namespace and of search attributes from caches refreshed every
+  // few seconds: until then it answers NotFound, and a query naming an attribute fails.
+  await retry(deadline, `namespace ${namespace}`, () => ensureSearchAttributes(connection, namespace));
+  await retry(deadline, `namespace ${namespace} with its search attributes`, () =>
+    ws.countWorkflowExecutions({ namespace, query: `${BookingSearchAttributes.status.name} = 'ready-check'` }),
+  );
 }
 
 async function retry<T>(deadline: number, what: string, attempt: () => Promise<T>): Promise<T> {

@@ -16,9 +16,11 @@ if ! "$venv/bin/st" --version 2>/dev/null | grep -q "$ST_VERSION"; then
   "$venv/bin/pip" install --quiet "schemathesis==${ST_VERSION}"
 fi
 
+# Fixed ports below 20,000: under both the range free ports are drawn from (32768 and up) and the
+# range the tests' Temporal Server ports come from (20,000-32,767), so nothing run beside it takes one.
 data=$(mktemp -d)
 port=${FUZZ_PORT:-3399}
-pg_port=${FUZZ_PG_PORT:-54399}
+pg_port=${FUZZ_PG_PORT:-15399}
 log="$data/start.log"
 PORT=$port DATA_DIR="$data" EMBEDDED_PG_PORT=$pg_port TEMPORAL_DEV_PORT=${FUZZ_TEMPORAL_PORT:-7399} TEMPORAL_UI_PORT=${FUZZ_UI_PORT:-8399} \
   LOG_LEVEL=warn setsid npm start > "$log" 2>&1 &

@@ -5,7 +5,7 @@
 // and what a flood of distinct signed events stores is bounded by the invoices being collected.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openCollection } from '../../src/billing/collection-store.js';
 import { WEBHOOK_EVENTS_PER_INVOICE } from '../../src/billing/invoices.js';
@@ -23,6 +23,7 @@ import {
 import { invoiceReference, type InvoiceKey } from '../../src/model/billing.js';
 import { createDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { testDatabaseUrl, testNamespace, testTemporalAddress } from '../support/shared-servers.js';
 
 let stack: TestStack;
 const started: string[] = [];
@@ -111,8 +112,9 @@ const signals = async (key: InvoiceKey) =>
 describe('a production-shaped deployment', () => {
   const productionEnv = () => ({
     NODE_ENV: 'production',
-    DATABASE_URL: inject('databaseUrl'),
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    DATABASE_URL: testDatabaseUrl(),
+    TEMPORAL_ADDRESS: testTemporalAddress(),
+    TEMPORAL_NAMESPACE: testNamespace(),
     LOG_LEVEL: 'silent',
     JOB_LINK_SECRET: randomBytes(32).toString('base64'),
     PARTNER_SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -136,10 +138,10 @@ describe('a production-shaped deployment', () => {
     // A database of its own: production secrets seal what the app writes (its OAuth signing keys)
     // under keys the other files' stacks do not have.
     const database = `taxi_forged_${randomBytes(4).toString('hex')}`;
-    const admin = createSql(inject('databaseUrl'), 1);
+    const admin = createSql(testDatabaseUrl(), 1);
     await admin.unsafe(`create database ${database}`);
     await admin.end();
-    const url = new URL(inject('databaseUrl'));
+    const url = new URL(testDatabaseUrl());
     url.pathname = `/${database}`;
     const sql = createSql(url.toString(), 3);
     try {

@@ -2,14 +2,15 @@
 // bookings racing for one driver, a retried claim, and a driver already on an overlapping job;
 // and the table's timestamps, which must say the same as the lock did (issue 25).
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSql } from '../../src/db/sql.js';
 import { UNCLOSED_CARD_GRACE_MINUTES, claimOffer, closeOffer } from '../../src/dispatch/store.js';
 import { offerId } from '../../src/model/bookings.js';
 import { createDriver } from '../support/drivers.js';
 import { eventually } from '../support/stack.js';
+import { testDatabaseUrl } from '../support/shared-servers.js';
 
-const sql = createSql(inject('databaseUrl'), 12);
+const sql = createSql(testDatabaseUrl(), 12);
 afterAll(async () => sql.end({ timeout: 5 }));
 
 /** A booking row picking up in an hour (Thurso: no other test dispatches there), optionally already a driver's. */

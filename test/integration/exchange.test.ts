@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -29,6 +29,7 @@ import {
   type WorkerProcess,
 } from '../support/processes.js';
 import { eventually } from '../support/stack.js';
+import { testDatabaseUrl } from '../support/shared-servers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The suite shares two cores with everything else: generous deadlines, never fixed sleeps.
@@ -51,13 +52,13 @@ interface Instance {
 }
 
 async function createDatabase(name: string): Promise<string> {
-  const admin = createSql(inject('databaseUrl'), 1);
+  const admin = createSql(testDatabaseUrl(), 1);
   try {
     await admin.unsafe(`create database ${name}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(inject('databaseUrl'));
+  const url = new URL(testDatabaseUrl());
   url.pathname = `/${name}`;
   const sql = createSql(url.toString(), 2);
   await migrate(sql);

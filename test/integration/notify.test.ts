@@ -3,7 +3,6 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { createSql, type Sql } from '../../src/db/sql.js';
 import {
   createNotifier,
@@ -15,6 +14,7 @@ import {
   type OutboundMessage,
   type TwilioTransportOptions,
 } from '../../src/notify/index.js';
+import { testDatabaseUrl } from '../support/shared-servers.js';
 
 // Real Postgres (the shared test database) and real HTTP/SMTP conversations with local fakes of
 // Twilio and an SMTP relay, so the wire format and the outbox ledger are both exercised.
@@ -24,7 +24,7 @@ let twilio: FakeTwilio;
 let smtp: FakeSmtp;
 
 beforeAll(async () => {
-  sql = createSql(inject('databaseUrl'), 8);
+  sql = createSql(testDatabaseUrl(), 8);
   twilio = await startFakeTwilio();
   smtp = await startFakeSmtp();
 });

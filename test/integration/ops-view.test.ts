@@ -267,7 +267,9 @@ describe('the ops view through a real cascade', () => {
       .bookings.find((b) => b.ref === ref);
     expect(item).toMatchObject({
       status: 'assigned',
-      links: { workflow: `http://temporal-ui.test:8233/namespaces/default/workflows/booking:${ref}` },
+      links: {
+        workflow: `http://temporal-ui.test:8233/namespaces/${stack.config.TEMPORAL_NAMESPACE}/workflows/booking:${ref}`,
+      },
     });
 
     const story = await ops(`/api/ops/bookings/${ref}`);
@@ -384,7 +386,9 @@ describe('the unassigned-near-pickup alert (activity against Postgres)', () => {
     const mail = mails.find((m) => m.booking_ref === due)!;
     expect(mail.recipient).toBe('night-desk@example.com');
     expect(mail.subject).toContain(due);
-    expect(mail.body).toContain(`http://temporal-ui.test:8233/namespaces/default/workflows/booking:${due}`);
+    expect(mail.body).toContain(
+      `http://temporal-ui.test:8233/namespaces/${stack.config.TEMPORAL_NAMESPACE}/workflows/booking:${due}`,
+    );
     expect(mail.body).toMatch(/\(Europe\/London\)/);
 
     // A third look later sends nothing new.
@@ -475,7 +479,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the ops page in headl
     await page.waitForSelector(`#story-title:has-text("Booking ${ref}")`);
     await page.waitForSelector(`#decisions td:has-text("${d.id}")`);
     expect(await page.getAttribute('#story-body a[href*="/workflows/booking:"]', 'href')).toBe(
-      `http://temporal-ui.test:8233/namespaces/default/workflows/booking:${ref}`,
+      `http://temporal-ui.test:8233/namespaces/${stack.config.TEMPORAL_NAMESPACE}/workflows/booking:${ref}`,
     );
     await page.fill('#driver-filter', far.id);
     await page.click('#driver-form button[type=submit]');

@@ -1,13 +1,14 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSql } from '../../src/db/sql.js';
 import { DEMO_DRIVERS, DEMO_FLEETS } from '../../dev/demo-fleet.js';
 import { seedFleet } from '../../dev/seed-fleet.js';
 import type { VehicleType } from '../../src/pricing/types.js';
 import { SEATS } from '../../src/quotes/vehicle-choice.js';
+import { testDatabaseUrl } from '../support/shared-servers.js';
 
 // Other integration tests share this database and may add drivers of their own, so every query
 // here is restricted to the demo ids, and nothing is deleted.
-const sql = createSql(inject('databaseUrl'), 2);
+const sql = createSql(testDatabaseUrl(), 2);
 afterAll(async () => sql.end({ timeout: 5 }));
 
 const driverIds = DEMO_DRIVERS.map((d) => d.id);

@@ -1,5 +1,7 @@
 // Starts (or reuses) the real Postgres and the real Temporal dev server every integration test
-// runs against, applies migrations, and bundles the workflow code once for all test files.
+// runs against, applies migrations, and bundles the workflow code once for all test files. Each of
+// the files' worker processes gets a migrated database and a namespace of its own on them
+// (shared-servers.ts), so files running side by side do not see each other's data.
 // Reuse: set TEST_DATABASE_URL and/or TEST_TEMPORAL_ADDRESS to point at running servers.
 // TEST_TOPOLOGY=cluster: Temporal Server 1.29.1 on that Postgres (dev/temporal-server.ts), as
 // production and `npm run start:cluster` run it, instead of the dev server.
@@ -15,12 +17,14 @@ import { freePort } from '../../dev/free-port.js';
 import { startTemporalDevServer } from '../../dev/temporal-dev-server.js';
 import { postgresParts, startTemporalServer } from '../../dev/temporal-server.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
+import { integrationWorkers, workerDatabaseName, workerNamespace } from './worker-slots.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     temporalAddress: string;
     workflowBundlePath: string;
+    integrationWorkers: number;
   }
 }
 
@@ -39,15 +43,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     teardown.push(pg.stop);
     databaseUrl = pg.url;
   }
-  const sql = createSql(databaseUrl, 2);
-  await migrate(sql);
-  await sql.end();
+  const workers = integrationWorkers();
+  const slots = Array.from({ length: workers }, (_, i) => i + 1);
+  await createWorkerDatabases(databaseUrl, slots);
+  const namespaces = slots.map(workerNamespace);
 
   let temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
   if (!temporalAddress && process.env.TEST_TOPOLOGY === 'cluster') {
     const temporal = await startTemporalServer({
       postgres: postgresParts(databaseUrl),
       frontendPort: 'free',
+      namespaces,
       logFile: path.join(tmp, 'temporal.log'),
       readyTimeoutMs: 120_000,
     });
@@ -57,6 +63,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // A generous readiness wait: a cold CI machine can take well over the SDK's default 5 s.
     const temporal = await startTemporalDevServer({
       port: Number(process.env.TEST_TEMPORAL_PORT ?? (await freePort())),
+      namespaces,
       logFile: path.join(tmp, 'temporal.log'),
       readyTimeoutMs: 120_000,
     });
@@ -71,11 +78,39 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('databaseUrl', databaseUrl);
   project.provide('temporalAddress', temporalAddress);
   project.provide('workflowBundlePath', workflowBundlePath);
+  project.provide('integrationWorkers', workers);
 
   return async () => {
     for (const stop of teardown.reverse()) await stop().catch(() => {});
     fs.rmSync(tmp, { recursive: true, force: true });
   };
+}
+
+/**
+ * The schema migrated once, then copied for each worker (a template copy takes a fraction of a
+ * migration). A database left by an earlier run against the same server is replaced.
+ */
+async function createWorkerDatabases(databaseUrl: string, slots: number[]): Promise<void> {
+  const sql = createSql(databaseUrl, 2);
+  await migrate(sql);
+  await sql.end();
+  const base = new URL(databaseUrl).pathname.slice(1);
+  const admin = createSql(withDatabase(databaseUrl, 'postgres'), 1);
+  try {
+    for (const slot of slots) {
+      const name = workerDatabaseName(base, slot);
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.unsafe(`create database "${name}" template "${base}"`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
 }
 
 const noop = () => {};

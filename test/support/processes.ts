@@ -7,12 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
 import { activityDeps } from '../../src/services.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/sql.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
+import { testDatabaseUrl, testNamespace, testTemporalAddress } from './shared-servers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -37,8 +37,10 @@ export async function startApiOnly(
 ): Promise<ApiOnlyStack> {
   const taskQueue = `test-${randomUUID()}`;
   const env: Record<string, string> = {
-    DATABASE_URL: inject('databaseUrl'),
-    TEMPORAL_ADDRESS: opts.temporalAddress ?? inject('temporalAddress'),
+    DATABASE_URL: testDatabaseUrl(),
+    TEMPORAL_ADDRESS: opts.temporalAddress ?? testTemporalAddress(),
+    // A server of the test's own has only the default namespace.
+    TEMPORAL_NAMESPACE: opts.temporalAddress ? 'default' : testNamespace(),
     TEMPORAL_TASK_QUEUE: taskQueue,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',

@@ -16,6 +16,7 @@ import { startInboxDrain } from '../../src/partners/inbox-drain.js';
 import { PartnerJobClient } from '../../src/partners/job-client.js';
 import { activityDeps } from '../../src/services.js';
 import type { WorkerMetrics } from '../../src/ops/metrics.js';
+import { testDatabaseUrl, testNamespace, testTemporalAddress } from './shared-servers.js';
 
 export interface TestStack {
   sql: Sql;
@@ -49,8 +50,9 @@ export async function startStack(
   ensureWorkerLogging();
   const taskQueue = `test-${randomUUID()}`;
   const config = loadConfig({
-    DATABASE_URL: inject('databaseUrl'),
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    DATABASE_URL: testDatabaseUrl(),
+    TEMPORAL_ADDRESS: testTemporalAddress(),
+    TEMPORAL_NAMESPACE: testNamespace(),
     TEMPORAL_TASK_QUEUE: taskQueue,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',

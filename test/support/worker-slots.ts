@@ -1,0 +1,19 @@
+// How many integration files run at once, and the names of each worker's own database and
+// namespace (shared-servers.ts says why). No vitest import: vitest.config.ts reads this too.
+
+/** How many integration files run at once; vitest.config.ts and global-setup.ts both read it. */
+export function integrationWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.TEST_INTEGRATION_WORKERS ?? 2);
+  if (!Number.isInteger(n) || n < 1 || n > 8) {
+    throw new Error(`TEST_INTEGRATION_WORKERS must be a whole number from 1 to 8, not ${env.TEST_INTEGRATION_WORKERS}`);
+  }
+  return n;
+}
+
+/** The database and namespace of worker `slot` (1-based); global-setup creates each of them. */
+export function workerDatabaseName(baseDatabase: string, slot: number): string {
+  return `${baseDatabase}_w${slot}`;
+}
+export function workerNamespace(slot: number): string {
+  return `test-w${slot}`;
+}
