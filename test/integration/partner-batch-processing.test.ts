@@ -61,6 +61,18 @@ describe('jobs slower than the reply budget', () => {
       });
     }
     // Sent again once applied: duplicates, answered from the record at once; still one booking each.
+    // (Once the inbox has finished with the first sending too: a job sent while an earlier one for its
+    // reference is still in the inbox waits behind it, and with no budget is answered processing. The
+    // jobRef reads booked a moment before the inbox row is closed, so on a busy machine it raced.)
+    await until(
+      async () =>
+        (
+          await stack.sql<{ n: number }[]>`
+            select count(*)::int as n from partner_inbox where partner_id = ${id} and done_at is null`
+        )[0]!.n,
+      (n) => n === 0,
+      'the first sending out of the inbox',
+    );
     const again = await send();
     expect(again.json().results.map((r: { code: string }) => r.code)).toEqual(jobs.map(() => 'duplicate'));
     const rows = await stack.sql<{ n: number }[]>`select count(*)::int as n from bookings where partner_id = ${id}`;

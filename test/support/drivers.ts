@@ -88,8 +88,33 @@ export interface JobCard {
   body: string;
 }
 
-/** Waits for a job card (SMS) to this driver, optionally for one booking. */
+/** Waits for a job card (SMS) to this driver, optionally for one booking; a timeout says what happened instead. */
 export async function waitForJobCard(sql: Sql, driver: TestDriver, ref?: string, timeoutMs = 20_000): Promise<JobCard> {
+  try {
+    return await jobCardWithin(sql, driver, ref, timeoutMs);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}: ${await whatHappened(sql, driver, ref)}`, { cause: err });
+  }
+}
+
+/** The booking's row, its offers and what was texted to the driver: what a missing card went to. */
+async function whatHappened(sql: Sql, driver: TestDriver, ref?: string): Promise<string> {
+  const [booking] = ref ? await sql`select status, driver_id from bookings where ref = ${ref}` : [];
+  const offers = ref
+    ? await sql`select driver_id, status, round from offers where booking_ref = ${ref} order by id`
+    : [];
+  const [self] = await sql`select online, approved, status from drivers where id = ${driver.id}`;
+  const texts =
+    await sql`select booking_ref, channel, left(body, 40) as body from outbox where recipient = ${driver.phone} order by id`;
+  return JSON.stringify({ booking: booking ?? null, offers, driver: self ?? null, texts });
+}
+
+async function jobCardWithin(
+  sql: Sql,
+  driver: TestDriver,
+  ref: string | undefined,
+  timeoutMs: number,
+): Promise<JobCard> {
   return eventually(
     async () => {
       const rows = await sql<{ body: string }[]>`
