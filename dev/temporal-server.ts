@@ -122,7 +122,7 @@ export async function startTemporalServer(opts: {
   );
   exited.catch(() => {});
   try {
-    await Promise.race([ready(address, namespaces, opts.readyTimeoutMs ?? 120_000), exited]);
+    await Promise.race([namespacesReady(address, namespaces, opts.readyTimeoutMs ?? 120_000), exited]);
   } catch (err) {
     await stopChild(child, 5_000);
     throw err;
@@ -130,7 +130,12 @@ export async function startTemporalServer(opts: {
   return { address, process: child, stop: () => stopChild(child, 30_000) };
 }
 
-async function ready(address: string, namespaces: string[], timeoutMs: number): Promise<void> {
+/**
+ * Waits until the server at `address` answers, then registers each namespace it lacks and waits
+ * until it and the booking search attributes answer. Also for a server someone else started (the
+ * tests' TEST_TEMPORAL_ADDRESS), a dev server's as well as Temporal Server's.
+ */
+export async function namespacesReady(address: string, namespaces: string[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const connection = await retry(deadline, 'the frontend', () =>
     Connection.connect({ address, connectTimeout: 2_000 }),

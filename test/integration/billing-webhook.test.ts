@@ -23,7 +23,7 @@ import {
 import { invoiceReference, type InvoiceKey } from '../../src/model/billing.js';
 import { createDriver } from '../support/drivers.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
-import { testDatabaseUrl, testNamespace, testTemporalAddress } from '../support/shared-servers.js';
+import { createTestDatabase, testDatabaseUrl, testNamespace, testTemporalAddress } from '../support/shared-servers.js';
 
 let stack: TestStack;
 const started: string[] = [];
@@ -138,11 +138,7 @@ describe('a production-shaped deployment', () => {
     // A database of its own: production secrets seal what the app writes (its OAuth signing keys)
     // under keys the other files' stacks do not have.
     const database = `taxi_forged_${randomBytes(4).toString('hex')}`;
-    const admin = createSql(testDatabaseUrl(), 1);
-    await admin.unsafe(`create database ${database}`);
-    await admin.end();
-    const url = new URL(testDatabaseUrl());
-    url.pathname = `/${database}`;
+    const url = new URL(await createTestDatabase(database));
     const sql = createSql(url.toString(), 3);
     try {
       await migrate(sql);

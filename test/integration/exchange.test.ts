@@ -29,7 +29,7 @@ import {
   type WorkerProcess,
 } from '../support/processes.js';
 import { eventually } from '../support/stack.js';
-import { testDatabaseUrl } from '../support/shared-servers.js';
+import { createTestDatabase } from '../support/shared-servers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The suite shares two cores with everything else: generous deadlines, never fixed sleeps.
@@ -52,14 +52,7 @@ interface Instance {
 }
 
 async function createDatabase(name: string): Promise<string> {
-  const admin = createSql(testDatabaseUrl(), 1);
-  try {
-    await admin.unsafe(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(testDatabaseUrl());
-  url.pathname = `/${name}`;
+  const url = new URL(await createTestDatabase(name));
   const sql = createSql(url.toString(), 2);
   await migrate(sql);
   await sql.end();

@@ -9,10 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { signTestProviderEvent } from '../../src/billing/test-provider.js';
-import { createSql } from '../../src/db/sql.js';
 import { DEV_BILLING_TEST_WEBHOOK_SECRET, DEV_OAUTH_SECRET } from '../../src/production-config.js';
 import { eventually } from '../support/stack.js';
-import { testDatabaseUrl, testNamespace, testTemporalAddress } from '../support/shared-servers.js';
+import { createTestDatabase, testNamespace, testTemporalAddress } from '../support/shared-servers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const build = path.join(root, 'build');
@@ -77,11 +76,7 @@ describe('npm run build', () => {
     // A database of its own: production secrets seal what the API writes (its OAuth signing keys)
     // under keys the other test files' stacks do not have.
     const database = `taxi_build_${randomBytes(4).toString('hex')}`;
-    const admin = createSql(testDatabaseUrl(), 1);
-    await admin.unsafe(`create database ${database}`);
-    await admin.end();
-    const url = new URL(testDatabaseUrl());
-    url.pathname = `/${database}`;
+    const url = new URL(await createTestDatabase(database));
     const env = {
       NODE_ENV: 'production',
       DATABASE_URL: url.toString(),

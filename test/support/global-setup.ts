@@ -15,9 +15,9 @@ import { createSql } from '../../src/db/sql.js';
 import { startPostgresProcess } from '../../dev/postgres-process.js';
 import { freePort } from '../../dev/free-port.js';
 import { startTemporalDevServer } from '../../dev/temporal-dev-server.js';
-import { postgresParts, startTemporalServer } from '../../dev/temporal-server.js';
+import { namespacesReady, postgresParts, startTemporalServer } from '../../dev/temporal-server.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
-import { integrationWorkers, workerDatabaseName, workerNamespace } from './worker-slots.js';
+import { databaseUrlFor, integrationWorkers, workerDatabaseName, workerNamespace } from './worker-slots.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -49,7 +49,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const namespaces = slots.map(workerNamespace);
 
   let temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
-  if (!temporalAddress && process.env.TEST_TOPOLOGY === 'cluster') {
+  if (temporalAddress) {
+    // A server started elsewhere has only the namespaces it was started with.
+    await namespacesReady(temporalAddress, namespaces, 60_000);
+  } else if (process.env.TEST_TOPOLOGY === 'cluster') {
     const temporal = await startTemporalServer({
       postgres: postgresParts(databaseUrl),
       frontendPort: 'free',
@@ -59,7 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     teardown.push(temporal.stop);
     temporalAddress = temporal.address;
-  } else if (!temporalAddress) {
+  } else {
     // A generous readiness wait: a cold CI machine can take well over the SDK's default 5 s.
     const temporal = await startTemporalDevServer({
       port: Number(process.env.TEST_TEMPORAL_PORT ?? (await freePort())),
@@ -95,7 +98,7 @@ async function createWorkerDatabases(databaseUrl: string, slots: number[]): Prom
   await migrate(sql);
   await sql.end();
   const base = new URL(databaseUrl).pathname.slice(1);
-  const admin = createSql(withDatabase(databaseUrl, 'postgres'), 1);
+  const admin = createSql(databaseUrlFor(databaseUrl, 'postgres'), 1);
   try {
     for (const slot of slots) {
       const name = workerDatabaseName(base, slot);
@@ -105,12 +108,6 @@ async function createWorkerDatabases(databaseUrl: string, slots: number[]): Prom
   } finally {
     await admin.end();
   }
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
 }
 
 const noop = () => {};

@@ -5,7 +5,8 @@
 // of its own, so two files running side by side never see each other's drivers, bookings, rate-limit
 // counters or workflows (in one database, a driver one file put online would be offered the other's job).
 import { inject } from 'vitest';
-import { workerDatabaseName, workerNamespace } from './worker-slots.js';
+import { createSql } from '../../src/db/sql.js';
+import { databaseUrlFor, workerDatabaseName, workerNamespace } from './worker-slots.js';
 
 /** This worker's slot: vitest numbers its worker processes 1..maxWorkers (VITEST_POOL_ID). */
 function slot(): number {
@@ -19,9 +20,8 @@ function slot(): number {
 
 /** This worker's own database on the shared Postgres. */
 export function testDatabaseUrl(): string {
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${workerDatabaseName(url.pathname.slice(1), slot())}`;
-  return url.toString();
+  const url = inject('databaseUrl');
+  return databaseUrlFor(url, workerDatabaseName(new URL(url).pathname.slice(1), slot()));
 }
 
 /** The shared Temporal server's address. */
@@ -32,4 +32,15 @@ export function testTemporalAddress(): string {
 /** This worker's own namespace on the shared Temporal server. */
 export function testNamespace(): string {
   return workerNamespace(slot());
+}
+
+/** A database of its own for a test that needs one (production secrets its neighbours lack), on this worker's server. */
+export async function createTestDatabase(name: string): Promise<string> {
+  const admin = createSql(testDatabaseUrl(), 1);
+  try {
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  return databaseUrlFor(testDatabaseUrl(), name);
 }

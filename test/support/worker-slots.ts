@@ -23,3 +23,10 @@ export function workerDatabaseName(baseDatabase: string, slot: number): string {
 export function workerNamespace(slot: number): string {
   return `test-w${slot}`;
 }
+
+/** The same server's URL with another database named in it. */
+export function databaseUrlFor(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
