@@ -16,7 +16,7 @@ import {
   waitForStatus,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
@@ -95,7 +95,7 @@ describe('advance allocation', () => {
         >`select body from outbox where recipient = ${phone} and body like '%sign-in code%' order by id desc limit 1`;
         return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
       },
-      10_000,
+      STACK_WAIT_MS,
       'the sign-in code',
     );
     await app.fill('#code', code);
@@ -114,7 +114,7 @@ describe('advance allocation', () => {
         >`select body from outbox where booking_ref = ${airport.ref} and recipient = '+447400123496' and idempotency_key like 'assigned:%'`;
         return m?.body;
       },
-      15_000,
+      STACK_WAIT_MS,
       'the passenger told',
     );
     expect(told).toMatch(/Harriet is picking you up at/);

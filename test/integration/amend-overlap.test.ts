@@ -15,7 +15,7 @@ import {
   waitForStatus,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 const drivers: TestDriver[] = [];
@@ -65,7 +65,7 @@ describe('an amendment that moves a job onto another of its driver’s jobs', ()
       const res = await send(job(jobRef, pickupTime));
       expect(res.json().results[0]).toMatchObject({ outcome: 'accepted' });
       const ref = res.json().results[0].bookingReference as string;
-      const card = await waitForJobCard(stack.sql, d, ref, 30_000);
+      const card = await waitForJobCard(stack.sql, d, ref, STACK_WAIT_MS);
       expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
       await waitForStatus(stack.sql, ref, 'assigned');
       return ref;
@@ -83,12 +83,12 @@ describe('an amendment that moves a job onto another of its driver’s jobs', ()
           await stack.sql`select 1 from outbox where booking_ref = ${late} and recipient = ${d.phone} and body like ${`Job ${late} is no longer yours%`}`;
         return m;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the driver told the moved job is no longer theirs',
     );
     await eventually(
       async () => ((await bookingRow(stack.sql, late))?.driver_id === d.id ? undefined : true),
-      30_000,
+      STACK_WAIT_MS,
       'the moved job off the driver',
     );
     // Back in dispatch; the only driver near is busy with the early job, so nobody is offered it yet.
@@ -97,7 +97,7 @@ describe('an amendment that moves a job onto another of its driver’s jobs', ()
         const row = await bookingRow(stack.sql, late);
         return row && ['dispatching', 'unassigned'].includes(row.status) ? row : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the moved job dispatched again',
     );
     expect(await bookingRow(stack.sql, early)).toMatchObject({ status: 'assigned', driver_id: d.id });

@@ -22,7 +22,7 @@ import {
 } from '../../workflows/billing/definitions.js';
 import { invoiceReference, type InvoiceKey } from '../../src/model/billing.js';
 import { createDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 import { createTestDatabase, testDatabaseUrl, testNamespace, testTemporalAddress } from '../support/shared-servers.js';
 
 let stack: TestStack;
@@ -91,7 +91,7 @@ async function collecting(totalPence: number): Promise<InvoiceKey> {
       (await stack.sql`select 1 from invoice_collections where account_id = ${d.id} and pay_url is not null`).length > 0
         ? true
         : undefined,
-    20_000,
+    STACK_WAIT_MS,
     'the pay page opened',
   );
   return key;
@@ -190,7 +190,7 @@ describe('a production-shaped deployment', () => {
           async () =>
             ((await handle.fetchHistory()).events ?? []).some((e) => e.activityTaskCompletedEventAttributes) ||
             undefined,
-          20_000,
+          STACK_WAIT_MS,
           'the collection step done',
         );
       } finally {
@@ -231,7 +231,7 @@ describe('the billing webhook acts on a provider event once', () => {
         const c = await collection(stack.sql, key);
         return c?.status === 'paid' ? c : undefined;
       },
-      15_000,
+      STACK_WAIT_MS,
       'the invoice paid',
     );
     expect(paid).toMatchObject({ paid_event_id: id });
@@ -258,7 +258,7 @@ describe('the billing webhook acts on a provider event once', () => {
     ]);
     await eventually(
       async () => ((await collection(stack.sql, other))?.status === 'paid' ? true : undefined),
-      15_000,
+      STACK_WAIT_MS,
       'the second invoice paid',
     );
     expect(await kept(stack.sql, other)).toEqual([{ provider: 'test', id: racing, outcome: 'paid' }]);

@@ -21,7 +21,7 @@ import { createSession } from '../../src/drivers/session-store.js';
 import { nextWeekStart, weekStartAtOrAfter } from '../../src/model/billing.js';
 import { activityDeps } from '../../src/services.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let acts: ReturnType<typeof createBillingActivities>;
@@ -281,7 +281,7 @@ describe('subscription workflow (real Temporal and Postgres)', () => {
         const s = await new SubscriptionClient(stack.client, stack.taskQueue).state(d.id);
         return s?.weeksBilled === expected ? s : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       `${expected} weeks billed`,
     );
     expect(state).toMatchObject({
@@ -442,7 +442,7 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
             >`
           select pay_url, provider_ref, status, total_pence from invoice_collections where account_id = ${d.id} and week_start = ${WEEK.weekStart} and pay_url is not null`
           )[0],
-        30_000,
+        STACK_WAIT_MS,
         'the invoice collection opened',
       );
       expect(collection).toMatchObject({
@@ -478,7 +478,7 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
               { body: string; purpose: string }[]
             >`select body, purpose from outbox where idempotency_key = ${`invoice-notice:invoice:driver:${d.id}:2026-10-19`}`
           )[0],
-        15_000,
+        STACK_WAIT_MS,
         'the pay link texted',
       );
       expect(notice).toMatchObject({ purpose: 'invoice_reminder', body: expect.stringContaining(collection.pay_url!) });
@@ -597,7 +597,7 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
             await stack.sql<{ status: string; paid_event_id: string; paid_amount_pence: number; paid_at: Date }[]>`
           select status, paid_event_id, paid_amount_pence, paid_at from invoice_collections where account_id = ${d.id} and status = 'paid'`
           )[0],
-        15_000,
+        STACK_WAIT_MS,
         'the invoice paid',
       );
       expect(settled).toMatchObject({ paid_event_id: eventId, paid_amount_pence: 2391 });
@@ -613,7 +613,7 @@ describe('the itemised invoice and its collection (real Postgres and Temporal)',
           (await stack.client.workflow.getHandle(collectionId).describe()).status.name === 'COMPLETED'
             ? true
             : undefined,
-        15_000,
+        STACK_WAIT_MS,
         'the collection closed',
       );
       expect(

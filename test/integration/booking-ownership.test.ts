@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { issueManageToken } from '../../src/bookings/ownership.js';
 import type { Notifier, OutboundMessage } from '../../src/notify/notifier.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 /** While set, claim-link texts wait at the notifier until released (the claim-by-reference test). */
 let hold: { entered: (msg: OutboundMessage) => void; released: Promise<void> } | null = null;
@@ -113,7 +113,7 @@ async function confirmLinkTo(email: string): Promise<string> {
       const m = rows[0] && /\/confirm\/TX[0-9A-Z]{8,10}\?t=[\w-]+/.exec(rows[0].body);
       return m ? m[0] : undefined;
     },
-    15_000,
+    STACK_WAIT_MS,
     `a confirmation link to ${email}`,
   );
 }
@@ -490,7 +490,7 @@ describe('a claim racing a request that passed its ownership check (issue 33)', 
           await stack.sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into booking_manage_tokens%'`;
         return waiting.length > 0 ? true : undefined;
       },
-      15_000,
+      STACK_WAIT_MS,
       'the token request to wait for the claim',
     );
     commit();

@@ -4,22 +4,14 @@
 // working. Each page is checked with axe, light and dark, under its real CSP.
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-component-update',
-];
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
   'taking charge of a booking made with your phone, in headless Chromium',
@@ -33,7 +25,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       base = `http://127.0.0.1:${port}`;
       stack = await startStack({ PUBLIC_BASE_URL: base });
       await stack.app.listen({ port, host: '127.0.0.1' });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();

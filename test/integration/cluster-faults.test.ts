@@ -28,7 +28,7 @@ import {
   type TestDriver,
 } from '../support/drivers.js';
 import { killAllWorkerProcesses, startApiOnly, startWorkerProcess, type ApiOnlyStack } from '../support/processes.js';
-import { eventually } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS } from '../support/stack.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cluster = process.env.TEST_TOPOLOGY === 'cluster';
@@ -301,7 +301,7 @@ describe.skipIf(!cluster)('cluster topology faults', () => {
             select passenger_phone, count(*)::int as n from bookings where passenger_phone in ${stack.sql(clients.map((c) => c.phone))} group by passenger_phone`;
         return r;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the bookings table after the restart',
     );
     expect(rows.map((r) => r.n)).toEqual(clients.map(() => 1));

@@ -35,7 +35,7 @@ import {
   type ApiOnlyStack,
   type WorkerProcess,
 } from '../support/processes.js';
-import { eventually } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS } from '../support/stack.js';
 
 // A driver's time to answer where the test never lets the offer run out: longer than a test may run.
 const OFFER_TIMEOUT_SECONDS = 3600;
@@ -162,7 +162,7 @@ async function cardsInHistory(client: Client, ref: string): Promise<number> {
 async function waitForOfferTimer(client: Client, ref: string): Promise<void> {
   await eventually(
     async () => ((await historyEvents(client, ref)).includes('timerStarted') ? true : undefined),
-    30_000,
+    STACK_WAIT_MS,
     `booking ${ref} to wait on its offer`,
   );
 }

@@ -11,24 +11,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import { DateTime } from 'luxon';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { createPartner } from '../../src/partners/store.js';
 import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-  '--disable-sync',
-];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DRIVERS = 200;
 
@@ -218,7 +211,7 @@ async function desktopA11yProblems(
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headless Chromium on a desktop', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => browser?.close());
 
@@ -442,7 +435,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the consoles in headl
     const later = await bookingRow({ pickupAt: inDays(4, 18, 15), jobRef: `W-${run}-2`, operatorId: id });
     await page
       .locator(`#week section[data-day="${day(inDays(4, 18, 15))}"] li[data-calendar-ref="${later}"]`)
-      .waitFor({ timeout: 40_000 });
+      .waitFor({ timeout: STACK_WAIT_MS });
     expect(await page.evaluate(`${shownJob}.dataset.seen`)).toBe('yes');
     expect(tooMany).toEqual([]);
     expect(errors).toEqual([]);

@@ -7,7 +7,7 @@ import { createSql } from '../../src/db/sql.js';
 import { UNCLOSED_CARD_GRACE_MINUTES, claimOffer, closeOffer } from '../../src/dispatch/store.js';
 import { offerId } from '../../src/model/bookings.js';
 import { createDriver } from '../support/drivers.js';
-import { eventually } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS } from '../support/stack.js';
 import { testDatabaseUrl } from '../support/shared-servers.js';
 
 const sql = createSql(testDatabaseUrl(), 12);
@@ -130,7 +130,7 @@ describe('claiming a driver for a job card', () => {
       await tx`select 1 from drivers where id = ${driver.id} for update`;
       await released;
     });
-    await eventually(async () => (holderPid ? true : undefined), 15_000, 'the lock to be held');
+    await eventually(async () => (holderPid ? true : undefined), STACK_WAIT_MS, 'the lock to be held');
     const waiting = claim(second, driver.id);
     await eventually(
       async () => {
@@ -139,7 +139,7 @@ describe('claiming a driver for a job card', () => {
         >`select count(*)::int as n from pg_stat_activity where ${holderPid}::int = any(pg_blocking_pids(pid))`;
         return w!.n > 0 ? true : undefined;
       },
-      15_000,
+      STACK_WAIT_MS,
       'the second claim to wait for the driver',
     );
     expect(await closeOffer(sql, offerId(first, 1, driver.id), 'declined')).toBe(true);

@@ -8,7 +8,7 @@ import { CANDIDATE_WINDOW } from '../../activities/bookings/dispatch.js';
 import { haversineMeters } from '../../src/geo/haversine.js';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { waitForJobCard } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 const DRIVERS = 20_000;
 let stack: TestStack;
@@ -72,7 +72,7 @@ describe('dispatch at scale', () => {
       .map((d) => ({ driver_id: d.id, phone: d.phone, m: metres(d) }))
       .sort((a, b) => a.m - b.m || (a.driver_id < b.driver_id ? -1 : 1))[0];
     expect(offered).toBe(nearest!.driver_id);
-    await waitForJobCard(stack.sql, { id: nearest!.driver_id, phone: nearest!.phone }, ref, 30_000);
+    await waitForJobCard(stack.sql, { id: nearest!.driver_id, phone: nearest!.phone }, ref, STACK_WAIT_MS);
 
     const handle = stack.client.workflow.getHandle(bookingWorkflowId(ref));
     const historyBytes = JSON.stringify((await handle.fetchHistory()).events).length;
@@ -126,7 +126,7 @@ describe('dispatch at scale', () => {
     });
     expect(res.statusCode).toBe(200);
     const ref = res.json().booking_reference as string;
-    await waitForJobCard(stack.sql, far!, ref, 30_000);
+    await waitForJobCard(stack.sql, far!, ref, STACK_WAIT_MS);
 
     const logged = await stack.sql<{ skip_reason: string | null; n: number }[]>`
       select skip_reason, count(*)::int as n from dispatch_decisions where booking_ref = ${ref} and round = 1 and tier = 'local'

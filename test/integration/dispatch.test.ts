@@ -17,7 +17,7 @@ import {
   type JobCard,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
 
 // A driver's time to answer an offer: an hour, so an answer is never too late however busy the
@@ -119,7 +119,7 @@ const waitingOn = (on: TestStack, ref: string, driver: TestDriver) =>
       const s = await state(ref, on);
       return s.status === 'offered' && s.offer?.driverId === driver.id ? true : undefined;
     },
-    30_000,
+    STACK_WAIT_MS,
     `booking ${ref} to wait on ${driver.id}`,
   );
 
@@ -357,14 +357,14 @@ describe('dispatch cascade', () => {
         const st = await state(ref, s);
         return st.status === 'assigned' && st.driverId === late.id ? st : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the booking to wait on the late driver',
     );
     // To just past that moment on the server's clock (which earlier tests here moved on), not a
     // whole grace further: the next driver's offer must not run out in the same move.
     const noShowAt = Date.parse(assigned.job.pickupAt) + NO_SHOW_GRACE_SECONDS * 1000;
     await temporal.sleep(noShowAt - (await temporal.currentTimeMs()) + 1000);
-    const next = await waitForJobCard(stack.sql, punctual, ref, 30_000);
+    const next = await waitForJobCard(stack.sql, punctual, ref, STACK_WAIT_MS);
     // The answer comes once the assignment is recorded, and only as 'accepted' if the job is theirs.
     // (Read as that and from the records rather than the booking's status: pickup plus the grace has
     // passed for whoever takes the job now, so the next no-show watch is their late-accept window.)
@@ -396,7 +396,7 @@ describe('dispatch cascade', () => {
         const open = await openTimers(stack.client, ref);
         return open.length > 0 ? open : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the booking to wait on its dispatch timer',
     );
     expect(timers).toHaveLength(1);

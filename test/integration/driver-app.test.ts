@@ -4,7 +4,8 @@
 // the driver's dashboard show it. A driver sees only their own; staff routes need a staff key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
+import { bookingHistory } from '../support/workflow-history.js';
 
 let stack: TestStack;
 let operator: string;
@@ -72,7 +73,7 @@ async function signIn(phone: string): Promise<string> {
       >`select body from outbox where recipient = ${phone} and body like '%sign-in code%' order by id desc limit 1`;
       return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
     },
-    10_000,
+    STACK_WAIT_MS,
     'the sign-in code',
   );
   const verified = await call('POST', '/api/driver/sign-in/verify', { body: { phone, code } });
@@ -149,7 +150,7 @@ describe('driver onboarding and the driver app', () => {
       async () =>
         (await call('GET', '/api/driver/me', { bearer: token })).json<{ subscription: unknown }>().subscription ??
         undefined,
-      10_000,
+      STACK_WAIT_MS,
       'the subscription',
     );
     expect((await call('GET', '/api/driver/me', { bearer: token })).json()).toMatchObject({
@@ -176,7 +177,7 @@ describe('driver onboarding and the driver app', () => {
         .jobs;
     const offered = await eventually(
       async () => (await feed()).find((j) => j.booking_reference === ref),
-      20_000,
+      STACK_WAIT_MS,
       'the offer in the feed',
     );
     expect(offered).toMatchObject({
@@ -253,8 +254,9 @@ describe('driver onboarding and the driver app', () => {
         (await call('GET', '/api/public/v1/jobs', { bearer: a.token }))
           .json<{ jobs: { booking_reference: string; offer_id: string }[] }>()
           .jobs.find((j) => j.booking_reference === ref),
-      20_000,
+      STACK_WAIT_MS,
       'the offer',
+      () => bookingHistory(ref),
     );
     expect(
       (await call('GET', '/api/public/v1/jobs', { bearer: other.token })).json<{ jobs: unknown[] }>().jobs,

@@ -13,7 +13,7 @@ import { freePort } from '../../dev/free-port.js';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { APPLICATION_BODY_LIMIT, MAX_DOCUMENT_BYTES } from '../../src/drivers/application-limits.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -98,7 +98,7 @@ const counted = (address: string) =>
       >`select hits from rate_limit_counters where key = ${`application:ip:${address}`}`;
       return row ? row.hits : undefined;
     },
-    10_000,
+    STACK_WAIT_MS,
     `the application counter of ${address}`,
   );
 
@@ -124,7 +124,7 @@ async function server(settings: Partial<Config>) {
           const taken = lines.filter((l) => l.msg === 'upload slot taken');
           return taken.length >= count ? taken : undefined;
         },
-        10_000,
+        STACK_WAIT_MS,
         `${count} upload slots taken`,
       ),
     close: () => app.close(),

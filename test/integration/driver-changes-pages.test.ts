@@ -4,13 +4,13 @@
 // operator at a desktop (1440x900) sees it beside the record and approves it; the driver's record
 // and app show it. No serious accessibility problems on either screen.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
 import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { CHROMIUM, openWatched } from '../support/browser-stack.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { CHROMIUM, launchChromium, openWatched } from '../support/browser-stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 const PHONE = '+447400123456';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
@@ -31,7 +31,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
       base = `http://127.0.0.1:${port}`;
       stack = await startStack({ PUBLIC_BASE_URL: base });
       await stack.app.listen({ port, host: '127.0.0.1' });
-      browser = await chromium.launch(CHROMIUM);
+      browser = await launchChromium();
       staffKey = (await createStaff(stack.sql, { name: 'Priya (ops)', role: 'operator' })).key;
     });
     afterEach(() => {
@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
           >`select body from outbox where recipient = ${PHONE} and body like '%sign-in code%' order by id desc limit 1`;
           return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
         },
-        10_000,
+        STACK_WAIT_MS,
         'the sign-in code',
       );
       await app.fill('#code', code);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { MAX_DOCUMENT_BASE64_CHARS } from '../../src/drivers/application-limits.js';
 import { textedCode, testMobile } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let operator: string;
@@ -98,7 +98,7 @@ describe('drivers keeping their papers current', () => {
     const watch = stack.client.workflow.getHandle(licenceWorkflowId(id));
     await eventually(
       async () => ((await watch.describe()).status.name === 'RUNNING' ? true : undefined),
-      10_000,
+      STACK_WAIT_MS,
       'the licence watch',
     );
     // The vehicle licence ran out yesterday and the watch, having waited past its last day, ended.

@@ -13,7 +13,7 @@ import { OutboxNotifier } from '../../src/notify/outbox-notifier.js';
 import { startBrowserStack } from '../support/browser-stack.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
-import { eventually, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
@@ -71,7 +71,7 @@ describe('online means dispatchable', () => {
         >`select body from outbox where recipient = ${phone} and body like '%sign-in code%' order by id desc limit 1`;
         return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
       },
-      10_000,
+      STACK_WAIT_MS,
       'the sign-in code',
     );
     await app.fill('#code', code);
@@ -80,7 +80,7 @@ describe('online means dispatchable', () => {
     // The app's first position has landed (made before it, the driver's last was long ago).
     await eventually(
       async () => (Date.now() - ((await lastPosition(d.id))?.getTime() ?? 0) < MINUTE ? true : undefined),
-      10_000,
+      STACK_WAIT_MS,
       'the first position',
     );
 
@@ -98,7 +98,7 @@ describe('online means dispatchable', () => {
     await app.clock.runFor(MINUTE);
     await eventually(
       async () => ((await lastPosition(d.id))!.getTime() > before.getTime() + 10 * MINUTE ? true : undefined),
-      10_000,
+      STACK_WAIT_MS,
       'the heartbeat position',
     );
     await app.clock.runFor(5000);

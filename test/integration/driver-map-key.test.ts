@@ -23,7 +23,7 @@ import {
 } from '../support/drivers.js';
 import { startMapboxFront, type MapboxFront } from '../support/mapbox-front.js';
 import { startOsrm, type Osrm } from '../support/osrm.js';
-import { eventually, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 const GOOD_KEY = `pk.${'eyJ1IjoiZHJpdmVyLWEifQ'}.${randomUUID().replace(/-/g, '')}`;
 const UNKNOWN_KEY = `pk.${'eyJ1Ijoibm9ib2R5In0'}.${randomUUID().replace(/-/g, '')}`;
@@ -96,7 +96,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)("a driv
     });
     expect(booked.statusCode, booked.body).toBe(201);
     const ref = booked.json<{ booking_reference: string }>().booking_reference;
-    const card = await waitForJobCard(stack.sql, driver, ref, 30_000);
+    const card = await waitForJobCard(stack.sql, driver, ref, STACK_WAIT_MS);
     expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
     await waitForStatus(stack.sql, ref, 'assigned');
     const [row] = await stack.sql<
@@ -194,7 +194,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)("a driv
         const st = await status(ref);
         return st.driver_position ? st : undefined;
       },
-      15_000,
+      STACK_WAIT_MS,
       'the tracking status to show the driver',
     );
     expect(s.eta_minutes).toBe(expected);

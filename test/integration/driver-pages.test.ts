@@ -5,13 +5,13 @@
 // passenger's tracking page and the booking lookup show each step and the payment state, and the
 // payment record cannot be changed or deleted.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
 import { seriousA11yProblems } from '../support/axe.js';
-import { CHROMIUM, openWatched } from '../support/browser-stack.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { CHROMIUM, launchChromium, openWatched } from '../support/browser-stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 // Morpeth, Northumberland: the pickup, and where the driver's phone says they are.
 const NEAR_PICKUP = { latitude: 55.1634, longitude: -1.683 };
@@ -30,7 +30,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
       base = `http://127.0.0.1:${port}`;
       stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', PUBLIC_BASE_URL: base });
       await stack.app.listen({ port, host: '127.0.0.1' });
-      browser = await chromium.launch(CHROMIUM);
+      browser = await launchChromium();
       staffKey = (await createStaff(stack.sql, { name: 'Olu (ops)', role: 'operator' })).key;
     });
     afterEach(() => {
@@ -126,7 +126,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
           >`select body from outbox where recipient = ${phone} and body like '%sign-in code%' order by id desc limit 1`;
           return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
         },
-        10_000,
+        STACK_WAIT_MS,
         'the sign-in code',
       );
       await app.fill('#code', code);
@@ -140,7 +140,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
           const [d] = await stack.sql<{ lat: number | null }[]>`select lat from drivers where id = ${driver!.id}`;
           return d?.lat != null ? d : undefined;
         },
-        15_000,
+        STACK_WAIT_MS,
         'the browser location to reach dispatch',
       );
 
@@ -162,7 +162,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
         manage_token: string;
       }>();
       const job = app.locator(`.job[data-ref="${ref}"]`);
-      await job.waitFor({ timeout: 20_000 });
+      await job.waitFor({ timeout: STACK_WAIT_MS });
       expect(await job.textContent()).not.toContain('Ada Byron');
       await job.locator('button:has-text("Accept")').click();
       await app.waitForSelector('text=Job accepted');
@@ -200,7 +200,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
         ['Trip completed', 'Journey complete', 'completed'],
       ] as const) {
         await job.locator(`button:has-text("${button}")`).click();
-        await track.waitForSelector(`[data-field="headline"]:has-text("${passengerSees}")`, { timeout: 15_000 });
+        await track.waitForSelector(`[data-field="headline"]:has-text("${passengerSees}")`, { timeout: STACK_WAIT_MS });
         const lookup = await stack.app.inject({
           method: 'GET',
           url: `/api/public/v1/booking/${ref}?token=${manage}`,
@@ -216,7 +216,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
       await job.locator('select').selectOption('cash');
       await job.locator('button:has-text("Confirm payment")').click();
       await app.waitForSelector('text=Payment recorded');
-      await track.waitForSelector('[data-field="payment_detail"]:has-text("Paid")', { timeout: 15_000 });
+      await track.waitForSelector('[data-field="payment_detail"]:has-text("Paid")', { timeout: STACK_WAIT_MS });
       const lookup = await stack.app.inject({
         method: 'GET',
         url: `/api/public/v1/booking/${ref}?token=${manage}`,
@@ -230,7 +230,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
         /immutable/,
       );
       await expect(stack.sql`delete from payment_records where booking_ref = ${ref}`).rejects.toThrow(/immutable/);
-      await app.waitForSelector('#rides:has-text("1")', { timeout: 10_000 });
+      await app.waitForSelector('#rides:has-text("1")', { timeout: STACK_WAIT_MS });
       await app.screenshot({ path: '/tmp/page-driver-app.png', fullPage: true });
     });
   },

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { createDriver, takeDriversOffline, waitForJobCard, type TestDriver } from '../support/drivers.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 const LERWICK = { lat: 60.1546, lon: -1.1494 };
 const KM_LAT = 1 / 111.195;
@@ -82,7 +82,7 @@ describe('ranking drivers by how they answer', () => {
     await stack.sql`update drivers set online = true, location_at = now() where id in ${stack.sql([ignores.id, answers.id])}`;
 
     const ref = await book('+447400123438');
-    const card = await waitForJobCard(stack.sql, answers, ref, 30_000);
+    const card = await waitForJobCard(stack.sql, answers, ref, STACK_WAIT_MS);
     expect(card.body).toContain('New job');
     const [first] = await stack.sql<{ driver_id: string }[]>`
       select driver_id from offers where booking_ref = ${ref} order by offered_at, id limit 1`;

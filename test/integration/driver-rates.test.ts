@@ -21,7 +21,7 @@ import {
   type JobCard,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let staffKey: string;
@@ -167,7 +167,7 @@ const told = (ref: string, prefix: string) =>
       select body from outbox where booking_ref = ${ref} and channel = 'sms' and idempotency_key like ${`${prefix}%`} order by id limit 1`;
       return row;
     },
-    20_000,
+    STACK_WAIT_MS,
     `the passenger's ${prefix} text`,
   );
 

@@ -22,7 +22,7 @@ import {
   type JobCard,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let operator: string;
@@ -138,7 +138,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
     expect((await suspend(a.id)).json()).toMatchObject({ driver: { status: 'suspended' } });
 
     // Well inside the 120 s the card had left: withdrawn, and the next driver's card is out.
-    await waitForJobCard(stack.sql, b, ref, 30_000);
+    await waitForJobCard(stack.sql, b, ref, STACK_WAIT_MS);
     const [offer] = await stack.sql<{ status: string }[]>`select status from offers where id = ${card.offerId}`;
     expect(offer!.status).toBe('withdrawn');
 
@@ -172,7 +172,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
     expect(await lookup(ref, manage)).toMatchObject({ status: 'en_route', driver: expect.anything() });
 
     await suspend(a.id);
-    await waitForJobCard(stack.sql, b, ref, 30_000);
+    await waitForJobCard(stack.sql, b, ref, STACK_WAIT_MS);
     const row = (
       await stack.sql<{ driver_id: string | null }[]>`select driver_id from bookings where ref = ${ref}`
     )[0]!;
@@ -181,14 +181,14 @@ describe('suspending a driver (issue 20, item 3)', () => {
 
     const toDriver = await eventually(
       async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('withdrawn')),
-      10_000,
+      STACK_WAIT_MS,
       'the driver told',
     );
     expect(toDriver).toContain('Do not go to the pickup');
     const toPassenger = await eventually(
       async () =>
         (await messagesTo(passengerPhone, ref)).find((m) => m.includes('your driver can no longer take your trip')),
-      10_000,
+      STACK_WAIT_MS,
       'the passenger told',
     );
     expect(toPassenger).not.toMatch(/suspen|complaint/i);
@@ -217,7 +217,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
         >`select body from outbox where recipient = ${a.phone} and body like '%sign-in code%'`;
         return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
       },
-      10_000,
+      STACK_WAIT_MS,
       'the sign-in code',
     );
     const { ref, card, passengerPhone } = await acceptedAndDriven(a, []);
@@ -257,7 +257,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
     await eventually(
       async () =>
         (await stack.sql`select 1 from bookings where ref = ${ref} and driver_id is null`).length ? true : undefined,
-      20_000,
+      STACK_WAIT_MS,
       'the job taken off them',
     );
   });
@@ -273,7 +273,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
         select subject, body from outbox where channel = 'email' and recipient = ${stack.config.OPS_ALERT_EMAIL} and booking_ref = ${ref}`;
         return m;
       },
-      20_000,
+      STACK_WAIT_MS,
       'ops told',
     );
     expect(alert.subject).toContain(ref);
@@ -320,7 +320,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
     });
     const toPassenger = await eventually(
       async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('closed by our team')),
-      10_000,
+      STACK_WAIT_MS,
       'the passenger told',
     );
     expect(toPassenger).toContain('Nothing is due');
@@ -328,7 +328,7 @@ describe('suspending a driver (issue 20, item 3)', () => {
     expect(
       await eventually(
         async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('closed by Direct Taxi')),
-        10_000,
+        STACK_WAIT_MS,
         'the driver told',
       ),
     ).toContain('take no payment');
@@ -472,14 +472,14 @@ describe('a trip with the passenger on board (issue 20, item 7)', () => {
     expect(
       await eventually(
         async () => (await messagesTo(passengerPhone, ref)).find((m) => m.includes('closed by our team')),
-        10_000,
+        STACK_WAIT_MS,
         'the passenger told',
       ),
     ).toContain('£12.50');
     expect(
       await eventually(
         async () => (await messagesTo(a.phone, ref)).find((m) => m.includes('closed by Direct Taxi')),
-        10_000,
+        STACK_WAIT_MS,
         'the driver told',
       ),
     ).toContain('£12.50 (cash)');

@@ -9,7 +9,6 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
@@ -30,6 +29,7 @@ import {
 } from '../support/processes.js';
 import { eventually } from '../support/stack.js';
 import { createTestDatabase } from '../support/shared-servers.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The suite shares two cores with everything else: generous deadlines, never fixed sleeps.
@@ -603,10 +603,7 @@ describe('jobs exchanged between two instances', () => {
     }
     const { ref } = await bookOnA();
     const onB = await bookingOnB(ref);
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await (await browser.newContext({ viewport: PHONE_VIEWPORT })).newPage();
       const problems: string[] = [];

@@ -4,7 +4,7 @@
 // neither see nor answer the request. Staff see the fleet asked for and grant it only by naming it.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -13,17 +13,10 @@ import { freePort } from '../../dev/free-port.js';
 import { createPartner } from '../../src/partners/store.js';
 import { seriousA11yProblems } from '../support/axe.js';
 import { waitForJobCard, waitForStatus } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 let stack: TestStack;
 let staffKey: string;
@@ -418,7 +411,7 @@ describe('fleet membership', () => {
         >`select body from outbox where recipient = ${applicant.phone} and body like '%sign-in code%' order by id desc limit 1`;
         return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
       },
-      10_000,
+      STACK_WAIT_MS,
       'the sign-in code',
     );
     const token = (await call('POST', '/api/driver/sign-in/verify', { body: { phone: applicant.phone, code } })).json()
@@ -450,7 +443,7 @@ describe('fleet membership', () => {
         select tier, skip_reason from dispatch_decisions where booking_ref = ${asked} and driver_id = ${applicant.id}`;
         return rows.length > 0 ? rows : undefined;
       },
-      20_000,
+      STACK_WAIT_MS,
       'the dispatch decision on the applicant',
     );
     expect(passedOver).toEqual([{ tier: 'partner', skip_reason: 'fleet_not_approved' }]);
@@ -481,7 +474,7 @@ describe('fleet membership', () => {
         0
           ? true
           : undefined,
-      20_000,
+      STACK_WAIT_MS,
       'the offer to the fleet driver',
     );
     await stack.client.workflow
@@ -512,7 +505,7 @@ describe('fleet membership', () => {
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
       await stack.app.listen({ port, host: '127.0.0.1' });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     });
     afterAll(async () => browser?.close());
 

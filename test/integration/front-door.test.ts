@@ -3,13 +3,14 @@
 // problem beside the field; "find my booking" by reference and the email or mobile number booked
 // with (typed as people type it) opens the tracking page, and anything else finds nothing. axe
 // finds no serious or critical issue on it, light or dark.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { sameContact } from '../../src/routes/home.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { startStack, type TestStack } from '../support/stack.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 let stack: TestStack;
 let browser: Browser;
@@ -20,10 +21,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   stack = await startStack({ PUBLIC_BASE_URL: base });
   await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { weekSmsCount } from '../../src/billing/subscription-store.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { createDriver, takeDriversOffline, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack } from '../support/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
 
 // An offer runs out only when the test moves the time-skipping server's clock past it (an hour:
@@ -66,7 +66,7 @@ describe('job cards for a booking nobody takes', () => {
           const s = await booking.query(bookingStateQuery);
           return s.status === 'offered' && s.offer?.driverId === d.id && s.offer.round === round ? true : undefined;
         },
-        30_000,
+        STACK_WAIT_MS,
         `round ${round}'s offer to the driver`,
       );
       await temporal.sleep(OFFER_TIMEOUT_SECONDS * 1000);
@@ -77,7 +77,7 @@ describe('job cards for a booking nobody takes', () => {
           await stack.sql`select 1 from offers where booking_ref = ${ref} and driver_id = ${d.id} and status <> 'offered'`;
         return offers.length >= 3 ? true : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'three offers to the driver',
     );
     const cards = await stack.sql<{ channel: string }[]>`

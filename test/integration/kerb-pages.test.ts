@@ -5,14 +5,14 @@
 // house number on a street we cannot place is asked for its postcode, and suggestions can be tapped.
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
 import { bookingWorkflowId } from '../../workflows/bookings/definitions.js';
-import { CHROMIUM, openWatched } from '../support/browser-stack.js';
+import { CHROMIUM, launchChromium, openWatched } from '../support/browser-stack.js';
 import { bookingRow, createDriver, takeDriversOffline, waitForJobCard, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 // Hexham, Northumberland: the pickup, and where the test's driver is.
 const HEXHAM = { lat: 54.9733, lon: -2.1034 };
@@ -30,7 +30,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('issue 
     // An hour to answer: nothing here races the wall clock.
     stack = await startStack({ OFFER_TIMEOUT_SECONDS: '3600', PUBLIC_BASE_URL: base });
     await stack.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch(CHROMIUM);
+    browser = await launchChromium();
   });
   afterEach(async () => {
     await takeDriversOffline(stack.sql, drivers.splice(0));
@@ -70,7 +70,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('issue 
     const driver = await createDriver(stack.sql, { ...HEXHAM, homeArea: 'national-default' });
     drivers.push(driver);
     const ref = await book(mobile().typed, new Date(Date.now() + 5 * 60_000));
-    const card = await waitForJobCard(stack.sql, driver, ref, 30_000);
+    const card = await waitForJobCard(stack.sql, driver, ref, STACK_WAIT_MS);
     const link = /(http:\/\/\S+\/driver\/jobs\/\S+)/.exec(card.body)?.[1];
     expect(link).toBeDefined();
 
@@ -95,7 +95,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('issue 
     await page.getByRole('button', { name: 'Yes, give it back' }).click();
     await eventually(
       async () => ((await bookingRow(stack.sql, ref))?.driver_id === null ? true : undefined),
-      30_000,
+      STACK_WAIT_MS,
       'the job given back',
     );
     await stack.client.workflow
@@ -189,7 +189,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)('issue 
     expect(await page.textContent('[data-field="pickup"]')).toContain('221B Baker Street, London NW1 6XE');
 
     // The driver's job card, by text and on its page.
-    const card = await waitForJobCard(stack.sql, driver, ref, 30_000);
+    const card = await waitForJobCard(stack.sql, driver, ref, STACK_WAIT_MS);
     expect(card.body).toContain('From: 221B Baker Street, London NW1 6XE');
     const job = await openWatched(browser, problems, /(http:\/\/\S+\/driver\/jobs\/\S+)/.exec(card.body)![1]!);
     expect(await job.locator('dl.facts').textContent()).toContain('221B Baker Street, London NW1 6XE');

@@ -4,22 +4,15 @@
 // what it may do; Allow sends the browser back to the assistant with a code, Deny with
 // access_denied. Each page is checked with axe, light and dark, under its real CSP.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { authorizationRequestUrl, signInCodeSentTo, startClientHost, type ClientHost } from '../support/oauth.js';
 import { startStack, type TestStack } from '../support/stack.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
   'signing in and allowing an assistant, in headless Chromium',
@@ -40,7 +33,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
         { oauthFetch: host.fetch },
       );
       await stack.app.listen({ port, host: '127.0.0.1' });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       host.publish('planner', {
         client_id: host.metadataClientId('planner'),
         client_name: 'Trip Planner Assistant',

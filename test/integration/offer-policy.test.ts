@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobLinkToken } from '../../src/dispatch/job-link.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
 import { createDriver, signInDriver, takeDriversOffline, testMobile, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 const created: TestDriver[] = [];
@@ -64,7 +64,7 @@ describe('offer policy', () => {
         const s = await booking.query(bookingStateQuery);
         return s.group?.length === 2 ? s.group : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'both cards out',
     );
     expect(group.map((o) => o.driverId)).toEqual([near.id, next.id]);
@@ -75,7 +75,7 @@ describe('offer policy', () => {
         select recipient, channel from outbox where booking_ref = ${ref} and body like 'New job%' order by recipient, channel`;
         return rows.length === 3 ? rows : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'three job card messages',
     );
     expect(cards.filter((c) => c.channel === 'sms').map((c) => c.recipient)).toEqual([near.phone]);
@@ -91,7 +91,7 @@ describe('offer policy', () => {
     await eventually(
       async () =>
         (await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === nextOffer)?.seen ? true : undefined,
-      30_000,
+      STACK_WAIT_MS,
       'the card seen',
     );
 
@@ -119,7 +119,7 @@ describe('offer policy', () => {
              and body like ${`%job ${ref}%`} order by channel, id`;
         return r.some((m) => m.channel === 'sms') ? r : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the winner texted',
     );
     expect(winnerCards.map((m) => [m.channel, m.body.split(':')[0]])).toEqual([
@@ -136,7 +136,7 @@ describe('offer policy', () => {
         >`select channel from outbox where booking_ref = ${ref} and recipient = ${near.phone} and body like '%taken by another driver%'`;
         return r.length > 0 ? r : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the other driver told',
     );
     expect(told.map((t) => t.channel)).toEqual(['whatsapp']);
@@ -173,7 +173,7 @@ describe('offer policy', () => {
         const s = await booking.query(bookingStateQuery);
         return s.group?.length === 1 ? s.group : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the card out',
     );
     expect(card!.seen).toBeFalsy();
@@ -194,7 +194,7 @@ describe('offer policy', () => {
         (await booking.query(bookingStateQuery)).group?.find((o) => o.offerId === card!.offerId)?.seen
           ? true
           : undefined,
-      30_000,
+      STACK_WAIT_MS,
       'the card seen in the app',
     );
 

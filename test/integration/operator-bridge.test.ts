@@ -4,7 +4,7 @@
 // The dashboard is driven in headless Chromium.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -22,16 +22,9 @@ import {
   type TestDriver,
 } from '../support/drivers.js';
 import { startStack, type TestStack } from '../support/stack.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 let stack: TestStack;
 let base: string;
@@ -228,7 +221,7 @@ describe('the operator bridge', () => {
   describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the dashboard in headless Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     });
     afterAll(async () => browser?.close());
 

@@ -16,7 +16,7 @@ import {
   waitForStatus,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let staffKey: string;
@@ -106,13 +106,13 @@ describe('ops act on a live booking', () => {
     // The released driver is told not to go; the passenger that another driver is being found; the next driver is offered it.
     const toFirst = await eventually(
       async () => (await textsTo(first.phone, ref)).find((m) => m.body.includes('withdrawn')),
-      15_000,
+      STACK_WAIT_MS,
       'the released driver told',
     );
     expect(toFirst.body).toContain('Do not go to the pickup');
     await eventually(
       async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${first.id}`),
-      15_000,
+      STACK_WAIT_MS,
       'the passenger told',
     );
     const next = await waitForJobCard(stack.sql, second, ref);
@@ -129,7 +129,7 @@ describe('ops act on a live booking', () => {
     expect(cancelled.json().status).toBe('cancelled');
     const toPassenger = await eventually(
       async () => (await textsTo(phone, ref)).find((m) => m.key === `passenger-cancelled:${ref}`),
-      15_000,
+      STACK_WAIT_MS,
       'the passenger told of the cancel',
     );
     expect(toPassenger.body).toContain('has been cancelled by Direct Taxi operations');
@@ -140,7 +140,7 @@ describe('ops act on a live booking', () => {
         (await stack.sql`select status from offers where id = ${next.offerId}`)[0]?.status === 'withdrawn'
           ? true
           : undefined,
-      15_000,
+      STACK_WAIT_MS,
       'the open card withdrawn',
     );
     expect((await respond(stack.app, next, 'accept')).statusCode).toBeGreaterThanOrEqual(400);
@@ -240,7 +240,7 @@ describe('ops act on a live booking', () => {
     await page.waitForSelector(`text=Released the driver of ${ref}.`);
     await eventually(
       async () => (await textsTo(phone, ref)).find((m) => m.key === `driver-changed:${ref}:${stuck.id}`),
-      15_000,
+      STACK_WAIT_MS,
       'the passenger told',
     );
 
@@ -257,7 +257,7 @@ describe('ops act on a live booking', () => {
     await eventually(
       async () =>
         (await stack.sql`select driver_id from bookings where ref = ${ref}`)[0]?.driver_id === null ? true : undefined,
-      15_000,
+      STACK_WAIT_MS,
       'the driver off the record',
     );
     // Opened afresh (the console keeps its place in the address, and the key for the tab).
@@ -296,7 +296,7 @@ describe('ops act on a live booking', () => {
     expect(after!.fare_pence).toBeGreaterThan(before!.fare_pence);
     const changed = await eventually(
       async () => (await textsTo(phone, ref)).find((m) => m.key.startsWith(`amended-by-ops:${ref}:`)),
-      15_000,
+      STACK_WAIT_MS,
       'the passenger told of the change',
     );
     expect(changed.body).toMatch(/changed by Direct Taxi operations: now .* to Morpeth/);

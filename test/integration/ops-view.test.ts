@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nearPickupOutboxKey, createOpsActivities } from '../../activities/ops.js';
 import { createStaff } from '../../src/auth/staff.js';
@@ -26,17 +26,10 @@ import {
   waitForStatus,
   type TestDriver,
 } from '../support/drivers.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-  '--disable-sync',
-];
 // Inverness: no other test file's drivers are near.
 const PICKUP = { lat: 57.4797, lon: -4.2233 };
 
@@ -247,7 +240,9 @@ describe('the ops view through a real cascade', () => {
     await waitForStatus(stack.sql, ref, 'assigned');
 
     await expect
-      .poll(() => counter(stack.metrics, 'taxi_offer_outcomes_total', { outcome: 'accepted' }), { timeout: 10_000 })
+      .poll(() => counter(stack.metrics, 'taxi_offer_outcomes_total', { outcome: 'accepted' }), {
+        timeout: STACK_WAIT_MS,
+      })
       .toBe(before.accepted + 1);
     expect(await counter(stack.metrics, 'taxi_offers_sent_total', { tier: 'local' })).toBe(before.sent + 2);
     expect(await counter(stack.metrics, 'taxi_offer_outcomes_total', { outcome: 'declined' })).toBe(
@@ -424,7 +419,7 @@ describe('the ops watcher on the real server', () => {
     expect(second.status.name).toBe('RUNNING');
     await expect
       .poll(async () => (await stack.client.workflow.getHandle(id).query(opsWatchStateQuery)).checks, {
-        timeout: 10_000,
+        timeout: STACK_WAIT_MS,
       })
       .toBeGreaterThanOrEqual(1);
     await stack.client.workflow.getHandle(id).terminate('test over');
@@ -434,7 +429,7 @@ describe('the ops watcher on the real server', () => {
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the ops page in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => browser?.close());
 

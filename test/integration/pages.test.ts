@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import {
@@ -21,7 +21,7 @@ import {
   type JobCard,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
 import { freePort } from '../../dev/free-port.js';
 import { buildApp } from '../../src/app.js';
@@ -29,18 +29,9 @@ import { driverWhereText } from '../../src/pages/browser/driver-where.js';
 import { pickupEtaMinutes } from '../../src/geo/pickup-eta.js';
 import { LEAFLET_CSS, LEAFLET_JS } from '../../src/pages/map-assets.js';
 import { bookingStateQuery, bookingWorkflowId } from '../../workflows/bookings/definitions.js';
+import { launchChromium } from '../support/browser-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // A driver's time to answer an offer: an hour, longer than any test here may run, so an accept
 // is never too late however busy the machine (8 s here once lost two tests their offers on a loaded
 // 2-core machine). Where an offer has to run out, the test moves the clock past it: the
@@ -85,7 +76,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
         LOOKUP_RATE_LIMIT_PER_MINUTE: '1000',
       });
       await skipping.stack.app.listen({ port: skippingPort, host: '127.0.0.1' });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     });
     afterEach(async () => {
       // Drivers stay in the shared database; offline, they can never be offered another test's job.
@@ -624,7 +615,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
           const state = await booking.query(bookingStateQuery);
           return state.status === 'offered' && state.offer?.driverId === near.id ? true : undefined;
         },
-        15_000,
+        STACK_WAIT_MS,
         'the booking to wait on the near driver',
       );
       await temporal.sleep(OFFER_TIMEOUT_SECONDS * 1000);
@@ -687,7 +678,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       await skipping.temporal.sleep(skipping.stack.config.QUOTE_TTL_SECONDS * 1000);
       await eventually(
         async () => ((await quoteStatus()) === 'expired' ? true : undefined),
-        20_000,
+        STACK_WAIT_MS,
         'the quote to expire',
       );
       const expired = await openPage(`${base}/book/${old.quote_id}`);

@@ -19,7 +19,7 @@ import {
   type JobCard,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 const drivers: TestDriver[] = [];
@@ -187,7 +187,7 @@ describe('amending a partner job', () => {
 
     // Brought forward into the dispatch window: dispatch starts at once.
     expect(await send(p, job('R-1', t10, { fare: 15, action: 'amend' }))).toMatchObject({ code: 'amended' });
-    const first = await waitForJobCard(stack.sql, d, ref, 30_000);
+    const first = await waitForJobCard(stack.sql, d, ref, STACK_WAIT_MS);
     expect((await respond(stack.app, first, 'accept')).statusCode).toBe(200);
     await waitForStatus(stack.sql, ref, 'assigned');
 
@@ -201,7 +201,7 @@ describe('amending a partner job', () => {
           await stack.sql`select 1 from outbox where booking_ref = ${ref} and recipient = ${d.phone} and body like ${`Job ${ref} (%) was changed by the booker and has been withdrawn from you.%`}`;
         return m;
       },
-      20_000,
+      STACK_WAIT_MS,
       'the driver to be told',
     );
     const row = await booking(ref);
@@ -217,7 +217,7 @@ describe('amending a partner job', () => {
         const card = m ? { offerId: decodeURIComponent(m[1]!), token: m[2]!, body: row!.body } : undefined;
         return card && card.offerId !== first.offerId ? card : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'a new job card',
     );
     expect(second.body).toMatch(/To: .*Corbridge/);

@@ -23,7 +23,7 @@ import {
   type ApiOnlyStack,
   type WorkerProcess,
 } from '../support/processes.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 // Seconds instead of minutes, so "down for a while" fits in a test.
 const POLICY: DeliveryPolicy = { initialRetrySeconds: 1, maxRetrySeconds: 2, giveUpAfterSeconds: 600, idleSeconds: 5 };
@@ -177,7 +177,7 @@ const offeredTo = (ref: string, driverId: string) =>
       (
         await stack.sql`select 1 from offers where booking_ref = ${ref} and driver_id = ${driverId} and status = 'offered'`
       ).length > 0 || undefined,
-    45_000,
+    STACK_WAIT_MS,
     `an offer of ${ref} to ${driverId}`,
   );
 
@@ -222,7 +222,7 @@ describe('partner status delivery', () => {
     // The receiver is down: the first event is retried, nothing after it is tried.
     await eventually(
       async () => (receiver.deliveries.length >= 3 ? true : undefined),
-      20_000,
+      STACK_WAIT_MS,
       'three refused attempts',
     );
     expect(receiver.deliveries.every((d) => d.answered === 503)).toBe(true);
@@ -234,7 +234,7 @@ describe('partner status delivery', () => {
         const rows = await events(ref);
         return rows.length > 0 && rows.every((r) => r.delivery === 'delivered') ? rows : undefined;
       },
-      30_000,
+      STACK_WAIT_MS,
       'every event delivered',
     );
     expect(recorded.map((r) => r.status)).toEqual([
@@ -312,7 +312,7 @@ describe('partner status delivery', () => {
     expect(replay.json()).toEqual({ id: target.id, replay: 'queued' });
     const again = await eventually(
       async () => receiver.deliveries.slice(before).find((d) => d.headers['webhook-id'] === target.id),
-      20_000,
+      STACK_WAIT_MS,
       'the replay',
     );
     const original = receiver.deliveries.find((d) => d.headers['webhook-id'] === target.id && d.answered === 200)!;
@@ -325,7 +325,7 @@ describe('partner status delivery', () => {
           .replayRequested === false
           ? true
           : undefined,
-      10_000,
+      STACK_WAIT_MS,
       'the replay recorded as done',
     );
   });
@@ -367,7 +367,7 @@ describe('partner status delivery', () => {
     expect((await report(fleet, quietRef, 'cancelled')).statusCode).toBe(200);
     const rows = await eventually(
       async () => ((await events(quietRef)).length >= 2 ? events(quietRef) : undefined),
-      10_000,
+      STACK_WAIT_MS,
       'events recorded',
     );
     expect(rows.every((r) => r.delivery === 'unregistered' && r.attempts === 0)).toBe(true);
@@ -537,7 +537,7 @@ describe('the worker process', () => {
           const rows = await events(wref);
           return rows.length >= count && rows.every((r) => r.delivery === 'delivered') ? rows : undefined;
         },
-        30_000,
+        STACK_WAIT_MS,
         `${count} events of ${wref} delivered`,
       );
     expect((await delivered(1)).map((r) => r.status)).toEqual(['scheduled']);

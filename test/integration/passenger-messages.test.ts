@@ -17,7 +17,7 @@ import {
   type JobCard,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
@@ -55,7 +55,7 @@ async function passengerMessages(ref: string): Promise<Message[]> {
 function told(ref: string, keyPrefix: string, channel = 'sms'): Promise<Message> {
   return eventually(
     async () => (await passengerMessages(ref)).find((m) => m.key.startsWith(keyPrefix) && m.channel === channel),
-    20_000,
+    STACK_WAIT_MS,
     `the passenger's ${keyPrefix} ${channel}`,
   );
 }
@@ -143,7 +143,7 @@ describe('the passenger, told at every turn', () => {
     await eventually(
       async () =>
         (await passengerMessages(ref)).filter((m) => m.key.startsWith('assigned:')).length === 2 ? true : undefined,
-      20_000,
+      STACK_WAIT_MS,
       'the new driver told',
     );
     const secondAssigned = (await passengerMessages(ref)).filter((m) => m.key.startsWith('assigned:'))[1]!;

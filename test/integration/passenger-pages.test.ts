@@ -5,11 +5,11 @@
 // home. The tracking page names the car to look for: the driver's first name (never the surname),
 // the car's colour, make and model and its registration as on the plate, and, when no registration
 // is on file, the council licence number said to be that. axe finds no serious or critical issue.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { watchPage } from '../support/browser-stack.js';
+import { launchChromium, watchPage } from '../support/browser-stack.js';
 import {
   createDriver,
   respond,
@@ -39,10 +39,7 @@ beforeAll(async () => {
     OFFER_TIMEOUT_SECONDS: '3600',
   });
   await stack.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
 });
 afterEach(async () => {
   // Drivers stay in the shared database; offline, they can never be offered another test's job.

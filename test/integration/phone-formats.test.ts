@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { createPartner } from '../../src/partners/store.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let operator: string;
@@ -179,7 +179,7 @@ describe('phones as people type them', () => {
         >`select body from outbox where recipient = ${phone.e164} and body like '%sign-in code%' order by id desc limit 1`;
         return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
       },
-      10_000,
+      STACK_WAIT_MS,
       'the sign-in code',
     );
     const verified = await post('/api/driver/sign-in/verify', {

@@ -4,7 +4,7 @@ import type { ProblemError } from '../../src/http/problem.js';
 import { failureProblem } from '../../src/http/refusal-problem.js';
 import { redeemQuote } from '../../src/quotes/redeem-quote.js';
 import { quoteStateQuery, quoteWorkflowId } from '../../workflows/quotes/definitions.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let shortLived: TestStack;
@@ -105,7 +105,7 @@ describe('quote redemption', () => {
         const [row] = await shortLived.sql`select status from quotes where id = ${quoteId}`;
         return row?.status === 'expired' ? true : undefined;
       },
-      20_000,
+      STACK_WAIT_MS,
       'quote to expire',
     );
     expect((await handle.result()).status).toBe('expired');

@@ -14,7 +14,7 @@ import {
   waitForStatus,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 const created: TestDriver[] = [];
@@ -122,7 +122,7 @@ describe('what a driver typed, on its way to a passenger', () => {
         >`select body from outbox where recipient = ${passenger} and idempotency_key like 'assigned:%'`;
         return row?.body;
       },
-      15_000,
+      STACK_WAIT_MS,
       'the passenger’s driver SMS',
     );
     expect(sms).toContain('Grace is ');

@@ -9,7 +9,7 @@ import { createStaff } from '../../src/auth/staff.js';
 import { openWatched, startBrowserStack } from '../support/browser-stack.js';
 import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { testMobile } from '../support/drivers.js';
-import { eventually, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
@@ -48,7 +48,7 @@ describe('numbers, as the passenger types them', () => {
     await page.fill('#passenger_phone_whatsapp', '0909 879 0123');
     await page.click('#submit');
     const error = page.locator('[data-error-for="passenger_phone_whatsapp"]');
-    await expect.poll(() => error.textContent(), { timeout: 15_000 }).toMatch(/premium-rate/);
+    await expect.poll(() => error.textContent(), { timeout: STACK_WAIT_MS }).toMatch(/premium-rate/);
     expect(await page.getAttribute('#passenger_phone_whatsapp', 'aria-invalid')).toBe('true');
     // The page with the refusal on it, as a screen reader meets it.
     const refused = await seriousA11yProblems(browser, page.url(), {
@@ -73,7 +73,7 @@ describe('numbers, as the passenger types them', () => {
         >`select body from outbox where idempotency_key = ${`booked:${ref}`}`;
         return row?.body;
       },
-      20_000,
+      STACK_WAIT_MS,
       'the booked text',
     );
     expect(texted).toContain(ref);
@@ -95,7 +95,7 @@ describe('numbers, as the passenger types them', () => {
         (await stack.sql`select 1 from messages_withheld where idempotency_key = ${`booked:${ref}`}`).length > 0
           ? true
           : undefined,
-      20_000,
+      STACK_WAIT_MS,
       'the text held back',
     );
     expect(await stack.sql`select 1 from outbox where recipient = ${e164}`).toHaveLength(0);
@@ -111,7 +111,7 @@ describe('numbers, as the passenger types them', () => {
     await desk.waitForFunction(() => sessionStorage.getItem('directTaxiStaffKey') !== null);
     await desk.goto(`${base}/ops/bookings?ref=${ref}`);
     await expect
-      .poll(async () => (await desk.textContent('#story')) ?? '', { timeout: 30_000 })
+      .poll(async () => (await desk.textContent('#story')) ?? '', { timeout: STACK_WAIT_MS })
       .toContain('held back: number not served');
     expect(problems).toEqual([]);
   });

@@ -20,7 +20,7 @@ import {
   waitForJobCard,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 const PER_RECIPIENT = 3;
 const PER_CALLER = 3;
@@ -81,7 +81,7 @@ function bookedText(ref: string): Promise<string> {
       select reason from messages_withheld where idempotency_key = ${`booked:${ref}`}`;
       return row?.outcome;
     },
-    30_000,
+    STACK_WAIT_MS,
     `the booked text of ${ref}`,
   );
 }
@@ -192,7 +192,7 @@ describe('allowances', () => {
         >`select body from outbox where recipient = ${hers} and purpose = 'claim_link'`;
         return row ? /\/claim\/(bcl_[A-Za-z0-9_-]+)/.exec(row.body)?.[1] : undefined;
       },
-      20_000,
+      STACK_WAIT_MS,
       'her claim link',
     );
     const claimed = await stack.app.inject({
@@ -218,7 +218,7 @@ describe('allowances', () => {
         union all select reason from messages_withheld where idempotency_key = ${`passenger-cancelled:${ref}`}`;
         return row?.outcome;
       },
-      20_000,
+      STACK_WAIT_MS,
       'her cancel text',
     );
     expect(told).toBe('sent');
@@ -313,7 +313,7 @@ describe('job cards and who pays for them', () => {
           select body from outbox where booking_ref = ${ref} and recipient = ${d.phone} and channel = 'whatsapp' and body like 'New job%'`;
           return row?.body;
         },
-        30_000,
+        STACK_WAIT_MS,
         `the WhatsApp card of ${ref}`,
       );
     const done = (ref: string) =>
@@ -389,7 +389,7 @@ describe('job cards and who pays for them', () => {
         const [row] = await stack.sql<{ ref: string }[]>`select ref from bookings where partner_id = ${partnerId}`;
         return row?.ref;
       },
-      30_000,
+      STACK_WAIT_MS,
       'the partner job booked',
     );
     const weekStart = new Date(Date.now() - 3600_000).toISOString();

@@ -16,7 +16,7 @@ import { createBillingActivities } from '../../activities/billing.js';
 import { activityDeps } from '../../src/services.js';
 import { signWebhook } from '../../src/settlement/webhook-signature.js';
 import { nextWeekStart, weekStartOf } from '../../src/model/billing.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 // Two secrets at once: the provider is rotating from the old to the new.
 const OLD_SECRET = `whsec_${Buffer.from('old-secret-old-secret-old-secret').toString('base64')}`;
@@ -97,7 +97,7 @@ describe('track and settle', () => {
     // A retry once the workflow has closed is answered from the record, not written again.
     await expect
       .poll(async () => (await stack.temporal.workflow.getHandle(`booking:${ref}`).describe()).status.name, {
-        timeout: 10_000,
+        timeout: STACK_WAIT_MS,
       })
       .toBe('COMPLETED');
     const again = await pay(card, { method: 'card', amount: 1 });

@@ -21,7 +21,7 @@ import {
   waitForStatus,
   type TestDriver,
 } from '../support/drivers.js';
-import { eventually, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 // Norwich: the pickup is its station; the driver starts a little north of it.
 const NORWICH = { lat: 52.6285, lon: 1.3067 };
@@ -78,7 +78,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
         { pickup: { lat: number; lon: number } }[]
       >`select pickup from bookings where ref = ${ref}`;
       const pickup = row!.pickup;
-      const card = await waitForJobCard(stack.sql, driver, ref, 30_000);
+      const card = await waitForJobCard(stack.sql, driver, ref, STACK_WAIT_MS);
       expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
       await waitForStatus(stack.sql, ref, 'assigned');
 
@@ -90,7 +90,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
             const s = (await stack.app.inject({ method: 'GET', url: `/track/${ref}/status.json` })).json();
             return s.driver_position?.lat === at.lat && s.driver_position?.lon === at.lon ? s : undefined;
           },
-          15_000,
+          STACK_WAIT_MS,
           `the status to place the driver at ${at.lat}`,
         );
       };
@@ -132,7 +132,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
       const nearWords = driverWhereText(nearStatus);
       expect(nearWords).toMatch(/^Your driver is near .+, 0\.3 miles away: about \d+ min\.$/);
       expect(nearWords).not.toBe(farWords);
-      await expect.poll(() => words.textContent(), { timeout: 30_000 }).toBe(nearWords);
+      await expect.poll(() => words.textContent(), { timeout: STACK_WAIT_MS }).toBe(nearWords);
       expect(await page.locator('#map').count()).toBe(0);
 
       // At the pickup, that they are there.
@@ -145,7 +145,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
       expect((await trip('en_route')).statusCode).toBe(202);
       await waitForStatus(stack.sql, ref, 'en_route');
       expect((await trip('arrived')).statusCode).toBe(202);
-      await expect.poll(() => words.textContent(), { timeout: 30_000 }).toBe('Your driver is at the pickup.');
+      await expect.poll(() => words.textContent(), { timeout: STACK_WAIT_MS }).toBe('Your driver is at the pickup.');
       await page.context().close();
       await stack.client.workflow
         .getHandle(bookingWorkflowId(ref))

@@ -9,13 +9,13 @@
 // still waiting for its dispatch time whenever the driver takes it the day before.
 import { existsSync } from 'node:fs';
 import { DateTime } from 'luxon';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
-import { CHROMIUM, watchPage } from '../support/browser-stack.js';
+import { CHROMIUM, launchChromium, watchPage } from '../support/browser-stack.js';
 import { createDriver, takeDriversOffline, waitForStatus, type TestDriver } from '../support/drivers.js';
-import { eventually } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS } from '../support/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/time-skipping-stack.js';
 
 // 1 Deansgate, Manchester.
@@ -42,7 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
         LOOKUP_RATE_LIMIT_PER_MINUTE: '1000',
       });
       await skipping.stack.app.listen({ port, host: '127.0.0.1' });
-      browser = await chromium.launch(CHROMIUM);
+      browser = await launchChromium();
     });
     afterEach(() => {
       expect(browserProblems).toEqual([]);
@@ -118,7 +118,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
           >`select body from outbox where recipient = ${phone} and body like '%sign-in code%' order by id desc limit 1`;
           return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
         },
-        10_000,
+        STACK_WAIT_MS,
         'the sign-in code',
       );
       await app.fill('#code', code);
@@ -167,7 +167,7 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
           >`select body from outbox where booking_ref = ${ref} and recipient = '+447400123456' and idempotency_key like 'assigned:%'`;
           return m?.body;
         },
-        15_000,
+        STACK_WAIT_MS,
         'the passenger told',
       );
       expect(told).toMatch(/Nell is picking you up at/);

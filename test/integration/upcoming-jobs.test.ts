@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { createDriver, signInDriver, takeDriversOffline, testMobile, type TestDriver } from '../support/drivers.js';
-import { eventually, startStack, type TestStack } from '../support/stack.js';
+import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let staffKey: string;
@@ -165,7 +165,7 @@ describe('the upcoming-jobs board', () => {
         >`select body from outbox where booking_ref = ${saloon} and recipient = '+447400123471' and idempotency_key like 'assigned:%'`;
         return m?.body;
       },
-      15_000,
+      STACK_WAIT_MS,
       'the passenger told',
     );
     expect(told).toContain(winner === car ? 'Sid' : 'Mo');

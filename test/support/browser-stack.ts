@@ -3,10 +3,37 @@
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { freePort } from '../../dev/free-port.js';
 import { PHONE_VIEWPORT } from './axe.js';
-import { startStack, type TestStack } from './stack.js';
+import { STACK_WAIT_MS, startStack, type TestStack } from './stack.js';
 
-/** Debian's chromium, as .ci/run installs it. */
-export const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] };
+/** Debian's chromium, as .ci/run installs it; nothing it would fetch from the internet on its own. */
+export const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-sync',
+  ],
+};
+
+/**
+ * Chromium, every page of it waiting for what the stack does as the tests' other waits do
+ * (STACK_WAIT_MS, not Playwright's 30 s: a page waiting on a card or a status ran out with two
+ * integration files at once on 2 cores).
+ */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch(CHROMIUM);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options?: BrowserContextOptions) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(STACK_WAIT_MS);
+    return context;
+  };
+  return browser;
+}
 
 export async function startBrowserStack(
   env: Record<string, string> = {},
@@ -15,7 +42,7 @@ export async function startBrowserStack(
   const base = `http://127.0.0.1:${port}`;
   const stack = await startStack({ PUBLIC_BASE_URL: base, ...env });
   await stack.app.listen({ port, host: '127.0.0.1' });
-  const browser = await chromium.launch(CHROMIUM);
+  const browser = await launchChromium();
   return { stack, browser, base };
 }
 

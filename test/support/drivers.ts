@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from '../../src/db/sql.js';
-import { eventually } from './stack.js';
+import { eventually, STACK_WAIT_MS } from './stack.js';
+import { bookingHistory } from './workflow-history.js';
 
 export interface TestDriver {
   id: string;
@@ -56,7 +57,7 @@ export async function textedCode(sql: Sql, phone: string, like = '%sign-in code%
       >`select body from outbox where recipient = ${phone} and body like ${like} order by id desc limit 1`;
       return m ? /(\d{6})/.exec(m.body)?.[1] : undefined;
     },
-    10_000,
+    STACK_WAIT_MS,
     `the code texted to ${phone}`,
   );
 }
@@ -89,7 +90,12 @@ export interface JobCard {
 }
 
 /** Waits for a job card (SMS) to this driver, optionally for one booking; a timeout says what happened instead. */
-export async function waitForJobCard(sql: Sql, driver: TestDriver, ref?: string, timeoutMs = 20_000): Promise<JobCard> {
+export async function waitForJobCard(
+  sql: Sql,
+  driver: TestDriver,
+  ref?: string,
+  timeoutMs = STACK_WAIT_MS,
+): Promise<JobCard> {
   try {
     return await jobCardWithin(sql, driver, ref, timeoutMs);
   } catch (err) {
@@ -106,7 +112,8 @@ async function whatHappened(sql: Sql, driver: TestDriver, ref?: string): Promise
   const [self] = await sql`select online, approved, status from drivers where id = ${driver.id}`;
   const texts =
     await sql`select booking_ref, channel, left(body, 40) as body from outbox where recipient = ${driver.phone} order by id`;
-  return JSON.stringify({ booking: booking ?? null, offers, driver: self ?? null, texts });
+  const history = ref ? await bookingHistory(ref) : 'no booking named';
+  return `${JSON.stringify({ booking: booking ?? null, offers, driver: self ?? null, texts })}; workflow: ${history}`;
 }
 
 async function jobCardWithin(
@@ -144,7 +151,7 @@ export async function bookingRow(sql: Sql, ref: string) {
   return row;
 }
 
-export async function waitForStatus(sql: Sql, ref: string, status: string, timeoutMs = 30_000) {
+export async function waitForStatus(sql: Sql, ref: string, status: string, timeoutMs = STACK_WAIT_MS) {
   return eventually(
     async () => {
       const row = await bookingRow(sql, ref);

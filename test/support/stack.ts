@@ -146,16 +146,28 @@ export async function startStack(
 }
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+/**
+ * How long a test waits for the stack to do something it does at once (a card sent, a status
+ * written, a page updated): the step's own time is milliseconds, but two integration files, the
+ * servers and a browser share two cores, and waits of 10 to 20 s ran out on a busy machine (issue
+ * 38). A wait returns as soon as its condition holds, so only a fault pays for the length. A wait
+ * on one of the service's own timers (an offer's window, a quote's expiry) is that timer plus this.
+ */
+export const STACK_WAIT_MS = 60_000;
+
 export async function eventually<T>(
   check: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
+  timeoutMs = STACK_WAIT_MS,
   what = 'condition',
+  /** Said beside "timed out": what the test can find out about why (a workflow's history, a row). */
+  explain?: () => Promise<string>,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${explain ? `: ${await explain().catch(String)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

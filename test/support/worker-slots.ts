@@ -2,14 +2,14 @@
 // namespace (shared-servers.ts says why). No vitest import: vitest.config.ts reads this too.
 
 /**
- * How many integration files run at once; vitest.config.ts and global-setup.ts both read it. One by
- * default: two took the integration files from about 840 to 532 s on 2 cores, but four full runs of
- * two at a time each failed a test on its timing (a job card not there in 20 s, a Postgres restart
- * ridden out in more than 90 s), so the default stays one until those waits are understood
- * (docs/tests.md, "Suite time, issue 38").
+ * How many integration files run at once; vitest.config.ts and global-setup.ts both read it. Two by
+ * default: on 2 cores they took the integration files from about 840 to 532 s and a fresh-clone
+ * `.ci/run` from about 1,400 to under 1,000 s; their waits on the stack are STACK_WAIT_MS long
+ * (stack.ts), since waits of 10 to 20 s ran out with two files at once (docs/tests.md, "Suite time,
+ * issue 38"). One is the choice for reading a failing file's logs in order.
  */
 export function integrationWorkers(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.TEST_INTEGRATION_WORKERS ?? 1);
+  const n = Number(env.TEST_INTEGRATION_WORKERS ?? 2);
   if (!Number.isInteger(n) || n < 1 || n > 8) {
     throw new Error(`TEST_INTEGRATION_WORKERS must be a whole number from 1 to 8, not ${env.TEST_INTEGRATION_WORKERS}`);
   }
