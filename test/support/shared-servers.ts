@@ -1,6 +1,6 @@
 // The one Postgres and the one Temporal server the integration files share (global-setup.ts), and
 // which part of them this test process owns. Integration files run TEST_INTEGRATION_WORKERS at a
-// time (two by default; they spend most of their time waiting, on timers, process starts and
+// time (one by default; they spend most of their time waiting, on timers, process starts and
 // browsers, so more would be quicker: worker-slots.ts); each worker process has a database and a Temporal namespace
 // of its own, so two files running side by side never see each other's drivers, bookings, rate-limit
 // counters or workflows (in one database, a driver one file put online would be offered the other's job).
