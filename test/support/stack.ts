@@ -145,7 +145,6 @@ export async function startStack(
   };
 }
 
-/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
 /**
  * How long a test waits for the stack to do something it does at once (a card sent, a status
  * written, a page updated): the step's own time is milliseconds, but two integration files, the
@@ -155,6 +154,7 @@ export async function startStack(
  */
 export const STACK_WAIT_MS = 60_000;
 
+/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
 export async function eventually<T>(
   check: () => Promise<T | undefined>,
   timeoutMs = STACK_WAIT_MS,
