@@ -9,7 +9,7 @@ import { integrationWorkers } from './test/support/worker-slots.js';
 // the unit files first, then the integration files, then the workflow files one at a time (two at
 // a time on 2 cores took as long: each is CPU-bound). The integration files share one Postgres and
 // one Temporal server, each worker process with a database and a namespace of its own
-// (test/support/shared-servers.ts), one at a time by default (TEST_INTEGRATION_WORKERS; why one:
+// (test/support/shared-servers.ts), two at a time by default (TEST_INTEGRATION_WORKERS,
 // test/support/worker-slots.ts). Each worker runs its files in one process (isolate: false, issue 38
 // item 5): a file no longer pays for a fresh process and a fresh import of the service's modules.
 export default defineConfig({

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
-import { bookingHistory } from '../support/workflow-history.js';
+import { bookingTrail } from '../support/drivers.js';
 
 let stack: TestStack;
 let operator: string;
@@ -179,6 +179,7 @@ describe('driver onboarding and the driver app', () => {
       async () => (await feed()).find((j) => j.booking_reference === ref),
       STACK_WAIT_MS,
       'the offer in the feed',
+      () => bookingTrail(stack.sql, ref),
     );
     expect(offered).toMatchObject({
       offer: 'offered',
@@ -256,7 +257,7 @@ describe('driver onboarding and the driver app', () => {
           .jobs.find((j) => j.booking_reference === ref),
       STACK_WAIT_MS,
       'the offer',
-      () => bookingHistory(ref),
+      () => bookingTrail(stack.sql, ref),
     );
     expect(
       (await call('GET', '/api/public/v1/jobs', { bearer: other.token })).json<{ jobs: unknown[] }>().jobs,

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
 import { freePort } from '../../dev/free-port.js';
 import { seriousA11yProblems } from '../support/axe.js';
+import { bookingTrail } from '../support/drivers.js';
 import { CHROMIUM, launchChromium, openWatched } from '../support/browser-stack.js';
 import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
 
@@ -162,7 +163,9 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
         manage_token: string;
       }>();
       const job = app.locator(`.job[data-ref="${ref}"]`);
-      await job.waitFor({ timeout: STACK_WAIT_MS });
+      await job.waitFor({ timeout: STACK_WAIT_MS }).catch(async (err: unknown) => {
+        throw new Error(`${(err as Error).message}: ${await bookingTrail(stack.sql, ref)}`, { cause: err });
+      });
       expect(await job.textContent()).not.toContain('Ada Byron');
       await job.locator('button:has-text("Accept")').click();
       await app.waitForSelector('text=Job accepted');

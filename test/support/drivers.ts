@@ -116,6 +116,21 @@ async function whatHappened(sql: Sql, driver: TestDriver, ref?: string): Promise
   return `${JSON.stringify({ booking: booking ?? null, offers, driver: self ?? null, texts })}; workflow: ${history}`;
 }
 
+/**
+ * A booking's dispatch as the service recorded it (its row, offers and decision log) and as its
+ * workflow ran it, for a wait on a driver's job list that runs out: which drivers were considered,
+ * which skipped and why, and where the card went.
+ */
+export async function bookingTrail(sql: Sql, ref: string): Promise<string> {
+  const [booking] = await sql`select status, driver_id from bookings where ref = ${ref}`;
+  const offers = await sql`select driver_id, status, round, seen_at from offers where booking_ref = ${ref} order by id`;
+  const decisions = await sql`
+    select round, tier, driver_id, distance_m, eligible, skip_reason from dispatch_decisions
+     where booking_ref = ${ref} order by decided_at`;
+  const history = await bookingHistory(ref);
+  return `${JSON.stringify({ booking: booking ?? null, offers, decisions })}; workflow: ${history}`;
+}
+
 async function jobCardWithin(
   sql: Sql,
   driver: TestDriver,

@@ -5,7 +5,10 @@
 // to another file's driver in Newcastle).
 import { beforeAll } from 'vitest';
 import { createSql } from '../../src/db/sql.js';
-import { testDatabaseUrl } from './shared-servers.js';
+import { claimWorkerSlot, testDatabaseUrl } from './shared-servers.js';
+
+// This process's database and namespace, before anything of the file asks for them.
+await claimWorkerSlot();
 
 beforeAll(async () => {
   const sql = createSql(testDatabaseUrl(), 1);

@@ -13,7 +13,7 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/db/migrate.js';
 import { createSql } from '../../src/db/sql.js';
 import { startPostgresProcess } from '../../dev/postgres-process.js';
-import { freePort } from '../../dev/free-port.js';
+import { freePort, freePortBelowEphemeral } from '../../dev/free-port.js';
 import { startTemporalDevServer } from '../../dev/temporal-dev-server.js';
 import { namespacesReady, postgresParts, startTemporalServer } from '../../dev/temporal-server.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/create-worker.js';
@@ -24,7 +24,8 @@ declare module 'vitest' {
     databaseUrl: string;
     temporalAddress: string;
     workflowBundlePath: string;
-    integrationWorkers: number;
+    /** One port per worker slot: a worker process owns the slot whose port it listens on (shared-servers.ts). */
+    workerSlotPorts: number[];
   }
 }
 
@@ -81,7 +82,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('databaseUrl', databaseUrl);
   project.provide('temporalAddress', temporalAddress);
   project.provide('workflowBundlePath', workflowBundlePath);
-  project.provide('integrationWorkers', workers);
+  project.provide('workerSlotPorts', await slotPorts(workers));
 
   return async () => {
     for (const stop of teardown.reverse()) await stop().catch(() => {});
@@ -108,6 +109,13 @@ async function createWorkerDatabases(databaseUrl: string, slots: number[]): Prom
   } finally {
     await admin.end();
   }
+}
+
+/** Distinct free ports below the ephemeral range, where no other process's outgoing connection lands. */
+async function slotPorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePortBelowEphemeral(ports));
+  return [...ports];
 }
 
 const noop = () => {};

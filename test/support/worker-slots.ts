@@ -2,14 +2,13 @@
 // namespace (shared-servers.ts says why). No vitest import: vitest.config.ts reads this too.
 
 /**
- * How many integration files run at once; vitest.config.ts and global-setup.ts both read it. One by
- * default: two take a fresh-clone `.ci/run` from about 1,400 to under 1,000 s on 2 cores, but every
- * full run of two so far has failed one test or more, a driver's card or offer not there after 20 s
- * and, with the waits at 60 s (STACK_WAIT_MS), still not there: something two at a time share holds
- * a card, and until that is found one is the default (docs/tests.md, "Suite time, issue 38").
+ * How many integration files run at once; vitest.config.ts and global-setup.ts both read it. Two by
+ * default, for the machine's two cores: the files wait far more than they compute, and two take a
+ * fresh-clone `.ci/run` from about 1,340 to under 1,000 s. Each worker has a database and a namespace
+ * of its own (shared-servers.ts; docs/tests.md, "What the two workers shared").
  */
 export function integrationWorkers(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.TEST_INTEGRATION_WORKERS ?? 1);
+  const n = Number(env.TEST_INTEGRATION_WORKERS ?? 2);
   if (!Number.isInteger(n) || n < 1 || n > 8) {
     throw new Error(`TEST_INTEGRATION_WORKERS must be a whole number from 1 to 8, not ${env.TEST_INTEGRATION_WORKERS}`);
   }
