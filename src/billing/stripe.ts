@@ -44,6 +44,8 @@ const StripeEvent = z.object({
       client_reference_id: z.string().max(200).nullable().optional(),
       metadata: z.record(z.string(), z.string()).nullable().optional(),
       amount_total: z.number().int().min(0).nullable().optional(),
+      /** A PaymentIntent's amount (its events carry no amount_total). */
+      amount: z.number().int().min(0).nullable().optional(),
       payment_status: z.string().optional(),
     }),
   }),
@@ -80,11 +82,19 @@ export function verifyStripeSignature(
   return { ok: false, reason: 'bad_signature' };
 }
 
-/** Events that settle or fail a Checkout Session's payment; everything else is acknowledged and ignored. */
+/**
+ * Events that settle or fail a Checkout Session's payment; everything else is acknowledged and
+ * ignored. A card declined on the Checkout page fails the session's PaymentIntent and nothing on
+ * the session (the payer may try another card), so that failure comes as payment_intent.payment_failed,
+ * carrying the invoice reference in the metadata this adapter gives the PaymentIntent. A payment's
+ * success is taken from the session's events alone: Stripe also sends payment_intent.succeeded
+ * for it, which, taken too, would read as a second payment of a paid invoice (a refund alert).
+ */
 const OUTCOMES: Record<string, ProviderEvent['outcome']> = {
   'checkout.session.completed': 'succeeded',
   'checkout.session.async_payment_succeeded': 'succeeded',
   'checkout.session.async_payment_failed': 'failed',
+  'payment_intent.payment_failed': 'failed',
 };
 
 export function createStripeProvider(settings: StripeSettings): PaymentProvider {
@@ -174,7 +184,7 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
           eventId: parsed.id,
           outcome,
           invoiceReference: o.client_reference_id ?? o.metadata?.invoice_reference ?? null,
-          amountPence: o.amount_total ?? 0,
+          amountPence: o.amount_total ?? o.amount ?? 0,
           providerRef: o.id,
         },
       };
