@@ -399,6 +399,8 @@ const ConfigSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_SMS_FROM: z.string().optional(),
   TWILIO_WHATSAPP_FROM: z.string().optional(),
+  /** Where the Twilio adapter sends its requests; `PROVIDERS=local npm start` points it at a validating mock. */
+  TWILIO_API_BASE: z.url().default('https://api.twilio.com'),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: port.default(587),
   SMTP_SECURE: bool.default(false),

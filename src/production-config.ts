@@ -62,6 +62,8 @@ export interface ProductionSettings {
   PAYMENT_WEBHOOK_SECRETS: string;
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRETS: string;
+  STRIPE_API_BASE: string;
+  TWILIO_API_BASE: string;
   METRICS_TOKEN?: string | undefined;
   TWILIO_AUTH_TOKEN?: string | undefined;
   SMTP_PASS?: string | undefined;
@@ -90,6 +92,16 @@ export function productionProblems(env: NodeJS.ProcessEnv, c: ProductionSettings
     problems.push(
       "STRIPE_SECRET_KEY: is a test-mode key (sk_test_/rk_test_), whose pay pages accept Stripe's test cards; production needs a live key (sk_live_/rk_live_)",
     );
+  }
+
+  // A provider's address left at a local mock (PROVIDERS=local, docs/providers.md) would take every
+  // text and payment page and deliver none; production talks to the providers over TLS.
+  for (const [name, value] of [
+    ['STRIPE_API_BASE', c.STRIPE_API_BASE],
+    ['TWILIO_API_BASE', c.TWILIO_API_BASE],
+  ] as const) {
+    if (!value.startsWith('https://'))
+      problems.push(`${name}: ${value} is not an https address; production sends to the provider itself`);
   }
 
   const single = {

@@ -58,6 +58,7 @@ export function notifierFromConfig(config: Config, sql: Sql): Notifier {
       authToken: config.TWILIO_AUTH_TOKEN ?? '',
       smsFrom: config.TWILIO_SMS_FROM ?? '',
       whatsappFrom: config.TWILIO_WHATSAPP_FROM ?? '',
+      baseUrl: config.TWILIO_API_BASE,
     },
     smtp: {
       host: config.SMTP_HOST ?? '',

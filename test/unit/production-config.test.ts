@@ -75,6 +75,21 @@ describe('production configuration', () => {
     );
   });
 
+  it("refuses a provider's address left at a local mock (PROVIDERS=local): every text and pay page would go nowhere", () => {
+    const live = { ...production(), BILLING_PAYMENT_PROVIDER: 'none' };
+    const message = refusal({
+      ...live,
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      TWILIO_API_BASE: 'http://127.0.0.1:4010',
+    });
+    expect(message).toMatch(/^ {2}STRIPE_API_BASE: http:\/\/127\.0\.0\.1:12111 is not an https address/m);
+    expect(message).toMatch(/^ {2}TWILIO_API_BASE: http:\/\/127\.0\.0\.1:4010 is not an https address/m);
+    expect(loadConfig(live)).toMatchObject({
+      STRIPE_API_BASE: 'https://api.stripe.com',
+      TWILIO_API_BASE: 'https://api.twilio.com',
+    });
+  });
+
   it('refuses every published secret, naming the setting, and lists every problem at once', () => {
     const ok = { ...production(), BILLING_PAYMENT_PROVIDER: 'none' };
     const cases: Array<[string, string]> = [
