@@ -17,7 +17,8 @@ import { invoiceReference, type InvoiceKey, type InvoiceLine } from '../../src/m
 import { activityDeps } from '../../src/services.js';
 import { invoiceCollectionWorkflow } from '../../workflows/billing/collection.js';
 import { invoiceCollectionWorkflowId } from '../../workflows/billing/definitions.js';
-import { startLocalstripe, startStripeMock, type ProviderServer } from '../../dev/provider-servers.js';
+import type { ProviderServer } from '../../dev/providers/servers.js';
+import { startLocalstripe, startStripeMock } from '../../dev/providers/stripe.js';
 import { createDriver } from '../support/drivers.js';
 import { startRecordingProxy, type RecordingProxy } from '../support/providers/recording-proxy.js';
 import { eventually, STACK_WAIT_MS } from '../support/stack.js';

@@ -1,5 +1,5 @@
 # Starts localstripe (PyPI, GPL-3.0; a stateful fake of Stripe's API, run in tests only) on loopback:
-#   python dev/localstripe-serve.py <port>
+#   python dev/providers/localstripe-serve.py <port>
 # Its own command line binds every interface and keeps its store in /tmp/localstripe.pickle, which
 # two test runs at once would share; here each process keeps its own store in memory.
 import sys
