@@ -22,6 +22,11 @@ export interface SmtpTransportOptions {
 // lock and the activity far longer than any healthy relay needs.
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
+// RFC 4954's refusals of our own login, whatever the message: authentication required (530, to
+// MAIL FROM without AUTH), mechanism too weak (534), credentials invalid (535), encryption
+// required for it (538).
+const AUTH_REPLIES = new Set([530, 534, 535, 538]);
+
 export class SmtpTransport implements Transport {
   readonly name = 'smtp';
   readonly channels: Channel[] = ['email'];
@@ -50,10 +55,12 @@ export class SmtpTransport implements Transport {
     } catch (err) {
       const code = smtpReplyCode(err);
       // SMTP says it itself: 5xx replies are permanent (no such mailbox, relaying denied), 4xx are
-      // transient. No reply at all (connection refused, timeout) is worth another try.
+      // transient. No reply at all (connection refused, timeout) is worth another try, and so is a
+      // refusal of our own login (AUTH_REPLIES): as with Twilio's 401, an operator fixes the
+      // credentials and the same message then goes, where a permanent failure would drop it for good.
       throw new DeliveryError({
         provider: this.name,
-        nonRetryable: code !== null && code >= 500 && code < 600,
+        nonRetryable: code !== null && code >= 500 && code < 600 && !AUTH_REPLIES.has(code),
         status: code,
         message: `SMTP send failed${code ? ` (${code})` : ''}: ${err instanceof Error ? err.message : String(err)}`,
         cause: err,
