@@ -43,6 +43,18 @@ export class DeliveringNotifier implements Notifier {
               ${msg.bookingRef ?? null}, ${provider}, ${msg.purpose ?? null})
       on conflict (idempotency_key) do nothing`;
 
+    try {
+      return await this.#deliverOnce(msg, provider);
+    } catch (err) {
+      // The delivery's transaction rolled back with it; what the provider said is kept beside the
+      // unsent row, for support and ops (docs/notifications.md), before the error goes on to the
+      // activity, which retries it or not.
+      await this.#recordFailure(msg.idempotencyKey, err);
+      throw err;
+    }
+  }
+
+  async #deliverOnce(msg: OutboundMessage, provider: string): Promise<SendResult> {
     return this.#sql.begin(async (tx) => {
       // Holding the row lock across the provider call makes concurrent attempts for one key (an
       // activity timed out but still running, say) queue here and then see sent_at, instead of both
@@ -67,9 +79,23 @@ export class DeliveringNotifier implements Notifier {
       await tx`
         update outbox
         set sent_at = now(), provider = ${provider}, provider_message_id = ${providerMessageId},
-            recipient = ${msg.to}, subject = ${msg.subject ?? null}, body = ${msg.body}
+            recipient = ${msg.to}, subject = ${msg.subject ?? null}, body = ${msg.body},
+            attempts = attempts + 1
         where id = ${row.id}`;
       return { provider, providerMessageId, duplicate: false };
     });
+  }
+
+  async #recordFailure(idempotencyKey: string, err: unknown): Promise<void> {
+    const e = err instanceof DeliveryError ? err : null;
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+    await this.#sql`
+      update outbox
+         set attempts = attempts + ${e ? 1 : 0}, last_error_at = now(), last_error_status = ${e?.status ?? null},
+             last_error_code = ${e?.providerCode ?? null}, last_error = ${message},
+             refused_at = case when ${e?.nonRetryable ?? false} then coalesce(refused_at, now()) else refused_at end
+       where idempotency_key = ${idempotencyKey} and sent_at is null`
+      // Not being able to write this down must not hide the provider's error the caller acts on.
+      .catch(() => undefined);
   }
 }

@@ -166,13 +166,22 @@ export async function bookingMessages(sql: Sql, ref: string) {
       created_at: Date;
       sent_at: Date | null;
       withheld: string | null;
+      attempts: number;
+      last_error_at: Date | null;
+      last_error_status: number | null;
+      last_error_code: string | null;
+      last_error: string | null;
+      refused_at: Date | null;
     }[]
   >`
-    select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, withheld from (
-      select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, null::text as withheld, id as n
+    select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, withheld,
+           attempts, last_error_at, last_error_status, last_error_code, last_error, refused_at from (
+      select idempotency_key, channel, recipient, subject, provider, created_at, sent_at, null::text as withheld, id as n,
+             attempts, last_error_at, last_error_status, last_error_code, last_error, refused_at
         from outbox where booking_ref = ${ref}
       union all
-      select idempotency_key, channel, recipient, null, 'withheld', withheld_at, null, reason, null
+      select idempotency_key, channel, recipient, null, 'withheld', withheld_at, null, reason, null,
+             0, null, null, null, null, null
         from messages_withheld where booking_ref = ${ref}
     ) m order by created_at, n nulls last, idempotency_key`;
 }

@@ -164,6 +164,16 @@ export async function bookingStory(s: S, ref: string) {
       created_at: m.created_at.toISOString(),
       sent_at: iso(m.sent_at),
       withheld: m.withheld,
+      attempts: m.attempts,
+      failure: m.last_error_at
+        ? {
+            at: m.last_error_at.toISOString(),
+            status: m.last_error_status,
+            code: m.last_error_code,
+            error: m.last_error ?? '',
+            refused: m.refused_at !== null,
+          }
+        : null,
     })),
     payments: payments.map((p) => ({
       id: p.id,

@@ -136,6 +136,20 @@ export const OpsBookingStory = z.object({
           .describe(
             'Why the sending policy held the message back (docs/notifications.md, "Sending policy"); null when it was handed to the provider',
           ),
+        attempts: z.number().int().describe('Calls made to the provider for this message'),
+        failure: z
+          .object({
+            at,
+            status: z.number().int().nullable().describe("The provider's HTTP status or SMTP reply code"),
+            code: z
+              .string()
+              .nullable()
+              .describe("The provider's own error code (Twilio's 21610: the recipient unsubscribed)"),
+            error: z.string(),
+            refused: z.boolean().describe('The provider refused it for good: it will never be sent'),
+          })
+          .nullable()
+          .describe('The latest failed attempt, while the message is unsent (docs/notifications.md); null if none'),
       }),
     )
     .describe(

@@ -107,8 +107,14 @@ async function outboxRow(key: string) {
       provider_message_id: string | null;
       sent_at: Date | null;
       booking_ref: string | null;
+      attempts: number;
+      last_error_status: number | null;
+      last_error_code: string | null;
+      last_error: string | null;
+      refused_at: Date | null;
     }[]
-  >`select channel, recipient, body, provider, provider_message_id, sent_at, booking_ref
+  >`select channel, recipient, body, provider, provider_message_id, sent_at, booking_ref,
+           attempts, last_error_status, last_error_code, last_error, refused_at
     from outbox where idempotency_key = ${key}`;
   return row;
 }
@@ -152,7 +158,13 @@ describe("texts Twilio's document accepts", () => {
     expect(sent.form.Body).toContain('Fare £32.50');
     expect(sent.form.Body?.split('\n').length).toBeGreaterThan(4);
     const row = await outboxRow(msg.idempotencyKey);
-    expect(row).toMatchObject({ provider: 'twilio', provider_message_id: DOCUMENTED_SID, recipient: to });
+    expect(row).toMatchObject({
+      provider: 'twilio',
+      provider_message_id: DOCUMENTED_SID,
+      recipient: to,
+      attempts: 1,
+      last_error: null,
+    });
     expect(row!.sent_at).toBeInstanceOf(Date);
   });
 
@@ -215,7 +227,8 @@ describe('texts Twilio refuses', () => {
       expect(err).toMatchObject({ provider: 'twilio', status, providerCode: code, nonRetryable: !retry });
       expect(err.message).toContain(`HTTP ${status} error ${code}`);
       expect(err.message).not.toContain(AUTH_TOKEN);
-      // What the outbox shows support: the text, to whom, by which provider, and that it never went.
+      // What the outbox shows support: the text, to whom, by which provider, that it never went,
+      // and what Twilio said: its status and code, and whether it is refused for good.
       const row = await outboxRow(msg.idempotencyKey);
       expect(row).toMatchObject({
         channel,
@@ -225,7 +238,13 @@ describe('texts Twilio refuses', () => {
         provider_message_id: null,
         sent_at: null,
         booking_ref: msg.bookingRef,
+        attempts: 1,
+        last_error_status: status,
+        last_error_code: code,
+        last_error: err.message,
       });
+      expect(row!.refused_at === null).toBe(retry);
+      expect(row!.last_error).not.toContain(AUTH_TOKEN);
     },
   );
 
@@ -248,8 +267,9 @@ describe('texts Twilio refuses', () => {
       ['+15005550429', 429],
       ['+15005550429', 429],
     ]);
-    const rows = await sql`select sent_at from outbox where idempotency_key = ${msg.idempotencyKey}`;
-    expect(rows).toEqual([{ sent_at: null }]);
+    const rows =
+      await sql`select sent_at, attempts, last_error_code, refused_at from outbox where idempotency_key = ${msg.idempotencyKey}`;
+    expect(rows).toEqual([{ sent_at: null, attempts: 2, last_error_code: '20429', refused_at: null }]);
   });
 });
 

@@ -80,6 +80,8 @@ interface Story {
     key: string;
     sent_at: string | null;
     withheld: string | null;
+    attempts: number;
+    failure: { at: string; status: number | null; code: string | null; error: string; refused: boolean } | null;
   }[];
   payments: {
     recorded_at: string;
@@ -140,6 +142,16 @@ const staff = keyConsole({
 const get = <T>(path: string) => staff.api.json<T>('GET', path);
 const post = <T>(path: string, body: unknown) => staff.api.json<T>('POST', path, body);
 const london = (iso: string | null | undefined) => londonTime(iso, { seconds: true });
+
+/** A message's Sent cell: when, why it was held back, or what the provider said when it did not take it. */
+function messageOutcome(m: Story['messages'][number]): string {
+  if (m.sent_at) return london(m.sent_at);
+  if (m.withheld) return `held back: ${m.withheld.split('_').join(' ')}`;
+  if (!m.failure) return 'not sent';
+  const said = [m.failure.status, m.failure.code ? `error ${m.failure.code}` : null].filter(Boolean).join(', ');
+  const tries = `${m.attempts} attempt${m.attempts === 1 ? '' : 's'}`;
+  return `${m.failure.refused ? 'refused' : 'not sent yet'} (${said || 'no answer'}; ${tries}): ${m.failure.error}`;
+}
 
 let current: string | null = null;
 const bookingPath = (action: string) => `/api/ops/bookings/${encodeURIComponent(current ?? '')}/${action}`;
@@ -492,7 +504,7 @@ function storySections(story: Story): HTMLElement[] {
           m.channel,
           m.to,
           m.subject || m.key.split(':')[0],
-          m.sent_at ? london(m.sent_at) : m.withheld ? `held back: ${m.withheld.split('_').join(' ')}` : 'not sent',
+          messageOutcome(m),
         ]),
       ),
     ),
