@@ -50,7 +50,15 @@ export class SmtpTransport implements Transport {
       throw new DeliveryError({ provider: this.name, nonRetryable: true, message: 'an email needs a subject' });
     }
     try {
-      const info = await this.#mailer.sendMail({ from: this.#from, to: msg.to, subject: msg.subject, text: msg.body });
+      const info = await this.#mailer.sendMail({
+        from: this.#from,
+        to: msg.to,
+        subject: msg.subject,
+        text: msg.body,
+        // RFC 3834: out-of-office and other auto-responders do not answer it (no reply loops, no
+        // replies to an address nobody reads).
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
       return { providerMessageId: info.messageId || null };
     } catch (err) {
       const code = smtpReplyCode(err);

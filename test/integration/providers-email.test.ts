@@ -324,6 +324,7 @@ describe('every email the service sends, as its recipient reads it in Mailpit', 
 
     const headers = await mailpit.headers(m.ID);
     expect(headers['Mime-Version']).toEqual(['1.0']);
+    expect(headers['Auto-Submitted']).toEqual(['auto-generated']);
     expect(headers['Content-Type']).toEqual(['text/plain; charset=utf-8']);
     expect(headers['Message-Id']).toEqual([providerMessageId]);
     expect(headers['Date']![0]).toMatch(
@@ -422,8 +423,12 @@ describe('through the outbox (DeliveringNotifier) to Mailpit', () => {
         recipient: string;
         subject: string | null;
         body: string;
+        attempts: number;
+        last_error_status: number | null;
+        refused_at: Date | null;
       }[]
-    >`select provider, provider_message_id, sent_at, recipient, subject, body from outbox where idempotency_key = ${key}`;
+    >`select provider, provider_message_id, sent_at, recipient, subject, body, attempts, last_error_status, refused_at
+        from outbox where idempotency_key = ${key}`;
     return row;
   }
 
@@ -468,6 +473,10 @@ describe('through the outbox (DeliveringNotifier) to Mailpit', () => {
       recipient: 'zoe@refused-mailbox.test',
       sent_at: null,
       provider_message_id: null,
+      // What the relay said, kept for support: refused for good.
+      attempts: 1,
+      last_error_status: 550,
+      refused_at: expect.any(Date),
     });
     expect(await mailpit.search('to:"zoe@refused-mailbox.test"')).toEqual([]);
     expect((await mailpit.smtpStats()).rejected).toBe(before.rejected + 1);
@@ -491,13 +500,18 @@ describe('through the outbox (DeliveringNotifier) to Mailpit', () => {
     }
 
     expect([err.nonRetryable, err.status]).toEqual([false, 451]);
-    expect(await outboxRow(msg.idempotencyKey)).toMatchObject({ sent_at: null, provider_message_id: null });
+    expect(await outboxRow(msg.idempotencyKey)).toMatchObject({
+      sent_at: null,
+      provider_message_id: null,
+      last_error_status: 451,
+      refused_at: null,
+    });
     // The activity's retry: the same key, now accepted.
     const retried = await notifier.send(msg);
     expect(retried.duplicate).toBe(false);
     const m = await received(retried.providerMessageId);
     expect(shownText(m)).toBe(msg.body);
-    expect(await outboxRow(msg.idempotencyKey)).toMatchObject({ provider_message_id: `<${m.MessageID}>` });
+    expect(await outboxRow(msg.idempotencyKey)).toMatchObject({ provider_message_id: `<${m.MessageID}>`, attempts: 2 });
   });
 });
 
