@@ -46,6 +46,9 @@ const StackEnv = z.object({
     .regex(/^[^:\s]+:\d+$/, 'must be host:port')
     .optional(),
   STACK: z.enum(['start', 'cluster']).optional(),
+  // `local`: npm start also runs the providers' own test servers and sends through them
+  // (dev/providers/local.ts, docs/providers.md); `none`: every message stays in the outbox.
+  PROVIDERS: z.enum(['none', 'local']).default('none'),
 });
 
 export interface StackSettings {
@@ -75,6 +78,8 @@ export interface StackSettings {
   workerMetricsPort: number;
   /** Whether WORKER_METRICS_PORT was set (then it is used as is, never moved). */
   workerMetricsPortSet: boolean;
+  /** PROVIDERS: whether npm start runs the providers' test servers and sends through them. */
+  providers: 'none' | 'local';
 }
 
 export class StackSettingsError extends Error {
@@ -132,6 +137,7 @@ export function stackSettings(
     temporalUiUrl: `http://localhost:${e.TEMPORAL_UI_PORT}`,
     workerMetricsPort: e.WORKER_METRICS_PORT ?? 9464,
     workerMetricsPortSet: e.WORKER_METRICS_PORT !== undefined,
+    providers: e.PROVIDERS,
   };
 }
 
@@ -180,6 +186,8 @@ export interface StackState {
   temporalAddress: string;
   temporalUiUrl: string | null;
   workerMetricsPorts: number[];
+  /** With PROVIDERS=local: where the providers' test servers listen (dev/providers/local.ts). */
+  providers?: { mailpitUrl: string; smtpPort: number; twilioUrl: string; twilioRequestLog: string; stripeUrl: string };
 }
 
 /** Written whole (a temporary file renamed over it), readable only by its owner: it holds the database URL. */

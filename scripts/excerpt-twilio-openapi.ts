@@ -4,10 +4,10 @@ import path from 'node:path';
 // Cuts Twilio's published OpenAPI document for API v2010 (twilio/twilio-oai,
 // spec/json/twilio_api_v2010.json, about 1.9 MB) down to the Messages create and fetch operations
 // and what they reference, and adds what Prism needs that the document lacks (above all the error
-// responses Twilio documents only in prose), so test/support/providers/twilio.ts can run Prism on
+// responses Twilio documents only in prose), so dev/providers/twilio.ts can run Prism on
 // it without the whole document or the network.
 // Usage: npx tsx scripts/excerpt-twilio-openapi.ts <twilio_api_v2010.json> [out.json]
-// Default out: test/support/providers/twilio/twilio_api_v2010.messages.json. README.md beside it
+// Default out: dev/providers/twilio/twilio_api_v2010.messages.json. README.md beside it
 // says which commit it was made from and lists every addition; each is marked `x-added-by`.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -24,7 +24,7 @@ if (!source) {
   process.exit(2);
 }
 const root = path.resolve(import.meta.dirname, '..');
-const out = outArg ?? path.join(root, 'test/support/providers/twilio/twilio_api_v2010.messages.json');
+const out = outArg ?? path.join(root, 'dev/providers/twilio/twilio_api_v2010.messages.json');
 
 const full = JSON.parse(readFileSync(source, 'utf8')) as Obj;
 const LIST = '/2010-04-01/Accounts/{AccountSid}/Messages.json';
@@ -73,7 +73,7 @@ collectRefs(paths);
 // errors below are in Twilio's documented error shape (https://www.twilio.com/docs/usage/twilios-response)
 // with the codes and wording of its error pages (https://www.twilio.com/docs/errors/<code>) and of
 // its test credentials' magic numbers (https://www.twilio.com/docs/iam/test-credentials).
-const ADDED = "direct-taxi: not in Twilio's document (test/support/providers/twilio/README.md)";
+const ADDED = "direct-taxi: not in Twilio's document (dev/providers/twilio/README.md)";
 schemas['direct_taxi.twilio_error'] = {
   'x-added-by': ADDED,
   type: 'object',

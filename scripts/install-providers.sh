@@ -43,7 +43,7 @@ localstripe() {
     python3 -m venv "$out/venv" >&2
     "$out/venv/bin/pip" install --quiet "localstripe==$LOCALSTRIPE_VERSION" >&2
   fi
-  # Its own command line binds every interface; test/support/providers/localstripe.ts starts it
+  # Its own command line binds every interface; dev/providers/stripe.ts starts it
   # on loopback from Python instead, so the path printed is the venv's interpreter.
   echo "localstripe $out/venv/bin/python"
 }

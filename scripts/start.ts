@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { freePortPair } from '../dev/free-port.js';
 import { startPostgresProcess } from '../dev/postgres-process.js';
+import { startLocalProviders, type LocalProviders } from '../dev/providers/local.js';
 import { ProcessStack } from '../dev/process-stack.js';
 import { removeStackState, stackSettingsOrExit, takenPorts, writeStackState } from '../dev/stack-settings.js';
 import { startTemporalDevServer } from '../dev/temporal-dev-server.js';
@@ -49,8 +50,17 @@ async function main(): Promise<void> {
     temporalUi = temporal.uiUrl;
   }
 
+  let providers: LocalProviders | null = null;
+  if (settings.providers === 'local') {
+    console.log("[start] starting the providers' test servers (building them on first run)...");
+    providers = await startLocalProviders(settings.stackDir);
+    for (const [name, stop] of providers.stops) stack.add(name, stop);
+  }
+
   // The ops view links bookings to this start's Web UI (src/config.ts derives the link from the port).
+  // Settings given in the environment win over PROVIDERS=local's.
   const childEnv = {
+    ...providers?.env,
     ...process.env,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
@@ -78,6 +88,7 @@ async function main(): Promise<void> {
     temporalAddress,
     temporalUiUrl: temporalUi,
     workerMetricsPorts: [workerMetricsPort],
+    ...(providers ? { providers: providers.state } : {}),
   });
   stack.add('stack.json', async () => removeStackState(settings.stateFile));
   console.log(
@@ -92,6 +103,9 @@ async function main(): Promise<void> {
       `  Metrics        ${api}/metrics (API, from this machine), http://127.0.0.1:${workerMetricsPort}/metrics (worker)`,
       `  Ops            ${api}/ops/bookings (a staff key: npm run staff:create)`,
       `  Data           ${settings.dataDir} (scripts given the same DATA_DIR find this stack by its stack.json)`,
+      ...(providers?.lines ?? [
+        '  Providers      none: messages stay in the outbox (PROVIDERS=local sends them to local test servers)',
+      ]),
       '',
       'Try:',
       `  curl -s ${api}/api/public/v1/quote -H 'content-type: application/json' \\`,

@@ -24,7 +24,7 @@ import {
   type DriverFacts,
 } from '../../src/notify/templates.js';
 import { temporalUiBookingUrl } from '../../src/ops/links.js';
-import { startMailpit, type Mailpit, type MailpitMessage } from '../support/providers/mailpit.js';
+import { startMailpit, type Mailpit, type MailpitMessage } from '../../dev/providers/mailpit.js';
 import { testDatabaseUrl } from '../support/shared-servers.js';
 
 // The SMTP adapter against Mailpit, an SMTP server its authors wrote (issue 39), rather than

@@ -1,7 +1,7 @@
 // Issue 39, item 3: the Twilio adapter against Twilio's own description of its Messages API, not a
 // fake of ours. Prism validates every request the real TwilioTransport makes against an excerpt of
 // Twilio's published OpenAPI document and answers with the document's examples; Twilio's test
-// credentials' magic To numbers get their documented errors (test/support/providers/twilio.ts).
+// credentials' magic To numbers get their documented errors (dev/providers/twilio.ts).
 // Through the real DeliveringNotifier and the outbox in the shared test Postgres, as production
 // sends every job card and passenger text.
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ import {
 } from '../../src/notify/index.js';
 import { renderJobCardText, renderPassengerBookedText, type BookingFacts } from '../../src/notify/templates.js';
 import { normalisePhone } from '../../src/passengers/phone.js';
-import { startTwilioMock, type TwilioExchange, type TwilioMock } from '../support/providers/twilio.js';
+import { startTwilioMock, type TwilioExchange, type TwilioMock } from '../../dev/providers/twilio.js';
 import { testDatabaseUrl } from '../support/shared-servers.js';
 
 // Shaped as Twilio's are (AC and 32 hex digits): the document's path parameter demands it.
@@ -284,7 +284,7 @@ describe('requests Twilio’s document does not allow are refused by Prism', () 
     const sent = onlyExchangeSince(before);
     expect(sent.path).toBe('/2010-04-01/Accounts/SK5ef8732a3c49700934481addd5ce1659/Messages.json');
     expect(sent.violations).toEqual(['Request path parameter accountsid must match pattern "^AC[0-9a-fA-F]{32}$"']);
-    // 422 is Prism's refusal (test/support/providers/twilio/README.md), a status Twilio never sends:
+    // 422 is Prism's refusal (dev/providers/twilio/README.md), a status Twilio never sends:
     // so no Twilio error code, and the reason is in Prism's violations above.
     expect(err).toMatchObject({ provider: 'twilio', status: 422, providerCode: null });
     expect(await outboxRow(msg.idempotencyKey)).toMatchObject({ sent_at: null, provider_message_id: null });

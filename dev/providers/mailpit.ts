@@ -8,8 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../../dev/free-port.js';
-import { providerExecutable, spawnProviderServer, type ProviderServer } from '../../../dev/providers/servers.js';
+import { freePort } from '../free-port.js';
+import { providerExecutable, spawnProviderServer, type ProviderServer } from './servers.js';
 
 export interface MailpitOptions {
   /** Refuses (550) every recipient not matching this regular expression (Mailpit's syntax, Go's RE2). */

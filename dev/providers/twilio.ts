@@ -1,4 +1,4 @@
-// Twilio's Messages API as Twilio itself describes it, for tests: Stoplight Prism, a validating mock
+// Twilio's Messages API as Twilio itself describes it, for tests and `PROVIDERS=local npm start`: Stoplight Prism, a validating mock
 // of an OpenAPI document, run on an excerpt of Twilio's published document (twilio/README.md), behind
 // a small front. Twilio publishes no simulator; its document is the nearest thing to its own word.
 // Prism refuses whatever the document does not allow (422 with an `sl-violations` header, or 401 for
@@ -7,15 +7,13 @@
 // (https://www.twilio.com/docs/iam/test-credentials): the front reads To and asks Prism, with a
 // `Prefer` header, for that reply. It forwards everything else unchanged, so Prism sees and
 // validates every request exactly as the adapter sent it.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { appendFileSync, realpathSync } from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { freePort } from '../../../dev/free-port.js';
+import { freePort } from '../free-port.js';
+import { providerExecutable, spawnProviderServer } from './servers.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const DOCUMENT = path.join(root, 'test/support/providers/twilio/twilio_api_v2010.messages.json');
+const DOCUMENT = path.join(import.meta.dirname, 'twilio/twilio_api_v2010.messages.json');
 
 /** To number (whatsapp: prefix aside) -> the documented reply the front asks Prism for. */
 export const MAGIC_NUMBERS: Readonly<Record<string, { code: number; example: string }>> = {
@@ -28,6 +26,9 @@ export const MAGIC_NUMBERS: Readonly<Record<string, { code: number; example: str
   // Ours, in the same reserved test range: replies Twilio gives no magic number for.
   '+15005550429': { code: 429, example: 'tooManyRequests' }, // 20429 rate limited
   '+15005550611': { code: 400, example: 'queueFull' }, // 21611 From number's queue is full
+  // Ours, a UK mobile (07400 900610) the sending policy texts, unlike Twilio's US numbers: a
+  // passenger who texted STOP, for walks through the pages and a local stack.
+  '+447400900610': { code: 400, example: 'unsubscribed' },
 };
 
 /** One request the front saw, and Prism's answer to it. */
@@ -51,27 +52,25 @@ export interface TwilioMock {
   stop(): Promise<void>;
 }
 
-export async function startTwilioMock(): Promise<TwilioMock> {
-  // Pinned in the installer and a no-op once installed (.tools/providers/prism-<version>).
-  const { stdout } = await promisify(execFile)('bash', [path.join(root, 'scripts/install-providers.sh'), 'prism'], {
-    cwd: root,
-    timeout: 280_000,
-  });
-  const bin = /^prism (.+)$/m.exec(stdout)?.[1];
-  if (!bin) throw new Error(`install-providers.sh printed no prism path:\n${stdout}`);
-  const prismPort = await freePort();
+/**
+ * Starts Prism on Twilio's document and the front before it, on free loopback ports (or `port`
+ * for the front). `requestLog`, if given, gets one JSON line per exchange: what a local stack's
+ * texts looked like on the wire.
+ */
+export async function startTwilioMock(opts: { port?: number; requestLog?: string } = {}): Promise<TwilioMock> {
+  const bin = await providerExecutable('prism');
   // Its CLI is a Node script: run by this Node, so the pid is Prism's own whatever PATH says.
-  const prism = spawn(
-    process.execPath,
-    [realpathSync(bin), 'mock', '-h', '127.0.0.1', '-p', String(prismPort), DOCUMENT],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  try {
-    await untilListening(prism, prismPort);
-  } catch (err) {
-    prism.kill('SIGKILL');
-    throw err;
-  }
+  const prism = await spawnProviderServer({
+    name: 'prism',
+    command: process.execPath,
+    args: (p) => [realpathSync(bin), 'mock', '-h', '127.0.0.1', '-p', String(p), DOCUMENT],
+    // Any HTTP answer (a 404 for a path the document lacks) means it has read the document and listens.
+    ready: async (url) => {
+      await fetch(`${url}/`);
+      return true;
+    },
+  });
+  const prismPort = prism.port;
 
   const seen: TwilioExchange[] = [];
   const front = http.createServer((req, res) => {
@@ -96,7 +95,7 @@ export async function startTwilioMock(): Promise<TwilioMock> {
           const reply: Buffer[] = [];
           answer.on('data', (c: Buffer) => reply.push(c));
           answer.on('end', () => {
-            seen.push({
+            const exchange: TwilioExchange = {
               method: req.method ?? '',
               path: req.url ?? '',
               headers: req.headers,
@@ -104,7 +103,16 @@ export async function startTwilioMock(): Promise<TwilioMock> {
               prefer,
               status: answer.statusCode ?? 0,
               violations: violationsOf(answer.headers['sl-violations']),
-            });
+            };
+            seen.push(exchange);
+            if (opts.requestLog) {
+              // Everything but the Basic auth header, which carries the auth token.
+              const { authorization: _auth, ...headers } = exchange.headers;
+              appendFileSync(
+                opts.requestLog,
+                `${JSON.stringify({ at: new Date().toISOString(), ...exchange, headers })}\n`,
+              );
+            }
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             res.end(Buffer.concat(reply));
           });
@@ -118,7 +126,7 @@ export async function startTwilioMock(): Promise<TwilioMock> {
       upstream.end(body);
     });
   });
-  const frontPort = await freePort();
+  const frontPort = opts.port ?? (await freePort());
   await new Promise<void>((resolve) => front.listen(frontPort, '127.0.0.1', resolve));
 
   return {
@@ -128,7 +136,7 @@ export async function startTwilioMock(): Promise<TwilioMock> {
       // fetch keeps connections alive; close them, or close() waits for them.
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));
-      await stopChild(prism);
+      await prism.stop();
     },
   };
 }
@@ -137,32 +145,4 @@ function violationsOf(header: string | string[] | undefined): string[] {
   if (typeof header !== 'string') return [];
   const parsed = JSON.parse(header) as { message: string }[];
   return parsed.map((v) => v.message);
-}
-
-async function untilListening(child: ChildProcess, port: number): Promise<void> {
-  let log = '';
-  child.stdout?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-  child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  // Any HTTP answer (a 404 for a path the document lacks) means it has read the document and
-  // listens; bounded by attempts, not by the clock racing a sleep.
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (exited) throw new Error(`prism exited:\n${log}`);
-    try {
-      await fetch(`http://127.0.0.1:${port}/`);
-      return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`prism did not answer on port ${port}:\n${log}`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
