@@ -4,70 +4,19 @@
 // scripts given only a stack's DATA_DIR or EMBEDDED_PG_PORT writing into that stack's database and
 // no other; the benchmarks on a short setting; and the history recorder. On the cluster topology run, also
 // `npm run start:cluster`.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, freePortBelowEphemeral } from '../../dev/free-port.js';
 import { startPostgresProcess } from '../../dev/postgres-process.js';
 import { writeStackState } from '../../dev/stack-settings.js';
 import { createSql } from '../../src/db/sql.js';
 import { CANDIDATE_WINDOW } from '../../activities/bookings/dispatch.js';
+import { finished, interrupt, killStragglers, root, run, waitFor, type Run } from '../support/commands.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const children = new Set<ChildProcess>();
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-interface Run {
-  child: ChildProcess;
-  output: () => string;
-  /** The exit code, or the signal's name when a signal ended it (npm itself ends on Ctrl-C so). */
-  exited: Promise<number | string | null>;
-}
-
-function run(cmd: string, args: string[], env: Record<string, string> = {}): Run {
-  // Own process group, so a Ctrl-C (SIGINT) can be sent to it the way a terminal would.
-  const child = spawn(cmd, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  children.add(child);
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      resolve(code ?? signal);
-    }),
-  );
-  return { child, output: () => out, exited };
-}
-
-async function waitFor(r: Run, pattern: RegExp, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(r.output())) {
-    if (Date.now() > deadline || r.child.exitCode !== null)
-      throw new Error(`never printed ${pattern}; output:\n${r.output().slice(-4000)}`);
-    await new Promise((res) => setTimeout(res, 250));
-  }
-}
-
-async function finished(r: Run, timeoutMs: number): Promise<number | string | null> {
-  const timer = setTimeout(() => r.child.kill('SIGKILL'), timeoutMs);
-  const code = await r.exited;
-  clearTimeout(timer);
-  return code;
-}
-
-const interrupt = (r: Run) => process.kill(-r.child.pid!, 'SIGINT');
+afterAll(killStragglers);
 
 // `npm start` and the scripts run the dev topology whatever TEST_TOPOLOGY says, so the cluster run
 // (scripts/test-cluster.sh) keeps to `npm run start:cluster` below.
