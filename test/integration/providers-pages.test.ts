@@ -11,7 +11,7 @@ import { startMailpit, type Mailpit } from '../../dev/providers/mailpit.js';
 import { startTwilioMock, type TwilioMock } from '../../dev/providers/twilio.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { DESKTOP_VIEWPORT } from '../support/axe.js';
-import { openWatched, startBrowserStack } from '../support/browser-stack.js';
+import { openOpsStory, openWatched, startBrowserStack } from '../support/browser-stack.js';
 import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
 
 let mailpit: Mailpit;
@@ -118,12 +118,7 @@ describe('a booking’s messages, as the providers received them', () => {
     expect(refused).toMatchObject({ last_error_code: '21610', attempts: 1 });
 
     const { key } = await createStaff(stack.sql, { name: 'Desk ops', role: 'operator' });
-    const desk = await openWatched(browser, problems, `${base}/ops/bookings`, { viewport: DESKTOP_VIEWPORT });
-    await desk.fill('#key', key);
-    await desk.click('#key-form button[type=submit]');
-    await desk.waitForSelector('#console', { state: 'visible' });
-    await desk.waitForFunction(() => sessionStorage.getItem('directTaxiStaffKey') !== null);
-    await desk.goto(`${base}/ops/bookings?ref=${ref}`);
+    const desk = await openOpsStory(browser, problems, base, key, ref, DESKTOP_VIEWPORT);
     await expect
       .poll(async () => (await desk.textContent('#story')) ?? '', { timeout: STACK_WAIT_MS })
       .toContain('refused (400, error 21610; 1 attempt)');

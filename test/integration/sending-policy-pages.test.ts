@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../../src/auth/staff.js';
-import { openWatched, startBrowserStack } from '../support/browser-stack.js';
+import { openOpsStory, openWatched, startBrowserStack } from '../support/browser-stack.js';
 import { DESKTOP_VIEWPORT, seriousA11yProblems } from '../support/axe.js';
 import { testMobile } from '../support/drivers.js';
 import { eventually, STACK_WAIT_MS, type TestStack } from '../support/stack.js';
@@ -102,14 +102,7 @@ describe('numbers, as the passenger types them', () => {
 
     // Ops, at a desk, look the booking up and read the held-back text in its messages.
     const { key } = await createStaff(stack.sql, { name: 'Desk ops', role: 'operator' });
-    const desk = await openWatched(browser, problems, `${base}/ops/bookings`, { viewport: DESKTOP_VIEWPORT });
-    await desk.fill('#key', key);
-    await desk.click('#key-form button[type=submit]');
-    await desk.waitForSelector('#console', { state: 'visible' });
-    // The console shows at once, but the tab keeps the key only once the board has loaded with it
-    // (src/pages/browser/dom.ts keyConsole): following a link before then would be signed out.
-    await desk.waitForFunction(() => sessionStorage.getItem('directTaxiStaffKey') !== null);
-    await desk.goto(`${base}/ops/bookings?ref=${ref}`);
+    const desk = await openOpsStory(browser, problems, base, key, ref, DESKTOP_VIEWPORT);
     await expect
       .poll(async () => (await desk.textContent('#story')) ?? '', { timeout: STACK_WAIT_MS })
       .toContain('held back: number not served');

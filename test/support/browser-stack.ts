@@ -71,3 +71,25 @@ export async function openWatched(
   await page.goto(url);
   return page;
 }
+
+/**
+ * The ops console at a desk, signed in with `key`, open at one booking's story. The console shows
+ * at once, but the tab keeps the key only once the board has loaded with it (src/pages/browser/dom.ts
+ * keyConsole): following a link before then would be signed out.
+ */
+export async function openOpsStory(
+  browser: Browser,
+  problems: string[],
+  base: string,
+  key: string,
+  ref: string,
+  viewport: { width: number; height: number },
+): Promise<Page> {
+  const desk = await openWatched(browser, problems, `${base}/ops/bookings`, { viewport });
+  await desk.fill('#key', key);
+  await desk.click('#key-form button[type=submit]');
+  await desk.waitForSelector('#console', { state: 'visible' });
+  await desk.waitForFunction(() => sessionStorage.getItem('directTaxiStaffKey') !== null);
+  await desk.goto(`${base}/ops/bookings?ref=${ref}`);
+  return desk;
+}
