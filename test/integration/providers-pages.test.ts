@@ -4,6 +4,7 @@
 // text Twilio's API received and the email Mailpit received are what the passenger reads, and the
 // email's link opens their booking. A second passenger's number has texted STOP: Twilio refuses
 // the text, and ops, at a desk, read in the booking's story what Twilio said.
+import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ beforeAll(async () => {
     SMTP_PORT: String(mailpit.smtpPort),
     SMTP_FROM: '"Direct Taxi" <bookings@direct-taxi.test>',
     TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
-    TWILIO_AUTH_TOKEN: 'providers-pages-token',
+    TWILIO_AUTH_TOKEN: randomBytes(16).toString('hex'),
     TWILIO_SMS_FROM: '+447700900000',
     TWILIO_WHATSAPP_FROM: '+447700900001',
     TWILIO_API_BASE: twilio.url,
