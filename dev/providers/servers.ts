@@ -29,8 +29,6 @@ export interface ProviderServer {
   /** http://127.0.0.1:<port> */
   url: string;
   port: number;
-  /** The last few KB of what the server printed, for a failing test's message. */
-  log(): string;
   /** Stops the server (idempotent). */
   stop(): Promise<void>;
 }
@@ -45,14 +43,12 @@ export async function spawnProviderServer(opts: {
   args: (port: number) => string[];
   ready: (url: string) => Promise<boolean>;
   port?: number;
-  env?: Record<string, string>;
 }): Promise<ProviderServer> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let log = '';
   const child: ChildProcess = spawn(opts.command, opts.args(port), {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...opts.env },
   });
   const keep = (d: Buffer) => (log = (log + d.toString()).slice(-8000));
   child.stdout?.on('data', keep);
@@ -67,7 +63,7 @@ export async function spawnProviderServer(opts: {
   };
   for (let attempt = 0; attempt < 1200; attempt++) {
     if (exited) throw new Error(`${opts.name} exited before it was ready:\n${log}`);
-    if (await opts.ready(url).catch(() => false)) return { url, port, log: () => log, stop };
+    if (await opts.ready(url).catch(() => false)) return { url, port, stop };
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
