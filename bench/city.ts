@@ -77,6 +77,7 @@ import { bookingWorkflowId } from '../workflows/bookings/definitions.js';
 import { freePort } from '../dev/free-port.js';
 import { cpuPerOperation, cpuSnapshot } from './cpu.js';
 import { diffStats, scaleStats, storeStats, type StoreStats } from './stores.js';
+import { eventKindName } from './history.js';
 import { percentile, startBenchStack, startProcess, waitForHttp, type Stack } from './support.js';
 
 const num = (name: string, dflt: number) => {
@@ -227,6 +228,8 @@ export interface CityCost {
   /** Temporal history events per booking workflow (a sample of the bookings made). */
   historyEventsMean: number;
   historyEventsP90: number;
+  /** Mean events of each kind per sampled booking workflow, commonest first. */
+  historyEventKinds: Record<string, number>;
 }
 
 export interface CityResult {
@@ -790,12 +793,18 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     const used = diffStats(diffStats(await storeStats(sql), before), scaleStats(idleStoresPerSecond, seconds));
     const per = (x: number) => Math.max(0, x) / Math.max(1, refs.length);
     const lengths: number[] = [];
-    for (const ref of refs.slice(0, 60)) {
-      const d = await client.workflow
-        .getHandle(bookingWorkflowId(ref))
-        .describe()
-        .catch(() => null);
+    // Which events a booking's history is made of, to see what a change to the workflow saves.
+    const eventKinds = new Map<string, number>();
+    const sample = refs.slice(0, 60);
+    for (const ref of sample) {
+      const handle = client.workflow.getHandle(bookingWorkflowId(ref));
+      const d = await handle.describe().catch(() => null);
       if (d) lengths.push(d.historyLength);
+      const history = await handle.fetchHistory().catch(() => null);
+      for (const e of history?.events ?? []) {
+        const kind = eventKindName(e);
+        eventKinds.set(kind, (eventKinds.get(kind) ?? 0) + 1);
+      }
     }
     lengths.sort((a, b) => a - b);
     return {
@@ -808,6 +817,9 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
       walBytes: per(used.wal),
       historyEventsMean: lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length),
       historyEventsP90: percentile(lengths, 90),
+      historyEventKinds: Object.fromEntries(
+        [...eventKinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, n / Math.max(1, sample.length)]),
+      ),
     };
   }
 
@@ -842,6 +854,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     console.log(
       `| history events per booking workflow, mean / p90 | ${f1(c.historyEventsMean)} / ${c.historyEventsP90} |`,
     );
+    for (const [kind, n] of Object.entries(c.historyEventKinds)) console.log(`| of which ${kind} | ${f1(n)} |`);
   }
 
   let exitCode = 0;

@@ -52,7 +52,13 @@ import {
   type NewBooking,
   type Tier,
 } from '../../src/model/bookings.js';
-import { deliverJobCard, deliverWonCard, JOB_CARD_UNDELIVERABLE, type KnownForCard } from './job-card.js';
+import {
+  deliverJobCard,
+  deliverWonCard,
+  JOB_CARD_UNDELIVERABLE,
+  tellCardTaken,
+  type KnownForCard,
+} from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
 
 /** Why a board claim was refused, in the driver's words (policy.ts's reasons). */
@@ -147,6 +153,11 @@ export function createDispatchActivities({
   const jobCards = { sql, notifier, publicBaseUrl, jobLinkSecret };
   const passengerNotifier = { notifier, channel: passengerPhoneChannel };
   const warn = (m: string, a: Record<string, unknown>) => log.warn(m, a);
+
+  /** A card closed, counted once: a retried activity finds it closed already. */
+  async function closeCounted(offerId: string, status: 'declined' | 'timed_out' | 'withdrawn'): Promise<void> {
+    if (await closeOffer(sql, offerId, status)) metrics.offerOutcomes.inc({ outcome: status });
+  }
 
   /**
    * The nearest drivers of the tier within its reach, ranked: eligible nearest first, then the rest
@@ -383,7 +394,7 @@ export function createDispatchActivities({
       offerId: string;
       status: 'declined' | 'timed_out' | 'withdrawn';
     }): Promise<void> {
-      if (await closeOffer(sql, offerId, status)) metrics.offerOutcomes.inc({ outcome: status });
+      await closeCounted(offerId, status);
     },
 
     /**
@@ -429,14 +440,33 @@ export function createDispatchActivities({
       return { claimed: true };
     },
 
-    /** Records the accepted offer and tells the passenger who is coming. */
-    async assignDriver({ ref, driverId, offerId }: { ref: string; driverId: string; offerId: string }): Promise<void> {
+    /**
+     * Records the accepted offer, withdraws the cards of the group's other drivers (`taken`) and tells
+     * them the job is taken, and tells the passenger who is coming: the whole award in one activity,
+     * so a group's acceptance costs the booking one activity rather than one per card.
+     */
+    async assignDriver({
+      ref,
+      driverId,
+      offerId,
+      taken = [],
+    }: {
+      ref: string;
+      driverId: string;
+      offerId: string;
+      /** The other cards of the winner's group, still open: withdrawn once the winner's is recorded. */
+      taken?: { offerId: string; driverId: string }[];
+    }): Promise<void> {
       const accepted = await recordAcceptance(sql, { ref, driverId, offerId });
       if (accepted.newlyAccepted) {
         metrics.offerOutcomes.inc({ outcome: 'accepted' });
         if (accepted.secondsSinceDispatch !== null) metrics.timeToAssignment.observe(accepted.secondsSinceDispatch);
       }
-      await deliverWonCard(jobCards, { offerId, ref, driverId }, warn);
+      for (const t of taken) await closeCounted(t.offerId, 'withdrawn');
+      await Promise.all([
+        deliverWonCard(jobCards, { offerId, ref, driverId }, warn),
+        ...taken.map((t) => tellCardTaken(jobCards, { ...t, ref }, warn)),
+      ]);
       const [b, d, position] = await Promise.all([
         loadBooking(sql, ref),
         loadDriver(sql, driverId),

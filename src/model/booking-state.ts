@@ -43,14 +43,9 @@ export function recorded(
 
 /** The cards out now (`offer` is the first, so "a card is out" reads the same for a group of one). */
 export const offersOut = (s: State, offers: model.CurrentOffer[]): State => ({
-  ...stillOut(s, offers),
-  offer: offers[0] ?? null,
-});
-
-/** A group's losing cards, still on show (after the winner's assignment) until their drivers are told. */
-export const stillOut = (s: State, offers: model.CurrentOffer[]): State => ({
   ...s,
   group: offers.length > 0 ? offers : null,
+  offer: offers[0] ?? null,
 });
 
 const offerChanged = (s: State, offerId: string, change: Partial<model.CurrentOffer>): State =>

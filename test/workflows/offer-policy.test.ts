@@ -168,17 +168,18 @@ describe('offer policy (time-skipping)', () => {
       const after = await b.state();
       expect(after.driverId).toBe('d2');
       expect(after.group ?? null).toBeNull();
-      expect(world.called('assignDriver')).toEqual([expect.objectContaining({ driverId: 'd2' })]);
-      expect(world.called('closeOffer')).toEqual([
-        { offerId: b.offerOf(s, 'd1'), status: 'withdrawn' },
-        { offerId: b.offerOf(s, 'd3'), status: 'withdrawn' },
+      // One activity awards the job: d2's card accepted, the others' withdrawn and their drivers told.
+      expect(world.called('assignDriver')).toEqual([
+        expect.objectContaining({
+          driverId: 'd2',
+          taken: [
+            { offerId: b.offerOf(s, 'd1'), driverId: 'd1' },
+            { offerId: b.offerOf(s, 'd3'), driverId: 'd3' },
+          ],
+        }),
       ]);
-      expect(
-        world
-          .called('tellJobCardTaken')
-          .map((t) => (t as { driverId: string }).driverId)
-          .sort(),
-      ).toEqual(['d1', 'd3']);
+      expect(world.called('closeOffer')).toEqual([]);
+      expect(world.called('tellJobCardTaken')).toEqual([]);
       expect(log(after)).toEqual([
         ['d1', 'offered', null],
         ['d2', 'offered', null],
@@ -192,6 +193,42 @@ describe('offer policy (time-skipping)', () => {
       expect(failureType(late)).toBe(BookingFailure.offerTaken);
       expect((await b.state()).driverId).toBe('d2');
       expect(cardsTo(world).map((c) => c.driverId)).not.toContain('d4');
+    });
+  });
+
+  it("keeps one timer while a group's cards are opened, and awards the job in one activity", async () => {
+    await scenario(local('d1', 'd2', 'd3'), async ({ world, start }) => {
+      const b = await start();
+      const s = await b.holders(world, ['d1', 'd2', 'd3']);
+      // d2 and d3 open their cards: d1's unseen cut is still the group's next deadline, so the
+      // timer running for it stands; each wake that changed nothing costs no timer.
+      for (const d of ['d2', 'd3']) {
+        await b.handle.signal(offerSeenSignal, { offerId: b.offerOf(s, d), driverId: d });
+        await until(
+          () => b.state(),
+          (x) => x.group?.find((o) => o.driverId === d)?.seen === true,
+          `${d}'s card seen`,
+        );
+      }
+      expect(await b.answer(b.offerOf(s, 'd3'), 'd3', 'accept')).toBe('accepted');
+      const events = (await b.handle.fetchHistory()).events ?? [];
+      // Up to the award (after it, the wait for the trip's first step has a timer of its own).
+      const awardAt = events.findIndex(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'assignDriver',
+      );
+      const offering = events.slice(0, awardAt);
+      expect(offering.filter((e) => e.timerStartedEventAttributes)).toHaveLength(1);
+      expect(offering.filter((e) => e.timerCanceledEventAttributes)).toHaveLength(0);
+      // The award: d3 assigned, d1's and d2's cards withdrawn and their drivers told, one activity.
+      const scheduled = events
+        .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+        .filter((name) => name !== undefined && name !== null);
+      expect(scheduled.sort()).toEqual(['assignDriver', 'tellPassenger']);
+      expect(log(await b.state()).slice(3)).toEqual([
+        ['d3', 'accepted', null],
+        ['d1', 'withdrawn', 'taken_by_another_driver'],
+        ['d2', 'withdrawn', 'taken_by_another_driver'],
+      ]);
     });
   });
 
@@ -309,12 +346,18 @@ describe('offer policy (time-skipping)', () => {
         expect(await loser).toBe('taken');
         const after = await b.state();
         expect(after.driverId).toBe('d1');
-        expect(world.called('assignDriver')).toEqual([expect.objectContaining({ driverId: 'd1' })]);
-        expect(log(after).filter(([, outcome]) => outcome === 'accepted')).toEqual([['d1', 'accepted', null]]);
-        expect(world.called('closeOffer')).toEqual([
-          { offerId: b.offerOf(s, 'd2'), status: 'withdrawn' },
-          { offerId: b.offerOf(s, 'd3'), status: 'withdrawn' },
+        // d3's card, accepted too late, is withdrawn with d2's by the award.
+        expect(world.called('assignDriver')).toEqual([
+          expect.objectContaining({
+            driverId: 'd1',
+            taken: [
+              { offerId: b.offerOf(s, 'd2'), driverId: 'd2' },
+              { offerId: b.offerOf(s, 'd3'), driverId: 'd3' },
+            ],
+          }),
         ]);
+        expect(log(after).filter(([, outcome]) => outcome === 'accepted')).toEqual([['d1', 'accepted', null]]);
+        expect(world.called('closeOffer')).toEqual([]);
       },
       (a) => ({
         async assignDriver(x) {

@@ -1,7 +1,7 @@
 // The booking's one inbox: every update and signal handler posts a typed message here, and the
 // process waits only through Inbox.waitFor, which always wakes for a message that interrupts,
 // whatever step it is in. A new kind of message is declared as one that interrupts or one that does not.
-import { condition } from '@temporalio/workflow';
+import { CancellationScope, condition, sleep } from '@temporalio/workflow';
 import type * as M from './definitions.js';
 import type { SettleInput, TripProgress } from '../../src/model/bookings.js';
 
@@ -38,7 +38,14 @@ export type Message = { [K in keyof Carries]: { kind: K } & Carries[K] }[keyof C
 export type Kind = Message['kind'];
 export type Envelope<K extends Kind = Kind> = { id: number; msg: Extract<Message, { kind: K }> };
 
+interface Timer {
+  at: number;
+  fired: boolean;
+  scope: CancellationScope;
+}
+
 export class Inbox {
+  private timer: Timer | null = null;
   private waiting: { id: number; msg: Message }[] = [];
   private readonly counts = new Map<Kind, number>();
   private readonly replies = new Map<number, unknown>();
@@ -83,14 +90,46 @@ export class Inbox {
     return this.waiting.some((e) => e.msg.kind in INTERRUPTING) || this.alsoInterrupted();
   }
 
-  /** The process's one wait: until a message of `kinds` waits, anything interrupts, or `ms` pass (if given). */
+  /**
+   * The process's one wait: until a message of `kinds` waits, anything interrupts, or `ms` pass (if
+   * given; a message arriving with the deadline counts as the message).
+   */
   async waitFor(kinds: Kind[], ms?: number): Promise<'message' | 'timeout'> {
     const woken = () => this.interrupted() || this.waiting.some((e) => kinds.includes(e.msg.kind));
     if (ms === undefined) {
+      this.stopTimer();
       await condition(woken);
       return 'message';
     }
-    return (await condition(woken, ms)) ? 'message' : 'timeout';
+    const timer = this.timerAt(Date.now() + ms);
+    await condition(() => woken() || timer.fired);
+    return woken() ? 'message' : 'timeout';
+  }
+
+  /**
+   * The timer for a wait until `at`. A wait for the same moment as the last one (an offer group
+   * woken by a card opened, say, and waiting again for the same card's deadline) keeps the timer it
+   * had: each timer started and cancelled is two history events and a row in Temporal's timer queue.
+   */
+  private timerAt(at: number): Timer {
+    if (this.timer && this.timer.at === at && !this.timer.fired) return this.timer;
+    this.stopTimer();
+    const timer: Timer = { at, fired: false, scope: new CancellationScope() };
+    timer.scope
+      .run(() => sleep(at - Date.now()))
+      .then(
+        () => {
+          timer.fired = true;
+        },
+        () => undefined, // cancelled: a later wait wanted another moment
+      );
+    this.timer = timer;
+    return timer;
+  }
+
+  private stopTimer(): void {
+    if (this.timer && !this.timer.fired) this.timer.scope.cancel();
+    this.timer = null;
   }
 
   /** The process's answer to a message whose update waits for it (replied). */

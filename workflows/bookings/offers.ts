@@ -157,25 +157,21 @@ export class OfferGroup {
     this.run.record(o.tier, o.candidate, outcome, reason);
   }
 
-  /** The winner is assigned first (so every later answer hears the job is taken), then the others told. */
+  /**
+   * The winner is assigned first (so every later answer hears the job is taken), then the others'
+   * cards withdrawn and the drivers told, all in the one activity. Until it returns the cards stay on
+   * show, so the other drivers' answers wait and then hear the job is taken.
+   */
   private async award(w: Out): Promise<void> {
     const { run } = this;
     const { driverId } = w.candidate;
-    await acts.assignDriver({ ref: run.ref, driverId, offerId: w.offerId });
     const losers = this.open.filter((o) => o !== w);
-    const cards = model.openOffers(run.state);
+    const taken = losers.map((m) => ({ offerId: m.offerId, driverId: m.candidate.driverId }));
+    await acts.assignDriver({ ref: run.ref, driverId, offerId: w.offerId, taken });
     this.open.length = 0;
     run.assigned(driverId);
-    // The cards stay on show until the others are told: only then do the drivers' updates answer.
-    run.move((s) => S.stillOut(s, cards));
     run.record(w.tier, w.candidate, 'accepted');
-    for (const m of losers) {
-      await db.closeOffer({ offerId: m.offerId, status: 'withdrawn' });
-      run.record(m.tier, m.candidate, 'withdrawn', S.TAKEN_BY_ANOTHER);
-    }
-    const told = (m: Member) => ({ offerId: m.offerId, ref: run.ref, driverId: m.candidate.driverId });
-    await Promise.all(losers.map((m) => acts.tellJobCardTaken(told(m))));
-    run.move((s) => S.stillOut(s, []));
+    for (const m of losers) run.record(m.tier, m.candidate, 'withdrawn', S.TAKEN_BY_ANOTHER);
   }
 
   /** Something interrupted the round: every card out is withdrawn before the main loop acts. */

@@ -1,6 +1,6 @@
 // Following the trip once a driver holds the job: confirmed on the day if accepted well ahead, a
 // no-show let go, each report a step; a completed trip then waits for its settlement.
-import { acts } from '../activities.js';
+import { acts, db } from '../activities.js';
 import type { DriverDroppedInput } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import type { BookingRun, Next } from './run.js';
@@ -88,7 +88,8 @@ export async function settle(run: BookingRun): Promise<void> {
     if ((await run.inbox.waitFor(['settle'], Math.max(1, until - Date.now()))) === 'timeout') return;
   }
   const settlement = run.inbox.take('settle')!.msg.settlement;
-  const payment = await acts.recordPayment({ ref: run.ref, driverId: run.state.driverId, settlement });
+  // A row in Postgres, written in the settlement's own workflow task: the driver's tap is answered there.
+  const payment = await db.recordPayment({ ref: run.ref, driverId: run.state.driverId, settlement });
   run.move((s) => S.paid(s, payment));
   await tell(run, { kind: 'receipt' });
   // Ended by ops: the passenger and the driver hear how it was settled.
