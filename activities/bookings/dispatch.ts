@@ -21,6 +21,7 @@ import {
   claimOffer,
   closeOffer,
   findOffer,
+  openedOffers,
   readHeldJobDriver,
   readNearestTierDrivers,
   recordAcceptance,
@@ -60,6 +61,7 @@ import {
   type KnownForCard,
 } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
+import { callerWorkflowType } from '../caller.js';
 
 /** Why a board claim was refused, in the driver's words (policy.ts's reasons). */
 const BOARD_REFUSALS: Partial<Record<SkipReason, string>> = {
@@ -352,7 +354,7 @@ export function createDispatchActivities({
       status: BookingStatus;
       claim: ClaimQuery;
     }): Promise<FirstCardPage & GroupClaim> {
-      await insertBooking(sql, p.booking, p.job, p.status);
+      await insertBooking(sql, p.booking, p.job, p.status, callerWorkflowType());
       // Read once for every card, beside the page's read; each card knows its fare from its claim.
       const booking = loadBooking(sql, p.booking.ref);
       booking.catch(() => {}); // (awaited by the cards; kept from being an unhandled rejection before)
@@ -385,6 +387,11 @@ export function createDispatchActivities({
       // Counted where the decision is recorded, once: a retried activity finds its offer already claimed.
       if (claim === 'claimed') metrics.offersSent.inc({ tier: o.tier });
       return { claimed: claim !== 'taken' };
+    },
+
+    /** Which of these cards their drivers have opened, read at the cards' unseen cut (offers.seen_at). */
+    async cardsOpened({ offerIds }: { offerIds: string[] }): Promise<{ opened: string[] }> {
+      return { opened: await openedOffers(sql, offerIds) };
     },
 
     async closeOffer({

@@ -25,6 +25,7 @@ import {
   type PaymentRecord,
   type SettleInput,
 } from '../../src/model/bookings.js';
+import { callerWorkflowType } from '../caller.js';
 
 /**
  * The booking workflow's writes to the booking record. Each is idempotent (insert-or-ignore,
@@ -50,7 +51,7 @@ export function createBookingRecordActivities({
       job: JobSpec;
       status: BookingStatus;
     }): Promise<void> {
-      await bookings.insertBooking(sql, booking, job, status);
+      await bookings.insertBooking(sql, booking, job, status, callerWorkflowType());
     },
 
     async setBookingStatus({ ref, status }: { ref: string; status: BookingStatus }): Promise<void> {

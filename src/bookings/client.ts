@@ -72,6 +72,12 @@ import {
  */
 export const BOOKING_WORKFLOW_TYPE = 'bookingWorkflowV2';
 
+/**
+ * The booking workflows that read a driver's look at their card from offers.seen_at at the card's
+ * unseen cut (docs/dispatch.md "Offer policy"); any other (0.4.0's) is told by the offerSeen signal.
+ */
+export const BOOKING_WORKFLOWS_READING_SEEN: readonly string[] = ['bookingWorkflowV2'];
+
 type BookingFailureType = (typeof BookingFailure)[keyof typeof BookingFailure];
 
 /**

@@ -96,20 +96,27 @@ export type BookingWithDriver = BookingRow & {
 /** Statuses in which a driver is committed to the job: the model's, where dispatch reads them too. */
 export { ACTIVE_STATUSES } from '../model/bookings.js';
 
-export async function insertBooking(sql: Sql, b: NewBooking, job: JobSpec, status: BookingStatus): Promise<void> {
+/** `workflowType`: the booking workflow writing the record (bookings.workflow_type, migration 00048). */
+export async function insertBooking(
+  sql: Sql,
+  b: NewBooking,
+  job: JobSpec,
+  status: BookingStatus,
+  workflowType: string | null = null,
+): Promise<void> {
   await sql`
     insert into bookings (ref, status, source, quote_id, passenger_name, passenger_phone, passenger_email, email_verified,
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
                           distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id,
-                          passenger_account_id, rate_override_id, fare_provenance, exchange_origin)
+                          passenger_account_id, rate_override_id, fare_provenance, workflow_type, exchange_origin)
     values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
             ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
             ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
             ${job.pickupAt}, ${job.passengers}, ${job.vehicleType}, ${job.wheelchair}, ${b.farePence}, ${b.fareSource},
             ${b.distanceM}, ${b.durationS}, ${b.identity ?? b.requestFingerprint ?? null}, ${b.partnerId ?? null},
             ${b.partnerJobRef ?? null}, ${b.operatorId ?? null}, ${b.passengerAccountId ?? null},
-            ${b.rateOverrideId ?? null}, ${b.fareProvenance ? sql.json(b.fareProvenance as never) : null},
+            ${b.rateOverrideId ?? null}, ${b.fareProvenance ? sql.json(b.fareProvenance as never) : null}, ${workflowType},
             -- Its origin, from the job itself (the intake recorded an x-exchange-hop job) or its sender
             -- (our partner record of an exchange fleet): such a job is never handed on (one hop).
             case when exists (select 1 from exchange_hop_jobs h where h.partner_id = ${b.partnerId ?? null} and h.job_ref = ${b.partnerJobRef ?? null})

@@ -344,30 +344,46 @@ export async function recordAcceptance(
  * A card younger than this is told to its booking as seen but not yet marked so: the driver app can
  * show a card in the moment between its claim and the booking workflow holding it, when the booking
  * would not know the card and would drop the news. Marked once settled, so a later look still counts.
+ * (A booking whose workflow reads offers.seen_at itself has no such moment: its cards are marked at once.)
  */
 export const SEEN_SETTLE_SECONDS = 2;
 
 /**
  * The driver looked at these open cards of theirs (a card's page, or the app's feed on screen):
- * returns the ones never seen before, which their bookings must be told of, and marks those past
- * SEEN_SETTLE_SECONDS as seen, so each card's booking hears of it once, not on every reload and
- * every poll of the app. Another driver's card, or a closed one, is never returned.
+ * returns the ones never seen before and marks them seen, so each card counts once, not on every
+ * reload and every poll of the app. `readers`: the booking workflow types that read offers.seen_at
+ * themselves at a card's unseen cut; a card of any other booking is returned with `tell` (its
+ * booking must be signalled) and marked only once past SEEN_SETTLE_SECONDS. Another driver's card,
+ * or a closed one, is never returned.
  */
 export async function markOffersSeen(
   sql: Sql,
   driverId: string,
   offerIds: readonly string[],
-): Promise<{ id: string; booking_ref: string; marked: boolean }[]> {
+  readers: readonly string[],
+): Promise<{ id: string; booking_ref: string; marked: boolean; tell: boolean }[]> {
   if (offerIds.length === 0) return [];
-  return sql<{ id: string; booking_ref: string; marked: boolean }[]>`
+  return sql<{ id: string; booking_ref: string; marked: boolean; tell: boolean }[]>`
     with unseen as (
-      select id, booking_ref, offered_at < clock_timestamp() - make_interval(secs => ${SEEN_SETTLE_SECONDS}) as settled
-        from offers
-       where id in ${sql(offerIds as string[])} and driver_id = ${driverId} and status = 'offered' and seen_at is null
+      select o.id, o.booking_ref,
+             coalesce(b.workflow_type in ${sql(readers as string[])}, false) as read,
+             o.offered_at < clock_timestamp() - make_interval(secs => ${SEEN_SETTLE_SECONDS}) as settled
+        from offers o join bookings b on b.ref = o.booking_ref
+       where o.id in ${sql(offerIds as string[])} and o.driver_id = ${driverId} and o.status = 'offered'
+         and o.seen_at is null
     ), marked as (
-      update offers o set seen_at = clock_timestamp() from unseen where o.id = unseen.id and unseen.settled returning o.id
+      update offers o set seen_at = clock_timestamp() from unseen
+       where o.id = unseen.id and (unseen.settled or unseen.read) returning o.id
     )
-    select id, booking_ref, settled as marked from unseen`;
+    select id, booking_ref, settled or read as marked, not read as tell from unseen`;
+}
+
+/** Which of these cards their drivers have opened (offers.seen_at): read by the booking at a card's unseen cut. */
+export async function openedOffers(sql: Sql, offerIds: readonly string[]): Promise<string[]> {
+  if (offerIds.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    select id from offers where id in ${sql(offerIds as string[])} and seen_at is not null`;
+  return rows.map((r) => r.id);
 }
 
 /** The booking could not be told: the card counts as unseen again, so the next look tells it. */

@@ -2,6 +2,7 @@ import { verifyJobLinkToken } from '../dispatch/job-link.js';
 import { Refusal } from '../refusal.js';
 import type { Services } from '../services.js';
 import { parseOfferId, type BookingStatus, type TripEvent } from '../model/bookings.js';
+import { BOOKING_WORKFLOWS_READING_SEEN } from '../bookings/client.js';
 import { findBooking, markDriverConfirmed } from '../bookings/store.js';
 import { markOffersSeen, unmarkOfferSeen } from '../dispatch/store.js';
 import { screenFreeText } from '../screening/free-text.js';
@@ -59,10 +60,11 @@ export async function respondToOffer(
 
 /**
  * The driver looked at open job cards of theirs: on a card's page, or in the driver app's feed on a
- * visible screen (the app polls its feed only while it is in view). Each card's booking is told once
- * (offers.seen_at), which gives the card its full window under the offer policy (docs/dispatch.md
- * "Offer policy"). A booking already closed is nothing to tell; one that could not be told is told
- * at the next look. Best effort: the page and the feed are never held up by a booking.
+ * visible screen (the app polls its feed only while it is in view). The first look is kept in
+ * offers.seen_at, which gives the card its full window under the offer policy (docs/dispatch.md
+ * "Offer policy"): the booking reads it there at the card's unseen cut. A booking of 0.4.0's
+ * workflow is told by a signal instead, once; one already closed is nothing to tell, and one that
+ * could not be told is told at the next look. Best effort: the page and the feed are never held up.
  */
 export async function offersSeen(
   s: Pick<Services, 'bookings' | 'sql'>,
@@ -72,21 +74,24 @@ export async function offersSeen(
 ): Promise<void> {
   let unseen: Awaited<ReturnType<typeof markOffersSeen>>;
   try {
-    unseen = await markOffersSeen(s.sql, driverId, offerIds);
+    unseen = await markOffersSeen(s.sql, driverId, offerIds, BOOKING_WORKFLOWS_READING_SEEN);
   } catch (err) {
     for (const id of offerIds) warn(err, id);
     return;
   }
+  // A booking that reads the look from offers.seen_at at the card's unseen cut needs no signal.
   await Promise.all(
-    unseen.map(async (o) => {
-      try {
-        // A booking already closed (false) is nothing to tell.
-        await s.bookings.offerSeen(o.booking_ref, { offerId: o.id, driverId });
-      } catch (err) {
-        if (o.marked) await unmarkOfferSeen(s.sql, o.id).catch(() => undefined);
-        warn(err, o.id);
-      }
-    }),
+    unseen
+      .filter((o) => o.tell)
+      .map(async (o) => {
+        try {
+          // A booking already closed (false) is nothing to tell.
+          await s.bookings.offerSeen(o.booking_ref, { offerId: o.id, driverId });
+        } catch (err) {
+          if (o.marked) await unmarkOfferSeen(s.sql, o.id).catch(() => undefined);
+          warn(err, o.id);
+        }
+      }),
   );
 }
 

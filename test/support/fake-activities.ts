@@ -33,6 +33,8 @@ export interface FakeWorld {
   locationWarned: string[];
   /** What Postgres would say each driver is in (a job card or a job), for the suspension workflow. */
   driverBookings: Map<string, string[]>;
+  /** Cards their drivers opened (offers.seen_at), as the card's page or the driver app records them. */
+  openedCards: Set<string>;
 }
 
 export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activities; world: FakeWorld } {
@@ -48,6 +50,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     quietDrivers: [],
     locationWarned: [],
     driverBookings: new Map(),
+    openedCards: new Set(),
   };
   const countedJobs = new Set<string>();
   const isBusy = (driverId: string) => world.drivers.some((d) => d.id === driverId && d.busy);
@@ -147,6 +150,10 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     async openOffer(o) {
       log('openOffer', o);
       return { claimed: !isBusy(o.driverId) };
+    },
+    async cardsOpened(c) {
+      log('cardsOpened', c);
+      return { opened: c.offerIds.filter((id) => world.openedCards.has(id)) };
     },
     async closeOffer(o) {
       log('closeOffer', o);

@@ -196,37 +196,52 @@ describe('offer policy (time-skipping)', () => {
     });
   });
 
-  it("keeps one timer while a group's cards are opened, and awards the job in one activity", async () => {
+  it('reads at the unseen cut which cards were opened, with no message per look, and awards the job in one activity', async () => {
     await scenario(local('d1', 'd2', 'd3'), async ({ world, start }) => {
       const b = await start();
       const s = await b.holders(world, ['d1', 'd2', 'd3']);
-      // d2 and d3 open their cards: d1's unseen cut is still the group's next deadline, so the
-      // timer running for it stands; each wake that changed nothing costs no timer.
-      for (const d of ['d2', 'd3']) {
-        await b.handle.signal(offerSeenSignal, { offerId: b.offerOf(s, d), driverId: d });
-        await until(
-          () => b.state(),
-          (x) => x.group?.find((o) => o.driverId === d)?.seen === true,
-          `${d}'s card seen`,
-        );
-      }
+      const outAt = await env.currentTimeMs();
+      // d2 and d3 open their cards: the page records it in Postgres; the booking is not woken.
+      for (const d of ['d2', 'd3']) world.openedCards.add(b.offerOf(s, d));
+      await env.sleep(15 * SECOND);
+      // At the cut the booking reads which were opened: d1's, unopened, is withdrawn; d2's and d3's stand.
+      const after = await until(
+        () => b.state(),
+        (x) => x.group?.length === 2,
+        "d1's card withdrawn",
+      );
+      expect(after.group?.map((o) => [o.driverId, o.seen])).toEqual([
+        ['d2', true],
+        ['d3', true],
+      ]);
+      expect(world.called('cardsOpened')).toEqual([
+        { offerIds: [b.offerOf(s, 'd1'), b.offerOf(s, 'd2'), b.offerOf(s, 'd3')] },
+      ]);
+      await env.sleep(25 * SECOND);
+      expect(await env.currentTimeMs()).toBeLessThan(outAt + 45 * SECOND);
       expect(await b.answer(b.offerOf(s, 'd3'), 'd3', 'accept')).toBe('accepted');
+
       const events = (await b.handle.fetchHistory()).events ?? [];
       // Up to the award (after it, the wait for the trip's first step has a timer of its own).
       const awardAt = events.findIndex(
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'assignDriver',
       );
       const offering = events.slice(0, awardAt);
-      expect(offering.filter((e) => e.timerStartedEventAttributes)).toHaveLength(1);
+      expect(offering.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(0);
+      // One timer for the cut, one for the opened cards' full window; none started and cancelled.
+      expect(offering.filter((e) => e.timerStartedEventAttributes)).toHaveLength(2);
       expect(offering.filter((e) => e.timerCanceledEventAttributes)).toHaveLength(0);
-      // The award: d3 assigned, d1's and d2's cards withdrawn and their drivers told, one activity.
+      // The award: d3 assigned, d2's card withdrawn and d2 told, in one activity.
       const scheduled = events
         .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
         .filter((name) => name !== undefined && name !== null);
       expect(scheduled.sort()).toEqual(['assignDriver', 'tellPassenger']);
+      expect(world.called('assignDriver')).toEqual([
+        expect.objectContaining({ driverId: 'd3', taken: [{ offerId: b.offerOf(s, 'd2'), driverId: 'd2' }] }),
+      ]);
       expect(log(await b.state()).slice(3)).toEqual([
+        ['d1', 'timed_out', 'unseen'],
         ['d3', 'accepted', null],
-        ['d1', 'withdrawn', 'taken_by_another_driver'],
         ['d2', 'withdrawn', 'taken_by_another_driver'],
       ]);
     });

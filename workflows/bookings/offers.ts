@@ -118,6 +118,7 @@ export class OfferGroup {
       // 'unseen': never opened, withdrawn at the short cut.
       const unseen = (o: Out) => this.rules.unseenMs !== null && !this.offer(o.offerId)?.seen;
       const now = Date.now();
+      await this.readOpened(this.open.filter((o) => now >= this.deadline(o) && unseen(o)));
       for (const o of this.open.filter((o) => now >= this.deadline(o))) {
         await this.close(o, 'timed_out', 'timed_out', unseen(o) ? 'unseen' : null);
         freed = true;
@@ -138,6 +139,17 @@ export class OfferGroup {
     }
     for (const { msg } of this.run.inbox.takeAll('answer')) this.acceptances.push(msg.offerId);
     this.run.inbox.takeAll('suspended');
+  }
+
+  /**
+   * Cards at their unseen cut: whether their drivers opened them is read from Postgres here, where
+   * the page or the app recorded it, rather than signalled at each look (a workflow task apiece).
+   * An opened card gets its full window. (A booking's 'seen' messages, from an older API, count too.)
+   */
+  private async readOpened(atCut: Out[]): Promise<void> {
+    if (atCut.length === 0) return;
+    const { opened } = await db.cardsOpened({ offerIds: atCut.map((o) => o.offerId) });
+    for (const offerId of opened) this.run.move((s) => S.seen(s, offerId));
   }
 
   private deadline(o: Out): number {
