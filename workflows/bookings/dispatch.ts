@@ -1,7 +1,7 @@
 // Finding a driver: a round goes through the tiers in order (local, national, partner fleets), a page
 // of the nearest fitting drivers at a time, through the offer engine (offers.ts); a tier's cards are
 // all settled before the next tier is asked. Then an exchange fleet may take the job (exchange.ts).
-import { acts, db } from '../activities.js';
+import { award, db } from '../activities.js';
 import type { ClaimUpcomingInput, ClaimUpcomingResult } from './definitions.js';
 import * as model from '../../src/model/bookings.js';
 import { followExchangeFleet, handToExchangeFleet, heldByExchangeFleet } from './exchange.js';
@@ -153,7 +153,7 @@ export async function takeBoardClaim(run: BookingRun, c: ClaimUpcomingInput): Pr
     run.record('local', candidate, 'skipped', 'board_claim_refused');
     return { refused: r.reason };
   }
-  await acts.assignDriver({ ref: run.ref, driverId: c.driverId, offerId: id });
+  await award.assignDriver({ ref: run.ref, driverId: c.driverId, offerId: id });
   run.assigned(c.driverId);
   run.record('local', candidate, 'accepted', 'claimed_from_board');
   return { offerId: id };

@@ -4,7 +4,7 @@
 // acceptance to reach the workflow wins (its messages are handled one at a time, and Postgres holds
 // one open card per driver), so a booking never gets two drivers nor a driver two jobs.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { acts, db } from '../activities.js';
+import { award, db } from '../activities.js';
 import * as model from '../../src/model/bookings.js';
 import type { BookingRun, JobCards } from './run.js';
 import * as S from '../../src/model/booking-state.js';
@@ -171,15 +171,15 @@ export class OfferGroup {
 
   /**
    * The winner is assigned first (so every later answer hears the job is taken), then the others'
-   * cards withdrawn and the drivers told, all in the one activity. Until it returns the cards stay on
-   * show, so the other drivers' answers wait and then hear the job is taken.
+   * cards withdrawn and the drivers told, all in the one local activity: an answer arriving meanwhile
+   * is taken up in the next workflow task, and hears the job is taken.
    */
   private async award(w: Out): Promise<void> {
     const { run } = this;
     const { driverId } = w.candidate;
     const losers = this.open.filter((o) => o !== w);
     const taken = losers.map((m) => ({ offerId: m.offerId, driverId: m.candidate.driverId }));
-    await acts.assignDriver({ ref: run.ref, driverId, offerId: w.offerId, taken });
+    await award.assignDriver({ ref: run.ref, driverId, offerId: w.offerId, taken });
     this.open.length = 0;
     run.assigned(driverId);
     run.record(w.tier, w.candidate, 'accepted');
