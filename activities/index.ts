@@ -35,6 +35,7 @@ export interface ActivityDeps {
  * booking records, dispatch, notifications.
  */
 export function createActivities(deps: ActivityDeps) {
+  const notifications = createNotificationActivities(deps);
   return {
     ...createQuoteActivities(deps),
     ...createBookingRecordActivities(deps),
@@ -43,8 +44,9 @@ export function createActivities(deps: ActivityDeps) {
       publicBaseUrl: deps.settings.publicBaseUrl,
       jobLinkSecret: deps.settings.jobLinkSecret,
       passengerPhoneChannel: deps.settings.passengerPhoneChannel,
+      tellPassengerNews: notifications.tellPassenger,
     }),
-    ...createNotificationActivities(deps),
+    ...notifications,
     ...createDriverActivities(deps),
     ...createBillingActivities(deps),
     ...createPartnerJobActivities(deps),

@@ -62,6 +62,7 @@ import {
 } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
 import { callerWorkflowType } from '../caller.js';
+import type { PassengerNews } from '../../src/model/bookings.js';
 
 /** Why a board claim was refused, in the driver's words (policy.ts's reasons). */
 const BOARD_REFUSALS: Partial<Record<SkipReason, string>> = {
@@ -141,6 +142,7 @@ export function createDispatchActivities({
   passengerPhoneChannel = 'sms',
   driverMaps,
   answerHandicapMeters = DEFAULT_CASCADE_POLICY.answerHandicapMeters,
+  tellPassengerNews,
 }: {
   sql: Sql;
   notifier: Notifier;
@@ -150,6 +152,8 @@ export function createDispatchActivities({
   passengerPhoneChannel?: PassengerPhoneChannel;
   driverMaps?: DriverMapService | undefined;
   answerHandicapMeters?: number | undefined;
+  /** The tellPassenger activity (notifications.ts): the 'booked' message sent with a booking's first cards. */
+  tellPassengerNews?: (t: { ref: string; news: PassengerNews }) => Promise<void>;
 }) {
   const cascadePolicy = { ...DEFAULT_CASCADE_POLICY, answerHandicapMeters };
   const jobCards = { sql, notifier, publicBaseUrl, jobLinkSecret };
@@ -353,8 +357,13 @@ export function createDispatchActivities({
       job: JobSpec;
       status: BookingStatus;
       claim: ClaimQuery;
-    }): Promise<FirstCardPage & GroupClaim> {
+      /** The passenger's 'booked' message too, sent beside the cards (the reply waits for the cards anyway). */
+      tellBooked?: boolean;
+    }): Promise<FirstCardPage & GroupClaim & { toldBooked: boolean }> {
       await insertBooking(sql, p.booking, p.job, p.status, callerWorkflowType());
+      const toldBooked = Boolean(p.tellBooked && tellPassengerNews);
+      const booked = toldBooked ? tellPassengerNews!({ ref: p.booking.ref, news: { kind: 'booked' } }) : null;
+      booked?.catch(() => {}); // (awaited below; kept from being an unhandled rejection meanwhile)
       // Read once for every card, beside the page's read; each card knows its fare from its claim.
       const booking = loadBooking(sql, p.booking.ref);
       booking.catch(() => {}); // (awaited by the cards; kept from being an unhandled rejection before)
@@ -367,10 +376,11 @@ export function createDispatchActivities({
         sending.push(card);
         if (i === 0) await card;
       });
-      if (page.held.length === 0) return { ...page, card: null };
       const cards = await Promise.all(sending);
+      await booked;
+      if (page.held.length === 0) return { ...page, card: null, toldBooked };
       const held = page.held.map((h, i) => ({ ...h, card: cards[i]! }));
-      return { ...page, held, card: cards[0]! };
+      return { ...page, held, card: cards[0]!, toldBooked };
     },
 
     async openOffer(o: {

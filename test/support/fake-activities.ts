@@ -128,8 +128,10 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       // logged as its own call.
       log('openBookingWithFirstCard', p);
       await activities.persistBooking({ booking: p.booking, job: p.job, status: p.status });
+      const toldBooked = Boolean(p.tellBooked);
+      if (toldBooked) await activities.tellPassenger({ ref: p.booking.ref, news: { kind: 'booked' } });
       const page = await activities.claimFromCandidatePage(p.claim);
-      if (page.held.length === 0) return { ...page, card: null };
+      if (page.held.length === 0) return { ...page, card: null, toldBooked };
       const held = [];
       for (const [i, h] of page.held.entries()) {
         const card = {
@@ -145,7 +147,7 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
           held.push({ ...h, card: 'undeliverable' as const });
         }
       }
-      return { ...page, held, card: held[0]!.card };
+      return { ...page, held, card: held[0]!.card, toldBooked };
     },
     async openOffer(o) {
       log('openOffer', o);

@@ -17,9 +17,9 @@ import { followTrip, releaseDriver, settle, tell } from './trip.js';
 export async function bookingWorkflowV2(input: BookingWorkflowInput): Promise<model.BookingState> {
   const run = new BookingRun(input);
   installHandlers(run);
-  await open(run);
+  const toldWithCards = await open(run);
   // Not awaited here: the first round starts in this same task, so a driver who accepts at once finds their offer open.
-  const toldBooked = tell(run, { kind: 'booked' });
+  const toldBooked = toldWithCards ? Promise.resolve() : tell(run, { kind: 'booked' });
   while ((await turn(run)) === 'again');
   // A trip an exchange fleet drove is settled by that fleet (docs/exchange.md).
   if (run.state.status === 'completed' && !run.state.exchange?.fleetId) await settle(run);
@@ -55,17 +55,27 @@ async function turn(run: BookingRun): Promise<Next> {
   return run.operatorId ? awaitOperatorPick(run) : findDriver(run);
 }
 
-/** The record first (every route returns once it exists); dispatched at once, it claims the first driver too. */
-async function open(run: BookingRun): Promise<void> {
+/**
+ * The record first (every route returns once it exists); dispatched at once, it claims the first
+ * drivers too and tells the passenger they are booked beside their cards (the reply waits for the
+ * cards anyway; a message of its own would be an activity and a workflow task more). True when the
+ * passenger was told so.
+ */
+async function open(run: BookingRun): Promise<boolean> {
   const { booking } = run.input;
   const { job, status } = run.state;
+  let toldBooked = false;
   if (status === 'dispatching' && !run.operatorId && !run.confirmationFirst) {
     run.move(S.roundBegun);
-    run.firstPage = await db.openBookingWithFirstCard({ booking, job, status, claim: firstPageQuery(run) });
+    const claim = firstPageQuery(run);
+    const page = await db.openBookingWithFirstCard({ booking, job, status, claim, tellBooked: true });
+    ({ toldBooked } = page);
+    run.firstPage = page;
   } else {
     await db.persistBooking({ booking, job, status });
   }
   run.persisted = true;
+  return toldBooked;
 }
 
 /** An unverified passenger confirms by the emailed link before pickup, or the booking is cancelled. */
