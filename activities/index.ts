@@ -44,7 +44,7 @@ export function createActivities(deps: ActivityDeps) {
       publicBaseUrl: deps.settings.publicBaseUrl,
       jobLinkSecret: deps.settings.jobLinkSecret,
       passengerPhoneChannel: deps.settings.passengerPhoneChannel,
-      tellPassengerNews: notifications.tellPassenger,
+      tellPassengerNews: (t) => notifications.tellPassenger(t),
     }),
     ...notifications,
     ...createDriverActivities(deps),
