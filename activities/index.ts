@@ -8,6 +8,7 @@ import { createDispatchActivities } from './bookings/dispatch.js';
 import { createDriverActivities } from './drivers.js';
 import { createNotificationActivities, type NotificationSettings } from './bookings/notifications.js';
 import { createOpsActivities } from './ops.js';
+import { createRecordActivities } from './records.js';
 import { createPartnerEventActivities, type PartnerDeliverySettings } from './partners/delivery.js';
 import { createPartnerJobActivities } from './partners/jobs.js';
 import { createQuoteActivities } from './quotes.js';
@@ -27,6 +28,8 @@ export interface ActivityDeps {
   driverMaps?: DriverMapService;
   /** The ranking's handicap for drivers who leave cards unanswered (DISPATCH_ANSWER_HANDICAP_METERS). */
   answerHandicapMeters?: number;
+  /** Months a booking record is kept where its authority sets none (BOOKING_RECORD_RETENTION_MONTHS). */
+  recordRetentionMonths?: number;
 }
 
 /**
@@ -52,6 +55,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPartnerJobActivities(deps),
     ...createPartnerEventActivities(deps),
     ...createOpsActivities(deps),
+    ...createRecordActivities(deps),
     ...createExchangeActivities({ sql: deps.sql, secretsKey: deps.partnerDelivery.secretsKey }),
   };
 }

@@ -366,6 +366,12 @@ const ConfigSchema = z.object({
   /** Whether this worker starts the ops watcher (workflows/ops/) if it is not running; tests' workers do not. */
   OPS_WATCH: bool.default(true),
   /**
+   * How many months a booking record is kept where its licensing authority has no period of its own
+   * (set per authority by PUT /api/ops/records/retention/{authority}; docs/records.md): London's and
+   * most councils' 12.
+   */
+  BOOKING_RECORD_RETENTION_MONTHS: positiveInt.max(120).default(12),
+  /**
    * The Temporal Web UI the ops page links each booking's workflow history to; unset:
    * http://TEMPORAL_UI_HOST:TEMPORAL_UI_PORT, the UI `npm start` and `start:cluster` run.
    */

@@ -93,6 +93,7 @@ export function activityDeps(
     billing: billingSettings(config),
     driverMaps: driverMapsFromConfig(config, sql),
     answerHandicapMeters: config.DISPATCH_ANSWER_HANDICAP_METERS,
+    recordRetentionMonths: config.BOOKING_RECORD_RETENTION_MONTHS,
   };
 }
 

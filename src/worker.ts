@@ -11,6 +11,7 @@ import { runMain } from './run-main.js';
 import { installWorkerLogging } from './temporal/runtime-logging.js';
 import { createWorkerMetrics } from './ops/metrics.js';
 import { startMetricsServer } from './ops/metrics-server.js';
+import { RecordsRetentionClient } from './records/retention-client.js';
 import { OpsWatchClient } from './ops/watch-client.js';
 import { LocationWatchClient } from './drivers/location-watch-client.js';
 import { PartnerBillingClient } from './billing/partner-billing-client.js';
@@ -72,6 +73,8 @@ runMain('worker', async () => {
     await new LocationWatchClient(probe.client, config.TEMPORAL_TASK_QUEUE).ensure();
     // And bills the partners' weeks (src/billing/, docs/billing.md).
     await new PartnerBillingClient(probe.client, config.TEMPORAL_TASK_QUEUE).ensure();
+    // And erases booking records whose retention is over (src/records/, docs/records.md).
+    await new RecordsRetentionClient(probe.client, config.TEMPORAL_TASK_QUEUE).ensure();
   }
   console.log(`[worker] polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
   // worker.run() resolves after SIGINT/SIGTERM (the SDK installs the handlers) once work drains.

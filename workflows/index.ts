@@ -15,3 +15,4 @@ export { driverLocationWatchWorkflow } from './drivers/location-watch.js';
 export { partnerJobWorkflow } from './partners/job-workflow.js';
 export { partnerDeliveryWorkflow } from './partners/delivery.js';
 export { opsWatchWorkflow } from './ops/workflow.js';
+export { recordsRetentionWorkflow } from './records/workflow.js';

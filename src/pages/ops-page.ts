@@ -25,7 +25,7 @@ export const staffSignIn = html`<p class="alert" id="message" role="status" aria
 export function renderOpsPage(): Page {
   const body = html`<h1>Operations</h1>
 <p><a href="/ops/bookings">Live bookings, their stories and dispatch decisions</a></p>
-<p><a href="/ops/invoices">Invoices owed by drivers and partners</a></p>
+<p><a href="/ops/invoices">Invoices owed by drivers and partners</a> · <a href="/ops/records">Booking records for licensing officers</a></p>
 ${staffSignIn}
 <div id="console" hidden>
 <section aria-labelledby="drivers-title">

@@ -27,6 +27,7 @@ export const PAGE_SCRIPTS = [
   'ops',
   'ops-bookings',
   'ops-invoices',
+  'ops-records',
   'track',
 ] as const;
 export type PageScriptName = (typeof PAGE_SCRIPTS)[number];

@@ -28,6 +28,9 @@ export interface FakeWorld {
   /** Bookings the ops watcher would find without a driver near pickup, and those it alerted. */
   unassignedNearPickup: string[];
   opsAlerted: string[];
+  /** Booking records whose retention is over, and those erased. */
+  recordsExpired: string[];
+  recordsErased: string[];
   /** Drivers whose app has gone quiet, and those the location watch warned (once each). */
   quietDrivers: string[];
   locationWarned: string[];
@@ -47,6 +50,8 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
     dailyJobs: new Map(),
     unassignedNearPickup: [],
     opsAlerted: [],
+    recordsExpired: [],
+    recordsErased: [],
     quietDrivers: [],
     locationWarned: [],
     driverBookings: new Map(),
@@ -214,6 +219,13 @@ export function fakeActivities(drivers: FakeDriver[] = []): { activities: Activi
       const due = world.unassignedNearPickup.filter((ref) => !world.opsAlerted.includes(ref));
       world.opsAlerted.push(...due);
       return { alerted: due };
+    },
+    async eraseExpiredRecords() {
+      log('eraseExpiredRecords');
+      // Each expired record is erased once, as the real delete in Postgres makes it.
+      const due = world.recordsExpired.filter((ref) => !world.recordsErased.includes(ref));
+      world.recordsErased.push(...due);
+      return { erased: due };
     },
     async warnDriversLosingLocation() {
       log('warnDriversLosingLocation');
