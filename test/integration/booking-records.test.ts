@@ -5,7 +5,12 @@
 // recorded; no record can be changed; and a record past its authority's retention is erased with
 // the passenger's personal data, while one whose authority keeps records longer stays.
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../dev/free-port.js';
+import { seriousA11yProblems } from '../support/axe.js';
+import { launchChromium } from '../support/browser-stack.js';
 import { createStaff } from '../../src/auth/staff.js';
 import { deleteExpiredRecords } from '../../src/records/store.js';
 import {
@@ -26,8 +31,15 @@ let staffKey: string;
 let adminKey: string;
 const drivers: TestDriver[] = [];
 
+let base: string;
+/** The first test's bookings, which the console walk finds again. */
+const made: { accepted?: string; cancelled?: string } = {};
+
 beforeAll(async () => {
-  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60' });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60', PUBLIC_BASE_URL: base });
+  await stack.app.listen({ port, host: '127.0.0.1' });
   staffKey = (await createStaff(stack.sql, { name: 'Priya (ops)', role: 'operator' })).key;
   adminKey = (await createStaff(stack.sql, { name: 'Sam (admin)', role: 'admin' })).key;
 });
@@ -148,6 +160,7 @@ describe('booking records', () => {
     expect(cx.statusCode, cx.body).toBe(200);
     await waitForStatus(stack.sql, cancelled, 'cancelled');
     const leeds = await book('Leeds station', 'Leeds Bradford Airport', 'Leeds Passenger');
+    Object.assign(made, { accepted, cancelled });
 
     const reason = 'PC Smith, Manchester licensing, request 4471';
     const range = `authority=manchester&from=${today()}&to=${today()}`;
@@ -274,6 +287,69 @@ describe('booking records', () => {
       expect(await stack.sql`select 1 from booking_records where ref = ${ref}`, ref).toHaveLength(1);
     // Run again: nothing more to erase, nothing fails.
     expect(await deleteExpiredRecords(stack.sql, { now: new Date(), defaultMonths: 12 })).not.toContain(keptLeeds);
+  });
+});
+
+describe.skipIf(!existsSync('/usr/bin/chromium') && !process.env.CI)('the records console in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => browser?.close());
+
+  it("shows an authority's records to print, downloads them as CSV, and lists the export", async () => {
+    expect(made.accepted, 'the export test ran first').toBeDefined();
+    const problems: string[] = [];
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const page = await context.newPage();
+    page.on('pageerror', (err) => problems.push(err.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(msg.text());
+    });
+    await page.goto(`${base}/ops`);
+    await page.click('a[href="/ops/records"]');
+    await page.fill('#key', staffKey);
+    await page.click('#key-form button[type=submit]');
+    await page.waitForSelector('#authority option[value="manchester"]', { state: 'attached' });
+    await page.selectOption('#authority', 'manchester');
+    // Today is filled in; the reason is asked for before anything is shown.
+    await page.click('#show');
+    expect(await page.isHidden('#shown')).toBe(true);
+    await page.fill('#reason', 'PC Jones, Manchester licensing, visit 12 Dec');
+    await page.click('#show');
+    const row = page.locator(`#record-rows tr:has-text("${made.accepted}")`);
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Zoë Brontë.*Piccadilly.*£\d+\.\d\d.*Imran Shah, PH-/);
+    expect(await page.locator(`#record-rows tr:has-text("${made.cancelled}")`).textContent()).toMatch(
+      /cancelled: passenger phoned to cancel/,
+    );
+    expect(await page.locator('#record-rows tr:has-text("Leeds Passenger")').count()).toBe(0);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+    expect(download.suggestedFilename()).toMatch(
+      /^booking-records-manchester-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/,
+    );
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(parseCsv(csv).find((r) => r['Booking ref'] === made.accepted)?.['Passenger name']).toBe('Zoë Brontë');
+    await page.waitForSelector('#export-rows tr:has-text("PC Jones, Manchester licensing, visit 12 Dec")');
+    expect(await page.textContent('#count')).toMatch(/^\d+ bookings exported\.$/);
+    expect(await page.locator('#retention-rows tr:has-text("Manchester City Council")').textContent()).toMatch(
+      /12 months/,
+    );
+    expect(problems).toEqual([]);
+
+    const signIn = async (p: import('playwright-core').Page) => {
+      await p.fill('#key', staffKey);
+      await p.click('#key-form button[type=submit]');
+    };
+    expect(
+      await seriousA11yProblems(browser, `${base}/ops/records`, {
+        before: signIn,
+        ready: '#export-rows tr',
+        context: { viewport: { width: 1280, height: 900 } },
+      }),
+    ).toEqual([]);
+    await context.close();
   });
 });
 
