@@ -461,6 +461,18 @@ describe('jobs exchanged between two instances', () => {
 
     // Exactly once: one job on B, one hand-over on A, every event of B's booking delivered to A once.
     expect(await b.sql`select ref from bookings where partner_job_ref = ${ref}`).toHaveLength(1);
+    // Both operators keep the booking record with the chain (docs/records.md): A's names the fleet it
+    // was handed to and how it ended; B's says who passed it on.
+    const onA = await a.sql<{ kind: string; detail: string | null }[]>`
+      select kind, detail from booking_record_entries where ref = ${ref} and kind in ('subcontracted', 'closed') order by id`;
+    expect(onA).toEqual([
+      { kind: 'subcontracted', detail: expect.stringMatching(/^exchange fleet /) },
+      { kind: 'closed', detail: 'completed' },
+    ]);
+    const [recordOnB] = await b.sql<{ channel: string; subcontracted_from: string | null }[]>`
+      select r.channel, r.subcontracted_from from booking_records r join bookings k on k.ref = r.ref
+       where k.partner_job_ref = ${ref}`;
+    expect(recordOnB).toEqual({ channel: 'partner', subcontracted_from: expect.stringMatching(/^exchange partner /) });
     const handovers = await a.sql<
       { state: string; last_sequence: number }[]
     >`select state, last_sequence from exchange_jobs where booking_ref = ${ref}`;
