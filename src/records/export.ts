@@ -27,8 +27,12 @@ export function recordAuthorities(): { id: string; authority: string }[] {
   return meterAreas();
 }
 
+let authorityNames: Map<string, string> | null = null;
+
+/** The authority's name for a licensing area (read once: every record of an export asks). */
 export function authorityName(areaId: string): string {
-  return recordAuthorities().find((a) => a.id === areaId)?.authority ?? areaId;
+  authorityNames ??= new Map(recordAuthorities().map((a) => [a.id, a.authority]));
+  return authorityNames.get(areaId) ?? areaId;
 }
 
 /** London's days [from, to] as instants [start of from, start of the day after to). */

@@ -2,7 +2,7 @@
 // of London days, downloaded (GET /api/ops/records, CSV or JSON) or shown here to print, with the
 // latest exports and each authority's retention (GET /api/ops/records/authorities).
 import { $, $button, $form, $input, $select, download, el, keyConsole, say, sayError } from './dom.js';
-import { pounds } from './format.js';
+import { londonTime, pounds } from './format.js';
 
 interface Authority {
   id: string;
@@ -47,8 +47,6 @@ const staff = keyConsole({
   invalid: 'That staff key is not valid.',
 });
 
-const londonNow = (d: Date) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', dateStyle: 'medium', timeStyle: 'short' }).format(d);
 const londonDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(d);
 
 function query(format: string): string {
@@ -114,7 +112,7 @@ const load = async () => {
     ...a.exports.map((e) => {
       const tr = el('tr');
       for (const v of [
-        londonNow(new Date(e.at)),
+        londonTime(e.at),
         e.by,
         e.area_id,
         `${e.from} to ${e.to}`,
