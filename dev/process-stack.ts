@@ -40,8 +40,11 @@ export class ProcessStack {
   }
 
   async shutdown(code: number): Promise<void> {
-    // npm, sh and tsx each pass the same Ctrl-C on, so signals arrive more than once: only the first
-    // one starts the ordered stop, and nothing exits before it is done.
+    // npm and sh each pass the same Ctrl-C on, so signals arrive more than once: only the first
+    // one starts the ordered stop, and nothing exits before it is done. package.json runs the
+    // starters as `node --import tsx`, not the tsx CLI: the CLI relays a Ctrl-C to its child and
+    // SIGKILLs it if the child has not acknowledged within 30 ms, which on a busy machine cut the
+    // ordered stop off halfway and left the APIs and workers running.
     if (this.stopping) return;
     this.stopping = true;
     console.log(`\n[${this.tag}] stopping...`);
