@@ -56,7 +56,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createPartnerEventActivities(deps),
     ...createOpsActivities(deps),
     ...createRecordActivities(deps),
-    ...createExchangeActivities({ sql: deps.sql, secretsKey: deps.partnerDelivery.secretsKey }),
+    ...createExchangeActivities({
+      sql: deps.sql,
+      secretsKey: deps.partnerDelivery.secretsKey,
+      tellPassengerNews: (t) => notifications.tellPassenger(t),
+    }),
   };
 }
 

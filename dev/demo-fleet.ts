@@ -12,6 +12,11 @@ export interface DemoFleet {
   id: string;
   name: string;
   approved: boolean;
+  /**
+   * Its private hire operator licence, put on file valid a year from each seeding: without one a
+   * fleet is given none of our bookings (docs/records.md, "Sub-contracting"). Null: none on file.
+   */
+  licence: { authority: string; number: string } | null;
 }
 
 export interface DemoDriver {
@@ -79,8 +84,13 @@ export const DEMO_PARTNER_FLEET_ID = 'demo-partner-fleet';
 export const DEMO_UNAPPROVED_FLEET_ID = 'demo-unapproved-fleet';
 
 export const DEMO_FLEETS: readonly DemoFleet[] = [
-  { id: DEMO_PARTNER_FLEET_ID, name: 'Demo Partner Cars (approved partner fleet)', approved: true },
-  { id: DEMO_UNAPPROVED_FLEET_ID, name: 'Unvetted Cabs (demo: fleet not approved)', approved: false },
+  {
+    id: DEMO_PARTNER_FLEET_ID,
+    name: 'Demo Partner Cars (approved partner fleet)',
+    approved: true,
+    licence: { authority: 'Trafford Council', number: 'DEMO-PHO-0001' },
+  },
+  { id: DEMO_UNAPPROVED_FLEET_ID, name: 'Unvetted Cabs (demo: fleet not approved)', approved: false, licence: null },
 ];
 
 const phone = (n: number): string => `+447700900${String(n).padStart(3, '0')}`;
@@ -560,6 +570,8 @@ export const DEMO_DRIVERS: readonly DemoDriver[] = [...LOCAL_DRIVERS, ...NATIONA
 /** The demo fleet as the cascade sees it, with every location reported at `now` and no jobs. */
 export function demoDriverSnapshots(now: Date): DriverSnapshot[] {
   const fleetApproved = new Map(DEMO_FLEETS.map((f) => [f.id, f.approved]));
+  const yearOn = new Date(now.getTime() + 365 * 24 * 3600_000);
+  const licensed = new Set(DEMO_FLEETS.filter((f) => f.licence).map((f) => f.id));
   return DEMO_DRIVERS.map((d) => ({
     id: d.id,
     name: d.name,
@@ -567,6 +579,8 @@ export function demoDriverSnapshots(now: Date): DriverSnapshot[] {
     homeArea: d.homeArea,
     partnerFleetId: d.partnerFleetId,
     partnerFleetApproved: d.partnerFleetId === null ? null : (fleetApproved.get(d.partnerFleetId) ?? false),
+    fleetLicences:
+      d.partnerFleetId === null ? null : { private_hire: licensed.has(d.partnerFleetId) ? yearOn : null, psv: null },
     approved: d.approved,
     online: d.online,
     vehicleType: d.vehicleType,

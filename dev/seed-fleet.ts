@@ -21,6 +21,13 @@ export async function seedFleet(sql: Sql, opts: SeedFleetOptions = {}): Promise<
       await tx`
         insert into partner_fleets (id, name, approved) values (${f.id}, ${f.name}, ${f.approved})
         on conflict (id) do update set name = excluded.name, approved = excluded.approved`;
+      if (f.licence) {
+        await tx`
+          insert into operator_licences (holder_kind, holder_id, authority, number, kind, expires_on, recorded_by)
+          values ('partner_fleet', ${f.id}, ${f.licence.authority}, ${f.licence.number}, 'private_hire',
+                  (now() + interval '1 year')::date, 'fleet:seed')
+          on conflict (holder_kind, holder_id, authority, number, kind) do update set expires_on = excluded.expires_on`;
+      }
     }
     for (const d of DEMO_DRIVERS) {
       // location_at is the database's now(), the clock the dispatch query compares it with.

@@ -28,6 +28,7 @@ import { driverPageRoutes } from './routes/driver-pages.js';
 import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
 import { recordRoutes } from './routes/records.js';
+import { operatorLicenceRoutes } from './routes/operator-licences.js';
 import { meterRoutes } from './routes/meter.js';
 import { opsSignInRoutes } from './routes/ops-sign-in.js';
 import { claimPageRoutes } from './routes/claim-pages.js';
@@ -154,6 +155,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(driverChangeRoutes);
   await app.register(opsRoutes);
   await app.register(recordRoutes);
+  await app.register(operatorLicenceRoutes);
   await app.register(meterRoutes);
   await app.register(opsSignInRoutes);
   await app.register(opsViewRoutes);

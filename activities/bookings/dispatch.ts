@@ -61,6 +61,8 @@ import {
   type KnownForCard,
 } from './job-card.js';
 import { tellPassenger, type PassengerPhoneChannel } from './passenger.js';
+import { licenceKindForSeats } from '../../src/model/operator-licences.js';
+import { providingOperator } from '../../src/operator-licences/store.js';
 import { callerWorkflowType } from '../caller.js';
 import type { PassengerNews } from '../../src/model/bookings.js';
 
@@ -489,6 +491,11 @@ export function createDispatchActivities({
         loadDriver(sql, driverId),
         findDriverPosition(sql, driverId),
       ]);
+      // A partner fleet's driver: the booking is sub-contracted to the fleet, and the passenger is told who provides it.
+      const provider =
+        d.tier === 'partner' && d.partner_fleet_id
+          ? await providingOperator(sql, 'partner_fleet', d.partner_fleet_id, licenceKindForSeats(d.seats) === 'psv')
+          : null;
       await tellPassenger(passengerNotifier, b, {
         key: `assigned:${offerId}`,
         text: renderPassengerAssignedText(
@@ -496,6 +503,7 @@ export function createDispatchActivities({
           d,
           `${publicBaseUrl}/track/${ref}`,
           await arrivingSoonEta(b, driverId, position, driverMaps),
+          provider,
         ),
       });
     },

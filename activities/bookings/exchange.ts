@@ -12,19 +12,49 @@ import {
   nextFleetFor,
   type ExchangeDriver,
 } from '../../src/exchange/store.js';
-import { EXCHANGE_FAILURE, type ExchangeAction, type ExchangeSendResult } from '../../src/model/bookings.js';
+import { subcontractRefusal, type SubcontractRefusal } from '../../src/model/operator-licences.js';
+import { licencesOnFile } from '../../src/operator-licences/store.js';
+import {
+  EXCHANGE_FAILURE,
+  passengerHearsFromUs,
+  type PassengerNews, type ExchangeAction, type ExchangeSendResult } from '../../src/model/bookings.js';
 
 // The booking workflow's hands for exchange fleets (docs/exchange.md): which fleet is next, sending it
 // the job (new, amend, cancel) over its own API, and writing what its events said to our record.
 // Each is idempotent: the fleet's intake answers a repeated job as a duplicate; the records are
 // conditional writes.
 
-export function createExchangeActivities(deps: { sql: Sql; secretsKey: string }) {
-  const { sql, secretsKey } = deps;
+export function createExchangeActivities(deps: {
+  sql: Sql;
+  secretsKey: string;
+  /** The tellPassenger activity (notifications.ts): who provides the ride, once a fleet has the job. */
+  tellPassengerNews?: (t: { ref: string; news: PassengerNews }) => Promise<void>;
+}) {
+  const { sql, secretsKey, tellPassengerNews } = deps;
+  // A booking is for at most eight passengers (a private hire vehicle's job), so the fleet needs its
+  // private hire operator licence, valid at pickup.
+  const exchangeLicenceRefusal = async (fleetId: string, b: { pickup_at: Date }) =>
+    subcontractRefusal(await licencesOnFile(sql, 'exchange_fleet', fleetId), 'private_hire', {
+      pickupAt: b.pickup_at,
+      now: new Date(),
+    });
   return {
-    async nextExchangeFleet(q: { ref: string; tried: string[] }): Promise<{ fleetId: string; name: string } | null> {
+    /**
+     * The next fleet to ask, and why it may not be given the job (its operator licence, checked at
+     * the booking's pickup), or null when none is left. A fleet refused is named so the decision log
+     * says why it was passed over.
+     */
+    async nextExchangeFleet(q: {
+      ref: string;
+      tried: string[];
+    }): Promise<{ fleetId: string; name: string; refusal: SubcontractRefusal | null } | null> {
       const f = await nextFleetFor(sql, q.ref, q.tried);
-      return f ? { fleetId: f.id, name: f.name } : null;
+      if (!f) return null;
+      return {
+        fleetId: f.id,
+        name: f.name,
+        refusal: await exchangeLicenceRefusal(f.id, await loadBooking(sql, q.ref)),
+      };
     },
 
     /**
@@ -45,6 +75,19 @@ export function createExchangeActivities(deps: { sql: Sql; secretsKey: string })
         });
         return { outcome: 'rejected', code: 'exchange_job_not_handed_on' };
       }
+      // Never a new job to a fleet whose licence does not cover it, whichever workflow asks (0.4.0's
+      // does not check nextExchangeFleet's refusal): refused here, before anything is recorded as sent.
+      if (s.action === 'new') {
+        const refusal = await exchangeLicenceRefusal(s.fleetId, booking);
+        if (refusal) {
+          log.warn('an exchange fleet without a licence for the job is never handed it', {
+            ref: s.ref,
+            fleetId: s.fleetId,
+            refusal,
+          });
+          return { outcome: 'rejected', code: refusal };
+        }
+      }
       // Recorded before it is sent: the fleet's first events can come back before its answer does.
       if (s.action === 'new') await markJobSent(sql, s.ref, s.fleetId, null);
       let answer;
@@ -64,7 +107,21 @@ export function createExchangeActivities(deps: { sql: Sql; secretsKey: string })
         if (s.action === 'new') await markJobEnded(sql, s.ref, s.fleetId, 'refused', answer.code);
         return { outcome: 'rejected', code: answer.code };
       }
-      if (s.action === 'new') await markJobSent(sql, s.ref, s.fleetId, answer.remoteRef);
+      if (s.action === 'new') {
+        await markJobSent(sql, s.ref, s.fleetId, answer.remoteRef);
+        // The passenger is told who now provides their ride. Best effort: a text that fails must not
+        // make the hand-over look failed (the workflow would take the job back from the fleet).
+        if (tellPassengerNews && passengerHearsFromUs(booking.source)) {
+          await tellPassengerNews({ ref: s.ref, news: { kind: 'provided_by', fleetId: s.fleetId } }).catch(
+            (err: unknown) =>
+              log.warn('the passenger could not be told which fleet provides their ride', {
+                ref: s.ref,
+                fleetId: s.fleetId,
+                error: String(err),
+              }),
+          );
+        }
+      }
       return { outcome: 'accepted', code: answer.code };
     },
 

@@ -24,7 +24,9 @@ import {
   renderOpsSuspendedOnBoardEmail,
   renderOpsUnassignedEmail,
   renderPassengerTripEndedText,
+  renderPassengerProvidedByText,
 } from '../../src/notify/templates.js';
+import { providingOperator } from '../../src/operator-licences/store.js';
 import { deliverJobCard, tellCardTaken, type JobCard } from './job-card.js';
 import { tellPassenger, type PassengerMessage, type PassengerPhoneChannel } from './passenger.js';
 
@@ -86,6 +88,16 @@ export function createNotificationActivities({
           text: renderPassengerNoDriverFoundText(b),
           email: { subject: `No driver for taxi ${b.ref}`, body: renderPassengerNoDriverFoundText(b) },
         };
+      case 'provided_by': {
+        const operator = (await providingOperator(sql, 'exchange_fleet', news.fleetId)) ?? {
+          name: 'another licensed operator',
+          licence: null,
+        };
+        return {
+          key: `provided-by:${b.ref}:${news.fleetId}`,
+          text: renderPassengerProvidedByText(b, operator, trackUrl(b.ref)),
+        };
+      }
       case 'receipt': {
         const receipt = await receiptOf(b);
         return {

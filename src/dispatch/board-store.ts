@@ -1,6 +1,7 @@
 import type { Sql } from '../db/sql.js';
 import { NATIONAL_DEFAULT_AREA } from '../pricing/tariff-book.js';
 import { ACTIVE_STATUSES, type PlaceSnapshot } from '../model/bookings.js';
+import { PHV_MAX_PASSENGER_SEATS } from '../model/operator-licences.js';
 import { DEFAULT_CASCADE_POLICY, JOB_BUFFER_MINUTES, VEHICLE_SERVED_BY } from './policy.js';
 
 // The upcoming-jobs board's read (src/drivers/upcoming.ts): pre-booked jobs nobody holds that one
@@ -67,6 +68,13 @@ export async function readBoard(
        and ((b.pickup_area = d.home_area and d.home_area <> ${NATIONAL_DEFAULT_AREA})
             or (d.lat is not null and d.lon is not null and ${distance} <= ${DEFAULT_CASCADE_POLICY.maxDistanceMeters.local}))
        and (d.tier <> 'partner' or exists (select 1 from partner_fleets f where f.id = d.partner_fleet_id and f.approved))
+       -- A partner fleet's driver takes our job as a sub-contract: the fleet's operator licence of the
+       -- kind the vehicle needs is on file and valid at pickup (policy.ts's operator_licence_* rules).
+       and (d.tier <> 'partner' or exists (
+             select 1 from operator_licences l
+              where l.holder_kind = 'partner_fleet' and l.holder_id = d.partner_fleet_id
+                and l.kind = case when d.seats > ${PHV_MAX_PASSENGER_SEATS} then 'psv' else 'private_hire' end
+                and (l.expires_on + 1)::timestamptz > greatest(b.pickup_at, ${q.now})))
        and b.passengers <= d.seats
        and (b.vehicle_type = d.vehicle_type or coalesce((${sql.json(VEHICLE_SERVED_BY)}::jsonb -> b.vehicle_type) @> to_jsonb(d.vehicle_type), false))
        and (not (b.wheelchair or b.vehicle_type = 'wav') or d.wheelchair_accessible)

@@ -9,6 +9,12 @@
 import { haversineMeters } from '../geo/haversine.js';
 import type { VehicleType } from '../pricing/types.js';
 import type { JobSpec, Tier } from '../model/bookings.js';
+import {
+  licenceKindForSeats,
+  subcontractRefusal,
+  type LicencesOnFile,
+  type SubcontractRefusal,
+} from '../model/operator-licences.js';
 
 /** A driver as the rules see them, read by src/dispatch/store.ts. */
 export interface DriverSnapshot {
@@ -36,6 +42,11 @@ export interface DriverSnapshot {
   overlappingJobs: number;
   /** The first instant the driver's or vehicle's licence is no longer valid (null: no expiry on record). */
   licenceInvalidFrom?: Date | null;
+  /**
+   * A partner fleet's driver: the fleet's operator licences on file (a job card to them sub-contracts
+   * the booking to the fleet). Null or absent for anyone else.
+   */
+  fleetLicences?: LicencesOnFile | null;
   /** A sandbox (test) driver: offered sandbox bookings only (docs/partners.md, "Sandbox keys"). Absent: a live driver. */
   sandbox?: boolean;
   /** How the driver answered their job cards in the last ANSWER_WINDOW_DAYS; absent: no record (new). */
@@ -73,6 +84,7 @@ export type SkipReason =
   | 'not_approved'
   | 'licence_expired'
   | 'fleet_not_approved'
+  | SubcontractRefusal
   | 'offline'
   | 'stale_location'
   | 'no_location'
@@ -268,6 +280,13 @@ const RULES: readonly Rule[] = [
     scope: 'offer',
     fails: (d) => d.tier === 'partner' && (d.partnerFleetId === null || d.partnerFleetApproved !== true),
   },
+  // A card to a partner fleet's driver passes our booking to the fleet's operator (1976 Act s.55A):
+  // its licence for the vehicle's kind (private hire, or PSV for nine seats or more) must be on file
+  // and valid at pickup. Decided for new offers; an amendment moving a held job's pickup is not
+  // checked against it again (docs/records.md, "Sub-contracting").
+  ...(['operator_licence_missing', 'operator_licence_wrong_kind', 'operator_licence_expired'] as const).map(
+    (reason): Rule => ({ reason, scope: 'offer', fails: (d, job) => fleetLicenceRefusal(d, job) === reason }),
+  ),
   { reason: 'offline', scope: 'offer', fails: (d) => !d.online },
   { reason: 'no_location', scope: 'offer', fails: (d, _job, o) => o.distanceMeters === null || d.locationAt === null },
   {
@@ -291,6 +310,14 @@ const RULES: readonly Rule[] = [
   },
   { reason: 'already_offered', scope: 'offer', fails: (d, _job, o) => o.alreadyOffered.has(d.id) },
 ];
+
+const NO_LICENCES: LicencesOnFile = { private_hire: null, psv: null };
+
+/** Why our booking may not go to this partner fleet's driver; null for a driver of ours, or a fleet whose licence fits. */
+function fleetLicenceRefusal(d: DriverSnapshot, job: JobFit): SubcontractRefusal | null {
+  if (d.tier !== 'partner') return null;
+  return subcontractRefusal(d.fleetLicences ?? NO_LICENCES, licenceKindForSeats(d.seats), job);
+}
 
 /** A timestamp slightly in the future (device clock ahead) counts as fresh, not as stale. */
 export function locationStale(locationAt: Date, now: Date, policy: CascadePolicy = DEFAULT_CASCADE_POLICY): boolean {

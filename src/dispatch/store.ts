@@ -88,6 +88,13 @@ function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>, ans
            d.vehicle_type, d.seats, d.wheelchair_accessible, d.lat, d.lon, d.location_at,
            -- A licence is valid through its expiry date (the licence_expired rule in policy.ts compares this with the pickup).
            (least(d.driver_licence_expires, d.vehicle_licence_expires) + 1)::timestamptz as licence_invalid_from,
+           -- A partner fleet's operator licences (policy.ts's operator_licence_* rules), each kind's
+           -- latest, valid through its expiry date like a driver's.
+           case when d.tier = 'partner' then (select array[
+             (max(l.expires_on) filter (where l.kind = 'private_hire') + 1)::timestamptz,
+             (max(l.expires_on) filter (where l.kind = 'psv') + 1)::timestamptz]
+              from operator_licences l where l.holder_kind = 'partner_fleet' and l.holder_id = d.partner_fleet_id)
+           end as fleet_licences,
            d.sandbox, ${load} as overlapping, ${answers} as answers`;
 }
 
@@ -120,6 +127,8 @@ type SnapshotRow = {
   location_at: Date | null;
   overlapping: number;
   licence_invalid_from: Date | null;
+  /** [private hire, PSV] operator licences' first invalid instant, for a partner fleet's driver; null otherwise. */
+  fleet_licences: [Date | null, Date | null] | null;
   sandbox: boolean;
   /** [cards, accepted] (answerRecord); null where not read (a held job's driver). */
   answers: [number, number] | null;
@@ -143,6 +152,7 @@ function toSnapshot(d: SnapshotRow): DriverSnapshot {
     locationAt: d.location_at,
     overlappingJobs: d.overlapping,
     licenceInvalidFrom: d.licence_invalid_from,
+    fleetLicences: d.fleet_licences && { private_hire: d.fleet_licences[0], psv: d.fleet_licences[1] },
     sandbox: d.sandbox,
     answers: d.answers && { cards: d.answers[0], accepted: d.answers[1] },
   };

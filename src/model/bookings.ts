@@ -387,6 +387,8 @@ export type PassengerNews =
   /** `searchUntil`: when the search ends (absent from the released workflow, which searched until pickup). */
   | { kind: 'no_driver_yet'; searchUntil?: string }
   | { kind: 'no_driver_found' }
+  /** The job was handed to an exchange fleet, which now provides the ride (docs/records.md, "Sub-contracting"). */
+  | { kind: 'provided_by'; fleetId: string }
   | { kind: 'receipt' };
 
 /** How a passenger paid the driver (the service itself never takes payment). */

@@ -107,6 +107,7 @@ export function renderPassengerAssignedText(
   d: DriverFacts,
   trackUrl: string,
   etaMinutes: number | null = null,
+  provider: ProvidingOperator | null = null,
 ): string {
   const car = passengerCarDescription(d);
   const arriving =
@@ -116,7 +117,25 @@ export function renderPassengerAssignedText(
     b.quoted_fare_pence != null && b.fare_pence < b.quoted_fare_pence
       ? ` Fare ${pounds(b.fare_pence)} at your driver's rate (quoted ${pounds(b.quoted_fare_pence)}).`
       : '';
-  return `Direct Taxi: booking ${b.ref}: ${driverFirstName(d.name) ?? 'your driver'} is ${arriving}${car ? `, ${car}` : ''}.${fare} Track: ${trackUrl}`;
+  const by = provider ? ` ${providedBy(provider)}` : '';
+  return `Direct Taxi: booking ${b.ref}: ${driverFirstName(d.name) ?? 'your driver'} is ${arriving}${car ? `, ${car}` : ''}.${fare}${by} Track: ${trackUrl}`;
+}
+
+/** Another licensed operator our booking was sub-contracted to, and the licence it rests on. */
+export interface ProvidingOperator {
+  name: string;
+  licence: string | null;
+}
+
+const providedBy = (p: ProvidingOperator) =>
+  `Your ride is provided by ${p.name}, a licensed operator we work with${p.licence ? ` (${p.licence})` : ''}.`;
+
+/**
+ * The job was handed to another operator (an exchange fleet): the passenger is told who provides
+ * the ride, as the law of sub-contracting expects, and that nothing else changes.
+ */
+export function renderPassengerProvidedByText(b: BookingFacts, p: ProvidingOperator, trackUrl: string): string {
+  return `Direct Taxi: booking ${b.ref}: ${providedBy(p)} Your booking and fare stay the same; the tracking page shows your driver once one is assigned: ${trackUrl}`;
 }
 
 /** The first of the driver's names, as screened, or null when it may not be shown. */

@@ -82,6 +82,8 @@ interface Fleets {
   ids: string[];
   /** Fleets that refuse a new job. */
   refusing?: string[];
+  /** Fleets whose operator licence has lapsed by the pickup. */
+  lapsed?: string[];
 }
 
 /** No drivers of ours at all; exchange fleets as given. One task queue per test. */
@@ -93,7 +95,12 @@ async function scenario(
   activities.nextExchangeFleet = async (q) => {
     world.calls.push(['nextExchangeFleet', q]);
     const id = fleets.ids.find((f) => !q.tried.includes(f));
-    return id ? { fleetId: id, name: `Fleet ${id}` } : null;
+    if (!id) return null;
+    return {
+      fleetId: id,
+      name: `Fleet ${id}`,
+      refusal: fleets.lapsed?.includes(id) ? 'operator_licence_expired' : null,
+    };
   };
   activities.sendExchangeJob = async (s) => {
     world.calls.push(['sendExchangeJob', s]);
@@ -223,6 +230,21 @@ describe('a booking handed to an exchange fleet (time-skipping)', () => {
       // The new fleet numbers its own events from 1.
       await b.signal(exchangeStatusSignal, event('fc', 1, 'assigned', DRIVER));
       await statusIs(b, 'assigned');
+    });
+  });
+
+  it('never hands the job to a fleet whose operator licence has lapsed, and the decision log says why', async () => {
+    await scenario({ ids: ['fl', 'fm'], lapsed: ['fl'] }, async ({ world, b }) => {
+      await heldBy(b, 'fm');
+      expect(sent(world)).toEqual(['new:fm']);
+      const s = await state(b);
+      expect(s.exchange?.tried).toEqual(['fl', 'fm']);
+      expect(
+        s.candidates.filter((c) => c.tier === 'partner').map((c) => [c.driverId, c.outcome, c.reason ?? null]),
+      ).toEqual([
+        ['exchange:fl', 'skipped', 'operator_licence_expired'],
+        ['exchange:fm', 'offered', null],
+      ]);
     });
   });
 

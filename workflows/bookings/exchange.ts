@@ -61,6 +61,18 @@ export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
     const next = await db.nextExchangeFleet({ ref: run.ref, tried });
     if (!next) return 'exhausted';
     const { fleetId } = next;
+    if (next.refusal) {
+      // Its operator licence is not on file, not of the kind, or lapsed by pickup: handing the job on
+      // would be an unlawful sub-contract (docs/records.md, "Sub-contracting"). Passed over, and said why.
+      run.move((s) => S.exchangeChanged(s, { tried: [...tried, fleetId] }));
+      run.record(
+        'partner',
+        model.fleetCandidate({ ...model.NO_EXCHANGE, fleetId, fleetName: next.name }),
+        'skipped',
+        next.refusal,
+      );
+      continue;
+    }
     // Held before it is sent: the fleet's first events can arrive before its answer does.
     const held = { fleetId, fleetName: next.name, tried: [...tried, fleetId], sent: model.exchangeJobSent(run.state) };
     run.move((s) => S.exchangeChanged(s, { ...model.NO_EXCHANGE, ...held }));

@@ -55,8 +55,17 @@ function driver(over: Partial<DriverSnapshot> = {}): DriverSnapshot {
   };
 }
 
+/** A partner fleet's driver whose fleet holds a private hire operator licence valid a year on. */
+const YEAR_ON = new Date(NOW.getTime() + 365 * 24 * 3600_000);
 const partner = (over: Partial<DriverSnapshot> = {}) =>
-  driver({ tier: 'partner', homeArea: null, partnerFleetId: 'fleet-a', partnerFleetApproved: true, ...over });
+  driver({
+    tier: 'partner',
+    homeArea: null,
+    partnerFleetId: 'fleet-a',
+    partnerFleetApproved: true,
+    fleetLicences: { private_hire: YEAR_ON, psv: null },
+    ...over,
+  });
 
 function only(
   tier: DriverSnapshot['tier'],
@@ -102,6 +111,16 @@ describe('rankTier skip reasons', () => {
     ],
     ['fleet_not_approved', 'partner', partner({ partnerFleetApproved: false })],
     ['fleet_not_approved', 'partner', partner({ partnerFleetId: null, partnerFleetApproved: null })],
+    // Sub-contracting (1976 Act s.55A): the partner fleet's operator licence must be on file, of the
+    // vehicle's kind, and valid at pickup.
+    ['operator_licence_missing', 'partner', partner({ fleetLicences: null })],
+    ['operator_licence_missing', 'partner', partner({ fleetLicences: { private_hire: null, psv: null } })],
+    // A minibus of nine or more seats is a PSV: a private hire licence does not cover it...
+    ['operator_licence_wrong_kind', 'partner', partner({ vehicleType: 'mpv', seats: 12 }), needs({ vehicleType: 'mpv' })],
+    // ...nor a PSV licence a car.
+    ['operator_licence_wrong_kind', 'partner', partner({ fleetLicences: { private_hire: null, psv: YEAR_ON } })],
+    ['operator_licence_expired', 'partner', partner({ fleetLicences: { private_hire: PICKUP_AT, psv: null } })],
+    ['operator_licence_expired', 'partner', partner({ fleetLicences: { private_hire: NOW, psv: null } })],
     ['offline', 'local', driver({ online: false })],
     ['no_location', 'local', driver({ lat: null, lon: null })],
     ['no_location', 'local', driver({ locationAt: null })],
@@ -180,6 +199,18 @@ describe('rankTier skip reasons', () => {
 });
 
 describe('rankTier tiers and distances', () => {
+  it('offers a partner fleet driver only while the fleet holds the licence the vehicle needs, valid at pickup', () => {
+    expect(only('partner', partner()).eligible).toBe(true);
+    expect(
+      only('partner', partner({ fleetLicences: { private_hire: new Date(PICKUP_AT.getTime() + 1), psv: null } }))
+        .eligible,
+    ).toBe(true);
+    const minibus = partner({ vehicleType: 'mpv', seats: 12, fleetLicences: { private_hire: null, psv: YEAR_ON } });
+    expect(only('partner', minibus, needs({ vehicleType: 'mpv' })).eligible).toBe(true);
+    // Drivers of ours are never asked for an operator licence.
+    expect(only('local', driver({ fleetLicences: null })).eligible).toBe(true);
+  });
+
   it('uses each tier its own distance limit', () => {
     const at = (km: number) => ({ lat: PICKUP.lat + km * KM_LAT });
     expect(only('local', driver(at(14.9))).eligible).toBe(true);
