@@ -1,5 +1,6 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { loadBooking } from '../../src/bookings/store.js';
+import { recordFleetPassedOver } from '../../src/dispatch/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { FleetUnavailable, postJob } from '../../src/exchange/client.js';
 import { exchangeJob } from '../../src/exchange/job.js';
@@ -17,7 +18,10 @@ import { licencesOnFile } from '../../src/operator-licences/store.js';
 import {
   EXCHANGE_FAILURE,
   passengerHearsFromUs,
-  type PassengerNews, type ExchangeAction, type ExchangeSendResult } from '../../src/model/bookings.js';
+  type PassengerNews,
+  type ExchangeAction,
+  type ExchangeSendResult,
+} from '../../src/model/bookings.js';
 
 // The booking workflow's hands for exchange fleets (docs/exchange.md): which fleet is next, sending it
 // the job (new, amend, cancel) over its own API, and writing what its events said to our record.
@@ -50,11 +54,9 @@ export function createExchangeActivities(deps: {
     }): Promise<{ fleetId: string; name: string; refusal: SubcontractRefusal | null } | null> {
       const f = await nextFleetFor(sql, q.ref, q.tried);
       if (!f) return null;
-      return {
-        fleetId: f.id,
-        name: f.name,
-        refusal: await exchangeLicenceRefusal(f.id, await loadBooking(sql, q.ref)),
-      };
+      const refusal = await exchangeLicenceRefusal(f.id, await loadBooking(sql, q.ref));
+      if (refusal) await recordFleetPassedOver(sql, q.ref, f.id, refusal);
+      return { fleetId: f.id, name: f.name, refusal };
     },
 
     /**

@@ -90,11 +90,15 @@ function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>, ans
            (least(d.driver_licence_expires, d.vehicle_licence_expires) + 1)::timestamptz as licence_invalid_from,
            -- A partner fleet's operator licences (policy.ts's operator_licence_* rules), each kind's
            -- latest, valid through its expiry date like a driver's.
-           case when d.tier = 'partner' then (select array[
-             (max(l.expires_on) filter (where l.kind = 'private_hire') + 1)::timestamptz,
-             (max(l.expires_on) filter (where l.kind = 'psv') + 1)::timestamptz]
-              from operator_licences l where l.holder_kind = 'partner_fleet' and l.holder_id = d.partner_fleet_id)
-           end as fleet_licences,
+           -- (Two columns, not an array: postgres.js reads a null inside a timestamptz[] as an Invalid Date.)
+           case when d.tier = 'partner' then
+             (select (max(l.expires_on) + 1)::timestamptz from operator_licences l
+               where l.holder_kind = 'partner_fleet' and l.holder_id = d.partner_fleet_id and l.kind = 'private_hire')
+           end as fleet_private_hire_invalid_from,
+           case when d.tier = 'partner' then
+             (select (max(l.expires_on) + 1)::timestamptz from operator_licences l
+               where l.holder_kind = 'partner_fleet' and l.holder_id = d.partner_fleet_id and l.kind = 'psv')
+           end as fleet_psv_invalid_from,
            d.sandbox, ${load} as overlapping, ${answers} as answers`;
 }
 
@@ -127,8 +131,9 @@ type SnapshotRow = {
   location_at: Date | null;
   overlapping: number;
   licence_invalid_from: Date | null;
-  /** [private hire, PSV] operator licences' first invalid instant, for a partner fleet's driver; null otherwise. */
-  fleet_licences: [Date | null, Date | null] | null;
+  /** A partner fleet's driver: its private hire and PSV operator licences' first invalid instants (null: none). */
+  fleet_private_hire_invalid_from: Date | null;
+  fleet_psv_invalid_from: Date | null;
   sandbox: boolean;
   /** [cards, accepted] (answerRecord); null where not read (a held job's driver). */
   answers: [number, number] | null;
@@ -152,7 +157,8 @@ function toSnapshot(d: SnapshotRow): DriverSnapshot {
     locationAt: d.location_at,
     overlappingJobs: d.overlapping,
     licenceInvalidFrom: d.licence_invalid_from,
-    fleetLicences: d.fleet_licences && { private_hire: d.fleet_licences[0], psv: d.fleet_licences[1] },
+    fleetLicences:
+      d.tier === 'partner' ? { private_hire: d.fleet_private_hire_invalid_from, psv: d.fleet_psv_invalid_from } : null,
     sandbox: d.sandbox,
     answers: d.answers && { cards: d.answers[0], accepted: d.answers[1] },
   };
@@ -476,4 +482,17 @@ export async function decisionSummary(sql: Sql, ref: string): Promise<DecisionSu
     out.set(key, s);
   }
   return [...out.values()];
+}
+
+/**
+ * An exchange fleet passed over for booking `ref` (its operator licence does not cover the job), in
+ * the decision log beside the drivers of the round it ended: what ops read as "why was this fleet
+ * not asked" (`driver_id` `exchange:<fleet>`, as the workflow's own log names it).
+ */
+export async function recordFleetPassedOver(sql: Sql, ref: string, fleetId: string, reason: string): Promise<void> {
+  await sql`
+    insert into dispatch_decisions (booking_ref, round, tier, driver_id, distance_m, eligible, skip_reason)
+    select ${ref}, coalesce(max(round), 1), 'partner', ${`exchange:${fleetId}`}, null, false, ${reason}
+      from dispatch_decisions where booking_ref = ${ref}
+    on conflict do nothing`;
 }

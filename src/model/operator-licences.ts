@@ -45,8 +45,9 @@ export function subcontractRefusal(
   job: { pickupAt: Date; now: Date },
 ): SubcontractRefusal | null {
   const invalidFrom = licences[kind];
-  if (invalidFrom === null) {
-    return OPERATOR_LICENCE_KINDS.some((k) => licences[k] !== null)
+  // Fails closed: a date that cannot be read is no licence at all.
+  if (invalidFrom === null || Number.isNaN(invalidFrom.getTime())) {
+    return OPERATOR_LICENCE_KINDS.some((k) => k !== kind && licences[k] !== null)
       ? 'operator_licence_wrong_kind'
       : 'operator_licence_missing';
   }

@@ -23,6 +23,7 @@ import {
   type TestDriver,
 } from '../support/drivers.js';
 import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
+import { licenseFleet } from '../support/operator-licences.js';
 
 let stack: TestStack;
 let operator: string;
@@ -380,6 +381,7 @@ describe('suspension and dispatch (issue 20, item 3)', () => {
   it("refuses a partner fleet's reports for its suspended driver, and a fleet's cancel with the passenger on board", async () => {
     const fleetId = `fleet-trp-${randomUUID().slice(0, 8)}`;
     await stack.sql`insert into partner_fleets (id, name, approved) values (${fleetId}, 'Tyne Cars', true)`;
+    await licenseFleet(stack.sql, 'partner_fleet', fleetId);
     const id = `trpf-${randomUUID().slice(0, 8)}`;
     await createPartner(stack.sql, { id, name: `Fleet ${id}`, kind: 'partner', fleetId });
     const secret = await issueSigningSecret(stack.sql, stack.config.PARTNER_SECRETS_KEY, id);

@@ -18,6 +18,7 @@ import { createSql, type Sql } from '../../src/db/sql.js';
 import { fleetsWithWebhookSecrets } from '../../src/exchange/store.js';
 import { signPartnerBody, signPartnerRequest } from '../../src/partners/signature.js';
 import { createPartner } from '../../src/partners/store.js';
+import { createStaff } from '../../src/auth/staff.js';
 import { PHONE_VIEWPORT } from '../support/axe.js';
 import { createDriver, type TestDriver } from '../support/drivers.js';
 import {
@@ -87,22 +88,22 @@ async function stopInstance(i: Instance): Promise<void> {
   await i.api.close();
 }
 
-/** `npm run exchange:register` as written in docs/exchange.md (the script itself, without npm's wrapper). */
-async function runRegisterScript(env: Record<string, string>, args: string[]): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'scripts/register-exchange-fleet.ts'), ...args],
-    {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+/** `npm run exchange:register` (or another script) as the docs write it, the script itself without npm's wrapper. */
+async function runScript(
+  env: Record<string, string>,
+  args: string[],
+  script = 'scripts/register-exchange-fleet.ts',
+): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`exchange:register exited ${code}:\n${out}`);
+  if (code !== 0) throw new Error(`${script} exited ${code}:\n${out}`);
   return out;
 }
 
@@ -115,7 +116,7 @@ async function runRegisterScript(env: Record<string, string>, args: string[]): P
 async function register(from: Instance, to: Instance, withCredentials: boolean): Promise<string> {
   const args = ['--id', to.partnerIdThere, '--name', `Instance ${to.name}`, '--base-url', to.url];
   if (withCredentials) args.push('--partner-id', from.partnerIdThere, '--secret', secretOf(to, from.partnerIdThere));
-  const out = await runRegisterScript(
+  const out = await runScript(
     {
       DATABASE_URL: from.databaseUrl,
       PARTNER_SECRETS_KEY: from.api.config.PARTNER_SECRETS_KEY,
@@ -131,6 +132,26 @@ async function register(from: Instance, to: Instance, withCredentials: boolean):
     expect(printed[1]).toBe(to.partnerIdThere);
     secrets.set(`${from.name}:${to.partnerIdThere}`, printed[2]!);
   }
+  return out;
+}
+
+/** The day `days` from today (UTC), YYYY-MM-DD. */
+const dayFromNow = (days: number) => new Date(Date.now() + days * 24 * 3600_000).toISOString().slice(0, 10);
+
+/**
+ * `from` puts `to`'s operator licence on file, as docs/records.md has staff do before a fleet is
+ * handed any job (`npm run operator-licence:record`); run again with another expiry, it moves it.
+ */
+async function licenceOnFile(from: Instance, to: Instance, expires: string): Promise<string> {
+  const out = await runScript(
+    { DATABASE_URL: from.databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    [
+      ...['--fleet', to.partnerIdThere, '--exchange', '--authority', 'Manchester City Council'],
+      ...['--number', `PHO-${to.name}`, '--expires', expires, '--by', 'Priya (ops)'],
+    ],
+    'scripts/record-operator-licence.ts',
+  );
+  expect(out).toContain(`Manchester City Council private hire PHO-${to.name}, valid to ${expires}`);
   return out;
 }
 
@@ -154,6 +175,9 @@ beforeAll(async () => {
   // Each side's fleet is linked to its partner record of the other (one hop, whatever the job says).
   expect(await a.sql`select partner_id from exchange_fleets`).toEqual([{ partner_id: b.partnerIdThere }]);
   expect(await b.sql`select partner_id from exchange_fleets`).toEqual([{ partner_id: a.partnerIdThere }]);
+  // Neither hands the other a job until its operator licence is on file (docs/records.md).
+  await licenceOnFile(a, b, dayFromNow(365));
+  await licenceOnFile(b, a, dayFromNow(365));
 }, 240_000);
 
 afterAll(async () => {
@@ -463,11 +487,28 @@ describe('jobs exchanged between two instances', () => {
     expect(await b.sql`select ref from bookings where partner_job_ref = ${ref}`).toHaveLength(1);
     // Both operators keep the booking record with the chain (docs/records.md): A's names the fleet it
     // was handed to and how it ended; B's says who passed it on.
-    const onA = await a.sql<{ kind: string; detail: string | null }[]>`
-      select kind, detail from booking_record_entries where ref = ${ref} and kind in ('subcontracted', 'closed') order by id`;
+    const onA = await a.sql<
+      { kind: string; operator: string | null; operator_licence: string | null; detail: string | null }[]
+    >`
+      select kind, operator, operator_licence, detail from booking_record_entries
+       where ref = ${ref} and kind in ('subcontracted', 'closed') order by id`;
     expect(onA).toEqual([
-      { kind: 'subcontracted', detail: expect.stringMatching(/^exchange fleet /) },
-      { kind: 'closed', detail: 'completed' },
+      {
+        kind: 'subcontracted',
+        operator: 'Instance B',
+        // The licence the sub-contract rested on, as it was on file.
+        operator_licence: `Manchester City Council private hire operator licence PHO-B, valid to ${dayFromNow(365)}`,
+        detail: expect.stringMatching(/^exchange fleet /),
+      },
+      { kind: 'closed', operator: null, operator_licence: null, detail: 'completed' },
+    ]);
+    // A's passenger was told who provides the ride, and under which licence.
+    const told = await a.sql<{ body: string }[]>`
+      select body from outbox where booking_ref = ${ref} and idempotency_key like 'provided-by:%'`;
+    expect(told.map((t) => t.body)).toEqual([
+      expect.stringContaining(
+        'Your ride is provided by Instance B, a licensed operator we work with (Manchester City Council private hire operator licence PHO-B',
+      ),
     ]);
     const [recordOnB] = await b.sql<{ channel: string; subcontracted_from: string | null }[]>`
       select r.channel, r.subcontracted_from from booking_records r join bookings k on k.ref = r.ref
@@ -518,6 +559,57 @@ describe('jobs exchanged between two instances', () => {
     expect((await passengerSees(ref, 'completed')).status).toBe('completed');
     expect(await a.sql`select 1 from exchange_inbox where booking_ref = ${ref}`).toHaveLength(sent.length);
   }, 300_000);
+
+  it("a booking is never handed to a fleet whose operator licence has lapsed: A's decision log says why, and the renewed licence lets it go", async () => {
+    explain();
+    await licenceOnFile(a, b, dayFromNow(-1));
+    try {
+      const { ref, token: manage } = await bookOnA();
+      const passedOver = await eventually(
+        async () => {
+          const rows = await a.sql<{ tier: string; eligible: boolean; skip_reason: string | null }[]>`
+            select tier, eligible, skip_reason from dispatch_decisions
+             where booking_ref = ${ref} and driver_id = ${`exchange:${b.partnerIdThere}`}`;
+          return rows.length > 0 ? rows : undefined;
+        },
+        DEADLINE_MS,
+        `A's decision on handing ${ref} to B`,
+      );
+      expect(passedOver[0]).toEqual({ tier: 'partner', eligible: false, skip_reason: 'operator_licence_expired' });
+      // Nothing left A: no hand-over, no sub-contract on its record, no booking on B.
+      expect(await a.sql`select 1 from exchange_jobs where booking_ref = ${ref}`).toEqual([]);
+      expect(await a.sql`select 1 from booking_record_entries where ref = ${ref} and kind = 'subcontracted'`).toEqual(
+        [],
+      );
+      expect(await b.sql`select 1 from bookings where partner_job_ref = ${ref}`).toEqual([]);
+      // Ops read it from the booking's story: "why was this fleet not asked?"
+      const staffKey = (await createStaff(a.sql, { name: 'Olu (ops)', role: 'operator' })).key;
+      const why = await call(a, 'GET', `/api/ops/bookings/${ref}/decisions`, { bearer: staffKey });
+      expect(why.status, why.text).toBe(200);
+      expect(why.json<{ decisions: { driver_id: string }[] }>().decisions).toContainEqual(
+        expect.objectContaining({
+          driver_id: `exchange:${b.partnerIdThere}`,
+          tier: 'partner',
+          eligible: false,
+          skip_reason: 'operator_licence_expired',
+        }),
+      );
+
+      // Renewed: a later round of the same booking hands it to B.
+      await licenceOnFile(a, b, dayFromNow(365));
+      await bookingOnB(ref);
+      const x = await a.api.app.inject({
+        method: 'POST',
+        url: `/api/public/v1/booking/${ref}`,
+        remoteAddress: ip(),
+        payload: { action: 'cancel', token: manage, reason: 'licence checked' },
+      });
+      expect(x.statusCode, x.body).toBe(200);
+      await bookingOnB(ref, 'cancelled');
+    } finally {
+      await licenceOnFile(a, b, dayFromNow(365));
+    }
+  }, 120_000);
 
   it('cancelling on A cancels the job on B', async () => {
     explain();

@@ -20,9 +20,11 @@ const CHROMIUM = '/usr/bin/chromium';
 
 let stack: TestStack;
 let staffKey: string;
+let adminKey: string;
 beforeAll(async () => {
   stack = await startStack({ OFFER_TIMEOUT_SECONDS: '60' });
   staffKey = (await createStaff(stack.sql, { name: 'Sam (ops)', role: 'operator' })).key;
+  adminKey = (await createStaff(stack.sql, { name: 'Ada (admin)', role: 'admin' })).key;
 });
 // Drivers stay in the shared database: offline, no later test file's booking is offered to them.
 afterAll(async () => {
@@ -37,7 +39,7 @@ const driverPhone = () => `+4474006${String(10000 + (phoneN++ % 89999)).padStart
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF').toString('base64');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (method: Method, url: string, o: { body?: object; bearer?: string } = {}) =>
   stack.app.inject({
     method,
@@ -466,6 +468,47 @@ describe('fleet membership', () => {
       .getHandle(`booking:${asked}`)
       .terminate('test over')
       .catch(() => undefined);
+    // A member now, but our booking would be sub-contracted to the operator, whose licence is not on file.
+    const unlicensed = await book('+447400123497');
+    expect(
+      await eventually(
+        async () => {
+          const rows = await stack.sql<{ skip_reason: string | null }[]>`
+            select skip_reason from dispatch_decisions where booking_ref = ${unlicensed} and driver_id = ${applicant.id}`;
+          return rows.length > 0 ? rows : undefined;
+        },
+        STACK_WAIT_MS,
+        'the dispatch decision on the unlicensed fleet driver',
+      ),
+    ).toEqual([{ skip_reason: 'operator_licence_missing' }]);
+    await stack.client.workflow
+      .getHandle(`booking:${unlicensed}`)
+      .terminate('test over')
+      .catch(() => undefined);
+    // An operator may read the licences on file; only an administrator may put one there.
+    const licence = {
+      authority: 'The Highland Council',
+      number: 'PHO-0427',
+      kind: 'private_hire',
+      expires_on: new Date(Date.now() + 90 * 24 * 3600_000).toISOString().slice(0, 10),
+    };
+    const path = `/api/ops/operator-licences/partner_fleet/${op.fleetId}`;
+    expect((await call('PUT', path, { body: licence, bearer: staffKey })).statusCode).toBe(403);
+    const put = await call('PUT', path, { body: licence, bearer: adminKey });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({
+      holder_name: `Cabs ${op.id}`,
+      licences: [{ ...licence, in_date: true, recorded_by: 'Ada (admin)' }],
+    });
+    expect((await call('GET', path, { bearer: staffKey })).json().licences).toHaveLength(1);
+    expect(
+      (await call('PUT', path, { body: { ...licence, expires_on: '2027-02-30' }, bearer: adminKey })).json().code,
+    ).toBe('validation_failed');
+    expect(
+      (await call('PUT', '/api/ops/operator-licences/partner_fleet/fleet-nobody', { body: licence, bearer: adminKey }))
+        .statusCode,
+    ).toBe(404);
+
     const granted = await book('+447400123499');
     expect(granted).not.toBe(asked);
     await eventually(

@@ -24,6 +24,7 @@ import {
   type WorkerProcess,
 } from '../support/processes.js';
 import { eventually, STACK_WAIT_MS, startStack, type TestStack } from '../support/stack.js';
+import { licenseFleet } from '../support/operator-licences.js';
 
 // Seconds instead of minutes, so "down for a while" fits in a test.
 const POLICY: DeliveryPolicy = { initialRetrySeconds: 1, maxRetrySeconds: 2, giveUpAfterSeconds: 600, idleSeconds: 5 };
@@ -103,6 +104,7 @@ async function newPartner(prefix = 'dlv', fleetId: string | null = null): Promis
 async function newFleet(): Promise<TestPartner & { driver: TestDriver }> {
   const fleetId = `fleet-dlv-${randomUUID().slice(0, 8)}`;
   await stack.sql`insert into partner_fleets (id, name, approved) values (${fleetId}, 'Highland Cars', true)`;
+  await licenseFleet(stack.sql, 'partner_fleet', fleetId);
   const fleet = await newPartner('dlv-f', fleetId);
   const driver = await createDriver(stack.sql, { lat: 56.412, lon: -5.4735, tier: 'partner', name: 'Morag Fleet' });
   await stack.sql`update drivers set partner_fleet_id = ${fleetId} where id = ${driver.id}`;

@@ -55,16 +55,18 @@ async function takeBack(run: BookingRun, fleetId: string, end: { state: 'release
 /** Every tier exhausted: the next approved fleet not yet asked gets the job ('exhausted': none took it). */
 export async function handToExchangeFleet(run: BookingRun): Promise<Result> {
   run.move((s) => S.exchangeChanged(s, {}));
+  // Fleets passed over for their licence this time: asked again next round (a licence may be renewed).
+  const unlicensed: string[] = [];
   for (;;) {
     if (run.inbox.interrupted()) return 'interrupted';
     const tried = run.state.exchange!.tried;
-    const next = await db.nextExchangeFleet({ ref: run.ref, tried });
+    const next = await db.nextExchangeFleet({ ref: run.ref, tried: [...tried, ...unlicensed] });
     if (!next) return 'exhausted';
     const { fleetId } = next;
     if (next.refusal) {
       // Its operator licence is not on file, not of the kind, or lapsed by pickup: handing the job on
       // would be an unlawful sub-contract (docs/records.md, "Sub-contracting"). Passed over, and said why.
-      run.move((s) => S.exchangeChanged(s, { tried: [...tried, fleetId] }));
+      unlicensed.push(fleetId);
       run.record(
         'partner',
         model.fleetCandidate({ ...model.NO_EXCHANGE, fleetId, fleetName: next.name }),

@@ -116,11 +116,22 @@ describe('rankTier skip reasons', () => {
     ['operator_licence_missing', 'partner', partner({ fleetLicences: null })],
     ['operator_licence_missing', 'partner', partner({ fleetLicences: { private_hire: null, psv: null } })],
     // A minibus of nine or more seats is a PSV: a private hire licence does not cover it...
-    ['operator_licence_wrong_kind', 'partner', partner({ vehicleType: 'mpv', seats: 12 }), needs({ vehicleType: 'mpv' })],
+    [
+      'operator_licence_wrong_kind',
+      'partner',
+      partner({ vehicleType: 'mpv', seats: 12 }),
+      needs({ vehicleType: 'mpv' }),
+    ],
     // ...nor a PSV licence a car.
     ['operator_licence_wrong_kind', 'partner', partner({ fleetLicences: { private_hire: null, psv: YEAR_ON } })],
     ['operator_licence_expired', 'partner', partner({ fleetLicences: { private_hire: PICKUP_AT, psv: null } })],
     ['operator_licence_expired', 'partner', partner({ fleetLicences: { private_hire: NOW, psv: null } })],
+    // A date that cannot be read is no licence (fails closed).
+    [
+      'operator_licence_missing',
+      'partner',
+      partner({ fleetLicences: { private_hire: new Date(Number.NaN), psv: null } }),
+    ],
     ['offline', 'local', driver({ online: false })],
     ['no_location', 'local', driver({ lat: null, lon: null })],
     ['no_location', 'local', driver({ locationAt: null })],
