@@ -54,7 +54,10 @@ export function presentRecord(r: BookingRecordRow) {
   const allocations = r.entries.filter((e) => e.kind === 'allocated');
   const last: RecordEntryRow | undefined = allocations.at(-1);
   const subcontracts = r.entries.filter((e) => e.kind === 'subcontracted');
-  const partnerFleet = allocations.map((a) => a.operator).filter((o): o is string => Boolean(o));
+  // Each receiving operator with the licence the sub-contract rested on, as it was on file then.
+  const withLicence = (e: RecordEntryRow) =>
+    [e.operator ?? e.detail ?? '', e.operator_licence].filter(Boolean).join(', ');
+  const partnerFleet = allocations.filter((a) => a.operator).map(withLicence);
   const closed = r.entries.filter((e) => e.kind === 'closed').at(-1);
   return {
     ref: r.ref,
@@ -81,7 +84,7 @@ export function presentRecord(r: BookingRecordRow) {
     dispatched_by: last?.dispatched_by ?? null,
     allocations: allocations.length,
     subcontracted_from: r.subcontracted_from,
-    subcontracted_to: [...subcontracts.map((s) => s.operator ?? s.detail ?? ''), ...partnerFleet].join('; ') || null,
+    subcontracted_to: [...subcontracts.map(withLicence), ...partnerFleet].join('; ') || null,
     outcome: closed?.detail ?? 'open',
     entries: r.entries.map((e) => ({ ...e, at: e.at.toISOString(), at_london: london(e.at) })),
   };

@@ -520,6 +520,35 @@ describe('fleet membership', () => {
       STACK_WAIT_MS,
       'the offer to the fleet driver',
     );
+    // Accepted: the passenger is told the fleet provides the ride, under the licence on file.
+    const [offer] = await stack.sql<{ id: string }[]>`
+      select id from offers where booking_ref = ${granted} and driver_id = ${applicant.id}`;
+    const accepted = await call('POST', `/api/driver/jobs/${encodeURIComponent(offer!.id)}/respond`, {
+      body: { decision: 'accept' },
+      bearer: token,
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const told = await eventually(
+      async () => {
+        const [m] = await stack.sql<{ body: string }[]>`
+          select body from outbox where booking_ref = ${granted} and idempotency_key like 'assigned:%'`;
+        return m?.body;
+      },
+      STACK_WAIT_MS,
+      "the passenger's text naming the driver",
+    );
+    expect(told).toContain(
+      `Your ride is provided by Cabs ${op.id}, a licensed operator we work with (The Highland Council private hire operator licence PHO-0427, valid to ${licence.expires_on}).`,
+    );
+    // And the booking record names the fleet and its licence beside the driver.
+    expect(
+      await stack.sql`select operator, operator_licence from booking_record_entries where ref = ${granted} and kind = 'allocated'`,
+    ).toEqual([
+      {
+        operator: `Cabs ${op.id}`,
+        operator_licence: `The Highland Council private hire operator licence PHO-0427, valid to ${licence.expires_on}`,
+      },
+    ]);
     await stack.client.workflow
       .getHandle(`booking:${granted}`)
       .terminate('test over')

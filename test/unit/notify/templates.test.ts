@@ -18,13 +18,40 @@ import {
   renderPassengerReceiptEmail,
   renderPassengerReceiptText,
   renderPassengerSignInCode,
+  renderPassengerAssignedText,
+  renderPassengerProvidedByText,
   type CancelledBy,
 } from '../../../src/notify/templates.js';
+import type { DriverRow } from '../../../src/drivers/store.js';
 import type { BookingRow } from '../../../src/bookings/store.js';
 import type { CancelInput } from '../../../workflows/bookings/definitions.js';
 
 // Every message's words live in src/notify/templates.ts. A driver whose job is cancelled is told who
 // cancelled it, from a fixed set, and never why.
+
+describe('a ride another operator provides (sub-contracting, docs/records.md)', () => {
+  const booking = { ref: 'TXAB12CD34', pickup_at: new Date('2026-07-03T12:00:00Z') } as BookingRow;
+  const track = 'https://taxi.example/track/TXAB12CD34';
+  const operator = {
+    name: 'Tyne Cars',
+    licence: 'Newcastle City Council private hire operator licence PHO-0042, valid to 2027-03-31',
+  };
+
+  it("names the operator and its licence in a partner fleet driver's assignment", () => {
+    const driver = { name: 'Dana Fleet', vehicle_description: 'Skoda Octavia', plate: 'PH/77' } as DriverRow;
+    expect(renderPassengerAssignedText(booking, driver, track, null, operator)).toBe(
+      'Direct Taxi: booking TXAB12CD34: Dana is picking you up at Fri 3 Jul 13:00, Skoda Octavia, council licence PH/77. Your ride is provided by Tyne Cars, a licensed operator we work with (Newcastle City Council private hire operator licence PHO-0042, valid to 2027-03-31). Track: https://taxi.example/track/TXAB12CD34',
+    );
+    // A driver of ours: no operator named.
+    expect(renderPassengerAssignedText(booking, driver, track)).not.toContain('provided by');
+  });
+
+  it('tells the passenger who provides the ride once the job is handed to another operator', () => {
+    expect(renderPassengerProvidedByText(booking, operator, track)).toBe(
+      'Direct Taxi: booking TXAB12CD34: Your ride is provided by Tyne Cars, a licensed operator we work with (Newcastle City Council private hire operator licence PHO-0042, valid to 2027-03-31). Your booking and fare stay the same; the tracking page shows your driver once one is assigned: https://taxi.example/track/TXAB12CD34',
+    );
+  });
+});
 
 describe('the driver’s cancellation text', () => {
   it('says who cancelled: the passenger, the partner by its registered name, or Direct Taxi', () => {

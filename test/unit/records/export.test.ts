@@ -94,6 +94,44 @@ describe('booking record export', () => {
     expect(end).toBe('');
   });
 
+  it('names each operator a booking was sub-contracted to with the licence it rested on', () => {
+    const entry = {
+      driver_id: null,
+      driver_name: null,
+      driver_licence_number: null,
+      driver_licensing_authority: null,
+      vehicle_registration: null,
+      dispatched_by: null,
+    };
+    const p = presentRecord(
+      record({
+        entries: [
+          {
+            ...entry,
+            kind: 'subcontracted',
+            at: new Date('2026-07-01T09:06:00Z'),
+            operator: 'Fleet B',
+            operator_licence: 'Manchester City Council private hire operator licence PHO-0042, valid to 2027-03-31',
+            detail: 'exchange fleet fleet-b',
+          },
+          {
+            ...entry,
+            kind: 'allocated',
+            at: new Date('2026-07-01T09:20:00Z'),
+            driver_id: 'd9',
+            driver_name: 'Dana Fleet',
+            operator: 'Tyne Cars',
+            operator_licence: null,
+            detail: null,
+          },
+        ],
+      }),
+    );
+    expect(p.subcontracted_to).toBe(
+      'Fleet B, Manchester City Council private hire operator licence PHO-0042, valid to 2027-03-31; Tyne Cars',
+    );
+  });
+
   it('reads London days as London midnights, on both sides of the clock change', () => {
     const { start, end } = londonDayRange('2026-03-29', '2026-10-25');
     expect(start.toISOString()).toBe('2026-03-29T00:00:00.000Z'); // GMT until 01:00
