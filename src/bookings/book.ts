@@ -112,6 +112,8 @@ function passengerFields(p: Passenger) {
     paymentMethod: p.paymentMethod,
     flightNumber: p.flightNumber,
     agent: p.agent,
+    assistanceDog: p.needs.assistanceDog,
+    helpFindingVehicle: p.needs.helpFindingVehicle,
   };
 }
 
@@ -328,6 +330,7 @@ export async function priceTripBooking(
     meetAndGreet: r.meetAndGreet,
     worldwide: false,
     apiKey: r.apiKey,
+    assistanceDog: r.passenger.needs.assistanceDog,
     // The sender's approved rate prices its own jobs as it prices its key's quotes (an agreed fare still wins below).
     ratePartnerId: partnerId ?? null,
   });
@@ -377,6 +380,7 @@ export async function priceTripBooking(
       passengers: r.passengers,
       vehicleType: r.vehicleType,
       notes: r.passenger.notes,
+      needs: r.passenger.needs,
     }),
     policy: dispatchPolicy(s.config, {
       pickupAt: new Date(trip.departAt),
@@ -441,7 +445,13 @@ async function bookQuote(s: BookingDeps, r: QuoteBookingRequest, caller: Booking
         ...(q.rate_override_id ? { rateOverrideId: q.rate_override_id } : {}),
         fareProvenance: quoteProvenance(q),
       },
-      job: jobSpec({ pickupAt, passengers: q.passengers, vehicleType: q.vehicle_type, notes: r.passenger.notes }),
+      job: jobSpec({
+        pickupAt,
+        passengers: q.passengers,
+        vehicleType: q.vehicle_type,
+        notes: r.passenger.notes,
+        needs: r.passenger.needs,
+      }),
       policy: dispatchPolicy(s.config, {
         pickupAt,
         pickupKind: q.pickup.kind,

@@ -1,3 +1,4 @@
+import type { PassengerNeeds } from '../model/bookings.js';
 import { checkPassengerEmail } from '../passengers/email.js';
 import { normalisePassengerPhone } from '../passengers/phone.js';
 import { Refusal, type RefusedField } from '../refusal.js';
@@ -15,6 +16,8 @@ export interface Passenger {
   flightNumber: string | null;
   notes: string | null;
   agent: string | null;
+  /** An assistance dog, help finding the vehicle (docs/accessibility.md): never priced, never a reason to refuse. */
+  needs: PassengerNeeds;
 }
 
 /** What a check of a phone, an email or a flight number answers. */
@@ -50,6 +53,7 @@ export function readPassenger<B extends object>(
   fields: PassengerFields<NoInfer<B>>,
   paymentMethod: string,
   emailVerified: boolean,
+  needs: Partial<PassengerNeeds> = {},
 ): Passenger {
   const value = (field: TextField<B> | undefined) =>
     field === undefined ? undefined : (body[field] as string | undefined);
@@ -92,5 +96,15 @@ export function readPassenger<B extends object>(
       fields: refused,
     });
   }
-  return { name, phone, email, emailVerified, paymentMethod, flightNumber, notes, agent };
+  return {
+    name,
+    phone,
+    email,
+    emailVerified,
+    paymentMethod,
+    flightNumber,
+    notes,
+    agent,
+    needs: { assistanceDog: needs.assistanceDog ?? false, helpFindingVehicle: needs.helpFindingVehicle ?? false },
+  };
 }

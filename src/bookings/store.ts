@@ -29,6 +29,8 @@ export interface BookingRow {
   payment_method: string;
   flight_number: string | null;
   meet_and_greet: boolean;
+  assistance_dog: boolean;
+  help_finding_vehicle: boolean;
   notes: string | null;
   agent: string | null;
   pickup_query: string;
@@ -109,7 +111,8 @@ export async function insertBooking(
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
                           distance_m, duration_s, request_identity, partner_id, partner_job_ref, operator_id,
-                          passenger_account_id, rate_override_id, fare_provenance, workflow_type, exchange_origin)
+                          passenger_account_id, rate_override_id, fare_provenance, workflow_type, exchange_origin,
+                          assistance_dog, help_finding_vehicle)
     values (${b.ref}, ${status}, ${b.source}, ${b.quoteId}, ${b.passengerName}, ${b.passengerPhone}, ${b.passengerEmail},
             ${b.emailVerified}, ${b.paymentMethod}, ${b.flightNumber}, ${b.meetAndGreet ?? false}, ${job.notes}, ${b.agent},
             ${b.pickupQuery}, ${b.dropoffQuery}, ${sql.json(b.pickup as never)}, ${sql.json(b.dropoff as never)}, ${b.pickupArea},
@@ -122,7 +125,8 @@ export async function insertBooking(
             case when exists (select 1 from exchange_hop_jobs h where h.partner_id = ${b.partnerId ?? null} and h.job_ref = ${b.partnerJobRef ?? null})
                    then 'handed_over'
                  when exists (select 1 from exchange_fleets f where f.partner_id = ${b.partnerId ?? null})
-                   then 'fleet_partner' end)
+                   then 'fleet_partner' end,
+            ${b.assistanceDog ?? job.assistanceDog ?? false}, ${b.helpFindingVehicle ?? job.helpFindingVehicle ?? false})
     on conflict (ref) do nothing`;
 }
 

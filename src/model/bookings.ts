@@ -39,7 +39,22 @@ export interface JobSpec {
   vehicleType: string;
   wheelchair: boolean;
   notes: string | null;
+  /**
+   * An assistance dog travels with the passenger (Equality Act 2010 s.168): carried at no extra
+   * charge; a driver whose medical exemption from it is in date is not asked. Absent on older bookings.
+   */
+  assistanceDog?: boolean;
+  /** The passenger asked the driver to help them find the vehicle (s.165 as amended in 2022). */
+  helpFindingVehicle?: boolean;
 }
+
+/** What a passenger may ask of the ride beyond its vehicle class (a wheelchair user's is the 'wav' class). Never priced. */
+export interface PassengerNeeds {
+  assistanceDog: boolean;
+  helpFindingVehicle: boolean;
+}
+
+export const NO_NEEDS: PassengerNeeds = { assistanceDog: false, helpFindingVehicle: false };
 
 export interface DispatchPolicy {
   /** How long before pickup a pre-booked journey starts looking for a driver. */
@@ -118,6 +133,9 @@ export interface NewBooking {
   identity?: string;
   /** Airport meet and greet was asked for (and paid for): the driver meets the passenger inside. */
   meetAndGreet?: boolean;
+  /** An assistance dog travels; the passenger asked for help finding the vehicle (never priced). Absent: neither. */
+  assistanceDog?: boolean;
+  helpFindingVehicle?: boolean;
   /** The partner whose job this is (partner intake), for search attributes and tenant isolation. */
   partnerId?: string | null;
   /** The sender's own job reference (partner, operator and supplier intake). */

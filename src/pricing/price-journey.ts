@@ -20,6 +20,7 @@ import {
   meetAndGreetRule,
   rateOverrideRule,
   wheelchairAccessibleRule,
+  assistanceDogRule,
   worldwideRule,
 } from './surcharges.js';
 import { NATIONAL_DEFAULT_AREA } from './tariff-book.js';
@@ -195,6 +196,8 @@ export function priceInArea(data: PricingData, areaId: string, req: PriceRequest
   if (group) rules.push(group);
   const wav = wheelchairAccessibleRule(req.vehicleType);
   if (wav) rules.push(wav);
+  const dog = assistanceDogRule(req.assistanceDog);
+  if (dog) rules.push(dog);
   if (req.meetAndGreet) rules.push(meetAndGreetRule(req.pickup, req.dropoff));
   if (req.override) rules.push(rateOverrideRule(req.override, actual.rawPence, actual.pence, version.minimumFarePence));
   if (worldwide) rules.push(worldwideRule(req.pickup, req.dropoff));

@@ -89,6 +89,20 @@ export function wheelchairAccessibleRule(vehicleType: VehicleType): PricedRule |
 }
 
 /**
+ * Itemised at zero, like the wheelchair-accessible vehicle: Equality Act 2010 s.168 says an
+ * assistance dog is carried at no extra charge, and the passenger should see that nothing was added.
+ */
+export function assistanceDogRule(assistanceDog: boolean | undefined): PricedRule | null {
+  if (!assistanceDog) return null;
+  return {
+    code: 'assistance_dog',
+    description: 'Assistance dog: carried at no extra charge (Equality Act 2010 s.168)',
+    amountPence: 0,
+    provisional: false,
+  };
+}
+
+/**
  * An approved driver or partner rate replaces the tariff's meter: the adjustment applies to the
  * raw meter reading and the override's own minimum (when it has one) replaces the tariff's. The
  * rule carries the difference from the tariff's metered fare, so the total still adds up.

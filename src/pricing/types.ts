@@ -39,6 +39,11 @@ export interface PriceRequest {
   meetAndGreet: boolean;
   worldwide: boolean;
   override?: RateOverride | null;
+  /**
+   * An assistance dog travels (docs/accessibility.md). Never priced: it is only itemised at zero,
+   * so the passenger sees that nothing was added. A wheelchair user's need is the 'wav' class.
+   */
+  assistanceDog?: boolean;
 }
 
 export interface AppliedRule {

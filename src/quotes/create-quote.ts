@@ -103,6 +103,8 @@ export interface TripInput {
   meetAndGreet: boolean;
   worldwide: boolean;
   apiKey: ApiKey | null;
+  /** An assistance dog travels: itemised at zero, never priced (docs/accessibility.md). */
+  assistanceDog?: boolean | undefined;
   /**
    * Whose approved rate prices the trip: a sender's own job names its sender here; otherwise the
    * API key's partner (a quote or booking made with a partner's key). Absent: the key's partner.
@@ -149,6 +151,7 @@ export async function priceTrip(deps: Pick<Services, 'sql' | 'geo' | 'now'>, inp
       meetAndGreet: input.meetAndGreet,
       worldwide: input.worldwide,
       override,
+      assistanceDog: input.assistanceDog ?? false,
     });
     return {
       pickup,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SIMPLE_VEHICLE_TYPES } from '../pricing/types.js';
 import { BOOKING_REF_PATTERN, BOOKING_STATUSES, PAYMENT_METHODS, SETTLEMENT_METHODS } from '../model/bookings.js';
 import { PAYMENT_STATES } from '../settlement/payment-state.js';
-import { isoDateTime, passengerCount, placeText, text, uuid } from './common.js';
+import { camelNeeds, isoDateTime, passengerCount, placeText, snakeNeeds, text, uuid } from './common.js';
 import { PrecisionSchema } from './quote.js';
 
 // Request and response schemas of the booking routes (spec 4.2, 4.3, 4.5-4.7). Free-text limits
@@ -32,6 +32,7 @@ export const AgentCreateBookingRequest = z
     passenger_email: email.optional(),
     flight_number: flight.optional(),
     notes: notes.optional(),
+    ...snakeNeeds,
   })
   .meta({ id: 'AgentCreateBookingRequest' });
 
@@ -49,6 +50,7 @@ export const AgentInstantBookingRequest = z
     flight_number: flight.optional(),
     notes: notes.optional(),
     agent: text(100).optional().describe('Name of the assistant making the booking'),
+    ...snakeNeeds,
   })
   .meta({ id: 'AgentInstantBookingRequest' });
 
@@ -179,6 +181,7 @@ export const V1DirectBookingRequest = z
       .optional()
       .describe('Partner-supplied fare (partner keys only); otherwise priced on published tariffs'),
     paymentMethod: z.enum(['cash', 'card', 'pay_driver', 'bank_transfer']).optional(),
+    ...camelNeeds,
   })
   .meta({ id: 'V1DirectBookingRequest' });
 
@@ -191,6 +194,7 @@ export const V1QuoteBookingRequest = z
     payment_method: z.enum(V1_PAYMENT_METHODS).optional(),
     flight_number: flight.optional(),
     notes: notes.optional(),
+    ...snakeNeeds,
   })
   .meta({ id: 'V1QuoteBookingRequest' });
 

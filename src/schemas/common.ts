@@ -42,3 +42,18 @@ export const uuid = z.uuid('must be a uuid');
 export function gbp(pence: number): number {
   return Math.round(pence) / 100;
 }
+
+// What a passenger may ask of the ride beyond its class (docs/accessibility.md): never priced, never
+// a reason to refuse. A wheelchair user asks for the wav class (the vehicle type).
+const assistanceDog = z
+  .boolean()
+  .optional()
+  .describe('An assistance dog travels with the passenger: carried at no extra charge (Equality Act 2010 s.168)');
+const helpFindingVehicle = z
+  .boolean()
+  .optional()
+  .describe('The passenger asks the driver to help them find the vehicle (e.g. a visually impaired passenger)');
+/** The needs fields of the snake_case contracts (agent routes, v1 quote booking). */
+export const snakeNeeds = { assistance_dog: assistanceDog, help_finding_vehicle: helpFindingVehicle };
+/** The needs fields of the camelCase contracts (v1 direct booking, partner jobs). */
+export const camelNeeds = { assistanceDog, helpFindingVehicle };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FieldErrorSchema, PlaceSuggestionSchema } from '../http/problem.js';
 import { BOOKING_STATUSES } from '../model/bookings.js';
 import { JOB_ACTIONS, JOB_OUTCOME_CODES } from '../model/partners.js';
-import { isoDateTime, passengerCount, placeText, text } from './common.js';
+import { camelNeeds, isoDateTime, passengerCount, placeText, text } from './common.js';
 
 // The PartnerJob of spec 2.4, shared by partner intake, the operator bridge (and its guide, so the
 // two cannot drift) and the supplier hooks. Every field and constraint of the spec; the limits on
@@ -44,6 +44,7 @@ export const PartnerJobSchema = z
       .optional()
       .describe('Agreed fare in GBP, if the sender prices the job; otherwise the published tariff prices it'),
     notes: text(500).optional(),
+    ...camelNeeds,
   })
   .meta({ id: 'PartnerJob' });
 export type PartnerJob = z.infer<typeof PartnerJobSchema>;

@@ -31,9 +31,15 @@ const TRIP_FIELDS = {
   vehicleType: 'vehicle_type',
 } as const satisfies TripFieldNames<z.infer<typeof AgentInstantBookingRequest>>;
 
+/** The needs as the snake_case contracts name them. */
+export const snakeNeeds = (b: { assistance_dog?: boolean | undefined; help_finding_vehicle?: boolean | undefined }) => ({
+  assistanceDog: b.assistance_dog ?? false,
+  helpFindingVehicle: b.help_finding_vehicle ?? false,
+});
+
 /** bookings/create: a quote redeemed; the quote holds the group and the vehicle. */
 export function fromAgentCreate(b: z.infer<typeof AgentCreateBookingRequest>): QuoteBookingRequest {
-  const passenger = readPassenger(b, PASSENGER_FIELDS, b.payment_method, false);
+  const passenger = readPassenger(b, PASSENGER_FIELDS, b.payment_method, false, snakeNeeds(b));
   return quoteRequest({ source: 'agent_create', quoteId: b.quote_id, passenger, awaitEmailConfirmation: false });
 }
 
@@ -47,6 +53,7 @@ export function fromAgentInstant(
     { ...PASSENGER_FIELDS, agent: 'agent' },
     b.payment_method ?? 'cash_to_driver',
     false,
+    snakeNeeds(b),
   );
   return tripRequest({
     source: 'agent_instant',

@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../auth/api-keys.js';
 import type { VehicleType } from '../../pricing/types.js';
-import type { JobSpec, NewBooking } from '../../model/bookings.js';
+import type { JobSpec, NewBooking, PassengerNeeds } from '../../model/bookings.js';
 import type { Passenger, TextField } from '../passenger-input.js';
 import { screenedPlace } from '../../screening/place-text.js';
 import { needsWheelchair, notesWithVehicleName, vehicleClass, type VehicleChoice } from './vehicle.js';
@@ -155,13 +155,22 @@ export function quoteRequest(q: Omit<QuoteBookingRequest, 'kind'>): QuoteBooking
 }
 
 /** The job dispatch matches drivers on, from any request: wheelchair access goes with the class. */
-export function jobSpec(j: { pickupAt: Date; passengers: number; vehicleType: string; notes: string | null }): JobSpec {
+export function jobSpec(j: {
+  pickupAt: Date;
+  passengers: number;
+  vehicleType: string;
+  notes: string | null;
+  needs?: PassengerNeeds;
+}): JobSpec {
   return {
     pickupAt: j.pickupAt.toISOString(),
     passengers: j.passengers,
     vehicleType: j.vehicleType,
     wheelchair: needsWheelchair(j.vehicleType),
     notes: j.notes,
+    // Only when asked, so a job without them reads as it always has (histories, partner events).
+    ...(j.needs?.assistanceDog ? { assistanceDog: true } : {}),
+    ...(j.needs?.helpFindingVehicle ? { helpFindingVehicle: true } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { VehicleType } from '../../pricing/types.js';
 import { readPassenger, type PassengerFields } from '../passenger-input.js';
 import { quoteRequest, tripRequest, type BookingRequest } from './index.js';
+import { snakeNeeds } from './agent.js';
 
 // The MCP start_booking tool (src/mcp/tools.ts): an AI assistant books for the signed-in
 // passenger, from an estimate_fare quote_id or from pickup and dropoff. The tool's arguments are
@@ -20,6 +21,8 @@ export interface McpBookingArgs {
   passenger_name: string;
   flight_number?: string | undefined;
   notes?: string | undefined;
+  assistance_dog?: boolean | undefined;
+  help_finding_vehicle?: boolean | undefined;
 }
 
 /** The arguments, with the phone and email the tool settled from the passenger's account. */
@@ -39,7 +42,7 @@ export function fromMcp(
   who: { accountId: string; phone: string; email: string | undefined; emailVerified: boolean },
 ): BookingRequest {
   const settled: McpPassengerArgs = { ...a, passenger_phone: who.phone, passenger_email: who.email };
-  const passenger = readPassenger(settled, PASSENGER_FIELDS, 'pay_driver', who.emailVerified);
+  const passenger = readPassenger(settled, PASSENGER_FIELDS, 'pay_driver', who.emailVerified, snakeNeeds(a));
   if (a.quote_id !== undefined) {
     return quoteRequest({
       source: 'mcp',

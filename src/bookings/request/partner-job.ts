@@ -94,5 +94,6 @@ function partnerPassenger(partner: Partner, job: PartnerJob, at: number | null, 
     flightNumber,
     notes,
     agent: partner.name,
+    needs: { assistanceDog: job.assistanceDog ?? false, helpFindingVehicle: job.helpFindingVehicle ?? false },
   };
 }

@@ -4,6 +4,7 @@ import type { V1DirectBookingRequest, V1QuoteBookingRequest } from '../../schema
 import { readPassenger, type PassengerFields } from '../passenger-input.js';
 import { placesAndTime, quoteRequest, tripRequest, type BookingRequest, type TripFieldNames } from './index.js';
 import { readVehicleName } from './vehicle.js';
+import { snakeNeeds } from './agent.js';
 
 // The v1 booking (spec 4.5), either form on either path: direct (camelCase, a free-text
 // vehicleType, a partner's fareGBP, a pickup time that must not be past) or redeeming a quote_id
@@ -57,6 +58,7 @@ export function fromV1(
       QUOTE_FORM,
       b.payment_method ?? 'direct_to_driver',
       p.verified,
+      snakeNeeds(b),
     );
     return quoteRequest({
       source: 'v1_quote',
@@ -71,6 +73,7 @@ export function fromV1(
     DIRECT_FORM,
     b.paymentMethod ?? 'pay_driver',
     p.verified,
+    { assistanceDog: b.assistanceDog ?? false, helpFindingVehicle: b.helpFindingVehicle ?? false },
   );
   // A free string (spec 2.6), never refused: a name no class matches books the group's class and is kept for the driver.
   const vehicle = readVehicleName(b.vehicleType);

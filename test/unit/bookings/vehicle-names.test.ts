@@ -99,6 +99,7 @@ describe('a request naming a vehicle no class matches', () => {
     flightNumber: null,
     notes: 'Two cases',
     agent: null,
+    needs: { assistanceDog: false, helpFindingVehicle: false },
   };
   const base = {
     source: 'v1_direct' as const,

@@ -28,6 +28,8 @@ function booking(over: Partial<BookingWithDriver> = {}): BookingWithDriver {
     payment_method: 'cash_to_driver',
     flight_number: null,
     meet_and_greet: false,
+    assistance_dog: false,
+    help_finding_vehicle: false,
     notes: HOSTILE,
     agent: null,
     pickup_query: HOSTILE,
