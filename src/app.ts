@@ -29,6 +29,7 @@ import { driverRoutes } from './routes/drivers.js';
 import { opsRoutes } from './routes/ops.js';
 import { recordRoutes } from './routes/records.js';
 import { operatorLicenceRoutes } from './routes/operator-licences.js';
+import { driverExemptionRoutes } from './routes/driver-exemptions.js';
 import { meterRoutes } from './routes/meter.js';
 import { opsSignInRoutes } from './routes/ops-sign-in.js';
 import { claimPageRoutes } from './routes/claim-pages.js';
@@ -156,6 +157,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(opsRoutes);
   await app.register(recordRoutes);
   await app.register(operatorLicenceRoutes);
+  await app.register(driverExemptionRoutes);
   await app.register(meterRoutes);
   await app.register(opsSignInRoutes);
   await app.register(opsViewRoutes);

@@ -29,6 +29,8 @@ export function presentBooking(row: BookingWithDriver, baseUrl: string) {
     passengers: row.passengers,
     vehicle_type: row.vehicle_type,
     meet_and_greet: row.meet_and_greet,
+    assistance_dog: row.assistance_dog,
+    help_finding_vehicle: row.help_finding_vehicle,
     flight_number: row.flight_number,
     driver: row.d_name ? { name: row.d_name, vehicle: row.d_vehicle ?? '', plate: row.d_plate ?? '' } : null,
     payment: {

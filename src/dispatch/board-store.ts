@@ -32,6 +32,8 @@ export interface BoardRow {
   wheelchair: boolean;
   payment_method: string;
   meet_and_greet: boolean;
+  assistance_dog: boolean;
+  help_finding_vehicle: boolean;
   /** Straight-line metres from the driver's last position to the pickup; null without a position. */
   from_driver_m: number | null;
 }
@@ -54,7 +56,7 @@ export async function readBoard(
   const distance = sql.unsafe(DRIVER_TO_PICKUP);
   return sql<BoardRow[]>`
     select b.ref, b.pickup_at, b.pickup, b.dropoff, b.pickup_area, b.fare_pence, b.distance_m, b.duration_s, b.passengers,
-           b.vehicle_type, b.wheelchair, b.payment_method, b.meet_and_greet,
+           b.vehicle_type, b.wheelchair, b.payment_method, b.meet_and_greet, b.assistance_dog, b.help_finding_vehicle,
            case when d.lat is null or d.lon is null then null else round(${distance})::int end as from_driver_m
       from drivers d
       join bookings b
@@ -78,6 +80,12 @@ export async function readBoard(
        and b.passengers <= d.seats
        and (b.vehicle_type = d.vehicle_type or coalesce((${sql.json(VEHICLE_SERVED_BY)}::jsonb -> b.vehicle_type) @> to_jsonb(d.vehicle_type), false))
        and (not (b.wheelchair or b.vehicle_type = 'wav') or d.wheelchair_accessible)
+       -- A medical exemption in date at pickup, for what it exempts (policy.ts's exempt_from_* rules).
+       and not exists (
+             select 1 from driver_medical_exemptions e
+              where e.driver_id = d.id and (e.expires_on + 1)::timestamptz > greatest(b.pickup_at, ${q.now})
+                and ((e.exempts = 'assistance_dogs' and b.assistance_dog)
+                     or (e.exempts = 'wheelchair_assistance' and (b.wheelchair or b.vehicle_type = 'wav'))))
        -- A licence is valid through its expiry date, and must be at pickup (policy.ts's licence_expired).
        and coalesce((least(d.driver_licence_expires, d.vehicle_licence_expires) + 1)::timestamptz > b.pickup_at, true)
        and not exists (

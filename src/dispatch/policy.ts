@@ -47,6 +47,11 @@ export interface DriverSnapshot {
    * the booking to the fleet). Null or absent for anyone else.
    */
   fleetLicences?: LicencesOnFile | null;
+  /**
+   * The driver's medical exemption certificates (Equality Act 2010 ss.166 and 169), each as the
+   * first instant it no longer holds; absent or null: none on file.
+   */
+  exemptions?: { assistanceDogs: Date | null; wheelchairAssistance: Date | null } | null;
   /** A sandbox (test) driver: offered sandbox bookings only (docs/partners.md, "Sandbox keys"). Absent: a live driver. */
   sandbox?: boolean;
   /** How the driver answered their job cards in the last ANSWER_WINDOW_DAYS; absent: no record (new). */
@@ -66,6 +71,8 @@ export interface JobFit {
   vehicleType: string;
   /** Wheelchair access required (requested class 'wav' implies true). */
   wheelchair: boolean;
+  /** An assistance dog travels (absent: none). */
+  assistanceDog?: boolean;
   pickupAt: Date;
   now: Date;
 }
@@ -92,6 +99,9 @@ export type SkipReason =
   | 'too_few_seats'
   | 'vehicle_class'
   | 'not_wheelchair_accessible'
+  // A medical exemption certificate in date at pickup, for what it exempts only.
+  | 'exempt_from_assistance_dogs'
+  | 'exempt_from_wheelchair_assistance'
   | 'out_of_area'
   | 'too_far'
   | 'already_offered'
@@ -236,6 +246,7 @@ export function jobFit(job: JobSpec, now: Date): JobFit {
     passengers: job.passengers,
     vehicleType: job.vehicleType,
     wheelchair: needsWheelchair(job),
+    ...(job.assistanceDog ? { assistanceDog: true } : {}),
     pickupAt: new Date(job.pickupAt),
     now,
   };
@@ -308,8 +319,27 @@ const RULES: readonly Rule[] = [
     scope: 'job',
     fails: (d, job) => needsWheelchair(job) && !d.wheelchairAccessible,
   },
+  // A medical exemption (Equality Act 2010 s.169 for assistance dogs, s.166 for a wheelchair user's
+  // assistance) is respected only for what it exempts and while it is in date at pickup: a driver
+  // exempt from dogs is still asked for a wheelchair user, and never for a charge.
+  {
+    reason: 'exempt_from_assistance_dogs',
+    scope: 'job',
+    fails: (d, job) => (job.assistanceDog ?? false) && exemptAt(d.exemptions?.assistanceDogs, job),
+  },
+  {
+    reason: 'exempt_from_wheelchair_assistance',
+    scope: 'job',
+    fails: (d, job) => needsWheelchair(job) && exemptAt(d.exemptions?.wheelchairAssistance, job),
+  },
   { reason: 'already_offered', scope: 'offer', fails: (d, _job, o) => o.alreadyOffered.has(d.id) },
 ];
+
+/** A certificate holds through its expiry day: it exempts the driver from a job picked up before it ends (and now). */
+function exemptAt(invalidFrom: Date | null | undefined, job: JobFit): boolean {
+  if (!invalidFrom || Number.isNaN(invalidFrom.getTime())) return false;
+  return invalidFrom.getTime() > Math.max(job.now.getTime(), job.pickupAt.getTime());
+}
 
 const NO_LICENCES: LicencesOnFile = { private_hire: null, psv: null };
 

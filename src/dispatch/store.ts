@@ -99,6 +99,11 @@ function snapshotColumns(q: Sql | TransactionSql, load: PendingQuery<Row[]>, ans
              (select (max(l.expires_on) + 1)::timestamptz from operator_licences l
                where l.holder_kind = 'partner_fleet' and l.holder_id = d.partner_fleet_id and l.kind = 'psv')
            end as fleet_psv_invalid_from,
+           -- Medical exemption certificates (policy.ts's exempt_from_* rules), valid through their expiry day.
+           (select (e.expires_on + 1)::timestamptz from driver_medical_exemptions e
+             where e.driver_id = d.id and e.exempts = 'assistance_dogs') as exempt_dogs_until,
+           (select (e.expires_on + 1)::timestamptz from driver_medical_exemptions e
+             where e.driver_id = d.id and e.exempts = 'wheelchair_assistance') as exempt_wheelchair_until,
            d.sandbox, ${load} as overlapping, ${answers} as answers`;
 }
 
@@ -134,6 +139,8 @@ type SnapshotRow = {
   /** A partner fleet's driver: its private hire and PSV operator licences' first invalid instants (null: none). */
   fleet_private_hire_invalid_from: Date | null;
   fleet_psv_invalid_from: Date | null;
+  exempt_dogs_until: Date | null;
+  exempt_wheelchair_until: Date | null;
   sandbox: boolean;
   /** [cards, accepted] (answerRecord); null where not read (a held job's driver). */
   answers: [number, number] | null;
@@ -159,6 +166,10 @@ function toSnapshot(d: SnapshotRow): DriverSnapshot {
     licenceInvalidFrom: d.licence_invalid_from,
     fleetLicences:
       d.tier === 'partner' ? { private_hire: d.fleet_private_hire_invalid_from, psv: d.fleet_psv_invalid_from } : null,
+    exemptions:
+      d.exempt_dogs_until || d.exempt_wheelchair_until
+        ? { assistanceDogs: d.exempt_dogs_until, wheelchairAssistance: d.exempt_wheelchair_until }
+        : null,
     sandbox: d.sandbox,
     answers: d.answers && { cards: d.answers[0], accepted: d.answers[1] },
   };

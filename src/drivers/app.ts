@@ -67,6 +67,8 @@ function presentJob(r: JobRow) {
     notes: r.notes,
     flight_number: r.flight_number,
     meet_and_greet: r.meet_and_greet,
+    assistance_dog: r.assistance_dog,
+    help_finding_vehicle: r.help_finding_vehicle,
     // Who to collect, only once the job is theirs.
     passenger: mine ? { name: r.passenger_name, phone: r.passenger_phone } : null,
     // A job accepted well ahead is confirmed on the day, once asked (workflows/bookings/workflow.ts).

@@ -32,6 +32,8 @@ export interface BoardJob {
   distance_miles: number;
   payment_method: string;
   meet_and_greet: boolean;
+  assistance_dog: boolean;
+  help_finding_vehicle: boolean;
   /** Miles from where the driver last was to the pickup, as the crow flies; null without a position. */
   miles_from_you: number | null;
 }
@@ -74,6 +76,8 @@ function present(r: BoardRow, fare: { farePence: number; overrideId: string | nu
     distance_miles: miles(r.distance_m),
     payment_method: r.payment_method,
     meet_and_greet: r.meet_and_greet,
+    assistance_dog: r.assistance_dog,
+    help_finding_vehicle: r.help_finding_vehicle,
     miles_from_you: r.from_driver_m === null ? null : miles(r.from_driver_m),
   };
 }

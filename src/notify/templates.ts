@@ -4,6 +4,7 @@ import { precisionNote, precisionOf } from '../geo/precision.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
 import type { PlaceSnapshot } from '../model/bookings.js';
 import { placeForPeople } from '../model/places.js';
+import { passengerNeeds } from '../model/needs.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
 // Text another party typed reaches a message only screened: a booking's notes and names were
@@ -36,6 +37,9 @@ export interface BookingFacts {
   payment_method: string;
   flight_number: string | null;
   meet_and_greet: boolean;
+  /** Absent on rows read before migration 00051's columns existed in a test's hand-made booking. */
+  assistance_dog?: boolean;
+  help_finding_vehicle?: boolean;
   notes: string | null;
   pickup: PlaceSnapshot;
   dropoff: PlaceSnapshot;
@@ -89,6 +93,7 @@ export function renderJobCardText(
   if (b.flight_number) lines.push(`Flight ${b.flight_number}`);
   // The passenger paid for it: the driver is the one who has to do it.
   if (b.meet_and_greet) lines.push('Meet and greet: meet the passenger inside, in arrivals, with a name board');
+  lines.push(...passengerNeeds(b).map((n) => `${n.label}: ${n.text}`));
   if (b.notes) lines.push(`Notes: ${b.notes}`);
   // The card of a job already won (deliverWonCard) links to the same page, where the trip is driven.
   lines.push(won ? `You accepted it. Trip steps: ${link}` : `Accept or decline: ${link}`);
@@ -287,12 +292,18 @@ export function renderOpsUnassignedEmail(
   round: number,
   baseUrl: string,
 ): { subject: string; body: string } {
+  const needs = accessibilityNeeds(b);
   return {
-    subject: `Unassigned booking ${b.ref} (round ${round})`,
+    // A disabled passenger's booking is never declined for want of a suitable vehicle: ops are told
+    // at once, and first, so a person can find one (docs/accessibility.md).
+    subject: `${needs.length > 0 ? 'Accessible vehicle needed: ' : ''}Unassigned booking ${b.ref} (round ${round})`,
     body: [
       `No driver accepted booking ${b.ref} in round ${round}; the cascade will retry on a backoff until pickup.`,
       `Pickup ${londonTime(b.pickup_at)} at ${from(b)}, to ${to(b)}.`,
       `${b.passengers} passengers, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}.`,
+      ...(needs.length > 0
+        ? [`The passenger needs: ${needs.join(', ')}. Please find a suitable vehicle or call them before pickup.`]
+        : []),
       `Workflow: booking:${b.ref} (Temporal Web UI). Tracking: ${baseUrl}/track/${b.ref}`,
     ].join('\n'),
   };
@@ -397,7 +408,23 @@ export function renderPassengerBookedText(b: BookingFacts, trackUrl: string): st
 export function renderPassengerNoDriverYetText(b: BookingFacts, trackUrl: string, searchUntil?: string): string {
   // A booking of the released workflow searched until pickup; today's searches until `searchUntil`.
   const until = searchUntil ? londonTime(new Date(searchUntil)) : `your pickup time (${londonTime(b.pickup_at)})`;
+  // Said honestly, never a refusal: no suitable vehicle free yet, people told, nothing extra to pay.
+  if (isWheelchairJob(b) || b.assistance_dog) {
+    const what = isWheelchairJob(b) ? 'a wheelchair-accessible vehicle' : 'a driver who can take your assistance dog';
+    return `Direct Taxi: booking ${b.ref}: we have not yet found ${what} free near ${from(b)}. We keep looking until ${until}, our team has been told and will help, and we will text you as soon as a driver accepts. It costs nothing extra. You can cancel free at any time: ${trackUrl}`;
+  }
   return `Direct Taxi: booking ${b.ref}: no driver has accepted yet. We keep asking drivers near ${from(b)} until ${until} and will text you as soon as one does. You can cancel free at any time: ${trackUrl}`;
+}
+
+const isWheelchairJob = (b: BookingFacts) => b.wheelchair || b.vehicle_type === 'wav';
+
+/** A disabled passenger's needs as ops read them; empty for most bookings. */
+export function accessibilityNeeds(b: BookingFacts): string[] {
+  return [
+    ...(isWheelchairJob(b) ? ['a wheelchair-accessible vehicle'] : []),
+    ...(b.assistance_dog ? ['an assistance dog carried'] : []),
+    ...(b.help_finding_vehicle ? ['help finding the vehicle'] : []),
+  ];
 }
 
 /** The search over with nobody found: the booking is closed. */

@@ -7,6 +7,7 @@ import { layout, messagePage, type Page } from './layout.js';
 import { pageScript } from './page-scripts.js';
 import type { OfferRow as OfferForPage } from '../dispatch/store.js';
 import { NOTHING_DUE } from '../model/bookings.js';
+import { passengerNeeds } from '../model/needs.js';
 
 // The page behind the job card SMS link. The link's token authenticates the driver for this one
 // offer, so until the job is theirs the page shows what the SMS already said (no passenger contact
@@ -124,6 +125,7 @@ ${offerState(offer, b)}
   <dt>Fare</dt><dd><strong>${pounds(fare)}</strong> paid to you (${paymentLabel(b.payment_method).toLowerCase()})${ownRate && ', at your own approved rate'}</dd>
   ${b.flight_number && html`<dt>Flight</dt><dd>${b.flight_number}</dd>`}
   ${b.meet_and_greet && html`<dt>Meet and greet</dt><dd>Meet the passenger inside, in arrivals, with a name board</dd>`}
+  ${passengerNeeds(b).map((n) => html`<dt>${n.label}</dt><dd>${n.text}</dd>`)}
   ${b.notes && html`<dt>Notes</dt><dd>${b.notes}</dd>`}
 </dl>
 </div>

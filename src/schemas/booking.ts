@@ -115,6 +115,8 @@ export const BookingView = z
     passengers: z.number().int(),
     vehicle_type: z.string(),
     meet_and_greet: z.boolean().describe('The driver meets the passenger inside with a name board'),
+    assistance_dog: z.boolean().describe('An assistance dog travels with the passenger (never charged for)'),
+    help_finding_vehicle: z.boolean().describe('The passenger asked the driver to help them find the vehicle'),
     flight_number: z.string().nullable(),
     driver: z
       .object({ name: z.string(), vehicle: z.string(), plate: z.string() })

@@ -163,6 +163,8 @@ export const DriverJob = z
     notes: z.string().nullable(),
     flight_number: z.string().nullable(),
     meet_and_greet: z.boolean(),
+    assistance_dog: z.boolean().describe('An assistance dog travels with the passenger: carry it, at no charge'),
+    help_finding_vehicle: z.boolean().describe('The passenger asked you to help them find the vehicle'),
     passenger: z.object({ name: z.string(), phone: z.string() }).nullable().describe('Once the job is yours'),
     next_steps: z.array(z.string()),
     awaiting_payment: z.boolean(),
@@ -195,6 +197,8 @@ export const UpcomingJob = z
     distance_miles: z.number(),
     payment_method: z.string(),
     meet_and_greet: z.boolean(),
+    assistance_dog: z.boolean().describe('An assistance dog travels with the passenger: carry it, at no charge'),
+    help_finding_vehicle: z.boolean().describe('The passenger asked you to help them find the vehicle'),
     miles_from_you: z.number().nullable().describe('From where you last were, as the crow flies'),
   })
   .meta({ id: 'UpcomingJob' });

@@ -32,7 +32,10 @@ const TRIP_FIELDS = {
 } as const satisfies TripFieldNames<z.infer<typeof AgentInstantBookingRequest>>;
 
 /** The needs as the snake_case contracts name them. */
-export const snakeNeeds = (b: { assistance_dog?: boolean | undefined; help_finding_vehicle?: boolean | undefined }) => ({
+export const snakeNeeds = (b: {
+  assistance_dog?: boolean | undefined;
+  help_finding_vehicle?: boolean | undefined;
+}) => ({
   assistanceDog: b.assistance_dog ?? false,
   helpFindingVehicle: b.help_finding_vehicle ?? false,
 });

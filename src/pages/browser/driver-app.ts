@@ -7,7 +7,7 @@ import { driverMapKey, type MapService } from './driver-map-key.js';
 import { driverPapers } from './driver-papers.js';
 import { pounds, londonTime as when, words } from './format.js';
 import { heartbeatDue, locationProblem as problemFor } from './location.js';
-import { tripWords, vehicleNeeds } from './words.js';
+import { passengerNeeds, tripWords, vehicleNeeds } from './words.js';
 
 const TOKEN = 'directTaxiDriverSession';
 const STEP: Record<string, string> = {
@@ -50,6 +50,8 @@ interface Job {
   own_rate: boolean;
   flight_number: string | null;
   meet_and_greet: boolean;
+  assistance_dog: boolean;
+  help_finding_vehicle: boolean;
   notes: string | null;
   passenger: { name: string; phone: string } | null;
   status: string;
@@ -70,6 +72,8 @@ interface UpcomingJob {
   vehicle_type: string;
   wheelchair: boolean;
   meet_and_greet: boolean;
+  assistance_dog: boolean;
+  help_finding_vehicle: boolean;
   miles_from_you: number | null;
 }
 
@@ -274,6 +278,7 @@ function renderJob(j: Job): HTMLElement {
   fact('Fare', fareText(j));
   fact('Flight', j.flight_number);
   if (j.meet_and_greet) fact('Meet and greet', MEET);
+  for (const n of passengerNeeds(j)) fact(n.label, n.text);
   fact('Notes', j.notes);
   if (j.passenger) {
     facts.append(el('dt', 'Passenger'));
@@ -337,6 +342,7 @@ function renderUpcoming(j: UpcomingJob): HTMLElement {
   fact('Passengers', j.passengers);
   fact('Vehicle', vehicleNeeds(j.vehicle_type, j.wheelchair));
   if (j.meet_and_greet) fact('Meet and greet', MEET);
+  for (const n of passengerNeeds(j)) fact(n.label, n.text);
   if (j.miles_from_you !== null) fact('From you now', `${j.miles_from_you.toFixed(1)} mi`);
   card.append(facts);
   const actions = el('div', undefined, 'actions');

@@ -1,6 +1,8 @@
 // Codes as the words a driver or passenger reads, shared by the server's pages (src/pages/format.ts)
 // and the pages' scripts, so a page and the app never say the same thing two ways. Pure: no DOM.
 
+export { passengerNeeds } from '../../model/needs.js';
+
 const VEHICLES: Record<string, string> = {
   saloon: 'Saloon (up to 4)',
   estate: 'Estate (up to 4)',

@@ -148,6 +148,24 @@ describe('rankTier skip reasons', () => {
     ['vehicle_class', 'local', driver(), needs({ vehicleType: 'executive' })],
     ['not_wheelchair_accessible', 'local', driver({ vehicleType: 'mpv', seats: 8 }), needs({ wheelchair: true })],
     ['already_offered', 'local', driver(), needs(), ['drv-1']],
+    // A medical exemption in date at pickup, for what it exempts (docs/accessibility.md).
+    [
+      'exempt_from_assistance_dogs',
+      'local',
+      driver({ exemptions: { assistanceDogs: YEAR_ON, wheelchairAssistance: null } }),
+      needs({ assistanceDog: true }),
+    ],
+    [
+      'exempt_from_wheelchair_assistance',
+      'local',
+      driver({
+        vehicleType: 'wav',
+        seats: 5,
+        wheelchairAccessible: true,
+        exemptions: { assistanceDogs: null, wheelchairAssistance: YEAR_ON },
+      }),
+      needs({ vehicleType: 'wav', wheelchair: true }),
+    ],
   ];
   it.each(cases)('reports %s', (reason, tier, d, n = needs(), offered = []) => {
     const decision = only(tier, d, n, new Set(offered));
@@ -220,6 +238,38 @@ describe('rankTier tiers and distances', () => {
     expect(only('partner', minibus, needs({ vehicleType: 'mpv' })).eligible).toBe(true);
     // Drivers of ours are never asked for an operator licence.
     expect(only('local', driver({ fleetLicences: null })).eligible).toBe(true);
+  });
+
+  it('respects a medical exemption only for what it exempts, and only while it is in date at pickup', () => {
+    const dogExempt = driver({ exemptions: { assistanceDogs: YEAR_ON, wheelchairAssistance: null } });
+    // Exempt from dogs: still asked for everything else, a wheelchair user's job included.
+    expect(only('local', dogExempt).eligible).toBe(true);
+    const wav = { vehicleType: 'wav', seats: 5, wheelchairAccessible: true } as const;
+    expect(
+      only(
+        'local',
+        driver({ ...wav, exemptions: dogExempt.exemptions! }),
+        needs({ vehicleType: 'wav', wheelchair: true }),
+      ).eligible,
+    ).toBe(true);
+    // Lapsed by pickup (or already): the duty is theirs again.
+    for (const until of [PICKUP_AT, NOW, new Date('2026-01-01T00:00:00Z')])
+      expect(
+        only(
+          'local',
+          driver({ exemptions: { assistanceDogs: until, wheelchairAssistance: null } }),
+          needs({ assistanceDog: true }),
+        ).eligible,
+        until.toISOString(),
+      ).toBe(true);
+    // A wheelchair-assistance exemption says nothing about dogs.
+    expect(
+      only(
+        'local',
+        driver({ exemptions: { assistanceDogs: null, wheelchairAssistance: YEAR_ON } }),
+        needs({ assistanceDog: true }),
+      ).eligible,
+    ).toBe(true);
   });
 
   it('uses each tier its own distance limit', () => {

@@ -20,6 +20,7 @@ import {
   renderPassengerSignInCode,
   renderPassengerAssignedText,
   renderPassengerProvidedByText,
+  renderOpsUnassignedEmail,
   type CancelledBy,
 } from '../../../src/notify/templates.js';
 import type { DriverRow } from '../../../src/drivers/store.js';
@@ -28,6 +29,52 @@ import type { CancelInput } from '../../../workflows/bookings/definitions.js';
 
 // Every message's words live in src/notify/templates.ts. A driver whose job is cancelled is told who
 // cancelled it, from a fixed set, and never why.
+
+describe('a disabled passenger with no suitable vehicle free yet (docs/accessibility.md)', () => {
+  const b = {
+    ref: 'TXAB12CD34',
+    pickup_at: new Date('2026-07-03T12:00:00Z'),
+    pickup_query: '1 deansgate manchester',
+    pickup: { label: '1 Deansgate, Manchester M3 1AZ' },
+    dropoff_query: 'Manchester Airport T2',
+    dropoff: { label: 'Manchester Airport Terminal 2' },
+    passengers: 1,
+    vehicle_type: 'wav',
+    wheelchair: true,
+    assistance_dog: true,
+    help_finding_vehicle: false,
+  } as unknown as BookingRow;
+
+  it('is told the truth, that people are on it and that it costs nothing extra; never refused', () => {
+    const text = renderPassengerNoDriverYetText(b, 'https://t/x', '2026-07-03T12:30:00Z');
+    expect(text).toContain('we have not yet found a wheelchair-accessible vehicle free near');
+    expect(text).toContain('our team has been told and will help');
+    expect(text).toContain('It costs nothing extra.');
+    const dogOnly = renderPassengerNoDriverYetText({ ...b, vehicle_type: 'saloon', wheelchair: false }, 'https://t/x');
+    expect(dogOnly).toContain('a driver who can take your assistance dog');
+  });
+
+  it('tells ops first, in the subject, what the passenger needs', () => {
+    const email = renderOpsUnassignedEmail(b, 1, 'https://taxi.example');
+    expect(email.subject).toBe('Accessible vehicle needed: Unassigned booking TXAB12CD34 (round 1)');
+    expect(email.body).toContain('The passenger needs: a wheelchair-accessible vehicle, an assistance dog carried.');
+    const plain = renderOpsUnassignedEmail(
+      { ...b, vehicle_type: 'saloon', wheelchair: false, assistance_dog: false },
+      1,
+      '',
+    );
+    expect(plain.subject).toBe('Unassigned booking TXAB12CD34 (round 1)');
+  });
+
+  it('shows the driver what the passenger asked for on the job card', () => {
+    const card = renderJobCardText(
+      { ...b, fare_pence: 2450, payment_method: 'cash', help_finding_vehicle: true },
+      'https://t/j',
+    );
+    expect(card).toContain('Assistance dog: the passenger travels with one; carry it, at no extra charge');
+    expect(card).toContain('Help finding the vehicle: the passenger asked you to help them find the car');
+  });
+});
 
 describe('a ride another operator provides (sub-contracting, docs/records.md)', () => {
   const booking = { ref: 'TXAB12CD34', pickup_at: new Date('2026-07-03T12:00:00Z') } as BookingRow;
