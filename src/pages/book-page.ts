@@ -95,6 +95,14 @@ ${PAYMENT_METHODS.map(
 </fieldset>
 <p class="field-error" id="payment_method-error" data-error-for="payment_method" data-label="Payment method"></p>
 </div>
+<div class="card">
+<fieldset aria-describedby="needs-hint">
+<legend>Anything your driver should know? <span class="muted">(optional)</span></legend>
+<label class="choice"><input type="checkbox" name="assistance_dog" value="yes"> I travel with an assistance dog</label>
+<label class="choice"><input type="checkbox" name="help_finding_vehicle" value="yes"> Please help me find the car when it arrives</label>
+</fieldset>
+<p class="hint" id="needs-hint">Your driver is told before they accept. Neither ever costs more${q.vehicle_type === 'wav' ? '' : '; for a wheelchair-accessible vehicle, choose it when you get your price'}.</p>
+</div>
 <div class="alert error" id="form-error" role="alert" tabindex="-1" hidden></div>
 <button type="submit" id="submit">Book for ${fare}</button>
 </form>`;

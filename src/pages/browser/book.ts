@@ -80,12 +80,15 @@ async function book(): Promise<void> {
     const v = data.get(name);
     return typeof v === 'string' ? v : '';
   };
-  const body: Record<string, string | undefined> = {
+  const body: Record<string, string | boolean | undefined> = {
     quote_id: form.dataset.quoteId,
     passenger_name: text('passenger_name'),
     passenger_phone_whatsapp: text('passenger_phone_whatsapp'),
     payment_method: text('payment_method'),
   };
+  // What the driver should know (never priced): sent only when ticked.
+  if (data.get('assistance_dog') === 'yes') body.assistance_dog = true;
+  if (data.get('help_finding_vehicle') === 'yes') body.help_finding_vehicle = true;
   const email = text('passenger_email').trim();
   if (email) body.passenger_email = email;
   const json = JSON.stringify(body);
