@@ -60,6 +60,7 @@ import { deliveryWorkflowId, eventsRecordedSignal } from '../../workflows/partne
 import { issueWebhookSecret } from '../../src/partners/event-store.js';
 import { saveExchangeRegistration } from '../../src/exchange/register.js';
 import { saveWebhookSecret } from '../../src/exchange/store.js';
+import { recordOperatorLicence } from '../../src/operator-licences/store.js';
 import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -857,6 +858,16 @@ await worker.runUntil(async () => {
         'rec-fleet',
         'whsec_cmVjb3JkZWQtZmxlZXQtd2ViaG9vay1zZWNyZXQ=',
       );
+      // No job goes to another operator without its licence on file (docs/records.md, "Sub-contracting").
+      await recordOperatorLicence(sql, {
+        holder_kind: 'exchange_fleet',
+        holder_id: 'rec-fleet',
+        authority: 'Recorded Borough Council',
+        number: 'PHO-REC',
+        kind: 'private_hire',
+        expires_on: new Date(Date.now() + 365 * 24 * 3600_000).toISOString().slice(0, 10),
+        recorded_by: 'the history recorder',
+      });
       const ref = 'TXREC00020';
       const h = await startBookingWorkflow(ref, false, { agent: true });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
