@@ -89,6 +89,12 @@ export type BookingWithDriver = BookingRow & {
   d_plate: string | null;
   /** How the assigned driver takes payment (drivers.payment_options). */
   d_payment_options: DriverPaymentOptions | null;
+  /**
+   * Another licensed operator providing the ride, when the booking was sub-contracted (a partner
+   * fleet's driver holds it, or an exchange fleet): its name and the licence on file (docs/records.md).
+   */
+  provider_name?: string | null;
+  provider_licence?: string | null;
   /** The payment record in force, if the trip has been settled. */
   paid_pence: number | null;
   paid_method: string | null;
@@ -137,10 +143,16 @@ export async function findBooking(sql: Sql, ref: string): Promise<BookingWithDri
     select b.*, coalesce(d.name, x.driver_name) as d_name, coalesce(d.vehicle_description, x.driver_vehicle) as d_vehicle,
            coalesce(d.plate, x.driver_plate) as d_plate,
            d.payment_options as d_payment_options,
+           coalesce(xf.name, pf.name) as provider_name,
+           case when xf.id is not null then operator_licence_on_file('exchange_fleet', xf.id, false)
+                when pf.id is not null then operator_licence_on_file('partner_fleet', pf.id, d.seats > 8) end as provider_licence,
            p.amount_pence as paid_pence, p.method as paid_method, p.recorded_at as paid_at
       from bookings b left join drivers d on d.id = b.driver_id
       -- A job an exchange fleet holds (docs/exchange.md): its driver, as its events named them.
       left join exchange_jobs x on x.booking_ref = b.ref and x.state = 'sent' and b.driver_id is null
+      -- Who provides a sub-contracted ride: the exchange fleet, or the partner fleet of our driver.
+      left join exchange_fleets xf on xf.id = x.fleet_id
+      left join partner_fleets pf on pf.id = d.partner_fleet_id and d.tier = 'partner'
       left join lateral (
         select amount_pence, method, recorded_at from effective_payment_records e
          where e.booking_ref = b.ref order by e.id desc limit 1

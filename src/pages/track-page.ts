@@ -125,6 +125,8 @@ export const TrackStatus = z.object({
       council_licence: z.string().nullable(),
     })
     .nullable(),
+  /** Another licensed operator providing the ride (a sub-contract), and its licence; null for our own drivers. */
+  provided_by: z.string().nullable(),
   fare: z.string().describe('GBP, e.g. "£12.40": the fare in force'),
   /** Set while the driver who took the job charges their own approved rate, below the quoted fare. */
   fare_note: z.string().nullable(),
@@ -220,6 +222,9 @@ export function trackStatus(
     pickup_note: precisionNote(precisionOf(row.pickup)),
     dropoff: placeForPeople(row.dropoff_query, row.dropoff),
     driver,
+    provided_by: row.provider_name
+      ? `${row.provider_name}, a licensed operator we work with${row.provider_licence ? ` (${row.provider_licence})` : ''}`
+      : null,
     fare: formatPounds(row.fare_pence),
     fare_note:
       row.quoted_fare_pence != null && row.fare_pence < row.quoted_fare_pence
@@ -317,6 +322,7 @@ ${withCard && mapCard(s, map)}
   <dt>From</dt><dd data-field="pickup">${s.pickup}</dd>
   ${s.pickup_note && html`<dt>Note</dt><dd>Your pickup is ${s.pickup_note}. Your driver may call you for the exact place.</dd>`}
   <dt>To</dt><dd data-field="dropoff">${s.dropoff}</dd>
+  ${s.provided_by && html`<dt>Provided by</dt><dd data-field="provided_by">${s.provided_by}</dd>`}
 </dl>
 </div>
 <div class="card" id="manage-link"${(!cancellable(s.status) || s.final) && html` hidden`}>

@@ -241,6 +241,7 @@ async function bookOnA(): Promise<{ ref: string; token: string }> {
 interface TrackStatus {
   status: string;
   driver: { name: string; vehicle: string; plate: string } | null;
+  provided_by: string | null;
 }
 /** A's passenger page (what its tracking page polls) until it shows `status`. */
 const passengerSees = (ref: string, status: string) =>
@@ -433,9 +434,11 @@ describe('jobs exchanged between two instances', () => {
     token = await signInOnB(driver);
     const { ref, token: manage } = await bookOnA();
 
-    // Nobody on A: B holds the job under A's reference, and A shows it offered.
+    // Nobody on A: B holds the job under A's reference, and A shows it offered, provided by B.
     const onB = await bookingOnB(ref);
-    await passengerSees(ref, 'offered');
+    expect((await passengerSees(ref, 'offered')).provided_by).toBe(
+      `Instance B, a licensed operator we work with (Manchester City Council private hire operator licence PHO-B, valid to ${dayFromNow(365)})`,
+    );
     const job = await offerInFeed(token, onB.ref);
     const accepted = await call(b, 'POST', `/api/driver/jobs/${encodeURIComponent(job.offer_id)}/respond`, {
       body: { decision: 'accept' },
