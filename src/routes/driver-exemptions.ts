@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { staffMember } from '../plugins/auth.js';
 import { problemResponses } from '../http/problem.js';
-import { text } from '../schemas/common.js';
+import { calendarDate, text } from '../schemas/common.js';
 import { DriverIdParams } from '../schemas/drivers.js';
 import { EXEMPTIONS } from '../drivers/exemption-store.js';
 import {
@@ -20,11 +20,7 @@ const ExemptionRequest = z
   .object({
     certificate_number: text(60).trim().min(1, 'must be the certificate number'),
     issued_by: text(120).trim().min(2, 'must name the council that issued it').describe('e.g. Leeds City Council'),
-    expires_on: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
-      .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d, 'must be a real date')
-      .describe('The last day it is valid'),
+    expires_on: calendarDate.describe('The last day it is valid'),
   })
   .strict();
 

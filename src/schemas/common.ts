@@ -57,3 +57,12 @@ const helpFindingVehicle = z
 export const snakeNeeds = { assistance_dog: assistanceDog, help_finding_vehicle: helpFindingVehicle };
 /** The needs fields of the camelCase contracts (v1 direct booking, partner jobs). */
 export const camelNeeds = { assistanceDog, helpFindingVehicle };
+
+/** A calendar day, YYYY-MM-DD, that exists (no 30 February, no year 0), between 2000 and 2099. */
+export const calendarDate = z
+  .string()
+  .regex(/^20\d{2}-\d{2}-\d{2}$/, 'must be a date from 2000 to 2099, YYYY-MM-DD')
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+  }, 'must be a real date');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './common.js';
+import { calendarDate, text } from './common.js';
 import { OPERATOR_LICENCE_HOLDERS, OPERATOR_LICENCE_KINDS } from '../model/operator-licences.js';
 
 // An operator licence put on file (docs/records.md, "Sub-contracting"): by the ops API and by
@@ -21,11 +21,7 @@ export const OperatorLicenceRequest = z
     kind: z
       .enum(OPERATOR_LICENCE_KINDS)
       .describe("private_hire: a council's private hire operator licence; psv: a PSV operator licence (9+ seats)"),
-    expires_on: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
-      .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d, 'must be a real date')
-      .describe('The last day it is valid (a renewal under the same number moves it)'),
+    expires_on: calendarDate.describe('The last day it is valid (a renewal under the same number moves it)'),
   })
   .strict();
 export type OperatorLicenceRequest = z.infer<typeof OperatorLicenceRequest>;
