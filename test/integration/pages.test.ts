@@ -319,9 +319,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
           'eta_minutes',
           'driver_near',
           'driver_distance_m',
+          'provided_by',
         ].sort(),
       );
       expect(polled.json()).toMatchObject({
+        // Our own driver: no other operator provides the ride.
+        provided_by: null,
         status: 'assigned',
         driver: { name: 'Morag', vehicle: 'Skoda Octavia', registration: null, council_licence: driver.plate },
       });
