@@ -112,8 +112,6 @@ function passengerFields(p: Passenger) {
     paymentMethod: p.paymentMethod,
     flightNumber: p.flightNumber,
     agent: p.agent,
-    assistanceDog: p.needs.assistanceDog,
-    helpFindingVehicle: p.needs.helpFindingVehicle,
   };
 }
 

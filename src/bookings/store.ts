@@ -132,7 +132,7 @@ export async function insertBooking(
                    then 'handed_over'
                  when exists (select 1 from exchange_fleets f where f.partner_id = ${b.partnerId ?? null})
                    then 'fleet_partner' end,
-            ${b.assistanceDog ?? job.assistanceDog ?? false}, ${b.helpFindingVehicle ?? job.helpFindingVehicle ?? false})
+            ${job.assistanceDog ?? false}, ${job.helpFindingVehicle ?? false})
     on conflict (ref) do nothing`;
 }
 

@@ -10,6 +10,7 @@ import { haversineMeters } from '../geo/haversine.js';
 import type { VehicleType } from '../pricing/types.js';
 import type { JobSpec, Tier } from '../model/bookings.js';
 import {
+  inForceAt,
   licenceKindForSeats,
   subcontractRefusal,
   type LicencesOnFile,
@@ -325,21 +326,15 @@ const RULES: readonly Rule[] = [
   {
     reason: 'exempt_from_assistance_dogs',
     scope: 'job',
-    fails: (d, job) => (job.assistanceDog ?? false) && exemptAt(d.exemptions?.assistanceDogs, job),
+    fails: (d, job) => (job.assistanceDog ?? false) && inForceAt(d.exemptions?.assistanceDogs, job),
   },
   {
     reason: 'exempt_from_wheelchair_assistance',
     scope: 'job',
-    fails: (d, job) => needsWheelchair(job) && exemptAt(d.exemptions?.wheelchairAssistance, job),
+    fails: (d, job) => needsWheelchair(job) && inForceAt(d.exemptions?.wheelchairAssistance, job),
   },
   { reason: 'already_offered', scope: 'offer', fails: (d, _job, o) => o.alreadyOffered.has(d.id) },
 ];
-
-/** A certificate holds through its expiry day: it exempts the driver from a job picked up before it ends (and now). */
-function exemptAt(invalidFrom: Date | null | undefined, job: JobFit): boolean {
-  if (!invalidFrom || Number.isNaN(invalidFrom.getTime())) return false;
-  return invalidFrom.getTime() > Math.max(job.now.getTime(), job.pickupAt.getTime());
-}
 
 const NO_LICENCES: LicencesOnFile = { private_hire: null, psv: null };
 

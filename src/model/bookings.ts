@@ -133,9 +133,6 @@ export interface NewBooking {
   identity?: string;
   /** Airport meet and greet was asked for (and paid for): the driver meets the passenger inside. */
   meetAndGreet?: boolean;
-  /** An assistance dog travels; the passenger asked for help finding the vehicle (never priced). Absent: neither. */
-  assistanceDog?: boolean;
-  helpFindingVehicle?: boolean;
   /** The partner whose job this is (partner intake), for search attributes and tenant isolation. */
   partnerId?: string | null;
   /** The sender's own job reference (partner, operator and supplier intake). */

@@ -36,6 +36,16 @@ export const SUBCONTRACT_REFUSALS: readonly SubcontractRefusal[] = [
 ];
 
 /**
+ * Whether something valid until `invalidFrom` (the day after a licence's or certificate's expiry)
+ * still holds for a job picked up at `pickupAt` (and now, for a pickup already past). A date that
+ * cannot be read holds nothing.
+ */
+export function inForceAt(invalidFrom: Date | null | undefined, job: { pickupAt: Date; now: Date }): boolean {
+  if (!invalidFrom || Number.isNaN(invalidFrom.getTime())) return false;
+  return invalidFrom.getTime() > Math.max(job.now.getTime(), job.pickupAt.getTime());
+}
+
+/**
  * Whether the operator may receive a job needing `kind`, picked up at `pickupAt`: a licence of
  * that kind valid at pickup (and now, for a pickup already past); null when it may.
  */
@@ -51,7 +61,5 @@ export function subcontractRefusal(
       ? 'operator_licence_wrong_kind'
       : 'operator_licence_missing';
   }
-  return invalidFrom.getTime() <= Math.max(job.now.getTime(), job.pickupAt.getTime())
-    ? 'operator_licence_expired'
-    : null;
+  return inForceAt(invalidFrom, job) ? null : 'operator_licence_expired';
 }

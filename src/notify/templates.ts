@@ -132,8 +132,11 @@ export interface ProvidingOperator {
   licence: string | null;
 }
 
-const providedBy = (p: ProvidingOperator) =>
-  `Your ride is provided by ${p.name}, a licensed operator we work with${p.licence ? ` (${p.licence})` : ''}.`;
+/** "Tyne Cars, a licensed operator we work with (… licence …)": the texts and the tracking page alike. */
+export const providerWords = (p: ProvidingOperator) =>
+  `${p.name}, a licensed operator we work with${p.licence ? ` (${p.licence})` : ''}`;
+
+const providedBy = (p: ProvidingOperator) => `Your ride is provided by ${providerWords(p)}.`;
 
 /**
  * The job was handed to another operator (an exchange fleet): the passenger is told who provides

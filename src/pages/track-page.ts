@@ -3,6 +3,7 @@ import { placeForPeople } from '../model/places.js';
 import { z } from 'zod';
 import type { BookingWithDriver } from '../bookings/store.js';
 import { carDescription, firstName, formatRegistration } from '../notify/car.js';
+import { providerWords } from '../notify/templates.js';
 import type { DriverCar } from '../drivers/store.js';
 import { haversineMeters } from '../geo/haversine.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
@@ -223,7 +224,7 @@ export function trackStatus(
     dropoff: placeForPeople(row.dropoff_query, row.dropoff),
     driver,
     provided_by: row.provider_name
-      ? `${row.provider_name}, a licensed operator we work with${row.provider_licence ? ` (${row.provider_licence})` : ''}`
+      ? providerWords({ name: row.provider_name, licence: row.provider_licence ?? null })
       : null,
     fare: formatPounds(row.fare_pence),
     fare_note:
