@@ -87,10 +87,35 @@ export async function startBenchStack(
     temporalAddress,
     topology,
     stop: async () => {
+      if (process.env.BENCH_PG_STATEMENTS) await writeStatementCosts(databaseUrl, process.env.BENCH_PG_STATEMENTS);
       for (const s of stops.reverse()) await s().catch(() => {});
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * BENCH_PG_STATEMENTS=<file>: the benchmark's Postgres counts every statement (pg_stat_statements,
+ * nested ones too), and its 80 costliest by total time, in every database (the service's and
+ * Temporal's), are written to the file as the stack stops: which statements a booking's Postgres
+ * CPU goes to, with calls and rows, to divide by the bookings made.
+ */
+async function writeStatementCosts(databaseUrl: string, file: string): Promise<void> {
+  const sql = createSql(databaseUrl, 1);
+  try {
+    await sql`create extension if not exists pg_stat_statements`;
+    const rows = await sql<{ db: string; calls: string; ms: string; per_call: string; rows: string; query: string }[]>`
+      select d.datname as db, s.calls, round(s.total_exec_time::numeric, 1) as ms,
+             round((s.total_exec_time / s.calls)::numeric, 3) as per_call, s.rows,
+             left(regexp_replace(s.query, '\\s+', ' ', 'g'), 400) as query
+        from pg_stat_statements s join pg_database d on d.oid = s.dbid
+       order by s.total_exec_time desc limit 80`;
+    const lines = ['database | calls | total ms | ms a call | rows | statement'];
+    for (const r of rows) lines.push([r.db, r.calls, r.ms, r.per_call, r.rows, r.query].join(' | '));
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+  } finally {
+    await sql.end();
+  }
 }
 
 /**

@@ -39,6 +39,10 @@ export async function startEmbeddedPostgres(opts: {
     persistent: opts.persistent ?? true,
     createPostgresUser: asRoot,
     onLog: () => {},
+    // BENCH_PG_STATEMENTS (bench/support.ts): the server counts every statement, for a benchmark to print.
+    postgresFlags: process.env.BENCH_PG_STATEMENTS
+      ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all']
+      : [],
     onError: (e: unknown) => {
       if (e)
         process.stderr.write(

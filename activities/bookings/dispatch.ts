@@ -19,6 +19,8 @@ import { markClaimedFromBoard } from '../../src/dispatch/board-store.js';
 import {
   bookingIsSandbox,
   claimOffer,
+  claimOfferReadingDriver,
+  type ClaimedDriver,
   closeOffer,
   findOffer,
   openedOffers,
@@ -242,11 +244,15 @@ export function createDispatchActivities({
     page: number;
     /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
     trip: TripFacts;
-  }): Promise<CandidatePage & { fares: DriverFares | null }> {
+  }): Promise<CandidatePage & { fares: DriverFares | null; logged: Promise<void> }> {
     const { decisions, fares } = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit);
     // Every page logs what it considered; a later page may reach drivers beyond the first window.
     // The first decision recorded for a driver in a round stands (an offer made is not undone).
-    await recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
+    // Written on another connection while the page's drivers are claimed (no claim reads the log),
+    // so the first card does not wait for a page's worth of rows; the caller awaits it before
+    // returning, so a failed write fails the activity and its retry writes the log again.
+    const logged = recordDecisions(sql, { ref: p.ref, round: p.round, decisions });
+    logged.catch(() => {}); // (awaited by the caller; kept from being an unhandled rejection meanwhile)
     const eligible = decisions.filter((d) => d.eligible);
     return {
       candidates: eligible
@@ -255,11 +261,13 @@ export function createDispatchActivities({
       considered: decisions.length,
       eligible: eligible.length,
       fares,
+      logged,
     };
   }
 
   async function findCandidatePage(p: Parameters<typeof readCandidatePage>[0]): Promise<CandidatePage> {
-    const { fares: _fares, ...page } = await readCandidatePage(p);
+    const { fares: _fares, logged, ...page } = await readCandidatePage(p);
+    await logged;
     return page;
   }
 
@@ -274,9 +282,14 @@ export function createDispatchActivities({
    */
   async function claimFromCandidatePage(
     p: ClaimQuery,
-    onHeld: (h: HeldClaim, index: number, farePence: number | null) => Promise<void> | void = () => {},
+    onHeld: (
+      h: HeldClaim,
+      index: number,
+      farePence: number | null,
+      driver: ClaimedDriver | null,
+    ) => Promise<void> | void = () => {},
   ): Promise<CandidatePage & GroupClaim & { claim: CandidateClaim | null }> {
-    const { fares, ...page } = await readCandidatePage(p);
+    const { fares, logged, ...page } = await readCandidatePage(p);
     const wanted = Math.max(1, p.claimUpTo ?? 1);
     const busy: string[] = [];
     const held: HeldClaim[] = [];
@@ -286,7 +299,7 @@ export function createDispatchActivities({
       const offerId = offerIdFor(p.ref, p.round, c.driverId);
       const expiresAt = new Date(Date.now() + p.offerTimeoutSeconds * 1000).toISOString();
       const fare = fareOf(fares, c.driverId);
-      const claim = await claimOffer(sql, {
+      const { outcome: claim, driver } = await claimOfferReadingDriver(sql, {
         offerId,
         ref: p.ref,
         driverId: c.driverId,
@@ -304,9 +317,10 @@ export function createDispatchActivities({
       // A claim found from an earlier attempt keeps that attempt's expiry and fare.
       const earlier = claim === 'claimed' ? null : await findOffer(sql, offerId);
       const h = { driverId: c.driverId, offerId, expiresAt: earlier?.expires_at.toISOString() ?? expiresAt };
-      await onHeld(h, held.length, earlier ? (earlier.fare_pence ?? null) : (fare?.farePence ?? null));
+      await onHeld(h, held.length, earlier ? (earlier.fare_pence ?? null) : (fare?.farePence ?? null), driver);
       held.push(h);
     }
+    await logged;
     const first = held[0];
     const claim: CandidateClaim | null = first
       ? { ...first, busy: busyBeforeFirst }
@@ -372,8 +386,9 @@ export function createDispatchActivities({
       // The first card goes before anyone else is claimed, so it waits for nothing the others need; the
       // others leave as soon as their drivers are held.
       const sending: Promise<'sent' | 'undeliverable'>[] = [];
-      const page = await claimFromCandidatePage(p.claim, async (h, i, farePence) => {
-        const card = heldCard(p.booking.ref, h, i === 0, { booking, farePence, firstRound: p.claim.round === 1 });
+      const page = await claimFromCandidatePage(p.claim, async (h, i, farePence, driver) => {
+        const known = { booking, farePence, driver, firstRound: p.claim.round === 1 };
+        const card = heldCard(p.booking.ref, h, i === 0, known);
         card.catch(() => {}); // (awaited below; kept from being an unhandled rejection meanwhile)
         sending.push(card);
         if (i === 0) await card;

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { loadBooking, type BookingWithDriver } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { jobCardUrl } from '../../src/dispatch/job-link.js';
-import { findOffer } from '../../src/dispatch/store.js';
+import { findOffer, type ClaimedDriver } from '../../src/dispatch/store.js';
 import { loadDriver } from '../../src/drivers/store.js';
 import { isNonRetryable } from '../../src/notify/delivery-error.js';
 import type { Notifier } from '../../src/notify/notifier.js';
@@ -43,6 +43,8 @@ export const JOB_CARD_UNDELIVERABLE = 'JobCardUndeliverable';
  */
 export interface KnownForCard {
   booking?: Promise<BookingWithDriver>;
+  /** The driver as their claim's lock read them (src/dispatch/store.ts, claimOfferReadingDriver). */
+  driver?: ClaimedDriver | null;
   farePence?: number | null;
   firstRound?: boolean;
 }
@@ -52,7 +54,7 @@ export async function deliverJobCard(deps: JobCardDeps, card: JobCard, known: Kn
   const { offerId, ref, driverId } = card;
   const [b, d, farePence] = await Promise.all([
     known.booking ?? loadBooking(sql, ref),
-    loadDriver(sql, driverId),
+    known.driver ?? loadDriver(sql, driverId),
     known.farePence !== undefined ? known.farePence : findOffer(sql, offerId).then((o) => o?.fare_pence ?? null),
   ]);
   // Claimed just before staff suspended them: no card (its link would only say so); the cascade moves on.

@@ -278,13 +278,31 @@ export async function claimOffer(
     /** The fare the card offers and the driver's rate behind it (src/dispatch/driver-fare.ts); absent: the booking's fare. */
     fare?: { farePence: number; overrideId: string | null };
   },
-): Promise<'claimed' | 'already_claimed' | 'taken'> {
+): Promise<ClaimOutcome> {
+  return (await claimOfferReadingDriver(sql, o)).outcome;
+}
+
+export type ClaimOutcome = 'claimed' | 'already_claimed' | 'taken';
+
+/** The driver's row as a claim's lock read it: what their job card is sent by, read once. */
+export interface ClaimedDriver {
+  status: string;
+  phone: string;
+  whatsapp: string | null;
+}
+
+/** claimOffer, with the driver as its lock read them (null for a driver not on file). */
+export async function claimOfferReadingDriver(
+  sql: Sql,
+  o: Parameters<typeof claimOffer>[1],
+): Promise<{ outcome: ClaimOutcome; driver: ClaimedDriver | null }> {
   return sql.begin(async (tx) => {
     // The lock also orders the claim against a suspension (which updates this row): a driver suspended
     // first is never claimed, and a claim made first is there for the suspension to withdraw.
     const [driver] = await tx<
-      { status: string; sandbox: boolean }[]
-    >`select status, sandbox from drivers where id = ${o.driverId} for update`;
+      (ClaimedDriver & { sandbox: boolean })[]
+    >`select status, sandbox, phone, whatsapp from drivers where id = ${o.driverId} for update`;
+    const read = driver ? { status: driver.status, phone: driver.phone, whatsapp: driver.whatsapp } : null;
     const approved = driver?.status === 'approved';
     // The sandbox and live service never meet, whoever asks for the claim (policy.ts's
     // 'sandbox_mismatch' decides the cascade's candidates; this holds for every claim).
@@ -315,8 +333,8 @@ export async function claimOffer(
       select exists (select 1 from b) as booking, exists (select 1 from existing) as existing,
              exists (select 1 from claimed) as claimed`;
     if (!r?.booking) throw new Error(`booking ${o.ref} not found`);
-    if (r.existing) return 'already_claimed';
-    return r.claimed ? 'claimed' : 'taken';
+    const outcome: ClaimOutcome = r.existing ? 'already_claimed' : r.claimed ? 'claimed' : 'taken';
+    return { outcome, driver: read };
   });
 }
 

@@ -81,6 +81,22 @@ const ADMITTED_ELSEWHERE = new Set([
   'invoice_reminder',
 ]);
 
+/** Rule 1: texts and WhatsApp messages only to mobiles of the countries served. */
+function served(msg: OutboundMessage, s: SendingPolicySettings): boolean {
+  return msg.channel === 'email' || servedMobile(msg.to, s.countries, { dramaRange: s.dramaRange }).ok;
+}
+
+/**
+ * Whether an allowance may count this message: a job card's SMS (rule 2), or a message about a
+ * booking that may be to its passenger (rule 3). A job card by WhatsApp or the app goes to a driver,
+ * and the purposes of rule 4 were admitted elsewhere.
+ */
+function counted(msg: OutboundMessage): boolean {
+  if (msg.purpose === 'job_card') return msg.channel === 'sms';
+  if (msg.purpose && ADMITTED_ELSEWHERE.has(msg.purpose)) return false;
+  return Boolean(msg.bookingRef);
+}
+
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
 export const MESSAGE_CEILING_ALERT_RATIO = 0.8;
@@ -99,6 +115,10 @@ export class PolicedNotifier implements Notifier {
   }
 
   async send(msg: OutboundMessage): Promise<SendResult> {
+    // Nothing counted against an allowance (a driver's WhatsApp card, a code the code guard admitted,
+    // an ops alert) to a number served: a retry takes nothing twice, and the sender's own key sends it
+    // once, so no earlier send need be looked up (two reads fewer on each job card's way).
+    if (!counted(msg) && served(msg, this.#settings)) return this.#inner.send(msg);
     const earlier = await store.earlierSend(this.#sql, msg.idempotencyKey);
     if (earlier === 'sent') return this.#inner.send(msg);
     if (earlier === 'withheld') return { provider: WITHHELD_PROVIDER, providerMessageId: null, duplicate: true };
@@ -112,7 +132,8 @@ export class PolicedNotifier implements Notifier {
   async #refusal(msg: OutboundMessage): Promise<WithheldReason | null> {
     const s = this.#settings;
     const phone = msg.channel !== 'email';
-    if (phone && !servedMobile(msg.to, s.countries, { dramaRange: s.dramaRange }).ok) return 'number_not_served';
+    if (!served(msg, s)) return 'number_not_served';
+    if (!counted(msg)) return null;
     if (msg.purpose === 'job_card' && msg.channel === 'sms') {
       const { taken } = await takeFromAllowance(
         this.#sql,
@@ -122,9 +143,7 @@ export class PolicedNotifier implements Notifier {
       );
       return taken ? null : 'driver_hourly_cap';
     }
-    if (msg.purpose && ADMITTED_ELSEWHERE.has(msg.purpose)) return null;
-    if (!msg.bookingRef) return null;
-
+    if (!msg.bookingRef) return null; // (counted() says there is one)
     const booking = await store.bookingForPolicy(this.#sql, msg.bookingRef);
     // A sandbox booking's messages are recorded and never delivered (sandbox.ts), so they spend no
     // live allowance; a message naming no booking we hold is not a passenger's.
