@@ -29,6 +29,9 @@
 //   CITY_ANSWER_HANDICAP_METERS   the processes' DISPATCH_ANSWER_HANDICAP_METERS (unset: the service's 2000)
 //   CITY_ANSWER_MIN_S=2 CITY_ANSWER_MAX_S=20            how long a driver takes to answer
 //   CITY_STEP_MIN_S=2 CITY_STEP_MAX_S=6                 each trip step (en_route, arrived, on_board, completed)
+//   CITY_ONE_TAP=0.5           share of trips a driver ends by confirming the payment with the passenger on
+//                              board (completed and paid in one tap); the rest tap "completed" first. Code
+//                              that refuses the one tap (409 trip_not_completed) is answered with both taps
 //   CITY_OFFER_TIMEOUT_SECONDS=25 CITY_DISPATCH_LEAD_SECONDS=60 CITY_RETRY_BASE_SECONDS=15   the processes' env
 //   CITY_OFFER_GROUP_SIZE=3 CITY_OFFER_UNSEEN_SECONDS=15   the offer policy (OFFER_GROUP_SIZE, OFFER_UNSEEN_SECONDS;
 //                              1 and 0: one driver at a time for the full window, as before issue 25)
@@ -128,6 +131,7 @@ export interface CityConfig {
   answerMax: number;
   stepMin: number;
   stepMax: number;
+  oneTap: number;
   offerTimeout: number;
   groupSize: number;
   unseenCut: number;
@@ -163,6 +167,7 @@ export function cityConfigFromEnv(): CityConfig {
     answerMax: num('CITY_ANSWER_MAX_S', 20),
     stepMin: num('CITY_STEP_MIN_S', 2),
     stepMax: num('CITY_STEP_MAX_S', 6),
+    oneTap: num('CITY_ONE_TAP', 0.5),
     offerTimeout: num('CITY_OFFER_TIMEOUT_SECONDS', 25),
     groupSize: Math.max(1, num('CITY_OFFER_GROUP_SIZE', 3)),
     unseenCut: num('CITY_OFFER_UNSEEN_SECONDS', 15),
@@ -303,6 +308,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     answerMax,
     stepMin,
     stepMax,
+    oneTap,
     offerTimeout,
     groupSize,
     unseenCut,
@@ -487,7 +493,9 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
       count(`drop -> ${d.status}`);
       return;
     }
-    for (const event of ['en_route', 'arrived', 'on_board', 'completed'] as const) {
+    const oneTapped = rnd() < oneTap;
+    const steps = ['en_route', 'arrived', 'on_board', ...(oneTapped ? [] : ['completed'])] as const;
+    for (const event of steps) {
       await sleep(between(rnd, stepMin, stepMax) * 1000);
       const s = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/trip`, { event, token });
       // 202 answers the booking's status once the report is applied: a booking cancelled meanwhile
@@ -501,8 +509,15 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
         return;
       }
     }
-    const pay = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/payment`, { method: 'cash', token });
-    count(`payment -> ${pay.status}`);
+    if (oneTapped) await sleep(between(rnd, stepMin, stepMax) * 1000);
+    let pay = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/payment`, { method: 'cash', token });
+    if (oneTapped && pay.status === 409 && pay.json.code === 'trip_not_completed') {
+      // Code from before the one tap (a --compare base): the trip's last step first, then the payment.
+      const done = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/trip`, { event: 'completed', token });
+      count(`completed -> ${done.status}`);
+      pay = await post(`/api/driver/offers/${encodeURIComponent(offerId)}/payment`, { method: 'cash', token });
+    }
+    count(`payment${oneTapped ? ' (one tap)' : ''} -> ${pay.status}`);
     if (pay.status !== 200) fail(`payment ${pay.status}`, JSON.stringify(pay.json));
   }
 
@@ -892,7 +907,7 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
     console.log(
       `bench city${opts.label ? ` (${opts.label})` : ''}: ${driverCount} drivers (local, ${places.area}), ${rate}/s for ${seconds} s (${places.pickups.length} pickups, ${places.dropoffs.length} drop-offs); ` +
         `immediate ${(1 - sharePrebooked - sharePartner).toFixed(2)}, pre-booked ${sharePrebooked}, partner ${sharePartner}; cancel ${shareCancel}, partner amend ${shareAmend}; ` +
-        `drivers accept ${pAccept}${mixed > 0 ? ` (mixed fleet: half x ${1 + mixed}, half x ${(1 - mixed).toFixed(2)})` : ''}, decline ${pDecline}, drop ${pDrop}, ignore ${(1 - pAccept - pDecline - pDrop).toFixed(2)} after ${answerMin}-${answerMax} s; ` +
+        `drivers accept ${pAccept}${mixed > 0 ? ` (mixed fleet: half x ${1 + mixed}, half x ${(1 - mixed).toFixed(2)})` : ''}, decline ${pDecline}, drop ${pDrop}, ignore ${(1 - pAccept - pDecline - pDrop).toFixed(2)} after ${answerMin}-${answerMax} s; one tap ${oneTap}; ` +
         `offer timeout ${offerTimeout} s (unseen cut ${unseenCut} s, group ${groupSize}), dispatch lead ${dispatchLead} s; ${workerCount} worker(s); seed ${seed}; Temporal ${stack.temporalAddress} (${stack.topology})`,
     );
 

@@ -791,11 +791,20 @@ const paymentRefusal = (amountPence: number): BookingRefusal | null =>
 
 /** Only a completed trip is settled, by its own driver (or a provider, or ops). */
 export function settlementRefusal(s: BookingState, input: SettleInput): BookingRefusal | null {
-  if (s.status !== 'completed')
+  if (s.status !== 'completed' && !completedBySettling(s, input))
     return no(`booking ${s.ref} is ${s.status}: only a completed trip is settled`, BookingFailure.notCompleted);
   if (input.by === 'driver' && input.driverId !== s.driverId)
     return no(`booking ${s.ref} is not assigned to ${input.driverId}`, BookingFailure.notYourJob);
   return paymentRefusal(input.amountPence);
+}
+
+/**
+ * The driver confirming what was paid with the passenger still on board has finished the trip: one
+ * tap completes and settles it (docs/drivers.md). Only the driver's own word does; a provider's
+ * webhook for a link paid mid-trip settles nothing until the trip is reported completed.
+ */
+export function completedBySettling(s: BookingState, input: SettleInput): boolean {
+  return s.status === 'on_board' && input.by === 'driver' && input.driverId === s.driverId;
 }
 
 /** Ops end a trip with the passenger on board, or settle a completed one nobody has; a repeat is a retry. */

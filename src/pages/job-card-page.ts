@@ -41,17 +41,20 @@ const METHODS: Array<[string, string]> = [
 /** The trip panel of a job that is this driver's: next steps, then settlement. */
 function tripPanel(b: BookingWithDriver): SafeHtml {
   const steps = NEXT_STEPS[b.status] ?? [];
+  // With the passenger on board, confirming the payment is the trip's last tap: it completes and settles it.
+  const completes = b.status === 'on_board';
   const settle =
-    b.status === 'completed' && b.paid_pence === null
+    (b.status === 'completed' && b.paid_pence === null) || completes
       ? html`<form id="payment" class="payment">
 <h2>Payment received</h2>
+${completes && html`<p>Confirming the payment also completes the trip.</p>`}
 <label for="method">How did the passenger pay?</label>
 <select id="method" name="method">${METHODS.map(([v, label]) => html`<option value="${v}">${label}</option>`)}</select>
 <label for="amount">Amount received (£)</label>
 <input id="amount" name="amount" type="number" inputmode="decimal" min="0" max="10000" step="0.01" value="${(b.fare_pence / 100).toFixed(2)}" required>
 <label for="reason">If less than the fare, why</label>
 <input id="reason" name="reason" type="text" maxlength="300" autocomplete="off">
-<button type="submit">Confirm payment</button>
+<button type="submit">${completes ? 'Complete the trip and confirm payment' : 'Confirm payment'}</button>
 </form>`
       : '';
   const paid =

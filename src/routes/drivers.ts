@@ -62,7 +62,7 @@ export async function driverRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'confirmPayment',
       summary: 'Confirm what the passenger paid for a completed trip (written once, as an immutable payment record)',
       description:
-        'amount defaults to the fare; less than the fare needs a reason (400 reason_required), kept with the record. A repeat answers the record already written; a trip not yet completed is 409. Corrections are made by ops as new records, never by editing.',
+        'amount defaults to the fare; less than the fare needs a reason (400 reason_required), kept with the record. A repeat answers the record already written. With the passenger on board, the confirmation completes the trip as it settles it (one tap for both); earlier than that is 409 trip_not_completed. Corrections are made by ops as new records, never by editing.',
       body: SettlementRequest,
       response: { 200: SettlementReply, ...refusals },
     },

@@ -57,7 +57,8 @@ const notYourJob = (ref: string) => Refusal.forbidden('not_your_job', `Booking $
 async function requireReasonBelowFare(s: Pick<Services, 'sql'>, ref: string, input: SettleInput): Promise<void> {
   if (input.note) return;
   const row = await findBooking(s.sql, ref);
-  if (!row || row.status !== 'completed' || input.amountPence >= row.fare_pence) return;
+  // (On board too: the driver's confirmation completes the trip as it settles it.)
+  if (!row || !['completed', 'on_board'].includes(row.status) || input.amountPence >= row.fare_pence) return;
   if (await findPaymentRecord(s.sql, settlementKey(ref))) return;
   throw Refusal.invalid('reason_required', 'The amount is less than the fare: say why in reason.', {
     field: { name: 'reason', message: 'is required when the amount is less than the fare' },

@@ -115,6 +115,37 @@ describe('track and settle', () => {
     expect(page.body).toContain('id="pay"');
   });
 
+  it('completes and settles a trip in one tap when the driver confirms the payment with the passenger on board', async () => {
+    const { ref, token, card } = await assignedBooking();
+    for (const event of ['arrived', 'on_board']) expect((await trip(card, event)).statusCode).toBe(202);
+    const fare = (await lookup(ref, token)).json().payment.fare as number;
+    // Less than the fare still needs its reason, on board as after completion.
+    const short = await pay(card, { method: 'cash', amount: fare - 1 });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().code).toBe('reason_required');
+    expect((await lookup(ref, token)).json().status).toBe('on_board');
+    const paid = await pay(card, { method: 'cash' });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().payment).toMatchObject({ amount: fare, method: 'cash', recorded_by: 'driver' });
+    expect((await lookup(ref, token)).json()).toMatchObject({
+      status: 'completed',
+      payment: { state: 'paid', received: { amount: fare, method: 'cash' } },
+    });
+    expect((await status(ref)).json()).toMatchObject({ status: 'completed', final: true, payment: { state: 'paid' } });
+    // The passenger hears the trip is over once, from the receipt; the trip's record says completed.
+    const receipts = async () =>
+      (
+        await stack.sql<
+          { body: string }[]
+        >`select body from outbox where booking_ref = ${ref} and body like '%Receipt for taxi%'`
+      ).map((r) => r.body);
+    await expect.poll(receipts, { timeout: STACK_WAIT_MS }).toHaveLength(1);
+    expect((await receipts())[0]).toContain(`Paid £${fare.toFixed(2)} to the driver (cash)`);
+    expect(
+      await stack.sql`select kind, detail from booking_record_entries where ref = ${ref} and kind = 'closed'`,
+    ).toEqual([{ kind: 'closed', detail: 'completed' }]);
+  });
+
   it('refuses to change or delete a payment record in the database itself; a correction is a new record', async () => {
     const { ref, card } = await assignedBooking();
     for (const event of ['arrived', 'on_board', 'completed']) expect((await trip(card, event)).statusCode).toBe(202);

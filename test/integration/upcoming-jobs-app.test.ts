@@ -184,14 +184,22 @@ describe.skipIf(!existsSync(CHROMIUM.executablePath) && !process.env.CI)(
         { driver_id: d.id, status: 'accepted', claimed_from_board: true },
       ]);
 
-      // And drives it, step by step, to a cash payment.
-      for (const step of ['On my way', 'Arrived at pickup', 'Passenger on board', 'Trip completed']) {
+      // And drives it, step by step, to a cash payment: with the passenger on board, confirming the
+      // payment is the trip's last tap (it completes the trip too).
+      for (const step of ['On my way', 'Arrived at pickup', 'Passenger on board']) {
         await job.locator(`button:has-text("${step}")`).click();
         await job.locator(`button:has-text("${step}")`).waitFor({ state: 'detached' });
       }
-      await job.locator('button:has-text("Confirm payment")').click();
+      expect(await job.locator('form.payment').textContent()).toContain(
+        'Confirming the payment also completes the trip.',
+      );
+      await job.locator('button:has-text("Complete the trip and confirm payment")').click();
       await app.waitForSelector('text=Payment recorded. Thank you.');
       await waitForStatus(sql, ref, 'completed');
+      expect(
+        await sql`select amount_pence, method, recorded_by from payment_records where booking_ref = ${ref}`,
+      ).toEqual([{ amount_pence: expect.any(Number), method: 'cash', recorded_by: 'driver' }]);
+      await job.locator('button:has-text("Complete the trip and confirm payment")').waitFor({ state: 'detached' });
       await context.close();
     }, 180_000);
   },

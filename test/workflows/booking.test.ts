@@ -628,6 +628,34 @@ describe('booking workflow (time-skipping)', () => {
     });
   });
 
+  it('completes and settles a trip in one update when its driver confirms the payment with the passenger on board', async () => {
+    await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
+      const b = await start({ pickupInMs: 0 });
+      await b.accept('d1');
+      for (const event of ['arrived', 'on_board'] as const)
+        await b.handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'd1', event }] });
+      const settle = (by: 'driver' | 'provider', driverId: string | null) =>
+        b.handle.executeUpdate(settleBookingUpdate, { args: [{ driverId, amountPence: 1500, method: 'cash', by }] });
+      // Only the driver's own word ends the trip: a provider's webhook for a link paid mid-trip, or
+      // another driver, is refused and changes nothing.
+      await expect(settle('provider', null)).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notCompleted);
+      await expect(settle('driver', 'd2')).rejects.toSatisfy((e) => failureType(e) === BookingFailure.notCompleted);
+      const payment = await settle('driver', 'd1');
+      expect(payment).toMatchObject({ amountPence: 1500, method: 'cash', recordedBy: 'driver' });
+      expect(await b.handle.result()).toMatchObject({ status: 'completed', payment });
+      expect(world.called('setBookingStatus').map((x) => (x as { status: string }).status)).toEqual([
+        'arrived',
+        'on_board',
+        'completed',
+      ]);
+      expect(news(world)).toEqual(['booked', 'receipt']);
+      // One update and one workflow task for both: the trip's last step and its settlement.
+      const events = (await b.handle.fetchHistory()).events ?? [];
+      const updates = events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length;
+      expect(updates).toBe(1 /* bookingCreated */ + 1 /* accept */ + 2 /* arrived, on_board */ + 1 /* settle */);
+    });
+  });
+
   it('closes a completed trip nobody settles after a week, without a payment record', async () => {
     await scenario([{ id: 'd1', tier: 'local' }], async ({ world, start }) => {
       const b = await start({ pickupInMs: 0 });

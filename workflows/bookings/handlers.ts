@@ -139,7 +139,12 @@ function handleTripReports(run: BookingRun): void {
   };
   const settle = async (settlement: model.SettleInput) => {
     // The first confirmation is the settlement; a repeat (a retry, a second tap) gets its record.
-    if (run.inbox.count('settle') === 0) run.inbox.post({ kind: 'settle', settlement });
+    if (run.inbox.count('settle') === 0) {
+      // Confirmed with the passenger on board: the trip's last step and its settlement in one update.
+      if (model.completedBySettling(run.state, settlement) && !run.inbox.peek('progress'))
+        run.inbox.post({ kind: 'progress', progress: 'completed' });
+      run.inbox.post({ kind: 'settle', settlement });
+    }
     return paid();
   };
   setHandler(messages.settleBookingUpdate, settle, checkedBy(run, model.settlementRefusal));

@@ -212,7 +212,8 @@ function showReceiving(): void {
   $('receiving').hidden = !problem;
 }
 
-function paymentForm(j: Job, base: string): HTMLFormElement {
+/** What the passenger paid; with them still on board (`completes`), confirming it also completes the trip. */
+function paymentForm(j: Job, base: string, completes: boolean): HTMLFormElement {
   const form = el('form', undefined, 'payment');
   const id = `pay-${j.booking_reference}`;
   const method = el('select');
@@ -231,10 +232,11 @@ function paymentForm(j: Job, base: string): HTMLFormElement {
   const reason = input('text', `${id}-reason`);
   reason.maxLength = 300;
   reason.autocomplete = 'off';
-  const submit = el('button', 'Confirm payment');
+  const submit = el('button', completes ? 'Complete the trip and confirm payment' : 'Confirm payment');
   submit.type = 'submit';
   form.append(
     el('h3', 'Payment received'),
+    ...(completes ? [el('p', 'Confirming the payment also completes the trip.')] : []),
     label('How did the passenger pay?', method.id),
     method,
     label('Amount received (£)', amount.id),
@@ -322,7 +324,8 @@ function renderJob(j: Job): HTMLElement {
     );
   }
   if (actions.childElementCount) card.append(actions);
-  if (j.awaiting_payment) card.append(paymentForm(j, base));
+  const onBoard = j.next_steps.includes('completed');
+  if (j.awaiting_payment || onBoard) card.append(paymentForm(j, base, onBoard && !j.awaiting_payment));
   return card;
 }
 

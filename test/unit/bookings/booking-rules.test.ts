@@ -132,6 +132,16 @@ describe('the booking rules', () => {
     expect(settle({ driverId: 'd2' })).toBe(B.BookingFailure.notYourJob);
     expect(settle({ amountPence: 12.5 })).toBe(B.BookingFailure.invalidPayment);
     expect(settle({ amountPence: B.MAX_SETTLEMENT_PENCE + 1 })).toBe(B.BookingFailure.invalidPayment);
+    // With the passenger on board, only the driver's own confirmation settles (and completes) the trip.
+    const onBoard = state({ status: 'on_board', driverId: 'd1' });
+    const early = (s: B.BookingState, over: Partial<B.SettleInput> = {}) =>
+      type(B.settlementRefusal(s, { driverId: 'd1', amountPence: 1200, method: 'cash', by: 'driver', ...over }));
+    expect(early(onBoard)).toBeNull();
+    expect(early(onBoard, { amountPence: -1 })).toBe(B.BookingFailure.invalidPayment);
+    expect(early(onBoard, { by: 'provider', driverId: null })).toBe(B.BookingFailure.notCompleted);
+    expect(early(onBoard, { by: 'ops', driverId: null })).toBe(B.BookingFailure.notCompleted);
+    expect(early(onBoard, { driverId: 'd2' })).toBe(B.BookingFailure.notCompleted);
+    expect(early(state({ status: 'arrived', driverId: 'd1' }))).toBe(B.BookingFailure.notCompleted);
     const e = { reason: 'app broken', settlement: { nothingDue: 'goodwill' } };
     expect(B.endTripRefusal(state({ status: 'on_board' }), e, inbox())).toBeNull();
     expect(B.endTripRefusal(done, e, inbox())).toBeNull();
