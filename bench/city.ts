@@ -493,7 +493,8 @@ export async function runCity(cfg: CityConfig, opts: CityRunOptions = {}): Promi
       count(`drop -> ${d.status}`);
       return;
     }
-    const oneTapped = rnd() < oneTap;
+    // Its own stream, so the one tap leaves every other draw of the seed as it was.
+    const oneTapped = seededRandom(seed, 'one-tap', driverId.slice(driverPrefix.length), nth)() < oneTap;
     const steps = ['en_route', 'arrived', 'on_board', ...(oneTapped ? [] : ['completed'])] as const;
     for (const event of steps) {
       await sleep(between(rnd, stepMin, stepMax) * 1000);
