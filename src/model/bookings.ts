@@ -789,7 +789,7 @@ const paymentRefusal = (amountPence: number): BookingRefusal | null =>
     ? null
     : no(`amount ${amountPence} pence is not a payment`, BookingFailure.invalidPayment);
 
-/** Only a completed trip is settled, by its own driver (or a provider, or ops). */
+/** Only a completed trip is settled, by its own driver (or a provider, or ops); or one on board, by its driver. */
 export function settlementRefusal(s: BookingState, input: SettleInput): BookingRefusal | null {
   if (s.status !== 'completed' && !completedBySettling(s, input))
     return no(`booking ${s.ref} is ${s.status}: only a completed trip is settled`, BookingFailure.notCompleted);
