@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { installWorkerLogging } from '../src/temporal/runtime-logging.js';
+import * as activities from './shape-activities.js';
 
 const address = process.env.TEMPORAL_ADDRESS ?? 'localhost:7233';
 const taskQueue = process.env.BENCH_BASELINE_TASK_QUEUE ?? 'bench-baseline';
@@ -14,6 +15,7 @@ const worker = await Worker.create({
   connection,
   namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
   taskQueue,
+  activities,
   workflowsPath: path.join(path.dirname(fileURLToPath(import.meta.url)), 'workflows.ts'),
 });
 console.log(`[bench-baseline] polling task queue "${taskQueue}"`);

@@ -1,4 +1,14 @@
-import { condition, defineSignal, setHandler } from '@temporalio/workflow';
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import {
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type * as shapeActivities from './shape-activities.js';
 
 /** Does nothing: the baseline the benchmarks compare real workflows against. */
 export async function noopWorkflow(): Promise<void> {}
@@ -12,4 +22,41 @@ export async function signalRoundTripWorkflow(): Promise<void> {
     signalled = true;
   });
   await condition(() => signalled);
+}
+
+// A booking's shape in Temporal with none of its business work (bench/booking-shape.ts): the same
+// kinds of steps a city booking's history holds (bench/city.ts prints them), each a no-op.
+// The booking's own keys (workflows/bookings/definitions.ts), registered on every bench stack.
+const shapeStatus = defineSearchAttributeKey('BookingStatus', SearchAttributeType.KEYWORD);
+const shapeDriver = defineSearchAttributeKey('BookingDriverId', SearchAttributeType.KEYWORD);
+export const shapeStepUpdate = defineUpdate<void, [ShapeStep]>('shapeStep');
+export type ShapeStep = 'created' | 'accepted' | 'en_route' | 'arrived' | 'on_board' | 'paid';
+
+const shape = proxyLocalActivities<typeof shapeActivities>({ startToCloseTimeout: '10 s' });
+const shapeMessages = proxyActivities<typeof shapeActivities>({ startToCloseTimeout: '10 s' });
+
+/**
+ * Each update runs the local activities its real step runs (the record and first card; the award
+ * and the group's other card closed; one status write a trip step; the payment and its status) and
+ * upserts the booking's search attributes; the offer's and the no-show watch's timers are started
+ * and cancelled as a booking's are, and the acceptance sends the passenger one message (an activity).
+ */
+export async function bookingShapeWorkflow(): Promise<void> {
+  let at: ShapeStep | undefined;
+  let messages: Promise<unknown> = Promise.resolve();
+  setHandler(shapeStepUpdate, async (step) => {
+    await shape.shapeStep(step);
+    if (step === 'created' || step === 'accepted' || step === 'paid') await shape.shapeStep(`${step}, second`);
+    upsertSearchAttributes([
+      { key: shapeStatus, value: step },
+      { key: shapeDriver, value: step === 'created' ? null : 'driver-1' },
+    ]);
+    if (step === 'accepted') messages = shapeMessages.shapeMessage(step);
+    at = step;
+  });
+  await condition(() => at !== undefined);
+  await condition(() => at !== 'created', '25 s'); // the offer's timeout
+  await condition(() => at === 'on_board' || at === 'paid', '10 minutes'); // the no-show watch
+  await condition(() => at === 'paid');
+  await messages;
 }

@@ -280,7 +280,7 @@ describe.skipIf(process.env.TEST_TOPOLOGY === 'cluster')('the README commands', 
         for (const bench of benches) await bench();
       };
       await Promise.all([
-        lane([benchQuote, benchDispatch, benchGeocode, benchDestinations]),
+        lane([benchQuote, benchDispatch, benchShape, benchGeocode, benchDestinations]),
         lane([benchIntake, benchBatches, benchGrowth, benchCity]),
       ]);
     },
@@ -324,6 +324,14 @@ async function benchDispatch() {
   expect(dispatch.output()).toMatch(/raw start \+ signal \+ result/);
   // Where the time goes: CPU per operation by process, the service's worker among them.
   expect(dispatch.output()).toMatch(/CPU ms per operation, by process[\s\S]*\| worker \| [\d.]+ \| [\d.]+ \|/);
+}
+
+async function benchShape() {
+  const shape = run('npx', ['tsx', 'bench/booking-shape.ts'], { SHAPE_SECONDS: '2', SHAPE_IDLE_SECONDS: '1' });
+  expect(await finished(shape, 240_000), shape.output().slice(-3000)).toBe(0);
+  expect(shape.output()).toMatch(/booking shape \/ raw round trip: \d/);
+  // Its history has the booking's steps: six updates, each upserting the search attributes.
+  expect(shape.output()).toMatch(/of which upsert_workflow_search_attributes \| 6\.0 \|/);
 }
 
 async function benchGeocode() {
