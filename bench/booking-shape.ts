@@ -62,14 +62,22 @@ async function rawRoundTrip(client: Client, taskQueue: string, id: string): Prom
 }
 
 /** Starts one call every 1/rate seconds for `forSeconds`, then waits for all of them. */
-async function openLoop(forSeconds: number, call: (i: number) => Promise<void>): Promise<{ done: number; failed: number }> {
+async function openLoop(
+  forSeconds: number,
+  call: (i: number) => Promise<void>,
+): Promise<{ done: number; failed: number }> {
   const calls: Promise<boolean>[] = [];
   const started = performance.now();
   for (let i = 0; i < rate * forSeconds; i++) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    calls.push(call(i).then(() => true, () => false));
+    calls.push(
+      call(i).then(
+        () => true,
+        () => false,
+      ),
+    );
   }
   const results = await Promise.all(calls);
   return { done: results.filter(Boolean).length, failed: results.filter((ok) => !ok).length };
