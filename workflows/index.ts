@@ -4,7 +4,8 @@ export { quoteWorkflow } from './quotes/workflow.js';
 // bookingWorkflow is v1, frozen as released in 0.4.0: it finishes the bookings started before v2 and
 // replays the released histories; it is deleted once none runs (docs/versioning.md, the drain rule).
 export { bookingWorkflow } from './bookings/v1/workflow.js';
-// Every booking made since issue 34 (docs/versioning.md): changes freely, with no patched(), until 1.0.0.
+// Every booking made since issue 34, released in 1.0.0: changed from here only behind a patch or a
+// new name (docs/versioning.md, "What a release promises").
 export { bookingWorkflowV2 } from './bookings/workflow.js';
 export { billWeekWorkflow, driverSubscriptionWorkflow } from './billing/workflow.js';
 export { invoiceCollectionWorkflow } from './billing/collection.js';

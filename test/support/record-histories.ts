@@ -62,6 +62,8 @@ import { saveExchangeRegistration } from '../../src/exchange/register.js';
 import { saveWebhookSecret } from '../../src/exchange/store.js';
 import { recordOperatorLicence } from '../../src/operator-licences/store.js';
 import { opsWatchStateQuery } from '../../workflows/ops/definitions.js';
+import { recordsRetentionStateQuery } from '../../workflows/records/definitions.js';
+import { BOOKING_WORKFLOW_TYPE } from '../../src/bookings/client.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -182,7 +184,7 @@ async function startBookingWorkflow(
   awaitEmailConfirmation = false,
   over: Parameters<typeof bookingInput>[2] = {},
 ) {
-  const h = await client.workflow.start('bookingWorkflow', {
+  const h = await client.workflow.start(BOOKING_WORKFLOW_TYPE, {
     workflowId: bookingWorkflowId(ref),
     taskQueue,
     args: [bookingInput(ref, awaitEmailConfirmation, over)],
@@ -310,7 +312,7 @@ await worker.runUntil(async () => {
     // Nobody within reach: unassigned, ops alerted, retried on a backoff until pickup, then cancelled in the grace hour.
     'booking-unassigned-backoff': async () => {
       const ref = 'TXREC00004';
-      const h = await client.workflow.start('bookingWorkflow', {
+      const h = await client.workflow.start(BOOKING_WORKFLOW_TYPE, {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [
@@ -538,7 +540,7 @@ await worker.runUntil(async () => {
       await sql`update drivers set tier = 'partner', partner_fleet_id = 'fleet-rec-op' where id = 'rec-fleet'`;
       const ref = 'TXREC00009';
       const input = bookingInput(ref, false, { pickupInMs: 3600_000 });
-      const h = await client.workflow.start('bookingWorkflow', {
+      const h = await client.workflow.start(BOOKING_WORKFLOW_TYPE, {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [
@@ -603,7 +605,7 @@ await worker.runUntil(async () => {
       await insertDriver('rec-q', 4, 'saloon', 55.001);
       await insertDriver('rec-r', 4, 'saloon', 55.002);
       const ref = 'TXREC00013';
-      const h = await client.workflow.start('bookingWorkflow', {
+      const h = await client.workflow.start(BOOKING_WORKFLOW_TYPE, {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [bookingInput(ref, false, { agent: true, policy: { offerTimeoutSeconds: 600 } })],
@@ -623,7 +625,7 @@ await worker.runUntil(async () => {
     'booking-first-card-with-record-let-go': async () => {
       await insertDriver('rec-s', 4, 'saloon', 55.001);
       const ref = 'TXREC00014';
-      const startWorkflowOperation = new WithStartWorkflowOperation('bookingWorkflow', {
+      const startWorkflowOperation = new WithStartWorkflowOperation(BOOKING_WORKFLOW_TYPE, {
         workflowId: bookingWorkflowId(ref),
         taskQueue,
         args: [bookingInput(ref, false, { agent: true })],
@@ -1046,6 +1048,42 @@ await worker.runUntil(async () => {
       await h.result();
       return h.workflowId;
     },
+    // From release 1.0.0 (bookingWorkflowV2): the same group, but the driver who opens the card is
+    // read from offers.seen_at at the unseen cut (no signal), and the winner ends the trip with one
+    // tap: their payment with the passenger on board completes and settles it.
+    'booking-group-card-opened-one-tap': async () => {
+      await insertDriver('rec-tap-a', 4, 'saloon', 55.001);
+      await insertDriver('rec-tap-b', 4, 'saloon', 55.002);
+      await insertDriver('rec-tap-c', 4, 'saloon', 55.003);
+      const ref = 'TXRECTAP01';
+      const h = await startBookingWorkflow(ref, false, {
+        agent: true,
+        policy: { offerTimeoutSeconds: 30, offerUnseenSeconds: 2, offerGroupSize: 2 },
+      });
+      await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      const holders = async (ids: string[]) => {
+        for (let i = 0; i < 200; i++) {
+          const s = await h.query(bookingStateQuery);
+          if (JSON.stringify((s.group ?? []).map((o) => o.driverId)) === JSON.stringify(ids)) return s.group!;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`no cards out to ${ids.join(', ')}`);
+      };
+      const first = await holders(['rec-tap-a', 'rec-tap-b']);
+      await sql`update offers set seen_at = clock_timestamp() where id = ${first[1]!.offerId}`;
+      const refilled = await holders(['rec-tap-b', 'rec-tap-c']);
+      await h.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: refilled[0]!.offerId, driverId: 'rec-tap-b', decision: 'accept' }],
+      });
+      for (const event of ['en_route', 'arrived', 'on_board'] as const)
+        await h.executeUpdate(reportTripUpdate, { args: [{ driverId: 'rec-tap-b', event }] });
+      await h.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'rec-tap-b', amountPence: 1234, method: 'cash', by: 'driver' }],
+      });
+      const settled = await h.result();
+      if (settled.status !== 'completed') throw new Error(`one tap left ${ref} ${settled.status}`);
+      return h.workflowId;
+    },
     // Status delivery: a partner booking's events (scheduled, cancelled) to a receiver that answers
     // 503 once, then 200: one retried attempt, both delivered in order, then the idle close.
     'partner-delivery-retried-delivered': async () => {
@@ -1110,6 +1148,28 @@ await worker.runUntil(async () => {
       for (let i = 0; i < 100 && (await h.query(opsWatchStateQuery)).alerted < 1; i++)
         await new Promise((r) => setTimeout(r, 100));
       if ((await h.query(opsWatchStateQuery)).alerted < 1) throw new Error('the ops watcher alerted nothing');
+      await h.terminate('recorded');
+      return h.workflowId;
+    },
+    // From release 1.0.0 (issue 40): a completed booking's record past its 12 months is erased, with
+    // the passenger's personal data, at the retention watch's first look.
+    'records-retention-erased': async () => {
+      await sql`
+        insert into bookings (ref, status, source, passenger_name, passenger_phone, payment_method, pickup_query, dropoff_query,
+                              pickup, dropoff, pickup_area, pickup_at, passengers, vehicle_type, fare_pence, fare_source,
+                              distance_m, duration_s, created_at)
+        values ('TXRECOLD01', 'completed', 'agent_instant', 'Rec Old', '+447400123456', 'cash', 'a', 'b', ${sql.json(place)},
+                ${sql.json(place)}, 'record-area', now() - interval '13 months', 1, 'saloon', 1234, 'tariff', 5000, 900,
+                now() - interval '13 months')
+        on conflict (ref) do nothing`;
+      const h = await client.workflow.start('recordsRetentionWorkflow', {
+        workflowId: 'records-retention:record',
+        taskQueue,
+        args: [{}],
+      });
+      for (let i = 0; i < 100 && (await h.query(recordsRetentionStateQuery)).erased < 1; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      if ((await h.query(recordsRetentionStateQuery)).erased < 1) throw new Error('the retention watch erased nothing');
       await h.terminate('recorded');
       return h.workflowId;
     },

@@ -25,7 +25,7 @@ import { fakeActivities } from '../support/fake-activities.js';
 import { startTimeSkipping, until } from '../support/time-skipping.js';
 
 const releasesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../histories/releases');
-// package.json's version is the release production runs (0.4.0): this tree is what comes after it
+// package.json's version is the release production runs: this tree is it or what comes after it
 // (CHANGELOG "Unreleased"), so the upgrade is from the newest release whose bundle is kept.
 const releases = fs
   .readdirSync(releasesDir)
@@ -196,6 +196,75 @@ describe(`upgrading the worker from release ${previous}`, () => {
     expect(world.called('assignDriver')).toEqual([
       expect.objectContaining({ ref: newRef, driverId: 'first' }),
       expect.objectContaining({ ref, driverId: 'second' }),
+    ]);
+    expect(world.called('recordPayment')).toHaveLength(1);
+  }, 120_000);
+
+  // From 1.0.0 on, version 2 is what production runs: its bookings must survive a deploy as v1's did.
+  it('a bookingWorkflowV2 booking mid-cascade on the previous release finishes on the current code', async () => {
+    const { activities, world } = fakeActivities([
+      { id: 'first', tier: 'local' },
+      { id: 'second', tier: 'local' },
+    ]);
+    const taskQueue = `upgrade-v2-${randomUUID()}`;
+    const ref = `TXU${randomUUID().slice(0, 7).toUpperCase()}`;
+    const handle = await env.client.workflow.start('bookingWorkflowV2', {
+      workflowId: bookingWorkflowId(ref),
+      taskQueue,
+      args: [booking(ref, await env.currentTimeMs())],
+    });
+    const state = () => handle.query(bookingStateQuery);
+    const offerTo = async (driverId: string) =>
+      (await until(state, (s) => s.offer?.driverId === driverId, `an offer to ${driverId}`)).offer!.offerId;
+
+    const released = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      activities,
+      maxCachedWorkflows: 0,
+      workflowBundle: { codePath: path.join(releasesDir, previous, 'workflows.bundle.js') },
+    });
+    await released.runUntil(async () => {
+      await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+      const first = await offerTo('first');
+      expect(
+        await handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: first, driverId: 'first', decision: 'decline' }],
+        }),
+      ).toBe('declined');
+      await offerTo('second');
+    });
+
+    const upgraded = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      activities,
+      workflowBundle: current,
+    });
+    const settled: BookingState = await upgraded.runUntil(async () => {
+      const second = await offerTo('second');
+      expect(
+        await handle.executeUpdate(respondToOfferUpdate, {
+          args: [{ offerId: second, driverId: 'second', decision: 'accept' }],
+        }),
+      ).toBe('accepted');
+      for (const event of ['en_route', 'arrived', 'on_board'] as const) {
+        expect(await handle.executeUpdate(reportTripUpdate, { args: [{ driverId: 'second', event }] })).toBe(event);
+      }
+      // The one tap: the driver's payment with the passenger on board completes the trip.
+      await handle.executeUpdate(settleBookingUpdate, {
+        args: [{ driverId: 'second', amountPence: 3120, method: 'cash', by: 'driver' }],
+      });
+      return handle.result();
+    });
+    expect((await handle.describe()).type).toBe('bookingWorkflowV2');
+    expect(settled.status).toBe('completed');
+    expect(settled.driverId).toBe('second');
+    expect(settled.candidates.map((c) => [c.round, c.driverId, c.outcome])).toEqual([
+      [1, 'first', 'offered'],
+      [1, 'first', 'declined'],
+      [1, 'second', 'offered'],
+      [1, 'second', 'accepted'],
     ]);
     expect(world.called('recordPayment')).toHaveLength(1);
   }, 120_000);

@@ -19,3 +19,6 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<void
   await alertOps({ ref: input.booking.ref, round: 0 });
   await db.persistBooking({ booking: input.booking, job: input.job, status: 'dispatching' });
 }
+
+/** The same edit of version 2, which every booking recorded from release 1.0.0 runs. */
+export const bookingWorkflowV2 = bookingWorkflow;

@@ -111,12 +111,45 @@ describe('workflow replay', () => {
     expect(markers, file).toEqual(expect.arrayContaining([...ids]));
   });
 
+  // Release 1.0.0: every booking runs version 2 (docs/versioning.md), and its new path is kept.
+  it('has, for release 1.0.0, every booking on bookingWorkflowV2 and the paths version 2 added', () => {
+    type Event = {
+      workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } };
+      markerRecordedEventAttributes?: { details?: Record<string, { payloads?: { data?: string }[] }> };
+      workflowExecutionUpdateAcceptedEventAttributes?: {
+        acceptedRequest?: { input?: { name?: string; args?: { payloads?: { data?: string }[] } } };
+      };
+    };
+    const bookings = files.filter((f) => f.startsWith('1.0.0/booking-'));
+    expect(bookings.length).toBeGreaterThanOrEqual(23);
+    for (const f of bookings) {
+      const [start] = (load(f) as { events: Event[] }).events;
+      expect(start?.workflowExecutionStartedEventAttributes?.workflowType?.name, f).toBe('bookingWorkflowV2');
+    }
+    const decode = (data?: string): unknown => (data ? JSON.parse(Buffer.from(data, 'base64').toString('utf8')) : null);
+    const tap = (load('1.0.0/booking-group-card-opened-one-tap.json') as { events: Event[] }).events;
+    // The opened card is read at the cut (a local activity), not signalled...
+    const localActivities = tap.flatMap((e) => {
+      const data = e.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0]?.data;
+      return data ? [(decode(data) as { activity_type?: string }).activity_type] : [];
+    });
+    expect(localActivities).toEqual(expect.arrayContaining(['cardsOpened', 'recordPayment']));
+    // ...and the trip ends with the driver's payment on board: no 'completed' report before it.
+    const reported = tap.flatMap((e) => {
+      const req = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
+      return req?.name === 'reportTrip' ? [(decode(req.args?.payloads?.[0]?.data) as { event: string }).event] : [];
+    });
+    expect(reported).toEqual(['en_route', 'arrived', 'on_board']);
+  });
+
   // Negative controls: a replay that cannot fail would prove nothing.
   it.each([
     '0.1.0/quote-redeemed.json',
     '0.1.0/booking-cascade-completed.json',
     '0.1.0/booking-paged-cascade-reported-trip.json',
     '0.1.0/booking-en-route-settled.json',
+    '1.0.0/booking-cascade-completed.json',
+    '1.0.0/booking-group-card-opened-one-tap.json',
   ])(
     'fails to replay %s against an incompatible change of its workflow',
     async (file) => {
