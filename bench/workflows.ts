@@ -41,12 +41,16 @@ const shapeMessages = proxyActivities<typeof shapeActivities>({ startToCloseTime
  * upserts the booking's search attributes; the offer's and the no-show watch's timers are started
  * and cancelled as a booking's are, and the acceptance sends the passenger one message (an activity).
  */
-export async function bookingShapeWorkflow(): Promise<void> {
+export async function bookingShapeWorkflow(
+  input: { offerSeconds?: number; firstCardOnly?: boolean } = {},
+): Promise<void> {
   let at: ShapeStep | undefined;
   let messages: Promise<unknown> = Promise.resolve();
   setHandler(shapeStepUpdate, async (step) => {
     await shape.shapeStep(step);
-    if (step === 'created' || step === 'accepted' || step === 'paid') await shape.shapeStep(`${step}, second`);
+    // (The first card alone is one local activity, as a booking dispatched at once sends it.)
+    const second = step === 'created' ? !input.firstCardOnly : step === 'accepted' || step === 'paid';
+    if (second) await shape.shapeStep(`${step}, second`);
     upsertSearchAttributes([
       { key: shapeStatus, value: step },
       { key: shapeDriver, value: step === 'created' ? null : 'driver-1' },
@@ -55,7 +59,7 @@ export async function bookingShapeWorkflow(): Promise<void> {
     at = step;
   });
   await condition(() => at !== undefined);
-  await condition(() => at !== 'created', '25 s'); // the offer's timeout
+  await condition(() => at !== 'created', `${input.offerSeconds ?? 25} s`); // the offer's timeout
   await condition(() => at === 'on_board' || at === 'paid', '10 minutes'); // the no-show watch
   await condition(() => at === 'paid');
   await messages;
