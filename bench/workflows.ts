@@ -1,4 +1,3 @@
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import {
   condition,
   defineSignal,
@@ -8,6 +7,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { BookingSearchAttributes } from '../workflows/bookings/definitions.js';
 import type * as shapeActivities from './shape-activities.js';
 
 /** Does nothing: the baseline the benchmarks compare real workflows against. */
@@ -25,10 +25,8 @@ export async function signalRoundTripWorkflow(): Promise<void> {
 }
 
 // A booking's shape in Temporal with none of its business work (bench/booking-shape.ts): the same
-// kinds of steps a city booking's history holds (bench/city.ts prints them), each a no-op.
-// The booking's own keys (workflows/bookings/definitions.ts), registered on every bench stack.
-const shapeStatus = defineSearchAttributeKey('BookingStatus', SearchAttributeType.KEYWORD);
-const shapeDriver = defineSearchAttributeKey('BookingDriverId', SearchAttributeType.KEYWORD);
+// kinds of steps a city booking's history holds (bench/city.ts prints them), each a no-op, upserting
+// the booking's own search attributes (registered on every bench stack).
 export const shapeStepUpdate = defineUpdate<void, [ShapeStep]>('shapeStep');
 export type ShapeStep = 'created' | 'accepted' | 'en_route' | 'arrived' | 'on_board' | 'paid';
 
@@ -52,8 +50,8 @@ export async function bookingShapeWorkflow(
     const second = step === 'created' ? !input.firstCardOnly : step === 'accepted' || step === 'paid';
     if (second) await shape.shapeStep(`${step}, second`);
     upsertSearchAttributes([
-      { key: shapeStatus, value: step },
-      { key: shapeDriver, value: step === 'created' ? null : 'driver-1' },
+      { key: BookingSearchAttributes.status, value: step },
+      { key: BookingSearchAttributes.driver, value: step === 'created' ? null : 'driver-1' },
     ]);
     if (step === 'accepted') messages = shapeMessages.shapeMessage(step);
     at = step;

@@ -207,6 +207,16 @@ function jobSubmitter(partnerId: string, jobRef: string) {
     });
 }
 
+/** The group's open cards once they are out to exactly these drivers, in this order. */
+async function cardsOutTo(ref: string, ids: string[]) {
+  for (let i = 0; i < 200; i++) {
+    const s = await client.workflow.getHandle(bookingWorkflowId(ref)).query(bookingStateQuery);
+    if (JSON.stringify((s.group ?? []).map((o) => o.driverId)) === JSON.stringify(ids)) return s.group!;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no cards out to ${ids.join(', ')}`);
+}
+
 async function waitForStatus(ref: string, status: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -1030,17 +1040,9 @@ await worker.runUntil(async () => {
         policy: { offerTimeoutSeconds: 30, offerUnseenSeconds: 2, offerGroupSize: 2 },
       });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      const holders = async (ids: string[]) => {
-        for (let i = 0; i < 200; i++) {
-          const s = await h.query(bookingStateQuery);
-          if (JSON.stringify((s.group ?? []).map((o) => o.driverId)) === JSON.stringify(ids)) return s.group!;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        throw new Error(`no cards out to ${ids.join(', ')}`);
-      };
-      const first = await holders(['rec-grp-a', 'rec-grp-b']);
+      const first = await cardsOutTo(ref, ['rec-grp-a', 'rec-grp-b']);
       await h.signal(offerSeenSignal, { offerId: first[1]!.offerId, driverId: 'rec-grp-b' });
-      const refilled = await holders(['rec-grp-b', 'rec-grp-c']);
+      const refilled = await cardsOutTo(ref, ['rec-grp-b', 'rec-grp-c']);
       await h.executeUpdate(respondToOfferUpdate, {
         args: [{ offerId: refilled[1]!.offerId, driverId: 'rec-grp-c', decision: 'accept' }],
       });
@@ -1061,17 +1063,9 @@ await worker.runUntil(async () => {
         policy: { offerTimeoutSeconds: 30, offerUnseenSeconds: 2, offerGroupSize: 2 },
       });
       await h.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      const holders = async (ids: string[]) => {
-        for (let i = 0; i < 200; i++) {
-          const s = await h.query(bookingStateQuery);
-          if (JSON.stringify((s.group ?? []).map((o) => o.driverId)) === JSON.stringify(ids)) return s.group!;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        throw new Error(`no cards out to ${ids.join(', ')}`);
-      };
-      const first = await holders(['rec-tap-a', 'rec-tap-b']);
+      const first = await cardsOutTo(ref, ['rec-tap-a', 'rec-tap-b']);
       await sql`update offers set seen_at = clock_timestamp() where id = ${first[1]!.offerId}`;
-      const refilled = await holders(['rec-tap-b', 'rec-tap-c']);
+      const refilled = await cardsOutTo(ref, ['rec-tap-b', 'rec-tap-c']);
       await h.executeUpdate(respondToOfferUpdate, {
         args: [{ offerId: refilled[0]!.offerId, driverId: 'rec-tap-b', decision: 'accept' }],
       });

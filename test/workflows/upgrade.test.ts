@@ -93,6 +93,46 @@ function booking(ref: string, nowMs: number): BookingWorkflowInput {
   };
 }
 
+/**
+ * The previous release's worker: a booking of `type` is made, the first driver declines and the
+ * second is offered; then that worker stops. No workflow cache: a cached workflow's next task would
+ * go to this worker's sticky queue, which the test server does not hand back to the shared queue
+ * once the worker has gone.
+ */
+async function declinedOnRelease(
+  type: 'bookingWorkflow' | 'bookingWorkflowV2',
+  activities: ReturnType<typeof fakeActivities>['activities'],
+) {
+  const taskQueue = `upgrade-${randomUUID()}`;
+  const ref = `TXU${randomUUID().slice(0, 7).toUpperCase()}`;
+  const handle = await env.client.workflow.start(type, {
+    workflowId: bookingWorkflowId(ref),
+    taskQueue,
+    args: [booking(ref, await env.currentTimeMs())],
+  });
+  const state = () => handle.query(bookingStateQuery);
+  const offerTo = async (driverId: string) =>
+    (await until(state, (s) => s.offer?.driverId === driverId, `an offer to ${driverId}`)).offer!.offerId;
+  const released = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    activities,
+    maxCachedWorkflows: 0,
+    workflowBundle: { codePath: path.join(releasesDir, previous, 'workflows.bundle.js') },
+  });
+  await released.runUntil(async () => {
+    await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
+    const first = await offerTo('first');
+    expect(
+      await handle.executeUpdate(respondToOfferUpdate, {
+        args: [{ offerId: first, driverId: 'first', decision: 'decline' }],
+      }),
+    ).toBe('declined');
+    await offerTo('second');
+  });
+  return { taskQueue, ref, handle, offerTo };
+}
+
 describe(`upgrading the worker from release ${previous}`, () => {
   it('has a released workflow bundle to upgrade from', () => {
     expect(previous).toBeDefined();
@@ -104,37 +144,7 @@ describe(`upgrading the worker from release ${previous}`, () => {
       { id: 'first', tier: 'local' },
       { id: 'second', tier: 'local' },
     ]);
-    const taskQueue = `upgrade-${randomUUID()}`;
-    const ref = `TXU${randomUUID().slice(0, 7).toUpperCase()}`;
-    const handle = await env.client.workflow.start('bookingWorkflow', {
-      workflowId: bookingWorkflowId(ref),
-      taskQueue,
-      args: [booking(ref, await env.currentTimeMs())],
-    });
-    const state = () => handle.query(bookingStateQuery);
-    const offerTo = async (driverId: string) =>
-      (await until(state, (s) => s.offer?.driverId === driverId, `an offer to ${driverId}`)).offer!.offerId;
-
-    // The previous release: the booking is made, the first driver declines, the second is offered.
-    // No workflow cache: a cached workflow's next task would go to this worker's sticky queue, which
-    // the test server does not hand back to the shared queue once the worker has gone.
-    const released = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      activities,
-      maxCachedWorkflows: 0,
-      workflowBundle: { codePath: path.join(releasesDir, previous, 'workflows.bundle.js') },
-    });
-    await released.runUntil(async () => {
-      await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      const first = await offerTo('first');
-      expect(
-        await handle.executeUpdate(respondToOfferUpdate, {
-          args: [{ offerId: first, driverId: 'first', decision: 'decline' }],
-        }),
-      ).toBe('declined');
-      await offerTo('second');
-    });
+    const { taskQueue, ref, handle, offerTo } = await declinedOnRelease('bookingWorkflow', activities);
 
     // The deploy: the current code takes the booking over from its history.
     const upgraded = await Worker.create({
@@ -206,34 +216,7 @@ describe(`upgrading the worker from release ${previous}`, () => {
       { id: 'first', tier: 'local' },
       { id: 'second', tier: 'local' },
     ]);
-    const taskQueue = `upgrade-v2-${randomUUID()}`;
-    const ref = `TXU${randomUUID().slice(0, 7).toUpperCase()}`;
-    const handle = await env.client.workflow.start('bookingWorkflowV2', {
-      workflowId: bookingWorkflowId(ref),
-      taskQueue,
-      args: [booking(ref, await env.currentTimeMs())],
-    });
-    const state = () => handle.query(bookingStateQuery);
-    const offerTo = async (driverId: string) =>
-      (await until(state, (s) => s.offer?.driverId === driverId, `an offer to ${driverId}`)).offer!.offerId;
-
-    const released = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      activities,
-      maxCachedWorkflows: 0,
-      workflowBundle: { codePath: path.join(releasesDir, previous, 'workflows.bundle.js') },
-    });
-    await released.runUntil(async () => {
-      await handle.executeUpdate(bookingCreatedUpdate, { args: [{ identity: null }] });
-      const first = await offerTo('first');
-      expect(
-        await handle.executeUpdate(respondToOfferUpdate, {
-          args: [{ offerId: first, driverId: 'first', decision: 'decline' }],
-        }),
-      ).toBe('declined');
-      await offerTo('second');
-    });
+    const { taskQueue, handle, offerTo } = await declinedOnRelease('bookingWorkflowV2', activities);
 
     const upgraded = await Worker.create({
       connection: env.nativeConnection,

@@ -21,6 +21,8 @@ const files = releases.flatMap((r) =>
     .map((f) => `${r}/${f}`),
 );
 const load = (f: string): unknown => JSON.parse(fs.readFileSync(path.join(releasesDir, f), 'utf8'));
+/** A payload's data as the CLI's JSON export writes it: base64 of the JSON. */
+const decode = (data?: string): unknown => (data ? JSON.parse(Buffer.from(data, 'base64').toString('utf8')) : null);
 const quiet = { logger: undefined };
 const silent = () => {};
 const bundleLogger = { trace: silent, debug: silent, info: silent, warn: silent, error: console.error, log: silent };
@@ -106,7 +108,7 @@ describe('workflow replay', () => {
     const markers = history.events.flatMap((e) => {
       const m = e.markerRecordedEventAttributes;
       const data = m?.markerName === 'core_patch' ? m.details?.['patch-data']?.payloads?.[0]?.data : undefined;
-      return data ? [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { id: string }).id] : [];
+      return data ? [(decode(data) as { id: string }).id] : [];
     });
     expect(markers, file).toEqual(expect.arrayContaining([...ids]));
   });
@@ -126,7 +128,6 @@ describe('workflow replay', () => {
       const [start] = (load(f) as { events: Event[] }).events;
       expect(start?.workflowExecutionStartedEventAttributes?.workflowType?.name, f).toBe('bookingWorkflowV2');
     }
-    const decode = (data?: string): unknown => (data ? JSON.parse(Buffer.from(data, 'base64').toString('utf8')) : null);
     const tap = (load('1.0.0/booking-group-card-opened-one-tap.json') as { events: Event[] }).events;
     // The opened card is read at the cut (a local activity), not signalled...
     const localActivities = tap.flatMap((e) => {
