@@ -1,6 +1,6 @@
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { insertBooking, loadBooking, unassignDriver } from '../../src/bookings/store.js';
+import { insertBooking, loadBooking, newBookingView, unassignDriver } from '../../src/bookings/store.js';
 import type { Sql } from '../../src/db/sql.js';
 import { offerFareFor, type OfferFare } from '../../src/dispatch/driver-fare.js';
 import { driverFares, offerFare, type DriverFares } from '../../src/dispatch/offer-fares.js';
@@ -125,6 +125,8 @@ type ClaimQuery = {
   limit: number;
   page: number;
   trip: TripFacts;
+  /** Whether the booking is a sandbox one, when the caller knows it (it has just written the row). */
+  sandbox?: boolean;
   offerTimeoutSeconds: number;
   /** How many free drivers to claim (a group's free places); absent: one. */
   claimUpTo?: number;
@@ -183,10 +185,11 @@ export function createDispatchActivities({
     exclude: string[],
     trip: TripFacts,
     wanted: number,
+    knownSandbox: boolean | undefined,
   ): Promise<{ decisions: CandidateDecision[]; fares: DriverFares | null }> {
     const start = new Date(job.pickupAt);
     // A sandbox booking reads and is offered to sandbox (test) drivers only (policy.ts's 'sandbox_mismatch').
-    const sandbox = await bookingIsSandbox(sql, ref);
+    const sandbox = knownSandbox ?? (await bookingIsSandbox(sql, ref));
     const needs: JobNeeds = { ...jobFit(job, new Date()), pickup: trip.pickup, pickupArea: trip.pickupArea, sandbox };
     const excluded = new Set(exclude);
     const drivers: DriverSnapshot[] = [];
@@ -244,8 +247,9 @@ export function createDispatchActivities({
     page: number;
     /** What the read needs of the booking, from the workflow (one query fewer on the way to the first card). */
     trip: TripFacts;
+    sandbox?: boolean;
   }): Promise<CandidatePage & { fares: DriverFares | null; logged: Promise<void> }> {
-    const { decisions, fares } = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit);
+    const { decisions, fares } = await decide(p.ref, p.tier, p.job, p.exclude, p.trip, p.limit, p.sandbox);
     // Every page logs what it considered; a later page may reach drivers beyond the first window.
     // The first decision recorded for a driver in a round stands (an offer made is not undone).
     // Written on another connection while the page's drivers are claimed (no claim reads the log),
@@ -376,17 +380,19 @@ export function createDispatchActivities({
       /** The passenger's 'booked' message too, sent beside the cards (the reply waits for the cards anyway). */
       tellBooked?: boolean;
     }): Promise<FirstCardPage & GroupClaim & { toldBooked: boolean }> {
-      await insertBooking(sql, p.booking, p.job, p.status, callerWorkflowType());
+      // The row as written serves the page's read and the cards; only a retry, finding it there, reads it.
+      const written = await insertBooking(sql, p.booking, p.job, p.status, callerWorkflowType());
       const toldBooked = Boolean(p.tellBooked && tellPassengerNews);
       const booked = toldBooked ? tellPassengerNews!({ ref: p.booking.ref, news: { kind: 'booked' } }) : null;
       booked?.catch(() => {}); // (awaited below; kept from being an unhandled rejection meanwhile)
       // Read once for every card, beside the page's read; each card knows its fare from its claim.
-      const booking = loadBooking(sql, p.booking.ref);
+      const booking = written ? Promise.resolve(newBookingView(written)) : loadBooking(sql, p.booking.ref);
       booking.catch(() => {}); // (awaited by the cards; kept from being an unhandled rejection before)
       // The first card goes before anyone else is claimed, so it waits for nothing the others need; the
       // others leave as soon as their drivers are held.
       const sending: Promise<'sent' | 'undeliverable'>[] = [];
-      const page = await claimFromCandidatePage(p.claim, async (h, i, farePence, driver) => {
+      const claim = written ? { ...p.claim, sandbox: written.sandbox ?? false } : p.claim;
+      const page = await claimFromCandidatePage(claim, async (h, i, farePence, driver) => {
         const known = { booking, farePence, driver, firstRound: p.claim.round === 1 };
         const card = heldCard(p.booking.ref, h, i === 0, known);
         card.catch(() => {}); // (awaited below; kept from being an unhandled rejection meanwhile)

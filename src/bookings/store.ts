@@ -104,15 +104,18 @@ export type BookingWithDriver = BookingRow & {
 /** Statuses in which a driver is committed to the job: the model's, where dispatch reads them too. */
 export { ACTIVE_STATUSES } from '../model/bookings.js';
 
-/** `workflowType`: the booking workflow writing the record (bookings.workflow_type, migration 00048). */
+/**
+ * `workflowType`: the booking workflow writing the record (bookings.workflow_type, migration 00048).
+ * The row as written (its triggers' `sandbox` and all), or null when it was there already (a retry).
+ */
 export async function insertBooking(
   sql: Sql,
   b: NewBooking,
   job: JobSpec,
   status: BookingStatus,
   workflowType: string | null = null,
-): Promise<void> {
-  await sql`
+): Promise<BookingRow | null> {
+  const [row] = await sql<BookingRow[]>`
     insert into bookings (ref, status, source, quote_id, passenger_name, passenger_phone, passenger_email, email_verified,
                           payment_method, flight_number, meet_and_greet, notes, agent, pickup_query, dropoff_query, pickup,
                           dropoff, pickup_area, pickup_at, passengers, vehicle_type, wheelchair, fare_pence, fare_source,
@@ -133,7 +136,28 @@ export async function insertBooking(
                  when exists (select 1 from exchange_fleets f where f.partner_id = ${b.partnerId ?? null})
                    then 'fleet_partner' end,
             ${job.assistanceDog ?? false}, ${job.helpFindingVehicle ?? false})
-    on conflict (ref) do nothing`;
+    on conflict (ref) do nothing
+    returning *`;
+  return row ?? null;
+}
+
+/**
+ * A booking just written, as findBooking would read it back: no driver, provider or payment yet
+ * (each needs a later step), so the card that follows its insert needs no second read.
+ */
+export function newBookingView(row: BookingRow): BookingWithDriver {
+  return {
+    ...row,
+    d_name: null,
+    d_vehicle: null,
+    d_plate: null,
+    d_payment_options: null,
+    provider_name: null,
+    provider_licence: null,
+    paid_pence: null,
+    paid_method: null,
+    paid_at: null,
+  };
 }
 
 export async function findBooking(sql: Sql, ref: string): Promise<BookingWithDriver | null> {
