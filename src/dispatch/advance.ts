@@ -1,9 +1,12 @@
-import { DateTime } from 'luxon';
+import { londonHour, londonOffsetMs, londonWallToUtc } from '../model/london-clock.js';
 
 // When a pre-booked trip starts looking for a driver (issue 24): early enough for its distance and
 // its time of day that a driver accepts while there is still time to replace one who drops out,
 // and ops hear of one nobody takes while they can still act. Pure: the API works the lead out when
 // the booking is made and the booking's workflow waits on it (its DispatchPolicy).
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 export interface AdvanceSettings {
   /** Any trip: this long before pickup (DISPATCH_LEAD_SECONDS). */
@@ -36,10 +39,12 @@ export function dispatchLeadSeconds(trip: TripForLead, s: AdvanceSettings): numb
   const airport = trip.pickupKind === 'airport' || trip.dropoffKind === 'airport';
   if (s.advanceLeadSeconds > 0 && (airport || trip.distanceMeters >= s.longTripMeters))
     lead = Math.max(lead, s.advanceLeadSeconds);
-  const local = DateTime.fromJSDate(trip.pickupAt, { zone: 'Europe/London' });
-  if (s.earlyBeforeHour > 0 && local.hour < s.earlyBeforeHour) {
-    const evening = local.minus({ days: 1 }).set({ hour: s.eveningFromHour, minute: 0, second: 0, millisecond: 0 });
-    lead = Math.max(lead, (trip.pickupAt.getTime() - evening.toMillis()) / 1000);
+  if (s.earlyBeforeHour > 0 && londonHour(trip.pickupAt) < s.earlyBeforeHour) {
+    // The previous London day at eveningFromHour:00, as a wall time read as UTC, then the instant.
+    const at = trip.pickupAt.getTime();
+    const wall = at + londonOffsetMs(at);
+    const eveningWall = wall - (wall % DAY_MS) - DAY_MS + s.eveningFromHour * HOUR_MS;
+    lead = Math.max(lead, (at - londonWallToUtc(eveningWall)) / 1000);
   }
   return Math.round(lead);
 }

@@ -1,10 +1,10 @@
-import { DateTime } from 'luxon';
 import { carDescription, firstName, formatRegistration, type CarFacts } from './car.js';
 import { precisionNote, precisionOf } from '../geo/precision.js';
 import { shownDriverDetail } from '../screening/driver-details.js';
 import type { PlaceSnapshot } from '../model/bookings.js';
 import { placeForPeople } from '../model/places.js';
 import { passengerNeeds } from '../model/needs.js';
+import { londonHourMinute, londonShortTime } from '../model/london-clock.js';
 
 // The words drivers, passengers and ops read. Times are shown in Europe/London; money in pounds.
 // Text another party typed reaches a message only screened: a booking's notes and names were
@@ -55,10 +55,6 @@ export interface BookingFacts {
   quoted_fare_pence?: number | null;
 }
 
-export function londonTime(at: Date): string {
-  return DateTime.fromJSDate(at, { zone: 'Europe/London' }).toFormat('ccc d LLL HH:mm');
-}
-
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
 /** A driver must never take a town centre for the door: say when a place is approximate. */
@@ -84,7 +80,7 @@ export function renderJobCardText(
   const fare = offerFarePence ?? b.fare_pence;
   const ownRate = fare !== (b.quoted_fare_pence ?? b.fare_pence) ? ', at your own approved rate' : '';
   const lines = [
-    `${won ? 'Your job' : 'New job'} ${b.ref}: ${londonTime(b.pickup_at)}`,
+    `${won ? 'Your job' : 'New job'} ${b.ref}: ${londonShortTime(b.pickup_at)}`,
     `From: ${withPrecision(from(b), b.pickup)}`,
     `To: ${to(b)}`,
     `${b.passengers} passenger${b.passengers > 1 ? 's' : ''}, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}`,
@@ -116,7 +112,7 @@ export function renderPassengerAssignedText(
 ): string {
   const car = passengerCarDescription(d);
   const arriving =
-    etaMinutes !== null ? `arriving in about ${etaMinutes} min` : `picking you up at ${londonTime(b.pickup_at)}`;
+    etaMinutes !== null ? `arriving in about ${etaMinutes} min` : `picking you up at ${londonShortTime(b.pickup_at)}`;
   // A driver charging their own approved rate takes less than quoted: the passenger pays that, and is told so.
   const fare =
     b.quoted_fare_pence != null && b.fare_pence < b.quoted_fare_pence
@@ -180,11 +176,11 @@ export function renderPassengerDriverChangedText(b: BookingFacts, trackUrl: stri
 /** To the driver a job was taken off by staff (suspension): the job is gone, do not go. */
 /** To a driver of a group offer whose card was withdrawn because another driver accepted first. */
 export function renderJobTakenText(b: BookingFacts): string {
-  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${from(b)}) has been taken by another driver. No action needed.`;
+  return `Job ${b.ref} (${londonShortTime(b.pickup_at)}, ${from(b)}) has been taken by another driver. No action needed.`;
 }
 
 export function renderDriverJobWithdrawnText(b: BookingFacts): string {
-  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${from(b)}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
+  return `Job ${b.ref} (${londonShortTime(b.pickup_at)}, ${from(b)}) has been withdrawn from you by Direct Taxi. Do not go to the pickup.`;
 }
 
 /**
@@ -193,12 +189,12 @@ export function renderDriverJobWithdrawnText(b: BookingFacts): string {
  * if it is offered to them).
  */
 export function renderDriverJobAmendedText(b: BookingFacts): string {
-  return `Job ${b.ref} (${londonTime(b.pickup_at)}, ${from(b)}) was changed by the booker and has been withdrawn from you. Do not go to the pickup. If it is offered to you again you will get a new job card.`;
+  return `Job ${b.ref} (${londonShortTime(b.pickup_at)}, ${from(b)}) was changed by the booker and has been withdrawn from you. Do not go to the pickup. If it is offered to you again you will get a new job card.`;
 }
 
 /** To the driver keeping a job whose pickup time the booker moved. */
 export function renderDriverPickupMovedText(b: BookingFacts): string {
-  return `Job ${b.ref}: the pickup time has changed to ${londonTime(b.pickup_at)} (${from(b)}). The job is still yours.`;
+  return `Job ${b.ref}: the pickup time has changed to ${londonShortTime(b.pickup_at)} (${from(b)}). The job is still yours.`;
 }
 
 /**
@@ -214,7 +210,7 @@ export function renderDriverJobReleasedText(ref: string, reason: string): string
 
 /** On the day, to a driver who accepted a job well ahead: confirm it by the deadline, or it goes to another driver. */
 export function renderDriverConfirmJobText(b: BookingFacts, deadline: Date): string {
-  return `Direct Taxi: please confirm job ${b.ref}, ${londonTime(b.pickup_at)} from ${from(b)}: open the driver app and press "Confirm I am doing this job" by ${DateTime.fromJSDate(deadline, { zone: 'Europe/London' }).toFormat('HH:mm')}, or it goes to another driver.`;
+  return `Direct Taxi: please confirm job ${b.ref}, ${londonShortTime(b.pickup_at)} from ${from(b)}: open the driver app and press "Confirm I am doing this job" by ${londonHourMinute(deadline)}, or it goes to another driver.`;
 }
 
 /**
@@ -302,7 +298,7 @@ export function renderOpsUnassignedEmail(
     subject: `${needs.length > 0 ? 'Accessible vehicle needed: ' : ''}Unassigned booking ${b.ref} (round ${round})`,
     body: [
       `No driver accepted booking ${b.ref} in round ${round}; the cascade will retry on a backoff until pickup.`,
-      `Pickup ${londonTime(b.pickup_at)} at ${from(b)}, to ${to(b)}.`,
+      `Pickup ${londonShortTime(b.pickup_at)} at ${from(b)}, to ${to(b)}.`,
       `${b.passengers} passengers, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}.`,
       ...(needs.length > 0
         ? [`The passenger needs: ${needs.join(', ')}. Please find a suitable vehicle or call them before pickup.`]
@@ -318,9 +314,9 @@ export function renderOpsNearPickupEmail(
   workflowUrl: string,
 ): { subject: string; body: string } {
   return {
-    subject: `No driver yet: ${b.ref}, pickup ${londonTime(b.pickup_at)}`,
+    subject: `No driver yet: ${b.ref}, pickup ${londonShortTime(b.pickup_at)}`,
     body: [
-      `Booking ${b.ref} has no driver and its pickup is ${londonTime(b.pickup_at)} (Europe/London), at ${from(b)}, to ${to(b)}.`,
+      `Booking ${b.ref} has no driver and its pickup is ${londonShortTime(b.pickup_at)} (Europe/London), at ${from(b)}, to ${to(b)}.`,
       `${b.passengers} passengers, ${b.vehicle_type}${b.wheelchair ? ', wheelchair' : ''}. Status: ${b.status.replace(/_/g, ' ')}.`,
       `Its story and dispatch decisions: ${baseUrl}/ops/bookings?ref=${b.ref}`,
       `Workflow history: ${workflowUrl}`,
@@ -343,7 +339,7 @@ export function renderBookingConfirmationEmail(
   const lines = [
     `Hello ${b.passenger_name},`,
     '',
-    `Your taxi ${b.ref}: ${londonTime(b.pickup_at)} from ${from(b)} to ${to(b)}.`,
+    `Your taxi ${b.ref}: ${londonShortTime(b.pickup_at)} from ${from(b)} to ${to(b)}.`,
     `Fare ${pounds(b.fare_pence)}, paid to the driver (${b.payment_method.replace(/_/g, ' ')}).`,
   ];
   if (confirmLink && awaitingConfirmation) {
@@ -372,7 +368,7 @@ export interface TripSummary {
  */
 export function renderClaimLinkText(t: TripSummary, link: string): string {
   return [
-    `Direct Taxi: your taxi ${t.ref}, ${londonTime(t.pickupAt)} from ${t.pickupLabel} to ${t.dropoffLabel}, is booked with this number.`,
+    `Direct Taxi: your taxi ${t.ref}, ${londonShortTime(t.pickupAt)} from ${t.pickupLabel} to ${t.dropoffLabel}, is booked with this number.`,
     `To manage or cancel it yourself, open ${link} (valid 24 hours).`,
     'If this is not your trip, ignore this message.',
   ].join('\n');
@@ -391,17 +387,17 @@ const CANCELLED_FOR_PASSENGER: Record<CancelledBy, string> = {
  */
 export function renderPassengerCancelledText(b: BookingFacts, by?: CancelledBy | null): string {
   const who = by && Object.hasOwn(CANCELLED_FOR_PASSENGER, by) ? ` ${CANCELLED_FOR_PASSENGER[by]}` : '';
-  return `Direct Taxi: taxi ${b.ref}, ${londonTime(b.pickup_at)} from ${from(b)}, has been cancelled${who}. Nothing is due. If you did not expect this, book again.`;
+  return `Direct Taxi: taxi ${b.ref}, ${londonShortTime(b.pickup_at)} from ${from(b)}, has been cancelled${who}. Nothing is due. If you did not expect this, book again.`;
 }
 
 /** Ops changed the booking: how it now stands. */
 export function renderPassengerAmendedText(b: BookingFacts, trackUrl: string): string {
-  return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonTime(b.pickup_at)} from ${from(b)} to ${to(b)}, fare ${pounds(b.fare_pence)}. If it is not right, see your booking: ${trackUrl}`;
+  return `Direct Taxi: booking ${b.ref} has been changed by Direct Taxi operations: now ${londonShortTime(b.pickup_at)} from ${from(b)} to ${to(b)}, fare ${pounds(b.fare_pence)}. If it is not right, see your booking: ${trackUrl}`;
 }
 
 /** Booked: what, when, the fare, and where to follow it. Sent to the passenger's phone. */
 export function renderPassengerBookedText(b: BookingFacts, trackUrl: string): string {
-  return `Direct Taxi: taxi ${b.ref} booked, ${londonTime(b.pickup_at)} from ${from(b)} to ${to(b)}. Fare ${pounds(b.fare_pence)}, paid to the driver. We will text you who is coming. Track or cancel: ${trackUrl}`;
+  return `Direct Taxi: taxi ${b.ref} booked, ${londonShortTime(b.pickup_at)} from ${from(b)} to ${to(b)}. Fare ${pounds(b.fare_pence)}, paid to the driver. We will text you who is coming. Track or cancel: ${trackUrl}`;
 }
 
 /**
@@ -410,7 +406,9 @@ export function renderPassengerBookedText(b: BookingFacts, trackUrl: string): st
  */
 export function renderPassengerNoDriverYetText(b: BookingFacts, trackUrl: string, searchUntil?: string): string {
   // A booking of the released workflow searched until pickup; today's searches until `searchUntil`.
-  const until = searchUntil ? londonTime(new Date(searchUntil)) : `your pickup time (${londonTime(b.pickup_at)})`;
+  const until = searchUntil
+    ? londonShortTime(new Date(searchUntil))
+    : `your pickup time (${londonShortTime(b.pickup_at)})`;
   // Said honestly, never a refusal: no suitable vehicle free yet, people told, nothing extra to pay.
   if (isWheelchairJob(b) || b.assistance_dog) {
     const what = isWheelchairJob(b) ? 'a wheelchair-accessible vehicle' : 'a driver who can take your assistance dog';
@@ -432,7 +430,7 @@ export function accessibilityNeeds(b: BookingFacts): string[] {
 
 /** The search over with nobody found: the booking is closed. */
 export function renderPassengerNoDriverFoundText(b: BookingFacts): string {
-  return `Direct Taxi: sorry, no driver could take booking ${b.ref} (${londonTime(b.pickup_at)} from ${from(b)}). The booking is closed and nothing is due. Please make other arrangements.`;
+  return `Direct Taxi: sorry, no driver could take booking ${b.ref} (${londonShortTime(b.pickup_at)} from ${from(b)}). The booking is closed and nothing is due. Please make other arrangements.`;
 }
 
 /** What a completed trip cost, under which rules, and what the driver recorded as paid. */
@@ -450,10 +448,10 @@ function receiptLines(b: BookingFacts, r: Receipt, full: boolean): string[] {
   const paid = r.payment
     ? r.payment.method === 'none'
       ? 'Nothing was paid (recorded by the driver or our team).'
-      : `Paid ${pounds(r.payment.amountPence)} to the driver (${r.payment.method.replace(/_/g, ' ')}), recorded ${londonTime(r.payment.recordedAt)}.`
+      : `Paid ${pounds(r.payment.amountPence)} to the driver (${r.payment.method.replace(/_/g, ' ')}), recorded ${londonShortTime(r.payment.recordedAt)}.`
     : 'No payment has been recorded yet.';
   return [
-    `Receipt for taxi ${b.ref}: ${londonTime(b.pickup_at)}, ${from(b)} to ${to(b)}.`,
+    `Receipt for taxi ${b.ref}: ${londonShortTime(b.pickup_at)}, ${from(b)} to ${to(b)}.`,
     `Fare ${pounds(b.fare_pence)}: ${r.basis}.`,
     ...(full && r.measured ? [`Priced for ${measuredWords(r.measured)}.`] : []),
     ...r.rules
@@ -494,7 +492,7 @@ export function renderPassengerReceiptEmail(b: BookingFacts, r: Receipt): { subj
 
 /** To an online driver whose app stopped sending its position, before dispatch passes them over. */
 export function renderDriverLocationWarningText(lastSeen: Date, stopsAt: Date): string {
-  const hm = (d: Date) => DateTime.fromJSDate(d, { zone: 'Europe/London' }).toFormat('HH:mm');
+  const hm = londonHourMinute;
   return `Direct Taxi: you are online but we have not had your location since ${hm(lastSeen)}. Open the driver app and keep it open with location allowed, or you stop getting jobs at ${hm(stopsAt)}. Go offline in the app if you have finished.`;
 }
 

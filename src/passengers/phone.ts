@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max';
 
 // Passenger and driver numbers are texted and WhatsApped by Twilio, which needs E.164, so that is
 // what is stored. People type them as they say them: a number starting with a single 0 is read as
@@ -26,14 +26,21 @@ const EXAMPLES = 'e.g. 07400 123456 or +44 7400 123456';
  * why it is not one. Numbers in Ofcom's drama range are refused unless `allowDramaNumbers`.
  */
 export function normalisePhone(input: string, opts: { allowDramaNumbers?: boolean } = {}): PhoneCheck {
+  return readPhone(input, opts).check;
+}
+
+/** normalisePhone's reading, with the parsed number when it is one (so a caller need not parse it again). */
+function readPhone(input: string, opts: { allowDramaNumbers?: boolean }): { check: PhoneCheck; phone?: PhoneNumber } {
+  const check = (c: PhoneCheck, phone?: PhoneNumber) => (phone ? { check: c, phone } : { check: c });
   const text = input.trim();
-  if (text === '') return { ok: false, reason: 'phone number is empty' };
-  if (text.length > MAX_LENGTH) return { ok: false, reason: `phone number is longer than ${MAX_LENGTH} characters` };
+  if (text === '') return check({ ok: false, reason: 'phone number is empty' });
+  if (text.length > MAX_LENGTH)
+    return check({ ok: false, reason: `phone number is longer than ${MAX_LENGTH} characters` });
   if (!PHONE_CHARACTERS.test(text)) {
-    return {
+    return check({
       ok: false,
       reason: 'phone number may contain only digits, spaces, brackets, dots, hyphens and a leading +',
-    };
+    });
   }
 
   const digits = text.replace(SEPARATORS, '');
@@ -45,28 +52,33 @@ export function normalisePhone(input: string, opts: { allowDramaNumbers?: boolea
         ? `+44${digits.slice(1)}`
         : null;
   if (!international) {
-    return {
+    return check({
       ok: false,
       reason: `phone number must start with 0 (a UK number) or with + (or 00) and the country code, ${EXAMPLES}`,
-    };
+    });
   }
 
   // The separators go before parsing: "+44 (0)7400 123456" is +44 07400123456, which
   // libphonenumber reads by dropping the UK's national 0.
   const phone = parsePhoneNumberFromString(international, { extract: false });
-  if (!phone) return { ok: false, reason: `phone number is not a phone number, ${EXAMPLES}` };
-  if (phone.isValid()) return { ok: true, e164: phone.number };
+  if (!phone) return check({ ok: false, reason: `phone number is not a phone number, ${EXAMPLES}` });
+  if (phone.isValid()) return check({ ok: true, e164: phone.number }, phone);
   if (DRAMA_MOBILE.test(phone.number)) {
-    return opts.allowDramaNumbers
-      ? { ok: true, e164: phone.number }
-      : {
-          ok: false,
-          reason: 'phone number is in the 07700 900xxx range Ofcom reserves for drama, so it cannot be reached',
-        };
+    return check(
+      opts.allowDramaNumbers
+        ? { ok: true, e164: phone.number }
+        : {
+            ok: false,
+            reason: 'phone number is in the 07700 900xxx range Ofcom reserves for drama, so it cannot be reached',
+          },
+      phone,
+    );
   }
-  return phone.countryCallingCode === '44'
-    ? { ok: false, reason: `phone number is not a valid UK number (a UK mobile has 11 digits, ${EXAMPLES})` }
-    : { ok: false, reason: `phone number is not a valid number for country code +${phone.countryCallingCode}` };
+  return check(
+    phone.countryCallingCode === '44'
+      ? { ok: false, reason: `phone number is not a valid UK number (a UK mobile has 11 digits, ${EXAMPLES})` }
+      : { ok: false, reason: `phone number is not a valid number for country code +${phone.countryCallingCode}` },
+  );
 }
 
 /**
@@ -88,9 +100,8 @@ const CHARGES_THE_CALLER: Record<string, string> = {
  * non-geographic international networks such as +881, +882, +883).
  */
 export function normalisePassengerPhone(input: string): PhoneCheck {
-  const read = normalisePhone(input);
+  const { check: read, phone } = readPhone(input, {});
   if (!read.ok) return read;
-  const phone = parsePhoneNumberFromString(read.e164);
   const costly = phone ? CHARGES_THE_CALLER[phone.getType() ?? ''] : undefined;
   if (costly)
     return {

@@ -3,13 +3,8 @@
 // either side of each change.
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import {
-  londonDate,
-  londonOffsetMs,
-  nextWeekStart,
-  weekStartAtOrAfter,
-  weekStartOf,
-} from '../../../src/model/billing.js';
+import { londonDate, nextWeekStart, weekStartAtOrAfter, weekStartOf } from '../../../src/model/billing.js';
+import { londonOffsetMs } from '../../../src/model/london-clock.js';
 
 const ZONE = 'Europe/London';
 const HOUR = 3_600_000;
