@@ -16,11 +16,27 @@ export interface DriverFares {
   fares: Map<string, DriverFare>;
 }
 
-async function fareBasis(sql: Sql, ref: string, data: PricingData) {
+/**
+ * Each of these drivers' fare for booking `ref` at their own approved rate, where they have one.
+ * Most drivers have none: the booking's meter (a tariff walk, the pricing's CPU) is worked out only
+ * when one of them does, since only a driver's own rate re-prices the trip (driverFareFor).
+ */
+export async function driverFares(
+  sql: Sql,
+  ref: string,
+  driverIds: readonly string[],
+  data: PricingData = defaultPricingData(),
+): Promise<DriverFares> {
   const b = await readBookingFareFacts(sql, ref);
-  // An agreed fare is not re-priced (driverFareFor): no meter needed.
+  const pricedWith = b.rate_override_id ? await findRateOverrideById(sql, b.rate_override_id) : null;
+  const fares = new Map<string, DriverFare>();
+  // An agreed fare is not re-priced (driverFareFor): no rates read, no meter needed.
+  const rates =
+    driverIds.length === 0 || b.fare_source === 'partner'
+      ? new Map<string, never>()
+      : await findDriverRateOverrides(sql, driverIds, b.pickup_at, b.vehicle_type);
   const meter =
-    b.fare_source === 'partner'
+    rates.size === 0
       ? null
       : tripMeterWith(data, {
           areaId: b.pickup_area,
@@ -28,22 +44,7 @@ async function fareBasis(sql: Sql, ref: string, data: PricingData) {
           route: { distanceMeters: b.distance_m, durationSeconds: b.duration_s },
           country: b.country as Country | null,
         });
-  const pricedWith = b.rate_override_id ? await findRateOverrideById(sql, b.rate_override_id) : null;
   const basis: FareBasis = { quotedFarePence: b.quoted_fare_pence, fareSource: b.fare_source, meter, pricedWith };
-  return { basis, at: b.pickup_at, vehicleType: b.vehicle_type };
-}
-
-/** Each of these drivers' fare for booking `ref` at their own approved rate, where they have one. */
-export async function driverFares(
-  sql: Sql,
-  ref: string,
-  driverIds: readonly string[],
-  data: PricingData = defaultPricingData(),
-): Promise<DriverFares> {
-  const { basis, at, vehicleType } = await fareBasis(sql, ref, data);
-  const fares = new Map<string, DriverFare>();
-  if (driverIds.length === 0 || basis.fareSource === 'partner' || !basis.meter) return { basis, fares };
-  const rates = await findDriverRateOverrides(sql, driverIds, at, vehicleType);
   for (const [driverId, rate] of rates) {
     const fare = driverFareFor(basis, rate);
     if (fare) fares.set(driverId, fare);
