@@ -326,9 +326,11 @@ export async function claimOfferReadingDriver(
         select ${o.offerId}, ${o.ref}, ${o.driverId}, ${o.round}, ${o.tier}, 'offered', clock_timestamp(), ${o.expiresAt},
                ${o.fare?.farePence ?? null}, ${o.fare?.overrideId ?? null} from free
         returning 1),
+      -- Only the group's first claim changes the booking: the others would rewrite the row, and run
+      -- its status triggers, to say what it already says.
       marked as (
         update bookings set status = 'offered', updated_at = now()
-         where ref = ${o.ref} and status not in ('cancelled', 'completed') and exists (select 1 from claimed)
+         where ref = ${o.ref} and status not in ('cancelled', 'completed', 'offered') and exists (select 1 from claimed)
         returning 1)
       select exists (select 1 from b) as booking, exists (select 1 from existing) as existing,
              exists (select 1 from claimed) as claimed`;
