@@ -12,16 +12,14 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 export const WEEK_MS = 7 * DAY_MS;
 
-/** The instant a London wall-clock midnight happens: never in a gap or an overlap (the clocks change at 01:00 and 02:00 local on a Sunday). */
-const londonMidnightToUtc = londonWallToUtc;
+// A London midnight is never in a gap or an overlap (the clocks change at 01:00 and 02:00 local on
+// a Sunday), so londonWallToUtc gives its instant.
 
 /** Monday 00:00 Europe/London at or before t: the start of the billing week t falls in. */
 export function weekStartOf(t: number): number {
   const local = new Date(t + londonOffsetMs(t));
   const daysSinceMonday = (local.getUTCDay() + 6) % 7;
-  return londonMidnightToUtc(
-    Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() - daysSinceMonday),
-  );
+  return londonWallToUtc(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() - daysSinceMonday));
 }
 
 /**
@@ -30,7 +28,7 @@ export function weekStartOf(t: number): number {
  */
 export function nextWeekStart(t: number): number {
   const start = weekStartOf(t);
-  return londonMidnightToUtc(start + londonOffsetMs(start) + WEEK_MS);
+  return londonWallToUtc(start + londonOffsetMs(start) + WEEK_MS);
 }
 
 /** The first week boundary at or after t: a trial ending exactly on a Monday midnight bills that week. */

@@ -492,8 +492,7 @@ export function renderPassengerReceiptEmail(b: BookingFacts, r: Receipt): { subj
 
 /** To an online driver whose app stopped sending its position, before dispatch passes them over. */
 export function renderDriverLocationWarningText(lastSeen: Date, stopsAt: Date): string {
-  const hm = londonHourMinute;
-  return `Direct Taxi: you are online but we have not had your location since ${hm(lastSeen)}. Open the driver app and keep it open with location allowed, or you stop getting jobs at ${hm(stopsAt)}. Go offline in the app if you have finished.`;
+  return `Direct Taxi: you are online but we have not had your location since ${londonHourMinute(lastSeen)}. Open the driver app and keep it open with location allowed, or you stop getting jobs at ${londonHourMinute(stopsAt)}. Go offline in the app if you have finished.`;
 }
 
 /** To an applicant staff approved: where to sign in. */

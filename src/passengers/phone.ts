@@ -26,21 +26,23 @@ const EXAMPLES = 'e.g. 07400 123456 or +44 7400 123456';
  * why it is not one. Numbers in Ofcom's drama range are refused unless `allowDramaNumbers`.
  */
 export function normalisePhone(input: string, opts: { allowDramaNumbers?: boolean } = {}): PhoneCheck {
-  return readPhone(input, opts).check;
+  const read = readPhone(input, opts);
+  return read.ok ? { ok: true, e164: read.e164 } : read;
 }
 
 /** normalisePhone's reading, with the parsed number when it is one (so a caller need not parse it again). */
-function readPhone(input: string, opts: { allowDramaNumbers?: boolean }): { check: PhoneCheck; phone?: PhoneNumber } {
-  const check = (c: PhoneCheck, phone?: PhoneNumber) => (phone ? { check: c, phone } : { check: c });
+function readPhone(
+  input: string,
+  opts: { allowDramaNumbers?: boolean },
+): { ok: true; e164: string; phone: PhoneNumber } | { ok: false; reason: string } {
   const text = input.trim();
-  if (text === '') return check({ ok: false, reason: 'phone number is empty' });
-  if (text.length > MAX_LENGTH)
-    return check({ ok: false, reason: `phone number is longer than ${MAX_LENGTH} characters` });
+  if (text === '') return { ok: false, reason: 'phone number is empty' };
+  if (text.length > MAX_LENGTH) return { ok: false, reason: `phone number is longer than ${MAX_LENGTH} characters` };
   if (!PHONE_CHARACTERS.test(text)) {
-    return check({
+    return {
       ok: false,
       reason: 'phone number may contain only digits, spaces, brackets, dots, hyphens and a leading +',
-    });
+    };
   }
 
   const digits = text.replace(SEPARATORS, '');
@@ -52,33 +54,28 @@ function readPhone(input: string, opts: { allowDramaNumbers?: boolean }): { chec
         ? `+44${digits.slice(1)}`
         : null;
   if (!international) {
-    return check({
+    return {
       ok: false,
       reason: `phone number must start with 0 (a UK number) or with + (or 00) and the country code, ${EXAMPLES}`,
-    });
+    };
   }
 
   // The separators go before parsing: "+44 (0)7400 123456" is +44 07400123456, which
   // libphonenumber reads by dropping the UK's national 0.
   const phone = parsePhoneNumberFromString(international, { extract: false });
-  if (!phone) return check({ ok: false, reason: `phone number is not a phone number, ${EXAMPLES}` });
-  if (phone.isValid()) return check({ ok: true, e164: phone.number }, phone);
+  if (!phone) return { ok: false, reason: `phone number is not a phone number, ${EXAMPLES}` };
+  if (phone.isValid()) return { ok: true, e164: phone.number, phone };
   if (DRAMA_MOBILE.test(phone.number)) {
-    return check(
-      opts.allowDramaNumbers
-        ? { ok: true, e164: phone.number }
-        : {
-            ok: false,
-            reason: 'phone number is in the 07700 900xxx range Ofcom reserves for drama, so it cannot be reached',
-          },
-      phone,
-    );
+    return opts.allowDramaNumbers
+      ? { ok: true, e164: phone.number, phone }
+      : {
+          ok: false,
+          reason: 'phone number is in the 07700 900xxx range Ofcom reserves for drama, so it cannot be reached',
+        };
   }
-  return check(
-    phone.countryCallingCode === '44'
-      ? { ok: false, reason: `phone number is not a valid UK number (a UK mobile has 11 digits, ${EXAMPLES})` }
-      : { ok: false, reason: `phone number is not a valid number for country code +${phone.countryCallingCode}` },
-  );
+  return phone.countryCallingCode === '44'
+    ? { ok: false, reason: `phone number is not a valid UK number (a UK mobile has 11 digits, ${EXAMPLES})` }
+    : { ok: false, reason: `phone number is not a valid number for country code +${phone.countryCallingCode}` };
 }
 
 /**
@@ -100,21 +97,22 @@ const CHARGES_THE_CALLER: Record<string, string> = {
  * non-geographic international networks such as +881, +882, +883).
  */
 export function normalisePassengerPhone(input: string): PhoneCheck {
-  const { check: read, phone } = readPhone(input, {});
+  const read = readPhone(input, {});
   if (!read.ok) return read;
-  const costly = phone ? CHARGES_THE_CALLER[phone.getType() ?? ''] : undefined;
+  const { phone, e164 } = read;
+  const costly = CHARGES_THE_CALLER[phone.getType() ?? ''];
   if (costly)
     return {
       ok: false,
       reason: `phone number is ${costly}: give a mobile or landline the driver can call, ${EXAMPLES}`,
     };
-  if (phone && !phone.country) {
+  if (!phone.country) {
     return {
       ok: false,
       reason: `phone number is on a satellite or international network (+${phone.countryCallingCode}), which charges the caller: give a mobile or landline, ${EXAMPLES}`,
     };
   }
-  return read;
+  return { ok: true, e164 };
 }
 
 /**
