@@ -507,6 +507,11 @@ describe('a claim racing a request that passed its ownership check (issue 33)', 
           where booking_ref = ${ref} and revoked_at is null and holder <> 'phone'`
       ).length,
     ).toBe(0);
+    // The one the reply gave the key is there, revoked by the claim.
+    const replied = await stack.sql<{ revoked: boolean }[]>`
+      select revoked_at is not null as revoked from booking_manage_tokens
+       where booking_ref = ${ref} and holder = ${`key:${apiKey.id}`}`;
+    expect(replied).toEqual([{ revoked: true }]);
   });
 });
 

@@ -114,6 +114,12 @@ describe('the passenger, told at every turn', () => {
     // Booked: a text with the tracking link, and the email with the link that confirms and manages it.
     const booked = await told(ref, 'booked:');
     expect(booked.body).toContain(`taxi ${ref} booked`);
+    // The pickup time as the passenger and the driver read it: London's clock, worked out here by luxon.
+    const [{ pickup_at } = { pickup_at: new Date(NaN) }] = await stack.sql<
+      { pickup_at: Date }[]
+    >`select pickup_at from bookings where ref = ${ref}`;
+    const shown = DateTime.fromJSDate(pickup_at, { zone: 'Europe/London' }).toFormat('ccc d LLL HH:mm');
+    expect(booked.body).toContain(`taxi ${ref} booked, ${shown} from Manchester Piccadilly`);
     // Its link carries the right to manage the booking, for a booker who closed the page.
     const texted = new RegExp(`${base}/track/${ref}#t=(bmt_[\\w-]+)`).exec(booked.body);
     expect(texted).not.toBeNull();
@@ -125,6 +131,9 @@ describe('the passenger, told at every turn', () => {
 
     // The first driver accepts: first name, the car as seen at the kerb, and minutes away.
     const card = await waitForJobCard(stack.sql, first, ref);
+    const [cardText] = await stack.sql<{ body: string }[]>`
+      select body from outbox where booking_ref = ${ref} and channel = 'sms' and body like 'New job%' order by id limit 1`;
+    expect(cardText?.body.split('\n')[0]).toBe(`New job ${ref}: ${shown}`);
     expect((await respond(stack.app, card, 'accept')).statusCode).toBe(200);
     const assigned = await told(ref, 'assigned:');
     expect(assigned.body).toMatch(/Grace is arriving in about \d+ min, Silver Toyota Prius, registration MA19 XYZ/);
